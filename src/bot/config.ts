@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import { Secret } from './secret.js';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export interface BotTunables {
+  /** How long a bet slip can be confirmed after it was shown. */
+  slipExpiryMs: number;
+  /** A live price below the shown one by more than this fraction (0.02 = 2 %) refuses the slip. */
+  priceTolerance: number;
+  /** Defaults until a server admin sets its own limits with /settings. */
+  defaultMaxStakePerBet: number;
+  defaultMaxStakePerDay: number;
+  /** A webhook whose delivered_at is further than this from now is refused as stale. */
+  webhookToleranceMs: number;
+  webhookMaxBodyBytes: number;
+  /** How often the settlement watcher reads transactions of sessions with open bets. */
+  settlementIntervalMs: number;
+}
+
+export interface BotConfig {
+  gateway: { baseUrl: string | undefined; apiKey: Secret | undefined };
+  discord: {
+    token: Secret | undefined;
+    appId: string | undefined;
+    guildId: string | undefined;
+    apiUrl: string | undefined;
+  };
+  webhook: { port: number; publicUrl: string | undefined };
+  storeUrl: string;
+  logLevel: LogLevel;
+  tunables: BotTunables;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const optionalText = z.preprocess(blankToUndefined, z.string().trim().min(1).optional());
+const optionalUrl = z.preprocess(
+  blankToUndefined,
+  z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, e.g. http://127.0.0.1:8787' }).optional(),
+);
+const snowflake = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .regex(/^\d{5,25}$/, { error: 'must be a Discord id (digits only); copy it with Developer Mode on' })
+    .optional(),
+);
+const intIn = (min: number, max: number, fallback: number) =>
+  z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ error: `must be a whole number from ${min} to ${max}` })
+      .int({ error: `must be a whole number from ${min} to ${max}` })
+      .min(min, { error: `must be at least ${min}` })
+      .max(max, { error: `must be at most ${max}` })
+      .default(fallback),
+  );
+const numberIn = (min: number, max: number, fallback: number) =>
+  z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ error: `must be a number from ${min} to ${max}` })
+      .min(min, { error: `must be at least ${min}` })
+      .max(max, { error: `must be at most ${max}` })
+      .default(fallback),
+  );
+
+const EnvSchema = z.object({
+  GATEWAY_BASE_URL: optionalUrl,
+  GATEWAY_API_KEY: optionalText,
+  DISCORD_TOKEN: optionalText,
+  DISCORD_APP_ID: snowflake,
+  DISCORD_GUILD_ID: snowflake,
+  DISCORD_API_URL: optionalUrl,
+  WEBHOOK_PORT: intIn(0, 65535, 8790),
+  WEBHOOK_PUBLIC_URL: optionalUrl,
+  STORE_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^sqlite:\/\/.+/, { error: 'must look like sqlite://path/to/file.sqlite (or sqlite://:memory:)' })
+      .default('sqlite://data/bot.sqlite'),
+  ),
+  LOG_LEVEL: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
+    z.enum(['debug', 'info', 'warn', 'error'], { error: 'must be one of debug, info, warn, error' }).default('info'),
+  ),
+  SLIP_EXPIRY_SECONDS: intIn(10, 3600, 120),
+  PRICE_TOLERANCE_PERCENT: numberIn(0, 50, 2),
+  DEFAULT_MAX_STAKE_PER_BET: numberIn(1, 1_000_000, 100),
+  DEFAULT_MAX_STAKE_PER_DAY: numberIn(1, 10_000_000, 500),
+  WEBHOOK_TOLERANCE_SECONDS: intIn(10, 86_400, 300),
+  WEBHOOK_MAX_BODY_BYTES: intIn(1024, 10_485_760, 262_144),
+  SETTLEMENT_INTERVAL_SECONDS: intIn(1, 86_400, 60),
+});
+
+/** Parses the environment once; a bad value throws a ConfigError naming each variable and what to put there. */
+export function parseConfig(env: Record<string, string | undefined> = process.env): BotConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? 'environment');
+      return `- ${name} ${issue.message} (see .env.example)`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.DEFAULT_MAX_STAKE_PER_BET > e.DEFAULT_MAX_STAKE_PER_DAY) {
+    throw new ConfigError(
+      'Invalid configuration:\n- DEFAULT_MAX_STAKE_PER_BET must not exceed DEFAULT_MAX_STAKE_PER_DAY (lower the first or raise the second)',
+    );
+  }
+  return {
+    gateway: {
+      baseUrl: e.GATEWAY_BASE_URL?.replace(/\/+$/, ''),
+      apiKey: e.GATEWAY_API_KEY === undefined ? undefined : new Secret(e.GATEWAY_API_KEY),
+    },
+    discord: {
+      token: e.DISCORD_TOKEN === undefined ? undefined : new Secret(e.DISCORD_TOKEN),
+      appId: e.DISCORD_APP_ID,
+      guildId: e.DISCORD_GUILD_ID,
+      apiUrl: e.DISCORD_API_URL?.replace(/\/+$/, ''),
+    },
+    webhook: { port: e.WEBHOOK_PORT, publicUrl: e.WEBHOOK_PUBLIC_URL?.replace(/\/+$/, '') },
+    storeUrl: e.STORE_URL,
+    logLevel: e.LOG_LEVEL,
+    tunables: {
+      slipExpiryMs: e.SLIP_EXPIRY_SECONDS * 1000,
+      priceTolerance: e.PRICE_TOLERANCE_PERCENT / 100,
+      defaultMaxStakePerBet: e.DEFAULT_MAX_STAKE_PER_BET,
+      defaultMaxStakePerDay: e.DEFAULT_MAX_STAKE_PER_DAY,
+      webhookToleranceMs: e.WEBHOOK_TOLERANCE_SECONDS * 1000,
+      webhookMaxBodyBytes: e.WEBHOOK_MAX_BODY_BYTES,
+      settlementIntervalMs: e.SETTLEMENT_INTERVAL_SECONDS * 1000,
+    },
+  };
+}
+
+/** The webhook URL sent as callback_url, or undefined when results are polled only. */
+export function callbackUrlOf(config: BotConfig): string | undefined {
+  return config.webhook.publicUrl === undefined ? undefined : `${config.webhook.publicUrl}/webhooks/gateway`;
+}

@@ -1,0 +1,94 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import KeyvSqlite from '@keyv/sqlite';
+import Keyv from 'keyv';
+
+/**
+ * keyv carries only what tolerates last-write-wins (guild settings, caches). Everything that must
+ * happen once lives in tables of its own on the same connection, one atomic statement per operation.
+ */
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS slips (
+     slip_id TEXT PRIMARY KEY, guild_id TEXT, channel_id TEXT NOT NULL, message_id TEXT,
+     user_id TEXT NOT NULL, payload TEXT NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL)`,
+  `CREATE INDEX IF NOT EXISTS slips_expiry ON slips(expires_at)`,
+  `CREATE TABLE IF NOT EXISTS jobs (
+     correlation_id TEXT PRIMARY KEY, kind TEXT NOT NULL, guild_id TEXT, channel_id TEXT, message_id TEXT,
+     user_id TEXT, session_id TEXT, envelope TEXT NOT NULL, context TEXT NOT NULL, state TEXT NOT NULL,
+     outcome TEXT, owner TEXT, lease_until INTEGER NOT NULL DEFAULT 0, timeout_at INTEGER,
+     created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`,
+  `CREATE INDEX IF NOT EXISTS jobs_state ON jobs(state, lease_until)`,
+  `CREATE TABLE IF NOT EXISTS webhook_deliveries (
+     correlation_id TEXT PRIMARY KEY, body TEXT NOT NULL, received_at INTEGER NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS posts (post_key TEXT PRIMARY KEY, posted_at INTEGER NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS bets (
+     bet_id TEXT PRIMARY KEY, session_id TEXT NOT NULL, guild_id TEXT, channel_id TEXT, user_id TEXT,
+     correlation_id TEXT, detail TEXT NOT NULL, state TEXT NOT NULL, placed_at INTEGER NOT NULL)`,
+  `CREATE INDEX IF NOT EXISTS bets_open ON bets(state, session_id)`,
+  `CREATE TABLE IF NOT EXISTS stake_usage (
+     guild_id TEXT NOT NULL, user_id TEXT NOT NULL, day TEXT NOT NULL, total REAL NOT NULL,
+     PRIMARY KEY (guild_id, user_id, day))`,
+];
+
+export type Row = Record<string, unknown>;
+
+export interface BotStore {
+  /** last-write-wins values: settings and caches (namespaced keys, JSON values). */
+  readonly kv: Keyv;
+  /** One SQL statement on the shared connection; rows for SELECT/RETURNING. */
+  query<T extends Row = Row>(sql: string, ...params: unknown[]): Promise<T[]>;
+  /** Runs fn while holding a per-key in-process lock (read-modify-write of a keyv value). */
+  withLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /** Deletes expired slips, old deliveries and old posts. */
+  sweep(now: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+function pathOf(url: string): string {
+  return url.replace(/^sqlite:\/\//, '');
+}
+
+export async function openStore(url: string): Promise<BotStore> {
+  const file = pathOf(url);
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const adapter = new KeyvSqlite({ uri: url, busyTimeout: 5000 });
+  const kv = new Keyv({ store: adapter, namespace: 'bot', throwOnErrors: true });
+  const query = async <T extends Row = Row>(sql: string, ...params: unknown[]): Promise<T[]> =>
+    (await adapter.query(sql, ...params)) as T[];
+  await query('PRAGMA journal_mode=WAL');
+  await query('PRAGMA synchronous=NORMAL');
+  await query('PRAGMA busy_timeout=5000');
+  for (const stmt of SCHEMA) await query(stmt);
+
+  const locks = new Map<string, Promise<unknown>>();
+  const withLock = async <T>(key: string, fn: () => Promise<T>): Promise<T> => {
+    const before = locks.get(key) ?? Promise.resolve();
+    const run = before.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    locks.set(key, tail);
+    try {
+      return await run;
+    } finally {
+      if (locks.get(key) === tail) locks.delete(key);
+    }
+  };
+
+  let closed = false;
+  return {
+    kv,
+    query,
+    withLock,
+    async sweep(now: number) {
+      await query('DELETE FROM slips WHERE expires_at <= ?', now);
+      // A gateway retries a webhook for about 21 s; a day of history is plenty for dedupe.
+      await query('DELETE FROM webhook_deliveries WHERE received_at <= ?', now - 86_400_000);
+      await query("DELETE FROM jobs WHERE state = 'posted' AND updated_at <= ?", now - 7 * 86_400_000);
+      await query(`DELETE FROM keyv WHERE key LIKE 'bot:cache:%' AND json_extract(value, '$.expires') <= ?`, now);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await adapter.disconnect();
+    },
+  };
+}

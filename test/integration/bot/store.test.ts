@@ -1,0 +1,109 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { JobRepo } from '../../../src/bot/repos/jobs.js';
+import { OnceRepo } from '../../../src/bot/repos/once.js';
+import { SlipRepo } from '../../../src/bot/repos/slips.js';
+import { StakeRepo } from '../../../src/bot/repos/stakes.js';
+import { type BotStore, openStore } from '../../../src/bot/store.js';
+
+let dir: string;
+let store: BotStore;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'bot-store-'));
+  store = await openStore(`sqlite://${join(dir, 'bot.sqlite')}`);
+});
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const slip = (id: string, userId = 'u1', expiresAt = Date.now() + 60_000) => ({
+  slipId: id,
+  guildId: 'g1',
+  channelId: 'c1',
+  messageId: null,
+  userId,
+  payload: { stake: 5 },
+  createdAt: Date.now(),
+  expiresAt,
+});
+
+describe('store on sqlite', () => {
+  it('runs in WAL mode', async () => {
+    const rows = await store.query<{ journal_mode: string }>('PRAGMA journal_mode');
+    expect(rows[0]?.journal_mode).toBe('wal');
+  });
+
+  it('lets exactly one of 20 concurrent claims of a slip win', async () => {
+    const slips = new SlipRepo(store);
+    await slips.create(slip('s1'));
+    const results = await Promise.all(Array.from({ length: 20 }, () => slips.claim('s1', 'u1', Date.now())));
+    expect(results.filter((r) => r.kind === 'claimed')).toHaveLength(1);
+    expect(results.filter((r) => r.kind === 'gone')).toHaveLength(19);
+  });
+
+  it('refuses a claim by someone other than the owner and keeps the slip', async () => {
+    const slips = new SlipRepo(store);
+    await slips.create(slip('s2', 'owner'));
+    expect(await slips.claim('s2', 'intruder', Date.now())).toEqual({ kind: 'not_owner', ownerId: 'owner' });
+    expect((await slips.claim('s2', 'owner', Date.now())).kind).toBe('claimed');
+  });
+
+  it('refuses an expired slip', async () => {
+    const slips = new SlipRepo(store);
+    await slips.create(slip('s3', 'u1', Date.now() - 1));
+    expect((await slips.claim('s3', 'u1', Date.now())).kind).toBe('expired');
+    expect((await slips.claim('s3', 'u1', Date.now())).kind).toBe('gone');
+  });
+
+  it('records a webhook delivery and a post only once', async () => {
+    const once = new OnceRepo(store);
+    const first = await Promise.all(Array.from({ length: 10 }, () => once.recordDelivery('cid', '{}', Date.now())));
+    expect(first.filter(Boolean)).toHaveLength(1);
+    expect(await once.claimPost('result:cid', Date.now())).toBe(true);
+    expect(await once.claimPost('result:cid', Date.now())).toBe(false);
+    await once.releasePost('result:cid');
+    expect(await once.claimPost('result:cid', Date.now())).toBe(true);
+  });
+
+  it('resolves a job once and lets another process take over expired leases', async () => {
+    const a = new JobRepo(store, 'proc-a', 1000);
+    const now = Date.now();
+    await a.insert({ correlationId: 'j1', kind: 'bet', envelope: { correlation_id: 'j1' }, context: {} }, now);
+    await a.insert({ correlationId: 'j2', kind: 'bet', envelope: { correlation_id: 'j2' }, context: {} }, now);
+    const b = new JobRepo(store, 'proc-b', 1000);
+    expect(await b.takeOverPending(now)).toHaveLength(0);
+    const taken = await b.takeOverPending(now + 2000);
+    expect(taken.map((j) => j.correlationId).sort()).toEqual(['j1', 'j2']);
+    const outcomes = await Promise.all([a.resolve('j1', { n: 1 }, now), b.resolve('j1', { n: 2 }, now)]);
+    expect(outcomes.filter((o) => o !== undefined)).toHaveLength(1);
+    expect(await a.unposted()).toHaveLength(1);
+    await a.markPosted('j1', now);
+    expect(await a.unposted()).toHaveLength(0);
+  });
+
+  it('enforces a per-day stake limit atomically under concurrency', async () => {
+    const stakes = new StakeRepo(store);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => stakes.reserve('g', 'u', '2026-11-21', 30, 100)),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(3);
+    expect(await stakes.used('g', 'u', '2026-11-21')).toBe(90);
+    await stakes.release('g', 'u', '2026-11-21', 30);
+    expect(await stakes.used('g', 'u', '2026-11-21')).toBe(60);
+  });
+
+  it('sweeps expired slips and cache entries', async () => {
+    const slips = new SlipRepo(store);
+    await slips.create(slip('old', 'u1', Date.now() - 10));
+    await store.kv.set('cache:x', 1, 1);
+    await new Promise((r) => setTimeout(r, 5));
+    await store.sweep(Date.now());
+    expect(await slips.get('old')).toBeUndefined();
+    const rows = await store.query("SELECT key FROM keyv WHERE key = 'bot:cache:x'");
+    expect(rows).toHaveLength(0);
+  });
+});

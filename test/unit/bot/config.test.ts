@@ -1,0 +1,54 @@
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, callbackUrlOf, parseConfig } from '../../../src/bot/config.js';
+
+describe('bot config', () => {
+  it('applies the documented defaults to an empty environment', () => {
+    const c = parseConfig({});
+    expect(c.webhook.port).toBe(8790);
+    expect(c.storeUrl).toBe('sqlite://data/bot.sqlite');
+    expect(c.logLevel).toBe('info');
+    expect(c.tunables.slipExpiryMs).toBe(120_000);
+    expect(c.gateway.baseUrl).toBeUndefined();
+    expect(callbackUrlOf(c)).toBeUndefined();
+  });
+
+  it('names the variable and what to do when a value is bad', () => {
+    expect(() => parseConfig({ WEBHOOK_PORT: 'eighty' })).toThrow(/WEBHOOK_PORT must be a whole number/);
+    expect(() => parseConfig({ GATEWAY_BASE_URL: 'localhost:8787' })).toThrow(/GATEWAY_BASE_URL must be an http/);
+    expect(() => parseConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL must be one of debug, info, warn, error/);
+    expect(() => parseConfig({ DISCORD_GUILD_ID: 'my-server' })).toThrow(/DISCORD_GUILD_ID must be a Discord id/);
+    expect(() => parseConfig({ STORE_URL: 'redis://x' })).toThrow(ConfigError);
+  });
+
+  it('lists every bad variable at once', () => {
+    try {
+      parseConfig({ WEBHOOK_PORT: '-1', LOG_LEVEL: 'x' });
+      expect.unreachable();
+    } catch (err) {
+      expect(String(err)).toContain('WEBHOOK_PORT');
+      expect(String(err)).toContain('LOG_LEVEL');
+    }
+  });
+
+  it('refuses a per-bet limit above the per-day limit', () => {
+    expect(() => parseConfig({ DEFAULT_MAX_STAKE_PER_BET: '600', DEFAULT_MAX_STAKE_PER_DAY: '500' })).toThrow(
+      /DEFAULT_MAX_STAKE_PER_BET must not exceed/,
+    );
+  });
+
+  it('builds the callback url from the public webhook url', () => {
+    const c = parseConfig({ WEBHOOK_PUBLIC_URL: 'https://desk.example.org/' });
+    expect(callbackUrlOf(c)).toBe('https://desk.example.org/webhooks/gateway');
+  });
+
+  it('never prints the API key or the Discord token', () => {
+    const c = parseConfig({ GATEWAY_API_KEY: 'super-secret-key', DISCORD_TOKEN: 'tok.en.value' });
+    const printed = [JSON.stringify(c), inspect(c, { depth: 10 }), String(c.gateway.apiKey), `${c.discord.token}`];
+    for (const p of printed) {
+      expect(p).not.toContain('super-secret-key');
+      expect(p).not.toContain('tok.en.value');
+    }
+    expect(c.gateway.apiKey?.reveal()).toBe('super-secret-key');
+  });
+});
