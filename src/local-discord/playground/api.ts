@@ -1,0 +1,224 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import type { LiveEvents } from './live-events.js';
+import type {
+  ApplicationCommandLike,
+  DiscordMessageLike,
+  InteractionHandle,
+  Persona,
+  PlaygroundDiscord,
+} from './types.js';
+import { PERSONAS } from './types.js';
+import { isVisibleTo } from './visibility.js';
+
+const MAX_BODY = 64 * 1024;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const persona = z.enum(PERSONAS as [Persona, ...Persona[]], {
+  error: `"as" must be one of ${PERSONAS.join(', ')} (the user you act as)`,
+});
+const channelId = z.string({ error: '"channelId" is required: the channel you act in' }).min(1);
+const optionValue = z.union([z.string(), z.number(), z.boolean()]);
+const option = z.object({ name: z.string().min(1), type: z.number().int().optional(), value: optionValue.optional() });
+
+const commandBody = z.object({
+  as: persona,
+  channelId,
+  name: z.string({ error: '"name" is required: the slash command to run' }).min(1),
+  subcommand: z.string().min(1).optional(),
+  options: z.array(option).default([]),
+});
+const autocompleteBody = commandBody.extend({
+  focused: z.string({ error: '"focused" is required: the option being typed' }).min(1),
+});
+const clickBody = z.object({
+  as: persona,
+  channelId,
+  messageId: z.string({ error: '"messageId" is required' }).min(1),
+  customId: z.string({ error: '"customId" is required' }).min(1),
+});
+const selectBody = clickBody.extend({ values: z.array(z.string()).min(1, '"values" needs at least one value') });
+const modalBody = z.object({
+  as: persona,
+  channelId,
+  customId: z.string({ error: '"customId" is required' }).min(1),
+  fields: z.record(z.string(), z.string()),
+  messageId: z.string().min(1).optional(),
+});
+
+/** The playground's JSON API: every route acts as one of the fixture users through the double. */
+export class PlaygroundApi {
+  constructor(
+    private readonly ld: PlaygroundDiscord,
+    private readonly live: LiveEvents,
+  ) {}
+
+  state() {
+    const { users, channelIds, guild } = this.ld;
+    return {
+      title: 'Offline playground: a local Discord double, the sandbox gateway and the real bot',
+      guild: { id: guild.id, name: guild.name ?? 'Local guild' },
+      personas: PERSONAS.map((key) => ({
+        key,
+        id: users[key].id,
+        username: users[key].global_name ?? users[key].username,
+      })),
+      channels: [
+        { id: channelIds.bets, name: 'bets' },
+        { id: channelIds.results, name: 'results' },
+      ],
+      commands: this.commands(),
+    };
+  }
+
+  /** Guild commands first (what the bot deploys here), then global ones not shadowed by name. */
+  commands(): ApplicationCommandLike[] {
+    const seen = new Set<string>();
+    const all: ApplicationCommandLike[] = [];
+    for (const cmd of [...this.ld.commands(this.ld.guild.id), ...this.ld.commands()]) {
+      if ((cmd.type ?? 1) !== 1 || seen.has(cmd.name)) continue;
+      seen.add(cmd.name);
+      all.push(cmd);
+    }
+    return all.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  messages(channel: string | null, as: string | null): DiscordMessageLike[] {
+    const user = this.#user(persona.parse(as));
+    return this.ld.messages(this.#channel(channel)).filter((m) => isVisibleTo(m, user.id));
+  }
+
+  async command(body: unknown) {
+    const b = commandBody.parse(body);
+    this.#requireCommand(b.name);
+    const user = this.#user(b.as);
+    const ix = await this.ld.sendCommand({
+      user,
+      channelId: this.#channel(b.channelId),
+      name: b.name,
+      options: b.options,
+      ...(b.subcommand ? { subcommand: b.subcommand } : {}),
+    });
+    return this.#watch(ix, user.id);
+  }
+
+  async autocomplete(body: unknown) {
+    const b = autocompleteBody.parse(body);
+    this.#requireCommand(b.name);
+    const choices = await this.ld.autocomplete({
+      user: this.#user(b.as),
+      channelId: this.#channel(b.channelId),
+      name: b.name,
+      options: b.options.map((o) => (o.name === b.focused ? { ...o, focused: true } : o)),
+      focused: b.focused,
+      ...(b.subcommand ? { subcommand: b.subcommand } : {}),
+    });
+    return { choices: Array.isArray(choices) ? choices : [] };
+  }
+
+  async click(body: unknown) {
+    const b = clickBody.parse(body);
+    const user = this.#user(b.as);
+    const message = this.#message(b.channelId, b.messageId, user.id);
+    return this.#watch(await this.ld.clickButton({ user, message, customId: b.customId }), user.id);
+  }
+
+  async select(body: unknown) {
+    const b = selectBody.parse(body);
+    const user = this.#user(b.as);
+    const message = this.#message(b.channelId, b.messageId, user.id);
+    return this.#watch(await this.ld.selectMenu({ user, message, customId: b.customId, values: b.values }), user.id);
+  }
+
+  async modal(body: unknown) {
+    const b = modalBody.parse(body);
+    const user = this.#user(b.as);
+    const channel = this.#channel(b.channelId);
+    const message = b.messageId ? this.#message(channel, b.messageId, user.id) : undefined;
+    const ix = await this.ld.submitModal({
+      user,
+      channelId: channel,
+      customId: b.customId,
+      fields: b.fields,
+      ...(message ? { message } : {}),
+    });
+    return this.#watch(ix, user.id);
+  }
+
+  userId(as: string | null): string {
+    return this.#user(persona.parse(as)).id;
+  }
+
+  #user(key: Persona) {
+    return this.ld.users[key];
+  }
+
+  #channel(id: string | null): string {
+    const known = Object.values(this.ld.channelIds);
+    if (!id || !known.includes(id)) {
+      throw new ApiError(400, `Unknown channel "${id ?? ''}": use one of ${known.join(', ')} (see GET /api/state).`);
+    }
+    return id;
+  }
+
+  #message(channelId: string, messageId: string, userId: string): DiscordMessageLike {
+    const found = this.ld.messages(this.#channel(channelId)).find((m) => m.id === messageId);
+    if (!found || !isVisibleTo(found, userId)) {
+      throw new ApiError(404, `No message ${messageId} in that channel for this user: reload the page.`);
+    }
+    return found;
+  }
+
+  #requireCommand(name: string): void {
+    if (!this.commands().some((c) => c.name === name)) {
+      throw new ApiError(404, `Unknown command /${name}: the bot has not registered it. Pick one from the list.`);
+    }
+  }
+
+  /** Answers at once; if the bot never acknowledges, the page hears about it as Discord would say it. */
+  #watch(ix: InteractionHandle, userId: string) {
+    ix.acknowledged.catch(() => {
+      this.live.notify(userId, 'failed', {
+        interactionId: ix.id,
+        message: 'This interaction failed: the bot did not answer within 3 seconds.',
+      });
+    });
+    return { id: ix.id };
+  }
+}
+
+/** Reads a JSON body of bounded size; a clear 400 for anything else. */
+export async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new ApiError(413, `Request body over ${MAX_BODY} bytes.`);
+    chunks.push(chunk as Buffer);
+  }
+  if (size === 0) throw new ApiError(400, 'Send a JSON body (Content-Type: application/json).');
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new ApiError(400, 'The body is not valid JSON.');
+  }
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(text);
+}
+
+/** Formats a zod failure as one sentence naming the fields to fix. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+}

@@ -1,0 +1,351 @@
+// The playground page: a channel view over the local Discord, driven through the playground's JSON API.
+import '@skyra/discord-components-core';
+import { applyChoice, buildCommand, partialOptions, suggest } from './command-line.js';
+import { openModal } from './modal.js';
+import { renderMessage } from './render.js';
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  personas: $('persona'),
+  channels: $('channels'),
+  channelName: $('channel-name'),
+  messages: $('messages'),
+  scroller: $('scroller'),
+  input: $('command-input'),
+  composer: $('composer'),
+  suggestions: $('suggestions'),
+  hint: $('hint'),
+  notice: $('notice'),
+  live: $('live-status'),
+  modal: $('modal'),
+};
+
+const app = {
+  state: undefined,
+  as: new URLSearchParams(location.search).get('as') ?? localStorage.getItem('playground.as') ?? 'bettor',
+  channelId: undefined,
+  messages: new Map(), // channelId -> Map(messageId -> message)
+  unread: new Set(),
+  picked: {}, // option name -> { name, value } picked from a list
+  items: [],
+  active: -1,
+  suggestSeq: 0,
+  origins: new Map(), // interaction id -> { channelId, messageId }
+  events: undefined,
+};
+
+async function api(path, body) {
+  const res = await fetch(
+    path,
+    body === undefined
+      ? {}
+      : {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ as: app.as, channelId: app.channelId, ...body }),
+        },
+  );
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(data.error ?? `${res.status} ${res.statusText}`);
+  return data;
+}
+
+function showNotice(text) {
+  ui.notice.textContent = text;
+  ui.notice.hidden = !text;
+}
+
+// ---- names and avatars ----
+
+function names() {
+  const map = {};
+  for (const p of app.state.personas) map[p.id] = p.username;
+  for (const c of app.state.channels) map[c.id] = c.name;
+  return map;
+}
+
+function avatarFor(user) {
+  if (user?.bot) return '/avatars/bot.svg';
+  const p = app.state.personas.find((x) => x.id === user?.id);
+  return p ? `/avatars/${p.key}.svg` : '/avatars/user.svg';
+}
+
+// ---- messages ----
+
+const renderCtx = {
+  get names() {
+    return names();
+  },
+  avatarFor,
+  onButton: (message, component) =>
+    interact('/api/click', message, { messageId: message.id, customId: component.custom_id }),
+  onSelect: (message, component, values) =>
+    interact('/api/select', message, { messageId: message.id, customId: component.custom_id, values }),
+};
+
+async function interact(path, message, body) {
+  showNotice('');
+  try {
+    const { id } = await api(path, { ...body, channelId: message.channel_id ?? app.channelId });
+    app.origins.set(id, { channelId: message.channel_id ?? app.channelId, messageId: message.id });
+  } catch (err) {
+    showNotice(err.message);
+  }
+}
+
+function channelStore(channelId) {
+  if (!app.messages.has(channelId)) app.messages.set(channelId, new Map());
+  return app.messages.get(channelId);
+}
+
+function nearBottom() {
+  const s = ui.scroller;
+  return s.scrollHeight - s.scrollTop - s.clientHeight < 120;
+}
+
+function scrollDown() {
+  ui.scroller.scrollTop = ui.scroller.scrollHeight;
+}
+
+function renderChannel() {
+  const store = channelStore(app.channelId);
+  ui.messages.replaceChildren(...[...store.values()].map((m) => renderMessage(m, renderCtx)));
+  scrollDown();
+}
+
+function applyMessageEvent({ kind, channelId, message }) {
+  const store = channelStore(channelId);
+  if (kind === 'delete') store.delete(message.id);
+  else store.set(message.id, message);
+  if (channelId !== app.channelId) {
+    if (kind === 'create') app.unread.add(channelId);
+    renderChannelList();
+    return;
+  }
+  const stick = nearBottom();
+  const existing = document.getElementById(`m-${message.id}`);
+  if (kind === 'delete') existing?.remove();
+  else if (existing) existing.replaceWith(renderMessage(message, renderCtx));
+  else ui.messages.append(renderMessage(message, renderCtx));
+  if (stick || kind === 'create') scrollDown();
+}
+
+async function loadChannel(channelId) {
+  app.channelId = channelId;
+  app.unread.delete(channelId);
+  const channel = app.state.channels.find((c) => c.id === channelId);
+  ui.channelName.textContent = channel?.name ?? channelId;
+  ui.input.setAttribute('aria-label', `Message #${channel?.name ?? ''}`);
+  ui.input.placeholder = `Message #${channel?.name ?? ''} — type / for commands`;
+  renderChannelList();
+  const { messages } = await api(`/api/messages?channel=${encodeURIComponent(channelId)}&as=${app.as}`);
+  app.messages.set(channelId, new Map(messages.map((m) => [m.id, m])));
+  renderChannel();
+}
+
+function renderChannelList() {
+  ui.channels.replaceChildren(
+    ...app.state.channels.map((c) => {
+      const li = document.createElement('li');
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'channel-link';
+      button.dataset.channel = c.name;
+      if (c.id === app.channelId) button.setAttribute('aria-current', 'page');
+      if (app.unread.has(c.id)) button.classList.add('unread');
+      button.textContent = `# ${c.name}`;
+      button.addEventListener('click', () => loadChannel(c.id).catch((e) => showNotice(e.message)));
+      li.append(button);
+      return li;
+    }),
+  );
+}
+
+// ---- live events ----
+
+function connect() {
+  app.events?.close();
+  ui.live.dataset.state = 'connecting';
+  ui.live.textContent = 'connecting…';
+  const source = new EventSource(`/api/events?as=${encodeURIComponent(app.as)}`);
+  app.events = source;
+  source.addEventListener('ready', () => {
+    ui.live.dataset.state = 'live';
+    ui.live.textContent = 'live';
+    document.body.dataset.ready = 'true';
+  });
+  source.addEventListener('error', () => {
+    ui.live.dataset.state = 'connecting';
+    ui.live.textContent = 'reconnecting…';
+  });
+  source.addEventListener('message', (e) => applyMessageEvent(JSON.parse(e.data)));
+  source.addEventListener('failed', (e) => showNotice(JSON.parse(e.data).message));
+  source.addEventListener('modal', (e) => onModal(JSON.parse(e.data)));
+}
+
+async function onModal({ interactionId, modal }) {
+  const fields = await openModal(ui.modal, modal);
+  if (!fields) return;
+  const origin = app.origins.get(interactionId) ?? { channelId: app.channelId };
+  try {
+    const { id } = await api('/api/modal', {
+      channelId: origin.channelId,
+      customId: modal.custom_id,
+      fields,
+      ...(origin.messageId ? { messageId: origin.messageId } : {}),
+    });
+    app.origins.set(id, origin);
+  } catch (err) {
+    showNotice(err.message);
+  }
+}
+
+// ---- the message box ----
+
+function lookups() {
+  return {
+    users: Object.fromEntries(
+      app.state.personas.flatMap((p) => [
+        [p.key, p.id],
+        [p.username, p.id],
+      ]),
+    ),
+    channels: Object.fromEntries(app.state.channels.map((c) => [c.name, c.id])),
+  };
+}
+
+function showSuggestions(items, active) {
+  app.items = items;
+  app.active = items.length ? active : -1;
+  ui.suggestions.hidden = items.length === 0;
+  ui.suggestions.replaceChildren(
+    ...items.map((item, i) => {
+      const li = document.createElement('div');
+      li.setAttribute('role', 'option');
+      li.className = 'suggestion';
+      if (i === app.active) li.setAttribute('aria-selected', 'true');
+      const label = document.createElement('span');
+      label.className = 'suggestion-label';
+      label.textContent = item.label;
+      const detail = document.createElement('span');
+      detail.className = 'suggestion-detail';
+      detail.textContent = item.detail ?? '';
+      li.append(label, detail);
+      li.addEventListener('mousedown', (e) => {
+        e.preventDefault();
+        accept(i);
+      });
+      return li;
+    }),
+  );
+}
+
+async function updateSuggestions() {
+  const text = ui.input.value;
+  ui.hint.textContent = '';
+  const seq = ++app.suggestSeq;
+  const local = suggest(text, app.state.commands);
+  const auto = local.find((s) => s.autocomplete);
+  if (!auto) {
+    // Highlight the first item only while a word is being typed, so Enter still sends a finished line.
+    const typing = /\S$/.test(text) || text.endsWith(':');
+    showSuggestions(local, typing ? 0 : -1);
+    return;
+  }
+  const partial = partialOptions(text, app.state.commands, app.picked);
+  try {
+    const { choices } = await api('/api/autocomplete', {
+      name: partial.name,
+      ...(partial.subcommand ? { subcommand: partial.subcommand } : {}),
+      options: partial.options,
+      focused: auto.autocomplete,
+    });
+    if (seq !== app.suggestSeq) return;
+    showSuggestions(
+      choices.map((c) => ({ label: c.name, detail: auto.autocomplete, choice: { option: auto.autocomplete, ...c } })),
+      0,
+    );
+  } catch (err) {
+    if (seq === app.suggestSeq) {
+      showSuggestions([], -1);
+      ui.hint.textContent = err.message;
+    }
+  }
+}
+
+function accept(index) {
+  const item = app.items[index];
+  if (!item) return;
+  if (item.choice) {
+    app.picked[item.choice.option] = { name: item.choice.name, value: item.choice.value };
+    ui.input.value = item.text ?? applyChoice(ui.input.value, app.state.commands, item.choice.name);
+  } else {
+    ui.input.value = item.text;
+  }
+  ui.input.focus();
+  updateSuggestions();
+}
+
+async function send() {
+  const built = buildCommand(ui.input.value, app.state.commands, app.picked, lookups());
+  if (built.error) {
+    ui.hint.textContent = built.error;
+    return;
+  }
+  showNotice('');
+  try {
+    await api('/api/command', built);
+    ui.input.value = '';
+    app.picked = {};
+    showSuggestions([], -1);
+  } catch (err) {
+    ui.hint.textContent = err.message;
+  }
+}
+
+ui.input.addEventListener('input', () => updateSuggestions());
+ui.input.addEventListener('focus', () => updateSuggestions());
+ui.input.addEventListener('blur', () => setTimeout(() => showSuggestions([], -1), 150));
+ui.input.addEventListener('keydown', (e) => {
+  const open = app.items.length > 0;
+  if (e.key === 'ArrowDown' && open) {
+    e.preventDefault();
+    showSuggestions(app.items, (app.active + 1) % app.items.length);
+  } else if (e.key === 'ArrowUp' && open) {
+    e.preventDefault();
+    showSuggestions(app.items, (app.active - 1 + app.items.length) % app.items.length);
+  } else if (e.key === 'Tab' && open) {
+    e.preventDefault();
+    accept(Math.max(app.active, 0));
+  } else if (e.key === 'Enter') {
+    e.preventDefault();
+    if (open && app.active >= 0) accept(app.active);
+    else send();
+  } else if (e.key === 'Escape') {
+    showSuggestions([], -1);
+  }
+});
+ui.composer.addEventListener('submit', (e) => e.preventDefault());
+
+// ---- start ----
+
+async function start() {
+  app.state = await api('/api/state');
+  document.getElementById('guild-name').textContent = app.state.guild.name;
+  document.getElementById('about-title').textContent = app.state.title;
+  if (!app.state.personas.some((p) => p.key === app.as)) app.as = 'bettor';
+  ui.personas.replaceChildren(
+    ...app.state.personas.map((p) => new Option(`${p.username} — ${p.key}`, p.key, false, p.key === app.as)),
+  );
+  ui.personas.addEventListener('change', async () => {
+    app.as = ui.personas.value;
+    localStorage.setItem('playground.as', app.as);
+    app.picked = {};
+    connect();
+    await loadChannel(app.channelId);
+  });
+  connect();
+  await loadChannel(app.state.channels[0].id);
+}
+
+start().catch((err) => showNotice(`The playground could not start: ${err.message}. Is npm start still running?`));

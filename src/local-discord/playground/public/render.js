@@ -1,0 +1,151 @@
+// Turns a message as the Discord API returns it into the Discord web components.
+import { escapeHtml, markdown } from './markdown.js';
+
+const EPHEMERAL = 1 << 6;
+const LOADING = 1 << 7;
+const BUTTON_TYPES = { 1: 'primary', 2: 'secondary', 3: 'success', 4: 'destructive', 5: 'secondary' };
+
+function el(tag, attrs = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    node.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children) node.append(c);
+  return node;
+}
+
+function html(tag, attrs, markup) {
+  const node = el(tag, attrs);
+  node.innerHTML = markup;
+  return node;
+}
+
+const hex = (n) => `#${Number(n).toString(16).padStart(6, '0')}`;
+const displayName = (u) => u?.global_name || u?.username || 'unknown';
+
+/**
+ * `ctx`: `{ names, avatarFor(user), onButton(message, component), onSelect(message, component, values) }`.
+ */
+export function renderMessage(message, ctx) {
+  const author = message.author ?? {};
+  const flags = message.flags ?? 0;
+  const node = el('discord-message', {
+    id: `m-${message.id}`,
+    'data-message-id': message.id,
+    author: displayName(author),
+    avatar: ctx.avatarFor(author),
+    bot: Boolean(author.bot),
+    edited: Boolean(message.edited_timestamp),
+    ephemeral: Boolean(flags & EPHEMERAL),
+    'twenty-four': true,
+  });
+  if (message.timestamp) node.timestamp = new Date(message.timestamp);
+
+  const used = message.interaction_metadata ?? message.interaction;
+  if (used?.name || used?.user) {
+    const who = displayName(used.user);
+    const what = used.name ? ` used /${used.name}` : '';
+    node.append(
+      html('div', { slot: 'reply', class: 'used-command' }, `<strong>${escapeHtml(who)}</strong>${escapeHtml(what)}`),
+    );
+  }
+
+  if (flags & LOADING) {
+    node.append(html('span', { class: 'thinking' }, `${escapeHtml(displayName(author))} is thinking…`));
+  } else if (message.content) {
+    node.append(html('span', { class: 'content' }, markdown(message.content, ctx.names)));
+  }
+  for (const embed of message.embeds ?? []) node.append(renderEmbed(embed, ctx));
+  const rows = (message.components ?? []).filter((c) => c.type === 1);
+  if (rows.length) {
+    const box = el('discord-attachments', { slot: 'components' });
+    for (const row of rows) box.append(renderRow(row, message, ctx));
+    node.append(box);
+  }
+  return node;
+}
+
+function renderEmbed(embed, ctx) {
+  const node = el('discord-embed', {
+    slot: 'embeds',
+    color: embed.color !== undefined && embed.color !== null ? hex(embed.color) : undefined,
+    'embed-title': embed.title,
+    url: embed.url,
+    'author-name': embed.author?.name,
+    'author-url': embed.author?.url,
+    thumbnail: embed.thumbnail?.url,
+    image: embed.image?.url,
+  });
+  if (embed.description) {
+    node.append(html('discord-embed-description', { slot: 'description' }, markdown(embed.description, ctx.names)));
+  }
+  if (embed.fields?.length) {
+    const fields = el('discord-embed-fields', { slot: 'fields' });
+    let inlineRun = 0;
+    for (const f of embed.fields) {
+      inlineRun = f.inline ? (inlineRun % 3) + 1 : 0;
+      const field = el('discord-embed-field', {
+        'field-title': f.name,
+        inline: Boolean(f.inline),
+        'inline-index': f.inline ? inlineRun : undefined,
+      });
+      field.innerHTML = markdown(f.value, ctx.names);
+      fields.append(field);
+    }
+    node.append(fields);
+  }
+  if (embed.footer?.text || embed.timestamp) {
+    const footer = el('discord-embed-footer', { slot: 'footer', 'footer-image': embed.footer?.icon_url });
+    if (embed.timestamp) footer.timestamp = new Date(embed.timestamp);
+    footer.append(embed.footer?.text ?? '');
+    node.append(footer);
+  }
+  return node;
+}
+
+function renderRow(row, message, ctx) {
+  const node = el('discord-action-row');
+  for (const c of row.components ?? []) {
+    if (c.type === 2) node.append(renderButton(c, message, ctx));
+    else if (c.type === 3) node.append(renderSelect(c, message, ctx));
+  }
+  return node;
+}
+
+function renderButton(c, message, ctx) {
+  const label = c.label ?? c.emoji?.name ?? '';
+  const node = el(
+    'discord-button',
+    {
+      type: BUTTON_TYPES[c.style] ?? 'secondary',
+      disabled: Boolean(c.disabled),
+      url: c.style === 5 ? c.url : undefined,
+      'data-custom-id': c.custom_id,
+    },
+    [label],
+  );
+  if (c.style !== 5 && !c.disabled) node.addEventListener('click', () => ctx.onButton(message, c));
+  return node;
+}
+
+function renderSelect(c, message, ctx) {
+  const node = el('discord-string-select-menu', {
+    placeholder: c.placeholder ?? 'Make a selection',
+    disabled: Boolean(c.disabled),
+    'data-custom-id': c.custom_id,
+  });
+  for (const o of c.options ?? []) {
+    const option = el('discord-string-select-menu-option', {
+      label: o.label,
+      description: o.description,
+      emoji: o.emoji?.name,
+      'data-value': o.value,
+    });
+    option.selectOption = () => {
+      if (!c.disabled) ctx.onSelect(message, c, [o.value]);
+    };
+    node.append(option);
+  }
+  return node;
+}

@@ -1,0 +1,102 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ZodError } from 'zod';
+import { ApiError, describeIssues, PlaygroundApi, readJson, sendJson } from './api.js';
+import { LiveEvents } from './live-events.js';
+import { PUBLIC_DIR, readUnder, vendorRoute } from './static-files.js';
+import type { PlaygroundDiscord } from './types.js';
+
+export interface PlaygroundOptions {
+  ld: PlaygroundDiscord;
+  /** Default 8791; 0 picks a free port. */
+  port?: number;
+  host?: string;
+}
+
+export interface Playground {
+  url: string;
+  close(): Promise<void>;
+}
+
+type PostRoute = (api: PlaygroundApi, body: unknown) => Promise<unknown>;
+const POST_ROUTES: Record<string, PostRoute> = {
+  '/api/command': (api, b) => api.command(b),
+  '/api/autocomplete': (api, b) => api.autocomplete(b),
+  '/api/click': (api, b) => api.click(b),
+  '/api/select': (api, b) => api.select(b),
+  '/api/modal': (api, b) => api.modal(b),
+};
+
+/** Serves the page that looks like a Discord channel, its JSON API and its live event stream. */
+export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
+  const live = new LiveEvents(options.ld);
+  const api = new PlaygroundApi(options.ld, live);
+
+  const server = createServer((req, res) => {
+    handle(req, res, api, live).catch((err) => fail(res, err));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 8791, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+
+  return {
+    url: `http://${host}:${port}`,
+    close: async () => {
+      live.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, api: PlaygroundApi, live: LiveEvents) {
+  const url = new URL(req.url ?? '/', 'http://playground.local');
+  const path = url.pathname;
+
+  if (req.method === 'POST') {
+    const route = POST_ROUTES[path];
+    if (!route) return sendJson(res, 404, { error: `No route POST ${path}.` });
+    return sendJson(res, 200, await route(api, await readJson(req)));
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    return sendJson(res, 405, { error: `Use GET or POST, not ${req.method}.` });
+  }
+
+  switch (path) {
+    case '/api/state':
+      return sendJson(res, 200, api.state());
+    case '/api/messages':
+      return sendJson(res, 200, {
+        messages: api.messages(url.searchParams.get('channel'), url.searchParams.get('as')),
+      });
+    case '/api/events':
+      return live.attach(res, api.userId(url.searchParams.get('as')));
+  }
+  if (path.startsWith('/api/')) return sendJson(res, 404, { error: `No route GET ${path}.` });
+
+  const vendor = vendorRoute(path);
+  const file = vendor
+    ? await readUnder(vendor.root, vendor.rest)
+    : await readUnder(PUBLIC_DIR, path === '/' ? 'index.html' : path.slice(1));
+  if (!file) return sendJson(res, 404, { error: `Not found: ${path}` });
+  res.writeHead(200, { 'content-type': file.contentType, 'cache-control': 'no-cache' });
+  res.end(req.method === 'HEAD' ? undefined : file.body);
+}
+
+function fail(res: ServerResponse, err: unknown) {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  if (err instanceof ZodError) return sendJson(res, 400, { error: describeIssues(err) });
+  if (err instanceof ApiError) return sendJson(res, err.status, { error: err.message });
+  // Errors from the double (a closed channel, an unknown component) are the user's to read and retry.
+  const message = err instanceof Error ? err.message : String(err);
+  return sendJson(res, 500, { error: `The local Discord refused: ${message}` });
+}

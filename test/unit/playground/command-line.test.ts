@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildCommand,
+  type Command,
+  partialOptions,
+  suggest,
+} from '../../../src/local-discord/playground/public/command-line.js';
+
+const commands: Command[] = [
+  {
+    name: 'markets',
+    description: 'Show a market card',
+    options: [
+      { name: 'event', type: 3, required: true, autocomplete: true },
+      { name: 'bookie', type: 3, required: true, choices: [{ name: 'Bookie A', value: 'bookie_a' }] },
+      { name: 'tier', type: 3 },
+    ],
+  },
+  {
+    name: 'events',
+    options: [
+      { name: 'league', type: 3 },
+      { name: 'days', type: 4, min_value: 0, max_value: 7 },
+    ],
+  },
+  {
+    name: 'settings',
+    options: [
+      { name: 'show', type: 1 },
+      { name: 'limits', type: 1, options: [{ name: 'per_bet', type: 10, required: true }] },
+    ],
+  },
+];
+
+describe('the message box', () => {
+  it('suggests commands whose name starts with what was typed', () => {
+    expect(suggest('/ma', commands).map((s) => s.text)).toEqual(['/markets ']);
+  });
+
+  it('suggests required options first, then optional ones not yet used', () => {
+    expect(suggest('/markets ', commands).map((s) => s.text)).toEqual([
+      '/markets event:',
+      '/markets bookie:',
+      '/markets tier:',
+    ]);
+    expect(suggest('/markets event:x ', commands).map((s) => s.text)).toEqual([
+      '/markets event:x bookie:',
+      '/markets event:x tier:',
+    ]);
+  });
+
+  it('asks the bot for choices while an autocomplete option is typed', () => {
+    expect(suggest('/markets event:Lak', commands)).toEqual([{ autocomplete: 'event', prefix: 'Lak' }]);
+  });
+
+  it('offers fixed choices by name and sends their value', () => {
+    const [choice] = suggest('/markets event:e1 bookie:boo', commands);
+    expect(choice?.text).toBe('/markets event:e1 bookie:Bookie A ');
+    const built = buildCommand('/markets event:e1 bookie:Bookie A', commands);
+    expect(built).toEqual({
+      name: 'markets',
+      options: [
+        { name: 'event', type: 3, value: 'e1' },
+        { name: 'bookie', type: 3, value: 'bookie_a' },
+      ],
+    });
+  });
+
+  it('keeps spaces inside a value and sends a picked autocomplete value instead of its shown name', () => {
+    const picked = { event: { name: 'Lakers v Celtics', value: 'basketball/us/nba/lakers_v_celtics/2025-01-01' } };
+    const built = buildCommand('/markets event:Lakers v Celtics bookie:Bookie A', commands, picked);
+    expect(built).toMatchObject({ options: [{ name: 'event', value: picked.event.value }, { name: 'bookie' }] });
+    expect(partialOptions('/markets event:Lakers v Celtics bookie:Bo', commands, picked)).toMatchObject({
+      focused: 'bookie',
+      options: [
+        { name: 'event', value: picked.event.value },
+        { name: 'bookie', value: 'Bo' },
+      ],
+    });
+  });
+
+  it('refuses a line with a missing required option and names it', () => {
+    expect(buildCommand('/markets event:e1', commands)).toEqual({ error: 'Missing required option: bookie.' });
+  });
+
+  it('converts integers and enforces their bounds', () => {
+    expect(buildCommand('/events days:3', commands)).toMatchObject({ options: [{ name: 'days', value: 3 }] });
+    expect(buildCommand('/events days:9', commands)).toEqual({ error: 'days must be at most 7.' });
+    expect(buildCommand('/events days:two', commands)).toEqual({ error: 'days must be a whole number.' });
+  });
+
+  it('needs a subcommand for commands that have them and reads its options', () => {
+    expect(buildCommand('/settings', commands)).toEqual({ error: '/settings needs one of: show, limits.' });
+    expect(buildCommand('/settings limits per_bet:25.5', commands)).toEqual({
+      name: 'settings',
+      subcommand: 'limits',
+      options: [{ name: 'per_bet', type: 10, value: 25.5 }],
+    });
+  });
+
+  it('says how to write options when text is not name:value', () => {
+    expect(buildCommand('/events NBA', commands)).toMatchObject({ error: expect.stringContaining('name:value') });
+  });
+
+  it('names an unknown command', () => {
+    expect(buildCommand('/nope', commands)).toEqual({
+      error: 'There is no /nope command here. Type / to see the list.',
+    });
+  });
+});
