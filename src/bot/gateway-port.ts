@@ -1,0 +1,200 @@
+/**
+ * The part of the gateway client library (src/gateway, docs/contracts.md) the bot uses, typed
+ * structurally so the bot depends on the contract and tests can pass a GatewayClient or a stand-in.
+ */
+
+export interface JobEnvelope {
+  status: string;
+  correlation_id: string;
+  submitted_at?: string;
+  timeout_at?: string;
+  session_id?: string;
+  bookie?: string;
+  username?: string;
+  callback_url?: string | null;
+}
+
+export type JobOutcome<T = unknown> =
+  | { status: 'completed'; result: T; entry?: unknown }
+  | { status: 'timeout' | 'unknown'; entry?: unknown };
+
+export interface JobHandle<T = unknown> {
+  envelope: JobEnvelope;
+  correlationId: string;
+  wait(opts?: unknown): Promise<JobOutcome<T>>;
+}
+
+export interface GwSession {
+  session_id: string;
+  bookie: string;
+  username?: string;
+  active: boolean;
+  pc_id?: string;
+}
+
+export interface GwBalance {
+  session_id?: string;
+  bookie?: string;
+  username?: string;
+  balance: number;
+  bonus_balance?: number;
+  withdrawable_balance?: number;
+  retrieved_at?: string;
+}
+
+export interface GwSelection {
+  label: string;
+  odds: number;
+  line?: number | null;
+  player?: string | null;
+  slug?: string;
+  market_ref?: string;
+  bettable: boolean;
+  reason?: string;
+}
+
+export interface GwMarket {
+  market: string;
+  label: string;
+  raw_market_name?: string;
+  tier: string;
+  n_bettable?: number;
+  selections: GwSelection[];
+}
+
+export interface GwMarketCard {
+  epk: string;
+  bookie: string;
+  bound: boolean;
+  market_ref_betting_enabled: boolean;
+  markets: GwMarket[];
+}
+
+export interface GwScore {
+  status?: string;
+  home_score?: number | null;
+  away_score?: number | null;
+}
+
+export interface GwEvent {
+  event_id: string;
+  sport: string;
+  league: string;
+  country?: string;
+  name: string;
+  home?: string | null;
+  away?: string | null;
+  start_time: string;
+  status: string;
+  books: string[];
+  score?: GwScore | null;
+  is_outright?: boolean;
+}
+
+export interface GwEventsPage {
+  data: GwEvent[];
+  next_cursor?: string | null;
+}
+
+export interface GwEventsQuery {
+  sport?: string;
+  league?: string;
+  date?: string;
+  since?: string;
+  until?: string;
+  status?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface GwBetResult {
+  success: boolean;
+  bet_id?: string | null;
+  odds?: number | null;
+  stake?: number | null;
+  potential_return?: number | null;
+  error?: string | null;
+  bet_result?: {
+    success: boolean;
+    bet_id?: string | null;
+    odds?: number | null;
+    stake?: number | null;
+    error?: string | null;
+  } | null;
+}
+
+export interface GwTransaction {
+  id: string;
+  type: string;
+  status: string;
+  stake: number;
+  odds?: number | null;
+  pnl?: number | null;
+  settled_at?: string | null;
+  selections?: Array<{ event?: string; selection?: string; market?: string; odds?: number; result?: string }>;
+}
+
+export interface GwTransactionsResult {
+  success: boolean;
+  transactions: GwTransaction[];
+}
+
+export interface PlaceSportsBetByRef {
+  session_id: string;
+  category: 'sports';
+  sport: string;
+  epk: string;
+  market_ref: string;
+  stake: number;
+  target_odds: number;
+  callback_url?: string;
+}
+
+export interface SportsPriceCheckByRef {
+  session_ids: string[];
+  category: 'sports';
+  sport: string;
+  epk: string;
+  market_ref: string;
+  callback_url?: string;
+}
+
+export interface RacingPriceCheck {
+  session_ids: string[];
+  category: 'racing';
+  track: string;
+  race_num: number;
+  race_type?: string;
+  date: string;
+  runner?: string;
+  callback_url?: string;
+}
+
+export interface PriceCheckSubmission {
+  jobs: JobHandle<unknown>[];
+}
+
+export interface GatewayPort {
+  sessions: { list(): Promise<GwSession[]> };
+  balances: { get(req: { session_id: string }): Promise<GwBalance> };
+  bets: { place(req: PlaceSportsBetByRef): Promise<JobHandle<GwBetResult>> };
+  priceChecks: {
+    sports(req: SportsPriceCheckByRef): Promise<PriceCheckSubmission>;
+    racing(req: RacingPriceCheck): Promise<PriceCheckSubmission>;
+  };
+  transactions: {
+    list(req: {
+      session_id: string;
+      days_back?: number;
+      limit?: number;
+      callback_url?: string;
+    }): Promise<JobHandle<GwTransactionsResult>>;
+  };
+  markets: { get(q: { epk: string; bookie: string; tier?: string; market?: string }): Promise<GwMarketCard> };
+  events: { list(q: GwEventsQuery): Promise<GwEventsPage> };
+  jobs: {
+    track(envelope: JobEnvelope): Promise<JobOutcome<unknown>>;
+    resolveFromWebhook(body: unknown): unknown;
+  };
+  close(): Promise<void> | void;
+}

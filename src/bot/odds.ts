@@ -1,0 +1,29 @@
+/** Money and odds maths on decimal odds, rounded to cents the way a receipt shows them. */
+
+export const roundCents = (n: number): number => Math.round(n * 100) / 100;
+
+export function potentialReturn(stake: number, odds: number): number {
+  return roundCents(stake * odds);
+}
+
+export function formatMoney(n: number): string {
+  const sign = n < 0 ? '-' : '';
+  return `${sign}$${Math.abs(n).toFixed(2)}`;
+}
+
+export function formatOdds(odds: number): string {
+  return odds.toFixed(2);
+}
+
+/** The lowest live price still accepted for a slip shown at `shown`: tolerance and the user's min odds. */
+export function acceptableFloor(shown: number, tolerance: number, minOdds?: number): number {
+  const byTolerance = roundCents(shown * (1 - tolerance));
+  return Math.max(byTolerance, minOdds ?? 0);
+}
+
+/** Parses a stake the way people type it: "10", "10.5", "$10". Undefined when not a number. */
+export function parseStake(text: string): number | undefined {
+  const cleaned = text.trim().replace(/^\$/, '').replace(/,/g, '');
+  if (!/^\d+(\.\d{1,2})?$/.test(cleaned)) return undefined;
+  return Number(cleaned);
+}

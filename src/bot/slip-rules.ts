@@ -1,0 +1,75 @@
+import { acceptableFloor, formatMoney, formatOdds } from './odds.js';
+
+/** Everything a slip needs to be confirmed later, by anyone's process: stored as JSON. */
+export interface SlipPayload {
+  epk: string;
+  sport: string;
+  eventName: string;
+  bookie: string;
+  sessionId: string;
+  marketKey: string;
+  marketLabel: string;
+  selectionLabel: string;
+  marketRef: string;
+  stake: number;
+  shownOdds: number;
+  minOdds?: number;
+}
+
+export interface StakeLimits {
+  perBet: number;
+  perDay: number;
+}
+
+export type RuleResult = { ok: true } | { ok: false; message: string };
+
+export function checkStake(stake: number, limits: StakeLimits): RuleResult {
+  if (!Number.isFinite(stake) || stake <= 0) {
+    return { ok: false, message: 'The stake must be more than $0. Enter an amount such as 10 or 12.50.' };
+  }
+  if (Math.round(stake * 100) !== stake * 100) {
+    return { ok: false, message: 'The stake can have at most two decimals (cents), e.g. 12.50.' };
+  }
+  if (stake > limits.perBet) {
+    return {
+      ok: false,
+      message: `The stake ${formatMoney(stake)} is above this server's per-bet limit of ${formatMoney(limits.perBet)}. Lower it, or ask an admin to change it with /settings.`,
+    };
+  }
+  return { ok: true };
+}
+
+export function checkMinOdds(minOdds: number | undefined, shown: number): RuleResult {
+  if (minOdds === undefined) return { ok: true };
+  if (!Number.isFinite(minOdds) || minOdds < 1.01) {
+    return { ok: false, message: 'min_odds must be decimal odds of at least 1.01, e.g. 1.80.' };
+  }
+  if (minOdds > shown) {
+    return {
+      ok: false,
+      message: `The live price ${formatOdds(shown)} is already below your min_odds ${formatOdds(minOdds)}. Lower min_odds or pick another selection.`,
+    };
+  }
+  return { ok: true };
+}
+
+export type PriceDecision = { ok: true; floor: number } | { ok: false; floor: number; message: string };
+
+/** At Confirm: is the live price still acceptable for what the user saw? */
+export function decideOnLivePrice(slip: SlipPayload, live: number, tolerance: number): PriceDecision {
+  const floor = acceptableFloor(slip.shownOdds, tolerance, slip.minOdds);
+  if (live + 1e-9 >= floor) return { ok: true, floor };
+  const why =
+    slip.minOdds !== undefined && live < slip.minOdds
+      ? `below your min_odds ${formatOdds(slip.minOdds)}`
+      : `more than the allowed ${Math.round(tolerance * 100)} % below the ${formatOdds(slip.shownOdds)} you were shown`;
+  return {
+    ok: false,
+    floor,
+    message: `Not placed: the price moved to ${formatOdds(live)}, ${why}. Run /bet again to see the new price.`,
+  };
+}
+
+export function isExpired(expiresAt: number, now: number): boolean {
+  return now >= expiresAt;
+}

@@ -1,0 +1,161 @@
+import type { APIEmbedField } from 'discord.js';
+import { encodeCustomId } from '../custom-id.js';
+import type { GwMarket, GwMarketCard } from '../gateway-port.js';
+import { formatOdds } from '../odds.js';
+import { COLOUR } from './colours.js';
+import { button, pager, row, select } from './components.js';
+import { clip, fitView, LIMITS, type MessageView } from './limits.js';
+
+/** Markets per page: 10 fields keeps a page far under the 6000-character embed budget. */
+export const MARKETS_PAGE_SIZE = 10;
+const SELECTIONS_IN_SUMMARY = 6;
+const TIER_ORDER = ['popular', 'other', 'unmapped'];
+
+export function bettable(market: GwMarket) {
+  return market.selections.filter((s) => s.bettable && s.market_ref !== undefined);
+}
+
+export function sortMarkets(markets: GwMarket[]): GwMarket[] {
+  const rank = (t: string) => {
+    const i = TIER_ORDER.indexOf(t);
+    return i === -1 ? TIER_ORDER.length : i;
+  };
+  return markets
+    .map((m, i) => ({ m, i }))
+    .sort((a, b) => rank(a.m.tier) - rank(b.m.tier) || a.i - b.i)
+    .map((x) => x.m);
+}
+
+function selectionText(label: string, odds: number, line?: number | null): string {
+  return `${label}${line === undefined || line === null ? '' : ` ${line}`} @ **${formatOdds(odds)}**`;
+}
+
+function marketSummary(m: GwMarket): string {
+  const sels = bettable(m);
+  if (sels.length === 0) return 'nothing bettable now';
+  const shown = sels.slice(0, SELECTIONS_IN_SUMMARY).map((s) => selectionText(s.label, s.odds, s.line));
+  const more = sels.length > SELECTIONS_IN_SUMMARY ? ` … +${sels.length - SELECTIONS_IN_SUMMARY} more` : '';
+  return clip(shown.join(' · ') + more, LIMITS.fieldValue);
+}
+
+export interface CardViewInput {
+  card: GwMarketCard;
+  eventName: string;
+  /** Short key of the stored card reference (epk, bookie, filters) used in custom ids. */
+  ref: string;
+  page: number;
+}
+
+/** A book's card: markets by tier, paged, with a select menu to open one market of the page. */
+export function cardView(input: CardViewInput): MessageView {
+  const { card } = input;
+  const title = clip(`${input.eventName} — ${card.bookie}`, LIMITS.embedTitle);
+  if (!card.bound) {
+    return {
+      embeds: [
+        {
+          title,
+          description: `${card.bookie} is not attached to this event yet, so no bet can be routed. Pick another book, or try again in a minute.`,
+          color: COLOUR.muted,
+        },
+      ],
+      components: [],
+    };
+  }
+  const markets = sortMarkets(card.markets);
+  const pages = Math.max(1, Math.ceil(markets.length / MARKETS_PAGE_SIZE));
+  const page = Math.min(Math.max(0, input.page), pages - 1);
+  const first = page * MARKETS_PAGE_SIZE;
+  const slice = markets.slice(first, first + MARKETS_PAGE_SIZE);
+  const fields: APIEmbedField[] = slice.map((m) => ({
+    name: `${clip(m.label || m.market, 200)} · ${m.tier}`,
+    value: marketSummary(m),
+  }));
+  const notes: string[] = [];
+  if (markets.length === 0) notes.push('Nothing is placeable by id on this card right now.');
+  if (!card.market_ref_betting_enabled) notes.push(`⚠️ ${card.bookie} does not take market_ref bets at the moment.`);
+  notes.push('Prices are from the last scrape; the bet slip checks the live price.');
+  const components = [];
+  const openable = slice.map((m, i) => ({ m, index: first + i })).filter((x) => bettable(x.m).length > 0);
+  if (openable.length > 0 && card.market_ref_betting_enabled) {
+    components.push(
+      row(
+        select(
+          encodeCustomId('card', 'open', input.ref),
+          'Open a market to bet…',
+          openable.map((x) => ({
+            label: x.m.label || x.m.market,
+            value: String(x.index),
+            description: `${x.m.tier} · ${bettable(x.m).length} selection(s)`,
+          })),
+        ),
+      ),
+    );
+  }
+  components.push(...pager((p) => encodeCustomId('card', 'page', input.ref, p), page, pages));
+  return fitView({
+    embeds: [
+      {
+        title,
+        description: clip(notes.join('\n'), LIMITS.embedDescription),
+        color: COLOUR.info,
+        fields,
+        footer: { text: `Page ${page + 1} of ${pages} · ${markets.length} market(s)` },
+      },
+    ],
+    components,
+  });
+}
+
+/** One market: its bettable selections and a select menu to start a bet on one. */
+export function marketView(input: {
+  card: GwMarketCard;
+  eventName: string;
+  ref: string;
+  marketIndex: number;
+}): MessageView {
+  const markets = sortMarkets(input.card.markets);
+  const market = markets[input.marketIndex];
+  if (market === undefined) {
+    return {
+      embeds: [
+        { title: 'Market not found', description: 'The card changed. Run /markets again.', color: COLOUR.muted },
+      ],
+      components: [],
+    };
+  }
+  const sels = bettable(market);
+  const lines = sels.map((s) => selectionText(s.label, s.odds, s.line));
+  const description = clip(lines.join('\n') || 'Nothing bettable in this market now.', LIMITS.embedDescription);
+  const components = [];
+  if (sels.length > 0) {
+    // Discord caps a select at 25 options; the rest of a very long market is listed but bet through /bet.
+    components.push(
+      row(
+        select(
+          encodeCustomId('card', 'pick', input.ref, input.marketIndex),
+          'Bet on a selection…',
+          sels.slice(0, LIMITS.selectOptions).map((s) => ({
+            label: `${s.label}${s.line === undefined || s.line === null ? '' : ` ${s.line}`}`,
+            value: String(market.selections.indexOf(s)),
+            description: `@ ${formatOdds(s.odds)}`,
+          })),
+        ),
+      ),
+    );
+  }
+  components.push(row(button(encodeCustomId('card', 'page', input.ref, 0), '◀ Back to the card')));
+  return {
+    embeds: [
+      {
+        title: clip(`${market.label} — ${input.eventName}`, LIMITS.embedTitle),
+        description,
+        color: COLOUR.info,
+        footer: {
+          text: clip(`${input.card.bookie} · ${market.tier} · ${market.raw_market_name ?? market.market}`, 200),
+        },
+      },
+    ],
+    components,
+  };
+}

@@ -1,0 +1,62 @@
+import type { APIEmbedField } from 'discord.js';
+import { encodeCustomId } from '../custom-id.js';
+import type { GwEvent } from '../gateway-port.js';
+import { COLOUR } from './colours.js';
+import { pager } from './components.js';
+import { clip, fitView, LIMITS, type MessageView } from './limits.js';
+
+export const EVENTS_PAGE_SIZE = 10;
+
+export interface EventsViewInput {
+  events: GwEvent[];
+  league: string;
+  date: string;
+  status?: string;
+  timezone: string;
+  page: number;
+  ref: string;
+}
+
+const STATUS_LABEL: Record<string, string> = { prematch: 'upcoming', in_play: '🔴 in play', finished: 'finished' };
+
+export function eventLine(e: GwEvent): string {
+  const unix = Math.floor(Date.parse(e.start_time) / 1000);
+  const parts = [`<t:${unix}:t>`, STATUS_LABEL[e.status] ?? e.status];
+  if (e.score && (e.status === 'in_play' || e.status === 'finished')) {
+    parts.push(`**${e.score.home_score ?? '–'}–${e.score.away_score ?? '–'}**`);
+  }
+  parts.push(e.books.length > 0 ? `books: ${e.books.join(', ')}` : 'no books yet');
+  return parts.join(' · ');
+}
+
+/** The query (league, date, status) lives in the store under `ref`; the id carries only the ref. */
+export function eventsPageId(ref: string, page: number): string {
+  return encodeCustomId('ev', 'page', ref, page);
+}
+
+/** One page of a league's events for a day, with Prev/Next buttons that re-read the cached listing. */
+export function eventsView(input: EventsViewInput): MessageView {
+  const pages = Math.max(1, Math.ceil(input.events.length / EVENTS_PAGE_SIZE));
+  const page = Math.min(Math.max(0, input.page), pages - 1);
+  const slice = input.events.slice(page * EVENTS_PAGE_SIZE, (page + 1) * EVENTS_PAGE_SIZE);
+  const fields: APIEmbedField[] = slice.map((e) => ({
+    name: clip(e.name || e.event_id, LIMITS.fieldName),
+    value: clip(eventLine(e), LIMITS.fieldValue),
+  }));
+  const statusText = input.status ? ` · ${STATUS_LABEL[input.status] ?? input.status}` : '';
+  return fitView({
+    embeds: [
+      {
+        title: clip(`${input.league.toUpperCase()} — ${input.date}${statusText}`, LIMITS.embedTitle),
+        description:
+          input.events.length === 0
+            ? `No events for this league on ${input.date} (${input.timezone}). Try another date or league.`
+            : `${input.events.length} event(s), times in your local time; day in ${input.timezone}.`,
+        color: COLOUR.info,
+        fields,
+        footer: { text: `Page ${page + 1} of ${pages} · /markets to see a book's card` },
+      },
+    ],
+    components: pager((p) => eventsPageId(input.ref, p), page, pages),
+  });
+}

@@ -1,0 +1,41 @@
+import type { GwTransaction } from '../gateway-port.js';
+import { formatMoney, formatOdds } from '../odds.js';
+import { COLOUR } from './colours.js';
+import { clip, fitView, LIMITS, type MessageView } from './limits.js';
+
+/** A plain ephemeral answer: an error that says what to do, or a short confirmation. */
+export function noticeView(text: string, kind: 'error' | 'ok' | 'info' = 'error'): MessageView {
+  const color = kind === 'error' ? COLOUR.refused : kind === 'ok' ? COLOUR.ok : COLOUR.info;
+  return { embeds: [{ description: clip(text, LIMITS.embedDescription), color }], components: [] };
+}
+
+const OUTCOME: Record<string, string> = { won: 'Won 🎉', lost: 'Lost', void: 'Void', cashed_out: 'Cashed out' };
+
+export function settlementView(input: {
+  tx: GwTransaction;
+  userId: string | null;
+  detail: Record<string, unknown>;
+}): MessageView {
+  const { tx } = input;
+  const pnl = tx.pnl ?? 0;
+  const sel = tx.selections?.[0];
+  const what = String(input.detail.selectionLabel ?? sel?.selection ?? 'selection');
+  const event = String(input.detail.eventName ?? sel?.event ?? '');
+  return fitView({
+    content: input.userId ? `<@${input.userId}>` : '',
+    embeds: [
+      {
+        title: clip(`${OUTCOME[tx.status] ?? tx.status}: ${what}`, LIMITS.embedTitle),
+        description: clip(event, LIMITS.embedDescription) || undefined,
+        color: tx.status === 'won' ? COLOUR.ok : tx.status === 'lost' ? COLOUR.refused : COLOUR.muted,
+        fields: [
+          { name: 'Bet id', value: clip(tx.id, LIMITS.fieldValue), inline: true },
+          { name: 'Stake', value: formatMoney(tx.stake), inline: true },
+          { name: 'Odds', value: tx.odds === null || tx.odds === undefined ? '–' : formatOdds(tx.odds), inline: true },
+          { name: 'P&L', value: `${pnl > 0 ? '+' : ''}${formatMoney(pnl)}`, inline: true },
+        ],
+      },
+    ],
+    components: [],
+  });
+}

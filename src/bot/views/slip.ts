@@ -1,0 +1,137 @@
+import { ButtonStyle } from 'discord.js';
+import { encodeCustomId } from '../custom-id.js';
+import type { GwBetResult } from '../gateway-port.js';
+import { formatMoney, formatOdds, potentialReturn } from '../odds.js';
+import type { SlipPayload } from '../slip-rules.js';
+import { COLOUR } from './colours.js';
+import { button, row } from './components.js';
+import { clip, fitView, LIMITS, type MessageView } from './limits.js';
+
+function slipFields(slip: SlipPayload, odds: number, sessionLabel: string) {
+  return [
+    { name: 'Selection', value: clip(`${slip.selectionLabel} — ${slip.marketLabel}`, LIMITS.fieldValue) },
+    { name: 'Event', value: clip(slip.eventName, LIMITS.fieldValue) },
+    { name: 'Book', value: clip(slip.bookie, LIMITS.fieldValue), inline: true },
+    { name: 'Session', value: clip(sessionLabel, LIMITS.fieldValue), inline: true },
+    { name: 'Live price', value: formatOdds(odds), inline: true },
+    { name: 'Stake', value: formatMoney(slip.stake), inline: true },
+    { name: 'Potential return', value: formatMoney(potentialReturn(slip.stake, odds)), inline: true },
+    ...(slip.minOdds === undefined ? [] : [{ name: 'Min odds', value: formatOdds(slip.minOdds), inline: true }]),
+  ];
+}
+
+export function sessionLabel(slip: SlipPayload): string {
+  return slip.sessionId;
+}
+
+/** The confirmation: what will be placed, at which live price, and the two buttons. */
+export function slipView(input: { slip: SlipPayload; slipId: string; userId: string; expiresAt: number }): MessageView {
+  const { slip } = input;
+  const expires = Math.floor(input.expiresAt / 1000);
+  return fitView({
+    content: `<@${input.userId}>, confirm your bet (expires <t:${expires}:R>).`,
+    embeds: [
+      {
+        title: 'Bet slip',
+        color: COLOUR.pending,
+        fields: slipFields(slip, slip.shownOdds, sessionLabel(slip)),
+        footer: { text: 'Only the person who made this slip can confirm it.' },
+      },
+    ],
+    components: [
+      row(
+        button(encodeCustomId('slip', 'confirm', input.slipId), 'Confirm', ButtonStyle.Success),
+        button(encodeCustomId('slip', 'cancel', input.slipId), 'Cancel', ButtonStyle.Danger),
+      ),
+    ],
+  });
+}
+
+export function submittedView(slip: SlipPayload, odds: number, correlationId: string): MessageView {
+  return fitView({
+    content: '',
+    embeds: [
+      {
+        title: 'Bet submitted',
+        description: 'Waiting for the bookmaker… this message is updated with the result.',
+        color: COLOUR.pending,
+        fields: slipFields(slip, odds, sessionLabel(slip)),
+        footer: { text: clip(`job ${correlationId}`, LIMITS.footer) },
+      },
+    ],
+    components: [],
+  });
+}
+
+export function closedSlipView(slip: SlipPayload, title: string, reason: string): MessageView {
+  return fitView({
+    content: '',
+    embeds: [
+      {
+        title,
+        description: clip(reason, LIMITS.embedDescription),
+        color: COLOUR.refused,
+        fields: slipFields(slip, slip.shownOdds, sessionLabel(slip)),
+      },
+    ],
+    components: [],
+  });
+}
+
+/** The bet result, from whichever arrived first (webhook or poll). */
+export function receiptView(slip: SlipPayload, result: GwBetResult): MessageView {
+  const inner = result.bet_result ?? undefined;
+  const success = result.success && (inner?.success ?? true);
+  const betId = inner?.bet_id ?? result.bet_id ?? undefined;
+  const odds = inner?.odds ?? result.odds ?? slip.shownOdds;
+  const stake = inner?.stake ?? result.stake ?? slip.stake;
+  if (!success || !betId) {
+    const error = inner?.error ?? result.error ?? 'the bookmaker refused the bet';
+    return fitView({
+      content: '',
+      embeds: [
+        {
+          title: 'Bet not placed',
+          description: clip(`Refused: ${error}. Nothing was staked. Check the card with /markets and try again.`, 4000),
+          color: COLOUR.refused,
+          fields: slipFields(slip, odds, sessionLabel(slip)),
+        },
+      ],
+      components: [],
+    });
+  }
+  const ret = result.potential_return ?? potentialReturn(stake, odds);
+  return fitView({
+    content: '',
+    embeds: [
+      {
+        title: 'Bet placed ✅',
+        color: COLOUR.ok,
+        fields: [
+          { name: 'Bet id', value: clip(betId, LIMITS.fieldValue), inline: true },
+          { name: 'Odds', value: formatOdds(odds), inline: true },
+          { name: 'Stake', value: formatMoney(stake), inline: true },
+          { name: 'Potential return', value: formatMoney(ret), inline: true },
+          { name: 'Selection', value: clip(`${slip.selectionLabel} — ${slip.marketLabel}`, LIMITS.fieldValue) },
+          { name: 'Event', value: clip(`${slip.eventName} · ${slip.bookie}`, LIMITS.fieldValue) },
+        ],
+      },
+    ],
+    components: [],
+  });
+}
+
+export function jobLostView(slip: SlipPayload, status: string): MessageView {
+  return fitView({
+    content: '',
+    embeds: [
+      {
+        title: 'Bet result unknown',
+        description: `The gateway reported the job as "${status}" before a result came back. It was not resubmitted: check /jobs and the book's history (/balance) before betting again.`,
+        color: COLOUR.muted,
+        fields: slipFields(slip, slip.shownOdds, sessionLabel(slip)),
+      },
+    ],
+    components: [],
+  });
+}

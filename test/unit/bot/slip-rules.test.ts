@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { acceptableFloor, parseStake, potentialReturn } from '../../../src/bot/odds.js';
+import { checkMinOdds, checkStake, decideOnLivePrice, type SlipPayload } from '../../../src/bot/slip-rules.js';
+
+const slip: SlipPayload = {
+  epk: 'basketball/us/nba/a_v_b/2026-11-22',
+  sport: 'basketball',
+  eventName: 'A v B',
+  bookie: 'bookie_a',
+  sessionId: 's-1',
+  marketKey: 'head_to_head',
+  marketLabel: 'Head to head',
+  selectionLabel: 'A',
+  marketRef: 'ref-1',
+  stake: 10,
+  shownOdds: 2.0,
+};
+
+describe('odds maths', () => {
+  it('computes the potential return to the cent', () => {
+    expect(potentialReturn(10, 1.95)).toBe(19.5);
+    expect(potentialReturn(3.33, 2.17)).toBe(7.23);
+  });
+
+  it('derives the price floor from the tolerance and min odds', () => {
+    expect(acceptableFloor(2.0, 0.02)).toBe(1.96);
+    expect(acceptableFloor(2.0, 0.02, 1.99)).toBe(1.99);
+  });
+
+  it('parses stakes as people type them and refuses the rest', () => {
+    expect(parseStake('10')).toBe(10);
+    expect(parseStake('$12.50')).toBe(12.5);
+    expect(parseStake('1,000')).toBe(1000);
+    expect(parseStake('ten')).toBeUndefined();
+    expect(parseStake('1.234')).toBeUndefined();
+    expect(parseStake('-5')).toBeUndefined();
+  });
+});
+
+describe('slip rules', () => {
+  const limits = { perBet: 50, perDay: 200 };
+
+  it('refuses a zero stake with what to enter instead', () => {
+    const r = checkStake(0, limits);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toMatch(/more than \$0/);
+  });
+
+  it('refuses a stake above the per-bet limit and names the limit', () => {
+    const r = checkStake(51, limits);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toContain('$50.00');
+    expect(checkStake(50, limits).ok).toBe(true);
+  });
+
+  it('refuses fractions of a cent', () => {
+    expect(checkStake(1.005, limits).ok).toBe(false);
+  });
+
+  it('refuses min odds above the shown price', () => {
+    expect(checkMinOdds(2.5, 2.0).ok).toBe(false);
+    expect(checkMinOdds(1.8, 2.0).ok).toBe(true);
+    expect(checkMinOdds(0.5, 2.0).ok).toBe(false);
+  });
+
+  it('accepts a live price within the tolerance', () => {
+    expect(decideOnLivePrice(slip, 1.97, 0.02)).toEqual({ ok: true, floor: 1.96 });
+  });
+
+  it('refuses a live price that fell more than the tolerance, quoting the new price', () => {
+    const d = decideOnLivePrice(slip, 1.8, 0.02);
+    expect(d.ok).toBe(false);
+    if (!d.ok) expect(d.message).toContain('1.80');
+  });
+
+  it('refuses a live price below min odds even inside the tolerance', () => {
+    const d = decideOnLivePrice({ ...slip, minOdds: 1.99 }, 1.97, 0.05);
+    expect(d.ok).toBe(false);
+    if (!d.ok) expect(d.message).toMatch(/min_odds 1.99/);
+  });
+});

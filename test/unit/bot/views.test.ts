@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import type { GwEvent, GwMarket, GwMarketCard } from '../../../src/bot/gateway-port.js';
+import type { SlipPayload } from '../../../src/bot/slip-rules.js';
+import { cardView, marketView } from '../../../src/bot/views/card.js';
+import { eventsView } from '../../../src/bot/views/events.js';
+import { limitViolations } from '../../../src/bot/views/limits.js';
+import { settlementView } from '../../../src/bot/views/notice.js';
+import { receiptView, slipView } from '../../../src/bot/views/slip.js';
+
+const long = (n: number) => 'x'.repeat(n);
+
+function bigCard(markets: number, selections: number): GwMarketCard {
+  const ms: GwMarket[] = Array.from({ length: markets }, (_, i) => ({
+    market: `m_${i}_${long(150)}`,
+    label: `Market ${i} ${long(300)}`,
+    tier: ['popular', 'other', 'unmapped'][i % 3] as string,
+    selections: Array.from({ length: selections }, (_, j) => ({
+      label: `Selection ${j} ${long(200)}`,
+      odds: 1.5 + j / 100,
+      line: j % 2 ? j + 0.5 : null,
+      market_ref: `ref-${i}-${j}`,
+      bettable: true,
+    })),
+  }));
+  return { epk: 'e', bookie: 'bookie_a', bound: true, market_ref_betting_enabled: true, markets: ms };
+}
+
+const slip: SlipPayload = {
+  epk: long(300),
+  sport: 'basketball',
+  eventName: long(2000),
+  bookie: 'bookie_a',
+  sessionId: 's-1',
+  marketKey: 'h2h',
+  marketLabel: long(2000),
+  selectionLabel: long(2000),
+  marketRef: 'r',
+  stake: 10,
+  shownOdds: 2,
+};
+
+describe('views stay within Discord limits', () => {
+  it('pages a huge events listing within limits', () => {
+    const events: GwEvent[] = Array.from({ length: 237 }, (_, i) => ({
+      event_id: `e${i}`,
+      sport: 'basketball',
+      league: 'nba',
+      name: `Team ${long(400)} v Team ${i}`,
+      start_time: '2026-11-22T01:00:00Z',
+      status: i % 3 === 0 ? 'in_play' : 'prematch',
+      books: ['bookie_a', 'bookie_b', 'bookie_c'],
+      score: i % 3 === 0 ? { home_score: 10, away_score: 12 } : null,
+    }));
+    for (const page of [0, 5, 23, 99]) {
+      const v = eventsView({
+        events,
+        league: long(300),
+        date: '2026-11-22',
+        timezone: 'UTC',
+        page,
+        ref: 'abcdef123456',
+      });
+      expect(limitViolations(v)).toEqual([]);
+    }
+  });
+
+  it('shows the score for in-play rows and the start time as a Discord timestamp', () => {
+    const v = eventsView({
+      events: [
+        {
+          event_id: 'e',
+          sport: 's',
+          league: 'nba',
+          name: 'A v B',
+          start_time: '2026-11-22T01:00:00Z',
+          status: 'in_play',
+          books: ['bookie_a'],
+          score: { home_score: 3, away_score: 1 },
+        },
+      ],
+      league: 'nba',
+      date: '2026-11-22',
+      timezone: 'UTC',
+      page: 0,
+      ref: 'r',
+    });
+    const value = v.embeds[0]?.fields?.[0]?.value ?? '';
+    expect(value).toContain(`<t:${Date.parse('2026-11-22T01:00:00Z') / 1000}:t>`);
+    expect(value).toContain('3–1');
+    expect(value).toContain('bookie_a');
+  });
+
+  it('pages a huge market card within limits, with a select of at most 25 options', () => {
+    const card = bigCard(80, 40);
+    for (const page of [0, 3, 7, 100]) {
+      const v = cardView({ card, eventName: long(500), ref: 'abcd1234', page });
+      expect(limitViolations(v)).toEqual([]);
+    }
+    for (const idx of [0, 79]) {
+      expect(limitViolations(marketView({ card, eventName: long(500), ref: 'abcd1234', marketIndex: idx }))).toEqual(
+        [],
+      );
+    }
+  });
+
+  it('orders markets popular, other, unmapped', () => {
+    const v = cardView({ card: bigCard(6, 1), eventName: 'E', ref: 'r', page: 0 });
+    const tiers = (v.embeds[0]?.fields ?? []).map((f) => f.name.split(' · ').pop());
+    expect(tiers).toEqual(['popular', 'popular', 'other', 'other', 'unmapped', 'unmapped']);
+  });
+
+  it('keeps the slip and receipt within limits', () => {
+    expect(limitViolations(slipView({ slip, slipId: 'abc', userId: '123', expiresAt: Date.now() }))).toEqual([]);
+    expect(limitViolations(receiptView(slip, { success: true, bet_id: long(3000), odds: 2, stake: 10 }))).toEqual([]);
+    expect(
+      limitViolations(receiptView(slip, { success: false, bet_result: { success: false, error: long(5000) } })),
+    ).toEqual([]);
+  });
+
+  it('reads a receipt nested under bet_result as well as a flat one', () => {
+    const nested = receiptView(slip, {
+      success: true,
+      bet_result: { success: true, bet_id: 'B1', odds: 2.1, stake: 10 },
+    });
+    expect(nested.embeds[0]?.title).toMatch(/placed/);
+    expect(nested.embeds[0]?.fields?.find((f) => f.name === 'Potential return')?.value).toBe('$21.00');
+    const refused = receiptView(slip, { success: false, bet_result: { success: false, error: 'odds below target' } });
+    expect(refused.embeds[0]?.description).toContain('odds below target');
+  });
+
+  it('keeps a settlement notice within limits', () => {
+    const v = settlementView({
+      tx: { id: long(2000), type: 'bet', status: 'won', stake: 10, odds: 2, pnl: 10 },
+      userId: '1',
+      detail: { selectionLabel: long(3000), eventName: long(6000) },
+    });
+    expect(limitViolations(v)).toEqual([]);
+    expect(v.embeds[0]?.fields?.find((f) => f.name === 'P&L')?.value).toBe('+$10.00');
+  });
+});
