@@ -1,0 +1,85 @@
+// Who holds which key, session and bookmaker account; session lookup with the spec's ownership rules.
+import { type ErrorStyle, sessionNotActive, sessionNotFound, sessionNotOwned } from './errors.js';
+import { buildAccounts, buildBookAccounts } from './fixtures.js';
+import type { Account, BookAccount, Session, SessionStatus } from './types.js';
+
+export interface FindSessionOptions {
+  /** Refuse a session that is not active (403 'Session is not active'). */
+  requireActive?: boolean;
+  /** Error body style; default 'detail'. */
+  style?: ErrorStyle;
+}
+
+export class Accounts {
+  private byKey = new Map<string, Account>();
+  private bySession = new Map<string, { account: Account; session: Session }>();
+  private books = new Map<string, BookAccount>();
+  /** Pending launching → active moves, by session id (cancelled by stop and reset). */
+  readonly launches = new Map<string, { cancel(): void }>();
+
+  constructor(now: Date) {
+    this.reset(now);
+  }
+
+  /** Rebuilds every fixture account (control route reset). */
+  reset(now: Date): void {
+    for (const t of this.launches.values()) t.cancel();
+    this.launches.clear();
+    const accounts = buildAccounts();
+    this.byKey = new Map(accounts.map((a) => [a.key, a]));
+    this.bySession = new Map(
+      accounts.flatMap((a) => a.sessions.map((s) => [s.session_id, { account: a, session: s }])),
+    );
+    this.books = new Map(buildBookAccounts(accounts, now).map((b) => [b.account_id, b]));
+  }
+
+  all(): Account[] {
+    return [...this.byKey.values()];
+  }
+
+  byApiKey(key: string | undefined): Account | undefined {
+    return key ? this.byKey.get(key) : undefined;
+  }
+
+  /**
+   * The caller's session, or the spec's error: 404 not found, 403 session_not_owned,
+   * 403 'Session is not active' when `requireActive`.
+   */
+  findSession(account: Account, session_id: string, opts: FindSessionOptions = {}): Session {
+    const style = opts.style ?? 'detail';
+    const hit = this.bySession.get(session_id);
+    if (!hit) throw sessionNotFound(style);
+    if (hit.account.id !== account.id) throw sessionNotOwned(style);
+    if (opts.requireActive && !hit.session.active) throw sessionNotActive(style);
+    return hit.session;
+  }
+
+  /** Any session by id, whoever owns it (internal use: jobs, state). */
+  sessionById(session_id: string): Session | undefined {
+    return this.bySession.get(session_id)?.session;
+  }
+
+  setStatus(session: Session, status: SessionStatus): void {
+    session.status = status;
+    session.active = status === 'active';
+  }
+
+  bookAccount(account_id: string): BookAccount {
+    const book = this.books.get(account_id);
+    if (!book) throw new Error(`no bookmaker account ${account_id}`);
+    return book;
+  }
+
+  bookAccountOf(session: Session): BookAccount {
+    return this.bookAccount(session.account_id);
+  }
+
+  bookAccounts(): BookAccount[] {
+    return [...this.books.values()];
+  }
+
+  /** The caller's active sessions on one bookmaker account. */
+  activeSessionsOn(account: Account, account_id: string): Session[] {
+    return account.sessions.filter((s) => s.account_id === account_id && s.active);
+  }
+}

@@ -1,0 +1,210 @@
+// The money: bets placed (by the betting routes), their settlement, deposits and withdrawals,
+// and the transaction history read back by /v3/transactions.
+import type { SandboxClock } from '../core/clock.js';
+import { money } from '../core/rng.js';
+import type { Accounts } from './accounts.js';
+import { settle } from './settlement.js';
+import type { LedgerBet, SettleStatus, Transaction } from './types.js';
+
+interface Entry {
+  account_id: string;
+  txn: Transaction;
+  bet?: LedgerBet;
+}
+
+export interface WithdrawalResult {
+  success: boolean;
+  message: string;
+  withdrawal_id?: string;
+  status: 'pending' | 'completed' | 'failed';
+  bookie: string;
+}
+
+export class Ledger {
+  private entries: Entry[] = [];
+  private byBet = new Map<string, Entry>();
+  private seq = 0;
+
+  constructor(
+    private readonly accounts: Accounts,
+    private readonly clock: SandboxClock,
+  ) {
+    this.seedHistory();
+  }
+
+  reset(): void {
+    this.entries = [];
+    this.byBet.clear();
+    this.seq = 0;
+    this.seedHistory();
+  }
+
+  /** Records a placed bet: debits the cash stake (bonus bets spend a token instead) and adds a pending transaction. */
+  recordBet(bet: LedgerBet): void {
+    if (this.byBet.has(bet.bet_id)) throw new Error(`bet ${bet.bet_id} is already recorded`);
+    const book = this.accounts.bookAccount(bet.account_id);
+    if (!bet.is_bonus_bet) book.cash = money(book.cash - bet.stake);
+    const entry: Entry = {
+      account_id: bet.account_id,
+      bet,
+      txn: {
+        id: bet.bet_id,
+        type: 'bet',
+        status: 'pending',
+        stake: bet.stake,
+        odds: null,
+        pnl: 0,
+        is_bonus_bet: bet.is_bonus_bet,
+        placed_at: bet.placed_at,
+        settled_at: null,
+        selections: bet.selections.map((s) => ({ ...s })),
+      },
+    };
+    this.entries.push(entry);
+    this.byBet.set(bet.bet_id, entry);
+  }
+
+  /**
+   * Settles a pending bet: pnl, credit to the account, selection results. Returns false when the bet is
+   * unknown or already settled (settling twice never pays twice).
+   */
+  settleBet(bet_id: string, status: SettleStatus, settled_at: Date, opts: { payout?: number } = {}): boolean {
+    const entry = this.byBet.get(bet_id);
+    if (!entry?.bet || entry.txn.status !== 'pending') return false;
+    const { bet, txn } = entry;
+    const result = settle(bet.stake, bet.odds, bet.is_bonus_bet, status, opts.payout);
+    const book = this.accounts.bookAccount(bet.account_id);
+    book.cash = money(book.cash + result.credit);
+    txn.status = status;
+    txn.odds = bet.odds;
+    txn.pnl = result.pnl;
+    txn.settled_at = settled_at.toISOString();
+    const selResult = status === 'won' ? 'won' : status === 'lost' ? 'lost' : 'pending';
+    txn.selections = txn.selections.map((s) => ({ ...s, result: selResult }));
+    return true;
+  }
+
+  openBets(): LedgerBet[] {
+    return this.entries.filter((e) => e.bet && e.txn.status === 'pending').map((e) => e.bet!);
+  }
+
+  /** Every bet with its current transaction (state route). */
+  bets(): { bet: LedgerBet; status: Transaction['status']; pnl: number; settled_at: string | null }[] {
+    return this.entries
+      .filter((e) => e.bet)
+      .map((e) => ({ bet: e.bet!, status: e.txn.status, pnl: e.txn.pnl, settled_at: e.txn.settled_at }));
+  }
+
+  bet(bet_id: string): LedgerBet | undefined {
+    return this.byBet.get(bet_id)?.bet;
+  }
+
+  /** Cash available for stakes and withdrawals on a bookmaker account. */
+  available(account_id: string): number {
+    return this.accounts.bookAccount(account_id).cash;
+  }
+
+  /** Withdraws cash: refused (status failed) above the withdrawable balance, else completed at once. */
+  withdraw(account_id: string, amount: number): WithdrawalResult {
+    const book = this.accounts.bookAccount(account_id);
+    if (amount > book.cash) {
+      return {
+        success: false,
+        message: `Insufficient withdrawable balance: requested $${amount.toFixed(2)}, withdrawable $${book.cash.toFixed(2)}`,
+        status: 'failed',
+        bookie: book.bookie,
+      };
+    }
+    book.cash = money(book.cash - amount);
+    const id = this.addMoneyMovement(account_id, 'withdrawal', amount, this.clock.now());
+    return {
+      success: true,
+      message: `Withdrawal of $${amount.toFixed(2)} accepted`,
+      withdrawal_id: id,
+      status: 'completed',
+      bookie: book.bookie,
+    };
+  }
+
+  /** Transactions of one bookmaker account placed within `daysBack` days, newest first. */
+  transactions(account_id: string, daysBack: number, limit: number) {
+    const since = this.clock.nowMs() - daysBack * 86_400_000;
+    const matched = this.entries
+      .filter((e) => e.account_id === account_id && Date.parse(e.txn.placed_at) >= since)
+      .map((e) => ({ ...e.txn, selections: e.txn.selections.map((s) => ({ ...s })) }))
+      .sort((a, b) => Date.parse(b.placed_at) - Date.parse(a.placed_at));
+    return {
+      success: true,
+      transactions: matched.slice(0, limit),
+      total_count: matched.length,
+      has_more: matched.length > limit,
+    };
+  }
+
+  private nextId(prefix: string): string {
+    this.seq += 1;
+    return `${prefix}-${String(this.seq).padStart(6, '0')}`;
+  }
+
+  // Deposits and withdrawals: stake is the amount, pnl the signed amount, status 'won' (in) / 'cashed_out' (out).
+  private addMoneyMovement(account_id: string, type: 'deposit' | 'withdrawal', amount: number, at: Date): string {
+    const iso = at.toISOString();
+    const id = this.nextId(type === 'deposit' ? 'dep' : 'wd');
+    this.entries.push({
+      account_id,
+      txn: {
+        id,
+        type,
+        status: type === 'deposit' ? 'won' : 'cashed_out',
+        stake: amount,
+        odds: null,
+        pnl: type === 'deposit' ? amount : -amount,
+        is_bonus_bet: false,
+        placed_at: iso,
+        settled_at: iso,
+        selections: [],
+      },
+    });
+    return id;
+  }
+
+  // A little history so transactions have something to page through: an opening deposit 20 days ago and
+  // two settled bets in the last week on every bookmaker account. Money already reflects them.
+  private seedHistory(): void {
+    const now = this.clock.nowMs();
+    for (const book of this.accounts.bookAccounts()) {
+      this.addMoneyMovement(book.account_id, 'deposit', 500, new Date(now - 20 * 86_400_000));
+      const past = [
+        { days: 3, odds: 2.4, stake: 20, status: 'won' as const, event: 'Flemington R4', sel: 'Northern Lad' },
+        {
+          days: 5,
+          odds: 1.9,
+          stake: 50,
+          status: 'lost' as const,
+          event: 'Sydney Swans v Carlton',
+          sel: 'Sydney Swans',
+        },
+      ];
+      for (const p of past) {
+        const placed = new Date(now - p.days * 86_400_000);
+        const settled = new Date(placed.getTime() + 3 * 3_600_000);
+        const r = settle(p.stake, p.odds, false, p.status);
+        this.entries.push({
+          account_id: book.account_id,
+          txn: {
+            id: this.nextId('hist'),
+            type: 'bet',
+            status: p.status,
+            stake: p.stake,
+            odds: p.odds,
+            pnl: r.pnl,
+            is_bonus_bet: false,
+            placed_at: placed.toISOString(),
+            settled_at: settled.toISOString(),
+            selections: [{ event: p.event, selection: p.sel, market: 'win', odds: p.odds, result: p.status }],
+          },
+        });
+      }
+    }
+  }
+}

@@ -1,0 +1,98 @@
+// Accounts (one per API key), their bookmaker sessions, and what the ledger records.
+
+export type SessionStatus = 'active' | 'inactive' | 'launching' | 'stopped';
+
+export interface Session {
+  session_id: string;
+  bookie: string;
+  username: string;
+  /** true exactly when status is 'active' (kept in step by Accounts.setStatus). */
+  active: boolean;
+  pc_id: string;
+  status: SessionStatus;
+  /** stop_session with revoke: an offline client stops on reconnect; cleared by the next start. */
+  revoked: boolean;
+  /** The bookmaker account (UUID) the session logs into; several sessions may share one. */
+  account_id: string;
+}
+
+/** The account behind one API key. */
+export interface Account {
+  id: string;
+  key: string;
+  name: string;
+  subscription: boolean;
+  /** Betting permission: without it state-changing calls answer 403. */
+  canBet: boolean;
+  /** The public demo key: always samples, never a real account. */
+  demo?: boolean;
+  sessions: Session[];
+}
+
+export type BonusTokenStatus = 'AVAILABLE' | 'USED' | 'SPLIT';
+
+export interface BonusToken {
+  id: string;
+  amount: number;
+  status: BonusTokenStatus;
+  expiry: string;
+  description: string;
+}
+
+/** A login at one bookmaker: holds the money, bonus tokens and account promos. */
+export interface BookAccount {
+  account_id: string;
+  owner: string;
+  bookie: string;
+  username: string;
+  cash: number;
+  bonusTokens: BonusToken[];
+}
+
+export type SelectionResult = 'won' | 'lost' | 'pending';
+
+export interface LedgerSelection {
+  event: string;
+  selection: string;
+  market: string;
+  odds: number;
+  result: SelectionResult;
+}
+
+export interface LedgerBet {
+  bet_id: string;
+  session_id: string;
+  /** The session's bookmaker account (Session.account_id). */
+  account_id: string;
+  bookie: string;
+  stake: number;
+  odds: number;
+  is_bonus_bet: boolean;
+  placed_at: string;
+  selections: LedgerSelection[];
+  /** Sports event key, so the world can settle the bet when the event finishes. */
+  epk?: string;
+  /** Racing key `<track>/<race_num>/<race_type>/<country>/<date>`. */
+  race_key?: string;
+  market_ref?: string;
+  /** e.g. 'single', 'srm', 'promo', 'bonus', '2/3'. */
+  bet_type?: string;
+  promo_name?: string;
+  bonus_token_id?: string;
+}
+
+export type SettleStatus = 'won' | 'lost' | 'void' | 'cashed_out';
+export type TransactionStatus = SettleStatus | 'pending';
+
+export interface Transaction {
+  id: string;
+  type: 'bet' | 'deposit' | 'withdrawal';
+  status: TransactionStatus;
+  stake: number;
+  odds: number | null;
+  pnl: number;
+  is_bonus_bet: boolean;
+  placed_at: string;
+  settled_at: string | null;
+  selections: LedgerSelection[];
+}

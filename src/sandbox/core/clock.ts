@@ -1,0 +1,120 @@
+// Sandbox time: real time scaled by `speed`, plus whatever tests skip with advance().
+// Timers are kept here so that advance() can fire them at once and close() can clear them all.
+
+export interface ClockTimer {
+  cancel(): void;
+}
+
+interface Pending {
+  id: number;
+  dueMs: number;
+  fn: () => void;
+  handle: NodeJS.Timeout | undefined;
+}
+
+export class SandboxClock {
+  readonly speed: number;
+  private readonly startSandboxMs: number;
+  private readonly startRealMs: number;
+  private offsetMs = 0;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly listeners: ((now: Date) => void)[] = [];
+  private stopped = false;
+
+  constructor(opts: { start?: Date; speed?: number } = {}) {
+    const speed = opts.speed ?? 1;
+    if (!Number.isFinite(speed) || speed <= 0) throw new Error(`clock speed must be a positive number, got ${speed}`);
+    this.speed = speed;
+    this.startSandboxMs = (opts.start ?? new Date()).getTime();
+    this.startRealMs = Date.now();
+  }
+
+  nowMs(): number {
+    return this.startSandboxMs + (Date.now() - this.startRealMs) * this.speed + this.offsetMs;
+  }
+
+  now(): Date {
+    return new Date(this.nowMs());
+  }
+
+  /** Today's date in UTC, YYYY-MM-DD. */
+  today(): string {
+    return this.now().toISOString().slice(0, 10);
+  }
+
+  /** Real milliseconds that `sandboxMs` of sandbox time take at this speed. */
+  toRealMs(sandboxMs: number): number {
+    return Math.max(0, sandboxMs / this.speed);
+  }
+
+  /** Moves sandbox time forward; timers that come due fire at once, in due order, then listeners run. */
+  advance(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) throw new Error(`advance needs a non-negative number of ms, got ${ms}`);
+    this.offsetMs += ms;
+    this.fireDue();
+    const now = this.now();
+    for (const fn of this.listeners) fn(now);
+  }
+
+  onAdvance(fn: (now: Date) => void): void {
+    this.listeners.push(fn);
+  }
+
+  /** Runs `fn` after `delaySandboxMs` of sandbox time: delay/speed real ms, or at once when advance() passes it. */
+  schedule(delaySandboxMs: number, fn: () => void): ClockTimer {
+    const id = this.nextId++;
+    const entry: Pending = { id, dueMs: this.nowMs() + Math.max(0, delaySandboxMs), fn, handle: undefined };
+    if (this.stopped) return { cancel: () => {} };
+    this.pending.set(id, entry);
+    entry.handle = setTimeout(() => this.fire(id), this.toRealMs(delaySandboxMs));
+    return { cancel: () => this.cancel(id) };
+  }
+
+  /** Real-time sleep of `sandboxMs` sandbox time (for request latency); resolves early when the clock stops. */
+  sleep(sandboxMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.schedule(sandboxMs, resolve);
+      if (this.stopped) resolve();
+    });
+  }
+
+  /** Clears every timer; later schedule() calls never fire. */
+  stop(): void {
+    this.stopped = true;
+    for (const entry of this.pending.values()) clearTimeout(entry.handle);
+    this.pending.clear();
+  }
+
+  get pendingTimers(): number {
+    return this.pending.size;
+  }
+
+  private cancel(id: number): void {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    clearTimeout(entry.handle);
+    this.pending.delete(id);
+  }
+
+  private fire(id: number): void {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.pending.delete(id);
+    clearTimeout(entry.handle);
+    entry.fn();
+  }
+
+  private fireDue(): void {
+    // Loop: a fired callback may schedule another timer that is already due.
+    for (;;) {
+      const now = this.nowMs();
+      let next: Pending | undefined;
+      for (const entry of this.pending.values()) {
+        if (entry.dueMs <= now && (!next || entry.dueMs < next.dueMs)) next = entry;
+      }
+      if (!next) return;
+      this.fire(next.id);
+    }
+  }
+}

@@ -1,0 +1,60 @@
+// Types shared by every route module: what a handler receives and what it answers.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Account } from '../accounts/types.js';
+import type { Sandbox } from './sandbox.js';
+
+export type Reply = { status: number; body: unknown; headers?: Record<string, string> };
+
+/** Throw from a handler to answer with this status and body. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(status: number, body: unknown, headers?: Record<string, string>) {
+    super(typeof body === 'object' && body !== null ? JSON.stringify(body) : String(body));
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
+  }
+}
+
+/**
+ * 'subscription' (default): a valid key and an active subscription.
+ * 'key-only': a valid key; exempt from the subscription check (stop_session).
+ * 'none': no key at all (control routes).
+ */
+export type RouteAuth = 'subscription' | 'key-only' | 'none';
+
+export interface Ctx {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  // biome-ignore lint/suspicious/noExplicitAny: request bodies are checked field by field with core/validate.ts
+  body: any;
+  headers: IncomingHttpHeaders;
+  /** Resolved from the key; for auth 'none' routes a placeholder with no sessions. */
+  account: Account;
+  sb: Sandbox;
+}
+
+export interface Route {
+  method: 'GET' | 'POST';
+  path: string;
+  auth?: RouteAuth;
+  /**
+   * State-changing: needs betting permission (403 'API key does not have permission for this operation').
+   * 'betting' answers the place_promo flavour instead: 403 'Betting is not enabled for this API key'.
+   */
+  write?: boolean | 'betting';
+  /** Answers the spec's 202 job envelope: the generic sample is then an envelope, and the reply waits ~100 ms. */
+  async?: boolean;
+  handler(ctx: Ctx): Reply | Promise<Reply>;
+  /** Same-shaped example for the sandbox header and the demo key; default: a generic sample. */
+  sample?(ctx: Ctx): Reply;
+}
+
+export const ok = (body: unknown, headers?: Record<string, string>): Reply =>
+  headers ? { status: 200, body, headers } : { status: 200, body };
+export const accepted = (body: unknown): Reply => ({ status: 202, body });

@@ -1,0 +1,202 @@
+// Async jobs: the 202 envelope, the simulated bookmaker delay, completed / timeout / unknown, webhooks.
+import type { Account, Session } from '../accounts/types.js';
+import { acceptCallbackUrl } from './callback-url.js';
+import type { SandboxClock } from './clock.js';
+import type { FaultState } from './faults.js';
+import { ApiError } from './http.js';
+import { createRng, rngUuid } from './rng.js';
+import { WebhookSender } from './webhooks.js';
+
+export const JOB_TIMEOUT_MS = 5 * 60_000;
+export const JOB_LIFETIME_MS = 30 * 60_000;
+/** Simulated bookmaker work: 300–1500 ms of sandbox time. */
+export const WORK_DELAY_MS = { min: 300, max: 1_500 };
+
+export type JobStatus = 'pending' | 'completed' | 'timeout' | 'unknown';
+
+export interface Envelope {
+  status: 'pending';
+  correlation_id: string;
+  submitted_at: string;
+  timeout_at: string;
+  session_id?: string;
+  bookie?: string;
+  username?: string;
+  callback_url: string | null;
+  [extra: string]: unknown;
+}
+
+export interface PollEntry {
+  correlation_id: string;
+  status: JobStatus;
+  session_id?: string;
+  bookie?: string;
+  username?: string;
+  submitted_at?: string;
+  timeout_at?: string;
+  result?: unknown;
+}
+
+export interface SubmitOptions {
+  account: Account;
+  session?: Session;
+  /** Raw `callback_url` from the body: validated here (loopback only; otherwise null in the envelope). */
+  callbackUrl?: unknown;
+  /** Envelope extras such as amount, trace_id, promo_id. */
+  extra?: Record<string, unknown>;
+  /** Runs after the simulated bookmaker delay; its return value is the poll `result`. */
+  work: () => unknown | Promise<unknown>;
+  /** Sandbox ms before the work runs; default 300–1500 ms. */
+  delayMs?: number;
+}
+
+interface Job {
+  envelope: Envelope;
+  accountId: string;
+  /** Keys the webhook signature; held by reference so the key is never copied into job state. */
+  account: Account;
+  submittedMs: number;
+  timeoutMs: number;
+  status: 'pending' | 'completed';
+  result?: unknown;
+  cancel?: () => void;
+}
+
+export class Jobs {
+  private jobs = new Map<string, Job>();
+  private readonly rng: () => number;
+  readonly webhooks: WebhookSender;
+  /** Counts of what happened, for /_sandbox/state. */
+  readonly stats = { submitted: 0, completed: 0, stuck: 0 };
+
+  constructor(
+    private readonly clock: SandboxClock,
+    private readonly faults: FaultState,
+    seed: number,
+    onWebhook: (outcome: 'delivered' | 'dead_lettered') => void = () => {},
+  ) {
+    this.rng = createRng(seed ^ 0x10b5);
+    this.webhooks = new WebhookSender(clock, faults, onWebhook);
+  }
+
+  /** Accepts a job and answers the spec's 202 envelope; the work runs later. */
+  submit(opts: SubmitOptions): Envelope {
+    const callbackUrl = acceptCallbackUrl(opts.callbackUrl);
+    const now = this.clock.nowMs();
+    const envelope: Envelope = {
+      status: 'pending',
+      correlation_id: rngUuid(this.rng),
+      submitted_at: new Date(now).toISOString(),
+      timeout_at: new Date(now + JOB_TIMEOUT_MS).toISOString(),
+      ...(opts.session
+        ? { session_id: opts.session.session_id, bookie: opts.session.bookie, username: opts.session.username }
+        : {}),
+      callback_url: callbackUrl,
+      ...opts.extra,
+    };
+    const job: Job = {
+      envelope,
+      accountId: opts.account.id,
+      account: opts.account,
+      submittedMs: now,
+      timeoutMs: now + JOB_TIMEOUT_MS,
+      status: 'pending',
+    };
+    this.jobs.set(envelope.correlation_id, job);
+    this.stats.submitted += 1;
+    this.prune(now);
+    if (this.faults.jobStuck()) {
+      this.stats.stuck += 1;
+      return envelope;
+    }
+    const delay = opts.delayMs ?? WORK_DELAY_MS.min + this.rng() * (WORK_DELAY_MS.max - WORK_DELAY_MS.min);
+    const timer = this.clock.schedule(delay, () => void this.run(job, opts.work, callbackUrl));
+    job.cancel = () => timer.cancel();
+    return envelope;
+  }
+
+  /** Poll entries for `ids`, in order; ids of other accounts, expired or never issued are `unknown`. */
+  status(account: Account, ids: string[]): PollEntry[] {
+    const now = this.clock.nowMs();
+    return ids.map((id) => {
+      const job = this.jobs.get(id);
+      if (!job || job.accountId !== account.id || now - job.submittedMs > JOB_LIFETIME_MS) {
+        return { correlation_id: id, status: 'unknown' };
+      }
+      const { session_id, bookie, username, submitted_at, timeout_at } = job.envelope;
+      const base = { correlation_id: id, session_id, bookie, username, submitted_at, timeout_at };
+      if (job.status === 'completed') return { ...base, status: 'completed', result: job.result };
+      return { ...base, status: now >= job.timeoutMs ? 'timeout' : 'pending' };
+    });
+  }
+
+  /** Summary for /_sandbox/state. */
+  snapshot(): { correlation_id: string; status: JobStatus; account_id: string }[] {
+    const now = this.clock.nowMs();
+    return [...this.jobs.values()].map((j) => ({
+      correlation_id: j.envelope.correlation_id,
+      account_id: j.accountId,
+      status:
+        now - j.submittedMs > JOB_LIFETIME_MS
+          ? 'unknown'
+          : j.status === 'completed'
+            ? 'completed'
+            : now >= j.timeoutMs
+              ? 'timeout'
+              : 'pending',
+    }));
+  }
+
+  reset(): void {
+    for (const job of this.jobs.values()) job.cancel?.();
+    this.jobs.clear();
+  }
+
+  async close(): Promise<void> {
+    this.reset();
+    await this.webhooks.close();
+  }
+
+  private async run(job: Job, work: SubmitOptions['work'], callbackUrl: string | null): Promise<void> {
+    let result: unknown;
+    try {
+      result = await work();
+    } catch (err) {
+      // A refusal inside the work is a job-level failure, reported in the result (never a crash).
+      const message =
+        err instanceof ApiError && typeof err.body === 'object' && err.body !== null
+          ? String(
+              (err.body as Record<string, unknown>).detail ??
+                (err.body as Record<string, unknown>).error ??
+                err.message,
+            )
+          : (err as Error).message;
+      result = { success: false, error: message };
+    }
+    if (!this.jobs.has(job.envelope.correlation_id)) return; // reset while running
+    job.status = 'completed';
+    job.result = result;
+    this.stats.completed += 1;
+    if (callbackUrl) {
+      const { session_id, bookie, username } = job.envelope;
+      this.webhooks.deliver(
+        callbackUrl,
+        {
+          correlation_id: job.envelope.correlation_id,
+          result,
+          metadata: { bookie: bookie ?? null, username: username ?? null, session_id: session_id ?? null },
+        },
+        job.account.key,
+      );
+    }
+  }
+
+  private prune(now: number): void {
+    for (const [id, job] of this.jobs) {
+      if (now - job.submittedMs > JOB_LIFETIME_MS) {
+        job.cancel?.();
+        this.jobs.delete(id);
+      }
+    }
+  }
+}

@@ -1,0 +1,56 @@
+// The Sandbox object every handler receives, and the World interface engineer W implements.
+import type { Accounts } from '../accounts/accounts.js';
+import type { Ledger } from '../accounts/ledger.js';
+import type { SandboxClock } from './clock.js';
+import type { FaultState } from './faults.js';
+import type { Jobs } from './jobs.js';
+
+export interface RacingMeeting {
+  track: string;
+  race_type: 'R' | 'G' | 'H';
+  country: string;
+  races: number;
+}
+
+export interface PromoSportsEvent {
+  epk: string;
+  sport: string;
+  competition: string;
+  event: string;
+  date: string;
+  selection: string;
+  base_odds: number;
+}
+
+export interface World {
+  /** Lifecycle and settlement; called on every clock advance and every few real seconds. */
+  tick(now: Date, sb: Sandbox): void;
+  /** Finishes the event (or every started one) now and settles its bets (control route). */
+  settle(sb: Sandbox, epk?: string): { settled: number };
+  /** Meetings racing on `date` (YYYY-MM-DD): the source of race promos. */
+  racingMeetings(date: string): RacingMeeting[];
+  /** Upcoming single fixtures that carry bet-boost cards. */
+  sportsEventsForPromos(): PromoSportsEvent[];
+}
+
+export interface Counters {
+  requests: number;
+  errors: number;
+  samples: number;
+  jobs: number;
+  webhooksDelivered: number;
+  webhooksDeadLettered: number;
+}
+
+export interface Sandbox {
+  clock: SandboxClock;
+  accounts: Accounts;
+  ledger: Ledger;
+  jobs: Jobs;
+  world: World;
+  faults: FaultState;
+  seed: number;
+  counters: Counters;
+  /** Logs without secrets; silent when started quiet. */
+  log(message: string): void;
+}

@@ -1,0 +1,95 @@
+// The HTTP front: every request becomes a JSON reply, whatever the client sends; nothing crashes the server.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { authenticate } from './auth.js';
+import { parseJsonObject, readBody } from './body.js';
+import { ApiError, type Ctx, type Reply } from './http.js';
+import type { Router } from './router.js';
+import { sampleReply } from './samples.js';
+import type { Sandbox } from './sandbox.js';
+
+/** Sandbox ms between accepting an async call and answering its 202. */
+export const SUBMIT_LATENCY_MS = 100;
+
+function send(res: ServerResponse, reply: Reply): void {
+  if (res.headersSent || res.destroyed) return;
+  const payload = JSON.stringify(reply.body ?? null);
+  res.writeHead(reply.status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(payload),
+    ...reply.headers,
+  });
+  res.end(payload);
+}
+
+async function handle(req: IncomingMessage, sb: Sandbox, router: Router): Promise<Reply> {
+  const url = new URL(req.url ?? '/', 'http://sandbox.local');
+  const method = req.method ?? 'GET';
+  const route = router.find(method, url.pathname);
+  const isControl = route.auth === 'none';
+  if (!isControl) {
+    const latency = sb.faults.latencyMs();
+    if (latency > 0) await sb.clock.sleep(latency);
+    const injected = sb.faults.errorFor(url.pathname);
+    if (injected === 503) {
+      throw new ApiError(
+        503,
+        { detail: 'Temporarily unavailable (injected fault); retry shortly' },
+        { 'Retry-After': '1' },
+      );
+    }
+    if (injected === 500) throw new ApiError(500, { detail: 'Internal error (injected fault)' });
+  }
+  const raw = method === 'POST' ? await readBody(req) : Buffer.alloc(0);
+  const auth = authenticate(route, req.headers, sb.accounts);
+  const body = method === 'POST' ? parseJsonObject(raw) : {};
+  const ctx: Ctx = {
+    method,
+    path: url.pathname,
+    query: url.searchParams,
+    body,
+    headers: req.headers,
+    account: auth.account,
+    sb,
+  };
+  if (auth.mode === 'sample') {
+    sb.counters.samples += 1;
+    return sampleReply(route, ctx);
+  }
+  const reply = await route.handler(ctx);
+  if (route.async && reply.status === 202) await sb.clock.sleep(SUBMIT_LATENCY_MS);
+  return reply;
+}
+
+export function createSandboxServer(sb: Sandbox, router: Router): Server {
+  const server = createServer((req, res) => {
+    sb.counters.requests += 1;
+    handle(req, sb, router).then(
+      (reply) => send(res, reply),
+      (err: unknown) => {
+        sb.counters.errors += 1;
+        if (err instanceof ApiError) {
+          send(res, { status: err.status, body: err.body, ...(err.headers ? { headers: err.headers } : {}) });
+          return;
+        }
+        sb.log(`internal error on ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}`);
+        send(res, { status: 500, body: { detail: 'Internal error in the sandbox; see its log' } });
+      },
+    );
+  });
+  // A client that stalls mid-request must not hold a socket for ever.
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 20_000;
+  server.keepAliveTimeout = 5_000;
+  // Unparseable HTTP gets a JSON 400 too, and the server keeps serving.
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) {
+      const payload = JSON.stringify({ detail: 'Bad HTTP request' });
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(payload)}\r\nConnection: close\r\n\r\n${payload}`,
+      );
+    } else {
+      socket.destroy();
+    }
+  });
+  return server;
+}

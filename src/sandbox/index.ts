@@ -1,0 +1,66 @@
+// Public entry point: start the sandbox gateway in-process (tests, the bot's embedded default) or from main.ts.
+import type { AddressInfo } from 'node:net';
+import { Router } from './core/router.js';
+import type { Sandbox } from './core/sandbox.js';
+import { createSandboxServer } from './core/server.js';
+import { createSandboxState, type StartSandboxOptions } from './core/state.js';
+import { controlRoutes } from './routes/control.js';
+import { apiRoutes } from './routes/index.js';
+
+export { FIXTURE_KEYS } from './accounts/fixtures.js';
+export type { FaultConfig } from './core/faults.js';
+export type { Ctx, Reply, Route } from './core/http.js';
+export type { Sandbox, World } from './core/sandbox.js';
+export { createSandboxState, resetSandbox, type StartSandboxOptions } from './core/state.js';
+
+export interface RunningSandbox {
+  url: string;
+  sb: Sandbox;
+  close(): Promise<void>;
+}
+
+/** How often the world ticks in real time (lifecycle, settlement), besides every clock advance. */
+const TICK_REAL_MS = 2_000;
+
+export async function startSandbox(opts: StartSandboxOptions = {}): Promise<RunningSandbox> {
+  const sb = await createSandboxState(opts);
+  const routes = [...apiRoutes, ...(opts.control ? controlRoutes : [])];
+  const server = createSandboxServer(sb, new Router(routes));
+
+  const tick = () => {
+    try {
+      sb.world.tick(sb.clock.now(), sb);
+    } catch (err) {
+      sb.log(`world tick failed: ${(err as Error).stack ?? String(err)}`);
+    }
+  };
+  sb.clock.onAdvance(tick);
+  const ticker = setInterval(tick, TICK_REAL_MS);
+  ticker.unref();
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      clearInterval(ticker);
+      sb.clock.stop();
+      await sb.jobs.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    })();
+    return closing;
+  };
+  return { url, sb, close };
+}

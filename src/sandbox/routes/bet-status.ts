@@ -1,0 +1,34 @@
+// POST /api/bet_status: poll any mix of correlation ids; only the caller's own jobs are visible.
+import { ok, type Route } from '../core/http.js';
+import { requireStringArray } from '../core/validate.js';
+
+export const MAX_POLL_IDS = 500;
+
+export const betStatusRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/api/bet_status',
+    handler: (ctx) => {
+      const ids = requireStringArray(ctx.body, 'correlation_ids', { max: MAX_POLL_IDS });
+      return ok({ statuses: ctx.sb.jobs.status(ctx.account, ids) });
+    },
+    sample: (ctx) => {
+      const ids: unknown[] = Array.isArray(ctx.body?.correlation_ids) ? ctx.body.correlation_ids : [];
+      const now = ctx.sb.clock.nowMs();
+      return ok({
+        statuses: ids
+          .filter((id): id is string => typeof id === 'string')
+          .map((correlation_id) => ({
+            correlation_id,
+            status: 'completed',
+            session_id: 'sample-session-1',
+            bookie: 'bookie_a',
+            username: 'sample_user',
+            submitted_at: new Date(now - 2_000).toISOString(),
+            timeout_at: new Date(now + 298_000).toISOString(),
+            result: { success: true },
+          })),
+      });
+    },
+  },
+];

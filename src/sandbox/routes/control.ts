@@ -1,0 +1,68 @@
+// /_sandbox control routes: mounted only with `control: true`; no key. For tests and local tools.
+import { parseFaultConfig } from '../core/faults.js';
+import { ApiError, ok, type Route } from '../core/http.js';
+import { resetSandbox } from '../core/state.js';
+import { optionalString, requireNumber } from '../core/validate.js';
+
+export const controlRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/_sandbox/state',
+    auth: 'none',
+    handler: ({ sb }) =>
+      ok({
+        now: sb.clock.now().toISOString(),
+        seed: sb.seed,
+        speed: sb.clock.speed,
+        bets: sb.ledger.bets(),
+        jobs: sb.jobs.snapshot(),
+        webhookDeliveries: sb.jobs.webhooks.deliveries,
+        sessions: sb.accounts
+          .all()
+          .flatMap((a) =>
+            a.sessions.map((s) => ({ account: a.id, session_id: s.session_id, status: s.status, revoked: s.revoked })),
+          ),
+        balances: sb.accounts.bookAccounts().map((b) => ({ account_id: b.account_id, bookie: b.bookie, cash: b.cash })),
+        faults: sb.faults.config,
+        counters: { ...sb.counters, jobs: sb.jobs.stats.submitted },
+      }),
+  },
+  {
+    method: 'POST',
+    path: '/_sandbox/clock/advance',
+    auth: 'none',
+    handler: ({ sb, body }) => {
+      const ms = requireNumber(body, 'ms', { positive: true });
+      sb.clock.advance(ms);
+      return ok({ now: sb.clock.now().toISOString() });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/_sandbox/settle',
+    auth: 'none',
+    handler: ({ sb, body }) => ok(sb.world.settle(sb, optionalString(body, 'epk'))),
+  },
+  {
+    method: 'POST',
+    path: '/_sandbox/faults',
+    auth: 'none',
+    handler: ({ sb, body }) => {
+      try {
+        sb.faults.set(parseFaultConfig(body));
+      } catch (err) {
+        throw new ApiError(400, { detail: (err as Error).message });
+      }
+      return ok({ faults: sb.faults.config });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/_sandbox/reset',
+    auth: 'none',
+    handler: async ({ sb }) => {
+      await resetSandbox(sb);
+      return ok({ reset: true, now: sb.clock.now().toISOString() });
+    },
+  },
+];

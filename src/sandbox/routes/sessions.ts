@@ -1,0 +1,87 @@
+// Sessions: list, start, restart, stop. Session operations answer errors as {status: 'error', message}.
+
+import type { Session } from '../accounts/types.js';
+import { ApiError, type Ctx, ok, type Route } from '../core/http.js';
+import { SAMPLE_SESSION } from '../core/samples.js';
+import { optionalBool, requireString } from '../core/validate.js';
+
+/** Sandbox ms a launching session takes to become active (the spec does not show this move). */
+export const LAUNCH_DELAY_MS = 2_000;
+
+function publicSession(s: Session) {
+  return {
+    session_id: s.session_id,
+    bookie: s.bookie,
+    username: s.username,
+    active: s.active,
+    pc_id: s.pc_id,
+    status: s.status,
+  };
+}
+
+/** Field checks in the session-op error style. */
+function sessionOpField<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 400) {
+      const detail = (err.body as { detail?: string }).detail ?? 'Bad request';
+      throw new ApiError(400, { status: 'error', message: detail });
+    }
+    throw err;
+  }
+}
+
+function launch(ctx: Ctx, session: Session) {
+  const { accounts, clock } = ctx.sb;
+  accounts.launches.get(session.session_id)?.cancel();
+  session.revoked = false;
+  accounts.setStatus(session, 'launching');
+  const timer = clock.schedule(LAUNCH_DELAY_MS, () => {
+    accounts.launches.delete(session.session_id);
+    if (session.status === 'launching') accounts.setStatus(session, 'active');
+  });
+  accounts.launches.set(session.session_id, timer);
+  // Every fixture session has a simulated client connected, so the command is always delivered.
+  return ok({ status: 'success', session_status: 'launching', delivered: true });
+}
+
+function startHandler(ctx: Ctx) {
+  const id = sessionOpField(() => requireString(ctx.body, 'session_id'));
+  return launch(ctx, ctx.sb.accounts.findSession(ctx.account, id, { style: 'session-op' }));
+}
+
+const launchSample = () => ok({ status: 'success', session_status: 'launching', delivered: true });
+
+export const sessionRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/api/session_ids',
+    handler: (ctx) => ok({ sessions: ctx.account.sessions.map(publicSession) }),
+    sample: () => ok({ sessions: [{ ...SAMPLE_SESSION, active: true, pc_id: 'sample-pc-1', status: 'active' }] }),
+  },
+  { method: 'POST', path: '/api/start_session', handler: startHandler, sample: launchSample },
+  // Restart cancels then relaunches; on a session that is not running it simply launches it.
+  { method: 'POST', path: '/api/restart_session', handler: startHandler, sample: launchSample },
+  {
+    method: 'POST',
+    path: '/v3/stop_session',
+    auth: 'key-only',
+    handler: (ctx) => {
+      const id = sessionOpField(() => requireString(ctx.body, 'session_id'));
+      const revoke = sessionOpField(() => optionalBool(ctx.body, 'revoke')) ?? false;
+      const session = ctx.sb.accounts.findSession(ctx.account, id, { style: 'session-op' });
+      ctx.sb.accounts.launches.get(id)?.cancel();
+      ctx.sb.accounts.launches.delete(id);
+      ctx.sb.accounts.setStatus(session, 'stopped');
+      session.revoked = revoke;
+      return ok({ status: 'stopped', session_id: id, delivered: true });
+    },
+    sample: (ctx) =>
+      ok({
+        status: 'stopped',
+        session_id: typeof ctx.body?.session_id === 'string' ? ctx.body.session_id : SAMPLE_SESSION.session_id,
+        delivered: true,
+      }),
+  },
+];
