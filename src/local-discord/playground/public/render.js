@@ -41,6 +41,8 @@ export function renderMessage(message, ctx) {
     'twenty-four': true,
   });
   if (message.timestamp) node.timestamp = new Date(message.timestamp);
+  // "Dismiss message" on an ephemeral reply hides it from this page, as in Discord.
+  if (flags & EPHEMERAL) node.dismissMessageClicked = () => node.remove();
 
   const used = message.interaction_metadata ?? message.interaction;
   if (used?.name || used?.user) {
@@ -143,7 +145,10 @@ function renderSelect(c, message, ctx) {
       'data-value': o.value,
     });
     option.selectOption = () => {
-      if (!c.disabled) ctx.onSelect(message, c, [o.value]);
+      if (c.disabled) return;
+      // The component only toggles its list on its own label; close it as Discord does on a pick.
+      node._onClick?.();
+      ctx.onSelect(message, c, [o.value]);
     };
     node.append(option);
   }
