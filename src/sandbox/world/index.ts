@@ -1,0 +1,307 @@
+// The simulated bookmakers' world: fixtures, racing, cards, prices, lifecycle and settlement.
+// Everything is a pure function of the seed and the sandbox clock, plus the few things tests force
+// (finishes, price moves) and the bets placed, kept here for settlement.
+import type { SandboxClock } from '../core/clock.js';
+import type { PromoSportsEvent, RacingMeeting, Sandbox, World } from '../core/sandbox.js';
+import type { Bookie } from './books.js';
+import { buildCard, type CardMarket, type CardSelection, type Outcome } from './cards.js';
+import { addDays, dayOf, dayStartMs } from './dates.js';
+import { type ForcedDrift, priceAt, scrapeTime } from './drift.js';
+import { finalScore, statusAt } from './lifecycle.js';
+import { unit } from './prng.js';
+import {
+  buildRace,
+  findTrack,
+  finishingOrder,
+  normaliseRaceType,
+  RACES_PER_MEETING,
+  type Race,
+  TRACKS,
+} from './racing.js';
+import { type BetOutcome, legWins, sportsOutcome } from './settlement.js';
+import { epkDay, outrights, type SportEvent, sportsDay } from './sports.js';
+
+/** How a placed bet is decided, kept by the betting routes when they record it. */
+export type PlacedBet =
+  | { kind: 'sports'; epk: string; market: string; outcome: Outcome; chance: number; player: boolean }
+  | { kind: 'racing'; raceKey: string; legs: { runner: number; within: number }[] };
+
+export type LinkState =
+  | { linked: true; siteEventId: string }
+  | { linked: false; siteEventId: string | null; linksAtMs: number | null };
+
+const DAYS_BACK = 7;
+const DAYS_AHEAD = 7;
+
+export class SimWorld implements World {
+  readonly seed: number;
+  readonly clock: SandboxClock;
+  /** The UTC day the clock started on: the world spans 7 days either side (and follows the clock forward). */
+  readonly startDay: string;
+  private readonly forcedFinish = new Map<string, number>();
+  readonly drifts: ForcedDrift[] = [];
+  private readonly days = new Map<string, SportEvent[]>();
+  private readonly cards = new Map<string, CardMarket[]>();
+  private readonly placed = new Map<string, PlacedBet>();
+  private outrightList: SportEvent[] | null = null;
+
+  constructor(opts: { seed: number; clock: SandboxClock }) {
+    this.seed = opts.seed;
+    this.clock = opts.clock;
+    this.startDay = dayOf(opts.clock.nowMs());
+  }
+
+  nowMs(): number {
+    return this.clock.nowMs();
+  }
+
+  // ---- sports fixtures -------------------------------------------------------------------------
+
+  /** First and last day that hold fixtures at sandbox time `nowMs`. */
+  span(nowMs = this.nowMs()): { first: string; last: string } {
+    const today = dayOf(nowMs);
+    let base = this.startDay;
+    if (today > base) base = today;
+    return { first: addDays(this.startDay, -DAYS_BACK), last: addDays(base, DAYS_AHEAD) };
+  }
+
+  day(day: string): SportEvent[] {
+    let events = this.days.get(day);
+    if (!events) {
+      events = sportsDay(this.seed, day);
+      this.days.set(day, events);
+    }
+    return events;
+  }
+
+  outrights(): SportEvent[] {
+    this.outrightList ??= outrights(this.seed, addDays(this.startDay, DAYS_AHEAD));
+    return this.outrightList;
+  }
+
+  /** Every event (fixtures and outrights) in (start, epk) order. */
+  allEvents(nowMs = this.nowMs()): SportEvent[] {
+    const { first, last } = this.span(nowMs);
+    const out: SportEvent[] = [];
+    for (let d = first; d <= last; d = addDays(d, 1)) out.push(...this.day(d));
+    out.push(...this.outrights());
+    return out.sort((a, b) => a.startMs - b.startMs || (a.epk < b.epk ? -1 : a.epk > b.epk ? 1 : 0));
+  }
+
+  findEvent(epk: string): SportEvent | undefined {
+    const day = epkDay(epk);
+    if (!day) return undefined;
+    const { first, last } = this.span();
+    if (day < first || day > last) return undefined;
+    return this.day(day).find((e) => e.epk === epk) ?? this.outrights().find((e) => e.epk === epk);
+  }
+
+  forcedFinishes(): ReadonlyMap<string, number> {
+    return this.forcedFinish;
+  }
+
+  status(ev: SportEvent, nowMs = this.nowMs()) {
+    return statusAt(ev, nowMs, this.forcedFinish.get(ev.epk));
+  }
+
+  /** Whether `bookie` is attached to the event now, and the bookmaker's own event id. */
+  link(ev: SportEvent, bookie: string, nowMs = this.nowMs()): LinkState {
+    const l = ev.links.find((x) => x.bookie === bookie);
+    if (!l) return { linked: false, siteEventId: null, linksAtMs: null };
+    if (l.linkedFromMs <= nowMs) return { linked: true, siteEventId: l.siteEventId };
+    return { linked: false, siteEventId: l.siteEventId, linksAtMs: l.linkedFromMs };
+  }
+
+  /** The event a book knows by its own id (any day of the world), or undefined. */
+  eventBySiteId(bookie: string, siteEventId: string): SportEvent | undefined {
+    for (const ev of this.allEvents()) {
+      if (ev.links.some((l) => l.bookie === bookie && l.siteEventId === siteEventId)) return ev;
+    }
+    return undefined;
+  }
+
+  // ---- cards and prices ------------------------------------------------------------------------
+
+  card(ev: SportEvent, bookie: Bookie): CardMarket[] {
+    const key = `${bookie}|${ev.epk}`;
+    let card = this.cards.get(key);
+    if (!card) {
+      card = buildCard(this.seed, ev, bookie);
+      if (this.cards.size > 5000) this.cards.clear();
+      this.cards.set(key, card);
+    }
+    return card;
+  }
+
+  /** Live price of a card selection at sandbox time `tMs` (default now). */
+  livePrice(bookie: string, epk: string, market: string, sel: CardSelection, tMs = this.nowMs()): number {
+    return priceAt(this.seed, { bookie, event: epk, market, selection: sel.slug }, sel.baseOdds, tMs, this.drifts);
+  }
+
+  /** The price the card shows: as of the last scrape. */
+  cardPrice(bookie: string, epk: string, market: string, sel: CardSelection, nowMs = this.nowMs()): number {
+    return this.livePrice(bookie, epk, market, sel, scrapeTime(nowMs));
+  }
+
+  racePrice(bookie: string, race: Race, runner: number, market: 'win' | 'place', tMs = this.nowMs()): number {
+    const r = race.runners.find((x) => x.number === runner);
+    if (!r) throw new Error(`no runner ${runner} in ${race.key}`);
+    const base = market === 'win' ? r.win : r.place;
+    return priceAt(
+      this.seed,
+      { bookie, event: race.key, market, selection: String(runner), racing: true },
+      base,
+      tMs,
+      this.drifts,
+    );
+  }
+
+  /** Moves prices now (tests, control route): the live price at once, cards from the next scrape. */
+  forceDrift(drift: Omit<ForcedDrift, 'atMs'>): ForcedDrift {
+    if (!(drift.factor > 0)) throw new Error('factor must be a positive number, e.g. 0.8 to shorten prices by 20%');
+    const entry = { ...drift, atMs: this.nowMs() };
+    this.drifts.push(entry);
+    return entry;
+  }
+
+  // ---- racing ----------------------------------------------------------------------------------
+
+  race(track: string, raceNum: number, raceType: unknown, date: string, country?: string): Race | undefined {
+    const def = findTrack(track);
+    const type = normaliseRaceType(raceType);
+    if (!def || !type || def.race_type !== type) return undefined;
+    if (country && country.toLowerCase() !== def.country) return undefined;
+    if (!Number.isInteger(raceNum) || raceNum < 1 || raceNum > RACES_PER_MEETING) return undefined;
+    const { first, last } = this.span();
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || date < first || date > last) return undefined;
+    return buildRace(this.seed, def, raceNum, date);
+  }
+
+  raceByKey(key: string): Race | undefined {
+    const [track, num, type, country, date] = key.split('/');
+    if (!track || !num || !date) return undefined;
+    return this.race(track, Number(num), type, date, country);
+  }
+
+  raceResulted(race: Race, nowMs = this.nowMs()): boolean {
+    const forced = this.forcedFinish.get(race.key);
+    return nowMs >= race.resultMs || (forced !== undefined && nowMs >= forced);
+  }
+
+  racingMeetings(date: string): RacingMeeting[] {
+    const { first, last } = this.span();
+    if (date < first || date > last) return [];
+    return TRACKS.map((t) => ({
+      track: t.track,
+      race_type: t.race_type,
+      country: t.country,
+      races: RACES_PER_MEETING,
+    }));
+  }
+
+  sportsEventsForPromos(): PromoSportsEvent[] {
+    const now = this.nowMs();
+    const today = dayOf(now);
+    const out: PromoSportsEvent[] = [];
+    for (const d of [today, addDays(today, 1)]) {
+      for (const ev of this.day(d)) {
+        if (ev.isOutright || ev.startMs <= now || ev.def.perDay < 4) continue;
+        const h2h =
+          ev.links.length > 0 ? this.card(ev, ev.links[0]!.bookie).find((m) => m.market === 'head_to_head') : undefined;
+        const sel = h2h?.selections[0];
+        if (!sel) continue;
+        out.push({
+          epk: ev.epk,
+          sport: ev.sport,
+          competition: ev.league,
+          event: ev.name,
+          date: d,
+          selection: sel.label,
+          base_odds: sel.baseOdds,
+        });
+        if (out.length >= 12) return out;
+      }
+    }
+    return out;
+  }
+
+  // ---- lifecycle and settlement ----------------------------------------------------------------
+
+  /** Remembers how a bet the routes placed is decided. */
+  notePlaced(betId: string, how: PlacedBet): void {
+    this.placed.set(betId, how);
+  }
+
+  placedBet(betId: string): PlacedBet | undefined {
+    return this.placed.get(betId);
+  }
+
+  tick(now: Date, sb: Sandbox): void {
+    this.settleDue(sb, now.getTime());
+  }
+
+  settle(sb: Sandbox, epk?: string): { settled: number } {
+    const now = this.nowMs();
+    if (epk) {
+      const ev = this.findEvent(epk);
+      const race = ev ? undefined : this.raceByKey(epk);
+      if (!ev && !race)
+        throw new Error(`unknown event '${epk}': send an event_id from GET /odds/v1/events or a racing key`);
+      this.forcedFinish.set(epk, now);
+    } else {
+      for (const ev of this.allEvents(now))
+        if (ev.startMs <= now && !this.forcedFinish.has(ev.epk)) this.forcedFinish.set(ev.epk, now);
+      // Races that have jumped and every race with an open bet on it.
+      for (const bet of sb.ledger.openBets()) {
+        const race = bet.race_key ? this.raceByKey(bet.race_key) : undefined;
+        if (race && race.startMs <= now) this.forcedFinish.set(race.key, now);
+      }
+    }
+    return { settled: this.settleDue(sb, now) };
+  }
+
+  private settleDue(sb: Sandbox, nowMs: number): number {
+    let settled = 0;
+    for (const bet of sb.ledger.openBets()) {
+      const result = this.decide(bet.bet_id, bet.odds, bet.epk, bet.race_key, nowMs);
+      if (result && sb.ledger.settleBet(bet.bet_id, result, new Date(nowMs))) settled++;
+    }
+    return settled;
+  }
+
+  /** won/lost/void once the bet's event is over, else null. */
+  private decide(
+    betId: string,
+    odds: number,
+    epk: string | undefined,
+    raceKeyText: string | undefined,
+    nowMs: number,
+  ): BetOutcome | null {
+    const how = this.placed.get(betId);
+    if (epk) {
+      const ev = this.findEvent(epk);
+      if (!ev || this.status(ev, nowMs) !== 'finished') return null;
+      if (how?.kind === 'sports') {
+        return sportsOutcome(this.seed, betId, how.outcome, how.chance, finalScore(this.seed, ev), how.player);
+      }
+      return unit(this.seed, 'settle', betId) < 1 / odds ? 'won' : 'lost';
+    }
+    if (raceKeyText) {
+      const race = this.raceByKey(raceKeyText);
+      if (!race || !this.raceResulted(race, nowMs)) return null;
+      if (how?.kind === 'racing') {
+        const order = finishingOrder(this.seed, race);
+        return how.legs.every((l) => legWins(order, l.runner, l.within)) ? 'won' : 'lost';
+      }
+      return unit(this.seed, 'settle', betId) < 1 / odds ? 'won' : 'lost';
+    }
+    return null;
+  }
+}
+
+/** Builds the world for a seed, relative to the clock's current date. */
+export function createWorld(opts: { seed: number; clock: SandboxClock }): SimWorld {
+  return new SimWorld(opts);
+}
+
+export { dayStartMs };

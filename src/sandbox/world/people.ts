@@ -1,0 +1,163 @@
+// Player and runner names, fixed per team (or race) for a seed.
+import { pick, rngFor } from './prng.js';
+
+const FIRST = [
+  'James',
+  'Liam',
+  'Noah',
+  'Jack',
+  'Oliver',
+  'Lucas',
+  'Mason',
+  'Ethan',
+  'Leo',
+  'Harry',
+  'Max',
+  'Tom',
+  'Sam',
+  'Ben',
+  'Josh',
+  'Riley',
+  'Cooper',
+  'Lachlan',
+  'Mitch',
+  'Tyler',
+  'Jordan',
+  'Marcus',
+  'Darius',
+  'Andre',
+  'Caleb',
+  'Isaac',
+  'Nick',
+  'Zach',
+  'Luka',
+  'Kai',
+  'Hugo',
+  'Jonah',
+  'Felix',
+  'Ryan',
+  'Connor',
+  'Jalen',
+  'Tyrese',
+  'Miles',
+  'Devin',
+  'Owen',
+];
+const LAST = [
+  'Walker',
+  'Mitchell',
+  'Thompson',
+  'Harris',
+  'Clarke',
+  'Morgan',
+  'Bennett',
+  'Hughes',
+  'Price',
+  'Reid',
+  'Fraser',
+  'Doyle',
+  'Kelly',
+  'Sullivan',
+  'Grant',
+  'Hayes',
+  'Porter',
+  'Wallace',
+  'Barker',
+  'Lawson',
+  'Fletcher',
+  'Dawson',
+  'Brooks',
+  'Coleman',
+  'Jensen',
+  'Moreau',
+  'Silva',
+  'Novak',
+  'Tanaka',
+  'Okafor',
+  'Petrov',
+  'Larsen',
+  'Quinn',
+  'Ward',
+  'Holt',
+  'Mercer',
+  'Sutton',
+  'Vance',
+  'Whitlock',
+  'Ashby',
+];
+
+/** `count` distinct player names for a team, the same every time for the seed. */
+export function squad(seed: number, league: string, team: string, count: number): string[] {
+  const rng = rngFor(seed, 'squad', league, team);
+  const names = new Set<string>();
+  while (names.size < count) names.add(`${pick(rng, FIRST)} ${pick(rng, LAST)}`);
+  return [...names];
+}
+
+const HORSE_A = [
+  'Silver',
+  'Golden',
+  'Midnight',
+  'Storm',
+  'Royal',
+  'Lucky',
+  'Desert',
+  'Ocean',
+  'Wild',
+  'Crimson',
+  'Northern',
+  'Electric',
+  'Brave',
+  'Quiet',
+  'Flying',
+  'Rapid',
+  'Velvet',
+  'Iron',
+  'Copper',
+  'Secret',
+];
+const HORSE_B = [
+  'Arrow',
+  'Legend',
+  'Echo',
+  'Ranger',
+  'Comet',
+  'Spirit',
+  'Dancer',
+  'Warrior',
+  'Dream',
+  'Harbour',
+  'Thunder',
+  'Shadow',
+  'Whisper',
+  'Empire',
+  'Rocket',
+  'Charm',
+  'Fortune',
+  'Glory',
+  'Mist',
+  'Banner',
+];
+
+/** Runner names for one race, distinct within the race. */
+export function runnerNames(seed: number, raceKey: string, count: number): string[] {
+  const rng = rngFor(seed, 'runners', raceKey);
+  const names = new Set<string>();
+  while (names.size < count) names.add(`${pick(rng, HORSE_A)} ${pick(rng, HORSE_B)}`);
+  return [...names];
+}
+
+export const GOLFERS = [
+  'Scottie Scheffler',
+  'Rory McIlroy',
+  'Xander Schauffele',
+  'Jon Rahm',
+  'Ludvig Aberg',
+  'Collin Morikawa',
+  'Viktor Hovland',
+  'Patrick Cantlay',
+  'Tommy Fleetwood',
+  'Hideki Matsuyama',
+  'Cameron Smith',
+  'Min Woo Lee',
+];

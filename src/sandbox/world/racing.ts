@@ -1,0 +1,131 @@
+// Racing: four meetings every day, races 1 to 8, seeded fields, prices and finishing orders.
+import { dayStartMs, MINUTE_MS } from './dates.js';
+import { runnerNames } from './people.js';
+import { intBetween, rngFor } from './prng.js';
+import { looseName } from './slug.js';
+
+export type RaceType = 'R' | 'G' | 'H';
+
+interface TrackDef {
+  track: string;
+  race_type: RaceType;
+  country: string;
+  /** First race, minutes after 00:00 UTC, and the gap between races. */
+  firstMin: number;
+  gapMin: number;
+  /** How long after the jump the result is official. */
+  resultMin: number;
+}
+
+export const TRACKS: readonly TrackDef[] = [
+  { track: 'Flemington', race_type: 'R', country: 'au', firstMin: 90, gapMin: 35, resultMin: 4 },
+  { track: 'Randwick', race_type: 'R', country: 'au', firstMin: 110, gapMin: 35, resultMin: 4 },
+  { track: 'Wentworth Park', race_type: 'G', country: 'au', firstMin: 520, gapMin: 18, resultMin: 2 },
+  { track: 'Menangle', race_type: 'H', country: 'au', firstMin: 430, gapMin: 25, resultMin: 5 },
+];
+
+export const RACES_PER_MEETING = 8;
+
+export interface Runner {
+  number: number;
+  name: string;
+  /** Fair chance of winning. */
+  chance: number;
+  win: number;
+  place: number;
+}
+
+export interface Race {
+  key: string;
+  track: string;
+  race_num: number;
+  race_type: RaceType;
+  country: string;
+  date: string;
+  startMs: number;
+  resultMs: number;
+  runners: Runner[];
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
+export function raceKey(track: string, raceNum: number, type: RaceType, country: string, date: string): string {
+  return `${track}/${raceNum}/${type}/${country}/${date}`;
+}
+
+/** Accepts 'R', '(R)', 'r'; default thoroughbred. Null for anything else. */
+export function normaliseRaceType(text: unknown): RaceType | null {
+  if (text === undefined || text === null || text === '') return 'R';
+  if (typeof text !== 'string') return null;
+  const t = text.replace(/[()\s]/g, '').toUpperCase();
+  return t === 'R' || t === 'G' || t === 'H' ? t : null;
+}
+
+export function buildRace(seed: number, def: TrackDef, raceNum: number, date: string): Race {
+  const key = raceKey(def.track, raceNum, def.race_type, def.country, date);
+  const rng = rngFor(seed, 'race', key);
+  const count = def.race_type === 'G' ? 8 : intBetween(rng, 6, 12);
+  const names = runnerNames(seed, key, count);
+  const weights = names.map(() => (0.35 + rng()) ** 3);
+  const total = weights.reduce((a, w) => a + w, 0);
+  const placeShare = count >= 8 ? 3 : 2;
+  const runners = names.map((name, i): Runner => {
+    const chance = (weights[i] as number) / total;
+    const win = Math.min(151, Math.max(1.1, round2(1 / (chance * 1.16))));
+    const place = Math.max(1.01, round2(1 + (win - 1) / (placeShare + 0.6)));
+    return { number: i + 1, name, chance, win, place };
+  });
+  const startMs = dayStartMs(date) + (def.firstMin + (raceNum - 1) * def.gapMin) * MINUTE_MS;
+  return {
+    key,
+    track: def.track,
+    race_num: raceNum,
+    race_type: def.race_type,
+    country: def.country,
+    date,
+    startMs,
+    resultMs: startMs + def.resultMin * MINUTE_MS,
+    runners,
+  };
+}
+
+/** Finishing order (runner numbers), drawn with each runner's chance. */
+export function finishingOrder(seed: number, race: Race): number[] {
+  const rng = rngFor(seed, 'result', race.key);
+  const left = [...race.runners];
+  const order: number[] = [];
+  while (left.length > 0) {
+    const total = left.reduce((a, r) => a + r.chance, 0);
+    let x = rng() * total;
+    let idx = left.length - 1;
+    for (let i = 0; i < left.length; i++) {
+      x -= (left[i] as Runner).chance;
+      if (x <= 0) {
+        idx = i;
+        break;
+      }
+    }
+    order.push((left[idx] as Runner).number);
+    left.splice(idx, 1);
+  }
+  return order;
+}
+
+/** Places that pay a place bet: 3 with eight or more runners, else 2. */
+export function placesPaid(race: Race): number {
+  return race.runners.length >= 8 ? 3 : 2;
+}
+
+export function findTrack(track: string): TrackDef | undefined {
+  const t = looseName(track);
+  return TRACKS.find((d) => looseName(d.track) === t);
+}
+
+export function findRunner(race: Race, name: string): Runner | undefined {
+  const n = looseName(name);
+  return (
+    race.runners.find((r) => looseName(r.name) === n) ?? race.runners.find((r) => String(r.number) === name.trim())
+  );
+}

@@ -1,0 +1,69 @@
+// Shared helpers for the world tests: a sandbox on port 0 and small HTTP calls with undici.
+import { request } from 'undici';
+import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { SimWorld } from '../../../src/sandbox/world/index.js';
+
+export const ALPHA = 'sandbox-key-alpha';
+export const BRAVO = 'sandbox-key-bravo';
+/** A fixed clock start so listings are the same on every run. */
+export const START = new Date('2026-11-20T12:00:00.000Z');
+
+export async function boot(opts: { seed?: number; start?: Date } = {}): Promise<RunningSandbox> {
+  return startSandbox({
+    port: 0,
+    host: '127.0.0.1',
+    seed: opts.seed ?? 7,
+    control: true,
+    quiet: true,
+    start: opts.start ?? START,
+  });
+}
+
+export function worldOf(sb: RunningSandbox): SimWorld {
+  if (!(sb.sb.world instanceof SimWorld)) throw new Error('the generated world did not load');
+  return sb.sb.world;
+}
+
+export interface Res {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read JSON bodies loosely
+  body: any;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export async function get(
+  base: string,
+  path: string,
+  query: Record<string, string | number | boolean> = {},
+  key = ALPHA,
+): Promise<Res> {
+  const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+  const res = await request(`${base}${path}${qs ? `?${qs}` : ''}`, { method: 'GET', headers: { 'x-api-key': key } });
+  return { status: res.statusCode, body: await res.body.json(), headers: res.headers };
+}
+
+export async function post(base: string, path: string, body: unknown, key = ALPHA): Promise<Res> {
+  const res = await request(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.statusCode, body: await res.body.json(), headers: res.headers };
+}
+
+/** Polls /api/bet_status until the job leaves pending (or the deadline passes). */
+export async function waitJob(
+  base: string,
+  correlationId: string,
+  key = ALPHA,
+  deadlineMs = 10_000,
+): Promise<Res['body']> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    const res = await post(base, '/api/bet_status', { correlation_ids: [correlationId] }, key);
+    const entry = res.body.statuses?.[0];
+    if (entry && entry.status !== 'pending') return entry;
+    if (Date.now() > until) throw new Error(`job ${correlationId} still pending after ${deadlineMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
