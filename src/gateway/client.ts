@@ -1,0 +1,131 @@
+import { inspect } from 'node:util';
+import type Keyv from 'keyv';
+import { Agent, type Dispatcher } from 'undici';
+import { GatewayError } from './errors.js';
+import { JobTracker, type PollerOptions } from './jobs.js';
+import { type LimiterClock, MarketsLimiter } from './markets-limiter.js';
+import { AccountPromos } from './resources/account-promos.js';
+import { Balances } from './resources/balances.js';
+import { Bets } from './resources/bets.js';
+import { BonusBets } from './resources/bonus-bets.js';
+import { ResourceContext } from './resources/context.js';
+import { Events } from './resources/events.js';
+import { Jobs } from './resources/jobs.js';
+import { Legacy } from './resources/legacy.js';
+import { Markets } from './resources/markets.js';
+import { PriceChecks } from './resources/price-checks.js';
+import { Promos } from './resources/promos.js';
+import { Sessions } from './resources/sessions.js';
+import { Transactions } from './resources/transactions.js';
+import { Withdrawals } from './resources/withdrawals.js';
+import { Transport } from './transport.js';
+
+export interface GatewayClientOptions {
+  /** e.g. 'http://127.0.0.1:8787' */
+  baseUrl: string;
+  /** Sent as X-API-Key; never printed, logged or put in an error. */
+  apiKey: string;
+  /** undici dispatcher; default a private Agent the client owns and closes. */
+  dispatcher?: Dispatcher;
+  /** Deadline of each HTTP request (AbortSignal.timeout). */
+  timeoutMs?: number;
+  /** Retries of read-only calls; state-changing calls are never retried once sent. */
+  maxReadRetries?: number;
+  /** Optional card cache for GET /v3/markets. */
+  marketCache?: Keyv;
+  marketCacheTtlMs?: number;
+  /** Client-side rolling limit for GET /v3/markets (the gateway allows 120 per minute per key). */
+  marketRateLimit?: { perMinute?: number; windowMs?: number; clock?: LimiterClock };
+  /** Batched bet_status poller. */
+  poller?: PollerOptions;
+  /** Sends X-Service-Sandbox: 1 (sample responses for a key without subscription). */
+  sandbox?: boolean;
+  /** Waits between read retries; injectable for tests. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+function configError(message: string): never {
+  throw new GatewayError(
+    `${message}\nExample:\n  new GatewayClient({ baseUrl: 'http://127.0.0.1:8787', apiKey: process.env.GATEWAY_API_KEY! })`,
+  );
+}
+
+/** Typed client for the whole Betting Gateway API. One poller, one limiter and one connection pool per client. */
+export class GatewayClient {
+  readonly baseUrl: string;
+  readonly sessions: Sessions;
+  readonly balances: Balances;
+  readonly withdrawals: Withdrawals;
+  readonly bets: Bets;
+  readonly priceChecks: PriceChecks;
+  readonly transactions: Transactions;
+  readonly bonusBets: BonusBets;
+  readonly promos: Promos;
+  readonly accountPromos: AccountPromos;
+  readonly markets: Markets;
+  readonly events: Events;
+  readonly jobs: Jobs;
+  /** @deprecated Older routes kept for callers that still need them; prefer the v3 resources. */
+  readonly legacy: Legacy;
+  readonly marketsLimiter: MarketsLimiter;
+  readonly #transport: Transport;
+  readonly #tracker: JobTracker;
+  readonly #ownedAgent: Agent | undefined;
+
+  constructor(opts: GatewayClientOptions) {
+    if (!opts || typeof opts.baseUrl !== 'string' || !URL.canParse(opts.baseUrl)) {
+      configError('GatewayClient needs baseUrl, an absolute http(s) URL of the gateway.');
+    }
+    if (typeof opts.apiKey !== 'string' || opts.apiKey.trim() === '') {
+      configError('GatewayClient needs apiKey (the X-API-Key of your account), e.g. from GATEWAY_API_KEY.');
+    }
+    const timeoutMs = opts.timeoutMs ?? 10_000;
+    if (!(timeoutMs > 0)) configError(`timeoutMs must be a positive number of milliseconds (got ${timeoutMs}).`);
+    this.#ownedAgent = opts.dispatcher ? undefined : new Agent({ keepAliveTimeout: 10_000, connections: 64 });
+    this.#transport = new Transport({
+      baseUrl: opts.baseUrl,
+      apiKey: opts.apiKey,
+      dispatcher: opts.dispatcher ?? this.#ownedAgent!,
+      timeoutMs,
+      maxReadRetries: opts.maxReadRetries ?? 2,
+      sandbox: opts.sandbox ?? false,
+      ...(opts.sleep ? { sleep: opts.sleep } : {}),
+    });
+    this.baseUrl = this.#transport.baseUrl;
+    this.#tracker = new JobTracker((ids) => this.jobs.status(ids), opts.poller);
+    this.jobs = new Jobs(this.#transport, this.#tracker);
+    const ctx = new ResourceContext(this.#transport, this.#tracker);
+    this.marketsLimiter = new MarketsLimiter(opts.marketRateLimit);
+    this.sessions = new Sessions(ctx);
+    this.balances = new Balances(ctx);
+    this.withdrawals = new Withdrawals(ctx);
+    this.bets = new Bets(ctx);
+    this.priceChecks = new PriceChecks(ctx);
+    this.transactions = new Transactions(ctx);
+    this.bonusBets = new BonusBets(ctx);
+    this.promos = new Promos(ctx);
+    this.accountPromos = new AccountPromos(ctx);
+    this.markets = new Markets(this.#transport, {
+      limiter: this.marketsLimiter,
+      cache: opts.marketCache,
+      ...(opts.marketCacheTtlMs !== undefined ? { cacheTtlMs: opts.marketCacheTtlMs } : {}),
+    });
+    this.events = new Events(this.#transport);
+    this.legacy = new Legacy(ctx);
+  }
+
+  /** Stops the poller (pending waits reject) and closes the dispatcher the client owns. */
+  async close(): Promise<void> {
+    this.#tracker.close();
+    this.#transport.close();
+    await this.#ownedAgent?.close();
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { baseUrl: this.baseUrl };
+  }
+
+  [inspect.custom](): string {
+    return `GatewayClient { baseUrl: ${JSON.stringify(this.baseUrl)}, pendingJobs: ${this.#tracker.pendingCount} }`;
+  }
+}

@@ -1,0 +1,212 @@
+import { inspect } from 'node:util';
+
+export interface GatewayErrorInit {
+  status?: number | undefined;
+  body?: unknown;
+  method?: string | undefined;
+  path?: string | undefined;
+  correlationId?: string | undefined;
+  cause?: unknown;
+}
+
+/**
+ * Base of every error the client throws. The transport builds these from redacted data only,
+ * so the API key can never reach message, stack, toJSON or util.inspect.
+ */
+export class GatewayError extends Error {
+  override name = 'GatewayError';
+  readonly status: number | undefined;
+  readonly body: unknown;
+  readonly method: string | undefined;
+  readonly path: string | undefined;
+  readonly correlationId: string | undefined;
+
+  constructor(message: string, init: GatewayErrorInit = {}) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.status = init.status;
+    this.body = init.body;
+    this.method = init.method;
+    this.path = init.path;
+    this.correlationId = init.correlationId;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      message: this.message,
+      status: this.status,
+      method: this.method,
+      path: this.path,
+      correlationId: this.correlationId,
+      body: this.body,
+    };
+  }
+
+  [inspect.custom](): string {
+    return `${this.stack ?? `${this.name}: ${this.message}`}\n${inspect(this.toJSON(), { depth: 4 })}`;
+  }
+}
+
+/** HTTP 4xx/5xx answered by the gateway. */
+export class APIError extends GatewayError {
+  override name = 'APIError';
+}
+
+export class BadRequestError extends APIError {
+  override name = 'BadRequestError';
+}
+/** 400 from place_bet: `{error: 'market not supported', market: 'each_way'}`. */
+export class MarketNotSupportedError extends BadRequestError {
+  override name = 'MarketNotSupportedError';
+}
+export class AuthenticationError extends APIError {
+  override name = 'AuthenticationError';
+}
+export class PermissionDeniedError extends APIError {
+  override name = 'PermissionDeniedError';
+}
+export class NoSubscriptionError extends PermissionDeniedError {
+  override name = 'NoSubscriptionError';
+}
+export class SessionNotOwnedError extends PermissionDeniedError {
+  override name = 'SessionNotOwnedError';
+}
+export class SessionNotActiveError extends PermissionDeniedError {
+  override name = 'SessionNotActiveError';
+}
+export class BettingNotEnabledError extends PermissionDeniedError {
+  override name = 'BettingNotEnabledError';
+}
+export class NotFoundError extends APIError {
+  override name = 'NotFoundError';
+}
+export class SessionNotFoundError extends NotFoundError {
+  override name = 'SessionNotFoundError';
+}
+export class RaceNotFoundError extends NotFoundError {
+  override name = 'RaceNotFoundError';
+}
+export class PromoNotFoundError extends NotFoundError {
+  override name = 'PromoNotFoundError';
+}
+export class EventNotFoundError extends NotFoundError {
+  override name = 'EventNotFoundError';
+}
+export class ConflictError extends APIError {
+  override name = 'ConflictError';
+}
+/** 409: the caller's site_event_id names a different match than the linked one; nothing was sent. */
+export class SiteEventIdConflictError extends ConflictError {
+  override name = 'SiteEventIdConflictError';
+}
+export class DeprecatedEndpointError extends APIError {
+  override name = 'DeprecatedEndpointError';
+  /** The successor the gateway names, e.g. 'POST /v3/place_bet'. */
+  readonly use: string | undefined;
+  constructor(message: string, init: GatewayErrorInit & { use?: string | undefined }) {
+    super(message, init);
+    this.use = init.use;
+  }
+  override toJSON() {
+    return { ...super.toJSON(), use: this.use };
+  }
+}
+export class UnprocessableEntityError extends APIError {
+  override name = 'UnprocessableEntityError';
+  /** Sent with 422 for an unknown market-card tier. */
+  readonly validTiers: string[] | undefined;
+  constructor(message: string, init: GatewayErrorInit & { validTiers?: string[] | undefined }) {
+    super(message, init);
+    this.validTiers = init.validTiers;
+  }
+  override toJSON() {
+    return { ...super.toJSON(), validTiers: this.validTiers };
+  }
+}
+export class InvalidTierError extends UnprocessableEntityError {
+  override name = 'InvalidTierError';
+}
+export class MarketRefBettingDisabledError extends UnprocessableEntityError {
+  override name = 'MarketRefBettingDisabledError';
+}
+export class PromoNotPlaceableError extends UnprocessableEntityError {
+  override name = 'PromoNotPlaceableError';
+}
+export class RateLimitError extends APIError {
+  override name = 'RateLimitError';
+  readonly retryAfterMs: number | undefined;
+  constructor(message: string, init: GatewayErrorInit & { retryAfterMs?: number | undefined }) {
+    super(message, init);
+    this.retryAfterMs = init.retryAfterMs;
+  }
+  override toJSON() {
+    return { ...super.toJSON(), retryAfterMs: this.retryAfterMs };
+  }
+}
+export class ServerError extends APIError {
+  override name = 'ServerError';
+}
+export class ServiceUnavailableError extends ServerError {
+  override name = 'ServiceUnavailableError';
+}
+
+/** The request failed below HTTP. `mayHaveReachedServer` false only when no byte can have been sent. */
+export class NetworkError extends GatewayError {
+  override name = 'NetworkError';
+  readonly mayHaveReachedServer: boolean;
+  readonly code: string | undefined;
+  constructor(message: string, init: GatewayErrorInit & { mayHaveReachedServer: boolean; code?: string | undefined }) {
+    super(message, init);
+    this.mayHaveReachedServer = init.mayHaveReachedServer;
+    this.code = init.code;
+  }
+  override toJSON() {
+    return { ...super.toJSON(), code: this.code, mayHaveReachedServer: this.mayHaveReachedServer };
+  }
+}
+
+/** The per-request deadline passed. For a state-changing call, re-poll or check before resubmitting. */
+export class RequestTimeoutError extends GatewayError {
+  override name = 'RequestTimeoutError';
+  readonly mayHaveReachedServer: boolean;
+  readonly timeoutMs: number;
+  constructor(message: string, init: GatewayErrorInit & { mayHaveReachedServer: boolean; timeoutMs: number }) {
+    super(message, init);
+    this.mayHaveReachedServer = init.mayHaveReachedServer;
+    this.timeoutMs = init.timeoutMs;
+  }
+  override toJSON() {
+    return { ...super.toJSON(), timeoutMs: this.timeoutMs, mayHaveReachedServer: this.mayHaveReachedServer };
+  }
+}
+
+/** The gateway answered 2xx with a body that does not match the documented shape. */
+export class ResponseShapeError extends GatewayError {
+  override name = 'ResponseShapeError';
+  readonly issues: string[];
+  constructor(message: string, init: GatewayErrorInit & { issues: string[] }) {
+    super(message, init);
+    this.issues = init.issues;
+  }
+  override toJSON() {
+    return { ...super.toJSON(), issues: this.issues };
+  }
+}
+
+/** Thrown before sending: the request object breaks a rule of the spec. `field` names the culprit. */
+export class RequestValidationError extends GatewayError {
+  override name = 'RequestValidationError';
+  readonly field: string;
+  readonly issues: { field: string; message: string }[];
+  constructor(
+    message: string,
+    init: GatewayErrorInit & { field: string; issues: { field: string; message: string }[] },
+  ) {
+    super(message, init);
+    this.field = init.field;
+    this.issues = init.issues;
+  }
+  override toJSON() {
+    return { ...super.toJSON(), field: this.field, issues: this.issues };
+  }
+}

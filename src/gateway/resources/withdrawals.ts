@@ -1,0 +1,12 @@
+import type { JobHandle } from '../jobs.js';
+import { WithdrawalRequest, WithdrawalResult } from '../schemas/balances.js';
+import type { ResourceContext } from './context.js';
+
+export class Withdrawals {
+  constructor(private readonly ctx: ResourceContext) {}
+
+  /** State-changing: never resubmit after the 202; wait on the handle instead. */
+  create(req: WithdrawalRequest): Promise<JobHandle<WithdrawalResult>> {
+    return this.ctx.submit('/v3/withdraw_balance', WithdrawalRequest, req, WithdrawalResult, { idempotent: false });
+  }
+}

@@ -1,0 +1,218 @@
+import { type Dispatcher, request } from 'undici';
+import type { z } from 'zod';
+import { errorFromResponse } from './error-map.js';
+import { GatewayError, NetworkError, RateLimitError, RequestTimeoutError, ServerError } from './errors.js';
+import { redact } from './redact.js';
+import { backoffMs, parseRetryAfter } from './retry-after.js';
+import { parseResponse } from './validate.js';
+
+export type QueryValue = string | number | boolean | undefined | null;
+
+/** A gate a request passes before each attempt (the markets limiter). */
+export interface RequestGate {
+  acquire(opts?: { front?: boolean }): Promise<void>;
+  pause(ms: number): void;
+}
+
+export interface RequestSpec<S extends z.ZodType> {
+  method: 'GET' | 'POST';
+  path: string;
+  query?: Record<string, QueryValue> | undefined;
+  body?: unknown;
+  schema: S;
+  /**
+   * True only for calls that change nothing: they are retried with backoff. State-changing calls are never
+   * retried once the request may have reached the server (a duplicate bet costs real money).
+   */
+  idempotent: boolean;
+  gate?: RequestGate | undefined;
+}
+
+export interface TransportOptions {
+  baseUrl: string;
+  apiKey: string;
+  dispatcher: Dispatcher;
+  timeoutMs: number;
+  maxReadRetries: number;
+  sandbox: boolean;
+  /** How often one request may wait out a 429 behind a gate before the error surfaces. */
+  maxRateLimitWaits?: number;
+  sleep?: (ms: number) => Promise<void>;
+  userAgent?: string;
+}
+
+/** Failures a read may retry: the gateway never saw it, or answered in a way that says "later". */
+const retryable = (err: unknown) =>
+  err instanceof NetworkError ||
+  err instanceof RequestTimeoutError ||
+  err instanceof RateLimitError ||
+  err instanceof ServerError;
+
+/** Codes that prove no byte of the request left this process. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** The one HTTP path of the client: auth header, deadline, error mapping, read retries, response parsing. */
+export class Transport {
+  readonly baseUrl: string;
+  readonly #apiKey: string;
+  readonly #opts: TransportOptions;
+  readonly #sleep: (ms: number) => Promise<void>;
+  #closed = false;
+
+  constructor(opts: TransportOptions) {
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.#apiKey = opts.apiKey;
+    this.#opts = opts;
+    this.#sleep = opts.sleep ?? defaultSleep;
+  }
+
+  close(): void {
+    this.#closed = true;
+  }
+
+  async request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>> {
+    let attempt = 0;
+    let rateLimitWaits = 0;
+    let front = false;
+    for (;;) {
+      if (this.#closed) throw new GatewayError('The gateway client is closed: create a new GatewayClient.');
+      if (spec.gate) await spec.gate.acquire({ front });
+      attempt++;
+      try {
+        return await this.#once(spec);
+      } catch (err) {
+        // Behind a gate a 429 pauses the whole bucket and the GET goes again first in line.
+        if (err instanceof RateLimitError && spec.gate && rateLimitWaits < (this.#opts.maxRateLimitWaits ?? 5)) {
+          rateLimitWaits++;
+          attempt--;
+          front = true;
+          spec.gate.pause(err.retryAfterMs ?? 1_000);
+          continue;
+        }
+        if (!spec.idempotent || attempt > this.#opts.maxReadRetries || !retryable(err)) throw err;
+        const wait =
+          err instanceof RateLimitError && err.retryAfterMs !== undefined ? err.retryAfterMs : backoffMs(attempt);
+        await this.#sleep(wait);
+      }
+    }
+  }
+
+  #url(path: string, query: Record<string, QueryValue> | undefined): string {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null) params.append(k, String(v));
+    const qs = params.toString();
+    return `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
+  }
+
+  async #once<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>> {
+    const { method, path } = spec;
+    const headers: Record<string, string> = {
+      'x-api-key': this.#apiKey,
+      accept: 'application/json',
+      'user-agent': this.#opts.userAgent ?? 'syndicate-desk-gateway/0.1',
+    };
+    if (this.#opts.sandbox) headers['x-service-sandbox'] = '1';
+    let payload: string | undefined;
+    if (spec.body !== undefined) {
+      payload = JSON.stringify(spec.body);
+      headers['content-type'] = 'application/json';
+    }
+    const signal = AbortSignal.timeout(this.#opts.timeoutMs);
+    let status: number;
+    let resHeaders: Record<string, string | string[] | undefined>;
+    let text: string;
+    try {
+      const res = await request(this.#url(path, spec.query), {
+        dispatcher: this.#opts.dispatcher,
+        method,
+        headers,
+        body: payload,
+        signal,
+      });
+      status = res.statusCode;
+      resHeaders = res.headers;
+      // Always read the body, also on errors, or the connection stays pinned.
+      text = await res.body.text();
+    } catch (err) {
+      throw this.#transportError(err, signal, method, path);
+    }
+    const data = parseJson(text);
+    if (status < 200 || status >= 300) {
+      const body = redact(data, this.#apiKey);
+      throw errorFromResponse({
+        status,
+        body,
+        method,
+        path,
+        correlationId: correlationIdOf(body, resHeaders),
+        retryAfterMs: parseRetryAfter(resHeaders['retry-after']),
+      });
+    }
+    return parseResponse(spec.schema, data, { method, path, status });
+  }
+
+  #transportError(err: unknown, signal: AbortSignal, method: string, path: string): GatewayError {
+    if (err instanceof GatewayError) return err;
+    const timeoutMs = this.#opts.timeoutMs;
+    if (signal.aborted) {
+      return new RequestTimeoutError(
+        `${method} ${path} got no answer within ${timeoutMs} ms. The request may have reached the gateway: for a state-changing call check its result (re-poll) before sending it again.`,
+        { method, path, timeoutMs, mayHaveReachedServer: true },
+      );
+    }
+    const code = errorCode(err);
+    const notSent = code !== undefined && NOT_SENT_CODES.has(code);
+    const detail = redact(err instanceof Error ? err.message : String(err), this.#apiKey);
+    return new NetworkError(
+      notSent
+        ? `${method} ${path} could not connect to ${this.baseUrl} (${code}). Nothing was sent; check baseUrl and that the gateway is running.`
+        : `${method} ${path} lost its connection (${code ?? detail}). The request may have reached the gateway: for a state-changing call check its result before sending it again.`,
+      {
+        method,
+        path,
+        code,
+        mayHaveReachedServer: !notSent,
+        cause: { name: (err as Error)?.name, code, message: detail },
+      },
+    );
+  }
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function errorCode(err: unknown): string | undefined {
+  let cur: unknown = err;
+  for (let depth = 0; depth < 4 && cur && typeof cur === 'object'; depth++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
+    if (typeof code === 'string' && !(cur as { cause?: unknown }).cause) return code;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function correlationIdOf(body: unknown, headers: Record<string, string | string[] | undefined>): string | undefined {
+  const fromBody = body && typeof body === 'object' ? (body as Record<string, unknown>).correlation_id : undefined;
+  if (typeof fromBody === 'string') return fromBody;
+  for (const name of ['bet-correlation-id', 'x-correlation-id', 'x-request-id']) {
+    const v = headers[name];
+    if (typeof v === 'string') return v;
+  }
+  return undefined;
+}

@@ -1,0 +1,46 @@
+import type { z } from 'zod';
+import { RequestValidationError, ResponseShapeError } from './errors.js';
+
+const fieldOf = (path: readonly PropertyKey[]) => (path.length ? path.map(String).join('.') : '(body)');
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys')
+    return `unknown field(s) ${issue.keys.join(', ')}: remove them (the spec does not name them)`;
+  if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required';
+  return issue.message;
+}
+
+/** Validates a request object before anything is sent; the error names the first bad field and says what to do. */
+export function parseRequest<S extends z.ZodType>(schema: S, input: unknown, operation: string): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => ({ field: fieldOf(i.path), message: describeIssue(i) }));
+  const first = issues[0] ?? { field: '(body)', message: 'is invalid' };
+  const more =
+    issues.length > 1
+      ? ` (and ${issues.length - 1} more: ${issues
+          .slice(1)
+          .map((i) => i.field)
+          .join(', ')})`
+      : '';
+  return throwValidation(`${operation}: ${first.field} ${first.message}${more}`, first.field, issues);
+}
+
+function throwValidation(message: string, field: string, issues: { field: string; message: string }[]): never {
+  throw new RequestValidationError(message, { field, issues });
+}
+
+/** Validates a 2xx body: documented fields typed, unknown fields kept by the loose schemas. */
+export function parseResponse<S extends z.ZodType>(
+  schema: S,
+  data: unknown,
+  ctx: { method: string; path: string; status: number },
+): z.output<S> {
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => `${fieldOf(i.path)}: ${i.message}`);
+  throw new ResponseShapeError(
+    `${ctx.method} ${ctx.path} answered ${ctx.status} with an unexpected body (${issues.slice(0, 3).join('; ')}). The gateway and this client disagree on the spec; report it.`,
+    { ...ctx, body: data, issues },
+  );
+}

@@ -1,0 +1,190 @@
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
+import { inspect } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  AuthenticationError,
+  GatewayClient,
+  NetworkError,
+  RequestTimeoutError,
+  ServerError,
+} from '../../../src/gateway/index.js';
+import { type Harness, json, startHarness } from './http-harness.js';
+
+const KEY = 'sk-live-very-secret-123';
+const bet = {
+  session_id: 's1',
+  category: 'racing' as const,
+  track: 'Flemington',
+  race_num: 3,
+  date: '2026-11-21',
+  runner: 'Fast Horse',
+  market: 'win' as const,
+  stake: 10,
+  target_odds: 2.5,
+};
+
+let harness: Harness | undefined;
+let client: GatewayClient | undefined;
+afterEach(async () => {
+  await client?.close();
+  await harness?.close();
+  client = undefined;
+  harness = undefined;
+});
+
+const noWait = async () => {};
+const captureError = async (p: Promise<unknown>) =>
+  p.then(
+    () => expect.unreachable('expected a rejection'),
+    (e: unknown) => e,
+  );
+
+describe('transport: state-changing calls are sent at most once', () => {
+  it('does not send a second place_bet when the first times out after the server received it', async () => {
+    harness = await startHarness(() => {}); // receives, never answers
+    client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY, timeoutMs: 250, maxReadRetries: 3, sleep: noWait });
+    const err = await captureError(client.bets.place(bet));
+    expect(err).toBeInstanceOf(RequestTimeoutError);
+    expect((err as RequestTimeoutError).mayHaveReachedServer).toBe(true);
+    // A retry would follow at once (sleep is a no-op); give it a moment to show up if it existed.
+    await new Promise((r) => setTimeout(r, 150));
+    expect(harness.count('/v3/place_bet')).toBe(1);
+  });
+
+  it('does not resend place_bet when the connection drops after the server received it', async () => {
+    harness = await startHarness((_req, res) => {
+      res.socket?.destroy();
+    });
+    client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY, maxReadRetries: 3, sleep: noWait });
+    const err = await captureError(client.bets.place(bet));
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as NetworkError).mayHaveReachedServer).toBe(true);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(harness.count('/v3/place_bet')).toBe(1);
+  });
+
+  it('does retry a read that times out, up to maxReadRetries', async () => {
+    harness = await startHarness(() => {});
+    client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY, timeoutMs: 150, maxReadRetries: 2, sleep: noWait });
+    const err = await captureError(client.balances.get({ session_id: 's1' }));
+    expect(err).toBeInstanceOf(RequestTimeoutError);
+    expect(harness.count('/v3/balance')).toBe(3);
+  });
+
+  it('retries a read answered 503 and returns the later success', async () => {
+    let calls = 0;
+    harness = await startHarness((_req, res) => {
+      calls++;
+      if (calls === 1) return json(res, 503, { detail: 'busy' });
+      json(res, 200, {
+        session_id: 's1',
+        bookie: 'bookie_a',
+        username: 'u',
+        balance: 12.5,
+        bonus_balance: 2,
+        withdrawable_balance: 10.5,
+        retrieved_at: 'x',
+      });
+    });
+    client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY, sleep: noWait });
+    const bal = await client.balances.get({ session_id: 's1' });
+    expect(bal.balance).toBe(12.5);
+    expect(calls).toBe(2);
+  });
+
+  it('does not retry a place_bet answered 503', async () => {
+    harness = await startHarness((_req, res) => json(res, 503, { detail: 'busy' }));
+    client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY, sleep: noWait });
+    await expect(client.bets.place(bet)).rejects.toBeInstanceOf(ServerError);
+    expect(harness.count('/v3/place_bet')).toBe(1);
+  });
+
+  it('reports a refused connection as not having reached the server, and does not retry the write', async () => {
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((r) => probe.close(() => r()));
+    client = new GatewayClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY, sleep: noWait });
+    const err = await captureError(client.bets.place(bet));
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as NetworkError).mayHaveReachedServer).toBe(false);
+    expect((err as NetworkError).code).toBe('ECONNREFUSED');
+  });
+
+  it('sends the API key header, JSON body and sandbox header, and parses the 202 envelope into a job handle', async () => {
+    harness = await startHarness((req, res) =>
+      json(res, 202, {
+        status: 'pending',
+        correlation_id: 'c-1',
+        submitted_at: 'a',
+        timeout_at: 'b',
+        callback_url: null,
+        extra_field: 7,
+      }),
+    );
+    client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY, sandbox: true });
+    const handle = await client.bets.place(bet);
+    expect(handle.correlationId).toBe('c-1');
+    expect((handle.envelope as Record<string, unknown>).extra_field).toBe(7);
+    const [req] = harness.received;
+    expect(req?.headers['x-api-key']).toBe(KEY);
+    expect(req?.headers['x-service-sandbox']).toBe('1');
+    expect(req?.body).toEqual(bet);
+  });
+});
+
+describe('the API key never leaks', () => {
+  const leaks = (err: unknown) => {
+    const e = err as Error;
+    const texts = [
+      String(e),
+      e.message,
+      e.stack ?? '',
+      JSON.stringify(e),
+      inspect(e, { depth: 10 }),
+      inspect(e, { showHidden: true, depth: 10 }),
+    ];
+    return texts.some((t) => t.includes(KEY));
+  };
+
+  it('is absent from a 401 error even when the server echoes it', async () => {
+    harness = await startHarness((req, res) =>
+      json(res, 401, { detail: `Invalid or missing API key: ${req.headers['x-api-key']}` }),
+    );
+    client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY });
+    const err = await captureError(client.sessions.list());
+    expect(err).toBeInstanceOf(AuthenticationError);
+    expect((err as AuthenticationError).message).toContain('Invalid or missing API key');
+    expect(leaks(err)).toBe(false);
+  });
+
+  it('is absent from a 500 error', async () => {
+    harness = await startHarness((req, res) =>
+      json(res, 500, {
+        status: 'error',
+        message: `boom for ${req.headers['x-api-key']}`,
+        key: req.headers['x-api-key'],
+      }),
+    );
+    client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY, sleep: noWait });
+    const err = await captureError(client.sessions.start({ session_id: 's1' }));
+    expect(err).toBeInstanceOf(ServerError);
+    expect(leaks(err)).toBe(false);
+  });
+
+  it('is absent from network and timeout errors, and from the client itself', async () => {
+    harness = await startHarness(() => {});
+    client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY, timeoutMs: 100, maxReadRetries: 0 });
+    const timeout = await captureError(client.sessions.list());
+    expect(timeout).toBeInstanceOf(RequestTimeoutError);
+    expect(leaks(timeout)).toBe(false);
+    await harness.close();
+    harness = undefined;
+    const network = await captureError(client.sessions.list());
+    expect(network).toBeInstanceOf(NetworkError);
+    expect(leaks(network)).toBe(false);
+    expect(JSON.stringify(client)).not.toContain(KEY);
+    expect(inspect(client, { depth: 10, showHidden: true })).not.toContain(KEY);
+  });
+});
