@@ -27,7 +27,7 @@ const persona = z.enum(PERSONAS as [Persona, ...Persona[]], {
 });
 const channelId = z.string({ error: '"channelId" is required: the channel you act in' }).min(1);
 const optionValue = z.union([z.string(), z.number(), z.boolean()]);
-const option = z.object({ name: z.string().min(1), type: z.number().int().optional(), value: optionValue.optional() });
+const option = z.object({ name: z.string().min(1), type: z.number().int().optional(), value: optionValue });
 
 const commandBody = z.object({
   as: persona,
@@ -104,7 +104,7 @@ export class PlaygroundApi {
       user,
       channelId: this.#channel(b.channelId),
       name: b.name,
-      options: b.options,
+      options: b.options.map(({ name, value }) => ({ name, value })),
       ...(b.subcommand ? { subcommand: b.subcommand } : {}),
     });
     return this.#watch(ix, user.id);
@@ -117,7 +117,7 @@ export class PlaygroundApi {
       user: this.#user(b.as),
       channelId: this.#channel(b.channelId),
       name: b.name,
-      options: b.options.map((o) => (o.name === b.focused ? { ...o, focused: true } : o)),
+      options: b.options.map(({ name, value }) => ({ name, value })),
       focused: b.focused,
       ...(b.subcommand ? { subcommand: b.subcommand } : {}),
     });
@@ -128,14 +128,15 @@ export class PlaygroundApi {
     const b = clickBody.parse(body);
     const user = this.#user(b.as);
     const message = this.#message(b.channelId, b.messageId, user.id);
-    return this.#watch(await this.ld.clickButton({ user, message, customId: b.customId }), user.id);
+    return this.#watch(await this.ld.clickButton({ user, message: message.id, customId: b.customId }), user.id);
   }
 
   async select(body: unknown) {
     const b = selectBody.parse(body);
     const user = this.#user(b.as);
     const message = this.#message(b.channelId, b.messageId, user.id);
-    return this.#watch(await this.ld.selectMenu({ user, message, customId: b.customId, values: b.values }), user.id);
+    const ix = await this.ld.selectMenu({ user, message: message.id, customId: b.customId, values: b.values });
+    return this.#watch(ix, user.id);
   }
 
   async modal(body: unknown) {
@@ -148,7 +149,7 @@ export class PlaygroundApi {
       channelId: channel,
       customId: b.customId,
       fields: b.fields,
-      ...(message ? { message } : {}),
+      ...(message ? { message: message.id } : {}),
     });
     return this.#watch(ix, user.id);
   }

@@ -18,8 +18,6 @@ interface ModalEvent {
   modal: unknown;
 }
 
-const KINDS = { messageCreate: 'create', messageUpdate: 'update', messageDelete: 'delete' } as const;
-
 /**
  * Fans the double's events out to every open page as Server-Sent Events, each viewer seeing only
  * what Discord would show them (ephemeral messages and modals go to their own user).
@@ -30,11 +28,17 @@ export class LiveEvents {
   readonly #heartbeat: NodeJS.Timeout;
 
   constructor(ld: PlaygroundDiscord) {
-    for (const [event, kind] of Object.entries(KINDS)) {
-      const listener = (e: MessageEvent) => this.#onMessage(kind, e);
-      ld.events.on(event, listener);
-      this.#unsubscribe.push(() => ld.events.off(event, listener));
-    }
+    const onCreate = (e: MessageEvent) => this.#onMessage('create', e);
+    const onUpdate = (e: MessageEvent) => this.#onMessage('update', e);
+    const onDelete = (e: MessageEvent) => this.#onMessage('delete', e);
+    ld.events.on('messageCreate', onCreate);
+    ld.events.on('messageUpdate', onUpdate);
+    ld.events.on('messageDelete', onDelete);
+    this.#unsubscribe.push(() => {
+      ld.events.off('messageCreate', onCreate);
+      ld.events.off('messageUpdate', onUpdate);
+      ld.events.off('messageDelete', onDelete);
+    });
     const onModal = (e: ModalEvent) => this.#send((v) => v.userId === e.userId, 'modal', e);
     ld.events.on('modal', onModal);
     this.#unsubscribe.push(() => ld.events.off('modal', onModal));

@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ZodError } from 'zod';
+import { CommandInputError } from '../interactions/command-options.js';
+import { NoBotConnectedError } from '../interactions/open.js';
 import { ApiError, describeIssues, PlaygroundApi, readJson, sendJson } from './api.js';
 import { LiveEvents } from './live-events.js';
 import { PUBLIC_DIR, readUnder, vendorRoute } from './static-files.js';
@@ -96,7 +98,11 @@ function fail(res: ServerResponse, err: unknown) {
   }
   if (err instanceof ZodError) return sendJson(res, 400, { error: describeIssues(err) });
   if (err instanceof ApiError) return sendJson(res, err.status, { error: err.message });
-  // Errors from the double (a closed channel, an unknown component) are the user's to read and retry.
   const message = err instanceof Error ? err.message : String(err);
-  return sendJson(res, 500, { error: `The local Discord refused: ${message}` });
+  // The double refuses what a Discord client could not send (bad options, a stale component): the user's to fix.
+  if (err instanceof CommandInputError) return sendJson(res, 400, { error: `Discord would refuse this: ${message}` });
+  if (err instanceof NoBotConnectedError) {
+    return sendJson(res, 503, { error: 'The bot is not connected yet: wait a moment and try again.' });
+  }
+  return sendJson(res, 500, { error: `The local Discord failed: ${message}` });
 }

@@ -1,19 +1,28 @@
-import type { EventEmitter } from 'node:events';
+import type { LocalDiscord } from '../local-discord.js';
 
-// The slice of the local Discord the playground drives. Kept structural so the page depends on the
-// double's behaviour, not on its internals; `startLocalDiscord()`'s result satisfies it.
+/** The slice of the local Discord the playground drives (its in-process API, nothing internal). */
+export type PlaygroundDiscord = Pick<
+  LocalDiscord,
+  | 'users'
+  | 'channelIds'
+  | 'guild'
+  | 'commands'
+  | 'messages'
+  | 'sendCommand'
+  | 'autocomplete'
+  | 'clickButton'
+  | 'selectMenu'
+  | 'submitModal'
+  | 'events'
+>;
 
-export interface DiscordUserLike {
+/** A message as the double stores it, read loosely: the page only needs its id, flags and owner. */
+export interface DiscordMessageLike {
   id: string;
-  username: string;
-  global_name?: string | null;
-}
-
-export interface ApplicationCommandLike {
-  name: string;
-  description?: string;
-  type?: number;
-  options?: unknown[];
+  flags?: number;
+  visibleTo?: string | null;
+  interaction_metadata?: unknown;
+  interaction?: unknown;
 }
 
 export interface InteractionHandle {
@@ -21,61 +30,9 @@ export interface InteractionHandle {
   acknowledged: Promise<unknown>;
 }
 
-export interface DiscordMessageLike {
-  id: string;
-  channel_id?: string;
-  flags?: number;
-  [key: string]: unknown;
-}
-
-export interface CommandOptionInput {
+export interface ApplicationCommandLike {
   name: string;
   type?: number;
-  value?: string | number | boolean;
-  options?: CommandOptionInput[];
-  focused?: boolean;
-}
-
-export interface PlaygroundDiscord {
-  users: { admin: DiscordUserLike; bettor: DiscordUserLike; viewer: DiscordUserLike };
-  channelIds: { bets: string; results: string };
-  guild: { id: string; name?: string };
-  commands(guildId?: string): ApplicationCommandLike[];
-  messages(channelId: string): DiscordMessageLike[];
-  sendCommand(input: {
-    user: DiscordUserLike;
-    channelId: string;
-    name: string;
-    options?: CommandOptionInput[];
-    subcommand?: string;
-  }): Promise<InteractionHandle>;
-  autocomplete(input: {
-    user: DiscordUserLike;
-    channelId: string;
-    name: string;
-    options: CommandOptionInput[];
-    focused: string;
-    subcommand?: string;
-  }): Promise<unknown>;
-  clickButton(input: {
-    user: DiscordUserLike;
-    message: DiscordMessageLike;
-    customId: string;
-  }): Promise<InteractionHandle>;
-  selectMenu(input: {
-    user: DiscordUserLike;
-    message: DiscordMessageLike;
-    customId: string;
-    values: string[];
-  }): Promise<InteractionHandle>;
-  submitModal(input: {
-    user: DiscordUserLike;
-    channelId: string;
-    customId: string;
-    fields: Record<string, string>;
-    message?: DiscordMessageLike;
-  }): Promise<InteractionHandle>;
-  events: EventEmitter;
 }
 
 export type Persona = keyof PlaygroundDiscord['users'];

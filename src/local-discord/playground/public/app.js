@@ -183,10 +183,10 @@ function connect() {
   source.addEventListener('modal', (e) => onModal(JSON.parse(e.data)));
 }
 
-async function onModal({ interactionId, modal }) {
+async function onModal({ interactionId, channelId, modal }) {
   const fields = await openModal(ui.modal, modal);
   if (!fields) return;
-  const origin = app.origins.get(interactionId) ?? { channelId: app.channelId };
+  const origin = app.origins.get(interactionId) ?? { channelId: channelId ?? app.channelId };
   try {
     const { id } = await api('/api/modal', {
       channelId: origin.channelId,
