@@ -64,6 +64,7 @@ interface Job {
 
 export class Jobs {
   private jobs = new Map<string, Job>();
+  private readonly waiters = new Map<string, ((entry: PollEntry) => void)[]>();
   private readonly rng: () => number;
   readonly webhooks: WebhookSender;
   /** Counts of what happened, for /_sandbox/state. */
@@ -147,9 +148,39 @@ export class Jobs {
     }));
   }
 
+  /**
+   * Resolves with the job's poll entry once it leaves pending: completed, or timeout at timeout_at
+   * (used by the inline v2 routes). Resolves `unknown` for an id never issued or on reset/close.
+   */
+  settled(account: Account, id: string): Promise<PollEntry> {
+    const job = this.jobs.get(id);
+    if (!job || job.status === 'completed' || job.accountId !== account.id) {
+      return Promise.resolve(this.status(account, [id])[0]!);
+    }
+    return new Promise((resolve) => {
+      const timer = this.clock.schedule(job.timeoutMs - this.clock.nowMs(), () => this.wake(id, account));
+      const list = this.waiters.get(id) ?? [];
+      list.push((entry) => {
+        timer.cancel();
+        resolve(entry);
+      });
+      this.waiters.set(id, list);
+    });
+  }
+
   reset(): void {
     for (const job of this.jobs.values()) job.cancel?.();
     this.jobs.clear();
+    for (const [id, list] of this.waiters) for (const fn of list) fn({ correlation_id: id, status: 'unknown' });
+    this.waiters.clear();
+  }
+
+  private wake(id: string, account: Account): void {
+    const list = this.waiters.get(id);
+    if (!list) return;
+    this.waiters.delete(id);
+    const entry = this.status(account, [id])[0]!;
+    for (const fn of list) fn(entry);
   }
 
   async close(): Promise<void> {
@@ -177,6 +208,7 @@ export class Jobs {
     job.status = 'completed';
     job.result = result;
     this.stats.completed += 1;
+    this.wake(job.envelope.correlation_id, job.account);
     if (callbackUrl) {
       const { session_id, bookie, username } = job.envelope;
       this.webhooks.deliver(

@@ -1,6 +1,7 @@
 // The Sandbox object every handler receives, and the World interface engineer W implements.
 import type { Accounts } from '../accounts/accounts.js';
 import type { Ledger } from '../accounts/ledger.js';
+import type { PromoBook } from '../accounts/promo-book.js';
 import type { SandboxClock } from './clock.js';
 import type { FaultState } from './faults.js';
 import type { Jobs } from './jobs.js';
@@ -49,6 +50,8 @@ export interface Sandbox {
   jobs: Jobs;
   world: World;
   faults: FaultState;
+  /** Account promos (bet-boost cards, tokens, offers) and place_promo idempotency. */
+  promos: PromoBook;
   seed: number;
   counters: Counters;
   /** Logs without secrets; silent when started quiet. */

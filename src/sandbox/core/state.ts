@@ -1,6 +1,7 @@
 // Builds the Sandbox object (clock, accounts, ledger, jobs, world, faults) and rebuilds it on reset.
 import { Accounts } from '../accounts/accounts.js';
 import { Ledger } from '../accounts/ledger.js';
+import { PromoBook } from '../accounts/promo-book.js';
 import { SandboxClock } from './clock.js';
 import { type FaultConfig, FaultState } from './faults.js';
 import { Jobs } from './jobs.js';
@@ -35,7 +36,22 @@ export async function createSandboxState(opts: StartSandboxOptions = {}): Promis
     else counters.webhooksDeadLettered += 1;
   });
   const world = await loadWorld(seed, clock, log);
-  return { clock, accounts, ledger, jobs, world, faults, seed, counters, log };
+  const sb: Sandbox = {
+    clock,
+    accounts,
+    ledger,
+    jobs,
+    world,
+    faults,
+    seed,
+    counters,
+    log,
+    promos: new PromoBook(
+      () => sb.world,
+      () => clock.today(),
+    ),
+  };
+  return sb;
 }
 
 /** Rebuilds accounts, ledger, jobs and the world from the seed (control route reset). */
@@ -44,4 +60,5 @@ export async function resetSandbox(sb: Sandbox): Promise<void> {
   sb.accounts.reset(sb.clock.now());
   sb.ledger.reset();
   sb.world = await loadWorld(sb.seed, sb.clock, sb.log);
+  sb.promos.reset();
 }

@@ -1,0 +1,48 @@
+// The account promos in play and the place_promo idempotency record.
+import type { Envelope } from '../core/jobs.js';
+import type { World } from '../core/sandbox.js';
+import { type AccountPromo, buildAccountPromos } from './account-promos.js';
+
+export class PromoBook {
+  private promos: AccountPromo[] | undefined;
+  private readonly idempotent = new Map<string, Envelope>();
+  private betSeq = 0;
+
+  constructor(
+    private world: () => World,
+    private readonly today: () => string,
+  ) {}
+
+  /** Cards are built on first use, from the world as it stands then. */
+  all(): AccountPromo[] {
+    if (!this.promos) {
+      const w = this.world();
+      this.promos = buildAccountPromos(w.racingMeetings(this.today()), w.sportsEventsForPromos(), this.today());
+    }
+    return this.promos;
+  }
+
+  find(promo_id: number): AccountPromo | undefined {
+    return this.all().find((p) => p.promo_id === promo_id);
+  }
+
+  /** The envelope first answered for this account's idempotency key, if any. */
+  replay(accountId: string, key: string): Envelope | undefined {
+    return this.idempotent.get(`${accountId}\n${key}`);
+  }
+
+  remember(accountId: string, key: string, envelope: Envelope): void {
+    this.idempotent.set(`${accountId}\n${key}`, envelope);
+  }
+
+  nextBetId(promo_id: number): string {
+    this.betSeq += 1;
+    return `promo-${promo_id}-${String(this.betSeq).padStart(4, '0')}`;
+  }
+
+  reset(): void {
+    this.promos = undefined;
+    this.idempotent.clear();
+    this.betSeq = 0;
+  }
+}

@@ -1,0 +1,133 @@
+// Race promos for today's meetings, promo tokens for one race, and boost-token availability. All derived
+// from the world's meetings and fixed hashes, so the same seed and day give the same offers.
+import { ApiError } from '../core/http.js';
+import { hashString } from '../core/rng.js';
+import type { RacingMeeting } from '../core/sandbox.js';
+
+export type RaceType = 'R' | 'G' | 'H';
+
+/** Accepts `(R)`, `R`, `r`; default thoroughbred. 400 naming the field otherwise. */
+export function parseRaceType(value: unknown, field = 'race_type'): RaceType {
+  if (value === undefined || value === null || value === '') return 'R';
+  const code = typeof value === 'string' ? value.replace(/[()\s]/g, '').toUpperCase() : '';
+  if (code === 'R' || code === 'G' || code === 'H') return code;
+  throw new ApiError(400, { detail: `Field '${field}' must be (R), (G) or (H), got ${JSON.stringify(value)}`, field });
+}
+
+const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+
+interface PromoRace {
+  meeting: RacingMeeting;
+  race_num: number;
+}
+
+/** The races of today's meetings that carry a promo at `bookie`: two or three per meeting. */
+function promoRaces(meetings: RacingMeeting[], bookie: string, date: string): PromoRace[] {
+  const out: PromoRace[] = [];
+  for (const meeting of meetings) {
+    for (let race = 1; race <= meeting.races; race++) {
+      if (hashString(`${bookie}|${meeting.track}|${race}|${date}`) % 3 === 0) out.push({ meeting, race_num: race });
+    }
+  }
+  return out;
+}
+
+const OFFERS = [
+  { promo_type: '2/3', offer_name: 'Money back if 2nd or 3rd', offer_type: 'stake_back', max_reward: 50 },
+  { promo_type: '2', offer_name: 'Money back if 2nd', offer_type: 'stake_back', max_reward: 100 },
+  {
+    promo_type: 'bonus_betboost_25pc',
+    offer_name: '25% winnings boost as a bonus bet',
+    offer_type: 'bet_boost',
+    max_reward: 25,
+  },
+];
+
+function offerFor(bookie: string, meeting: RacingMeeting, race: number) {
+  return OFFERS[hashString(`offer|${bookie}|${meeting.track}|${race}`) % OFFERS.length]!;
+}
+
+export function racePromos(meetings: RacingMeeting[], bookie: string, date: string) {
+  const promos = promoRaces(meetings, bookie, date).map(({ meeting, race_num }) => {
+    const offer = offerFor(bookie, meeting, race_num);
+    return {
+      track: meeting.track,
+      race_num,
+      race_type: meeting.race_type,
+      promo_type: offer.promo_type,
+      max_reward: offer.max_reward,
+      token_group_id: `tg-${bookie}-${slug(meeting.track)}-${race_num}-${date}`,
+      valid_till: `${date}T23:59:00.000Z`,
+      event_url: `/racing/${meeting.country}/${slug(meeting.track)}/${date}/race-${race_num}`,
+      offer_name: offer.offer_name,
+      offer_type: offer.offer_type,
+    };
+  });
+  return { success: true, promos, count: promos.length };
+}
+
+export function findMeeting(
+  meetings: RacingMeeting[],
+  track: string,
+  raceNum: number,
+  raceType: RaceType,
+  country?: string,
+): RacingMeeting | undefined {
+  const name = track.trim().toLowerCase();
+  return meetings.find(
+    (m) =>
+      m.track.toLowerCase() === name &&
+      m.race_type === raceType &&
+      raceNum >= 1 &&
+      raceNum <= m.races &&
+      (!country || m.country.toLowerCase() === country.toLowerCase()),
+  );
+}
+
+export function promoTokens(
+  meetings: RacingMeeting[],
+  bookie: string,
+  date: string,
+  track: string,
+  raceNum: number,
+  raceType: RaceType,
+  country?: string,
+) {
+  const meeting = findMeeting(meetings, track, raceNum, raceType, country);
+  if (!meeting) {
+    return {
+      success: false,
+      error: 'race_not_found',
+      message: `No race ${track} R${raceNum} (${raceType}) today; use a track and race number from /v3/promos`,
+    };
+  }
+  const carries = promoRaces([meeting], bookie, date).some((p) => p.race_num === raceNum);
+  const raceSpecific = carries
+    ? [
+        {
+          type: offerFor(bookie, meeting, raceNum).promo_type,
+          max_reward: offerFor(bookie, meeting, raceNum).max_reward,
+          is_race_specific: true,
+          usage_restrictions: `Only on ${meeting.track} race ${raceNum} today`,
+        },
+      ]
+    : [];
+  const general = [
+    {
+      type: '2/3',
+      max_reward: 20,
+      is_race_specific: false,
+      usage_restrictions: 'Any thoroughbred race today, win bets only',
+    },
+  ];
+  const h = hashString(`boost|${bookie}|${meeting.track}|${raceNum}|${date}`);
+  return {
+    success: true,
+    saver_tokens: [...raceSpecific, ...general],
+    bonus_boost: { available: h % 2 === 0, boost_percentage: h % 4 === 0 ? 50 : 25, max_reward: 50 },
+  };
+}
+
+export function boostTokenAvailable(bookie: string, date: string, track: string, raceNum: number): boolean {
+  return hashString(`boost-token|${bookie}|${track.toLowerCase()}|${raceNum}|${date}`) % 2 === 0;
+}

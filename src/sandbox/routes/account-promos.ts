@@ -1,0 +1,59 @@
+// GET /v3/account_promos (sync): active promos on the caller's bookmaker accounts; no bookmaker is contacted.
+import type { AccountPromo } from '../accounts/account-promos.js';
+import type { Account } from '../accounts/types.js';
+import { ok, type Route } from '../core/http.js';
+
+/** The public row: internal bookkeeping removed, the caller's sessions on the account added. */
+export function promoView(promo: AccountPromo, account: Account, requested?: string) {
+  const { state: _state, not_placeable_reason: _reason, max_stake: _max, ...row } = promo;
+  const session_ids = account.sessions
+    .filter((s) => s.account_id === promo.account_id && s.active)
+    .map((s) => s.session_id);
+  return { ...row, session_id: requested ?? session_ids[0] ?? null, session_ids };
+}
+
+export const accountPromoRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/v3/account_promos',
+    handler: (ctx) => {
+      const requested = ctx.query.get('session_id') || undefined;
+      const bookie = ctx.query.get('bookie') || undefined;
+      const accountIds = requested
+        ? new Set([ctx.sb.accounts.findSession(ctx.account, requested).account_id])
+        : new Set(ctx.account.sessions.map((s) => s.account_id));
+      const promos = ctx.sb.promos
+        .all()
+        .filter((p) => p.state === 'active' && accountIds.has(p.account_id) && (!bookie || p.bookie === bookie))
+        .map((p) => promoView(p, ctx.account, requested));
+      return ok({ success: true, count: promos.length, promos });
+    },
+    sample: (ctx) => {
+      const date = ctx.sb.clock.today();
+      const promo = {
+        promo_id: 1,
+        session_id: 'sample-session-1',
+        session_ids: ['sample-session-1'],
+        account_id: '00000000-0000-4000-8000-0000000000aa',
+        bookie: 'bookie_c',
+        promo: 'bet_boost',
+        label: 'Bet boost: Home Team to win',
+        summary: { label: 'Bet boost', headline: 'Home Team to win', detail: 'Boosted from 1.90 to 2.30' },
+        kind: 'sports',
+        sport: 'AFL',
+        competition: 'afl',
+        event: 'Home Team v Away Team',
+        date,
+        epk: `aussie_rules/au/afl/home_team_v_away_team/${date}`,
+        card_id: 'card-sample-1',
+        voucher_type: 'single',
+        selection: 'Home Team',
+        base_odds: 1.9,
+        boosted_odds: 2.3,
+        placeable_by_id: true,
+        how_to_bet: { endpoint: '/v3/place_promo' },
+      };
+      return ok({ success: true, count: 1, promos: [promo] });
+    },
+  },
+];

@@ -1,0 +1,93 @@
+// Bonus tokens and race promos: /v3/bonus_bets, /v3/split_bonus_bet, /v3/promos, /v3/promo_tokens (async),
+// /v2/boost_token (sync). The result builders are shared with the inline v2 routes.
+import { listBonusBets, splitBonusBet } from '../accounts/bonus.js';
+import { boostTokenAvailable, findMeeting, parseRaceType, promoTokens, racePromos } from '../accounts/race-promos.js';
+import type { Session } from '../accounts/types.js';
+import { ApiError, type Ctx, ok, type Route } from '../core/http.js';
+import { optionalString, requireInt, requireNumber, requireString } from '../core/validate.js';
+import { activeSession, submitSessionJob } from './session-job.js';
+
+export function bonusBetsResult(ctx: Ctx, session: Session) {
+  return listBonusBets(ctx.sb.accounts.bookAccountOf(session));
+}
+
+export function splitResult(ctx: Ctx, session: Session, maxAmount: number) {
+  return splitBonusBet(ctx.sb.accounts.bookAccountOf(session), maxAmount);
+}
+
+export function promosResult(ctx: Ctx, session: Session) {
+  const date = ctx.sb.clock.today();
+  return racePromos(ctx.sb.world.racingMeetings(date), session.bookie, date);
+}
+
+/** Validates the promo_tokens body at submit time; the returned function computes the result. */
+export function promoTokensRequest(ctx: Ctx, session: Session): () => ReturnType<typeof promoTokens> {
+  const track = requireString(ctx.body, 'track');
+  const raceNum = requireInt(ctx.body, 'race_num', { positive: true });
+  const raceType = parseRaceType(ctx.body.race_type);
+  const country = optionalString(ctx.body, 'country');
+  return () => {
+    const date = ctx.sb.clock.today();
+    return promoTokens(ctx.sb.world.racingMeetings(date), session.bookie, date, track, raceNum, raceType, country);
+  };
+}
+
+export const bonusPromoRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/v3/bonus_bets',
+    async: true,
+    handler: (ctx) => {
+      const session = activeSession(ctx);
+      return submitSessionJob(ctx, session, () => bonusBetsResult(ctx, session));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/v3/split_bonus_bet',
+    write: true,
+    async: true,
+    handler: (ctx) => {
+      const maxAmount = requireNumber(ctx.body, 'max_amount', { positive: true });
+      const session = activeSession(ctx);
+      return submitSessionJob(ctx, session, () => splitResult(ctx, session, maxAmount));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/v3/promos',
+    async: true,
+    handler: (ctx) => {
+      const session = activeSession(ctx);
+      return submitSessionJob(ctx, session, () => promosResult(ctx, session));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/v3/promo_tokens',
+    async: true,
+    handler: (ctx) => {
+      const session = activeSession(ctx);
+      return submitSessionJob(ctx, session, promoTokensRequest(ctx, session));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/v2/boost_token',
+    handler: (ctx) => {
+      const session = activeSession(ctx);
+      const track = requireString(ctx.body, 'track');
+      const raceNum = requireInt(ctx.body, 'race_num', { positive: true });
+      const raceType = parseRaceType(ctx.body.race_type);
+      const date = ctx.sb.clock.today();
+      if (!findMeeting(ctx.sb.world.racingMeetings(date), track, raceNum, raceType)) {
+        throw new ApiError(404, {
+          error: 'race_not_found',
+          detail: `No race ${track} R${raceNum} (${raceType}) today; use a track and race number from /v3/promos`,
+        });
+      }
+      return ok({ success: true, boost_token_available: boostTokenAvailable(session.bookie, date, track, raceNum) });
+    },
+    sample: () => ok({ success: true, boost_token_available: true }),
+  },
+];

@@ -1,0 +1,102 @@
+// Deprecated v2 routes. Before the sunset (by the sandbox clock) they answer the v3 result inline with
+// Deprecation/Sunset/Link headers; after it, 410. /v2/place_bet is 410 except its stacked_srm branch.
+// Each inline answer runs the v3 route itself (same checks, same result) and waits for its job.
+
+import { NO_PERMISSION } from '../accounts/errors.js';
+import { ApiError, type Ctx, ok, type Reply, type Route } from '../core/http.js';
+import type { Envelope } from '../core/jobs.js';
+import { queryInt } from '../core/validate.js';
+
+export const SUNSET = new Date('2026-05-17T00:00:00Z');
+export const SUNSET_HEADER = 'Sun, 17 May 2026 00:00:00 GMT';
+const V2_DAYS_BACK_MAX = 30;
+const V2_LIMIT_MAX = 500;
+
+function deprecationHeaders(successor: string): Record<string, string> {
+  return { Deprecation: 'true', Sunset: SUNSET_HEADER, Link: `<${successor}>; rel=successor-version` };
+}
+
+function gone(successor: string): ApiError {
+  return new ApiError(410, { error: 'deprecated', use: `POST ${successor}` });
+}
+
+type Lookup = (path: string) => Route | undefined;
+
+/** Runs the v3 route with `body` and waits for its job; the poll result (or the v3 error) answers inline. */
+async function runInline(ctx: Ctx, lookup: Lookup, successor: string, body: Record<string, unknown>): Promise<unknown> {
+  const route = lookup(successor);
+  if (!route) throw new ApiError(503, { detail: `${successor} is not available in this sandbox build` });
+  if (route.write && !ctx.account.canBet) throw new ApiError(403, NO_PERMISSION);
+  const { callback_url: _ignored, ...rest } = body;
+  const reply = await route.handler({ ...ctx, path: successor, body: rest });
+  if (reply.status !== 202) throw new ApiError(reply.status, reply.body, reply.headers);
+  const entry = await ctx.sb.jobs.settled(ctx.account, (reply.body as Envelope).correlation_id);
+  if (entry.status !== 'completed') {
+    throw new ApiError(504, { detail: `The bookmaker did not answer in time (job ${entry.status}); retry later` });
+  }
+  return entry.result;
+}
+
+function inlineRoute(
+  lookup: Lookup,
+  path: string,
+  successor: string,
+  opts: { write?: boolean; reshape?: (result: unknown) => unknown } = {},
+): Route {
+  return {
+    method: 'POST',
+    path,
+    ...(opts.write ? { write: true } : {}),
+    handler: async (ctx): Promise<Reply> => {
+      if (ctx.sb.clock.nowMs() >= SUNSET.getTime()) throw gone(successor);
+      const result = await runInline(ctx, lookup, successor, ctx.body);
+      return ok(opts.reshape ? opts.reshape(result) : result, deprecationHeaders(successor));
+    },
+  };
+}
+
+/** v2 split names: new_amount and num_pieces where v3 says new_amount_per_bet and num_splits. */
+export function toV2Split(result: unknown): unknown {
+  if (typeof result !== 'object' || result === null) return result;
+  const { new_amount_per_bet, num_splits, ...rest } = result as Record<string, unknown>;
+  if (new_amount_per_bet === undefined) return rest;
+  return { ...rest, new_amount: new_amount_per_bet, num_pieces: num_splits };
+}
+
+export function legacyRoutes(v3: Route[]): Route[] {
+  const lookup: Lookup = (path) => v3.find((r) => r.path === path && r.method === 'POST');
+  return [
+    {
+      method: 'POST',
+      path: '/v2/place_bet',
+      handler: async (ctx) => {
+        if (ctx.body.category !== 'stacked_srm') throw gone('/v3/place_bet');
+        if (ctx.sb.clock.nowMs() >= SUNSET.getTime()) throw gone('/v3/stacked_srm');
+        const { category: _category, ...body } = ctx.body as Record<string, unknown>;
+        const result = await runInline(ctx, lookup, '/v3/stacked_srm', body);
+        return ok(result, deprecationHeaders('/v3/stacked_srm'));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v2/transactions',
+      handler: async (ctx) => {
+        const successor = '/v3/transactions';
+        if (ctx.sb.clock.nowMs() >= SUNSET.getTime()) throw gone(successor);
+        const daysBack = queryInt(ctx.query, 'days_back', { positive: true }) ?? 7;
+        const limit = queryInt(ctx.query, 'limit', { positive: true }) ?? 50;
+        if (daysBack > V2_DAYS_BACK_MAX) {
+          throw new ApiError(400, { detail: `days_back is at most ${V2_DAYS_BACK_MAX} on v2`, field: 'days_back' });
+        }
+        if (limit > V2_LIMIT_MAX)
+          throw new ApiError(400, { detail: `limit is at most ${V2_LIMIT_MAX} on v2`, field: 'limit' });
+        const body = { session_id: ctx.query.get('session_id') ?? undefined, days_back: daysBack, limit };
+        return ok(await runInline(ctx, lookup, successor, body), deprecationHeaders(successor));
+      },
+    },
+    inlineRoute(lookup, '/v2/promos', '/v3/promos'),
+    inlineRoute(lookup, '/v2/bonus_bets', '/v3/bonus_bets'),
+    inlineRoute(lookup, '/v2/promo_tokens', '/v3/promo_tokens'),
+    inlineRoute(lookup, '/v2/split_bonus_bet', '/v3/split_bonus_bet', { write: true, reshape: toV2Split }),
+  ];
+}

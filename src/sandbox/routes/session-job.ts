@@ -1,0 +1,27 @@
+// The common shape of session-scoped async endpoints: check the session, accept the job, answer 202.
+import type { Session } from '../accounts/types.js';
+import { accepted, type Ctx, type Reply } from '../core/http.js';
+import { requireString } from '../core/validate.js';
+
+/** The caller's active session named by `session_id` in the body (400 / 404 / 403 otherwise). */
+export function activeSession(ctx: Ctx): Session {
+  const id = requireString(ctx.body, 'session_id');
+  return ctx.sb.accounts.findSession(ctx.account, id, { requireActive: true });
+}
+
+export function submitSessionJob(
+  ctx: Ctx,
+  session: Session,
+  work: () => unknown | Promise<unknown>,
+  extra?: Record<string, unknown>,
+): Reply {
+  return accepted(
+    ctx.sb.jobs.submit({
+      account: ctx.account,
+      session,
+      callbackUrl: ctx.body.callback_url,
+      ...(extra ? { extra } : {}),
+      work,
+    }),
+  );
+}

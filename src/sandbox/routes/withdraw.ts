@@ -1,0 +1,20 @@
+// POST /v3/withdraw_balance (async): moves cash out of the bookmaker account.
+import type { Route } from '../core/http.js';
+import { sampleEnvelope } from '../core/samples.js';
+import { requireNumber } from '../core/validate.js';
+import { activeSession, submitSessionJob } from './session-job.js';
+
+export const withdrawRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/v3/withdraw_balance',
+    write: true,
+    async: true,
+    handler: (ctx) => {
+      const amount = requireNumber(ctx.body, 'amount', { positive: true });
+      const session = activeSession(ctx);
+      return submitSessionJob(ctx, session, () => ctx.sb.ledger.withdraw(session.account_id, amount), { amount });
+    },
+    sample: (ctx) => sampleEnvelope(ctx, { amount: typeof ctx.body?.amount === 'number' ? ctx.body.amount : 50 }),
+  },
+];
