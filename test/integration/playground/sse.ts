@@ -19,8 +19,11 @@ export class SseReader {
     if (!res.body) throw new Error('no body');
     const decoder = new TextDecoder();
     let buffer = '';
-    for await (const chunk of res.body) {
-      buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+    const reader = res.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
       let end = buffer.indexOf('\n\n');
       while (end !== -1) {
         const block = buffer.slice(0, end);
