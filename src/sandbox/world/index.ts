@@ -18,6 +18,7 @@ import {
   type Race,
   TRACKS,
 } from './racing.js';
+import { RollingLimit } from './rate-limit.js';
 import { type BetOutcome, legWins, sportsOutcome } from './settlement.js';
 import { epkDay, outrights, type SportEvent, sportsDay } from './sports.js';
 
@@ -44,6 +45,8 @@ export class SimWorld implements World {
   private readonly cards = new Map<string, CardMarket[]>();
   private readonly placed = new Map<string, PlacedBet>();
   private outrightList: SportEvent[] | null = null;
+  /** GET /v3/markets: 120 card reads per minute per API key, on the sandbox clock. */
+  readonly cardLimit = new RollingLimit(120, 60_000);
 
   constructor(opts: { seed: number; clock: SandboxClock }) {
     this.seed = opts.seed;
