@@ -1,0 +1,234 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import type { World } from '../state/world.js';
+import { guildCreatePayload, readyPayload } from './payloads.js';
+import { ZlibStreamEncoder } from './zlib-stream.js';
+
+const Op = {
+  Dispatch: 0,
+  Heartbeat: 1,
+  Identify: 2,
+  PresenceUpdate: 3,
+  VoiceStateUpdate: 4,
+  Resume: 6,
+  Reconnect: 7,
+  RequestGuildMembers: 8,
+  InvalidSession: 9,
+  Hello: 10,
+  HeartbeatAck: 11,
+} as const;
+
+/** Discord's gateway close codes the double uses. */
+export const Close = {
+  UnknownOpcode: 4001,
+  DecodeError: 4002,
+  NotAuthenticated: 4003,
+  AuthenticationFailed: 4004,
+  AlreadyAuthenticated: 4005,
+  SessionTimedOut: 4009,
+  InvalidApiVersion: 4012,
+} as const;
+
+const GUILDS_INTENT = 1;
+const REPLAY_BUFFER = 500;
+
+interface Session {
+  id: string;
+  seq: number;
+  intents: number;
+  socket: Connection | null;
+  /** Recent dispatches, replayed on RESUME. */
+  buffer: { s: number; t: string; d: unknown }[];
+}
+
+interface Connection {
+  ws: WebSocket;
+  zlib: ZlibStreamEncoder | null;
+  session: Session | null;
+  heartbeatDeadline: NodeJS.Timeout | null;
+}
+
+export interface GatewayOptions {
+  heartbeatIntervalMs: number;
+}
+
+/** The WebSocket half: HELLO, IDENTIFY → READY + GUILD_CREATE, heartbeats, RESUME, and dispatches. */
+export class GatewayServer {
+  readonly #wss: WebSocketServer;
+  readonly #sessions = new Map<string, Session>();
+  readonly #connections = new Set<Connection>();
+
+  constructor(
+    server: Server,
+    private readonly world: World,
+    private readonly token: () => string,
+    private readonly options: GatewayOptions,
+    private readonly gatewayUrl: () => string,
+  ) {
+    this.#wss = new WebSocketServer({ server, path: '/gateway' });
+    this.#wss.on('connection', (ws, req) => this.#accept(ws, req));
+  }
+
+  /** Sends an event to every identified session (buffered for a resuming one); returns how many got it. */
+  dispatch(event: string, data: unknown): number {
+    let reached = 0;
+    for (const session of this.#sessions.values()) {
+      session.seq += 1;
+      const payload = { s: session.seq, t: event, d: data };
+      session.buffer.push(payload);
+      if (session.buffer.length > REPLAY_BUFFER) session.buffer.shift();
+      if (session.socket) this.#send(session.socket, { op: Op.Dispatch, ...payload });
+      reached++;
+    }
+    return reached;
+  }
+
+  /** Number of sessions with an open socket: tests wait for the bot to be connected. */
+  get connectedSessions(): number {
+    return [...this.#sessions.values()].filter((s) => s.socket !== null).length;
+  }
+
+  async close(): Promise<void> {
+    for (const c of this.#connections) {
+      if (c.heartbeatDeadline) clearTimeout(c.heartbeatDeadline);
+      c.zlib?.close();
+      c.ws.terminate();
+    }
+    this.#connections.clear();
+    this.#sessions.clear();
+    await new Promise<void>((resolve) => this.#wss.close(() => resolve()));
+  }
+
+  #accept(ws: WebSocket, req: IncomingMessage): void {
+    const query = new URL(req.url ?? '/', 'http://local').searchParams;
+    const conn: Connection = { ws, zlib: null, session: null, heartbeatDeadline: null };
+    this.#connections.add(conn);
+    ws.on('close', () => this.#drop(conn));
+    ws.on('error', () => this.#drop(conn));
+    const version = query.get('v') ?? '10';
+    if (version !== '10' && version !== '9') {
+      ws.close(Close.InvalidApiVersion, 'Invalid API version: the local Discord speaks v10');
+      return;
+    }
+    if ((query.get('encoding') ?? 'json') !== 'json') {
+      ws.close(Close.DecodeError, 'Only encoding=json is supported by the local Discord');
+      return;
+    }
+    const compress = query.get('compress');
+    if (compress === 'zlib-stream') conn.zlib = new ZlibStreamEncoder();
+    else if (compress !== null) {
+      ws.close(Close.DecodeError, `compress=${compress} is not supported; use zlib-stream or none`);
+      return;
+    }
+    ws.on('message', (raw) => this.#receive(conn, raw));
+    this.#send(conn, { op: Op.Hello, d: { heartbeat_interval: this.options.heartbeatIntervalMs }, s: null, t: null });
+    this.#armHeartbeatDeadline(conn);
+  }
+
+  #drop(conn: Connection): void {
+    if (conn.heartbeatDeadline) clearTimeout(conn.heartbeatDeadline);
+    conn.zlib?.close();
+    this.#connections.delete(conn);
+    // The session stays for RESUME; only its socket goes.
+    if (conn.session?.socket === conn) conn.session.socket = null;
+  }
+
+  /** Discord closes a connection that misses heartbeats; allow a generous margin over the interval. */
+  #armHeartbeatDeadline(conn: Connection): void {
+    if (conn.heartbeatDeadline) clearTimeout(conn.heartbeatDeadline);
+    conn.heartbeatDeadline = setTimeout(
+      () => conn.ws.close(Close.SessionTimedOut, 'Session timed out: no heartbeat'),
+      this.options.heartbeatIntervalMs * 2.5,
+    );
+    conn.heartbeatDeadline.unref();
+  }
+
+  #receive(conn: Connection, raw: RawData): void {
+    let payload: { op?: unknown; d?: unknown };
+    try {
+      payload = JSON.parse(raw.toString()) as { op?: unknown; d?: unknown };
+    } catch {
+      conn.ws.close(Close.DecodeError, 'Decode error: send JSON text frames');
+      return;
+    }
+    const d = (payload.d ?? {}) as Record<string, unknown>;
+    switch (payload.op) {
+      case Op.Heartbeat:
+        this.#armHeartbeatDeadline(conn);
+        this.#send(conn, { op: Op.HeartbeatAck, d: null, s: null, t: null });
+        return;
+      case Op.Identify:
+        this.#identify(conn, d);
+        return;
+      case Op.Resume:
+        this.#resume(conn, d);
+        return;
+      case Op.PresenceUpdate:
+      case Op.VoiceStateUpdate:
+      case Op.RequestGuildMembers:
+        if (!conn.session) conn.ws.close(Close.NotAuthenticated, 'Not authenticated: IDENTIFY first');
+        return;
+      default:
+        conn.ws.close(Close.UnknownOpcode, `Unknown opcode ${String(payload.op)}`);
+    }
+  }
+
+  #identify(conn: Connection, d: Record<string, unknown>): void {
+    if (conn.session) {
+      conn.ws.close(Close.AlreadyAuthenticated, 'Already authenticated');
+      return;
+    }
+    if (typeof d.token !== 'string' || d.token.replace(/^Bot /, '') !== this.token()) {
+      conn.ws.close(Close.AuthenticationFailed, 'Authentication failed');
+      return;
+    }
+    const session: Session = {
+      id: randomBytes(16).toString('hex'),
+      seq: 0,
+      intents: Number(d.intents ?? 0),
+      socket: conn,
+      buffer: [],
+    };
+    conn.session = session;
+    this.#sessions.set(session.id, session);
+    const shard = Array.isArray(d.shard) ? (d.shard as [number, number]) : ([0, 1] as [number, number]);
+    this.#dispatchTo(session, 'READY', readyPayload(this.world, session.id, this.gatewayUrl(), shard));
+    if (session.intents & GUILDS_INTENT) this.#dispatchTo(session, 'GUILD_CREATE', guildCreatePayload(this.world));
+  }
+
+  #resume(conn: Connection, d: Record<string, unknown>): void {
+    const session = typeof d.session_id === 'string' ? this.#sessions.get(d.session_id) : undefined;
+    const tokenOk = typeof d.token === 'string' && d.token.replace(/^Bot /, '') === this.token();
+    const seq = Number(d.seq ?? 0);
+    const oldest = session?.buffer[0]?.s ?? 1;
+    if (!session || !tokenOk || seq < oldest - 1) {
+      // Not resumable: the client must IDENTIFY again.
+      this.#send(conn, { op: Op.InvalidSession, d: false, s: null, t: null });
+      return;
+    }
+    if (session.socket && session.socket !== conn) session.socket.ws.close(4000, 'Session resumed elsewhere');
+    session.socket = conn;
+    conn.session = session;
+    for (const missed of session.buffer.filter((p) => p.s > seq)) this.#send(conn, { op: Op.Dispatch, ...missed });
+    this.#dispatchTo(session, 'RESUMED', {});
+  }
+
+  #dispatchTo(session: Session, event: string, data: unknown): void {
+    session.seq += 1;
+    const payload = { s: session.seq, t: event, d: data };
+    session.buffer.push(payload);
+    if (session.socket) this.#send(session.socket, { op: Op.Dispatch, ...payload });
+  }
+
+  #send(conn: Connection, payload: unknown): void {
+    const text = JSON.stringify(payload);
+    if (!conn.zlib) {
+      if (conn.ws.readyState === WebSocket.OPEN) conn.ws.send(text);
+      return;
+    }
+    void conn.zlib.encode(text).then((frame) => {
+      if (conn.ws.readyState === WebSocket.OPEN) conn.ws.send(frame);
+    });
+  }
+}

@@ -1,0 +1,52 @@
+import type { IncomingMessage } from 'node:http';
+import { DiscordApiError } from '../api-error.js';
+
+type Json = Record<string, unknown>;
+
+const MAX_BODY_BYTES = 26 * 1024 * 1024;
+
+export interface ParsedBody {
+  body: unknown;
+  /** Attachments uploaded as multipart parts (`files[n]`), described as Discord describes them. */
+  files: { filename: string; size: number; content_type: string }[];
+}
+
+const invalidJson = () => new DiscordApiError(400, 50109, 'The request body contains invalid JSON.');
+
+/** JSON bodies, or multipart with `payload_json` plus files (what discord.js sends when a message has files). */
+export async function readBody(req: IncomingMessage): Promise<ParsedBody> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new DiscordApiError(413, 40005, 'Request entity too large');
+    chunks.push(chunk as Buffer);
+  }
+  const raw = Buffer.concat(chunks);
+  if (raw.length === 0) return { body: undefined, files: [] };
+  const type = req.headers['content-type'] ?? '';
+  if (type.startsWith('multipart/form-data')) return readMultipart(raw, type);
+  try {
+    return { body: JSON.parse(raw.toString('utf8')), files: [] };
+  } catch {
+    throw invalidJson();
+  }
+}
+
+async function readMultipart(raw: Buffer, contentType: string): Promise<ParsedBody> {
+  const form = await new Response(new Uint8Array(raw), { headers: { 'content-type': contentType } }).formData();
+  let body: unknown = {};
+  const files: ParsedBody['files'] = [];
+  form.forEach((value, name) => {
+    if (name === 'payload_json' && typeof value === 'string') {
+      try {
+        body = JSON.parse(value) as Json;
+      } catch {
+        throw invalidJson();
+      }
+    } else if (typeof value !== 'string') {
+      files.push({ filename: value.name, size: value.size, content_type: value.type || 'application/octet-stream' });
+    }
+  });
+  return { body, files };
+}

@@ -1,0 +1,79 @@
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { DiscordApiError, notFound, unauthorized } from '../api-error.js';
+import type { World } from '../state/world.js';
+import { readBody } from './body.js';
+import type { Router } from './router.js';
+
+const API_PREFIX = /^\/api\/v10(?=\/)/;
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function send(res: ServerResponse, status: number, body?: unknown): void {
+  if (status === 204 || body === undefined) {
+    res.writeHead(status).end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+}
+
+/** The REST half: /api/v10 routes, bot-token auth, and Discord-shaped errors. */
+export function createRestServer(world: World, router: Router, token: () => string): Server {
+  return createServer((req, res) => {
+    handle(world, router, token, req, res).catch((error: unknown) => {
+      if (error instanceof DiscordApiError) {
+        send(res, error.status, error.body());
+        return;
+      }
+      // Only the error's message: request headers (the bot token) are never echoed.
+      const reason = error instanceof Error ? error.message : String(error);
+      send(res, 500, { message: `500: Internal Server Error (${reason})`, code: 0 });
+    });
+  });
+}
+
+async function handle(
+  world: World,
+  router: Router,
+  token: () => string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://local');
+  if (!API_PREFIX.test(url.pathname)) throw notFound();
+  // Segments are decoded before matching: discord.js sends `@me` and `@original` as `%40me` and `%40original`.
+  const path = decodePath(url.pathname.replace(API_PREFIX, ''));
+  const found = router.match(req.method ?? 'GET', path);
+  if (!found) throw notFound();
+  if (found.route.auth) {
+    const header = req.headers.authorization ?? '';
+    if (!sameSecret(header, `Bot ${token()}`)) throw unauthorized();
+  }
+  const { body, files } = await readBody(req);
+  const origin = `http://${req.headers.host ?? 'localhost'}`;
+  const result = await found.route.handle({
+    world,
+    params: found.params,
+    query: url.searchParams,
+    body,
+    files,
+    origin,
+  });
+  send(res, result.status, result.body);
+}
+
+function decodePath(path: string): string {
+  try {
+    return path
+      .split('/')
+      .map((seg) => decodeURIComponent(seg).replaceAll('/', '%2F'))
+      .join('/');
+  } catch {
+    throw notFound();
+  }
+}

@@ -1,0 +1,91 @@
+import type { APIUser } from 'discord.js';
+import { isoFromMs } from '../ids.js';
+import type { InteractionRecord } from '../state/interactions.js';
+import type { World } from '../state/world.js';
+import type { LocalMessage } from '../types.js';
+
+type Json = Record<string, unknown>;
+
+export const MessageFlag = { Ephemeral: 1 << 6, Loading: 1 << 7, ComponentsV2: 1 << 15 } as const;
+/** Flags a bot may set on a message it sends; Discord ignores the rest. */
+const SETTABLE_FLAGS = (1 << 2) | (1 << 12) | MessageFlag.Ephemeral | MessageFlag.ComponentsV2;
+
+export interface NewMessage {
+  channelId: string;
+  author: APIUser;
+  body: Json;
+  /** Set for interaction responses and follow-ups: they are webhook messages of the application. */
+  interaction?: InteractionRecord;
+  extraFlags?: number;
+  attachments?: Json[];
+}
+
+/** A stored message shaped as Discord returns it from REST. */
+export function buildMessage(world: World, input: NewMessage): LocalMessage {
+  const { body, interaction } = input;
+  const flags = (Number(body.flags ?? 0) & SETTABLE_FLAGS) | (input.extraFlags ?? 0);
+  const ephemeral = (flags & MessageFlag.Ephemeral) !== 0;
+  const message: Json = {
+    id: world.snowflake(),
+    type: interaction?.type === 2 && interaction.originalMessageId === null ? 20 : 0,
+    channel_id: input.channelId,
+    guild_id: world.guildId,
+    author: input.author,
+    content: typeof body.content === 'string' ? body.content : '',
+    timestamp: isoFromMs(world.now()),
+    edited_timestamp: null,
+    tts: body.tts === true,
+    mention_everyone: false,
+    mentions: [],
+    mention_roles: [],
+    attachments: input.attachments ?? [],
+    embeds: normaliseEmbeds(body.embeds),
+    components: Array.isArray(body.components) ? structuredClone(body.components) : [],
+    pinned: false,
+    flags,
+    visibleTo: ephemeral && interaction ? interaction.userId : null,
+  };
+  if (interaction) {
+    const user = world.user(interaction.userId);
+    message.webhook_id = world.applicationId;
+    message.application_id = world.applicationId;
+    message.interaction_metadata = {
+      id: interaction.id,
+      type: interaction.type,
+      user,
+      authorizing_integration_owners: { '0': world.guildId },
+      ...(interaction.commandName ? { name: interaction.commandName } : {}),
+      ...(interaction.sourceMessageId ? { interacted_message_id: interaction.sourceMessageId } : {}),
+    };
+    if (interaction.commandName) {
+      message.interaction = { id: interaction.id, type: interaction.type, name: interaction.commandName, user };
+    }
+  }
+  return JSON.parse(JSON.stringify(message)) as LocalMessage;
+}
+
+/** Applies an edit body: only the fields present change; `null` clears a field, as on Discord. */
+export function editPatch(world: World, body: Json, current: LocalMessage, markEdited: boolean): Partial<LocalMessage> {
+  const patch: Json = {};
+  if ('content' in body) patch.content = typeof body.content === 'string' ? body.content : '';
+  if ('embeds' in body) patch.embeds = normaliseEmbeds(body.embeds);
+  if ('components' in body) patch.components = Array.isArray(body.components) ? structuredClone(body.components) : [];
+  if ('attachments' in body && Array.isArray(body.attachments)) {
+    const keep = new Set(body.attachments.map((a) => String((a as Json).id)));
+    patch.attachments = current.attachments.filter((a) => keep.has(a.id));
+  }
+  const keptFlags = current.flags ?? 0;
+  // A deferred placeholder stops loading once edited; ephemeral-ness never changes after creation.
+  let flags = keptFlags & ~MessageFlag.Loading;
+  if (typeof body.flags === 'number')
+    flags = (flags & MessageFlag.Ephemeral) | (body.flags & SETTABLE_FLAGS & ~MessageFlag.Ephemeral);
+  patch.flags = flags;
+  const wasLoading = (keptFlags & MessageFlag.Loading) !== 0;
+  if (markEdited && !wasLoading) patch.edited_timestamp = isoFromMs(world.now());
+  return patch as Partial<LocalMessage>;
+}
+
+function normaliseEmbeds(embeds: unknown): Json[] {
+  if (!Array.isArray(embeds)) return [];
+  return embeds.map((e) => ({ type: 'rich', ...(structuredClone(e) as Json) }));
+}

@@ -1,0 +1,71 @@
+import type { Route } from '../http/router.js';
+import type { World } from '../state/world.js';
+
+export function applicationObject(world: World) {
+  return {
+    id: world.applicationId,
+    name: world.botUser.username,
+    icon: null,
+    description: 'Local Discord double',
+    summary: '',
+    bot_public: false,
+    bot_require_code_grant: false,
+    verify_key: '0'.repeat(64),
+    flags: 1 << 23,
+    owner: world.fixtures.users.admin,
+    team: null,
+    approximate_guild_count: 1,
+    bot: world.botUser,
+    install_params: { scopes: ['bot', 'applications.commands'], permissions: '0' },
+    integration_types_config: { '0': {} },
+  };
+}
+
+/** Identity and gateway discovery: what discord.js asks before it opens the WebSocket. */
+export const applicationRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/gateway/bot',
+    auth: true,
+    handle: ({ origin }) => ({
+      status: 200,
+      body: {
+        url: gatewayUrl(origin),
+        shards: 1,
+        session_start_limit: { total: 1000, remaining: 999, reset_after: 86_400_000, max_concurrency: 1 },
+      },
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/gateway',
+    auth: false,
+    handle: ({ origin }) => ({ status: 200, body: { url: gatewayUrl(origin) } }),
+  },
+  { method: 'GET', path: '/users/@me', auth: true, handle: ({ world }) => ({ status: 200, body: world.botUser }) },
+  {
+    method: 'GET',
+    path: '/users/:id',
+    auth: true,
+    handle: ({ world, params }) => {
+      const user = world.user(params.id ?? '');
+      return user ? { status: 200, body: user } : { status: 404, body: { message: 'Unknown User', code: 10013 } };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/applications/@me',
+    auth: true,
+    handle: ({ world }) => ({ status: 200, body: applicationObject(world) }),
+  },
+  {
+    method: 'GET',
+    path: '/oauth2/applications/@me',
+    auth: true,
+    handle: ({ world }) => ({ status: 200, body: applicationObject(world) }),
+  },
+];
+
+export function gatewayUrl(origin: string): string {
+  return `${origin.replace(/^http/, 'ws')}/gateway`;
+}

@@ -1,0 +1,133 @@
+import { otherUsersMessage, unknownChannel, unknownGuild, unknownMember, unknownMessage } from '../api-error.js';
+import type { Route, RouteContext } from '../http/router.js';
+import { buildMessage, editPatch } from '../payloads/message.js';
+import { toApiMessage } from '../types.js';
+import { validateMessageBody } from '../validation/message.js';
+
+type Json = Record<string, unknown>;
+
+const asObject = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
+
+function channelOf(ctx: RouteContext) {
+  const channel = ctx.world.channel(ctx.params.channel ?? '');
+  if (!channel) throw unknownChannel();
+  return channel;
+}
+
+/** A channel message the bot may see: ephemeral replies are invisible to bot REST reads, as on Discord. */
+function messageOf(ctx: RouteContext) {
+  channelOf(ctx);
+  const message = ctx.world.messages.get(ctx.params.message ?? '');
+  if (!message || message.channel_id !== ctx.params.channel || message.visibleTo !== null) throw unknownMessage();
+  return message;
+}
+
+/** Channel messages the bot posts and edits itself (e.g. settlement notices), channels, the guild and members. */
+export const channelRoutes: Route[] = [
+  { method: 'GET', path: '/channels/:channel', auth: true, handle: (ctx) => ({ status: 200, body: channelOf(ctx) }) },
+  {
+    method: 'GET',
+    path: '/channels/:channel/messages',
+    auth: true,
+    handle: (ctx) => {
+      channelOf(ctx);
+      const limit = Math.min(100, Math.max(1, Number(ctx.query.get('limit') ?? 50) || 50));
+      const visible = ctx.world.messages.list(ctx.params.channel ?? '').filter((m) => m.visibleTo === null);
+      // Discord lists newest first.
+      return { status: 200, body: visible.reverse().slice(0, limit).map(toApiMessage) };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/channels/:channel/messages',
+    auth: true,
+    handle: (ctx) => {
+      const channel = channelOf(ctx);
+      const body = asObject(ctx.body);
+      validateMessageBody(body, { requireContent: true, hasFiles: ctx.files.length > 0 });
+      const { flags: _ephemeralNotAllowed, ...rest } = body;
+      const message = buildMessage(ctx.world, {
+        channelId: channel.id,
+        author: ctx.world.botUser,
+        body: { ...rest, flags: Number(body.flags ?? 0) & ~(1 << 6) },
+        attachments: attachmentsFrom(ctx),
+      });
+      ctx.world.messages.add(message);
+      return { status: 200, body: toApiMessage(message) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/channels/:channel/messages/:message',
+    auth: true,
+    handle: (ctx) => ({ status: 200, body: toApiMessage(messageOf(ctx)) }),
+  },
+  {
+    method: 'PATCH',
+    path: '/channels/:channel/messages/:message',
+    auth: true,
+    handle: (ctx) => {
+      const message = messageOf(ctx);
+      if (message.author.id !== ctx.world.botUser.id) throw otherUsersMessage();
+      const body = asObject(ctx.body);
+      validateMessageBody(body, { requireContent: false, hasFiles: ctx.files.length > 0 });
+      const updated = ctx.world.messages.update(message.id, editPatch(ctx.world, body, message, true));
+      return { status: 200, body: toApiMessage(updated ?? message) };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/channels/:channel/messages/:message',
+    auth: true,
+    handle: (ctx) => {
+      ctx.world.messages.delete(messageOf(ctx).id);
+      return { status: 204 };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/guilds/:guild',
+    auth: true,
+    handle: (ctx) => {
+      if (ctx.params.guild !== ctx.world.guildId) throw unknownGuild();
+      return { status: 200, body: ctx.world.fixtures.guild };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/guilds/:guild/channels',
+    auth: true,
+    handle: (ctx) => {
+      if (ctx.params.guild !== ctx.world.guildId) throw unknownGuild();
+      return { status: 200, body: ctx.world.fixtures.channels };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/guilds/:guild/roles',
+    auth: true,
+    handle: (ctx) => {
+      if (ctx.params.guild !== ctx.world.guildId) throw unknownGuild();
+      return { status: 200, body: ctx.world.fixtures.roles };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/guilds/:guild/members/:user',
+    auth: true,
+    handle: (ctx) => {
+      if (ctx.params.guild !== ctx.world.guildId) throw unknownGuild();
+      const member = ctx.world.member(ctx.params.user ?? '');
+      if (!member) throw unknownMember();
+      return { status: 200, body: member };
+    },
+  },
+];
+
+function attachmentsFrom(ctx: RouteContext): Json[] {
+  return ctx.files.map((f) => {
+    const id = ctx.world.snowflake();
+    const url = `${ctx.origin}/attachments/${ctx.params.channel}/${id}/${encodeURIComponent(f.filename)}`;
+    return { id, filename: f.filename, size: f.size, content_type: f.content_type, url, proxy_url: url };
+  });
+}

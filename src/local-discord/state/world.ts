@@ -1,0 +1,67 @@
+import { EventEmitter } from 'node:events';
+import type { APIGuildMember, APIUser } from 'discord.js';
+import { createFixtures, FIXTURE_IDS, type Fixtures } from '../fixtures.js';
+import { createSnowflakes } from '../ids.js';
+import { memberPermissions } from '../permissions.js';
+import type { LocalDiscordEvents } from '../types.js';
+import { CommandRegistry } from './commands.js';
+import { InteractionRegistry } from './interactions.js';
+import { MessageStore } from './messages.js';
+
+export interface WorldOptions {
+  now: () => number;
+  ackDeadlineMs: number;
+  tokenLifetimeMs: number;
+}
+
+/** Sends a dispatch to every identified gateway session; returns how many sessions got it. */
+export type Dispatch = (event: string, data: unknown) => number;
+
+/** Everything the REST routes, the gateway and the test API share. */
+export class World {
+  readonly events = new EventEmitter<LocalDiscordEvents>();
+  readonly fixtures: Fixtures = createFixtures();
+  readonly applicationId = FIXTURE_IDS.application;
+  readonly guildId = FIXTURE_IDS.guild;
+  readonly messages = new MessageStore(this.events);
+  readonly interactions = new InteractionRegistry();
+  readonly snowflake: () => string;
+  readonly commands: CommandRegistry;
+  dispatch: Dispatch = () => 0;
+
+  constructor(readonly options: WorldOptions) {
+    this.snowflake = createSnowflakes(options.now);
+    this.commands = new CommandRegistry(this.applicationId, this.snowflake);
+  }
+
+  now(): number {
+    return this.options.now();
+  }
+
+  get botUser(): APIUser {
+    return this.fixtures.botUser;
+  }
+
+  user(id: string): APIUser | undefined {
+    if (id === this.botUser.id) return this.botUser;
+    return Object.values(this.fixtures.users).find((u) => u.id === id);
+  }
+
+  member(userId: string): APIGuildMember | undefined {
+    return this.fixtures.members.find((m) => m.user?.id === userId);
+  }
+
+  channel(id: string) {
+    return this.fixtures.channels.find((c) => c.id === id);
+  }
+
+  role(id: string) {
+    return this.fixtures.roles.find((r) => r.id === id);
+  }
+
+  /** Guild permissions of a member as Discord computes them (no channel overwrites in the fixtures). */
+  permissionsOf(userId: string): bigint {
+    const m = this.member(userId);
+    return memberPermissions(this.guildId, m?.roles ?? [], this.fixtures.roles);
+  }
+}
