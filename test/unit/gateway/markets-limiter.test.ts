@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { type LimiterClock, MarketsLimiter } from '../../../src/gateway/index.js';
+
+/** A clock the test moves by hand: timers fire in time order as it advances. */
+class ManualClock implements LimiterClock {
+  t = 0;
+  #timers = new Map<number, { at: number; fn: () => void }>();
+  #next = 1;
+  now = () => this.t;
+  setTimeout = (fn: () => void, ms: number) => {
+    const id = this.#next++;
+    this.#timers.set(id, { at: this.t + ms, fn });
+    return id;
+  };
+  clearTimeout = (h: unknown) => {
+    this.#timers.delete(h as number);
+  };
+  get timerCount() {
+    return this.#timers.size;
+  }
+  async advance(ms: number) {
+    const end = this.t + ms;
+    for (;;) {
+      const due = [...this.#timers.entries()].filter(([, v]) => v.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
+      if (!due) break;
+      this.#timers.delete(due[0]);
+      this.t = due[1].at;
+      due[1].fn();
+      await flush();
+    }
+    this.t = end;
+    await flush();
+  }
+}
+const flush = async () => {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+};
+
+/** Largest number of grants inside any window of `windowMs` starting at a grant. */
+const busiestWindow = (times: number[], windowMs: number) =>
+  Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + windowMs).length));
+
+describe('markets limiter (rolling 120 per minute)', () => {
+  it('lets a burst of 300 through at most 120 per rolling minute, queueing the rest', async () => {
+    const clock = new ManualClock();
+    const limiter = new MarketsLimiter({ perMinute: 120, clock });
+    const granted: number[] = [];
+    const all = Array.from({ length: 300 }, () => limiter.acquire().then(() => granted.push(clock.t)));
+    await flush();
+    expect(granted.length).toBe(120);
+    expect(limiter.queued).toBe(180);
+    await clock.advance(59_999);
+    expect(granted.length).toBe(120);
+    await clock.advance(1);
+    expect(granted.length).toBe(240);
+    await clock.advance(60_000);
+    await Promise.all(all);
+    expect(granted.length).toBe(300);
+    expect(busiestWindow(granted, 60_000)).toBeLessThanOrEqual(120);
+    expect(limiter.hasTimer).toBe(false);
+    expect(clock.timerCount).toBe(0);
+  });
+
+  it('holds the whole bucket during a pause, then serves the queue in order', async () => {
+    const clock = new ManualClock();
+    const limiter = new MarketsLimiter({ perMinute: 120, clock });
+    const order: string[] = [];
+    limiter.pause(5_000);
+    const a = limiter.acquire().then(() => order.push('a'));
+    const b = limiter.acquire().then(() => order.push('b'));
+    const retried = limiter.acquire({ front: true }).then(() => order.push('retried'));
+    await clock.advance(4_999);
+    expect(order).toEqual([]);
+    await clock.advance(1);
+    await Promise.all([a, b, retried]);
+    expect(order).toEqual(['retried', 'a', 'b']);
+    expect(limiter.hasTimer).toBe(false);
+  });
+
+  it('holds no timer when nothing is queued', async () => {
+    const clock = new ManualClock();
+    const limiter = new MarketsLimiter({ perMinute: 2, clock });
+    await limiter.acquire();
+    await limiter.acquire();
+    expect(limiter.hasTimer).toBe(false);
+    const third = limiter.acquire();
+    expect(limiter.hasTimer).toBe(true);
+    await clock.advance(60_000);
+    await third;
+    expect(limiter.hasTimer).toBe(false);
+  });
+
+  it('refuses a nonsensical limit with a clear message', () => {
+    expect(() => new MarketsLimiter({ perMinute: 0 })).toThrow(/perMinute must be a whole number of at least 1/);
+  });
+});

@@ -1,0 +1,78 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import {
+  parseWebhook,
+  signWebhook,
+  verifyWebhookSignature,
+  WebhookPayloadError,
+  WebhookSignatureError,
+} from '../../../src/gateway/index.js';
+
+const KEY = 'sandbox-key-alpha';
+const body = JSON.stringify({
+  correlation_id: 'c-1',
+  result: { success: true, bet_id: 'B-1', odds: 2.4, stake: 10, potential_return: 24 },
+  metadata: { bookie: 'bookie_a', username: 'u', session_id: 's1' },
+  delivered_at: '2026-11-21T10:00:00Z',
+});
+
+describe('webhook signatures', () => {
+  it('signs as sha256= plus the hex HMAC-SHA256 of the raw body keyed with the API key', () => {
+    const expected = createHmac('sha256', KEY).update(body).digest('hex');
+    expect(signWebhook(body, KEY)).toBe(`sha256=${expected}`);
+    expect(signWebhook(Buffer.from(body), KEY)).toBe(`sha256=${expected}`);
+  });
+
+  it('accepts a good signature over string or Buffer bytes and parses the typed body', () => {
+    const sig = signWebhook(body, KEY);
+    expect(verifyWebhookSignature(body, sig, KEY)).toBe(true);
+    expect(verifyWebhookSignature(Buffer.from(body), sig, KEY)).toBe(true);
+    const parsed = parseWebhook(Buffer.from(body), sig, KEY);
+    expect(parsed.correlation_id).toBe('c-1');
+    expect(parsed.metadata?.bookie).toBe('bookie_a');
+    expect((parsed.result as { bet_id: string }).bet_id).toBe('B-1');
+  });
+
+  it('rejects a tampered body', () => {
+    const sig = signWebhook(body, KEY);
+    const tampered = body.replace('"stake":10', '"stake":1000');
+    expect(verifyWebhookSignature(tampered, sig, KEY)).toBe(false);
+    expect(() => parseWebhook(tampered, sig, KEY)).toThrow(WebhookSignatureError);
+  });
+
+  it('rejects a signature made with another key', () => {
+    const sig = signWebhook(body, 'sandbox-key-bravo');
+    expect(verifyWebhookSignature(body, sig, KEY)).toBe(false);
+    expect(() => parseWebhook(body, sig, KEY)).toThrow(/does not match/);
+  });
+
+  it('rejects a missing or malformed header without throwing from the length check', () => {
+    expect(verifyWebhookSignature(body, undefined, KEY)).toBe(false);
+    expect(verifyWebhookSignature(body, 'sha256=abc', KEY)).toBe(false);
+    expect(verifyWebhookSignature(body, signWebhook(body, KEY).replace('sha256=', 'md5='), KEY)).toBe(false);
+    expect(() => parseWebhook(body, undefined, KEY)).toThrow(/no Bet-Signature header/);
+  });
+
+  it('tells the caller to pass the raw request body when given a parsed object', () => {
+    const obj = JSON.parse(body);
+    const sig = signWebhook(body, KEY);
+    expect(() => verifyWebhookSignature(obj as never, sig, KEY)).toThrow(WebhookPayloadError);
+    expect(() => parseWebhook(obj as never, sig, KEY)).toThrow(/pass the raw request body/);
+  });
+
+  it('refuses a signed body that lacks the webhook shape', () => {
+    const raw = JSON.stringify({ result: {} });
+    expect(() => parseWebhook(raw, signWebhook(raw, KEY), KEY)).toThrow(/correlation_id/);
+  });
+
+  it('never puts the key in its errors', () => {
+    let caught: unknown;
+    try {
+      parseWebhook(body, 'sha256=00', KEY);
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(WebhookSignatureError);
+    expect(JSON.stringify(caught) + String(caught) + (caught as Error).stack).not.toContain(KEY);
+  });
+});
