@@ -32,6 +32,7 @@ const app = {
   suggestSeq: 0,
   origins: new Map(), // interaction id -> { channelId, messageId }
   events: undefined,
+  loading: undefined, // { channelId, events } while a channel's history is being fetched
 };
 
 async function api(path, body) {
@@ -113,7 +114,13 @@ function renderChannel() {
   scrollDown();
 }
 
-function applyMessageEvent({ kind, channelId, message }) {
+function applyMessageEvent(event) {
+  const { kind, channelId, message } = event;
+  // While a channel's history loads, its events wait and are replayed over the loaded history.
+  if (app.loading?.channelId === channelId) {
+    app.loading.events.push(event);
+    return;
+  }
   const store = channelStore(channelId);
   if (kind === 'delete') store.delete(message.id);
   else store.set(message.id, message);
@@ -138,9 +145,20 @@ async function loadChannel(channelId) {
   ui.input.setAttribute('aria-label', `Message #${channel?.name ?? ''}`);
   ui.input.placeholder = `Message #${channel?.name ?? ''} — type / for commands`;
   renderChannelList();
-  const { messages } = await api(`/api/messages?channel=${encodeURIComponent(channelId)}&as=${app.as}`);
-  app.messages.set(channelId, new Map(messages.map((m) => [m.id, m])));
-  renderChannel();
+  const loading = { channelId, events: [] };
+  app.loading = loading;
+  try {
+    const { messages } = await api(`/api/messages?channel=${encodeURIComponent(channelId)}&as=${app.as}`);
+    app.messages.set(channelId, new Map(messages.map((m) => [m.id, m])));
+  } finally {
+    if (app.loading === loading) app.loading = undefined;
+  }
+  const store = channelStore(channelId);
+  for (const e of loading.events) {
+    if (e.kind === 'delete') store.delete(e.message.id);
+    else store.set(e.message.id, e.message);
+  }
+  if (app.channelId === channelId) renderChannel();
 }
 
 function renderChannelList() {
