@@ -57,7 +57,7 @@ function sportsCard(
     label: `Bet boost: ${ev.selection} to win`,
     summary: {
       label: 'Bet boost',
-      headline: `${ev.selection} to beat the field in ${ev.event}`,
+      headline: `${ev.selection} to win: ${ev.event}`,
       detail: captured
         ? `Boosted from ${ev.base_odds.toFixed(2)} to ${boosted.toFixed(2)}, max stake $50`
         : 'Boosted price shows once the card is captured',
