@@ -47,7 +47,9 @@ describe('bonus tokens', () => {
     );
     expect(big.split_options.length).toBeGreaterThan(0);
     expect(big.split_amounts).toHaveLength(big.split_options.length);
-    big.split_options.forEach((n: number, i: number) => expect(big.split_amounts[i] * n).toBeCloseTo(big.amount, 2));
+    big.split_options.forEach((n: number, i: number) => {
+      expect(big.split_amounts[i] * n).toBeCloseTo(big.amount, 2);
+    });
     expect(r.total_bonus).toBe(30);
   });
 
