@@ -44,7 +44,7 @@ describe('GET /v3/markets through the client limiter', () => {
     agent
       .get(ORIGIN)
       .intercept({ path: (p) => p.startsWith('/v3/markets'), method: 'GET' })
-      .reply((opts) => {
+      .reply<object>((opts) => {
         const now = Date.now();
         if (sentAt.filter((t) => t > now - 60_000).length >= 120) {
           refused++;
@@ -75,7 +75,7 @@ describe('GET /v3/markets through the client limiter', () => {
     agent
       .get(ORIGIN)
       .intercept({ path: (p) => p.startsWith('/v3/markets'), method: 'GET' })
-      .reply(() => {
+      .reply<object>(() => {
         sentAt.push(Date.now());
         if (first) {
           first = false;
@@ -108,7 +108,7 @@ describe('GET /v3/markets through the client limiter', () => {
     agent
       .get(ORIGIN)
       .intercept({ path: (p) => p.startsWith('/v3/markets'), method: 'GET' })
-      .reply(() => {
+      .reply<object>(() => {
         hits++;
         return { statusCode: 200, data: card('e') };
       })
