@@ -257,6 +257,11 @@ export class LocalDiscord {
     return this.#waitFor(['messageUpdate'], channelId, predicate, timeoutMs, 'a matching edit');
   }
 
+  /** Drops every gateway socket (code 4000 by default, resumable) so tests can prove the bot resumes. */
+  dropGatewayConnections(code = 4000): void {
+    this.#gateway.dropConnections(code);
+  }
+
   /** Resolves once a bot has identified on the gateway. */
   async waitForBot(timeoutMs = DEFAULT_WAIT_MS): Promise<void> {
     const deadline = Date.now() + timeoutMs;

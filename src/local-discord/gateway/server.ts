@@ -89,6 +89,11 @@ export class GatewayServer {
     return [...this.#sessions.values()].filter((s) => s.socket !== null).length;
   }
 
+  /** Closes every bot socket as a network blip would; sessions stay resumable. */
+  dropConnections(code: number): void {
+    for (const c of this.#connections) c.ws.close(code, 'Connection dropped by the local Discord');
+  }
+
   async close(): Promise<void> {
     for (const c of this.#connections) {
       if (c.heartbeatDeadline) clearTimeout(c.heartbeatDeadline);
