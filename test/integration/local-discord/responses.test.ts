@@ -1,0 +1,140 @@
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle, MessageFlags, SlashCommandBuilder } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InteractionResponseEvent, MessageEvent } from '../../../src/local-discord/index.js';
+import { type Harness, startHarness } from './harness.js';
+
+const ping = new SlashCommandBuilder().setName('ping').setDescription('Ping').toJSON();
+
+describe('interaction responses and channel messages as Discord stores them', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+    await h.client.application!.commands.set([ping], h.ld.guildId);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  const run = (user = h.ld.users.bettor) => h.ld.sendCommand({ user, channelId: h.ld.channelIds.bets, name: 'ping' });
+
+  it('returns the interaction callback response with withResponse: true', async () => {
+    let resourceContent: string | undefined;
+    let responseId: string | null | undefined;
+    h.onInteraction = async (i) => {
+      if (!i.isChatInputCommand()) return;
+      const res = await i.reply({ content: 'with response', withResponse: true });
+      resourceContent = res.resource?.message?.content;
+      responseId = res.interaction.responseMessageId;
+    };
+    const ix = await run();
+    await ix.acknowledged;
+    await expect.poll(() => resourceContent).toBe('with response');
+    expect(responseId).toBe(ix.responses()[0]?.id);
+  });
+
+  it('turns the first follow-up after an ephemeral deferral into the reply, later ones into new messages', async () => {
+    h.onInteraction = async (i) => {
+      if (!i.isChatInputCommand()) return;
+      await i.deferReply({ flags: MessageFlags.Ephemeral });
+      await i.followUp({ content: 'first' });
+      await i.followUp({ content: 'second', flags: MessageFlags.Ephemeral });
+    };
+    const ix = await run();
+    await ix.acknowledged;
+    await expect.poll(() => ix.responses().map((m) => m.content)).toEqual(['first', 'second']);
+    const [first, second] = ix.responses();
+    expect(first?.flags).toBe(64);
+    expect(second?.flags).toBe(64);
+    expect(first?.visibleTo).toBe(h.ld.users.bettor.id);
+  });
+
+  it('fetches and deletes the original reply', async () => {
+    let fetched: string | undefined;
+    h.onInteraction = async (i) => {
+      if (!i.isChatInputCommand()) return;
+      await i.reply({ content: 'to delete' });
+      fetched = (await i.fetchReply()).content;
+      await i.deleteReply();
+    };
+    const deleted = new Promise<MessageEvent>((resolve) => h.ld.events.once('messageDelete', resolve));
+    const ix = await run();
+    await ix.acknowledged;
+    const gone = await deleted;
+    expect(fetched).toBe('to delete');
+    expect(gone.message.content).toBe('to delete');
+    expect(h.ld.message(gone.message.id)).toBeUndefined();
+  });
+
+  it('edits the component message after deferUpdate + editReply and emits interactionResponse', async () => {
+    h.onInteraction = async (i) => {
+      if (i.isChatInputCommand()) {
+        const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
+          new ButtonBuilder().setCustomId('refresh').setLabel('Refresh').setStyle(ButtonStyle.Secondary),
+        );
+        await i.reply({ content: 'price 2.10', components: [row] });
+      } else if (i.isButton()) {
+        await i.deferUpdate();
+        await i.editReply({ content: 'price 2.05' });
+      }
+    };
+    const cmd = await run();
+    await cmd.acknowledged;
+    const card = cmd.responses()[0]!;
+    const responses: InteractionResponseEvent[] = [];
+    const onResponse = (e: InteractionResponseEvent) => responses.push(e);
+    h.ld.events.on('interactionResponse', onResponse);
+    const edited = h.ld.waitForEdit(h.ld.channelIds.bets, (m) => m.id === card.id && m.content === 'price 2.05');
+    const click = await h.ld.clickButton({ user: h.ld.users.admin, message: card, customId: 'refresh' });
+    expect((await click.acknowledged).type).toBe(6);
+    expect((await edited).edited_timestamp).not.toBeNull();
+    h.ld.events.off('interactionResponse', onResponse);
+    expect(responses.map((r) => [r.interactionId, r.type])).toEqual([[click.id, 6]]);
+  });
+
+  it('refuses clicks on another user’s ephemeral message and on missing components', async () => {
+    h.onInteraction = async (i) => {
+      if (!i.isChatInputCommand()) return;
+      const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
+        new ButtonBuilder().setCustomId('mine').setLabel('Mine').setStyle(ButtonStyle.Primary),
+      );
+      await i.reply({ content: 'only you', components: [row], flags: MessageFlags.Ephemeral });
+    };
+    const cmd = await run(h.ld.users.bettor);
+    await cmd.acknowledged;
+    const msg = cmd.responses()[0]!;
+    await expect(h.ld.clickButton({ user: h.ld.users.viewer, message: msg, customId: 'mine' })).rejects.toThrow(
+      /ephemeral/,
+    );
+    await expect(h.ld.clickButton({ user: h.ld.users.bettor, message: msg, customId: 'other' })).rejects.toThrow(
+      /has no component "other"; it has: mine/,
+    );
+  });
+
+  it('stores channel messages the bot sends and edits, with edited_timestamp and update events', async () => {
+    const channel = await h.client.channels.fetch(h.ld.channelIds.results);
+    if (!channel?.isSendable()) throw new Error('results channel should be sendable');
+    const sent = await channel.send({ content: 'Bet settled', embeds: [{ title: 'Settlement', description: 'won' }] });
+    const created = await h.ld.waitForMessage(h.ld.channelIds.results, (m) => m.id === sent.id);
+    expect(created.author.id).toBe(h.ld.applicationId);
+    expect(created.edited_timestamp).toBeNull();
+    const edit = h.ld.waitForEdit(h.ld.channelIds.results, (m) => m.id === sent.id);
+    await sent.edit({ content: 'Bet settled (corrected)' });
+    const updated = await edit;
+    expect(updated.content).toBe('Bet settled (corrected)');
+    expect(updated.embeds[0]?.title).toBe('Settlement');
+    expect(updated.edited_timestamp).not.toBeNull();
+    const fetched = await channel.messages.fetch({ message: sent.id, force: true });
+    expect(fetched.content).toBe('Bet settled (corrected)');
+  });
+
+  it('accepts files as multipart with payload_json', async () => {
+    const channel = await h.client.channels.fetch(h.ld.channelIds.results);
+    if (!channel?.isSendable()) throw new Error('results channel should be sendable');
+    const sent = await channel.send({
+      content: 'chart',
+      files: [{ attachment: Buffer.from('png-bytes'), name: 'chart.png' }],
+    });
+    const stored = h.ld.message(sent.id);
+    expect(stored?.content).toBe('chart');
+    expect(stored?.attachments.map((a) => [a.filename, a.size])).toEqual([['chart.png', 9]]);
+  });
+});
