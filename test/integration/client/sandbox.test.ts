@@ -1,0 +1,166 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AuthenticationError,
+  type Event,
+  errorFromResponse,
+  GatewayClient,
+  InvalidTierError,
+  NoSubscriptionError,
+  parseWebhook,
+  SessionNotOwnedError,
+  WebhookSignatureError,
+} from '../../../src/gateway/index.js';
+import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
+
+const KEY = 'sandbox-key-alpha';
+const SESSION_A = 'sess-alpha-bookie_a';
+
+let sandbox: RunningSandbox;
+let client: GatewayClient;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, speed: 10, control: true, quiet: true });
+  client = new GatewayClient({ baseUrl: sandbox.url, apiKey: KEY, poller: { intervalMs: 100 } });
+});
+afterAll(async () => {
+  await client?.close();
+  await sandbox?.close();
+});
+
+describe('client against the sandbox gateway', () => {
+  it('lists sessions and reads a balance synchronously', async () => {
+    const sessions = await client.sessions.list();
+    expect(sessions.map((s) => s.session_id)).toContain(SESSION_A);
+    const balance = await client.balances.get({ session_id: SESSION_A });
+    expect(balance.bookie).toBe('bookie_a');
+    expect(typeof balance.balance).toBe('number');
+  });
+
+  it('walks every page of the event listing with the same filters', async () => {
+    const first = await client.events.list({ limit: 50 });
+    expect(first.next_cursor).toBeTruthy();
+    const all: Event[] = [];
+    for await (const e of client.events.iterate({ limit: 50 })) all.push(e);
+    expect(all.length).toBeGreaterThan(50);
+    expect(new Set(all.map((e) => e.event_id)).size).toBe(all.length);
+    expect(all.slice(0, 50).map((e) => e.event_id)).toEqual(first.data.map((e) => e.event_id));
+  });
+
+  it('reads a market card for a listed event and refuses an unknown tier locally', async () => {
+    const page = await client.events.list({ status: 'prematch', limit: 20 });
+    const event = page.data.find((e) => (e.books ?? []).length > 0)!;
+    const card = await client.markets.get({ epk: event.event_id, bookie: event.books![0]! });
+    expect(card.epk).toBe(event.event_id);
+    expect(card.markets.length).toBeGreaterThan(0);
+    const bettable = card.markets.flatMap((m) => m.selections).filter((s) => s.bettable);
+    expect(bettable.every((s) => typeof s.market_ref === 'string')).toBe(true);
+    await expect(
+      client.markets.get({ epk: event.event_id, bookie: 'bookie_a', tier: 'gold' as never }),
+    ).rejects.toThrow(/tier must be 'popular', 'other' or 'unmapped'/);
+  });
+
+  it('maps the gateway 422 for an unknown tier when validation is bypassed by the server', async () => {
+    const page = await client.events.list({ limit: 1 });
+    const event = page.data[0]!;
+    const raw = await fetch(
+      `${sandbox.url}/v3/markets?epk=${encodeURIComponent(event.event_id)}&bookie=bookie_a&tier=gold`,
+      {
+        headers: { 'x-api-key': KEY },
+      },
+    );
+    const err = errorFromResponse({ status: raw.status, body: await raw.json(), method: 'GET', path: '/v3/markets' });
+    expect(err).toBeInstanceOf(InvalidTierError);
+    expect((err as InvalidTierError).validTiers).toEqual(expect.arrayContaining(['popular', 'other', 'unmapped']));
+  });
+
+  it('submits async reads and waits on them through the batched poller', async () => {
+    const [tx, bonus, promos] = await Promise.all([
+      client.transactions.list({ session_id: SESSION_A, days_back: 7 }),
+      client.bonusBets.list({ session_id: SESSION_A }),
+      client.promos.list({ session_id: SESSION_A }),
+    ]);
+    const [txOut, bonusOut, promosOut] = await Promise.all([tx.wait(), bonus.wait(), promos.wait()]);
+    expect(txOut.status).toBe('completed');
+    expect(txOut.status === 'completed' && Array.isArray(txOut.result.transactions)).toBe(true);
+    expect(bonusOut.status === 'completed' && bonusOut.result.bonus_bets.length).toBeGreaterThan(0);
+    expect(promosOut.status === 'completed' && promosOut.result.success).toBe(true);
+    expect(client.jobs.pendingCount).toBe(0);
+  });
+
+  it('lists account promos and places a promo with an idempotency key that returns the same job', async () => {
+    const promos = await client.accountPromos.list({ bookie: 'bookie_c' });
+    const placeable = promos.promos.find((p) => p.placeable_by_id);
+    expect(placeable).toBeDefined();
+    const session = placeable!.session_id!;
+    const first = await client.accountPromos.place({
+      session_id: session,
+      promo_id: placeable!.promo_id,
+      stake: 5,
+      idempotency_key: 'promo-test-1',
+    });
+    const again = await client.accountPromos.place({
+      session_id: session,
+      promo_id: placeable!.promo_id,
+      stake: 5,
+      idempotency_key: 'promo-test-1',
+    });
+    expect(again.correlationId).toBe(first.correlationId);
+    const outcome = await first.wait();
+    expect(outcome.status).toBe('completed');
+  });
+
+  it('maps auth, subscription and ownership refusals to their error classes', async () => {
+    const bad = new GatewayClient({ baseUrl: sandbox.url, apiKey: 'not-a-key' });
+    const nosub = new GatewayClient({ baseUrl: sandbox.url, apiKey: 'sandbox-key-nosub' });
+    try {
+      await expect(bad.sessions.list()).rejects.toBeInstanceOf(AuthenticationError);
+      await expect(nosub.balances.get({ session_id: 'x' })).rejects.toBeInstanceOf(NoSubscriptionError);
+      const bravo = new GatewayClient({ baseUrl: sandbox.url, apiKey: 'sandbox-key-bravo' });
+      const [bravoSession] = await bravo.sessions.list();
+      await bravo.close();
+      await expect(client.balances.get({ session_id: bravoSession!.session_id })).rejects.toBeInstanceOf(
+        SessionNotOwnedError,
+      );
+    } finally {
+      await bad.close();
+      await nosub.close();
+    }
+  });
+
+  it('resolves a job from a signed webhook before the poller asks, verifying the raw body', async () => {
+    const slow = new GatewayClient({ baseUrl: sandbox.url, apiKey: KEY, poller: { intervalMs: 10_000 } });
+    const verified: boolean[] = [];
+    const receiver: Server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        try {
+          const body = parseWebhook(Buffer.concat(chunks), req.headers['bet-signature'], KEY);
+          verified.push(slow.jobs.resolveFromWebhook(body));
+          res.writeHead(204).end();
+        } catch (e) {
+          verified.push(false);
+          res.writeHead(e instanceof WebhookSignatureError ? 401 : 400).end();
+        }
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const { port } = receiver.address() as AddressInfo;
+    try {
+      const handle = await slow.withdrawals.create({
+        session_id: SESSION_A,
+        amount: 1,
+        callback_url: `http://127.0.0.1:${port}/webhooks/gateway`,
+      });
+      const outcome = await handle.wait();
+      expect(outcome.status).toBe('completed');
+      expect(outcome.status === 'completed' && outcome.result.success).toBe(true);
+      expect(verified).toEqual([true]);
+      expect(slow.jobs.pollerActive).toBe(false);
+    } finally {
+      await slow.close();
+      await new Promise<void>((r) => receiver.close(() => r()));
+    }
+  });
+});
