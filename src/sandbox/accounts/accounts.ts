@@ -1,7 +1,8 @@
 // Who holds which key, session and bookmaker account; session lookup with the spec's ownership rules.
+import { takeBonusToken } from './bonus.js';
 import { type ErrorStyle, sessionNotActive, sessionNotFound, sessionNotOwned } from './errors.js';
 import { buildAccounts, buildBookAccounts } from './fixtures.js';
-import type { Account, BookAccount, Session, SessionStatus } from './types.js';
+import type { Account, BonusToken, BookAccount, Session, SessionStatus } from './types.js';
 
 export interface FindSessionOptions {
   /** Refuse a session that is not active (403 'Session is not active'). */
@@ -76,6 +77,14 @@ export class Accounts {
 
   bookAccounts(): BookAccount[] {
     return [...this.books.values()];
+  }
+
+  /**
+   * Spends a bonus token of the session's account on a bet of `stake` (exact value first, else the largest
+   * not above it) and marks it USED; undefined when none fits (the bet must then fail).
+   */
+  takeBonusToken(session: Session, stake: number): BonusToken | undefined {
+    return takeBonusToken(this.bookAccountOf(session), stake);
   }
 
   /** The caller's active sessions on one bookmaker account. */

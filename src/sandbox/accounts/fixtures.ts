@@ -150,26 +150,34 @@ const ACCOUNT_SPECS: AccountSpec[] = [
 export const FIXTURE_KEYS = ACCOUNT_SPECS.map((a) => a.key);
 
 export function buildAccounts(): Account[] {
-  return ACCOUNT_SPECS.map((spec) => ({
-    id: spec.id,
-    key: spec.key,
-    name: spec.name,
-    subscription: spec.subscription,
-    canBet: spec.canBet,
-    ...(spec.demo ? { demo: true } : {}),
-    sessions: spec.sessions.map(
-      (s): Session => ({
-        session_id: s.id,
-        bookie: s.bookie,
-        username: s.username,
-        active: s.status === 'active',
-        pc_id: s.pc,
-        status: s.status,
-        revoked: false,
-        account_id: s.accountId,
-      }),
-    ),
-  }));
+  return ACCOUNT_SPECS.map((spec) =>
+    hideKey({
+      id: spec.id,
+      key: spec.key,
+      name: spec.name,
+      subscription: spec.subscription,
+      canBet: spec.canBet,
+      ...(spec.demo ? { demo: true } : {}),
+      sessions: spec.sessions.map(
+        (s): Session => ({
+          session_id: s.id,
+          bookie: s.bookie,
+          username: s.username,
+          active: s.status === 'active',
+          pc_id: s.pc,
+          status: s.status,
+          revoked: false,
+          account_id: s.accountId,
+        }),
+      ),
+    }),
+  );
+}
+
+/** The key stays readable as `account.key` but out of JSON, util.inspect and spreads. */
+function hideKey(account: Account): Account {
+  Object.defineProperty(account, 'key', { enumerable: false });
+  return account;
 }
 
 const CASH: Record<string, number> = {
