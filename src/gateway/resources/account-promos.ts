@@ -13,7 +13,7 @@ import type { ResourceContext } from './context.js';
 export class AccountPromos {
   constructor(private readonly ctx: ResourceContext) {}
 
-  list(query: AccountPromosQuery = {}): Promise<AccountPromosResult> {
+  async list(query: AccountPromosQuery = {}): Promise<AccountPromosResult> {
     const q = parseRequest(AccountPromosQuery, query, 'GET /v3/account_promos');
     return this.ctx.transport.request({
       method: 'GET',
@@ -28,7 +28,7 @@ export class AccountPromos {
    * Places a bet-boost card by id. Always sends an idempotency key (generated when absent) so that a caller who
    * resends after a lost answer gets the same job back instead of a second bet. Keep the key to resend safely.
    */
-  place(req: PlacePromoRequest): Promise<JobHandle<PromoBetResult>> {
+  async place(req: PlacePromoRequest): Promise<JobHandle<PromoBetResult>> {
     const body = { ...req, idempotency_key: req.idempotency_key ?? randomUUID() };
     return this.ctx.submit('/v3/place_promo', PlacePromoSchema, body, PromoBetResult, { idempotent: false });
   }

@@ -12,7 +12,7 @@ export class ResourceContext {
   ) {}
 
   /** Synchronous POST: validate, send, parse. */
-  post<S extends z.ZodType>(
+  async post<S extends z.ZodType>(
     path: string,
     requestSchema: z.ZodType,
     input: unknown,

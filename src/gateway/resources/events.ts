@@ -6,7 +6,7 @@ import { parseRequest } from '../validate.js';
 export class Events {
   constructor(private readonly transport: Transport) {}
 
-  list(query: EventsQuery = {}): Promise<EventsPage> {
+  async list(query: EventsQuery = {}): Promise<EventsPage> {
     const q = parseRequest(EventsQuery, query, 'GET /odds/v1/events');
     return this.transport.request({
       method: 'GET',

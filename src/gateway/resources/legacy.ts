@@ -43,7 +43,7 @@ export class Legacy {
   }
 
   /** @deprecated Use client.transactions.list (POST /v3/transactions). */
-  transactions(query: LegacyTransactionsQuery): Promise<TransactionsResult> {
+  async transactions(query: LegacyTransactionsQuery): Promise<TransactionsResult> {
     const q = parseRequest(LegacyTransactionsQuery, query, 'GET /v2/transactions');
     return this.ctx.transport.request({
       method: 'GET',

@@ -1,0 +1,161 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { GatewayClient } from '../../../src/gateway/index.js';
+import { type Harness, json, startHarness } from './http-harness.js';
+
+let harness: Harness | undefined;
+let client: GatewayClient | undefined;
+afterEach(async () => {
+  await client?.close();
+  await harness?.close();
+  client = undefined;
+  harness = undefined;
+});
+
+const inFiveMinutes = () => new Date(Date.now() + 300_000).toISOString();
+
+describe('price checks', () => {
+  it('racing: one job per session from queries, each resolved by the shared poller', async () => {
+    harness = await startHarness((req, res) => {
+      if (req.path === '/v3/price_check') {
+        return json(res, 202, {
+          status: 'pending',
+          category: 'racing',
+          race: { track: 'Randwick', race_num: 2, race_type: '(R)', date: '2026-11-21' },
+          queries: [
+            { session_id: 's-a', correlation_id: 'pc-a' },
+            { session_id: 's-b', correlation_id: 'pc-b' },
+          ],
+          timeout_at: inFiveMinutes(),
+        });
+      }
+      const ids = (req.body as { correlation_ids: string[] }).correlation_ids;
+      json(res, 200, {
+        statuses: ids.map((id) => ({
+          correlation_id: id,
+          status: 'completed',
+          result: {
+            status: 'success',
+            category: 'racing',
+            session_id: id === 'pc-a' ? 's-a' : 's-b',
+            bookie: 'bookie_a',
+            selections: [{ runner: 'Fast Horse', prices: [{ market: 'win', price: 3.2 }] }],
+          },
+        })),
+      });
+    });
+    client = new GatewayClient({ baseUrl: harness.url, apiKey: 'k', poller: { intervalMs: 30 } });
+    const { submission, jobs } = await client.priceChecks.racing({
+      session_ids: ['s-a', 's-b'],
+      category: 'racing',
+      track: 'Randwick',
+      race_num: 2,
+      date: '2026-11-21',
+    });
+    expect(submission.race?.track).toBe('Randwick');
+    expect(jobs.map((j) => j.correlationId)).toEqual(['pc-a', 'pc-b']);
+    const outcomes = await Promise.all(jobs.map((j) => j.wait()));
+    expect(outcomes.map((o) => o.status === 'completed' && o.result.session_id)).toEqual(['s-a', 's-b']);
+    expect(harness.count('/api/bet_status')).toBe(1);
+  });
+
+  it('sports: a query resolved in the 202 gives a job that resolves at once, a pending one is polled', async () => {
+    harness = await startHarness((req, res) => {
+      if (req.path === '/v3/price_check') {
+        return json(res, 202, {
+          status: 'pending',
+          category: 'sports',
+          queries: [
+            {
+              session_id: 's-a',
+              correlation_id: 'pc-fast',
+              status: 'success',
+              bookie: 'bookie_a',
+              selections: [{ selection: 'home', market: 'head_to_head', price: 1.91, market_ref: 'mr-1' }],
+            },
+            { session_id: 's-b', correlation_id: 'pc-slow', timeout_at: inFiveMinutes() },
+          ],
+        });
+      }
+      json(res, 200, {
+        statuses: [
+          {
+            correlation_id: 'pc-slow',
+            status: 'completed',
+            result: {
+              status: 'failure',
+              category: 'sports',
+              session_id: 's-b',
+              bookie: 'bookie_b',
+              error: 'market_not_carried',
+            },
+          },
+        ],
+      });
+    });
+    client = new GatewayClient({ baseUrl: harness.url, apiKey: 'k', poller: { intervalMs: 30 } });
+    const { jobs } = await client.priceChecks.sports({
+      session_ids: ['s-a', 's-b'],
+      category: 'sports',
+      market_ref: 'mr-1',
+      epk: 'basketball/us/nba/a_v_b/2026-11-21',
+      sport: 'NBA',
+    });
+    const fast = await jobs[0]!.wait();
+    expect(fast.status).toBe('completed');
+    expect(fast.status === 'completed' && fast.result.category).toBe('sports');
+    expect(fast.status === 'completed' && fast.result.bookie).toBe('bookie_a');
+    expect(harness.count('/api/bet_status')).toBe(0);
+    const slow = await jobs[1]!.wait();
+    expect(slow.status === 'completed' && slow.result.status).toBe('failure');
+    const sent = harness.received[0]!.body as Record<string, unknown>;
+    expect(sent).toEqual({
+      session_ids: ['s-a', 's-b'],
+      category: 'sports',
+      market_ref: 'mr-1',
+      epk: 'basketball/us/nba/a_v_b/2026-11-21',
+      sport: 'NBA',
+    });
+  });
+});
+
+describe('events iterator', () => {
+  it('follows next_cursor with the same filters until it is null, through short pages', async () => {
+    const pages: Record<string, { data: string[]; next: string | null }> = {
+      '': { data: ['e1', 'e2'], next: 'c1' },
+      c1: { data: ['e3'], next: 'c2' },
+      c2: { data: [], next: 'c3' },
+      c3: { data: ['e4'], next: null },
+    };
+    harness = await startHarness((req, res) => {
+      const page = pages[req.query.get('cursor') ?? '']!;
+      json(res, 200, {
+        count: page.data.length,
+        truncated: page.next !== null,
+        next_cursor: page.next,
+        data: page.data.map((id) => ({
+          event_id: id,
+          sport: 'basketball',
+          league: 'nba',
+          name: id,
+          start_time: 't',
+          status: 'prematch',
+        })),
+      });
+    });
+    client = new GatewayClient({ baseUrl: harness.url, apiKey: 'k' });
+    const ids: string[] = [];
+    for await (const e of client.events.iterate({ league: 'nba', date: '2026-11-21', limit: 2 })) ids.push(e.event_id);
+    expect(ids).toEqual(['e1', 'e2', 'e3', 'e4']);
+    expect(harness.received.map((r) => r.query.get('league') + r.query.get('date') + r.query.get('limit'))).toEqual(
+      Array(4).fill('nba2026-11-212'),
+    );
+    expect(harness.received.map((r) => r.query.get('cursor'))).toEqual([null, 'c1', 'c2', 'c3']);
+  });
+
+  it('refuses date with since locally, sending nothing', async () => {
+    harness = await startHarness((_req, res) => json(res, 200, {}));
+    client = new GatewayClient({ baseUrl: harness.url, apiKey: 'k' });
+    await expect(client.events.list({ date: '2026-11-21', since: '2026-11-20' })).rejects.toThrow(/cannot be combined/);
+    expect(harness.received).toHaveLength(0);
+  });
+});
