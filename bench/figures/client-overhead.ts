@@ -1,0 +1,53 @@
+// Figure 1: a ~300-selection card through GatewayClient (request checks, limiter, zod on) against raw undici
+// request + JSON.parse of the same bytes from the same local server.
+import { Agent, request } from 'undici';
+import { GatewayClient } from '../../src/gateway/index.js';
+import { interleave, msPerOp } from '../lib/ab.js';
+import { type FigureResult, figure } from '../lib/figure.js';
+import { marketCard } from '../lib/fixtures.js';
+import { staticJsonServer } from '../lib/servers.js';
+
+const EPK = 'basketball/us/nba/lakers_v_celtics/2026-11-22';
+
+export async function clientOverhead(): Promise<FigureResult[]> {
+  const card = marketCard(300);
+  const server = await staticJsonServer(card);
+  // Same pool settings on both sides; the client's limiter is set out of the way (no waiting in it).
+  const clientAgent = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
+  const rawAgent = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
+  const client = new GatewayClient({
+    baseUrl: server.url,
+    apiKey: 'bench-key',
+    dispatcher: clientAgent,
+    marketRateLimit: { perMinute: 10_000_000 },
+  });
+  const rawUrl = `${server.url}/v3/markets?epk=${encodeURIComponent(EPK)}&bookie=bookie_a`;
+  const headers = { 'x-api-key': 'bench-key', accept: 'application/json' };
+  try {
+    const viaClient = await client.markets.get({ epk: EPK, bookie: 'bookie_a' });
+    const selections = viaClient.markets.reduce((n, m) => n + m.selections.length, 0);
+    const perBatch = 100;
+    const ab = await interleave(
+      { repeats: 15, warmup: 2 },
+      () => msPerOp(perBatch, () => client.markets.get({ epk: EPK, bookie: 'bookie_a' })),
+      () =>
+        msPerOp(perBatch, async () => {
+          const res = await request(rawUrl, { dispatcher: rawAgent, headers });
+          return JSON.parse(await res.body.text());
+        }),
+    );
+    return [
+      figure({
+        name: '1 client overhead (300-selection card)',
+        value: ab.medianA,
+        unit: 'ms/card',
+        baseline: ab.medianB,
+        target: { on: 'ratio', op: '<=', limit: 1.15 },
+        note: `${selections} selections, ${Buffer.byteLength(JSON.stringify(card))} bytes; client.markets.get (zod on, no cache) vs undici request + JSON.parse; medians of 15 interleaved repeats x ${perBatch} sequential GETs`,
+      }),
+    ];
+  } finally {
+    await client.close();
+    await Promise.all([clientAgent.close(), rawAgent.close(), server.close()]);
+  }
+}

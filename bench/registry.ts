@@ -1,0 +1,44 @@
+// The bench figures in the order they run; each knows its name, unit and target so a failure still prints a row.
+import { clientOverhead } from './figures/client-overhead.js';
+import { pollCoalescing } from './figures/poll-coalescing.js';
+import { validationCost } from './figures/validation-cost.js';
+import type { FigureResult, Target } from './lib/figure.js';
+
+export interface FigureSpec {
+  id: number;
+  /** Rows this figure reports if it cannot run (name, unit, target of each). */
+  rows: { name: string; unit: string; target: Target }[];
+  run: () => Promise<FigureResult[]>;
+}
+
+export const FIGURES: FigureSpec[] = [
+  {
+    id: 1,
+    rows: [
+      {
+        name: '1 client overhead (300-selection card)',
+        unit: 'ms/card',
+        target: { on: 'ratio', op: '<=', limit: 1.15 },
+      },
+    ],
+    run: clientOverhead,
+  },
+  {
+    id: 2,
+    rows: [
+      { name: '2 validation cost (500-event page)', unit: 'ms/page', target: { on: 'ratio', op: '<=', limit: 0.3 } },
+    ],
+    run: validationCost,
+  },
+  {
+    id: 3,
+    rows: [
+      {
+        name: '3 poll coalescing (1,000 pending jobs)',
+        unit: 'requests/tick',
+        target: { on: 'ratio', op: '<=', limit: 0.01 },
+      },
+    ],
+    run: pollCoalescing,
+  },
+];

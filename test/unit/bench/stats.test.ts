@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { orderOf } from '../../../bench/lib/ab.js';
+import { median, percentile, ratio, round } from '../../../bench/lib/stats.js';
+
+describe('bench statistics', () => {
+  it('median of an odd count is the middle sample, of an even count the mean of the two middle ones', () => {
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+
+  it('percentile uses the nearest rank, so p99 of 100 samples is the 99th smallest', () => {
+    const xs = Array.from({ length: 100 }, (_, i) => 100 - i);
+    expect(percentile(xs, 99)).toBe(99);
+    expect(percentile(xs, 50)).toBe(50);
+    expect(percentile(xs, 100)).toBe(100);
+    expect(percentile([7], 99)).toBe(7);
+  });
+
+  it('refuses an empty or non-finite sample list with a message that says what is missing', () => {
+    expect(() => median([])).toThrow(/at least one measurement/);
+    expect(() => percentile([1, Number.NaN], 50)).toThrow(/finite/);
+    expect(() => percentile([1], 101)).toThrow(/0 to 100/);
+  });
+
+  it('a ratio against zero is null, not Infinity', () => {
+    expect(ratio(3, 0)).toBeNull();
+    expect(ratio(3, 2)).toBe(1.5);
+  });
+
+  it('rounds to three significant digits below 100 and to whole numbers above', () => {
+    expect(round(1.23456)).toBe(1.23);
+    expect(round(0.0012345)).toBe(0.00123);
+    expect(round(1234.6)).toBe(1235);
+  });
+
+  it('alternates the order of the two sides each repeat so neither always runs first', () => {
+    expect([0, 1, 2, 3].map(orderOf)).toEqual([
+      ['a', 'b'],
+      ['b', 'a'],
+      ['a', 'b'],
+      ['b', 'a'],
+    ]);
+  });
+});
