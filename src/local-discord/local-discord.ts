@@ -143,7 +143,7 @@ export class LocalDiscord {
   }): Promise<InteractionHandle> {
     const userId = this.#userId(input.user);
     this.#checkChannel(input.channelId);
-    const command = this.#command(input.name);
+    const command = this.#command(input.name, userId);
     const data = buildCommandData(this.#world, command, input);
     return openInteraction(
       this.#world,
@@ -164,7 +164,7 @@ export class LocalDiscord {
   }): Promise<unknown[]> {
     const userId = this.#userId(input.user);
     this.#checkChannel(input.channelId);
-    const command = this.#command(input.name);
+    const command = this.#command(input.name, userId);
     const data = buildCommandData(this.#world, command, input);
     let settleChoices!: (c: unknown[]) => void;
     const choices = new Promise<unknown[]>((resolve) => {
@@ -227,6 +227,8 @@ export class LocalDiscord {
       );
     }
     const components = modalSubmitComponents(opener.modal, input.fields);
+    // A submitted modal closes: submitting it again needs the bot to open it again.
+    opener.modal = undefined;
     const messageRef = input.message ?? opener.sourceMessageId;
     const message = messageRef ? currentMessage(this.#world, messageRef, userId) : undefined;
     const data = { custom_id: input.customId, components };
@@ -327,15 +329,26 @@ export class LocalDiscord {
     }
   }
 
-  #command(name: string): RegisteredCommand {
+  #command(name: string, userId: string): RegisteredCommand {
     const command = this.#world.commands.find(this.guildId, name);
     if (!command) {
       throw new CommandInputError(
         `/${name} is not registered, so no user could run it: register it first (PUT /applications/{app}/guilds/{guild}/commands, e.g. client.application.commands.set(...))`,
       );
     }
+    // Discord hides a command from members without its default_member_permissions.
+    const required = command.default_member_permissions;
+    if (typeof required === 'string' && !hasPermissions(this.#world.permissionsOf(userId), BigInt(required))) {
+      throw new CommandInputError(
+        `/${name} needs permissions ${required} (default_member_permissions) that user ${userId} lacks, so Discord would not offer it to them`,
+      );
+    }
     return command;
   }
+}
+
+function hasPermissions(granted: bigint, required: bigint): boolean {
+  return (granted & required) === required;
 }
 
 /** Starts the double on 127.0.0.1 (port 0 picks a free one). */

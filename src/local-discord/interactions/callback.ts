@@ -64,10 +64,17 @@ export function handleCallback(
       'INTERACTION_RESPONSE_TYPE_INVALID',
       `Callback type ${String(params.body.type)} is not valid for this interaction`,
     );
+    record.lastRefusal = `callback type ${String(params.body.type)} is not valid for interaction type ${record.type}`;
     errors.throwIfAny();
   }
   const data = (params.body.data && typeof params.body.data === 'object' ? params.body.data : {}) as Json;
-  const message = apply(world, record, type, data, params.hasFiles);
+  let message: LocalMessage | undefined;
+  try {
+    message = apply(world, record, type, data, params.hasFiles);
+  } catch (error) {
+    if (error instanceof DiscordApiError) record.lastRefusal = `${error.code} ${error.message}`;
+    throw error;
+  }
   record.ack = { type, at: world.now() };
   record.settleAck({ type, ms: elapsed });
   world.events.emit('interactionResponse', {

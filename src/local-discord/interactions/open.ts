@@ -56,7 +56,9 @@ export function openInteraction(
   const deadline = world.options.ackDeadlineMs;
   const timer = setTimeout(() => {
     timers.delete(timer);
-    if (!record.ack) fail(new Error(`interaction ${id} was not acknowledged within ${deadline} ms (Discord: 10062)`));
+    if (record.ack) return;
+    const refused = record.lastRefusal ? `; the bot's last callback was refused: ${record.lastRefusal}` : '';
+    fail(new Error(`interaction ${id} was not acknowledged within ${deadline} ms (Discord: 10062)${refused}`));
   }, deadline + 50);
   timer.unref();
   timers.add(timer);

@@ -17,6 +17,8 @@ export interface InteractionRecord {
   originalMessageId: string | null;
   followUpIds: string[];
   modal?: Record<string, unknown>;
+  /** The last callback the double refused (e.g. `50035 Invalid Form Body`), named when the deadline passes. */
+  lastRefusal?: string;
   settleAck(result: { type: number; ms: number }): void;
   failAck(error: Error): void;
   /** Resolved by an autocomplete result (callback type 8). */
