@@ -2,6 +2,7 @@
 import { clientOverhead } from './figures/client-overhead.js';
 import { pollCoalescing } from './figures/poll-coalescing.js';
 import { validationCost } from './figures/validation-cost.js';
+import { webhookReceiver } from './figures/webhook-receiver.js';
 import type { FigureResult, Target } from './lib/figure.js';
 
 export interface FigureSpec {
@@ -40,5 +41,13 @@ export const FIGURES: FigureSpec[] = [
       },
     ],
     run: pollCoalescing,
+  },
+  {
+    id: 4,
+    rows: [
+      { name: '4 webhook receiver throughput', unit: 'deliveries/s', target: { on: 'ratio', op: '>=', limit: 0.5 } },
+      { name: '4 webhook receiver p99 time to 2xx', unit: 'ms', target: { on: 'value', op: '<', limit: 10_000 } },
+    ],
+    run: webhookReceiver,
   },
 ];
