@@ -41,7 +41,15 @@ export const controlRoutes: Route[] = [
     method: 'POST',
     path: '/_sandbox/settle',
     auth: 'none',
-    handler: ({ sb, body }) => ok(sb.world.settle(sb, optionalString(body, 'epk'))),
+    handler: ({ sb, body }) => {
+      const epk = optionalString(body, 'epk');
+      try {
+        return ok(sb.world.settle(sb, epk));
+      } catch (err) {
+        // The world refuses an unknown event key: say so instead of a 500.
+        throw new ApiError(404, { detail: (err as Error).message, field: 'epk' });
+      }
+    },
   },
   {
     method: 'POST',

@@ -102,3 +102,38 @@ describe('same seed, same sandbox', () => {
     }
   });
 });
+
+describe('settle control route', () => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    sb = await start({ speed: 1 });
+  });
+  afterAll(async () => {
+    await sb.close();
+  });
+
+  it('settles a pending ledger bet on a finished event and answers 404 for an unknown event key', async () => {
+    const promos = (await get(sb.url, '/v3/account_promos', ALPHA)).body.promos;
+    const card = promos.find((p: { placeable_by_id: boolean }) => p.placeable_by_id);
+    const placed = await post(sb.url, '/v3/place_promo', ALPHA, {
+      session_id: ALPHA_C,
+      promo_id: card.promo_id,
+      stake: 10,
+    });
+    await post(sb.url, '/_sandbox/clock/advance', undefined, { ms: 2_000 });
+    await waitJob(sb.url, ALPHA, placed.body.correlation_id);
+    expect(
+      (await get(sb.url, '/_sandbox/state')).body.bets.find(
+        (b: { bet: { bet_type: string } }) => b.bet.bet_type === 'promo',
+      ).status,
+    ).toBe('pending');
+    const res = await post(sb.url, '/_sandbox/settle', undefined, { epk: card.epk });
+    expect(res.status).toBe(200);
+    const state = (await get(sb.url, '/_sandbox/state')).body;
+    const bet = state.bets.find((b: { bet: { bet_type: string } }) => b.bet.bet_type === 'promo');
+    expect(['won', 'lost']).toContain(bet.status);
+    const unknown = await post(sb.url, '/_sandbox/settle', undefined, { epk: 'no/such/event' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.field).toBe('epk');
+  });
+});
