@@ -32,12 +32,15 @@ export const Close = {
 
 const GUILDS_INTENT = 1;
 const REPLAY_BUFFER = 500;
+const RESUME_WINDOW_MS = 60_000;
 
 interface Session {
   id: string;
   seq: number;
   intents: number;
   socket: Connection | null;
+  /** When the socket went away (Date.now()); a session not resumed within RESUME_WINDOW_MS is gone. */
+  droppedAt: number | null;
   /** Recent dispatches, replayed on RESUME. */
   buffer: { s: number; t: string; d: unknown }[];
 }
@@ -73,6 +76,7 @@ export class GatewayServer {
   /** Sends an event to every identified session (buffered for a resuming one); returns how many got it. */
   dispatch(event: string, data: unknown): number {
     let reached = 0;
+    this.#expireSessions();
     for (const session of this.#sessions.values()) {
       session.seq += 1;
       const payload = { s: session.seq, t: event, d: data };
@@ -109,7 +113,7 @@ export class GatewayServer {
     const query = new URL(req.url ?? '/', 'http://local').searchParams;
     const conn: Connection = { ws, zlib: null, session: null, heartbeatDeadline: null };
     this.#connections.add(conn);
-    ws.on('close', () => this.#drop(conn));
+    ws.on('close', (code) => this.#drop(conn, code));
     ws.on('error', () => this.#drop(conn));
     const version = query.get('v') ?? '10';
     if (version !== '10' && version !== '9') {
@@ -131,12 +135,23 @@ export class GatewayServer {
     this.#armHeartbeatDeadline(conn);
   }
 
-  #drop(conn: Connection): void {
+  #drop(conn: Connection, code?: number): void {
     if (conn.heartbeatDeadline) clearTimeout(conn.heartbeatDeadline);
     conn.zlib?.close();
     this.#connections.delete(conn);
-    // The session stays for RESUME; only its socket goes.
-    if (conn.session?.socket === conn) conn.session.socket = null;
+    const session = conn.session;
+    if (!session || session.socket !== conn) return;
+    session.socket = null;
+    session.droppedAt = Date.now();
+    // A client closing with 1000/1001 ends its session, as on Discord; other closes leave it resumable.
+    if (code === 1000 || code === 1001) this.#sessions.delete(session.id);
+  }
+
+  #expireSessions(): void {
+    const now = Date.now();
+    for (const [id, s] of this.#sessions) {
+      if (s.socket === null && s.droppedAt !== null && now - s.droppedAt > RESUME_WINDOW_MS) this.#sessions.delete(id);
+    }
   }
 
   /** Discord closes a connection that misses heartbeats; allow a generous margin over the interval. */
@@ -193,6 +208,7 @@ export class GatewayServer {
       seq: 0,
       intents: Number(d.intents ?? 0),
       socket: conn,
+      droppedAt: null,
       buffer: [],
     };
     conn.session = session;
@@ -203,6 +219,7 @@ export class GatewayServer {
   }
 
   #resume(conn: Connection, d: Record<string, unknown>): void {
+    this.#expireSessions();
     const session = typeof d.session_id === 'string' ? this.#sessions.get(d.session_id) : undefined;
     const tokenOk = typeof d.token === 'string' && d.token.replace(/^Bot /, '') === this.token();
     const seq = Number(d.seq ?? 0);
@@ -214,6 +231,7 @@ export class GatewayServer {
     }
     if (session.socket && session.socket !== conn) session.socket.ws.close(4000, 'Session resumed elsewhere');
     session.socket = conn;
+    session.droppedAt = null;
     conn.session = session;
     for (const missed of session.buffer.filter((p) => p.s > seq)) this.#send(conn, { op: Op.Dispatch, ...missed });
     this.#dispatchTo(session, 'RESUMED', {});

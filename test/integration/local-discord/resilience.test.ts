@@ -1,5 +1,6 @@
 import { Events, SlashCommandBuilder } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { NoBotConnectedError } from '../../../src/local-discord/index.js';
 import { type Harness, startHarness } from './harness.js';
 
 const ping = new SlashCommandBuilder().setName('ping').setDescription('Ping').toJSON();
@@ -47,5 +48,15 @@ describe('acknowledgement deadline and reconnects with a real discord.js bot', (
     const ix = await h.ld.sendCommand({ user: h.ld.users.viewer, channelId: h.ld.channelIds.bets, name: 'ping' });
     expect((await ix.acknowledged).type).toBe(4);
     expect(ix.responses()[0]?.content).toBe('pong');
+  });
+
+  it('ends the session when the bot logs out, so sending interactions says no bot is connected', async () => {
+    h = await startHarness();
+    await h.client.application!.commands.set([ping], h.ld.guildId);
+    await h.client.destroy();
+    await expect.poll(() => h!.ld.connectedBots).toBe(0);
+    await expect(
+      h.ld.sendCommand({ user: h.ld.users.viewer, channelId: h.ld.channelIds.bets, name: 'ping' }),
+    ).rejects.toThrow(NoBotConnectedError);
   });
 });
