@@ -3,6 +3,7 @@ import type { Route } from '../core/http.js';
 import { accountPromoRoutes } from './account-promos.js';
 import { balanceRoutes } from './balance.js';
 import { betStatusRoutes } from './bet-status.js';
+import { bettingRoutes } from './betting.js';
 import { bonusPromoRoutes } from './bonus-promos.js';
 import { eventsRoutes } from './events.js';
 import { legacyRoutes } from './legacy-v2.js';
@@ -23,6 +24,7 @@ const currentRoutes: Route[] = [
   ...placePromoRoutes,
   ...eventsRoutes,
   ...marketsRoutes,
+  ...bettingRoutes,
 ];
 
 /** The current routes plus the deprecated v2 ones, which answer by running their v3 successor. */

@@ -45,6 +45,9 @@ export class SimWorld implements World {
   private readonly cards = new Map<string, CardMarket[]>();
   private readonly placed = new Map<string, PlacedBet>();
   private outrightList: SportEvent[] | null = null;
+  private betSeq = 0;
+  /** Sports prices read by price checks in the last moments: the fast path of the next check. */
+  readonly recentPrices = new Map<string, { price: number; atMs: number }>();
   /** GET /v3/markets: 120 card reads per minute per API key, on the sandbox clock. */
   readonly cardLimit = new RollingLimit(120, 60_000);
 
@@ -229,6 +232,11 @@ export class SimWorld implements World {
   }
 
   // ---- lifecycle and settlement ----------------------------------------------------------------
+
+  nextBetId(bookie: string): string {
+    this.betSeq += 1;
+    return `sbx-${bookie.replace('bookie_', '')}-${String(this.betSeq).padStart(6, '0')}`;
+  }
 
   /** Remembers how a bet the routes placed is decided. */
   notePlaced(betId: string, how: PlacedBet): void {

@@ -1,0 +1,109 @@
+// What happens at the bookmaker when a bet's job runs: live price against the caller's floor and ceiling,
+// money or a bonus token, then the ledger. Results use the spec's bet-result shape.
+import type { LedgerSelection, Session } from '../accounts/types.js';
+import type { Sandbox } from '../core/sandbox.js';
+import type { PlacedBet, SimWorld } from './index.js';
+
+export interface PriceLimits {
+  targetOdds: number;
+  maxOdds: number | null;
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
+/** Why a live price is refused, or null when it is inside [target_odds, max_odds]. */
+export function priceRefusal(price: number, limits: PriceLimits): string | null {
+  if (price < limits.targetOdds) {
+    return `odds_below_target: live price ${price.toFixed(2)} is below target_odds ${limits.targetOdds.toFixed(2)}`;
+  }
+  if (limits.maxOdds !== null && price > limits.maxOdds) {
+    return `odds_above_max: live price ${price.toFixed(2)} is above max_odds ${limits.maxOdds.toFixed(2)}`;
+  }
+  return null;
+}
+
+export function betSuccess(betId: string, odds: number, stake: number, extra: Record<string, unknown> = {}) {
+  return {
+    success: true,
+    bet_result: { success: true, bet_id: betId, odds, stake, error: null },
+    bet_id: betId,
+    odds,
+    stake,
+    potential_return: round2(odds * stake),
+    error: null,
+    ...extra,
+  };
+}
+
+export function betFailure(error: string, stake: number, odds: number | null, extra: Record<string, unknown> = {}) {
+  return {
+    success: false,
+    bet_result: { success: false, bet_id: null, odds, stake, error },
+    error,
+    ...extra,
+  };
+}
+
+export interface CommitRequest {
+  stake: number;
+  odds: number;
+  useBonus: boolean;
+  betType: string;
+  selections: Omit<LedgerSelection, 'result'>[];
+  how: PlacedBet;
+  epk?: string;
+  raceKey?: string;
+  marketRef?: string;
+  /** A token allocated beforehand (stacked multis); default: one worth exactly the stake. */
+  tokenId?: string;
+}
+
+/** Debits the stake (or spends a bonus token of exactly the stake) and records the bet; or says why not. */
+export function commitBet(
+  sb: Sandbox,
+  world: SimWorld,
+  session: Session,
+  req: CommitRequest,
+): { ok: true; betId: string; bonusTokenId: string | null } | { ok: false; error: string } {
+  const book = sb.accounts.bookAccount(session.account_id);
+  let bonusTokenId: string | null = null;
+  if (req.useBonus) {
+    const token = book.bonusTokens.find((t) =>
+      req.tokenId ? t.id === req.tokenId : t.status === 'AVAILABLE' && Math.abs(t.amount - req.stake) < 0.005,
+    );
+    if (token?.status !== 'AVAILABLE') {
+      return {
+        ok: false,
+        error: `no_bonus_token: no AVAILABLE bonus token worth exactly $${req.stake.toFixed(2)}; split one with /v3/split_bonus_bet or bet cash`,
+      };
+    }
+    token.status = 'USED';
+    bonusTokenId = token.id;
+  } else if (sb.ledger.available(session.account_id) < req.stake) {
+    return {
+      ok: false,
+      error: `insufficient_balance: stake $${req.stake.toFixed(2)} is more than the $${sb.ledger.available(session.account_id).toFixed(2)} available`,
+    };
+  }
+  const betId = world.nextBetId(session.bookie);
+  sb.ledger.recordBet({
+    bet_id: betId,
+    session_id: session.session_id,
+    account_id: session.account_id,
+    bookie: session.bookie,
+    stake: req.stake,
+    odds: req.odds,
+    is_bonus_bet: req.useBonus,
+    placed_at: new Date(world.nowMs()).toISOString(),
+    selections: req.selections.map((s) => ({ ...s, result: 'pending' as const })),
+    ...(req.epk ? { epk: req.epk } : {}),
+    ...(req.raceKey ? { race_key: req.raceKey } : {}),
+    ...(req.marketRef ? { market_ref: req.marketRef } : {}),
+    bet_type: req.betType,
+    ...(bonusTokenId ? { bonus_token_id: bonusTokenId } : {}),
+  });
+  world.notePlaced(betId, req.how);
+  return { ok: true, betId, bonusTokenId };
+}
