@@ -1,4 +1,5 @@
 // The bench figures in the order they run; each knows its name, unit and target so a failure still prints a row.
+import { cardBurstClient } from './figures/card-burst-client.js';
 import { clientOverhead } from './figures/client-overhead.js';
 import { pollCoalescing } from './figures/poll-coalescing.js';
 import { validationCost } from './figures/validation-cost.js';
@@ -49,5 +50,10 @@ export const FIGURES: FigureSpec[] = [
       { name: '4 webhook receiver p99 time to 2xx', unit: 'ms', target: { on: 'value', op: '<', limit: 10_000 } },
     ],
     run: webhookReceiver,
+  },
+  {
+    id: 8,
+    rows: [{ name: '8 card burst: 429s shown (client)', unit: 'errors', target: { on: 'value', op: '==', limit: 0 } }],
+    run: cardBurstClient,
   },
 ];
