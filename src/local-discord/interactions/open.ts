@@ -86,6 +86,8 @@ export function openInteraction(
       fail(e);
     },
   };
+  // Keep a long-running playground from growing without bound; a minute of slack past token death.
+  world.interactions.prune(world.now() - world.options.tokenLifetimeMs - 60_000);
   world.interactions.add(record);
   const payload = buildInteractionPayload(world, {
     id,

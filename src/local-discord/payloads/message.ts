@@ -3,6 +3,7 @@ import { isoFromMs } from '../ids.js';
 import type { InteractionRecord } from '../state/interactions.js';
 import type { World } from '../state/world.js';
 import type { LocalMessage } from '../types.js';
+import { FormErrors } from '../validation/form-errors.js';
 
 type Json = Record<string, unknown>;
 
@@ -43,6 +44,7 @@ export function buildMessage(world: World, input: NewMessage): LocalMessage {
     components: Array.isArray(body.components) ? structuredClone(body.components) : [],
     pinned: false,
     flags,
+    ...replyFields(world, body, input.channelId),
     visibleTo: ephemeral && interaction ? interaction.userId : null,
   };
   if (interaction) {
@@ -88,4 +90,24 @@ export function editPatch(world: World, body: Json, current: LocalMessage, markE
 function normaliseEmbeds(embeds: unknown): Json[] {
   if (!Array.isArray(embeds)) return [];
   return embeds.map((e) => ({ type: 'rich', ...(structuredClone(e) as Json) }));
+}
+
+/** A bot reply to a channel message (message_reference) is type 19 and carries the message it answers. */
+function replyFields(world: World, body: Json, channelId: string): Json {
+  const ref = body.message_reference as Json | undefined;
+  if (!ref || typeof ref.message_id !== 'string') return {};
+  const target = world.messages.get(ref.message_id);
+  if (!target || target.channel_id !== channelId) {
+    if (ref.fail_if_not_exists === false) return {};
+    const errors = new FormErrors();
+    errors.add(['message_reference'], 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE', 'Unknown message');
+    errors.throwIfAny();
+    return {};
+  }
+  const { visibleTo: _visibleTo, ...referenced } = target;
+  return {
+    type: 19,
+    message_reference: { type: 0, message_id: target.id, channel_id: channelId, guild_id: world.guildId },
+    referenced_message: referenced,
+  };
 }

@@ -35,6 +35,15 @@ export class InteractionRegistry {
     this.#byToken.set(record.token, record);
   }
 
+  /** Forgets interactions created before `cutoff`: their tokens are dead, so nothing can reach them. */
+  prune(cutoff: number): void {
+    for (const [id, r] of this.#byId) {
+      if (r.createdAt >= cutoff) continue;
+      this.#byId.delete(id);
+      this.#byToken.delete(r.token);
+    }
+  }
+
   byId(id: string): InteractionRecord | undefined {
     return this.#byId.get(id);
   }

@@ -137,4 +137,19 @@ describe('interaction responses and channel messages as Discord stores them', ()
     expect(stored?.content).toBe('chart');
     expect(stored?.attachments.map((a) => [a.filename, a.size])).toEqual([['chart.png', 9]]);
   });
+
+  it('stores a bot reply to a channel message as type 19 with the referenced message', async () => {
+    const channel = await h.client.channels.fetch(h.ld.channelIds.results);
+    if (!channel?.isSendable()) throw new Error('results channel should be sendable');
+    const notice = await channel.send({ content: 'Bet placed' });
+    const reply = await notice.reply({ content: 'Bet settled: won' });
+    const stored = h.ld.message(reply.id);
+    expect(stored?.type).toBe(19);
+    expect(stored?.referenced_message?.id).toBe(notice.id);
+    expect(reply.reference?.messageId).toBe(notice.id);
+    const error = await channel
+      .send({ content: 'x', reply: { messageReference: '1' } })
+      .catch((e: { code?: number }) => e);
+    expect((error as { code?: number }).code).toBe(50035);
+  });
 });
