@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALPHA, ALPHA_A, call, get, post, READONLY, READONLY_A, type Sandbox, start } from './platform-helpers.js';
+import {
+  ALPHA,
+  ALPHA_A,
+  call,
+  get,
+  post,
+  READONLY,
+  READONLY_A,
+  type Sandbox,
+  start,
+  waitJob,
+} from './platform-helpers.js';
 
 const SUNSET = 'Sun, 17 May 2026 00:00:00 GMT';
 
@@ -121,5 +132,56 @@ describe('v2 routes after the sunset', () => {
   it('keeps /v2/boost_token working after the sunset', async () => {
     const res = await post(sb.url, '/v2/boost_token', ALPHA, { session_id: ALPHA_A, track: 'Randwick', race_num: 1 });
     expect(res.status).toBe(200);
+  });
+});
+
+describe('the stacked_srm branch of /v2/place_bet before the sunset', () => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    sb = await start({ speed: 50, start: new Date('2026-05-01T00:30:00Z') });
+  });
+  afterAll(async () => {
+    await sb.close();
+  });
+
+  it('answers the stacked SRM result inline with deprecation headers pointing at /v3/stacked_srm', async () => {
+    const race = { track: 'Flemington', race_num: 8, race_type: '(R)', date: '2026-05-01' };
+    const check = await post(sb.url, '/v3/price_check', ALPHA, { session_ids: [ALPHA_A], category: 'racing', ...race });
+    expect(check.status).toBe(202);
+    const priced = await waitJob(sb.url, ALPHA, check.body.queries[0].correlation_id);
+    const runners: string[] = priced.result.selections.map((s: { runner: string }) => s.runner);
+    expect(runners.length).toBeGreaterThanOrEqual(4);
+    const body = {
+      category: 'stacked_srm',
+      session_id: ALPHA_A,
+      ...race,
+      bets: [
+        { stake: 5, legs: [{ runner: runners[0] }, { runner: runners[1], position: 'top3' }] },
+        { stake: 5, legs: [{ runner: runners[2] }, { runner: runners[3], position: 'top3' }] },
+      ],
+    };
+    const res = await post(sb.url, '/v2/place_bet', ALPHA, body);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('deprecation')).toBe('true');
+    expect(res.headers.get('link')).toBe('</v3/stacked_srm>; rel=successor-version');
+    expect(res.body).toMatchObject({
+      success: expect.any(Boolean),
+      placed: expect.any(Number),
+      failed: expect.any(Number),
+    });
+    expect(res.body.correlation_id).toBeUndefined();
+    expect(res.body.results).toHaveLength(2);
+  });
+
+  it('passes the v3 checks through: fewer than 2 bets is 400', async () => {
+    const res = await post(sb.url, '/v2/place_bet', ALPHA, {
+      category: 'stacked_srm',
+      session_id: ALPHA_A,
+      track: 'Flemington',
+      race_num: 8,
+      date: '2026-05-01',
+      bets: [{ stake: 5, legs: [{ runner: 'A' }, { runner: 'B' }] }],
+    });
+    expect(res.status).toBe(400);
   });
 });
