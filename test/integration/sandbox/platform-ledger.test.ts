@@ -159,3 +159,58 @@ describe('transactions and the ledger', () => {
     expect(ledger.available(session.account_id)).toBe(cash);
   });
 });
+
+describe('bets placed through /v3/place_bet in the ledger', () => {
+  let sb2: Sandbox;
+  beforeAll(async () => {
+    sb2 = await start({ speed: 50, start: new Date('2026-11-21T00:30:00Z') });
+  });
+  afterAll(async () => {
+    await sb2.close();
+  });
+
+  it('lists a placed racing bet as pending with the stake debited, then settled after the race', async () => {
+    const race = { track: 'Randwick', race_num: 8, race_type: '(R)', country: 'au', date: '2026-11-21' };
+    const check = await post(sb2.url, '/v3/price_check', ALPHA, {
+      session_ids: [ALPHA_A],
+      category: 'racing',
+      ...race,
+    });
+    const priced = await waitJob(sb2.url, ALPHA, check.body.queries[0].correlation_id);
+    const sel = priced.result.selections[0];
+    const win = sel.prices.find((p: { market: string }) => p.market === 'win').price;
+    const before = (await post(sb2.url, '/v3/balance', ALPHA, { session_id: ALPHA_A })).body.withdrawable_balance;
+    const bet = await post(sb2.url, '/v3/place_bet', ALPHA, {
+      session_id: ALPHA_A,
+      category: 'racing',
+      ...race,
+      runner: sel.runner,
+      market: 'win',
+      stake: 10,
+      target_odds: 1.01,
+    });
+    expect(bet.status).toBe(202);
+    const placed = await waitJob(sb2.url, ALPHA, bet.body.correlation_id);
+    expect(placed.result.success).toBe(true);
+    const betId = placed.result.bet_result.bet_id;
+    expect(win).toBeGreaterThan(1);
+    const after = (await post(sb2.url, '/v3/balance', ALPHA, { session_id: ALPHA_A })).body.withdrawable_balance;
+    expect(after).toBeCloseTo(before - 10, 2);
+
+    const txnsOf = async () => {
+      const res = await post(sb2.url, '/v3/transactions', ALPHA, { session_id: ALPHA_A, days_back: 3 });
+      return (await waitJob(sb2.url, ALPHA, res.body.correlation_id)).result.transactions;
+    };
+    const pending = (await txnsOf()).find((t: { id: string }) => t.id === betId);
+    expect(pending).toMatchObject({ type: 'bet', status: 'pending', stake: 10, odds: null, settled_at: null });
+    expect(pending.selections[0]).toMatchObject({ selection: sel.runner, result: 'pending' });
+
+    // The race is run and settled: the bet is won or lost, with pnl to match.
+    await post(sb2.url, '/_sandbox/clock/advance', undefined, { ms: 24 * 3_600_000 });
+    await post(sb2.url, '/_sandbox/settle', undefined, {});
+    const settled = (await txnsOf()).find((t: { id: string }) => t.id === betId);
+    expect(['won', 'lost']).toContain(settled.status);
+    expect(settled.pnl).toBeCloseTo(settled.status === 'won' ? 10 * (settled.odds - 1) : -10, 2);
+    expect(settled.settled_at).toEqual(expect.any(String));
+  });
+});
