@@ -1,6 +1,7 @@
 // The bench figures in the order they run; each knows its name, unit and target so a failure still prints a row.
 import { cardBurstClient } from './figures/card-burst-client.js';
 import { clientOverhead } from './figures/client-overhead.js';
+import { interactionAck } from './figures/interaction-ack.js';
 import { pollCoalescing } from './figures/poll-coalescing.js';
 import { validationCost } from './figures/validation-cost.js';
 import { webhookReceiver } from './figures/webhook-receiver.js';
@@ -50,6 +51,14 @@ export const FIGURES: FigureSpec[] = [
       { name: '4 webhook receiver p99 time to 2xx', unit: 'ms', target: { on: 'value', op: '<', limit: 10_000 } },
     ],
     run: webhookReceiver,
+  },
+  {
+    id: 5,
+    rows: [
+      { name: '5 /markets ack p50 (200 concurrent)', unit: 'ms', target: { on: 'value', op: '<', limit: 3_000 } },
+      { name: '5 /markets ack p99 (200 concurrent)', unit: 'ms', target: { on: 'value', op: '<', limit: 300 } },
+    ],
+    run: interactionAck,
   },
   {
     id: 8,

@@ -1,0 +1,24 @@
+// Events the sandbox lists with at least one book, read once through the client (what the bot's users pick from).
+import { GatewayClient } from '../../src/gateway/index.js';
+
+export interface EventPick {
+  epk: string;
+  bookie: string;
+  name: string;
+}
+
+export async function bookedEvents(baseUrl: string, apiKey: string, count: number): Promise<EventPick[]> {
+  const client = new GatewayClient({ baseUrl, apiKey });
+  try {
+    const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+    const events = await client.events.all({ since: day(0), until: day(7), status: 'prematch', limit: 500 });
+    const picks = events
+      .filter((e) => (e.books ?? []).length > 0)
+      .map((e) => ({ epk: e.event_id, bookie: e.books![0]!, name: e.name }));
+    if (picks.length < count)
+      throw new Error(`the sandbox lists ${picks.length} prematch events with books; need ${count}`);
+    return picks.slice(0, count);
+  } finally {
+    await client.close();
+  }
+}
