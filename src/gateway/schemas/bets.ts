@@ -117,7 +117,7 @@ export function placeBetSchemaFor(input: unknown) {
 
 /** Poll/webhook result of a placed bet; the webhook example carries the receipt flat, polls nest it. */
 export const BetReceipt = z.looseObject({
-  success: z.boolean().optional(),
+  success: z.boolean(),
   bet_id: z.string().nullish(),
   odds: z.number().nullish(),
   stake: z.number().nullish(),

@@ -20,7 +20,7 @@ export const TransactionSelection = z.looseObject({
   event: z.string().optional(),
   selection: z.string().optional(),
   market: z.string().optional(),
-  odds: z.number().nullish(),
+  odds: z.number().optional(),
   result: z.string().optional(),
 });
 

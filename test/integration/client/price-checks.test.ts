@@ -146,9 +146,9 @@ describe('events iterator', () => {
     const ids: string[] = [];
     for await (const e of client.events.iterate({ league: 'nba', date: '2026-11-21', limit: 2 })) ids.push(e.event_id);
     expect(ids).toEqual(['e1', 'e2', 'e3', 'e4']);
-    expect(harness.received.map((r) => r.query.get('league') + r.query.get('date') + r.query.get('limit'))).toEqual(
-      Array(4).fill('nba2026-11-212'),
-    );
+    expect(
+      harness.received.map((r) => `${r.query.get('league')} ${r.query.get('date')} ${r.query.get('limit')}`),
+    ).toEqual(Array(4).fill('nba 2026-11-21 2'));
     expect(harness.received.map((r) => r.query.get('cursor'))).toEqual([null, 'c1', 'c2', 'c3']);
   });
 
