@@ -138,6 +138,7 @@ describe('events iterator', () => {
           league: 'nba',
           name: id,
           start_time: 't',
+          books: ['bookie_a'],
           status: 'prematch',
         })),
       });
