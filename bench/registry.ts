@@ -2,6 +2,7 @@
 import { cardBurstClient } from './figures/card-burst-client.js';
 import { clientOverhead } from './figures/client-overhead.js';
 import { interactionAck } from './figures/interaction-ack.js';
+import { memory } from './figures/memory.js';
 import { pollCoalescing } from './figures/poll-coalescing.js';
 import { validationCost } from './figures/validation-cost.js';
 import { webhookReceiver } from './figures/webhook-receiver.js';
@@ -59,6 +60,15 @@ export const FIGURES: FigureSpec[] = [
       { name: '5 /markets ack p99 (200 concurrent)', unit: 'ms', target: { on: 'value', op: '<', limit: 300 } },
     ],
     run: interactionAck,
+  },
+  {
+    id: 7,
+    rows: [
+      { name: '7 bot RSS after start', unit: 'MB', target: { on: 'value', op: '<', limit: 150 } },
+      { name: '7 bot RSS after 1,000 interactions', unit: 'MB', target: { on: 'value', op: '<', limit: 150 } },
+      { name: '7 bot RSS growth over 1,000 interactions', unit: 'MB', target: { on: 'value', op: '<', limit: 20 } },
+    ],
+    run: memory,
   },
   {
     id: 8,

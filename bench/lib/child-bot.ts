@@ -1,0 +1,71 @@
+// Starts bench/children/bot-process.ts under node --expose-gc with tsx, and talks to it over IPC.
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { PartMissingError } from './bot-loader.js';
+
+export interface ChildBot {
+  pid: number;
+  rss(): Promise<{ rss: number; heapUsed: number }>;
+  stop(): Promise<void>;
+}
+
+function next<T>(child: ChildProcess, type: string, timeoutMs: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`the bot child process sent no "${type}" within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onMessage = (msg: { type: string; message?: string }) => {
+      if (msg.type === 'error') {
+        cleanup();
+        const text = msg.message ?? 'unknown error';
+        reject(text.includes('not there yet') ? new PartMissingError(text) : new Error(`bot child: ${text}`));
+      } else if (msg.type === type) {
+        cleanup();
+        resolve(msg as T);
+      }
+    };
+    const onExit = (code: number | null) => {
+      cleanup();
+      reject(new Error(`the bot child process exited (code ${code}) before "${type}"`));
+    };
+    const cleanup = () => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    };
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+  });
+}
+
+export async function startChildBot(env: Record<string, string>): Promise<ChildBot> {
+  const script = fileURLToPath(new URL('../children/bot-process.ts', import.meta.url));
+  const child = fork(script, [], {
+    execArgv: ['--expose-gc', '--import', import.meta.resolve('tsx')],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  try {
+    await next(child, 'ready', 60_000);
+  } catch (err) {
+    child.kill();
+    throw err;
+  }
+  return {
+    pid: child.pid ?? -1,
+    rss: async () => {
+      const reply = next<{ rss: number; heapUsed: number }>(child, 'rss', 30_000);
+      child.send({ type: 'rss' });
+      return reply;
+    },
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.send({ type: 'stop' });
+      const timer = setTimeout(() => child.kill(), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
