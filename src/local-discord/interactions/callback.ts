@@ -98,7 +98,7 @@ export function handleCallback(
 function apply(world: World, record: InteractionRecord, type: number, data: Json, hasFiles: boolean) {
   switch (type) {
     case CallbackType.Reply: {
-      validateDataBody(data, true, hasFiles);
+      validateDataBody(data, { requireContent: true, hasFiles });
       const msg = buildMessage(world, {
         channelId: record.channelId,
         author: world.botUser,
@@ -124,9 +124,9 @@ function apply(world: World, record: InteractionRecord, type: number, data: Json
       record.originalMessageId = record.sourceMessageId ?? null;
       return undefined;
     case CallbackType.Update: {
-      validateDataBody(data, false, hasFiles);
       const source = record.sourceMessageId ? world.messages.get(record.sourceMessageId) : undefined;
       if (!source) throw new DiscordApiError(404, 10008, 'Unknown Message');
+      validateDataBody(data, { requireContent: false, hasFiles, currentFlags: source.flags ?? 0 });
       record.originalMessageId = source.id;
       return world.messages.update(source.id, editPatch(world, data, source, true)) as LocalMessage;
     }
@@ -152,9 +152,12 @@ function apply(world: World, record: InteractionRecord, type: number, data: Json
 }
 
 /** Message validation with paths under `data`, as Discord reports them for callbacks. */
-function validateDataBody(data: Json, requireContent: boolean, hasFiles: boolean): void {
+function validateDataBody(
+  data: Json,
+  opts: { requireContent: boolean; hasFiles: boolean; currentFlags?: number },
+): void {
   try {
-    validateMessageBody(data, { requireContent, hasFiles });
+    validateMessageBody(data, opts);
   } catch (error) {
     if (error instanceof DiscordApiError && error.errors) {
       throw new DiscordApiError(error.status, error.code, error.message, { data: error.errors });

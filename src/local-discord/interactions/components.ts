@@ -1,29 +1,12 @@
 import type { World } from '../state/world.js';
 import type { LocalMessage } from '../types.js';
+import { flattenComponents } from '../validation/components.js';
 import { CommandInputError } from './command-options.js';
 
 type Json = Record<string, unknown>;
 
 /** A message as callers name it: the stored message, anything with its id, or the id. */
 export type MessageRef = { id: string } | string;
-
-/** Every component of a message, rows and components-v2 containers flattened. */
-export function flattenComponents(components: unknown): Json[] {
-  const out: Json[] = [];
-  const walk = (list: unknown) => {
-    if (!Array.isArray(list)) return;
-    for (const raw of list) {
-      if (!raw || typeof raw !== 'object') continue;
-      const c = raw as Json;
-      out.push(c);
-      walk(c.components);
-      if (c.accessory) walk([c.accessory]);
-      if (c.component) walk([c.component]);
-    }
-  };
-  walk(components);
-  return out;
-}
 
 /** The message as the user sees it now; a user cannot click on someone else's ephemeral reply. */
 export function currentMessage(world: World, message: MessageRef, userId: string): LocalMessage {

@@ -38,7 +38,7 @@ export function editWebhookMessage(
   hasFiles: boolean,
 ): LocalMessage {
   const message = ownMessage(world, record, messageId);
-  validateMessageBody(body, { requireContent: false, hasFiles });
+  validateMessageBody(body, { requireContent: false, hasFiles, currentFlags: message.flags ?? 0 });
   const wasLoading = ((message.flags ?? 0) & MessageFlag.Loading) !== 0;
   const patch = editPatch(world, body, message, true);
   // Discord refuses to turn a "thinking…" placeholder into an empty message.

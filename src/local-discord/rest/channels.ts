@@ -70,7 +70,11 @@ export const channelRoutes: Route[] = [
       const message = messageOf(ctx);
       if (message.author.id !== ctx.world.botUser.id) throw otherUsersMessage();
       const body = asObject(ctx.body);
-      validateMessageBody(body, { requireContent: false, hasFiles: ctx.files.length > 0 });
+      validateMessageBody(body, {
+        requireContent: false,
+        hasFiles: ctx.files.length > 0,
+        currentFlags: message.flags ?? 0,
+      });
       const updated = ctx.world.messages.update(message.id, editPatch(ctx.world, body, message, true));
       return { status: 200, body: toApiMessage(updated ?? message) };
     },

@@ -21,18 +21,33 @@ const LINK = 5;
 const PREMIUM = 6;
 
 /** Message components as Discord checks them: rows, buttons, selects, custom ids. */
-export function validateMessageComponents(errors: FormErrors, components: unknown, base: Path = ['components']): void {
+export function validateMessageComponents(
+  errors: FormErrors,
+  components: unknown,
+  opts: { v2: boolean },
+  base: Path = ['components'],
+): void {
   if (components === undefined || components === null) return;
   if (!Array.isArray(components)) {
     errors.add(base, 'BASE_TYPE_ARRAY', 'Must be an array.');
     return;
   }
-  errors.maxItems(base, components, 5);
+  // Five rows is the legacy limit; components v2 layouts are counted in message.ts instead.
+  if (!opts.v2) errors.maxItems(base, components, 5);
   const seen = new Set<string>();
   components.forEach((rawRow, i) => {
     const row = asObject(rawRow);
     const rowPath = [...base, i];
-    if (row.type !== ComponentType.ActionRow) return; // components v2 layouts: only the rows are checked here
+    if (row.type !== ComponentType.ActionRow) {
+      // Layout components (sections, containers, text) exist only in components v2 messages.
+      if (!opts.v2)
+        errors.add(
+          [...rowPath, 'type'],
+          'COMPONENT_TYPE_INVALID',
+          'Only action rows are allowed without the IS_COMPONENTS_V2 flag',
+        );
+      return;
+    }
     const children = Array.isArray(row.components) ? row.components : [];
     if (children.length === 0) {
       errors.add([...rowPath, 'components'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 5 in length.');
@@ -115,4 +130,22 @@ function validateSelect(errors: FormErrors, c: Json, at: Path): void {
   if (typeof c.max_values === 'number' && c.max_values > options.length && options.length > 0) {
     errors.add([...at, 'max_values'], 'BASE_TYPE_MAX', `Must be less than or equal to ${options.length}.`);
   }
+}
+
+/** Every component of a message, rows and components-v2 containers flattened. */
+export function flattenComponents(components: unknown): Json[] {
+  const out: Json[] = [];
+  const walk = (list: unknown) => {
+    if (!Array.isArray(list)) return;
+    for (const raw of list) {
+      if (!raw || typeof raw !== 'object') continue;
+      const c = raw as Json;
+      out.push(c);
+      walk(c.components);
+      if (c.accessory) walk([c.accessory]);
+      if (c.component) walk([c.component]);
+    }
+  };
+  walk(components);
+  return out;
 }

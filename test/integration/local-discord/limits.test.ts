@@ -147,6 +147,32 @@ describe('message limits (50035 with the field path Discord reports)', () => {
   });
 });
 
+describe('components v2 messages', () => {
+  const text = (content: string) => ({ type: 10, content });
+  const v2 = (components: Json[], extra: Json = {}) => ({ flags: 1 << 15, components, ...extra });
+  it('accepts layout components with the IS_COMPONENTS_V2 flag', () => {
+    const container = { type: 17, components: [text('Card'), row([button()])] };
+    expect(errorPaths(msg(v2([container, text('footer')])))).toEqual([]);
+  });
+  it('refuses layout components without the flag', () => {
+    expect(errorPaths(msg({ components: [text('Card')] }))).toContain('components.0.type');
+  });
+  it('refuses content and embeds next to components v2', () => {
+    expect(errorPaths(msg(v2([text('Card')], { content: 'hi', embeds: [embed()] })))).toEqual(['content', 'embeds']);
+  });
+  it('refuses more than 40 components in total', () => {
+    const rows = Array.from({ length: 8 }, () => row(Array.from({ length: 5 }, () => button())));
+    expect(errorPaths(msg(v2(rows)))).toContain('components');
+  });
+  it('judges an edit by the flags of the message it edits', () => {
+    const edit = { components: [text('updated')] };
+    expect(() => validateMessageBody(edit, { requireContent: false, currentFlags: 1 << 15 })).not.toThrow();
+    expect(() => validateMessageBody(edit, { requireContent: false, currentFlags: 0 })).toThrow(
+      expect.objectContaining({ code: 50035 }),
+    );
+  });
+});
+
 describe('autocomplete and modal limits', () => {
   const choice = (name = 'n', value: unknown = 'v') => ({ name, value });
   it('rejects more than 25 autocomplete choices', () => {
