@@ -46,6 +46,7 @@ export class SimWorld implements World {
   private readonly placed = new Map<string, PlacedBet>();
   private outrightList: SportEvent[] | null = null;
   private betSeq = 0;
+  private sorted: { key: string; events: SportEvent[] } | null = null;
   /** Sports prices read by price checks in the last moments: the fast path of the next check. */
   readonly recentPrices = new Map<string, { price: number; atMs: number }>();
   /** GET /v3/markets: 120 card reads per minute per API key, on the sandbox clock. */
@@ -88,10 +89,14 @@ export class SimWorld implements World {
   /** Every event (fixtures and outrights) in (start, epk) order. */
   allEvents(nowMs = this.nowMs()): SportEvent[] {
     const { first, last } = this.span(nowMs);
+    const key = `${first}|${last}`;
+    if (this.sorted?.key === key) return this.sorted.events;
     const out: SportEvent[] = [];
     for (let d = first; d <= last; d = addDays(d, 1)) out.push(...this.day(d));
     out.push(...this.outrights());
-    return out.sort((a, b) => a.startMs - b.startMs || (a.epk < b.epk ? -1 : a.epk > b.epk ? 1 : 0));
+    out.sort((a, b) => a.startMs - b.startMs || (a.epk < b.epk ? -1 : a.epk > b.epk ? 1 : 0));
+    this.sorted = { key, events: out };
+    return out;
   }
 
   findEvent(epk: string): SportEvent | undefined {

@@ -145,6 +145,15 @@ describe('GET /v3/markets', () => {
     expect(unbound.body.markets.length).toBeGreaterThan(0);
   });
 
+  it('serves the demo key a sample card of the same shape', async () => {
+    const ev = findEvent((e) => linkedTo(e, 'bookie_a'));
+    const res = await card({ epk: ev.epk, bookie: 'bookie_a' }, 'demo-key');
+    expect(res.status).toBe(200);
+    expect(res.body.sandbox).toBe(true);
+    expect(res.body.markets.length).toBeGreaterThan(0);
+    expect(res.headers['x-service-sandbox']).toBe('1');
+  });
+
   it('answers 429 with Retry-After after 120 card reads in a minute, and serves again once the minute has passed', async () => {
     const ev = findEvent((e) => linkedTo(e, 'bookie_a'));
     const q = { epk: ev.epk, bookie: 'bookie_a', market: 'head_to_head' };

@@ -1,0 +1,56 @@
+// World controls for tests and local tools; mount them with the other /_sandbox routes (control mode only).
+import { ApiError, ok, type Route } from '../core/http.js';
+import { optionalString, requireNumber } from '../core/validate.js';
+import { simWorld } from './access.js';
+import { iso } from './dates.js';
+
+export const worldControlRoutes: Route[] = [
+  {
+    // Moves prices now: {factor, bookie?, epk?, race_key?, market?, selection?}; live prices at once, cards from the next scrape.
+    method: 'POST',
+    path: '/_sandbox/world/drift',
+    auth: 'none',
+    handler: ({ sb, body }) => {
+      const world = simWorld(sb);
+      const factor = requireNumber(body, 'factor', { positive: true });
+      const bookie = optionalString(body, 'bookie');
+      const epk = optionalString(body, 'epk');
+      const raceKey = optionalString(body, 'race_key');
+      const market = optionalString(body, 'market');
+      const selection = optionalString(body, 'selection');
+      const drift = world.forceDrift({
+        factor,
+        ...(bookie ? { bookie } : {}),
+        ...(epk ? { epk } : {}),
+        ...(raceKey ? { raceKey } : {}),
+        ...(market ? { market } : {}),
+        ...(selection ? { selection } : {}),
+      });
+      return ok({ drift: { ...drift, at: iso(drift.atMs) } });
+    },
+  },
+  {
+    // What the world knows about one event: status, and per book its site_event_id and when it links.
+    method: 'GET',
+    path: '/_sandbox/world/event',
+    auth: 'none',
+    handler: ({ sb, query }) => {
+      const world = simWorld(sb);
+      const epk = query.get('epk') ?? '';
+      const ev = world.findEvent(epk);
+      if (!ev) throw new ApiError(404, { detail: `Unknown event '${epk}': send an event_id from GET /odds/v1/events` });
+      const now = world.nowMs();
+      return ok({
+        epk: ev.epk,
+        status: world.status(ev, now),
+        start_time: iso(ev.startMs),
+        books: ev.links.map((l) => ({
+          bookie: l.bookie,
+          site_event_id: l.siteEventId,
+          linked: l.linkedFromMs <= now,
+          links_at: Number.isFinite(l.linkedFromMs) ? iso(l.linkedFromMs) : null,
+        })),
+      });
+    },
+  },
+];
