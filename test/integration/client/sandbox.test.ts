@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
+  DeprecatedEndpointError,
   type Event,
   errorFromResponse,
   GatewayClient,
@@ -162,5 +163,68 @@ describe('client against the sandbox gateway', () => {
       await slow.close();
       await new Promise<void>((r) => receiver.close(() => r()));
     }
+  });
+  it('runs the whole sports flow: events, card, price check by market_ref, bet, result', async () => {
+    const page = await client.events.list({ status: 'prematch', limit: 20 });
+    const event = page.data.find((e) => e.books.includes('bookie_a'))!;
+    const card = await client.markets.get({ epk: event.event_id, bookie: 'bookie_a' });
+    expect(card.market_ref_betting_enabled).toBe(true);
+    const pick = card.markets.flatMap((m) => m.selections).find((s) => s.bettable && s.market_ref)!;
+    const { jobs } = await client.priceChecks.sports({
+      session_ids: [SESSION_A],
+      category: 'sports',
+      market_ref: pick.market_ref!,
+      epk: event.event_id,
+      sport: event.league,
+    });
+    const priced = await jobs[0]!.wait();
+    expect(priced.status).toBe('completed');
+    const price = priced.status === 'completed' ? priced.result.selections?.[0] : undefined;
+    expect(price && 'price' in price ? price.price : undefined).toEqual(expect.any(Number));
+    const bet = await client.bets.place({
+      session_id: SESSION_A,
+      category: 'sports',
+      market_ref: pick.market_ref!,
+      epk: event.event_id,
+      sport: event.league,
+      stake: 2,
+      target_odds: 1.01,
+    });
+    expect(bet.envelope.session_id).toBe(SESSION_A);
+    const outcome = await bet.wait();
+    expect(outcome.status).toBe('completed');
+    if (outcome.status !== 'completed') return;
+    expect(outcome.result.success).toBe(true);
+    expect(outcome.result.bet_result?.bet_id).toEqual(expect.any(String));
+  });
+
+  it('re-tracks a persisted envelope with client.jobs.track after a restart', async () => {
+    const handle = await client.transactions.list({ session_id: SESSION_A });
+    const persisted = JSON.parse(JSON.stringify(handle.envelope));
+    const restarted = new GatewayClient({ baseUrl: sandbox.url, apiKey: KEY, poller: { intervalMs: 100 } });
+    try {
+      const outcome = await restarted.jobs.track(persisted);
+      expect(outcome.status).toBe('completed');
+      expect(outcome.entry.correlation_id).toBe(handle.correlationId);
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it('sends X-Service-Sandbox for a key without subscription and keeps the sample fields', async () => {
+    const nosub = new GatewayClient({ baseUrl: sandbox.url, apiKey: 'sandbox-key-nosub', sandbox: true });
+    try {
+      const balance = await nosub.balances.get({ session_id: 'any' });
+      expect((balance as Record<string, unknown>).sandbox).toBe(true);
+      expect(typeof balance.balance).toBe('number');
+    } finally {
+      await nosub.close();
+    }
+  });
+
+  it('reports a sunset v2 route as DeprecatedEndpointError naming its successor', async () => {
+    const err = await client.legacy.transactions({ session_id: SESSION_A }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DeprecatedEndpointError);
+    expect((err as DeprecatedEndpointError).use).toMatch(/\/v3\/transactions/);
   });
 });

@@ -93,6 +93,26 @@ describe('transport: state-changing calls are sent at most once', () => {
     expect(calls).toBe(2);
   });
 
+  it('waits out Retry-After before retrying a read answered 429', async () => {
+    let calls = 0;
+    harness = await startHarness((_req, res) => {
+      calls++;
+      if (calls === 1) return json(res, 429, { detail: 'slow down' }, { 'retry-after': '2' });
+      json(res, 200, { sessions: [] });
+    });
+    const waits: number[] = [];
+    client = new GatewayClient({
+      baseUrl: harness.url,
+      apiKey: KEY,
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    });
+    expect(await client.sessions.list()).toEqual([]);
+    expect(waits).toEqual([2_000]);
+    expect(calls).toBe(2);
+  });
+
   it('does not retry a place_bet answered 503', async () => {
     harness = await startHarness((_req, res) => json(res, 503, { detail: 'busy' }));
     client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY, sleep: noWait });
