@@ -6,11 +6,11 @@
 export interface JobEnvelope {
   status: string;
   correlation_id: string;
-  submitted_at?: string;
-  timeout_at?: string;
-  session_id?: string;
-  bookie?: string;
-  username?: string;
+  submitted_at?: string | null;
+  timeout_at?: string | null;
+  session_id?: string | null;
+  bookie?: string | null;
+  username?: string | null;
   callback_url?: string | null;
 }
 
@@ -27,38 +27,38 @@ export interface JobHandle<T = unknown> {
 export interface GwSession {
   session_id: string;
   bookie: string;
-  username?: string;
+  username?: string | null;
   active: boolean;
-  pc_id?: string;
+  pc_id?: string | null;
 }
 
 export interface GwBalance {
-  session_id?: string;
-  bookie?: string;
-  username?: string;
+  session_id?: string | null;
+  bookie?: string | null;
+  username?: string | null;
   balance: number;
-  bonus_balance?: number;
-  withdrawable_balance?: number;
-  retrieved_at?: string;
+  bonus_balance?: number | null;
+  withdrawable_balance?: number | null;
+  retrieved_at?: string | null;
 }
 
 export interface GwSelection {
   label: string;
-  odds: number;
+  odds: number | null;
   line?: number | null;
   player?: string | null;
   slug?: string;
   market_ref?: string;
   bettable: boolean;
-  reason?: string;
+  reason?: string | null;
 }
 
 export interface GwMarket {
   market: string;
   label: string;
-  raw_market_name?: string;
+  raw_market_name?: string | null;
   tier: string;
-  n_bettable?: number;
+  n_bettable?: number | null;
   selections: GwSelection[];
 }
 
@@ -86,7 +86,7 @@ export interface GwEvent {
   away?: string | null;
   start_time: string;
   status: string;
-  books: string[];
+  books?: string[] | null;
   score?: GwScore | null;
   is_outright?: boolean;
 }
@@ -102,7 +102,7 @@ export interface GwEventsQuery {
   date?: string;
   since?: string;
   until?: string;
-  status?: string;
+  status?: 'prematch' | 'in_play' | 'finished';
   limit?: number;
   cursor?: string;
 }
@@ -127,11 +127,11 @@ export interface GwTransaction {
   id: string;
   type: string;
   status: string;
-  stake: number;
+  stake?: number | null;
   odds?: number | null;
   pnl?: number | null;
   settled_at?: string | null;
-  selections?: Array<{ event?: string; selection?: string; market?: string; odds?: number; result?: string }>;
+  selections?: Array<Record<string, unknown>> | null;
 }
 
 export interface GwTransactionsResult {

@@ -1,6 +1,6 @@
 import type { APIEmbedField } from 'discord.js';
 import { encodeCustomId } from '../custom-id.js';
-import type { GwMarket, GwMarketCard } from '../gateway-port.js';
+import type { GwMarket, GwMarketCard, GwSelection } from '../gateway-port.js';
 import { formatOdds } from '../odds.js';
 import { COLOUR } from './colours.js';
 import { button, pager, row, select } from './components.js';
@@ -11,8 +11,13 @@ export const MARKETS_PAGE_SIZE = 10;
 const SELECTIONS_IN_SUMMARY = 6;
 const TIER_ORDER = ['popular', 'other', 'unmapped'];
 
-export function bettable(market: GwMarket) {
-  return market.selections.filter((s) => s.bettable && s.market_ref !== undefined);
+export type BettableSelection = GwSelection & { odds: number; market_ref: string };
+
+/** Selections a bet can be started on: bettable, with a market_ref and a price. */
+export function bettable(market: GwMarket): BettableSelection[] {
+  return market.selections.filter(
+    (s): s is BettableSelection => s.bettable && typeof s.market_ref === 'string' && typeof s.odds === 'number',
+  );
 }
 
 export function sortMarkets(markets: GwMarket[]): GwMarket[] {

@@ -25,7 +25,8 @@ export function eventLine(e: GwEvent): string {
   if (e.score && (e.status === 'in_play' || e.status === 'finished')) {
     parts.push(`**${e.score.home_score ?? '–'}–${e.score.away_score ?? '–'}**`);
   }
-  parts.push(e.books.length > 0 ? `books: ${e.books.join(', ')}` : 'no books yet');
+  const books = e.books ?? [];
+  parts.push(books.length > 0 ? `books: ${books.join(', ')}` : 'no books yet');
   return parts.join(' · ');
 }
 

@@ -30,7 +30,7 @@ export function settlementView(input: {
         color: tx.status === 'won' ? COLOUR.ok : tx.status === 'lost' ? COLOUR.refused : COLOUR.muted,
         fields: [
           { name: 'Bet id', value: clip(tx.id, LIMITS.fieldValue), inline: true },
-          { name: 'Stake', value: formatMoney(tx.stake), inline: true },
+          { name: 'Stake', value: formatMoney(tx.stake ?? 0), inline: true },
           { name: 'Odds', value: tx.odds === null || tx.odds === undefined ? '–' : formatOdds(tx.odds), inline: true },
           { name: 'P&L', value: `${pnl > 0 ? '+' : ''}${formatMoney(pnl)}`, inline: true },
         ],

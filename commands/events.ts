@@ -1,0 +1,61 @@
+import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
+import { knownLeagues, leagueChoices } from '../src/bot/choices.js';
+import type { Command } from '../src/bot/command.js';
+import { chooseDay } from '../src/bot/dates.js';
+import { type EventsQueryRef, eventsForDay } from '../src/bot/events-query.js';
+import { replyEphemeral, respondChoices } from '../src/bot/interact.js';
+import { putRef } from '../src/bot/refs.js';
+import { getSettings } from '../src/bot/settings.js';
+import { eventsView } from '../src/bot/views/events.js';
+
+export const data = new SlashCommandBuilder()
+  .setName('events')
+  .setDescription('Events of a league for a day, in this server’s time zone')
+  .setContexts(InteractionContextType.Guild)
+  .addStringOption((o) =>
+    o.setName('league').setDescription('League, e.g. nba').setRequired(true).setAutocomplete(true),
+  )
+  .addStringOption((o) => o.setName('date').setDescription('today, tomorrow or YYYY-MM-DD (default today)'))
+  .addStringOption((o) =>
+    o
+      .setName('status')
+      .setDescription('Only events in this state')
+      .addChoices(
+        { name: 'upcoming', value: 'prematch' },
+        { name: 'in play', value: 'in_play' },
+        { name: 'finished', value: 'finished' },
+      ),
+  );
+
+export const execute: Command['execute'] = async (interaction, ctx) => {
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  const settings = await getSettings(ctx.store, interaction.guildId);
+  const league = interaction.options.getString('league', true).trim().toLowerCase();
+  const status = interaction.options.getString('status') as EventsQueryRef['status'] | null;
+  const day = chooseDay(interaction.options.getString('date'), ctx.now(), settings.timezone);
+  if (!day.ok) return replyEphemeral(interaction, day.message);
+  const leagues = await knownLeagues(ctx);
+  if (!leagues.includes(league)) {
+    const some = leagues.slice(0, 15).join(', ');
+    return replyEphemeral(interaction, `Unknown league "${league}". Pick one from the list, e.g. ${some}.`);
+  }
+  const q: EventsQueryRef = { league, day: day.day, timezone: settings.timezone, ...(status ? { status } : {}) };
+  const events = await eventsForDay(ctx, q);
+  const ref = await putRef(ctx.store, q);
+  const view = eventsView({
+    events,
+    league,
+    date: q.day,
+    timezone: q.timezone,
+    page: 0,
+    ref,
+    ...(status ? { status } : {}),
+  });
+  await interaction.editReply({ embeds: view.embeds, components: view.components });
+};
+
+export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {
+  await respondChoices(interaction, await leagueChoices(ctx, interaction.options.getFocused()));
+};
+
+export default { data, execute, autocomplete } satisfies Command;

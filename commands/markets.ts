@@ -1,0 +1,67 @@
+import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
+import { cardOf, saveCardRef } from '../src/bot/card-ref.js';
+import { bookieChoices, eventChoices, marketChoices, resolveEventOption } from '../src/bot/choices.js';
+import type { Command } from '../src/bot/command.js';
+import { replyEphemeral, respondChoices } from '../src/bot/interact.js';
+import { cardView } from '../src/bot/views/card.js';
+
+export const data = new SlashCommandBuilder()
+  .setName('markets')
+  .setDescription('A bookmaker’s market card for an event: markets, selections, odds; start a bet from it')
+  .setContexts(InteractionContextType.Guild)
+  .addStringOption((o) => o.setName('event').setDescription('The event').setRequired(true).setAutocomplete(true))
+  .addStringOption((o) =>
+    o.setName('bookie').setDescription('A book listing the event').setRequired(true).setAutocomplete(true),
+  )
+  .addStringOption((o) =>
+    o
+      .setName('tier')
+      .setDescription('Only markets of this tier')
+      .addChoices(
+        { name: 'popular', value: 'popular' },
+        { name: 'other', value: 'other' },
+        { name: 'unmapped', value: 'unmapped' },
+      ),
+  )
+  .addStringOption((o) => o.setName('market').setDescription('Only this market').setAutocomplete(true));
+
+export const execute: Command['execute'] = async (interaction, ctx) => {
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  const epk = await resolveEventOption(ctx, interaction.options.getString('event', true));
+  const bookie = interaction.options.getString('bookie', true).trim();
+  const tier = interaction.options.getString('tier') ?? undefined;
+  const market = interaction.options.getString('market')?.trim() || undefined;
+  const event = await ctx.catalog.event(epk);
+  if (event?.books && !event.books.includes(bookie)) {
+    return replyEphemeral(
+      interaction,
+      `${bookie} does not list this event. Books that do: ${event.books.join(', ') || 'none yet'}.`,
+    );
+  }
+  const cardRef = {
+    epk,
+    bookie,
+    eventName: event?.name ?? epk,
+    ...(tier ? { tier } : {}),
+    ...(market && !market.startsWith('#') ? { market } : {}),
+  };
+  const card = await cardOf(ctx, cardRef);
+  const ref = await saveCardRef(ctx, cardRef);
+  const view = cardView({ card, eventName: cardRef.eventName, ref, page: 0 });
+  await interaction.editReply({ embeds: view.embeds, components: view.components });
+};
+
+export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {
+  const focused = interaction.options.getFocused(true);
+  const eventOpt = interaction.options.getString('event');
+  const bookie = interaction.options.getString('bookie');
+  const choices =
+    focused.name === 'event'
+      ? await eventChoices(ctx, focused.value)
+      : focused.name === 'bookie'
+        ? await bookieChoices(ctx, eventOpt, focused.value)
+        : await marketChoices(ctx, eventOpt, bookie, focused.value);
+  await respondChoices(interaction, choices);
+};
+
+export default { data, execute, autocomplete } satisfies Command;

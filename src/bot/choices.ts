@@ -1,0 +1,137 @@
+import type { ApplicationCommandOptionChoiceData } from 'discord.js';
+import type { BotContext } from './context.js';
+import { dayIn } from './dates.js';
+import type { GwEvent, GwMarket } from './gateway-port.js';
+import { matchText } from './interact.js';
+import { formatOdds } from './odds.js';
+import { getRef, putRef } from './refs.js';
+import { UserFacingError } from './user-errors.js';
+import { bettable, sortMarkets } from './views/card.js';
+import { LIMITS } from './views/limits.js';
+
+type Choice = ApplicationCommandOptionChoiceData<string>;
+
+/** The window autocomplete serves events from: yesterday to a week ahead (UTC days). */
+export function upcomingWindow(now: number) {
+  return { since: dayIn(now - 86_400_000, 'UTC'), until: dayIn(now + 7 * 86_400_000, 'UTC') };
+}
+
+/** Fills the caches autocomplete reads (events of the window); called at start and on cache misses. */
+export async function warmCaches(ctx: BotContext): Promise<void> {
+  await ctx.catalog.loadEvents(upcomingWindow(ctx.now()));
+  await ctx.catalog.loadSessions();
+}
+
+const warming = new WeakMap<BotContext, Promise<void>>();
+function warmInBackground(ctx: BotContext): void {
+  if (warming.has(ctx)) return;
+  const p = warmCaches(ctx)
+    .catch((err) => ctx.logger.warn('cache warm-up failed', { err }))
+    .finally(() => warming.delete(ctx));
+  warming.set(ctx, p);
+}
+
+async function upcoming(ctx: BotContext): Promise<GwEvent[]> {
+  const hit = await ctx.catalog.peekEvents(upcomingWindow(ctx.now()));
+  if (!hit) warmInBackground(ctx);
+  return hit ?? [];
+}
+
+export async function leagueChoices(ctx: BotContext, typed: string): Promise<Choice[]> {
+  const leagues = [...new Set((await upcoming(ctx)).map((e) => e.league))].sort();
+  return matchText(leagues, typed, (l) => l).map((l) => ({ name: l, value: l }));
+}
+
+export async function knownLeagues(ctx: BotContext): Promise<string[]> {
+  const events = await ctx.catalog.loadEvents(upcomingWindow(ctx.now()));
+  return [...new Set(events.map((e) => e.league))].sort();
+}
+
+/** An event key as an option value: itself when it fits in 100 characters, else a stored reference. */
+async function eventValue(ctx: BotContext, epk: string): Promise<string> {
+  return epk.length <= LIMITS.choiceValue ? epk : `ref:${await putRef(ctx.store, epk)}`;
+}
+
+export async function resolveEventOption(ctx: BotContext, value: string): Promise<string> {
+  if (!value.startsWith('ref:')) return value;
+  const epk = await getRef<string>(ctx.store, value.slice(4));
+  if (!epk) throw new UserFacingError('That event choice has expired. Pick the event again from the list.');
+  return epk;
+}
+
+export async function eventChoices(ctx: BotContext, typed: string): Promise<Choice[]> {
+  const events = (await upcoming(ctx)).filter((e) => e.status !== 'finished');
+  const matched = matchText(events, typed, (e) => `${e.name} ${e.league}`).slice(0, LIMITS.autocompleteChoices);
+  const out: Choice[] = [];
+  for (const e of matched) {
+    const when = e.start_time.slice(5, 16).replace('T', ' ');
+    out.push({ name: `${e.name} · ${e.league.toUpperCase()} · ${when} UTC`, value: await eventValue(ctx, e.event_id) });
+  }
+  return out;
+}
+
+export async function bookieChoices(ctx: BotContext, eventOption: string | null, typed: string): Promise<Choice[]> {
+  if (!eventOption) return [];
+  const epk = await resolveEventOption(ctx, eventOption).catch(() => undefined);
+  const event = epk ? await ctx.catalog.event(epk) : undefined;
+  const books = event?.books ?? [];
+  return matchText(books, typed, (b) => b).map((b) => ({ name: b, value: b }));
+}
+
+async function cardFor(ctx: BotContext, eventOption: string | null, bookie: string | null) {
+  if (!eventOption || !bookie) return undefined;
+  const epk = await resolveEventOption(ctx, eventOption).catch(() => undefined);
+  if (!epk) return undefined;
+  const card = await ctx.catalog.peekCard(epk, bookie);
+  if (!card) {
+    // Autocomplete cannot wait for the gateway: fetch now, serve from the cache on the next keystroke.
+    void ctx.catalog.loadCard(epk, bookie).catch(() => undefined);
+  }
+  return card;
+}
+
+export function marketValue(m: GwMarket, index: number): string {
+  return m.market.length <= LIMITS.choiceValue && !m.market.startsWith('#') ? m.market : `#${index}`;
+}
+
+export function findMarket(markets: GwMarket[], value: string): GwMarket | undefined {
+  const sorted = sortMarkets(markets);
+  if (value.startsWith('#')) return sorted[Number(value.slice(1))];
+  return sorted.find((m) => m.market === value) ?? sorted.find((m) => m.label.toLowerCase() === value.toLowerCase());
+}
+
+export async function marketChoices(
+  ctx: BotContext,
+  eventOption: string | null,
+  bookie: string | null,
+  typed: string,
+): Promise<Choice[]> {
+  const card = await cardFor(ctx, eventOption, bookie);
+  if (!card) return [];
+  const markets = sortMarkets(card.markets)
+    .map((m, i) => ({ m, i }))
+    .filter((x) => bettable(x.m).length > 0);
+  return matchText(markets, typed, (x) => `${x.m.label} ${x.m.market}`).map((x) => ({
+    name: `${x.m.label} (${x.m.tier})`,
+    value: marketValue(x.m, x.i),
+  }));
+}
+
+export async function selectionChoices(
+  ctx: BotContext,
+  eventOption: string | null,
+  bookie: string | null,
+  market: string | null,
+  typed: string,
+): Promise<Choice[]> {
+  const card = await cardFor(ctx, eventOption, bookie);
+  if (!card || !market) return [];
+  const m = findMarket(card.markets, market);
+  if (!m) return [];
+  return matchText(bettable(m), typed, (s) => s.label)
+    .filter((s) => s.market_ref.length <= LIMITS.choiceValue)
+    .map((s) => ({
+      name: `${s.label}${s.line === undefined || s.line === null ? '' : ` ${s.line}`} @ ${formatOdds(s.odds)}`,
+      value: s.market_ref,
+    }));
+}

@@ -1,0 +1,180 @@
+import {
+  ActionRowBuilder,
+  type ButtonInteraction,
+  MessageFlags,
+  ModalBuilder,
+  type ModalSubmitInteraction,
+  type StringSelectMenuInteraction,
+  TextInputBuilder,
+  TextInputStyle,
+} from 'discord.js';
+import { cardOf, loadCardRef } from './card-ref.js';
+import type { BotContext } from './context.js';
+import { encodeCustomId } from './custom-id.js';
+import { type EventsQueryRef, eventsForDay } from './events-query.js';
+import { replyEphemeral } from './interact.js';
+import { parseStake } from './odds.js';
+import { getRef } from './refs.js';
+import { assertMayBet, postSlip } from './slip-post.js';
+import { UserFacingError } from './user-errors.js';
+import { cardView, marketView, sortMarkets } from './views/card.js';
+import { eventsView } from './views/events.js';
+import { closedSlipView, submittedView } from './views/slip.js';
+
+export type ComponentInteraction = ButtonInteraction | StringSelectMenuInteraction | ModalSubmitInteraction;
+export type ComponentHandler = (interaction: ComponentInteraction, args: string[], ctx: BotContext) => Promise<void>;
+
+const pageArg = (s: string | undefined) => Math.max(0, Number.parseInt(s ?? '0', 10) || 0);
+
+const eventsPage: ComponentHandler = async (interaction, [ref, page], ctx) => {
+  if (!interaction.isButton()) return;
+  await interaction.deferUpdate();
+  const q = ref ? await getRef<EventsQueryRef>(ctx.store, ref) : undefined;
+  if (!q) throw new UserFacingError('This listing is too old to page. Run /events again.');
+  const events = await eventsForDay(ctx, q);
+  const view = eventsView({
+    events,
+    league: q.league,
+    date: q.day,
+    timezone: q.timezone,
+    page: pageArg(page),
+    ref: ref as string,
+    ...(q.status ? { status: q.status } : {}),
+  });
+  await interaction.editReply({ embeds: view.embeds, components: view.components });
+};
+
+const cardPage: ComponentHandler = async (interaction, [ref, page], ctx) => {
+  if (!interaction.isButton()) return;
+  await interaction.deferUpdate();
+  const cardRef = await loadCardRef(ctx, ref ?? '');
+  const card = await cardOf(ctx, cardRef);
+  const view = cardView({ card, eventName: cardRef.eventName, ref: ref as string, page: pageArg(page) });
+  await interaction.editReply({ embeds: view.embeds, components: view.components });
+};
+
+const cardOpen: ComponentHandler = async (interaction, [ref], ctx) => {
+  if (!interaction.isStringSelectMenu()) return;
+  await interaction.deferUpdate();
+  const cardRef = await loadCardRef(ctx, ref ?? '');
+  const card = await cardOf(ctx, cardRef);
+  const view = marketView({
+    card,
+    eventName: cardRef.eventName,
+    ref: ref as string,
+    marketIndex: pageArg(interaction.values[0]),
+  });
+  await interaction.editReply({ embeds: view.embeds, components: view.components });
+};
+
+/** Picking a selection opens the stake modal; a modal must be the first answer, so no gateway call here. */
+const cardPick: ComponentHandler = async (interaction, [ref, marketIndex]) => {
+  if (!interaction.isStringSelectMenu()) return;
+  const selIndex = interaction.values[0] ?? '0';
+  const modal = new ModalBuilder()
+    .setCustomId(encodeCustomId('slip', 'stake', ref ?? '', marketIndex ?? '0', selIndex))
+    .setTitle('Stake for this bet')
+    .addComponents(
+      new ActionRowBuilder<TextInputBuilder>().addComponents(
+        new TextInputBuilder()
+          .setCustomId('stake')
+          .setLabel('Stake in dollars')
+          .setPlaceholder('e.g. 10 or 12.50')
+          .setStyle(TextInputStyle.Short)
+          .setRequired(true)
+          .setMaxLength(12),
+      ),
+      new ActionRowBuilder<TextInputBuilder>().addComponents(
+        new TextInputBuilder()
+          .setCustomId('min_odds')
+          .setLabel('Min odds (optional)')
+          .setPlaceholder('refuse below this price, e.g. 1.80')
+          .setStyle(TextInputStyle.Short)
+          .setRequired(false)
+          .setMaxLength(8),
+      ),
+    );
+  await interaction.showModal(modal);
+};
+
+const slipStake: ComponentHandler = async (interaction, [ref, marketIndex, selIndex], ctx) => {
+  if (!interaction.isModalSubmit()) return;
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  const stakeText = interaction.fields.getTextInputValue('stake');
+  const stake = parseStake(stakeText);
+  if (stake === undefined) {
+    return replyEphemeral(
+      interaction,
+      `"${stakeText.slice(0, 20)}" is not a stake. Enter dollars such as 10 or 12.50.`,
+    );
+  }
+  const minText = interaction.fields.getTextInputValue('min_odds')?.trim() ?? '';
+  const minOdds = minText === '' ? undefined : Number(minText);
+  if (minOdds !== undefined && !Number.isFinite(minOdds)) {
+    return replyEphemeral(
+      interaction,
+      `"${minText.slice(0, 20)}" is not odds. Enter decimal odds such as 1.80, or leave it empty.`,
+    );
+  }
+  const cardRef = await loadCardRef(ctx, ref ?? '');
+  const card = await cardOf(ctx, cardRef);
+  const market = sortMarkets(card.markets)[pageArg(marketIndex)];
+  const sel = market?.selections[pageArg(selIndex)];
+  if (!sel?.market_ref || !sel.bettable) {
+    throw new UserFacingError('That selection is no longer bettable. Open the card again with /markets.');
+  }
+  await postSlip(ctx, interaction, {
+    epk: cardRef.epk,
+    bookie: cardRef.bookie,
+    marketRef: sel.market_ref,
+    stake,
+    ...(minOdds === undefined ? {} : { minOdds }),
+  });
+};
+
+const slipConfirm: ComponentHandler = async (interaction, [slipId], ctx) => {
+  if (!interaction.isButton()) return;
+  await interaction.deferUpdate();
+  await assertMayBet(ctx, interaction);
+  const result = await ctx.bets.confirm(
+    slipId ?? '',
+    interaction.user.id,
+    { channelId: interaction.channelId, messageId: interaction.message.id },
+    async (slip, odds, correlationId) => {
+      const view = submittedView(slip, odds, correlationId);
+      await interaction.editReply({ content: '', embeds: view.embeds, components: [] });
+    },
+  );
+  if (result.kind === 'refused') {
+    if (result.closeSlip && result.slip) {
+      const view = closedSlipView(result.slip, 'Bet not placed', result.message);
+      await interaction.editReply({ content: '', embeds: view.embeds, components: [] });
+    } else {
+      await replyEphemeral(interaction, result.message);
+    }
+  }
+};
+
+const slipCancel: ComponentHandler = async (interaction, [slipId], ctx) => {
+  if (!interaction.isButton()) return;
+  await interaction.deferUpdate();
+  const result = await ctx.bets.cancel(slipId ?? '', interaction.user.id);
+  if (result.kind !== 'refused') return;
+  if (result.closeSlip && result.slip) {
+    const view = closedSlipView(result.slip, 'Bet slip cancelled', result.message);
+    await interaction.editReply({ content: '', embeds: view.embeds, components: [] });
+  } else {
+    await replyEphemeral(interaction, result.message);
+  }
+};
+
+/** Component handlers by `<scope>:<action>` of the v1 custom id. */
+export const COMPONENTS: Record<string, ComponentHandler> = {
+  'ev:page': eventsPage,
+  'card:page': cardPage,
+  'card:open': cardOpen,
+  'card:pick': cardPick,
+  'slip:stake': slipStake,
+  'slip:confirm': slipConfirm,
+  'slip:cancel': slipCancel,
+};

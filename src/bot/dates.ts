@@ -1,0 +1,33 @@
+import { tz } from '@date-fns/tz';
+import { addDays, format, isValid, parse } from 'date-fns';
+
+/** The calendar day (YYYY-MM-DD) of an instant in a time zone. */
+export function dayIn(instant: number, zone: string): string {
+  return format(instant, 'yyyy-MM-dd', { in: tz(zone) });
+}
+
+export type DayChoice = { ok: true; day: string } | { ok: false; message: string };
+
+/**
+ * The /events `date` option: empty (today), "today", "tomorrow" or YYYY-MM-DD in the viewer's zone.
+ * Past days are refused with what to type instead.
+ */
+export function chooseDay(input: string | null | undefined, now: number, zone: string): DayChoice {
+  const today = dayIn(now, zone);
+  const text = (input ?? '').trim().toLowerCase();
+  if (text === '' || text === 'today') return { ok: true, day: today };
+  if (text === 'tomorrow') return { ok: true, day: dayIn(addDays(now, 1).getTime(), zone) };
+  const parsed = parse(text, 'yyyy-MM-dd', new Date(0));
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || !isValid(parsed)) {
+    return { ok: false, message: `"${input}" is not a date. Use today, tomorrow or YYYY-MM-DD (e.g. ${today}).` };
+  }
+  if (text < today)
+    return { ok: false, message: `${text} is in the past (today is ${today} in ${zone}). Pick today or a later day.` };
+  return { ok: true, day: text };
+}
+
+/** UTC days that can hold events of `day` in `zone` (zones reach ±14 h). */
+export function utcWindowFor(day: string): { since: string; until: string } {
+  const mid = Date.parse(`${day}T12:00:00Z`);
+  return { since: dayIn(mid - 86_400_000, 'UTC'), until: dayIn(mid + 86_400_000, 'UTC') };
+}

@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import { Client, Events, GatewayIntentBits } from 'discord.js';
+import { GatewayClient } from '../gateway/index.js';
+import { verifyWebhookSignature } from '../gateway/webhooks.js';
+import { BetService } from './bet-service.js';
+import { Catalog } from './catalog.js';
+import { warmCaches } from './choices.js';
+import type { Command } from './command.js';
+import { COMPONENTS } from './components.js';
+import { type BotConfig, callbackUrlOf } from './config.js';
+import type { BotContext } from './context.js';
+import { deployCommands } from './deploy.js';
+import { asGatewayPort } from './gateway-compat.js';
+import type { GatewayPort } from './gateway-port.js';
+import { ResultTracker } from './job-tracker.js';
+import { loadCommands } from './loader.js';
+import { createLogger, type Logger } from './logger.js';
+import { type DiscordPoster, restPoster } from './poster.js';
+import { type Receiver, startReceiver, type WebhookDelivery } from './receiver.js';
+import { BetRepo } from './repos/bets.js';
+import { JobRepo } from './repos/jobs.js';
+import { OnceRepo } from './repos/once.js';
+import { SlipRepo } from './repos/slips.js';
+import { StakeRepo } from './repos/stakes.js';
+import { attachRouter } from './router.js';
+import { SettlementWatcher } from './settlement.js';
+import { type BotStore, openStore } from './store.js';
+
+export interface BotDeps {
+  /** A prebuilt gateway client (or stand-in); the bot then does not close it. */
+  gateway?: GatewayPort;
+  /** Overrides config.storeUrl, e.g. a temp file in tests. */
+  storeUrl?: string;
+  now?: () => number;
+  logger?: Logger;
+  poster?: DiscordPoster;
+  /** Host the webhook receiver binds (default 127.0.0.1; 0.0.0.0 behind a proxy). */
+  webhookHost?: string;
+  /** Register the slash commands at start (default: when DISCORD_GUILD_ID is set). */
+  deployCommands?: boolean;
+  /** Id of this process for job leases (default random). */
+  processId?: string;
+  /** Poll interval of the library's batched poller when the bot builds the client. */
+  pollIntervalMs?: number;
+}
+
+export interface RunningBot {
+  client: Client;
+  receiverUrl: string;
+  store: BotStore;
+  context: BotContext;
+  settlement: SettlementWatcher;
+  stop(): Promise<void>;
+}
+
+function required<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is not set. See .env.example.`);
+  return value;
+}
+
+/** Wires store, gateway, receiver, tracker, commands and discord.js, logs in, resumes pending work. */
+export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<RunningBot> {
+  const token = required(config.discord.token, 'DISCORD_TOKEN');
+  const logger =
+    deps.logger ?? createLogger({ level: config.logLevel, secrets: [config.gateway.apiKey, config.discord.token] });
+  const now = deps.now ?? Date.now;
+  const stops: Array<() => Promise<void> | void> = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) {
+      try {
+        await s();
+      } catch (err) {
+        logger.warn('shutdown step failed', { err });
+      }
+    }
+    stops.length = 0;
+  };
+  try {
+    const store = await openStore(deps.storeUrl ?? config.storeUrl);
+    stops.push(() => store.close());
+    let gateway = deps.gateway;
+    if (!gateway) {
+      const baseUrl = required(config.gateway.baseUrl, 'GATEWAY_BASE_URL');
+      const apiKey = required(config.gateway.apiKey, 'GATEWAY_API_KEY');
+      const client = new GatewayClient({
+        baseUrl,
+        apiKey: apiKey.reveal(),
+        poller: {
+          intervalMs: deps.pollIntervalMs ?? 1500,
+          onError: (err) => logger.warn('result poll failed; will retry', { err }),
+        },
+      });
+      gateway = asGatewayPort(client);
+      const owned = gateway;
+      stops.push(() => owned.close());
+    }
+    const apiKey = config.gateway.apiKey?.reveal() ?? '';
+
+    const client = new Client({
+      intents: [GatewayIntentBits.Guilds],
+      ...(config.discord.apiUrl ? { rest: { api: config.discord.apiUrl } } : {}),
+    });
+    // Without a listener a rejected async handler (captureRejections) would end the process.
+    client.on(Events.Error, (err) => logger.error('discord client error', { err }));
+    client.once(Events.ClientReady, (c) => logger.info('logged in to Discord', { user: c.user.tag }));
+    stops.push(() => client.destroy());
+
+    const poster = deps.poster ?? restPoster(client);
+    const jobs = new JobRepo(store, deps.processId ?? randomUUID());
+    const once = new OnceRepo(store);
+    const tracker = new ResultTracker({ jobs, gateway, logger, now });
+    stops.push(() => tracker.stop());
+    const catalog = new Catalog(gateway, store);
+    const callbackUrl = callbackUrlOf(config);
+    const bets = new BetService({
+      gateway,
+      store,
+      catalog,
+      slips: new SlipRepo(store),
+      stakes: new StakeRepo(store),
+      bets: new BetRepo(store),
+      tracker,
+      poster,
+      tunables: config.tunables,
+      callbackUrl,
+      logger,
+      now,
+    });
+    const context: BotContext = {
+      config,
+      gateway,
+      store,
+      catalog,
+      bets,
+      tracker,
+      jobs,
+      poster,
+      logger,
+      callbackUrl,
+      now,
+    };
+
+    const receiver: Receiver = await startReceiver({
+      port: config.webhook.port,
+      ...(deps.webhookHost ? { host: deps.webhookHost } : {}),
+      maxBodyBytes: config.tunables.webhookMaxBodyBytes,
+      toleranceMs: config.tunables.webhookToleranceMs,
+      verify: (raw, header) => apiKey !== '' && verifyWebhookSignature(raw, header, apiKey),
+      once,
+      onDelivery: (body: WebhookDelivery) => tracker.fromWebhook(body),
+      logger,
+      now,
+    });
+    stops.push(() => receiver.close());
+
+    const settlement = new SettlementWatcher({
+      gateway,
+      store,
+      bets: new BetRepo(store),
+      once,
+      poster,
+      logger,
+      now,
+      intervalMs: config.tunables.settlementIntervalMs,
+      callbackUrl,
+    });
+    stops.push(() => settlement.stop());
+
+    const commands: Map<string, Command> = await loadCommands();
+    attachRouter(client, commands, COMPONENTS, context);
+    if (deps.deployCommands ?? config.discord.guildId !== undefined) {
+      await deployCommands({ config, commands: [...commands.values()] });
+    }
+    await client.login(token.reveal());
+
+    // Deliveries persisted but not handled before a stop, then jobs to re-track and results to post.
+    const unhandled = await store.query<{ body: string }>(
+      `SELECT d.body FROM webhook_deliveries d JOIN jobs j ON j.correlation_id = d.correlation_id WHERE j.state = 'pending'`,
+    );
+    for (const row of unhandled) await tracker.fromWebhook(JSON.parse(row.body) as WebhookDelivery);
+    const resumed = await tracker.resume();
+    if (resumed.retracked + resumed.reposted > 0) logger.info('resumed jobs after restart', resumed);
+    settlement.start();
+
+    const sweep = setInterval(
+      () => void store.sweep(now()).catch((err) => logger.warn('sweep failed', { err })),
+      60_000,
+    );
+    sweep.unref();
+    stops.push(() => clearInterval(sweep));
+    void warmCaches(context).catch((err) => logger.warn('cache warm-up failed', { err }));
+
+    return { client, receiverUrl: receiver.url, store, context, settlement, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

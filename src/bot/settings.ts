@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import type { BotTunables } from './config.js';
+import type { BotStore } from './store.js';
+
+const GuildSettingsSchema = z.object({
+  timezone: z.string().default('UTC'),
+  resultsChannelId: z.string().optional(),
+  betRoleId: z.string().optional(),
+  maxStakePerBet: z.number().positive().optional(),
+  maxStakePerDay: z.number().positive().optional(),
+  /** bookie → session id chosen by an admin; otherwise the first active session of that bookie. */
+  sessions: z.record(z.string(), z.string()).default({}),
+});
+
+export type GuildSettings = z.infer<typeof GuildSettingsSchema>;
+
+const key = (guildId: string) => `guild:${guildId}`;
+
+export async function getSettings(store: BotStore, guildId: string | null): Promise<GuildSettings> {
+  const raw = guildId === null ? undefined : await store.kv.get(key(guildId));
+  const parsed = GuildSettingsSchema.safeParse(raw ?? {});
+  return parsed.success ? parsed.data : GuildSettingsSchema.parse({});
+}
+
+/** Read-modify-write under the guild's lock: two admins saving at once do not lose either change. */
+export async function updateSettings(
+  store: BotStore,
+  guildId: string,
+  change: (s: GuildSettings) => GuildSettings,
+): Promise<GuildSettings> {
+  return store.withLock(key(guildId), async () => {
+    const next = GuildSettingsSchema.parse(change(await getSettings(store, guildId)));
+    await store.kv.set(key(guildId), next);
+    return next;
+  });
+}
+
+export function stakeLimits(s: GuildSettings, t: BotTunables) {
+  return { perBet: s.maxStakePerBet ?? t.defaultMaxStakePerBet, perDay: s.maxStakePerDay ?? t.defaultMaxStakePerDay };
+}
+
+export function isValidTimezone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,50 @@
+import type { ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
+import type { SlipRequest } from './bet-service.js';
+import type { BotContext } from './context.js';
+import { getSettings } from './settings.js';
+import { UserFacingError } from './user-errors.js';
+import { slipView } from './views/slip.js';
+
+/** Only members with the bet role (when one is set) may start or confirm bets. */
+export async function assertMayBet(ctx: BotContext, interaction: { guildId: string | null; member: unknown }) {
+  const settings = await getSettings(ctx.store, interaction.guildId);
+  if (!settings.betRoleId) return;
+  const member = interaction.member as { roles?: string[] | { cache?: Map<string, unknown> } } | null;
+  const roles = Array.isArray(member?.roles) ? member.roles : [...(member?.roles?.cache?.keys() ?? [])];
+  if (!roles.includes(settings.betRoleId)) {
+    throw new UserFacingError(`Betting here needs the <@&${settings.betRoleId}> role. Ask a server admin.`);
+  }
+}
+
+/**
+ * Builds the slip (the interaction was deferred ephemerally) and posts it publicly in the channel as a
+ * follow-up, so others see it but only its owner can confirm.
+ */
+export async function postSlip(
+  ctx: BotContext,
+  interaction: ChatInputCommandInteraction | ModalSubmitInteraction,
+  req: Omit<SlipRequest, 'guildId' | 'channelId' | 'userId'>,
+): Promise<void> {
+  await assertMayBet(ctx, interaction);
+  const channelId = interaction.channelId;
+  if (!channelId) throw new UserFacingError('Bets can only be made in a server channel.');
+  const slip = await ctx.bets.prepareSlip({
+    ...req,
+    guildId: interaction.guildId,
+    channelId,
+    userId: interaction.user.id,
+  });
+  const view = slipView({ slip: slip.payload, slipId: slip.slipId, userId: slip.userId, expiresAt: slip.expiresAt });
+  const message = await interaction.followUp({
+    content: view.content ?? '',
+    embeds: view.embeds,
+    components: view.components,
+    allowedMentions: { users: [slip.userId] },
+  });
+  await ctx.bets.attachMessage(slip.slipId, message.channelId, message.id);
+  await interaction.editReply({
+    content: 'Your bet slip is posted below. Confirm it there.',
+    embeds: [],
+    components: [],
+  });
+}
