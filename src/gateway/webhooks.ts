@@ -22,8 +22,8 @@ type RawBody = string | Uint8Array;
 function assertRaw(rawBody: unknown): asserts rawBody is RawBody {
   if (typeof rawBody === 'string' || rawBody instanceof Uint8Array) return;
   throw new WebhookPayloadError(
-    'Webhook body must be the raw request bytes (string or Buffer), not a parsed object: pass the raw request body ' +
-      '(e.g. collect the request stream into a Buffer before JSON.parse), because re-serialising changes the bytes that were signed.',
+    'Webhook verification needs the raw bytes: pass the raw request body (a Buffer or string exactly as received), ' +
+      'not a parsed object. Re-serialising changes the signed bytes, so pass the raw body before any JSON.parse.',
   );
 }
 
