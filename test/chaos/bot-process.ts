@@ -1,0 +1,15 @@
+// The bot alone in a process, configured from the environment, so the chaos suite can kill -9 it.
+// Prints one JSON line `{"ready":true,"receiverUrl":…}` on stdout once it is connected; logs go to stderr.
+import { parseConfig } from '../../src/bot/config.js';
+import { loadStartBot } from '../e2e/bot-entry.js';
+
+const startBot = await loadStartBot();
+const bot = await startBot(parseConfig(process.env));
+process.stdout.write(`${JSON.stringify({ ready: true, receiverUrl: bot.receiverUrl, pid: process.pid })}\n`);
+
+const stop = async () => {
+  await bot.stop().catch(() => {});
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop());

@@ -1,0 +1,119 @@
+import { CommandInputError, type InteractionHandle, type LocalDiscord } from '../../src/local-discord/index.js';
+import { textOf } from '../e2e/messages.js';
+import { type CommandCase, makeCommandCase } from './command-cases.js';
+import { createRng } from './rng.js';
+
+export interface CommandFuzzOptions {
+  ld: LocalDiscord;
+  count: number;
+  seed?: number;
+  concurrency?: number;
+  realStrings?: string[];
+  /** How long to wait for the final answer of one interaction. */
+  replyTimeoutMs?: number;
+}
+
+export interface CommandFuzzReport {
+  sent: number;
+  acknowledged: number;
+  slowestAckMs: number;
+  /** Interactions with a final, readable answer. */
+  answered: number;
+  /** Not acknowledged in 3 s, no answer, or an answer that is not a clear sentence. */
+  failures: Array<{ case: CommandCase; problem: string }>;
+  byCommand: Record<string, number>;
+}
+
+const LOADING_FLAG = 1 << 7;
+/** Signs of an answer that is not written for a user: leaked internals or a catch-all. */
+const UNCLEAR = /\[object Object\]|\bundefined\b|\bNaN\b|\n\s+at .+\(|TypeError|ReferenceError|ZodError/;
+
+async function finalAnswer(handle: InteractionHandle, timeoutMs: number): Promise<string | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const done = handle
+      .responses()
+      .filter((m) => ((m.flags ?? 0) & LOADING_FLAG) === 0)
+      .map((m) => textOf(m))
+      .find((t) => t.trim().length > 0);
+    if (done !== undefined) return done;
+    if (Date.now() > deadline) return undefined;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/**
+ * Runs `count` random, well-typed option sets of the registered commands through the local Discord as real
+ * users and checks each is acknowledged within 3 s and ends in a clear reply.
+ */
+export async function fuzzCommands(opts: CommandFuzzOptions): Promise<CommandFuzzReport> {
+  const { ld } = opts;
+  const rng = createRng(opts.seed ?? 11);
+  const users = Object.values(ld.users);
+  const ctx = {
+    rng,
+    userIds: users.map((u) => u.id),
+    channelIds: Object.values(ld.channelIds),
+    roleIds: Object.values(ld.roleIds),
+    realStrings: opts.realStrings ?? [],
+  };
+  const commands = ld.commands();
+  if (commands.length === 0) throw new Error('no slash commands are registered: start the bot first');
+  const report: CommandFuzzReport = {
+    sent: 0,
+    acknowledged: 0,
+    slowestAckMs: 0,
+    answered: 0,
+    failures: [],
+    byCommand: {},
+  };
+  let remaining = opts.count;
+  const worker = async () => {
+    while (remaining > 0) {
+      remaining -= 1;
+      let c: CommandCase | undefined;
+      let handle: InteractionHandle | undefined;
+      // A case Discord itself would refuse (the double checks the definition) is drawn again.
+      for (let tries = 0; tries < 20 && !handle; tries++) {
+        c = makeCommandCase(ctx, commands);
+        if (!c) continue;
+        try {
+          handle = await ld.sendCommand({
+            user: rng.pick(users),
+            channelId: rng.pick(ctx.channelIds),
+            name: c.name,
+            options: c.options,
+            ...(c.subcommand ? { subcommand: c.subcommand } : {}),
+            ...(c.subcommandGroup ? { subcommandGroup: c.subcommandGroup } : {}),
+          });
+        } catch (err) {
+          if (!(err instanceof CommandInputError)) throw err;
+        }
+      }
+      if (!handle || !c) continue;
+      report.sent += 1;
+      report.byCommand[c.name] = (report.byCommand[c.name] ?? 0) + 1;
+      let ackType: number;
+      try {
+        const { ms, type } = await handle.acknowledged;
+        ackType = type;
+        report.acknowledged += 1;
+        report.slowestAckMs = Math.max(report.slowestAckMs, ms);
+      } catch (err) {
+        report.failures.push({ case: c, problem: (err as Error).message });
+        continue;
+      }
+      // A modal (callback 9) is the answer itself: the user now sees a form.
+      if (ackType === 9) {
+        report.answered += 1;
+        continue;
+      }
+      const text = await finalAnswer(handle, opts.replyTimeoutMs ?? 20_000);
+      if (text === undefined) report.failures.push({ case: c, problem: 'acknowledged but never answered' });
+      else if (UNCLEAR.test(text)) report.failures.push({ case: c, problem: `unclear answer: ${text.slice(0, 300)}` });
+      else report.answered += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: opts.concurrency ?? 4 }, worker));
+  return report;
+}

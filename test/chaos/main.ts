@@ -1,0 +1,72 @@
+// `npm run chaos`: the bot against the sandbox's faults and the local Discord; prints the summary line last.
+import { commandFuzz, duplicateDeliveries, faultStorm, killNine, webhookFuzz } from './scenarios.js';
+import { type ScenarioResult, summarise, summaryLine } from './tally.js';
+
+export interface ChaosSizes {
+  webhooks: number;
+  commands: number;
+  stormBets: number;
+  stormReads: number;
+}
+
+export const FULL: ChaosSizes = { webhooks: 10_000, commands: 2_000, stormBets: 12, stormReads: 150 };
+export const SHORT: ChaosSizes = { webhooks: 500, commands: 100, stormBets: 4, stormReads: 30 };
+
+/** Runs every scenario in turn; a scenario that throws counts as not survived (and as a crash). */
+export async function runChaos(sizes: ChaosSizes, print: (line: string) => void): Promise<ScenarioResult[]> {
+  let processFaults = 0;
+  const onFault = (err: unknown) => {
+    processFaults += 1;
+    print(`  process-level error: ${String((err as Error)?.stack ?? err).slice(0, 500)}`);
+  };
+  process.on('uncaughtException', onFault);
+  process.on('unhandledRejection', onFault);
+  const scenarios: Array<[string, () => Promise<ScenarioResult>]> = [
+    ['webhook fuzz', () => webhookFuzz(sizes.webhooks)],
+    ['duplicate deliveries', () => duplicateDeliveries()],
+    ['kill -9', () => killNine()],
+    ['fault storm', () => faultStorm(sizes.stormBets, sizes.stormReads)],
+    ['command fuzz', () => commandFuzz(sizes.commands)],
+  ];
+  const results: ScenarioResult[] = [];
+  try {
+    for (const [name, run] of scenarios) {
+      const started = Date.now();
+      const before = processFaults;
+      let result: ScenarioResult;
+      try {
+        result = await run();
+      } catch (err) {
+        result = {
+          name,
+          survived: false,
+          duplicateBets: 0,
+          lostResults: 0,
+          crashes: 1,
+          notes: [String((err as Error).message).slice(0, 800)],
+        };
+      }
+      if (processFaults > before) {
+        result.crashes += processFaults - before;
+        result.survived = false;
+      }
+      results.push(result);
+      print(`${result.survived ? 'ok  ' : 'FAIL'} ${result.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      for (const note of result.notes) print(`     ${note}`);
+    }
+  } finally {
+    process.off('uncaughtException', onFault);
+    process.off('unhandledRejection', onFault);
+  }
+  return results;
+}
+
+async function main() {
+  const short = process.argv.includes('--short');
+  const results = await runChaos(short ? SHORT : FULL, (line) => console.log(line));
+  const summary = summarise(results);
+  console.log(summaryLine(summary));
+  process.exit(summary.survived === summary.total ? 0 : 1);
+}
+
+if (process.argv[1]?.endsWith('main.ts')) await main();

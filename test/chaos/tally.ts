@@ -1,0 +1,36 @@
+/** What one fault scenario found; the runner adds them up into the summary line. */
+export interface ScenarioResult {
+  name: string;
+  survived: boolean;
+  duplicateBets: number;
+  lostResults: number;
+  crashes: number;
+  notes: string[];
+}
+
+export function emptyResult(name: string): ScenarioResult {
+  return { name, survived: false, duplicateBets: 0, lostResults: 0, crashes: 0, notes: [] };
+}
+
+export interface Summary {
+  survived: number;
+  total: number;
+  duplicateBets: number;
+  lostResults: number;
+  crashes: number;
+}
+
+export function summarise(results: ScenarioResult[]): Summary {
+  return {
+    survived: results.filter((r) => r.survived).length,
+    total: results.length,
+    duplicateBets: results.reduce((n, r) => n + r.duplicateBets, 0),
+    lostResults: results.reduce((n, r) => n + r.lostResults, 0),
+    crashes: results.reduce((n, r) => n + r.crashes, 0),
+  };
+}
+
+/** The line the chaos run prints last (pasted into the README). */
+export function summaryLine(s: Summary): string {
+  return `faults survived: ${s.survived}/${s.total}, duplicate bets: ${s.duplicateBets}, lost results: ${s.lostResults}, crashes: ${s.crashes}`;
+}

@@ -1,0 +1,26 @@
+import type { Client } from 'discord.js';
+import type { BotConfig } from '../../src/bot/config.js';
+import type { BotStore } from '../../src/bot/store.js';
+
+/** The bot's entry point as docs/contracts.md describes it: `startBot(config) → { client, receiverUrl, store, stop }`. */
+export interface RunningBot {
+  client: Client;
+  receiverUrl: string;
+  store: BotStore;
+  stop(): Promise<void>;
+}
+
+export type StartBot = (config: BotConfig) => Promise<RunningBot>;
+
+// Loaded by path at run time so the suites compile while the bot's wiring is being changed.
+const ENTRY = '../../src/bot/index.js';
+
+export async function loadStartBot(): Promise<StartBot> {
+  const mod = (await import(ENTRY)) as { startBot?: StartBot };
+  if (typeof mod.startBot !== 'function') {
+    throw new Error(
+      'src/bot/index.ts does not export startBot(config); the end-to-end suites need it (docs/contracts.md)',
+    );
+  }
+  return mod.startBot;
+}

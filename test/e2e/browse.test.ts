@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GatewayClient } from '../../src/gateway/index.js';
+import { type BettableSelection, pickEvent } from './flows.js';
+import { API_KEY, type Desk, startDesk } from './harness.js';
+import { ACK_DEADLINE_MS, findControl, responseMatching, textOf, until } from './messages.js';
+
+describe('browsing events and cards end to end', () => {
+  let desk: Desk;
+  let sel: BettableSelection;
+
+  beforeAll(async () => {
+    desk = await startDesk({ webhooks: false });
+    sel = await pickEvent(desk, 'nba', 0);
+  }, 60_000);
+  afterAll(() => desk?.close());
+
+  it('/events lists a league’s events of a date, the ones the gateway lists for that day', async () => {
+    const day = sel.epk.split('/').at(-1)!;
+    const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    const listed = await client.events.list({ league: 'nba', date: day, limit: 500 });
+    await client.close();
+    expect(listed.data.length).toBeGreaterThan(0);
+    const handle = await desk.ld.sendCommand({
+      user: desk.ld.users.viewer,
+      channelId: desk.ld.channelIds.bets,
+      name: 'events',
+      options: { league: 'nba', date: day },
+    });
+    expect((await handle.acknowledged).ms).toBeLessThan(ACK_DEADLINE_MS);
+    const page = await responseMatching(handle, /NBA/);
+    const text = textOf(page);
+    expect(text).toContain(day);
+    // The first event of the day (in start order) is on the first page.
+    const first = listed.data.sort((a, b) => Date.parse(a.start_time) - Date.parse(b.start_time))[0]!;
+    expect(text).toContain(first.home ?? first.name);
+  }, 30_000);
+
+  it('/events refuses an impossible date with what to type instead', async () => {
+    const handle = await desk.ld.sendCommand({
+      user: desk.ld.users.viewer,
+      channelId: desk.ld.channelIds.bets,
+      name: 'events',
+      options: { league: 'nba', date: '2026-02-30' },
+    });
+    expect((await handle.acknowledged).ms).toBeLessThan(ACK_DEADLINE_MS);
+    const reply = await responseMatching(handle, /date|YYYY-MM-DD|today/i);
+    expect(reply.flags! & 64).toBe(64);
+    expect(textOf(reply)).toMatch(/YYYY-MM-DD|today|tomorrow/);
+  }, 30_000);
+
+  it('/markets shows the card with pages, the next page, and opens a market with its selections', async () => {
+    const acks: number[] = [];
+    const handle = await desk.ld.sendCommand({
+      user: desk.ld.users.bettor,
+      channelId: desk.ld.channelIds.bets,
+      name: 'markets',
+      options: { event: sel.epk, bookie: sel.bookie },
+    });
+    acks.push((await handle.acknowledged).ms);
+    const card = await until('the card', () => handle.responses().find((m) => findControl(m, /card:open/)));
+    expect(textOf(card)).toContain('bookie_a');
+    const next = findControl(card, /card:page/);
+    if (next && /Next/.test(textOf(card))) {
+      const nextId = findControl(card, /Next/)!.customId;
+      const click = await desk.ld.clickButton({ user: desk.ld.users.bettor, message: card.id, customId: nextId });
+      acks.push((await click.acknowledged).ms);
+      await until('page 2', () => (/Page 2 of|2\s*\/\s*\d/.test(textOf(desk.ld.message(card.id))) ? true : undefined));
+    }
+    const now = desk.ld.message(card.id)!;
+    const open = findControl(now, /card:open/)!;
+    const choice = open.options![0]!;
+    const pick = await desk.ld.selectMenu({
+      user: desk.ld.users.bettor,
+      message: card.id,
+      customId: open.customId,
+      values: [choice.value],
+    });
+    acks.push((await pick.acknowledged).ms);
+    const market = await until('the market view', () => {
+      const m = desk.ld.message(card.id);
+      return m && findControl(m, /card:pick/) ? m : pick.responses().find((r) => findControl(r, /card:pick/));
+    });
+    expect(textOf(market)).toContain(choice.label);
+    expect(findControl(market, /card:pick/)!.options!.length).toBeGreaterThan(0);
+    expect(acks.every((ms) => ms < ACK_DEADLINE_MS)).toBe(true);
+  }, 45_000);
+
+  it('/markets on an unknown event says so and what to do', async () => {
+    const handle = await desk.ld.sendCommand({
+      user: desk.ld.users.bettor,
+      channelId: desk.ld.channelIds.bets,
+      name: 'markets',
+      options: { event: 'basketball/us/nba/nobody_v_noone/2026-01-01', bookie: 'bookie_a' },
+    });
+    expect((await handle.acknowledged).ms).toBeLessThan(ACK_DEADLINE_MS);
+    const reply = await responseMatching(handle, /event|events/i);
+    expect(textOf(reply)).toMatch(/\/events|pick/i);
+  }, 30_000);
+
+  it('/price shows the live price of a selection', async () => {
+    const price = desk.ld.commands().find((c) => c.name === 'price');
+    if (!price) throw new Error('/price is not registered');
+    const names = ((price.options ?? []) as Array<{ name: string }>).map((o) => o.name);
+    const options: Record<string, string> = {};
+    if (names.includes('event')) options.event = sel.epk;
+    if (names.includes('bookie')) options.bookie = sel.bookie;
+    if (names.includes('market')) options.market = sel.market;
+    if (names.includes('selection')) options.selection = sel.marketRef;
+    const handle = await desk.ld.sendCommand({
+      user: desk.ld.users.bettor,
+      channelId: desk.ld.channelIds.bets,
+      name: 'price',
+      options,
+    });
+    expect((await handle.acknowledged).ms).toBeLessThan(ACK_DEADLINE_MS);
+    const reply = await responseMatching(handle, /\d+\.\d{2}/, 20_000);
+    expect(textOf(reply)).toContain(sel.label);
+  }, 30_000);
+});

@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BotConfig, parseConfig } from '../../src/bot/config.js';
+import { type LocalDiscord, startLocalDiscord } from '../../src/local-discord/index.js';
+import { type RunningSandbox, type StartSandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+import { loadStartBot, type RunningBot } from './bot-entry.js';
+import { freePort } from './free-port.js';
+import { type GatewayProxy, startGatewayProxy } from './gateway-proxy.js';
+import { captureLogs, type LogCapture } from './log-capture.js';
+import { SandboxControl } from './sandbox-control.js';
+
+export const API_KEY = 'sandbox-key-alpha';
+
+export interface DeskOptions {
+  /** Results by signed webhook as well as by polling (WEBHOOK_PUBLIC_URL set); false: poll only. */
+  webhooks?: boolean;
+  seed?: number;
+  sandbox?: Partial<StartSandboxOptions>;
+  /** Extra bot environment (e.g. SLIP_EXPIRY_SECONDS). */
+  env?: Record<string, string>;
+  /** Put a pass-through proxy between bot and sandbox (to hold requests at a chosen moment). */
+  proxy?: boolean;
+  /** false: start no bot in-process (the chaos suite runs it as a child process with `env`). */
+  inProcessBot?: boolean;
+}
+
+/** The whole desk on loopback: sandbox gateway, local Discord, the real bot with sqlite on disk. */
+export interface Desk {
+  sandbox: RunningSandbox;
+  control: SandboxControl;
+  ld: LocalDiscord;
+  bot: RunningBot;
+  config: BotConfig;
+  /** The environment the bot was configured from (for a bot in a child process). */
+  env: Record<string, string>;
+  proxy: GatewayProxy | undefined;
+  logs: LogCapture;
+  /** The secrets that must never appear in logs or messages. */
+  secrets: string[];
+  /** Stops the bot and starts it again on the same store file and webhook port (a deploy or a crash). */
+  restartBot(): Promise<void>;
+  stopBot(): Promise<void>;
+  startBotAgain(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startDesk(opts: DeskOptions = {}): Promise<Desk> {
+  const dir = mkdtempSync(join(tmpdir(), 'desk-e2e-'));
+  const logs = captureLogs();
+  const sandbox = await startSandbox({ port: 0, control: true, seed: opts.seed ?? 1, quiet: true, ...opts.sandbox });
+  const proxy = opts.proxy ? await startGatewayProxy(sandbox.url) : undefined;
+  const ld = await startLocalDiscord({ port: 0 });
+  const webhookPort = await freePort();
+  const env: Record<string, string> = {
+    GATEWAY_BASE_URL: proxy?.url ?? sandbox.url,
+    GATEWAY_API_KEY: API_KEY,
+    DISCORD_TOKEN: ld.token,
+    DISCORD_APP_ID: ld.applicationId,
+    DISCORD_GUILD_ID: ld.guildId,
+    DISCORD_API_URL: ld.apiUrl,
+    WEBHOOK_PORT: String(webhookPort),
+    STORE_URL: `sqlite://${join(dir, 'bot.sqlite')}`,
+    LOG_LEVEL: 'debug',
+    ...(opts.webhooks ? { WEBHOOK_PUBLIC_URL: `http://127.0.0.1:${webhookPort}` } : {}),
+    ...opts.env,
+  };
+  const config = parseConfig(env);
+  let bot: RunningBot | undefined;
+  const boot = async () => {
+    if (opts.inProcessBot === false) return;
+    const startBot = await loadStartBot();
+    bot = await startBot(config);
+    await ld.waitForBot(10_000);
+    await waitForCommands(ld);
+  };
+  const stopBot = async () => {
+    const b = bot;
+    bot = undefined;
+    await b?.stop();
+    // The old gateway session must be gone before a new one identifies, or tests would talk to a ghost.
+    const deadline = Date.now() + 5000;
+    while (ld.connectedBots > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  };
+  try {
+    await boot();
+  } catch (err) {
+    await stopBot().catch(() => {});
+    await ld.close();
+    await proxy?.close();
+    await sandbox.close();
+    logs.stop();
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  return {
+    sandbox,
+    control: new SandboxControl(sandbox.url),
+    ld,
+    get bot() {
+      if (!bot) throw new Error('the bot is stopped; call startBotAgain() first');
+      return bot;
+    },
+    config,
+    env,
+    proxy,
+    logs,
+    secrets: [API_KEY, ld.token],
+    async restartBot() {
+      await stopBot();
+      await boot();
+    },
+    stopBot,
+    startBotAgain: boot,
+    async close() {
+      await stopBot().catch(() => {});
+      await ld.close();
+      await proxy?.close();
+      await sandbox.close();
+      logs.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The bot registers its commands on startup; users can only run them after that. */
+export async function waitForCommands(ld: LocalDiscord, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (ld.commands().length === 0) {
+    if (Date.now() > deadline) throw new Error(`the bot registered no slash commands within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -1,0 +1,48 @@
+import type { FaultConfig } from '../../src/sandbox/index.js';
+
+export interface SandboxBet {
+  bet: { bet_id: string; account_id?: string; session_id?: string; stake: number; [k: string]: unknown };
+  status: string;
+  pnl: number;
+  settled_at: string | null;
+}
+
+export interface SandboxState {
+  now: string;
+  bets: SandboxBet[];
+  jobs: { correlation_id: string; status: string; account_id: string }[];
+  webhookDeliveries: unknown[];
+  counters: Record<string, number>;
+}
+
+/** The sandbox's /_sandbox control routes over HTTP, as a test drives them. */
+export class SandboxControl {
+  constructor(readonly url: string) {}
+
+  async #call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${this.url}/_sandbox${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`/_sandbox${path} answered ${res.status}: ${text}`);
+    return JSON.parse(text) as T;
+  }
+
+  state(): Promise<SandboxState> {
+    return this.#call('GET', '/state');
+  }
+
+  settle(epk?: string): Promise<{ settled: number }> {
+    return this.#call('POST', '/settle', epk === undefined ? {} : { epk });
+  }
+
+  advance(ms: number): Promise<{ now: string }> {
+    return this.#call('POST', '/clock/advance', { ms });
+  }
+
+  faults(config: FaultConfig): Promise<unknown> {
+    return this.#call('POST', '/faults', config);
+  }
+}
