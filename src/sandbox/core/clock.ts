@@ -48,11 +48,20 @@ export class SandboxClock {
     return Math.max(0, sandboxMs / this.speed);
   }
 
-  /** Moves sandbox time forward; timers that come due fire at once, in due order, then listeners run. */
+  /**
+   * Moves sandbox time forward. Timers that come due fire at once, in due order, each seeing the clock at its
+   * own due time (so a timer it schedules lands where it would have in real time); then listeners run.
+   */
   advance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new Error(`advance needs a non-negative number of ms, got ${ms}`);
-    this.offsetMs += ms;
-    this.fireDue();
+    const target = this.nowMs() + ms;
+    for (;;) {
+      const next = this.nextDue(target);
+      if (!next) break;
+      this.moveTo(next.dueMs);
+      this.fire(next.id);
+    }
+    this.moveTo(target);
     const now = this.now();
     for (const fn of this.listeners) fn(now);
   }
@@ -105,16 +114,18 @@ export class SandboxClock {
     entry.fn();
   }
 
-  private fireDue(): void {
-    // Loop: a fired callback may schedule another timer that is already due.
-    for (;;) {
-      const now = this.nowMs();
-      let next: Pending | undefined;
-      for (const entry of this.pending.values()) {
-        if (entry.dueMs <= now && (!next || entry.dueMs < next.dueMs)) next = entry;
-      }
-      if (!next) return;
-      this.fire(next.id);
+  /** Earliest pending timer due at or before `limitMs`. */
+  private nextDue(limitMs: number): Pending | undefined {
+    let next: Pending | undefined;
+    for (const entry of this.pending.values()) {
+      if (entry.dueMs <= limitMs && (!next || entry.dueMs < next.dueMs)) next = entry;
     }
+    return next;
+  }
+
+  /** Shifts the offset so that now is `ms` (never backwards). */
+  private moveTo(ms: number): void {
+    const delta = ms - this.nowMs();
+    if (delta > 0) this.offsetMs += delta;
   }
 }
