@@ -10,10 +10,13 @@ export class DiscordApiError extends Error {
     this.name = 'DiscordApiError';
   }
 
+  /** Extra top-level body fields (e.g. a 429's `retry_after`). */
+  extra: Record<string, unknown> = {};
+  /** Extra response headers (e.g. a 429's `retry-after`). */
+  headers: Record<string, string> = {};
+
   body(): Record<string, unknown> {
-    return this.errors
-      ? { message: this.message, code: this.code, errors: this.errors }
-      : { message: this.message, code: this.code };
+    return { message: this.message, code: this.code, ...(this.errors ? { errors: this.errors } : {}), ...this.extra };
   }
 }
 

@@ -1,4 +1,5 @@
 export { FIXTURE_IDS } from './fixtures.js';
+export type { FaultSpec } from './http/faults.js';
 export type { OptionInput } from './interactions/command-options.js';
 export { CommandInputError } from './interactions/command-options.js';
 export type { InteractionHandle } from './interactions/open.js';

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { APIChannel, APIGuild, APIGuildMember, APIRole, APIUser } from 'discord.js';
 import { FIXTURE_IDS, type FixtureChannelName, type FixtureUserName } from './fixtures.js';
 import { GatewayServer } from './gateway/server.js';
+import { FaultInjector } from './http/faults.js';
 import { Router } from './http/router.js';
 import { createRestServer } from './http/server.js';
 import { makeBotToken } from './ids.js';
@@ -47,13 +48,23 @@ export class LocalDiscord {
   readonly #gateway: GatewayServer;
   readonly #token: string;
   readonly #timers = new Set<NodeJS.Timeout>();
+  /** Chaos for REST calls: `ld.faults.inject({ path: '/interactions/', status: 500 })`, `ld.faults.clear()`. */
+  readonly faults: FaultInjector;
   readonly url: string;
   readonly apiUrl: string;
   readonly gatewayUrl: string;
 
   /** @internal use startLocalDiscord() */
-  constructor(world: World, server: Server, gateway: GatewayServer, token: string, origin: string) {
+  constructor(
+    world: World,
+    server: Server,
+    gateway: GatewayServer,
+    token: string,
+    origin: string,
+    faults: FaultInjector,
+  ) {
     this.#world = world;
+    this.faults = faults;
     this.#server = server;
     this.#gateway = gateway;
     this.#token = token;
@@ -360,7 +371,8 @@ export async function startLocalDiscord(opts: LocalDiscordOptions = {}): Promise
   });
   const token = makeBotToken(world.applicationId);
   const router = new Router().add(...applicationRoutes, ...commandRoutesAll, ...interactionRoutes, ...channelRoutes);
-  const server = createRestServer(world, router, () => token);
+  const faults = new FaultInjector();
+  const server = createRestServer(world, router, () => token, faults);
   let origin = '';
   const gateway = new GatewayServer(
     server,
@@ -377,5 +389,5 @@ export async function startLocalDiscord(opts: LocalDiscordOptions = {}): Promise
   });
   const { port } = server.address() as AddressInfo;
   origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  return new LocalDiscord(world, server, gateway, token, origin);
+  return new LocalDiscord(world, server, gateway, token, origin, faults);
 }

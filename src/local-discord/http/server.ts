@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { DiscordApiError, notFound, unauthorized } from '../api-error.js';
 import type { World } from '../state/world.js';
 import { readBody } from './body.js';
+import { type FaultInjector, faultError } from './faults.js';
 import type { Router } from './router.js';
 
 const API_PREFIX = /^\/api\/v10(?=\/)/;
@@ -13,21 +14,27 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-function send(res: ServerResponse, status: number, body?: unknown): void {
+function send(res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
   if (status === 204 || body === undefined) {
-    res.writeHead(status).end();
+    res.writeHead(status, headers).end();
     return;
   }
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+  res
+    .writeHead(status, {
+      ...headers,
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(text)),
+    })
+    .end(text);
 }
 
 /** The REST half: /api/v10 routes, bot-token auth, and Discord-shaped errors. */
-export function createRestServer(world: World, router: Router, token: () => string): Server {
+export function createRestServer(world: World, router: Router, token: () => string, faults: FaultInjector): Server {
   return createServer((req, res) => {
-    handle(world, router, token, req, res).catch((error: unknown) => {
+    handle(world, router, token, faults, req, res).catch((error: unknown) => {
       if (error instanceof DiscordApiError) {
-        send(res, error.status, error.body());
+        send(res, error.status, error.body(), error.headers);
         return;
       }
       // Only the error's message: request headers (the bot token) are never echoed.
@@ -41,6 +48,7 @@ async function handle(
   world: World,
   router: Router,
   token: () => string,
+  faults: FaultInjector,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
@@ -55,6 +63,9 @@ async function handle(
     if (!sameSecret(header, `Bot ${token()}`)) throw unauthorized();
   }
   const { body, files } = await readBody(req);
+  const fault = faults.take(req.method ?? 'GET', path);
+  if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+  if (fault?.status) throw faultError(fault);
   const origin = `http://${req.headers.host ?? 'localhost'}`;
   const result = await found.route.handle({
     world,
