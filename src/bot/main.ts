@@ -1,0 +1,165 @@
+// `npm start`. With DISCORD_TOKEN: the bot on Discord. Without: the offline playground — the sandbox
+// gateway, a local Discord double and the same bot, behind a web page that looks like a channel.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import { startLocalDiscord } from '../local-discord/index.js';
+import { startPlayground } from '../local-discord/playground/server.js';
+import { type StartSandboxOptions, startSandbox } from '../sandbox/index.js';
+import { type BotConfig, ConfigError, parseConfig } from './config.js';
+import { startBot } from './index.js';
+import { Secret } from './secret.js';
+
+/** The key the embedded sandbox's fixture account answers to (no secret: the sandbox is local). */
+const SANDBOX_KEY = 'sandbox-key-alpha';
+
+export interface RunningApp {
+  /** The playground page, when running offline. */
+  playgroundUrl: string | undefined;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string | undefined>;
+  print?: (line: string) => void;
+  /** Tests turn on the sandbox's control routes (clock, settlement) through this. */
+  sandbox?: StartSandboxOptions;
+}
+
+const playgroundPort = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+  z.coerce
+    .number({ error: 'PLAYGROUND_PORT must be a whole number from 0 to 65535 (0 picks a free port)' })
+    .int({ error: 'PLAYGROUND_PORT must be a whole number from 0 to 65535 (0 picks a free port)' })
+    .min(0, { error: 'PLAYGROUND_PORT must be at least 0' })
+    .max(65535, { error: 'PLAYGROUND_PORT must be at most 65535' })
+    .default(8791),
+);
+
+export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
+  const env = opts.env ?? process.env;
+  const print = opts.print ?? ((line: string) => console.log(line));
+  const config = parseConfig(env);
+
+  if (config.discord.token) {
+    const bot = await startBot(config);
+    print(`Bot is running on Discord as ${bot.client.user?.tag ?? 'the configured application'}.`);
+    return { playgroundUrl: undefined, stop: () => bot.stop() };
+  }
+
+  const parsedPort = playgroundPort.safeParse(env.PLAYGROUND_PORT);
+  if (!parsedPort.success) throw new ConfigError(`Invalid configuration:\n- ${parsedPort.error.issues[0]?.message}`);
+
+  const stops: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch(() => {});
+  };
+  try {
+    let { baseUrl, apiKey } = config.gateway;
+    if (!baseUrl) {
+      const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', quiet: true, ...opts.sandbox });
+      stops.push(() => sandbox.close());
+      baseUrl = sandbox.url;
+      apiKey = new Secret(SANDBOX_KEY);
+    }
+    const ld = await startLocalDiscord({ port: 0 });
+    stops.push(() => ld.close());
+
+    const offline = await offlineBotConfig(config, env, { baseUrl, apiKey, ld });
+    stops.push(async () => offline.cleanup());
+    const bot = await startBot(offline.config);
+    stops.push(() => bot.stop());
+
+    const playground = await startPlayground({ ld, port: parsedPort.data });
+    stops.push(() => playground.close());
+
+    print(`Offline playground: ${playground.url}`);
+    print(
+      'No DISCORD_TOKEN is set, so the bot runs against a local Discord double and the ' +
+        (config.gateway.baseUrl ? 'gateway at GATEWAY_BASE_URL' : 'embedded sandbox gateway') +
+        '; open the address above to use it. Set DISCORD_TOKEN and DISCORD_APP_ID to run on Discord.',
+    );
+    return { playgroundUrl: playground.url, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/**
+ * The bot's config for the offline run: Discord is the double, the store a fresh file unless STORE_URL
+ * is set (the double starts empty each time, so old slips would point at nothing), and webhooks come
+ * back on a free loopback port unless WEBHOOK_PORT/WEBHOOK_PUBLIC_URL say otherwise.
+ */
+async function offlineBotConfig(
+  config: BotConfig,
+  env: Record<string, string | undefined>,
+  parts: { baseUrl: string; apiKey: Secret | undefined; ld: Awaited<ReturnType<typeof startLocalDiscord>> },
+): Promise<{ config: BotConfig; cleanup: () => void }> {
+  let cleanup = () => {};
+  let storeUrl = config.storeUrl;
+  if (!env.STORE_URL?.trim()) {
+    const dir = mkdtempSync(join(tmpdir(), 'syndicate-playground-'));
+    storeUrl = `sqlite://${join(dir, 'bot.sqlite')}`;
+    cleanup = () => rmSync(dir, { recursive: true, force: true });
+  }
+  let webhook = config.webhook;
+  if (!env.WEBHOOK_PORT?.trim() && !config.webhook.publicUrl) {
+    const port = await freePort();
+    webhook = { port, publicUrl: `http://127.0.0.1:${port}` };
+  }
+  return {
+    cleanup,
+    config: {
+      ...config,
+      storeUrl,
+      webhook,
+      gateway: { baseUrl: parts.baseUrl, apiKey: parts.apiKey },
+      discord: {
+        token: new Secret(parts.ld.token),
+        appId: parts.ld.applicationId,
+        guildId: parts.ld.guildId,
+        apiUrl: parts.ld.apiUrl,
+      },
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function main() {
+  let app: RunningApp;
+  try {
+    app = await startApp();
+  } catch (err) {
+    // Config errors already say which variable to fix; anything else is printed without secrets (none reach here).
+    console.error(err instanceof ConfigError ? err.message : `Could not start: ${(err as Error).message}`);
+    process.exit(1);
+  }
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) process.exit(1); // a second Ctrl-C forces it
+    stopping = true;
+    console.log(`\n${signal}: stopping…`);
+    await app.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
