@@ -1,5 +1,6 @@
 // The money: bets placed (by the betting routes), their settlement, deposits and withdrawals,
 // and the transaction history read back by /v3/transactions.
+import { randomBytes } from 'node:crypto';
 import type { SandboxClock } from '../core/clock.js';
 import { money } from '../core/rng.js';
 import type { Accounts } from './accounts.js';
@@ -24,6 +25,8 @@ export class Ledger {
   private entries: Entry[] = [];
   private byBet = new Map<string, Entry>();
   private seq = 0;
+  /** Distinguishes this run's ids from a previous run's (a client's store outlives a sandbox restart). */
+  private readonly runId = randomBytes(3).toString('hex');
 
   constructor(
     private readonly accounts: Accounts,
@@ -143,7 +146,7 @@ export class Ledger {
 
   private nextId(prefix: string): string {
     this.seq += 1;
-    return `${prefix}-${String(this.seq).padStart(6, '0')}`;
+    return `${prefix}-${this.runId}-${String(this.seq).padStart(6, '0')}`;
   }
 
   // Deposits and withdrawals: stake is the amount, pnl the signed amount, status 'won' (in) / 'cashed_out' (out).

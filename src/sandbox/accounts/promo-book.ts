@@ -1,4 +1,5 @@
 // The account promos in play and the place_promo idempotency record.
+import { randomBytes } from 'node:crypto';
 import type { Envelope } from '../core/jobs.js';
 import type { World } from '../core/sandbox.js';
 import { type AccountPromo, buildAccountPromos } from './account-promos.js';
@@ -7,6 +8,8 @@ export class PromoBook {
   private promos: AccountPromo[] | undefined;
   private readonly idempotent = new Map<string, Envelope>();
   private betSeq = 0;
+  /** Bet ids differ between runs: a client's store outlives a sandbox restart. */
+  private readonly runId = randomBytes(3).toString('hex');
 
   constructor(
     private world: () => World,
@@ -37,7 +40,7 @@ export class PromoBook {
 
   nextBetId(promo_id: number): string {
     this.betSeq += 1;
-    return `promo-${promo_id}-${String(this.betSeq).padStart(4, '0')}`;
+    return `promo-${promo_id}-${this.runId}-${String(this.betSeq).padStart(4, '0')}`;
   }
 
   reset(): void {

@@ -1,10 +1,12 @@
 // Async jobs: the 202 envelope, the simulated bookmaker delay, completed / timeout / unknown, webhooks.
+
+import { randomUUID } from 'node:crypto';
 import type { Account, Session } from '../accounts/types.js';
 import { acceptCallbackUrl } from './callback-url.js';
 import type { SandboxClock } from './clock.js';
 import type { FaultState } from './faults.js';
 import { ApiError } from './http.js';
-import { createRng, rngUuid } from './rng.js';
+import { createRng } from './rng.js';
 import { WebhookSender } from './webhooks.js';
 
 export const JOB_TIMEOUT_MS = 5 * 60_000;
@@ -86,7 +88,8 @@ export class Jobs {
     const now = this.clock.nowMs();
     const envelope: Envelope = {
       status: 'pending',
-      correlation_id: rngUuid(this.rng),
+      // Random, not seeded: a restarted sandbox must never reissue an id a client may still hold.
+      correlation_id: randomUUID(),
       submitted_at: new Date(now).toISOString(),
       timeout_at: new Date(now + JOB_TIMEOUT_MS).toISOString(),
       ...(opts.session
