@@ -7,6 +7,7 @@ export type { PriceCheckJobs } from './resources/price-checks.js';
 export * from './schemas/index.js';
 export {
   CORRELATION_HEADER,
+  type ParseWebhookOptions,
   parseWebhook,
   SIGNATURE_HEADER,
   signWebhook,

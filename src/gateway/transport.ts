@@ -64,14 +64,16 @@ const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 export class Transport {
   readonly baseUrl: string;
   readonly #apiKey: string;
-  readonly #opts: TransportOptions;
+  readonly #opts: Omit<TransportOptions, 'apiKey'>;
   readonly #sleep: (ms: number) => Promise<void>;
   #closed = false;
 
   constructor(opts: TransportOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
-    this.#apiKey = opts.apiKey;
-    this.#opts = opts;
+    const { apiKey, ...rest } = opts;
+    this.#apiKey = apiKey;
+    // Keep the key in exactly one private slot, so no options object carrying it is ever reachable.
+    this.#opts = rest;
     this.#sleep = opts.sleep ?? defaultSleep;
   }
 
@@ -157,7 +159,7 @@ export class Transport {
         retryAfterMs: parseRetryAfter(resHeaders['retry-after']),
       });
     }
-    return parseResponse(spec.schema, data, { method, path, status });
+    return parseResponse(spec.schema, data, { method, path, status }, (body) => redact(body, this.#apiKey));
   }
 
   #transportError(err: unknown, signal: AbortSignal, method: string, path: string): GatewayError {

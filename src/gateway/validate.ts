@@ -35,12 +35,14 @@ export function parseResponse<S extends z.ZodType>(
   schema: S,
   data: unknown,
   ctx: { method: string; path: string; status: number },
+  /** Cleans the body kept on the error (the transport strips the API key from it). */
+  clean: (body: unknown) => unknown = (b) => b,
 ): z.output<S> {
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((i) => `${fieldOf(i.path)}: ${i.message}`);
   throw new ResponseShapeError(
     `${ctx.method} ${ctx.path} answered ${ctx.status} with an unexpected body (${issues.slice(0, 3).join('; ')}). The gateway and this client disagree on the spec; report it.`,
-    { ...ctx, body: data, issues },
+    { ...ctx, body: clean(data), issues },
   );
 }

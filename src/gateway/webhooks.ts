@@ -42,11 +42,18 @@ export function verifyWebhookSignature(
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+export interface ParseWebhookOptions {
+  /** Refuse a delivery whose delivered_at is further than this from now (replays of old deliveries). Off by default. */
+  toleranceMs?: number;
+  now?: () => number;
+}
+
 /** Verifies, then parses into the typed webhook shape (unknown fields kept). */
 export function parseWebhook(
   rawBody: RawBody,
   header: string | string[] | null | undefined,
   apiKey: string,
+  opts: ParseWebhookOptions = {},
 ): WebhookBody {
   assertRaw(rawBody);
   const value = Array.isArray(header) ? header[0] : header;
@@ -74,5 +81,19 @@ export function parseWebhook(
       `Webhook body lacks the documented shape (${issue ? `${issue.path.join('.') || '(body)'}: ${issue.message}` : 'invalid'}); answer 400.`,
     );
   }
+  if (opts.toleranceMs !== undefined) assertFresh(parsed.data.delivered_at, opts.toleranceMs, opts.now ?? Date.now);
   return parsed.data;
+}
+
+function assertFresh(deliveredAt: string | undefined, toleranceMs: number, now: () => number): void {
+  const at = deliveredAt === undefined ? Number.NaN : Date.parse(deliveredAt);
+  if (Number.isNaN(at)) {
+    throw new WebhookPayloadError('Webhook has no readable delivered_at, so its age cannot be checked; answer 400.');
+  }
+  const skew = Math.abs(now() - at);
+  if (skew > toleranceMs) {
+    throw new WebhookPayloadError(
+      `Webhook delivered_at ${deliveredAt} is ${Math.round(skew / 1000)} s away from now (tolerance ${Math.round(toleranceMs / 1000)} s): a replay or a skewed clock; answer 400 and check the server clock.`,
+    );
+  }
 }

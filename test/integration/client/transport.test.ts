@@ -7,6 +7,7 @@ import {
   GatewayClient,
   NetworkError,
   RequestTimeoutError,
+  ResponseShapeError,
   ServerError,
 } from '../../../src/gateway/index.js';
 import { type Harness, json, startHarness } from './http-harness.js';
@@ -193,6 +194,14 @@ describe('the API key never leaks', () => {
     expect(leaks(err)).toBe(false);
   });
 
+  it('is absent from a response-shape error even when a 2xx body echoes it', async () => {
+    harness = await startHarness((req, res) => json(res, 200, { sessions: 'nope', echoed: req.headers['x-api-key'] }));
+    client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY });
+    const err = await captureError(client.sessions.list());
+    expect(err).toBeInstanceOf(ResponseShapeError);
+    expect(leaks(err)).toBe(false);
+  });
+
   it('is absent from network and timeout errors, and from the client itself', async () => {
     harness = await startHarness(() => {});
     client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY, timeoutMs: 100, maxReadRetries: 0 });
@@ -206,5 +215,8 @@ describe('the API key never leaks', () => {
     expect(leaks(network)).toBe(false);
     expect(JSON.stringify(client)).not.toContain(KEY);
     expect(inspect(client, { depth: 10, showHidden: true })).not.toContain(KEY);
+    for (const part of [client.bets, client.markets, client.jobs, client.events, client.legacy]) {
+      expect(inspect(part, { depth: 10, showHidden: true })).not.toContain(KEY);
+    }
   });
 });

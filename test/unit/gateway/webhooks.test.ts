@@ -75,4 +75,13 @@ describe('webhook signatures', () => {
     expect(caught).toBeInstanceOf(WebhookSignatureError);
     expect(JSON.stringify(caught) + String(caught) + (caught as Error).stack).not.toContain(KEY);
   });
+  it('refuses a delivery outside the delivered_at tolerance when one is set', () => {
+    const sig = signWebhook(body, KEY);
+    const at = Date.parse('2026-11-21T10:00:00Z');
+    expect(parseWebhook(body, sig, KEY, { toleranceMs: 300_000, now: () => at + 60_000 }).correlation_id).toBe('c-1');
+    expect(() => parseWebhook(body, sig, KEY, { toleranceMs: 300_000, now: () => at + 3_600_000 })).toThrow(
+      /3600 s away from now/,
+    );
+    expect(parseWebhook(body, sig, KEY).correlation_id).toBe('c-1');
+  });
 });
