@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIChannel, APIGuild, APIGuildMember, APIRole, APIUser } from 'discord.js';
 import { FIXTURE_IDS, type FixtureChannelName, type FixtureUserName } from './fixtures.js';
+import { forwardMessageEvents } from './gateway/message-events.js';
 import { GatewayServer } from './gateway/server.js';
 import { FaultInjector } from './http/faults.js';
 import { Router } from './http/router.js';
@@ -16,6 +17,7 @@ import {
   modalSubmitComponents,
 } from './interactions/components.js';
 import { type InteractionHandle, openInteraction } from './interactions/open.js';
+import { buildMessage } from './payloads/message.js';
 import { applicationRoutes, gatewayUrl } from './rest/application.js';
 import { channelRoutes } from './rest/channels.js';
 import { commandRoutesAll } from './rest/commands.js';
@@ -250,6 +252,19 @@ export class LocalDiscord {
     ).handle;
   }
 
+  /** A member posts a plain message in a channel (the bot sees it as MESSAGE_CREATE with the GuildMessages intent). */
+  postMessage(input: { user: UserRef; channelId: string; content: string }): LocalMessage {
+    const userId = this.#userId(input.user);
+    this.#checkChannel(input.channelId);
+    if (input.content.length === 0 || [...input.content].length > 2000) {
+      throw new CommandInputError('a message needs 1 to 2000 characters of content');
+    }
+    const author = this.#world.user(userId)!;
+    const message = buildMessage(this.#world, { channelId: input.channelId, author, body: { content: input.content } });
+    const { user: _user, ...member } = this.#world.member(userId)!;
+    return structuredClone(this.#world.messages.add({ ...message, member } as LocalMessage));
+  }
+
   /** Resolves with the first message in the channel (existing, new or edited) that matches. */
   waitForMessage(
     channelId: string,
@@ -382,6 +397,7 @@ export async function startLocalDiscord(opts: LocalDiscordOptions = {}): Promise
     () => gatewayUrl(origin),
   );
   world.dispatch = (event, data) => gateway.dispatch(event, data);
+  forwardMessageEvents(world, gateway);
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -73,16 +73,16 @@ export class GatewayServer {
     this.#wss.on('connection', (ws, req) => this.#accept(ws, req));
   }
 
-  /** Sends an event to every identified session (buffered for a resuming one); returns how many got it. */
-  dispatch(event: string, data: unknown): number {
+  /**
+   * Sends an event to every identified session (buffered for a resuming one) whose intents ask for it, with
+   * `shape` adjusting the data per session; returns how many sessions got it.
+   */
+  dispatch(event: string, data: unknown, opts: { intent?: number; shape?: (intents: number) => unknown } = {}): number {
     let reached = 0;
     this.#expireSessions();
     for (const session of this.#sessions.values()) {
-      session.seq += 1;
-      const payload = { s: session.seq, t: event, d: data };
-      session.buffer.push(payload);
-      if (session.buffer.length > REPLAY_BUFFER) session.buffer.shift();
-      if (session.socket) this.#send(session.socket, { op: Op.Dispatch, ...payload });
+      if (opts.intent !== undefined && (session.intents & opts.intent) === 0) continue;
+      this.#dispatchTo(session, event, opts.shape ? opts.shape(session.intents) : data);
       reached++;
     }
     return reached;
@@ -241,6 +241,7 @@ export class GatewayServer {
     session.seq += 1;
     const payload = { s: session.seq, t: event, d: data };
     session.buffer.push(payload);
+    if (session.buffer.length > REPLAY_BUFFER) session.buffer.shift();
     if (session.socket) this.#send(session.socket, { op: Op.Dispatch, ...payload });
   }
 

@@ -12,9 +12,12 @@ export interface Harness {
 }
 
 /** A real discord.js client logged in to a fresh local Discord, with a swappable interaction handler. */
-export async function startHarness(opts: LocalDiscordOptions = {}): Promise<Harness> {
+export async function startHarness(
+  opts: LocalDiscordOptions = {},
+  intents: GatewayIntentBits[] = [GatewayIntentBits.Guilds],
+): Promise<Harness> {
   const ld = await startLocalDiscord({ port: 0, ...opts });
-  const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: ld.apiUrl } });
+  const client = new Client({ intents, rest: { api: ld.apiUrl } });
   const harness: Harness = {
     ld,
     client,
