@@ -25,6 +25,7 @@ describe('betting end to end, webhook path', () => {
     await configureResultsChannel(desk, trail);
     const { slip } = await betSlip(desk, trail, { user: bettor, sel, stake: 5 });
     const shown = textOf(slip);
+    expect(slip.visibleTo, 'the slip is posted publicly in the channel').toBeNull();
     expect(shown).toContain('Bet slip');
     expect(shown).toContain('bookie_a');
     expect(shown).toMatch(/Potential return/);
