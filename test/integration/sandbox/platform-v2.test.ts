@@ -9,6 +9,7 @@ import {
   READONLY_A,
   type Sandbox,
   start,
+  until,
   waitJob,
 } from './platform-helpers.js';
 
@@ -183,5 +184,28 @@ describe('the stacked_srm branch of /v2/place_bet before the sunset', () => {
       bets: [{ stake: 5, legs: [{ runner: 'A' }, { runner: 'B' }] }],
     });
     expect(res.status).toBe(400);
+  });
+});
+
+describe('inline v2 answers when the job never completes', () => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    sb = await start({ speed: 1, start: new Date('2026-05-01T10:00:00Z'), faults: { stuckJobs: 1 } });
+  });
+  afterAll(async () => {
+    await sb.close();
+  });
+
+  it('answers 504 once the v3 job passes its timeout_at', async () => {
+    const pending = post(sb.url, '/v2/bonus_bets', ALPHA, { session_id: ALPHA_A });
+    // Let the request reach the server and submit its job before the clock jumps.
+    await until(
+      () => get(sb.url, '/_sandbox/state'),
+      (s) => s.body.jobs.length === 1,
+    );
+    await post(sb.url, '/_sandbox/clock/advance', undefined, { ms: 5 * 60_000 + 1 });
+    const res = await pending;
+    expect(res.status).toBe(504);
+    expect(res.body.detail).toMatch(/timeout/);
   });
 });
