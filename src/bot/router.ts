@@ -27,6 +27,11 @@ export async function route(
   components: Record<string, ComponentHandler>,
   ctx: BotContext,
 ): Promise<void> {
+  ctx.logger.debug('interaction', {
+    type: interaction.type,
+    ...(interaction.isCommand() || interaction.isAutocomplete() ? { command: interaction.commandName } : {}),
+    ...('customId' in interaction ? { customId: interaction.customId } : {}),
+  });
   try {
     if (interaction.isAutocomplete()) {
       const cmd = commands.get(interaction.commandName);

@@ -35,6 +35,12 @@ export async function postSlip(
     userId: interaction.user.id,
   });
   const view = slipView({ slip: slip.payload, slipId: slip.slipId, userId: slip.userId, expiresAt: slip.expiresAt });
+  // The first follow-up after a defer would replace the (ephemeral) placeholder, so fill that first.
+  await interaction.editReply({
+    content: 'Your bet slip is posted below. Confirm it there.',
+    embeds: [],
+    components: [],
+  });
   const message = await interaction.followUp({
     content: view.content ?? '',
     embeds: view.embeds,
@@ -42,9 +48,4 @@ export async function postSlip(
     allowedMentions: { users: [slip.userId] },
   });
   await ctx.bets.attachMessage(slip.slipId, message.channelId, message.id);
-  await interaction.editReply({
-    content: 'Your bet slip is posted below. Confirm it there.',
-    embeds: [],
-    components: [],
-  });
 }

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upcomingWindow } from '../../../src/bot/choices.js';
+import type { GwEvent } from '../../../src/bot/gateway-port.js';
+import { bettable, sortMarkets } from '../../../src/bot/views/card.js';
+import { type Desk, startDesk, until } from './desk.js';
+
+let desk: Desk;
+let event: GwEvent;
+
+beforeAll(async () => {
+  desk = await startDesk();
+  const events = await desk.bot.context.catalog.loadEvents(upcomingWindow(Date.now()));
+  const candidates = events.filter((e) => e.status === 'prematch' && (e.books ?? []).includes('bookie_a'));
+  for (const e of candidates) {
+    const card = await desk.bot.context.catalog.loadCard(e.event_id, 'bookie_a');
+    if (card.bound && card.market_ref_betting_enabled && card.markets.some((m) => bettable(m).length > 0)) {
+      event = e;
+      break;
+    }
+  }
+  expect(event, 'a prematch event with a bettable bookie_a card').toBeDefined();
+});
+afterAll(async () => {
+  await desk?.close();
+});
+
+describe('/events through the local Discord', () => {
+  it('lists the league for the day with start times and books', async () => {
+    const { ld } = desk;
+    const day = event.start_time.slice(0, 10);
+    const ix = await ld.sendCommand({
+      user: ld.users.bettor,
+      channelId: ld.channelIds.bets,
+      name: 'events',
+      options: { league: event.league, date: day },
+    });
+    await ix.acknowledged;
+    const reply = await until(
+      () => ix.responses().find((m) => (m.embeds[0]?.fields?.length ?? 0) > 0),
+      'the events listing',
+    );
+    const text = JSON.stringify(reply.embeds);
+    expect(text).toContain(event.name);
+    expect(text).toMatch(/<t:\d+:t>/);
+    expect(text).toContain('bookie_a');
+  });
+
+  it('refuses an unknown league with what to do', async () => {
+    const { ld } = desk;
+    const ix = await ld.sendCommand({
+      user: ld.users.bettor,
+      channelId: ld.channelIds.bets,
+      name: 'events',
+      options: { league: 'no-such-league' },
+    });
+    await ix.acknowledged;
+    const reply = await until(() => ix.responses().find((m) => m.embeds[0]?.description), 'the refusal');
+    expect(reply.embeds[0]?.description).toMatch(/Unknown league/);
+    expect(reply.visibleTo).toBe(ld.users.bettor.id);
+  });
+
+  it('answers league autocomplete from the warmed cache', async () => {
+    const { ld } = desk;
+    const choices = await ld.autocomplete({
+      user: ld.users.bettor,
+      channelId: ld.channelIds.bets,
+      name: 'events',
+      options: { league: event.league.slice(0, 2) },
+      focused: 'league',
+    });
+    expect(choices.map((c: { value: unknown }) => c.value)).toContain(event.league);
+  });
+});
+
+describe('a bet from /markets to the receipt', () => {
+  it('opens a market, takes the stake in a modal, confirms once and edits in the receipt', async () => {
+    const { ld } = desk;
+    const user = ld.users.bettor;
+    const channelId = ld.channelIds.bets;
+    const ix = await ld.sendCommand({
+      user,
+      channelId,
+      name: 'markets',
+      options: { event: event.event_id, bookie: 'bookie_a' },
+    });
+    await ix.acknowledged;
+    const card = await until(
+      () =>
+        ix
+          .responses()
+          .find((m) =>
+            m.components?.some((r: { components: Array<{ custom_id?: string }> }) =>
+              r.components.some((c) => c.custom_id?.startsWith('v1:card:open:')),
+            ),
+          ),
+      'the card with its market menu',
+    );
+    const openId = card.components
+      .flatMap((r: { components: Array<{ custom_id?: string; options?: Array<{ value: string }> }> }) => r.components)
+      .find((c: { custom_id?: string }) => c.custom_id?.startsWith('v1:card:open:'));
+    const marketIndex = openId.options[0].value as string;
+    await ld.selectMenu({ user, message: card, customId: openId.custom_id, values: [marketIndex] });
+    const marketMsg = await until(() => {
+      const m = ld.message(card.id);
+      return m?.components
+        ?.flatMap((r: { components: Array<{ custom_id?: string }> }) => r.components)
+        .find((c: { custom_id?: string }) => c.custom_id?.startsWith('v1:card:pick:'))
+        ? m
+        : undefined;
+    }, 'the market view');
+    const pick = marketMsg.components
+      .flatMap((r: { components: Array<{ custom_id?: string; options?: Array<{ value: string }> }> }) => r.components)
+      .find((c: { custom_id?: string }) => c.custom_id?.startsWith('v1:card:pick:'));
+    const modalSeen = new Promise<{ custom_id: string }>((resolve) =>
+      ld.events.once('modal', (e: { modal: { custom_id: string } }) => resolve(e.modal)),
+    );
+    await ld.selectMenu({ user, message: marketMsg, customId: pick.custom_id, values: [pick.options[0].value] });
+    const modal = await modalSeen;
+    expect(modal.custom_id).toMatch(/^v1:slip:stake:/);
+    await ld.submitModal({ user, channelId, customId: modal.custom_id, fields: { stake: '5' } });
+    const slip = await until(
+      () => ld.messages(channelId).find((m) => m.embeds[0]?.title === 'Bet slip' && m.visibleTo === null),
+      'the public slip',
+    );
+    const confirmId = slip.components[0].components[0].custom_id as string;
+    expect(confirmId).toMatch(/^v1:slip:confirm:/);
+
+    // Someone else's click is refused privately and changes nothing.
+    await ld.clickButton({ user: ld.users.viewer, message: slip, customId: confirmId });
+    await until(
+      () =>
+        ld
+          .messages(channelId, { viewer: ld.users.viewer.id })
+          .find((m) => m.visibleTo === ld.users.viewer.id && /Only <@/.test(m.embeds[0]?.description ?? '')),
+      'the refusal to the other user',
+    );
+
+    // Two clicks by the owner arriving together place one bet.
+    await Promise.allSettled([
+      ld.clickButton({ user, message: slip, customId: confirmId }),
+      ld.clickButton({ user, message: slip, customId: confirmId }),
+    ]);
+    const receipt = await until(() => {
+      const m = ld.message(slip.id);
+      return m?.embeds[0]?.title?.startsWith('Bet placed') || m?.embeds[0]?.title === 'Bet not placed' ? m : undefined;
+    }, 'the receipt');
+    expect(receipt.embeds[0]?.title).toBe('Bet placed ✅');
+    const fields = Object.fromEntries(
+      receipt.embeds[0].fields.map((f: { name: string; value: string }) => [f.name, f.value]),
+    );
+    expect(fields['Bet id']).toBeTruthy();
+    expect(fields.Stake).toBe('$5.00');
+    const state = (await (await fetch(`${desk.sandbox.url}/_sandbox/state`)).json()) as { bets: unknown[] };
+    expect(state.bets).toHaveLength(1);
+    await desk.bot.context.tracker.idle();
+  });
+
+  it('never prints the API key or the token in logs or messages', () => {
+    const all = desk.logs.join('\n') + JSON.stringify(desk.ld.messages(desk.ld.channelIds.bets));
+    expect(all).not.toContain('sandbox-key-alpha');
+    expect(all).not.toContain(desk.ld.token);
+  });
+});

@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfig } from '../../../src/bot/config.js';
+import { type RunningBot, startBot } from '../../../src/bot/index.js';
+import { createLogger } from '../../../src/bot/logger.js';
+import { type LocalDiscord, startLocalDiscord } from '../../../src/local-discord/index.js';
+import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
+
+export const API_KEY = 'sandbox-key-alpha';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const a = srv.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export async function until<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 15_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export interface Desk {
+  sandbox: RunningSandbox;
+  ld: LocalDiscord;
+  bot: RunningBot;
+  logs: string[];
+  env: Record<string, string>;
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Sandbox gateway + local Discord + the real bot on a sqlite file in a temp dir, all on loopback. */
+export async function startDesk(opts: { webhooks?: boolean; env?: Record<string, string> } = {}): Promise<Desk> {
+  const dir = mkdtempSync(join(tmpdir(), 'bot-desk-'));
+  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', control: true, seed: 1, quiet: true });
+  const ld = await startLocalDiscord({ port: 0 });
+  const port = await freePort();
+  const env: Record<string, string> = {
+    GATEWAY_BASE_URL: sandbox.url,
+    GATEWAY_API_KEY: API_KEY,
+    DISCORD_TOKEN: ld.token,
+    DISCORD_APP_ID: ld.applicationId,
+    DISCORD_GUILD_ID: ld.guildId,
+    DISCORD_API_URL: ld.apiUrl,
+    WEBHOOK_PORT: String(port),
+    STORE_URL: `sqlite://${join(dir, 'bot.sqlite')}`,
+    LOG_LEVEL: 'debug',
+    ...(opts.webhooks ? { WEBHOOK_PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
+    ...opts.env,
+  };
+  const logs: string[] = [];
+  const config = parseConfig(env);
+  const boot = () =>
+    startBot(config, {
+      logger: createLogger({ level: 'debug', secrets: [API_KEY, ld.token], write: (l) => logs.push(l) }),
+      pollIntervalMs: 250,
+    });
+  let bot = await boot();
+  await until(() => ld.commands(ld.guildId).length > 0, 'commands registered');
+  return {
+    sandbox,
+    ld,
+    get bot() {
+      return bot;
+    },
+    logs,
+    env,
+    async restart() {
+      await bot.stop();
+      bot = await boot();
+    },
+    async close() {
+      await bot.stop().catch(() => undefined);
+      await ld.close();
+      await sandbox.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
