@@ -18,7 +18,7 @@ import { Promos } from './resources/promos.js';
 import { Sessions } from './resources/sessions.js';
 import { Transactions } from './resources/transactions.js';
 import { Withdrawals } from './resources/withdrawals.js';
-import { Transport } from './transport.js';
+import { type DeprecationNotice, Transport } from './transport.js';
 
 export interface GatewayClientOptions {
   /** e.g. 'http://127.0.0.1:8787' */
@@ -42,6 +42,8 @@ export interface GatewayClientOptions {
   sandbox?: boolean;
   /** Waits between read retries; injectable for tests. */
   sleep?: (ms: number) => Promise<void>;
+  /** Called once per deprecated route the gateway flags (default: one process warning per route). */
+  onDeprecation?: (notice: DeprecationNotice) => void;
 }
 
 function configError(message: string): never {
@@ -90,6 +92,7 @@ export class GatewayClient {
       maxReadRetries: opts.maxReadRetries ?? 2,
       sandbox: opts.sandbox ?? false,
       ...(opts.sleep ? { sleep: opts.sleep } : {}),
+      ...(opts.onDeprecation ? { onDeprecation: opts.onDeprecation } : {}),
     });
     this.baseUrl = this.#transport.baseUrl;
     this.#tracker = new JobTracker((ids) => this.jobs.status(ids), opts.poller);

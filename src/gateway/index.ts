@@ -5,6 +5,7 @@ export { type JobHandle, type JobOutcome, JobTracker, type PollerOptions } from 
 export { type LimiterClock, MarketsLimiter, type MarketsLimiterOptions } from './markets-limiter.js';
 export type { PriceCheckJobs } from './resources/price-checks.js';
 export * from './schemas/index.js';
+export type { DeprecationNotice, QueryValue } from './transport.js';
 export {
   CORRELATION_HEADER,
   type ParseWebhookOptions,

@@ -39,7 +39,21 @@ export interface TransportOptions {
   maxRateLimitWaits?: number;
   sleep?: (ms: number) => Promise<void>;
   userAgent?: string;
+  /** Told once per route when the gateway marks it deprecated (Deprecation/Sunset headers). */
+  onDeprecation?: (notice: DeprecationNotice) => void;
 }
+
+export interface DeprecationNotice {
+  method: string;
+  path: string;
+  sunset: string | undefined;
+  successor: string | undefined;
+}
+
+const header = (h: Record<string, string | string[] | undefined>, name: string) => {
+  const v = h[name];
+  return Array.isArray(v) ? v[0] : v;
+};
 
 /** Failures a read may retry: the gateway never saw it, or answered in a way that says "later". */
 const retryable = (err: unknown) =>
@@ -67,6 +81,7 @@ export class Transport {
   readonly #opts: Omit<TransportOptions, 'apiKey'>;
   readonly #sleep: (ms: number) => Promise<void>;
   #closed = false;
+  readonly #deprecationsSeen = new Set<string>();
 
   constructor(opts: TransportOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
@@ -147,6 +162,7 @@ export class Transport {
     } catch (err) {
       throw this.#transportError(err, signal, method, path);
     }
+    this.#noticeDeprecation(method, path, resHeaders);
     const data = parseJson(text);
     if (status < 200 || status >= 300) {
       const body = redact(data, this.#apiKey);
@@ -160,6 +176,23 @@ export class Transport {
       });
     }
     return parseResponse(spec.schema, data, { method, path, status }, (body) => redact(body, this.#apiKey));
+  }
+
+  /** Once per route, never per response: a warning on every call would drown the logs. */
+  #noticeDeprecation(method: string, path: string, headers: Record<string, string | string[] | undefined>): void {
+    if (header(headers, 'deprecation') === undefined) return;
+    const route = `${method} ${path}`;
+    if (this.#deprecationsSeen.has(route)) return;
+    this.#deprecationsSeen.add(route);
+    const successor = /<([^>]+)>\s*;\s*rel="?successor-version"?/.exec(header(headers, 'link') ?? '')?.[1];
+    const notice = { method, path, sunset: header(headers, 'sunset'), successor };
+    if (this.#opts.onDeprecation) this.#opts.onDeprecation(notice);
+    else {
+      process.emitWarning(
+        `${route} is deprecated by the gateway${notice.sunset ? ` (sunset ${notice.sunset})` : ''}${successor ? `; use ${successor}` : ''}.`,
+        { code: 'GATEWAY_DEPRECATED_ROUTE' },
+      );
+    }
   }
 
   #transportError(err: unknown, signal: AbortSignal, method: string, path: string): GatewayError {

@@ -220,3 +220,32 @@ describe('the API key never leaks', () => {
     }
   });
 });
+
+describe('deprecated routes', () => {
+  it('reports a deprecated route once, not on every response', async () => {
+    harness = await startHarness((_req, res) =>
+      json(
+        res,
+        200,
+        { success: true, transactions: [] },
+        {
+          deprecation: 'true',
+          sunset: 'Sun, 17 May 2026 00:00:00 GMT',
+          link: '</v3/transactions>; rel="successor-version"',
+        },
+      ),
+    );
+    const notices: unknown[] = [];
+    client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY, onDeprecation: (n) => notices.push(n) });
+    await client.legacy.transactions({ session_id: 's1' });
+    await client.legacy.transactions({ session_id: 's1' });
+    expect(notices).toEqual([
+      {
+        method: 'GET',
+        path: '/v2/transactions',
+        sunset: 'Sun, 17 May 2026 00:00:00 GMT',
+        successor: '/v3/transactions',
+      },
+    ]);
+  });
+});
