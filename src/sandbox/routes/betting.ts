@@ -12,6 +12,7 @@ import {
   category,
   legsOf,
   priceLimits,
+  promoAsk,
   raceOf,
   racingMarket,
   randomDelayMs,
@@ -52,6 +53,7 @@ function prepareBet(ctx: Ctx): PreparedBet {
   const stake = requireNumber(body, 'stake', { positive: true });
   const limits = priceLimits(body);
   const useBonus = usesBonus(body);
+  const ask = promoAsk(body);
   const type = betType(body) ?? (useBonus ? 'bonus' : 'non_promo');
   const delayMs = randomDelayMs(body, unit(world.seed, 'delay', world.nowMs()));
   // The world is read again when the job runs: a reset in between must not place into the old one.
@@ -91,6 +93,7 @@ function prepareBet(ctx: Ctx): PreparedBet {
           stake,
           useBonus,
           betType: type,
+          ask,
         }),
     };
   }
@@ -102,14 +105,14 @@ function prepareBet(ctx: Ctx): PreparedBet {
     return {
       session,
       delayMs,
-      place: () => placeSportsBet(sb, live(), session, { ...limits, stake, useBonus, betType: type, ref }),
+      place: () => placeSportsBet(sb, live(), session, { ...limits, stake, useBonus, betType: type, ref, ask }),
     };
   }
   const text = textQuery(body, true);
   return {
     session,
     delayMs,
-    place: () => placeSportsBet(sb, live(), session, { ...limits, stake, useBonus, betType: type, text }),
+    place: () => placeSportsBet(sb, live(), session, { ...limits, stake, useBonus, betType: type, text, ask }),
   };
 }
 

@@ -16,6 +16,7 @@ import { isDay } from './dates.js';
 import type { SimWorld } from './index.js';
 import { decodeMarketRef } from './market-ref.js';
 import type { PriceLimits } from './placement.js';
+import type { PromoAsk } from './promo-options.js';
 import { normaliseRaceType, type Race } from './racing.js';
 import { legPosition, type RacingLeg } from './racing-bets.js';
 import { checkSiteEventId } from './site-event.js';
@@ -59,6 +60,15 @@ export function betType(body: Body): string | undefined {
   if (t !== undefined && !BET_TYPES.includes(t))
     bad('bet_type', `Field 'bet_type' must be one of ${BET_TYPES.join(', ')}`);
   return t;
+}
+
+export function promoAsk(body: Body): PromoAsk {
+  return {
+    useBoost: optionalBool(body, 'use_boost') === true,
+    betboost: optionalBool(body, 'betboost') === true,
+    promoName: optionalString(body, 'promo_name'),
+    skipIfNoPromo: optionalBool(body, 'skip_if_no_promo') === true,
+  };
 }
 
 export function usesBonus(body: Body): boolean {

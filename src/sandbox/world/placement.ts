@@ -58,6 +58,7 @@ export interface CommitRequest {
   marketRef?: string;
   /** A token allocated beforehand (stacked multis); default: one worth exactly the stake. */
   tokenId?: string;
+  promoName?: string | null;
 }
 
 /** Debits the stake (or spends a bonus token of exactly the stake) and records the bet; or says why not. */
@@ -102,6 +103,7 @@ export function commitBet(
     ...(req.raceKey ? { race_key: req.raceKey } : {}),
     ...(req.marketRef ? { market_ref: req.marketRef } : {}),
     bet_type: req.betType,
+    ...(req.promoName ? { promo_name: req.promoName } : {}),
     ...(bonusTokenId ? { bonus_token_id: bonusTokenId } : {}),
   });
   world.notePlaced(betId, req.how);

@@ -4,6 +4,7 @@ import type { Sandbox } from '../core/sandbox.js';
 import type { SimWorld } from './index.js';
 import { betFailure, betSuccess, commitBet, type PriceLimits, priceRefusal } from './placement.js';
 import { hashKey } from './prng.js';
+import { decideRacingPromos, type PromoAsk } from './promo-options.js';
 import { findRunner, placesPaid, type Race, type Runner } from './racing.js';
 
 function round2(x: number): number {
@@ -78,6 +79,7 @@ export interface RacingSingle extends PriceLimits {
   stake: number;
   useBonus: boolean;
   betType: string;
+  ask: PromoAsk;
 }
 
 export function placeRacingSingle(
@@ -98,6 +100,8 @@ export function placeRacingSingle(
       null,
     );
   }
+  const promos = decideRacingPromos(world, session.bookie, race, req.ask);
+  if (!promos.ok) return betFailure(promos.error, req.stake, null);
   const price = world.racePrice(session.bookie, race, runner.number, req.market);
   const extra = {
     bookie: session.bookie,
@@ -105,6 +109,8 @@ export function placeRacingSingle(
     race_num: race.race_num,
     runner: runner.name,
     market: req.market,
+    boosted: promos.boosted,
+    promo_name: promos.promo,
   };
   const refusal = priceRefusal(price, req);
   if (refusal) return betFailure(refusal, req.stake, price, extra);
@@ -113,6 +119,7 @@ export function placeRacingSingle(
     odds: price,
     useBonus: req.useBonus,
     betType: req.betType,
+    promoName: promos.promo,
     raceKey: race.key,
     selections: [{ event: `${race.track} R${race.race_num}`, selection: runner.name, market: req.market, odds: price }],
     how: {

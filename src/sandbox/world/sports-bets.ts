@@ -7,6 +7,7 @@ import type { CardMarket, CardSelection } from './cards.js';
 import type { SimWorld } from './index.js';
 import { decodeMarketRef, encodeMarketRef } from './market-ref.js';
 import { betFailure, betSuccess, commitBet, type PriceLimits, priceRefusal } from './placement.js';
+import { decideSportsPromos, type PromoAsk } from './promo-options.js';
 import { checkSiteEventId } from './site-event.js';
 import type { SportEvent } from './sports.js';
 import { canonicalMarket, resolveEvent, resolveSelection, type TextQuery } from './sports-match.js';
@@ -110,6 +111,7 @@ export interface SportsBetRequest extends PriceLimits {
   betType: string;
   ref?: RefQuery;
   text?: TextQuery;
+  ask: PromoAsk;
 }
 
 /** The job of POST /v3/place_bet for a sports bet. */
@@ -120,6 +122,8 @@ export function placeSportsBet(
   req: SportsBetRequest,
 ): Record<string, unknown> {
   const bookie = session.bookie as Bookie;
+  const promos = decideSportsPromos(req.ask);
+  if (!promos.ok) return betFailure(promos.error, req.stake, null);
   const r = req.ref ? resolveRef(world, bookie, req.ref) : resolveText(world, bookie, req.text ?? {});
   if (!r.ok) return betFailure(r.error, req.stake, null, r.softMiss ? { soft_miss: true } : {});
   const sel = r.selections[0] as CardSelection;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { boostTokenAvailable } from '../../../src/sandbox/accounts/race-promos.js';
 import type { RunningSandbox } from '../../../src/sandbox/index.js';
 import { addDays } from '../../../src/sandbox/world/dates.js';
 import type { SimWorld } from '../../../src/sandbox/world/index.js';
@@ -346,6 +347,48 @@ describe('POST /v3/place_bet racing', () => {
     });
     expect(entry.result.success).toBe(false);
     expect(entry.result.bet_result.error).toMatch(/^race_not_found/);
+  });
+});
+
+describe('POST /v3/place_bet boosts and promos', () => {
+  const raceWithBoost = (available: boolean) => {
+    for (let n = 1; n <= 8; n++) if (boostTokenAvailable('bookie_a', TOMORROW, 'Randwick', n) === available) return n;
+    throw new Error('no such race');
+  };
+  const racing = (raceNum: number) => {
+    const race = world.race('Randwick', raceNum, 'R', TOMORROW)!;
+    return {
+      session_id: A,
+      category: 'racing',
+      track: 'Randwick',
+      race_num: raceNum,
+      date: TOMORROW,
+      runner: race.runners[0]!.name,
+      market: 'win',
+      stake: 2,
+      target_odds: 1.01,
+    };
+  };
+
+  it('refuses use_boost where the book has no boost token, and boosts where it has one', async () => {
+    const refused = await placeAndWait({ ...racing(raceWithBoost(false)), use_boost: true });
+    expect(refused.result.success).toBe(false);
+    expect(refused.result.bet_result.error).toMatch(/^boost_not_available/);
+    const boosted = await placeAndWait({ ...racing(raceWithBoost(true)), use_boost: true });
+    expect(boosted.result.success).toBe(true);
+    expect(boosted.result.boosted).toBe(true);
+  });
+
+  it('places betboost bets unboosted when no token is offered', async () => {
+    const entry = await placeAndWait({ ...racing(raceWithBoost(false)), betboost: true });
+    expect(entry.result.success).toBe(true);
+    expect(entry.result.boosted).toBe(false);
+  });
+
+  it('refuses skip_if_no_promo when the named promo is not on the race', async () => {
+    const entry = await placeAndWait({ ...racing(1), promo_name: 'no_such_promo', skip_if_no_promo: true });
+    expect(entry.result.success).toBe(false);
+    expect(entry.result.bet_result.error).toMatch(/^promo_not_available/);
   });
 });
 
