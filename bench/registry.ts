@@ -4,6 +4,7 @@ import { clientOverhead } from './figures/client-overhead.js';
 import { interactionAck } from './figures/interaction-ack.js';
 import { memory } from './figures/memory.js';
 import { pollCoalescing } from './figures/poll-coalescing.js';
+import { resultLatency } from './figures/result-latency.js';
 import { validationCost } from './figures/validation-cost.js';
 import { webhookReceiver } from './figures/webhook-receiver.js';
 import type { FigureResult, Target } from './lib/figure.js';
@@ -60,6 +61,15 @@ export const FIGURES: FigureSpec[] = [
       { name: '5 /markets ack p99 (200 concurrent)', unit: 'ms', target: { on: 'value', op: '<', limit: 300 } },
     ],
     run: interactionAck,
+  },
+  {
+    id: 6,
+    rows: ['webhook p50', 'webhook p99', 'poll p50', 'poll p99'].map((which) => ({
+      name: `6 result latency ${which}`,
+      unit: 'ms',
+      target: { on: 'value', op: '<', limit: 10_000 } as const,
+    })),
+    run: resultLatency,
   },
   {
     id: 7,

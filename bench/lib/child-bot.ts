@@ -1,4 +1,4 @@
-// Starts bench/children/bot-process.ts under node --expose-gc with tsx, and talks to it over IPC.
+// Starts a bot from bench/children/ under node --expose-gc with tsx, and talks to it over IPC.
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { PartMissingError } from './bot-loader.js';
@@ -39,8 +39,10 @@ function next<T>(child: ChildProcess, type: string, timeoutMs: number): Promise<
   });
 }
 
-export async function startChildBot(env: Record<string, string>): Promise<ChildBot> {
-  const script = fileURLToPath(new URL('../children/bot-process.ts', import.meta.url));
+/** `which`: the real bot (bot-process.ts) or the bare defer-only floor (bare-bot.ts). */
+export async function startChildBot(env: Record<string, string>, which: 'bot' | 'bare' = 'bot'): Promise<ChildBot> {
+  const file = which === 'bot' ? '../children/bot-process.ts' : '../children/bare-bot.ts';
+  const script = fileURLToPath(new URL(file, import.meta.url));
   const child = fork(script, [], {
     execArgv: ['--expose-gc', '--import', import.meta.resolve('tsx')],
     env: { ...process.env, ...env },

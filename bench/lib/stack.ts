@@ -38,6 +38,8 @@ export interface StackOptions {
   sandbox?: StartSandboxOptions;
   /** false: start sandbox and local Discord only, and hand the env to a bot started elsewhere. */
   startBotHere?: boolean;
+  /** Extra bot environment (tunables). */
+  env?: Record<string, string>;
 }
 
 /** The environment a bot process needs to run against this sandbox and local Discord. */
@@ -74,7 +76,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     closers.push(() => sandbox.close());
     const ld = await startLocalDiscord({ port: 0 });
     closers.push(() => ld.close());
-    const env = await botEnv(sandbox, ld, dir, opts.webhook);
+    const env = { ...(await botEnv(sandbox, ld, dir, opts.webhook)), ...opts.env };
     let bot: RunningBot | undefined;
     if (startBot) {
       bot = await startBot(parseConfig(env));
@@ -88,13 +90,13 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   }
 }
 
-/** The bot is connected to the gateway and its commands are registered. */
-export async function waitForBotReady(ld: LocalDiscord, timeoutMs = 30_000): Promise<void> {
+/** The bot is connected to the gateway and `command` is registered (the product bot registers /bet too). */
+export async function waitForBotReady(ld: LocalDiscord, command = 'bet', timeoutMs = 30_000): Promise<void> {
   await ld.waitForBot(timeoutMs);
   await waitFor(
-    () => ld.commands().some((c) => c.name === 'markets'),
+    () => ld.commands().some((c) => c.name === command),
     timeoutMs,
-    'the bot to register /markets with the local Discord',
+    `the bot to register /${command} with the local Discord`,
     25,
   );
 }

@@ -1,0 +1,33 @@
+// Bettable selections the sandbox offers (event, book, market, market_ref), read through the client once.
+import { GatewayClient } from '../../src/gateway/index.js';
+import { bookedEvents } from './sandbox-events.js';
+
+export interface BetPick {
+  epk: string;
+  bookie: string;
+  market: string;
+  marketRef: string;
+}
+
+export async function betPicks(baseUrl: string, apiKey: string, count: number): Promise<BetPick[]> {
+  const events = await bookedEvents(baseUrl, apiKey, count);
+  const client = new GatewayClient({ baseUrl, apiKey });
+  try {
+    const out: BetPick[] = [];
+    for (const e of events) {
+      const card = await client.markets.get({ epk: e.epk, bookie: e.bookie, tier: 'popular' });
+      if (!card.market_ref_betting_enabled) continue;
+      for (const m of card.markets) {
+        const sel = m.selections.find((s) => s.bettable && s.market_ref && s.odds !== null);
+        if (sel?.market_ref) {
+          out.push({ epk: e.epk, bookie: e.bookie, market: m.market, marketRef: sel.market_ref });
+          break;
+        }
+      }
+    }
+    if (out.length === 0) throw new Error('the sandbox offered no bettable selection with a market_ref');
+    return out;
+  } finally {
+    await client.close();
+  }
+}
