@@ -28,6 +28,13 @@ const LOADING_FLAG = 1 << 7;
 /** Signs of an answer that is not written for a user: leaked internals or a catch-all. */
 const UNCLEAR = /\[object Object\]|\bundefined\b|\bNaN\b|\n\s+at .+\(|TypeError|ReferenceError|ZodError/;
 
+/** The answer minus the user's own input quoted back ("NaN" is not a date is a clear answer). */
+function withoutEcho(text: string, c: CommandCase): string {
+  let out = text;
+  for (const v of Object.values(c.options)) if (typeof v === 'string' && v.trim()) out = out.split(v.trim()).join('');
+  return out;
+}
+
 async function finalAnswer(handle: InteractionHandle, timeoutMs: number): Promise<string | undefined> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -110,7 +117,8 @@ export async function fuzzCommands(opts: CommandFuzzOptions): Promise<CommandFuz
       }
       const text = await finalAnswer(handle, opts.replyTimeoutMs ?? 20_000);
       if (text === undefined) report.failures.push({ case: c, problem: 'acknowledged but never answered' });
-      else if (UNCLEAR.test(text)) report.failures.push({ case: c, problem: `unclear answer: ${text.slice(0, 300)}` });
+      else if (UNCLEAR.test(withoutEcho(text, c)))
+        report.failures.push({ case: c, problem: `unclear answer: ${text.slice(0, 300)}` });
       else report.answered += 1;
     }
   };
