@@ -32,6 +32,11 @@ export interface World {
   racingMeetings(date: string): RacingMeeting[];
   /** Upcoming single fixtures that carry bet-boost cards. */
   sportsEventsForPromos(): PromoSportsEvent[];
+  /**
+   * Optional: the event's status now (undefined for an unknown key). When present, place_promo refuses a
+   * card whose event is no longer prematch (the bookmaker withdraws boosts at the off).
+   */
+  eventStatus?(epk: string): 'prematch' | 'in_play' | 'finished' | undefined;
 }
 
 export interface Counters {

@@ -48,6 +48,9 @@ function placeWork(ctx: Ctx, session: Session, promoId: number, stake: number) {
     };
     if (!promo || promo.boosted_odds === undefined)
       return fail('card_gone: the card is no longer offered or no longer boosted');
+    if (promo.epk && sb.world.eventStatus && sb.world.eventStatus(promo.epk) !== 'prematch') {
+      return fail('card_gone: the event has started, so the boost is no longer offered');
+    }
     if (promo.max_stake !== undefined && stake > promo.max_stake) {
       return fail(`stake_above_limit: the card takes at most $${promo.max_stake}`);
     }

@@ -298,3 +298,31 @@ describe('place_promo', () => {
     expect((await accountPromos()).some((p) => p.promo_id === promo.promo_id)).toBe(true);
   });
 });
+
+describe('place_promo re-reads the card at bet time', () => {
+  let sb2: Sandbox;
+  beforeAll(async () => {
+    sb2 = await start({ speed: 50 });
+  });
+  afterAll(async () => {
+    await sb2.close();
+  });
+
+  it('refuses a card whose event has started when the world reports event status, and keeps it listed', async () => {
+    const promos = (await get(sb2.url, '/v3/account_promos', ALPHA)).body.promos;
+    const card = promos.find((p: { placeable_by_id: boolean }) => p.placeable_by_id);
+    // The world reports the event as started (in the sandbox this happens when its start time passes).
+    sb2.sb.world.eventStatus = (epk) => (epk === card.epk ? 'in_play' : 'prematch');
+    const res = await post(sb2.url, '/v3/place_promo', ALPHA, {
+      session_id: ALPHA_C,
+      promo_id: card.promo_id,
+      stake: 5,
+    });
+    const entry = await waitJob(sb2.url, ALPHA, res.body.correlation_id);
+    expect(entry.result.success).toBe(false);
+    expect(entry.result.error).toMatch(/^card_gone/);
+    expect(sb2.sb.ledger.bets().some((b) => b.bet.bet_type === 'promo')).toBe(false);
+    const after = (await get(sb2.url, '/v3/account_promos', ALPHA)).body.promos;
+    expect(after.some((p: { promo_id: number }) => p.promo_id === card.promo_id)).toBe(true);
+  });
+});
