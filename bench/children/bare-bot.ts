@@ -1,5 +1,5 @@
 // The floor for figure 5: a bare discord.js bot in its own process that registers a /markets of the same
-// shape and only defers each command. Same local Discord, same load: what any bot would pay to acknowledge.
+// shape and only defers each command; also the memory floor of a discord.js process run through tsx. Same local Discord, same load: what any bot would pay to acknowledge.
 import { Client, Events, GatewayIntentBits, MessageFlags, SlashCommandBuilder } from 'discord.js';
 
 const send = (msg: Record<string, unknown>) => process.send?.(msg);
@@ -24,7 +24,12 @@ async function main(): Promise<void> {
     .addStringOption((o) => o.setName('bookie').setDescription('Book').setRequired(true));
   await client.application!.commands.set([markets.toJSON()], DISCORD_GUILD_ID);
   process.on('message', (msg: { type: string }) => {
-    if (msg.type === 'stop') void client.destroy().finally(() => process.exit(0));
+    if (msg.type === 'rss') {
+      const gc = (globalThis as { gc?: () => void }).gc;
+      gc?.();
+      gc?.();
+      send({ type: 'rss', rss: process.memoryUsage().rss, heapUsed: process.memoryUsage().heapUsed });
+    } else if (msg.type === 'stop') void client.destroy().finally(() => process.exit(0));
   });
   send({ type: 'ready' });
 }
