@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upcomingWindow } from '../../../src/bot/choices.js';
 import type { GwEvent } from '../../../src/bot/gateway-port.js';
-import { bettable, sortMarkets } from '../../../src/bot/views/card.js';
-import { type Desk, startDesk, until } from './desk.js';
+import { bettable } from '../../../src/bot/views/card.js';
+import { control, type Desk, startDesk, until } from './desk.js';
 
 let desk: Desk;
 let event: GwEvent;
@@ -68,7 +68,7 @@ describe('/events through the local Discord', () => {
       options: { league: event.league.slice(0, 2) },
       focused: 'league',
     });
-    expect(choices.map((c: { value: unknown }) => c.value)).toContain(event.league);
+    expect((choices as Array<{ value: string }>).map((c) => c.value)).toContain(event.league);
   });
 });
 
@@ -85,36 +85,26 @@ describe('a bet from /markets to the receipt', () => {
     });
     await ix.acknowledged;
     const card = await until(
-      () =>
-        ix
-          .responses()
-          .find((m) =>
-            m.components?.some((r: { components: Array<{ custom_id?: string }> }) =>
-              r.components.some((c) => c.custom_id?.startsWith('v1:card:open:')),
-            ),
-          ),
+      () => ix.responses().find((m) => control(m, 'v1:card:open:')),
       'the card with its market menu',
     );
-    const openId = card.components
-      .flatMap((r: { components: Array<{ custom_id?: string; options?: Array<{ value: string }> }> }) => r.components)
-      .find((c: { custom_id?: string }) => c.custom_id?.startsWith('v1:card:open:'));
-    const marketIndex = openId.options[0].value as string;
-    await ld.selectMenu({ user, message: card, customId: openId.custom_id, values: [marketIndex] });
+    const open = control(card, 'v1:card:open:');
+    const marketIndex = open?.options?.[0]?.value ?? '0';
+    await ld.selectMenu({ user, message: card, customId: open?.custom_id ?? '', values: [marketIndex] });
     const marketMsg = await until(() => {
       const m = ld.message(card.id);
-      return m?.components
-        ?.flatMap((r: { components: Array<{ custom_id?: string }> }) => r.components)
-        .find((c: { custom_id?: string }) => c.custom_id?.startsWith('v1:card:pick:'))
-        ? m
-        : undefined;
+      return control(m, 'v1:card:pick:') ? m : undefined;
     }, 'the market view');
-    const pick = marketMsg.components
-      .flatMap((r: { components: Array<{ custom_id?: string; options?: Array<{ value: string }> }> }) => r.components)
-      .find((c: { custom_id?: string }) => c.custom_id?.startsWith('v1:card:pick:'));
+    const pick = control(marketMsg, 'v1:card:pick:');
     const modalSeen = new Promise<{ custom_id: string }>((resolve) =>
-      ld.events.once('modal', (e: { modal: { custom_id: string } }) => resolve(e.modal)),
+      ld.events.once('modal', (e) => resolve({ custom_id: String(e.modal.custom_id) })),
     );
-    await ld.selectMenu({ user, message: marketMsg, customId: pick.custom_id, values: [pick.options[0].value] });
+    await ld.selectMenu({
+      user,
+      message: marketMsg,
+      customId: pick?.custom_id ?? '',
+      values: [pick?.options?.[0]?.value ?? '0'],
+    });
     const modal = await modalSeen;
     expect(modal.custom_id).toMatch(/^v1:slip:stake:/);
     await ld.submitModal({ user, channelId, customId: modal.custom_id, fields: { stake: '5' } });
@@ -122,7 +112,7 @@ describe('a bet from /markets to the receipt', () => {
       () => ld.messages(channelId).find((m) => m.embeds[0]?.title === 'Bet slip' && m.visibleTo === null),
       'the public slip',
     );
-    const confirmId = slip.components[0].components[0].custom_id as string;
+    const confirmId = control(slip, 'v1:slip:confirm:')?.custom_id ?? '';
     expect(confirmId).toMatch(/^v1:slip:confirm:/);
 
     // Someone else's click is refused privately and changes nothing.
@@ -145,9 +135,7 @@ describe('a bet from /markets to the receipt', () => {
       return m?.embeds[0]?.title?.startsWith('Bet placed') || m?.embeds[0]?.title === 'Bet not placed' ? m : undefined;
     }, 'the receipt');
     expect(receipt.embeds[0]?.title).toBe('Bet placed ✅');
-    const fields = Object.fromEntries(
-      receipt.embeds[0].fields.map((f: { name: string; value: string }) => [f.name, f.value]),
-    );
+    const fields = Object.fromEntries((receipt.embeds[0]?.fields ?? []).map((f) => [f.name, f.value]));
     expect(fields['Bet id']).toBeTruthy();
     expect(fields.Stake).toBe('$5.00');
     const state = (await (await fetch(`${desk.sandbox.url}/_sandbox/state`)).json()) as { bets: unknown[] };

@@ -90,3 +90,20 @@ export async function startDesk(opts: { webhooks?: boolean; env?: Record<string,
     },
   };
 }
+
+export interface LooseControl {
+  type: number;
+  custom_id?: string;
+  label?: string;
+  options?: Array<{ label: string; value: string }>;
+}
+
+/** Every button/select of a message, flattened (the local Discord returns Discord's message JSON). */
+export function controls(message: { components?: unknown } | undefined): LooseControl[] {
+  const rows = (message?.components ?? []) as Array<{ components?: LooseControl[] }>;
+  return rows.flatMap((r) => r.components ?? []);
+}
+
+export function control(message: { components?: unknown } | undefined, prefix: string): LooseControl | undefined {
+  return controls(message).find((c) => c.custom_id?.startsWith(prefix));
+}
