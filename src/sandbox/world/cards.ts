@@ -222,7 +222,6 @@ function fixtureCard(b: CardBuilder, seed: number, ev: SportEvent, rng: Rng): vo
   if (totals && TEAM_SPORTS.has(ev.sport)) {
     const [total, spread] = totals;
     const homeLine = -halfLine((p - 0.5) * spread);
-    const awayLine = -homeLine;
     const lineDrafts = (hl: number): Draft[] => [
       {
         label: `${home} ${hl > 0 ? '+' : ''}${hl}`,
@@ -257,7 +256,7 @@ function fixtureCard(b: CardBuilder, seed: number, ev: SportEvent, rng: Rng): vo
         });
     }
     b.add('alternate_total_points', 'Alternate Total Points', 'other', alt);
-    if (awayLine !== 0) b.add('alternate_line', 'Alternate Line', 'other', altLines);
+    b.add('alternate_line', 'Alternate Line', 'other', altLines);
   }
 
   const teams: [string, 'home' | 'away'][] = [
