@@ -19,6 +19,7 @@ interface PathResult {
   ms: number[];
   placed: number;
   attempted: number;
+  confirmed: number;
   slipFailures: string[];
 }
 
@@ -70,7 +71,18 @@ async function measurePath(webhook: boolean): Promise<PathResult> {
       const { message, customId } = confirmButton(cmd.responses())!;
       const click = await ld.clickButton({ user: USER, message: message.id, customId });
       await click.acknowledged;
+      // The slip leaves its Confirm state once the bet is submitted (or refused): the flow is then done.
+      await waitFor(
+        () => {
+          const now = ld.message(message.id);
+          return now !== undefined && confirmButton([now]) === undefined;
+        },
+        15_000,
+        'the slip to show submitted',
+      ).catch(() => slipFailures.push('slip still asks to confirm after 15 s'));
+      clicked++;
     };
+    let clicked = 0;
     let next = 0;
     await Promise.all(
       Array.from({ length: WORKERS }, async () => {
@@ -90,7 +102,7 @@ async function measurePath(webhook: boolean): Promise<PathResult> {
       const at = edited.get(p.id);
       return at === undefined ? [] : [at - p.at];
     });
-    return { ms, placed: placed.length, attempted: BETS, slipFailures };
+    return { ms, placed: placed.length, attempted: BETS, confirmed: clicked, slipFailures };
   } finally {
     await stack.close();
   }
@@ -102,7 +114,7 @@ function rows(path: 'webhook' | 'poll', r: PathResult): FigureResult[] {
       `no receipt edit seen on the ${path} path (${r.placed} bets placed of ${r.attempted}; slip failures: ${r.slipFailures.slice(0, 2).join(' | ') || 'none'})`,
     );
   }
-  const note = `${r.ms.length} receipts of ${r.placed} placed bets (${r.attempted} attempted via /bet + Confirm, ${WORKERS} users at a time; ${r.slipFailures.length} slips not shown${r.slipFailures[0] ? `: ${r.slipFailures[0]}` : ''}); from the sandbox finishing the bookmaker work to the local Discord applying the edit`;
+  const note = `${r.ms.length} receipts of ${r.placed} placed bets (${r.attempted} slips via /bet, ${r.confirmed} confirmed, ${WORKERS} users at a time; bets refused at placement have no receipt; ${r.slipFailures.length} slips not shown${r.slipFailures[0] ? `: ${r.slipFailures[0]}` : ''}); from the sandbox finishing the bookmaker work to the local Discord applying the edit`;
   // No target is set for these: p99 is held to the 10 s a receipt may take before users doubt it.
   return [
     figure({
