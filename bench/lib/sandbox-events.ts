@@ -11,12 +11,13 @@ export async function bookedEvents(baseUrl: string, apiKey: string, count: numbe
   const client = new GatewayClient({ baseUrl, apiKey });
   try {
     const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
-    const events = await client.events.all({ since: day(0), until: day(7), status: 'prematch', limit: 500 });
+    // Events not yet finished, with a book: the ones users ask cards for.
+    const events = await client.events.all({ since: day(-1), until: day(7), limit: 500 });
     const picks = events
-      .filter((e) => (e.books ?? []).length > 0)
+      .filter((e) => e.status !== 'finished' && (e.books ?? []).length > 0)
       .map((e) => ({ epk: e.event_id, bookie: e.books![0]!, name: e.name }));
     if (picks.length < count)
-      throw new Error(`the sandbox lists ${picks.length} prematch events with books; need ${count}`);
+      throw new Error(`the sandbox lists ${picks.length} unfinished events with books; need ${count}`);
     return picks.slice(0, count);
   } finally {
     await client.close();
