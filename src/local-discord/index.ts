@@ -12,4 +12,5 @@ export type {
   LocalMessage,
   MessageEvent,
   ModalEvent,
+  RestRefusalEvent,
 } from './types.js';

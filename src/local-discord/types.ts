@@ -25,12 +25,23 @@ export interface ModalEvent {
   modal: Record<string, unknown>;
 }
 
+/** A REST call the double refused, for diagnosing a bot (interaction tokens in the path are redacted). */
+export interface RestRefusalEvent {
+  method: string;
+  path: string;
+  status: number;
+  code: number;
+  message: string;
+  errors?: Record<string, unknown>;
+}
+
 export interface LocalDiscordEvents {
   messageCreate: [MessageEvent];
   messageUpdate: [MessageEvent];
   messageDelete: [MessageEvent];
   interactionResponse: [InteractionResponseEvent];
   modal: [ModalEvent];
+  restRefusal: [RestRefusalEvent];
 }
 
 /** Strips the double's own bookkeeping from a stored message before it goes over REST or the gateway. */

@@ -34,6 +34,14 @@ export function createRestServer(world: World, router: Router, token: () => stri
   return createServer((req, res) => {
     handle(world, router, token, faults, req, res).catch((error: unknown) => {
       if (error instanceof DiscordApiError) {
+        world.events.emit('restRefusal', {
+          method: req.method ?? 'GET',
+          path: redactPath(req.url ?? '/'),
+          status: error.status,
+          code: error.code,
+          message: error.message,
+          ...(error.errors ? { errors: error.errors } : {}),
+        });
         send(res, error.status, error.body(), error.headers);
         return;
       }
@@ -87,4 +95,10 @@ function decodePath(path: string): string {
   } catch {
     throw notFound();
   }
+}
+
+/** Interaction tokens authorise their webhook routes: keep them out of anything reported. */
+export function redactPath(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  return path.replace(/(\/interactions\/\d+\/)[^/]+/, '$1:token').replace(/(\/webhooks\/\d+\/)[^/]+/, '$1:token');
 }

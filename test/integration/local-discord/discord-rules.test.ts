@@ -1,5 +1,6 @@
 import { DiscordAPIError, Routes, SlashCommandBuilder } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RestRefusalEvent } from '../../../src/local-discord/index.js';
 import { type Harness, startHarness } from './harness.js';
 
 const ping = new SlashCommandBuilder().setName('ping').setDescription('Ping').toJSON();
@@ -172,5 +173,29 @@ describe('the local Discord enforces Discord rules on a real discord.js bot', ()
     const unknown = await fetch(`${h.ld.apiUrl}/v10/nothing/here`, { headers: { authorization: `Bot ${h.ld.token}` } });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({ message: '404: Not Found', code: 0 });
+  });
+
+  it('reports every refused REST call as a restRefusal event, with interaction tokens redacted', async () => {
+    const refusals: RestRefusalEvent[] = [];
+    const onRefusal = (r: RestRefusalEvent) => refusals.push(r);
+    h.ld.events.on('restRefusal', onRefusal);
+    let token = '';
+    h.onInteraction = async (i) => {
+      if (!i.isChatInputCommand()) return;
+      token = i.token;
+      await i.reply({ embeds: [{ description: 'd'.repeat(4097) }] }).catch(() => undefined);
+      await i.reply({ content: 'ok' });
+    };
+    const ix = await run();
+    await ix.acknowledged;
+    h.ld.events.off('restRefusal', onRefusal);
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]).toMatchObject({
+      method: 'POST',
+      status: 400,
+      code: 50035,
+      path: `/api/v10/interactions/${ix.id}/:token/callback`,
+    });
+    expect(JSON.stringify(refusals)).not.toContain(token);
   });
 });
