@@ -10,6 +10,7 @@ import {
   InvalidTierError,
   NoSubscriptionError,
   parseWebhook,
+  RequestTimeoutError,
   SessionNotOwnedError,
   WebhookSignatureError,
 } from '../../../src/gateway/index.js';
@@ -226,5 +227,45 @@ describe('client against the sandbox gateway', () => {
     const err = await client.legacy.transactions({ session_id: SESSION_A }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DeprecatedEndpointError);
     expect((err as DeprecatedEndpointError).use).toMatch(/\/v3\/transactions/);
+  });
+  it('sends place_bet once when the answer is late: the timeout surfaces and the gateway sees one request', async () => {
+    const control = (path: string, body: unknown) =>
+      fetch(`${sandbox.url}/_sandbox/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    // The sandbox counts every request it receives, this state read included.
+    const requestsSeen = async () =>
+      ((await (await fetch(`${sandbox.url}/_sandbox/state`)).json()) as { counters: { requests: number } }).counters
+        .requests;
+    const page = await client.events.list({ status: 'prematch', limit: 20 });
+    const event = page.data.find((e) => e.books.includes('bookie_a'))!;
+    const card = await client.markets.get({ epk: event.event_id, bookie: 'bookie_a' });
+    const pick = card.markets.flatMap((m) => m.selections).find((s) => s.bettable && s.market_ref)!;
+    const impatient = new GatewayClient({ baseUrl: sandbox.url, apiKey: KEY, timeoutMs: 150, maxReadRetries: 3 });
+    const before = await requestsSeen();
+    await control('faults', { latency: { fixedMs: 5_000 } }); // 500 ms of real time at speed 10
+    try {
+      const err = await impatient.bets
+        .place({
+          session_id: SESSION_A,
+          category: 'sports',
+          market_ref: pick.market_ref!,
+          epk: event.event_id,
+          sport: event.league,
+          stake: 1,
+          target_odds: 1.01,
+        })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RequestTimeoutError);
+      expect((err as RequestTimeoutError).mayHaveReachedServer).toBe(true);
+      await new Promise((r) => setTimeout(r, 300)); // a resend would arrive in this gap
+    } finally {
+      await control('faults', {});
+      await impatient.close();
+    }
+    // faults on, one place_bet, faults off, this state read.
+    expect((await requestsSeen()) - before).toBe(4);
   });
 });
