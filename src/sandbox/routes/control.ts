@@ -3,6 +3,7 @@ import { parseFaultConfig } from '../core/faults.js';
 import { ApiError, ok, type Route } from '../core/http.js';
 import { resetSandbox } from '../core/state.js';
 import { optionalString, requireNumber } from '../core/validate.js';
+import { worldControlRoutes } from '../world/control-routes.js';
 
 export const controlRoutes: Route[] = [
   {
@@ -73,4 +74,5 @@ export const controlRoutes: Route[] = [
       return ok({ reset: true, now: sb.clock.now().toISOString() });
     },
   },
+  ...worldControlRoutes,
 ];
