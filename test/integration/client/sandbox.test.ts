@@ -268,4 +268,49 @@ describe('client against the sandbox gateway', () => {
     // faults on, one place_bet, faults off, this state read.
     expect((await requestsSeen()) - before).toBe(4);
   });
+  it('runs the racing flow for tomorrow: price check per session, single bet, stacked same-race multis', async () => {
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const race = { track: 'Randwick', race_num: 4, date: tomorrow };
+    const { submission, jobs } = await client.priceChecks.racing({
+      session_ids: [SESSION_A, 'sess-alpha-bookie_b'],
+      category: 'racing',
+      ...race,
+    });
+    expect(submission.queries.map((q) => q.session_id)).toEqual([SESSION_A, 'sess-alpha-bookie_b']);
+    const outcomes = await Promise.all(jobs.map((j) => j.wait()));
+    const first = outcomes[0]!;
+    expect(first.status).toBe('completed');
+    if (first.status !== 'completed') return;
+    const runners = (first.result.selections ?? []).map((s) => String((s as { runner?: unknown }).runner ?? ''));
+    expect(runners.length).toBeGreaterThanOrEqual(4);
+
+    const single = await client.bets.place({
+      session_id: SESSION_A,
+      category: 'racing',
+      ...race,
+      country: 'au',
+      runner: runners[0]!,
+      market: 'win',
+      stake: 1,
+      target_odds: 1.01,
+    });
+    const placed = await single.wait();
+    expect(placed.status === 'completed' && typeof placed.result.success).toBe('boolean');
+
+    const stack = await client.bets.placeStackedSrm({
+      session_id: SESSION_A,
+      ...race,
+      bets: [
+        { stake: 1, legs: [{ runner: runners[0]! }, { runner: runners[1]!, position: 'top2' }] },
+        { stake: 1, legs: [{ runner: runners[2]! }, { runner: runners[3]!, position: 'top3' }] },
+      ],
+    });
+    const stacked = await stack.wait();
+    expect(stacked.status).toBe('completed');
+    if (stacked.status !== 'completed') return;
+    // Either both multis went to placement (one result each) or a pre-confirm failure placed nothing.
+    const results = stacked.result.results ?? [];
+    if (stacked.result.success) expect(results).toHaveLength(2);
+    else expect(results.filter((r) => r.success)).toHaveLength(0);
+  });
 });
