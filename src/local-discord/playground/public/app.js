@@ -258,9 +258,15 @@ function showSuggestions(items, active) {
   );
 }
 
+/** One line above the box: an error to fix, or 'info' for a neutral note. */
+function setHint(text, kind = 'error') {
+  ui.hint.textContent = text;
+  ui.hint.dataset.kind = kind;
+}
+
 async function updateSuggestions() {
   const text = ui.input.value;
-  ui.hint.textContent = '';
+  setHint('');
   const seq = ++app.suggestSeq;
   const local = suggest(text, app.state.commands);
   const auto = local.find((s) => s.autocomplete);
@@ -270,6 +276,9 @@ async function updateSuggestions() {
     showSuggestions(local, typing ? 0 : -1);
     return;
   }
+  // Stale items must not be taken by Enter while the bot is asked; Discord shows "Loading options" too.
+  showSuggestions([], -1);
+  setHint('Loading options…', 'info');
   const partial = partialOptions(text, app.state.commands, app.picked);
   try {
     const { choices } = await api('/api/autocomplete', {
@@ -279,6 +288,7 @@ async function updateSuggestions() {
       focused: auto.autocomplete,
     });
     if (seq !== app.suggestSeq) return;
+    setHint(choices.length ? '' : 'No matching options.', 'info');
     showSuggestions(
       choices.map((c) => ({ label: c.name, detail: auto.autocomplete, choice: { option: auto.autocomplete, ...c } })),
       0,
@@ -286,7 +296,7 @@ async function updateSuggestions() {
   } catch (err) {
     if (seq === app.suggestSeq) {
       showSuggestions([], -1);
-      ui.hint.textContent = err.message;
+      setHint(err.message);
     }
   }
 }
@@ -307,7 +317,7 @@ function accept(index) {
 async function send() {
   const built = buildCommand(ui.input.value, app.state.commands, app.picked, lookups());
   if (built.error) {
-    ui.hint.textContent = built.error;
+    setHint(built.error);
     return;
   }
   showNotice('');
@@ -317,7 +327,7 @@ async function send() {
     app.picked = {};
     showSuggestions([], -1);
   } catch (err) {
-    ui.hint.textContent = err.message;
+    setHint(err.message);
   }
 }
 

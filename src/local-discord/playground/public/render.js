@@ -36,7 +36,8 @@ export function renderMessage(message, ctx) {
     author: displayName(author),
     avatar: ctx.avatarFor(author),
     bot: Boolean(author.bot),
-    edited: Boolean(message.edited_timestamp),
+    // "(edited)" sits after the text; an embed-only message shows none, as in Discord.
+    edited: Boolean(message.edited_timestamp && message.content),
     ephemeral: Boolean(flags & EPHEMERAL),
     'twenty-four': true,
   });
@@ -45,11 +46,11 @@ export function renderMessage(message, ctx) {
   if (flags & EPHEMERAL) node.dismissMessageClicked = () => node.remove();
 
   const used = message.interaction_metadata ?? message.interaction;
-  if (used?.name || used?.user) {
-    const who = displayName(used.user);
-    const what = used.name ? ` used /${used.name}` : '';
+  // Discord heads a slash command's reply with who ran it; component replies carry no such line.
+  if (used?.name) {
+    const who = escapeHtml(displayName(used.user));
     node.append(
-      html('div', { slot: 'reply', class: 'used-command' }, `<strong>${escapeHtml(who)}</strong>${escapeHtml(what)}`),
+      html('div', { slot: 'reply', class: 'used-command' }, `<strong>${who}</strong> used /${escapeHtml(used.name)}`),
     );
   }
 

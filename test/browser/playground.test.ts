@@ -1,0 +1,131 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningApp, startApp } from '../../src/bot/main.js';
+import { launchChromium } from './chromium.js';
+
+const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts');
+
+let app: RunningApp;
+let browser: Browser;
+let page: Page;
+let dir: string;
+const printed: string[] = [];
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'playground-browser-'));
+  // A clean environment: what `npm start` sees on a machine with no Discord token and no gateway URL.
+  app = await startApp({
+    env: { PLAYGROUND_PORT: '0', STORE_URL: `sqlite://${join(dir, 'bot.sqlite')}`, LOG_LEVEL: 'warn' },
+    print: (line) => printed.push(line),
+    sandbox: { control: true, seed: 1 },
+  });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+});
+
+// A failed run leaves the page as it was, to see what the person would have seen.
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state !== 'fail' || !page) return;
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, 'playground-failure.png'), fullPage: true }).catch(() => {});
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Types into the message box key by key, as a person does. */
+async function type(text: string) {
+  await page.locator('#command-input').pressSequentially(text, { delay: 15 });
+}
+
+/** Waits for the bot's choices for one option (their detail line names the option). */
+async function choicesFor(option: string) {
+  await page
+    .locator('#suggestions .suggestion', { has: page.locator('.suggestion-detail', { hasText: option }) })
+    .first()
+    .waitFor();
+}
+
+describe('the offline playground in Chromium', () => {
+  it('prints where the playground is and what runs behind it', () => {
+    expect(app.playgroundUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(printed[0]).toBe(`Offline playground: ${app.playgroundUrl}`);
+    expect(printed.join('\n')).toMatch(/local Discord double and the embedded sandbox gateway/);
+  });
+
+  it('places a bet from /markets to the receipt by typing and clicking', async () => {
+    await page.goto(`${app.playgroundUrl}/?as=bettor`);
+    await page.locator('body[data-ready="true"]').waitFor();
+    await expect(page.locator('#about-title').textContent()).resolves.toContain('Offline playground');
+
+    // /markets: the command from the list, then its options; autocomplete asks the bot. bookie_a takes
+    // market_ref bets on every sport, so the person picks an event it lists (next one down if not).
+    const input = page.locator('#command-input');
+    const bookie = 'bookie_a';
+    for (let tries = 0; ; tries++) {
+      await input.fill('');
+      await input.click();
+      await type('/mar');
+      await page.locator('.suggestion', { hasText: '/markets' }).waitFor();
+      await page.keyboard.press('Tab');
+      await page.locator('.suggestion', { hasText: 'event' }).first().waitFor();
+      await page.keyboard.press('Tab'); // event:
+      await choicesFor('event'); // the bot's event choices
+      for (let i = 0; i < tries; i++) await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      await page.locator('.suggestion', { hasText: 'bookie' }).first().waitFor();
+      await page.keyboard.press('Tab'); // bookie:
+      await choicesFor('bookie'); // the books listing that event
+      const book = page.locator('#suggestions .suggestion', { hasText: bookie });
+      if ((await book.count()) > 0) {
+        await book.click();
+        break;
+      }
+      expect(tries, `none of the first events is listed by ${bookie}`).toBeLessThan(8);
+    }
+    await expect(input.inputValue()).resolves.toMatch(new RegExp(`^/markets event:.+ bookie:${bookie} $`));
+    await page.keyboard.press('Enter');
+
+    // The card: an embed only the bettor sees, with a menu of markets.
+    const card = page.locator('discord-message', { has: page.locator(`discord-embed[embed-title$="— ${bookie}"]`) });
+    await card.waitFor({ timeout: 20_000 });
+    await expect(card.getAttribute('ephemeral')).resolves.not.toBeNull();
+    const marketMenu = card.locator('discord-string-select-menu').first();
+    await marketMenu.click();
+    await marketMenu.locator('discord-string-select-menu-option').first().click();
+
+    // The market: pick a selection, then the stake in the form the bot opens.
+    const market = page.locator('discord-string-select-menu[placeholder]').last();
+    await page.waitForFunction(() => document.querySelectorAll('discord-string-select-menu').length > 0);
+    await market.click();
+    await market.locator('discord-string-select-menu-option').first().click();
+    await page.locator('#modal[open]').waitFor({ timeout: 10_000 });
+    await page.locator('#modal-fields input').first().fill('5');
+    await page.locator('#modal-submit').click();
+
+    // The slip: confirm it.
+    const slip = page.locator('discord-message', { has: page.locator('discord-embed[embed-title="Bet slip"]') });
+    await slip.waitFor({ timeout: 20_000 });
+    const slipId = await slip.getAttribute('data-message-id');
+    await slip.locator('discord-button', { hasText: 'Confirm' }).click();
+
+    // Submitted, then the same message is edited with the receipt, live.
+    const receipt = page.locator(
+      `discord-message[data-message-id="${slipId}"] discord-embed[embed-title="Bet placed ✅"]`,
+    );
+    await receipt.waitFor({ timeout: 30_000 });
+    await expect(receipt.locator('discord-embed-field[field-title="Stake"]').textContent()).resolves.toContain('5');
+
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-bet.png'), fullPage: true });
+    expect(pageErrors).toEqual([]);
+  });
+});
