@@ -231,15 +231,19 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** The most specific error code: undici's generic UND_ERR_SOCKET wraps the OS code (ECONNRESET...) in its cause. */
 function errorCode(err: unknown): string | undefined {
+  let found: string | undefined;
   let cur: unknown = err;
-  for (let depth = 0; depth < 4 && cur && typeof cur === 'object'; depth++) {
+  for (let depth = 0; depth < 4 && cur !== null && typeof cur === 'object'; depth++) {
     const code = (cur as { code?: unknown }).code;
-    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
-    if (typeof code === 'string' && !(cur as { cause?: unknown }).cause) return code;
+    if (typeof code === 'string') {
+      found = code;
+      if (code !== 'UND_ERR_SOCKET') return code;
+    }
     cur = (cur as { cause?: unknown }).cause;
   }
-  return undefined;
+  return found;
 }
 
 function correlationIdOf(body: unknown, headers: Record<string, string | string[] | undefined>): string | undefined {
