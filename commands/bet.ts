@@ -4,6 +4,7 @@ import {
   eventChoices,
   marketChoices,
   resolveEventOption,
+  resolveRefOption,
   selectionChoices,
 } from '../src/bot/choices.js';
 import type { Command } from '../src/bot/command.js';
@@ -30,7 +31,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   await postSlip(ctx, interaction, {
     epk,
     bookie: interaction.options.getString('bookie', true).trim(),
-    marketRef: interaction.options.getString('selection', true).trim(),
+    marketRef: await resolveRefOption(ctx, interaction.options.getString('selection', true).trim(), 'selection'),
     stake: interaction.options.getNumber('stake', true),
     ...(minOdds === undefined ? {} : { minOdds }),
   });

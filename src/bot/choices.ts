@@ -52,6 +52,19 @@ async function eventValue(ctx: BotContext, epk: string): Promise<string> {
   return epk.length <= LIMITS.choiceValue ? epk : `ref:${await putRef(ctx.store, epk)}`;
 }
 
+/** A market_ref as an option value: itself when short enough, else a stored reference. */
+async function selectionValue(ctx: BotContext, marketRef: string): Promise<string> {
+  return marketRef.length <= LIMITS.choiceValue ? marketRef : `ref:${await putRef(ctx.store, marketRef)}`;
+}
+
+/** Option values may be a stored reference (`ref:<hash>`) to a long event key or market_ref. */
+export async function resolveRefOption(ctx: BotContext, value: string, what: string): Promise<string> {
+  if (!value.startsWith('ref:')) return value;
+  const full = await getRef<string>(ctx.store, value.slice(4));
+  if (!full) throw new UserFacingError(`That ${what} choice has expired. Pick it again from the list.`);
+  return full;
+}
+
 export async function resolveEventOption(ctx: BotContext, value: string): Promise<string> {
   if (!value.startsWith('ref:')) return value;
   const epk = await getRef<string>(ctx.store, value.slice(4));
@@ -128,10 +141,12 @@ export async function selectionChoices(
   if (!card || !market) return [];
   const m = findMarket(card.markets, market);
   if (!m) return [];
-  return matchText(bettable(m), typed, (s) => s.label)
-    .filter((s) => s.market_ref.length <= LIMITS.choiceValue)
-    .map((s) => ({
-      name: `${s.label}${s.line === undefined || s.line === null ? '' : ` ${s.line}`} @ ${formatOdds(s.odds)}`,
-      value: s.market_ref,
-    }));
+  const out: Choice[] = [];
+  for (const sel of matchText(bettable(m), typed, (x) => x.label).slice(0, LIMITS.autocompleteChoices)) {
+    out.push({
+      name: `${sel.label}${sel.line === undefined || sel.line === null ? '' : ` ${sel.line}`} @ ${formatOdds(sel.odds)}`,
+      value: await selectionValue(ctx, sel.market_ref),
+    });
+  }
+  return out;
 }

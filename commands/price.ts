@@ -1,0 +1,156 @@
+import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
+import {
+  bookieChoices,
+  eventChoices,
+  findMarket,
+  marketChoices,
+  resolveEventOption,
+  resolveRefOption,
+  selectionChoices,
+} from '../src/bot/choices.js';
+import type { Command } from '../src/bot/command.js';
+import { chooseDay } from '../src/bot/dates.js';
+import { matchText, replyEphemeral, respondChoices } from '../src/bot/interact.js';
+import { getSettings } from '../src/bot/settings.js';
+import { userMessage } from '../src/bot/user-errors.js';
+import { bettable } from '../src/bot/views/card.js';
+import { type PriceRow, priceView } from '../src/bot/views/desk.js';
+
+/** Tracks racing every day in the sandbox and common ones elsewhere; any other name can be typed. */
+const KNOWN_TRACKS = ['Flemington', 'Randwick', 'Wentworth Park', 'Menangle', 'Caulfield', 'Rosehill', 'Moonee Valley'];
+const PRICE_WAIT_MS = 20_000;
+
+export const data = new SlashCommandBuilder()
+  .setName('price')
+  .setDescription('Live prices from the bookmakers (a price check)')
+  .setContexts(InteractionContextType.Guild)
+  .addSubcommand((s) =>
+    s
+      .setName('sports')
+      .setDescription('Live price of one selection')
+      .addStringOption((o) => o.setName('event').setDescription('The event').setRequired(true).setAutocomplete(true))
+      .addStringOption((o) => o.setName('bookie').setDescription('The book').setRequired(true).setAutocomplete(true))
+      .addStringOption((o) => o.setName('market').setDescription('The market').setRequired(true).setAutocomplete(true))
+      .addStringOption((o) =>
+        o.setName('selection').setDescription('The selection').setRequired(true).setAutocomplete(true),
+      ),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('racing')
+      .setDescription('Live win/place prices of a race at every active book')
+      .addStringOption((o) =>
+        o.setName('track').setDescription('Track, e.g. Flemington').setRequired(true).setAutocomplete(true),
+      )
+      .addIntegerOption((o) =>
+        o.setName('race').setDescription('Race number').setRequired(true).setMinValue(1).setMaxValue(20),
+      )
+      .addStringOption((o) => o.setName('date').setDescription('today, tomorrow or YYYY-MM-DD (default today)'))
+      .addStringOption((o) => o.setName('runner').setDescription('Only this runner'))
+      .addStringOption((o) =>
+        o
+          .setName('race_type')
+          .setDescription('Race type (default thoroughbred)')
+          .addChoices(
+            { name: 'thoroughbred', value: '(R)' },
+            { name: 'greyhound', value: '(G)' },
+            { name: 'harness', value: '(H)' },
+          ),
+      ),
+  );
+
+const sports: Command['execute'] = async (interaction, ctx) => {
+  const epk = await resolveEventOption(ctx, interaction.options.getString('event', true));
+  const bookie = interaction.options.getString('bookie', true).trim();
+  const marketRef = await resolveRefOption(ctx, interaction.options.getString('selection', true).trim(), 'selection');
+  const card = await ctx.catalog.loadCard(epk, bookie);
+  const market = findMarket(card.markets, interaction.options.getString('market', true));
+  const sel = card.markets.flatMap((m) => bettable(m)).find((s) => s.market_ref === marketRef);
+  if (!sel) {
+    return replyEphemeral(interaction, 'That selection is not on the card any more. Pick it again from the list.');
+  }
+  const event = await ctx.catalog.event(epk);
+  const sessionId = await ctx.bets.sessionFor(interaction.guildId, bookie);
+  const live = await ctx.bets.livePrice(sessionId, event?.sport ?? epk.split('/')[0] ?? '', epk, marketRef);
+  const view = priceView({
+    title: `${sel.label} — ${market?.label ?? 'market'}`,
+    subtitle: `${event?.name ?? epk} · card price ${sel.odds.toFixed(2)}`,
+    books: [{ bookie, rows: [{ label: sel.label, prices: [{ market: 'live', price: live }] }] }],
+  });
+  await interaction.editReply({ embeds: view.embeds, components: [] });
+};
+
+const racing: Command['execute'] = async (interaction, ctx) => {
+  const settings = await getSettings(ctx.store, interaction.guildId);
+  const day = chooseDay(interaction.options.getString('date'), ctx.now(), settings.timezone);
+  if (!day.ok) return replyEphemeral(interaction, day.message);
+  const track = interaction.options.getString('track', true).trim();
+  const race = interaction.options.getInteger('race', true);
+  const runner = interaction.options.getString('runner')?.trim() || undefined;
+  const raceType = interaction.options.getString('race_type') ?? undefined;
+  const sessions = (await ctx.catalog.loadSessions()).filter((s) => s.active);
+  if (sessions.length === 0) return replyEphemeral(interaction, 'No active session to price with. See /sessions.');
+  const submission = await ctx.gateway.priceChecks.racing({
+    session_ids: sessions.map((s) => s.session_id),
+    category: 'racing',
+    track,
+    race_num: race,
+    date: day.day,
+    ...(raceType ? { race_type: raceType } : {}),
+    ...(runner ? { runner } : {}),
+    ...(ctx.callbackUrl ? { callback_url: ctx.callbackUrl } : {}),
+  });
+  const books = await Promise.all(
+    submission.jobs.map(async (job, i) => {
+      const bookie =
+        sessions.find((s) => s.session_id === job.envelope.session_id)?.bookie ?? sessions[i]?.bookie ?? '?';
+      try {
+        const out = await job.wait({ signal: AbortSignal.timeout(PRICE_WAIT_MS) });
+        if (out.status !== 'completed') return { bookie, error: `job ${out.status}` };
+        const r = out.result as {
+          status?: string;
+          error?: string | null;
+          selections?: Array<{ runner?: string; prices?: PriceRow['prices'] }>;
+        };
+        if (r.status !== 'success') return { bookie, error: r.error ?? 'the book could not price this race' };
+        const rows: PriceRow[] = (r.selections ?? []).map((s) => ({ label: s.runner ?? '?', prices: s.prices ?? [] }));
+        return { bookie, rows };
+      } catch (err) {
+        return { bookie, error: userMessage(err) };
+      }
+    }),
+  );
+  const view = priceView({
+    title: `${track} R${race} ${raceType ?? '(R)'}`,
+    subtitle: `${day.day}${runner ? ` · ${runner}` : ''}`,
+    books,
+  });
+  await interaction.editReply({ embeds: view.embeds, components: [] });
+};
+
+export const execute: Command['execute'] = async (interaction, ctx) => {
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  if (interaction.options.getSubcommand() === 'racing') return racing(interaction, ctx);
+  return sports(interaction, ctx);
+};
+
+export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {
+  const focused = interaction.options.getFocused(true);
+  const eventOpt = interaction.options.getString('event');
+  const bookie = interaction.options.getString('bookie');
+  let choices: Awaited<ReturnType<typeof eventChoices>>;
+  if (focused.name === 'track') {
+    const typed = focused.value.trim();
+    const known = matchText(KNOWN_TRACKS, typed, (t) => t).map((t) => ({ name: t, value: t }));
+    choices =
+      typed && !KNOWN_TRACKS.some((t) => t.toLowerCase() === typed.toLowerCase())
+        ? [...known, { name: typed, value: typed }]
+        : known;
+  } else if (focused.name === 'event') choices = await eventChoices(ctx, focused.value);
+  else if (focused.name === 'bookie') choices = await bookieChoices(ctx, eventOpt, focused.value);
+  else if (focused.name === 'market') choices = await marketChoices(ctx, eventOpt, bookie, focused.value);
+  else choices = await selectionChoices(ctx, eventOpt, bookie, interaction.options.getString('market'), focused.value);
+  await respondChoices(interaction, choices);
+};
+
+export default { data, execute, autocomplete } satisfies Command;

@@ -1,0 +1,151 @@
+import {
+  ChannelType,
+  InteractionContextType,
+  MessageFlags,
+  PermissionFlagsBits,
+  SlashCommandBuilder,
+} from 'discord.js';
+import type { Command } from '../src/bot/command.js';
+import { matchText, replyEphemeral, respondChoices } from '../src/bot/interact.js';
+import { getSettings, isValidTimezone, stakeLimits, updateSettings } from '../src/bot/settings.js';
+import { settingsView } from '../src/bot/views/desk.js';
+
+export const data = new SlashCommandBuilder()
+  .setName('settings')
+  .setDescription('Desk settings for this server (admins)')
+  .setContexts(InteractionContextType.Guild)
+  .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+  .addSubcommand((s) => s.setName('show').setDescription('Show the current settings'))
+  .addSubcommand((s) =>
+    s
+      .setName('results-channel')
+      .setDescription('Where bet results and settlements are posted')
+      .addChannelOption((o) =>
+        o.setName('channel').setDescription('A text channel').setRequired(true).addChannelTypes(ChannelType.GuildText),
+      ),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('bet-role')
+      .setDescription('Only members with this role may bet (leave empty for everyone)')
+      .addRoleOption((o) => o.setName('role').setDescription('The role; omit to let everyone bet')),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('limits')
+      .setDescription('Stake limits per bet and per user per day')
+      .addNumberOption((o) => o.setName('per_bet').setDescription('Most one bet may stake, in dollars').setMinValue(1))
+      .addNumberOption((o) =>
+        o.setName('per_day').setDescription('Most one user may stake a day, in dollars').setMinValue(1),
+      ),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('session')
+      .setDescription('Which session bets on a book use')
+      .addStringOption((o) => o.setName('bookie').setDescription('The book').setRequired(true).setAutocomplete(true))
+      .addStringOption((o) =>
+        o.setName('session').setDescription('The session id (omit: first active one)').setAutocomplete(true),
+      ),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('timezone')
+      .setDescription('Time zone for days in /events and daily limits')
+      .addStringOption((o) => o.setName('zone').setDescription('IANA zone, e.g. Australia/Sydney').setRequired(true)),
+  );
+
+export const execute: Command['execute'] = async (interaction, ctx) => {
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  const guildId = interaction.guildId;
+  if (!guildId) return replyEphemeral(interaction, 'Settings belong to a server: run /settings there.');
+  // Discord hides the command from others by default permission; check again, admins can override that.
+  if (!interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) {
+    return replyEphemeral(interaction, 'Only members with Manage Server can change the desk settings.');
+  }
+  const sub = interaction.options.getSubcommand();
+  let settings = await getSettings(ctx.store, guildId);
+  if (sub === 'results-channel') {
+    const channel = interaction.options.getChannel('channel', true);
+    settings = await updateSettings(ctx.store, guildId, (s) => ({ ...s, resultsChannelId: channel.id }));
+  } else if (sub === 'bet-role') {
+    const role = interaction.options.getRole('role');
+    settings = await updateSettings(ctx.store, guildId, (s) => {
+      const { betRoleId: _drop, ...rest } = s;
+      return role ? { ...rest, betRoleId: role.id } : rest;
+    });
+  } else if (sub === 'limits') {
+    const perBet = interaction.options.getNumber('per_bet') ?? undefined;
+    const perDay = interaction.options.getNumber('per_day') ?? undefined;
+    if (perBet === undefined && perDay === undefined) {
+      return replyEphemeral(interaction, 'Give per_bet, per_day or both, in dollars.');
+    }
+    const current = stakeLimits(settings, ctx.config.tunables);
+    if ((perBet ?? current.perBet) > (perDay ?? current.perDay)) {
+      return replyEphemeral(interaction, 'The per-bet limit cannot be above the per-day limit. Raise per_day too.');
+    }
+    settings = await updateSettings(ctx.store, guildId, (s) => ({
+      ...s,
+      ...(perBet === undefined ? {} : { maxStakePerBet: perBet }),
+      ...(perDay === undefined ? {} : { maxStakePerDay: perDay }),
+    }));
+  } else if (sub === 'session') {
+    const bookie = interaction.options.getString('bookie', true).trim();
+    const sessionId = interaction.options.getString('session')?.trim();
+    const sessions = await ctx.gateway.sessions.list();
+    if (sessionId) {
+      const s = sessions.find((x) => x.session_id === sessionId);
+      if (!s || s.bookie !== bookie) {
+        return replyEphemeral(
+          interaction,
+          `No session ${sessionId.slice(0, 60)} for ${bookie}. See /sessions for the ids.`,
+        );
+      }
+    } else if (!sessions.some((s) => s.bookie === bookie)) {
+      return replyEphemeral(interaction, `No session for "${bookie}" on this desk. See /sessions.`);
+    }
+    settings = await updateSettings(ctx.store, guildId, (s) => {
+      const next = { ...s.sessions };
+      if (sessionId) next[bookie] = sessionId;
+      else delete next[bookie];
+      return { ...s, sessions: next };
+    });
+  } else if (sub === 'timezone') {
+    const zone = interaction.options.getString('zone', true).trim();
+    if (!isValidTimezone(zone)) {
+      return replyEphemeral(
+        interaction,
+        `"${zone.slice(0, 60)}" is not a time zone. Use an IANA name such as Australia/Sydney or UTC.`,
+      );
+    }
+    settings = await updateSettings(ctx.store, guildId, (s) => ({ ...s, timezone: zone }));
+  }
+  const view = settingsView(settings, {
+    perBet: ctx.config.tunables.defaultMaxStakePerBet,
+    perDay: ctx.config.tunables.defaultMaxStakePerDay,
+  });
+  await interaction.editReply({ content: sub === 'show' ? '' : 'Saved.', embeds: view.embeds, components: [] });
+};
+
+export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {
+  const focused = interaction.options.getFocused(true);
+  const sessions = (await ctx.catalog.peekSessions()) ?? [];
+  if (focused.name === 'bookie') {
+    const books = [...new Set(sessions.map((s) => s.bookie))].sort();
+    return respondChoices(
+      interaction,
+      matchText(books, focused.value, (b) => b).map((b) => ({ name: b, value: b })),
+    );
+  }
+  const bookie = interaction.options.getString('bookie');
+  const mine = sessions.filter((s) => !bookie || s.bookie === bookie);
+  await respondChoices(
+    interaction,
+    matchText(mine, focused.value, (s) => s.session_id).map((s) => ({
+      name: `${s.session_id} · ${s.bookie} · ${s.active ? 'active' : 'inactive'}`,
+      value: s.session_id,
+    })),
+  );
+};
+
+export default { data, execute, autocomplete } satisfies Command;

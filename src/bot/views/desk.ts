@@ -1,0 +1,166 @@
+import type { APIEmbedField } from 'discord.js';
+import type { GwBalance, GwSession } from '../gateway-port.js';
+import { formatMoney, formatOdds } from '../odds.js';
+import type { JobRecord } from '../repos/jobs.js';
+import type { GuildSettings } from '../settings.js';
+import { COLOUR } from './colours.js';
+import { clip, fitView, LIMITS, type MessageView } from './limits.js';
+
+const field = (name: string, value: string, inline = false): APIEmbedField => ({
+  name: clip(name || '–', LIMITS.fieldName),
+  value: clip(value || '–', LIMITS.fieldValue),
+  inline,
+});
+
+export function sessionsView(sessions: GwSession[]): MessageView {
+  const rows = sessions
+    .slice(0, LIMITS.embedFields)
+    .map((s) =>
+      field(
+        `${s.bookie} · ${s.session_id}`,
+        `${s.active ? '🟢 active' : '⚪ inactive'}${s.username ? ` · ${s.username}` : ''}${s.pc_id ? ` · ${s.pc_id}` : ''}`,
+      ),
+    );
+  return fitView({
+    embeds: [
+      {
+        title: 'Sessions',
+        description:
+          sessions.length === 0 ? 'This API key has no sessions.' : `${sessions.length} session(s) on this desk’s key.`,
+        color: COLOUR.info,
+        fields: rows,
+        ...(sessions.length > LIMITS.embedFields
+          ? { footer: { text: `${sessions.length - LIMITS.embedFields} more not shown` } }
+          : {}),
+      },
+    ],
+    components: [],
+  });
+}
+
+export function balancesView(rows: Array<{ session: GwSession; balance?: GwBalance; error?: string }>): MessageView {
+  return fitView({
+    embeds: [
+      {
+        title: 'Balances',
+        color: COLOUR.info,
+        description: rows.length === 0 ? 'No active session for that book. See /sessions.' : undefined,
+        fields: rows
+          .slice(0, LIMITS.embedFields)
+          .map(({ session, balance, error }) =>
+            field(
+              `${session.bookie} · ${session.session_id}`,
+              balance
+                ? `**${formatMoney(balance.balance)}** total · ${formatMoney(balance.withdrawable_balance ?? 0)} withdrawable · ${formatMoney(balance.bonus_balance ?? 0)} bonus${balance.retrieved_at ? ` · as of <t:${Math.floor(Date.parse(balance.retrieved_at) / 1000)}:R>` : ''}`
+                : `unavailable: ${error ?? 'unknown error'}`,
+            ),
+          ),
+      },
+    ],
+    components: [],
+  });
+}
+
+const STATE: Record<string, string> = { pending: '⏳ pending', resolved: '✅ resolved', posted: '✅ done' };
+
+function outcomeText(job: JobRecord): string {
+  const o = job.outcome as { status?: string; result?: Record<string, unknown> } | null;
+  if (!o) return 'waiting for the result';
+  if (o.status !== 'completed') return `gateway reported ${o.status}`;
+  const r = o.result ?? {};
+  const inner = (r.bet_result ?? {}) as Record<string, unknown>;
+  const betId = inner.bet_id ?? r.bet_id;
+  if (job.kind === 'bet') {
+    return betId ? `placed · bet ${String(betId)}` : `refused · ${String(inner.error ?? r.error ?? 'no reason given')}`;
+  }
+  return r.success === false ? 'failed' : 'completed';
+}
+
+export function jobsView(jobs: JobRecord[]): MessageView {
+  return fitView({
+    embeds: [
+      {
+        title: 'Jobs',
+        color: COLOUR.info,
+        description: jobs.length === 0 ? 'No jobs yet. Bets you confirm show up here.' : 'Most recent first.',
+        fields: jobs.slice(0, LIMITS.embedFields).map((j) => {
+          const ctx = j.context as { slip?: { selectionLabel?: string; stake?: number; bookie?: string } };
+          const what = ctx.slip
+            ? `${ctx.slip.selectionLabel ?? ''} · ${formatMoney(ctx.slip.stake ?? 0)} · ${ctx.slip.bookie ?? ''}`
+            : j.kind;
+          return field(
+            `${j.kind} · ${j.correlationId}`,
+            `${STATE[j.state] ?? j.state} · ${outcomeText(j)}\n${what} · <t:${Math.floor(j.createdAt / 1000)}:R>`,
+          );
+        }),
+      },
+    ],
+    components: [],
+  });
+}
+
+export function settingsView(s: GuildSettings, defaults: { perBet: number; perDay: number }): MessageView {
+  const sessions = Object.entries(s.sessions);
+  return fitView({
+    embeds: [
+      {
+        title: 'Desk settings',
+        color: COLOUR.info,
+        fields: [
+          field('Results channel', s.resultsChannelId ? `<#${s.resultsChannelId}>` : 'the channel of each bet', true),
+          field('Role allowed to bet', s.betRoleId ? `<@&${s.betRoleId}>` : 'everyone', true),
+          field('Time zone', s.timezone, true),
+          field('Per-bet limit', formatMoney(s.maxStakePerBet ?? defaults.perBet), true),
+          field('Per-day limit (per user)', formatMoney(s.maxStakePerDay ?? defaults.perDay), true),
+          field(
+            'Sessions by book',
+            sessions.length === 0
+              ? 'first active session of each book'
+              : sessions.map(([b, id]) => `${b}: ${id}`).join('\n'),
+          ),
+        ],
+      },
+    ],
+    components: [],
+  });
+}
+
+export interface PriceRow {
+  label: string;
+  prices: Array<{ market: string; price: number | null }>;
+}
+
+export function priceView(input: {
+  title: string;
+  subtitle: string;
+  books: Array<{ bookie: string; rows?: PriceRow[]; error?: string }>;
+}): MessageView {
+  return fitView({
+    embeds: [
+      {
+        title: clip(input.title, LIMITS.embedTitle),
+        description: clip(input.subtitle, LIMITS.embedDescription),
+        color: COLOUR.info,
+        fields: input.books
+          .slice(0, LIMITS.embedFields)
+          .map((b) =>
+            field(
+              b.bookie,
+              b.rows
+                ? b.rows.length === 0
+                  ? 'no prices'
+                  : b.rows
+                      .map(
+                        (r) =>
+                          `${r.label}: ${r.prices.map((p) => `${p.market} ${p.price === null ? '–' : `**${formatOdds(p.price)}**`}`).join(' · ')}`,
+                      )
+                      .join('\n')
+                : `no price: ${b.error ?? 'failed'}`,
+            ),
+          ),
+        footer: { text: 'Live prices from the price check; they move.' },
+      },
+    ],
+    components: [],
+  });
+}
