@@ -8,21 +8,15 @@ import { FaultInjector } from './http/faults.js';
 import { Router } from './http/router.js';
 import { createRestServer } from './http/server.js';
 import { makeBotToken } from './ids.js';
-import { buildCommandData, CommandInputError, type OptionInput } from './interactions/command-options.js';
-import {
-  checkSelectValues,
-  currentMessage,
-  findComponent,
-  type MessageRef,
-  modalSubmitComponents,
-} from './interactions/components.js';
-import { type InteractionHandle, openInteraction } from './interactions/open.js';
-import { buildMessage } from './payloads/message.js';
+import type { MessageRef } from './interactions/components.js';
+import type { InteractionHandle } from './interactions/open.js';
+import { UserActions, type UserRef } from './interactions/user-actions.js';
 import { applicationRoutes, gatewayUrl } from './rest/application.js';
 import { channelRoutes } from './rest/channels.js';
 import { commandRoutesAll } from './rest/commands.js';
 import { interactionRoutes } from './rest/interactions.js';
 import type { RegisteredCommand } from './state/commands.js';
+import { waitForMessageEvent } from './state/waits.js';
 import { World } from './state/world.js';
 import type { LocalMessage } from './types.js';
 
@@ -38,8 +32,7 @@ export interface LocalDiscordOptions {
   heartbeatIntervalMs?: number;
 }
 
-/** A user as tests name them: a fixture user object or its id. */
-export type UserRef = APIUser | string;
+export type { UserRef };
 
 const DEFAULT_WAIT_MS = 5000;
 
@@ -50,6 +43,7 @@ export class LocalDiscord {
   readonly #gateway: GatewayServer;
   readonly #token: string;
   readonly #timers = new Set<NodeJS.Timeout>();
+  readonly #actions: UserActions;
   /** Chaos for REST calls: `ld.faults.inject({ path: '/interactions/', status: 500 })`, `ld.faults.clear()`. */
   readonly faults: FaultInjector;
   readonly url: string;
@@ -70,6 +64,7 @@ export class LocalDiscord {
     this.#server = server;
     this.#gateway = gateway;
     this.#token = token;
+    this.#actions = new UserActions(world, this.#timers);
     this.url = origin;
     this.apiUrl = `${origin}/api`;
     this.gatewayUrl = gatewayUrl(origin);
@@ -146,123 +141,36 @@ export class LocalDiscord {
   }
 
   /** A user runs a slash command. Throws when the command is not registered or the options do not fit it. */
-  async sendCommand(input: {
-    user: UserRef;
-    channelId: string;
-    name: string;
-    options?: OptionInput;
-    subcommand?: string;
-    subcommandGroup?: string;
-  }): Promise<InteractionHandle> {
-    const userId = this.#userId(input.user);
-    this.#checkChannel(input.channelId);
-    const command = this.#command(input.name, userId);
-    const data = buildCommandData(this.#world, command, input);
-    return openInteraction(
-      this.#world,
-      { type: 2, userId, channelId: input.channelId, data, commandName: command.name },
-      this.#timers,
-    ).handle;
+  sendCommand(input: Parameters<UserActions['sendCommand']>[0]): Promise<InteractionHandle> {
+    return this.#actions.sendCommand(input);
   }
 
   /** A user types into an autocompleted option; resolves with the choices the bot answered. */
-  async autocomplete(input: {
-    user: UserRef;
-    channelId: string;
-    name: string;
-    options?: OptionInput;
-    focused: string;
-    subcommand?: string;
-    subcommandGroup?: string;
-  }): Promise<unknown[]> {
-    const userId = this.#userId(input.user);
-    this.#checkChannel(input.channelId);
-    const command = this.#command(input.name, userId);
-    const data = buildCommandData(this.#world, command, input);
-    let settleChoices!: (c: unknown[]) => void;
-    const choices = new Promise<unknown[]>((resolve) => {
-      settleChoices = resolve;
-    });
-    const { record, handle } = openInteraction(
-      this.#world,
-      { type: 4, userId, channelId: input.channelId, data, commandName: command.name },
-      this.#timers,
-    );
-    record.settleChoices = settleChoices;
-    // Either the bot answers with choices or the acknowledgement deadline passes.
-    return Promise.race([choices, handle.acknowledged.then(() => choices)]);
+  autocomplete(input: Parameters<UserActions['autocomplete']>[0]): Promise<unknown[]> {
+    return this.#actions.autocomplete(input);
   }
 
-  async clickButton(input: { user: UserRef; message: MessageRef; customId: string }): Promise<InteractionHandle> {
-    const userId = this.#userId(input.user);
-    const message = currentMessage(this.#world, input.message, userId);
-    const button = findComponent(message, input.customId, [2], 'button');
-    if (button.style === 5)
-      throw new CommandInputError(`"${input.customId}" is a link button: Discord opens its URL, no interaction`);
-    const data = {
-      custom_id: input.customId,
-      component_type: 2,
-      ...(typeof button.id === 'number' ? { id: button.id } : {}),
-    };
-    return openInteraction(this.#world, { type: 3, userId, channelId: message.channel_id, data, message }, this.#timers)
-      .handle;
+  clickButton(input: { user: UserRef; message: MessageRef; customId: string }): Promise<InteractionHandle> {
+    return this.#actions.clickButton(input);
   }
 
-  async selectMenu(input: {
+  selectMenu(input: {
     user: UserRef;
     message: MessageRef;
     customId: string;
     values: string[];
   }): Promise<InteractionHandle> {
-    const userId = this.#userId(input.user);
-    const message = currentMessage(this.#world, input.message, userId);
-    const menu = findComponent(message, input.customId, [3, 5, 6, 7, 8], 'select menu');
-    checkSelectValues(menu, input.values);
-    const data = { custom_id: input.customId, component_type: menu.type, values: [...input.values] };
-    return openInteraction(this.#world, { type: 3, userId, channelId: message.channel_id, data, message }, this.#timers)
-      .handle;
+    return this.#actions.selectMenu(input);
   }
 
   /** A user submits the modal the bot opened for them (the latest one with this custom id). */
-  async submitModal(input: {
-    user: UserRef;
-    channelId: string;
-    customId: string;
-    fields: Record<string, string>;
-    message?: MessageRef;
-  }): Promise<InteractionHandle> {
-    const userId = this.#userId(input.user);
-    this.#checkChannel(input.channelId);
-    const opener = this.#world.interactions.findModal(userId, input.customId);
-    if (!opener?.modal) {
-      throw new CommandInputError(
-        `the bot has not opened a modal "${input.customId}" for user ${userId}; trigger it first`,
-      );
-    }
-    const components = modalSubmitComponents(opener.modal, input.fields);
-    // A submitted modal closes: submitting it again needs the bot to open it again.
-    opener.modal = undefined;
-    const messageRef = input.message ?? opener.sourceMessageId;
-    const message = messageRef ? currentMessage(this.#world, messageRef, userId) : undefined;
-    const data = { custom_id: input.customId, components };
-    return openInteraction(
-      this.#world,
-      { type: 5, userId, channelId: input.channelId, data, ...(message ? { message } : {}) },
-      this.#timers,
-    ).handle;
+  submitModal(input: Parameters<UserActions['submitModal']>[0]): Promise<InteractionHandle> {
+    return this.#actions.submitModal(input);
   }
 
   /** A member posts a plain message in a channel (the bot sees it as MESSAGE_CREATE with the GuildMessages intent). */
   postMessage(input: { user: UserRef; channelId: string; content: string }): LocalMessage {
-    const userId = this.#userId(input.user);
-    this.#checkChannel(input.channelId);
-    if (input.content.length === 0 || [...input.content].length > 2000) {
-      throw new CommandInputError('a message needs 1 to 2000 characters of content');
-    }
-    const author = this.#world.user(userId)!;
-    const message = buildMessage(this.#world, { channelId: input.channelId, author, body: { content: input.content } });
-    const { user: _user, ...member } = this.#world.member(userId)!;
-    return structuredClone(this.#world.messages.add({ ...message, member } as LocalMessage));
+    return this.#actions.postMessage(input);
   }
 
   /** Resolves with the first message in the channel (existing, new or edited) that matches. */
@@ -273,7 +181,14 @@ export class LocalDiscord {
   ): Promise<LocalMessage> {
     const existing = this.#world.messages.list(channelId).find(predicate);
     if (existing) return Promise.resolve(existing);
-    return this.#waitFor(['messageCreate', 'messageUpdate'], channelId, predicate, timeoutMs, 'a matching message');
+    return waitForMessageEvent(
+      this.#world.events,
+      ['messageCreate', 'messageUpdate'],
+      channelId,
+      predicate,
+      timeoutMs,
+      'matching message',
+    );
   }
 
   /** Resolves with the next edit in the channel whose result matches. */
@@ -282,7 +197,7 @@ export class LocalDiscord {
     predicate: (m: LocalMessage) => boolean,
     timeoutMs = DEFAULT_WAIT_MS,
   ): Promise<LocalMessage> {
-    return this.#waitFor(['messageUpdate'], channelId, predicate, timeoutMs, 'a matching edit');
+    return waitForMessageEvent(this.#world.events, ['messageUpdate'], channelId, predicate, timeoutMs, 'matching edit');
   }
 
   /** Drops every gateway socket (code 4000 by default, resumable) so tests can prove the bot resumes. */
@@ -311,70 +226,6 @@ export class LocalDiscord {
   toJSON() {
     return { url: this.url, apiUrl: this.apiUrl, applicationId: this.applicationId, guildId: this.guildId };
   }
-
-  #waitFor(
-    kinds: ('messageCreate' | 'messageUpdate')[],
-    channelId: string,
-    predicate: (m: LocalMessage) => boolean,
-    timeoutMs: number,
-    what: string,
-  ): Promise<LocalMessage> {
-    return new Promise((resolve, reject) => {
-      const listener = (e: { channelId: string; message: LocalMessage }) => {
-        if (e.channelId !== channelId || !predicate(e.message)) return;
-        done();
-        resolve(e.message);
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(new Error(`no ${what} in channel ${channelId} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        for (const k of kinds) this.#world.events.off(k, listener);
-      };
-      for (const k of kinds) this.#world.events.on(k, listener);
-    });
-  }
-
-  #userId(user: UserRef): string {
-    const id = typeof user === 'string' ? user : user.id;
-    if (!this.#world.member(id) || id === this.#world.botUser.id) {
-      throw new CommandInputError(
-        `user ${id} is not a member of the local guild; use ld.users.admin, .bettor or .viewer`,
-      );
-    }
-    return id;
-  }
-
-  #checkChannel(channelId: string): void {
-    if (!this.#world.channel(channelId)) {
-      throw new CommandInputError(
-        `channel ${channelId} does not exist; use ld.channelIds.bets or ld.channelIds.results`,
-      );
-    }
-  }
-
-  #command(name: string, userId: string): RegisteredCommand {
-    const command = this.#world.commands.find(this.guildId, name);
-    if (!command) {
-      throw new CommandInputError(
-        `/${name} is not registered, so no user could run it: register it first (PUT /applications/{app}/guilds/{guild}/commands, e.g. client.application.commands.set(...))`,
-      );
-    }
-    // Discord hides a command from members without its default_member_permissions.
-    const required = command.default_member_permissions;
-    if (typeof required === 'string' && !hasPermissions(this.#world.permissionsOf(userId), BigInt(required))) {
-      throw new CommandInputError(
-        `/${name} needs permissions ${required} (default_member_permissions) that user ${userId} lacks, so Discord would not offer it to them`,
-      );
-    }
-    return command;
-  }
-}
-
-function hasPermissions(granted: bigint, required: bigint): boolean {
-  return (granted & required) === required;
 }
 
 /** Starts the double on 127.0.0.1 (port 0 picks a free one). */
