@@ -4,6 +4,7 @@ import { dayIn } from '../../../src/bot/dates.js';
 import type { GwEvent } from '../../../src/bot/gateway-port.js';
 import { getSettings } from '../../../src/bot/settings.js';
 import { bettable } from '../../../src/bot/views/card.js';
+import type { OptionInput } from '../../../src/local-discord/index.js';
 import { type Desk, startDesk, until } from './desk.js';
 
 let desk: Desk;
@@ -27,7 +28,7 @@ afterAll(async () => {
 
 async function run(
   name: string,
-  options: Record<string, unknown>,
+  options: OptionInput,
   opts: { subcommand?: string; user?: 'admin' | 'bettor' | 'viewer' } = {},
 ) {
   const { ld } = desk;
@@ -41,7 +42,7 @@ async function run(
   const ack = await ix.acknowledged;
   expect(ack.ms).toBeLessThan(3000);
   const reply = await until(
-    () => ix.responses().find((m) => m.embeds.length > 0 && !(m.flags & 128)),
+    () => ix.responses().find((m) => m.embeds.length > 0 && !((m.flags ?? 0) & 128)),
     `the /${name} reply`,
     30_000,
   );
