@@ -214,6 +214,45 @@ describe('interactions from the local Discord to a real discord.js bot', () => {
     expect(submit.responses()[0]?.content).toBe('stake 25');
   });
 
+  it('lets a modal opened from a button update that button’s message on submit', async () => {
+    h.onInteraction = async (i) => {
+      if (i.isChatInputCommand()) {
+        const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
+          new ButtonBuilder().setCustomId('stake:open').setLabel('Set stake').setStyle(ButtonStyle.Primary),
+        );
+        await i.reply({ content: 'slip without stake', components: [row] });
+      } else if (i.isButton()) {
+        const input = new TextInputBuilder().setCustomId('stake').setLabel('Stake').setStyle(TextInputStyle.Short);
+        await i.showModal(
+          new ModalBuilder()
+            .setCustomId('stake:modal')
+            .setTitle('Stake')
+            .addComponents(new ActionRowBuilder<TextInputBuilder>().addComponents(input)),
+        );
+      } else if (i.isModalSubmit() && i.isFromMessage()) {
+        await i.update({ content: `slip at $${i.fields.getTextInputValue('stake')}`, components: [] });
+      }
+    };
+    const cmd = await h.ld.sendCommand({
+      user: h.ld.users.bettor,
+      channelId: h.ld.channelIds.bets,
+      name: 'markets',
+      options: { event: 'e7' },
+    });
+    await cmd.acknowledged;
+    const slip = cmd.responses()[0]!;
+    const click = await h.ld.clickButton({ user: h.ld.users.bettor, message: slip, customId: 'stake:open' });
+    expect((await click.acknowledged).type).toBe(9);
+    const submit = await h.ld.submitModal({
+      user: h.ld.users.bettor,
+      channelId: h.ld.channelIds.bets,
+      customId: 'stake:modal',
+      fields: { stake: '15' },
+    });
+    expect((await submit.acknowledged).type).toBe(7);
+    expect(h.ld.message(slip.id)?.content).toBe('slip at $15');
+  });
+
   it('resolves autocomplete with the choices the bot responded with', async () => {
     h.onInteraction = async (i) => {
       if (!i.isAutocomplete()) return;
