@@ -313,4 +313,25 @@ describe('client against the sandbox gateway', () => {
     if (stacked.result.success) expect(results).toHaveLength(2);
     else expect(results.filter((r) => r.success)).toHaveLength(0);
   });
+  it('gives an already-resolved job when a sports price check hits fresh prices (fast path)', async () => {
+    const page = await client.events.list({ status: 'prematch', limit: 20 });
+    const event = page.data.find((e) => e.books.includes('bookie_a'))!;
+    const card = await client.markets.get({ epk: event.event_id, bookie: 'bookie_a' });
+    const pick = card.markets.flatMap((m) => m.selections).find((s) => s.bettable && s.market_ref)!;
+    const request = {
+      session_ids: [SESSION_A],
+      category: 'sports' as const,
+      market_ref: pick.market_ref!,
+      epk: event.event_id,
+      sport: event.league,
+    };
+    const fresh = await (await client.priceChecks.sports(request)).jobs[0]!.wait();
+    expect(fresh.status).toBe('completed');
+    const again = await client.priceChecks.sports(request);
+    expect(again.submission.queries[0]?.status).toBe('success');
+    expect(client.jobs.pendingCount).toBe(0);
+    const outcome = await again.jobs[0]!.wait();
+    expect(outcome.status === 'completed' && outcome.result.bookie).toBe('bookie_a');
+    expect(outcome.status === 'completed' && outcome.result.selections?.length).toBeGreaterThan(0);
+  });
 });
