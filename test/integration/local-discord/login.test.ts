@@ -1,4 +1,4 @@
-import { ChannelType, PermissionFlagsBits, Routes } from 'discord.js';
+import { ChannelType, Client, GatewayIntentBits, PermissionFlagsBits, Routes } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from './harness.js';
 
@@ -49,5 +49,14 @@ describe('discord.js logs in to the local Discord', () => {
     const { inspect } = await import('node:util');
     expect(inspect(h.ld, { depth: 5 })).not.toContain(h.ld.token);
     expect(JSON.stringify(h.ld)).not.toContain(h.ld.token);
+  });
+
+  it('refuses a discord.js login with a wrong token as Discord does (TokenInvalid)', async () => {
+    const other = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: h.ld.apiUrl } });
+    try {
+      await expect(other.login('MTIw.wrong.token')).rejects.toMatchObject({ code: 'TokenInvalid' });
+    } finally {
+      await other.destroy();
+    }
   });
 });
