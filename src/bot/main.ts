@@ -20,6 +20,8 @@ const SANDBOX_KEY = 'sandbox-key-alpha';
 export interface RunningApp {
   /** The playground page, when running offline. */
   playgroundUrl: string | undefined;
+  /** The embedded sandbox gateway, when one was started. */
+  sandboxUrl: string | undefined;
   stop(): Promise<void>;
 }
 
@@ -48,7 +50,7 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
   if (config.discord.token) {
     const bot = await startBot(config);
     print(`Bot is running on Discord as ${bot.client.user?.tag ?? 'the configured application'}.`);
-    return { playgroundUrl: undefined, stop: () => bot.stop() };
+    return { playgroundUrl: undefined, sandboxUrl: undefined, stop: () => bot.stop() };
   }
 
   const parsedPort = playgroundPort.safeParse(env.PLAYGROUND_PORT);
@@ -60,10 +62,12 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
   };
   try {
     let { baseUrl, apiKey } = config.gateway;
+    let sandboxUrl: string | undefined;
     if (!baseUrl) {
       const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', quiet: true, ...opts.sandbox });
       stops.push(() => sandbox.close());
       baseUrl = sandbox.url;
+      sandboxUrl = sandbox.url;
       apiKey = new Secret(SANDBOX_KEY);
     }
     const ld = await startLocalDiscord({ port: 0 });
@@ -83,7 +87,7 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
         (config.gateway.baseUrl ? 'gateway at GATEWAY_BASE_URL' : 'embedded sandbox gateway') +
         '; open the address above to use it. Set DISCORD_TOKEN and DISCORD_APP_ID to run on Discord.',
     );
-    return { playgroundUrl: playground.url, stop };
+    return { playgroundUrl: playground.url, sandboxUrl, stop };
   } catch (err) {
     await stop();
     throw err;

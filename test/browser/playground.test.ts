@@ -19,7 +19,13 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'playground-browser-'));
   // A clean environment: what `npm start` sees on a machine with no Discord token and no gateway URL.
   app = await startApp({
-    env: { PLAYGROUND_PORT: '0', STORE_URL: `sqlite://${join(dir, 'bot.sqlite')}`, LOG_LEVEL: 'warn' },
+    env: {
+      PLAYGROUND_PORT: '0',
+      STORE_URL: `sqlite://${join(dir, 'bot.sqlite')}`,
+      LOG_LEVEL: 'warn',
+      // The settlement watcher looks every second, so the settlement notice follows the clock advance below.
+      SETTLEMENT_INTERVAL_SECONDS: '1',
+    },
     print: (line) => printed.push(line),
     sandbox: { control: true, seed: 1 },
   });
@@ -61,7 +67,7 @@ describe('the offline playground in Chromium', () => {
     expect(printed.join('\n')).toMatch(/local Discord double and the embedded sandbox gateway/);
   });
 
-  it('places a bet from /markets to the receipt by typing and clicking', async () => {
+  it('places a bet from /markets to the receipt by typing and clicking, then sees it settle', async () => {
     await page.goto(`${app.playgroundUrl}/?as=bettor`);
     await page.locator('body[data-ready="true"]').waitFor();
     await expect(page.locator('#about-title').textContent()).resolves.toContain('Offline playground');
@@ -123,6 +129,31 @@ describe('the offline playground in Chromium', () => {
     );
     await receipt.waitFor({ timeout: 30_000 });
     await expect(receipt.locator('discord-embed-field[field-title="Stake"]').textContent()).resolves.toContain('5');
+
+    const betId = (await receipt.locator('discord-embed-field[field-title="Bet id"]').textContent())?.trim();
+    expect(betId).toBeTruthy();
+
+    // The sandbox clock runs two days on (inside the 7 days of history the watcher reads): the event
+    // finishes, the bet settles, and the settlement notice arrives live.
+    const advanced = await fetch(`${app.sandboxUrl}/_sandbox/clock/advance`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ms: 2 * 86_400_000 }),
+    });
+    expect(advanced.status).toBe(200);
+    const notice = page.locator('discord-embed', {
+      has: page.locator('discord-embed-field[field-title="Bet id"]', { hasText: betId! }),
+    });
+    await notice
+      .filter({ hasNot: page.locator('[field-title="Potential return"]') })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await expect(
+      notice
+        .filter({ hasNot: page.locator('[field-title="Potential return"]') })
+        .first()
+        .getAttribute('embed-title'),
+    ).resolves.toMatch(/^(Won|Lost|Void|Cashed out)/);
 
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'playground-bet.png'), fullPage: true });
