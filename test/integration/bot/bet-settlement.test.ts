@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upcomingWindow } from '../../../src/bot/choices.js';
+import type { GwEvent } from '../../../src/bot/gateway-port.js';
+import { updateSettings } from '../../../src/bot/settings.js';
+import type { SlipPayload } from '../../../src/bot/slip-rules.js';
+import { bettable } from '../../../src/bot/views/card.js';
+import { type Desk, startDesk, until } from './desk.js';
+
+let desk: Desk;
+let event: GwEvent;
+let marketRefs: string[];
+
+interface SandboxState {
+  bets: Array<{ bet_id?: string; status?: string }>;
+  webhookDeliveries: unknown[];
+}
+const state = async () => (await (await fetch(`${desk.sandbox.url}/_sandbox/state`)).json()) as SandboxState;
+
+beforeAll(async () => {
+  desk = await startDesk({ webhooks: true });
+  const events = await desk.bot.context.catalog.loadEvents(upcomingWindow(Date.now()));
+  for (const e of events.filter((x) => x.status === 'prematch' && (x.books ?? []).includes('bookie_a'))) {
+    const card = await desk.bot.context.catalog.loadCard(e.event_id, 'bookie_a');
+    const refs = card.markets.flatMap((m) => bettable(m)).map((s) => s.market_ref);
+    if (card.bound && card.market_ref_betting_enabled && refs.length >= 2) {
+      event = e;
+      marketRefs = refs;
+      break;
+    }
+  }
+  expect(event).toBeDefined();
+  await updateSettings(desk.bot.store, desk.ld.guildId, (s) => ({
+    ...s,
+    resultsChannelId: desk.ld.channelIds.results,
+  }));
+});
+afterAll(async () => {
+  await desk?.close();
+});
+
+/** A slip as /bet would make it, posted in #bets by the bot so its message can be edited. */
+async function slipFor(marketRef: string, stake = 5) {
+  const ctx = desk.bot.context;
+  const slip = await ctx.bets.prepareSlip({
+    guildId: desk.ld.guildId,
+    channelId: desk.ld.channelIds.bets,
+    userId: desk.ld.users.bettor.id,
+    epk: event.event_id,
+    bookie: 'bookie_a',
+    marketRef,
+    stake,
+  });
+  const messageId = await ctx.poster.post(desk.ld.channelIds.bets, {
+    content: 'slip',
+    embeds: [{ title: 'Bet slip' }],
+    components: [],
+  });
+  await ctx.bets.attachMessage(slip.slipId, desk.ld.channelIds.bets, messageId);
+  return { slip, messageId };
+}
+
+describe('bet service and settlement against the sandbox', () => {
+  it('confirms once, places one bet by market_ref, and edits the receipt in once', async () => {
+    const ctx = desk.bot.context;
+    const { slip, messageId } = await slipFor(marketRefs[0] as string);
+    const edits: string[] = [];
+    desk.ld.events.on('messageUpdate', (e: { message: { id: string; embeds: Array<{ title?: string }> } }) => {
+      if (e.message.id === messageId) edits.push(e.message.embeds[0]?.title ?? '');
+    });
+    const where = { channelId: desk.ld.channelIds.bets, messageId };
+    const shown = async (p: SlipPayload, odds: number, cid: string) => {
+      await ctx.poster.edit(where.channelId, where.messageId, {
+        embeds: [{ title: 'Bet submitted', description: `${p.selectionLabel} ${odds} ${cid}` }],
+        components: [],
+      });
+    };
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => ctx.bets.confirm(slip.slipId, desk.ld.users.bettor.id, where, shown)),
+    );
+    expect(results.filter((r) => r.kind === 'submitted')).toHaveLength(1);
+    await until(() => edits.some((t) => t.startsWith('Bet placed')), 'the receipt');
+    await ctx.tracker.idle();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(edits.filter((t) => t.startsWith('Bet placed'))).toHaveLength(1);
+    expect(edits.indexOf('Bet submitted')).toBeLessThan(edits.findIndex((t) => t.startsWith('Bet placed')));
+    expect((await state()).bets).toHaveLength(1);
+  });
+
+  it('refuses with the new price instead of placing when the price fell past the tolerance', async () => {
+    const ctx = desk.bot.context;
+    const { slip, messageId } = await slipFor(marketRefs[1] as string);
+    // The user was shown a far higher price than the live one: as if the market moved against them.
+    await desk.bot.store.query(
+      `UPDATE slips SET payload = json_set(payload, '$.shownOdds', 50) WHERE slip_id = ?`,
+      slip.slipId,
+    );
+    const before = (await state()).bets.length;
+    const r = await ctx.bets.confirm(
+      slip.slipId,
+      desk.ld.users.bettor.id,
+      { channelId: desk.ld.channelIds.bets, messageId },
+      async () => undefined,
+    );
+    expect(r.kind).toBe('refused');
+    if (r.kind === 'refused') expect(r.message).toMatch(/price moved to \d+\.\d\d/);
+    expect((await state()).bets).toHaveLength(before);
+  });
+
+  it('posts one settlement notice per settled bet, also after a restart', async () => {
+    const res = await fetch(`${desk.sandbox.url}/_sandbox/settle`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ epk: event.event_id }),
+    });
+    expect(res.status).toBe(200);
+    const notices = () =>
+      desk.ld
+        .messages(desk.ld.channelIds.results)
+        .filter((m) => /^(Won|Lost|Void|Cashed out)/.test(m.embeds[0]?.title ?? ''));
+    expect(await desk.bot.settlement.tick()).toBe(1);
+    expect(notices()).toHaveLength(1);
+    expect(await desk.bot.settlement.tick()).toBe(0);
+    await desk.restart();
+    expect(await desk.bot.settlement.tick()).toBe(0);
+    expect(notices()).toHaveLength(1);
+    expect(JSON.stringify(notices()[0]?.embeds)).toContain('P&L');
+  });
+});
