@@ -28,7 +28,7 @@ export async function clientOverhead(): Promise<FigureResult[]> {
     const selections = viaClient.markets.reduce((n, m) => n + m.selections.length, 0);
     const perBatch = 100;
     const ab = await interleave(
-      { repeats: 15, warmup: 2 },
+      { repeats: 21, warmup: 3 },
       () => msPerOp(perBatch, () => client.markets.get({ epk: EPK, bookie: 'bookie_a' })),
       () =>
         msPerOp(perBatch, async () => {
@@ -43,7 +43,7 @@ export async function clientOverhead(): Promise<FigureResult[]> {
         unit: 'ms/card',
         baseline: ab.medianB,
         target: { on: 'ratio', op: '<=', limit: 1.15 },
-        note: `${selections} selections, ${Buffer.byteLength(JSON.stringify(card))} bytes; client.markets.get (zod on, no cache) vs undici request + JSON.parse; medians of 15 interleaved repeats x ${perBatch} sequential GETs`,
+        note: `${selections} selections, ${Buffer.byteLength(JSON.stringify(card))} bytes; client.markets.get (zod on, no cache) vs undici request + JSON.parse; medians of 21 interleaved repeats x ${perBatch} sequential GETs`,
       }),
     ];
   } finally {
