@@ -37,18 +37,27 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   const server = createServer((req, res) => {
     handle(req, res, api, live).catch((err) => fail(res, err));
   });
+  const port = options.port ?? 8791;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 8791, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
+    const onError = (err: NodeJS.ErrnoException) => {
+      live.close();
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new Error(`Port ${port} is in use: set PLAYGROUND_PORT to another port (0 picks a free one).`)
+          : err,
+      );
+    };
+    server.once('error', onError);
+    server.listen(port, options.host ?? '127.0.0.1', () => {
+      server.off('error', onError);
       resolve();
     });
   });
-  const { address, port } = server.address() as AddressInfo;
+  const { address, port: bound } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
 
   return {
-    url: `http://${host}:${port}`,
+    url: `http://${host}:${bound}`,
     close: async () => {
       live.close();
       server.closeAllConnections();

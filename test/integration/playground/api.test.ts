@@ -152,4 +152,11 @@ describe('the playground API over the local Discord', () => {
     const escape = await fetch(`${pg.url}/vendor/lit/..%2F..%2Fpackage.json`);
     expect(escape.status).toBe(404);
   });
+
+  it('says which variable to change when the port is taken', async () => {
+    const port = Number(new URL(pg.url).port);
+    await expect(startPlayground({ ld, port })).rejects.toThrow(
+      `Port ${port} is in use: set PLAYGROUND_PORT to another port (0 picks a free one).`,
+    );
+  });
 });
