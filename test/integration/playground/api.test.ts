@@ -149,8 +149,8 @@ describe('the playground API over the local Discord', () => {
     const lib = await fetch(`${pg.url}/vendor/@skyra/discord-components-core/dist/index.js`);
     expect(lib.status).toBe(200);
     expect(lib.headers.get('content-type')).toMatch(/javascript/);
-    const escape = await fetch(`${pg.url}/vendor/lit/..%2F..%2Fpackage.json`);
-    expect(escape.status).toBe(404);
+    const traversal = await fetch(`${pg.url}/vendor/lit/..%2F..%2Fpackage.json`);
+    expect(traversal.status).toBe(404);
   });
 
   it('says which variable to change when the port is taken', async () => {
