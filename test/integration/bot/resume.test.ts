@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upcomingWindow } from '../../../src/bot/choices.js';
+import { JobRepo } from '../../../src/bot/repos/jobs.js';
+import type { SlipPayload } from '../../../src/bot/slip-rules.js';
+import { openStore } from '../../../src/bot/store.js';
+import { bettable } from '../../../src/bot/views/card.js';
+import { GatewayClient } from '../../../src/gateway/index.js';
+import { API_KEY, type Desk, startDesk, until } from './desk.js';
+
+let desk: Desk;
+
+beforeAll(async () => {
+  desk = await startDesk();
+});
+afterAll(async () => {
+  await desk?.close();
+});
+
+describe('pending jobs after a restart', () => {
+  it('takes over a job left pending by a stopped process and edits its result in once', async () => {
+    const ctx = desk.bot.context;
+    const events = await ctx.catalog.loadEvents(upcomingWindow(Date.now()));
+    let placed: { epk: string; sport: string; ref: string; odds: number } | undefined;
+    for (const e of events.filter((x) => x.status === 'prematch' && (x.books ?? []).includes('bookie_a'))) {
+      const sel = (await ctx.catalog.loadCard(e.event_id, 'bookie_a')).markets.flatMap((m) => bettable(m))[0];
+      if (sel) {
+        placed = { epk: e.event_id, sport: e.sport, ref: sel.market_ref, odds: sel.odds };
+        break;
+      }
+    }
+    expect(placed).toBeDefined();
+    const messageId = await ctx.poster.post(desk.ld.channelIds.bets, {
+      embeds: [{ title: 'Bet submitted' }],
+      components: [],
+    });
+
+    // Another process placed a bet, stored its 202, and died before the result came back.
+    const other = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    const handle = await other.bets.place({
+      session_id: 'sess-alpha-bookie_a',
+      category: 'sports',
+      sport: placed?.sport ?? '',
+      epk: placed?.epk ?? '',
+      market_ref: placed?.ref ?? '',
+      stake: 3,
+      target_odds: 1.01,
+    });
+    await other.close();
+    const slip: SlipPayload = {
+      epk: placed?.epk ?? '',
+      sport: placed?.sport ?? '',
+      eventName: 'resumed event',
+      bookie: 'bookie_a',
+      sessionId: 'sess-alpha-bookie_a',
+      marketKey: 'm',
+      marketLabel: 'Market',
+      selectionLabel: 'Selection',
+      marketRef: placed?.ref ?? '',
+      stake: 3,
+      shownOdds: placed?.odds ?? 2,
+    };
+    await desk.bot.stop();
+    const store = await openStore(desk.env.STORE_URL as string);
+    // A lease of -1 ms: already expired, as if its owner stopped renewing it.
+    await new JobRepo(store, 'dead-process', -1).insert(
+      {
+        correlationId: handle.correlationId,
+        kind: 'bet',
+        guildId: desk.ld.guildId,
+        channelId: desk.ld.channelIds.bets,
+        messageId,
+        userId: desk.ld.users.bettor.id,
+        sessionId: 'sess-alpha-bookie_a',
+        envelope: handle.envelope as unknown as Record<string, unknown>,
+        context: {
+          slip,
+          guildId: desk.ld.guildId,
+          userId: desk.ld.users.bettor.id,
+          day: '2026-01-01',
+          odds: slip.shownOdds,
+        },
+      },
+      Date.now(),
+    );
+    await store.close();
+
+    const edits: string[] = [];
+    desk.ld.events.on('messageUpdate', (e: { message: { id: string; embeds: Array<{ title?: string }> } }) => {
+      if (e.message.id === messageId) edits.push(e.message.embeds[0]?.title ?? '');
+    });
+    await desk.restart();
+    await until(() => edits.some((t) => t.startsWith('Bet placed')), 'the receipt after the restart', 20_000);
+    await desk.bot.context.tracker.idle();
+    expect(edits.filter((t) => t.startsWith('Bet placed'))).toHaveLength(1);
+    const job = await desk.bot.context.jobs.get(handle.correlationId);
+    expect(job?.state).toBe('posted');
+  });
+});
