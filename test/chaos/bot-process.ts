@@ -4,7 +4,9 @@ import { parseConfig } from '../../src/bot/config.js';
 import { loadStartBot } from '../e2e/bot-entry.js';
 
 const startBot = await loadStartBot();
-const bot = await startBot(parseConfig(process.env));
+// A restarted process of the same deployment keeps its lease owner id (BOT_PROCESS_ID) and resumes its jobs.
+const processId = process.env.BOT_PROCESS_ID;
+const bot = await startBot(parseConfig(process.env), processId ? { processId } : {});
 process.stdout.write(`${JSON.stringify({ ready: true, receiverUrl: bot.receiverUrl, pid: process.pid })}\n`);
 
 const stop = async () => {

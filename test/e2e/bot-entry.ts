@@ -10,7 +10,13 @@ export interface RunningBot {
   stop(): Promise<void>;
 }
 
-export type StartBot = (config: BotConfig) => Promise<RunningBot>;
+/** Optional wiring of the bot's startBot; the suites use only the lease owner id. */
+export interface BotDeps {
+  /** Who owns the bot's job leases; a restarted deployment keeps its id and resumes its jobs at once. */
+  processId?: string;
+}
+
+export type StartBot = (config: BotConfig, deps?: BotDeps) => Promise<RunningBot>;
 
 // Loaded by path at run time so the suites compile while the bot's wiring is being changed.
 const ENTRY = '../../src/bot/index.js';

@@ -100,7 +100,10 @@ describe('browsing events and cards end to end', () => {
   it('/price shows the live price of a selection', async () => {
     const price = desk.ld.commands().find((c) => c.name === 'price');
     if (!price) throw new Error('/price is not registered');
-    const names = ((price.options ?? []) as Array<{ name: string }>).map((o) => o.name);
+    // /price has a sports and a racing form; a selection's price is the sports one.
+    const defs = (price.options ?? []) as Array<{ type: number; name: string; options?: Array<{ name: string }> }>;
+    const sports = defs.find((d) => d.type === 1 && d.name === 'sports');
+    const names = (sports?.options ?? defs).map((o) => o.name);
     const options: Record<string, string> = {};
     if (names.includes('event')) options.event = sel.epk;
     if (names.includes('bookie')) options.bookie = sel.bookie;
@@ -111,6 +114,7 @@ describe('browsing events and cards end to end', () => {
       channelId: desk.ld.channelIds.bets,
       name: 'price',
       options,
+      ...(sports ? { subcommand: 'sports' } : {}),
     });
     expect((await handle.acknowledged).ms).toBeLessThan(ACK_DEADLINE_MS);
     const reply = await responseMatching(handle, /\d+\.\d{2}/, 20_000);

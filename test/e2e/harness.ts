@@ -66,11 +66,14 @@ export async function startDesk(opts: DeskOptions = {}): Promise<Desk> {
     ...opts.env,
   };
   const config = parseConfig(env);
+  // One deployment, one lease owner: a restart resumes its own pending jobs instead of waiting out the lease.
+  const processId = `desk-${webhookPort}`;
+  env.BOT_PROCESS_ID = processId;
   let bot: RunningBot | undefined;
   const boot = async () => {
     if (opts.inProcessBot === false) return;
     const startBot = await loadStartBot();
-    bot = await startBot(config);
+    bot = await startBot(config, { processId });
     await ld.waitForBot(10_000);
     await waitForCommands(ld);
   };

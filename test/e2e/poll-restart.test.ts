@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BettableSelection, betSlip, messageMatching, newTrail, pickEvent, press } from './flows.js';
+import { type BettableSelection, betSlip, current, messageMatching, newTrail, pickEvent, press } from './flows.js';
 import { type Desk, startDesk } from './harness.js';
-import { ACK_DEADLINE_MS, textOf, until } from './messages.js';
+import { ACK_DEADLINE_MS, responseMatching, textOf, until } from './messages.js';
 
 /** No WEBHOOK_PUBLIC_URL: every result comes by the batched poller. A proxy lets the test hold the polls. */
 describe('betting end to end, poll-only path', () => {
@@ -57,15 +57,33 @@ describe('betting end to end, poll-only path', () => {
   }, 90_000);
 });
 
-describe('the gateway down', () => {
+describe('a slip left to expire, then the gateway down', () => {
   let desk: Desk;
   let sel: BettableSelection;
 
   beforeAll(async () => {
-    desk = await startDesk({ webhooks: false });
+    // The shortest expiry the bot accepts, so the test waits seconds, not minutes.
+    desk = await startDesk({ webhooks: false, env: { SLIP_EXPIRY_SECONDS: '10' } });
     sel = await pickEvent(desk, 'nba', 0);
   }, 60_000);
   afterAll(() => desk?.close());
+
+  it('refuses Confirm on an expired slip, says to run /bet again, and places nothing', async () => {
+    const trail = newTrail();
+    const { bettor } = desk.ld.users;
+    const { slip } = await betSlip(desk, trail, { user: bettor, sel, stake: 3 });
+    // The slip states its expiry as a Discord timestamp; press Confirm just after it.
+    const expires = Number(/<t:(\d+):R>/.exec(slip.content ?? '')?.[1]);
+    expect(expires).toBeGreaterThan(Date.now() / 1000);
+    await until('the slip to expire', () => (Date.now() > (expires + 1) * 1000 + 200 ? true : undefined), 20_000, 100);
+    const late = await press(desk, trail, bettor, current(desk, slip), /^Confirm$/);
+    const reply = await responseMatching(late, /expired/);
+    expect(textOf(reply)).toMatch(/expired before it was confirmed\. Nothing was placed; run \/bet again/);
+    expect(reply.flags! & 64).toBe(64);
+    expect(textOf(current(desk, slip))).not.toMatch(/Bet submitted|Bet placed/);
+    expect((await desk.control.state()).bets).toEqual([]);
+    expect(trail.acks.every((ms) => ms < ACK_DEADLINE_MS)).toBe(true);
+  }, 40_000);
 
   it('answers /bet within 3 s with a message that says the gateway cannot be reached', async () => {
     await desk.sandbox.close();

@@ -11,7 +11,7 @@ export interface SandboxState {
   now: string;
   bets: SandboxBet[];
   jobs: { correlation_id: string; status: string; account_id: string }[];
-  webhookDeliveries: unknown[];
+  webhookDeliveries: { correlation_id: string; url: string; state: string }[];
   counters: Record<string, number>;
 }
 
