@@ -68,6 +68,10 @@ describe('the offline playground in Chromium', () => {
   });
 
   it('places a bet from /markets to the receipt by typing and clicking, then sees it settle', async () => {
+    // A second person watches the channel as the viewer, in their own tab.
+    const watcher = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await watcher.goto(`${app.playgroundUrl}/?as=viewer`);
+    await watcher.locator('body[data-ready="true"]').waitFor();
     await page.goto(`${app.playgroundUrl}/?as=bettor`);
     await page.locator('body[data-ready="true"]').waitFor();
     await expect(page.locator('#about-title').textContent()).resolves.toContain('Offline playground');
@@ -132,6 +136,11 @@ describe('the offline playground in Chromium', () => {
 
     const betId = (await receipt.locator('discord-embed-field[field-title="Bet id"]').textContent())?.trim();
     expect(betId).toBeTruthy();
+
+    // The viewer saw the public slip turn into the receipt live, but never the bettor's own card.
+    await watcher.locator('discord-embed[embed-title="Bet placed ✅"]').waitFor({ timeout: 10_000 });
+    await expect(watcher.locator(`discord-embed[embed-title$="— ${bookie}"]`).count()).resolves.toBe(0);
+    await expect(watcher.locator('discord-message[ephemeral]').count()).resolves.toBe(0);
 
     // The sandbox clock runs two days on (inside the 7 days of history the watcher reads): the event
     // finishes, the bet settles, and the settlement notice arrives live.
