@@ -125,4 +125,21 @@ describe('bet service and settlement against the sandbox', () => {
     expect(notices()).toHaveLength(1);
     expect(JSON.stringify(notices()[0]?.embeds)).toContain('P&L');
   });
+
+  it('refuses a slip on a book whose chosen session is inactive, saying how to fix it', async () => {
+    const ctx = desk.bot.context;
+    await updateSettings(desk.bot.store, desk.ld.guildId, (s) => ({
+      ...s,
+      sessions: { ...s.sessions, bookie_a: 'sess-alpha-bookie_b-idle' },
+    }));
+    await expect(ctx.bets.sessionFor(desk.ld.guildId, 'bookie_a')).rejects.toThrow(/no longer exists|inactive/);
+    const sessions = await ctx.gateway.sessions.list();
+    const idle = sessions.find((x) => !x.active);
+    expect(idle).toBeDefined();
+    await updateSettings(desk.bot.store, desk.ld.guildId, (s) => ({
+      ...s,
+      sessions: { ...s.sessions, [idle?.bookie ?? '']: idle?.session_id ?? '' },
+    }));
+    await expect(ctx.bets.sessionFor(desk.ld.guildId, idle?.bookie ?? '')).rejects.toThrow(/is inactive.*\/settings/);
+  });
 });
