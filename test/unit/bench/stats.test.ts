@@ -42,3 +42,27 @@ describe('bench statistics', () => {
     ]);
   });
 });
+
+describe('interleaved A/B runs', () => {
+  it('discards warm-up repeats, alternates the order, and takes the median of each side', async () => {
+    const { interleave } = await import('../../../bench/lib/ab.js');
+    const calls: string[] = [];
+    let a = 0;
+    let b = 0;
+    const result = await interleave(
+      { repeats: 3, warmup: 1 },
+      () => {
+        calls.push('a');
+        return [100, 1, 3, 2][a++]!;
+      },
+      () => {
+        calls.push('b');
+        return [100, 10, 30, 20][b++]!;
+      },
+    );
+    expect(calls).toEqual(['a', 'b', 'b', 'a', 'a', 'b', 'b', 'a']);
+    expect(result.a).toEqual([1, 3, 2]);
+    expect(result.medianA).toBe(2);
+    expect(result.medianB).toBe(20);
+  });
+});
