@@ -12,7 +12,7 @@ let marketRefs: string[];
 
 interface SandboxState {
   bets: Array<{ bet_id?: string; status?: string }>;
-  webhookDeliveries: unknown[];
+  webhookDeliveries: Array<{ correlation_id: string; url: string; state: string }>;
 }
 const state = async () => (await (await fetch(`${desk.sandbox.url}/_sandbox/state`)).json()) as SandboxState;
 
@@ -84,6 +84,14 @@ describe('bet service and settlement against the sandbox', () => {
     expect(edits.filter((t) => t.startsWith('Bet placed'))).toHaveLength(1);
     expect(edits.indexOf('Bet submitted')).toBeLessThan(edits.findIndex((t) => t.startsWith('Bet placed')));
     expect((await state()).bets).toHaveLength(1);
+    // The bet carried our callback_url, and the signed delivery was accepted by the receiver.
+    const submitted = results.find((r) => r.kind === 'submitted');
+    const cid = submitted?.kind === 'submitted' ? submitted.correlationId : '';
+    const delivery = await until(
+      async () => (await state()).webhookDeliveries.find((d) => d.correlation_id === cid && d.state === 'delivered'),
+      'the webhook delivered to the receiver',
+    );
+    expect(delivery.url).toBe(`${desk.env.WEBHOOK_PUBLIC_URL}/webhooks/gateway`);
   });
 
   it('refuses with the new price instead of placing when the price fell past the tolerance', async () => {
