@@ -53,6 +53,8 @@ export class JobTracker {
   /** Outcomes that arrived (by webhook or fast path) before anyone waited; bounded. */
   readonly #recent = new Map<string, JobOutcome>();
   #timer: NodeJS.Timeout | undefined;
+  /** When the next batched poll is due; undefined while idle. */
+  #pollDueAt: number | undefined;
   #ticking = false;
   #closed = false;
 
@@ -180,6 +182,7 @@ export class JobTracker {
   /** Clears the timer and rejects every waiter. */
   close(): void {
     this.#closed = true;
+    this.#pollDueAt = undefined;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
     const err = new GatewayError(
@@ -189,13 +192,21 @@ export class JobTracker {
     this.#jobs.clear();
   }
 
+  /** One timer: at the next poll, or earlier at the first timeout_at so a timeout is reported on time. */
   #arm(): void {
     if (this.#timer || this.#ticking || this.#closed || this.#jobs.size === 0) return;
-    this.#timer = setTimeout(() => void this.#tick(), this.#intervalMs);
+    const now = this.#now();
+    this.#pollDueAt ??= now + this.#intervalMs;
+    let at = this.#pollDueAt;
+    for (const job of this.#jobs.values())
+      if (job.timeoutAtMs !== undefined && job.timeoutAtMs < at) at = job.timeoutAtMs;
+    this.#timer = setTimeout(() => void this.#tick(), Math.max(0, at - now));
   }
 
   #disarmIfIdle(): void {
-    if (this.#jobs.size === 0 && this.#timer) {
+    if (this.#jobs.size > 0) return;
+    this.#pollDueAt = undefined;
+    if (this.#timer) {
       clearTimeout(this.#timer);
       this.#timer = undefined;
     }
@@ -213,8 +224,12 @@ export class JobTracker {
           this.#settle(job, { status: 'timeout', entry: entryFrom(job.envelope, 'timeout') });
         } else due.push(job.id);
       }
-      for (let i = 0; i < due.length; i += this.#maxBatch) {
-        await this.#pollBatch(due.slice(i, i + this.#maxBatch));
+      // A tick woken early for a timeout leaves the others to the regular cadence (1 to 3 s per the spec).
+      if (due.length > 0 && this.#pollDueAt !== undefined && now >= this.#pollDueAt - 2) {
+        this.#pollDueAt = now + this.#intervalMs;
+        for (let i = 0; i < due.length; i += this.#maxBatch) {
+          await this.#pollBatch(due.slice(i, i + this.#maxBatch));
+        }
       }
     } finally {
       this.#ticking = false;

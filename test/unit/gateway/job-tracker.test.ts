@@ -105,3 +105,30 @@ describe('job tracker', () => {
     );
   });
 });
+
+describe('job tracker timing', () => {
+  it('reports a timeout at timeout_at without an extra poll, and keeps the regular cadence for the others', async () => {
+    vi.useFakeTimers({ now: 0 });
+    const polls: { at: number; ids: string[] }[] = [];
+    const tracker = new JobTracker(
+      async (ids) => {
+        polls.push({ at: Date.now(), ids });
+        return ids.map((id) => ({ correlation_id: id, status: 'pending' }));
+      },
+      { intervalMs: 1_500 },
+    );
+    let timedOutAt: number | undefined;
+    void tracker.track(env('short', new Date(2_000).toISOString())).then(() => {
+      timedOutAt = Date.now();
+    });
+    void tracker.track(env('long')).catch(() => {});
+    await vi.advanceTimersByTimeAsync(4_600);
+    expect(timedOutAt).toBe(2_000);
+    expect(polls).toEqual([
+      { at: 1_500, ids: ['short', 'long'] },
+      { at: 3_000, ids: ['long'] },
+      { at: 4_500, ids: ['long'] },
+    ]);
+    tracker.close();
+  });
+});
