@@ -28,8 +28,12 @@ export class AccountPromos {
    * Places a bet-boost card by id. Always sends an idempotency key (generated when absent) so that a caller who
    * resends after a lost answer gets the same job back instead of a second bet. Keep the key to resend safely.
    */
-  async place(req: PlacePromoRequest): Promise<JobHandle<PromoBetResult>> {
-    const body = { ...req, idempotency_key: req.idempotency_key ?? randomUUID() };
-    return this.ctx.submit('/v3/place_promo', PlacePromoSchema, body, PromoBetResult, { idempotent: false });
+  async place(req: PlacePromoRequest): Promise<JobHandle<PromoBetResult> & { idempotencyKey: string }> {
+    const idempotencyKey = req.idempotency_key ?? randomUUID();
+    const body = { ...req, idempotency_key: idempotencyKey };
+    const handle = await this.ctx.submit('/v3/place_promo', PlacePromoSchema, body, PromoBetResult, {
+      idempotent: false,
+    });
+    return Object.assign(handle, { idempotencyKey });
   }
 }

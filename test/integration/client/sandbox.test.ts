@@ -108,6 +108,7 @@ describe('client against the sandbox gateway', () => {
       idempotency_key: 'promo-test-1',
     });
     expect(again.correlationId).toBe(first.correlationId);
+    expect(first.idempotencyKey).toBe('promo-test-1');
     const outcome = await first.wait();
     expect(outcome.status).toBe('completed');
   });

@@ -249,3 +249,24 @@ describe('deprecated routes', () => {
     ]);
   });
 });
+
+describe('place_promo idempotency', () => {
+  it('always sends an idempotency key, generating one when absent and handing it back', async () => {
+    harness = await startHarness((_req, res) =>
+      json(res, 202, { status: 'pending', correlation_id: 'c-p', promo_id: 7 }),
+    );
+    client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY });
+    const generated = await client.accountPromos.place({ session_id: 's1', promo_id: 7, stake: 5 });
+    const given = await client.accountPromos.place({
+      session_id: 's1',
+      promo_id: 7,
+      stake: 5,
+      idempotency_key: 'mine',
+    });
+    const sent = harness.received.map((r) => (r.body as { idempotency_key: string }).idempotency_key);
+    expect(sent[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(generated.idempotencyKey).toBe(sent[0]);
+    expect(sent[1]).toBe('mine');
+    expect(given.idempotencyKey).toBe('mine');
+  });
+});
