@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upcomingWindow } from '../../../src/bot/choices.js';
 import type { GwEvent } from '../../../src/bot/gateway-port.js';
 import { bettable } from '../../../src/bot/views/card.js';
-import { control, type Desk, startDesk, until } from './desk.js';
+import { control, controls, type Desk, startDesk, until } from './desk.js';
 
 let desk: Desk;
 let event: GwEvent;
@@ -141,6 +141,24 @@ describe('a bet from /markets to the receipt', () => {
     const state = (await (await fetch(`${desk.sandbox.url}/_sandbox/state`)).json()) as { bets: unknown[] };
     expect(state.bets).toHaveLength(1);
     await desk.bot.context.tracker.idle();
+  });
+
+  it('pages a long card with Next, from the stored card reference', async () => {
+    const { ld } = desk;
+    const card = await desk.bot.context.catalog.loadCard(event.event_id, 'bookie_a');
+    expect(card.markets.length, 'a card longer than one page').toBeGreaterThan(10);
+    const ix = await ld.sendCommand({
+      user: ld.users.bettor,
+      channelId: ld.channelIds.bets,
+      name: 'markets',
+      options: { event: event.event_id, bookie: 'bookie_a' },
+    });
+    await ix.acknowledged;
+    const first = await until(() => ix.responses().find((m) => control(m, 'v1:card:page:')), 'the first page');
+    expect(first.embeds[0]?.footer?.text).toMatch(/^Page 1 of [2-9]/);
+    const next = controls(first).find((c) => c.label?.startsWith('Next'));
+    await ld.clickButton({ user: ld.users.bettor, message: first, customId: next?.custom_id ?? '' });
+    await until(() => /^Page 2 of/.test(ld.message(first.id)?.embeds[0]?.footer?.text ?? ''), 'page 2');
   });
 
   it('never prints the API key or the token in logs or messages', () => {
