@@ -79,7 +79,8 @@ export async function openStore(url: string): Promise<BotStore> {
     query,
     withLock,
     async sweep(now: number) {
-      await query('DELETE FROM slips WHERE expires_at <= ?', now);
+      // Expired slips stay an hour so a late Confirm is told "expired", not "already handled".
+      await query('DELETE FROM slips WHERE expires_at <= ?', now - 3_600_000);
       // A gateway retries a webhook for about 21 s; a day of history is plenty for dedupe.
       await query('DELETE FROM webhook_deliveries WHERE received_at <= ?', now - 86_400_000);
       await query("DELETE FROM jobs WHERE state = 'posted' AND updated_at <= ?", now - 7 * 86_400_000);

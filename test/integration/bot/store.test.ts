@@ -96,13 +96,15 @@ describe('store on sqlite', () => {
     expect(await stakes.used('g', 'u', '2026-11-21')).toBe(60);
   });
 
-  it('sweeps expired slips and cache entries', async () => {
+  it('sweeps long-expired slips and cache entries, keeping recently expired slips to say so', async () => {
     const slips = new SlipRepo(store);
-    await slips.create(slip('old', 'u1', Date.now() - 10));
+    await slips.create(slip('old', 'u1', Date.now() - 3_600_010));
+    await slips.create(slip('recent', 'u1', Date.now() - 10));
     await store.kv.set('cache:x', 1, 1);
     await new Promise((r) => setTimeout(r, 5));
     await store.sweep(Date.now());
     expect(await slips.get('old')).toBeUndefined();
+    expect((await slips.claim('recent', 'u1', Date.now())).kind).toBe('expired');
     const rows = await store.query("SELECT key FROM keyv WHERE key = 'bot:cache:x'");
     expect(rows).toHaveLength(0);
   });
