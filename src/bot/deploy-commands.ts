@@ -1,9 +1,11 @@
 // `npm run deploy-commands`: registers every commands/*.ts (guild when DISCORD_GUILD_ID is set, else global).
 import { ConfigError, parseConfig } from './config.js';
 import { deployCommands } from './deploy.js';
+import { loadEnvFile } from './env-file.js';
 import { loadCommands } from './loader.js';
 
 try {
+  loadEnvFile();
   const config = parseConfig();
   const commands = [...(await loadCommands()).values()];
   const done = await deployCommands({ config, commands });

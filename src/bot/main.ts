@@ -11,6 +11,7 @@ import { startLocalDiscord } from '../local-discord/index.js';
 import { startPlayground } from '../local-discord/playground/server.js';
 import { type StartSandboxOptions, startSandbox } from '../sandbox/index.js';
 import { type BotConfig, ConfigError, parseConfig } from './config.js';
+import { loadEnvFile } from './env-file.js';
 import { startBot } from './index.js';
 import { Secret } from './secret.js';
 
@@ -148,6 +149,7 @@ function freePort(): Promise<number> {
 async function main() {
   let app: RunningApp;
   try {
+    loadEnvFile();
     app = await startApp();
   } catch (err) {
     // Config errors already say which variable to fix; anything else is printed without secrets (none reach here).
