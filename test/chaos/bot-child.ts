@@ -1,9 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ENTRY = fileURLToPath(new URL('./bot-process.ts', import.meta.url));
-const TSX_CLI = createRequire(import.meta.url).resolve('tsx/cli');
+// tsx's loader in this very node process: the tsx CLI would run the bot in a grandchild that a SIGKILL of
+// the CLI leaves alive (holding the webhook port), so the kill would not be a kill.
+const TSX_LOADER = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/cli')), 'loader.mjs')).href;
 
 /** A bot running in a child process: what it printed, and how to kill it the hard way. */
 export interface BotChild {
@@ -19,7 +22,7 @@ export interface BotChild {
 }
 
 export async function spawnBot(env: Record<string, string>, readyTimeoutMs = 20_000): Promise<BotChild> {
-  const child: ChildProcess = spawn(process.execPath, [TSX_CLI, ENTRY], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', TSX_LOADER, ENTRY], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,5 +1,5 @@
 import { signWebhook } from '../../src/gateway/webhooks.js';
-import { betSlip, messageMatching, newTrail, pickEvent, press } from '../e2e/flows.js';
+import { betSlip, messageMatching, newTrail, pickEvent, press, SlipRefusedError } from '../e2e/flows.js';
 import { API_KEY, type Desk, startDesk } from '../e2e/harness.js';
 import { textOf, until } from '../e2e/messages.js';
 import { spawnBot } from './bot-child.js';
@@ -9,7 +9,27 @@ import { emptyResult, type ScenarioResult } from './tally.js';
 import { FUZZ_ID_PREFIX } from './webhook-cases.js';
 import { fuzzWebhooks } from './webhook-fuzz.js';
 
+const seconds = (since: number) => ((Date.now() - since) / 1000).toFixed(1);
+
 const FINAL = /Bet placed ✅|Bet not placed|Bet result unknown/;
+
+/**
+ * A stuck price check keeps the user waiting until its timeout_at (minutes away): while `work` is not done
+ * after a few seconds, move the sandbox clock past any job's timeout so the bot gets its "timeout" answer.
+ */
+async function skipStuckJobs<T>(desk: Desk, work: Promise<T>): Promise<T> {
+  let done = false;
+  const settled = work.finally(() => {
+    done = true;
+  });
+  void (async () => {
+    while (!done) {
+      await new Promise((x) => setTimeout(x, 3000));
+      if (!done) await desk.control.advance(6 * 60_000).catch(() => undefined);
+    }
+  })();
+  return settled;
+}
 
 /** Counts edits of one message that show a final result. */
 function watchFinalEdits(desk: Desk, messageId: string): { count(): number; stop(): void } {
@@ -210,6 +230,7 @@ export async function faultStorm(bets: number, browses: number): Promise<Scenari
   const desk = await startDesk({ webhooks: true });
   try {
     const sels = await Promise.all([0, 1, 2].map((i) => pickEvent(desk, 'nba', i)));
+    const started = Date.now();
     await desk.control.faults({
       latency: { fixedMs: 10, spikeProbability: 0.1, spikeMs: 2500 },
       errorRates: { '/odds/v1/events': 0.3, '/v3/markets': 0.3, '/api/session_ids': 0.3, '/api/bet_status': 0.3 },
@@ -222,21 +243,33 @@ export async function faultStorm(bets: number, browses: number): Promise<Scenari
       seed: 99,
       realStrings: sels.flatMap((s) => [s.epk, s.bookie, s.marketRef]),
     });
-    r.notes.push(`reads under faults: ${fuzz.sent} sent, ${fuzz.answered} answered, ${fuzz.failures.length} failures`);
+    r.notes.push(
+      `reads under faults: ${fuzz.sent} sent, ${fuzz.answered} answered, ${fuzz.failures.length} failures (${seconds(started)} s)`,
+    );
     for (const f of fuzz.failures.slice(0, 3)) r.notes.push(`  /${f.case.name}: ${f.problem}`);
     const slips: string[] = [];
     let unanswered = fuzz.failures.length;
+    let refused = 0;
     for (let i = 0; i < bets; i++) {
       const trail = newTrail();
       const sel = sels[i % sels.length]!;
       try {
-        const { slip } = await betSlip(desk, trail, { user: desk.ld.users.bettor, sel, stake: 1 + i / 100 });
+        const { slip } = await skipStuckJobs(
+          desk,
+          betSlip(desk, trail, { user: desk.ld.users.bettor, sel, stake: 1 + i / 100 }),
+        );
         await press(desk, trail, desk.ld.users.bettor, slip, /^Confirm$/);
-        await messageMatching(desk, slip, /Bet submitted|Not placed|not|Try again/i, 20_000);
+        await skipStuckJobs(desk, messageMatching(desk, slip, /Bet submitted|Not placed|not|Try again/i, 20_000));
         slips.push(slip.id);
       } catch (err) {
         // A slip refused because a read failed is fine when the user was told so; silence is not.
-        if (/responses so far: \(none\)|not acknowledged/.test(String(err))) unanswered += 1;
+        if (err instanceof SlipRefusedError) {
+          refused += 1;
+          r.notes.push(`  bet ${i + 1} refused: ${err.reply.slice(0, 160)}`);
+        } else {
+          unanswered += 1;
+          r.notes.push(`  bet ${i + 1}: ${String((err as Error).message).slice(0, 300)}`);
+        }
       }
     }
     // Stuck jobs end at timeout_at: move the sandbox clock past it and let the poller see "timeout".
@@ -256,7 +289,9 @@ export async function faultStorm(bets: number, browses: number): Promise<Scenari
     }
     r.lostResults = lost;
     r.survived = lost === 0 && unanswered === 0 && fuzz.failures.length === 0;
-    r.notes.push(`confirmed slips ${slips.length}, lost results ${lost}, unanswered ${unanswered}`);
+    r.notes.push(
+      `confirmed slips ${slips.length}, refused with a reason ${refused}, lost results ${lost}, unanswered ${unanswered} (${seconds(started)} s)`,
+    );
   } finally {
     await desk.close();
   }

@@ -86,17 +86,35 @@ export async function betSlip(
       },
     }),
   );
-  // The slip is a public follow-up; look for it among the responses and in the channel.
-  const slip = await until(
+  // The slip is a public follow-up; look for it among the responses and in the channel. A refusal (the
+  // placeholder edited to an error) ends the wait at once instead of running out the clock.
+  const isSlip = (m: LocalMessage) =>
+    /Bet slip/.test(textOf(m)) && (m.content ?? '').includes(input.user.id) && !seen.has(m.id);
+  const found = await until(
     'the bet slip',
-    () =>
-      [...handle.responses(), ...desk.ld.messages(desk.ld.channelIds.bets)].find(
-        (m) => /Bet slip/.test(textOf(m)) && (m.content ?? '').includes(input.user.id) && !seen.has(m.id),
-      ),
+    () => {
+      const slip = [...handle.responses(), ...desk.ld.messages(desk.ld.channelIds.bets)].find(isSlip);
+      if (slip) return { slip };
+      const refusal = handle.responses().find((m) => {
+        const t = textOf(m);
+        return t !== '' && !/Bet slip|posted below/.test(t);
+      });
+      return refusal ? { refusal: textOf(refusal), slip: undefined } : undefined;
+    },
     20_000,
-  ).catch(async () => responseMatching(handle, /Bet slip/, 1));
+  ).catch(async () => ({ slip: await responseMatching(handle, /Bet slip/, 1) }));
+  if (!found.slip) throw new SlipRefusedError('refusal' in found ? found.refusal : '');
+  const { slip } = found;
   seen.add(slip.id);
   return { slip, handle };
+}
+
+/** The bot answered /bet with a reason instead of a slip (the user was told why). */
+export class SlipRefusedError extends Error {
+  constructor(readonly reply: string) {
+    super(`the bot refused the slip: ${JSON.stringify(reply)}`);
+    this.name = 'SlipRefusedError';
+  }
 }
 
 export interface SlipShown {
