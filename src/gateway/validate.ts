@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { RequestValidationError, ResponseShapeError } from './errors.js';
+import { shapeCheckOf } from './shape-check.js';
 
 const fieldOf = (path: readonly PropertyKey[]) => (path.length ? path.map(String).join('.') : '(body)');
 
@@ -30,7 +31,7 @@ function throwValidation(message: string, field: string, issues: { field: string
   throw new RequestValidationError(message, { field, issues });
 }
 
-/** Validates a 2xx body: documented fields typed, unknown fields kept by the loose schemas. */
+/** Validates a 2xx body: documented fields typed, unknown fields kept (the body itself is returned). */
 export function parseResponse<S extends z.ZodType>(
   schema: S,
   data: unknown,
@@ -38,8 +39,12 @@ export function parseResponse<S extends z.ZodType>(
   /** Cleans the body kept on the error (the transport strips the API key from it). */
   clean: (body: unknown) => unknown = (b) => b,
 ): z.output<S> {
+  // The generated check answers almost every body; zod's own parse runs only to explain a refusal.
+  const check = shapeCheckOf(schema);
+  if (check?.(data)) return data as z.output<S>;
   const parsed = schema.safeParse(data);
-  if (parsed.success) return parsed.data;
+  // A pure schema only accepts or refuses: hand back the body itself, unknown fields and all.
+  if (parsed.success) return check ? (data as z.output<S>) : parsed.data;
   const issues = parsed.error.issues.map((i) => `${fieldOf(i.path)}: ${i.message}`);
   throw new ResponseShapeError(
     `${ctx.method} ${ctx.path} answered ${ctx.status} with an unexpected body (${issues.slice(0, 3).join('; ')}). The gateway and this client disagree on the spec; report it.`,

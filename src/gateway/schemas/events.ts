@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checked } from '../shape-check.js';
 import { isoDay } from './common.js';
 
 const DAY_MS = 86_400_000;
@@ -87,7 +88,7 @@ export const Event = z.looseObject({
 });
 export type Event = z.infer<typeof Event>;
 
-export const EventsPage = z.looseObject({
+const EventsPageShape = z.looseObject({
   count: z.number(),
   truncated: z.boolean().optional(),
   next_cursor: z.string().nullable().optional(),
@@ -96,4 +97,6 @@ export const EventsPage = z.looseObject({
   data: z.array(Event),
   generated_at: z.string().optional(),
 });
-export type EventsPage = z.infer<typeof EventsPage>;
+/** Checked by a generated validator; safeParse returns the body itself (see shape-check.ts). */
+export const EventsPage = checked(EventsPageShape);
+export type EventsPage = z.infer<typeof EventsPageShape>;

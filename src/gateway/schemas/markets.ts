@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checked } from '../shape-check.js';
 import { nonEmpty } from './common.js';
 
 export const Tier = z.enum(['popular', 'other', 'unmapped'], { error: "must be 'popular', 'other' or 'unmapped'" });
@@ -36,7 +37,7 @@ export const MarketRow = z.looseObject({
 });
 export type MarketRow = z.infer<typeof MarketRow>;
 
-export const MarketCard = z.looseObject({
+const MarketCardShape = z.looseObject({
   epk: z.string(),
   bookie: z.string(),
   site_event_id: z.string().nullish(),
@@ -58,4 +59,6 @@ export const MarketCard = z.looseObject({
   spine_site_event_id: z.string().nullish(),
   site_event_id_check: z.string().optional(),
 });
-export type MarketCard = z.infer<typeof MarketCard>;
+/** Checked by a generated validator; safeParse returns the body itself (see shape-check.ts). */
+export const MarketCard = checked(MarketCardShape);
+export type MarketCard = z.infer<typeof MarketCardShape>;
