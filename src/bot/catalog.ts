@@ -1,8 +1,8 @@
 import type { GatewayPort, GwEvent, GwEventsQuery, GwMarketCard, GwSession } from './gateway-port.js';
+import { SingleFlight } from './single-flight.js';
+import type { BotStore } from './store.js';
 
 export type EventsFilter = Pick<GwEventsQuery, 'league' | 'date' | 'since' | 'until' | 'status'>;
-
-import type { BotStore } from './store.js';
 
 const EVENTS_TTL_MS = 60_000;
 const CARD_TTL_MS = 60_000;
@@ -17,13 +17,20 @@ const eventsKey = (q: EventsFilter) =>
  * (3 s, no defer), so it reads only `peek*`; commands that deferred use `load*`, which fill the cache.
  */
 export class Catalog {
+  /** Concurrent misses of one cache key share a single gateway load. */
+  private readonly flights = new SingleFlight();
+
   constructor(
     private readonly gateway: GatewayPort,
     private readonly store: BotStore,
   ) {}
 
-  async loadEvents(q: EventsFilter): Promise<GwEvent[]> {
+  loadEvents(q: EventsFilter): Promise<GwEvent[]> {
     const k = eventsKey(q);
+    return this.flights.run(k, () => this.readEvents(k, q));
+  }
+
+  private async readEvents(k: string, q: EventsFilter): Promise<GwEvent[]> {
     const hit = await this.store.kv.get<GwEvent[]>(k);
     if (Array.isArray(hit)) return hit;
     const out: GwEvent[] = [];
@@ -48,8 +55,17 @@ export class Catalog {
     return (await this.store.kv.get<GwEvent>(`cache:event:${epk}`)) ?? undefined;
   }
 
-  async loadCard(epk: string, bookie: string, filters: { tier?: string; market?: string } = {}): Promise<GwMarketCard> {
+  loadCard(epk: string, bookie: string, filters: { tier?: string; market?: string } = {}): Promise<GwMarketCard> {
     const k = `cache:card:${bookie}:${filters.tier ?? '*'}:${filters.market ?? '*'}:${epk}`;
+    return this.flights.run(k, () => this.readCard(k, epk, bookie, filters));
+  }
+
+  private async readCard(
+    k: string,
+    epk: string,
+    bookie: string,
+    filters: { tier?: string; market?: string },
+  ): Promise<GwMarketCard> {
     const hit = await this.store.kv.get<GwMarketCard>(k);
     if (hit && typeof hit === 'object') return hit;
     const card = await this.gateway.markets.get({ epk, bookie, ...filters });
@@ -61,7 +77,11 @@ export class Catalog {
     return (await this.store.kv.get<GwMarketCard>(`cache:card:${bookie}:*:*:${epk}`)) ?? undefined;
   }
 
-  async loadSessions(): Promise<GwSession[]> {
+  loadSessions(): Promise<GwSession[]> {
+    return this.flights.run('cache:sessions', () => this.readSessions());
+  }
+
+  private async readSessions(): Promise<GwSession[]> {
     const hit = await this.store.kv.get<GwSession[]>('cache:sessions');
     if (Array.isArray(hit)) return hit;
     const sessions = await this.gateway.sessions.list();

@@ -5,6 +5,7 @@ import type { GwEvent, GwMarket } from './gateway-port.js';
 import { matchText } from './interact.js';
 import { formatOdds } from './odds.js';
 import { getRef, putRef } from './refs.js';
+import { StoreClosedError } from './store.js';
 import { UserFacingError } from './user-errors.js';
 import { bettable, sortMarkets } from './views/card.js';
 import { LIMITS } from './views/limits.js';
@@ -26,7 +27,10 @@ const warming = new WeakMap<BotContext, Promise<void>>();
 function warmInBackground(ctx: BotContext): void {
   if (warming.has(ctx)) return;
   const p = warmCaches(ctx)
-    .catch((err) => ctx.logger.warn('cache warm-up failed', { err }))
+    .catch((err) => {
+      // A warm-up cut short by stop is not a failure worth a warning.
+      if (!(err instanceof StoreClosedError)) ctx.logger.warn('cache warm-up failed', { err });
+    })
     .finally(() => warming.delete(ctx));
   warming.set(ctx, p);
 }

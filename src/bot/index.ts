@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Client, Events, GatewayIntentBits } from 'discord.js';
 import { GatewayClient } from '../gateway/index.js';
 import { verifyWebhookSignature } from '../gateway/webhooks.js';
@@ -24,7 +25,10 @@ import { SlipRepo } from './repos/slips.js';
 import { StakeRepo } from './repos/stakes.js';
 import { attachRouter } from './router.js';
 import { SettlementWatcher } from './settlement.js';
-import { type BotStore, openStore } from './store.js';
+import { type BotStore, openStore, StoreClosedError } from './store.js';
+
+/** How long stop waits for a start-up cache warm-up still under way before closing the store anyway. */
+const WARM_UP_STOP_WAIT_MS = 3_000;
 
 export interface BotDeps {
   /** A prebuilt gateway client (or stand-in); the bot then does not close it. */
@@ -102,7 +106,8 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     });
     // Without a listener a rejected async handler (captureRejections) would end the process.
     client.on(Events.Error, (err) => logger.error('discord client error', { err }));
-    client.once(Events.ClientReady, (c) => logger.info('logged in to Discord', { user: c.user.tag }));
+    const where = config.discord.apiUrl ? `the Discord API at ${config.discord.apiUrl}` : 'Discord';
+    client.once(Events.ClientReady, (c) => logger.info(`logged in to ${where}`, { user: c.user.tag }));
     stops.push(() => client.destroy());
 
     const poster = deps.poster ?? restPoster(client);
@@ -188,7 +193,15 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     );
     sweep.unref();
     stops.push(() => clearInterval(sweep));
-    void warmCaches(context).catch((err) => logger.warn('cache warm-up failed', { err }));
+    // Stop lets the warm-up finish (its gateway call is short) so it never touches the closed store.
+    let stopping = false;
+    const warm = warmCaches(context).catch((err) => {
+      if (!stopping && !(err instanceof StoreClosedError)) logger.warn('cache warm-up failed', { err });
+    });
+    stops.push(async () => {
+      stopping = true;
+      await Promise.race([warm, delay(WARM_UP_STOP_WAIT_MS, undefined, { ref: false })]);
+    });
 
     return { client, receiverUrl: receiver.url, store, context, settlement, stop };
   } catch (err) {

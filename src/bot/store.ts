@@ -32,6 +32,14 @@ const SCHEMA = [
 
 export type Row = Record<string, unknown>;
 
+/** A store call made after close(): work still running while the bot stops. */
+export class StoreClosedError extends Error {
+  override name = 'StoreClosedError';
+  constructor() {
+    super('the bot store is closed; this work was still running when the bot stopped');
+  }
+}
+
 export interface BotStore {
   /** last-write-wins values: settings and caches (namespaced keys, JSON values). */
   readonly kv: Keyv;
@@ -52,6 +60,12 @@ export async function openStore(url: string): Promise<BotStore> {
   const file = pathOf(url);
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const adapter = new KeyvSqlite({ uri: url, busyTimeout: 5000 });
+  let closed = false;
+  // Every call (keyv's too) goes through adapter.query: after close it fails with a clear error instead of
+  // reaching the closed sqlite handle (SQLITE_MISUSE).
+  const run = adapter.query;
+  adapter.query = (sql: string, ...params: unknown[]) =>
+    closed ? Promise.reject(new StoreClosedError()) : run(sql, ...params);
   const kv = new Keyv({ store: adapter, namespace: 'bot', throwOnErrors: true });
   const query = async <T extends Row = Row>(sql: string, ...params: unknown[]): Promise<T[]> =>
     (await adapter.query(sql, ...params)) as T[];
@@ -73,7 +87,6 @@ export async function openStore(url: string): Promise<BotStore> {
     }
   };
 
-  let closed = false;
   return {
     kv,
     query,

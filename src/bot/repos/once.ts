@@ -1,19 +1,17 @@
 import type { BotStore } from '../store.js';
+import { DeliveryLog } from './delivery-log.js';
 
 /** First-wins records: webhook deliveries and posts made. INSERT ... ON CONFLICT DO NOTHING RETURNING. */
 export class OnceRepo {
-  constructor(private readonly store: BotStore) {}
+  private readonly deliveries: DeliveryLog;
 
-  /** True only for the first delivery of a correlation id. */
-  async recordDelivery(correlationId: string, body: string, now: number): Promise<boolean> {
-    const rows = await this.store.query(
-      `INSERT INTO webhook_deliveries (correlation_id, body, received_at) VALUES (?, ?, ?)
-       ON CONFLICT (correlation_id) DO NOTHING RETURNING correlation_id`,
-      correlationId,
-      body,
-      now,
-    );
-    return rows.length === 1;
+  constructor(private readonly store: BotStore) {
+    this.deliveries = new DeliveryLog(store);
+  }
+
+  /** True only for the first delivery of a correlation id; resolves once the delivery is on disk. */
+  recordDelivery(correlationId: string, body: string, now: number): Promise<boolean> {
+    return this.deliveries.record(correlationId, body, now);
   }
 
   /** True only for the first caller: that caller posts. */

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { SingleFlight } from '../../../src/bot/single-flight.js';
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+describe('single flight', () => {
+  it('runs one load for concurrent callers of the same key and gives all of them its result', async () => {
+    const flights = new SingleFlight();
+    const gate = deferred<string>();
+    let loads = 0;
+    const load = () => {
+      loads++;
+      return gate.promise;
+    };
+    const all = Promise.all(Array.from({ length: 50 }, () => flights.run('k', load)));
+    gate.resolve('card');
+    expect(await all).toEqual(Array.from({ length: 50 }, () => 'card'));
+    expect(loads).toBe(1);
+  });
+
+  it('runs separate loads for different keys', async () => {
+    const flights = new SingleFlight();
+    const seen: string[] = [];
+    const out = await Promise.all(['a', 'b'].map((k) => flights.run(k, async () => (seen.push(k), k))));
+    expect(out).toEqual(['a', 'b']);
+    expect(seen).toEqual(['a', 'b']);
+  });
+
+  it('starts a fresh load after a failed one instead of keeping the failure', async () => {
+    const flights = new SingleFlight();
+    await expect(flights.run('k', () => Promise.reject(new Error('gateway down')))).rejects.toThrow('gateway down');
+    expect(flights.size).toBe(0);
+    expect(await flights.run('k', async () => 'ok')).toBe('ok');
+  });
+});
