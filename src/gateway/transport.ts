@@ -10,7 +10,10 @@ export type QueryValue = string | number | boolean | undefined | null;
 
 /** A gate a request passes before each attempt (the markets limiter). */
 export interface RequestGate {
-  acquire(opts?: { front?: boolean }): Promise<void>;
+  /** Resolves with a grant when the attempt may be sent. */
+  acquire(opts?: { front?: boolean }): Promise<number>;
+  /** The attempt's answer came back (or it failed): the gate counts it from now on. */
+  settle(grant: number): void;
   pause(ms: number): void;
 }
 
@@ -82,6 +85,8 @@ export class Transport {
   readonly #sleep: (ms: number) => Promise<void>;
   #closed = false;
   readonly #deprecationsSeen = new Set<string>();
+  /** Built once: the same on every request (copied only when a body adds content-type). */
+  readonly #headers: Readonly<Record<string, string>>;
 
   constructor(opts: TransportOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
@@ -90,6 +95,13 @@ export class Transport {
     // Keep the key in exactly one private slot, so no options object carrying it is ever reachable.
     this.#opts = rest;
     this.#sleep = opts.sleep ?? defaultSleep;
+    const headers: Record<string, string> = {
+      'x-api-key': apiKey,
+      accept: 'application/json',
+      'user-agent': opts.userAgent ?? 'syndicate-desk-gateway/0.1',
+    };
+    if (opts.sandbox) headers['x-service-sandbox'] = '1';
+    this.#headers = headers;
   }
 
   close(): void {
@@ -102,11 +114,14 @@ export class Transport {
     let front = false;
     for (;;) {
       if (this.#closed) throw new GatewayError('The gateway client is closed: create a new GatewayClient.');
-      if (spec.gate) await spec.gate.acquire({ front });
+      const grant = spec.gate ? await spec.gate.acquire({ front }) : 0;
       attempt++;
       try {
-        return await this.#once(spec);
+        const out = await this.#once(spec);
+        spec.gate?.settle(grant);
+        return out;
       } catch (err) {
+        spec.gate?.settle(grant);
         // Behind a gate a 429 pauses the whole bucket and the GET goes again first in line.
         if (err instanceof RateLimitError && spec.gate && rateLimitWaits < (this.#opts.maxRateLimitWaits ?? 5)) {
           rateLimitWaits++;
@@ -124,26 +139,30 @@ export class Transport {
   }
 
   #url(path: string, query: Record<string, QueryValue> | undefined): string {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null) params.append(k, String(v));
-    const qs = params.toString();
-    return `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
+    let qs = '';
+    if (query) {
+      for (const k in query) {
+        const v = query[k];
+        if (v === undefined || v === null) continue;
+        qs += `${qs ? '&' : '?'}${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`;
+      }
+    }
+    return `${this.baseUrl}${path}${qs}`;
   }
 
   async #once<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>> {
     const { method, path } = spec;
-    const headers: Record<string, string> = {
-      'x-api-key': this.#apiKey,
-      accept: 'application/json',
-      'user-agent': this.#opts.userAgent ?? 'syndicate-desk-gateway/0.1',
-    };
-    if (this.#opts.sandbox) headers['x-service-sandbox'] = '1';
+    let headers = this.#headers;
     let payload: string | undefined;
     if (spec.body !== undefined) {
       payload = JSON.stringify(spec.body);
-      headers['content-type'] = 'application/json';
+      headers = { ...headers, 'content-type': 'application/json' };
     }
-    const signal = AbortSignal.timeout(this.#opts.timeoutMs);
+    // One controller and one cleared timer: AbortSignal.timeout leaves a live timer per call behind for timeoutMs.
+    const controller = new AbortController();
+    const signal = controller.signal;
+    const timer = setTimeout(() => controller.abort(), this.#opts.timeoutMs);
+    timer.unref();
     let status: number;
     let resHeaders: Record<string, string | string[] | undefined>;
     let text: string;
@@ -161,6 +180,8 @@ export class Transport {
       text = await res.body.text();
     } catch (err) {
       throw this.#transportError(err, signal, method, path);
+    } finally {
+      clearTimeout(timer);
     }
     this.#noticeDeprecation(method, path, resHeaders);
     const data = parseJson(text);

@@ -30,7 +30,7 @@ export class Markets {
   async get(query: MarketCardQuery): Promise<MarketCard> {
     const q = parseRequest(MarketCardQuery, query, 'GET /v3/markets');
     const cache = this.opts.cache;
-    const key = marketCacheKey(q);
+    const key = cache ? marketCacheKey(q) : '';
     if (cache) {
       const hit = MarketCard.safeParse(await cache.get(key));
       if (hit.success) return hit.data;
