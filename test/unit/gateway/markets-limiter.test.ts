@@ -90,6 +90,31 @@ describe('markets limiter (rolling 120 per minute)', () => {
     expect(limiter.hasTimer).toBe(false);
   });
 
+  it('counts a settled request from when its answer came back, not from when it was sent', async () => {
+    const clock = new ManualClock();
+    const limiter = new MarketsLimiter({ perMinute: 2, clock });
+    const first = await limiter.acquire();
+    await limiter.acquire();
+    await clock.advance(500);
+    limiter.settle(first); // answered 500 ms after it was sent: the gateway may have counted it that late
+    let thirdAt = -1;
+    const third = limiter.acquire().then(() => {
+      thirdAt = clock.t;
+    });
+    await clock.advance(59_500);
+    expect(thirdAt).toBe(60_000); // the unsettled grant leaves the window first
+    let fourthAt = -1;
+    const fourth = limiter.acquire().then(() => {
+      fourthAt = clock.t;
+    });
+    await clock.advance(499);
+    expect(fourthAt).toBe(-1);
+    await clock.advance(1);
+    await Promise.all([third, fourth]);
+    expect(fourthAt).toBe(60_500);
+    expect(limiter.hasTimer).toBe(false);
+  });
+
   it('refuses a nonsensical limit with a clear message', () => {
     expect(() => new MarketsLimiter({ perMinute: 0 })).toThrow(/perMinute must be a whole number of at least 1/);
   });
