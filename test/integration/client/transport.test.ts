@@ -134,7 +134,7 @@ describe('transport: state-changing calls are sent at most once', () => {
   });
 
   it('sends the API key header, JSON body and sandbox header, and parses the 202 envelope into a job handle', async () => {
-    harness = await startHarness((req, res) =>
+    harness = await startHarness((_req, res) =>
       json(res, 202, {
         status: 'pending',
         correlation_id: 'c-1',
