@@ -67,6 +67,22 @@ const cardOpen: ComponentHandler = async (interaction, [ref], ctx) => {
   await interaction.editReply({ embeds: view.embeds, components: view.components });
 };
 
+/** Prev/Next under a market with more selections than one menu holds. */
+const marketSelections: ComponentHandler = async (interaction, [ref, marketIndex, page], ctx) => {
+  if (!interaction.isButton()) return;
+  await interaction.deferUpdate();
+  const cardRef = await loadCardRef(ctx, ref ?? '');
+  const card = await cardOf(ctx, cardRef);
+  const view = marketView({
+    card,
+    eventName: cardRef.eventName,
+    ref: ref as string,
+    marketIndex: pageArg(marketIndex),
+    selectionPage: pageArg(page),
+  });
+  await interaction.editReply({ embeds: view.embeds, components: view.components });
+};
+
 /** Picking a selection opens the stake modal; a modal must be the first answer, so no gateway call here. */
 const cardPick: ComponentHandler = async (interaction, [ref, marketIndex]) => {
   if (!interaction.isStringSelectMenu()) return;
@@ -173,6 +189,7 @@ export const COMPONENTS: Record<string, ComponentHandler> = {
   'ev:page': eventsPage,
   'card:page': cardPage,
   'card:open': cardOpen,
+  'card:sels': marketSelections,
   'card:pick': cardPick,
   'slip:stake': slipStake,
   'slip:confirm': slipConfirm,

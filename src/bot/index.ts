@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Client, Events, GatewayIntentBits } from 'discord.js';
+import { Client, Events, GatewayIntentBits, Options } from 'discord.js';
 import { GatewayClient } from '../gateway/index.js';
 import { verifyWebhookSignature } from '../gateway/webhooks.js';
 import { BetService } from './bet-service.js';
@@ -102,6 +102,17 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
 
     const client = new Client({
       intents: [GatewayIntentBits.Guilds],
+      // The bot reads everything it needs from the interaction and the store: caching the messages it
+      // edits, members, users and threads only grows memory with every interaction.
+      makeCache: Options.cacheWithLimits({
+        ...Options.DefaultMakeCacheSettings,
+        MessageManager: 0,
+        ReactionManager: 0,
+        ThreadManager: 0,
+        PresenceManager: 0,
+        UserManager: { maxSize: 0, keepOverLimit: (user) => user.id === user.client.user.id },
+        GuildMemberManager: { maxSize: 0, keepOverLimit: (member) => member.id === member.client.user.id },
+      }),
       ...(config.discord.apiUrl ? { rest: { api: config.discord.apiUrl } } : {}),
     });
     // Without a listener a rejected async handler (captureRejections) would end the process.

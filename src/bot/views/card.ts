@@ -112,12 +112,14 @@ export function cardView(input: CardViewInput): MessageView {
   });
 }
 
-/** One market: its bettable selections and a select menu to start a bet on one. */
+/** One market: its bettable selections, 25 to a page (Discord's cap per select), and a menu to bet on one. */
 export function marketView(input: {
   card: GwMarketCard;
   eventName: string;
   ref: string;
   marketIndex: number;
+  /** Page of selections (25 each) shown in the menu; clamped to the pages there are. */
+  selectionPage?: number;
 }): MessageView {
   const markets = sortMarkets(input.card.markets);
   const market = markets[input.marketIndex];
@@ -130,17 +132,20 @@ export function marketView(input: {
     };
   }
   const sels = bettable(market);
-  const lines = sels.map((s) => selectionText(s.label, s.odds, s.line));
+  const perPage = LIMITS.selectOptions;
+  const pages = Math.max(1, Math.ceil(sels.length / perPage));
+  const page = Math.min(Math.max(0, input.selectionPage ?? 0), pages - 1);
+  const shown = sels.slice(page * perPage, (page + 1) * perPage);
+  const lines = shown.map((s) => selectionText(s.label, s.odds, s.line));
   const description = clip(lines.join('\n') || 'Nothing bettable in this market now.', LIMITS.embedDescription);
   const components = [];
-  if (sels.length > 0) {
-    // Discord caps a select at 25 options; the rest of a very long market is listed but bet through /bet.
+  if (shown.length > 0) {
     components.push(
       row(
         select(
           encodeCustomId('card', 'pick', input.ref, input.marketIndex),
-          'Bet on a selection…',
-          sels.slice(0, LIMITS.selectOptions).map((s) => ({
+          pages > 1 ? `Bet on a selection (${page + 1}/${pages})…` : 'Bet on a selection…',
+          shown.map((s) => ({
             label: `${s.label}${s.line === undefined || s.line === null ? '' : ` ${s.line}`}`,
             value: String(market.selections.indexOf(s)),
             description: `@ ${formatOdds(s.odds)}`,
@@ -149,6 +154,7 @@ export function marketView(input: {
       ),
     );
   }
+  components.push(...pager((p) => encodeCustomId('card', 'sels', input.ref, input.marketIndex, p), page, pages));
   components.push(row(button(encodeCustomId('card', 'page', input.ref, 0), '◀ Back to the card')));
   return {
     embeds: [
@@ -157,7 +163,12 @@ export function marketView(input: {
         description,
         color: COLOUR.info,
         footer: {
-          text: clip(`${input.card.bookie} · ${market.tier} · ${market.raw_market_name ?? market.market}`, 200),
+          text: clip(
+            `${input.card.bookie} · ${market.tier} · ${market.raw_market_name ?? market.market}${
+              pages > 1 ? ` · selections ${page * perPage + 1}–${page * perPage + shown.length} of ${sels.length}` : ''
+            }`,
+            200,
+          ),
         },
       },
     ],
