@@ -256,7 +256,7 @@ export async function faultStorm(bets: number, browses: number): Promise<Scenari
       try {
         const { slip } = await skipStuckJobs(
           desk,
-          betSlip(desk, trail, { user: desk.ld.users.bettor, sel, stake: 1 + i / 100 }),
+          betSlip(desk, trail, { user: desk.ld.users.bettor, sel, stake: 1 + i }),
         );
         await press(desk, trail, desk.ld.users.bettor, slip, /^Confirm$/);
         await skipStuckJobs(desk, messageMatching(desk, slip, /Bet submitted|Not placed|not|Try again/i, 20_000));

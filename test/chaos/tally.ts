@@ -5,6 +5,8 @@ export interface ScenarioResult {
   duplicateBets: number;
   lostResults: number;
   crashes: number;
+  /** The scenario itself threw (a harness timeout or error): not survived, but no evidence the bot died. */
+  threw?: boolean;
   notes: string[];
 }
 
@@ -18,6 +20,8 @@ export interface Summary {
   duplicateBets: number;
   lostResults: number;
   crashes: number;
+  /** Scenarios that threw before they could judge the bot (counted in total, not in survived). */
+  threw: number;
 }
 
 export function summarise(results: ScenarioResult[]): Summary {
@@ -27,7 +31,13 @@ export function summarise(results: ScenarioResult[]): Summary {
     duplicateBets: results.reduce((n, r) => n + r.duplicateBets, 0),
     lostResults: results.reduce((n, r) => n + r.lostResults, 0),
     crashes: results.reduce((n, r) => n + r.crashes, 0),
+    threw: results.filter((r) => r.threw).length,
   };
+}
+
+/** Printed just before the summary line: failures of the harness are not crashes of the bot. */
+export function failedLine(s: Summary): string {
+  return `scenarios failed: ${s.total - s.survived} (of which threw in the harness: ${s.threw}); crashes count only bot processes that died or unhandled errors`;
 }
 
 /** The line the chaos run prints last (pasted into the README). */
