@@ -29,7 +29,14 @@ describe('single flight', () => {
   it('runs separate loads for different keys', async () => {
     const flights = new SingleFlight();
     const seen: string[] = [];
-    const out = await Promise.all(['a', 'b'].map((k) => flights.run(k, async () => (seen.push(k), k))));
+    const out = await Promise.all(
+      ['a', 'b'].map((k) =>
+        flights.run(k, async () => {
+          seen.push(k);
+          return k;
+        }),
+      ),
+    );
     expect(out).toEqual(['a', 'b']);
     expect(seen).toEqual(['a', 'b']);
   });
