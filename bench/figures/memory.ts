@@ -26,7 +26,7 @@ async function settledRss(bot: ChildBot): Promise<{ rss: number; heapUsed: numbe
 export async function memory(): Promise<FigureResult[]> {
   const stack = await startStack({ webhook: false, startBotHere: false });
   try {
-    // The floor: a logged-in bare discord.js process started the same way (node + tsx, as `npm start` runs).
+    // The floor: a logged-in bare discord.js process started the same way (compiled, plain node, as `npm start` runs).
     const bare = await startChildBot(stack.env, 'bare');
     let floor: { rss: number };
     try {
@@ -67,7 +67,7 @@ export async function memory(): Promise<FigureResult[]> {
       }
       const after = await settledRss(bot);
       const growth = (after.rss - afterStart.rss) / MB;
-      const note = `bot alone in a child process (node --expose-gc), RSS after two forced collections, least of 4 reads 0.5 s apart; ${acknowledged}/${INTERACTIONS} /markets acknowledged and ${shown} cards shown, ${AT_ONCE} at a time over ${EVENTS} events; heap ${(afterStart.heapUsed / MB).toFixed(1)} -> ${(after.heapUsed / MB).toFixed(1)} MB`;
+      const note = `bot alone in a child process (compiled by npm run build, node --expose-gc, no tsx), RSS after two forced collections, least of 4 reads 0.5 s apart; ${acknowledged}/${INTERACTIONS} /markets acknowledged and ${shown} cards shown, ${AT_ONCE} at a time over ${EVENTS} events; heap ${(afterStart.heapUsed / MB).toFixed(1)} -> ${(after.heapUsed / MB).toFixed(1)} MB`;
       return [
         figure({
           name: '7 bot RSS after start',
@@ -75,7 +75,7 @@ export async function memory(): Promise<FigureResult[]> {
           unit: 'MB',
           baseline: floor.rss / MB,
           target: { on: 'value', op: '<', limit: 150 },
-          note: `baseline: a bare logged-in discord.js process under node + tsx (how npm start runs); ${note}`,
+          note: `baseline: a bare logged-in discord.js process, compiled, under plain node (how npm start runs); ${note}`,
         }),
         figure({
           name: '7 bot RSS after 1,000 interactions',

@@ -1,7 +1,9 @@
-// Starts a bot from bench/children/ under node --expose-gc with tsx, and talks to it over IPC.
+// Starts a bot from bench/children/ compiled to dist/ (as `npm start` runs the bot: plain node, no tsx),
+// under node --expose-gc, and talks to it over IPC.
 import { type ChildProcess, fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { PartMissingError } from './bot-loader.js';
+import { buildOnce, DIST_DIR } from './build.js';
 
 export interface ChildBot {
   pid: number;
@@ -41,10 +43,11 @@ function next<T>(child: ChildProcess, type: string, timeoutMs: number): Promise<
 
 /** `which`: the real bot (bot-process.ts) or the bare defer-only floor (bare-bot.ts). */
 export async function startChildBot(env: Record<string, string>, which: 'bot' | 'bare' = 'bot'): Promise<ChildBot> {
-  const file = which === 'bot' ? '../children/bot-process.ts' : '../children/bare-bot.ts';
-  const script = fileURLToPath(new URL(file, import.meta.url));
+  await buildOnce();
+  const script = join(DIST_DIR, 'bench', 'children', which === 'bot' ? 'bot-process.js' : 'bare-bot.js');
   const child = fork(script, [], {
-    execArgv: ['--expose-gc', '--import', import.meta.resolve('tsx')],
+    // Only what the measurement needs on top of `node dist/src/bot/main.js`: a callable gc().
+    execArgv: ['--expose-gc'],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -2,7 +2,11 @@ import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Command } from './command.js';
 
+// Compiled (`npm run build`), this file sits in dist/src/bot and the commands in dist/commands.
 export const COMMANDS_DIR = fileURLToPath(new URL('../../commands/', import.meta.url));
+
+/** The extension of this running module: `.ts` under tsx (tests), `.js` when compiled. */
+export const OWN_EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 
 export class CommandModuleError extends Error {
   override name = 'CommandModuleError';
@@ -25,9 +29,17 @@ export function validateCommand(mod: unknown, file: string): Command {
   return cmd as Command;
 }
 
+/**
+ * The command modules among a folder's file names: those with the running code's own extension, so the
+ * sources load under tsx and only the compiled files from dist (never a `.d.ts`, a source map or a stray twin).
+ */
+export function commandFiles(names: readonly string[], extension: string = OWN_EXTENSION): string[] {
+  return names.filter((f) => f.endsWith(extension) && !f.endsWith('.d.ts')).sort();
+}
+
 /** Loads every commands/<name>.ts (or .js when built), validated; refuses two commands with one name. */
 export async function loadCommands(dir = COMMANDS_DIR): Promise<Map<string, Command>> {
-  const files = (await readdir(dir)).filter((f) => /\.(ts|js|mjs)$/.test(f) && !f.endsWith('.d.ts')).sort();
+  const files = commandFiles(await readdir(dir));
   const out = new Map<string, Command>();
   for (const file of files) {
     const cmd = validateCommand(await import(pathToFileURL(`${dir}/${file}`).href), file);
