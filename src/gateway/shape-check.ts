@@ -5,7 +5,7 @@ export type ShapeCheck = (value: unknown) => boolean;
 
 type Def = {
   type: string;
-  checks?: { _zod: { def: { check: string } } }[];
+  checks?: { _zod: { def: { check: string; minimum?: number } } }[];
   coerce?: boolean;
   shape?: Record<string, z.ZodType>;
   catchall?: z.ZodType;
@@ -25,7 +25,7 @@ type Def = {
 const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
 const optinOf = (s: z.ZodType): unknown => (s as unknown as { _zod: { optin?: unknown } })._zod.optin;
 
-/** Schema kinds whose output is their input: no transform, default, catch, pipe, coercion or overwrite check. */
+/** Schema kinds whose output can be their input: no transform, default, catch, pipe, coercion or overwrite check. */
 const PURE_KINDS = new Set([
   'string',
   'number',
@@ -70,6 +70,8 @@ export function isPure(schema: z.ZodType): boolean {
   ];
   const pure =
     PURE_KINDS.has(d.type) &&
+    // A stripping z.object drops unknown keys; only loose and strict objects hand their input back unchanged.
+    (d.type !== 'object' || d.catchall !== undefined) &&
     !d.coerce &&
     !(d.checks ?? []).some((c) => c._zod.def.check === 'overwrite') &&
     children.every((c) => c == null || isPure(c));
@@ -112,7 +114,7 @@ class Generator {
     const d = defOf(schema);
     let body: string;
     const plain = (d.checks?.length ?? 0) === 0;
-    if (plain && d.type === 'object' && isLooseOrStrip(d)) body = this.#objectBody(d);
+    if (plain && d.type === 'object' && (isLooseOrStrip(d) || isStrict(d))) body = this.#objectBody(d);
     else if (plain && d.type === 'array')
       body = `if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) { const x = v[i]; if (!(${this.#expr(d.element!, 'x')})) return false; }
@@ -124,6 +126,11 @@ class Generator {
 
   #objectBody(d: Def): string {
     const lines = ["if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;", 'let x;'];
+    if (isStrict(d)) {
+      // A strict object (request schemas) refuses any key the schema does not name.
+      const known = this.#ref(new Set(Object.keys(d.shape ?? {})));
+      lines.push(`for (const k in v) if (!${known}.has(k)) return false;`);
+    }
     for (const [key, field] of Object.entries(d.shape ?? {})) {
       const k = JSON.stringify(key);
       lines.push(`x = v[${k}];`, `if (!(${this.#expr(field, 'x')})) return false;`);
@@ -137,7 +144,12 @@ class Generator {
   /** A boolean JS expression over the plain variable `x`. */
   #expr(schema: z.ZodType, x: string): string {
     const d = defOf(schema);
-    if ((d.checks?.length ?? 0) > 0) return `${this.#ref(viaZod(schema))}(${x})`;
+    if ((d.checks?.length ?? 0) > 0) {
+      // A non-empty string (nonEmpty, min(1)) is the one check worth inlining: request queries use it everywhere.
+      if (d.type === 'string' && d.checks!.every((c) => c._zod.def.check === 'min_length' && c._zod.def.minimum === 1))
+        return `(typeof ${x} === 'string' && ${x}.length > 0)`;
+      return `${this.#ref(viaZod(schema))}(${x})`;
+    }
     switch (d.type) {
       case 'string':
         return `typeof ${x} === 'string'`;
@@ -163,7 +175,7 @@ class Generator {
       case 'union':
         return `(${(d.options ?? []).map((o) => this.#expr(o, x)).join(' || ')})`;
       case 'object':
-        return isLooseOrStrip(d) ? `${this.#fn(schema)}(${x})` : `${this.#ref(viaZod(schema))}(${x})`;
+        return isLooseOrStrip(d) || isStrict(d) ? `${this.#fn(schema)}(${x})` : `${this.#ref(viaZod(schema))}(${x})`;
       case 'array':
         return `${this.#fn(schema)}(${x})`;
       default:
@@ -176,6 +188,11 @@ class Generator {
 function isLooseOrStrip(d: Def): boolean {
   const catchall = d.catchall ? defOf(d.catchall).type : undefined;
   return catchall === undefined || catchall === 'unknown' || catchall === 'any';
+}
+
+/** z.strictObject: unknown keys are refused (catchall never). */
+function isStrict(d: Def): boolean {
+  return d.catchall !== undefined && defOf(d.catchall).type === 'never';
 }
 
 function acceptsUndefined(schema: z.ZodType): boolean {

@@ -15,7 +15,7 @@ const Row = z.looseObject({
   note: z.string().min(2).optional(),
   strict: z.strictObject({ a: z.number() }).optional(),
 });
-const Page = z.object({ rows: z.array(Row), next: z.string().nullable().optional() });
+const Page = z.looseObject({ rows: z.array(Row), next: z.string().nullable().optional() });
 
 const good = {
   rows: [{ id: 'r1', odds: 1.9, line: null, tier: 'popular', kind: 'single', amount: '5', extra: 1, future: true }],
@@ -57,6 +57,21 @@ describe('generated shape check', () => {
     });
   }
 
+  it('agrees with zod on strict objects and non-empty strings (request schemas)', () => {
+    const Query = z.strictObject({ epk: z.string().min(1), bookie: z.string().min(1), tier: z.string().optional() });
+    const q = shapeCheckOf(Query)!;
+    for (const value of [
+      { epk: 'e', bookie: 'b' },
+      { epk: 'e', bookie: 'b', tier: 'popular' },
+      { epk: 'e', bookie: 'b', extra: 1 },
+      { epk: '', bookie: 'b' },
+      { epk: 'e' },
+      { epk: 'e', bookie: 'b', tier: 3 },
+    ]) {
+      expect(q(value)).toBe(Query.safeParse(value).success);
+    }
+  });
+
   it('never changes or copies the value it checks', () => {
     const value = structuredClone(good);
     const before = JSON.stringify(value);
@@ -68,7 +83,9 @@ describe('generated shape check', () => {
     expect(shapeCheckOf(z.object({ n: z.string().transform(Number) }))).toBeUndefined();
     expect(shapeCheckOf(z.object({ n: z.number().default(1) }))).toBeUndefined();
     expect(shapeCheckOf(z.object({ n: z.coerce.number() }))).toBeUndefined();
-    expect(shapeCheckOf(z.object({ s: z.string().trim() }))).toBeUndefined();
+    expect(shapeCheckOf(z.looseObject({ s: z.string().trim() }))).toBeUndefined();
+    expect(shapeCheckOf(z.object({ s: z.string() }))).toBeUndefined(); // strips unknown keys
+    expect(shapeCheckOf(z.looseObject({ s: z.string() }))).toBeDefined();
     expect(isPure(Page)).toBe(true);
   });
 });
