@@ -11,6 +11,8 @@ export interface CommandFuzzOptions {
   realStrings?: string[];
   /** How long to wait for the final answer of one interaction. */
   replyTimeoutMs?: number;
+  /** After the run, how much longer to watch the unanswered ones, to say whether they were late or lost. */
+  lateWaitMs?: number;
 }
 
 export interface CommandFuzzReport {
@@ -75,6 +77,8 @@ export async function fuzzCommands(opts: CommandFuzzOptions): Promise<CommandFuz
     byCommand: {},
   };
   let remaining = opts.count;
+  const silent: Array<{ failure: { case: CommandCase; problem: string }; handle: InteractionHandle; sentAt: number }> =
+    [];
   const worker = async () => {
     while (remaining > 0) {
       remaining -= 1;
@@ -100,6 +104,7 @@ export async function fuzzCommands(opts: CommandFuzzOptions): Promise<CommandFuz
       if (!handle || !c) continue;
       report.sent += 1;
       report.byCommand[c.name] = (report.byCommand[c.name] ?? 0) + 1;
+      const sentAt = Date.now();
       let ackType: number;
       try {
         const { ms, type } = await handle.acknowledged;
@@ -116,12 +121,26 @@ export async function fuzzCommands(opts: CommandFuzzOptions): Promise<CommandFuz
         continue;
       }
       const text = await finalAnswer(handle, opts.replyTimeoutMs ?? 20_000);
-      if (text === undefined) report.failures.push({ case: c, problem: 'acknowledged but never answered' });
-      else if (UNCLEAR.test(withoutEcho(text, c)))
+      if (text === undefined) {
+        const failure = { case: c, problem: 'acknowledged but never answered' };
+        report.failures.push(failure);
+        silent.push({ failure, handle, sentAt });
+      } else if (UNCLEAR.test(withoutEcho(text, c)))
         report.failures.push({ case: c, problem: `unclear answer: ${text.slice(0, 300)}` });
       else report.answered += 1;
     }
   };
   await Promise.all(Array.from({ length: opts.concurrency ?? 4 }, worker));
+  // Still failures either way (a user left waiting that long is not answered), but late is not lost.
+  await Promise.all(
+    silent.map(async ({ failure, handle, sentAt }) => {
+      const text = await finalAnswer(handle, opts.lateWaitMs ?? 0);
+      const waited = ((Date.now() - sentAt) / 1000).toFixed(0);
+      failure.problem =
+        text === undefined
+          ? `acknowledged but never answered (watched ${waited} s)`
+          : `answered only after more than ${((opts.replyTimeoutMs ?? 20_000) / 1000).toFixed(0)} s: ${text.slice(0, 160)}`;
+    }),
+  );
   return report;
 }

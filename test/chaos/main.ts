@@ -9,7 +9,7 @@ export interface ChaosSizes {
   stormReads: number;
 }
 
-export const FULL: ChaosSizes = { webhooks: 10_000, commands: 1_500, stormBets: 12, stormReads: 150 };
+export const FULL: ChaosSizes = { webhooks: 10_000, commands: 1_000, stormBets: 12, stormReads: 150 };
 export const SHORT: ChaosSizes = { webhooks: 500, commands: 100, stormBets: 4, stormReads: 30 };
 
 /**

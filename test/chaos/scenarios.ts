@@ -87,6 +87,7 @@ export async function commandFuzz(count: number): Promise<ScenarioResult> {
       ld: desk.ld,
       count,
       seed: 424_242,
+      lateWaitMs: 45_000,
       realStrings: [sel.epk, sel.bookie, sel.market, sel.marketRef, 'nba', 'bookie_b', sel.epk.split('/').at(-1)!],
     });
     r.survived = report.failures.length === 0 && report.sent > 0;
@@ -256,10 +257,11 @@ export async function faultStorm(bets: number, browses: number): Promise<Scenari
       try {
         const { slip } = await skipStuckJobs(
           desk,
-          betSlip(desk, trail, { user: desk.ld.users.bettor, sel, stake: 1 + i }),
+          // Longer than the bot's own 20 s price-check deadline, so its answer is never raced.
+          betSlip(desk, trail, { user: desk.ld.users.bettor, sel, stake: 1 + i, timeoutMs: 35_000 }),
         );
         await press(desk, trail, desk.ld.users.bettor, slip, /^Confirm$/);
-        await skipStuckJobs(desk, messageMatching(desk, slip, /Bet submitted|Not placed|not|Try again/i, 20_000));
+        await skipStuckJobs(desk, messageMatching(desk, slip, /Bet submitted|Not placed|not|Try again/i, 35_000));
         slips.push(slip.id);
       } catch (err) {
         // A slip refused because a read failed is fine when the user was told so; silence is not.
@@ -269,6 +271,10 @@ export async function faultStorm(bets: number, browses: number): Promise<Scenari
         } else {
           unanswered += 1;
           r.notes.push(`  bet ${i + 1}: ${String((err as Error).message).slice(0, 300)}`);
+          // What the bot itself last complained about, to tell a slow dependency from a stuck handler.
+          for (const line of desk.logs.lines.filter((l) => /warn|error/i.test(l)).slice(-2)) {
+            r.notes.push(`    log: ${line.slice(0, 300)}`);
+          }
         }
       }
     }

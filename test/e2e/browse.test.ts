@@ -10,7 +10,7 @@ describe('browsing events and cards end to end', () => {
 
   beforeAll(async () => {
     desk = await startDesk({ webhooks: false });
-    sel = await pickEvent(desk, 'nba', 0);
+    sel = await pickEvent(desk, 'nba', 0, 11); // a card long enough to page
   }, 60_000);
   afterAll(() => desk?.close());
 
@@ -59,13 +59,14 @@ describe('browsing events and cards end to end', () => {
     acks.push((await handle.acknowledged).ms);
     const card = await until('the card', () => handle.responses().find((m) => findControl(m, /card:open/)));
     expect(textOf(card)).toContain('bookie_a');
-    const next = findControl(card, /card:page/);
-    if (next && /Next/.test(textOf(card))) {
-      const nextId = findControl(card, /Next/)!.customId;
-      const click = await desk.ld.clickButton({ user: desk.ld.users.bettor, message: card.id, customId: nextId });
-      acks.push((await click.acknowledged).ms);
-      await until('page 2', () => (/Page 2 of|2\s*\/\s*\d/.test(textOf(desk.ld.message(card.id))) ? true : undefined));
-    }
+    // Ten markets a page: the card of a game with player props pages, and Next ▶ shows page 2.
+    const pages = Number(/Page 1 of (\d+)/.exec(textOf(card))?.[1]);
+    expect(pages, 'the card is long enough to page').toBeGreaterThan(1);
+    const next = findControl(card, /Next/);
+    expect(next?.customId).toMatch(/card:page/);
+    const click = await desk.ld.clickButton({ user: desk.ld.users.bettor, message: card.id, customId: next!.customId });
+    acks.push((await click.acknowledged).ms);
+    await until('page 2', () => (/Page 2 of/.test(textOf(desk.ld.message(card.id))) ? true : undefined));
     const now = desk.ld.message(card.id)!;
     const open = findControl(now, /card:open/)!;
     const choice = open.options![0]!;

@@ -36,14 +36,15 @@ export interface BettableSelection {
   label: string;
 }
 
-export async function pickEvent(desk: Desk, league = 'nba', skip = 0): Promise<BettableSelection> {
+/** `minMarkets`: only a card with more markets than that (the bot shows ten a page; 11 makes it page). */
+export async function pickEvent(desk: Desk, league = 'nba', skip = 0, minMarkets = 0): Promise<BettableSelection> {
   const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
   try {
     const page = await client.events.list({ league, status: 'prematch', limit: 50 });
     for (const e of page.data) {
       if (!e.books?.includes('bookie_a')) continue;
       const card = await client.markets.get({ epk: e.event_id, bookie: 'bookie_a' });
-      if (!card.bound || !card.market_ref_betting_enabled) continue;
+      if (!card.bound || !card.market_ref_betting_enabled || card.markets.length < minMarkets) continue;
       const market = card.markets.find((m) => m.selections.some((x) => x.bettable && x.market_ref));
       const sel = market?.selections.find((x) => x.bettable && x.market_ref);
       if (!market || !sel?.market_ref) continue;
@@ -69,7 +70,7 @@ const seen = new Set<string>();
 export async function betSlip(
   desk: Desk,
   trail: Trail,
-  input: { user: APIUser; sel: BettableSelection; stake: number },
+  input: { user: APIUser; sel: BettableSelection; stake: number; timeoutMs?: number },
 ): Promise<SlipShown> {
   const handle = await acked(
     trail,
@@ -101,7 +102,7 @@ export async function betSlip(
       });
       return refusal ? { refusal: textOf(refusal), slip: undefined } : undefined;
     },
-    20_000,
+    input.timeoutMs ?? 20_000,
   ).catch(async () => ({ slip: await responseMatching(handle, /Bet slip/, 1) }));
   if (!found.slip) throw new SlipRefusedError('refusal' in found ? found.refusal : '');
   const { slip } = found;
