@@ -1,5 +1,6 @@
 // The bot children run compiled, as `npm start` runs the bot: `npm run build` once per bench run, then plain node.
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_DIR = fileURLToPath(new URL('../../', import.meta.url));
@@ -22,4 +23,25 @@ export function buildOnce(): Promise<void> {
     );
   });
   return built;
+}
+
+/**
+ * The node flags `npm start` passes before dist/src/bot/main.js (read from package.json), so the bench's
+ * bot children run with exactly the V8 settings production uses and no others.
+ */
+export function startNodeFlags(startScript = packageStartScript()): string[] {
+  const m = /(?:^|&&\s*)node((?:\s+--\S+)*)\s+dist\/src\/bot\/main\.js\s*$/.exec(startScript);
+  if (!m) {
+    throw new Error(
+      `package.json "start" should end with "node [flags] dist/src/bot/main.js" for the bench to run the bot the same way (it is "${startScript}")`,
+    );
+  }
+  return (m[1] ?? '').split(/\s+/).filter(Boolean);
+}
+
+function packageStartScript(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    scripts?: Record<string, string>;
+  };
+  return pkg.scripts?.start ?? '';
 }

@@ -3,7 +3,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
 import { PartMissingError } from './bot-loader.js';
-import { buildOnce, DIST_DIR } from './build.js';
+import { buildOnce, DIST_DIR, startNodeFlags } from './build.js';
 
 export interface ChildBot {
   pid: number;
@@ -46,8 +46,8 @@ export async function startChildBot(env: Record<string, string>, which: 'bot' | 
   await buildOnce();
   const script = join(DIST_DIR, 'bench', 'children', which === 'bot' ? 'bot-process.js' : 'bare-bot.js');
   const child = fork(script, [], {
-    // Only what the measurement needs on top of `node dist/src/bot/main.js`: a callable gc().
-    execArgv: ['--expose-gc'],
+    // npm start's own node flags, plus only what the measurement needs: a callable gc().
+    execArgv: [...startNodeFlags(), '--expose-gc'],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
