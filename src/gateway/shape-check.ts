@@ -79,7 +79,7 @@ export function isPure(schema: z.ZodType): boolean {
   return pure;
 }
 
-/** Anything beyond plain types (refinements, strict objects, records) asks zod itself, on that part only. */
+/** Anything beyond plain types (refinements, records, typed catchalls) asks zod itself, on that part only. */
 const viaZod =
   (schema: z.ZodType): ShapeCheck =>
   (v) =>
@@ -184,7 +184,7 @@ class Generator {
   }
 }
 
-/** Loose (unknown keys allowed) or stripping objects; a strict object refuses unknown keys, which zod checks. */
+/** Objects whose unknown keys need no check: loose (kept) or stripping (never reached: isPure refuses them). */
 function isLooseOrStrip(d: Def): boolean {
   const catchall = d.catchall ? defOf(d.catchall).type : undefined;
   return catchall === undefined || catchall === 'unknown' || catchall === 'any';
