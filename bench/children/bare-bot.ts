@@ -1,5 +1,5 @@
 // The floor for figure 5: a bare discord.js bot in its own process that registers a /markets of the same
-// shape and only defers each command; also the memory floor of a discord.js process run through tsx. Same local Discord, same load: what any bot would pay to acknowledge.
+// shape and only defers each command; also the memory floor of a discord.js process run as `npm start` runs the bot (compiled, plain node). Same local Discord, same load: what any bot would pay to acknowledge.
 import { Client, Events, GatewayIntentBits, MessageFlags, SlashCommandBuilder } from 'discord.js';
 
 const send = (msg: Record<string, unknown>) => process.send?.(msg);
