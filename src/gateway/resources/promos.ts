@@ -6,6 +6,8 @@ import {
   PromosResult,
   PromoTokensRequest,
   PromoTokensResult,
+  SessionPromoSummary,
+  SessionPromoSummaryRequest,
 } from '../schemas/promos.js';
 import type { ResourceContext } from './context.js';
 
@@ -23,5 +25,12 @@ export class Promos {
   /** Synchronous: whether a boost token is available for the race (POST /v2/boost_token, not deprecated). */
   boostToken(req: BoostTokenRequest): Promise<BoostTokenResult> {
     return this.ctx.post('/v2/boost_token', BoostTokenRequest, req, BoostTokenResult, { idempotent: true });
+  }
+
+  /** Synchronous promo summary of a session (POST /v2/session_promo_summary, not deprecated). */
+  sessionSummary(req: SessionPromoSummaryRequest): Promise<SessionPromoSummary> {
+    return this.ctx.post('/v2/session_promo_summary', SessionPromoSummaryRequest, req, SessionPromoSummary, {
+      idempotent: true,
+    });
   }
 }

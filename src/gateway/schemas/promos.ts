@@ -21,6 +21,13 @@ export type BoostTokenRequest = z.input<typeof BoostTokenRequest>;
 export const BoostTokenResult = z.looseObject({ success: z.boolean(), boost_token_available: z.boolean() });
 export type BoostTokenResult = z.infer<typeof BoostTokenResult>;
 
+export const SessionPromoSummaryRequest = z.strictObject({ session_id: nonEmpty });
+export type SessionPromoSummaryRequest = z.input<typeof SessionPromoSummaryRequest>;
+
+/** The spec names /v2/session_promo_summary without a shape: only `success` is relied on, the rest is passed on. */
+export const SessionPromoSummary = z.looseObject({ success: z.boolean() });
+export type SessionPromoSummary = z.infer<typeof SessionPromoSummary>;
+
 export const RacePromo = z.looseObject({
   track: z.string(),
   race_num: z.number(),

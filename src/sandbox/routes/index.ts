@@ -9,6 +9,7 @@ import { eventsRoutes } from './events.js';
 import { legacyRoutes } from './legacy-v2.js';
 import { marketsRoutes } from './markets.js';
 import { placePromoRoutes } from './place-promo.js';
+import { sessionPromoSummaryRoutes } from './session-promo-summary.js';
 import { sessionRoutes } from './sessions.js';
 import { transactionRoutes } from './transactions.js';
 import { withdrawRoutes } from './withdraw.js';
@@ -25,6 +26,7 @@ const currentRoutes: Route[] = [
   ...eventsRoutes,
   ...marketsRoutes,
   ...bettingRoutes,
+  ...sessionPromoSummaryRoutes,
 ];
 
 /** The current routes plus the deprecated v2 ones, which answer by running their v3 successor. */

@@ -1,38 +1,20 @@
 // Deterministic randomness for the simulated world: every draw derives from the seed plus a key,
-// so the same seed always builds the same world (never Math.random).
+// so the same seed always builds the same world (never Math.random). The generator itself is core/rng's.
 
-/** FNV-1a 32-bit hash of a string. */
-export function hashString(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
+import { createRng, hashString } from '../core/rng.js';
+
+export { hashString };
 
 /** Hash of the seed and a list of key parts. */
 export function hashKey(seed: number, ...parts: (string | number)[]): number {
   return hashString(`${seed}|${parts.join('|')}`);
 }
 
-/** mulberry32: small, fast, good enough for a simulation. Returns floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export type Rng = () => number;
 
 /** A generator keyed by the seed and some parts: the same key always yields the same sequence. */
 export function rngFor(seed: number, ...parts: (string | number)[]): Rng {
-  return mulberry32(hashKey(seed, ...parts));
+  return createRng(hashKey(seed, ...parts));
 }
 
 /** One uniform draw in [0, 1) for a key. */

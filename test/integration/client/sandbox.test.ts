@@ -224,6 +224,12 @@ describe('client against the sandbox gateway', () => {
     }
   });
 
+  it('reads the session promo summary synchronously through client.promos.sessionSummary', async () => {
+    const summary = await client.promos.sessionSummary({ session_id: SESSION_A });
+    expect(summary).toMatchObject({ success: true, session_id: SESSION_A, bookie: 'bookie_a' });
+    await expect(client.promos.sessionSummary({ session_id: '' })).rejects.toThrow(/session_id/);
+  });
+
   it('reports a sunset v2 route as DeprecatedEndpointError naming its successor', async () => {
     const err = await client.legacy.transactions({ session_id: SESSION_A }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DeprecatedEndpointError);

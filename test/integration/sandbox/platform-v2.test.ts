@@ -134,6 +134,25 @@ describe('v2 routes after the sunset', () => {
     const res = await post(sb.url, '/v2/boost_token', ALPHA, { session_id: ALPHA_A, track: 'Randwick', race_num: 1 });
     expect(res.status).toBe(200);
   });
+
+  it('keeps /v2/session_promo_summary working after the sunset, counting what the account holds', async () => {
+    const res = await post(sb.url, '/v2/session_promo_summary', ALPHA, { session_id: ALPHA_A });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('deprecation')).toBeNull();
+    // Alpha's bookie_a account: $25 and $5 available, $10 used; one 2/3 racing token.
+    expect(res.body).toMatchObject({
+      success: true,
+      session_id: ALPHA_A,
+      bookie: 'bookie_a',
+      bonus_tokens_available: 2,
+      total_bonus: 30,
+      account_promos: 1,
+    });
+    expect(res.body.race_promos).toEqual(expect.any(Number));
+    const missing = await post(sb.url, '/v2/session_promo_summary', ALPHA, {});
+    expect(missing.status).toBe(400);
+    expect(missing.body.field).toBe('session_id');
+  });
 });
 
 describe('the stacked_srm branch of /v2/place_bet before the sunset', () => {

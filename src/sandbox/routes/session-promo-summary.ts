@@ -1,0 +1,43 @@
+// POST /v2/session_promo_summary (sync, not deprecated). The spec names the route but not its shape; the
+// sandbox answers a plain count of what the session's bookmaker account holds today (docs/sandbox.md).
+import { listBonusBets } from '../accounts/bonus.js';
+import { racePromos } from '../accounts/race-promos.js';
+import { ok, type Route } from '../core/http.js';
+import { requireString } from '../core/validate.js';
+
+export const sessionPromoSummaryRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/v2/session_promo_summary',
+    handler: (ctx) => {
+      const session = ctx.sb.accounts.findSession(ctx.account, requireString(ctx.body, 'session_id'));
+      const bonus = listBonusBets(ctx.sb.accounts.bookAccountOf(session));
+      const date = ctx.sb.clock.today();
+      const races = racePromos(ctx.sb.world.racingMeetings(date), session.bookie, date);
+      const accountPromos = ctx.sb.promos
+        .all()
+        .filter((p) => p.state === 'active' && p.account_id === session.account_id).length;
+      return ok({
+        success: true,
+        session_id: session.session_id,
+        bookie: session.bookie,
+        username: session.username,
+        bonus_tokens_available: bonus.bonus_bets.filter((t) => t.status === 'AVAILABLE').length,
+        total_bonus: bonus.total_bonus,
+        race_promos: races.count,
+        account_promos: accountPromos,
+      });
+    },
+    sample: () =>
+      ok({
+        success: true,
+        session_id: 'sample-session-1',
+        bookie: 'bookie_a',
+        username: 'sample_user',
+        bonus_tokens_available: 2,
+        total_bonus: 30,
+        race_promos: 3,
+        account_promos: 1,
+      }),
+  },
+];
