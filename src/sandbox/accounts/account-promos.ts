@@ -1,7 +1,7 @@
 // Account promos held by bookmaker accounts (GET /v3/account_promos, POST /v3/place_promo).
 // Built from the world's upcoming fixtures, so the same seed gives the same cards.
 import { money } from '../core/rng.js';
-import type { PromoSportsEvent, RacingMeeting } from '../core/sandbox.js';
+import type { PromoRace, PromoSportsEvent, RacingMeeting } from '../core/sandbox.js';
 import { BOOK_ACCOUNT_IDS } from './fixtures.js';
 
 export type HowToBet =
@@ -78,6 +78,40 @@ function sportsCard(
       ? { endpoint: '/v3/place_promo' }
       : { endpoint: null, note: 'The boosted price has not been captured yet; check again later' },
     ...(captured ? {} : { not_placeable_reason: 'the boosted price has not been captured yet' }),
+    max_stake: 50,
+    state: 'active',
+  };
+}
+
+/** A captured single bet-boost card on the race favourite: placeable by id like a sports single. */
+function racingCard(id: number, account_id: string, bookie: string, race: PromoRace): AccountPromo | undefined {
+  const favourite = [...race.runners].sort((a, b) => a.win - b.win)[0];
+  if (!favourite) return undefined;
+  const boosted = money(favourite.win * BOOST);
+  return {
+    promo_id: id,
+    account_id,
+    bookie,
+    promo: 'bet_boost',
+    label: `Bet boost: ${favourite.name} to win ${race.track} R${race.race_num}`,
+    summary: {
+      label: 'Bet boost',
+      headline: `${favourite.name} to win: ${race.track} race ${race.race_num}`,
+      detail: `Boosted from ${favourite.win.toFixed(2)} to ${boosted.toFixed(2)}, max stake $50`,
+    },
+    kind: 'racing',
+    track: race.track,
+    race_num: race.race_num,
+    race_type: race.race_type,
+    date: race.date,
+    epk: race.epk,
+    card_id: `card-${bookie}-${id}`,
+    voucher_type: 'single',
+    selection: favourite.name,
+    base_odds: favourite.win,
+    boosted_odds: boosted,
+    placeable_by_id: true,
+    how_to_bet: { endpoint: '/v3/place_promo' },
     max_stake: 50,
     state: 'active',
   };
@@ -202,6 +236,7 @@ export function buildAccountPromos(
   meetings: RacingMeeting[],
   events: PromoSportsEvent[],
   date: string,
+  boostRace?: PromoRace,
 ): AccountPromo[] {
   const A = BOOK_ACCOUNT_IDS;
   const out: AccountPromo[] = [...betBoostCards(1001, A.alpha_c, 'bookie_c', events)];
@@ -209,5 +244,7 @@ export function buildAccountPromos(
   if (meeting) out.push(racingToken(2001, A.alpha_a, 'bookie_a', meeting, date));
   out.push(depositOffer(3001, A.alpha_b, 'bookie_b'));
   out.push(...betBoostCards(4001, A.bravo_c, 'bookie_c', events.slice(4)));
+  const raceCard = boostRace && racingCard(5001, A.alpha_c, 'bookie_c', boostRace);
+  if (raceCard) out.push(raceCard);
   return out;
 }

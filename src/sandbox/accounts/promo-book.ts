@@ -20,7 +20,12 @@ export class PromoBook {
   all(): AccountPromo[] {
     if (!this.promos) {
       const w = this.world();
-      this.promos = buildAccountPromos(w.racingMeetings(this.today()), w.sportsEventsForPromos(), this.today());
+      const today = this.today();
+      const meetings = w.racingMeetings(today);
+      // The last thoroughbred race of the day carries the racing card: the one most likely still to run.
+      const meeting = meetings.find((m) => m.race_type === 'R');
+      const race = meeting && w.promoRace?.(meeting, meeting.races, today);
+      this.promos = buildAccountPromos(meetings, w.sportsEventsForPromos(), today, race);
     }
     return this.promos;
   }

@@ -13,6 +13,17 @@ export interface RacingMeeting {
   races: number;
 }
 
+/** One race's field, for a racing bet-boost card (the runner it boosts needs a name and a price). */
+export interface PromoRace {
+  /** The racing event key `<track>/<race_num>/<race_type>/<country>/<date>`. */
+  epk: string;
+  track: string;
+  race_num: number;
+  race_type: 'R' | 'G' | 'H';
+  date: string;
+  runners: { number: number; name: string; win: number }[];
+}
+
 export interface PromoSportsEvent {
   epk: string;
   sport: string;
@@ -32,6 +43,8 @@ export interface World {
   racingMeetings(date: string): RacingMeeting[];
   /** Upcoming single fixtures that carry bet-boost cards. */
   sportsEventsForPromos(): PromoSportsEvent[];
+  /** Optional: the field of a race on `date`, so a racing bet-boost card can name its runner. */
+  promoRace?(meeting: RacingMeeting, raceNum: number, date: string): PromoRace | undefined;
   /**
    * Optional: the event's status now (undefined for an unknown key). When present, place_promo refuses a
    * card whose event is no longer prematch (the bookmaker withdraws boosts at the off).

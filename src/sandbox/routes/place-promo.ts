@@ -6,6 +6,8 @@ import { sampleEnvelope } from '../core/samples.js';
 import { optionalString, requireInt, requireNumber, requireString } from '../core/validate.js';
 
 const MARKET = 'head_to_head';
+/** A racing card boosts a runner to win. */
+const marketOf = (promo: { kind: string }) => (promo.kind === 'racing' ? 'win' : MARKET);
 
 function idempotencyKey(body: Record<string, unknown>): string | undefined {
   const key = optionalString(body, 'idempotency_key');
@@ -69,7 +71,7 @@ function placeWork(ctx: Ctx, session: Session, promoId: number, stake: number) {
         {
           event: promo.event ?? promo.label,
           selection: promo.selection ?? '',
-          market: MARKET,
+          market: marketOf(promo),
           odds: promo.boosted_odds,
           result: 'pending',
         },
@@ -86,7 +88,7 @@ function placeWork(ctx: Ctx, session: Session, promoId: number, stake: number) {
       stake,
       is_bonus_bet: false,
       bonus_token_id: null,
-      market: MARKET,
+      market: marketOf(promo),
       runner: promo.selection ?? null,
       promo_id: promoId,
       bet_type: 'promo',

@@ -2,7 +2,7 @@
 // Everything is a pure function of the seed and the sandbox clock, plus the few things tests force
 // (finishes, price moves) and the bets placed, kept here for settlement.
 import type { SandboxClock } from '../core/clock.js';
-import type { PromoSportsEvent, RacingMeeting, Sandbox, World } from '../core/sandbox.js';
+import type { PromoRace, PromoSportsEvent, RacingMeeting, Sandbox, World } from '../core/sandbox.js';
 import type { Bookie } from './books.js';
 import { buildCard, type CardMarket, type CardSelection, type Outcome } from './cards.js';
 import { addDays, dayOf, dayStartMs } from './dates.js';
@@ -208,6 +208,13 @@ export class SimWorld implements World {
       country: t.country,
       races: RACES_PER_MEETING,
     }));
+  }
+
+  promoRace(meeting: RacingMeeting, raceNum: number, date: string): PromoRace | undefined {
+    const race = this.race(meeting.track, raceNum, meeting.race_type, date, meeting.country);
+    if (!race) return undefined;
+    const runners = race.runners.map(({ number, name, win }) => ({ number, name, win }));
+    return { epk: race.key, track: race.track, race_num: race.race_num, race_type: race.race_type, date, runners };
   }
 
   sportsEventsForPromos(): PromoSportsEvent[] {

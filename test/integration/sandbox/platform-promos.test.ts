@@ -297,6 +297,32 @@ describe('place_promo', () => {
     expect(r.error).toMatch(/stake_above_limit/);
     expect((await accountPromos()).some((p) => p.promo_id === promo.promo_id)).toBe(true);
   });
+
+  it('lists a captured racing bet-boost card naming a runner of the race, and places it to win', async () => {
+    const card = (await accountPromos()).find((p) => p.kind === 'racing' && p.promo === 'bet_boost');
+    expect(card).toMatchObject({
+      bookie: 'bookie_c',
+      voucher_type: 'single',
+      placeable_by_id: true,
+      how_to_bet: { endpoint: '/v3/place_promo' },
+      epk: `${card.track}/${card.race_num}/${card.race_type}/au/${card.date}`,
+    });
+    expect(card.boosted_odds).toBeGreaterThan(card.base_odds);
+    const check = await post(sb.url, '/v3/price_check', ALPHA, {
+      session_ids: [ALPHA_C],
+      category: 'racing',
+      track: card.track,
+      race_num: card.race_num,
+      race_type: `(${card.race_type})`,
+      date: card.date,
+    });
+    expect(check.status, JSON.stringify(check.body)).toBe(202);
+    const priced = await waitJob(sb.url, ALPHA, check.body.queries[0].correlation_id);
+    const runners = priced.result.selections.map((s: { runner: string }) => s.runner);
+    expect(runners).toContain(card.selection);
+    const r = await job(ALPHA, '/v3/place_promo', { session_id: ALPHA_C, promo_id: card.promo_id, stake: 5 });
+    expect(r).toMatchObject({ success: true, runner: card.selection, market: 'win', odds: card.boosted_odds });
+  });
 });
 
 describe('place_promo re-reads the card at bet time', () => {
