@@ -29,7 +29,7 @@ export interface RunningApp {
 export interface StartOptions {
   env?: Record<string, string | undefined>;
   print?: (line: string) => void;
-  /** Tests turn on the sandbox's control routes (clock, settlement) through this. */
+  /** Options for the embedded sandbox (seed, start, …). Its control routes are always on offline. */
   sandbox?: StartSandboxOptions;
 }
 
@@ -65,7 +65,9 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
     let { baseUrl, apiKey } = config.gateway;
     let sandboxUrl: string | undefined;
     if (!baseUrl) {
-      const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', quiet: true, ...opts.sandbox });
+      // Control routes on: the page's Sandbox panel moves the real-speed clock on and settles events.
+      // Only for this local sandbox, never for a gateway at GATEWAY_BASE_URL.
+      const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', quiet: true, ...opts.sandbox, control: true });
       stops.push(() => sandbox.close());
       baseUrl = sandbox.url;
       sandboxUrl = sandbox.url;
@@ -79,7 +81,11 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
     const bot = await startBot(offline.config);
     stops.push(() => bot.stop());
 
-    const playground = await startPlayground({ ld, port: parsedPort.data });
+    const playground = await startPlayground({
+      ld,
+      port: parsedPort.data,
+      ...(sandboxUrl ? { sandboxUrl } : {}),
+    });
     stops.push(() => playground.close());
 
     print(`Offline playground: ${playground.url}`);

@@ -59,6 +59,8 @@ export class PlaygroundApi {
   constructor(
     private readonly ld: PlaygroundDiscord,
     private readonly live: LiveEvents,
+    /** Whether the Sandbox panel's routes work (the embedded sandbox with its control routes). */
+    private readonly sandboxControls = false,
   ) {}
 
   state() {
@@ -76,6 +78,7 @@ export class PlaygroundApi {
         { id: channelIds.results, name: 'results' },
       ],
       commands: this.commands(),
+      sandbox: this.sandboxControls,
     };
   }
 

@@ -5,6 +5,7 @@ import { CommandInputError } from '../interactions/command-options.js';
 import { NoBotConnectedError } from '../interactions/open.js';
 import { ApiError, describeIssues, PlaygroundApi, readJson, sendJson } from './api.js';
 import { LiveEvents } from './live-events.js';
+import { NO_SANDBOX, SandboxControl } from './sandbox-control.js';
 import { PUBLIC_DIR, readUnder, vendorRoute } from './static-files.js';
 import type { PlaygroundDiscord } from './types.js';
 
@@ -13,6 +14,8 @@ export interface PlaygroundOptions {
   /** Default 8791; 0 picks a free port. */
   port?: number;
   host?: string;
+  /** The embedded sandbox's address, when its control routes are on: the page then shows the Sandbox panel. */
+  sandboxUrl?: string;
 }
 
 export interface Playground {
@@ -32,10 +35,11 @@ const POST_ROUTES: Record<string, PostRoute> = {
 /** Serves the page that looks like a Discord channel, its JSON API and its live event stream. */
 export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
   const live = new LiveEvents(options.ld);
-  const api = new PlaygroundApi(options.ld, live);
+  const api = new PlaygroundApi(options.ld, live, options.sandboxUrl !== undefined);
+  const sandbox = options.sandboxUrl ? new SandboxControl(options.sandboxUrl) : undefined;
 
   const server = createServer((req, res) => {
-    handle(req, res, api, live).catch((err) => fail(res, err));
+    handle(req, res, api, live, sandbox).catch((err) => fail(res, err));
   });
   const port = options.port ?? 8791;
   await new Promise<void>((resolve, reject) => {
@@ -66,9 +70,17 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, api: PlaygroundApi, live: LiveEvents) {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  api: PlaygroundApi,
+  live: LiveEvents,
+  sandbox: SandboxControl | undefined,
+) {
   const url = new URL(req.url ?? '/', 'http://playground.local');
   const path = url.pathname;
+
+  if (path.startsWith('/api/sandbox')) return handleSandbox(req, res, path, sandbox);
 
   if (req.method === 'POST') {
     const route = POST_ROUTES[path];
@@ -98,6 +110,27 @@ async function handle(req: IncomingMessage, res: ServerResponse, api: Playground
   if (!file) return sendJson(res, 404, { error: `Not found: ${path}` });
   res.writeHead(200, { 'content-type': file.contentType, 'cache-control': 'no-cache' });
   res.end(req.method === 'HEAD' ? undefined : file.body);
+}
+
+async function handleSandbox(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  sandbox: SandboxControl | undefined,
+) {
+  if (!sandbox) return sendJson(res, 404, { error: NO_SANDBOX });
+  const route = `${req.method} ${path}`;
+  switch (route) {
+    case 'GET /api/sandbox':
+      return sendJson(res, 200, await sandbox.clock());
+    case 'POST /api/sandbox/advance':
+      return sendJson(res, 200, await sandbox.advance(await readJson(req)));
+    case 'POST /api/sandbox/settle':
+      return sendJson(res, 200, await sandbox.settle());
+  }
+  return sendJson(res, 404, {
+    error: `No route ${route}: use GET /api/sandbox, POST /api/sandbox/advance {"ms": n} or POST /api/sandbox/settle.`,
+  });
 }
 
 function fail(res: ServerResponse, err: unknown) {

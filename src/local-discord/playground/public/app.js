@@ -3,6 +3,7 @@ import '@skyra/discord-components-core';
 import { applyChoice, buildCommand, partialOptions, suggest } from './command-line.js';
 import { openModal } from './modal.js';
 import { renderMessage } from './render.js';
+import { setupSandboxPanel } from './sandbox-panel.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -372,6 +373,7 @@ async function start() {
     connect();
     await loadChannel(app.channelId);
   });
+  setupSandboxPanel(app.state.sandbox === true);
   connect();
   await loadChannel(app.state.channels[0].id);
 }

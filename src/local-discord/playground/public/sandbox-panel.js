@@ -1,0 +1,89 @@
+// The sidebar's "Sandbox" panel: shows the sandbox clock and moves it on, or settles started events,
+// so results and settlement notices arrive without waiting real hours.
+
+const HOUR_MS = 3_600_000;
+const REFRESH_MS = 15_000; // re-read the clock now and then; between reads it ticks locally
+
+const formatter = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'UTC',
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+async function call(path, body) {
+  const res = await fetch(
+    path,
+    body === undefined
+      ? {}
+      : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(data.error ?? `${res.status} ${res.statusText}`);
+  return data;
+}
+
+/** Shows the panel when the playground runs the embedded sandbox; does nothing otherwise. */
+export function setupSandboxPanel(enabled) {
+  const panel = document.getElementById('sandbox-panel');
+  if (!enabled || !panel) return;
+  const clockEl = document.getElementById('sandbox-clock');
+  const status = document.getElementById('sandbox-status');
+  const buttons = [...panel.querySelectorAll('button')];
+  panel.hidden = false;
+
+  // The last clock reading: sandbox ms at a real ms, and how fast it runs.
+  let reading;
+  const show = () => {
+    if (!reading) return;
+    const now = reading.sandboxMs + (Date.now() - reading.realMs) * reading.speed;
+    clockEl.dateTime = new Date(now).toISOString();
+    clockEl.textContent = `${formatter.format(now)} UTC`;
+  };
+  const take = (data) => {
+    const speed = typeof data.speed === 'number' ? data.speed : (reading?.speed ?? 1);
+    reading = { sandboxMs: Date.parse(data.now), realMs: Date.now(), speed };
+    panel.dataset.now = data.now;
+    show();
+  };
+  const refresh = () =>
+    call('/api/sandbox')
+      .then(take)
+      .catch((err) => {
+        status.textContent = err.message;
+      });
+
+  const act = async (label, path, body) => {
+    for (const b of buttons) b.disabled = true;
+    status.textContent = `${label}…`;
+    try {
+      const data = await call(path, body);
+      take(data);
+      status.textContent =
+        data.settled === undefined
+          ? `${label}: done. Results and settlement notices follow in #results.`
+          : `Started events finished; ${data.settled} bet${data.settled === 1 ? '' : 's'} settled.`;
+    } catch (err) {
+      status.textContent = `${label} failed: ${err.message}`;
+    } finally {
+      for (const b of buttons) b.disabled = false;
+    }
+  };
+  document
+    .getElementById('advance-hour')
+    .addEventListener('click', () => act('Advance 1 hour', '/api/sandbox/advance', { ms: HOUR_MS }));
+  document
+    .getElementById('advance-day')
+    .addEventListener('click', () => act('Advance 1 day', '/api/sandbox/advance', { ms: 24 * HOUR_MS }));
+  document
+    .getElementById('settle-started')
+    .addEventListener('click', () => act('Settle started events', '/api/sandbox/settle', {}));
+
+  refresh();
+  setInterval(show, 1_000);
+  setInterval(refresh, REFRESH_MS);
+}

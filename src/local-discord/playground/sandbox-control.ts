@@ -1,0 +1,66 @@
+// The page's "Sandbox" panel: the embedded sandbox's clock, moved on and settled through its control routes.
+// The sandbox clock runs at real speed, so without these a person would wait hours to see a result.
+import { z } from 'zod';
+import { ApiError } from './api.js';
+
+const HOUR_MS = 3_600_000;
+/** A month at most per press: enough to finish any fixture event, small enough to stay a deliberate step. */
+const MAX_ADVANCE_MS = 31 * 24 * HOUR_MS;
+
+const advanceBody = z.object({
+  ms: z
+    .number({ error: '"ms" is required: how far to move the sandbox clock, in milliseconds (3600000 is an hour)' })
+    .int({ error: '"ms" must be a whole number of milliseconds' })
+    .positive({ error: '"ms" must be more than 0: the sandbox clock only moves forward' })
+    .max(MAX_ADVANCE_MS, { error: `"ms" must be at most ${MAX_ADVANCE_MS} (31 days) per step` }),
+});
+
+export interface SandboxClockView {
+  /** The sandbox clock's time, ISO 8601. */
+  now: string;
+  /** Sandbox milliseconds per real millisecond (1: real time). */
+  speed: number;
+}
+
+/** Talks to the embedded sandbox's /_sandbox routes on the page's behalf; exists only when those are on. */
+export class SandboxControl {
+  constructor(private readonly sandboxUrl: string) {}
+
+  async clock(): Promise<SandboxClockView> {
+    const state = (await this.#call('GET', '/_sandbox/state')) as { now: string; speed: number };
+    return { now: state.now, speed: state.speed };
+  }
+
+  async advance(body: unknown): Promise<{ now: string }> {
+    const { ms } = advanceBody.parse(body);
+    return (await this.#call('POST', '/_sandbox/clock/advance', { ms })) as { now: string };
+  }
+
+  /** Finishes every started event now; `settled` counts the bets that settled. */
+  async settle(): Promise<{ settled: number; now: string }> {
+    const { settled } = (await this.#call('POST', '/_sandbox/settle', {})) as { settled: number };
+    return { settled, ...(await this.clock()) };
+  }
+
+  async #call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+    let res: Response;
+    try {
+      res = await fetch(new URL(path, this.sandboxUrl), {
+        method,
+        signal: AbortSignal.timeout(10_000),
+        ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      });
+    } catch (err) {
+      throw new ApiError(502, `The sandbox did not answer (${(err as Error).message}): restart npm start.`);
+    }
+    const data = (await res.json().catch(() => ({}))) as { detail?: string };
+    if (!res.ok) {
+      throw new ApiError(502, `The sandbox refused ${path} (${res.status}): ${data.detail ?? res.statusText}`);
+    }
+    return data;
+  }
+}
+
+/** Why the panel's routes answer 404 when the playground runs against a gateway it does not control. */
+export const NO_SANDBOX =
+  'No sandbox controls here: they exist only when npm start runs the embedded sandbox (unset GATEWAY_BASE_URL).';

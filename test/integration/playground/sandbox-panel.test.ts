@@ -1,0 +1,216 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningApp, startApp } from '../../../src/bot/main.js';
+import { type LocalDiscord, startLocalDiscord } from '../../../src/local-discord/index.js';
+import { type Playground, startPlayground } from '../../../src/local-discord/playground/server.js';
+import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
+import type { SimWorld } from '../../../src/sandbox/world/index.js';
+import type { SportEvent } from '../../../src/sandbox/world/sports.js';
+
+const HOUR_MS = 3_600_000;
+const KEY = { 'x-api-key': 'sandbox-key-alpha', 'content-type': 'application/json' };
+
+/** Places a 5-unit head-to-head bet with bookie_a through the gateway API; returns its bet id. */
+async function placeBet(base: string, ev: SportEvent): Promise<string> {
+  const q = new URLSearchParams({ epk: ev.epk, bookie: 'bookie_a', market: 'head_to_head' });
+  const card = (await (await fetch(`${base}/v3/markets?${q}`, { headers: KEY })).json()) as {
+    markets: Array<{ selections: Array<{ odds: number; market_ref: string }> }>;
+  };
+  const row = card.markets[0]?.selections[0];
+  if (!row) throw new Error(`no head-to-head prices for ${ev.epk}`);
+  const placed = await fetch(`${base}/v3/place_bet`, {
+    method: 'POST',
+    headers: KEY,
+    body: JSON.stringify({
+      session_id: 'sess-alpha-bookie_a',
+      sport: ev.league,
+      epk: ev.epk,
+      market_ref: row.market_ref,
+      stake: 5,
+      target_odds: row.odds * 0.9,
+    }),
+  });
+  const { correlation_id } = (await placed.json()) as { correlation_id: string };
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const res = await fetch(`${base}/api/bet_status`, {
+      method: 'POST',
+      headers: KEY,
+      body: JSON.stringify({ correlation_ids: [correlation_id] }),
+    });
+    const entry = (
+      (await res.json()) as { statuses?: Array<{ status: string; result?: { bet_result?: { bet_id?: string } } }> }
+    ).statuses?.[0];
+    if (entry && entry.status !== 'pending') {
+      const id = entry.result?.bet_result?.bet_id;
+      if (!id) throw new Error(`the bet was not placed: ${JSON.stringify(entry)}`);
+      return id;
+    }
+    if (Date.now() > deadline) throw new Error('the bet job stayed pending');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function call(url: string, body?: unknown) {
+  const res = await fetch(
+    url,
+    body === undefined
+      ? {}
+      : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+describe('the Sandbox panel API over the embedded sandbox', () => {
+  let sandbox: RunningSandbox;
+  let ld: LocalDiscord;
+  let pg: Playground;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, quiet: true, control: true, seed: 1 });
+    ld = await startLocalDiscord({ port: 0 });
+    pg = await startPlayground({ ld, port: 0, sandboxUrl: sandbox.url });
+  });
+  afterAll(async () => {
+    await pg?.close();
+    await ld?.close();
+    await sandbox?.close();
+  });
+
+  it('tells the page the panel is there', async () => {
+    const state = await call(`${pg.url}/api/state`);
+    expect(state.body.sandbox).toBe(true);
+  });
+
+  it('shows the sandbox clock, running at real speed', async () => {
+    const { status, body } = await call(`${pg.url}/api/sandbox`);
+    expect(status).toBe(200);
+    expect(body.speed).toBe(1);
+    expect(Math.abs(Date.parse(String(body.now)) - sandbox.sb.clock.now().getTime())).toBeLessThan(5_000);
+  });
+
+  it('advances the sandbox clock by an hour and by a day', async () => {
+    const before = sandbox.sb.clock.now().getTime();
+    const hour = await call(`${pg.url}/api/sandbox/advance`, { ms: HOUR_MS });
+    expect(hour.status).toBe(200);
+    expect(Date.parse(String(hour.body.now)) - before).toBeGreaterThanOrEqual(HOUR_MS);
+    const day = await call(`${pg.url}/api/sandbox/advance`, { ms: 24 * HOUR_MS });
+    expect(day.status).toBe(200);
+    expect(Date.parse(String(day.body.now)) - before).toBeGreaterThanOrEqual(25 * HOUR_MS);
+    expect(sandbox.sb.clock.now().getTime() - before).toBeGreaterThanOrEqual(25 * HOUR_MS);
+  });
+
+  it('refuses a step that is missing, backwards or huge, saying what to send', async () => {
+    const before = sandbox.sb.clock.now().getTime();
+    const missing = await call(`${pg.url}/api/sandbox/advance`, {});
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatch(/"ms" is required.*milliseconds/);
+    const backwards = await call(`${pg.url}/api/sandbox/advance`, { ms: -5 });
+    expect(backwards.status).toBe(400);
+    expect(backwards.body.error).toMatch(/only moves forward/);
+    const huge = await call(`${pg.url}/api/sandbox/advance`, { ms: 400 * 24 * HOUR_MS });
+    expect(huge.status).toBe(400);
+    expect(huge.body.error).toMatch(/at most .*31 days/);
+    // Nothing moved the clock beyond real time passing.
+    expect(sandbox.sb.clock.now().getTime() - before).toBeLessThan(HOUR_MS);
+  });
+
+  it('settles started events: a bet on one that has begun is settled, and nothing is left after', async () => {
+    const world = sandbox.sb.world as SimWorld;
+    const now = world.nowMs();
+    const ev = world
+      .allEvents()
+      .find(
+        (e) =>
+          !e.isOutright &&
+          e.startMs > now + HOUR_MS &&
+          world.status(e) === 'prematch' &&
+          world.link(e, 'bookie_a').linked,
+      );
+    if (!ev) throw new Error('the seeded world lists no upcoming bookie_a event');
+    const betId = await placeBet(sandbox.url, ev);
+
+    // The page moves the clock past the start, then settles what has started.
+    const moved = await call(`${pg.url}/api/sandbox/advance`, { ms: ev.startMs - world.nowMs() + 60_000 });
+    expect(moved.status).toBe(200);
+    const first = await call(`${pg.url}/api/sandbox/settle`, {});
+    expect(first.status).toBe(200);
+    expect(first.body.settled).toBeGreaterThanOrEqual(1);
+    expect(typeof first.body.now).toBe('string');
+    const bet = sandbox.sb.ledger.bets().find((b) => b.bet.bet_id === betId);
+    expect(['won', 'lost', 'void']).toContain(bet?.status);
+
+    const again = await call(`${pg.url}/api/sandbox/settle`, {});
+    expect(again.status).toBe(200);
+    expect(again.body.settled).toBe(0);
+  });
+
+  it('answers an unknown sandbox route with the ones that exist', async () => {
+    const res = await call(`${pg.url}/api/sandbox/rewind`, { ms: 1 });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatch(/POST \/api\/sandbox\/advance/);
+  });
+});
+
+describe('the Sandbox panel without the embedded sandbox', () => {
+  let ld: LocalDiscord;
+  let pg: Playground;
+  beforeAll(async () => {
+    ld = await startLocalDiscord({ port: 0 });
+    pg = await startPlayground({ ld, port: 0 });
+  });
+  afterAll(async () => {
+    await pg?.close();
+    await ld?.close();
+  });
+
+  it('is hidden and its routes say why', async () => {
+    expect((await call(`${pg.url}/api/state`)).body.sandbox).toBe(false);
+    const res = await call(`${pg.url}/api/sandbox/advance`, { ms: HOUR_MS });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatch(/only when npm start runs the embedded sandbox.*GATEWAY_BASE_URL/);
+  });
+});
+
+describe('npm start offline and the sandbox control routes', () => {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const c of cleanups.reverse()) await c();
+    cleanups.length = 0;
+  });
+  const store = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'playground-panel-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    return `sqlite://${join(dir, 'bot.sqlite')}`;
+  };
+  const start = async (env: Record<string, string>) => {
+    const app: RunningApp = await startApp({
+      env: { PLAYGROUND_PORT: '0', LOG_LEVEL: 'error', STORE_URL: store(), ...env },
+      print: () => {},
+    });
+    cleanups.push(() => app.stop());
+    return app;
+  };
+
+  it('turns them on for the embedded sandbox, and the page moves its clock', async () => {
+    const app = await start({});
+    expect((await call(`${app.sandboxUrl}/_sandbox/state`)).status).toBe(200);
+    expect((await call(`${app.playgroundUrl}/api/state`)).body.sandbox).toBe(true);
+    const before = Date.parse(String((await call(`${app.playgroundUrl}/api/sandbox`)).body.now));
+    const after = await call(`${app.playgroundUrl}/api/sandbox/advance`, { ms: 24 * HOUR_MS });
+    expect(Date.parse(String(after.body.now)) - before).toBeGreaterThanOrEqual(24 * HOUR_MS);
+  });
+
+  it('leaves a gateway at GATEWAY_BASE_URL alone: no panel', async () => {
+    const gateway = await startSandbox({ port: 0, quiet: true, control: true });
+    cleanups.push(() => gateway.close());
+    const before = gateway.sb.clock.now().getTime();
+    const app = await start({ GATEWAY_BASE_URL: gateway.url, GATEWAY_API_KEY: 'sandbox-key-alpha' });
+    expect(app.sandboxUrl).toBeUndefined();
+    expect((await call(`${app.playgroundUrl}/api/state`)).body.sandbox).toBe(false);
+    expect((await call(`${app.playgroundUrl}/api/sandbox/advance`, { ms: HOUR_MS })).status).toBe(404);
+    expect(gateway.sb.clock.now().getTime() - before).toBeLessThan(HOUR_MS);
+  });
+});
