@@ -27,7 +27,7 @@ beforeAll(async () => {
       SETTLEMENT_INTERVAL_SECONDS: '1',
     },
     print: (line) => printed.push(line),
-    sandbox: { control: true, seed: 1 },
+    sandbox: { seed: 1 },
   });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -142,14 +142,26 @@ describe('the offline playground in Chromium', () => {
     await expect(watcher.locator(`discord-embed[embed-title$="— ${bookie}"]`).count()).resolves.toBe(0);
     await expect(watcher.locator('discord-message[ephemeral]').count()).resolves.toBe(0);
 
-    // The sandbox clock runs two days on (inside the 7 days of history the watcher reads): the event
-    // finishes, the bet settles, and the settlement notice arrives live.
-    const advanced = await fetch(`${app.sandboxUrl}/_sandbox/clock/advance`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ms: 2 * 86_400_000 }),
-    });
-    expect(advanced.status).toBe(200);
+    // The person moves the sandbox clock on with the Sandbox panel (inside the 7 days of history the
+    // watcher reads), then settles what has started: the bet settles and the notice arrives live.
+    const panel = page.locator('#sandbox-panel');
+    await expect(panel.isVisible()).resolves.toBe(true);
+    const clock = panel.locator('#sandbox-clock');
+    await page.waitForFunction(() => document.getElementById('sandbox-clock')?.getAttribute('datetime'));
+    const shown = async () => Date.parse((await clock.getAttribute('datetime')) ?? '');
+    const before = await shown();
+    for (const step of [1, 2]) {
+      await panel.getByRole('button', { name: 'Advance 1 day' }).click();
+      await page.waitForFunction(
+        ([from, days]) =>
+          Date.parse(document.getElementById('sandbox-clock')?.getAttribute('datetime') ?? '') - from >=
+          days * 86_400_000,
+        [before, step] as const,
+      );
+    }
+    await expect(shown()).resolves.toBeGreaterThanOrEqual(before + 2 * 86_400_000);
+    await panel.getByRole('button', { name: 'Settle started events' }).click();
+    await panel.locator('#sandbox-status', { hasText: 'settled' }).waitFor({ timeout: 10_000 });
     const notice = page.locator('discord-embed', {
       has: page.locator('discord-embed-field[field-title="Bet id"]', { hasText: betId! }),
     });
