@@ -21,11 +21,7 @@ export class PromoBook {
     if (!this.promos) {
       const w = this.world();
       const today = this.today();
-      const meetings = w.racingMeetings(today);
-      // The last thoroughbred race of the day carries the racing card: the one most likely still to run.
-      const meeting = meetings.find((m) => m.race_type === 'R');
-      const race = meeting && w.promoRace?.(meeting, meeting.races, today);
-      this.promos = buildAccountPromos(meetings, w.sportsEventsForPromos(), today, race);
+      this.promos = buildAccountPromos(w.racingMeetings(today), w.sportsEventsForPromos(), today, w.promoRace?.());
     }
     return this.promos;
   }

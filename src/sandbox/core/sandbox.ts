@@ -43,8 +43,8 @@ export interface World {
   racingMeetings(date: string): RacingMeeting[];
   /** Upcoming single fixtures that carry bet-boost cards. */
   sportsEventsForPromos(): PromoSportsEvent[];
-  /** Optional: the field of a race on `date`, so a racing bet-boost card can name its runner. */
-  promoRace?(meeting: RacingMeeting, raceNum: number, date: string): PromoRace | undefined;
+  /** Optional: an upcoming race and its field, so a racing bet-boost card can name its runner. */
+  promoRace?(): PromoRace | undefined;
   /**
    * Optional: the event's status now (undefined for an unknown key). When present, place_promo refuses a
    * card whose event is no longer prematch (the bookmaker withdraws boosts at the off).

@@ -22,6 +22,9 @@ import { RollingLimit } from './rate-limit.js';
 import { type BetOutcome, legWins, sportsOutcome } from './settlement.js';
 import { epkDay, outrights, type SportEvent, sportsDay } from './sports.js';
 
+/** A racing boost card goes on a race at least this far from its start. */
+const PROMO_RACE_LEAD_MS = 30 * 60_000;
+
 /** How a placed bet is decided, kept by the betting routes when they record it. */
 export type PlacedBet =
   | { kind: 'sports'; epk: string; market: string; outcome: Outcome; chance: number; player: boolean }
@@ -210,11 +213,38 @@ export class SimWorld implements World {
     }));
   }
 
-  promoRace(meeting: RacingMeeting, raceNum: number, date: string): PromoRace | undefined {
-    const race = this.race(meeting.track, raceNum, meeting.race_type, date, meeting.country);
+  /** The first thoroughbred race, today or tomorrow, at least 30 minutes from its start: it carries a boost card. */
+  promoRace(): PromoRace | undefined {
+    const now = this.nowMs();
+    const today = dayOf(now);
+    for (const date of [today, addDays(today, 1)]) {
+      for (const m of this.racingMeetings(date).filter((x) => x.race_type === 'R')) {
+        for (let n = 1; n <= m.races; n++) {
+          const race = this.race(m.track, n, m.race_type, date, m.country);
+          if (!race || race.startMs < now + PROMO_RACE_LEAD_MS) continue;
+          const runners = race.runners.map(({ number, name, win }) => ({ number, name, win }));
+          return {
+            epk: race.key,
+            track: race.track,
+            race_num: race.race_num,
+            race_type: race.race_type,
+            date,
+            runners,
+          };
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /** Sports events by epk, races by their racing key; undefined for a key the world does not hold. */
+  eventStatus(epk: string): 'prematch' | 'in_play' | 'finished' | undefined {
+    const ev = this.findEvent(epk);
+    if (ev) return this.status(ev);
+    const race = this.raceByKey(epk);
     if (!race) return undefined;
-    const runners = race.runners.map(({ number, name, win }) => ({ number, name, win }));
-    return { epk: race.key, track: race.track, race_num: race.race_num, race_type: race.race_type, date, runners };
+    if (this.raceResulted(race)) return 'finished';
+    return this.nowMs() >= race.startMs ? 'in_play' : 'prematch';
   }
 
   sportsEventsForPromos(): PromoSportsEvent[] {

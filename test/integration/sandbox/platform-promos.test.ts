@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SimWorld } from '../../../src/sandbox/world/index.js';
 import {
   ALPHA,
   ALPHA_A,
@@ -350,5 +351,24 @@ describe('place_promo re-reads the card at bet time', () => {
     expect(sb2.sb.ledger.bets().some((b) => b.bet.bet_type === 'promo')).toBe(false);
     const after = (await get(sb2.url, '/v3/account_promos', ALPHA)).body.promos;
     expect(after.some((p: { promo_id: number }) => p.promo_id === card.promo_id)).toBe(true);
+  });
+
+  it('refuses the racing card once its race has jumped, by the world clock', async () => {
+    delete (sb2.sb.world as { eventStatus?: unknown }).eventStatus; // back to the world's own status
+    const promos = (await get(sb2.url, '/v3/account_promos', ALPHA)).body.promos;
+    const card = promos.find((p: { kind: string; promo: string }) => p.kind === 'racing' && p.promo === 'bet_boost');
+    expect(sb2.sb.world.eventStatus?.(card.epk)).toBe('prematch');
+    const [track, num, type, country, date] = card.epk.split('/');
+    const race = (sb2.sb.world as SimWorld).race(track, Number(num), type, date, country)!;
+    const ms = race.startMs - sb2.sb.clock.nowMs() + 1_000;
+    expect((await post(sb2.url, '/_sandbox/clock/advance', undefined, { ms })).status).toBe(200);
+    expect(sb2.sb.world.eventStatus?.(card.epk)).toBe('in_play');
+    const res = await post(sb2.url, '/v3/place_promo', ALPHA, {
+      session_id: ALPHA_C,
+      promo_id: card.promo_id,
+      stake: 5,
+    });
+    const entry = await waitJob(sb2.url, ALPHA, res.body.correlation_id);
+    expect(entry.result.error).toMatch(/^card_gone/);
   });
 });
