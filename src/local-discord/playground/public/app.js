@@ -265,7 +265,12 @@ function setHint(text, kind = 'error') {
   ui.hint.dataset.kind = kind;
 }
 
-async function updateSuggestions() {
+// The bot may answer an autocomplete with nothing while it fetches from the gateway, expecting the next
+// keystroke to find its cache warm: ask again a few times before saying nothing matches.
+const AUTOCOMPLETE_RETRIES = 3;
+const AUTOCOMPLETE_RETRY_MS = 700;
+
+async function updateSuggestions(retry = 0) {
   const text = ui.input.value;
   setHint('');
   const seq = ++app.suggestSeq;
@@ -289,6 +294,12 @@ async function updateSuggestions() {
       focused: auto.autocomplete,
     });
     if (seq !== app.suggestSeq) return;
+    if (!choices.length && retry < AUTOCOMPLETE_RETRIES) {
+      setTimeout(() => {
+        if (seq === app.suggestSeq && ui.input.value === text) updateSuggestions(retry + 1);
+      }, AUTOCOMPLETE_RETRY_MS);
+      return;
+    }
     setHint(choices.length ? '' : 'No matching options.', 'info');
     showSuggestions(
       choices.map((c) => ({ label: c.name, detail: auto.autocomplete, choice: { option: auto.autocomplete, ...c } })),
@@ -316,6 +327,8 @@ function accept(index) {
 }
 
 async function send() {
+  // As in Discord, Enter on an empty box does nothing.
+  if (!ui.input.value.trim()) return;
   const built = buildCommand(ui.input.value, app.state.commands, app.picked, lookups());
   if (built.error) {
     setHint(built.error);
