@@ -155,6 +155,25 @@ function legRows(race: Race, legs: { runner: Runner; position: string; odds: num
 }
 
 /** A same-race multi through POST /v3/place_bet (is_same_event_multi). */
+/** How a same-race multi is recorded in the ledger and settled: one selection and one settled leg per leg. */
+function srmRecord(race: Race, legs: { runner: Runner; position: string; odds: number; within: number }[]) {
+  return {
+    betType: 'srm',
+    raceKey: race.key,
+    selections: legs.map((l) => ({
+      event: `${race.track} R${race.race_num}`,
+      selection: l.runner.name,
+      market: l.position,
+      odds: l.odds,
+    })),
+    how: {
+      kind: 'racing' as const,
+      raceKey: race.key,
+      legs: legs.map((l) => ({ runner: l.runner.number, within: l.within })),
+    },
+  };
+}
+
 export function placeRacingMulti(
   sb: Sandbox,
   world: SimWorld,
@@ -180,19 +199,7 @@ export function placeRacingMulti(
     stake: req.stake,
     odds: priced.odds,
     useBonus: req.useBonus,
-    betType: 'srm',
-    raceKey: race.key,
-    selections: priced.legs.map((l) => ({
-      event: `${race.track} R${race.race_num}`,
-      selection: l.runner.name,
-      market: l.position,
-      odds: l.odds,
-    })),
-    how: {
-      kind: 'racing',
-      raceKey: race.key,
-      legs: priced.legs.map((l) => ({ runner: l.runner.number, within: l.within })),
-    },
+    ...srmRecord(race, priced.legs),
   });
   if (!done.ok) return betFailure(done.error, req.stake, priced.odds, extra);
   return betSuccess(done.betId, priced.odds, req.stake, {
@@ -261,19 +268,7 @@ export function placeStackedSrm(
       odds: p.odds,
       useBonus: b.useBonus,
       ...(tokens.has(i) ? { tokenId: tokens.get(i) } : {}),
-      betType: 'srm',
-      raceKey: race.key,
-      selections: p.legs.map((l) => ({
-        event: `${race.track} R${race.race_num}`,
-        selection: l.runner.name,
-        market: l.position,
-        odds: l.odds,
-      })),
-      how: {
-        kind: 'racing',
-        raceKey: race.key,
-        legs: p.legs.map((l) => ({ runner: l.runner.number, within: l.within })),
-      },
+      ...srmRecord(race, p.legs),
     });
     return done.ok
       ? { success: true, bet_id: done.betId, ...base, error: null }
