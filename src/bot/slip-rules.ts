@@ -27,10 +27,12 @@ export function checkStake(stake: number, limits: StakeLimits): RuleResult {
   if (!Number.isFinite(stake) || stake <= 0) {
     return { ok: false, message: 'The stake must be more than $0. Enter an amount such as 10 or 12.50.' };
   }
-  if (Math.round(stake * 100) !== stake * 100) {
+  // Binary floats: 1.1 * 100 is 110.00000000000001, so compare with a tolerance, then in whole cents.
+  const cents = Math.round(stake * 100);
+  if (Math.abs(stake * 100 - cents) > 1e-6) {
     return { ok: false, message: 'The stake can have at most two decimals (cents), e.g. 12.50.' };
   }
-  if (stake > limits.perBet) {
+  if (cents > Math.round(limits.perBet * 100)) {
     return {
       ok: false,
       message: `The stake ${formatMoney(stake)} is above this server's per-bet limit of ${formatMoney(limits.perBet)}. Lower it, or ask an admin to change it with /settings.`,

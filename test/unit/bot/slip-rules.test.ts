@@ -55,6 +55,13 @@ describe('slip rules', () => {
 
   it('refuses fractions of a cent', () => {
     expect(checkStake(1.005, limits).ok).toBe(false);
+    expect(checkStake(12.501, limits).ok).toBe(false);
+  });
+
+  it('accepts whole-cent stakes that binary floats cannot represent exactly', () => {
+    for (const stake of [0.29, 1.09, 1.1, 1.11, 4.35, 19.99, 49.99]) {
+      expect(checkStake(stake, limits), String(stake)).toEqual({ ok: true });
+    }
   });
 
   it('refuses min odds above the shown price', () => {
