@@ -67,6 +67,75 @@ describe('the offline playground in Chromium', () => {
     expect(printed.join('\n')).toMatch(/local Discord double and the embedded sandbox gateway/);
   });
 
+  it("lists a league's events for a date, then bets with /bet, every option picked from the bot's choices", async () => {
+    await page.goto(`${app.playgroundUrl}/?as=bettor`);
+    await page.locator('body[data-ready="true"]').waitFor();
+    const input = page.locator('#command-input');
+
+    // /events: the league from the bot's list, the date typed.
+    await input.click();
+    await type('/eve');
+    await page.locator('.suggestion', { hasText: '/events' }).waitFor();
+    await page.keyboard.press('Tab');
+    await page.locator('.suggestion', { hasText: 'league' }).first().waitFor();
+    await page.keyboard.press('Tab'); // league:
+    await choicesFor('league');
+    const league = (await page.locator('#suggestions .suggestion .suggestion-label').first().textContent())?.trim();
+    await page.keyboard.press('Enter');
+    await type('date:tomorrow');
+    await expect(input.inputValue()).resolves.toBe(`/events league:${league} date:tomorrow`);
+    await page.keyboard.press('Enter');
+    const listing = page.locator('discord-embed', { hasText: /event\(s\)|No events/ }).last();
+    await listing.waitFor({ timeout: 20_000 });
+    await expect(listing.getAttribute('embed-title')).resolves.toContain(league!.toUpperCase());
+
+    // /bet: event, bookie, market and selection each from the bot's choices, then the stake.
+    await input.click();
+    await type('/bet');
+    await page.locator('.suggestion', { hasText: '/bet' }).first().waitFor();
+    await page.keyboard.press('Tab');
+    await page.locator('.suggestion', { hasText: 'event' }).first().waitFor();
+    await page.keyboard.press('Tab'); // event:
+    await choicesFor('event');
+    // The first choices may be in play already; a person picks one that starts over an hour after the
+    // sandbox clock the panel shows. (The bot picks its choices by its own clock, so this runs before the
+    // test that moves the sandbox clock on.)
+    await page.waitForFunction(() => document.getElementById('sandbox-clock')?.getAttribute('datetime'));
+    const sandboxNow = Date.parse((await page.locator('#sandbox-clock').getAttribute('datetime')) ?? '');
+    const labels = await page.locator('#suggestions .suggestion .suggestion-label').allTextContents();
+    const later = labels.findIndex((label) => {
+      const m = / (\d\d)-(\d\d) (\d\d:\d\d) UTC$/.exec(label.trim());
+      if (!m) return false;
+      const year = new Date(sandboxNow).getUTCFullYear();
+      return Date.parse(`${year}-${m[1]}-${m[2]}T${m[3]}:00Z`) > sandboxNow + 3_600_000;
+    });
+    expect(later, `no upcoming event among: ${labels.join(' | ')}`).toBeGreaterThanOrEqual(0);
+    for (let i = 0; i < later; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    for (const option of ['bookie', 'market', 'selection']) {
+      await page.locator('.suggestion', { hasText: option }).first().waitFor();
+      await page.keyboard.press('Tab'); // option:
+      await choicesFor(option);
+      await page.keyboard.press('Enter');
+    }
+    await page.locator('.suggestion', { hasText: 'stake' }).first().waitFor();
+    await page.keyboard.press('Tab'); // stake:
+    await type('5');
+    await expect(input.inputValue()).resolves.toMatch(/^\/bet event:.+ bookie:\S+ market:.+ selection:.+ stake:5$/);
+    await page.keyboard.press('Enter');
+
+    const slip = page.locator('discord-message', { hasText: 'confirm your bet' }).last();
+    await slip.waitFor({ timeout: 20_000 });
+    const slipId = await slip.getAttribute('data-message-id');
+    await slip.locator('discord-button', { hasText: 'Confirm' }).click();
+    const receipt = page.locator(
+      `discord-message[data-message-id="${slipId}"] discord-embed[embed-title="Bet placed ✅"]`,
+    );
+    await receipt.waitFor({ timeout: 30_000 });
+    await expect(receipt.locator('discord-embed-field[field-title="Stake"]').textContent()).resolves.toContain('5');
+    expect(pageErrors).toEqual([]);
+  });
+
   it('places a bet from /markets to the receipt by typing and clicking, then sees it settle', async () => {
     // A second person watches the channel as the viewer, in their own tab.
     const watcher = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -138,7 +207,11 @@ describe('the offline playground in Chromium', () => {
     expect(betId).toBeTruthy();
 
     // The viewer saw the public slip turn into the receipt live, but never the bettor's own card.
-    await watcher.locator('discord-embed[embed-title="Bet placed ✅"]').waitFor({ timeout: 10_000 });
+    await watcher
+      .locator('discord-embed[embed-title="Bet placed ✅"]', {
+        has: watcher.locator('discord-embed-field[field-title="Bet id"]', { hasText: betId! }),
+      })
+      .waitFor({ timeout: 10_000 });
     await expect(watcher.locator(`discord-embed[embed-title$="— ${bookie}"]`).count()).resolves.toBe(0);
     await expect(watcher.locator('discord-message[ephemeral]').count()).resolves.toBe(0);
 
