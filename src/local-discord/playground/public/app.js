@@ -359,6 +359,9 @@ ui.input.addEventListener('keydown', (e) => {
   } else if (e.key === 'Tab' && open) {
     e.preventDefault();
     accept(Math.max(app.active, 0));
+  } else if (e.key === 'Tab' && ui.input.value.startsWith('/')) {
+    // Mid-command with nothing to take (choices still loading): stay in the box, as Discord does.
+    e.preventDefault();
   } else if (e.key === 'Enter') {
     e.preventDefault();
     if (open && app.active >= 0) accept(app.active);
