@@ -18,10 +18,16 @@ export const callbackUrl = z
   .regex(/^https?:\/\//, 'must be an http:// or https:// URL')
   .refine((s) => URL.canParse(s), 'must be a valid URL');
 export const raceType = z.enum(['(R)', '(G)', '(H)'], { error: "must be '(R)', '(G)' or '(H)'" });
-export const randomDelay = z.strictObject({
-  min: z.number().nonnegative().optional(),
-  max: z.number().nonnegative(),
-});
+export const randomDelay = z
+  .strictObject({
+    min: z.number().nonnegative().optional(),
+    max: z.number().nonnegative(),
+  })
+  // The gateway refuses min above a positive max with 400; say so before sending.
+  .refine((d) => d.max === 0 || (d.min ?? 0) <= d.max, {
+    message: 'min must not be above max (seconds)',
+    path: ['min'],
+  });
 
 /** Session-scoped async body: the shared head of most v3 job submissions. */
 export const sessionScoped = {

@@ -284,6 +284,24 @@ describe('POST /v3/place_bet racing', () => {
     expect(res.body).toEqual({ error: 'market not supported', market: 'each_way' });
   });
 
+  it('refuses a random_delay with min above a positive max, naming the field', async () => {
+    const res = await post(sb.url, '/v3/place_bet', {
+      session_id: A,
+      category: 'racing',
+      track: 'Flemington',
+      race_num: 3,
+      date: TOMORROW,
+      runner: world.race('Flemington', 3, 'R', TOMORROW)!.runners[0]!.name,
+      market: 'win',
+      stake: 5,
+      target_odds: 1.01,
+      random_delay: { min: 5, max: 2 },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.field).toBe('random_delay');
+    expect(res.body.detail).toMatch(/min <= max/);
+  });
+
   it('places a win bet and settles it when the race is settled', async () => {
     const race = world.race('Flemington', 4, 'R', TOMORROW)!;
     const runner = race.runners[0]!;

@@ -100,6 +100,14 @@ describe('place_bet request union', () => {
     expect(bet({ ...racing, max_odds: 3 })).toBeUndefined();
   });
 
+  it('refuses a random_delay whose min is above a positive max, as the gateway does', () => {
+    const err = bet({ ...racing, random_delay: { min: 5, max: 2 } });
+    expect(err?.field).toBe('random_delay.min');
+    expect(err?.message).toMatch(/min must not be above max/);
+    expect(bet({ ...racing, random_delay: { min: 1, max: 4 } })).toBeUndefined();
+    expect(bet({ ...racing, random_delay: { min: 5, max: 0 } })).toBeUndefined();
+  });
+
   it("refuses market each_way and says to use 'win' or 'place'", () => {
     const err = bet({ ...racing, market: 'each_way' });
     expect(err?.field).toBe('market');
