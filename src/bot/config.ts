@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { z } from 'zod';
 import { Secret } from './secret.js';
 
@@ -28,6 +29,8 @@ export interface BotConfig {
   };
   webhook: { port: number; publicUrl: string | undefined };
   storeUrl: string;
+  /** Owner of this process's job leases; stable across restarts so a restart resumes its jobs at once. */
+  processId?: string;
   logLevel: LogLevel;
   tunables: BotTunables;
 }
@@ -85,6 +88,10 @@ const EnvSchema = z.object({
       .regex(/^sqlite:\/\/.+/, { error: 'must look like sqlite://path/to/file.sqlite (or sqlite://:memory:)' })
       .default('sqlite://data/bot.sqlite'),
   ),
+  BOT_PROCESS_ID: z.preprocess(
+    blankToUndefined,
+    z.string().trim().max(200, { error: 'must be at most 200 characters, e.g. desk-1' }).optional(),
+  ),
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
     z.enum(['debug', 'info', 'warn', 'error'], { error: 'must be one of debug, info, warn, error' }).default('info'),
@@ -127,6 +134,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     },
     webhook: { port: e.WEBHOOK_PORT, publicUrl: e.WEBHOOK_PUBLIC_URL?.replace(/\/+$/, '') },
     storeUrl: e.STORE_URL,
+    processId: e.BOT_PROCESS_ID ?? hostname(),
     logLevel: e.LOG_LEVEL,
     tunables: {
       slipExpiryMs: e.SLIP_EXPIRY_SECONDS * 1000,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Client, Events, GatewayIntentBits, Options } from 'discord.js';
 import { GatewayClient } from '../gateway/index.js';
@@ -42,7 +42,7 @@ export interface BotDeps {
   webhookHost?: string;
   /** Register the slash commands at start (default: when DISCORD_GUILD_ID is set). */
   deployCommands?: boolean;
-  /** Id of this process for job leases (default random). */
+  /** Id of this process for job leases (default config.processId, else the host name). */
   processId?: string;
   /** Poll interval of the library's batched poller when the bot builds the client. */
   pollIntervalMs?: number;
@@ -122,7 +122,9 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     stops.push(() => client.destroy());
 
     const poster = deps.poster ?? restPoster(client);
-    const jobs = new JobRepo(store, deps.processId ?? randomUUID());
+    const jobs = new JobRepo(store, deps.processId ?? config.processId ?? hostname());
+    // Runs after the tracker stopped renewing: a restart or another process resumes these jobs at once.
+    stops.push(() => jobs.releaseLeases());
     const once = new OnceRepo(store);
     const tracker = new ResultTracker({ jobs, gateway, logger, now });
     stops.push(() => tracker.stop());

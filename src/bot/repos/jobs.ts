@@ -143,6 +143,11 @@ export class JobRepo {
     );
   }
 
+  /** At a clean stop: another process (or this one restarted) may take our pending jobs over at once. */
+  async releaseLeases(): Promise<void> {
+    await this.store.query("UPDATE jobs SET lease_until = 0 WHERE owner = ? AND state = 'pending'", this.owner);
+  }
+
   /** Resolved but not yet posted (the process stopped between the two). */
   async unposted<C>(): Promise<JobRecord<C>[]> {
     const rows = await this.store.query<JobRow>("SELECT * FROM jobs WHERE state = 'resolved'");

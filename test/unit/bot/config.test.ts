@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, callbackUrlOf, parseConfig } from '../../../src/bot/config.js';
@@ -11,6 +12,12 @@ describe('bot config', () => {
     expect(c.tunables.slipExpiryMs).toBe(120_000);
     expect(c.gateway.baseUrl).toBeUndefined();
     expect(callbackUrlOf(c)).toBeUndefined();
+  });
+
+  it('uses a stable process id for job leases: BOT_PROCESS_ID, else the host name', () => {
+    expect(parseConfig({}).processId).toBe(hostname());
+    expect(parseConfig({ BOT_PROCESS_ID: ' desk-2 ' }).processId).toBe('desk-2');
+    expect(parseConfig({ BOT_PROCESS_ID: '' }).processId).toBe(hostname());
   });
 
   it('names the variable and what to do when a value is bad', () => {
