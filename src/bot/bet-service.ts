@@ -55,7 +55,7 @@ export interface BetJobContext {
 
 export type ConfirmResult =
   | { kind: 'submitted'; correlationId: string; odds: number; slip: SlipPayload }
-  | { kind: 'refused'; message: string; slip?: SlipPayload; closeSlip: boolean };
+  | { kind: 'refused'; message: string; slip?: SlipPayload; closeSlip: boolean; expired?: boolean; gone?: boolean };
 
 function findSelection(
   card: GwMarketCard,
@@ -222,11 +222,18 @@ export class BetService {
       return {
         kind: 'refused',
         message: 'This slip expired before it was confirmed. Nothing was placed; run /bet again.',
+        slip: claim.slip.payload,
         closeSlip: true,
+        expired: true,
       };
     }
     if (claim.kind === 'gone') {
-      return { kind: 'refused', message: 'This slip was already confirmed or cancelled.', closeSlip: false };
+      return {
+        kind: 'refused',
+        message: 'This slip was already confirmed or cancelled.',
+        closeSlip: false,
+        gone: true,
+      };
     }
     const { slip } = claim;
     const p = slip.payload;

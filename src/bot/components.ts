@@ -162,10 +162,23 @@ const slipConfirm: ComponentHandler = async (interaction, [slipId], ctx) => {
     },
   );
   if (result.kind === 'refused') {
-    if (result.closeSlip && result.slip) {
+    if (result.expired && result.slip) {
+      // Tell the clicker why, then close the public slip for everyone.
+      await replyEphemeral(interaction, result.message);
+      const view = closedSlipView(
+        result.slip,
+        'Bet slip closed',
+        'Expired: not confirmed in time, so nothing was placed.',
+      );
+      await interaction.editReply({ content: '', embeds: view.embeds, components: [] });
+    } else if (result.closeSlip && result.slip) {
       const view = closedSlipView(result.slip, 'Bet not placed', result.message);
       await interaction.editReply({ content: '', embeds: view.embeds, components: [] });
     } else {
+      // A slip swept long after its expiry still shows buttons: drop them (a live slip's are left alone).
+      if (result.gone && interaction.message.createdTimestamp + ctx.config.tunables.slipExpiryMs < ctx.now()) {
+        await interaction.editReply({ components: [] });
+      }
       await replyEphemeral(interaction, result.message);
     }
   }

@@ -36,7 +36,7 @@ const toRecord = <P>(r: SlipRow): SlipRecord<P> => ({
 export type ClaimResult<P> =
   | { kind: 'claimed'; slip: SlipRecord<P> }
   | { kind: 'not_owner'; ownerId: string }
-  | { kind: 'expired' }
+  | { kind: 'expired'; slip: SlipRecord<P> }
   | { kind: 'gone' };
 
 /** Slips awaiting Confirm: a claim is one DELETE ... RETURNING, so one click wins among any number. */
@@ -83,9 +83,17 @@ export class SlipRepo {
     if (rows[0] !== undefined) return { kind: 'claimed', slip: toRecord<P>(rows[0]) };
     const left = await this.get<P>(slipId);
     if (left === undefined) return { kind: 'gone' };
+    // Expiry first: whoever clicks an expired slip gets it closed; the row goes, its payload comes back.
+    if (left.expiresAt <= now) {
+      const gone = await this.store.query<SlipRow>(
+        'DELETE FROM slips WHERE slip_id = ? AND expires_at <= ? RETURNING *',
+        slipId,
+        now,
+      );
+      return gone[0] === undefined ? { kind: 'gone' } : { kind: 'expired', slip: toRecord<P>(gone[0]) };
+    }
     if (left.userId !== userId) return { kind: 'not_owner', ownerId: left.userId };
-    await this.store.query('DELETE FROM slips WHERE slip_id = ? AND expires_at <= ?', slipId, now);
-    return { kind: 'expired' };
+    return { kind: 'gone' };
   }
 
   /** Cancel is a claim too: the owner's Cancel and Confirm cannot both win. */

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upcomingWindow } from '../../../src/bot/choices.js';
+import { bettable } from '../../../src/bot/views/card.js';
+import { control, controls, type Desk, startDesk, until } from './desk.js';
+
+let desk: Desk;
+let pick: { epk: string; market: string; ref: string };
+
+beforeAll(async () => {
+  desk = await startDesk();
+  const ctx = desk.bot.context;
+  const events = await ctx.catalog.loadEvents(upcomingWindow(Date.now()));
+  for (const e of events.filter((x) => x.status === 'prematch' && (x.books ?? []).includes('bookie_a'))) {
+    const card = await ctx.catalog.loadCard(e.event_id, 'bookie_a');
+    const market = card.markets.find((m) => bettable(m).length > 0);
+    const sel = market ? bettable(market)[0] : undefined;
+    if (market && sel) {
+      pick = { epk: e.event_id, market: market.market, ref: sel.market_ref };
+      break;
+    }
+  }
+  expect(pick, 'a bettable bookie_a selection').toBeDefined();
+});
+afterAll(async () => {
+  await desk?.close();
+});
+
+describe('an expired slip', () => {
+  it('closes the public slip (no buttons) when Confirm finds it expired, and tells the clicker privately', async () => {
+    const { ld } = desk;
+    const user = ld.users.bettor;
+    const channelId = ld.channelIds.bets;
+    const ix = await ld.sendCommand({
+      user,
+      channelId,
+      name: 'bet',
+      options: { event: pick.epk, bookie: 'bookie_a', market: pick.market, selection: pick.ref, stake: 2 },
+    });
+    await ix.acknowledged;
+    const slip = await until(
+      () => ld.messages(channelId).find((m) => m.visibleTo === null && control(m, 'v1:slip:confirm:')),
+      'the public slip',
+    );
+    const confirmId = control(slip, 'v1:slip:confirm:')?.custom_id ?? '';
+    const slipId = confirmId.split(':')[3] ?? '';
+    // Time passes beyond the slip's expiry.
+    await desk.bot.store.query('UPDATE slips SET expires_at = ? WHERE slip_id = ?', Date.now() - 1_000, slipId);
+
+    await ld.clickButton({ user, message: slip, customId: confirmId });
+    const closed = await until(() => {
+      const m = ld.message(slip.id);
+      return m?.embeds[0]?.title === 'Bet slip closed' ? m : undefined;
+    }, 'the public slip closed as expired');
+    expect(closed.embeds[0]?.description).toMatch(/^Expired: .*nothing was placed/);
+    expect(controls(closed)).toHaveLength(0);
+    await until(
+      () =>
+        ld
+          .messages(channelId, { viewer: user.id })
+          .find(
+            (m) =>
+              m.visibleTo === user.id &&
+              /expired before it was confirmed/.test(m.embeds[0]?.description ?? m.content ?? ''),
+          ),
+      'the private refusal',
+    );
+    const state = (await (await fetch(`${desk.sandbox.url}/_sandbox/state`)).json()) as { bets: unknown[] };
+    expect(state.bets).toHaveLength(0);
+  });
+});
