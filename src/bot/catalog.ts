@@ -1,6 +1,8 @@
+import { CardBudget, cardLimitMessage } from './card-budget.js';
 import type { GatewayPort, GwEvent, GwEventsQuery, GwMarketCard, GwSession } from './gateway-port.js';
 import { SingleFlight } from './single-flight.js';
 import type { BotStore } from './store.js';
+import { UserFacingError } from './user-errors.js';
 
 export type EventsFilter = Pick<GwEventsQuery, 'league' | 'date' | 'since' | 'until' | 'status'>;
 
@@ -8,6 +10,24 @@ const EVENTS_TTL_MS = 60_000;
 const CARD_TTL_MS = 60_000;
 const SESSIONS_TTL_MS = 30_000;
 const MAX_EVENT_PAGES = 10;
+/** A card read that would wait longer than this for the gateway's per-minute limit is refused instead. */
+const CARD_MAX_WAIT_MS = 4_000;
+
+export interface CatalogOptions {
+  /** Card reads allowed per window (the gateway's limit per key) and the window. */
+  cardsPerMinute?: number;
+  cardWindowMs?: number;
+  cardMaxWaitMs?: number;
+  now?: () => number;
+}
+
+/** A card read refused because the gateway's per-minute card limit is used up. */
+export class CardLimitError extends UserFacingError {
+  override name = 'CardLimitError';
+  constructor(readonly waitMs: number) {
+    super(cardLimitMessage(waitMs));
+  }
+}
 
 const eventsKey = (q: EventsFilter) =>
   `cache:events:${q.league ?? '*'}:${q.date ?? '*'}:${q.since ?? '*'}:${q.until ?? '*'}:${q.status ?? '*'}`;
@@ -19,11 +39,19 @@ const eventsKey = (q: EventsFilter) =>
 export class Catalog {
   /** Concurrent misses of one cache key share a single gateway load. */
   private readonly flights = new SingleFlight();
+  private readonly cards: CardBudget;
+  private readonly maxWaitMs: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly gateway: GatewayPort,
     private readonly store: BotStore,
-  ) {}
+    opts: CatalogOptions = {},
+  ) {
+    this.cards = new CardBudget(opts.cardsPerMinute ?? 120, opts.cardWindowMs ?? 60_000);
+    this.maxWaitMs = opts.cardMaxWaitMs ?? CARD_MAX_WAIT_MS;
+    this.now = opts.now ?? Date.now;
+  }
 
   loadEvents(q: EventsFilter): Promise<GwEvent[]> {
     const k = eventsKey(q);
@@ -68,9 +96,52 @@ export class Catalog {
   ): Promise<GwMarketCard> {
     const hit = await this.store.kv.get<GwMarketCard>(k);
     if (hit && typeof hit === 'object') return hit;
-    const card = await this.gateway.markets.get({ epk, bookie, ...filters });
+    await this.assertEventHasBook(epk, bookie);
+    const now = this.now();
+    const wait = this.cards.waitMs(now);
+    if (wait > this.maxWaitMs) throw new CardLimitError(wait);
+    this.cards.record(now);
+    const card = await this.boundedCardRead(this.gateway.markets.get({ epk, bookie, ...filters }));
     await this.store.kv.set(k, card, CARD_TTL_MS);
     return card;
+  }
+
+  /** An unknown book is refused here, naming the event's books, instead of costing a card read. */
+  private async assertEventHasBook(epk: string, bookie: string): Promise<void> {
+    const event = await this.event(epk);
+    const books = event?.books ?? [];
+    if (!event || books.length === 0 || books.includes(bookie)) return;
+    throw new UserFacingError(
+      `${bookie} has no card for ${event.name}. Its books: ${books.join(', ')}. Pick one of those.`,
+    );
+  }
+
+  /**
+   * Backstop for a wait this process did not count (another process on the same key, a 429's pause): when the
+   * client's limiter still holds reads after the deadline, answer with the limit instead of hanging.
+   */
+  private boundedCardRead(read: Promise<GwMarketCard>): Promise<GwMarketCard> {
+    const limiter = this.gateway.marketsLimiter;
+    if (!limiter) return read;
+    return new Promise<GwMarketCard>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (limiter.queued > 0) {
+          const wait = Math.max(this.cards.waitMs(this.now()), this.cards.windowMs / 2);
+          reject(new CardLimitError(wait));
+        }
+      }, this.maxWaitMs);
+      timer.unref();
+      read.then(
+        (card) => {
+          clearTimeout(timer);
+          resolve(card);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      );
+    });
   }
 
   async peekCard(epk: string, bookie: string): Promise<GwMarketCard | undefined> {

@@ -191,6 +191,8 @@ export interface GatewayPort {
     }): Promise<JobHandle<GwTransactionsResult>>;
   };
   markets: { get(q: { epk: string; bookie: string; tier?: string; market?: string }): Promise<GwMarketCard> };
+  /** The client's GET /v3/markets limiter, when the port exposes it: `queued` reads are held for a slot. */
+  marketsLimiter?: { readonly queued: number };
   events: { list(q: GwEventsQuery): Promise<GwEventsPage> };
   jobs: {
     track(envelope: JobEnvelope): Promise<JobOutcome<unknown>>;
