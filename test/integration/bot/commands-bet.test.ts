@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upcomingWindow } from '../../../src/bot/choices.js';
 import type { GwEvent } from '../../../src/bot/gateway-port.js';
-import { bettable } from '../../../src/bot/views/card.js';
+import { bettable, MARKETS_PAGE_SIZE } from '../../../src/bot/views/card.js';
 import { control, controls, type Desk, startDesk, until } from './desk.js';
 
 let desk: Desk;
@@ -145,13 +145,23 @@ describe('a bet from /markets to the receipt', () => {
 
   it('pages a long card with Next, from the stored card reference', async () => {
     const { ld } = desk;
-    const card = await desk.bot.context.catalog.loadCard(event.event_id, 'bookie_a');
-    expect(card.markets.length, 'a card longer than one page').toBeGreaterThan(10);
+    // Which events the sandbox has depends on today's date: find one whose card needs a second page
+    // instead of assuming the bet test's event has one.
+    const { catalog } = desk.bot.context;
+    const events = await catalog.loadEvents(upcomingWindow(Date.now()));
+    let long: GwEvent | undefined;
+    for (const e of events.filter((x) => (x.books ?? []).includes('bookie_a'))) {
+      if ((await catalog.loadCard(e.event_id, 'bookie_a')).markets.length > MARKETS_PAGE_SIZE) {
+        long = e;
+        break;
+      }
+    }
+    expect(long, 'an event whose bookie_a card is longer than one page').toBeDefined();
     const ix = await ld.sendCommand({
       user: ld.users.bettor,
       channelId: ld.channelIds.bets,
       name: 'markets',
-      options: { event: event.event_id, bookie: 'bookie_a' },
+      options: { event: long?.event_id ?? '', bookie: 'bookie_a' },
     });
     await ix.acknowledged;
     const first = await until(() => ix.responses().find((m) => control(m, 'v1:card:page:')), 'the first page');
