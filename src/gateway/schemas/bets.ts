@@ -9,6 +9,7 @@ import {
   positiveOdds,
   raceType,
   randomDelay,
+  sportsSelectionFields,
 } from './common.js';
 
 const racingMarket = z.enum(['win', 'place'], {
@@ -77,15 +78,7 @@ export const SportsSelectionBet = z
   .strictObject({
     ...betCommon,
     category: z.literal('sports'),
-    competition: nonEmpty,
-    event: nonEmpty,
-    market: nonEmpty,
-    selection: nonEmpty,
-    sport: z.string().optional(),
-    player: z.string().optional(),
-    line: numberish.optional(),
-    start_time_iso: z.string().optional(),
-    epk: z.string().optional(),
+    ...sportsSelectionFields,
   })
   .refine(maxOddsRule, maxOddsIssue);
 

@@ -38,3 +38,16 @@ export const sessionScoped = {
 /** Responses: tolerant reader. Numbers sometimes arrive as numeric strings in legacy shapes. */
 export const numberish = z.union([z.number(), z.string()]);
 export const nullableString = z.string().nullable();
+
+/** How a sports outcome is named by text: shared by a sports bet and a sports price check (same matching). */
+export const sportsSelectionFields = {
+  competition: nonEmpty,
+  event: nonEmpty,
+  market: nonEmpty,
+  selection: nonEmpty,
+  sport: z.string().optional(),
+  player: z.string().optional(),
+  line: numberish.optional(),
+  start_time_iso: z.string().optional(),
+  epk: z.string().optional(),
+};

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { callbackUrl, isoDay, nonEmpty, numberish, positiveInt, raceType } from './common.js';
+import { callbackUrl, isoDay, nonEmpty, numberish, positiveInt, raceType, sportsSelectionFields } from './common.js';
 
 const sessionIds = z
   .array(nonEmpty, { error: 'is required: a list of session ids' })
@@ -33,15 +33,7 @@ export const SportsPriceCheckByRef = z.strictObject({
 
 export const SportsPriceCheckBySelection = z.strictObject({
   ...sportsHead,
-  competition: nonEmpty,
-  event: nonEmpty,
-  market: nonEmpty,
-  selection: nonEmpty,
-  sport: z.string().optional(),
-  player: z.string().optional(),
-  line: numberish.optional(),
-  start_time_iso: z.string().optional(),
-  epk: z.string().optional(),
+  ...sportsSelectionFields,
 });
 
 export type SportsPriceCheckRequest =
