@@ -77,8 +77,12 @@ export async function resolveEventOption(ctx: BotContext, value: string): Promis
 }
 
 export async function eventChoices(ctx: BotContext, typed: string): Promise<Choice[]> {
+  const now = ctx.now();
   const events = (await upcoming(ctx)).filter((e) => e.status !== 'finished');
-  const matched = matchText(events, typed, (e) => `${e.name} ${e.league}`).slice(0, LIMITS.autocompleteChoices);
+  // Events still to start come first: a bet is usually on a coming game, and in-play cards may be thin.
+  const startsLater = (e: GwEvent) => Date.parse(e.start_time) >= now;
+  const ordered = [...events.filter(startsLater), ...events.filter((e) => !startsLater(e))];
+  const matched = matchText(ordered, typed, (e) => `${e.name} ${e.league}`).slice(0, LIMITS.autocompleteChoices);
   const out: Choice[] = [];
   for (const e of matched) {
     const when = e.start_time.slice(5, 16).replace('T', ' ');
