@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boostTokenAvailable } from '../../../src/sandbox/accounts/race-promos.js';
 import type { RunningSandbox } from '../../../src/sandbox/index.js';
-import { addDays } from '../../../src/sandbox/world/dates.js';
 import type { SimWorld } from '../../../src/sandbox/world/index.js';
 import type { SportEvent } from '../../../src/sandbox/world/sports.js';
-import { boot, get, post, START, waitJob, worldOf } from './world-helpers.js';
+import { boot, get, post, TOMORROW, upcomingEvent, waitJob, worldOf } from './world-helpers.js';
 
 let sb: RunningSandbox;
 let world: SimWorld;
@@ -19,16 +18,7 @@ afterAll(async () => {
 const A = 'sess-alpha-bookie_a';
 const B = 'sess-alpha-bookie_b';
 const C = 'sess-alpha-bookie_c';
-const TOMORROW = addDays(START.toISOString().slice(0, 10), 1);
-
-function upcoming(pred: (ev: SportEvent) => boolean): SportEvent {
-  const now = world.nowMs();
-  const ev = world
-    .allEvents()
-    .find((e) => !e.isOutright && e.startMs > now + 3_600_000 && world.status(e) === 'prematch' && pred(e));
-  if (!ev) throw new Error('no upcoming event matches');
-  return ev;
-}
+const upcoming = (pred: (ev: SportEvent) => boolean) => upcomingEvent(world, pred);
 const linked = (bookie: string) => (e: SportEvent) => world.link(e, bookie).linked;
 
 async function h2hRow(epk: string, bookie: string, extra: Record<string, string> = {}) {

@@ -1,12 +1,16 @@
 // Shared helpers for the world tests: a sandbox on port 0 and small HTTP calls with undici.
 import { request } from 'undici';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { addDays } from '../../../src/sandbox/world/dates.js';
 import { SimWorld } from '../../../src/sandbox/world/index.js';
+import type { SportEvent } from '../../../src/sandbox/world/sports.js';
 
 export const ALPHA = 'sandbox-key-alpha';
 export const BRAVO = 'sandbox-key-bravo';
 /** A fixed clock start so listings are the same on every run. */
 export const START = new Date('2026-11-20T12:00:00.000Z');
+/** The day after START: its races and fixtures are all still to come. */
+export const TOMORROW = addDays(START.toISOString().slice(0, 10), 1);
 
 export async function boot(opts: { seed?: number; start?: Date } = {}): Promise<RunningSandbox> {
   return startSandbox({
@@ -22,6 +26,16 @@ export async function boot(opts: { seed?: number; start?: Date } = {}): Promise<
 export function worldOf(sb: RunningSandbox): SimWorld {
   if (!(sb.sb.world instanceof SimWorld)) throw new Error('the generated world did not load');
   return sb.sb.world;
+}
+
+/** A prematch fixture (not an outright) starting more than an hour from now that matches `pred`. */
+export function upcomingEvent(world: SimWorld, pred: (ev: SportEvent) => boolean): SportEvent {
+  const now = world.nowMs();
+  const ev = world
+    .allEvents()
+    .find((e) => !e.isOutright && e.startMs > now + 3_600_000 && world.status(e) === 'prematch' && pred(e));
+  if (!ev) throw new Error('no upcoming event matches');
+  return ev;
 }
 
 export interface Res {

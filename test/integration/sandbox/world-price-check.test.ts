@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/index.js';
-import { addDays } from '../../../src/sandbox/world/dates.js';
 import type { SimWorld } from '../../../src/sandbox/world/index.js';
 import type { SportEvent } from '../../../src/sandbox/world/sports.js';
-import { boot, get, post, START, waitJob, worldOf } from './world-helpers.js';
+import { boot, get, post, TOMORROW, upcomingEvent, waitJob, worldOf } from './world-helpers.js';
 
 let sb: RunningSandbox;
 let world: SimWorld;
@@ -17,14 +16,7 @@ afterAll(async () => {
 
 const A = 'sess-alpha-bookie_a';
 const C = 'sess-alpha-bookie_c';
-const TOMORROW = addDays(START.toISOString().slice(0, 10), 1);
-
-function upcoming(pred: (ev: SportEvent) => boolean): SportEvent {
-  const now = world.nowMs();
-  const ev = world.allEvents().find((e) => !e.isOutright && e.startMs > now + 3_600_000 && pred(e));
-  if (!ev) throw new Error('no upcoming event matches');
-  return ev;
-}
+const upcoming = (pred: (ev: SportEvent) => boolean) => upcomingEvent(world, pred);
 
 describe('POST /v3/price_check racing', () => {
   it('answers 400 when session_ids is missing or empty', async () => {
