@@ -12,6 +12,6 @@ export function classify(messages: readonly ReplyLike[]): Shown {
   const last = messages.at(-1);
   if (!last || ((last.embeds?.length ?? 0) === 0 && !last.content)) return 'none';
   const text = JSON.stringify([last.content, last.embeds]);
-  if (/rate limit|429|too many/i.test(text)) return 'rate-limit';
+  if (/rate limit|card limit|429|too many/i.test(text)) return 'rate-limit';
   return (last.components?.length ?? 0) > 0 || last.embeds?.some((e) => e.title) ? 'card' : 'other';
 }

@@ -11,7 +11,6 @@ const CARD_TTL_MS = 60_000;
 const SESSIONS_TTL_MS = 30_000;
 const MAX_EVENT_PAGES = 10;
 /** A card read that would wait longer than this for the gateway's per-minute limit is refused instead. */
-const CARD_MAX_WAIT_MS = 4_000;
 
 export interface CatalogOptions {
   /** Card reads allowed per window (the gateway's limit per key) and the window. */
@@ -48,8 +47,15 @@ export class Catalog {
     private readonly store: BotStore,
     opts: CatalogOptions = {},
   ) {
-    this.cards = new CardBudget(opts.cardsPerMinute ?? 120, opts.cardWindowMs ?? 60_000);
-    this.maxWaitMs = opts.cardMaxWaitMs ?? CARD_MAX_WAIT_MS;
+    // Count against the same limit the client's limiter enforces, so the two never disagree.
+    const limiter = gateway.marketsLimiter;
+    this.cards = new CardBudget(
+      opts.cardsPerMinute ?? limiter?.perMinute ?? 120,
+      opts.cardWindowMs ?? limiter?.windowMs ?? 60_000,
+    );
+    // A read may queue for a quarter of the window (15 s of a minute): long enough to absorb a burst's edge,
+    // short enough that a user hears "try again in N s" instead of watching "thinking…" for a minute.
+    this.maxWaitMs = opts.cardMaxWaitMs ?? this.cards.windowMs / 4;
     this.now = opts.now ?? Date.now;
   }
 

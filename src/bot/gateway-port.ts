@@ -192,7 +192,7 @@ export interface GatewayPort {
   };
   markets: { get(q: { epk: string; bookie: string; tier?: string; market?: string }): Promise<GwMarketCard> };
   /** The client's GET /v3/markets limiter, when the port exposes it: `queued` reads are held for a slot. */
-  marketsLimiter?: { readonly queued: number };
+  marketsLimiter?: { readonly queued: number; readonly perMinute?: number; readonly windowMs?: number };
   events: { list(q: GwEventsQuery): Promise<GwEventsPage> };
   jobs: {
     track(envelope: JobEnvelope): Promise<JobOutcome<unknown>>;

@@ -67,10 +67,27 @@ describe('card reads', () => {
     await expect(catalog.loadCard((events[0] as GwEvent).event_id, 'bookie_a')).resolves.toBeDefined();
   });
 
+  it("counts against the client's own limit, and lets a read queue for up to a quarter of its window", async () => {
+    const client = clientWith({ marketRateLimit: { perMinute: 2, windowMs: 2_000 } });
+    const get = vi.spyOn(client.markets, 'get');
+    const catalog = new Catalog(client, store);
+    for (const e of events.slice(0, 2)) await catalog.loadCard(e.event_id, 'bookie_a');
+    // The third read would wait close to the 2 s window, more than its 0.5 s allowance: answered at once.
+    await expect(catalog.loadCard((events[2] as GwEvent).event_id, 'bookie_a')).rejects.toThrow(
+      /card limit is reached/,
+    );
+    expect(get).toHaveBeenCalledTimes(2);
+    // Once the window has all but passed, a read waits its turn instead of being refused.
+    await new Promise((r) => setTimeout(r, 1_700));
+    await expect(catalog.loadCard((events[2] as GwEvent).event_id, 'bookie_a')).resolves.toBeDefined();
+    expect(get).toHaveBeenCalledTimes(3);
+  });
+
   it("answers with the limit instead of hanging when the client's limiter holds the read", async () => {
     // A limiter this process's count does not know about (as when another process shares the key).
     const client = clientWith({ marketRateLimit: { perMinute: 1, windowMs: 3_000 } });
-    const catalog = new Catalog(client, store, { cardMaxWaitMs: 300 });
+    // This process's own count allows the read; only the client's limiter knows better.
+    const catalog = new Catalog(client, store, { cardMaxWaitMs: 300, cardsPerMinute: 120, cardWindowMs: 60_000 });
     await catalog.loadCard((events[0] as GwEvent).event_id, 'bookie_a');
     await expect(catalog.loadCard((events[1] as GwEvent).event_id, 'bookie_a')).rejects.toThrow(
       /card limit is reached; try again in about \d+ s/,
