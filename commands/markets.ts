@@ -1,5 +1,5 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import { cardOf, saveCardRef } from '../src/bot/card-ref.js';
+import { cardQueuedMessage, cardWhenFree, saveCardRef } from '../src/bot/card-ref.js';
 import { bookieChoices, eventChoices, marketChoices, resolveEventOption } from '../src/bot/choices.js';
 import type { Command } from '../src/bot/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/interact.js';
@@ -45,10 +45,12 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     ...(tier ? { tier } : {}),
     ...(market && !market.startsWith('#') ? { market } : {}),
   };
-  const card = await cardOf(ctx, cardRef);
+  const card = await cardWhenFree(ctx, cardRef, (waitMs) =>
+    interaction.editReply({ content: cardQueuedMessage(waitMs) }),
+  );
   const ref = await saveCardRef(ctx, cardRef);
   const view = cardView({ card, eventName: cardRef.eventName, ref, page: 0 });
-  await interaction.editReply({ embeds: view.embeds, components: view.components });
+  await interaction.editReply({ content: '', embeds: view.embeds, components: view.components });
 };
 
 export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {

@@ -12,6 +12,8 @@ export function classify(messages: readonly ReplyLike[]): Shown {
   const last = messages.at(-1);
   if (!last || ((last.embeds?.length ?? 0) === 0 && !last.content)) return 'none';
   const text = JSON.stringify([last.content, last.embeds]);
+  // "Queued behind the gateway's limit…" is an interim reply: the card (or a refusal) replaces it.
+  if (/Queued behind/i.test(text)) return 'none';
   if (/rate limit|card limit|429|too many/i.test(text)) return 'rate-limit';
   return (last.components?.length ?? 0) > 0 || last.embeds?.some((e) => e.title) ? 'card' : 'other';
 }

@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CardLimitError } from './catalog.js';
 import type { BotContext } from './context.js';
 import { getRef, putRef } from './refs.js';
 import { UserFacingError } from './user-errors.js';
@@ -24,4 +26,28 @@ export async function cardOf(ctx: BotContext, ref: CardRef) {
     ...(ref.tier ? { tier: ref.tier } : {}),
     ...(ref.market ? { market: ref.market } : {}),
   });
+}
+
+/** How long a /markets reply may wait for a card slot; a deferred reply stays editable for 15 minutes. */
+const CARD_PATIENCE_MS = 150_000;
+
+/**
+ * The card, waiting its turn when the gateway's card limit (120 a minute) is used up: `onQueued` tells the user
+ * how long, then the read is tried again, so a burst of commands ends in cards rather than refusals.
+ */
+export async function cardWhenFree(ctx: BotContext, ref: CardRef, onQueued: (waitMs: number) => Promise<unknown>) {
+  const deadline = Date.now() + CARD_PATIENCE_MS;
+  for (;;) {
+    try {
+      return await cardOf(ctx, ref);
+    } catch (err) {
+      if (!(err instanceof CardLimitError) || Date.now() + err.waitMs > deadline) throw err;
+      await onQueued(err.waitMs);
+      await sleep(err.waitMs);
+    }
+  }
+}
+
+export function cardQueuedMessage(waitMs: number): string {
+  return `Queued behind the gateway's limit of 120 cards a minute: your card arrives in about ${Math.max(1, Math.ceil(waitMs / 1000))} s.`;
 }
