@@ -1,9 +1,9 @@
 // The whole desk on one machine: sandbox gateway, local Discord, and the real bot between them.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../../src/bot/config.js';
+import { freePort } from '../../src/bot/free-port.js';
 import { type LocalDiscord, startLocalDiscord } from '../../src/local-discord/index.js';
 import { type RunningSandbox, type StartSandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { loadStartBot, type RunningBot } from './bot-loader.js';
@@ -18,18 +18,6 @@ export interface Stack {
   bot: RunningBot | undefined;
   env: Record<string, string>;
   close(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 export interface StackOptions {

@@ -2,7 +2,6 @@
 // gateway, a local Discord double and the same bot, behind a web page that looks like a channel.
 
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,6 +11,7 @@ import { startPlayground } from '../local-discord/playground/server.js';
 import { type StartSandboxOptions, startSandbox } from '../sandbox/index.js';
 import { type BotConfig, ConfigError, parseConfig } from './config.js';
 import { loadEnvFile } from './env-file.js';
+import { freePort } from './free-port.js';
 import { startBot } from './index.js';
 import { Secret } from './secret.js';
 
@@ -138,18 +138,6 @@ async function offlineBotConfig(
       },
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 async function main() {
