@@ -78,7 +78,8 @@ export async function resolveEventOption(ctx: BotContext, value: string): Promis
 
 export async function eventChoices(ctx: BotContext, typed: string): Promise<Choice[]> {
   const now = ctx.now();
-  const events = (await upcoming(ctx)).filter((e) => e.status !== 'finished');
+  // An event no book lists yet has no card to open or bet on.
+  const events = (await upcoming(ctx)).filter((e) => e.status !== 'finished' && (e.books?.length ?? 0) > 0);
   // Events still to start come first: a bet is usually on a coming game, and in-play cards may be thin.
   const startsLater = (e: GwEvent) => Date.parse(e.start_time) >= now;
   const ordered = [...events.filter(startsLater), ...events.filter((e) => !startsLater(e))];

@@ -4,8 +4,8 @@ import type { BotContext } from '../../../src/bot/context.js';
 
 const NOW = Date.parse('2026-11-21T23:54:00Z');
 
-function event(id: string, start: string, status: 'prematch' | 'in_play' | 'finished') {
-  return { event_id: id, name: id, league: 'nba', start_time: start, status, books: ['bookie_a'] };
+function event(id: string, start: string, status: 'prematch' | 'in_play' | 'finished', books = ['bookie_a']) {
+  return { event_id: id, name: id, league: 'nba', start_time: start, status, books };
 }
 
 // Only what eventChoices reads: the clock and the cached event list.
@@ -23,5 +23,13 @@ describe('event autocomplete', () => {
     ]);
     const values = (await eventChoices(ctx, '')).map((c) => c.value);
     expect(values).toEqual(['late_v_game', 'next_v_day', 'early_v_game']);
+  });
+
+  it('leaves out events no book lists yet: they have no card to bet on', async () => {
+    const ctx = contextWith([
+      event('unlisted_v_game', '2026-11-22T02:00:00Z', 'prematch', []),
+      event('listed_v_game', '2026-11-22T05:30:00Z', 'prematch'),
+    ]);
+    expect((await eventChoices(ctx, '')).map((c) => c.value)).toEqual(['listed_v_game']);
   });
 });
