@@ -1,23 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upcomingWindow } from '../../../src/bot/choices.js';
 import type { GwEvent } from '../../../src/bot/gateway-port.js';
-import { bettable, MARKETS_PAGE_SIZE } from '../../../src/bot/views/card.js';
-import { control, controls, type Desk, startDesk, until } from './desk.js';
+import { MARKETS_PAGE_SIZE } from '../../../src/bot/views/card.js';
+import { bettableBookieACard, control, controls, type Desk, startDesk, until } from './desk.js';
 
 let desk: Desk;
 let event: GwEvent;
 
 beforeAll(async () => {
   desk = await startDesk();
-  const events = await desk.bot.context.catalog.loadEvents(upcomingWindow(Date.now()));
-  const candidates = events.filter((e) => e.status === 'prematch' && (e.books ?? []).includes('bookie_a'));
-  for (const e of candidates) {
-    const card = await desk.bot.context.catalog.loadCard(e.event_id, 'bookie_a');
-    if (card.bound && card.market_ref_betting_enabled && card.markets.some((m) => bettable(m).length > 0)) {
-      event = e;
-      break;
-    }
-  }
+  event = (await bettableBookieACard(desk))?.event as GwEvent;
   expect(event, 'a prematch event with a bettable bookie_a card').toBeDefined();
 });
 afterAll(async () => {

@@ -1,26 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { upcomingWindow } from '../../../src/bot/choices.js';
 import { parseConfig } from '../../../src/bot/config.js';
+import { freePort } from '../../../src/bot/free-port.js';
+import type { GwEvent, GwMarketCard } from '../../../src/bot/gateway-port.js';
 import { type RunningBot, startBot } from '../../../src/bot/index.js';
 import { createLogger } from '../../../src/bot/logger.js';
+import { bettable } from '../../../src/bot/views/card.js';
 import { type LocalDiscord, startLocalDiscord } from '../../../src/local-discord/index.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
 
 export const API_KEY = 'sandbox-key-alpha';
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export async function until<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 15_000): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
@@ -106,4 +97,17 @@ export function controls(message: { components?: unknown } | undefined): LooseCo
 
 export function control(message: { components?: unknown } | undefined, prefix: string): LooseControl | undefined {
   return controls(message).find((c) => c.custom_id?.startsWith(prefix));
+}
+
+/** The first prematch event whose bookie_a card takes market_ref bets on at least one selection. */
+export async function bettableBookieACard(desk: Desk): Promise<{ event: GwEvent; card: GwMarketCard } | undefined> {
+  const { catalog } = desk.bot.context;
+  const events = await catalog.loadEvents(upcomingWindow(Date.now()));
+  for (const event of events.filter((e) => e.status === 'prematch' && (e.books ?? []).includes('bookie_a'))) {
+    const card = await catalog.loadCard(event.event_id, 'bookie_a');
+    if (card.bound && card.market_ref_betting_enabled && card.markets.some((m) => bettable(m).length > 0)) {
+      return { event, card };
+    }
+  }
+  return undefined;
 }

@@ -1,24 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upcomingWindow } from '../../../src/bot/choices.js';
 import { bettable } from '../../../src/bot/views/card.js';
-import { control, controls, type Desk, startDesk, until } from './desk.js';
+import { bettableBookieACard, control, controls, type Desk, startDesk, until } from './desk.js';
 
 let desk: Desk;
 let pick: { epk: string; market: string; ref: string };
 
 beforeAll(async () => {
   desk = await startDesk();
-  const ctx = desk.bot.context;
-  const events = await ctx.catalog.loadEvents(upcomingWindow(Date.now()));
-  for (const e of events.filter((x) => x.status === 'prematch' && (x.books ?? []).includes('bookie_a'))) {
-    const card = await ctx.catalog.loadCard(e.event_id, 'bookie_a');
-    const market = card.markets.find((m) => bettable(m).length > 0);
-    const sel = market ? bettable(market)[0] : undefined;
-    if (market && sel) {
-      pick = { epk: e.event_id, market: market.market, ref: sel.market_ref };
-      break;
-    }
-  }
+  const found = await bettableBookieACard(desk);
+  const market = found?.card.markets.find((m) => bettable(m).length > 0);
+  const sel = market ? bettable(market)[0] : undefined;
+  if (found && market && sel) pick = { epk: found.event.event_id, market: market.market, ref: sel.market_ref };
   expect(pick, 'a bettable bookie_a selection').toBeDefined();
 });
 afterAll(async () => {
