@@ -17,9 +17,10 @@ import { parseStake } from './odds.js';
 import { getRef } from './refs.js';
 import { assertMayBet, postSlip } from './slip-post.js';
 import { UserFacingError } from './user-errors.js';
+import { recordStateText } from './views/bet-record.js';
 import { cardView, marketView, sortMarkets } from './views/card.js';
 import { eventsView } from './views/events.js';
-import { closedSlipView, submittedView } from './views/slip.js';
+import { closedSlipView } from './views/slip.js';
 
 export type ComponentInteraction = ButtonInteraction | StringSelectMenuInteraction | ModalSubmitInteraction;
 export type ComponentHandler = (interaction: ComponentInteraction, args: string[], ctx: BotContext) => Promise<void>;
@@ -152,35 +153,42 @@ const slipConfirm: ComponentHandler = async (interaction, [slipId], ctx) => {
   if (!interaction.isButton()) return;
   await interaction.deferUpdate();
   await assertMayBet(ctx, interaction);
-  const result = await ctx.bets.confirm(
-    slipId ?? '',
-    interaction.user.id,
-    { channelId: interaction.channelId, messageId: interaction.message.id },
-    async (slip, odds, correlationId) => {
-      const view = submittedView(slip, odds, correlationId);
-      await interaction.editReply({ content: '', embeds: view.embeds, components: [] });
-    },
-  );
-  if (result.kind === 'refused') {
-    if (result.expired && result.slip) {
+  const result = await ctx.bets.confirm(slipId ?? '', interaction.user.id, {
+    channelId: interaction.channelId,
+    messageId: interaction.message.id,
+  });
+  switch (result.kind) {
+    case 'recorded':
+      // The slip message shows the bet's state through the outbox (submitted, then the result).
+      return;
+    case 'wrong_message':
+      return replyEphemeral(interaction, 'This button does not belong to a slip on this message. Nothing was placed.');
+    case 'not_owner':
+      return replyEphemeral(interaction, `Only <@${result.ownerId}> can confirm this slip. Make your own with /bet.`);
+    case 'expired': {
       // Tell the clicker why, then close the public slip for everyone.
-      await replyEphemeral(interaction, result.message);
+      await replyEphemeral(
+        interaction,
+        'This slip expired before it was confirmed. Nothing was placed; run /bet again.',
+      );
       const view = closedSlipView(
         result.slip,
         'Bet slip closed',
         'Expired: not confirmed in time, so nothing was placed.',
       );
-      await interaction.editReply({ content: '', embeds: view.embeds, components: [] });
-    } else if (result.closeSlip && result.slip) {
-      const view = closedSlipView(result.slip, 'Bet not placed', result.message);
-      await interaction.editReply({ content: '', embeds: view.embeds, components: [] });
-    } else {
-      // A slip swept long after its expiry still shows buttons: drop them (a live slip's are left alone).
-      if (result.gone && interaction.message.createdTimestamp + ctx.config.tunables.slipExpiryMs < ctx.now()) {
+      return void (await interaction.editReply({ content: '', embeds: view.embeds, components: [] }));
+    }
+    case 'closed': {
+      const view = closedSlipView(result.slip, result.title, result.message);
+      return void (await interaction.editReply({ content: '', embeds: view.embeds, components: [] }));
+    }
+    case 'handled':
+      // Buttons still showing on a handled slip: the record's own message is re-queued (it may be in flight).
+      if (result.record) await ctx.bets.show(result.record);
+      else if (interaction.message.createdTimestamp + ctx.config.tunables.slipExpiryMs < ctx.now()) {
         await interaction.editReply({ components: [] });
       }
-      await replyEphemeral(interaction, result.message);
-    }
+      return replyEphemeral(interaction, recordStateText(result.record));
   }
 };
 
@@ -188,13 +196,13 @@ const slipCancel: ComponentHandler = async (interaction, [slipId], ctx) => {
   if (!interaction.isButton()) return;
   await interaction.deferUpdate();
   const result = await ctx.bets.cancel(slipId ?? '', interaction.user.id);
-  if (result.kind !== 'refused') return;
-  if (result.closeSlip && result.slip) {
-    const view = closedSlipView(result.slip, 'Bet slip cancelled', result.message);
-    await interaction.editReply({ content: '', embeds: view.embeds, components: [] });
-  } else {
-    await replyEphemeral(interaction, result.message);
+  if (result.kind === 'cancelled') {
+    const view = closedSlipView(result.slip, 'Bet slip cancelled', 'Cancelled. Nothing was placed.');
+    return void (await interaction.editReply({ content: '', embeds: view.embeds, components: [] }));
   }
+  if (result.kind === 'not_owner')
+    return replyEphemeral(interaction, `Only <@${result.ownerId}> can cancel this slip.`);
+  return replyEphemeral(interaction, recordStateText(result.record));
 };
 
 /** Component handlers by `<scope>:<action>` of the v1 custom id. */

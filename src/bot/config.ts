@@ -17,6 +17,9 @@ export interface BotTunables {
   webhookMaxBodyBytes: number;
   /** How often the settlement watcher reads transactions of sessions with open bets. */
   settlementIntervalMs: number;
+  /** After this long from a send with no evidence at the gateway, a bet is not placed (stake released). */
+  reconcileWindowMs: number;
+  reconcileIntervalMs: number;
 }
 
 export interface BotConfig {
@@ -103,6 +106,8 @@ const EnvSchema = z.object({
   WEBHOOK_TOLERANCE_SECONDS: intIn(10, 86_400, 300),
   WEBHOOK_MAX_BODY_BYTES: intIn(1024, 10_485_760, 262_144),
   SETTLEMENT_INTERVAL_SECONDS: intIn(1, 86_400, 60),
+  RECONCILE_WINDOW_SECONDS: intIn(1, 86_400, 600),
+  RECONCILE_INTERVAL_SECONDS: intIn(1, 86_400, 30),
 });
 
 /** Parses the environment once; a bad value throws a ConfigError naming each variable and what to put there. */
@@ -144,6 +149,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
       webhookToleranceMs: e.WEBHOOK_TOLERANCE_SECONDS * 1000,
       webhookMaxBodyBytes: e.WEBHOOK_MAX_BODY_BYTES,
       settlementIntervalMs: e.SETTLEMENT_INTERVAL_SECONDS * 1000,
+      reconcileWindowMs: e.RECONCILE_WINDOW_SECONDS * 1000,
+      reconcileIntervalMs: e.RECONCILE_INTERVAL_SECONDS * 1000,
     },
   };
 }

@@ -16,16 +16,26 @@ import type { GatewayPort } from './gateway-port.js';
 import { ResultTracker } from './job-tracker.js';
 import { loadCommands } from './loader.js';
 import { createLogger, type Logger } from './logger.js';
+import { Outbox, RANK } from './outbox.js';
 import { type DiscordPoster, restPoster } from './poster.js';
-import { type Receiver, startReceiver, type WebhookDelivery } from './receiver.js';
-import { BetRepo } from './repos/bets.js';
+import {
+  digestOf,
+  parseDelivery,
+  type Receiver,
+  shapeProblem,
+  startReceiver,
+  type WebhookDelivery,
+} from './receiver.js';
+import { Reconciler } from './reconciler.js';
+import { BetRecordRepo } from './repos/bet-records.js';
 import { JobRepo } from './repos/jobs.js';
 import { OnceRepo } from './repos/once.js';
 import { SlipRepo } from './repos/slips.js';
-import { StakeRepo } from './repos/stakes.js';
 import { attachRouter } from './router.js';
 import { SettlementWatcher } from './settlement.js';
+import type { SlipPayload } from './slip-rules.js';
 import { type BotStore, openStore, StoreClosedError } from './store.js';
+import { closedSlipView } from './views/slip.js';
 
 /** How long stop waits for a start-up cache warm-up still under way before closing the store anyway. */
 const WARM_UP_STOP_WAIT_MS = 3_000;
@@ -54,6 +64,8 @@ export interface RunningBot {
   store: BotStore;
   context: BotContext;
   settlement: SettlementWatcher;
+  reconciler: Reconciler;
+  outbox: Outbox;
   stop(): Promise<void>;
 }
 
@@ -122,7 +134,10 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     stops.push(() => client.destroy());
 
     const poster = deps.poster ?? restPoster(client);
-    const jobs = new JobRepo(store, deps.processId ?? config.processId ?? hostname());
+    const owner = deps.processId ?? config.processId ?? hostname();
+    const jobs = new JobRepo(store, owner);
+    const outbox = new Outbox({ store, poster, logger, now, owner });
+    stops.push(() => outbox.stop());
     // Runs after the tracker stopped renewing: a restart or another process resumes these jobs at once.
     stops.push(() => jobs.releaseLeases());
     const once = new OnceRepo(store);
@@ -130,15 +145,16 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     stops.push(() => tracker.stop());
     const catalog = new Catalog(gateway, store);
     const callbackUrl = callbackUrlOf(config);
+    const records = new BetRecordRepo(store);
+    const slips = new SlipRepo(store);
     const bets = new BetService({
       gateway,
       store,
       catalog,
-      slips: new SlipRepo(store),
-      stakes: new StakeRepo(store),
-      bets: new BetRepo(store),
+      slips,
+      records,
       tracker,
-      poster,
+      outbox,
       tunables: config.tunables,
       callbackUrl,
       logger,
@@ -165,18 +181,42 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
       toleranceMs: config.tunables.webhookToleranceMs,
       verify: (raw, header) => apiKey !== '' && verifyWebhookSignature(raw, header, apiKey),
       once,
+      check: async (body) => shapeProblem((await jobs.get(body.correlation_id))?.kind, body),
+      quarantine: async (body, raw, reason) => {
+        const rows = await store.query(
+          `INSERT INTO quarantined_deliveries (digest, correlation_id, reason, body, received_at)
+           VALUES (?, ?, ?, ?, ?) ON CONFLICT (digest) DO NOTHING RETURNING digest`,
+          digestOf(raw),
+          body.correlation_id,
+          reason,
+          raw,
+          now(),
+        );
+        return rows.length === 1;
+      },
       onDelivery: (body: WebhookDelivery) => tracker.fromWebhook(body),
       logger,
       now,
     });
     stops.push(() => receiver.close());
 
+    const reconciler = new Reconciler({
+      gateway,
+      records,
+      logger,
+      now,
+      safeWindowMs: config.tunables.reconcileWindowMs,
+      intervalMs: config.tunables.reconcileIntervalMs,
+      callbackUrl,
+      show: (record) => bets.show(record),
+    });
+    stops.push(() => reconciler.stop());
+
     const settlement = new SettlementWatcher({
       gateway,
       store,
-      bets: new BetRepo(store),
-      once,
-      poster,
+      records,
+      outbox,
       logger,
       now,
       intervalMs: config.tunables.settlementIntervalMs,
@@ -192,17 +232,58 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     await client.login(token.reveal());
 
     // Deliveries persisted but not handled before a stop, then jobs to re-track and results to post.
-    const unhandled = await store.query<{ body: string }>(
-      `SELECT d.body FROM webhook_deliveries d JOIN jobs j ON j.correlation_id = d.correlation_id WHERE j.state = 'pending'`,
+    // Each stored delivery is replayed on its own: one that cannot be parsed or applied never stops startup.
+    const unhandled = await store.query<{ correlation_id: string; body: string }>(
+      `SELECT d.correlation_id, d.body FROM webhook_deliveries d JOIN jobs j ON j.correlation_id = d.correlation_id
+       WHERE j.state = 'pending'`,
     );
-    for (const row of unhandled) await tracker.fromWebhook(JSON.parse(row.body) as WebhookDelivery);
+    for (const row of unhandled) {
+      try {
+        const parsed = parseDelivery(row.body);
+        if (parsed.ok) await tracker.fromWebhook(parsed.body);
+        else
+          logger.warn('a stored delivery could not be replayed', {
+            correlationId: row.correlation_id,
+            why: parsed.reason,
+          });
+      } catch (err) {
+        logger.warn('a stored delivery could not be replayed', { correlationId: row.correlation_id, err });
+      }
+    }
     const resumed = await tracker.resume();
     if (resumed.retracked + resumed.reposted > 0) logger.info('resumed jobs after restart', resumed);
+    // Records left between states by a crash: messages re-queued (idempotent), then the gateway asked.
+    for (const record of await records.inStates([
+      'submitted',
+      'unknown',
+      'placed',
+      'refused',
+      'not_sent',
+      'not_placed',
+    ])) {
+      if (now() - record.updatedAt < 86_400_000) await bets.show(record);
+    }
+    outbox.start();
+    reconciler.start();
     settlement.start();
 
+    const closeExpiredSlips = async () => {
+      for (const slip of await slips.expired(now(), 50)) {
+        if (!(await slips.close(slip.slipId)) || !slip.messageId) continue;
+        const view = closedSlipView(
+          slip.payload as SlipPayload,
+          'Bet slip expired',
+          'Not confirmed in time, so nothing was placed. Make a new slip with /bet.',
+        );
+        await outbox.edit(slip.channelId, slip.messageId, view, RANK.final);
+      }
+    };
     const sweep = setInterval(
-      () => void store.sweep(now()).catch((err) => logger.warn('sweep failed', { err })),
-      60_000,
+      () =>
+        void closeExpiredSlips()
+          .then(() => store.sweep(now()))
+          .catch((err) => logger.warn('sweep failed', { err })),
+      Math.min(60_000, config.tunables.slipExpiryMs),
     );
     sweep.unref();
     stops.push(() => clearInterval(sweep));
@@ -216,7 +297,7 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
       await Promise.race([warm, delay(WARM_UP_STOP_WAIT_MS, undefined, { ref: false })]);
     });
 
-    return { client, receiverUrl: receiver.url, store, context, settlement, stop };
+    return { client, receiverUrl: receiver.url, store, context, settlement, reconciler, outbox, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -1,4 +1,4 @@
-import { acceptableFloor, formatMoney, formatOdds } from './odds.js';
+import { acceptableFloor, formatMoney, formatOdds, stakeCentsOf } from './odds.js';
 
 /** Everything a slip needs to be confirmed later, by anyone's process: stored as JSON. */
 export interface SlipPayload {
@@ -10,8 +10,12 @@ export interface SlipPayload {
   marketKey: string;
   marketLabel: string;
   selectionLabel: string;
+  /** The selection as the book names it (its transactions use this text); absent on older slips. */
+  selectionName?: string;
   marketRef: string;
   stake: number;
+  /** The stake in whole cents, the exact amount (absent on older slips: Math.round(stake * 100)). */
+  stakeCents?: number;
   shownOdds: number;
   minOdds?: number;
 }
@@ -24,13 +28,16 @@ export interface StakeLimits {
 export type RuleResult = { ok: true } | { ok: false; message: string };
 
 export function checkStake(stake: number, limits: StakeLimits): RuleResult {
-  if (!Number.isFinite(stake) || stake <= 0) {
-    return { ok: false, message: 'The stake must be more than $0. Enter an amount such as 10 or 12.50.' };
+  // Whole cents from the stake's decimal form: 1.1 is 110 cents exactly, while 1e-9 or 10.000000001 are refused.
+  const cents = stakeCentsOf(stake);
+  if (cents === undefined) {
+    return {
+      ok: false,
+      message: 'The stake must be dollars and whole cents, with at most two decimals, e.g. 10 or 12.50.',
+    };
   }
-  // Binary floats: 1.1 * 100 is 110.00000000000001, so compare with a tolerance, then in whole cents.
-  const cents = Math.round(stake * 100);
-  if (Math.abs(stake * 100 - cents) > 1e-6) {
-    return { ok: false, message: 'The stake can have at most two decimals (cents), e.g. 12.50.' };
+  if (cents <= 0) {
+    return { ok: false, message: 'The stake must be more than $0. Enter an amount such as 10 or 12.50.' };
   }
   if (cents > Math.round(limits.perBet * 100)) {
     return {

@@ -39,3 +39,29 @@ export function settlementView(input: {
     components: [],
   });
 }
+
+/** A placed bet the book's history no longer lists: the members should check with the book. */
+export function missingBetView(bet: {
+  betId: string | null;
+  userId: string;
+  bookie: string;
+  sessionId: string;
+  stakeCents: number;
+  createdAt: number;
+  payload: { selectionLabel: string; eventName: string };
+}): MessageView {
+  return fitView({
+    content: `<@${bet.userId}>`,
+    embeds: [
+      {
+        title: clip(`Bet not found at ${bet.bookie}: ${bet.payload.selectionLabel}`, LIMITS.embedTitle),
+        description: clip(
+          `The desk placed bet ${bet.betId ?? '?'} (${formatMoney(bet.stakeCents / 100)} on ${bet.payload.eventName}, <t:${Math.floor(bet.createdAt / 1000)}:f>) but the book's history for session ${bet.sessionId} no longer lists it, so its settlement cannot be announced. Check it with the book; the desk stops looking for it.`,
+          LIMITS.embedDescription,
+        ),
+        color: COLOUR.muted,
+      },
+    ],
+    components: [],
+  });
+}
