@@ -30,12 +30,7 @@ const whiteBackground = {
 };
 
 /** Draws one chart onto `target` at `top`; the chart's own canvas is let go afterwards. */
-function drawOnto(
-  target: Canvas,
-  top: number,
-  height: number,
-  config: ChartConfiguration<'line'>,
-): void {
+function drawOnto(target: Canvas, top: number, height: number, config: ChartConfiguration<'line'>): void {
   const canvas = createCanvas(target.width, height);
   // chart.js only needs the 2D context API, which @napi-rs/canvas implements.
   const chart = new Chart(canvas.getContext('2d') as unknown as CanvasRenderingContext2D, {
