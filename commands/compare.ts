@@ -1,7 +1,7 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import { eventChoices, resolveEventOption } from '../src/bot/choices.js';
 import type { Command } from '../src/bot/command.js';
-import { compareMarket, selectionKey } from '../src/bot/compare.js';
+import { compareMarket } from '../src/bot/compare.js';
 import type { BestPriceRef } from '../src/bot/compare-components.js';
 import { matchText, respondChoices } from '../src/bot/interact.js';
 import { putRef } from '../src/bot/refs.js';
