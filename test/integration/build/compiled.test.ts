@@ -35,6 +35,7 @@ describe('the compiled bot', () => {
     expect(got.names).toEqual([
       'balance',
       'bet',
+      'compare',
       'events',
       'jobs',
       'leaderboard',
