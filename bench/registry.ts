@@ -6,6 +6,7 @@ import { interactionAck } from './figures/interaction-ack.js';
 import { memory } from './figures/memory.js';
 import { pollCoalescing } from './figures/poll-coalescing.js';
 import { resultLatency } from './figures/result-latency.js';
+import { statsChart } from './figures/stats-chart.js';
 import { validationCost } from './figures/validation-cost.js';
 import { webhookReceiver } from './figures/webhook-receiver.js';
 import type { FigureResult, Target } from './lib/figure.js';
@@ -93,5 +94,12 @@ export const FIGURES: FigureSpec[] = [
       { name: '8 card burst: 429s shown (client)', unit: 'errors', target: { on: 'value', op: '==', limit: 0 } },
     ],
     run: async () => [...(await cardBurstBot()), ...(await cardBurstClient())],
+  },
+  {
+    id: 9,
+    rows: [
+      { name: '9 /stats chart render (10,000 bets) p95', unit: 'ms', target: { on: 'value', op: '<', limit: 500 } },
+    ],
+    run: statsChart,
   },
 ];

@@ -9,6 +9,7 @@ import {
   TextInputStyle,
 } from 'discord.js';
 import { cardOf, loadCardRef } from './card-ref.js';
+import { COMPARE_COMPONENTS } from './compare-components.js';
 import type { BotContext } from './context.js';
 import { encodeCustomId } from './custom-id.js';
 import { type EventsQueryRef, eventsForDay } from './events-query.js';
@@ -215,4 +216,5 @@ export const COMPONENTS: Record<string, ComponentHandler> = {
   'slip:stake': slipStake,
   'slip:confirm': slipConfirm,
   'slip:cancel': slipCancel,
+  ...COMPARE_COMPONENTS,
 };
