@@ -215,6 +215,7 @@ export class BetService {
         marketRef: req.marketRef,
         stake: Math.round(req.stake * 100) / 100,
         stakeCents: Math.round(req.stake * 100),
+        ...(event && Number.isFinite(Date.parse(event.start_time)) ? { startsAt: Date.parse(event.start_time) } : {}),
         shownOdds: live,
         ...(req.minOdds === undefined ? {} : { minOdds: req.minOdds }),
       },

@@ -3,6 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Client, Events, GatewayIntentBits, Options } from 'discord.js';
 import { GatewayClient } from '../gateway/index.js';
 import { verifyWebhookSignature } from '../gateway/webhooks.js';
+import { ClosingCapture } from './analytics/closing.js';
 import { BetService } from './bet-service.js';
 import { Catalog } from './catalog.js';
 import { warmCaches } from './choices.js';
@@ -66,6 +67,7 @@ export interface RunningBot {
   settlement: SettlementWatcher;
   reconciler: Reconciler;
   outbox: Outbox;
+  closing: ClosingCapture;
   stop(): Promise<void>;
 }
 
@@ -212,6 +214,33 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     });
     stops.push(() => reconciler.stop());
 
+    // Closing prices for every placed sports bet, from a bounded share of the card limit (members first).
+    const closing = new ClosingCapture({
+      bets: {
+        openSportsBets: async () =>
+          (await records.inStates(['placed'])).flatMap((r) =>
+            r.payload.startsAt === undefined
+              ? []
+              : [
+                  {
+                    betId: r.placementId,
+                    sessionId: r.sessionId,
+                    epk: r.payload.epk,
+                    bookie: r.bookie,
+                    marketRef: r.payload.marketRef,
+                    startsAt: r.payload.startsAt,
+                  },
+                ],
+          ),
+      },
+      cards: { read: (epk, bookie) => gateway.markets.get({ epk, bookie }) },
+      recordClose: (placementId, odds, market, at) => records.recordClose(placementId, odds, market, at),
+      now,
+      interactiveQueued: () => gateway.marketsLimiter?.queued ?? 0,
+      logger,
+    });
+    stops.push(() => closing.stop());
+
     const settlement = new SettlementWatcher({
       gateway,
       store,
@@ -266,6 +295,7 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     outbox.start();
     reconciler.start();
     settlement.start();
+    closing.start();
 
     const closeExpiredSlips = async () => {
       for (const slip of await slips.expired(now(), 50)) {
@@ -297,7 +327,7 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
       await Promise.race([warm, delay(WARM_UP_STOP_WAIT_MS, undefined, { ref: false })]);
     });
 
-    return { client, receiverUrl: receiver.url, store, context, settlement, reconciler, outbox, stop };
+    return { client, receiverUrl: receiver.url, store, context, settlement, reconciler, outbox, closing, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -14,6 +14,8 @@ export interface SlipPayload {
   selectionName?: string;
   marketRef: string;
   stake: number;
+  /** When the event goes off (epoch ms), for the closing-line capture; absent on older slips. */
+  startsAt?: number;
   /** The stake in whole cents, the exact amount (absent on older slips: Math.round(stake * 100)). */
   stakeCents?: number;
   shownOdds: number;

@@ -36,6 +36,7 @@ const SCHEMA = [
      bookie TEXT NOT NULL, day TEXT NOT NULL, stake_cents INTEGER NOT NULL, payload TEXT NOT NULL,
      state TEXT NOT NULL, correlation_id TEXT, timeout_at INTEGER, bet_id TEXT UNIQUE, odds REAL,
      note TEXT, settled_status TEXT, pnl REAL, misses INTEGER NOT NULL DEFAULT 0,
+     close_odds REAL, close_market TEXT, close_at INTEGER,
      created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`,
   `CREATE INDEX IF NOT EXISTS bet_records_state ON bet_records(state, session_id)`,
   `CREATE INDEX IF NOT EXISTS bet_records_day ON bet_records(guild_key, user_id, day)`,

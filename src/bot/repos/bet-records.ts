@@ -46,6 +46,9 @@ export interface BetRecord {
   settledStatus: string | null;
   pnl: number | null;
   misses: number;
+  /** The last pre-off price captured for the selection at its book, and the market then (JSON). */
+  closeOdds: number | null;
+  closeMarket: unknown;
   createdAt: number;
   updatedAt: number;
 }
@@ -72,6 +75,8 @@ interface Row extends Record<string, unknown> {
   settled_status: string | null;
   pnl: number | null;
   misses: number;
+  close_odds: number | null;
+  close_market: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -98,6 +103,8 @@ const toRecord = (r: Row): BetRecord => ({
   settledStatus: r.settled_status,
   pnl: r.pnl,
   misses: Number(r.misses),
+  closeOdds: r.close_odds,
+  closeMarket: r.close_market === null ? null : (JSON.parse(r.close_market) as unknown),
   createdAt: Number(r.created_at),
   updatedAt: Number(r.updated_at),
 });
@@ -249,6 +256,35 @@ export class BetRecordRepo {
       placementId,
     );
     return Number(rows[0]?.misses ?? 0);
+  }
+
+  /** Keeps a pre-off price as the close; a later read replaces an earlier one, never the other way. */
+  async recordClose(placementId: string, odds: number, market: unknown, at: number): Promise<void> {
+    await this.store.query(
+      `UPDATE bet_records SET close_odds = ?, close_market = ?, close_at = ?
+       WHERE placement_id = ? AND (close_at IS NULL OR close_at <= ?)`,
+      odds,
+      market === null ? null : JSON.stringify(market),
+      at,
+      placementId,
+      at,
+    );
+  }
+
+  /** Records in these states for one guild (all guilds when undefined), oldest first. */
+  async forGuild(guildId: string | null | undefined, states: readonly BetState[]): Promise<BetRecord[]> {
+    const rows =
+      guildId === undefined
+        ? await this.store.query<Row>(`SELECT * FROM bet_records WHERE state IN (${list(states)}) ORDER BY created_at`)
+        : guildId === null
+          ? await this.store.query<Row>(
+              `SELECT * FROM bet_records WHERE guild_id IS NULL AND state IN (${list(states)}) ORDER BY created_at`,
+            )
+          : await this.store.query<Row>(
+              `SELECT * FROM bet_records WHERE guild_id = ? AND state IN (${list(states)}) ORDER BY created_at`,
+              guildId,
+            );
+    return rows.map(toRecord);
   }
 
   async inStates(states: readonly BetState[]): Promise<BetRecord[]> {

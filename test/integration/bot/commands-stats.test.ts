@@ -35,15 +35,14 @@ beforeAll(async () => {
     });
     const messageId = await ctx.poster.post(desk.ld.channelIds.bets, { embeds: [{ title: 'slip' }], components: [] });
     await ctx.bets.attachMessage(slip.slipId, desk.ld.channelIds.bets, messageId);
-    const r = await ctx.bets.confirm(
-      slip.slipId,
-      desk.ld.users.bettor.id,
-      { channelId: desk.ld.channelIds.bets, messageId },
-      async () => undefined,
-    );
-    expect(r.kind).toBe('submitted');
+    const r = await ctx.bets.confirm(slip.slipId, desk.ld.users.bettor.id, {
+      channelId: desk.ld.channelIds.bets,
+      messageId,
+    });
+    expect(r.kind).toBe('recorded');
   }
-  const placed = async () => desk.bot.store.query<{ bet_id: string }>('SELECT bet_id FROM bets');
+  const placed = async () =>
+    desk.bot.store.query<{ bet_id: string }>("SELECT bet_id FROM bet_records WHERE state = 'placed'");
   betIds = (await until(async () => ((await placed()).length === 3 ? placed() : undefined), 'three bets placed')).map(
     (r) => r.bet_id,
   );
@@ -102,7 +101,7 @@ describe('/stats and /leaderboard over the bets the desk placed', () => {
     const reply = await run('stats', { days: 7, book: 'bookie_a' });
     const fields = (reply.embeds[0] as { fields?: Array<{ name: string; value: string }> }).fields ?? [];
     const settled = await desk.bot.store.query(
-      "SELECT bet_id FROM bets WHERE state LIKE 'settled:%' AND state != 'settled:void'",
+      "SELECT bet_id FROM bet_records WHERE state = 'settled' AND settled_status <> 'void'",
     );
     expect(fields.find((f) => f.name === 'Close captured')?.value).toContain(`of ${settled.length} settled`);
   });
@@ -113,8 +112,9 @@ describe('/stats and /leaderboard over the bets the desk placed', () => {
   });
 
   it('/leaderboard leaves out members under the minimum number of bets with a close', async () => {
-    const reply = await run('leaderboard', { min_bets: 1 });
+    const closes = await desk.bot.store.query('SELECT bet_id FROM bet_records WHERE close_odds IS NOT NULL');
+    const reply = await run('leaderboard', { min_bets: closes.length + 1 });
     expect(JSON.stringify(reply.embeds)).toContain(`Not ranked yet`);
-    expect(JSON.stringify(reply.embeds)).toContain(`<@${desk.ld.users.bettor.id}> (0)`);
+    expect(JSON.stringify(reply.embeds)).toContain(`<@${desk.ld.users.bettor.id}> (${closes.length})`);
   });
 });
