@@ -245,6 +245,8 @@ export class BetService {
       return { kind: 'wrong_message' };
     }
     if (slip.userId !== userId) return { kind: 'not_owner', ownerId: slip.userId };
+    // A crash between posting the slip and storing its message id: the owner's click names the message.
+    if (slip.messageId === null) await this.d.slips.adoptMessage(slipId, where.channelId, where.messageId);
     if (slip.expiresAt <= now) {
       const closed = await this.d.slips.close(slipId);
       return closed

@@ -10,7 +10,16 @@ export interface GatewayProxy {
   url: string;
   /** Holds every request whose path starts with `pathPrefix` until release() (pending ones are forwarded then). */
   hold(pathPrefix: string): void;
+  /**
+   * Forwards requests whose path starts with `pathPrefix` (the sandbox acts on them) but holds the answers
+   * until release() (or drop()): the gateway has the request, the bot has no reply yet.
+   */
+  holdAnswers(pathPrefix: string): void;
   release(): void;
+  /** Cuts every held request or answer off (their connections are destroyed), as a dying caller would see. */
+  drop(): void;
+  /** How many answers are being held. */
+  readonly heldAnswers: number;
   /** How many requests are waiting. */
   readonly held: number;
   close(): Promise<void>;
@@ -19,7 +28,10 @@ export interface GatewayProxy {
 export async function startGatewayProxy(target: string): Promise<GatewayProxy> {
   const upstream = new URL(target);
   let holding: string | undefined;
+  let holdingAnswers: string | undefined;
   const waiting: Array<() => void> = [];
+  const waitingAnswers: Array<{ send: () => void; res: ServerResponse }> = [];
+  const waitingRequests: ServerResponse[] = [];
 
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
     if (res.destroyed || req.destroyed) return;
@@ -32,8 +44,13 @@ export async function startGatewayProxy(target: string): Promise<GatewayProxy> {
         headers: { ...req.headers, host: upstream.host },
       },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
+        const send = () => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        };
+        if (holdingAnswers !== undefined && (req.url ?? '').startsWith(holdingAnswers))
+          waitingAnswers.push({ send, res });
+        else send();
       },
     );
     out.on('error', () => {
@@ -48,8 +65,10 @@ export async function startGatewayProxy(target: string): Promise<GatewayProxy> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      if (holding !== undefined && (req.url ?? '').startsWith(holding)) waiting.push(() => forward(req, res, body));
-      else forward(req, res, body);
+      if (holding !== undefined && (req.url ?? '').startsWith(holding)) {
+        waiting.push(() => forward(req, res, body));
+        waitingRequests.push(res);
+      } else forward(req, res, body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -59,12 +78,28 @@ export async function startGatewayProxy(target: string): Promise<GatewayProxy> {
     hold(pathPrefix) {
       holding = pathPrefix;
     },
+    holdAnswers(pathPrefix) {
+      holdingAnswers = pathPrefix;
+    },
     release() {
       holding = undefined;
+      holdingAnswers = undefined;
+      waitingRequests.length = 0;
       for (const go of waiting.splice(0)) go();
+      for (const a of waitingAnswers.splice(0)) a.send();
+    },
+    drop() {
+      holding = undefined;
+      holdingAnswers = undefined;
+      waiting.length = 0;
+      for (const res of waitingRequests.splice(0)) res.destroy();
+      for (const a of waitingAnswers.splice(0)) a.res.destroy();
     },
     get held() {
       return waiting.length;
+    },
+    get heldAnswers() {
+      return waitingAnswers.length;
     },
     close: () =>
       new Promise<void>((resolve) => {

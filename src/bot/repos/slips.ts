@@ -63,6 +63,16 @@ export class SlipRepo {
     );
   }
 
+  /** Stores the message of a slip whose id was never stored (only if none was). */
+  async adoptMessage(slipId: string, channelId: string, messageId: string): Promise<void> {
+    await this.store.query(
+      'UPDATE slips SET channel_id = ?, message_id = ? WHERE slip_id = ? AND message_id IS NULL',
+      channelId,
+      messageId,
+      slipId,
+    );
+  }
+
   async get<P>(slipId: string): Promise<SlipRecord<P> | undefined> {
     const rows = await this.store.query<SlipRow>('SELECT * FROM slips WHERE slip_id = ?', slipId);
     return rows[0] === undefined ? undefined : toRecord<P>(rows[0]);
