@@ -1,3 +1,4 @@
+import { updateSettings } from '../../src/bot/settings.js';
 import { signWebhook } from '../../src/gateway/webhooks.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press, SlipRefusedError } from '../e2e/flows.js';
 import { API_KEY, type Desk, startDesk } from '../e2e/harness.js';
@@ -248,6 +249,8 @@ export async function faultStorm(bets: number, browses: number): Promise<Scenari
       `reads under faults: ${fuzz.sent} sent, ${fuzz.answered} answered, ${fuzz.failures.length} failures (${seconds(started)} s)`,
     );
     for (const f of fuzz.failures.slice(0, 3)) r.notes.push(`  /${f.case.name}: ${f.problem}`);
+    // The fuzzed reads include /settings (a bet role, limits, sessions): the bets start from the defaults.
+    await updateSettings(desk.bot.store, desk.ld.guildId, () => ({ timezone: 'UTC', sessions: {} }));
     const slips: string[] = [];
     let unanswered = fuzz.failures.length;
     let refused = 0;
