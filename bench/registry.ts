@@ -6,6 +6,7 @@ import { interactionAck } from './figures/interaction-ack.js';
 import { memory } from './figures/memory.js';
 import { pollCoalescing } from './figures/poll-coalescing.js';
 import { resultLatency } from './figures/result-latency.js';
+import { slowBodies } from './figures/slow-bodies.js';
 import { statsChart } from './figures/stats-chart.js';
 import { validationCost } from './figures/validation-cost.js';
 import { webhookReceiver } from './figures/webhook-receiver.js';
@@ -101,5 +102,21 @@ export const FIGURES: FigureSpec[] = [
       { name: '9 /stats chart render (10,000 bets) p95', unit: 'ms', target: { on: 'value', op: '<', limit: 500 } },
     ],
     run: statsChart,
+  },
+  {
+    id: 10,
+    rows: [
+      {
+        name: '10 bot RSS growth under 1,000 slow-body connections',
+        unit: 'MB',
+        target: { on: 'value', op: '<', limit: 100 },
+      },
+      {
+        name: '10 genuine delivery time to 2xx during them',
+        unit: 'ms',
+        target: { on: 'value', op: '<', limit: 10_000 },
+      },
+    ],
+    run: slowBodies,
   },
 ];

@@ -27,9 +27,12 @@ export interface ReceiverOptions {
   onDelivery: (body: WebhookDelivery) => Promise<void>;
   logger: Logger;
   now?: () => number;
-  /** Open connections at most; more are refused by the server (default 512). */
+  /** Open connections at most; more are refused by the server (default 2,048). */
   maxConnections?: number;
-  /** Bytes of unfinished bodies held across all requests at most; beyond, 503 (default 32 MiB). */
+  /**
+   * Bytes of unfinished large bodies held across all requests at most; beyond, 503 (default 32 MiB). Bodies of
+   * at most 16 KiB (every genuine delivery) do not count, so a flood of big slow bodies cannot starve them.
+   */
   maxInFlightBytes?: number;
   /** Refused deliveries are logged as one summary line per interval (default 60 s). */
   summaryIntervalMs?: number;
@@ -44,6 +47,8 @@ export interface Receiver {
 
 /** Nesting allowed in a delivery: the spec's bodies are a few levels deep. */
 export const MAX_JSON_DEPTH = 64;
+/** Bodies up to this size are never refused for the in-flight budget: a genuine delivery is a few hundred bytes. */
+const SMALL_BODY_BYTES = 16 * 1024;
 /** A header or a whole request taking longer than this is cut off (the gateway waits 10 s for an answer). */
 const REQUEST_TIMEOUT_MS = 10_000;
 type FinalStatus = 'completed' | 'timeout' | 'unknown';
@@ -127,9 +132,10 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;
+      let counted = 0;
       const giveBack = () => {
-        inFlight -= size;
-        size = 0;
+        inFlight -= counted;
+        counted = 0;
       };
       req.on('data', (chunk: Buffer) => {
         if (size + chunk.length > max) {
@@ -138,14 +144,18 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
           req.destroy();
           return;
         }
-        if (inFlight + chunk.length > maxInFlight) {
-          giveBack();
-          reject(new OverBudget());
-          req.destroy();
-          return;
-        }
         size += chunk.length;
-        inFlight += chunk.length;
+        if (size > SMALL_BODY_BYTES) {
+          const add = size - counted;
+          if (inFlight + add > maxInFlight) {
+            giveBack();
+            reject(new OverBudget());
+            req.destroy();
+            return;
+          }
+          inFlight += add;
+          counted += add;
+        }
         chunks.push(chunk);
       });
       req.on('end', () => {
@@ -170,7 +180,9 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     if (req.method !== 'POST') return send(res, 405, { error: 'use POST' });
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > opts.maxBodyBytes) return refuse(res, 413, 'body too large', true);
-    if (inFlight + declared > maxInFlight) return refuse(res, 503, 'busy; retry later', true);
+    if (declared > SMALL_BODY_BYTES && inFlight + declared > maxInFlight) {
+      return refuse(res, 503, 'busy; retry later', true);
+    }
     let raw: Buffer;
     try {
       raw = await readBody(req, opts.maxBodyBytes);
@@ -225,7 +237,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       });
     },
   );
-  server.maxConnections = opts.maxConnections ?? 512;
+  server.maxConnections = opts.maxConnections ?? 2_048;
   const summary = setInterval(() => {
     const total = Object.values(sinceSummary).reduce((a, b) => a + b, 0);
     if (total === 0) return;

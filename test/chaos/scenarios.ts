@@ -16,7 +16,7 @@ const FINAL = /Bet placed ✅|Bet not placed|Bet result unknown/;
 
 /**
  * A stuck price check keeps the user waiting until its timeout_at (minutes away): while `work` is not done
- * after a few seconds, move the sandbox clock past any job's timeout so the bot gets its "timeout" answer.
+ * after a second and a half, move the sandbox clock past any job's timeout so the bot gets its "timeout" answer.
  */
 async function skipStuckJobs<T>(desk: Desk, work: Promise<T>): Promise<T> {
   let done = false;
@@ -25,7 +25,7 @@ async function skipStuckJobs<T>(desk: Desk, work: Promise<T>): Promise<T> {
   });
   void (async () => {
     while (!done) {
-      await new Promise((x) => setTimeout(x, 3000));
+      await new Promise((x) => setTimeout(x, 1500));
       if (!done) await desk.control.advance(6 * 60_000).catch(() => undefined);
     }
   })();

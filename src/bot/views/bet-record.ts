@@ -14,7 +14,7 @@ export function recordView(record: BetRecord): { view: MessageView; rank: number
     case 'unknown': {
       const base = closedSlipView(
         slip,
-        'Bet result not known yet',
+        'Bet result unknown',
         'The gateway did not confirm this bet, so it may or may not have been placed. It was NOT resent. ' +
           "The desk is checking the book's history and will update this message; do not bet it again meanwhile.",
       );
