@@ -79,6 +79,8 @@ export async function crashSteps(): Promise<ScenarioResult> {
       step.slipId = slip.id;
       await restart();
       await press(desk, trail, bettor, slip, /^Confirm$/);
+      // Its place_bet must be done before the next step holds place_bet at the proxy.
+      await messageMatching(desk, slip, FINAL, 30_000);
       steps.push(step);
     }
     // 2. After Confirm, before the request reached the gateway: nothing placed, the slip says so.

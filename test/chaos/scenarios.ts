@@ -254,6 +254,7 @@ export async function faultStorm(bets: number, browses: number): Promise<Scenari
     const slips: string[] = [];
     let unanswered = fuzz.failures.length;
     let refused = 0;
+    let keptOpen = 0;
     for (let i = 0; i < bets; i++) {
       const trail = newTrail();
       const sel = sels[i % sels.length]!;
@@ -263,9 +264,27 @@ export async function faultStorm(bets: number, browses: number): Promise<Scenari
           // Longer than the bot's own 20 s price-check deadline, so its answer is never raced.
           betSlip(desk, trail, { user: desk.ld.users.bettor, sel, stake: 1 + i, timeoutMs: 35_000 }),
         );
-        await press(desk, trail, desk.ld.users.bettor, slip, /^Confirm$/);
-        await skipStuckJobs(desk, messageMatching(desk, slip, /Bet submitted|Not placed|not|Try again/i, 35_000));
-        slips.push(slip.id);
+        const click = await press(desk, trail, desk.ld.users.bettor, slip, /^Confirm$/);
+        // The answer is the slip's own update, or (a read failed before anything was sent) a private reply
+        // saying nothing was placed and the slip is still open.
+        const answer = await skipStuckJobs(
+          desk,
+          until(
+            'an answer to Confirm',
+            () => {
+              if (/Bet submitted|Bet placed|Bet result|Not placed|not placed/i.test(textOf(desk.ld.message(slip.id)))) {
+                return 'slip';
+              }
+              return click.responses().some((m) => /Nothing was placed/.test(textOf(m))) ? 'kept open' : undefined;
+            },
+            35_000,
+          ),
+        );
+        if (answer === 'slip') slips.push(slip.id);
+        else {
+          keptOpen += 1;
+          r.notes.push(`  bet ${i + 1}: Confirm answered privately, slip kept open (a read failed before sending)`);
+        }
       } catch (err) {
         // A slip refused because a read failed is fine when the user was told so; silence is not.
         if (err instanceof SlipRefusedError) {
@@ -299,7 +318,7 @@ export async function faultStorm(bets: number, browses: number): Promise<Scenari
     r.lostResults = lost;
     r.survived = lost === 0 && unanswered === 0 && fuzz.failures.length === 0;
     r.notes.push(
-      `confirmed slips ${slips.length}, refused with a reason ${refused}, lost results ${lost}, unanswered ${unanswered} (${seconds(started)} s)`,
+      `confirmed slips ${slips.length}, refused with a reason ${refused}, kept open with a reason ${keptOpen}, lost results ${lost}, unanswered ${unanswered} (${seconds(started)} s)`,
     );
   } finally {
     await desk.close();
