@@ -48,8 +48,10 @@ export interface SubmitOptions {
   extra?: Record<string, unknown>;
   /** Runs after the simulated bookmaker delay; its return value is the poll `result`. */
   work: () => unknown | Promise<unknown>;
-  /** Sandbox ms before the work runs; default 300–1500 ms. */
+  /** Sandbox ms before the work runs; default 300–1500 ms. Work that would start at or after timeout_at never runs. */
   delayMs?: number;
+  /** The route path (fault rules match it). */
+  path?: string;
 }
 
 interface Job {
@@ -62,6 +64,12 @@ interface Job {
   status: 'pending' | 'completed';
   result?: unknown;
   cancel?: () => void;
+  /** Sandbox time the bookmaker work is due; undefined when it never runs (stuck, or past timeout_at). */
+  dueMs?: number;
+  work?: SubmitOptions['work'];
+  callbackUrl: string | null;
+  /** Route the job came in on (fault rules match it). */
+  path?: string;
 }
 
 export class Jobs {
@@ -70,7 +78,7 @@ export class Jobs {
   private readonly rng: () => number;
   readonly webhooks: WebhookSender;
   /** Counts of what happened, for /_sandbox/state. */
-  readonly stats = { submitted: 0, completed: 0, stuck: 0 };
+  readonly stats = { submitted: 0, completed: 0, stuck: 0, pastDeadline: 0 };
 
   constructor(
     private readonly clock: SandboxClock,
@@ -105,6 +113,8 @@ export class Jobs {
       submittedMs: now,
       timeoutMs: now + JOB_TIMEOUT_MS,
       status: 'pending',
+      callbackUrl,
+      ...(opts.path ? { path: opts.path } : {}),
     };
     this.jobs.set(envelope.correlation_id, job);
     this.stats.submitted += 1;
@@ -114,9 +124,23 @@ export class Jobs {
       return envelope;
     }
     const delay = opts.delayMs ?? WORK_DELAY_MS.min + this.rng() * (WORK_DELAY_MS.max - WORK_DELAY_MS.min);
-    const timer = this.clock.schedule(delay, () => void this.run(job, opts.work, callbackUrl));
-    job.cancel = () => timer.cancel();
+    // The bookmaker work (random_delay included) is bounded by timeout_at: work that would start at or after
+    // the deadline never runs, so a job that reads `timeout` can never complete (or place a bet) later.
+    if (now + delay >= job.timeoutMs) {
+      this.stats.pastDeadline += 1;
+      return envelope;
+    }
+    job.work = opts.work;
+    this.schedule(job, now + delay);
     return envelope;
+  }
+
+  private schedule(job: Job, dueMs: number): void {
+    job.dueMs = dueMs;
+    const work = job.work;
+    if (!work) return;
+    const timer = this.clock.schedule(dueMs - this.clock.nowMs(), () => void this.run(job, work, job.callbackUrl));
+    job.cancel = () => timer.cancel();
   }
 
   /** Poll entries for `ids`, in order; ids of other accounts, expired or never issued are `unknown`. */
@@ -207,8 +231,11 @@ export class Jobs {
           : (err as Error).message;
       result = { success: false, error: message };
     }
-    if (!this.jobs.has(job.envelope.correlation_id)) return; // reset while running
+    if (this.jobs.get(job.envelope.correlation_id) !== job) return; // reset or restored while running
+    // Asynchronous work that outlived the deadline is dropped: the job has already read `timeout`.
+    if (this.clock.nowMs() >= job.timeoutMs) return;
     job.status = 'completed';
+    job.work = undefined;
     job.result = result;
     this.stats.completed += 1;
     this.wake(job.envelope.correlation_id, job.account);

@@ -120,6 +120,7 @@ function placeBet(ctx: Ctx): Reply {
   const bet = prepareBet(ctx);
   const envelope = ctx.sb.jobs.submit({
     account: ctx.account,
+    path: ctx.path,
     session: bet.session,
     callbackUrl: ctx.body.callback_url,
     work: bet.place,
@@ -172,6 +173,7 @@ function stackedSrm(ctx: Ctx): Reply {
   const delayMs = randomDelayMs(body, unit(world.seed, 'delay', world.nowMs()));
   const envelope = sb.jobs.submit({
     account: ctx.account,
+    path: ctx.path,
     session,
     callbackUrl: body.callback_url,
     work: () => placeStackedSrm(sb, simWorld(sb), session, race.race, race.label, bets),
@@ -200,6 +202,7 @@ function racingPriceCheck(ctx: Ctx, sessions: Session[]): Reply {
   const queries = sessions.map((session) => {
     const env = sb.jobs.submit({
       account: ctx.account,
+      path: ctx.path,
       session,
       callbackUrl: body.callback_url,
       work: () => racingPrices(simWorld(sb), session, found, runner),
@@ -256,6 +259,7 @@ function sportsPriceCheck(ctx: Ctx, sessions: Session[]): Reply {
     }
     const env = sb.jobs.submit({
       account: ctx.account,
+      path: ctx.path,
       session,
       callbackUrl: body.callback_url,
       work: () => answer(session),

@@ -126,6 +126,7 @@ export const placePromoRoutes: Route[] = [
       promo.state = 'used'; // reserved now so a second request cannot take it while the first is in flight
       const envelope = sb.jobs.submit({
         account: ctx.account,
+        path: ctx.path,
         session,
         callbackUrl: ctx.body.callback_url,
         extra: { trace_id: traceId, promo_id: promoId },
