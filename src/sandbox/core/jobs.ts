@@ -4,10 +4,10 @@ import { randomUUID } from 'node:crypto';
 import type { Account, Session } from '../accounts/types.js';
 import { acceptCallbackUrl } from './callback-url.js';
 import type { SandboxClock } from './clock.js';
-import type { FaultState } from './faults.js';
+import { DEFAULT_HOLD_MS, type FaultState } from './faults.js';
 import { ApiError } from './http.js';
 import { createRng } from './rng.js';
-import { WebhookSender } from './webhooks.js';
+import { type WebhookFault, WebhookSender } from './webhooks.js';
 
 export const JOB_TIMEOUT_MS = 5 * 60_000;
 export const JOB_LIFETIME_MS = 30 * 60_000;
@@ -70,6 +70,8 @@ interface Job {
   callbackUrl: string | null;
   /** Route the job came in on (fault rules match it). */
   path?: string;
+  /** A betting fault on this job's webhook, decided at submission. */
+  webhookFault?: WebhookFault;
 }
 
 export class Jobs {
@@ -116,6 +118,8 @@ export class Jobs {
       callbackUrl,
       ...(opts.path ? { path: opts.path } : {}),
     };
+    const hookFault = callbackUrl ? this.webhookFault(opts.path, opts.session?.session_id) : undefined;
+    if (hookFault) job.webhookFault = hookFault;
     this.jobs.set(envelope.correlation_id, job);
     this.stats.submitted += 1;
     this.prune(now);
@@ -133,6 +137,15 @@ export class Jobs {
     job.work = opts.work;
     this.schedule(job, now + delay);
     return envelope;
+  }
+
+  private webhookFault(path: string | undefined, sessionId: string | undefined): WebhookFault | undefined {
+    const ids = sessionId ? [sessionId] : [];
+    if (this.faults.strike('webhook_lost', path, ids)) return { kind: 'lost' };
+    if (this.faults.strike('webhook_duplicated', path, ids)) return { kind: 'duplicated' };
+    const held = this.faults.strike('webhook_out_of_order', path, ids);
+    if (held) return { kind: 'out_of_order', holdMs: held.hold_ms ?? DEFAULT_HOLD_MS };
+    return undefined;
   }
 
   private schedule(job: Job, dueMs: number): void {
@@ -249,6 +262,7 @@ export class Jobs {
           metadata: { bookie: bookie ?? null, username: username ?? null, session_id: session_id ?? null },
         },
         job.account.key,
+        job.webhookFault,
       );
     }
   }

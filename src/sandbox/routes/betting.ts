@@ -31,6 +31,7 @@ import {
   type StackedBet,
 } from '../world/racing-bets.js';
 import { placeSportsBet, pricedSelections, resolveRef, resolveText } from '../world/sports-bets.js';
+import { bookmakerRules } from './bookmaker-rules.js';
 
 const FRESH_PRICE_MS = 10_000;
 
@@ -51,7 +52,8 @@ function prepareBet(ctx: Ctx): PreparedBet {
     throw new ApiError(400, { error: 'market not supported', market: 'each_way' });
   const session = activeSession(sb, ctx.account, sessionId);
   const stake = requireNumber(body, 'stake', { positive: true });
-  const limits = priceLimits(body);
+  const rules = bookmakerRules(sb, ctx.path, sessionId);
+  const limits = { ...priceLimits(body), ...(rules ? { rules } : {}) };
   const useBonus = usesBonus(body);
   const ask = promoAsk(body);
   const type = betType(body) ?? (useBonus ? 'bonus' : 'non_promo');
@@ -171,12 +173,13 @@ function stackedSrm(ctx: Ctx): Reply {
     return { stake, legs, targetOdds, useBonus: bet.use_bonus_bet === true || type === 'bonus' };
   });
   const delayMs = randomDelayMs(body, unit(world.seed, 'delay', world.nowMs()));
+  const rules = bookmakerRules(sb, ctx.path, session.session_id);
   const envelope = sb.jobs.submit({
     account: ctx.account,
     path: ctx.path,
     session,
     callbackUrl: body.callback_url,
-    work: () => placeStackedSrm(sb, simWorld(sb), session, race.race, race.label, bets),
+    work: () => placeStackedSrm(sb, simWorld(sb), session, race.race, race.label, bets, rules),
     ...(delayMs !== undefined ? { delayMs } : {}),
   });
   return accepted(envelope);

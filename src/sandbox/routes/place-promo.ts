@@ -4,6 +4,8 @@ import type { LedgerBet, Session } from '../accounts/types.js';
 import { ApiError, accepted, type Ctx, type Route } from '../core/http.js';
 import { sampleEnvelope } from '../core/samples.js';
 import { optionalString, requireInt, requireNumber, requireString } from '../core/validate.js';
+import { accountRefusal, type BookmakerRules } from '../world/placement.js';
+import { bookmakerRules } from './bookmaker-rules.js';
 
 const MARKET = 'head_to_head';
 /** A racing card boosts a runner to win. */
@@ -33,7 +35,7 @@ function refuseUnplaceable(promo: AccountPromo): void {
 }
 
 /** The bookmaker's side: re-reads the card at bet time, checks stake and funds, records the bet. */
-function placeWork(ctx: Ctx, session: Session, promoId: number, stake: number) {
+function placeWork(ctx: Ctx, session: Session, promoId: number, stake: number, rules?: BookmakerRules) {
   return () => {
     const { sb } = ctx;
     const promo = sb.promos.find(promoId);
@@ -53,6 +55,8 @@ function placeWork(ctx: Ctx, session: Session, promoId: number, stake: number) {
     if (promo.epk && sb.world.eventStatus && sb.world.eventStatus(promo.epk) !== 'prematch') {
       return fail('card_gone: the event has started, so the boost is no longer offered');
     }
+    const refused = rules ? accountRefusal({ targetOdds: 0, maxOdds: null, rules }, stake) : null;
+    if (refused) return fail(refused.error);
     if (promo.max_stake !== undefined && stake > promo.max_stake) {
       return fail(`stake_above_limit: the card takes at most $${promo.max_stake}`);
     }
@@ -130,7 +134,7 @@ export const placePromoRoutes: Route[] = [
         session,
         callbackUrl: ctx.body.callback_url,
         extra: { trace_id: traceId, promo_id: promoId },
-        work: placeWork(ctx, session, promoId, stake),
+        work: placeWork(ctx, session, promoId, stake, bookmakerRules(sb, ctx.path, session.session_id)),
       });
       if (key !== undefined) sb.promos.remember(ctx.account.id, key, envelope);
       return accepted(envelope);

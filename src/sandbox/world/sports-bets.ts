@@ -6,7 +6,15 @@ import { findSelection, isBettable } from './card-view.js';
 import type { CardMarket, CardSelection } from './cards.js';
 import type { SimWorld } from './index.js';
 import { decodeMarketRef, encodeMarketRef } from './market-ref.js';
-import { betFailure, betSuccess, commitBet, type PriceLimits, priceRefusal } from './placement.js';
+import {
+  accountRefusal,
+  betFailure,
+  betSuccess,
+  commitBet,
+  movedPrice,
+  type PriceLimits,
+  priceRefusal,
+} from './placement.js';
 import { decideSportsPromos, type PromoAsk } from './promo-options.js';
 import { checkSiteEventId } from './site-event.js';
 import type { SportEvent } from './sports.js';
@@ -135,7 +143,9 @@ export function placeSportsBet(
     selection: sel.label,
     ...(r.dispatched ? { dispatched: r.dispatched } : {}),
   };
-  const price = world.livePrice(bookie, r.ev.epk, r.market.market, sel);
+  const refused = accountRefusal(req, req.stake);
+  if (refused) return betFailure(refused.error, req.stake, null, { ...extra, ...refused.extra });
+  const price = movedPrice(world.livePrice(bookie, r.ev.epk, r.market.market, sel), req);
   const refusal = priceRefusal(price, req);
   if (refusal) return betFailure(refusal, req.stake, price, extra);
   const marketRef =
