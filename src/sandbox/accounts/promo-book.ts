@@ -26,6 +26,23 @@ export class PromoBook {
     return this.promos;
   }
 
+  /**
+   * Why a promo is no longer active, or null when it is: used, or a card whose event (or race) is no longer
+   * prematch (the bookmaker withdraws boosts at the off).
+   */
+  goneReason(promo: AccountPromo): string | null {
+    if (promo.state !== 'active') return 'it has already been used';
+    const status = promo.epk ? this.world().eventStatus?.(promo.epk) : undefined;
+    if (status === 'in_play') return 'its event has started, so the card is gone';
+    if (status === 'finished') return 'its event has finished, so the card is gone';
+    return null;
+  }
+
+  /** Promos still active now (the listing shows only these). */
+  active(): AccountPromo[] {
+    return this.all().filter((p) => this.goneReason(p) === null);
+  }
+
   find(promo_id: number): AccountPromo | undefined {
     return this.all().find((p) => p.promo_id === promo_id);
   }

@@ -5,7 +5,7 @@ import { parseJsonObject, readBody } from './body.js';
 import { DEFAULT_LATE_202_MS } from './faults.js';
 import { ApiError, type Ctx, type Reply } from './http.js';
 import type { Router } from './router.js';
-import { sampleReply } from './samples.js';
+import { sampleError, sampleReply } from './samples.js';
 import type { Sandbox } from './sandbox.js';
 
 /** Sandbox ms between accepting an async call and answering its 202. */
@@ -42,6 +42,24 @@ async function handle(req: IncomingMessage, sb: Sandbox, router: Router): Promis
   }
   const raw = method === 'POST' ? await readBody(req) : Buffer.alloc(0);
   const auth = authenticate(route, req.headers, sb.accounts);
+  if (auth.mode === 'sample') {
+    // Sample mode answers errors too in the real status and shape, marked as samples (Authentication rule 5).
+    try {
+      sb.counters.samples += 1;
+      const body = method === 'POST' ? parseJsonObject(raw) : {};
+      return await sampleReply(route, {
+        method,
+        path: url.pathname,
+        query: url.searchParams,
+        body,
+        headers: req.headers,
+        account: auth.account,
+        sb,
+      });
+    } catch (err) {
+      throw err instanceof ApiError ? sampleError(err) : err;
+    }
+  }
   const body = method === 'POST' ? parseJsonObject(raw) : {};
   const ctx: Ctx = {
     method,
@@ -52,10 +70,6 @@ async function handle(req: IncomingMessage, sb: Sandbox, router: Router): Promis
     account: auth.account,
     sb,
   };
-  if (auth.mode === 'sample') {
-    sb.counters.samples += 1;
-    return sampleReply(route, ctx);
-  }
   const reply = await route.handler(ctx);
   if (route.async && reply.status === 202) {
     await sb.clock.sleep(SUBMIT_LATENCY_MS);

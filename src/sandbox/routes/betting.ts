@@ -23,6 +23,7 @@ import {
 } from '../world/bet-requests.js';
 import type { Bookie } from '../world/books.js';
 import { hashKey, unit } from '../world/prng.js';
+import { normaliseRaceType } from '../world/racing.js';
 import {
   placeRacingMulti,
   placeRacingSingle,
@@ -279,11 +280,17 @@ function priceCheck(ctx: Ctx): Reply {
 
 function priceCheckSample(ctx: Ctx): Reply {
   const env = sampleEnvelope(ctx).body as { correlation_id: string; session_id: string };
-  return accepted({
-    status: 'pending',
-    category: ctx.body?.category === 'sports' ? 'sports' : 'racing',
-    queries: [{ session_id: env.session_id, correlation_id: env.correlation_id }],
-  });
+  const queries = [{ session_id: env.session_id, correlation_id: env.correlation_id }];
+  if (ctx.body?.category === 'sports') return accepted({ status: 'pending', category: 'sports', queries });
+  // The racing 202 names the race it resolved, as the real one does.
+  const b = ctx.body ?? {};
+  const race = {
+    track: typeof b.track === 'string' ? b.track : 'Flemington',
+    race_num: Number.isInteger(b.race_num) ? b.race_num : 1,
+    race_type: `(${normaliseRaceType(b.race_type) ?? 'R'})`,
+    date: typeof b.date === 'string' ? b.date : ctx.sb.clock.today(),
+  };
+  return accepted({ status: 'pending', category: 'racing', race, queries });
 }
 
 function legacySample(ctx: Ctx): Reply {

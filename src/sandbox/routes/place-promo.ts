@@ -22,9 +22,9 @@ function idempotencyKey(body: Record<string, unknown>): string | undefined {
   return key;
 }
 
-function refuseUnplaceable(promo: AccountPromo): void {
-  if (promo.state !== 'active') {
-    throw new ApiError(422, { detail: `Promo ${promo.promo_id} is no longer active: it has already been used` });
+function refuseUnplaceable(promo: AccountPromo, gone: string | null): void {
+  if (gone !== null) {
+    throw new ApiError(422, { detail: `Promo ${promo.promo_id} is no longer active: ${gone}` });
   }
   if (!promo.placeable_by_id) {
     throw new ApiError(422, {
@@ -126,7 +126,7 @@ export const placePromoRoutes: Route[] = [
           detail: `Promo ${promoId} is not held by the account of session ${sessionId}; list them with GET /v3/account_promos`,
         });
       }
-      refuseUnplaceable(promo);
+      refuseUnplaceable(promo, sb.promos.goneReason(promo));
       promo.state = 'used'; // reserved now so a second request cannot take it while the first is in flight
       const envelope = sb.jobs.submit({
         account: ctx.account,

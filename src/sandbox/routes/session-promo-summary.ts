@@ -14,9 +14,7 @@ export const sessionPromoSummaryRoutes: Route[] = [
       const bonus = listBonusBets(ctx.sb.accounts.bookAccountOf(session));
       const date = ctx.sb.clock.today();
       const races = racePromos(ctx.sb.world.racingMeetings(date), session.bookie, date);
-      const accountPromos = ctx.sb.promos
-        .all()
-        .filter((p) => p.state === 'active' && p.account_id === session.account_id).length;
+      const accountPromos = ctx.sb.promos.active().filter((p) => p.account_id === session.account_id).length;
       return ok({
         success: true,
         session_id: session.session_id,
