@@ -9,6 +9,8 @@ interface SessionSpec {
   accountId: string;
   status: SessionStatus;
   pc: string;
+  /** The client machine is not connected (start answers delivered: false). */
+  offline?: boolean;
 }
 
 interface AccountSpec {
@@ -100,6 +102,16 @@ const ACCOUNT_SPECS: AccountSpec[] = [
         status: 'active',
         pc: 'pc-bravo-1',
       },
+      // A laptop logged into the same bookie_c account whose client is offline: commands are not delivered.
+      {
+        id: 'sess-bravo-bookie_c-offline',
+        bookie: 'bookie_c',
+        username: 'bravo_c',
+        accountId: A.bravo_c,
+        status: 'inactive',
+        pc: 'pc-bravo-2',
+        offline: true,
+      },
     ],
   },
   {
@@ -168,6 +180,8 @@ export function buildAccounts(): Account[] {
           status: s.status,
           revoked: false,
           account_id: s.accountId,
+          clientOnline: s.offline !== true,
+          pendingLaunch: false,
         }),
       ),
     }),

@@ -2,14 +2,13 @@
 import { ok, type Route } from '../core/http.js';
 import { requireStringArray } from '../core/validate.js';
 
-export const MAX_POLL_IDS = 500;
-
 export const betStatusRoutes: Route[] = [
   {
     method: 'POST',
     path: '/api/bet_status',
     handler: (ctx) => {
-      const ids = requireStringArray(ctx.body, 'correlation_ids', { max: MAX_POLL_IDS });
+      // The spec sets no limit on the count; the 1 MB body limit bounds it (about 25,000 ids).
+      const ids = requireStringArray(ctx.body, 'correlation_ids');
       return ok({ statuses: ctx.sb.jobs.status(ctx.account, ids) });
     },
     sample: (ctx) => {

@@ -32,6 +32,7 @@ import {
   type StackedBet,
 } from '../world/racing-bets.js';
 import { placeSportsBet, pricedSelections, resolveRef, resolveText } from '../world/sports-bets.js';
+import { placeSportsMulti, sportsLegsOf } from '../world/sports-multi.js';
 import { bookmakerRules } from './bookmaker-rules.js';
 
 const FRESH_PRICE_MS = 10_000;
@@ -101,7 +102,30 @@ function prepareBet(ctx: Ctx): PreparedBet {
     };
   }
   if (body.is_same_event_multi === true) {
-    bad('is_same_event_multi', 'Sports same-game multis are not simulated by the sandbox; place single bets');
+    requireBookieA(session, 'A same-game multi');
+    const epk = optionalString(body, 'epk');
+    const legs = sportsLegsOf(body.legs, epk);
+    // Legs named by market and selection need the event (rule 1); market_ref legs name it themselves.
+    if (epk === undefined && legs.some((l) => !('market_ref' in l))) {
+      requireString(body, 'competition');
+      requireString(body, 'event');
+    }
+    const competition = optionalString(body, 'competition');
+    const event = optionalString(body, 'event');
+    return {
+      session,
+      delayMs,
+      place: () =>
+        placeSportsMulti(sb, live(), session, {
+          ...limits,
+          ...(epk ? { epk } : {}),
+          ...(competition ? { competition } : {}),
+          ...(event ? { event } : {}),
+          legs,
+          stake,
+          useBonus,
+        }),
+    };
   }
   if (body.market_ref !== undefined) {
     const ref = refQuery(world, body, session.bookie);

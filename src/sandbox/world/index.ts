@@ -28,7 +28,12 @@ const PROMO_RACE_LEAD_MS = 30 * 60_000;
 /** How a placed bet is decided, kept by the betting routes when they record it. */
 export type PlacedBet =
   | { kind: 'sports'; epk: string; market: string; outcome: Outcome; chance: number; player: boolean }
-  | { kind: 'racing'; raceKey: string; legs: { runner: number; within: number }[] };
+  | { kind: 'racing'; raceKey: string; legs: { runner: number; within: number }[] }
+  | {
+      kind: 'sgm';
+      epk: string;
+      legs: { market: string; outcome: Outcome; chance: number; player: boolean }[];
+    };
 
 export type LinkState =
   | { linked: true; siteEventId: string }
@@ -336,6 +341,13 @@ export class SimWorld implements World {
       if (!ev || this.status(ev, nowMs) !== 'finished') return null;
       if (how?.kind === 'sports') {
         return sportsOutcome(this.seed, betId, how.outcome, how.chance, finalScore(this.seed, ev), how.player);
+      }
+      if (how?.kind === 'sgm') {
+        // Every leg must win; a void leg (and no lost one) voids the multi.
+        const legs = how.legs.map((l, i) =>
+          sportsOutcome(this.seed, `${betId}#${i}`, l.outcome, l.chance, finalScore(this.seed, ev), l.player),
+        );
+        return legs.includes('lost') ? 'lost' : legs.includes('void') ? 'void' : 'won';
       }
       return unit(this.seed, 'settle', betId) < 1 / odds ? 'won' : 'lost';
     }

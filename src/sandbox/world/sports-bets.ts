@@ -18,7 +18,7 @@ import {
 import { decideSportsPromos, type PromoAsk } from './promo-options.js';
 import { checkSiteEventId } from './site-event.js';
 import type { SportEvent } from './sports.js';
-import { canonicalMarket, resolveEvent, resolveSelection, type TextQuery } from './sports-match.js';
+import { findMarket, resolveEvent, resolveSelection, type TextQuery } from './sports-match.js';
 
 export interface RefQuery {
   market_ref: string;
@@ -95,8 +95,9 @@ export function resolveText(
   const card = world.card(ev, bookie);
   if (allSelections && !q.selection) {
     // A price check without a selection prices the whole market.
-    const market = card.find((m) => m.market === canonicalMarket(q.market ?? ''));
-    if (!market || market.tier === 'unmapped') {
+    const found = findMarket(card, q.market ?? '');
+    const market = found?.market;
+    if (!market || (market.tier === 'unmapped' && !found.byTitle)) {
       const r = resolveSelection(ev, card, q);
       return r.ok ? { ok: false, error: 'selection_not_found' } : r;
     }
