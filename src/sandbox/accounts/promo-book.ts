@@ -13,15 +13,14 @@ export class PromoBook {
 
   constructor(
     private world: () => World,
-    private readonly today: () => string,
+    private readonly nowMs: () => number,
   ) {}
 
   /** Cards are built on first use, from the world as it stands then. */
   all(): AccountPromo[] {
     if (!this.promos) {
       const w = this.world();
-      const today = this.today();
-      this.promos = buildAccountPromos(w.racingMeetings(today), w.sportsEventsForPromos(), today, w.promoRace?.());
+      this.promos = buildAccountPromos(w.upcomingMeetings(this.nowMs()), w.sportsEventsForPromos(), w.promoRace?.());
     }
     return this.promos;
   }

@@ -12,8 +12,8 @@ export const sessionPromoSummaryRoutes: Route[] = [
     handler: (ctx) => {
       const session = ctx.sb.accounts.findSession(ctx.account, requireString(ctx.body, 'session_id'));
       const bonus = listBonusBets(ctx.sb.accounts.bookAccountOf(session));
-      const date = ctx.sb.clock.today();
-      const races = racePromos(ctx.sb.world.racingMeetings(date), session.bookie, date);
+      const now = ctx.sb.clock.nowMs();
+      const races = racePromos(ctx.sb.world.upcomingMeetings(now), session.bookie, now);
       const accountPromos = ctx.sb.promos.active().filter((p) => p.account_id === session.account_id).length;
       return ok({
         success: true,

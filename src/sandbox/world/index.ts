@@ -13,10 +13,13 @@ import {
   buildRace,
   findTrack,
   finishingOrder,
+  localDay,
   normaliseRaceType,
   RACES_PER_MEETING,
   type Race,
+  raceStartMs,
   TRACKS,
+  type TrackDef,
 } from './racing.js';
 import { RollingLimit } from './rate-limit.js';
 import { type BetOutcome, legWins, sportsOutcome } from './settlement.js';
@@ -210,12 +213,15 @@ export class SimWorld implements World {
   racingMeetings(date: string): RacingMeeting[] {
     const { first, last } = this.span();
     if (date < first || date > last) return [];
-    return TRACKS.map((t) => ({
-      track: t.track,
-      race_type: t.race_type,
-      country: t.country,
-      races: RACES_PER_MEETING,
-    }));
+    return TRACKS.map((t) => meetingOf(t, date));
+  }
+
+  upcomingMeetings(nowMs = this.nowMs()): RacingMeeting[] {
+    return TRACKS.map((t) => {
+      const today = localDay(t, nowMs);
+      const meeting = meetingOf(t, today);
+      return (meeting.starts.at(-1) as number) > nowMs ? meeting : meetingOf(t, addDays(today, 1));
+    });
   }
 
   /** The first thoroughbred race, today or tomorrow, at least 30 minutes from its start: it carries a boost card. */
@@ -362,6 +368,11 @@ export class SimWorld implements World {
     }
     return null;
   }
+}
+
+function meetingOf(t: TrackDef, date: string): RacingMeeting {
+  const starts = Array.from({ length: RACES_PER_MEETING }, (_, i) => raceStartMs(t, i + 1, date));
+  return { track: t.track, race_type: t.race_type, country: t.country, races: RACES_PER_MEETING, date, starts };
 }
 
 /** Builds the world for a seed, relative to the clock's current date. */
