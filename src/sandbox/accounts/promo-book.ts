@@ -60,6 +60,18 @@ export class PromoBook {
     return `promo-${promo_id}-${this.runId}-${String(this.betSeq).padStart(4, '0')}`;
   }
 
+  dump(): { promos: AccountPromo[] | null; idempotent: [string, Envelope][]; betSeq: number } {
+    return structuredClone({ promos: this.promos ?? null, idempotent: [...this.idempotent], betSeq: this.betSeq });
+  }
+
+  load(d: { promos: AccountPromo[] | null; idempotent: [string, Envelope][]; betSeq: number }): void {
+    const copy = structuredClone(d);
+    this.promos = copy.promos ?? undefined;
+    this.idempotent.clear();
+    for (const [k, v] of copy.idempotent) this.idempotent.set(k, v);
+    this.betSeq = Math.max(this.betSeq, copy.betSeq);
+  }
+
   reset(): void {
     this.promos = undefined;
     this.idempotent.clear();

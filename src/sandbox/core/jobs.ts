@@ -74,6 +74,20 @@ interface Job {
   webhookFault?: WebhookFault;
 }
 
+/** A job as plain data (snapshot). */
+export interface JobDump {
+  envelope: Envelope;
+  accountId: string;
+  submittedMs: number;
+  timeoutMs: number;
+  status: 'pending' | 'completed';
+  callbackUrl: string | null;
+  result?: unknown;
+  dueMs?: number;
+  path?: string;
+  webhookFault?: WebhookFault;
+}
+
 export class Jobs {
   private jobs = new Map<string, Job>();
   private readonly waiters = new Map<string, ((entry: PollEntry) => void)[]>();
@@ -206,6 +220,56 @@ export class Jobs {
       });
       this.waiters.set(id, list);
     });
+  }
+
+  /** Every job as plain data, and the pending jobs' bookmaker work (functions: kept only in memory). */
+  dump(): { jobs: JobDump[]; works: Map<string, SubmitOptions['work']> } {
+    const jobs: JobDump[] = [];
+    const works = new Map<string, SubmitOptions['work']>();
+    for (const job of this.jobs.values()) {
+      const { envelope, accountId, submittedMs, timeoutMs, status, result, dueMs, path, webhookFault, callbackUrl } =
+        job;
+      jobs.push(
+        structuredClone({
+          envelope,
+          accountId,
+          submittedMs,
+          timeoutMs,
+          status,
+          callbackUrl,
+          ...(result !== undefined ? { result } : {}),
+          ...(dueMs !== undefined ? { dueMs } : {}),
+          ...(path !== undefined ? { path } : {}),
+          ...(webhookFault ? { webhookFault } : {}),
+        }),
+      );
+      if (job.status === 'pending' && job.work) works.set(envelope.correlation_id, job.work);
+    }
+    return { jobs, works };
+  }
+
+  /**
+   * Replaces every job with a dump (the clock already set to the snapshot's time). A pending job runs its work
+   * when it is still held in memory; a pending job from a JSON document has none and reads `timeout` at its
+   * timeout_at. Callers waiting on a replaced job hear `unknown`.
+   */
+  load(
+    dumped: JobDump[],
+    works: Map<string, SubmitOptions['work']> | undefined,
+    accountOf: (id: string) => Account | undefined,
+  ): void {
+    this.reset();
+    for (const d of structuredClone(dumped)) {
+      const account = accountOf(d.accountId);
+      if (!account) continue;
+      const job: Job = { ...d, account };
+      this.jobs.set(d.envelope.correlation_id, job);
+      const work = works?.get(d.envelope.correlation_id);
+      if (job.status === 'pending' && work && job.dueMs !== undefined && job.dueMs < job.timeoutMs) {
+        job.work = work;
+        this.schedule(job, job.dueMs);
+      }
+    }
   }
 
   reset(): void {

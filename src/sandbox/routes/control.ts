@@ -4,8 +4,9 @@ import type { Session } from '../accounts/types.js';
 import { parseFaultConfig } from '../core/faults.js';
 import { ApiError, ok, type Route } from '../core/http.js';
 import type { Sandbox } from '../core/sandbox.js';
+import { checkDocument, heldSnapshot, restoreSnapshot, takeSnapshot } from '../core/snapshot.js';
 import { resetSandbox } from '../core/state.js';
-import { optionalString, requireNumber, requireString } from '../core/validate.js';
+import { optionalBool, optionalString, requireNumber, requireString } from '../core/validate.js';
 import { worldControlRoutes } from '../world/control-routes.js';
 import { connectClient } from './sessions.js';
 
@@ -81,6 +82,44 @@ export const controlRoutes: Route[] = [
     handler: async ({ sb }) => {
       await resetSandbox(sb);
       return ok({ reset: true, now: sb.clock.now().toISOString() });
+    },
+  },
+  {
+    // {} → {snapshot_id}; {"document": true} also returns the whole state as a JSON document.
+    method: 'POST',
+    path: '/_sandbox/snapshot',
+    auth: 'none',
+    handler: ({ sb, body }) => {
+      const withDocument = optionalBool(body, 'document') === true;
+      const { snapshot_id, document } = takeSnapshot(sb);
+      return ok({ snapshot_id, now: document.now, ...(withDocument ? { document } : {}) });
+    },
+  },
+  {
+    // {"snapshot_id": "..."} or {"document": {...}}: the whole state back as it was, clock included.
+    method: 'POST',
+    path: '/_sandbox/restore',
+    auth: 'none',
+    handler: ({ sb, body }) => {
+      const id = optionalString(body, 'snapshot_id');
+      if (id !== undefined) {
+        const snap = heldSnapshot(sb, id);
+        if (!snap) {
+          throw new ApiError(404, {
+            detail: `No snapshot '${id}' in this sandbox (ids last until it stops); send the document instead`,
+            field: 'snapshot_id',
+          });
+        }
+        restoreSnapshot(sb, snap.document, snap.works);
+      } else if (body.document !== undefined) {
+        restoreSnapshot(sb, checkDocument(sb, body.document));
+      } else {
+        throw new ApiError(400, {
+          detail: 'Send {"snapshot_id": "..."} from POST /_sandbox/snapshot, or {"document": {...}}',
+          field: 'snapshot_id',
+        });
+      }
+      return ok({ restored: true, now: sb.clock.now().toISOString() });
     },
   },
   {

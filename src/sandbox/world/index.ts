@@ -38,6 +38,16 @@ export type PlacedBet =
       legs: { market: string; outcome: Outcome; chance: number; player: boolean }[];
     };
 
+export interface WorldDump {
+  startDay: string;
+  forcedFinish: [string, number][];
+  drifts: ForcedDrift[];
+  placed: [string, PlacedBet][];
+  betSeq: number;
+  recentPrices: [string, { price: number; atMs: number }][];
+  cardHits: [string, number[]][];
+}
+
 export type LinkState =
   | { linked: true; siteEventId: string }
   | { linked: false; siteEventId: string | null; linksAtMs: number | null };
@@ -49,7 +59,7 @@ export class SimWorld implements World {
   readonly seed: number;
   readonly clock: SandboxClock;
   /** The UTC day the clock started on: the world spans 7 days either side (and follows the clock forward). */
-  readonly startDay: string;
+  startDay: string;
   private readonly forcedFinish = new Map<string, number>();
   readonly drifts: ForcedDrift[] = [];
   private readonly days = new Map<string, SportEvent[]>();
@@ -71,6 +81,40 @@ export class SimWorld implements World {
 
   nowMs(): number {
     return this.clock.nowMs();
+  }
+
+  /** What tests and bets changed in the world, as plain data (snapshot); the rest follows from the seed. */
+  dump(): WorldDump {
+    return structuredClone({
+      startDay: this.startDay,
+      forcedFinish: [...this.forcedFinish],
+      drifts: this.drifts,
+      placed: [...this.placed],
+      betSeq: this.betSeq,
+      recentPrices: [...this.recentPrices],
+      cardHits: this.cardLimit.dump(),
+    });
+  }
+
+  /** Puts back a dump; the bet id sequence never goes back, so no bet id is issued twice in one run. */
+  load(d: WorldDump): void {
+    const copy = structuredClone(d);
+    if (copy.startDay !== this.startDay) {
+      this.startDay = copy.startDay;
+      this.days.clear();
+      this.cards.clear();
+      this.outrightList = null;
+      this.sorted = null;
+    }
+    this.forcedFinish.clear();
+    for (const [k, v] of copy.forcedFinish) this.forcedFinish.set(k, v);
+    this.drifts.splice(0, this.drifts.length, ...copy.drifts);
+    this.placed.clear();
+    for (const [k, v] of copy.placed) this.placed.set(k, v);
+    this.betSeq = Math.max(this.betSeq, copy.betSeq);
+    this.recentPrices.clear();
+    for (const [k, v] of copy.recentPrices) this.recentPrices.set(k, v);
+    this.cardLimit.load(copy.cardHits);
   }
 
   // ---- sports fixtures -------------------------------------------------------------------------
