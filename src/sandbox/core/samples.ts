@@ -4,7 +4,11 @@ import { ApiError, type Ctx, type Reply, type Route } from './http.js';
 
 export const SAMPLE_NOTE = 'This is a sample response from sandbox mode: nothing was read, placed or changed.';
 export const SAMPLE_CORRELATION_ID = '00000000-0000-4000-8000-000000000000';
-export const SAMPLE_SESSION = { session_id: 'sample-session-1', bookie: 'bookie_a', username: 'sample_user' };
+export const SAMPLE_SESSION = {
+  session_id: '5e550000-0000-4000-8000-000000000001',
+  bookie: 'bookie_a',
+  username: 'sample_user',
+};
 
 /** A 202 envelope for any async route. */
 export function sampleEnvelope(ctx: Ctx, extra: Record<string, unknown> = {}): Reply {

@@ -38,8 +38,8 @@ export const accountPromoRoutes: Route[] = [
       const date = ctx.sb.clock.today();
       const promo = {
         promo_id: 1,
-        session_id: 'sample-session-1',
-        session_ids: ['sample-session-1'],
+        session_id: '5e550000-0000-4000-8000-000000000001',
+        session_ids: ['5e550000-0000-4000-8000-000000000001'],
         account_id: '00000000-0000-4000-8000-0000000000aa',
         bookie: 'bookie_c',
         promo: 'bet_boost',

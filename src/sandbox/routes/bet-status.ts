@@ -20,7 +20,7 @@ export const betStatusRoutes: Route[] = [
           .map((correlation_id) => ({
             correlation_id,
             status: 'completed',
-            session_id: 'sample-session-1',
+            session_id: '5e550000-0000-4000-8000-000000000001',
             bookie: 'bookie_a',
             username: 'sample_user',
             submitted_at: new Date(now - 2_000).toISOString(),

@@ -29,7 +29,7 @@ export const sessionPromoSummaryRoutes: Route[] = [
     sample: () =>
       ok({
         success: true,
-        session_id: 'sample-session-1',
+        session_id: '5e550000-0000-4000-8000-000000000001',
         bookie: 'bookie_a',
         username: 'sample_user',
         bonus_tokens_available: 2,

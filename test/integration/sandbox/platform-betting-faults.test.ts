@@ -4,8 +4,8 @@ import type { RunningSandbox } from '../../../src/sandbox/index.js';
 import { type Receiver, receiver } from './receiver.js';
 import { boot, get, post, TOMORROW, upcomingEvent, waitJob, worldOf } from './world-helpers.js';
 
-const A = 'sess-alpha-bookie_a';
-const C = 'sess-alpha-bookie_c';
+const A = '5e55a1fa-0000-4000-8000-00000000000a';
+const C = '5e55a1fa-0000-4000-8000-00000000000c';
 
 let sb: RunningSandbox | undefined;
 let hook: Receiver | undefined;

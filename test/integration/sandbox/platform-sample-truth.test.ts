@@ -97,7 +97,7 @@ describe('sample mode tells the truth', () => {
 describe('GET /v3/account_promos', () => {
   it("answers 403 for a session that is not the caller's, and for one that does not exist", async () => {
     sb = await boot();
-    for (const id of ['sess-bravo-bookie_a', 'no-such-session']) {
+    for (const id of ['5e55b2a0-0000-4000-8000-00000000000a', 'no-such-session']) {
       const res = await get(sb.url, '/v3/account_promos', { session_id: id });
       expect(res.status, id).toBe(403);
     }
@@ -105,7 +105,7 @@ describe('GET /v3/account_promos', () => {
 
   it('stops listing a bet-boost card once its event has started, and place_promo refuses it with 422', async () => {
     sb = await boot();
-    const listed = await get(sb.url, '/v3/account_promos', { session_id: 'sess-alpha-bookie_c' });
+    const listed = await get(sb.url, '/v3/account_promos', { session_id: '5e55a1fa-0000-4000-8000-00000000000c' });
     const card = listed.body.promos.find(
       (p: { placeable_by_id: boolean; kind: string }) => p.placeable_by_id && p.kind === 'sports',
     );
@@ -113,10 +113,10 @@ describe('GET /v3/account_promos', () => {
     const now = Date.parse((await get(sb.url, '/_sandbox/state')).body.now);
     await post(sb.url, '/_sandbox/clock/advance', { ms: Date.parse(event.body.start_time) - now + 60_000 });
 
-    const after = await get(sb.url, '/v3/account_promos', { session_id: 'sess-alpha-bookie_c' });
+    const after = await get(sb.url, '/v3/account_promos', { session_id: '5e55a1fa-0000-4000-8000-00000000000c' });
     expect(after.body.promos.map((p: { promo_id: number }) => p.promo_id)).not.toContain(card.promo_id);
     const placed = await post(sb.url, '/v3/place_promo', {
-      session_id: 'sess-alpha-bookie_c',
+      session_id: '5e55a1fa-0000-4000-8000-00000000000c',
       promo_id: card.promo_id,
       stake: 5,
     });

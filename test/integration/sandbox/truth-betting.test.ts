@@ -5,10 +5,10 @@ import type { RunningSandbox } from '../../../src/sandbox/index.js';
 import type { SimWorld } from '../../../src/sandbox/world/index.js';
 import { boot, get, post, upcomingEvent, waitJob, worldOf } from './world-helpers.js';
 
-const A = 'sess-alpha-bookie_a';
-const B = 'sess-alpha-bookie_b';
-const C = 'sess-alpha-bookie_c';
-const OFFLINE = 'sess-bravo-bookie_c-offline';
+const A = '5e55a1fa-0000-4000-8000-00000000000a';
+const B = '5e55a1fa-0000-4000-8000-00000000000b';
+const C = '5e55a1fa-0000-4000-8000-00000000000c';
+const OFFLINE = '5e55b2a0-0000-4000-8000-0000000000c2';
 const BRAVO = 'sandbox-key-bravo';
 
 let sb: RunningSandbox;

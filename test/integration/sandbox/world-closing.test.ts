@@ -77,7 +77,7 @@ describe('closing prices', () => {
     // Prices step every 5 minutes and races jump on a step: three minutes before the jump is the last step.
     await advanceTo(sb.url, race.startMs - 3 * 60_000);
     const check = await post(sb.url, '/v3/price_check', {
-      session_ids: ['sess-alpha-bookie_c'],
+      session_ids: ['5e55a1fa-0000-4000-8000-00000000000c'],
       category: 'racing',
       track: 'Randwick',
       race_num: 2,

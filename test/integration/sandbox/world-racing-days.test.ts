@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/index.js';
 import { boot, get, post, waitJob } from './world-helpers.js';
 
-const A = 'sess-alpha-bookie_a';
+const A = '5e55a1fa-0000-4000-8000-00000000000a';
 let sb: RunningSandbox | undefined;
 afterEach(async () => {
   await sb?.close();
