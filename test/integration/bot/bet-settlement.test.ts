@@ -129,7 +129,7 @@ describe('bet service and settlement against the sandbox', () => {
     const ctx = desk.bot.context;
     await updateSettings(desk.bot.store, desk.ld.guildId, (s) => ({
       ...s,
-      sessions: { ...s.sessions, bookie_a: 'sess-alpha-bookie_b-idle' },
+      sessions: { ...s.sessions, bookie_a: '5e55a1fa-0000-4000-8000-0000000000b2' },
     }));
     await expect(ctx.bets.sessionFor(desk.ld.guildId, 'bookie_a')).rejects.toThrow(/no longer exists|inactive/);
     const sessions = await ctx.gateway.sessions.list();

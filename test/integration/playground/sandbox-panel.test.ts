@@ -24,7 +24,7 @@ async function placeBet(base: string, ev: SportEvent): Promise<string> {
     method: 'POST',
     headers: KEY,
     body: JSON.stringify({
-      session_id: 'sess-alpha-bookie_a',
+      session_id: '5e55a1fa-0000-4000-8000-00000000000a',
       sport: ev.league,
       epk: ev.epk,
       market_ref: row.market_ref,
