@@ -105,9 +105,19 @@ function nearBottom() {
   return s.scrollHeight - s.scrollTop - s.clientHeight < 120;
 }
 
+// Whether the view follows the newest message: true until the person scrolls up, as in Discord.
+let following = true;
 function scrollDown() {
+  following = true;
   ui.scroller.scrollTop = ui.scroller.scrollHeight;
 }
+ui.scroller.addEventListener('scroll', () => {
+  following = nearBottom();
+});
+// The message components draw after they are added (and embeds grow as they render): keep the newest in view.
+new ResizeObserver(() => {
+  if (following) ui.scroller.scrollTop = ui.scroller.scrollHeight;
+}).observe(ui.messages);
 
 function renderChannel() {
   const store = channelStore(app.channelId);

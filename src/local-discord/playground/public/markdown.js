@@ -1,4 +1,5 @@
 // A small subset of Discord markdown, enough for bot messages: escape first, then mark up.
+import { emojify } from './emoji.js';
 
 const ESC = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ESC[c]);
@@ -24,7 +25,7 @@ export function markdown(text, names = {}) {
     .replace(/^&gt; (.*)$/gm, '<span class="md-quote">$1</span>')
     .replace(/^-# (.*)$/gm, '<small class="md-subtext">$1</small>')
     .replace(/\n/g, '<br>');
-  return html.replace(/@@code(\d+)@@/g, (_, i) => codes[Number(i)]);
+  return emojify(html.replace(/@@code(\d+)@@/g, (_, i) => codes[Number(i)]));
 }
 
 function formatTime(seconds, style = 'f') {

@@ -1,4 +1,5 @@
 // Turns a message as the Discord API returns it into the Discord web components.
+import { EMOJI_BASE, emojiFile, emojify, isEmoji } from './emoji.js';
 import { escapeHtml, markdown } from './markdown.js';
 
 const EPHEMERAL = 1 << 6;
@@ -69,7 +70,20 @@ export function renderMessage(message, ctx) {
   return node;
 }
 
+// The embed component draws its title itself and turns a word found in the global emoji map into an image:
+// register each emoji word of the title there, so it shows as Twemoji too.
+function registerTitleEmoji(title) {
+  if (!title) return;
+  const config = globalThis.$discordMessage;
+  config.emojis ??= {};
+  for (const word of title.split(/\s+/)) {
+    if (isEmoji(word)) config.emojis[word] ??= { name: word, url: `${EMOJI_BASE}${emojiFile(word)}` };
+  }
+}
+
 function renderEmbed(embed, ctx) {
+  registerTitleEmoji(embed.title);
+  registerTitleEmoji(embed.author?.name);
   const node = el('discord-embed', {
     slot: 'embeds',
     color: embed.color !== undefined && embed.color !== null ? hex(embed.color) : undefined,
@@ -101,7 +115,7 @@ function renderEmbed(embed, ctx) {
   if (embed.footer?.text || embed.timestamp) {
     const footer = el('discord-embed-footer', { slot: 'footer', 'footer-image': embed.footer?.icon_url });
     if (embed.timestamp) footer.timestamp = new Date(embed.timestamp);
-    footer.append(embed.footer?.text ?? '');
+    footer.insertAdjacentHTML('beforeend', emojify(escapeHtml(embed.footer?.text ?? '')));
     node.append(footer);
   }
   return node;
@@ -118,16 +132,13 @@ function renderRow(row, message, ctx) {
 
 function renderButton(c, message, ctx) {
   const label = c.label ?? c.emoji?.name ?? '';
-  const node = el(
-    'discord-button',
-    {
-      type: BUTTON_TYPES[c.style] ?? 'secondary',
-      disabled: Boolean(c.disabled),
-      url: c.style === 5 ? c.url : undefined,
-      'data-custom-id': c.custom_id,
-    },
-    [label],
-  );
+  const node = el('discord-button', {
+    type: BUTTON_TYPES[c.style] ?? 'secondary',
+    disabled: Boolean(c.disabled),
+    url: c.style === 5 ? c.url : undefined,
+    'data-custom-id': c.custom_id,
+  });
+  node.innerHTML = emojify(escapeHtml(label));
   if (c.style !== 5 && !c.disabled) node.addEventListener('click', () => ctx.onButton(message, c));
   return node;
 }
