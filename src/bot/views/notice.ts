@@ -51,7 +51,8 @@ export function settlementView(input: {
     content: input.userId ? `<@${input.userId}>` : '',
     embeds: [
       {
-        title: clip(`${OUTCOME[tx.status] ?? tx.status}: ${what}`, LIMITS.embedTitle),
+        // The emoji stands apart from the text (no colon glued on) so clients draw it as an emoji image.
+        title: clip(`${OUTCOME[tx.status] ?? tx.status} · ${what}`, LIMITS.embedTitle),
         description: clip(event, LIMITS.embedDescription) || undefined,
         color: tx.status === 'won' ? COLOUR.ok : tx.status === 'lost' ? COLOUR.refused : COLOUR.muted,
         fields: [

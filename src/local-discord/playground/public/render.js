@@ -164,5 +164,28 @@ function renderSelect(c, message, ctx) {
     };
     node.append(option);
   }
+  node.addEventListener('click', () => requestAnimationFrame(() => placeMenu(node)));
   return node;
+}
+
+/**
+ * The component always drops its list below the menu, where the message list's edge cuts it off near the
+ * bottom: open it upwards when there is more room above, as Discord does.
+ */
+export function placeMenu(node) {
+  const list = node.shadowRoot?.querySelector('.discord-string-select-menu-option-slot');
+  const label = node.shadowRoot?.querySelector('label');
+  if (!list || !label || list.classList.contains('discord-string-select-menu-hidden')) return;
+  list.style.transform = '';
+  const bounds = node.closest('.scroller')?.getBoundingClientRect() ?? { top: 0, bottom: window.innerHeight };
+  const menu = label.getBoundingClientRect();
+  const height = list.getBoundingClientRect().height;
+  const below = bounds.bottom - menu.bottom;
+  const above = menu.top - bounds.top;
+  if (height > below && above > below) {
+    list.style.transform = `translateY(calc(-100% - ${Math.round(menu.height)}px))`;
+    node.dataset.opens = 'up';
+  } else {
+    node.dataset.opens = 'down';
+  }
 }
