@@ -5,11 +5,19 @@ import type { GwMarketCard } from '../../../src/bot/gateway-port.js';
 import { leagueKeyOf, leagueName } from '../../../src/bot/leagues.js';
 import { formatMoney, parseStake } from '../../../src/bot/odds.js';
 import { checkDailyRoom, type SlipPayload } from '../../../src/bot/slip-rules.js';
+import { resolveTrack } from '../../../src/bot/tracks.js';
+import { isMemberMistake, UserFacingError, userMessage } from '../../../src/bot/user-errors.js';
 import { cardView, selectionName, stakeFormTitle } from '../../../src/bot/views/card.js';
 import { eventsView } from '../../../src/bot/views/events.js';
 import { LIMITS } from '../../../src/bot/views/limits.js';
 import { amountReturned, settlementView } from '../../../src/bot/views/notice.js';
 import { closedSlipView, receiptView, slipView } from '../../../src/bot/views/slip.js';
+import {
+  RaceNotFoundError,
+  RequestValidationError,
+  ServerError,
+  SessionNotFoundError,
+} from '../../../src/gateway/errors.js';
 
 const slip: SlipPayload = {
   epk: 'basketball/us/nba/a_v_b/2026-11-23',
@@ -189,5 +197,43 @@ describe('settlement notices say what was bet, where and what came back', () => 
       detail,
     });
     expect(fieldsOf(v)['Final score']).toBeUndefined();
+  });
+});
+
+describe('member mistakes: a useful answer and a quiet log', () => {
+  it('names the missing race and the race-type fix', () => {
+    const err = new RaceNotFoundError('race not found', {
+      status: 404,
+      body: { error: 'race_not_found', detail: 'No race Wentworth Park R1 (R) on 2026-11-22' },
+    });
+    expect(userMessage(err)).toMatch(/No race Wentworth Park R1 \(R\).*race_type greyhound or harness/);
+  });
+
+  it('says which option breaks a gateway rule instead of "answered unexpectedly"', () => {
+    const err = new RequestValidationError('bad', {
+      field: 'limit',
+      issues: [{ field: 'limit', message: 'must be at most 200 when status is finished' }],
+    });
+    expect(userMessage(err)).toBe(
+      'That request breaks a rule of the gateway (limit must be at most 200 when status is finished). Check the options.',
+    );
+  });
+
+  it('counts refusals of what was asked as mistakes, and faults of the desk or gateway as errors', () => {
+    expect(isMemberMistake(new UserFacingError('x'))).toBe(true);
+    expect(isMemberMistake(new RaceNotFoundError('x', { status: 404 }))).toBe(true);
+    expect(isMemberMistake(new SessionNotFoundError('x', { status: 404 }))).toBe(false);
+    expect(isMemberMistake(new ServerError('x', { status: 500 }))).toBe(false);
+    expect(isMemberMistake(new Error('bug'))).toBe(false);
+  });
+});
+
+describe('racing tracks and their race type', () => {
+  it('takes the race type an explicit option gives, then the one the choice carries, then the track’s own', () => {
+    expect(resolveTrack('Wentworth Park (G)')).toEqual({ track: 'Wentworth Park', raceType: '(G)' });
+    expect(resolveTrack('wentworth park')).toEqual({ track: 'Wentworth Park', raceType: '(G)' });
+    expect(resolveTrack('Menangle', '(R)')).toEqual({ track: 'Menangle', raceType: '(R)' });
+    expect(resolveTrack('Some Country Track')).toEqual({ track: 'Some Country Track', raceType: '(R)' });
+    expect(resolveTrack('Some Dogs (g)')).toEqual({ track: 'Some Dogs', raceType: '(G)' });
   });
 });
