@@ -304,6 +304,19 @@ describe('the offline playground in Chromium', () => {
     const market = page.locator('discord-string-select-menu[placeholder]').last();
     await page.waitForFunction(() => document.querySelectorAll('discord-string-select-menu').length > 0);
     await market.click();
+    // The menu sits at the bottom of the list (the newest message): its options open upwards, drawn inside the
+    // message list instead of cut off at its bottom edge.
+    await expect.poll(() => market.getAttribute('data-opens')).toBe('up');
+    await expect(
+      market.evaluate((menu) => {
+        const list = menu.shadowRoot?.querySelector('.discord-string-select-menu-option-slot');
+        const box = list?.getBoundingClientRect();
+        const scroller = document.getElementById('scroller')!.getBoundingClientRect();
+        return !!box && box.height > 0 && box.top >= scroller.top - 1 && box.bottom <= scroller.bottom + 1;
+      }),
+    ).resolves.toBe(true);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-menu.png') });
     await market.locator('discord-string-select-menu-option').first().click();
     await page.locator('#modal[open]').waitFor({ timeout: 10_000 });
     await page.locator('#modal-fields input').first().fill('5');
