@@ -90,7 +90,10 @@ export async function eventChoices(ctx: BotContext, typed: string): Promise<Choi
   // Events still to start come first: a bet is usually on a coming game, and in-play cards may be thin.
   const startsLater = (e: GwEvent) => Date.parse(e.start_time) >= now;
   const ordered = [...events.filter(startsLater), ...events.filter((e) => !startsLater(e))];
-  const matched = matchText(ordered, typed, (e) => `${e.name} ${e.league}`).slice(0, LIMITS.autocompleteChoices);
+  const matched = matchText(ordered, typed, (e) => `${e.name} ${e.league} ${leagueName(e.league)}`).slice(
+    0,
+    LIMITS.autocompleteChoices,
+  );
   const out: Choice[] = [];
   for (const e of matched) {
     const when = e.start_time.slice(5, 16).replace('T', ' ');
