@@ -4,7 +4,7 @@ import type { BotContext } from './context.js';
 import { dayIn } from './dates.js';
 import { StakeRepo } from './repos/stakes.js';
 import { getSettings, stakeLimits } from './settings.js';
-import { checkDailyRoom } from './slip-rules.js';
+import { checkDailyRoom, checkStake } from './slip-rules.js';
 import { UserFacingError } from './user-errors.js';
 import { slipView } from './views/slip.js';
 
@@ -22,7 +22,10 @@ export async function assertMayBet(ctx: BotContext, interaction: { guildId: stri
 /** A stake that would pass today's limit is refused before any price check or slip. */
 async function assertDailyRoom(ctx: BotContext, guildId: string | null, userId: string, stake: number) {
   const settings = await getSettings(ctx.store, guildId);
-  const { perDay } = stakeLimits(settings, ctx.config.tunables);
+  const limits = stakeLimits(settings, ctx.config.tunables);
+  // A stake the per-bet rules refuse is answered by those (the more specific message) when the slip is built.
+  if (!checkStake(stake, limits).ok) return;
+  const { perDay } = limits;
   const used = await new StakeRepo(ctx.store).used(guildId ?? 'dm', userId, dayIn(ctx.now(), settings.timezone));
   const room = checkDailyRoom(stake, used, perDay);
   if (!room.ok) throw new UserFacingError(room.message);
