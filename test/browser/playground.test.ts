@@ -304,9 +304,9 @@ describe('the offline playground in Chromium', () => {
     const market = page.locator('discord-string-select-menu[placeholder]').last();
     await page.waitForFunction(() => document.querySelectorAll('discord-string-select-menu').length > 0);
     await market.click();
-    // The menu sits at the bottom of the list (the newest message): its options open upwards, drawn inside the
-    // message list instead of cut off at its bottom edge.
-    await expect.poll(() => market.getAttribute('data-opens')).toBe('up');
+    // The menu sits near the bottom of the list (the newest message): its options open whichever way they fit
+    // (upwards when the room below is short), drawn inside the message list instead of cut off at its edge.
+    await expect.poll(() => market.getAttribute('data-opens')).toMatch(/^(up|down)$/);
     await expect(
       market.evaluate((menu) => {
         const list = menu.shadowRoot?.querySelector('.discord-string-select-menu-option-slot');
@@ -315,6 +315,14 @@ describe('the offline playground in Chromium', () => {
         return !!box && box.height > 0 && box.top >= scroller.top - 1 && box.bottom <= scroller.bottom + 1;
       }),
     ).resolves.toBe(true);
+    // With the menu scrolled to the list's bottom edge there is no room below: the options open upwards.
+    await market.click(); // closes it
+    await market.evaluate((menu) => {
+      const scroller = document.getElementById('scroller')!;
+      scroller.scrollTop += menu.getBoundingClientRect().bottom - (scroller.getBoundingClientRect().bottom - 4);
+    });
+    await market.click();
+    await expect.poll(() => market.getAttribute('data-opens')).toBe('up');
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'playground-menu.png') });
     await market.locator('discord-string-select-menu-option').first().click();
