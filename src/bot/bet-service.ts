@@ -5,6 +5,7 @@ import { dayIn } from './dates.js';
 import type { GatewayPort, GwBetResult, GwMarketCard, GwSelection, JobOutcome } from './gateway-port.js';
 import type { ResultTracker } from './job-tracker.js';
 import type { Logger } from './logger.js';
+import { formatMoney } from './odds.js';
 import type { DiscordPoster } from './poster.js';
 import type { BetRepo } from './repos/bets.js';
 import type { JobRecord } from './repos/jobs.js';
@@ -14,7 +15,7 @@ import { getSettings, stakeLimits } from './settings.js';
 import { checkMinOdds, checkStake, decideOnLivePrice, type SlipPayload } from './slip-rules.js';
 import type { BotStore } from './store.js';
 import { UserFacingError } from './user-errors.js';
-import { sortMarkets } from './views/card.js';
+import { selectionName, sortMarkets } from './views/card.js';
 import { closedSlipView, jobLostView, receiptView, submittedView } from './views/slip.js';
 
 const PRICE_CHECK_WAIT_MS = 20_000;
@@ -55,7 +56,16 @@ export interface BetJobContext {
 
 export type ConfirmResult =
   | { kind: 'submitted'; correlationId: string; odds: number; slip: SlipPayload }
-  | { kind: 'refused'; message: string; slip?: SlipPayload; closeSlip: boolean; expired?: boolean; gone?: boolean };
+  | {
+      kind: 'refused';
+      message: string;
+      slip?: SlipPayload;
+      closeSlip: boolean;
+      expired?: boolean;
+      gone?: boolean;
+      /** The live price when the refusal is "the price moved": the slip offers to bet again at it. */
+      priceMoved?: number;
+    };
 
 function findSelection(
   card: GwMarketCard,
@@ -184,11 +194,13 @@ export class BetService {
         sessionId,
         marketKey: found.market.market,
         marketLabel: found.market.label || found.market.market,
-        selectionLabel: `${found.sel.label}${found.sel.line === undefined || found.sel.line === null ? '' : ` ${found.sel.line}`}`,
+        selectionLabel: selectionName(found.sel.label, found.sel.line),
         marketRef: req.marketRef,
         stake: req.stake,
         shownOdds: live,
         ...(req.minOdds === undefined ? {} : { minOdds: req.minOdds }),
+        ...(event?.start_time ? { startTime: event.start_time } : {}),
+        userId: req.userId,
       },
     };
     await this.d.slips.create(slip);
@@ -247,7 +259,7 @@ export class BetService {
     if (!reserved.ok) {
       return {
         kind: 'refused',
-        message: `Not placed: this bet would take you past today's limit of $${limits.perDay.toFixed(2)} (already staked $${reserved.used.toFixed(2)}). Try a smaller stake or tomorrow.`,
+        message: `Not placed: this bet would take you past today's limit of ${formatMoney(limits.perDay)} (already staked ${formatMoney(reserved.used)}). Try a smaller stake or tomorrow.`,
         slip: p,
         closeSlip: true,
       };
@@ -263,7 +275,7 @@ export class BetService {
     const decision = decideOnLivePrice(p, live, this.d.tunables.priceTolerance);
     if (!decision.ok) {
       await release();
-      return { kind: 'refused', message: decision.message, slip: p, closeSlip: true };
+      return { kind: 'refused', message: decision.message, slip: p, closeSlip: true, priceMoved: live };
     }
     let handle: Awaited<ReturnType<GatewayPort['bets']['place']>>;
     try {

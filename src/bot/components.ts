@@ -15,7 +15,7 @@ import { type EventsQueryRef, eventsForDay } from './events-query.js';
 import { replyEphemeral } from './interact.js';
 import { parseStake } from './odds.js';
 import { getRef } from './refs.js';
-import { slipReprice } from './reprice.js';
+import { priceMovedOptions, slipReprice } from './reprice.js';
 import { assertMayBet, postSlip } from './slip-post.js';
 import { UserFacingError } from './user-errors.js';
 import { cardView, marketView, selectionName, sortMarkets, stakeFormTitle } from './views/card.js';
@@ -193,8 +193,12 @@ const slipConfirm: ComponentHandler = async (interaction, [slipId], ctx) => {
       );
       await interaction.editReply({ content: '', embeds: view.embeds, components: [] });
     } else if (result.closeSlip && result.slip) {
-      const view = closedSlipView(result.slip, 'Bet not placed', result.message);
-      await interaction.editReply({ content: '', embeds: view.embeds, components: [] });
+      const moved =
+        result.priceMoved === undefined
+          ? {}
+          : await priceMovedOptions(ctx, result.slip, interaction.user.id, result.priceMoved);
+      const view = closedSlipView(result.slip, 'Bet not placed', result.message, moved);
+      await interaction.editReply({ content: '', embeds: view.embeds, components: view.components });
     } else {
       // A slip swept long after its expiry still shows buttons: drop them (a live slip's are left alone).
       if (result.gone && interaction.message.createdTimestamp + ctx.config.tunables.slipExpiryMs < ctx.now()) {

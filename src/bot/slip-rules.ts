@@ -87,7 +87,7 @@ export function decideOnLivePrice(slip: SlipPayload, live: number, tolerance: nu
   return {
     ok: false,
     floor,
-    message: `Not placed: the price moved to ${formatOdds(live)}, ${why}. Run /bet again to see the new price.`,
+    message: `Not placed: the price moved to ${formatOdds(live)}, ${why}. Bet again at the new price with the button below, or run /bet again.`,
   };
 }
 

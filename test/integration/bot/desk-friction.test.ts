@@ -250,3 +250,48 @@ describe('the card, the daily limit and a new price', () => {
     expect(control(fresh, 'v1:slip:confirm:')).toBeDefined();
   });
 });
+
+describe('a Confirm refused because the price moved', () => {
+  it('closes the slip with "Bet again at <live price>"', async () => {
+    const { ld, bot } = desk;
+    const found = await bettableBookieACard(desk);
+    const sel = found!.card.markets.flatMap((m) => m.selections).find((s) => s.bettable && s.market_ref)!;
+    const user = ld.users.bettor;
+    const ix = await ld.sendCommand({
+      user,
+      channelId: ld.channelIds.bets,
+      name: 'bet',
+      options: {
+        event: found!.event.event_id,
+        bookie: 'bookie_a',
+        market: 'any',
+        selection: sel.market_ref!,
+        stake: 1,
+      },
+    });
+    await ix.acknowledged;
+    const slip = await until(
+      () =>
+        ld
+          .messages(ld.channelIds.bets)
+          .filter((m) => m.embeds[0]?.title === 'Bet slip' && m.visibleTo === null && control(m, 'v1:slip:confirm:'))
+          .find((m) => m.embeds[0]?.fields?.some((f) => f.name === 'Stake' && f.value === '$1.00')),
+      'the $1 slip',
+      30_000,
+    );
+    const confirmId = control(slip, 'v1:slip:confirm:')!.custom_id!;
+    // As if the user had been shown a far higher price than the live one.
+    await bot.store.query(
+      `UPDATE slips SET payload = json_set(payload, '$.shownOdds', 50) WHERE slip_id = ?`,
+      confirmId.split(':').pop(),
+    );
+    await ld.clickButton({ user, message: slip, customId: confirmId });
+    const closed = await until(() => {
+      const m = ld.message(slip.id);
+      return m?.embeds[0]?.title === 'Bet not placed' ? m : undefined;
+    }, 'the closed slip');
+    const again = control(closed, 'v1:slip:reprice:');
+    const live = /price moved to (\d+\.\d\d)/.exec(closed.embeds[0]?.description ?? '')?.[1];
+    expect(again?.label).toBe(`Bet again at ${live}`);
+  });
+});
