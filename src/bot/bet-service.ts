@@ -17,7 +17,7 @@ import { checkMinOdds, checkStake, decideOnLivePrice, type SlipPayload } from '.
 import type { BotStore } from './store.js';
 import { UserFacingError } from './user-errors.js';
 import { recordView } from './views/bet-record.js';
-import { sortMarkets } from './views/card.js';
+import { selectionName, sortMarkets } from './views/card.js';
 import { closedSlipView, jobLostView, receiptView, submittedView } from './views/slip.js';
 
 const PRICE_CHECK_WAIT_MS = 20_000;
@@ -65,7 +65,14 @@ export type ConfirmResult =
   | { kind: 'expired'; slip: SlipPayload }
   | { kind: 'handled'; record: BetRecord | undefined }
   | { kind: 'wrong_message' }
-  | { kind: 'closed'; slip: SlipPayload; title: string; message: string };
+  | {
+      kind: 'closed';
+      slip: SlipPayload;
+      title: string;
+      message: string;
+      /** The live price when the price moved: the slip offers to bet again at it. */
+      priceMoved?: number;
+    };
 
 export type CancelResult =
   | { kind: 'cancelled'; slip: SlipPayload }
@@ -210,7 +217,7 @@ export class BetService {
         sessionId,
         marketKey: found.market.market,
         marketLabel: found.market.label || found.market.market,
-        selectionLabel: `${found.sel.label}${found.sel.line === undefined || found.sel.line === null ? '' : ` ${found.sel.line}`}`,
+        selectionLabel: selectionName(found.sel.label, found.sel.line),
         selectionName: found.sel.label,
         marketRef: req.marketRef,
         stake: Math.round(req.stake * 100) / 100,
@@ -218,6 +225,8 @@ export class BetService {
         ...(event && Number.isFinite(Date.parse(event.start_time)) ? { startsAt: Date.parse(event.start_time) } : {}),
         shownOdds: live,
         ...(req.minOdds === undefined ? {} : { minOdds: req.minOdds }),
+        ...(event?.start_time ? { startTime: event.start_time } : {}),
+        userId: req.userId,
       },
     };
     await this.d.slips.create(slip);
@@ -267,7 +276,7 @@ export class BetService {
       throw new UserFacingError(`${why} Nothing was placed and the slip is still open: press Confirm to try again.`);
     }
     const decision = decideOnLivePrice(p, live, this.d.tunables.priceTolerance);
-    if (!decision.ok) return this.#closeBeforeSending(slipId, p, decision.message);
+    if (!decision.ok) return this.#closeBeforeSending(slipId, p, decision.message, live);
     const day = dayIn(now, settings.timezone);
     const guildKey = slip.guildId ?? 'dm';
     const claim = await this.d.records.claim({
@@ -349,10 +358,21 @@ export class BetService {
   }
 
   /** A refusal before anything was held or sent: the slip closes (its row goes), nothing was placed. */
-  async #closeBeforeSending(slipId: string, slip: SlipPayload, message: string): Promise<ConfirmResult> {
+  async #closeBeforeSending(
+    slipId: string,
+    slip: SlipPayload,
+    message: string,
+    priceMoved?: number,
+  ): Promise<ConfirmResult> {
     const closed = await this.d.slips.close(slipId);
     if (!closed) return { kind: 'handled', record: await this.d.records.bySlip(slipId) };
-    return { kind: 'closed', slip, title: 'Bet not placed', message };
+    return {
+      kind: 'closed',
+      slip,
+      title: 'Bet not placed',
+      message,
+      ...(priceMoved === undefined ? {} : { priceMoved }),
+    };
   }
 
   /** Cancel by the owner: closes the slip unless a Confirm claimed it first (one statement decides). */

@@ -8,7 +8,7 @@ import {
   TextInputBuilder,
   TextInputStyle,
 } from 'discord.js';
-import { cardOf, loadCardRef } from './card-ref.js';
+import { type CardRef, cardOf, loadCardRef } from './card-ref.js';
 import { COMPARE_COMPONENTS } from './compare-components.js';
 import type { BotContext } from './context.js';
 import { encodeCustomId } from './custom-id.js';
@@ -16,10 +16,11 @@ import { type EventsQueryRef, eventsForDay } from './events-query.js';
 import { replyEphemeral } from './interact.js';
 import { parseStake } from './odds.js';
 import { getRef } from './refs.js';
+import { priceMovedOptions, slipReprice } from './reprice.js';
 import { assertMayBet, postSlip } from './slip-post.js';
 import { UserFacingError } from './user-errors.js';
 import { recordStateText } from './views/bet-record.js';
-import { cardView, marketView, sortMarkets } from './views/card.js';
+import { cardView, marketView, selectionName, sortMarkets, stakeFormTitle } from './views/card.js';
 import { eventsView } from './views/events.js';
 import { closedSlipView } from './views/slip.js';
 
@@ -51,7 +52,13 @@ const cardPage: ComponentHandler = async (interaction, [ref, page], ctx) => {
   await interaction.deferUpdate();
   const cardRef = await loadCardRef(ctx, ref ?? '');
   const card = await cardOf(ctx, cardRef);
-  const view = cardView({ card, eventName: cardRef.eventName, ref: ref as string, page: pageArg(page) });
+  const view = cardView({
+    card,
+    eventName: cardRef.eventName,
+    ref: ref as string,
+    page: pageArg(page),
+    startTime: cardRef.startTime,
+  });
   await interaction.editReply({ embeds: view.embeds, components: view.components });
 };
 
@@ -85,13 +92,27 @@ const marketSelections: ComponentHandler = async (interaction, [ref, marketIndex
   await interaction.editReply({ embeds: view.embeds, components: view.components });
 };
 
+/** The stake form's title: the selection and its card price, read from the cache (never the gateway). */
+async function stakeTitle(ctx: BotContext, ref: string, marketIndex: string, selIndex: string): Promise<string> {
+  const cardRef = await getRef<CardRef>(ctx.store, ref);
+  const card = cardRef
+    ? await ctx.catalog.peekCard(cardRef.epk, cardRef.bookie, {
+        ...(cardRef.tier ? { tier: cardRef.tier } : {}),
+        ...(cardRef.market ? { market: cardRef.market } : {}),
+      })
+    : undefined;
+  const sel = card ? sortMarkets(card.markets)[pageArg(marketIndex)]?.selections[pageArg(selIndex)] : undefined;
+  return sel ? stakeFormTitle(selectionName(sel.label, sel.line), sel.odds) : stakeFormTitle();
+}
+
 /** Picking a selection opens the stake modal; a modal must be the first answer, so no gateway call here. */
-const cardPick: ComponentHandler = async (interaction, [ref, marketIndex]) => {
+const cardPick: ComponentHandler = async (interaction, [ref, marketIndex], ctx) => {
   if (!interaction.isStringSelectMenu()) return;
   const selIndex = interaction.values[0] ?? '0';
+  const title = await stakeTitle(ctx, ref ?? '', marketIndex ?? '0', selIndex).catch(() => stakeFormTitle());
   const modal = new ModalBuilder()
     .setCustomId(encodeCustomId('slip', 'stake', ref ?? '', marketIndex ?? '0', selIndex))
-    .setTitle('Stake for this bet')
+    .setTitle(title)
     .addComponents(
       new ActionRowBuilder<TextInputBuilder>().addComponents(
         new TextInputBuilder()
@@ -180,8 +201,12 @@ const slipConfirm: ComponentHandler = async (interaction, [slipId], ctx) => {
       return void (await interaction.editReply({ content: '', embeds: view.embeds, components: [] }));
     }
     case 'closed': {
-      const view = closedSlipView(result.slip, result.title, result.message);
-      return void (await interaction.editReply({ content: '', embeds: view.embeds, components: [] }));
+      const moved =
+        result.priceMoved === undefined
+          ? {}
+          : await priceMovedOptions(ctx, result.slip, interaction.user.id, result.priceMoved);
+      const view = closedSlipView(result.slip, result.title, result.message, moved);
+      return void (await interaction.editReply({ content: '', embeds: view.embeds, components: view.components }));
     }
     case 'handled':
       // Buttons still showing on a handled slip: the record's own message is re-queued (it may be in flight).
@@ -217,4 +242,5 @@ export const COMPONENTS: Record<string, ComponentHandler> = {
   'slip:confirm': slipConfirm,
   'slip:cancel': slipCancel,
   ...COMPARE_COMPONENTS,
+  'slip:reprice': slipReprice,
 };

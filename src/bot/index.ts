@@ -40,6 +40,8 @@ import { closedSlipView } from './views/slip.js';
 
 /** How long stop waits for a start-up cache warm-up still under way before closing the store anyway. */
 const WARM_UP_STOP_WAIT_MS = 3_000;
+/** How long start waits for the cache warm-up before logging in anyway (stop lets it finish, see below). */
+const WARM_BEFORE_READY_MS = 5_000;
 
 export interface BotDeps {
   /** A prebuilt gateway client (or stand-in); the bot then does not close it. */
@@ -258,6 +260,17 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     if (deps.deployCommands ?? config.discord.guildId !== undefined) {
       await deployCommands({ config, commands: [...commands.values()] });
     }
+    // Warm the caches autocomplete reads before the bot shows up as ready, so the first ask after start
+    // (an event, a book) is answered from them; a slow gateway only delays login by a few seconds.
+    let stopping = false;
+    const warm = warmCaches(context).catch((err) => {
+      if (!stopping && !(err instanceof StoreClosedError)) logger.warn('cache warm-up failed', { err });
+    });
+    stops.push(async () => {
+      stopping = true;
+      await Promise.race([warm, delay(WARM_UP_STOP_WAIT_MS, undefined, { ref: false })]);
+    });
+    await Promise.race([warm, delay(WARM_BEFORE_READY_MS, undefined, { ref: false })]);
     await client.login(token.reveal());
 
     // Deliveries persisted but not handled before a stop, then jobs to re-track and results to post.
@@ -317,15 +330,6 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     );
     sweep.unref();
     stops.push(() => clearInterval(sweep));
-    // Stop lets the warm-up finish (its gateway call is short) so it never touches the closed store.
-    let stopping = false;
-    const warm = warmCaches(context).catch((err) => {
-      if (!stopping && !(err instanceof StoreClosedError)) logger.warn('cache warm-up failed', { err });
-    });
-    stops.push(async () => {
-      stopping = true;
-      await Promise.race([warm, delay(WARM_UP_STOP_WAIT_MS, undefined, { ref: false })]);
-    });
 
     return { client, receiverUrl: receiver.url, store, context, settlement, reconciler, outbox, closing, stop };
   } catch (err) {

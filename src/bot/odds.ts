@@ -6,9 +6,12 @@ export function potentialReturn(stake: number, odds: number): number {
   return roundCents(stake * odds);
 }
 
+const MONEY = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** Dollars with cents and thousands separators: $1,234.50, -$20.00. */
 export function formatMoney(n: number): string {
   const sign = n < 0 ? '-' : '';
-  return `${sign}$${Math.abs(n).toFixed(2)}`;
+  return `${sign}$${MONEY.format(Math.abs(roundCents(n)))}`;
 }
 
 export function formatOdds(odds: number): string {

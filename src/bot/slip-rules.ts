@@ -20,6 +20,10 @@ export interface SlipPayload {
   stakeCents?: number;
   shownOdds: number;
   minOdds?: number;
+  /** The event's start (ISO 8601): shown on the slip and receipt as a Discord timestamp. */
+  startTime?: string;
+  /** Who made the slip: named on the receipt, which otherwise may not say whose bet it is. */
+  userId?: string;
 }
 
 export interface StakeLimits {
@@ -50,6 +54,21 @@ export function checkStake(stake: number, limits: StakeLimits): RuleResult {
   return { ok: true };
 }
 
+/**
+ * Whether a stake still fits today's limit given what is already staked: checked before a slip is posted, so
+ * a member hears it at once instead of at Confirm (Confirm still reserves, the source of truth for races).
+ */
+export function checkDailyRoom(stake: number, usedToday: number, perDay: number): RuleResult {
+  if (!Number.isFinite(stake) || stake <= 0) return { ok: true }; // checkStake says what is wrong with it
+  const used = Math.round(usedToday * 100);
+  if (used + Math.round(stake * 100) <= Math.round(perDay * 100)) return { ok: true };
+  const left = Math.max(0, Math.round(perDay * 100) - used) / 100;
+  return {
+    ok: false,
+    message: `A ${formatMoney(stake)} bet would take you past today's limit of ${formatMoney(perDay)} (already staked ${formatMoney(usedToday)}; ${formatMoney(left)} left). Try a smaller stake or tomorrow.`,
+  };
+}
+
 export function checkMinOdds(minOdds: number | undefined, shown: number): RuleResult {
   if (minOdds === undefined) return { ok: true };
   if (!Number.isFinite(minOdds) || minOdds < 1.01) {
@@ -77,7 +96,7 @@ export function decideOnLivePrice(slip: SlipPayload, live: number, tolerance: nu
   return {
     ok: false,
     floor,
-    message: `Not placed: the price moved to ${formatOdds(live)}, ${why}. Run /bet again to see the new price.`,
+    message: `Not placed: the price moved to ${formatOdds(live)}, ${why}. Bet again at the new price with the button below, or run /bet again.`,
   };
 }
 

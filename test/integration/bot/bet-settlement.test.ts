@@ -101,7 +101,11 @@ describe('bet service and settlement against the sandbox', () => {
       messageId,
     });
     expect(r.kind).toBe('closed');
-    if (r.kind === 'closed') expect(r.message).toMatch(/price moved to \d+\.\d\d/);
+    if (r.kind === 'closed') {
+      expect(r.message).toMatch(/price moved to \d+\.\d\d/);
+      // The live price rides along, for the closed slip's "Bet again at <price>" button.
+      expect(r.message).toContain(`price moved to ${r.priceMoved?.toFixed(2)}`);
+    }
     expect((await state()).bets).toHaveLength(before);
   });
 
