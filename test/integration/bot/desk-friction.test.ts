@@ -161,11 +161,11 @@ describe('books a bet can go to', () => {
   it('warns when an admin picks an inactive session', async () => {
     const reply = await run(
       'settings',
-      { bookie: 'bookie_b', session: 'sess-alpha-bookie_b-idle' },
+      { bookie: 'bookie_b', session: '5e55a1fa-0000-4000-8000-0000000000b2' },
       { subcommand: 'session', user: 'admin' },
     );
     expect(reply.content).toMatch(
-      /^Saved\. ⚠️ Session sess-alpha-bookie_b-idle is inactive: bets on bookie_b are refused/,
+      /^Saved\. ⚠️ Session 5e55a1fa-0000-4000-8000-0000000000b2 is inactive: bets on bookie_b are refused/,
     );
     await run('settings', { bookie: 'bookie_b' }, { subcommand: 'session', user: 'admin' });
   });
@@ -208,7 +208,7 @@ describe('the card, the daily limit and a new price', () => {
       sport: found!.event.sport,
       eventName: found!.event.name,
       bookie: 'bookie_a',
-      sessionId: 'sess-alpha-bookie_a',
+      sessionId: '5e55a1fa-0000-4000-8000-00000000000a',
       marketKey: market.market,
       marketLabel: market.label,
       selectionLabel: sel.label,
