@@ -120,6 +120,7 @@ export class GatewayClient {
   /** Stops the poller (pending waits reject) and closes the dispatcher the client owns. */
   async close(): Promise<void> {
     this.#tracker.close();
+    this.marketsLimiter.close();
     this.#transport.close();
     await this.#ownedAgent?.close();
   }

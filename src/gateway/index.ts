@@ -2,12 +2,23 @@ export { GatewayClient, type GatewayClientOptions } from './client.js';
 export { errorFromResponse } from './error-map.js';
 export * from './errors.js';
 export { type JobHandle, type JobOutcome, JobTracker, type PollerOptions } from './jobs.js';
-export { type LimiterClock, MarketsLimiter, type MarketsLimiterOptions } from './markets-limiter.js';
+export {
+  type AdmissionOptions,
+  type LimiterClock,
+  MarketsLimiter,
+  type MarketsLimiterOptions,
+  type QueuedInfo,
+} from './markets-limiter.js';
+export { type BetOutcome, betOutcomeOf } from './receipts.js';
+export type { MarketsGetOptions } from './resources/markets.js';
 export type { PriceCheckJobs } from './resources/price-checks.js';
 export * from './schemas/index.js';
 export type { DeprecationNotice, QueryValue } from './transport.js';
 export {
   CORRELATION_HEADER,
+  DEFAULT_WEBHOOK_MAX_DEPTH,
+  DEFAULT_WEBHOOK_TOLERANCE_MS,
+  jsonDepth,
   type ParseWebhookOptions,
   parseWebhook,
   SIGNATURE_HEADER,

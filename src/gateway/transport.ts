@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { Deadline } from './deadline.js';
 import { errorFromResponse } from './error-map.js';
 import { GatewayError, NetworkError, RateLimitError, RequestTimeoutError, ServerError } from './errors.js';
+import type { AdmissionOptions } from './markets-limiter.js';
 import { redact } from './redact.js';
 import { backoffMs, parseRetryAfter } from './retry-after.js';
 import { parseResponse } from './validate.js';
@@ -13,7 +14,7 @@ export type QueryValue = string | number | boolean | undefined | null;
 /** A gate a request passes before each attempt (the markets limiter). */
 export interface RequestGate {
   /** Resolves with a grant when the attempt may be sent. */
-  acquire(opts?: { front?: boolean }): Promise<number>;
+  acquire(opts?: AdmissionOptions): Promise<number>;
   /** The attempt's answer came back (or it failed): the gate counts it from now on. */
   settle(grant: number): void;
   pause(ms: number): void;
@@ -31,6 +32,8 @@ export interface RequestSpec<S extends z.ZodType> {
    */
   idempotent: boolean;
   gate?: RequestGate | undefined;
+  /** How long this call may queue at the gate, and whom to tell when it does. */
+  admission?: Omit<AdmissionOptions, 'front'> | undefined;
 }
 
 export interface TransportOptions {
@@ -116,7 +119,7 @@ export class Transport {
     let front = false;
     for (;;) {
       if (this.#closed) throw new GatewayError('The gateway client is closed: create a new GatewayClient.');
-      const grant = spec.gate ? await spec.gate.acquire({ front }) : 0;
+      const grant = spec.gate ? await spec.gate.acquire(spec.admission ? { ...spec.admission, front } : { front }) : 0;
       attempt++;
       try {
         const out = await this.#once(spec);

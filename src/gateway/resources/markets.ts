@@ -1,5 +1,5 @@
 import type Keyv from 'keyv';
-import type { MarketsLimiter } from '../markets-limiter.js';
+import type { AdmissionOptions, MarketsLimiter } from '../markets-limiter.js';
 import { MarketCard, MarketCardQuery } from '../schemas/markets.js';
 import type { Transport } from '../transport.js';
 import { parseRequest } from '../validate.js';
@@ -20,14 +20,21 @@ export function marketCacheKey(q: Record<string, unknown>): string {
   return `gateway:markets:${parts.join('&')}`;
 }
 
+/** Options of one card read. */
+export type MarketsGetOptions = Omit<AdmissionOptions, 'front'>;
+
 export class Markets {
   constructor(
     private readonly transport: Transport,
     private readonly opts: MarketsOptions,
   ) {}
 
-  /** GET /v3/markets through the client's 120/min limiter (queued, never failed) and the optional card cache. */
-  async get(query: MarketCardQuery): Promise<MarketCard> {
+  /**
+   * GET /v3/markets through the client's 120/min card limit and the optional card cache. Over the limit the read
+   * queues; with `maxQueueMs` it is refused at once (CardLimitError with retryAfterMs) when the estimated wait is
+   * longer, `onQueued` is told when it has to wait, and `signal` takes it out of the queue.
+   */
+  async get(query: MarketCardQuery, options: MarketsGetOptions = {}): Promise<MarketCard> {
     const q = parseRequest(MarketCardQuery, query, 'GET /v3/markets');
     const cache = this.opts.cache;
     const key = cache ? marketCacheKey(q) : '';
@@ -42,6 +49,7 @@ export class Markets {
       schema: MarketCard,
       idempotent: true,
       gate: this.opts.limiter,
+      admission: options,
     });
     if (cache) await cache.set(key, card, this.opts.cacheTtlMs ?? 15_000);
     return card;
