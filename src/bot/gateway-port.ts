@@ -152,7 +152,7 @@ export interface PlaceSportsBetByRef {
 
 export interface SportsPriceCheckByRef {
   session_ids: string[];
-  category: 'sports';
+  category?: 'sports';
   sport: string;
   epk: string;
   market_ref: string;
@@ -161,7 +161,7 @@ export interface SportsPriceCheckByRef {
 
 export interface RacingPriceCheck {
   session_ids: string[];
-  category: 'racing';
+  category?: 'racing';
   track: string;
   race_num: number;
   race_type?: string;
@@ -171,7 +171,8 @@ export interface RacingPriceCheck {
 }
 
 export interface PriceCheckSubmission {
-  jobs: JobHandle<unknown>[];
+  /** A query answered in the 202 has no job at the gateway (and no correlation id): sessionId and wait() are common. */
+  jobs: (Pick<JobHandle<unknown>, 'wait'> & { sessionId: string })[];
 }
 
 export interface GatewayPort {

@@ -178,11 +178,13 @@ export class ServiceUnavailableError extends ServerError {
 export class ClientClosedError extends GatewayError {
   override name = 'ClientClosedError';
   readonly mayHaveReachedServer: boolean;
-  constructor(what: string, init: GatewayErrorInit & { mayHaveReachedServer?: boolean } = {}) {
-    super(
-      `${what}: the gateway client was closed${init.mayHaveReachedServer ? ' while the request was in flight; it may have reached the gateway, so check its result before sending it again' : '; nothing was sent'}. Create a new GatewayClient to continue.`,
-      init,
-    );
+  constructor(what: string, init: GatewayErrorInit & { mayHaveReachedServer?: boolean; detail?: string } = {}) {
+    const detail =
+      init.detail ??
+      (init.mayHaveReachedServer
+        ? ' while the request was in flight; it may have reached the gateway, so check its result before sending it again'
+        : '; nothing was sent');
+    super(`${what}: the gateway client was closed${detail}. Create a new GatewayClient to continue.`, init);
     this.mayHaveReachedServer = init.mayHaveReachedServer ?? false;
   }
   override toJSON() {
@@ -241,12 +243,18 @@ export class RequestTimeoutError extends GatewayError {
 export class ResponseShapeError extends GatewayError {
   override name = 'ResponseShapeError';
   readonly issues: string[];
-  constructor(message: string, init: GatewayErrorInit & { issues: string[] }) {
+  /**
+   * True when the body was a completed job's result: the job itself is done at the gateway (a bet may be placed),
+   * so never resubmit it; read the result from `body` or from the gateway's transactions.
+   */
+  readonly jobCompleted: boolean;
+  constructor(message: string, init: GatewayErrorInit & { issues: string[]; jobCompleted?: boolean }) {
     super(message, init);
     this.issues = init.issues;
+    this.jobCompleted = init.jobCompleted ?? false;
   }
   override toJSON() {
-    return { ...super.toJSON(), issues: this.issues };
+    return { ...super.toJSON(), issues: this.issues, jobCompleted: this.jobCompleted };
   }
 }
 

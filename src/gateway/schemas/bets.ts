@@ -98,7 +98,16 @@ export type RacingSingleBet = z.input<typeof RacingSingleBet>;
 export type RacingSameRaceMulti = z.input<typeof RacingSameRaceMulti>;
 export type SportsSelectionBet = z.input<typeof SportsSelectionBet>;
 export type SportsMarketRefBet = z.input<typeof SportsMarketRefBet>;
+/** Body of POST /v3/place_bet: a racing single, a same-race multi, a sports bet by selection or by market_ref. */
 export type PlaceBetRequest = RacingSingleBet | RacingSameRaceMulti | SportsSelectionBet | SportsMarketRefBet;
+/** What `bets.placeRacing()` takes: a racing bet with `category` implied by the method. */
+export type RacingBetRequest =
+  | (Omit<RacingSingleBet, 'category'> & { category?: 'racing' })
+  | (Omit<RacingSameRaceMulti, 'category'> & { category?: 'racing' });
+/** What `bets.placeSports()` takes: a sports bet with `category` implied by the method. */
+export type SportsBetRequest =
+  | (Omit<SportsMarketRefBet, 'category'> & { category?: 'sports' })
+  | (Omit<SportsSelectionBet, 'category'> & { category?: 'sports' });
 
 /** Picks the one variant a body is meant to be, so errors name the field instead of listing four unions. */
 export function placeBetSchemaFor(input: unknown) {

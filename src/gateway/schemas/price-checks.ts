@@ -15,7 +15,10 @@ export const RacingPriceCheckRequest = z.strictObject({
   runner: z.string().optional(),
   callback_url: callbackUrl.optional(),
 });
+/** Body of a racing price check (POST /v3/price_check with category `racing`). */
 export type RacingPriceCheckRequest = z.input<typeof RacingPriceCheckRequest>;
+/** What `priceChecks.racing()` takes: the body with `category` implied by the method. */
+export type RacingPriceCheckParams = Omit<RacingPriceCheckRequest, 'category'> & { category?: 'racing' };
 
 const sportsHead = {
   session_ids: sessionIds,
@@ -36,9 +39,16 @@ export const SportsPriceCheckBySelection = z.strictObject({
   ...sportsSelectionFields,
 });
 
-export type SportsPriceCheckRequest =
-  | z.input<typeof SportsPriceCheckByRef>
-  | z.input<typeof SportsPriceCheckBySelection>;
+/** Sports price check by market_ref (from a market card); requires epk and sport. */
+export type SportsPriceCheckByRef = z.input<typeof SportsPriceCheckByRef>;
+/** Sports price check naming the outcome by text (competition, event, market, selection...). */
+export type SportsPriceCheckBySelection = z.input<typeof SportsPriceCheckBySelection>;
+/** Body of a sports price check (POST /v3/price_check with category `sports`). */
+export type SportsPriceCheckRequest = SportsPriceCheckByRef | SportsPriceCheckBySelection;
+/** What `priceChecks.sports()` takes: the body with `category` implied by the method. */
+export type SportsPriceCheckParams =
+  | (Omit<SportsPriceCheckByRef, 'category'> & { category?: 'sports' })
+  | (Omit<SportsPriceCheckBySelection, 'category'> & { category?: 'sports' });
 
 export function sportsPriceCheckSchemaFor(input: unknown) {
   const body = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
@@ -72,28 +82,84 @@ export const PriceCheckSubmission = z.looseObject({
 });
 export type PriceCheckSubmission = z.infer<typeof PriceCheckSubmission>;
 
-export const RacingPriceSelection = z.looseObject({
-  runner: z.string(),
-  prices: z.array(z.looseObject({ market: z.string(), price: z.number().nullable() })),
+/** One market's price for a runner. */
+export const RacingPrice = z.looseObject({
+  /** `win` or `place` (other markets tolerated). */
+  market: z.string(),
+  /** Decimal price; null when the bookmaker shows none. */
+  price: z.number().nullable(),
 });
+/** One market's price for a runner. */
+export type RacingPrice = z.infer<typeof RacingPrice>;
 
+/** A runner and its prices, from a resolved racing price check. */
+export const RacingPriceSelection = z.looseObject({
+  /** Runner name. */
+  runner: z.string(),
+  /** One price per market the bookmaker offers for the runner. */
+  prices: z.array(RacingPrice),
+});
+/** A runner and its prices, from a resolved racing price check. */
+export type RacingPriceSelection = z.infer<typeof RacingPriceSelection>;
+
+/** A priced sports outcome, from a resolved sports price check (the spec leaves its payload open). */
 export const SportsPriceSelection = z.looseObject({
+  /** The outcome: home, away, over, under, a team or a player, as the market names it. */
   selection: z.string().optional(),
+  /** Display label of the outcome. */
   label: z.string().optional(),
+  /** Market id. */
   market: z.string().optional(),
+  /** Live decimal price; null or absent when the bookmaker shows none. */
   price: z.number().nullish(),
+  /** The market_ref the price is for, when checked by market_ref. */
   market_ref: z.string().nullish(),
+  /** Line of an over/under or handicap. */
   line: numberish.nullish(),
+  /** Player of a player prop. */
   player: z.string().nullish(),
 });
+/** A priced sports outcome, from a resolved sports price check (the spec leaves its payload open). */
+export type SportsPriceSelection = z.infer<typeof SportsPriceSelection>;
 
-/** Resolved price-check payload; racing rows carry `prices`, sports rows a single `price`. */
-export const PriceCheckResult = z.looseObject({
-  status: z.string(),
+/** `success` or `failure` (other values tolerated). */
+export type PriceCheckStatus = 'success' | 'failure' | (string & {});
+
+const resolvedHead = {
+  /** `success` or `failure`. */
+  status: z.string() as z.ZodType<PriceCheckStatus>,
+  /** `racing` or `sports`. */
   category: z.string().optional(),
+  /** The session the price was read on. */
   session_id: z.string().optional(),
+  /** Bookmaker of that session. */
   bookie: z.string().optional(),
+  /** Why the check failed, when it did. */
   error: z.string().nullish(),
+};
+
+/** Resolved payload of a racing price check: one row per runner (or the one filtered runner). */
+export const RacingPriceCheckResult = z.looseObject({
+  ...resolvedHead,
+  /** Runners with their prices per market. */
+  selections: z.array(RacingPriceSelection).optional(),
+});
+/** Resolved payload of a racing price check: one row per runner (or the one filtered runner). */
+export type RacingPriceCheckResult = z.infer<typeof RacingPriceCheckResult>;
+
+/** Resolved payload of a sports price check. */
+export const SportsPriceCheckResult = z.looseObject({
+  ...resolvedHead,
+  /** Priced outcomes; `price` is the live price. */
+  selections: z.array(SportsPriceSelection).optional(),
+});
+/** Resolved payload of a sports price check. */
+export type SportsPriceCheckResult = z.infer<typeof SportsPriceCheckResult>;
+
+/** Either resolved payload (when the category is not known statically). */
+export const PriceCheckResult = z.looseObject({
+  ...resolvedHead,
   selections: z.array(z.union([RacingPriceSelection, SportsPriceSelection])).optional(),
 });
-export type PriceCheckResult = z.infer<typeof PriceCheckResult>;
+/** Either resolved payload (when the category is not known statically). */
+export type PriceCheckResult = RacingPriceCheckResult | SportsPriceCheckResult;
