@@ -78,8 +78,8 @@ describe('transport: state-changing calls are sent at most once', () => {
     let calls = 0;
     harness = await startHarness((_req, res) => {
       calls++;
-      if (calls === 1) return res.socket?.destroy();
-      json(res, 200, { balance: 3 });
+      if (calls === 1) res.socket?.destroy();
+      else json(res, 200, { balance: 3 });
     });
     client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY, maxRetries: 2, sleep: noWait });
     expect((await client.balances.get({ session_id: 's1' })).balance).toBe(3);
