@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BetResult, ClientClosedError, GatewayError, JobTracker, type PollEntry, ResponseShapeError } from '../../../src/gateway/index.js';
+import {
+  BetResult,
+  ClientClosedError,
+  GatewayError,
+  JobTracker,
+  type PollEntry,
+  ResponseShapeError,
+} from '../../../src/gateway/index.js';
 
 afterEach(() => {
   vi.useRealTimers();
