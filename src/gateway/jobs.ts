@@ -318,8 +318,9 @@ export class JobTracker {
     for (const entry of entries) {
       const job = this.#jobs.get(entry.correlation_id);
       if (!job || entry.status === 'pending') continue;
-      if (entry.status === 'timeout' || entry.status === 'unknown') this.#settle(job, { status: entry.status, entry });
-      else if (entry.status === 'completed' || entry.result !== undefined) {
+      if (entry.status === 'timeout' || entry.status === 'unknown') {
+        this.#settle(job, { status: entry.status as 'timeout' | 'unknown', entry });
+      } else if (entry.status === 'completed' || entry.result !== undefined) {
         this.#settle(job, { status: 'completed', result: entry.result, entry });
       } else this.#settle(job, { status: 'unknown', entry });
     }

@@ -5,14 +5,23 @@ const sessionIds = z
   .array(nonEmpty, { error: 'is required: a list of session ids' })
   .min(1, 'must list at least one session id');
 
+/** Body of a racing price check (POST /v3/price_check). */
 export const RacingPriceCheckRequest = z.strictObject({
+  /** Sessions to price on: one job per session. */
   session_ids: sessionIds,
+  /** Constant `racing` (implied by priceChecks.racing). */
   category: z.literal('racing'),
+  /** Track name. */
   track: nonEmpty,
+  /** Race number. */
   race_num: positiveInt,
+  /** `(R)` (default), `(G)` or `(H)`. */
   race_type: raceType.optional(),
+  /** Race day, YYYY-MM-DD. */
   date: isoDay,
+  /** Only this runner. */
   runner: z.string().optional(),
+  /** http(s) URL each query's signed result is POSTed to. */
   callback_url: callbackUrl.optional(),
 });
 /** Body of a racing price check (POST /v3/price_check with category `racing`). */
@@ -21,19 +30,28 @@ export type RacingPriceCheckRequest = z.input<typeof RacingPriceCheckRequest>;
 export type RacingPriceCheckParams = Omit<RacingPriceCheckRequest, 'category'> & { category?: 'racing' };
 
 const sportsHead = {
+  /** Sessions to price on: one job per session. */
   session_ids: sessionIds,
+  /** Constant `sports` (implied by priceChecks.sports). */
   category: z.literal('sports'),
+  /** http(s) URL each query's signed result is POSTed to. */
   callback_url: callbackUrl.optional(),
 };
 
+/** Sports price check by market_ref (from a market card). */
 export const SportsPriceCheckByRef = z.strictObject({
   ...sportsHead,
+  /** Exact selection id from GET /v3/markets. */
   market_ref: nonEmpty,
+  /** Event key of the card. */
   epk: z.string().min(1, 'is required with market_ref'),
+  /** Preset sport/league key. */
   sport: z.string().min(1, 'is required with market_ref'),
+  /** The bookmaker's own event id, for an event not linked yet. */
   site_event_id: z.string().optional(),
 });
 
+/** Sports price check naming the outcome by text. */
 export const SportsPriceCheckBySelection = z.strictObject({
   ...sportsHead,
   ...sportsSelectionFields,
@@ -57,17 +75,26 @@ export function sportsPriceCheckSchemaFor(input: unknown) {
 
 /** One query of the 202: pending (correlation id only) or already resolved on the sports fast path. */
 export const PriceCheckQuery = z.looseObject({
+  /** The session this query runs on. */
   session_id: z.string(),
+  /** The query's job; absent when it was answered in the 202. */
   correlation_id: z.string().nullish(),
+  /** `success`/`failure` when answered in the 202 (then the payload fields sit beside it). */
   status: z.string().optional(),
+  /** Deadline of the query's job. */
   timeout_at: z.string().optional(),
+  /** Submission time of the query's job. */
   submitted_at: z.string().optional(),
 });
 export type PriceCheckQuery = z.infer<typeof PriceCheckQuery>;
 
+/** 202 body of POST /v3/price_check. */
 export const PriceCheckSubmission = z.looseObject({
+  /** `pending`. */
   status: z.string(),
+  /** `racing` or `sports`. */
   category: z.string().optional(),
+  /** Racing: the race priced. */
   race: z
     .looseObject({
       track: z.string().optional(),
@@ -76,10 +103,14 @@ export const PriceCheckSubmission = z.looseObject({
       date: z.string().optional(),
     })
     .optional(),
+  /** One query per session, in the order of session_ids. */
   queries: z.array(PriceCheckQuery),
+  /** Submission time. */
   submitted_at: z.string().optional(),
+  /** Deadline of the queries' jobs. */
   timeout_at: z.string().optional(),
 });
+/** 202 body of POST /v3/price_check. */
 export type PriceCheckSubmission = z.infer<typeof PriceCheckSubmission>;
 
 /** One market's price for a runner. */
