@@ -82,6 +82,9 @@ const header = (h: IncomingHttpHeaders, name: string) => {
 const retryable = (err: unknown) =>
   err instanceof NetworkError || err instanceof RateLimitError || err instanceof ServerError;
 
+const FRONT: AdmissionOptions = { front: true };
+const BACK: AdmissionOptions = {};
+
 /** Codes that prove no byte of the request left this process. */
 const NOT_SENT_CODES = new Set([
   'ECONNREFUSED',
@@ -208,7 +211,9 @@ export class Transport {
     for (;;) {
       let grant = 0;
       if (spec.gate) {
-        grant = await spec.gate.acquire(spec.admission || signal ? { ...spec.admission, front, signal } : { front });
+        grant = await spec.gate.acquire(
+          spec.admission || signal ? { ...spec.admission, front, signal } : front ? FRONT : BACK,
+        );
         if (deadlineAt === 0) deadlineAt = Date.now() + timeoutMs;
       }
       attempt++;

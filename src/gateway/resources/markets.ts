@@ -63,7 +63,7 @@ export class Markets {
     } catch (err) {
       return APIPromise.reject(err);
     }
-    const { maxQueueMs, onQueued, ...call } = options;
+    const { maxQueueMs, onQueued } = options;
     const spec = {
       method: 'GET' as const,
       path: '/v3/markets',
@@ -73,9 +73,10 @@ export class Markets {
       gate: this.opts.limiter,
       admission: maxQueueMs === undefined && onQueued === undefined ? undefined : { maxQueueMs, onQueued },
     };
+    // The transport reads only the per-call fields of `options`; no copy on this hot path.
     const cache = this.opts.cache;
-    if (!cache) return this.ctx.transport.call(spec, call);
-    return new APIPromise(this.#cached(cache, marketCacheKey(q), () => this.ctx.transport.request(spec, call)));
+    if (!cache) return this.ctx.transport.call(spec, options);
+    return new APIPromise(this.#cached(cache, marketCacheKey(q), () => this.ctx.transport.request(spec, options)));
   }
 
   async #cached(
