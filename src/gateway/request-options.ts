@@ -3,9 +3,9 @@
  *
  * Deadline: `timeoutMs` is ONE deadline for the whole call, counted from the moment the method is called:
  * every attempt and the waits between retries (backoff and Retry-After). A retry that could not start before the
- * deadline is not started; the last error is thrown instead. The one exception is a card read waiting in the
- * client's card-limit queue: that wait is bounded by `maxQueueMs` (and `signal`), and the deadline starts when
- * the read is let through.
+ * deadline is not started; the last error is thrown instead. The one exception is a card read's first wait in
+ * the client's card-limit queue: that wait is bounded by `maxQueueMs` (and `signal`), and the deadline starts when
+ * the read is first let through (a 429's pause after that counts against it).
  */
 export interface RequestOptions {
   /** Aborts the call wherever it is (queued, waiting to retry, in flight); it rejects with the signal's reason. */

@@ -229,6 +229,7 @@ export class Transport {
         if (retryAfterMs !== undefined && retryAfterMs > this.#opts.maxRetryAfterMs) throw err;
         // Behind a gate a 429 pauses the whole bucket and the GET goes again first in line.
         if (err instanceof RateLimitError && spec.gate && rateLimitWaits < (this.#opts.maxRateLimitWaits ?? 5)) {
+          if (Date.now() + (retryAfterMs ?? 1_000) >= deadlineAt) throw err;
           rateLimitWaits++;
           attempt--;
           front = true;
