@@ -65,21 +65,35 @@ function configError(message: string): never {
 
 /** Typed client for the whole Betting Gateway API. One poller, one limiter and one connection pool per client. */
 export class GatewayClient {
+  /** The gateway's base URL, without a trailing slash. */
   readonly baseUrl: string;
+  /** List, start, restart and stop sessions (`/api/session_ids`, `/api/start_session`, ...). */
   readonly sessions: Sessions;
+  /** Cached balance of a session (`POST /v3/balance`). */
   readonly balances: Balances;
+  /** Withdraw funds (`POST /v3/withdraw_balance`, async, never retried). */
   readonly withdrawals: Withdrawals;
+  /** Place bets (`POST /v3/place_bet`, `/v3/stacked_srm`; async, never retried). */
   readonly bets: Bets;
+  /** Live prices per session (`POST /v3/price_check`). */
   readonly priceChecks: PriceChecks;
+  /** Transaction history (`POST /v3/transactions`, async). */
   readonly transactions: Transactions;
+  /** Bonus tokens and splits (`POST /v3/bonus_bets`, `/v3/split_bonus_bet`). */
   readonly bonusBets: BonusBets;
+  /** Race promos, promo tokens, boost tokens (`POST /v3/promos`, `/v3/promo_tokens`, `/v2/boost_token`). */
   readonly promos: Promos;
+  /** Account promos and bet-boost cards by id (`GET /v3/account_promos`, `POST /v3/place_promo`). */
   readonly accountPromos: AccountPromos;
+  /** Market cards under the client's card limit (`GET /v3/markets`). */
   readonly markets: Markets;
+  /** The event listing, page by page (`GET /odds/v1/events`). */
   readonly events: Events;
+  /** Job status reads and the shared poller (`POST /api/bet_status`, webhooks). */
   readonly jobs: Jobs;
   /** @deprecated Older routes kept for callers that still need them; prefer the v3 resources. */
   readonly legacy: Legacy;
+  /** The rolling 120-per-minute limit card reads pass (its `queued`, `estimateWaitMs()`). */
   readonly marketsLimiter: MarketsLimiter;
   readonly #transport: Transport;
   readonly #tracker: JobTracker;
