@@ -20,12 +20,12 @@ let sandbox: RunningSandbox;
 let project: string;
 let env: NodeJS.ProcessEnv;
 
-/** The README Library section's first ts example, as a consumer would paste it. */
-function readmeExample(): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('\n## Library'));
+/** The first ts example after `heading` in a README, as a consumer would paste it. */
+function readmeExample(file: string, heading = ''): string {
+  const readme = readFileSync(file, 'utf8');
+  const section = readme.slice(readme.indexOf(heading));
   const match = /```ts\n([\s\S]*?)```/.exec(section);
-  if (!match?.[1]) throw new Error('README Library section has no ts example');
+  if (!match?.[1]) throw new Error(`${file} has no ts example after "${heading}"`);
   return match[1];
 }
 
@@ -44,7 +44,10 @@ beforeAll(async () => {
   const tsconfig = JSON.parse(readFileSync(join(FIXTURES, 'tsconfig.json'), 'utf8'));
   tsconfig.compilerOptions.typeRoots = [join(ROOT, 'node_modules/@types')];
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
-  writeFileSync(join(project, 'readme-example.ts'), readmeExample());
+  writeFileSync(join(project, 'readme-example.ts'), readmeExample(join(ROOT, 'README.md'), '\n## Library'));
+  // The package's own README ships in the tarball; its example must compile too.
+  const shipped = join(project, 'node_modules', PACKAGE, 'README.md');
+  writeFileSync(join(project, 'package-readme-example.ts'), readmeExample(shipped));
   env = { ...process.env, GATEWAY_BASE_URL: sandbox.url, GATEWAY_API_KEY: 'sandbox-key-alpha' };
 }, 180_000);
 
@@ -80,7 +83,7 @@ describe('the packed library in an empty project', () => {
     expect(out.price).toEqual(expect.any(Number));
   });
 
-  it('compiles under strict, exactOptionalPropertyTypes and noPropertyAccessFromIndexSignature, README example included, and runs the flow', async () => {
+  it('compiles under strict, exactOptionalPropertyTypes and noPropertyAccessFromIndexSignature, both README examples included, and runs the flow', async () => {
     const compiled = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: project }).catch(
       (e: { stdout?: string }) => ({ stdout: e.stdout ?? String(e), failed: true }),
     );
