@@ -192,6 +192,9 @@ export class Transport {
       );
     }
     const maxRetries = call.maxRetries ?? this.#opts.maxReadRetries;
+    if (!(Number.isInteger(maxRetries) && maxRetries >= 0)) {
+      throw new GatewayError(`${method} ${path}: maxRetries must be a whole number of 0 or more (got ${maxRetries}).`);
+    }
     // Set when the first attempt may go: waiting in the card-limit queue is bounded by maxQueueMs, not by this.
     let deadlineAt = spec.gate ? 0 : Date.now() + timeoutMs;
     const headers = this.#requestHeaders(spec.body !== undefined, call.headers, method, path);
