@@ -8,6 +8,9 @@ export interface ResponseInfo {
   readonly requestId: string | undefined;
 }
 
+/** Executor of the unused base promise; one shared function, no closure per call. */
+const settleUnused = (resolve: (value: never) => void): void => resolve(undefined as never);
+
 /** A call's parsed data together with the response it came from. */
 export interface WithResponse<T> {
   readonly data: T;
@@ -24,7 +27,7 @@ export class APIPromise<T> extends Promise<T> {
 
   constructor(raw: Promise<WithResponse<T>>) {
     // The base promise is never used: then/catch/finally read the data from `raw`.
-    super((resolve) => resolve(undefined as T));
+    super(settleUnused);
     this.#raw = raw;
   }
 

@@ -82,6 +82,7 @@ const header = (h: IncomingHttpHeaders, name: string) => {
 const retryable = (err: unknown) =>
   err instanceof NetworkError || err instanceof RateLimitError || err instanceof ServerError;
 
+const NO_OPTIONS: RequestOptions = Object.freeze({});
 const FRONT: AdmissionOptions = { front: true };
 const BACK: AdmissionOptions = {};
 
@@ -179,7 +180,7 @@ export class Transport {
 
   async request<S extends z.ZodType>(
     spec: RequestSpec<S>,
-    call: RequestOptions = {},
+    call: RequestOptions = NO_OPTIONS,
   ): Promise<WithResponse<z.output<S>>> {
     const { method, path } = spec;
     if (this.#closed) throw new ClientClosedError(`${method} ${path}`);

@@ -42,6 +42,7 @@ export function marketCacheKey(q: Record<string, unknown>): string {
   return `gateway:markets:${parts.join('&')}`;
 }
 
+const NO_OPTIONS: MarketsGetOptions = Object.freeze({});
 const CACHED: WithResponse<never>['response'] = { status: 200, headers: {}, requestId: undefined };
 
 export class Markets {
@@ -56,7 +57,7 @@ export class Markets {
    * longer, `onQueued` is told when it has to wait, and `signal` takes it out of the queue. A card served from the
    * cache reports status 200 with no headers in `.withResponse()`.
    */
-  get(query: MarketCardQuery, options: MarketsGetOptions = {}): APIPromise<MarketCard> {
+  get(query: MarketCardQuery, options: MarketsGetOptions = NO_OPTIONS): APIPromise<MarketCard> {
     let q: Record<string, QueryValue>;
     try {
       q = parseRequest(MarketCardQuery, query, 'GET /v3/markets') as Record<string, QueryValue>;
