@@ -8,9 +8,6 @@ export interface ResponseInfo {
   readonly requestId: string | undefined;
 }
 
-/** Executor of the unused base promise; one shared function, no closure per call. */
-const settleUnused = (resolve: (value: never) => void): void => resolve(undefined as never);
-
 /** A call's parsed data together with the response it came from. */
 export interface WithResponse<T> {
   readonly data: T;
@@ -18,57 +15,46 @@ export interface WithResponse<T> {
 }
 
 /**
- * What every client method returns: a promise of the parsed data, plus `.withResponse()` for the status, headers
- * and request id. The request is sent when the method is called, whether or not either is awaited.
+ * What every client method returns: a native promise of the parsed data, plus `.withResponse()` for the status,
+ * headers and request id. The request is sent when the method is called, whether or not either is awaited.
  */
-export class APIPromise<T> extends Promise<T> {
-  readonly #raw: Promise<WithResponse<T>>;
-  #data: Promise<T> | undefined;
-
-  constructor(raw: Promise<WithResponse<T>>) {
-    // The base promise is never used: then/catch/finally read the data from `raw`.
-    super(settleUnused);
-    this.#raw = raw;
-  }
-
-  // Promise methods (then, Promise.all, ...) build plain promises, not APIPromises.
-  static override get [Symbol.species]() {
-    return Promise;
-  }
-
-  /** A failed call, as an APIPromise (so a refused request still rejects instead of throwing synchronously). */
-  static override reject<T = never>(err: unknown): APIPromise<T> {
-    return new APIPromise<T>(Promise.reject(err));
-  }
-
+export interface APIPromise<T> extends Promise<T> {
   /** The data and the response (status, headers, request id). */
-  withResponse(): Promise<WithResponse<T>> {
-    return this.#raw;
-  }
-
+  withResponse(): Promise<WithResponse<T>>;
   /** The data mapped by `fn`, keeping the response (used to wrap 202 envelopes in job handles). */
-  map<U>(fn: (data: T, response: ResponseInfo) => U): APIPromise<U> {
-    return new APIPromise<U>(this.#raw.then((r) => ({ data: fn(r.data, r.response), response: r.response })));
-  }
-
-  #parsed(): Promise<T> {
-    this.#data ??= this.#raw.then((r) => r.data);
-    return this.#data;
-  }
-
-  // biome-ignore lint/suspicious/noThenProperty: an APIPromise is a promise; then() reads the data from `raw`.
-  override then<A = T, B = never>(
-    onfulfilled?: ((value: T) => A | PromiseLike<A>) | null,
-    onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
-  ): Promise<A | B> {
-    return this.#parsed().then(onfulfilled, onrejected);
-  }
-
-  override catch<B = never>(onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<T | B> {
-    return this.#parsed().catch(onrejected);
-  }
-
-  override finally(onfinally?: (() => void) | null): Promise<T> {
-    return this.#parsed().finally(onfinally);
-  }
+  map<U>(fn: (data: T, response: ResponseInfo) => U): APIPromise<U>;
 }
+
+const RAW = Symbol('response');
+type Tagged<T> = APIPromise<T> & { [RAW]: Promise<WithResponse<T>> };
+
+const noop = () => {};
+const dataOf = <T>(r: WithResponse<T>): T => r.data;
+
+// Shared functions rather than closures: a call allocates one promise and three slots, nothing more. A native
+// promise (not a subclass) keeps `await` on V8's fast path.
+function withResponse<T>(this: Tagged<T>): Promise<WithResponse<T>> {
+  // The caller reads the raw side: the data side's rejection is the same error, already handled there.
+  this.catch(noop);
+  return this[RAW];
+}
+
+function map<T, U>(this: Tagged<T>, fn: (data: T, response: ResponseInfo) => U): APIPromise<U> {
+  this.catch(noop);
+  return APIPromise.from(this[RAW].then((r) => ({ data: fn(r.data, r.response), response: r.response })));
+}
+
+export const APIPromise = {
+  /** Wraps a call's raw answer: the promise resolves to its data, `.withResponse()` to data and response. */
+  from<T>(raw: Promise<WithResponse<T>>): APIPromise<T> {
+    const p = raw.then(dataOf) as Tagged<T>;
+    p[RAW] = raw;
+    p.withResponse = withResponse;
+    p.map = map;
+    return p;
+  },
+  /** A failed call, as an APIPromise (so a refused request still rejects instead of throwing synchronously). */
+  reject<T = never>(err: unknown): APIPromise<T> {
+    return APIPromise.from<T>(Promise.reject(err));
+  },
+};

@@ -175,7 +175,7 @@ export class Transport {
 
   /** Sends one call; the returned APIPromise also gives `.withResponse()`. */
   call<S extends z.ZodType>(spec: RequestSpec<S>, call?: RequestOptions): APIPromise<z.output<S>> {
-    return new APIPromise(this.request(spec, call));
+    return APIPromise.from(this.request(spec, call));
   }
 
   async request<S extends z.ZodType>(

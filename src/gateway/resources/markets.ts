@@ -77,7 +77,7 @@ export class Markets {
     // The transport reads only the per-call fields of `options`; no copy on this hot path.
     const cache = this.opts.cache;
     if (!cache) return this.ctx.transport.call(spec, options);
-    return new APIPromise(this.#cached(cache, marketCacheKey(q), () => this.ctx.transport.request(spec, options)));
+    return APIPromise.from(this.#cached(cache, marketCacheKey(q), () => this.ctx.transport.request(spec, options)));
   }
 
   async #cached(
