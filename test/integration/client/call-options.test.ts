@@ -7,6 +7,7 @@ import {
   RequestValidationError,
   ServerError,
   ServiceUnavailableError,
+  SessionNotFoundError,
 } from '../../../src/gateway/index.js';
 import { type Harness, json, startHarness, until } from './http-harness.js';
 
@@ -212,6 +213,15 @@ describe('.withResponse()', () => {
     const submitted = await client.transactions.list({ session_id: 's1' }).withResponse();
     expect(submitted.data.correlationId).toBe('c-1');
     expect(submitted.response).toMatchObject({ status: 202, requestId: 'req-2' });
+  });
+
+  it('rejects withResponse() with the call error and leaves no unhandled rejection behind', async () => {
+    harness = await startHarness((_req, res) => json(res, 404, { detail: 'Session not found or has expired' }));
+    client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY });
+    await expect(client.balances.get({ session_id: 's1' }).withResponse()).rejects.toBeInstanceOf(SessionNotFoundError);
+    await expect(client.balances.get({ session_id: '' }).withResponse()).rejects.toBeInstanceOf(RequestValidationError);
+    // Vitest fails the run on an unhandled rejection; give one a turn to surface.
+    await new Promise((r) => setImmediate(r));
   });
 
   it('puts the response headers and request id on errors too', async () => {
