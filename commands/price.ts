@@ -103,8 +103,7 @@ const racing: Command['execute'] = async (interaction, ctx) => {
   });
   const books = await Promise.all(
     submission.jobs.map(async (job, i) => {
-      const bookie =
-        sessions.find((s) => s.session_id === job.envelope.session_id)?.bookie ?? sessions[i]?.bookie ?? '?';
+      const bookie = sessions.find((s) => s.session_id === job.sessionId)?.bookie ?? sessions[i]?.bookie ?? '?';
       try {
         const out = await job.wait({ signal: AbortSignal.timeout(PRICE_WAIT_MS) });
         if (out.status !== 'completed') return { bookie, error: `job ${out.status}` };

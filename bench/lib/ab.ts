@@ -52,3 +52,21 @@ export function maybeGc(): void {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc) gc();
 }
+
+/** Like interleave for any number of sides: the order rotates each repeat so no side always runs first. */
+export async function interleaveAll(
+  opts: AbOptions,
+  sides: (() => Promise<number> | number)[],
+): Promise<{ samples: number[][]; medians: number[] }> {
+  const samples = sides.map(() => [] as number[]);
+  const warmup = opts.warmup ?? 1;
+  for (let i = 0; i < warmup + opts.repeats; i++) {
+    for (let k = 0; k < sides.length; k++) {
+      const side = (i + k) % sides.length;
+      maybeGc();
+      const sample = await sides[side]!();
+      if (i >= warmup) samples[side]!.push(sample);
+    }
+  }
+  return { samples, medians: samples.map((s) => median(s)) };
+}

@@ -154,7 +154,7 @@ export interface PlaceSportsBetByRef {
 
 export interface SportsPriceCheckByRef {
   session_ids: string[];
-  category: 'sports';
+  category?: 'sports';
   sport: string;
   epk: string;
   market_ref: string;
@@ -163,7 +163,7 @@ export interface SportsPriceCheckByRef {
 
 export interface RacingPriceCheck {
   session_ids: string[];
-  category: 'racing';
+  category?: 'racing';
   track: string;
   race_num: number;
   race_type?: string;
@@ -173,7 +173,8 @@ export interface RacingPriceCheck {
 }
 
 export interface PriceCheckSubmission {
-  jobs: JobHandle<unknown>[];
+  /** A query answered in the 202 has no job at the gateway (and no correlation id): sessionId and wait() are common. */
+  jobs: (Pick<JobHandle<unknown>, 'wait'> & { sessionId: string })[];
 }
 
 export interface GatewayPort {

@@ -1,9 +1,9 @@
 import { inspect } from 'node:util';
-import type Keyv from 'keyv';
 import { Agent, type Dispatcher } from 'undici';
 import { GatewayError } from './errors.js';
 import { JobTracker, type PollerOptions } from './jobs.js';
 import { type LimiterClock, MarketsLimiter } from './markets-limiter.js';
+import { redact } from './redact.js';
 import { AccountPromos } from './resources/account-promos.js';
 import { Balances } from './resources/balances.js';
 import { Bets } from './resources/bets.js';
@@ -12,7 +12,7 @@ import { ResourceContext } from './resources/context.js';
 import { Events } from './resources/events.js';
 import { Jobs } from './resources/jobs.js';
 import { Legacy } from './resources/legacy.js';
-import { Markets } from './resources/markets.js';
+import { type CardCache, Markets } from './resources/markets.js';
 import { PriceChecks } from './resources/price-checks.js';
 import { Promos } from './resources/promos.js';
 import { Sessions } from './resources/sessions.js';
@@ -21,29 +21,40 @@ import { Withdrawals } from './resources/withdrawals.js';
 import { type DeprecationNotice, Transport } from './transport.js';
 
 export interface GatewayClientOptions {
-  /** e.g. 'http://127.0.0.1:8787' */
+  /** The gateway's base URL, e.g. 'http://127.0.0.1:8787'. */
   baseUrl: string;
   /** Sent as X-API-Key; never printed, logged or put in an error. */
   apiKey: string;
   /** undici dispatcher; default a private Agent the client owns and closes. */
-  dispatcher?: Dispatcher;
-  /** Deadline of each HTTP request (AbortSignal.timeout). */
-  timeoutMs?: number;
-  /** Retries of read-only calls; state-changing calls are never retried once sent. */
-  maxReadRetries?: number;
-  /** Optional card cache for GET /v3/markets. */
-  marketCache?: Keyv;
-  marketCacheTtlMs?: number;
+  dispatcher?: Dispatcher | undefined;
+  /**
+   * Default deadline of a whole call in milliseconds: every attempt and the waits between retries (10 000).
+   * Override per call with `{ timeoutMs }`.
+   */
+  timeoutMs?: number | undefined;
+  /** Default retries of read-only calls (2); state-changing calls are never retried once sent. */
+  maxRetries?: number | undefined;
+  /** @deprecated The former name of maxRetries. */
+  maxReadRetries?: number | undefined;
+  /**
+   * Longest Retry-After (on 429 and 503) the client waits out before retrying a read, in milliseconds (60 000).
+   * A longer one is not slept on: the RateLimitError/ServiceUnavailableError surfaces at once with retryAfterMs.
+   */
+  maxRetryAfterMs?: number | undefined;
+  /** Optional card cache for GET /v3/markets (a Keyv instance fits; keyv is an optional peer dependency). */
+  marketCache?: CardCache | undefined;
+  /** Lifetime of a cached card in milliseconds (15 000). */
+  marketCacheTtlMs?: number | undefined;
   /** Client-side rolling limit for GET /v3/markets (the gateway allows 120 per minute per key). */
-  marketRateLimit?: { perMinute?: number; windowMs?: number; clock?: LimiterClock };
+  marketRateLimit?: { perMinute?: number; windowMs?: number; clock?: LimiterClock } | undefined;
   /** Batched bet_status poller. */
-  poller?: PollerOptions;
+  poller?: PollerOptions | undefined;
   /** Sends X-Service-Sandbox: 1 (sample responses for a key without subscription). */
-  sandbox?: boolean;
-  /** Waits between read retries; injectable for tests. */
-  sleep?: (ms: number) => Promise<void>;
+  sandbox?: boolean | undefined;
+  /** Waits between read retries; injectable for tests (close() and a call's signal still end the wait). */
+  sleep?: ((ms: number) => Promise<void>) | undefined;
   /** Called once per deprecated route the gateway flags (default: one process warning per route). */
-  onDeprecation?: (notice: DeprecationNotice) => void;
+  onDeprecation?: ((notice: DeprecationNotice) => void) | undefined;
 }
 
 function configError(message: string): never {
@@ -54,25 +65,40 @@ function configError(message: string): never {
 
 /** Typed client for the whole Betting Gateway API. One poller, one limiter and one connection pool per client. */
 export class GatewayClient {
+  /** The gateway's base URL, without a trailing slash. */
   readonly baseUrl: string;
+  /** List, start, restart and stop sessions (`/api/session_ids`, `/api/start_session`, ...). */
   readonly sessions: Sessions;
+  /** Cached balance of a session (`POST /v3/balance`). */
   readonly balances: Balances;
+  /** Withdraw funds (`POST /v3/withdraw_balance`, async, never retried). */
   readonly withdrawals: Withdrawals;
+  /** Place bets (`POST /v3/place_bet`, `/v3/stacked_srm`; async, never retried). */
   readonly bets: Bets;
+  /** Live prices per session (`POST /v3/price_check`). */
   readonly priceChecks: PriceChecks;
+  /** Transaction history (`POST /v3/transactions`, async). */
   readonly transactions: Transactions;
+  /** Bonus tokens and splits (`POST /v3/bonus_bets`, `/v3/split_bonus_bet`). */
   readonly bonusBets: BonusBets;
+  /** Race promos, promo tokens, boost tokens (`POST /v3/promos`, `/v3/promo_tokens`, `/v2/boost_token`). */
   readonly promos: Promos;
+  /** Account promos and bet-boost cards by id (`GET /v3/account_promos`, `POST /v3/place_promo`). */
   readonly accountPromos: AccountPromos;
+  /** Market cards under the client's card limit (`GET /v3/markets`). */
   readonly markets: Markets;
+  /** The event listing, page by page (`GET /odds/v1/events`). */
   readonly events: Events;
+  /** Job status reads and the shared poller (`POST /api/bet_status`, webhooks). */
   readonly jobs: Jobs;
   /** @deprecated Older routes kept for callers that still need them; prefer the v3 resources. */
   readonly legacy: Legacy;
+  /** The rolling 120-per-minute limit card reads pass (its `queued`, `estimateWaitMs()`). */
   readonly marketsLimiter: MarketsLimiter;
   readonly #transport: Transport;
   readonly #tracker: JobTracker;
   readonly #ownedAgent: Agent | undefined;
+  #closing: Promise<void> | undefined;
 
   constructor(opts: GatewayClientOptions) {
     if (!opts || typeof opts.baseUrl !== 'string' || !URL.canParse(opts.baseUrl)) {
@@ -83,21 +109,35 @@ export class GatewayClient {
     }
     const timeoutMs = opts.timeoutMs ?? 10_000;
     if (!(timeoutMs > 0)) configError(`timeoutMs must be a positive number of milliseconds (got ${timeoutMs}).`);
+    const maxRetries = opts.maxRetries ?? opts.maxReadRetries ?? 2;
+    if (!(Number.isInteger(maxRetries) && maxRetries >= 0)) {
+      configError(`maxRetries must be a whole number of 0 or more (got ${maxRetries}).`);
+    }
+    const maxRetryAfterMs = opts.maxRetryAfterMs ?? 60_000;
+    if (!(maxRetryAfterMs >= 0)) {
+      configError(`maxRetryAfterMs must be a number of milliseconds of 0 or more (got ${maxRetryAfterMs}).`);
+    }
     this.#ownedAgent = opts.dispatcher ? undefined : new Agent({ keepAliveTimeout: 10_000, connections: 64 });
     this.#transport = new Transport({
       baseUrl: opts.baseUrl,
       apiKey: opts.apiKey,
       dispatcher: opts.dispatcher ?? this.#ownedAgent!,
       timeoutMs,
-      maxReadRetries: opts.maxReadRetries ?? 2,
+      maxReadRetries: maxRetries,
+      maxRetryAfterMs,
       sandbox: opts.sandbox ?? false,
       ...(opts.sleep ? { sleep: opts.sleep } : {}),
       ...(opts.onDeprecation ? { onDeprecation: opts.onDeprecation } : {}),
     });
     this.baseUrl = this.#transport.baseUrl;
-    this.#tracker = new JobTracker((ids) => this.jobs.status(ids), opts.poller);
-    this.jobs = new Jobs(this.#transport, this.#tracker);
+    const key = opts.apiKey;
+    this.#tracker = new JobTracker(
+      (ids) => this.jobs.status(ids),
+      opts.poller,
+      (v) => redact(v, key),
+    );
     const ctx = new ResourceContext(this.#transport, this.#tracker);
+    this.jobs = new Jobs(ctx, this.#tracker);
     this.marketsLimiter = new MarketsLimiter(opts.marketRateLimit);
     this.sessions = new Sessions(ctx);
     this.balances = new Balances(ctx);
@@ -108,20 +148,30 @@ export class GatewayClient {
     this.bonusBets = new BonusBets(ctx);
     this.promos = new Promos(ctx);
     this.accountPromos = new AccountPromos(ctx);
-    this.markets = new Markets(this.#transport, {
+    this.markets = new Markets(ctx, {
       limiter: this.marketsLimiter,
       cache: opts.marketCache,
       ...(opts.marketCacheTtlMs !== undefined ? { cacheTtlMs: opts.marketCacheTtlMs } : {}),
     });
-    this.events = new Events(this.#transport);
+    this.events = new Events(ctx);
     this.legacy = new Legacy(ctx);
   }
 
-  /** Stops the poller (pending waits reject) and closes the dispatcher the client owns. */
-  async close(): Promise<void> {
+  /**
+   * Closes the client at once: queued card reads, calls waiting to retry, calls in flight and job waits reject
+   * with ClientClosedError; the poll and limiter timers are cleared and the client's own connection pool is
+   * destroyed (a dispatcher you passed in is left to you). Safe to call more than once.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
     this.#tracker.close();
+    this.marketsLimiter.close();
     this.#transport.close();
-    await this.#ownedAgent?.close();
+    await this.#ownedAgent?.destroy();
   }
 
   toJSON(): Record<string, unknown> {

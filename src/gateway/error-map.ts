@@ -33,6 +33,9 @@ export interface ErrorResponse {
   path: string;
   correlationId?: string | undefined;
   retryAfterMs?: number | undefined;
+  /** Response headers, already stripped of the API key. */
+  headers?: Readonly<Record<string, string>> | undefined;
+  requestId?: string | undefined;
 }
 
 const field = (body: unknown, key: string): unknown =>
@@ -55,7 +58,15 @@ export function errorFromResponse(res: ErrorResponse): APIError {
   const { status, body, method, path } = res;
   const said = serverMessage(body);
   const code = String(field(body, 'error') ?? '');
-  const init = { status, body, method, path, correlationId: res.correlationId };
+  const init = {
+    status,
+    body,
+    method,
+    path,
+    correlationId: res.correlationId,
+    headers: res.headers,
+    requestId: res.requestId,
+  };
   const msg = (hint: string) => `${method} ${path} failed with ${status}${said ? `: ${said}` : ''}. ${hint}`;
 
   switch (status) {
@@ -139,7 +150,10 @@ export function errorFromResponse(res: ErrorResponse): APIError {
         retryAfterMs: res.retryAfterMs,
       });
     case 503:
-      return new ServiceUnavailableError(msg('Temporarily unavailable; retry shortly.'), init);
+      return new ServiceUnavailableError(msg('Temporarily unavailable; retry shortly.'), {
+        ...init,
+        retryAfterMs: res.retryAfterMs,
+      });
     default:
       if (status >= 500)
         return new ServerError(msg('Gateway error; retry later (reads are retried automatically).'), init);

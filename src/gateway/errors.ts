@@ -6,6 +6,10 @@ export interface GatewayErrorInit {
   method?: string | undefined;
   path?: string | undefined;
   correlationId?: string | undefined;
+  /** Response headers (already stripped of the API key), when the gateway answered. */
+  headers?: Readonly<Record<string, string>> | undefined;
+  /** The gateway's request id header (x-request-id), when it sent one. */
+  requestId?: string | undefined;
   cause?: unknown;
 }
 
@@ -20,6 +24,10 @@ export class GatewayError extends Error {
   readonly method: string | undefined;
   readonly path: string | undefined;
   readonly correlationId: string | undefined;
+  /** Response headers, when the gateway answered (the API key stripped out). */
+  readonly headers: Readonly<Record<string, string>> | undefined;
+  /** The gateway's request id (x-request-id header), when it sent one: quote it when reporting a problem. */
+  readonly requestId: string | undefined;
 
   constructor(message: string, init: GatewayErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -28,6 +36,8 @@ export class GatewayError extends Error {
     this.method = init.method;
     this.path = init.path;
     this.correlationId = init.correlationId;
+    this.headers = init.headers;
+    this.requestId = init.requestId;
   }
 
   toJSON(): Record<string, unknown> {
@@ -38,6 +48,8 @@ export class GatewayError extends Error {
       method: this.method,
       path: this.path,
       correlationId: this.correlationId,
+      requestId: this.requestId,
+      headers: this.headers,
       body: this.body,
     };
   }
@@ -148,6 +160,53 @@ export class ServerError extends APIError {
 }
 export class ServiceUnavailableError extends ServerError {
   override name = 'ServiceUnavailableError';
+  /** The gateway's Retry-After, in milliseconds, when it sent one. */
+  readonly retryAfterMs: number | undefined;
+  constructor(message: string, init: GatewayErrorInit & { retryAfterMs?: number | undefined }) {
+    super(message, init);
+    this.retryAfterMs = init.retryAfterMs;
+  }
+  override toJSON() {
+    return { ...super.toJSON(), retryAfterMs: this.retryAfterMs };
+  }
+}
+
+/**
+ * The client was closed (or is closing) while this call was queued, sleeping before a retry, or in flight.
+ * For a state-changing call in flight, `mayHaveReachedServer` says whether to check its result before resending.
+ */
+export class ClientClosedError extends GatewayError {
+  override name = 'ClientClosedError';
+  readonly mayHaveReachedServer: boolean;
+  constructor(what: string, init: GatewayErrorInit & { mayHaveReachedServer?: boolean; detail?: string } = {}) {
+    const detail =
+      init.detail ??
+      (init.mayHaveReachedServer
+        ? ' while the request was in flight; it may have reached the gateway, so check its result before sending it again'
+        : '; nothing was sent');
+    super(`${what}: the gateway client was closed${detail}. Create a new GatewayClient to continue.`, init);
+    this.mayHaveReachedServer = init.mayHaveReachedServer ?? false;
+  }
+  override toJSON() {
+    return { ...super.toJSON(), mayHaveReachedServer: this.mayHaveReachedServer };
+  }
+}
+
+/**
+ * A card read was refused before sending: the client's own card limit would hold it longer than the caller's
+ * maxQueueMs. Nothing was sent; retry after `retryAfterMs`.
+ */
+export class CardLimitError extends GatewayError {
+  override name = 'CardLimitError';
+  /** Estimated milliseconds until a slot frees. */
+  readonly retryAfterMs: number;
+  constructor(message: string, init: GatewayErrorInit & { retryAfterMs: number }) {
+    super(message, init);
+    this.retryAfterMs = init.retryAfterMs;
+  }
+  override toJSON() {
+    return { ...super.toJSON(), retryAfterMs: this.retryAfterMs };
+  }
 }
 
 /** The request failed below HTTP. `mayHaveReachedServer` false only when no byte can have been sent. */
@@ -184,12 +243,18 @@ export class RequestTimeoutError extends GatewayError {
 export class ResponseShapeError extends GatewayError {
   override name = 'ResponseShapeError';
   readonly issues: string[];
-  constructor(message: string, init: GatewayErrorInit & { issues: string[] }) {
+  /**
+   * True when the body was a completed job's result: the job itself is done at the gateway (a bet may be placed),
+   * so never resubmit it; read the result from `body` or from the gateway's transactions.
+   */
+  readonly jobCompleted: boolean;
+  constructor(message: string, init: GatewayErrorInit & { issues: string[]; jobCompleted?: boolean }) {
     super(message, init);
     this.issues = init.issues;
+    this.jobCompleted = init.jobCompleted ?? false;
   }
   override toJSON() {
-    return { ...super.toJSON(), issues: this.issues };
+    return { ...super.toJSON(), issues: this.issues, jobCompleted: this.jobCompleted };
   }
 }
 

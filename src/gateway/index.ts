@@ -1,13 +1,39 @@
+export { APIPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
 export { GatewayClient, type GatewayClientOptions } from './client.js';
 export { errorFromResponse } from './error-map.js';
 export * from './errors.js';
-export { type JobHandle, type JobOutcome, JobTracker, type PollerOptions } from './jobs.js';
-export { type LimiterClock, MarketsLimiter, type MarketsLimiterOptions } from './markets-limiter.js';
-export type { PriceCheckJobs } from './resources/price-checks.js';
+export {
+  type JobHandle,
+  type JobOutcome,
+  JobTracker,
+  type PollerOptions,
+  type WaitOptions,
+} from './jobs.js';
+export {
+  type AdmissionOptions,
+  type LimiterClock,
+  MarketsLimiter,
+  type MarketsLimiterOptions,
+  type QueuedInfo,
+} from './markets-limiter.js';
+export { type BetOutcome, betOutcomeOf } from './receipts.js';
+export type { RequestOptions } from './request-options.js';
+export type { PromoJobHandle } from './resources/account-promos.js';
+export { type EventsPageQuery, EventsPager, type EventsPagerOptions } from './resources/events.js';
+export type { CardCache, MarketsGetOptions } from './resources/markets.js';
+export type {
+  PendingPriceCheck,
+  PriceCheckJob,
+  PriceCheckJobs,
+  ResolvedPriceCheck,
+} from './resources/price-checks.js';
 export * from './schemas/index.js';
 export type { DeprecationNotice, QueryValue } from './transport.js';
 export {
   CORRELATION_HEADER,
+  DEFAULT_WEBHOOK_MAX_DEPTH,
+  DEFAULT_WEBHOOK_TOLERANCE_MS,
+  jsonDepth,
   type ParseWebhookOptions,
   parseWebhook,
   SIGNATURE_HEADER,

@@ -1,18 +1,37 @@
 import type { z } from 'zod';
-import { GatewayError } from './errors.js';
+import { ClientClosedError, GatewayError } from './errors.js';
 import type { AsyncEnvelope, PollEntry } from './schemas/jobs.js';
 import type { WebhookBody } from './schemas/webhooks.js';
 import { parseResponse } from './validate.js';
 
+/**
+ * What a job came to. `completed` carries the parsed result; `timeout` and `unknown` are transient (the gateway
+ * gave up waiting, or the id expired): re-poll or reconcile, never resubmit a state-changing call.
+ */
 export type JobOutcome<T = unknown> =
-  | { status: 'completed'; result: T; entry: PollEntry }
+  | {
+      status: 'completed';
+      /** The job's result, checked against the documented shape of the operation. */
+      result: T;
+      /** The poll entry (or webhook) it came from; undefined for a price check answered in the 202. */
+      entry: PollEntry | undefined;
+    }
   | { status: 'timeout' | 'unknown'; entry: PollEntry };
 
+/** Options of one wait on a job. */
+export interface WaitOptions {
+  /** Stops this wait (rejecting with the signal's reason); polling for the job stops when no other wait remains. */
+  signal?: AbortSignal | undefined;
+}
+
+/** A submitted asynchronous job (the 202 envelope) and the way to its outcome. */
 export interface JobHandle<T = unknown> {
+  /** The 202 body: persist it to pick the job up again after a restart (`client.jobs.track(envelope)`). */
   readonly envelope: AsyncEnvelope;
+  /** The gateway's correlation id for the job. */
   readonly correlationId: string;
   /** Registers the job with the client's one poller and resolves when it leaves pending (or passes timeout_at). */
-  wait(opts?: { signal?: AbortSignal }): Promise<JobOutcome<T>>;
+  wait(opts?: WaitOptions): Promise<JobOutcome<T>>;
 }
 
 export interface PollerOptions {
@@ -35,9 +54,18 @@ interface Tracked {
   promise: Promise<JobOutcome>;
   resolve: (o: JobOutcome) => void;
   reject: (e: unknown) => void;
+  /** Waits still interested; the job leaves the poll batch when the last one aborts. */
+  waiters: number;
+}
+
+/** A joined wait: the shared outcome, and release() for a waiter that gives up. */
+interface Subscription<T> {
+  promise: Promise<JobOutcome<T>>;
+  release(): void;
 }
 
 const RECENT_LIMIT = 2_000;
+const noop = () => {};
 
 /**
  * One poller per client: every pending correlation id goes into one POST /api/bet_status per tick, on a single
@@ -49,6 +77,7 @@ export class JobTracker {
   readonly #maxBatch: number;
   readonly #onError: ((err: unknown) => void) | undefined;
   readonly #now: () => number;
+  readonly #clean: (value: unknown) => unknown;
   readonly #jobs = new Map<string, Tracked>();
   /** Outcomes that arrived (by webhook or fast path) before anyone waited; bounded. */
   readonly #recent = new Map<string, JobOutcome>();
@@ -58,7 +87,12 @@ export class JobTracker {
   #ticking = false;
   #closed = false;
 
-  constructor(fetchStatuses: (ids: string[]) => Promise<PollEntry[]>, opts: PollerOptions = {}) {
+  constructor(
+    fetchStatuses: (ids: string[]) => Promise<PollEntry[]>,
+    opts: PollerOptions = {},
+    /** Strips the API key from anything an error keeps (a hostile or broken gateway may echo it into results). */
+    clean: (value: unknown) => unknown = (v) => v,
+  ) {
     const interval = opts.intervalMs ?? 1_500;
     if (!Number.isFinite(interval) || interval <= 0) {
       throw new GatewayError(
@@ -70,6 +104,7 @@ export class JobTracker {
     this.#maxBatch = opts.maxBatch ?? 1_000;
     this.#onError = opts.onError;
     this.#now = opts.now ?? Date.now;
+    this.#clean = clean;
   }
 
   /** Number of jobs the poller is currently waiting on. */
@@ -85,63 +120,92 @@ export class JobTracker {
   /** A handle over a 202 envelope; polling starts on the first wait(). */
   handle<T>(envelope: AsyncEnvelope, schema?: z.ZodType<T>): JobHandle<T> {
     const tracker = this;
-    let waiting: Promise<JobOutcome<T>> | undefined;
+    // Once settled, later waits read the same outcome instead of polling again.
+    let settled: Promise<JobOutcome<T>> | undefined;
     return {
       envelope,
       correlationId: envelope.correlation_id,
       wait(opts) {
-        waiting ??= tracker.track(envelope, schema);
-        return opts?.signal ? withAbort(waiting, opts.signal) : waiting;
+        const signal = opts?.signal;
+        if (settled) return signal ? withAbort(settled, signal, noop) : settled;
+        const sub = tracker.#subscribe(envelope, schema);
+        sub.promise.then(
+          () => {
+            settled = sub.promise;
+          },
+          (err: unknown) => {
+            if (!(err instanceof ClientClosedError)) settled = sub.promise;
+          },
+        );
+        return signal ? withAbort(sub.promise, signal, sub.release) : sub.promise;
       },
     };
   }
 
-  /** A handle whose outcome is already known (sports price checks resolved in the 202). */
-  resolved<T>(envelope: AsyncEnvelope, result: T): JobHandle<T> {
-    const outcome: JobOutcome<T> = { status: 'completed', result, entry: entryFrom(envelope, 'completed', result) };
-    const done = Promise.resolve(outcome);
-    return {
-      envelope,
-      correlationId: envelope.correlation_id,
-      wait: (opts) => (opts?.signal ? withAbort(done, opts.signal) : done),
-    };
-  }
-
   /** Tracks a (possibly persisted) envelope; resolves with its outcome. Tracking the same id twice shares one poll. */
-  track<T = unknown>(envelope: AsyncEnvelope, schema?: z.ZodType<T>): Promise<JobOutcome<T>> {
-    if (this.#closed)
-      return Promise.reject(new GatewayError('The gateway client is closed: create a new client to track jobs.'));
-    const id = envelope.correlation_id;
-    const existing = this.#jobs.get(id);
-    if (existing) return existing.promise as Promise<JobOutcome<T>>;
-    const early = this.#recent.get(id);
-    if (early) {
-      this.#recent.delete(id);
-      return new Promise<JobOutcome>((res) => res(this.#parsed(early, schema))) as Promise<JobOutcome<T>>;
-    }
-    let resolve!: (o: JobOutcome) => void;
-    let reject!: (e: unknown) => void;
-    const promise = new Promise<JobOutcome>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    const at = envelope.timeout_at ? Date.parse(envelope.timeout_at) : Number.NaN;
-    this.#jobs.set(id, {
-      id,
-      envelope,
-      timeoutAtMs: Number.isNaN(at) ? undefined : at,
-      schema,
-      promise,
-      resolve,
-      reject,
-    });
-    this.#arm();
-    return promise as Promise<JobOutcome<T>>;
+  track<T = unknown>(envelope: AsyncEnvelope, schema?: z.ZodType<T>, opts?: WaitOptions): Promise<JobOutcome<T>> {
+    const sub = this.#subscribe(envelope, schema);
+    return opts?.signal ? withAbort(sub.promise, opts.signal, sub.release) : sub.promise;
   }
 
   /** Waits on a bare correlation id (no timeout_at known: polls until the gateway says it left pending). */
-  wait<T = unknown>(correlationId: string, schema?: z.ZodType<T>): Promise<JobOutcome<T>> {
-    return this.track({ status: 'pending', correlation_id: correlationId }, schema);
+  wait<T = unknown>(correlationId: string, schema?: z.ZodType<T>, opts?: WaitOptions): Promise<JobOutcome<T>> {
+    return this.track({ status: 'pending', correlation_id: correlationId }, schema, opts);
+  }
+
+  #subscribe<T>(envelope: AsyncEnvelope, schema: z.ZodType<T> | undefined): Subscription<T> {
+    if (this.#closed) {
+      return {
+        promise: Promise.reject(new ClientClosedError(`Waiting for job ${envelope.correlation_id}`, { detail: '' })),
+        release: noop,
+      };
+    }
+    const id = envelope.correlation_id;
+    const early = this.#recent.get(id);
+    if (early && !this.#jobs.has(id)) {
+      this.#recent.delete(id);
+      const promise = new Promise<JobOutcome>((res) => res(this.#parsed(id, early, schema))) as Promise<JobOutcome<T>>;
+      return { promise, release: noop };
+    }
+    let job = this.#jobs.get(id);
+    if (!job) {
+      let resolve!: (o: JobOutcome) => void;
+      let reject!: (e: unknown) => void;
+      const promise = new Promise<JobOutcome>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      const at = envelope.timeout_at ? Date.parse(envelope.timeout_at) : Number.NaN;
+      job = {
+        id,
+        envelope,
+        timeoutAtMs: Number.isNaN(at) ? undefined : at,
+        schema,
+        promise,
+        resolve,
+        reject,
+        waiters: 0,
+      };
+      this.#jobs.set(id, job);
+      this.#arm();
+    }
+    const tracked = job;
+    tracked.waiters++;
+    let released = false;
+    return {
+      promise: tracked.promise as Promise<JobOutcome<T>>,
+      release: () => {
+        if (released) return;
+        released = true;
+        tracked.waiters--;
+        // The last waiter gave up: stop polling this job (it stays pollable at the gateway for 30 minutes).
+        if (tracked.waiters <= 0 && this.#jobs.get(id) === tracked) {
+          this.#jobs.delete(id);
+          tracked.promise.catch(noop);
+          this.#disarmIfIdle();
+        }
+      },
+    };
   }
 
   /** Stops tracking without an outcome; waiters are rejected. */
@@ -179,16 +243,22 @@ export class JobTracker {
     return true;
   }
 
-  /** Clears the timer and rejects every waiter. */
+  /** Clears the timer and rejects every waiter at once with ClientClosedError. Idempotent. */
   close(): void {
+    if (this.#closed) return;
     this.#closed = true;
     this.#pollDueAt = undefined;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
-    const err = new GatewayError(
-      'The gateway client was closed while jobs were pending; re-track them with client.jobs.track(envelope).',
-    );
-    for (const job of this.#jobs.values()) job.reject(err);
+    for (const job of this.#jobs.values()) {
+      job.reject(
+        new ClientClosedError(`Waiting for job ${job.id}`, {
+          detail:
+            ' before the job left pending; it stays pollable at the gateway for 30 minutes (client.jobs.track(envelope) on a new client)',
+          correlationId: job.id,
+        }),
+      );
+    }
     this.#jobs.clear();
   }
 
@@ -242,14 +312,15 @@ export class JobTracker {
     try {
       entries = await this.#fetch(ids);
     } catch (err) {
-      this.#onError?.(err);
+      if (!this.#closed) this.#onError?.(err);
       return;
     }
     for (const entry of entries) {
       const job = this.#jobs.get(entry.correlation_id);
       if (!job || entry.status === 'pending') continue;
-      if (entry.status === 'timeout' || entry.status === 'unknown') this.#settle(job, { status: entry.status, entry });
-      else if (entry.status === 'completed' || entry.result !== undefined) {
+      if (entry.status === 'timeout' || entry.status === 'unknown') {
+        this.#settle(job, { status: entry.status as 'timeout' | 'unknown', entry });
+      } else if (entry.status === 'completed' || entry.result !== undefined) {
         this.#settle(job, { status: 'completed', result: entry.result, entry });
       } else this.#settle(job, { status: 'unknown', entry });
     }
@@ -258,16 +329,23 @@ export class JobTracker {
   #settle(job: Tracked, outcome: JobOutcome): void {
     this.#jobs.delete(job.id);
     try {
-      job.resolve(this.#parsed(outcome, job.schema));
+      job.resolve(this.#parsed(job.id, outcome, job.schema));
     } catch (err) {
       job.reject(err);
     }
     this.#disarmIfIdle();
   }
 
-  #parsed(outcome: JobOutcome, schema: AnySchema | undefined): JobOutcome {
+  #parsed(id: string, outcome: JobOutcome, schema: AnySchema | undefined): JobOutcome {
     if (outcome.status !== 'completed' || !schema) return outcome;
-    const result = parseResponse(schema, outcome.result, { method: 'POST', path: '/api/bet_status', status: 200 });
+    const result = parseResponse(
+      schema,
+      outcome.result,
+      { method: 'POST', path: '/api/bet_status', status: 200 },
+      this.#clean,
+      undefined,
+      { correlationId: id },
+    );
     return { ...outcome, result };
   }
 
@@ -280,7 +358,7 @@ export class JobTracker {
   }
 }
 
-function entryFrom(envelope: AsyncEnvelope, status: string, result?: unknown): PollEntry {
+function entryFrom(envelope: AsyncEnvelope, status: string): PollEntry {
   return {
     correlation_id: envelope.correlation_id,
     status,
@@ -289,14 +367,20 @@ function entryFrom(envelope: AsyncEnvelope, status: string, result?: unknown): P
     username: envelope.username ?? null,
     submitted_at: envelope.submitted_at ?? null,
     timeout_at: envelope.timeout_at ?? null,
-    ...(result === undefined ? {} : { result }),
   };
 }
 
-function withAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+/** The promise, or the signal's reason if it aborts first; `release` tells the tracker this waiter left. */
+export function withAbort<T>(promise: Promise<T>, signal: AbortSignal, release: () => void): Promise<T> {
+  if (signal.aborted) {
+    release();
+    return Promise.reject(signal.reason);
+  }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
+    const onAbort = () => {
+      release();
+      reject(signal.reason);
+    };
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       (v) => {

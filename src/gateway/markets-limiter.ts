@@ -1,3 +1,5 @@
+import { CardLimitError, ClientClosedError } from './errors.js';
+
 /** Timer functions the limiter uses; injectable so tests can drive a minute without waiting for one. */
 export interface LimiterClock {
   now(): number;
@@ -18,9 +20,36 @@ export interface MarketsLimiterOptions {
   clock?: LimiterClock;
 }
 
+/** What a caller is told when its card read has to wait for a slot. */
+export interface QueuedInfo {
+  /** Estimated wait until the read is sent, in milliseconds (a lower bound: answers still in flight move it later). */
+  estimatedWaitMs: number;
+  /** Reads queued ahead of this one. */
+  ahead: number;
+}
+
+/** Admission options of one card read (see `client.markets.get(query, options)`). */
+export interface AdmissionOptions {
+  /** Refuse at once with CardLimitError (carrying retryAfterMs) when the estimated wait is longer. Default: wait. */
+  maxQueueMs?: number | undefined;
+  /** Aborting removes the read from the queue and rejects with the signal's reason. */
+  signal?: AbortSignal | undefined;
+  /** Called once when the read has to wait for a slot (not called when it goes at once). */
+  onQueued?: ((info: QueuedInfo) => void) | undefined;
+  /** A retried read (after a 429) goes ahead of new ones. */
+  front?: boolean | undefined;
+}
+
+interface Waiter {
+  resolve: (grant: number) => void;
+  reject: (err: unknown) => void;
+  cleanup: (() => void) | undefined;
+}
+
 /**
- * Client-side rolling-window limit for GET /v3/markets. Callers over the limit queue (FIFO) instead of failing;
- * pause() (after a 429) holds the whole bucket until Retry-After. A timer exists only while someone is queued.
+ * Client-side rolling-window limit for GET /v3/markets. Callers over the limit queue (FIFO) instead of failing,
+ * unless they set maxQueueMs; pause() (after a 429) holds the whole bucket until Retry-After. A timer exists only
+ * while someone is queued.
  *
  * The gateway counts a request when it arrives, which is after we send it. A grant therefore counts from its
  * send time only until settle() says the answer came back; from then on it counts from that later moment, so
@@ -34,10 +63,11 @@ export class MarketsLimiter {
   readonly #sent: number[] = [];
   /** Times settled grants' answers came back, oldest first. */
   readonly #settled: number[] = [];
-  readonly #queue: ((grant: number) => void)[] = [];
+  readonly #queue: Waiter[] = [];
   #pausedUntil = 0;
   #timer: unknown;
   #timerAt = 0;
+  #closed = false;
 
   constructor(opts: MarketsLimiterOptions = {}) {
     this.perMinute = opts.perMinute ?? 120;
@@ -57,10 +87,33 @@ export class MarketsLimiter {
   }
 
   /**
-   * Resolves with a grant (its send time) when a request may be sent; pass it to settle() once the answer is in.
-   * `front` puts a retried request ahead of new ones.
+   * Estimated milliseconds until a read asked for now would be sent (0 when a slot is free). A lower bound:
+   * a read still waiting for its answer frees its slot a window after the answer, not after the send.
    */
-  acquire(opts: { front?: boolean } = {}): Promise<number> {
+  estimateWaitMs(opts: { front?: boolean | undefined } = {}): number {
+    const now = this.#clock.now();
+    this.#expire(now);
+    const ahead = opts.front ? 0 : this.#queue.length;
+    // Slots that must free before this read goes: everyone counted plus everyone ahead, beyond the limit.
+    const need = this.#used() + ahead + 1 - this.perMinute;
+    let at = now;
+    if (need > 0) {
+      const times = [...this.#sent, ...this.#settled].sort((a, b) => a - b);
+      const i = need - 1;
+      // Past a full window of reads, each later window frees the same slots again.
+      if (times.length > 0) at = times[i % times.length]! + this.windowMs * (Math.floor(i / times.length) + 1);
+    }
+    return Math.max(0, Math.max(at, this.#pausedUntil) - now);
+  }
+
+  /**
+   * Resolves with a grant (its send time) when a request may be sent; pass it to settle() once the answer is in.
+   * Rejects with CardLimitError when maxQueueMs is set and the estimated wait is longer, with the signal's reason
+   * when aborted, and with ClientClosedError when the client closes.
+   */
+  acquire(opts: AdmissionOptions = {}): Promise<number> {
+    if (this.#closed) return Promise.reject(new ClientClosedError('GET /v3/markets'));
+    if (opts.signal?.aborted) return Promise.reject(opts.signal.reason);
     // The common case takes no closure and no timer: nobody waiting, a free slot, no pause.
     if (this.#queue.length === 0) {
       const now = this.#clock.now();
@@ -70,9 +123,30 @@ export class MarketsLimiter {
         return Promise.resolve(now);
       }
     }
-    return new Promise<number>((resolve) => {
-      if (opts.front) this.#queue.unshift(resolve);
-      else this.#queue.push(resolve);
+    const estimatedWaitMs = this.estimateWaitMs(opts);
+    if (opts.maxQueueMs !== undefined && estimatedWaitMs > opts.maxQueueMs) {
+      return Promise.reject(
+        new CardLimitError(
+          `GET /v3/markets: the card limit (${this.perMinute} per ${Math.round(this.windowMs / 1000)} s) is reached; the next slot is about ${Math.ceil(estimatedWaitMs / 1000)} s away, longer than maxQueueMs ${opts.maxQueueMs}. Nothing was sent; try again in about ${Math.ceil(estimatedWaitMs / 1000)} s.`,
+          { retryAfterMs: estimatedWaitMs, method: 'GET', path: '/v3/markets' },
+        ),
+      );
+    }
+    const ahead = opts.front ? 0 : this.#queue.length;
+    return new Promise<number>((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject, cleanup: undefined };
+      const signal = opts.signal;
+      if (signal) {
+        const onAbort = () => {
+          this.#remove(waiter);
+          reject(signal.reason);
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        waiter.cleanup = () => signal.removeEventListener('abort', onAbort);
+      }
+      if (opts.front) this.#queue.unshift(waiter);
+      else this.#queue.push(waiter);
+      opts.onQueued?.({ estimatedWaitMs, ahead });
       this.#drain();
     });
   }
@@ -92,6 +166,24 @@ export class MarketsLimiter {
     this.#drain();
   }
 
+  /** Rejects every queued read at once with ClientClosedError and clears the timer; later acquires reject too. */
+  close(): void {
+    this.#closed = true;
+    this.#clearTimer();
+    const waiting = this.#queue.splice(0);
+    for (const w of waiting) {
+      w.cleanup?.();
+      w.reject(new ClientClosedError('GET /v3/markets'));
+    }
+  }
+
+  #remove(waiter: Waiter): void {
+    const i = this.#queue.indexOf(waiter);
+    if (i >= 0) this.#queue.splice(i, 1);
+    waiter.cleanup?.();
+    this.#schedule(this.#clock.now());
+  }
+
   #used(): number {
     return this.#sent.length + this.#settled.length;
   }
@@ -107,7 +199,9 @@ export class MarketsLimiter {
     this.#expire(now);
     while (this.#queue.length > 0 && now >= this.#pausedUntil && this.#used() < this.perMinute) {
       this.#sent.push(now);
-      this.#queue.shift()!(now);
+      const w = this.#queue.shift()!;
+      w.cleanup?.();
+      w.resolve(now);
     }
     this.#schedule(now);
   }

@@ -1,10 +1,23 @@
 import type { EventEmitter } from 'node:events';
+import type { IncomingHttpHeaders } from 'node:http';
 import { type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
+import { APIPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
 import { Deadline } from './deadline.js';
 import { errorFromResponse } from './error-map.js';
-import { GatewayError, NetworkError, RateLimitError, RequestTimeoutError, ServerError } from './errors.js';
+import {
+  ClientClosedError,
+  GatewayError,
+  NetworkError,
+  RateLimitError,
+  RequestTimeoutError,
+  RequestValidationError,
+  ServerError,
+  ServiceUnavailableError,
+} from './errors.js';
+import type { AdmissionOptions } from './markets-limiter.js';
 import { redact } from './redact.js';
+import type { RequestOptions } from './request-options.js';
 import { backoffMs, parseRetryAfter } from './retry-after.js';
 import { parseResponse } from './validate.js';
 
@@ -13,7 +26,7 @@ export type QueryValue = string | number | boolean | undefined | null;
 /** A gate a request passes before each attempt (the markets limiter). */
 export interface RequestGate {
   /** Resolves with a grant when the attempt may be sent. */
-  acquire(opts?: { front?: boolean }): Promise<number>;
+  acquire(opts?: AdmissionOptions): Promise<number>;
   /** The attempt's answer came back (or it failed): the gate counts it from now on. */
   settle(grant: number): void;
   pause(ms: number): void;
@@ -31,14 +44,19 @@ export interface RequestSpec<S extends z.ZodType> {
    */
   idempotent: boolean;
   gate?: RequestGate | undefined;
+  /** How long this call may queue at the gate, and whom to tell when it does. */
+  admission?: Omit<AdmissionOptions, 'front' | 'signal'> | undefined;
 }
 
 export interface TransportOptions {
   baseUrl: string;
   apiKey: string;
   dispatcher: Dispatcher;
+  /** Default deadline of a whole call (attempts and waits between them). */
   timeoutMs: number;
   maxReadRetries: number;
+  /** Longest Retry-After (429/503) the client waits out; a longer one surfaces at once. */
+  maxRetryAfterMs: number;
   sandbox: boolean;
   /** How often one request may wait out a 429 behind a gate before the error surfaces. */
   maxRateLimitWaits?: number;
@@ -55,17 +73,18 @@ export interface DeprecationNotice {
   successor: string | undefined;
 }
 
-const header = (h: Record<string, string | string[] | undefined>, name: string) => {
+const header = (h: IncomingHttpHeaders, name: string) => {
   const v = h[name];
   return Array.isArray(v) ? v[0] : v;
 };
 
 /** Failures a read may retry: the gateway never saw it, or answered in a way that says "later". */
 const retryable = (err: unknown) =>
-  err instanceof NetworkError ||
-  err instanceof RequestTimeoutError ||
-  err instanceof RateLimitError ||
-  err instanceof ServerError;
+  err instanceof NetworkError || err instanceof RateLimitError || err instanceof ServerError;
+
+const NO_OPTIONS: RequestOptions = Object.freeze({});
+const FRONT: AdmissionOptions = { front: true };
+const BACK: AdmissionOptions = {};
 
 /** Codes that prove no byte of the request left this process. */
 const NOT_SENT_CODES = new Set([
@@ -77,18 +96,48 @@ const NOT_SENT_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
-const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/** Data plus the raw response; the public ResponseInfo (headers copied and redacted) is built only when asked. */
+class Answer<T> implements WithResponse<T> {
+  readonly data: T;
+  readonly #status: number;
+  readonly #headers: IncomingHttpHeaders;
+  readonly #clean: (h: IncomingHttpHeaders) => Record<string, string>;
+  #info: ResponseInfo | undefined;
+
+  constructor(
+    data: T,
+    status: number,
+    headers: IncomingHttpHeaders,
+    clean: (h: IncomingHttpHeaders) => Record<string, string>,
+  ) {
+    this.data = data;
+    this.#status = status;
+    this.#headers = headers;
+    this.#clean = clean;
+  }
+
+  get response(): ResponseInfo {
+    if (!this.#info) {
+      const headers = this.#clean(this.#headers);
+      this.#info = { status: this.#status, headers, requestId: headers['x-request-id'] };
+    }
+    return this.#info;
+  }
+}
 
 /** The one HTTP path of the client: auth header, deadline, error mapping, read retries, response parsing. */
 export class Transport {
   readonly baseUrl: string;
   readonly #apiKey: string;
   readonly #opts: Omit<TransportOptions, 'apiKey'>;
-  readonly #sleep: (ms: number) => Promise<void>;
   #closed = false;
   readonly #deprecationsSeen = new Set<string>();
-  /** Built once: the same on every request (copied only when a body adds content-type). */
+  /** Built once: the same on every request (copied only when a body or per-call headers add to it). */
   readonly #headers: Readonly<Record<string, string>>;
+  /** Attempts in flight and calls waiting to retry: close() ends them at once. */
+  readonly #inflight = new Set<Deadline>();
+  readonly #sleepers = new Set<(err: unknown) => void>();
+  readonly #cleanHeaders = (h: IncomingHttpHeaders) => this.#redactHeaders(h);
 
   constructor(opts: TransportOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
@@ -96,48 +145,160 @@ export class Transport {
     this.#apiKey = apiKey;
     // Keep the key in exactly one private slot, so no options object carrying it is ever reachable.
     this.#opts = rest;
-    this.#sleep = opts.sleep ?? defaultSleep;
     const headers: Record<string, string> = {
       'x-api-key': apiKey,
       accept: 'application/json',
-      'user-agent': opts.userAgent ?? 'syndicate-desk-gateway/0.1',
+      'user-agent': opts.userAgent ?? 'betting-gateway-client/0.2',
     };
     if (opts.sandbox) headers['x-service-sandbox'] = '1';
     this.#headers = headers;
   }
 
-  close(): void {
-    this.#closed = true;
+  get closed(): boolean {
+    return this.#closed;
   }
 
-  async request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>> {
+  /** Ends every attempt in flight and every wait before a retry at once, with ClientClosedError. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const d of this.#inflight) d.abort('closed', undefined);
+    this.#inflight.clear();
+    for (const wake of this.#sleepers) wake(new ClientClosedError('A call waiting to retry'));
+    this.#sleepers.clear();
+  }
+
+  /** Strips the API key out of any value about to be kept on an error or handed to a caller. */
+  redact<T>(value: T): T {
+    return redact(value, this.#apiKey);
+  }
+
+  /** Sends one call; the returned APIPromise also gives `.withResponse()`. */
+  call<S extends z.ZodType>(spec: RequestSpec<S>, call?: RequestOptions): APIPromise<z.output<S>> {
+    return APIPromise.from(this.request(spec, call));
+  }
+
+  async request<S extends z.ZodType>(
+    spec: RequestSpec<S>,
+    call: RequestOptions = NO_OPTIONS,
+  ): Promise<WithResponse<z.output<S>>> {
+    const { method, path } = spec;
+    if (this.#closed) throw new ClientClosedError(`${method} ${path}`);
+    const signal = call.signal;
+    if (signal?.aborted) throw signal.reason;
+    const timeoutMs = call.timeoutMs ?? this.#opts.timeoutMs;
+    if (!(timeoutMs > 0)) {
+      throw new GatewayError(
+        `${method} ${path}: timeoutMs must be a positive number of milliseconds (got ${timeoutMs}).`,
+      );
+    }
+    const maxRetries = call.maxRetries ?? this.#opts.maxReadRetries;
+    if (!(Number.isInteger(maxRetries) && maxRetries >= 0)) {
+      throw new GatewayError(`${method} ${path}: maxRetries must be a whole number of 0 or more (got ${maxRetries}).`);
+    }
+    // Set when the first attempt may go: waiting in the card-limit queue is bounded by maxQueueMs, not by this.
+    let deadlineAt = spec.gate ? 0 : Date.now() + timeoutMs;
+    const headers = this.#requestHeaders(spec.body !== undefined, call.headers, method, path);
+    const payload =
+      spec.body === undefined
+        ? undefined
+        : JSON.stringify(withExtra(spec.body, call.extraBody, method, path, 'extraBody'));
+    const url = this.#url(
+      path,
+      call.extraQuery
+        ? (withExtra(spec.query ?? {}, call.extraQuery, method, path, 'extraQuery') as Record<string, QueryValue>)
+        : spec.query,
+    );
     let attempt = 0;
     let rateLimitWaits = 0;
     let front = false;
     for (;;) {
-      if (this.#closed) throw new GatewayError('The gateway client is closed: create a new GatewayClient.');
-      const grant = spec.gate ? await spec.gate.acquire({ front }) : 0;
+      let grant = 0;
+      if (spec.gate) {
+        grant = await spec.gate.acquire(
+          spec.admission || signal ? { ...spec.admission, front, signal } : front ? FRONT : BACK,
+        );
+        if (deadlineAt === 0) deadlineAt = Date.now() + timeoutMs;
+      }
       attempt++;
       try {
-        const out = await this.#once(spec);
+        const out = await this.#once(spec, url, headers, payload, deadlineAt, timeoutMs, attempt, signal);
         spec.gate?.settle(grant);
         return out;
       } catch (err) {
         spec.gate?.settle(grant);
+        const retryAfterMs =
+          err instanceof RateLimitError || err instanceof ServiceUnavailableError ? err.retryAfterMs : undefined;
+        // A Retry-After beyond the cap is the caller's to decide on: no hour-long sleep inside a call.
+        if (retryAfterMs !== undefined && retryAfterMs > this.#opts.maxRetryAfterMs) throw err;
         // Behind a gate a 429 pauses the whole bucket and the GET goes again first in line.
         if (err instanceof RateLimitError && spec.gate && rateLimitWaits < (this.#opts.maxRateLimitWaits ?? 5)) {
+          if (Date.now() + (retryAfterMs ?? 1_000) >= deadlineAt) throw err;
           rateLimitWaits++;
           attempt--;
           front = true;
-          spec.gate.pause(err.retryAfterMs ?? 1_000);
+          spec.gate.pause(retryAfterMs ?? 1_000);
           continue;
         }
-        if (!spec.idempotent || attempt > this.#opts.maxReadRetries || !retryable(err)) throw err;
-        const wait =
-          err instanceof RateLimitError && err.retryAfterMs !== undefined ? err.retryAfterMs : backoffMs(attempt);
-        await this.#sleep(wait);
+        if (!spec.idempotent || attempt > maxRetries || !retryable(err)) throw err;
+        const wait = retryAfterMs ?? backoffMs(attempt);
+        // A retry that cannot finish inside the one deadline is not started.
+        if (Date.now() + wait >= deadlineAt) throw err;
+        await this.#sleep(wait, signal);
       }
     }
+  }
+
+  #requestHeaders(
+    hasBody: boolean,
+    extra: Readonly<Record<string, string>> | undefined,
+    method: string,
+    path: string,
+  ): Readonly<Record<string, string>> {
+    if (!hasBody && !extra) return this.#headers;
+    const out: Record<string, string> = { ...this.#headers };
+    if (hasBody) out['content-type'] = 'application/json';
+    if (extra) {
+      for (const [name, value] of Object.entries(extra)) {
+        const lower = name.toLowerCase();
+        if (lower === 'x-api-key') {
+          throw new RequestValidationError(
+            `${method} ${path}: headers cannot set x-api-key; the client sends its own key.`,
+            {
+              field: 'headers.x-api-key',
+              issues: [{ field: 'headers.x-api-key', message: 'cannot be set per call' }],
+            },
+          );
+        }
+        out[lower] = value;
+      }
+    }
+    return out;
+  }
+
+  /** Waits before a retry; the caller's signal and close() end the wait at once. */
+  #sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const cleanup = () => {
+        if (timer) clearTimeout(timer);
+        this.#sleepers.delete(wake);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const wake = (err: unknown) => {
+        cleanup();
+        reject(err);
+      };
+      const onAbort = () => wake(signal?.reason);
+      const done = () => {
+        cleanup();
+        resolve();
+      };
+      this.#sleepers.add(wake);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (this.#opts.sleep) this.#opts.sleep(ms).then(done, wake);
+      else timer = setTimeout(done, ms);
+    });
   }
 
   #url(path: string, query: Record<string, QueryValue> | undefined): string {
@@ -152,21 +313,28 @@ export class Transport {
     return `${this.baseUrl}${path}${qs}`;
   }
 
-  async #once<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>> {
+  async #once<S extends z.ZodType>(
+    spec: RequestSpec<S>,
+    url: string,
+    headers: Readonly<Record<string, string>>,
+    payload: string | undefined,
+    deadlineAt: number,
+    timeoutMs: number,
+    attempt: number,
+    signal: AbortSignal | undefined,
+  ): Promise<WithResponse<z.output<S>>> {
     const { method, path } = spec;
-    let headers = this.#headers;
-    let payload: string | undefined;
-    if (spec.body !== undefined) {
-      payload = JSON.stringify(spec.body);
-      headers = { ...headers, 'content-type': 'application/json' };
-    }
+    if (this.#closed) throw new ClientClosedError(`${method} ${path}`);
+    const left = deadlineAt - Date.now();
+    if (left <= 0) throw this.#timeoutError(method, path, timeoutMs, attempt - 1, false);
     // AbortSignal.timeout/AbortController cost about 10% of a card request here; see deadline.ts.
-    const deadline = new Deadline(this.#opts.timeoutMs);
+    const deadline = new Deadline(left, signal);
+    this.#inflight.add(deadline);
     let status: number;
-    let resHeaders: Record<string, string | string[] | undefined>;
+    let resHeaders: IncomingHttpHeaders;
     let text: string;
     try {
-      const res = await request(this.#url(path, spec.query), {
+      const res = await request(url, {
         dispatcher: this.#opts.dispatcher,
         method,
         headers,
@@ -178,28 +346,49 @@ export class Transport {
       // Always read the body, also on errors, or the connection stays pinned.
       text = await res.body.text();
     } catch (err) {
-      throw this.#transportError(err, deadline, method, path);
+      throw this.#transportError(err, deadline, method, path, timeoutMs, attempt);
     } finally {
       deadline.clear();
+      this.#inflight.delete(deadline);
     }
     this.#noticeDeprecation(method, path, resHeaders);
     const data = parseJson(text);
     if (status < 200 || status >= 300) {
-      const body = redact(data, this.#apiKey);
+      const body = this.redact(data);
+      const cleanHeaders = this.#redactHeaders(resHeaders);
       throw errorFromResponse({
         status,
         body,
         method,
         path,
-        correlationId: correlationIdOf(body, resHeaders),
+        correlationId: correlationIdOf(body, cleanHeaders),
         retryAfterMs: parseRetryAfter(resHeaders['retry-after']),
+        headers: cleanHeaders,
+        requestId: cleanHeaders['x-request-id'],
       });
     }
-    return parseResponse(spec.schema, data, { method, path, status }, (body) => redact(body, this.#apiKey));
+    const parsed = parseResponse(
+      spec.schema,
+      data,
+      { method, path, status },
+      (body) => this.redact(body),
+      () => this.#redactHeaders(resHeaders),
+    );
+    return new Answer(parsed, status, resHeaders, this.#cleanHeaders);
+  }
+
+  #redactHeaders(h: IncomingHttpHeaders): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const name in h) {
+      const v = h[name];
+      if (v === undefined) continue;
+      out[name] = this.redact(Array.isArray(v) ? v.join(', ') : v);
+    }
+    return out;
   }
 
   /** Once per route, never per response: a warning on every call would drown the logs. */
-  #noticeDeprecation(method: string, path: string, headers: Record<string, string | string[] | undefined>): void {
+  #noticeDeprecation(method: string, path: string, headers: IncomingHttpHeaders): void {
     if (header(headers, 'deprecation') === undefined) return;
     const route = `${method} ${path}`;
     if (this.#deprecationsSeen.has(route)) return;
@@ -215,18 +404,32 @@ export class Transport {
     }
   }
 
-  #transportError(err: unknown, signal: { aborted: boolean }, method: string, path: string): GatewayError {
+  #timeoutError(method: string, path: string, timeoutMs: number, attempts: number, mayHaveReachedServer: boolean) {
+    const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+    return new RequestTimeoutError(
+      `${method} ${path} did not finish within its deadline of ${timeoutMs} ms (one deadline for the whole call: ${tries} and the waits between them).${mayHaveReachedServer ? ' The request may have reached the gateway: for a state-changing call check its result (re-poll) before sending it again.' : ''}`,
+      { method, path, timeoutMs, mayHaveReachedServer },
+    );
+  }
+
+  #transportError(
+    err: unknown,
+    deadline: Deadline,
+    method: string,
+    path: string,
+    timeoutMs: number,
+    attempt: number,
+  ): unknown {
     if (err instanceof GatewayError) return err;
-    const timeoutMs = this.#opts.timeoutMs;
-    if (signal.aborted) {
-      return new RequestTimeoutError(
-        `${method} ${path} got no answer within ${timeoutMs} ms. The request may have reached the gateway: for a state-changing call check its result (re-poll) before sending it again.`,
-        { method, path, timeoutMs, mayHaveReachedServer: true },
-      );
+    if (deadline.aborted) {
+      if (deadline.cause === 'aborted') return deadline.reason;
+      if (deadline.cause === 'closed')
+        return new ClientClosedError(`${method} ${path}`, { method, path, mayHaveReachedServer: true });
+      return this.#timeoutError(method, path, timeoutMs, attempt, true);
     }
     const code = errorCode(err);
     const notSent = code !== undefined && NOT_SENT_CODES.has(code);
-    const detail = redact(err instanceof Error ? err.message : String(err), this.#apiKey);
+    const detail = this.redact(err instanceof Error ? err.message : String(err));
     return new NetworkError(
       notSent
         ? `${method} ${path} could not connect to ${this.baseUrl} (${code}). Nothing was sent; check baseUrl and that the gateway is running.`
@@ -240,6 +443,28 @@ export class Transport {
       },
     );
   }
+}
+
+/** Adds escape-hatch fields to a validated body or query; a field the library already types is refused. */
+function withExtra(
+  base: unknown,
+  extra: Readonly<Record<string, unknown>> | undefined,
+  method: string,
+  path: string,
+  option: string,
+): unknown {
+  if (!extra) return base;
+  const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
+  for (const [k, v] of Object.entries(extra)) {
+    if (k in out) {
+      throw new RequestValidationError(
+        `${method} ${path}: ${option}.${k} is already a typed field of this request; set it there instead.`,
+        { field: `${option}.${k}`, issues: [{ field: `${option}.${k}`, message: 'is a typed field' }] },
+      );
+    }
+    out[k] = v;
+  }
+  return out;
 }
 
 function parseJson(text: string): unknown {
@@ -266,12 +491,8 @@ function errorCode(err: unknown): string | undefined {
   return found;
 }
 
-function correlationIdOf(body: unknown, headers: Record<string, string | string[] | undefined>): string | undefined {
+function correlationIdOf(body: unknown, headers: Record<string, string>): string | undefined {
   const fromBody = body && typeof body === 'object' ? (body as Record<string, unknown>).correlation_id : undefined;
   if (typeof fromBody === 'string') return fromBody;
-  for (const name of ['bet-correlation-id', 'x-correlation-id', 'x-request-id']) {
-    const v = headers[name];
-    if (typeof v === 'string') return v;
-  }
-  return undefined;
+  return headers['bet-correlation-id'] ?? headers['x-correlation-id'] ?? headers['x-request-id'];
 }

@@ -39,8 +39,12 @@ export function parseResponse<S extends z.ZodType>(
   schema: S,
   data: unknown,
   ctx: { method: string; path: string; status: number },
-  /** Cleans the body kept on the error (the transport strips the API key from it). */
-  clean: (body: unknown) => unknown = (b) => b,
+  /** Cleans what is kept on the error (the transport strips the API key from it). */
+  clean: (value: unknown) => unknown = (b) => b,
+  /** Response headers for the error, already cleaned. */
+  headers?: () => Record<string, string>,
+  /** A completed job's result rather than an HTTP body: the error says the job completed. */
+  job?: { correlationId: string },
 ): z.output<S> {
   // The generated check answers almost every body; zod's own parse runs only to explain a refusal.
   const check = shapeCheckOf(schema);
@@ -48,9 +52,18 @@ export function parseResponse<S extends z.ZodType>(
   const parsed = schema.safeParse(data);
   // A pure schema only accepts or refuses: hand back the body itself, unknown fields and all.
   if (parsed.success) return check ? (data as z.output<S>) : parsed.data;
-  const issues = parsed.error.issues.map((i) => `${fieldOf(i.path)}: ${i.message}`);
+  const issues = clean(parsed.error.issues.map((i) => `${fieldOf(i.path)}: ${i.message}`)) as string[];
+  const hdrs = headers?.();
+  const extra = hdrs ? { headers: hdrs, requestId: hdrs['x-request-id'] } : {};
+  if (job) {
+    const id = clean(job.correlationId) as string;
+    throw new ResponseShapeError(
+      `Job ${id} COMPLETED at the gateway, but its result does not match the documented shape (${issues.slice(0, 3).join('; ')}). Do not resubmit it: the work is done (a bet may be placed); read the result from this error's body or the account's transactions, and report the mismatch.`,
+      { ...ctx, body: clean(data), issues, correlationId: id, jobCompleted: true, ...extra },
+    );
+  }
   throw new ResponseShapeError(
     `${ctx.method} ${ctx.path} answered ${ctx.status} with an unexpected body (${issues.slice(0, 3).join('; ')}). The gateway and this client disagree on the spec; report it.`,
-    { ...ctx, body: clean(data), issues },
+    { ...ctx, body: clean(data), issues, ...extra },
   );
 }

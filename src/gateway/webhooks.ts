@@ -42,13 +42,29 @@ export function verifyWebhookSignature(
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+/** Default age limit of a delivery: older (or further in the future) is refused as a possible replay. */
+export const DEFAULT_WEBHOOK_TOLERANCE_MS = 300_000;
+/** Default nesting limit of a delivery body; result objects in the spec nest 3 or 4 levels. */
+export const DEFAULT_WEBHOOK_MAX_DEPTH = 64;
+
 export interface ParseWebhookOptions {
-  /** Refuse a delivery whose delivered_at is further than this from now (replays of old deliveries). Off by default. */
-  toleranceMs?: number;
+  /**
+   * Refuse a delivery whose `delivered_at` is further than this from now, in milliseconds (a replay of an old
+   * delivery, or a skewed clock). Default 300 000 (5 minutes). `false` turns the check off: only do that when the
+   * receiver dedupes by correlation id itself.
+   */
+  toleranceMs?: number | false;
+  /** Refuse a body nested deeper than this (arrays and objects) before parsing it. Default 64. */
+  maxDepth?: number;
+  /** Clock for the age check; default Date.now. */
   now?: () => number;
 }
 
-/** Verifies, then parses into the typed webhook shape (unknown fields kept). */
+/**
+ * Verifies Bet-Signature over the raw bytes, refuses bodies nested deeper than maxDepth, parses, checks the
+ * documented shape (unknown fields kept) and refuses a stale delivered_at. Throws WebhookSignatureError (answer
+ * 401) or WebhookPayloadError (answer 400); never a RangeError, whatever the body.
+ */
 export function parseWebhook(
   rawBody: RawBody,
   header: string | string[] | null | undefined,
@@ -68,6 +84,11 @@ export function parseWebhook(
     );
   }
   const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
+  const maxDepth = opts.maxDepth ?? DEFAULT_WEBHOOK_MAX_DEPTH;
+  const depth = jsonDepth(text, maxDepth);
+  if (depth > maxDepth) {
+    throw new WebhookPayloadError(`Webhook body nests deeper than ${maxDepth} levels; answer 400.`);
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -81,14 +102,43 @@ export function parseWebhook(
       `Webhook body lacks the documented shape (${issue ? `${issue.path.join('.') || '(body)'}: ${issue.message}` : 'invalid'}); answer 400.`,
     );
   }
-  if (opts.toleranceMs !== undefined) assertFresh(parsed.data.delivered_at, opts.toleranceMs, opts.now ?? Date.now);
+  const tolerance = opts.toleranceMs ?? DEFAULT_WEBHOOK_TOLERANCE_MS;
+  if (tolerance !== false) assertFresh(parsed.data.delivered_at, tolerance, opts.now ?? Date.now);
   return parsed.data;
+}
+
+/**
+ * Deepest nesting of arrays and objects in JSON text, stopping once past `limit`. A linear scan that skips
+ * strings, so a hostile body costs one pass and no recursion.
+ */
+export function jsonDepth(text: string, limit = Number.POSITIVE_INFINITY): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      depth++;
+      if (depth > max) {
+        max = depth;
+        if (max > limit) return max;
+      }
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return max;
 }
 
 function assertFresh(deliveredAt: string | undefined, toleranceMs: number, now: () => number): void {
   const at = deliveredAt === undefined ? Number.NaN : Date.parse(deliveredAt);
   if (Number.isNaN(at)) {
-    throw new WebhookPayloadError('Webhook has no readable delivered_at, so its age cannot be checked; answer 400.');
+    throw new WebhookPayloadError(
+      'Webhook has no readable delivered_at, so its age cannot be checked; answer 400 (or pass toleranceMs: false to accept it).',
+    );
   }
   const skew = Math.abs(now() - at);
   if (skew > toleranceMs) {

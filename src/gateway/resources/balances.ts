@@ -1,3 +1,5 @@
+import type { APIPromise } from '../api-promise.js';
+import type { RequestOptions } from '../request-options.js';
 import {
   type BalanceRecord,
   BalanceRecord as BalanceRecordSchema,
@@ -10,12 +12,13 @@ import type { ResourceContext } from './context.js';
 export class Balances {
   constructor(private readonly ctx: ResourceContext) {}
 
-  get(req: BalanceRequest): Promise<BalanceRecord> {
-    return this.ctx.post('/v3/balance', BalanceRequest, req, BalanceRecordSchema, { idempotent: true });
+  /** POST /v3/balance: the session's cached balance record. */
+  get(req: BalanceRequest, options?: RequestOptions): APIPromise<BalanceRecord> {
+    return this.ctx.post('/v3/balance', BalanceRequest, req, BalanceRecordSchema, { idempotent: true }, options);
   }
 
   /** @deprecated POST /api/balance (legacy shape); use get(). */
-  getLegacy(req: BalanceRequest): Promise<LegacyBalance> {
-    return this.ctx.post('/api/balance', BalanceRequest, req, LegacyBalance, { idempotent: true });
+  getLegacy(req: BalanceRequest, options?: RequestOptions): APIPromise<LegacyBalance> {
+    return this.ctx.post('/api/balance', BalanceRequest, req, LegacyBalance, { idempotent: true }, options);
   }
 }

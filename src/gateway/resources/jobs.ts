@@ -1,37 +1,45 @@
 import type { z } from 'zod';
-import type { JobOutcome, JobTracker } from '../jobs.js';
+import type { APIPromise } from '../api-promise.js';
+import type { JobOutcome, JobTracker, WaitOptions } from '../jobs.js';
+import type { RequestOptions } from '../request-options.js';
 import { type AsyncEnvelope, BetStatusRequest, BetStatusResponse, type PollEntry } from '../schemas/jobs.js';
 import { type WebhookBody, WebhookBody as WebhookBodySchema } from '../schemas/webhooks.js';
-import type { Transport } from '../transport.js';
 import { parseRequest } from '../validate.js';
+import type { ResourceContext } from './context.js';
 
 /** client.jobs: direct status reads plus the shared poller. */
 export class Jobs {
   constructor(
-    private readonly transport: Transport,
+    private readonly ctx: ResourceContext,
     private readonly tracker: JobTracker,
   ) {}
 
   /** One POST /api/bet_status for the given ids (a read: retried on transient failures). */
-  async status(correlationIds: string[]): Promise<PollEntry[]> {
-    const body = parseRequest(BetStatusRequest, { correlation_ids: correlationIds }, 'POST /api/bet_status');
-    const res = await this.transport.request({
-      method: 'POST',
-      path: '/api/bet_status',
-      body,
-      schema: BetStatusResponse,
-      idempotent: true,
-    });
-    return res.statuses;
+  status(correlationIds: string[], options?: RequestOptions): APIPromise<PollEntry[]> {
+    return this.ctx
+      .post(
+        '/api/bet_status',
+        BetStatusRequest,
+        { correlation_ids: correlationIds },
+        BetStatusResponse,
+        { idempotent: true },
+        options,
+      )
+      .map((r) => r.statuses);
   }
 
   /** Re-tracks a persisted 202 envelope (e.g. after a restart); polling stops at its timeout_at. */
-  track<T = unknown>(envelope: AsyncEnvelope, resultSchema?: z.ZodType<T>): Promise<JobOutcome<T>> {
-    return this.tracker.track(envelope, resultSchema);
+  track<T = unknown>(
+    envelope: AsyncEnvelope,
+    resultSchema?: z.ZodType<T>,
+    options?: WaitOptions,
+  ): Promise<JobOutcome<T>> {
+    return this.tracker.track(envelope, resultSchema, options);
   }
 
-  wait<T = unknown>(correlationId: string, resultSchema?: z.ZodType<T>): Promise<JobOutcome<T>> {
-    return this.tracker.wait(correlationId, resultSchema);
+  /** Waits on a bare correlation id (no timeout_at known: polls until the gateway says it left pending). */
+  wait<T = unknown>(correlationId: string, resultSchema?: z.ZodType<T>, options?: WaitOptions): Promise<JobOutcome<T>> {
+    return this.tracker.wait(correlationId, resultSchema, options);
   }
 
   untrack(correlationId: string): boolean {

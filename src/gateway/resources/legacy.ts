@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import type { APIPromise } from '../api-promise.js';
+import type { RequestOptions } from '../request-options.js';
 import {
   type LegacyBetResponse,
   LegacyBetResponse as LegacyBetSchema,
@@ -13,10 +15,10 @@ import {
   StackedSrmRequest as StackedSrmSchema,
 } from '../schemas/stacked-srm.js';
 import { LegacyTransactionsQuery, TransactionsResult } from '../schemas/transactions.js';
-import { parseRequest } from '../validate.js';
 import type { ResourceContext } from './context.js';
 
 const noCallback = <T extends z.ZodObject>(schema: T) => schema.omit({ callback_url: true } as never);
+const StackedSrmV2 = noCallback(StackedSrmSchema);
 
 /**
  * @deprecated Older routes answering inline. Sunset 2026-05-17 for the v2 transactions, promos, bonus_bets,
@@ -26,55 +28,67 @@ export class Legacy {
   constructor(private readonly ctx: ResourceContext) {}
 
   /** @deprecated Use client.bets.place (POST /v3/place_bet). Legacy synchronous /api/place_bet. */
-  placeBetSync(req: PlaceBetRequest): Promise<LegacyBetResponse> {
-    return this.ctx.post('/api/place_bet', placeBetSchemaFor(req), req, LegacyBetSchema, { idempotent: false });
+  placeBetSync(req: PlaceBetRequest, options?: RequestOptions): APIPromise<LegacyBetResponse> {
+    return this.ctx.post(
+      '/api/place_bet',
+      placeBetSchemaFor(req),
+      req,
+      LegacyBetSchema,
+      { idempotent: false },
+      options,
+    );
   }
 
   /** @deprecated Use client.bets.placeStackedSrm (POST /v3/stacked_srm). */
-  async stackedSrm(req: Omit<StackedSrmRequest, 'callback_url'>): Promise<StackedSrmResult> {
-    const body = parseRequest(noCallback(StackedSrmSchema), req, 'POST /v2/place_bet');
-    return this.ctx.transport.request({
-      method: 'POST',
-      path: '/v2/place_bet',
-      body: { ...(body as object), category: 'stacked_srm' },
-      schema: StackedSrmResult,
-      idempotent: false,
-    });
+  stackedSrm(req: Omit<StackedSrmRequest, 'callback_url'>, options?: RequestOptions): APIPromise<StackedSrmResult> {
+    // The v2 branch names its category in the body; the v3 path discriminates instead.
+    const check = StackedSrmV2.transform((b) => ({ ...(b as object), category: 'stacked_srm' }));
+    return this.ctx.post('/v2/place_bet', check, req, StackedSrmResult, { idempotent: false }, options);
   }
 
   /** @deprecated Use client.transactions.list (POST /v3/transactions). */
-  async transactions(query: LegacyTransactionsQuery): Promise<TransactionsResult> {
-    const q = parseRequest(LegacyTransactionsQuery, query, 'GET /v2/transactions');
-    return this.ctx.transport.request({
-      method: 'GET',
-      path: '/v2/transactions',
-      query: q,
-      schema: TransactionsResult,
-      idempotent: true,
-    });
+  transactions(query: LegacyTransactionsQuery, options?: RequestOptions): APIPromise<TransactionsResult> {
+    return this.ctx.get('/v2/transactions', LegacyTransactionsQuery, query, TransactionsResult, options);
   }
 
   /** @deprecated Use client.promos.list (POST /v3/promos). */
-  promos(req: { session_id: string }): Promise<PromosResult> {
-    return this.ctx.post('/v2/promos', noCallback(SessionJobRequest), req, PromosResult, { idempotent: true });
+  promos(req: { session_id: string }, options?: RequestOptions): APIPromise<PromosResult> {
+    return this.ctx.post('/v2/promos', noCallback(SessionJobRequest), req, PromosResult, { idempotent: true }, options);
   }
 
   /** @deprecated Use client.bonusBets.list (POST /v3/bonus_bets). */
-  bonusBets(req: { session_id: string }): Promise<BonusBetsResult> {
-    return this.ctx.post('/v2/bonus_bets', noCallback(SessionJobRequest), req, BonusBetsResult, { idempotent: true });
+  bonusBets(req: { session_id: string }, options?: RequestOptions): APIPromise<BonusBetsResult> {
+    return this.ctx.post(
+      '/v2/bonus_bets',
+      noCallback(SessionJobRequest),
+      req,
+      BonusBetsResult,
+      { idempotent: true },
+      options,
+    );
   }
 
   /** @deprecated Use client.promos.tokens (POST /v3/promo_tokens). */
-  promoTokens(req: Omit<PromoTokensRequest, 'callback_url'>): Promise<PromoTokensResult> {
-    return this.ctx.post('/v2/promo_tokens', noCallback(PromoTokensRequest), req, PromoTokensResult, {
-      idempotent: true,
-    });
+  promoTokens(req: Omit<PromoTokensRequest, 'callback_url'>, options?: RequestOptions): APIPromise<PromoTokensResult> {
+    return this.ctx.post(
+      '/v2/promo_tokens',
+      noCallback(PromoTokensRequest),
+      req,
+      PromoTokensResult,
+      { idempotent: true },
+      options,
+    );
   }
 
   /** @deprecated Use client.bonusBets.split (POST /v3/split_bonus_bet). The v2 result names new_amount and num_pieces. */
-  splitBonusBet(req: Omit<SplitBonusBetRequest, 'callback_url'>): Promise<SplitResult> {
-    return this.ctx.post('/v2/split_bonus_bet', noCallback(SplitBonusBetRequest), req, SplitResult, {
-      idempotent: false,
-    });
+  splitBonusBet(req: Omit<SplitBonusBetRequest, 'callback_url'>, options?: RequestOptions): APIPromise<SplitResult> {
+    return this.ctx.post(
+      '/v2/split_bonus_bet',
+      noCallback(SplitBonusBetRequest),
+      req,
+      SplitResult,
+      { idempotent: false },
+      options,
+    );
   }
 }

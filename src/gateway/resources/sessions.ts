@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { APIPromise } from '../api-promise.js';
+import type { RequestOptions } from '../request-options.js';
 import {
   type Session,
   SessionCommandRequest,
@@ -15,21 +17,46 @@ const NoBody = z.undefined();
 export class Sessions {
   constructor(private readonly ctx: ResourceContext) {}
 
-  async list(): Promise<Session[]> {
-    return (await this.ctx.post('/api/session_ids', NoBody, undefined, SessionList, { idempotent: true })).sessions;
+  /** POST /api/session_ids: every session of the key's account. */
+  list(options?: RequestOptions): APIPromise<Session[]> {
+    return this.ctx
+      .post('/api/session_ids', NoBody, undefined, SessionList, { idempotent: true }, options)
+      .map((r) => r.sessions);
   }
 
-  start(req: SessionCommandRequest): Promise<SessionCommandResult> {
-    return this.ctx.post('/api/start_session', SessionCommandRequest, req, SessionCommandResult, { idempotent: false });
+  /** POST /api/start_session: publishes a launch command to the session's client. */
+  start(req: SessionCommandRequest, options?: RequestOptions): APIPromise<SessionCommandResult> {
+    return this.ctx.post(
+      '/api/start_session',
+      SessionCommandRequest,
+      req,
+      SessionCommandResult,
+      { idempotent: false },
+      options,
+    );
   }
 
-  restart(req: SessionCommandRequest): Promise<SessionCommandResult> {
-    return this.ctx.post('/api/restart_session', SessionCommandRequest, req, SessionCommandResult, {
-      idempotent: false,
-    });
+  /** POST /api/restart_session: cancels, then relaunches. */
+  restart(req: SessionCommandRequest, options?: RequestOptions): APIPromise<SessionCommandResult> {
+    return this.ctx.post(
+      '/api/restart_session',
+      SessionCommandRequest,
+      req,
+      SessionCommandResult,
+      { idempotent: false },
+      options,
+    );
   }
 
-  stop(req: StopSessionRequest): Promise<StopSessionResult> {
-    return this.ctx.post('/v3/stop_session', StopSessionRequest, req, StopSessionResult, { idempotent: false });
+  /** POST /v3/stop_session (never blocked by subscription status). */
+  stop(req: StopSessionRequest, options?: RequestOptions): APIPromise<StopSessionResult> {
+    return this.ctx.post(
+      '/v3/stop_session',
+      StopSessionRequest,
+      req,
+      StopSessionResult,
+      { idempotent: false },
+      options,
+    );
   }
 }

@@ -1,5 +1,13 @@
 import { z } from 'zod';
 
+/**
+ * A string field whose documented values are listed for autocompletion, while values the spec does not list yet
+ * are still accepted (a newer gateway must not break an older client).
+ */
+export type Open<T extends string> = T | (string & {});
+/** A response string typed as Open<T>; at runtime any string passes. */
+export const openEnum = <T extends string>(): z.ZodType<Open<T>> => z.string() as unknown as z.ZodType<Open<T>>;
+
 /** YYYY-MM-DD that is also a real calendar day (2026-02-30 is refused). */
 export const isoDay = z
   .string()
@@ -20,7 +28,9 @@ export const callbackUrl = z
 export const raceType = z.enum(['(R)', '(G)', '(H)'], { error: "must be '(R)', '(G)' or '(H)'" });
 export const randomDelay = z
   .strictObject({
+    /** Seconds; default 0. */
     min: z.number().nonnegative().optional(),
+    /** Seconds; the delay applies only when max > 0. */
     max: z.number().nonnegative(),
   })
   // The gateway refuses min above a positive max with 400; say so before sending.
@@ -31,7 +41,9 @@ export const randomDelay = z
 
 /** Session-scoped async body: the shared head of most v3 job submissions. */
 export const sessionScoped = {
+  /** The session to run the job on (must belong to the key's account). */
   session_id: nonEmpty,
+  /** http(s) URL the gateway POSTs the signed result to when the job leaves pending; omit to poll only. */
   callback_url: callbackUrl.optional(),
 };
 
@@ -41,13 +53,22 @@ export const nullableString = z.string().nullable();
 
 /** How a sports outcome is named by text: shared by a sports bet and a sports price check (same matching). */
 export const sportsSelectionFields = {
+  /** League string (lowercase or preset name, e.g. `nba`, `NBA`). */
   competition: nonEmpty,
+  /** Match name as the bookmaker shows it. */
   event: nonEmpty,
+  /** Canonical market id, e.g. head_to_head, line, total_points, player props. */
   market: nonEmpty,
+  /** home, away, over, under, a team or a player, depending on the market. */
   selection: nonEmpty,
+  /** Preset sport/league key. */
   sport: z.string().optional(),
+  /** Player of a player prop. */
   player: z.string().optional(),
+  /** Line of an over/under or handicap (a numeric string for scorer thresholds). */
   line: numberish.optional(),
+  /** Kickoff time; disambiguates repeat fixtures in a day. */
   start_time_iso: z.string().optional(),
+  /** Event key (recommended): the bookmaker's own spelling of the event is attached when it resolves. */
   epk: z.string().optional(),
 };

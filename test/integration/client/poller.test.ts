@@ -58,7 +58,7 @@ describe('batched bet_status poller', () => {
     const env = envelope(150);
     const outcome = await client.jobs.track(env);
     expect(outcome.status).toBe('timeout');
-    expect(outcome.entry.correlation_id).toBe(env.correlation_id);
+    expect(outcome.entry?.correlation_id).toBe(env.correlation_id);
     const polls = harness.count('/api/bet_status');
     await new Promise((r) => setTimeout(r, 120));
     expect(harness.count('/api/bet_status')).toBe(polls);

@@ -207,7 +207,7 @@ describe('client against the sandbox gateway', () => {
     try {
       const outcome = await restarted.jobs.track(persisted);
       expect(outcome.status).toBe('completed');
-      expect(outcome.entry.correlation_id).toBe(handle.correlationId);
+      expect(outcome.entry?.correlation_id).toBe(handle.correlationId);
     } finally {
       await restarted.close();
     }

@@ -65,12 +65,25 @@ describe('transport: state-changing calls are sent at most once', () => {
     expect(harness.count('/v3/place_bet')).toBe(1);
   });
 
-  it('does retry a read that times out, up to maxReadRetries', async () => {
+  it('holds a read to one deadline for the whole call: a timed-out attempt is not retried past it', async () => {
     harness = await startHarness(() => {});
-    client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY, timeoutMs: 150, maxReadRetries: 2, sleep: noWait });
+    client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY, timeoutMs: 150, maxRetries: 2, sleep: noWait });
     const err = await captureError(client.balances.get({ session_id: 's1' }));
     expect(err).toBeInstanceOf(RequestTimeoutError);
-    expect(harness.count('/v3/balance')).toBe(3);
+    expect((err as Error).message).toMatch(/deadline of 150 ms \(one deadline for the whole call: 1 attempt/);
+    expect(harness.count('/v3/balance')).toBe(1);
+  });
+
+  it('retries a read whose connection dropped, within the same deadline', async () => {
+    let calls = 0;
+    harness = await startHarness((_req, res) => {
+      calls++;
+      if (calls === 1) res.socket?.destroy();
+      else json(res, 200, { balance: 3 });
+    });
+    client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY, maxRetries: 2, sleep: noWait });
+    expect((await client.balances.get({ session_id: 's1' })).balance).toBe(3);
+    expect(calls).toBe(2);
   });
 
   it('retries a read answered 503 and returns the later success', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayClient, GatewayError } from '../../../src/gateway/index.js';
+import { ClientClosedError, GatewayClient, GatewayError } from '../../../src/gateway/index.js';
 import { redact } from '../../../src/gateway/redact.js';
 
 describe('client configuration', () => {
@@ -26,7 +26,8 @@ describe('client configuration', () => {
     const client = new GatewayClient({ baseUrl: 'http://127.0.0.1:1/', apiKey: 'k' });
     expect(client.baseUrl).toBe('http://127.0.0.1:1');
     await client.close();
-    await expect(client.sessions.list()).rejects.toThrow(/client is closed/);
+    await expect(client.sessions.list()).rejects.toBeInstanceOf(ClientClosedError);
+    await client.close(); // a second close is harmless
   });
 });
 

@@ -14,7 +14,7 @@ describe('request deadline (the signal undici gets)', () => {
     await waitFor(() => deadline.aborted);
     expect(deadline.aborted).toBe(true);
     expect(told).toBe(1);
-    expect(deadline.reason?.name).toBe('TimeoutError');
+    expect((deadline.reason as Error | undefined)?.name).toBe('TimeoutError');
   });
 
   it('never fires once cleared, nor for a listener that was removed', async () => {

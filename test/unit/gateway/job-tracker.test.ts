@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BetResult, GatewayError, JobTracker, type PollEntry, ResponseShapeError } from '../../../src/gateway/index.js';
+import {
+  BetResult,
+  ClientClosedError,
+  GatewayError,
+  JobTracker,
+  type PollEntry,
+  ResponseShapeError,
+} from '../../../src/gateway/index.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -80,7 +87,8 @@ describe('job tracker', () => {
     expect(tracker.untrack('a')).toBe(true);
     await expect(a).rejects.toThrow(/Stopped tracking job a/);
     tracker.close();
-    await expect(b).rejects.toThrow(/re-track them with client.jobs.track/);
+    await expect(b).rejects.toBeInstanceOf(ClientClosedError);
+    await expect(b).rejects.toThrow(/client.jobs.track\(envelope\) on a new client/);
     expect(tracker.hasTimer).toBe(false);
     await expect(tracker.track(env('c'))).rejects.toBeInstanceOf(GatewayError);
   });

@@ -1,6 +1,6 @@
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { GatewayClient } from '../../../src/gateway/index.js';
+import { CardLimitError, ClientClosedError, GatewayClient, type QueuedInfo } from '../../../src/gateway/index.js';
 
 // Fake timers with a mock dispatcher (real sockets and fake timers deadlock; see DEPENDENCIES.md).
 const ORIGIN = 'http://gateway.test';
@@ -120,5 +120,75 @@ describe('GET /v3/markets through the client limiter', () => {
     await client.markets.get({ epk: 'e', bookie: 'bookie_a', tier: 'popular' });
     expect(hits).toBe(2);
     await client.close();
+  });
+
+  it('admits a card read by maxQueueMs: refused with retryAfterMs when the wait is longer, nothing sent', async () => {
+    let hits = 0;
+    agent
+      .get(ORIGIN)
+      .intercept({ path: (p) => p.startsWith('/v3/markets'), method: 'GET' })
+      .reply<object>(() => {
+        hits++;
+        return { statusCode: 200, data: card('e') };
+      })
+      .persist();
+    const client = new GatewayClient({
+      baseUrl: ORIGIN,
+      apiKey: 'k',
+      dispatcher: agent,
+      marketRateLimit: { perMinute: 1 },
+    });
+    await client.markets.get({ epk: 'e', bookie: 'bookie_a' });
+    await vi.advanceTimersByTimeAsync(15_000);
+    const err = await client.markets.get({ epk: 'e', bookie: 'bookie_a' }, { maxQueueMs: 5_000 }).catch((e) => e);
+    expect(err).toBeInstanceOf(CardLimitError);
+    expect((err as CardLimitError).retryAfterMs).toBeGreaterThan(40_000);
+    expect(hits).toBe(1);
+    await client.close();
+  });
+
+  it('tells onQueued when a card read waits and sends it when its slot frees', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: (p) => p.startsWith('/v3/markets'), method: 'GET' })
+      .reply<object>(() => ({ statusCode: 200, data: card('e') }))
+      .persist();
+    const client = new GatewayClient({
+      baseUrl: ORIGIN,
+      apiKey: 'k',
+      dispatcher: agent,
+      marketRateLimit: { perMinute: 1 },
+    });
+    await client.markets.get({ epk: 'e', bookie: 'bookie_a' });
+    const told: QueuedInfo[] = [];
+    const waiting = client.markets.get(
+      { epk: 'e', bookie: 'bookie_a' },
+      { maxQueueMs: 90_000, onQueued: (i) => told.push(i) },
+    );
+    expect(told.length).toBe(1);
+    expect(told[0]!.estimatedWaitMs).toBeGreaterThan(59_000);
+    const [result] = await drive([waiting]);
+    expect(result!.status).toBe('fulfilled');
+    await client.close();
+  });
+
+  it('rejects a queued card read at once with ClientClosedError when the client closes', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: (p) => p.startsWith('/v3/markets'), method: 'GET' })
+      .reply<object>(() => ({ statusCode: 200, data: card('e') }))
+      .persist();
+    const client = new GatewayClient({
+      baseUrl: ORIGIN,
+      apiKey: 'k',
+      dispatcher: agent,
+      marketRateLimit: { perMinute: 1 },
+    });
+    await client.markets.get({ epk: 'e', bookie: 'bookie_a' });
+    const queued = client.markets.get({ epk: 'e', bookie: 'bookie_a' }).catch((e) => e);
+    await vi.advanceTimersByTimeAsync(0);
+    await client.close();
+    expect(await queued).toBeInstanceOf(ClientClosedError);
+    expect(client.marketsLimiter.hasTimer).toBe(false);
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type LimiterClock, MarketsLimiter } from '../../../src/gateway/index.js';
+import {
+  CardLimitError,
+  ClientClosedError,
+  type LimiterClock,
+  MarketsLimiter,
+  type QueuedInfo,
+} from '../../../src/gateway/index.js';
 
 /** A clock the test moves by hand: timers fire in time order as it advances. */
 class ManualClock implements LimiterClock {
@@ -117,5 +123,79 @@ describe('markets limiter (rolling 120 per minute)', () => {
 
   it('refuses a nonsensical limit with a clear message', () => {
     expect(() => new MarketsLimiter({ perMinute: 0 })).toThrow(/perMinute must be a whole number of at least 1/);
+  });
+});
+
+describe('markets limiter admission (maxQueueMs, onQueued, signal, close)', () => {
+  /** A limiter of 2 per minute with both slots used at t=0. */
+  async function full() {
+    const clock = new ManualClock();
+    const limiter = new MarketsLimiter({ perMinute: 2, clock });
+    await limiter.acquire();
+    await limiter.acquire();
+    return { clock, limiter };
+  }
+
+  it('refuses at once with retryAfterMs when the estimated wait is longer than maxQueueMs', async () => {
+    const { clock, limiter } = await full();
+    await clock.advance(20_000);
+    const err = await limiter.acquire({ maxQueueMs: 10_000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CardLimitError);
+    expect((err as CardLimitError).retryAfterMs).toBe(40_000);
+    expect((err as Error).message).toMatch(/try again in about 40 s/);
+    expect(limiter.queued).toBe(0);
+    expect(limiter.hasTimer).toBe(false);
+  });
+
+  it('queues a read whose estimated wait fits maxQueueMs and tells onQueued the estimate', async () => {
+    const { clock, limiter } = await full();
+    const told: QueuedInfo[] = [];
+    let grantedAt = -1;
+    const p = limiter.acquire({ maxQueueMs: 60_000, onQueued: (i) => told.push(i) }).then(() => {
+      grantedAt = clock.t;
+    });
+    expect(told).toEqual([{ estimatedWaitMs: 60_000, ahead: 0 }]);
+    await clock.advance(60_000);
+    await p;
+    expect(grantedAt).toBe(60_000);
+  });
+
+  it('does not call onQueued for a read that goes at once', async () => {
+    const limiter = new MarketsLimiter({ perMinute: 2, clock: new ManualClock() });
+    const told: QueuedInfo[] = [];
+    await limiter.acquire({ maxQueueMs: 0, onQueued: (i) => told.push(i) });
+    expect(told).toEqual([]);
+  });
+
+  it('counts the reads queued ahead in the estimate', async () => {
+    const { limiter } = await full();
+    const ahead = [limiter.acquire(), limiter.acquire()];
+    const err = await limiter.acquire({ maxQueueMs: 60_000 }).catch((e: unknown) => e);
+    // Two queued reads take the two slots freed at 60 s; this one waits a second window.
+    expect((err as CardLimitError).retryAfterMs).toBe(120_000);
+    limiter.close();
+    await Promise.allSettled(ahead);
+  });
+
+  it('takes an aborted read out of the queue and rejects it with the signal reason', async () => {
+    const { clock, limiter } = await full();
+    const ac = new AbortController();
+    const p = limiter.acquire({ signal: ac.signal });
+    expect(limiter.queued).toBe(1);
+    ac.abort(new Error('user gave up'));
+    await expect(p).rejects.toThrow('user gave up');
+    expect(limiter.queued).toBe(0);
+    expect(limiter.hasTimer).toBe(false);
+    expect(clock.timerCount).toBe(0);
+  });
+
+  it('rejects every queued read at once with ClientClosedError on close, leaving no timer', async () => {
+    const { clock, limiter } = await full();
+    const queued = [limiter.acquire(), limiter.acquire({ maxQueueMs: 600_000 })];
+    limiter.close();
+    const results = await Promise.allSettled(queued);
+    for (const r of results) expect(r.status === 'rejected' && r.reason).toBeInstanceOf(ClientClosedError);
+    expect(clock.timerCount).toBe(0);
+    await expect(limiter.acquire()).rejects.toBeInstanceOf(ClientClosedError);
   });
 });

@@ -365,3 +365,51 @@ describe('response schemas: documented fields typed, unknown fields kept', () =>
     }
   });
 });
+
+describe('forward compatibility of responses', () => {
+  it('tolerates enum values the spec does not list yet (tier, statuses, sources)', () => {
+    const ctx = { method: 'GET', path: '/x', status: 200 };
+    const card = parseResponse(
+      MarketCard,
+      {
+        epk: 'e',
+        bookie: 'bookie_a',
+        bound: true,
+        market_ref_betting_enabled: true,
+        site_event_id_check: 'pending_review',
+        markets: [{ market: 'm', label: 'M', tier: 'exotic', selections: [] }],
+      },
+      ctx,
+    );
+    expect(card.markets[0]?.tier).toBe('exotic');
+    const page = parseResponse(
+      EventsPage,
+      {
+        count: 1,
+        next_cursor: null,
+        data: [
+          {
+            event_id: 'e',
+            sport: 's',
+            league: 'l',
+            name: 'n',
+            start_time: 't',
+            books: [],
+            status: 'postponed',
+            off_source: 'oracle',
+          },
+        ],
+      },
+      ctx,
+    );
+    expect(page.data[0]?.status).toBe('postponed');
+    const tx = parseResponse(
+      TransactionsResult,
+      { success: true, transactions: [{ id: 't', type: 'bonus_credit', status: 'partially_settled' }] },
+      ctx,
+    );
+    expect(tx.transactions[0]?.status).toBe('partially_settled');
+    const polls = parseResponse(BetStatusResponse, { statuses: [{ correlation_id: 'c', status: 'queued' }] }, ctx);
+    expect(polls.statuses[0]?.status).toBe('queued');
+  });
+});

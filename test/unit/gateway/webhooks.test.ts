@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
+  jsonDepth,
   parseWebhook,
   signWebhook,
   verifyWebhookSignature,
@@ -27,7 +28,7 @@ describe('webhook signatures', () => {
     const sig = signWebhook(body, KEY);
     expect(verifyWebhookSignature(body, sig, KEY)).toBe(true);
     expect(verifyWebhookSignature(Buffer.from(body), sig, KEY)).toBe(true);
-    const parsed = parseWebhook(Buffer.from(body), sig, KEY);
+    const parsed = parseWebhook(Buffer.from(body), sig, KEY, { now: () => Date.parse('2026-11-21T10:00:30Z') });
     expect(parsed.correlation_id).toBe('c-1');
     expect(parsed.metadata?.bookie).toBe('bookie_a');
     expect((parsed.result as { bet_id: string }).bet_id).toBe('B-1');
@@ -75,13 +76,64 @@ describe('webhook signatures', () => {
     expect(caught).toBeInstanceOf(WebhookSignatureError);
     expect(JSON.stringify(caught) + String(caught) + (caught as Error).stack).not.toContain(KEY);
   });
-  it('refuses a delivery outside the delivered_at tolerance when one is set', () => {
+  it('refuses a delivery outside a tolerance the caller sets', () => {
     const sig = signWebhook(body, KEY);
-    const at = Date.parse('2026-11-21T10:00:00Z');
-    expect(parseWebhook(body, sig, KEY, { toleranceMs: 300_000, now: () => at + 60_000 }).correlation_id).toBe('c-1');
-    expect(() => parseWebhook(body, sig, KEY, { toleranceMs: 300_000, now: () => at + 3_600_000 })).toThrow(
-      /3600 s away from now/,
+    expect(parseWebhook(body, sig, KEY, { toleranceMs: 120_000, now: () => AT + 60_000 }).correlation_id).toBe('c-1');
+    expect(() => parseWebhook(body, sig, KEY, { toleranceMs: 30_000, now: () => AT + 60_000 })).toThrow(
+      /60 s away from now \(tolerance 30 s\)/,
     );
-    expect(parseWebhook(body, sig, KEY).correlation_id).toBe('c-1');
+  });
+});
+
+const AT = Date.parse('2026-11-21T10:00:00Z');
+
+describe('parseWebhook freshness by default', () => {
+  const sig = signWebhook(body, KEY);
+
+  it('accepts a delivery within 300 s of now without any option', () => {
+    expect(parseWebhook(body, sig, KEY, { now: () => AT + 299_000 }).correlation_id).toBe('c-1');
+  });
+
+  it('refuses a delivery more than 300 s old without any option', () => {
+    expect(() => parseWebhook(body, sig, KEY, { now: () => AT + 3_600_000 })).toThrow(/3600 s away from now/);
+  });
+
+  it('refuses a delivery without delivered_at by default, naming the opt-out', () => {
+    const raw = JSON.stringify({ correlation_id: 'c-2', result: {} });
+    expect(() => parseWebhook(raw, signWebhook(raw, KEY), KEY)).toThrow(/toleranceMs: false/);
+  });
+
+  it('accepts an old delivery only when the check is turned off explicitly', () => {
+    expect(parseWebhook(body, sig, KEY, { toleranceMs: false, now: () => AT + 86_400_000 }).correlation_id).toBe('c-1');
+  });
+});
+
+describe('parseWebhook nesting limit', () => {
+  const deep = (levels: number) =>
+    `{"correlation_id":"c-3","delivered_at":"2026-11-21T10:00:00Z","result":${'['.repeat(levels)}${']'.repeat(levels)}}`;
+
+  it('refuses a body nested 100 000 levels deep with a WebhookPayloadError, not a RangeError', () => {
+    const raw = deep(100_000);
+    let caught: unknown;
+    try {
+      parseWebhook(raw, signWebhook(raw, KEY), KEY, { now: () => AT });
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(WebhookPayloadError);
+    expect((caught as Error).message).toMatch(/deeper than 64 levels/);
+  });
+
+  it('takes the limit from maxDepth', () => {
+    const raw = deep(10);
+    expect(() => parseWebhook(raw, signWebhook(raw, KEY), KEY, { now: () => AT, maxDepth: 5 })).toThrow(
+      /deeper than 5 levels/,
+    );
+    expect(parseWebhook(raw, signWebhook(raw, KEY), KEY, { now: () => AT, maxDepth: 11 }).correlation_id).toBe('c-3');
+  });
+
+  it('does not count brackets inside strings', () => {
+    expect(jsonDepth('{"a":"[[[[{{{{","b":[1]}')).toBe(2);
+    expect(jsonDepth('{"a":"\\"[[","b":[]}')).toBe(2);
   });
 });
