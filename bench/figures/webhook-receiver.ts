@@ -7,7 +7,6 @@ import { silentLogger } from '../../src/bot/logger.js';
 import { startReceiver } from '../../src/bot/receiver.js';
 import { OnceRepo } from '../../src/bot/repos/once.js';
 import { openStore } from '../../src/bot/store.js';
-import { verifyWebhookSignature } from '../../src/gateway/index.js';
 import { interleave } from '../lib/ab.js';
 import { type FigureResult, figure } from '../lib/figure.js';
 import { type LoadResult, runLoad } from '../lib/load.js';
@@ -28,7 +27,7 @@ export async function webhookReceiver(): Promise<FigureResult[]> {
     port: 0,
     maxBodyBytes: 64 * 1024,
     toleranceMs: 5 * 60_000,
-    verify: (raw, header) => verifyWebhookSignature(raw, header, API_KEY),
+    apiKey: API_KEY,
     once: new OnceRepo(store),
     onDelivery: async () => {
       handedOn++;

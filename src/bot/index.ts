@@ -2,7 +2,6 @@ import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Client, Events, GatewayIntentBits, Options } from 'discord.js';
 import { GatewayClient } from '../gateway/index.js';
-import { verifyWebhookSignature } from '../gateway/webhooks.js';
 import { ClosingCapture } from './analytics/closing.js';
 import { BetService } from './bet-service.js';
 import { Catalog } from './catalog.js';
@@ -183,7 +182,7 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
       ...(deps.webhookHost ? { host: deps.webhookHost } : {}),
       maxBodyBytes: config.tunables.webhookMaxBodyBytes,
       toleranceMs: config.tunables.webhookToleranceMs,
-      verify: (raw, header) => apiKey !== '' && verifyWebhookSignature(raw, header, apiKey),
+      apiKey,
       once,
       check: async (body) => shapeProblem((await jobs.get(body.correlation_id))?.kind, body),
       quarantine: async (body, raw, reason) => {

@@ -1,23 +1,21 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { z } from 'zod';
 import { WebhookBody } from '../gateway/schemas/webhooks.js';
+import { jsonDepth, parseWebhook, WebhookSignatureError } from '../gateway/webhooks.js';
 import type { Logger } from './logger.js';
 import { betReceiptOf } from './receipt.js';
 import type { OnceRepo } from './repos/once.js';
 
-/** The library's webhook body; `result` may be absent when the delivery reports a non-completed status. */
-const Delivery = WebhookBody.extend({ result: z.unknown().optional() });
-export type WebhookDelivery = z.infer<typeof Delivery>;
+export type WebhookDelivery = WebhookBody;
 
 export interface ReceiverOptions {
   port: number;
   host?: string;
   maxBodyBytes: number;
   toleranceMs: number;
-  /** The gateway library's verifier: constant time, over the raw bytes, keyed with the API key. */
-  verify: (rawBody: Buffer, signatureHeader: string | undefined) => boolean;
+  /** The key deliveries are signed with (the desk's API key); the library's parseWebhook checks them. */
+  apiKey: string;
   once: OnceRepo;
   /** Why a verified delivery must not be applied to its job (wrong shape for it), or undefined. */
   check?: (body: WebhookDelivery) => Promise<string | undefined>;
@@ -57,33 +55,16 @@ const FINAL = new Set<string>(['completed', 'timeout', 'unknown']);
 class TooLarge extends Error {}
 class OverBudget extends Error {}
 
-/** True when no array/object in the JSON text nests deeper than `max` (strings are skipped). */
-export function depthWithin(text: string, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++;
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) {
-      if (++depth > max) return false;
-    } else if (c === 125 || c === 93) depth--;
-  }
-  return true;
-}
-
-/** Parses a stored or received delivery: depth-bounded JSON, then the library's webhook schema. */
+/** Parses a stored delivery (verified when it arrived): depth-bounded JSON, then the library's webhook schema. */
 export function parseDelivery(text: string): { ok: true; body: WebhookDelivery } | { ok: false; reason: string } {
-  if (!depthWithin(text, MAX_JSON_DEPTH)) return { ok: false, reason: 'nested too deeply' };
+  if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return { ok: false, reason: 'nested too deeply' };
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     return { ok: false, reason: 'not JSON' };
   }
-  const parsed = Delivery.safeParse(json);
+  const parsed = WebhookBody.safeParse(json);
   if (!parsed.success) return { ok: false, reason: 'not a webhook body (correlation_id missing or mistyped)' };
   return { ok: true, body: parsed.data };
 }
@@ -98,6 +79,14 @@ export function finalStatusOf(body: WebhookDelivery): FinalStatus | undefined {
 export function shapeProblem(jobKind: string | undefined, body: WebhookDelivery): string | undefined {
   if (jobKind !== 'bet' || finalStatusOf(body) !== 'completed') return undefined;
   return betReceiptOf(body.result).kind === 'unreadable' ? 'result is not a bet result' : undefined;
+}
+
+/** A short reason for the refusal summary, from the library's message. */
+function refusalOf(message: string): string {
+  if (/delivered_at/.test(message)) return 'delivered_at missing or outside the accepted window';
+  if (/nests deeper/.test(message)) return 'body nested too deeply';
+  if (/not JSON/.test(message)) return 'body not JSON';
+  return 'body not a webhook body';
 }
 
 function send(res: ServerResponse, status: number, body: Record<string, unknown>, close = false): void {
@@ -191,16 +180,20 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       if (err instanceof OverBudget) return refuse(res, 503, 'busy; retry later', true);
       return refuse(res, 400, 'could not read the body', true);
     }
-    const header = req.headers['bet-signature'];
-    if (!opts.verify(raw, Array.isArray(header) ? header[0] : header)) return refuse(res, 401, 'bad signature');
-    const text = raw.toString('utf8');
-    const parsed = parseDelivery(text);
-    if (!parsed.ok) return refuse(res, 400, `body ${parsed.reason}`);
-    const body = parsed.body;
-    const delivered = Date.parse(String(body.delivered_at ?? ''));
-    if (!Number.isFinite(delivered) || Math.abs(now() - delivered) > opts.toleranceMs) {
-      return refuse(res, 400, 'delivered_at missing or outside the accepted window');
+    // Without a key nothing can be verified: a body "signed" with an empty key proves nothing.
+    if (opts.apiKey === '') return refuse(res, 401, 'bad signature');
+    let body: WebhookDelivery;
+    try {
+      body = parseWebhook(raw, req.headers['bet-signature'], opts.apiKey, {
+        maxDepth: MAX_JSON_DEPTH,
+        toleranceMs: opts.toleranceMs,
+        now,
+      });
+    } catch (err) {
+      if (err instanceof WebhookSignatureError) return refuse(res, 401, 'bad signature');
+      return refuse(res, 400, refusalOf(String((err as Error).message)));
     }
+    const text = raw.toString('utf8');
     const problem =
       finalStatusOf(body) === undefined
         ? `status ${String(body.status).slice(0, 40)} is not a final job state`

@@ -5,7 +5,6 @@ import { createLogger } from '../../src/bot/logger.js';
 import { startReceiver, type WebhookDelivery } from '../../src/bot/receiver.js';
 import { OnceRepo } from '../../src/bot/repos/once.js';
 import { type BotStore, openStore } from '../../src/bot/store.js';
-import { verifyWebhookSignature } from '../../src/gateway/webhooks.js';
 
 export interface ReceiverTarget {
   url: string;
@@ -31,7 +30,7 @@ export async function startReceiverTarget(apiKey: string, maxBodyBytes = 262_144
     port: 0,
     maxBodyBytes,
     toleranceMs: 300_000,
-    verify: (raw, header) => verifyWebhookSignature(raw, header, apiKey),
+    apiKey,
     once: new OnceRepo(store),
     onDelivery: async (body) => {
       handedOn.push(body);

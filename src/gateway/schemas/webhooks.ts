@@ -16,8 +16,11 @@ export type WebhookMetadata = z.infer<typeof WebhookMetadata>;
 export const WebhookBody = z.looseObject({
   /** The job's correlation id (also sent as the Bet-Correlation-Id header). */
   correlation_id: z.string().min(1),
-  /** Same content as the poll entry's `result`; for a placed bet the receipt fields may be flat (see betOutcomeOf). */
-  result: z.unknown(),
+  /**
+   * Same content as the poll entry's `result`; for a placed bet the receipt fields may be flat (see
+   * betOutcomeOf). Absent when the delivery reports a job that did not complete (`status` timeout/unknown).
+   */
+  result: z.unknown().optional(),
   /** bookie, username, session_id of the job's session. */
   metadata: WebhookMetadata.optional(),
   /** When the gateway sent this delivery (ISO 8601 UTC); parseWebhook refuses a stale one. */
