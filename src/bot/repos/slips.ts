@@ -91,11 +91,13 @@ export class SlipRepo {
     return rows.length === 1;
   }
 
-  /** Expired slips still on the store with a message to close (oldest first). */
+  /** Expired slips nobody confirmed whose message was not closed yet (oldest first). */
   async expired(now: number, limit: number): Promise<SlipRecord<P0>[]> {
     const rows = await this.store.query<SlipRow>(
       `SELECT * FROM slips s WHERE s.expires_at <= ? AND s.message_id IS NOT NULL
-       AND NOT EXISTS (SELECT 1 FROM bet_records b WHERE b.slip_id = s.slip_id) ORDER BY s.expires_at LIMIT ?`,
+       AND NOT EXISTS (SELECT 1 FROM bet_records b WHERE b.slip_id = s.slip_id)
+       AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.outbox_key = 'edit:' || s.channel_id || ':' || s.message_id)
+       ORDER BY s.expires_at LIMIT ?`,
       now,
       limit,
     );

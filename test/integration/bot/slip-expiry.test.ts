@@ -59,4 +59,40 @@ describe('an expired slip', () => {
     const state = (await (await fetch(`${desk.sandbox.url}/_sandbox/state`)).json()) as { bets: unknown[] };
     expect(state.bets).toHaveLength(0);
   });
+
+  it('closes itself when nobody clicks it: buttons removed and marked expired, nothing placed', async () => {
+    const { ld } = desk;
+    const user = ld.users.bettor;
+    const channelId = ld.channelIds.bets;
+    const ix = await ld.sendCommand({
+      user,
+      channelId,
+      name: 'bet',
+      options: { event: pick.epk, bookie: 'bookie_a', market: pick.market, selection: pick.ref, stake: 3 },
+    });
+    await ix.acknowledged;
+    const slip = await until(
+      () =>
+        ld
+          .messages(channelId)
+          .find(
+            (m) => m.visibleTo === null && control(m, 'v1:slip:confirm:') && /\$3\.00/.test(JSON.stringify(m.embeds)),
+          ),
+      'the public slip',
+    );
+    const slipId = (control(slip, 'v1:slip:confirm:')?.custom_id ?? '').split(':')[3] ?? '';
+    await desk.bot.store.query('UPDATE slips SET expires_at = ? WHERE slip_id = ?', Date.now() - 1_000, slipId);
+    await desk.bot.closeExpiredSlips();
+    const closed = await until(() => {
+      const m = ld.message(slip.id);
+      return m?.embeds[0]?.title === 'Bet slip expired' ? m : undefined;
+    }, 'the expired slip closed by the bot');
+    expect(controls(closed)).toHaveLength(0);
+    expect(closed.embeds[0]?.description).toMatch(/nothing was placed/);
+    // Once closed it is not edited again on the next pass.
+    const editsBefore = ld.message(slip.id)?.edited_timestamp;
+    await desk.bot.closeExpiredSlips();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(ld.message(slip.id)?.edited_timestamp).toBe(editsBefore);
+  });
 });
