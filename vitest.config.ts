@@ -6,6 +6,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     exclude: ['test/browser/**', 'node_modules/**'],
     pool: 'forks',
+    // A throwaway PostgreSQL cluster for the store tests on both engines (test/pg/cluster.ts).
+    globalSetup: ['test/pg/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

@@ -10,7 +10,7 @@ export class StakeRepo {
     if (stake > dayLimit) return { ok: false, used: await this.used(guildId, userId, day) };
     const rows = await this.store.query<{ total: number }>(
       `INSERT INTO stake_usage (guild_id, user_id, day, total) VALUES (?, ?, ?, ?)
-       ON CONFLICT (guild_id, user_id, day) DO UPDATE SET total = total + excluded.total
+       ON CONFLICT (guild_id, user_id, day) DO UPDATE SET total = stake_usage.total + excluded.total
        WHERE stake_usage.total + excluded.total <= ? RETURNING total`,
       guildId,
       userId,
@@ -25,7 +25,8 @@ export class StakeRepo {
   /** Gives a reservation back when the bet was not placed. */
   async release(guildId: string, userId: string, day: string, stake: number): Promise<void> {
     await this.store.query(
-      'UPDATE stake_usage SET total = MAX(0, total - ?) WHERE guild_id = ? AND user_id = ? AND day = ?',
+      'UPDATE stake_usage SET total = CASE WHEN total > ? THEN total - ? ELSE 0 END WHERE guild_id = ? AND user_id = ? AND day = ?',
+      stake,
       stake,
       guildId,
       userId,
