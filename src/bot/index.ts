@@ -25,7 +25,8 @@ import { SlipRepo } from './repos/slips.js';
 import { StakeRepo } from './repos/stakes.js';
 import { attachRouter } from './router.js';
 import { SettlementWatcher } from './settlement.js';
-import { type BotStore, openStore, StoreClosedError } from './store.js';
+import { type BotStore, type LeaderRun, openStore, StoreClosedError } from './store.js';
+import { startJobTakeover } from './takeover.js';
 
 /** How long stop waits for a start-up cache warm-up still under way before closing the store anyway. */
 const WARM_UP_STOP_WAIT_MS = 3_000;
@@ -55,6 +56,13 @@ export interface RunningBot {
   context: BotContext;
   settlement: SettlementWatcher;
   stop(): Promise<void>;
+}
+
+/** The shards this process runs: all of SHARD_COUNT, or those SHARDS lists (ShardingManager sets it per process). */
+function shardOptions(config: BotConfig): { shards: number[] | 'auto'; shardCount?: number } {
+  const { count, ids } = config.sharding;
+  if (count === 'auto') return { shards: 'auto' };
+  return { shards: ids ?? Array.from({ length: count }, (_, i) => i), shardCount: count };
 }
 
 function required<T>(value: T | undefined, what: string): T {
@@ -114,6 +122,8 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
         GuildMemberManager: { maxSize: 0, keepOverLimit: (member) => member.id === member.client.user.id },
       }),
       ...(config.discord.apiUrl ? { rest: { api: config.discord.apiUrl } } : {}),
+      // Explicit, so discord.js never reads SHARDS from the environment itself (it expects JSON there).
+      ...shardOptions(config),
     });
     // Without a listener a rejected async handler (captureRejections) would end the process.
     client.on(Events.Error, (err) => logger.error('discord client error', { err }));
@@ -122,11 +132,13 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     stops.push(() => client.destroy());
 
     const poster = deps.poster ?? restPoster(client);
-    const jobs = new JobRepo(store, deps.processId ?? config.processId ?? hostname());
+    const owner = deps.processId ?? config.processId ?? hostname();
+    const jobLeaseMs = config.tunables.jobLeaseMs;
+    const jobs = new JobRepo(store, owner, jobLeaseMs);
     // Runs after the tracker stopped renewing: a restart or another process resumes these jobs at once.
     stops.push(() => jobs.releaseLeases());
     const once = new OnceRepo(store);
-    const tracker = new ResultTracker({ jobs, gateway, logger, now });
+    const tracker = new ResultTracker({ jobs, gateway, logger, now, leaseRenewMs: Math.floor(jobLeaseMs / 3) });
     stops.push(() => tracker.stop());
     const catalog = new Catalog(gateway, store);
     const callbackUrl = callbackUrlOf(config);
@@ -198,7 +210,23 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     for (const row of unhandled) await tracker.fromWebhook(JSON.parse(row.body) as WebhookDelivery);
     const resumed = await tracker.resume();
     if (resumed.retracked + resumed.reposted > 0) logger.info('resumed jobs after restart', resumed);
-    settlement.start();
+    stops.push(startJobTakeover({ store, tracker, owner, leaseMs: jobLeaseMs, logger, now }));
+    // One process at a time watches settlements; another takes over when it stops or dies. (Exactly one
+    // notice per bet comes from the post claim; the lease keeps the others from reading the same sessions.)
+    const leader: LeaderRun = store.runAsLeader(
+      'settlement',
+      () => {
+        logger.info('this process now watches settlements');
+        const timer = setInterval(
+          () => void settlement.tick().catch(() => undefined),
+          config.tunables.settlementIntervalMs,
+        );
+        timer.unref();
+        return () => clearInterval(timer);
+      },
+      { onError: (err) => logger.warn('settlement leader lease failed; will retry', { err }) },
+    );
+    stops.push(() => leader.stop());
 
     const sweep = setInterval(
       () => void store.sweep(now()).catch((err) => logger.warn('sweep failed', { err })),
