@@ -22,6 +22,8 @@ export interface DeskOptions {
   env?: Record<string, string>;
   /** Put a pass-through proxy between bot and sandbox (to hold requests at a chosen moment). */
   proxy?: boolean;
+  /** Shards the local Discord's /gateway/bot recommends (guild events go to the owning shard either way). */
+  discordShards?: number;
   /** false: start no bot in-process (the chaos suite runs it as a child process with `env`). */
   inProcessBot?: boolean;
 }
@@ -51,7 +53,7 @@ export async function startDesk(opts: DeskOptions = {}): Promise<Desk> {
   const logs = captureLogs();
   const sandbox = await startSandbox({ port: 0, control: true, seed: opts.seed ?? 1, quiet: true, ...opts.sandbox });
   const proxy = opts.proxy ? await startGatewayProxy(sandbox.url) : undefined;
-  const ld = await startLocalDiscord({ port: 0 });
+  const ld = await startLocalDiscord({ port: 0, ...(opts.discordShards ? { shards: opts.discordShards } : {}) });
   const webhookPort = await freePort();
   const env: Record<string, string> = {
     GATEWAY_BASE_URL: proxy?.url ?? sandbox.url,
