@@ -41,7 +41,11 @@ export async function startShardManager(
     // The shard processes run the same code the same way (tsx's loader when started through it).
     execArgv: process.execArgv,
   });
-  manager.on('shardCreate', (shard) => print(`Shard ${shard.id} of ${total}: starting (pid ${shard.process?.pid}).`));
+  manager.on('shardCreate', (shard) =>
+    shard.on('spawn', (child) =>
+      print(`Shard ${shard.id} of ${total}: starting (pid ${'pid' in child ? child.pid : '-'}).`),
+    ),
+  );
   // Discord lets max_concurrency shards IDENTIFY per 5 s.
   await manager.spawn({ amount: total, delay: advice.maxConcurrency >= ids.length ? 0 : 5500, timeout: 60_000 });
   return {

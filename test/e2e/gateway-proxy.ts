@@ -8,18 +8,21 @@ import type { AddressInfo } from 'node:net';
  */
 export interface GatewayProxy {
   url: string;
-  /** Holds every request whose path starts with `pathPrefix` until release() (pending ones are forwarded then). */
+  /** Holds every request whose path starts with `pathPrefix` (several may be held) until release(). */
   hold(pathPrefix: string): void;
+  /** Stops holding and forwards the waiting requests. */
   release(): void;
-  /** How many requests are waiting. */
-  readonly held: number;
+  /** Stops holding and resets the waiting requests unanswered: they die with their sender, the sandbox never sees them. */
+  drop(): void;
+  /** How many requests are waiting (those whose path starts with `pathPrefix`, when given). */
+  held(pathPrefix?: string): number;
   close(): Promise<void>;
 }
 
 export async function startGatewayProxy(target: string): Promise<GatewayProxy> {
   const upstream = new URL(target);
-  let holding: string | undefined;
-  const waiting: Array<() => void> = [];
+  const holding = new Set<string>();
+  const waiting: Array<{ path: string; go: () => void; drop: () => void }> = [];
 
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
     if (res.destroyed || req.destroyed) return;
@@ -48,7 +51,9 @@ export async function startGatewayProxy(target: string): Promise<GatewayProxy> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      if (holding !== undefined && (req.url ?? '').startsWith(holding)) waiting.push(() => forward(req, res, body));
+      const path = req.url ?? '';
+      if ([...holding].some((p) => path.startsWith(p)))
+        waiting.push({ path, go: () => forward(req, res, body), drop: () => res.destroy() });
       else forward(req, res, body);
     });
   });
@@ -57,14 +62,18 @@ export async function startGatewayProxy(target: string): Promise<GatewayProxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     hold(pathPrefix) {
-      holding = pathPrefix;
+      holding.add(pathPrefix);
     },
     release() {
-      holding = undefined;
-      for (const go of waiting.splice(0)) go();
+      holding.clear();
+      for (const w of waiting.splice(0)) w.go();
     },
-    get held() {
-      return waiting.length;
+    drop() {
+      holding.clear();
+      for (const w of waiting.splice(0)) w.drop();
+    },
+    held(pathPrefix) {
+      return waiting.filter((w) => pathPrefix === undefined || w.path.startsWith(pathPrefix)).length;
     },
     close: () =>
       new Promise<void>((resolve) => {
