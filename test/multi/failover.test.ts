@@ -4,11 +4,13 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../src/bot/free-port.js';
 import { openStore } from '../../src/bot/store.js';
+import { signWebhook } from '../../src/gateway/index.js';
 import type { LocalMessage } from '../../src/local-discord/types.js';
 import { type BotChild, spawnBot } from '../chaos/bot-child.js';
 import { type BettableSelection, betSlip, messageMatching, newTrail, pickEvent, press } from '../e2e/flows.js';
-import { type Desk, startDesk } from '../e2e/harness.js';
+import { API_KEY, type Desk, startDesk } from '../e2e/harness.js';
 import { textOf, until } from '../e2e/messages.js';
+import type { SandboxBet } from '../e2e/sandbox-control.js';
 import { createDatabase } from '../pg/cluster.js';
 
 const RESULT = /Bet placed ✅|Bet not placed/;
@@ -65,6 +67,66 @@ describe('two bot processes on one PostgreSQL, one killed -9', () => {
 
   const betsWithStake = async (stake: number) =>
     (await desk.control.state()).bets.filter((b) => b.bet.stake === stake).length;
+
+  it('applies the same webhook delivery, arriving at both processes at once, once', async () => {
+    const trail = newTrail();
+    const { bettor } = desk.ld.users;
+    const sel = await pickEvent(desk, 'nba', 3);
+    const { slip } = await betSlip(desk, trail, { user: bettor, sel, stake: 9 });
+    const edits: string[] = [];
+    const onEdit = (e: { message: { id: string } }) => {
+      if (e.message.id === slip.id && RESULT.test(textOf(desk.ld.message(slip.id)))) edits.push(slip.id);
+    };
+    desk.ld.events.on('messageUpdate', onEdit);
+    const store = await openStore(storeUrl);
+    try {
+      desk.proxy!.hold('/api/bet_status'); // only the webhook below can bring the result
+      await press(desk, trail, bettor, slip, /^Confirm$/);
+      await messageMatching(desk, slip, /Bet submitted/, 20_000);
+      const [job] = await store.query<{ correlation_id: string }>(
+        "SELECT correlation_id FROM jobs WHERE kind = 'bet' AND state = 'pending'",
+      );
+      // The sandbox books the bet shortly after its 202.
+      let bet: SandboxBet | undefined;
+      for (const end = Date.now() + 20_000; !bet && Date.now() < end; await delay(50))
+        bet = (await desk.control.state()).bets.find((b) => b.bet.stake === 9);
+      if (!bet) throw new Error('the sandbox booked no bet of 9 within 20 s');
+      const body = JSON.stringify({
+        correlation_id: job!.correlation_id,
+        status: 'completed',
+        result: {
+          success: true,
+          bet_id: bet.bet.bet_id,
+          odds: bet.bet.odds,
+          stake: 9,
+          potential_return: bet.bet.potential_return,
+        },
+        metadata: { bookie: sel.bookie, session_id: bet.bet.session_id },
+        delivered_at: new Date().toISOString(),
+      });
+      const headers = {
+        'content-type': 'application/json',
+        'bet-correlation-id': job!.correlation_id,
+        'bet-signature': signWebhook(body, API_KEY),
+      };
+      const answers = await Promise.all(
+        [...procs.values()].map((p) => fetch(`${p.receiverUrl}/webhooks/gateway`, { method: 'POST', headers, body })),
+      );
+      expect(answers.map((r) => r.ok)).toEqual([true, true]);
+      expect(textOf(await messageMatching(desk, slip, RESULT, 20_000))).toMatch(/Bet placed ✅/);
+      desk.proxy!.release(); // the poll answers too now: still one result
+      await delay(3000);
+      expect({
+        edits: edits.length,
+        deliveries: await store.query('SELECT correlation_id FROM webhook_deliveries'),
+        bets: await betsWithStake(9),
+      }).toEqual({ edits: 1, deliveries: [{ correlation_id: job!.correlation_id }], bets: 1 });
+    } finally {
+      desk.ld.events.off('messageUpdate', onEdit);
+      desk.proxy!.release();
+      await store.close();
+    }
+  }, 120_000);
 
   it('kills the shard that took the bets after Confirm and after the 202: the other finishes them, once each', async () => {
     const trail = newTrail();
@@ -134,7 +196,9 @@ describe('two bot processes on one PostgreSQL, one killed -9', () => {
       await delay(3000); // three watcher passes later: still one each
       expect({
         notices: placed.map((b) => noticesOf(b.bet.bet_id).length),
-        open: await store.query("SELECT bet_id FROM bets WHERE state = 'open'"),
+        open: (await store.query<{ bet_id: string }>("SELECT bet_id FROM bets WHERE state = 'open'")).filter((r) =>
+          placed.some((b) => b.bet.bet_id === r.bet_id),
+        ),
       }).toEqual({ notices: [1, 1], open: [] });
     } finally {
       await store.close();
