@@ -6,6 +6,7 @@ import { interactionAck } from './figures/interaction-ack.js';
 import { memory } from './figures/memory.js';
 import { pollCoalescing } from './figures/poll-coalescing.js';
 import { resultLatency } from './figures/result-latency.js';
+import { storeConfirm } from './figures/store-confirm.js';
 import { validationCost } from './figures/validation-cost.js';
 import { webhookReceiver } from './figures/webhook-receiver.js';
 import type { FigureResult, Target } from './lib/figure.js';
@@ -93,5 +94,26 @@ export const FIGURES: FigureSpec[] = [
       { name: '8 card burst: 429s shown (client)', unit: 'errors', target: { on: 'value', op: '==', limit: 0 } },
     ],
     run: async () => [...(await cardBurstBot()), ...(await cardBurstClient())],
+  },
+  {
+    id: 9,
+    rows: [
+      {
+        name: '9 confirm-path store ops: PostgreSQL vs SQLite (1 process)',
+        unit: 'confirms/s',
+        target: { on: 'ratio', op: '>=', limit: 0.5 },
+      },
+      {
+        name: '9 confirm-path store ops: PostgreSQL 2 processes vs 1',
+        unit: 'confirms/s',
+        target: { on: 'ratio', op: '>=', limit: 1.6 },
+      },
+      ...['SQLite', 'PostgreSQL, 1 process', 'PostgreSQL, 2 processes'].map((which) => ({
+        name: `9 confirm → 202 stored p99 (${which})`,
+        unit: 'ms',
+        target: { on: 'value', op: '<', limit: 3_000 } as const,
+      })),
+    ],
+    run: storeConfirm,
   },
 ];

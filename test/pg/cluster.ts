@@ -14,10 +14,12 @@ const run = promisify(execFile);
 export interface PgCluster {
   /** URL of the cluster's `postgres` database (create per-test databases from it). */
   adminUrl: string;
+  /** The server's major version, e.g. '15'. */
+  version: string;
   stop(): Promise<void>;
 }
 
-function binDir(): string {
+function binDir(): { bin: string; version: string } {
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root)
     ? readdirSync(root)
@@ -29,11 +31,11 @@ function binDir(): string {
       'PostgreSQL server programs not found under /usr/lib/postgresql; install them with `apt-get install -y postgresql`',
     );
   }
-  return join(root, versions[0], 'bin');
+  return { bin: join(root, versions[0], 'bin'), version: versions[0] };
 }
 
 export async function startPgCluster(): Promise<PgCluster> {
-  const bin = binDir();
+  const { bin, version } = binDir();
   const dir = mkdtempSync(join(tmpdir(), 'pg-test-'));
   const data = join(dir, 'data');
   const asRoot = userInfo().uid === 0;
@@ -52,6 +54,7 @@ export async function startPgCluster(): Promise<PgCluster> {
   const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {
     adminUrl,
+    version,
     async stop() {
       await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
       rmSync(dir, { recursive: true, force: true });
