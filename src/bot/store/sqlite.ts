@@ -37,19 +37,25 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
   await query('PRAGMA busy_timeout=5000');
   // Nothing else uses the connection yet, so the migrator may run its transactions on it.
   // BEGIN IMMEDIATE takes the file's write lock: a second process waits (busy_timeout) and then skips.
-  await migrate(
-    {
-      dialect: sqliteDialect,
-      exec: query,
-      lock: async () => {},
-      unlock: async () => {},
-      begin: async () => {
-        await query('BEGIN IMMEDIATE');
+  try {
+    await migrate(
+      {
+        dialect: sqliteDialect,
+        exec: query,
+        lock: async () => {},
+        unlock: async () => {},
+        begin: async () => {
+          await query('BEGIN IMMEDIATE');
+        },
       },
-    },
-    now,
-    opts.migrateTo,
-  );
+      now,
+      opts.migrateTo,
+    );
+  } catch (err) {
+    closed = true;
+    await adapter.disconnect().catch(() => undefined);
+    throw err;
+  }
 
   // Key locks are lease rows, so another process on the same file waits too; in-process waiters queue first.
   const inProcess = keyedQueue();

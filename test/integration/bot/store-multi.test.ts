@@ -4,7 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OnceRepo } from '../../../src/bot/repos/once.js';
 import { getSettings, updateSettings } from '../../../src/bot/settings.js';
-import { type BotStore, LATEST_VERSION, openStore } from '../../../src/bot/store.js';
+import { type BotStore, LATEST_VERSION, MIGRATIONS, openStore } from '../../../src/bot/store.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 
 const until = async (cond: () => boolean, what: string, ms = 15_000) => {
@@ -127,5 +127,44 @@ describe.each(ENGINES)('store with several processes on %s', (engine) => {
     await a.close();
     await until(() => runB.isLeader, 'b to take over');
     expect(runB.isLeader).toBe(true);
+  });
+});
+
+describe('store versions on sqlite', () => {
+  it('adopts a store file made before versioning (no schema_migrations) and keeps its rows', async () => {
+    const { url, cleanup } = await freshStoreUrl('sqlite');
+    // The file as the bot left it before migrations: the version-1 tables and keyv, made by hand.
+    const KeyvSqlite = (await import('@keyv/sqlite')).default;
+    const raw = new KeyvSqlite({ uri: url });
+    for (const stmt of MIGRATIONS[0]!.statements) await raw.query(stmt);
+    await raw.query("INSERT INTO posts (post_key, posted_at) VALUES ('settle:old', 1700000000000)");
+    await raw.disconnect();
+    const store = await openStore(url);
+    try {
+      expect(await store.schemaVersion()).toBe(LATEST_VERSION);
+      expect(await store.query('SELECT post_key FROM posts')).toEqual([{ post_key: 'settle:old' }]);
+    } finally {
+      await store.close();
+      cleanup();
+    }
+  });
+});
+
+describe.each(ENGINES)('store versions on %s', (engine) => {
+  it('refuses to open a store migrated by a newer bot', async () => {
+    const { url, cleanup } = await freshStoreUrl(engine);
+    const store = await openStore(url);
+    await store.query(
+      'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
+      LATEST_VERSION + 1,
+      'future',
+      0,
+    );
+    await store.close();
+    try {
+      await expect(openStore(url)).rejects.toThrow(/newer than this bot knows/);
+    } finally {
+      cleanup();
+    }
   });
 });
