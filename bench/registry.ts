@@ -8,6 +8,7 @@ import { pollCoalescing } from './figures/poll-coalescing.js';
 import { resultLatency } from './figures/result-latency.js';
 import { slowBodies } from './figures/slow-bodies.js';
 import { statsChart } from './figures/stats-chart.js';
+import { storeConfirm } from './figures/store-confirm.js';
 import { validationCost } from './figures/validation-cost.js';
 import { webhookReceiver } from './figures/webhook-receiver.js';
 import type { FigureResult, Target } from './lib/figure.js';
@@ -123,5 +124,26 @@ export const FIGURES: FigureSpec[] = [
       },
     ],
     run: slowBodies,
+  },
+  {
+    id: 11,
+    rows: [
+      {
+        name: '11 confirm-path store ops: PostgreSQL vs SQLite (1 process)',
+        unit: 'confirms/s',
+        target: { on: 'ratio', op: '>=', limit: 0.5 },
+      },
+      {
+        name: '11 confirm-path store ops: PostgreSQL 2 processes vs 1',
+        unit: 'confirms/s',
+        target: { on: 'ratio', op: '>=', limit: 1.6 },
+      },
+      ...['SQLite', 'PostgreSQL, 1 process', 'PostgreSQL, 2 processes'].map((which) => ({
+        name: `11 confirm → 202 stored p99 (${which})`,
+        unit: 'ms',
+        target: { on: 'value', op: '<', limit: 3_000 } as const,
+      })),
+    ],
+    run: storeConfirm,
   },
 ];

@@ -20,6 +20,16 @@ export interface BotTunables {
   /** After this long from a send with no evidence at the gateway, a bet is not placed (stake released). */
   reconcileWindowMs: number;
   reconcileIntervalMs: number;
+  /** A pending job whose process stopped renewing it for this long is taken over by another process. */
+  jobLeaseMs: number;
+}
+
+/** Discord sharding: how many shards the bot has in all, and which of them this process (or manager) runs. */
+export interface ShardingConfig {
+  /** Total shards; 'auto' asks Discord (/gateway/bot). 1 = no sharding. */
+  count: number | 'auto';
+  /** Shard ids run here; undefined = all of them. */
+  ids: number[] | undefined;
 }
 
 export interface BotConfig {
@@ -31,7 +41,9 @@ export interface BotConfig {
     apiUrl: string | undefined;
   };
   webhook: { port: number; publicUrl: string | undefined };
+  /** sqlite://path (one process) or postgres://user:pass@host:port/db (several processes share it). */
   storeUrl: string;
+  sharding: ShardingConfig;
   /** Owner of this process's job leases; stable across restarts so a restart resumes its jobs at once. */
   processId?: string;
   logLevel: LogLevel;
@@ -88,9 +100,36 @@ const EnvSchema = z.object({
     blankToUndefined,
     z
       .string()
-      .regex(/^sqlite:\/\/.+/, { error: 'must look like sqlite://path/to/file.sqlite (or sqlite://:memory:)' })
+      .regex(/^(sqlite:\/\/.+|postgres(ql)?:\/\/[^/]+\/[^/?]+)/, {
+        error:
+          'must look like sqlite://path/to/file.sqlite (one process) or postgres://user:password@host:5432/database (several processes)',
+      })
       .default('sqlite://data/bot.sqlite'),
   ),
+  SHARD_COUNT: z.preprocess(
+    blankToUndefined,
+    z
+      .union([z.literal('auto'), z.coerce.number().int().min(1).max(1024)], {
+        error: "must be 'auto' or a whole number from 1 to 1024 (total Discord shards)",
+      })
+      .default(1),
+  ),
+  // discord.js's ShardingManager passes SHARDS to each shard process as one id; people write lists.
+  SHARDS: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^\[?\s*\d+(\s*,\s*\d+)*\s*\]?$/, { error: 'must list shard ids, e.g. 0 or 0,1 (each below SHARD_COUNT)' })
+      .transform((v) =>
+        v
+          .replace(/[[\]\s]/g, '')
+          .split(',')
+          .map(Number),
+      )
+      .optional(),
+  ),
+  JOB_LEASE_SECONDS: intIn(2, 3600, 60),
   BOT_PROCESS_ID: z.preprocess(
     blankToUndefined,
     z.string().trim().max(200, { error: 'must be at most 200 characters, e.g. desk-1' }).optional(),
@@ -121,6 +160,16 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.SHARDS && e.SHARD_COUNT === 'auto') {
+    throw new ConfigError(
+      'Invalid configuration:\n- SHARDS needs SHARD_COUNT set to the total number of shards, not auto',
+    );
+  }
+  if (e.SHARDS && typeof e.SHARD_COUNT === 'number' && e.SHARDS.some((id) => id >= (e.SHARD_COUNT as number))) {
+    throw new ConfigError(
+      `Invalid configuration:\n- SHARDS must only list ids below SHARD_COUNT (${e.SHARD_COUNT}): shard ids run from 0 to ${e.SHARD_COUNT - 1}`,
+    );
+  }
   if (e.DEFAULT_MAX_STAKE_PER_BET > e.DEFAULT_MAX_STAKE_PER_DAY) {
     throw new ConfigError(
       'Invalid configuration:\n- DEFAULT_MAX_STAKE_PER_BET must not exceed DEFAULT_MAX_STAKE_PER_DAY (lower the first or raise the second)',
@@ -139,6 +188,10 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     },
     webhook: { port: e.WEBHOOK_PORT, publicUrl: e.WEBHOOK_PUBLIC_URL?.replace(/\/+$/, '') },
     storeUrl: e.STORE_URL,
+    sharding: {
+      count: e.SHARD_COUNT,
+      ids: e.SHARDS === undefined ? undefined : [...new Set(e.SHARDS)].sort((a, b) => a - b),
+    },
     processId: e.BOT_PROCESS_ID ?? hostname(),
     logLevel: e.LOG_LEVEL,
     tunables: {
@@ -151,6 +204,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
       settlementIntervalMs: e.SETTLEMENT_INTERVAL_SECONDS * 1000,
       reconcileWindowMs: e.RECONCILE_WINDOW_SECONDS * 1000,
       reconcileIntervalMs: e.RECONCILE_INTERVAL_SECONDS * 1000,
+      jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
     },
   };
 }

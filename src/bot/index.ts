@@ -34,7 +34,8 @@ import { SlipRepo } from './repos/slips.js';
 import { attachRouter } from './router.js';
 import { SettlementWatcher } from './settlement.js';
 import type { SlipPayload } from './slip-rules.js';
-import { type BotStore, openStore, StoreClosedError } from './store.js';
+import { type BotStore, type LeaderRun, openStore, StoreClosedError } from './store.js';
+import { startJobTakeover } from './takeover.js';
 import { closedSlipView } from './views/slip.js';
 
 /** How long stop waits for a start-up cache warm-up still under way before closing the store anyway. */
@@ -72,6 +73,13 @@ export interface RunningBot {
   /** Closes the messages of expired slips nobody clicked (runs on a timer; tests call it directly). */
   closeExpiredSlips(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** The shards this process runs: all of SHARD_COUNT, or those SHARDS lists (ShardingManager sets it per process). */
+function shardOptions(config: BotConfig): { shards: number[] | 'auto'; shardCount?: number } {
+  const { count, ids } = config.sharding;
+  if (count === 'auto') return { shards: 'auto' };
+  return { shards: ids ?? Array.from({ length: count }, (_, i) => i), shardCount: count };
 }
 
 function required<T>(value: T | undefined, what: string): T {
@@ -131,6 +139,8 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
         GuildMemberManager: { maxSize: 0, keepOverLimit: (member) => member.id === member.client.user.id },
       }),
       ...(config.discord.apiUrl ? { rest: { api: config.discord.apiUrl } } : {}),
+      // Explicit, so discord.js never reads SHARDS from the environment itself (it expects JSON there).
+      ...shardOptions(config),
     });
     // Without a listener a rejected async handler (captureRejections) would end the process.
     client.on(Events.Error, (err) => logger.error('discord client error', { err }));
@@ -140,13 +150,14 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
 
     const poster = deps.poster ?? restPoster(client);
     const owner = deps.processId ?? config.processId ?? hostname();
-    const jobs = new JobRepo(store, owner);
+    const jobLeaseMs = config.tunables.jobLeaseMs;
+    const jobs = new JobRepo(store, owner, jobLeaseMs);
     const outbox = new Outbox({ store, poster, logger, now, owner });
     stops.push(() => outbox.stop());
     // Runs after the tracker stopped renewing: a restart or another process resumes these jobs at once.
     stops.push(() => jobs.releaseLeases());
     const once = new OnceRepo(store);
-    const tracker = new ResultTracker({ jobs, gateway, logger, now });
+    const tracker = new ResultTracker({ jobs, gateway, logger, now, leaseRenewMs: Math.floor(jobLeaseMs / 3) });
     stops.push(() => tracker.stop());
     const catalog = new Catalog(gateway, store);
     const callbackUrl = callbackUrlOf(config);
@@ -306,10 +317,33 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     ])) {
       if (now() - record.updatedAt < 86_400_000) await bets.show(record);
     }
+    stops.push(startJobTakeover({ store, tracker, owner, leaseMs: jobLeaseMs, logger, now }));
     outbox.start();
-    reconciler.start();
-    settlement.start();
-    closing.start();
+    // One process at a time watches settlements, reconciles unconfirmed bets and captures closing prices;
+    // another takes over when it stops or dies (its lease lapses). Each pass is safe to repeat anyway.
+    const leader: LeaderRun = store.runAsLeader(
+      'settlement',
+      () => {
+        logger.info('this process now watches settlements and reconciles bets');
+        const every = (ms: number, pass: () => Promise<unknown>) => {
+          const timer = setInterval(() => void pass().catch(() => undefined), ms);
+          timer.unref();
+          return timer;
+        };
+        void reconciler.run().catch(() => undefined);
+        const timers = [
+          every(config.tunables.settlementIntervalMs, () => settlement.tick()),
+          every(config.tunables.reconcileIntervalMs, () => reconciler.run()),
+        ];
+        closing.start();
+        return () => {
+          for (const t of timers) clearInterval(t);
+          void closing.stop();
+        };
+      },
+      { onError: (err) => logger.warn('settlement leader lease failed; will retry', { err }) },
+    );
+    stops.push(() => leader.stop());
 
     // Expired slips nobody clicked lose their buttons; the row stays (a late click is told "expired") until the sweep.
     const closeExpiredSlips = async () => {

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { startLocalDiscord } from '../local-discord/index.js';
 import { startPlayground } from '../local-discord/playground/server.js';
@@ -16,6 +16,7 @@ import { startBot } from './index.js';
 import { SandboxClock, type SandboxClockReading } from './sandbox-clock.js';
 import { Secret } from './secret.js';
 import { updateSettings } from './settings.js';
+import { startShardManager } from './shards.js';
 
 /** The key the embedded sandbox's fixture account answers to (no secret: the sandbox is local). */
 const SANDBOX_KEY = 'sandbox-key-alpha';
@@ -50,8 +51,15 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
   const print = opts.print ?? ((line: string) => console.log(line));
   const config = parseConfig(env);
 
+  if (config.discord.token && config.sharding.count !== 1 && !env.SHARDING_MANAGER) {
+    // Sharded: this process only manages; each shard runs in a child process of this same file.
+    const shards = await startShardManager(config, fileURLToPath(import.meta.url), print);
+    print(`Bot is running on Discord with shards ${shards.ids.join(', ')} of ${shards.total}.`);
+    return { playgroundUrl: undefined, sandboxUrl: undefined, stop: () => shards.stop() };
+  }
+
   if (config.discord.token) {
-    const bot = await startBot(config);
+    const bot = await startBot(shardProcessConfig(config, env));
     print(`Bot is running on Discord as ${bot.client.user?.tag ?? 'the configured application'}.`);
     return { playgroundUrl: undefined, sandboxUrl: undefined, stop: () => bot.stop() };
   }
@@ -113,6 +121,16 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
     await stop();
     throw err;
   }
+}
+
+/**
+ * In a shard process of the ShardingManager, each shard's webhook receiver listens on WEBHOOK_PORT plus
+ * its shard id (they share a machine); WEBHOOK_PUBLIC_URL, when set, is the load balancer in front of them.
+ */
+function shardProcessConfig(config: BotConfig, env: Record<string, string | undefined>): BotConfig {
+  const id = config.sharding.ids?.[0];
+  if (!env.SHARDING_MANAGER || id === undefined || config.webhook.port === 0) return config;
+  return { ...config, webhook: { ...config.webhook, port: config.webhook.port + id } };
 }
 
 /**

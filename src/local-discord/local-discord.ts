@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { APIChannel, APIGuild, APIGuildMember, APIRole, APIUser } from 'discord.js';
 import { FIXTURE_IDS, type FixtureChannelName, type FixtureUserName } from './fixtures.js';
 import { forwardMessageEvents } from './gateway/message-events.js';
-import { GatewayServer } from './gateway/server.js';
+import { GatewayServer, shardOfGuild } from './gateway/server.js';
 import { FaultInjector } from './http/faults.js';
 import { Router } from './http/router.js';
 import { createRestServer } from './http/server.js';
@@ -30,6 +30,8 @@ export interface LocalDiscordOptions {
   /** How long interaction webhooks (edit original, follow-ups) stay usable: 15 minutes on Discord. */
   tokenLifetimeMs?: number;
   heartbeatIntervalMs?: number;
+  /** Shards /gateway/bot recommends (default 1); guild events go to the shard that owns the guild. */
+  shards?: number;
 }
 
 export type { UserRef };
@@ -117,6 +119,16 @@ export class LocalDiscord {
 
   get roleIds() {
     return { ...FIXTURE_IDS.roles };
+  }
+
+  /** The shard ids ([id, count]) of the connected bot sessions, in order of shard id. */
+  connectedShards(): Array<[number, number]> {
+    return this.#gateway.connectedShards();
+  }
+
+  /** The shard id that owns the fixture guild for a bot running `count` shards ((guild_id >> 22) % count). */
+  guildShard(count: number): number {
+    return shardOfGuild(this.guildId, count);
   }
 
   /** How many bot gateway sessions are connected right now. */
@@ -234,6 +246,7 @@ export async function startLocalDiscord(opts: LocalDiscordOptions = {}): Promise
     now: opts.now ?? Date.now,
     ackDeadlineMs: opts.ackDeadlineMs ?? 3000,
     tokenLifetimeMs: opts.tokenLifetimeMs ?? 15 * 60 * 1000,
+    shards: opts.shards ?? 1,
   });
   const token = makeBotToken(world.applicationId);
   const router = new Router().add(...applicationRoutes, ...commandRoutesAll, ...interactionRoutes, ...channelRoutes);

@@ -5,6 +5,7 @@ import { type BotConfig, parseConfig } from '../../src/bot/config.js';
 import { freePort } from '../../src/bot/free-port.js';
 import { type LocalDiscord, startLocalDiscord } from '../../src/local-discord/index.js';
 import { type RunningSandbox, type StartSandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+import { createDatabase } from '../pg/cluster.js';
 import { loadStartBot, type RunningBot } from './bot-entry.js';
 import { type GatewayProxy, startGatewayProxy } from './gateway-proxy.js';
 import { captureLogs, type LogCapture } from './log-capture.js';
@@ -21,6 +22,8 @@ export interface DeskOptions {
   env?: Record<string, string>;
   /** Put a pass-through proxy between bot and sandbox (to hold requests at a chosen moment). */
   proxy?: boolean;
+  /** Shards the local Discord's /gateway/bot recommends (guild events go to the owning shard either way). */
+  discordShards?: number;
   /** false: start no bot in-process (the chaos suite runs it as a child process with `env`). */
   inProcessBot?: boolean;
 }
@@ -50,7 +53,7 @@ export async function startDesk(opts: DeskOptions = {}): Promise<Desk> {
   const logs = captureLogs();
   const sandbox = await startSandbox({ port: 0, control: true, seed: opts.seed ?? 1, quiet: true, ...opts.sandbox });
   const proxy = opts.proxy ? await startGatewayProxy(sandbox.url) : undefined;
-  const ld = await startLocalDiscord({ port: 0 });
+  const ld = await startLocalDiscord({ port: 0, ...(opts.discordShards ? { shards: opts.discordShards } : {}) });
   const webhookPort = await freePort();
   const env: Record<string, string> = {
     GATEWAY_BASE_URL: proxy?.url ?? sandbox.url,
@@ -60,7 +63,7 @@ export async function startDesk(opts: DeskOptions = {}): Promise<Desk> {
     DISCORD_GUILD_ID: ld.guildId,
     DISCORD_API_URL: ld.apiUrl,
     WEBHOOK_PORT: String(webhookPort),
-    STORE_URL: `sqlite://${join(dir, 'bot.sqlite')}`,
+    STORE_URL: await storeUrlFor(dir),
     LOG_LEVEL: 'debug',
     ...(opts.webhooks ? { WEBHOOK_PUBLIC_URL: `http://127.0.0.1:${webhookPort}` } : {}),
     ...opts.env,
@@ -124,6 +127,18 @@ export async function startDesk(opts: DeskOptions = {}): Promise<Desk> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * sqlite on disk, or with E2E_STORE=postgres a fresh database on the test run's PostgreSQL cluster
+ * (test/pg/global-setup.ts puts its address in PG_ADMIN_URL).
+ */
+async function storeUrlFor(dir: string): Promise<string> {
+  if (process.env.E2E_STORE !== 'postgres') return `sqlite://${join(dir, 'bot.sqlite')}`;
+  const admin = process.env.PG_ADMIN_URL;
+  if (!admin)
+    throw new Error('E2E_STORE=postgres needs PG_ADMIN_URL (run under vitest: test/pg/global-setup.ts sets it)');
+  return createDatabase(admin, 'e2e');
 }
 
 /** The bot registers its commands on startup; users can only run them after that. */

@@ -14,10 +14,8 @@ const MAX_BATCH = 256;
 const RECENT_IDS = 4_096;
 
 // One statement per batch: atomic on its own, so it is safe on the connection keyv shares (no BEGIN).
-// `WHERE true` keeps SQLite from reading ON CONFLICT as a join constraint of the SELECT.
-const INSERT_BATCH = `INSERT INTO webhook_deliveries (correlation_id, body, received_at)
-  SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
-  FROM json_each(?) WHERE true
+const insertBatch = (store: BotStore) => `INSERT INTO webhook_deliveries (correlation_id, body, received_at)
+  ${store.dialect.jsonArrayRows(['text', 'text', 'integer'])}
   ON CONFLICT (correlation_id) DO NOTHING RETURNING correlation_id`;
 
 /**
@@ -31,7 +29,11 @@ export class DeliveryLog {
   private readonly inQueue = new Map<string, Promise<boolean>>();
   private readonly recent = new Set<string>();
 
-  constructor(private readonly store: BotStore) {}
+  private readonly insertBatch: string;
+
+  constructor(private readonly store: BotStore) {
+    this.insertBatch = insertBatch(store);
+  }
 
   /** True only for the first delivery of a correlation id, resolved after the row is persisted. */
   record(id: string, body: string, at: number): Promise<boolean> {
@@ -62,7 +64,7 @@ export class DeliveryLog {
     const batch = this.queue.splice(0, MAX_BATCH);
     try {
       const rows = await this.store.query<{ correlation_id: string }>(
-        INSERT_BATCH,
+        this.insertBatch,
         JSON.stringify(batch.map((p) => [p.id, p.body, p.at])),
       );
       const inserted = new Set(rows.map((r) => r.correlation_id));

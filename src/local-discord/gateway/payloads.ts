@@ -1,12 +1,19 @@
 import type { World } from '../state/world.js';
 
 /** READY as Discord sends it to a bot: guilds start unavailable and arrive as GUILD_CREATE right after. */
-export function readyPayload(world: World, sessionId: string, resumeUrl: string, shard: [number, number]) {
+export function readyPayload(
+  world: World,
+  sessionId: string,
+  resumeUrl: string,
+  shard: [number, number],
+  ownsGuild = true,
+) {
   return {
     v: 10,
     user_settings: {},
     user: { ...world.botUser, verified: true, mfa_enabled: false, email: null },
-    guilds: [{ id: world.guildId, unavailable: true }],
+    // Only the guilds of this shard.
+    guilds: ownsGuild ? [{ id: world.guildId, unavailable: true }] : [],
     session_id: sessionId,
     session_type: 'normal',
     resume_gateway_url: resumeUrl,

@@ -27,6 +27,7 @@ export const Close = {
   AuthenticationFailed: 4004,
   AlreadyAuthenticated: 4005,
   SessionTimedOut: 4009,
+  InvalidShard: 4010,
   InvalidApiVersion: 4012,
 } as const;
 
@@ -38,6 +39,8 @@ interface Session {
   id: string;
   seq: number;
   intents: number;
+  /** [shard_id, num_shards] from IDENTIFY; [0, 1] unsharded. */
+  shard: [number, number];
   socket: Connection | null;
   /** When the socket went away (Date.now()); a session not resumed within RESUME_WINDOW_MS is gone. */
   droppedAt: number | null;
@@ -50,6 +53,19 @@ interface Connection {
   zlib: ZlibStreamEncoder | null;
   session: Session | null;
   heartbeatDeadline: NodeJS.Timeout | null;
+}
+
+/** Discord's rule: a guild belongs to shard (guild_id >> 22) % num_shards. */
+export function shardOfGuild(guildId: string, count: number): number {
+  return Number((BigInt(guildId) >> 22n) % BigInt(count));
+}
+
+/** The guild an event is about: its guild_id; message events (shaped per session) are the fixture guild's. */
+function guildOfEvent(data: unknown, fallbackGuild: string): string | null {
+  if (data === null) return fallbackGuild;
+  if (typeof data === 'object' && typeof (data as { guild_id?: unknown }).guild_id === 'string')
+    return (data as { guild_id: string }).guild_id;
+  return null;
 }
 
 export interface GatewayOptions {
@@ -80,12 +96,28 @@ export class GatewayServer {
   dispatch(event: string, data: unknown, opts: { intent?: number; shape?: (intents: number) => unknown } = {}): number {
     let reached = 0;
     this.#expireSessions();
+    // Sharded bots get a guild's events on the shard that owns the guild, DMs and the rest on shard 0.
+    const guildId = guildOfEvent(data, this.world.guildId);
     for (const session of this.#sessions.values()) {
       if (opts.intent !== undefined && (session.intents & opts.intent) === 0) continue;
+      if (!this.#owns(session, guildId)) continue;
       this.#dispatchTo(session, event, opts.shape ? opts.shape(session.intents) : data);
       reached++;
     }
     return reached;
+  }
+
+  #owns(session: Session, guildId: string | null): boolean {
+    const [id, count] = session.shard;
+    return guildId === null ? id === 0 : shardOfGuild(guildId, count) === id;
+  }
+
+  /** [id, count] of every session with an open socket, by shard id. */
+  connectedShards(): Array<[number, number]> {
+    return [...this.#sessions.values()]
+      .filter((s) => s.socket !== null)
+      .map((s) => s.shard)
+      .sort((a, b) => a[0] - b[0]);
   }
 
   /** Number of sessions with an open socket: tests wait for the bot to be connected. */
@@ -203,19 +235,37 @@ export class GatewayServer {
       conn.ws.close(Close.AuthenticationFailed, 'Authentication failed');
       return;
     }
+    const shard = d.shard === undefined ? ([0, 1] as [number, number]) : d.shard;
+    if (
+      !Array.isArray(shard) ||
+      shard.length !== 2 ||
+      !shard.every((n) => Number.isInteger(n)) ||
+      shard[1] < 1 ||
+      shard[0] < 0 ||
+      shard[0] >= shard[1]
+    ) {
+      conn.ws.close(Close.InvalidShard, 'Invalid shard: send [shard_id, num_shards] with 0 <= shard_id < num_shards');
+      return;
+    }
     const session: Session = {
       id: randomBytes(16).toString('hex'),
       seq: 0,
       intents: Number(d.intents ?? 0),
+      shard: shard as [number, number],
       socket: conn,
       droppedAt: null,
       buffer: [],
     };
     conn.session = session;
     this.#sessions.set(session.id, session);
-    const shard = Array.isArray(d.shard) ? (d.shard as [number, number]) : ([0, 1] as [number, number]);
-    this.#dispatchTo(session, 'READY', readyPayload(this.world, session.id, this.gatewayUrl(), shard));
-    if (session.intents & GUILDS_INTENT) this.#dispatchTo(session, 'GUILD_CREATE', guildCreatePayload(this.world));
+    const ownsGuild = this.#owns(session, this.world.guildId);
+    this.#dispatchTo(
+      session,
+      'READY',
+      readyPayload(this.world, session.id, this.gatewayUrl(), session.shard, ownsGuild),
+    );
+    if (ownsGuild && session.intents & GUILDS_INTENT)
+      this.#dispatchTo(session, 'GUILD_CREATE', guildCreatePayload(this.world));
   }
 
   #resume(conn: Connection, d: Record<string, unknown>): void {

@@ -27,12 +27,13 @@ export const applicationRoutes: Route[] = [
     method: 'GET',
     path: '/gateway/bot',
     auth: true,
-    handle: ({ origin }) => ({
+    handle: ({ origin, world }) => ({
       status: 200,
       body: {
         url: gatewayUrl(origin),
-        shards: 1,
-        session_start_limit: { total: 1000, remaining: 999, reset_after: 86_400_000, max_concurrency: 1 },
+        shards: world.options.shards ?? 1,
+        // max_concurrency 16 (as for large bots): a sharded bot may start its shards together here.
+        session_start_limit: { total: 1000, remaining: 999, reset_after: 86_400_000, max_concurrency: 16 },
       },
     }),
   },

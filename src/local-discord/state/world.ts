@@ -10,6 +10,8 @@ import { MessageStore } from './messages.js';
 
 export interface WorldOptions {
   now: () => number;
+  /** The shard count /gateway/bot recommends (bots may still identify with another count). */
+  shards?: number;
   ackDeadlineMs: number;
   tokenLifetimeMs: number;
 }

@@ -1,23 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JobRepo } from '../../../src/bot/repos/jobs.js';
 import { OnceRepo } from '../../../src/bot/repos/once.js';
 import { SlipRepo } from '../../../src/bot/repos/slips.js';
 import { type BotStore, openStore } from '../../../src/bot/store.js';
-
-let dir: string;
-let store: BotStore;
-
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'bot-store-'));
-  store = await openStore(`sqlite://${join(dir, 'bot.sqlite')}`);
-});
-afterEach(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 
 const slip = (id: string, userId = 'u1', expiresAt = Date.now() + 60_000) => ({
   slipId: id,
@@ -30,10 +16,17 @@ const slip = (id: string, userId = 'u1', expiresAt = Date.now() + 60_000) => ({
   expiresAt,
 });
 
-describe('store on sqlite', () => {
-  it('runs in WAL mode', async () => {
-    const rows = await store.query<{ journal_mode: string }>('PRAGMA journal_mode');
-    expect(rows[0]?.journal_mode).toBe('wal');
+describe.each(ENGINES)('store on %s', (engine) => {
+  let store: BotStore;
+  let cleanup: () => void;
+  beforeEach(async () => {
+    const fresh = await freshStoreUrl(engine);
+    cleanup = fresh.cleanup;
+    store = await openStore(fresh.url);
+  });
+  afterEach(async () => {
+    await store.close();
+    cleanup();
   });
 
   it('records a webhook delivery and a post only once', async () => {
@@ -73,5 +66,19 @@ describe('store on sqlite', () => {
     expect((await slips.get('recent'))?.expiresAt).toBeLessThan(Date.now());
     const rows = await store.query("SELECT key FROM keyv WHERE key = 'bot:cache:x'");
     expect(rows).toHaveLength(0);
+  });
+});
+
+describe('store on sqlite only', () => {
+  it('runs in WAL mode', async () => {
+    const fresh = await freshStoreUrl('sqlite');
+    const store = await openStore(fresh.url);
+    try {
+      const rows = await store.query<{ journal_mode: string }>('PRAGMA journal_mode');
+      expect(rows[0]?.journal_mode).toBe('wal');
+    } finally {
+      await store.close();
+      fresh.cleanup();
+    }
   });
 });

@@ -165,3 +165,51 @@ describe('the local Discord gateway protocol', () => {
     ).rejects.toThrow(/No bot is connected.*rest: \{ api: ld.apiUrl \}/);
   });
 });
+
+describe('the local Discord gateway with a sharded bot', () => {
+  let ld: LocalDiscord;
+  afterEach(async () => {
+    await ld?.close();
+  });
+
+  const identify = async (shard: [number, number]) => {
+    const c = connect(ld.gatewayUrl);
+    await c.next((f) => f.op === 10);
+    await c.send({ op: 2, d: { token: ld.token, intents: 1 | (1 << 9), properties: {}, shard } });
+    return c;
+  };
+
+  it('recommends the configured shard count in /gateway/bot', async () => {
+    ld = await startLocalDiscord({ shards: 2 });
+    const res = await fetch(`${ld.apiUrl}/v10/gateway/bot`, { headers: { authorization: `Bot ${ld.token}` } });
+    expect(((await res.json()) as { shards: number }).shards).toBe(2);
+  });
+
+  it('sends the guild and its events only to the shard that owns it ((guild_id >> 22) % count)', async () => {
+    ld = await startLocalDiscord({ shards: 2 });
+    const owner = ld.guildShard(2);
+    const shards = [await identify([0, 2]), await identify([1, 2])];
+    const readies = await Promise.all(shards.map((c) => c.next((f) => f.t === 'READY')));
+    expect(readies.map((r) => (r.d as { shard: number[]; guilds: unknown[] }).guilds.length)).toEqual(
+      owner === 0 ? [1, 0] : [0, 1],
+    );
+    await shards[owner]?.next((f) => f.t === 'GUILD_CREATE');
+    ld.postMessage({ user: ld.users.bettor, channelId: ld.channelIds.bets, content: 'hello shards' });
+    await shards[owner]?.next((f) => f.t === 'MESSAGE_CREATE');
+    const other = shards[1 - owner];
+    expect(other?.frames.filter((f) => f.t === 'GUILD_CREATE' || f.t === 'MESSAGE_CREATE')).toEqual([]);
+    expect(ld.connectedShards()).toEqual([
+      [0, 2],
+      [1, 2],
+    ]);
+    for (const c of shards) c.ws.close();
+  });
+
+  it('closes with 4010 when IDENTIFY names a shard outside [0, count)', async () => {
+    ld = await startLocalDiscord();
+    const c = connect(ld.gatewayUrl);
+    await c.next((f) => f.op === 10);
+    await c.send({ op: 2, d: { token: ld.token, intents: 1, properties: {}, shard: [2, 2] } });
+    expect(await c.closed).toBe(4010);
+  });
+});

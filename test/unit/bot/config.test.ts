@@ -28,6 +28,26 @@ describe('bot config', () => {
     expect(() => parseConfig({ STORE_URL: 'redis://x' })).toThrow(ConfigError);
   });
 
+  it('takes a PostgreSQL store URL and refuses one without a database name', () => {
+    expect(parseConfig({ STORE_URL: 'postgres://desk:pw@db.internal:5432/desk' }).storeUrl).toBe(
+      'postgres://desk:pw@db.internal:5432/desk',
+    );
+    expect(() => parseConfig({ STORE_URL: 'postgres://db.internal:5432' })).toThrow(
+      /STORE_URL must look like sqlite:\/\/path.* or postgres:\/\/user:password@host:5432\/database/,
+    );
+  });
+
+  it('reads sharding: no sharding by default, SHARD_COUNT and the SHARDS run here', () => {
+    expect(parseConfig({}).sharding).toEqual({ count: 1, ids: undefined });
+    expect(parseConfig({ SHARD_COUNT: '4', SHARDS: '3, 1' }).sharding).toEqual({ count: 4, ids: [1, 3] });
+    // The form discord.js's ShardingManager hands each shard process.
+    expect(parseConfig({ SHARD_COUNT: '2', SHARDS: '1' }).sharding).toEqual({ count: 2, ids: [1] });
+    expect(parseConfig({ SHARD_COUNT: 'auto' }).sharding.count).toBe('auto');
+    expect(() => parseConfig({ SHARD_COUNT: '2', SHARDS: '2' })).toThrow(/SHARDS must only list ids below SHARD_COUNT/);
+    expect(() => parseConfig({ SHARD_COUNT: 'many' })).toThrow(/SHARD_COUNT must be 'auto' or a whole number/);
+    expect(() => parseConfig({ SHARDS: 'first' })).toThrow(/SHARDS must list shard ids/);
+  });
+
   it('lists every bad variable at once', () => {
     try {
       parseConfig({ WEBHOOK_PORT: '-1', LOG_LEVEL: 'x' });

@@ -1,0 +1,94 @@
+// One bot process's confirm path against the store, in its own process: on "prepare" it opens the store and
+// writes its slips; on "go" it confirms them (slip claim with the day's stake hold and the bet record, job
+// insert, the record's move to submitted: the store work between a Confirm click and the 202 being on
+// record) with `concurrency` at once, and reports.
+import { randomBytes } from 'node:crypto';
+import { BetRecordRepo } from '../../src/bot/repos/bet-records.js';
+import { JobRepo } from '../../src/bot/repos/jobs.js';
+import { SlipRepo } from '../../src/bot/repos/slips.js';
+import { type BotStore, openStore } from '../../src/bot/store.js';
+
+type Request =
+  | { type: 'prepare'; url: string; prefix: string; ops: number; concurrency: number }
+  | { type: 'go' }
+  | { type: 'stop' };
+
+const send = (msg: Record<string, unknown>) => process.send?.(msg);
+let store: BotStore | undefined;
+let plan: Extract<Request, { type: 'prepare' }> | undefined;
+
+async function prepare(p: Extract<Request, { type: 'prepare' }>): Promise<void> {
+  plan = p;
+  store = await openStore(p.url);
+  const slips = new SlipRepo(store);
+  const now = Date.now();
+  for (let i = 0; i < p.ops; i++) {
+    await slips.create({
+      slipId: `${p.prefix}-${i}`,
+      guildId: 'g-bench',
+      channelId: 'c-bench',
+      messageId: null,
+      userId: `u-${i % 64}`,
+      payload: { epk: 'e1', bookie: 'bookie_a', sessionId: 's-bench', stake: 5, stakeCents: 500, shownOdds: 2.1 },
+      createdAt: now,
+      expiresAt: now + 3_600_000,
+    });
+  }
+}
+
+async function go(): Promise<{ ms: number; latencies: number[]; claimed: number }> {
+  if (!store || !plan) throw new Error('prepare first');
+  const { prefix, ops, concurrency } = plan;
+  const records = new BetRecordRepo(store);
+  const jobs = new JobRepo(store, `bench-${prefix}`);
+  const latencies: number[] = [];
+  let next = 0;
+  let claimed = 0;
+  const worker = async () => {
+    for (let i = next++; i < ops; i = next++) {
+      const t0 = performance.now();
+      const userId = `u-${i % 64}`;
+      const claim = await records.claim({
+        placementId: randomBytes(12).toString('base64url'),
+        slipId: `${prefix}-${i}`,
+        userId,
+        guildKey: 'g-bench',
+        day: '2026-11-22',
+        stakeCents: 500,
+        dayLimitCents: 100_000_000,
+        now: Date.now(),
+      });
+      if (claim.kind !== 'claimed') throw new Error(`slip ${prefix}-${i} was not claimed: ${claim.kind}`);
+      const correlationId = `${prefix}-cid-${i}`;
+      await jobs.insert(
+        { correlationId, kind: 'bet', envelope: { correlation_id: correlationId, status: 'pending' }, context: {} },
+        Date.now(),
+      );
+      await records.move(claim.record.placementId, ['sending'], 'submitted', { correlationId }, Date.now());
+      latencies.push(performance.now() - t0);
+      claimed++;
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return { ms: performance.now() - t0, latencies, claimed };
+}
+
+process.on('message', (msg: Request) => {
+  const run = async () => {
+    if (msg.type === 'prepare') {
+      await prepare(msg);
+      send({ type: 'prepared' });
+    } else if (msg.type === 'go') {
+      send({ type: 'done', ...(await go()) });
+    } else {
+      await store?.close();
+      process.exit(0);
+    }
+  };
+  run().catch((err) => {
+    send({ type: 'error', message: err instanceof Error ? err.message : String(err) });
+    process.exit(1);
+  });
+});
+send({ type: 'ready' });

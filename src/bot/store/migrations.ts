@@ -1,0 +1,149 @@
+import type { Dialect } from './dialect.js';
+
+/**
+ * The schema, one ordered list for both engines, in the portable DDL of dialect.ts. A migration is never
+ * edited once released: change the schema by appending the next version. Each is applied in its own
+ * transaction with its row in schema_migrations, at start, under a lock held across processes.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  statements: string[];
+}
+
+export const MIGRATIONS: Migration[] = [
+  {
+    // The schema as it stood before versioning: IF NOT EXISTS lets a store created back then adopt it as is.
+    version: 1,
+    name: 'slips, jobs, deliveries, posts, bets, stake usage',
+    statements: [
+      `CREATE TABLE IF NOT EXISTS slips (
+         slip_id TEXT PRIMARY KEY, guild_id TEXT, channel_id TEXT NOT NULL, message_id TEXT,
+         user_id TEXT NOT NULL, payload TEXT NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL)`,
+      `CREATE INDEX IF NOT EXISTS slips_expiry ON slips(expires_at)`,
+      `CREATE TABLE IF NOT EXISTS jobs (
+         correlation_id TEXT PRIMARY KEY, kind TEXT NOT NULL, guild_id TEXT, channel_id TEXT, message_id TEXT,
+         user_id TEXT, session_id TEXT, envelope TEXT NOT NULL, context TEXT NOT NULL, state TEXT NOT NULL,
+         outcome TEXT, owner TEXT, lease_until INTEGER NOT NULL DEFAULT 0, timeout_at INTEGER,
+         created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`,
+      `CREATE INDEX IF NOT EXISTS jobs_state ON jobs(state, lease_until)`,
+      `CREATE TABLE IF NOT EXISTS webhook_deliveries (
+         correlation_id TEXT PRIMARY KEY, body TEXT NOT NULL, received_at INTEGER NOT NULL)`,
+      `CREATE TABLE IF NOT EXISTS posts (post_key TEXT PRIMARY KEY, posted_at INTEGER NOT NULL)`,
+      `CREATE TABLE IF NOT EXISTS bets (
+         bet_id TEXT PRIMARY KEY, session_id TEXT NOT NULL, guild_id TEXT, channel_id TEXT, user_id TEXT,
+         correlation_id TEXT, detail TEXT NOT NULL, state TEXT NOT NULL, placed_at INTEGER NOT NULL)`,
+      `CREATE INDEX IF NOT EXISTS bets_open ON bets(state, session_id)`,
+      `CREATE TABLE IF NOT EXISTS stake_usage (
+         guild_id TEXT NOT NULL, user_id TEXT NOT NULL, day TEXT NOT NULL, total REAL NOT NULL,
+         PRIMARY KEY (guild_id, user_id, day))`,
+    ],
+  },
+  {
+    // Leases where no advisory lock exists (SQLite): leader leases ('leader:…', work that must run in one
+    // process at a time) and key locks ('lock:…', settings writes). PostgreSQL stores use advisory locks.
+    version: 2,
+    name: 'leases',
+    statements: [
+      `CREATE TABLE leases (
+         name TEXT PRIMARY KEY, owner TEXT NOT NULL, lease_until INTEGER NOT NULL)`,
+    ],
+  },
+  {
+    // A bet's life (docs/reliability.md): the record written when Confirm claims the slip, before place_bet
+    // leaves; the day's stake hold is derived from its states. The outbox for every money post. Deliveries
+    // kept but never applied.
+    version: 3,
+    name: 'bet records, outbox, quarantined deliveries',
+    statements: [
+      `CREATE TABLE bet_records (
+         placement_id TEXT PRIMARY KEY, slip_id TEXT NOT NULL UNIQUE, guild_key TEXT NOT NULL, guild_id TEXT,
+         channel_id TEXT NOT NULL, message_id TEXT, user_id TEXT NOT NULL, session_id TEXT NOT NULL,
+         bookie TEXT NOT NULL, day TEXT NOT NULL, stake_cents INTEGER NOT NULL, payload TEXT NOT NULL,
+         state TEXT NOT NULL, correlation_id TEXT, timeout_at INTEGER, bet_id TEXT UNIQUE, odds REAL,
+         note TEXT, settled_status TEXT, pnl REAL, misses INTEGER NOT NULL DEFAULT 0,
+         close_odds REAL, close_market TEXT, close_at INTEGER,
+         created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`,
+      `CREATE INDEX bet_records_state ON bet_records(state, session_id)`,
+      `CREATE INDEX bet_records_day ON bet_records(guild_key, user_id, day)`,
+      `CREATE INDEX bet_records_correlation ON bet_records(correlation_id)`,
+      `CREATE TABLE outbox (
+         outbox_key TEXT PRIMARY KEY, kind TEXT NOT NULL, channel_id TEXT NOT NULL, message_id TEXT,
+         body TEXT NOT NULL, rank INTEGER NOT NULL, nonce TEXT, state TEXT NOT NULL,
+         attempts INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL, lease_until INTEGER NOT NULL DEFAULT 0,
+         last_error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`,
+      `CREATE INDEX outbox_due ON outbox(state, next_at)`,
+      `CREATE TABLE quarantined_deliveries (
+         digest TEXT PRIMARY KEY, correlation_id TEXT NOT NULL, reason TEXT NOT NULL, body TEXT NOT NULL,
+         received_at INTEGER NOT NULL)`,
+    ],
+  },
+];
+
+export const LATEST_VERSION = MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);
+
+/** A connection the migrator holds alone for the run (its own transaction statements go through it). */
+export interface MigrationConnection {
+  dialect: Dialect;
+  exec(sql: string, ...params: unknown[]): Promise<Record<string, unknown>[]>;
+  /** Serialises migrators across processes; released by unlock or when the connection ends. */
+  lock(): Promise<void>;
+  unlock(): Promise<void>;
+  /** BEGIN for one migration (SQLite: BEGIN IMMEDIATE). */
+  begin(): Promise<void>;
+}
+
+/** Applies every migration above the store's version (up to `upTo`); returns the versions applied. */
+export async function migrate(
+  db: MigrationConnection,
+  now: () => number,
+  upTo = LATEST_VERSION,
+  list: Migration[] = MIGRATIONS,
+): Promise<number[]> {
+  const ordered = [...list].sort((a, b) => a.version - b.version);
+  ordered.forEach((m, i) => {
+    if (m.version !== i + 1) throw new Error(`migrations must be numbered 1, 2, 3…; found ${m.version} at ${i + 1}`);
+  });
+  const applied: number[] = [];
+  await db.lock();
+  try {
+    await db.exec(
+      db.dialect.ddl(`CREATE TABLE IF NOT EXISTS schema_migrations (
+         version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`),
+    );
+    const rows = await db.exec('SELECT version FROM schema_migrations');
+    const done = new Set(rows.map((r) => Number(r.version)));
+    const newest = Math.max(0, ...done);
+    if (newest > ordered.length) {
+      throw new Error(
+        `the store is at schema version ${newest}, newer than this bot knows (${ordered.length}); run the newer bot or restore a backup`,
+      );
+    }
+    for (const m of ordered) {
+      if (m.version > upTo || done.has(m.version)) continue;
+      await db.begin();
+      try {
+        // Another process may have applied it since the read above (SQLite has no lock before BEGIN).
+        if ((await db.exec('SELECT version FROM schema_migrations WHERE version = ?', m.version)).length > 0) {
+          await db.exec('COMMIT');
+          continue;
+        }
+        for (const s of m.statements) await db.exec(db.dialect.ddl(s));
+        await db.exec(
+          'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
+          m.version,
+          m.name,
+          now(),
+        );
+        await db.exec('COMMIT');
+      } catch (err) {
+        await db.exec('ROLLBACK').catch(() => undefined);
+        throw new Error(`schema migration ${m.version} (${m.name}) failed: ${(err as Error).message}`, { cause: err });
+      }
+      applied.push(m.version);
+    }
+  } finally {
+    await db.unlock();
+  }
+  return applied;
+}

@@ -1,0 +1,202 @@
+import KeyvPostgres from '@keyv/postgres';
+import Keyv from 'keyv';
+import pg from 'pg';
+import { postgresDialect, toNumberedPlaceholders, toPostgresParams } from './dialect.js';
+import { type LeaseBackend, runLease } from './leader.js';
+import { migrate } from './migrations.js';
+import { type BotStore, keyedQueue, type OpenOptions, type Row, StoreClosedError, sweepStore } from './types.js';
+
+/** Advisory lock key spaces (first key of the two-key form), so the bot's locks never meet other users'. */
+const LOCK_MIGRATIONS = 0x5344_0001;
+const LOCK_KEYS = 0x5344_0002;
+const LOCK_LEADER = 0x5344_0003;
+
+/** BIGINT (20) and NUMERIC (1700) come back as JS numbers, like SQLite's INTEGER/REAL (epoch ms, cents). */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 20 || oid === 1700) return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+} as pg.CustomTypesConfig;
+
+/** The URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
+}
+
+/**
+ * The shared store: one pg pool for keyv and the exactly-once tables, a small second pool for key locks
+ * (a lock holder must not wait on the connections its own work needs), and one dedicated connection per
+ * leader lease (a session advisory lock lives exactly as long as its connection).
+ */
+export async function openPostgresStore(url: string, opts: OpenOptions = {}): Promise<BotStore> {
+  const now = opts.now ?? Date.now;
+  const pool = new pg.Pool({ connectionString: url, types, max: 10 });
+  const lockPool = new pg.Pool({ connectionString: url, types, max: 4 });
+  // An idle connection that breaks (server restart) is dropped by the pool; without a listener it would end the process.
+  const ignore = () => {};
+  pool.on('error', ignore);
+  lockPool.on('error', ignore);
+  let closed = false;
+  const raw = async (sql: string, params: unknown[]): Promise<Row[]> => {
+    if (closed) throw new StoreClosedError();
+    return (await pool.query(sql, params as unknown[])).rows as Row[];
+  };
+  const query = <T extends Row = Row>(sql: string, ...params: unknown[]): Promise<T[]> =>
+    raw(toNumberedPlaceholders(sql), toPostgresParams(params)) as Promise<T[]>;
+
+  const client = await pool.connect().catch((err: Error) => {
+    void pool.end();
+    void lockPool.end();
+    throw new Error(`could not connect to PostgreSQL at ${redactUrl(url)}: ${err.message}`, { cause: err });
+  });
+  try {
+    const exec = async (sql: string, ...params: unknown[]) =>
+      (await client.query(toNumberedPlaceholders(sql), toPostgresParams(params))).rows as Row[];
+    await migrate(
+      {
+        dialect: postgresDialect,
+        exec,
+        lock: async () => {
+          await exec('SELECT pg_advisory_lock(?, 0)', LOCK_MIGRATIONS);
+        },
+        unlock: async () => {
+          await exec('SELECT pg_advisory_unlock(?, 0)', LOCK_MIGRATIONS);
+        },
+        begin: async () => {
+          await exec('BEGIN');
+        },
+      },
+      now,
+      opts.migrateTo,
+    );
+    // keyv's table, made here under the same lock so two processes starting together do not race on it.
+    await exec('SELECT pg_advisory_lock(?, 0)', LOCK_MIGRATIONS);
+    await exec('CREATE TABLE IF NOT EXISTS keyv (key VARCHAR(1024) PRIMARY KEY, value TEXT)');
+    await exec('SELECT pg_advisory_unlock(?, 0)', LOCK_MIGRATIONS);
+  } catch (err) {
+    client.release(true);
+    await pool.end();
+    await lockPool.end();
+    throw err;
+  }
+  client.release();
+
+  // keyv on the same pool (@keyv/postgres would otherwise keep one module-wide pool per URL).
+  class SharedPoolKeyv extends KeyvPostgres {
+    override async connect() {
+      return (sql: string, values?: unknown[]) => raw(sql, values ?? []) as Promise<never[]>;
+    }
+    override async disconnect() {}
+  }
+  const adapter = new SharedPoolKeyv({ uri: url, keySize: 1024 });
+  const kv = new Keyv({ store: adapter, namespace: 'bot', throwOnErrors: true });
+
+  const inProcess = keyedQueue();
+  const runs = new Set<{ stop(): Promise<void> }>();
+  const store: BotStore = {
+    engine: 'postgres',
+    dialect: postgresDialect,
+    kv,
+    query,
+    // In-process queue first, so one process never holds more than one lock connection per key.
+    withLock: (key, fn) =>
+      inProcess(key, async () => {
+        if (closed) throw new StoreClosedError();
+        const c = await lockPool.connect();
+        let broken: unknown;
+        try {
+          await c.query('SELECT pg_advisory_lock($1, hashtext($2))', [LOCK_KEYS, key]);
+          try {
+            return await fn();
+          } finally {
+            await c.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_KEYS, key]).catch((err) => {
+              broken = err;
+            });
+          }
+        } catch (err) {
+          broken ??= err;
+          throw err;
+        } finally {
+          // A connection whose lock state is unknown is closed, not reused (closing frees the lock).
+          c.release(broken !== undefined);
+        }
+      }),
+    runAsLeader(name, work, leaderOpts) {
+      let conn: pg.Client | undefined;
+      let lost = false;
+      const drop = () => {
+        const c = conn;
+        conn = undefined;
+        if (c) void c.end().catch(() => undefined);
+      };
+      const backend: LeaseBackend = {
+        async tryAcquire() {
+          if (closed) return false;
+          if (!conn) {
+            const c = new pg.Client({ connectionString: url, types });
+            c.on('error', () => {
+              lost = true;
+            });
+            c.on('end', () => {
+              lost = true;
+            });
+            lost = false;
+            conn = c;
+            await c.connect().catch((err) => {
+              drop();
+              throw err;
+            });
+          }
+          const rows = await conn.query('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [LOCK_LEADER, name]);
+          return rows.rows[0]?.ok === true;
+        },
+        async holds() {
+          if (lost || !conn) {
+            drop();
+            return false;
+          }
+          try {
+            await conn.query('SELECT 1');
+            return !lost;
+          } catch {
+            drop();
+            return false;
+          }
+        },
+        async release() {
+          const c = conn;
+          if (!c) return;
+          await c.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_LEADER, name]).catch(() => undefined);
+          drop();
+        },
+      };
+      const r = runLease(name, backend, work, leaderOpts);
+      const tracked = { stop: () => r.stop() };
+      runs.add(tracked);
+      return {
+        name,
+        get isLeader() {
+          return r.isLeader;
+        },
+        async stop() {
+          runs.delete(tracked);
+          await r.stop();
+        },
+      };
+    },
+    async schemaVersion() {
+      const rows = await query<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
+      return rows[0]?.v ?? 0;
+    },
+    sweep: (t) => sweepStore(store, t),
+    async close() {
+      if (closed) return;
+      for (const r of [...runs]) await r.stop().catch(() => undefined);
+      closed = true;
+      await lockPool.end();
+      await pool.end();
+    },
+  };
+  return store;
+}

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import KeyvSqlite from '@keyv/sqlite';
+import Keyv from 'keyv';
+import { sqliteDialect } from './dialect.js';
+import { type LeaseBackend, runLease } from './leader.js';
+import { migrate } from './migrations.js';
+import { type BotStore, keyedQueue, type OpenOptions, type Row, StoreClosedError, sweepStore } from './types.js';
+
+/** A leader lease that has not been renewed for this long is free for another process. */
+const LEASE_TTL_MS = 15_000;
+/** A key lock of a process that died holding it frees itself after this long. */
+const KEY_LOCK_TTL_MS = 30_000;
+
+function pathOf(url: string): string {
+  return url.replace(/^sqlite:\/\//, '');
+}
+
+/** The embedded store: one file, one connection (keyv's), WAL. */
+export async function openSqliteStore(url: string, opts: OpenOptions = {}): Promise<BotStore> {
+  const now = opts.now ?? Date.now;
+  const file = pathOf(url);
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const adapter = new KeyvSqlite({ uri: url, busyTimeout: 5000 });
+  let closed = false;
+  // Every call (keyv's too) goes through adapter.query: after close it fails with a clear error instead of
+  // reaching the closed sqlite handle (SQLITE_MISUSE).
+  const run = adapter.query;
+  adapter.query = (sql: string, ...params: unknown[]) =>
+    closed ? Promise.reject(new StoreClosedError()) : run(sql, ...params);
+  const kv = new Keyv({ store: adapter, namespace: 'bot', throwOnErrors: true });
+  const query = async <T extends Row = Row>(sql: string, ...params: unknown[]): Promise<T[]> =>
+    (await adapter.query(sql, ...params)) as T[];
+  await query('PRAGMA journal_mode=WAL');
+  await query('PRAGMA synchronous=NORMAL');
+  await query('PRAGMA busy_timeout=5000');
+  // Nothing else uses the connection yet, so the migrator may run its transactions on it.
+  // BEGIN IMMEDIATE takes the file's write lock: a second process waits (busy_timeout) and then skips.
+  try {
+    await migrate(
+      {
+        dialect: sqliteDialect,
+        exec: query,
+        lock: async () => {},
+        unlock: async () => {},
+        begin: async () => {
+          await query('BEGIN IMMEDIATE');
+        },
+      },
+      now,
+      opts.migrateTo,
+    );
+  } catch (err) {
+    closed = true;
+    await adapter.disconnect().catch(() => undefined);
+    throw err;
+  }
+
+  // Key locks are lease rows, so another process on the same file waits too; in-process waiters queue first.
+  const inProcess = keyedQueue();
+  const lockOwner = randomUUID();
+  const withLock = <T>(key: string, fn: () => Promise<T>): Promise<T> =>
+    inProcess(key, async () => {
+      const name = `lock:${key}`;
+      for (let wait = 2; ; wait = Math.min(wait * 2, 50)) {
+        const t = now();
+        const got = await query(
+          `INSERT INTO leases (name, owner, lease_until) VALUES (?, ?, ?)
+           ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
+           WHERE leases.lease_until <= ? RETURNING owner`,
+          name,
+          lockOwner,
+          t + KEY_LOCK_TTL_MS,
+          t,
+        );
+        if (got.length === 1) break;
+        await new Promise((r) => setTimeout(r, wait));
+      }
+      try {
+        return await fn();
+      } finally {
+        await query('UPDATE leases SET lease_until = 0 WHERE name = ? AND owner = ?', name, lockOwner).catch(
+          () => undefined,
+        );
+      }
+    });
+
+  const runs = new Set<{ stop(): Promise<void> }>();
+  const store: BotStore = {
+    engine: 'sqlite',
+    dialect: sqliteDialect,
+    kv,
+    query,
+    withLock,
+    runAsLeader(name, work, leaderOpts) {
+      const owner = randomUUID();
+      const backend: LeaseBackend = {
+        async tryAcquire() {
+          const t = now();
+          const rows = await query(
+            `INSERT INTO leases (name, owner, lease_until) VALUES (?, ?, ?)
+             ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
+             WHERE leases.lease_until <= ? OR leases.owner = excluded.owner RETURNING owner`,
+            `leader:${name}`,
+            owner,
+            t + LEASE_TTL_MS,
+            t,
+          );
+          return rows.length === 1;
+        },
+        async holds() {
+          const rows = await query(
+            'UPDATE leases SET lease_until = ? WHERE name = ? AND owner = ? RETURNING name',
+            now() + LEASE_TTL_MS,
+            `leader:${name}`,
+            owner,
+          );
+          return rows.length === 1;
+        },
+        async release() {
+          if (closed) return;
+          await query('UPDATE leases SET lease_until = 0 WHERE name = ? AND owner = ?', `leader:${name}`, owner);
+        },
+      };
+      const r = runLease(name, backend, work, leaderOpts);
+      const tracked = { stop: () => r.stop() };
+      runs.add(tracked);
+      return {
+        name,
+        get isLeader() {
+          return r.isLeader;
+        },
+        async stop() {
+          runs.delete(tracked);
+          await r.stop();
+        },
+      };
+    },
+    async schemaVersion() {
+      const rows = await query<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
+      return rows[0]?.v ?? 0;
+    },
+    sweep: (t) => sweepStore(store, t),
+    async close() {
+      if (closed) return;
+      for (const r of [...runs]) await r.stop().catch(() => undefined);
+      closed = true;
+      await adapter.disconnect();
+    },
+  };
+  return store;
+}

@@ -1,0 +1,74 @@
+import type Keyv from 'keyv';
+import type { Dialect, Engine } from './dialect.js';
+import type { LeaderOptions, LeaderRun, LeaderWork } from './leader.js';
+
+export type Row = Record<string, unknown>;
+
+/** A store call made after close(): work still running while the bot stops. */
+export class StoreClosedError extends Error {
+  override name = 'StoreClosedError';
+  constructor() {
+    super('the bot store is closed; this work was still running when the bot stopped');
+  }
+}
+
+export interface BotStore {
+  readonly engine: Engine;
+  /** Helpers for the few constructs that differ between engines (see dialect.ts for the portable subset). */
+  readonly dialect: Dialect;
+  /** last-write-wins values: settings and caches (namespaced keys, JSON values). */
+  readonly kv: Keyv;
+  /** One SQL statement in the portable subset (`?` placeholders); rows for SELECT/RETURNING. */
+  query<T extends Row = Row>(sql: string, ...params: unknown[]): Promise<T[]>;
+  /**
+   * Runs fn while holding a lock on key, across every process on this store (PostgreSQL: an advisory
+   * lock; SQLite: a lease row). For read-modify-write of a keyv value.
+   */
+  withLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs work in one process at a time among all processes on this store: work() is called when this
+   * process is elected; the function it returns is called when the lease is lost or the run stops.
+   */
+  runAsLeader(name: string, work: LeaderWork, opts?: LeaderOptions): LeaderRun;
+  /** The schema version (newest migration applied). */
+  schemaVersion(): Promise<number>;
+  /** Deletes expired slips, old deliveries and old posts. */
+  sweep(now: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** Apply migrations only up to this version (tests of upgrading from an older version). */
+  migrateTo?: number;
+  now?: () => number;
+}
+
+/** Serialises async work per key inside this process. */
+export function keyedQueue() {
+  const locks = new Map<string, Promise<unknown>>();
+  return async <T>(key: string, fn: () => Promise<T>): Promise<T> => {
+    const before = locks.get(key) ?? Promise.resolve();
+    const run = before.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    locks.set(key, tail);
+    try {
+      return await run;
+    } finally {
+      if (locks.get(key) === tail) locks.delete(key);
+    }
+  };
+}
+
+/** The sweep, in the portable subset; the keyv cache expiry is the one json read. */
+export async function sweepStore(store: Pick<BotStore, 'query' | 'dialect'>, now: number): Promise<void> {
+  // Expired slips stay an hour so a late Confirm is told "expired", not "already handled".
+  await store.query('DELETE FROM slips WHERE expires_at <= ?', now - 3_600_000);
+  // A gateway retries a webhook for about 21 s; a day of history is plenty for dedupe.
+  await store.query('DELETE FROM webhook_deliveries WHERE received_at <= ?', now - 86_400_000);
+  await store.query("DELETE FROM jobs WHERE state = 'posted' AND updated_at <= ?", now - 7 * 86_400_000);
+  await store.query("DELETE FROM outbox WHERE state <> 'pending' AND updated_at <= ?", now - 7 * 86_400_000);
+  await store.query(
+    `DELETE FROM keyv WHERE key LIKE 'bot:cache:%' AND ${store.dialect.jsonNumber('value', 'expires')} <= ?`,
+    now,
+  );
+}

@@ -1,0 +1,78 @@
+// A throwaway PostgreSQL cluster for tests and the bench: Debian's server programs, a data folder in a temp
+// dir, a free loopback port, trust auth; stopped and deleted at the end. As root the programs run as the
+// `postgres` user (initdb refuses root).
+import { execFile } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { freePort } from '../../src/bot/free-port.js';
+
+const run = promisify(execFile);
+
+export interface PgCluster {
+  /** URL of the cluster's `postgres` database (create per-test databases from it). */
+  adminUrl: string;
+  /** The server's major version, e.g. '15'. */
+  version: string;
+  stop(): Promise<void>;
+}
+
+function binDir(): { bin: string; version: string } {
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (versions[0] === undefined) {
+    throw new Error(
+      'PostgreSQL server programs not found under /usr/lib/postgresql; install them with `apt-get install -y postgresql`',
+    );
+  }
+  return { bin: join(root, versions[0], 'bin'), version: versions[0] };
+}
+
+export async function startPgCluster(): Promise<PgCluster> {
+  const { bin, version } = binDir();
+  const dir = mkdtempSync(join(tmpdir(), 'pg-test-'));
+  const data = join(dir, 'data');
+  const asRoot = userInfo().uid === 0;
+  if (asRoot) {
+    const { stdout } = await run('id', ['-u', 'postgres']);
+    const { stdout: gid } = await run('id', ['-g', 'postgres']);
+    chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
+  }
+  const as = (prog: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, prog), ...args]) : run(join(bin, prog), args);
+  const port = await freePort();
+  await as('initdb', ['-D', data, '--auth=trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  // fsync off: a test cluster is thrown away, durability across OS crashes is not under test.
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
+  await as('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
+  const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  return {
+    adminUrl,
+    version,
+    async stop() {
+      await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+let seq = 0;
+
+/** A new empty database on the cluster; returns its URL. */
+export async function createDatabase(adminUrl: string, prefix = 't'): Promise<string> {
+  const name = `${prefix}_${process.pid}_${Date.now().toString(36)}_${seq++}`;
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  try {
+    await c.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await c.end();
+  }
+  return adminUrl.replace(/\/postgres$/, `/${name}`);
+}
