@@ -1,7 +1,7 @@
 // Plain Node ESM consumer: the package by name, the whole bet flow against the gateway at GATEWAY_BASE_URL.
 import { betOutcomeOf, GatewayClient } from '@syndicate-desk/gateway-client';
 
-const session = 'sess-alpha-bookie_a';
+const session = '5e55a1fa-0000-4000-8000-00000000000a';
 const client = new GatewayClient({ baseUrl: process.env.GATEWAY_BASE_URL, apiKey: process.env.GATEWAY_API_KEY });
 try {
   const events = await client.events.pages({ status: 'prematch', limit: 50 }).all({ max: 50 });

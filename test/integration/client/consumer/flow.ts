@@ -16,7 +16,7 @@ const baseUrl = process.env['GATEWAY_BASE_URL'];
 // biome-ignore lint/complexity/useLiteralKeys: noPropertyAccessFromIndexSignature asks for the bracket.
 const apiKey = process.env['GATEWAY_API_KEY'];
 if (!baseUrl || !apiKey) throw new Error('set GATEWAY_BASE_URL and GATEWAY_API_KEY');
-const session = 'sess-alpha-bookie_a';
+const session = '5e55a1fa-0000-4000-8000-00000000000a';
 const client = new GatewayClient({ baseUrl, apiKey, timeoutMs: 20_000 });
 try {
   const events: Event[] = [];
