@@ -6,6 +6,8 @@ import { interactionAck } from './figures/interaction-ack.js';
 import { memory } from './figures/memory.js';
 import { pollCoalescing } from './figures/poll-coalescing.js';
 import { resultLatency } from './figures/result-latency.js';
+import { slowBodies } from './figures/slow-bodies.js';
+import { statsChart } from './figures/stats-chart.js';
 import { storeConfirm } from './figures/store-confirm.js';
 import { validationCost } from './figures/validation-cost.js';
 import { webhookReceiver } from './figures/webhook-receiver.js';
@@ -98,18 +100,41 @@ export const FIGURES: FigureSpec[] = [
   {
     id: 9,
     rows: [
+      { name: '9 /stats chart render (10,000 bets) p95', unit: 'ms', target: { on: 'value', op: '<', limit: 500 } },
+    ],
+    run: statsChart,
+  },
+  {
+    id: 10,
+    rows: [
       {
-        name: '9 confirm-path store ops: PostgreSQL vs SQLite (1 process)',
+        name: '10 bot RSS growth under 1,000 slow-body connections',
+        unit: 'MB',
+        target: { on: 'value', op: '<', limit: 100 },
+      },
+      {
+        name: '10 genuine delivery time to 2xx during them',
+        unit: 'ms',
+        target: { on: 'value', op: '<', limit: 10_000 },
+      },
+    ],
+    run: slowBodies,
+  },
+  {
+    id: 11,
+    rows: [
+      {
+        name: '11 confirm-path store ops: PostgreSQL vs SQLite (1 process)',
         unit: 'confirms/s',
         target: { on: 'ratio', op: '>=', limit: 0.5 },
       },
       {
-        name: '9 confirm-path store ops: PostgreSQL 2 processes vs 1',
+        name: '11 confirm-path store ops: PostgreSQL 2 processes vs 1',
         unit: 'confirms/s',
         target: { on: 'ratio', op: '>=', limit: 1.6 },
       },
       ...['SQLite', 'PostgreSQL, 1 process', 'PostgreSQL, 2 processes'].map((which) => ({
-        name: `9 confirm → 202 stored p99 (${which})`,
+        name: `11 confirm → 202 stored p99 (${which})`,
         unit: 'ms',
         target: { on: 'value', op: '<', limit: 3_000 } as const,
       })),

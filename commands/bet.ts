@@ -44,7 +44,7 @@ export const autocomplete: Command['autocomplete'] = async (interaction, ctx) =>
   const market = interaction.options.getString('market');
   let choices: Awaited<ReturnType<typeof eventChoices>>;
   if (focused.name === 'event') choices = await eventChoices(ctx, focused.value);
-  else if (focused.name === 'bookie') choices = await bookieChoices(ctx, eventOpt, focused.value);
+  else if (focused.name === 'bookie') choices = await bookieChoices(ctx, eventOpt, focused.value, { forBetting: true });
   else if (focused.name === 'market') choices = await marketChoices(ctx, eventOpt, bookie, focused.value);
   else choices = await selectionChoices(ctx, eventOpt, bookie, market, focused.value);
   await respondChoices(interaction, choices);

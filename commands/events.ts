@@ -4,6 +4,7 @@ import type { Command } from '../src/bot/command.js';
 import { chooseDay } from '../src/bot/dates.js';
 import { type EventsQueryRef, eventsForDay } from '../src/bot/events-query.js';
 import { replyEphemeral, respondChoices } from '../src/bot/interact.js';
+import { leagueKeyOf, leagueName } from '../src/bot/leagues.js';
 import { putRef } from '../src/bot/refs.js';
 import { getSettings } from '../src/bot/settings.js';
 import { eventsView } from '../src/bot/views/events.js';
@@ -15,7 +16,9 @@ export const data = new SlashCommandBuilder()
   .addStringOption((o) =>
     o.setName('league').setDescription('League, e.g. nba').setRequired(true).setAutocomplete(true),
   )
-  .addStringOption((o) => o.setName('date').setDescription('today, tomorrow or YYYY-MM-DD (default today)'))
+  .addStringOption((o) =>
+    o.setName('date').setDescription('today, tomorrow or YYYY-MM-DD (default today); yesterday with status finished'),
+  )
   .addStringOption((o) =>
     o
       .setName('status')
@@ -30,13 +33,18 @@ export const data = new SlashCommandBuilder()
 export const execute: Command['execute'] = async (interaction, ctx) => {
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const settings = await getSettings(ctx.store, interaction.guildId);
-  const league = interaction.options.getString('league', true).trim().toLowerCase();
+  const league = leagueKeyOf(interaction.options.getString('league', true));
   const status = interaction.options.getString('status') as EventsQueryRef['status'] | null;
-  const day = chooseDay(interaction.options.getString('date'), ctx.now(), settings.timezone);
+  const day = chooseDay(interaction.options.getString('date'), ctx.now(), settings.timezone, {
+    past: status === 'finished',
+  });
   if (!day.ok) return replyEphemeral(interaction, day.message);
   const leagues = await knownLeagues(ctx);
   if (!leagues.includes(league)) {
-    const some = leagues.slice(0, 15).join(', ');
+    const some = leagues
+      .slice(0, 15)
+      .map((l) => leagueName(l))
+      .join(', ');
     return replyEphemeral(interaction, `Unknown league "${league}". Pick one from the list, e.g. ${some}.`);
   }
   const q: EventsQueryRef = { league, day: day.day, timezone: settings.timezone, ...(status ? { status } : {}) };

@@ -20,7 +20,7 @@ export const data = new SlashCommandBuilder()
       .addChoices(
         { name: 'popular', value: 'popular' },
         { name: 'other', value: 'other' },
-        { name: 'unmapped', value: 'unmapped' },
+        { name: 'this book only', value: 'unmapped' },
       ),
   )
   .addStringOption((o) => o.setName('market').setDescription('Only this market').setAutocomplete(true));
@@ -42,6 +42,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     epk,
     bookie,
     eventName: event?.name ?? epk,
+    ...(event?.start_time ? { startTime: event.start_time } : {}),
     ...(tier ? { tier } : {}),
     ...(market && !market.startsWith('#') ? { market } : {}),
   };
@@ -49,7 +50,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     interaction.editReply({ content: cardQueuedMessage(waitMs) }),
   );
   const ref = await saveCardRef(ctx, cardRef);
-  const view = cardView({ card, eventName: cardRef.eventName, ref, page: 0 });
+  const view = cardView({ card, eventName: cardRef.eventName, ref, page: 0, startTime: cardRef.startTime });
   await interaction.editReply({ content: '', embeds: view.embeds, components: view.components });
 };
 

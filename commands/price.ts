@@ -12,12 +12,11 @@ import type { Command } from '../src/bot/command.js';
 import { chooseDay } from '../src/bot/dates.js';
 import { matchText, replyEphemeral, respondChoices } from '../src/bot/interact.js';
 import { getSettings } from '../src/bot/settings.js';
+import { KNOWN_TRACKS, RACE_TYPES, resolveTrack, trackValue } from '../src/bot/tracks.js';
 import { userMessage } from '../src/bot/user-errors.js';
 import { bettable } from '../src/bot/views/card.js';
 import { type PriceRow, priceView } from '../src/bot/views/desk.js';
 
-/** Tracks racing every day in the sandbox and common ones elsewhere; any other name can be typed. */
-const KNOWN_TRACKS = ['Flemington', 'Randwick', 'Wentworth Park', 'Menangle', 'Caulfield', 'Rosehill', 'Moonee Valley'];
 const PRICE_WAIT_MS = 20_000;
 
 export const data = new SlashCommandBuilder()
@@ -50,7 +49,7 @@ export const data = new SlashCommandBuilder()
       .addStringOption((o) =>
         o
           .setName('race_type')
-          .setDescription('Race type (default thoroughbred)')
+          .setDescription('Race type (default: the track’s own, else thoroughbred)')
           .addChoices(
             { name: 'thoroughbred', value: '(R)' },
             { name: 'greyhound', value: '(G)' },
@@ -84,10 +83,12 @@ const racing: Command['execute'] = async (interaction, ctx) => {
   const settings = await getSettings(ctx.store, interaction.guildId);
   const day = chooseDay(interaction.options.getString('date'), ctx.now(), settings.timezone);
   if (!day.ok) return replyEphemeral(interaction, day.message);
-  const track = interaction.options.getString('track', true).trim();
+  const { track, raceType } = resolveTrack(
+    interaction.options.getString('track', true),
+    interaction.options.getString('race_type'),
+  );
   const race = interaction.options.getInteger('race', true);
   const runner = interaction.options.getString('runner')?.trim() || undefined;
-  const raceType = interaction.options.getString('race_type') ?? undefined;
   const sessions = (await ctx.catalog.loadSessions()).filter((s) => s.active);
   if (sessions.length === 0) return replyEphemeral(interaction, 'No active session to price with. See /sessions.');
   const submission = await ctx.gateway.priceChecks.racing({
@@ -96,7 +97,7 @@ const racing: Command['execute'] = async (interaction, ctx) => {
     track,
     race_num: race,
     date: day.day,
-    ...(raceType ? { race_type: raceType } : {}),
+    race_type: raceType,
     ...(runner ? { runner } : {}),
     ...(ctx.callbackUrl ? { callback_url: ctx.callbackUrl } : {}),
   });
@@ -121,8 +122,8 @@ const racing: Command['execute'] = async (interaction, ctx) => {
     }),
   );
   const view = priceView({
-    title: `${track} R${race} ${raceType ?? '(R)'}`,
-    subtitle: `${day.day}${runner ? ` · ${runner}` : ''}`,
+    title: `${track} R${race} ${raceType}`,
+    subtitle: `${RACE_TYPES[raceType]} · ${day.day}${runner ? ` · ${runner}` : ''}`,
     books,
   });
   await interaction.editReply({ embeds: view.embeds, components: [] });
@@ -140,10 +141,14 @@ export const autocomplete: Command['autocomplete'] = async (interaction, ctx) =>
   const bookie = interaction.options.getString('bookie');
   let choices: Awaited<ReturnType<typeof eventChoices>>;
   if (focused.name === 'track') {
+    // Each track with its race type, so a greyhound or harness track is asked for as one.
     const typed = focused.value.trim();
-    const known = matchText(KNOWN_TRACKS, typed, (t) => t).map((t) => ({ name: t, value: t }));
+    const known = matchText([...KNOWN_TRACKS], typed, (t) => t.track).map((t) => ({
+      name: `${t.track} · ${RACE_TYPES[t.raceType]}`,
+      value: trackValue(t.track, t.raceType),
+    }));
     choices =
-      typed && !KNOWN_TRACKS.some((t) => t.toLowerCase() === typed.toLowerCase())
+      typed && !KNOWN_TRACKS.some((t) => t.track.toLowerCase() === typed.toLowerCase())
         ? [...known, { name: typed, value: typed }]
         : known;
   } else if (focused.name === 'event') choices = await eventChoices(ctx, focused.value);

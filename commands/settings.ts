@@ -65,6 +65,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   }
   const sub = interaction.options.getSubcommand();
   let settings = await getSettings(ctx.store, guildId);
+  let warning = '';
   if (sub === 'results-channel') {
     const channel = interaction.options.getChannel('channel', true);
     settings = await updateSettings(ctx.store, guildId, (s) => ({ ...s, resultsChannelId: channel.id }));
@@ -101,8 +102,14 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
           `No session ${sessionId.slice(0, 60)} for ${bookie}. See /sessions for the ids.`,
         );
       }
+      // Saved all the same (it may be started later), but said plainly: bets on it are refused until then.
+      if (!s.active) {
+        warning = `⚠️ Session ${sessionId.slice(0, 60)} is inactive: bets on ${bookie} are refused until it is started. See /sessions.`;
+      }
     } else if (!sessions.some((s) => s.bookie === bookie)) {
       return replyEphemeral(interaction, `No session for "${bookie}" on this desk. See /sessions.`);
+    } else if (!sessions.some((s) => s.bookie === bookie && s.active)) {
+      warning = `⚠️ ${bookie} has no active session: bets on it are refused until one is started. See /sessions.`;
     }
     settings = await updateSettings(ctx.store, guildId, (s) => {
       const next = { ...s.sessions };
@@ -124,7 +131,8 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     perBet: ctx.config.tunables.defaultMaxStakePerBet,
     perDay: ctx.config.tunables.defaultMaxStakePerDay,
   });
-  await interaction.editReply({ content: sub === 'show' ? '' : 'Saved.', embeds: view.embeds, components: [] });
+  const content = sub === 'show' ? '' : warning ? `Saved. ${warning}` : 'Saved.';
+  await interaction.editReply({ content, embeds: view.embeds, components: [] });
 };
 
 export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {

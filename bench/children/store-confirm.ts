@@ -1,9 +1,10 @@
 // One bot process's confirm path against the store, in its own process: on "prepare" it opens the store and
-// writes its slips; on "go" it confirms them (slip claim + stake reservation + job insert, the store work
+// writes its slips; on "go" it confirms them (the bet record's claim of the slip with the day's stake hold,
+// then the job insert for the 202: the store work
 // between a Confirm click and the 202 being on record) with `concurrency` at once, and reports.
+import { BetRecordRepo } from '../../src/bot/repos/bet-records.js';
 import { JobRepo } from '../../src/bot/repos/jobs.js';
 import { SlipRepo } from '../../src/bot/repos/slips.js';
-import { StakeRepo } from '../../src/bot/repos/stakes.js';
 import { type BotStore, openStore } from '../../src/bot/store.js';
 
 type Request =
@@ -27,7 +28,7 @@ async function prepare(p: Extract<Request, { type: 'prepare' }>): Promise<void> 
       channelId: 'c-bench',
       messageId: null,
       userId: `u-${i % 64}`,
-      payload: { epk: 'e1', bookie: 'bookie_a', stake: 5, price: 2.1 },
+      payload: { epk: 'e1', bookie: 'bookie_a', sessionId: 'sess-a-1', stake: 5, price: 2.1 },
       createdAt: now,
       expiresAt: now + 3_600_000,
     });
@@ -37,8 +38,7 @@ async function prepare(p: Extract<Request, { type: 'prepare' }>): Promise<void> 
 async function go(): Promise<{ ms: number; latencies: number[]; claimed: number }> {
   if (!store || !plan) throw new Error('prepare first');
   const { prefix, ops, concurrency } = plan;
-  const slips = new SlipRepo(store);
-  const stakes = new StakeRepo(store);
+  const records = new BetRecordRepo(store);
   const jobs = new JobRepo(store, `bench-${prefix}`);
   const latencies: number[] = [];
   let next = 0;
@@ -47,10 +47,17 @@ async function go(): Promise<{ ms: number; latencies: number[]; claimed: number 
     for (let i = next++; i < ops; i = next++) {
       const t0 = performance.now();
       const userId = `u-${i % 64}`;
-      const claim = await slips.claim(`${prefix}-${i}`, userId, Date.now());
+      const claim = await records.claim({
+        placementId: `${prefix}-p-${i}`,
+        slipId: `${prefix}-${i}`,
+        userId,
+        guildKey: 'g-bench',
+        day: '2026-11-22',
+        stakeCents: 500,
+        dayLimitCents: 1_000_000_000,
+        now: Date.now(),
+      });
       if (claim.kind !== 'claimed') throw new Error(`slip ${prefix}-${i} was not claimed: ${claim.kind}`);
-      const reserved = await stakes.reserve('g-bench', `${prefix}-${userId}`, '2026-11-22', 5, 1_000_000);
-      if (!reserved.ok) throw new Error('stake reservation refused');
       const correlationId = `${prefix}-cid-${i}`;
       await jobs.insert(
         { correlationId, kind: 'bet', envelope: { correlation_id: correlationId, status: 'pending' }, context: {} },

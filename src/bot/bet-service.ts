@@ -1,20 +1,23 @@
 import { randomBytes } from 'node:crypto';
+import { APIError, NetworkError, RequestTimeoutError } from '../gateway/errors.js';
 import type { Catalog } from './catalog.js';
 import type { BotTunables } from './config.js';
 import { dayIn } from './dates.js';
 import type { GatewayPort, GwBetResult, GwMarketCard, GwSelection, JobOutcome } from './gateway-port.js';
 import type { ResultTracker } from './job-tracker.js';
 import type { Logger } from './logger.js';
-import type { DiscordPoster } from './poster.js';
-import type { BetRepo } from './repos/bets.js';
+import { formatMoney } from './odds.js';
+import { type Outbox, RANK } from './outbox.js';
+import { betReceiptOf } from './receipt.js';
+import type { BetRecord, BetRecordRepo } from './repos/bet-records.js';
 import type { JobRecord } from './repos/jobs.js';
 import type { SlipRecord, SlipRepo } from './repos/slips.js';
-import type { StakeRepo } from './repos/stakes.js';
 import { getSettings, stakeLimits } from './settings.js';
 import { checkMinOdds, checkStake, decideOnLivePrice, type SlipPayload } from './slip-rules.js';
 import type { BotStore } from './store.js';
 import { UserFacingError } from './user-errors.js';
-import { sortMarkets } from './views/card.js';
+import { recordView } from './views/bet-record.js';
+import { selectionName, sortMarkets } from './views/card.js';
 import { closedSlipView, jobLostView, receiptView, submittedView } from './views/slip.js';
 
 const PRICE_CHECK_WAIT_MS = 20_000;
@@ -24,10 +27,9 @@ export interface BetServiceDeps {
   store: BotStore;
   catalog: Catalog;
   slips: SlipRepo;
-  stakes: StakeRepo;
-  bets: BetRepo;
+  records: BetRecordRepo;
   tracker: ResultTracker;
-  poster: DiscordPoster;
+  outbox: Outbox;
   tunables: BotTunables;
   callbackUrl: string | undefined;
   logger: Logger;
@@ -41,11 +43,14 @@ export interface SlipRequest {
   epk: string;
   bookie: string;
   marketRef: string;
+  /** Dollars; must be whole cents (checked with checkStake). */
   stake: number;
   minOdds?: number;
 }
 
 export interface BetJobContext {
+  /** The bet record this job belongs to (write-ahead, see repos/bet-records.ts). */
+  placementId: string;
   slip: SlipPayload;
   guildId: string | null;
   userId: string;
@@ -53,9 +58,37 @@ export interface BetJobContext {
   odds: number;
 }
 
+/** What Confirm did. After a claim, everything shown goes through the outbox, so only the state is returned. */
 export type ConfirmResult =
-  | { kind: 'submitted'; correlationId: string; odds: number; slip: SlipPayload }
-  | { kind: 'refused'; message: string; slip?: SlipPayload; closeSlip: boolean; expired?: boolean; gone?: boolean };
+  | { kind: 'recorded'; record: BetRecord }
+  | { kind: 'not_owner'; ownerId: string }
+  | { kind: 'expired'; slip: SlipPayload }
+  | { kind: 'handled'; record: BetRecord | undefined }
+  | { kind: 'wrong_message' }
+  | {
+      kind: 'closed';
+      slip: SlipPayload;
+      title: string;
+      message: string;
+      /** The live price when the price moved: the slip offers to bet again at it. */
+      priceMoved?: number;
+    };
+
+export type CancelResult =
+  | { kind: 'cancelled'; slip: SlipPayload }
+  | { kind: 'not_owner'; ownerId: string }
+  | { kind: 'handled'; record: BetRecord | undefined };
+
+/** How place_bet failed: `not_sent` only when the gateway certainly did not take the bet. */
+export function sendFailure(err: unknown): 'not_sent' | 'unknown' {
+  if (err instanceof UserFacingError) return 'not_sent';
+  if (err instanceof NetworkError || err instanceof RequestTimeoutError) {
+    return err.mayHaveReachedServer ? 'unknown' : 'not_sent';
+  }
+  // A 4xx (including 429) is a refusal before any bet was made; a 5xx may come after the bookmaker acted.
+  if (err instanceof APIError && err.status !== undefined && err.status >= 400 && err.status < 500) return 'not_sent';
+  return 'unknown';
+}
 
 function findSelection(
   card: GwMarketCard,
@@ -184,11 +217,16 @@ export class BetService {
         sessionId,
         marketKey: found.market.market,
         marketLabel: found.market.label || found.market.market,
-        selectionLabel: `${found.sel.label}${found.sel.line === undefined || found.sel.line === null ? '' : ` ${found.sel.line}`}`,
+        selectionLabel: selectionName(found.sel.label, found.sel.line),
+        selectionName: found.sel.label,
         marketRef: req.marketRef,
-        stake: req.stake,
+        stake: Math.round(req.stake * 100) / 100,
+        stakeCents: Math.round(req.stake * 100),
+        ...(event && Number.isFinite(Date.parse(event.start_time)) ? { startsAt: Date.parse(event.start_time) } : {}),
         shownOdds: live,
         ...(req.minOdds === undefined ? {} : { minOdds: req.minOdds }),
+        ...(event?.start_time ? { startTime: event.start_time } : {}),
+        userId: req.userId,
       },
     };
     await this.d.slips.create(slip);
@@ -200,71 +238,72 @@ export class BetService {
   }
 
   /**
-   * Confirm: claim the slip (one winner), reserve the day's stake, re-check the live price, place.
-   * `showSubmitted` runs after the 202 is stored and before the result may be shown.
+   * Confirm: check the live price (nothing is held yet, so a failure leaves the slip confirmable), then claim
+   * the slip and write the bet record `sending` with the day's hold in one statement, then place. From the
+   * claim on, the record says what happened and every message about it goes through the outbox.
    */
   async confirm(
     slipId: string,
     userId: string,
     where: { channelId: string; messageId: string },
-    showSubmitted: (slip: SlipPayload, odds: number, correlationId: string) => Promise<unknown>,
   ): Promise<ConfirmResult> {
     const now = this.d.now();
-    const claim = await this.d.slips.claim<SlipPayload>(slipId, userId, now);
-    if (claim.kind === 'not_owner') {
-      return {
-        kind: 'refused',
-        message: `Only <@${claim.ownerId}> can confirm this slip. Make your own with /bet.`,
-        closeSlip: false,
-      };
+    const slip = await this.d.slips.get<SlipPayload>(slipId);
+    if (!slip) return { kind: 'handled', record: await this.d.records.bySlip(slipId) };
+    if (slip.messageId !== null && (slip.messageId !== where.messageId || slip.channelId !== where.channelId)) {
+      return { kind: 'wrong_message' };
     }
-    if (claim.kind === 'expired') {
-      return {
-        kind: 'refused',
-        message: 'This slip expired before it was confirmed. Nothing was placed; run /bet again.',
-        slip: claim.slip.payload,
-        closeSlip: true,
-        expired: true,
-      };
+    if (slip.userId !== userId) return { kind: 'not_owner', ownerId: slip.userId };
+    // A crash between posting the slip and storing its message id: the owner's click names the message.
+    if (slip.messageId === null) await this.d.slips.adoptMessage(slipId, where.channelId, where.messageId);
+    if (slip.expiresAt <= now) {
+      const closed = await this.d.slips.close(slipId);
+      return closed
+        ? { kind: 'expired', slip: slip.payload }
+        : { kind: 'handled', record: await this.d.records.bySlip(slipId) };
     }
-    if (claim.kind === 'gone') {
-      return {
-        kind: 'refused',
-        message: 'This slip was already confirmed or cancelled.',
-        closeSlip: false,
-        gone: true,
-      };
-    }
-    const { slip } = claim;
     const p = slip.payload;
     const settings = await getSettings(this.d.store, slip.guildId);
     const limits = stakeLimits(settings, this.d.tunables);
+    const stakeCents = p.stakeCents ?? Math.round(p.stake * 100);
     const perBet = checkStake(p.stake, limits);
-    if (!perBet.ok) return { kind: 'refused', message: perBet.message, slip: p, closeSlip: true };
-    const day = dayIn(now, settings.timezone);
-    const guildKey = slip.guildId ?? 'dm';
-    const reserved = await this.d.stakes.reserve(guildKey, userId, day, p.stake, limits.perDay);
-    if (!reserved.ok) {
-      return {
-        kind: 'refused',
-        message: `Not placed: this bet would take you past today's limit of $${limits.perDay.toFixed(2)} (already staked $${reserved.used.toFixed(2)}). Try a smaller stake or tomorrow.`,
-        slip: p,
-        closeSlip: true,
-      };
-    }
-    const release = () => this.d.stakes.release(guildKey, userId, day, p.stake);
+    if (!perBet.ok) return this.#closeBeforeSending(slipId, p, perBet.message);
     let live: number;
     try {
       live = await this.livePrice(p.sessionId, p.sport, p.epk, p.marketRef);
     } catch (err) {
-      await release();
-      throw err;
+      const why = err instanceof UserFacingError ? err.message : 'The price check failed.';
+      throw new UserFacingError(`${why} Nothing was placed and the slip is still open: press Confirm to try again.`);
     }
     const decision = decideOnLivePrice(p, live, this.d.tunables.priceTolerance);
-    if (!decision.ok) {
-      await release();
-      return { kind: 'refused', message: decision.message, slip: p, closeSlip: true };
+    if (!decision.ok) return this.#closeBeforeSending(slipId, p, decision.message, live);
+    const day = dayIn(now, settings.timezone);
+    const guildKey = slip.guildId ?? 'dm';
+    const claim = await this.d.records.claim({
+      placementId: randomBytes(12).toString('base64url'),
+      slipId,
+      userId,
+      guildKey,
+      day,
+      stakeCents,
+      dayLimitCents: Math.round(limits.perDay * 100),
+      now: this.d.now(),
+    });
+    if (claim.kind === 'handled') return { kind: 'handled', record: claim.record };
+    if (claim.kind === 'other') return { kind: 'handled', record: undefined };
+    if (claim.kind === 'over_limit') {
+      return this.#closeBeforeSending(
+        slipId,
+        p,
+        `Not placed: this bet would take you past today's limit of ${formatMoney(limits.perDay)} (already staked ${formatMoney(claim.usedCents / 100)}). Try a smaller stake or tomorrow.`,
+      );
     }
+    return { kind: 'recorded', record: await this.#send(claim.record, decision.floor, live) };
+  }
+
+  /** place_bet for a record in `sending`; every way it can end moves the record and queues its message. */
+  async #send(record: BetRecord, floor: number, live: number): Promise<BetRecord> {
+    const p = record.payload;
     let handle: Awaited<ReturnType<GatewayPort['bets']['place']>>;
     try {
       handle = await this.d.gateway.bets.place({
@@ -273,80 +312,147 @@ export class BetService {
         sport: p.sport,
         epk: p.epk,
         market_ref: p.marketRef,
-        stake: p.stake,
-        target_odds: decision.floor,
+        stake: record.stakeCents / 100,
+        target_odds: floor,
         ...(this.d.callbackUrl ? { callback_url: this.d.callbackUrl } : {}),
       });
     } catch (err) {
-      const mayHavePlaced = (err as { mayHaveReachedServer?: boolean }).mayHaveReachedServer === true;
-      if (!mayHavePlaced) await release();
-      if (mayHavePlaced) {
-        throw new UserFacingError(
-          'The gateway stopped answering while the bet was being sent; it may or may not have been placed. It was NOT resent: check /jobs and /balance before betting again.',
-        );
-      }
-      throw err;
+      const to = sendFailure(err);
+      const reason = this.d.logger.redact(String((err as Error)?.message ?? err)).slice(0, 300);
+      this.d.logger.warn('place_bet failed', { placementId: record.placementId, to, err });
+      const moved = await this.d.records.move(record.placementId, ['sending'], to, { note: reason }, this.d.now());
+      if (moved) await this.#show(moved);
+      return moved ?? (await this.d.records.get(record.placementId)) ?? record;
     }
-    // The 202 is stored before anything else happens to it.
-    const context: BetJobContext = { slip: p, guildId: slip.guildId, userId, day, odds: live };
+    // The 202 is stored before anything else happens to it: the job row, then the record's move.
+    const timeoutAt = Date.parse(String(handle.envelope.timeout_at ?? ''));
+    const context: BetJobContext = {
+      placementId: record.placementId,
+      slip: p,
+      guildId: record.guildId,
+      userId: record.userId,
+      day: record.day,
+      odds: live,
+    };
     await this.d.tracker.record({
       correlationId: handle.correlationId,
       kind: 'bet',
-      guildId: slip.guildId,
-      channelId: where.channelId,
-      messageId: where.messageId,
-      userId,
+      guildId: record.guildId,
+      channelId: record.channelId,
+      messageId: record.messageId,
+      userId: record.userId,
       sessionId: p.sessionId,
       envelope: handle.envelope as unknown as Record<string, unknown>,
       context,
     });
-    const shown = showSubmitted(p, live, handle.correlationId);
-    this.d.tracker.track(handle.envelope, shown);
-    await shown;
-    return { kind: 'submitted', correlationId: handle.correlationId, odds: live, slip: p };
+    const moved = await this.d.records.move(
+      record.placementId,
+      ['sending', 'unknown'],
+      'submitted',
+      { correlationId: handle.correlationId, timeoutAt: Number.isFinite(timeoutAt) ? timeoutAt : null, odds: live },
+      this.d.now(),
+    );
+    if (moved) await this.#show(moved);
+    this.d.tracker.track(handle.envelope);
+    return moved ?? (await this.d.records.get(record.placementId)) ?? record;
   }
 
-  /** Cancel by the owner is a claim as well, so Cancel and Confirm cannot both win. */
-  async cancel(slipId: string, userId: string): Promise<ConfirmResult> {
+  /** A refusal before anything was held or sent: the slip closes (its row goes), nothing was placed. */
+  async #closeBeforeSending(
+    slipId: string,
+    slip: SlipPayload,
+    message: string,
+    priceMoved?: number,
+  ): Promise<ConfirmResult> {
+    const closed = await this.d.slips.close(slipId);
+    if (!closed) return { kind: 'handled', record: await this.d.records.bySlip(slipId) };
+    return {
+      kind: 'closed',
+      slip,
+      title: 'Bet not placed',
+      message,
+      ...(priceMoved === undefined ? {} : { priceMoved }),
+    };
+  }
+
+  /** Cancel by the owner: closes the slip unless a Confirm claimed it first (one statement decides). */
+  async cancel(slipId: string, userId: string): Promise<CancelResult> {
     const slip = await this.d.slips.get<SlipPayload>(slipId);
-    if (!slip) return { kind: 'refused', message: 'This slip was already confirmed or cancelled.', closeSlip: false };
-    if (slip.userId !== userId) {
-      return { kind: 'refused', message: `Only <@${slip.userId}> can cancel this slip.`, closeSlip: false };
-    }
-    const claim = await this.d.slips.cancel(slipId, userId);
-    if (claim.kind !== 'claimed')
-      return { kind: 'refused', message: 'This slip was already confirmed or cancelled.', closeSlip: false };
-    return { kind: 'refused', message: 'Cancelled. Nothing was placed.', slip: slip.payload, closeSlip: true };
+    if (!slip) return { kind: 'handled', record: await this.d.records.bySlip(slipId) };
+    if (slip.userId !== userId) return { kind: 'not_owner', ownerId: slip.userId };
+    const closed = await this.d.slips.close(slipId);
+    if (!closed) return { kind: 'handled', record: await this.d.records.bySlip(slipId) };
+    return { kind: 'cancelled', slip: slip.payload };
+  }
+
+  /** Queues the slip message's edit for the record's state (idempotent: the outbox keeps the latest stage). */
+  async #show(record: BetRecord): Promise<void> {
+    if (!record.messageId) return;
+    const staged = recordView(record);
+    if (staged) await this.d.outbox.edit(record.channelId, record.messageId, staged.view, staged.rank);
+  }
+
+  /** Re-queues the message of a record (after reconciliation or a restart). */
+  show(record: BetRecord): Promise<void> {
+    return this.#show(record);
   }
 
   async #onBetOutcome(job: JobRecord<BetJobContext>, outcome: JobOutcome): Promise<void> {
-    const ctx = job.context;
-    const guildKey = ctx.guildId ?? 'dm';
-    let view: ReturnType<typeof receiptView>;
+    const placementId = job.context.placementId;
+    if (placementId === undefined) return this.#onLegacyOutcome(job, outcome);
+    const now = this.d.now();
+    let moved: BetRecord | undefined;
     if (outcome.status === 'completed') {
-      const result = (outcome.result ?? { success: false }) as GwBetResult;
-      view = receiptView(ctx.slip, result);
-      const inner = result.bet_result ?? undefined;
-      const betId = inner?.bet_id ?? result.bet_id ?? undefined;
-      const placed = result.success && (inner?.success ?? true) && !!betId;
-      if (placed && betId) {
-        await this.d.bets.recordPlaced({
-          betId,
-          sessionId: ctx.slip.sessionId,
-          guildId: ctx.guildId,
-          channelId: job.channelId,
-          userId: ctx.userId,
-          correlationId: job.correlationId,
-          detail: { ...ctx.slip, odds: inner?.odds ?? result.odds ?? ctx.odds },
-          placedAt: this.d.now(),
-        });
+      const receipt = betReceiptOf(outcome.result);
+      if (receipt.kind === 'placed') {
+        moved = await this.d.records.move(
+          placementId,
+          ['sending', 'submitted', 'unknown', 'not_placed'],
+          'placed',
+          { betId: receipt.betId, odds: receipt.odds ?? job.context.odds },
+          now,
+        );
+      } else if (receipt.kind === 'refused') {
+        moved = await this.d.records.move(
+          placementId,
+          ['sending', 'submitted', 'unknown'],
+          'refused',
+          { note: receipt.message },
+          now,
+        );
       } else {
-        await this.d.stakes.release(guildKey, ctx.userId, ctx.day, ctx.slip.stake);
+        this.d.logger.warn('bet result of an unexpected shape; the bet is checked against the book instead', {
+          correlationId: job.correlationId,
+        });
+        moved = await this.d.records.move(
+          placementId,
+          ['sending', 'submitted'],
+          'unknown',
+          { note: 'unreadable result' },
+          now,
+        );
       }
     } else {
-      view = jobLostView(ctx.slip, outcome.status);
+      moved = await this.d.records.move(
+        placementId,
+        ['sending', 'submitted'],
+        'unknown',
+        { note: `the gateway reported the job as ${outcome.status}` },
+        now,
+      );
     }
-    if (job.channelId && job.messageId) await this.d.poster.edit(job.channelId, job.messageId, view);
+    const record = moved ?? (await this.d.records.get(placementId));
+    if (record) await this.#show(record);
+  }
+
+  /** Jobs recorded before bet records existed carry no placement id: show their result as before. */
+  async #onLegacyOutcome(job: JobRecord<BetJobContext>, outcome: JobOutcome): Promise<void> {
+    if (!job.channelId || !job.messageId) return;
+    const view =
+      outcome.status === 'completed'
+        ? receiptView(job.context.slip, (outcome.result ?? { success: false }) as GwBetResult)
+        : jobLostView(job.context.slip, outcome.status);
+    await this.d.outbox.edit(job.channelId, job.messageId, view, RANK.final);
   }
 }
 

@@ -9,6 +9,8 @@ export interface CardRef {
   epk: string;
   bookie: string;
   eventName: string;
+  /** The event's start (ISO 8601), for the card's heading. */
+  startTime?: string;
   tier?: string;
   market?: string;
 }

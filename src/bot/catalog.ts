@@ -9,6 +9,8 @@ export type EventsFilter = Pick<GwEventsQuery, 'league' | 'date' | 'since' | 'un
 const EVENTS_TTL_MS = 60_000;
 const CARD_TTL_MS = 60_000;
 const SESSIONS_TTL_MS = 30_000;
+/** How long a book's "takes bets by market_ref" flag, learned from its last bound card, is trusted. */
+const BY_ID_TTL_MS = 10 * 60_000;
 const MAX_EVENT_PAGES = 10;
 /** A card read that would wait longer than this for the gateway's per-minute limit is refused instead. */
 
@@ -26,6 +28,11 @@ export class CardLimitError extends UserFacingError {
   constructor(readonly waitMs: number) {
     super(cardLimitMessage(waitMs));
   }
+}
+
+/** The gateway's page size: 500 rows, but at most 200 when only finished events are asked for (spec, GET events). */
+export function pageLimit(q: EventsFilter): number {
+  return q.status === 'finished' ? 200 : 500;
 }
 
 const eventsKey = (q: EventsFilter) =>
@@ -70,7 +77,7 @@ export class Catalog {
     const out: GwEvent[] = [];
     let cursor: string | undefined;
     for (let i = 0; i < MAX_EVENT_PAGES; i++) {
-      const page = await this.gateway.events.list({ ...q, limit: 500, ...(cursor ? { cursor } : {}) });
+      const page = await this.gateway.events.list({ ...q, limit: pageLimit(q), ...(cursor ? { cursor } : {}) });
       out.push(...page.data);
       if (!page.next_cursor) break;
       cursor = page.next_cursor;
@@ -109,6 +116,7 @@ export class Catalog {
     this.cards.record(now);
     const card = await this.boundedCardRead(this.gateway.markets.get({ epk, bookie, ...filters }));
     await this.store.kv.set(k, card, CARD_TTL_MS);
+    if (card.bound) await this.store.kv.set(`cache:by-id:${bookie}`, card.market_ref_betting_enabled, BY_ID_TTL_MS);
     return card;
   }
 
@@ -150,8 +158,19 @@ export class Catalog {
     });
   }
 
-  async peekCard(epk: string, bookie: string): Promise<GwMarketCard | undefined> {
-    return (await this.store.kv.get<GwMarketCard>(`cache:card:${bookie}:*:*:${epk}`)) ?? undefined;
+  async peekCard(
+    epk: string,
+    bookie: string,
+    filters: { tier?: string; market?: string } = {},
+  ): Promise<GwMarketCard | undefined> {
+    const k = `cache:card:${bookie}:${filters.tier ?? '*'}:${filters.market ?? '*'}:${epk}`;
+    return (await this.store.kv.get<GwMarketCard>(k)) ?? undefined;
+  }
+
+  /** Whether the book took bets by market_ref on its last bound card read; undefined when not known yet. */
+  async takesBetsById(bookie: string): Promise<boolean | undefined> {
+    const flag = await this.store.kv.get<boolean>(`cache:by-id:${bookie}`);
+    return typeof flag === 'boolean' ? flag : undefined;
   }
 
   loadSessions(): Promise<GwSession[]> {

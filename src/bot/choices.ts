@@ -3,11 +3,12 @@ import type { BotContext } from './context.js';
 import { dayIn } from './dates.js';
 import type { GwEvent, GwMarket } from './gateway-port.js';
 import { matchText } from './interact.js';
+import { leagueName, PRESET_LEAGUES } from './leagues.js';
 import { formatOdds } from './odds.js';
 import { getRef, putRef } from './refs.js';
 import { StoreClosedError } from './store.js';
 import { UserFacingError } from './user-errors.js';
-import { bettable, sortMarkets } from './views/card.js';
+import { bettable, selectionName, sortMarkets } from './views/card.js';
 import { LIMITS } from './views/limits.js';
 
 type Choice = ApplicationCommandOptionChoiceData<string>;
@@ -41,9 +42,15 @@ async function upcoming(ctx: BotContext): Promise<GwEvent[]> {
   return hit ?? [];
 }
 
+/**
+ * Leagues with events in the window; before the first read of events (just after start) the spec's preset
+ * leagues, so the first ask is never answered with nothing.
+ */
 export async function leagueChoices(ctx: BotContext, typed: string): Promise<Choice[]> {
-  const leagues = [...new Set((await upcoming(ctx)).map((e) => e.league))].sort();
-  return matchText(leagues, typed, (l) => l).map((l) => ({ name: l, value: l }));
+  const events = await ctx.catalog.peekEvents(upcomingWindow(ctx.now()));
+  if (!events) warmInBackground(ctx);
+  const leagues = events?.length ? [...new Set(events.map((e) => e.league))].sort() : PRESET_LEAGUES.map((l) => l.key);
+  return matchText(leagues, typed, (l) => `${l} ${leagueName(l)}`).map((l) => ({ name: leagueName(l), value: l }));
 }
 
 export async function knownLeagues(ctx: BotContext): Promise<string[]> {
@@ -83,21 +90,49 @@ export async function eventChoices(ctx: BotContext, typed: string): Promise<Choi
   // Events still to start come first: a bet is usually on a coming game, and in-play cards may be thin.
   const startsLater = (e: GwEvent) => Date.parse(e.start_time) >= now;
   const ordered = [...events.filter(startsLater), ...events.filter((e) => !startsLater(e))];
-  const matched = matchText(ordered, typed, (e) => `${e.name} ${e.league}`).slice(0, LIMITS.autocompleteChoices);
+  const matched = matchText(ordered, typed, (e) => `${e.name} ${e.league} ${leagueName(e.league)}`).slice(
+    0,
+    LIMITS.autocompleteChoices,
+  );
   const out: Choice[] = [];
   for (const e of matched) {
     const when = e.start_time.slice(5, 16).replace('T', ' ');
-    out.push({ name: `${e.name} · ${e.league.toUpperCase()} · ${when} UTC`, value: await eventValue(ctx, e.event_id) });
+    out.push({ name: `${e.name} · ${leagueName(e.league)} · ${when} UTC`, value: await eventValue(ctx, e.event_id) });
   }
   return out;
 }
 
-export async function bookieChoices(ctx: BotContext, eventOption: string | null, typed: string): Promise<Choice[]> {
+/**
+ * The event's books. `forBetting`: only books a bet can go to — with an active session (when the sessions are
+ * known) and not known to refuse bets by market_ref; books not read yet have their card fetched in the
+ * background, so the next ask knows.
+ */
+export async function bookieChoices(
+  ctx: BotContext,
+  eventOption: string | null,
+  typed: string,
+  opts: { forBetting?: boolean } = {},
+): Promise<Choice[]> {
   if (!eventOption) return [];
   const epk = await resolveEventOption(ctx, eventOption).catch(() => undefined);
   const event = epk ? await ctx.catalog.event(epk) : undefined;
-  const books = event?.books ?? [];
+  let books = event?.books ?? [];
+  if (opts.forBetting && epk) books = await betCapableBooks(ctx, epk, books);
   return matchText(books, typed, (b) => b).map((b) => ({ name: b, value: b }));
+}
+
+async function betCapableBooks(ctx: BotContext, epk: string, books: string[]): Promise<string[]> {
+  const sessions = await ctx.catalog.peekSessions();
+  if (!sessions) warmInBackground(ctx);
+  const out: string[] = [];
+  for (const book of books) {
+    if (sessions && !sessions.some((s) => s.bookie === book && s.active)) continue;
+    const byId = await ctx.catalog.takesBetsById(book);
+    if (byId === false) continue;
+    if (byId === undefined) void ctx.catalog.loadCard(epk, book).catch(() => undefined);
+    out.push(book);
+  }
+  return out;
 }
 
 async function cardFor(ctx: BotContext, eventOption: string | null, bookie: string | null) {
@@ -153,7 +188,7 @@ export async function selectionChoices(
   const out: Choice[] = [];
   for (const sel of matchText(bettable(m), typed, (x) => x.label).slice(0, LIMITS.autocompleteChoices)) {
     out.push({
-      name: `${sel.label}${sel.line === undefined || sel.line === null ? '' : ` ${sel.line}`} @ ${formatOdds(sel.odds)}`,
+      name: `${selectionName(sel.label, sel.line)} @ ${formatOdds(sel.odds)}`,
       value: await selectionValue(ctx, sel.market_ref),
     });
   }

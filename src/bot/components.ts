@@ -8,18 +8,21 @@ import {
   TextInputBuilder,
   TextInputStyle,
 } from 'discord.js';
-import { cardOf, loadCardRef } from './card-ref.js';
+import { type CardRef, cardOf, loadCardRef } from './card-ref.js';
+import { COMPARE_COMPONENTS } from './compare-components.js';
 import type { BotContext } from './context.js';
 import { encodeCustomId } from './custom-id.js';
 import { type EventsQueryRef, eventsForDay } from './events-query.js';
 import { replyEphemeral } from './interact.js';
 import { parseStake } from './odds.js';
 import { getRef } from './refs.js';
+import { priceMovedOptions, slipReprice } from './reprice.js';
 import { assertMayBet, postSlip } from './slip-post.js';
 import { UserFacingError } from './user-errors.js';
-import { cardView, marketView, sortMarkets } from './views/card.js';
+import { recordStateText } from './views/bet-record.js';
+import { cardView, marketView, selectionName, sortMarkets, stakeFormTitle } from './views/card.js';
 import { eventsView } from './views/events.js';
-import { closedSlipView, submittedView } from './views/slip.js';
+import { closedSlipView } from './views/slip.js';
 
 export type ComponentInteraction = ButtonInteraction | StringSelectMenuInteraction | ModalSubmitInteraction;
 export type ComponentHandler = (interaction: ComponentInteraction, args: string[], ctx: BotContext) => Promise<void>;
@@ -49,7 +52,13 @@ const cardPage: ComponentHandler = async (interaction, [ref, page], ctx) => {
   await interaction.deferUpdate();
   const cardRef = await loadCardRef(ctx, ref ?? '');
   const card = await cardOf(ctx, cardRef);
-  const view = cardView({ card, eventName: cardRef.eventName, ref: ref as string, page: pageArg(page) });
+  const view = cardView({
+    card,
+    eventName: cardRef.eventName,
+    ref: ref as string,
+    page: pageArg(page),
+    startTime: cardRef.startTime,
+  });
   await interaction.editReply({ embeds: view.embeds, components: view.components });
 };
 
@@ -83,13 +92,27 @@ const marketSelections: ComponentHandler = async (interaction, [ref, marketIndex
   await interaction.editReply({ embeds: view.embeds, components: view.components });
 };
 
+/** The stake form's title: the selection and its card price, read from the cache (never the gateway). */
+async function stakeTitle(ctx: BotContext, ref: string, marketIndex: string, selIndex: string): Promise<string> {
+  const cardRef = await getRef<CardRef>(ctx.store, ref);
+  const card = cardRef
+    ? await ctx.catalog.peekCard(cardRef.epk, cardRef.bookie, {
+        ...(cardRef.tier ? { tier: cardRef.tier } : {}),
+        ...(cardRef.market ? { market: cardRef.market } : {}),
+      })
+    : undefined;
+  const sel = card ? sortMarkets(card.markets)[pageArg(marketIndex)]?.selections[pageArg(selIndex)] : undefined;
+  return sel ? stakeFormTitle(selectionName(sel.label, sel.line), sel.odds) : stakeFormTitle();
+}
+
 /** Picking a selection opens the stake modal; a modal must be the first answer, so no gateway call here. */
-const cardPick: ComponentHandler = async (interaction, [ref, marketIndex]) => {
+const cardPick: ComponentHandler = async (interaction, [ref, marketIndex], ctx) => {
   if (!interaction.isStringSelectMenu()) return;
   const selIndex = interaction.values[0] ?? '0';
+  const title = await stakeTitle(ctx, ref ?? '', marketIndex ?? '0', selIndex).catch(() => stakeFormTitle());
   const modal = new ModalBuilder()
     .setCustomId(encodeCustomId('slip', 'stake', ref ?? '', marketIndex ?? '0', selIndex))
-    .setTitle('Stake for this bet')
+    .setTitle(title)
     .addComponents(
       new ActionRowBuilder<TextInputBuilder>().addComponents(
         new TextInputBuilder()
@@ -152,35 +175,46 @@ const slipConfirm: ComponentHandler = async (interaction, [slipId], ctx) => {
   if (!interaction.isButton()) return;
   await interaction.deferUpdate();
   await assertMayBet(ctx, interaction);
-  const result = await ctx.bets.confirm(
-    slipId ?? '',
-    interaction.user.id,
-    { channelId: interaction.channelId, messageId: interaction.message.id },
-    async (slip, odds, correlationId) => {
-      const view = submittedView(slip, odds, correlationId);
-      await interaction.editReply({ content: '', embeds: view.embeds, components: [] });
-    },
-  );
-  if (result.kind === 'refused') {
-    if (result.expired && result.slip) {
+  const result = await ctx.bets.confirm(slipId ?? '', interaction.user.id, {
+    channelId: interaction.channelId,
+    messageId: interaction.message.id,
+  });
+  switch (result.kind) {
+    case 'recorded':
+      // The slip message shows the bet's state through the outbox (submitted, then the result).
+      return;
+    case 'wrong_message':
+      return replyEphemeral(interaction, 'This button does not belong to a slip on this message. Nothing was placed.');
+    case 'not_owner':
+      return replyEphemeral(interaction, `Only <@${result.ownerId}> can confirm this slip. Make your own with /bet.`);
+    case 'expired': {
       // Tell the clicker why, then close the public slip for everyone.
-      await replyEphemeral(interaction, result.message);
+      await replyEphemeral(
+        interaction,
+        'This slip expired before it was confirmed. Nothing was placed; run /bet again.',
+      );
       const view = closedSlipView(
         result.slip,
         'Bet slip closed',
         'Expired: not confirmed in time, so nothing was placed.',
       );
-      await interaction.editReply({ content: '', embeds: view.embeds, components: [] });
-    } else if (result.closeSlip && result.slip) {
-      const view = closedSlipView(result.slip, 'Bet not placed', result.message);
-      await interaction.editReply({ content: '', embeds: view.embeds, components: [] });
-    } else {
-      // A slip swept long after its expiry still shows buttons: drop them (a live slip's are left alone).
-      if (result.gone && interaction.message.createdTimestamp + ctx.config.tunables.slipExpiryMs < ctx.now()) {
+      return void (await interaction.editReply({ content: '', embeds: view.embeds, components: [] }));
+    }
+    case 'closed': {
+      const moved =
+        result.priceMoved === undefined
+          ? {}
+          : await priceMovedOptions(ctx, result.slip, interaction.user.id, result.priceMoved);
+      const view = closedSlipView(result.slip, result.title, result.message, moved);
+      return void (await interaction.editReply({ content: '', embeds: view.embeds, components: view.components }));
+    }
+    case 'handled':
+      // Buttons still showing on a handled slip: the record's own message is re-queued (it may be in flight).
+      if (result.record) await ctx.bets.show(result.record);
+      else if (interaction.message.createdTimestamp + ctx.config.tunables.slipExpiryMs < ctx.now()) {
         await interaction.editReply({ components: [] });
       }
-      await replyEphemeral(interaction, result.message);
-    }
+      return replyEphemeral(interaction, recordStateText(result.record));
   }
 };
 
@@ -188,13 +222,13 @@ const slipCancel: ComponentHandler = async (interaction, [slipId], ctx) => {
   if (!interaction.isButton()) return;
   await interaction.deferUpdate();
   const result = await ctx.bets.cancel(slipId ?? '', interaction.user.id);
-  if (result.kind !== 'refused') return;
-  if (result.closeSlip && result.slip) {
-    const view = closedSlipView(result.slip, 'Bet slip cancelled', result.message);
-    await interaction.editReply({ content: '', embeds: view.embeds, components: [] });
-  } else {
-    await replyEphemeral(interaction, result.message);
+  if (result.kind === 'cancelled') {
+    const view = closedSlipView(result.slip, 'Bet slip cancelled', 'Cancelled. Nothing was placed.');
+    return void (await interaction.editReply({ content: '', embeds: view.embeds, components: [] }));
   }
+  if (result.kind === 'not_owner')
+    return replyEphemeral(interaction, `Only <@${result.ownerId}> can cancel this slip.`);
+  return replyEphemeral(interaction, recordStateText(result.record));
 };
 
 /** Component handlers by `<scope>:<action>` of the v1 custom id. */
@@ -207,4 +241,6 @@ export const COMPONENTS: Record<string, ComponentHandler> = {
   'slip:stake': slipStake,
   'slip:confirm': slipConfirm,
   'slip:cancel': slipCancel,
+  ...COMPARE_COMPONENTS,
+  'slip:reprice': slipReprice,
 };

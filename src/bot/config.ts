@@ -19,6 +19,9 @@ export interface BotTunables {
   settlementIntervalMs: number;
   /** A pending job whose process stopped renewing it for this long is taken over by another process. */
   jobLeaseMs: number;
+  /** After this long from a send with no evidence at the gateway, a bet is not placed (stake released). */
+  reconcileWindowMs: number;
+  reconcileIntervalMs: number;
 }
 
 /** Discord sharding: how many shards the bot has in all, and which of them this process (or manager) runs. */
@@ -142,6 +145,8 @@ const EnvSchema = z.object({
   WEBHOOK_TOLERANCE_SECONDS: intIn(10, 86_400, 300),
   WEBHOOK_MAX_BODY_BYTES: intIn(1024, 10_485_760, 262_144),
   SETTLEMENT_INTERVAL_SECONDS: intIn(1, 86_400, 60),
+  RECONCILE_WINDOW_SECONDS: intIn(1, 86_400, 600),
+  RECONCILE_INTERVAL_SECONDS: intIn(1, 86_400, 30),
 });
 
 /** Parses the environment once; a bad value throws a ConfigError naming each variable and what to put there. */
@@ -198,6 +203,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
       webhookMaxBodyBytes: e.WEBHOOK_MAX_BODY_BYTES,
       settlementIntervalMs: e.SETTLEMENT_INTERVAL_SECONDS * 1000,
       jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
+      reconcileWindowMs: e.RECONCILE_WINDOW_SECONDS * 1000,
+      reconcileIntervalMs: e.RECONCILE_INTERVAL_SECONDS * 1000,
     },
   };
 }

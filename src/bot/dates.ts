@@ -10,19 +10,29 @@ export type DayChoice = { ok: true; day: string } | { ok: false; message: string
 
 /**
  * The /events `date` option: empty (today), "today", "tomorrow" or YYYY-MM-DD in the viewer's zone.
- * Past days are refused with what to type instead.
+ * Past days are refused with what to type instead, unless `opts.past` (finished events live in the past).
  */
-export function chooseDay(input: string | null | undefined, now: number, zone: string): DayChoice {
+export function chooseDay(
+  input: string | null | undefined,
+  now: number,
+  zone: string,
+  opts: { past?: boolean } = {},
+): DayChoice {
   const today = dayIn(now, zone);
   const text = (input ?? '').trim().toLowerCase();
   if (text === '' || text === 'today') return { ok: true, day: today };
   if (text === 'tomorrow') return { ok: true, day: dayIn(addDays(now, 1).getTime(), zone) };
+  if (text === 'yesterday' && opts.past) return { ok: true, day: dayIn(addDays(now, -1).getTime(), zone) };
   const parsed = parse(text, 'yyyy-MM-dd', new Date(0));
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || !isValid(parsed)) {
     return { ok: false, message: `"${input}" is not a date. Use today, tomorrow or YYYY-MM-DD (e.g. ${today}).` };
   }
-  if (text < today)
-    return { ok: false, message: `${text} is in the past (today is ${today} in ${zone}). Pick today or a later day.` };
+  if (text < today && !opts.past) {
+    return {
+      ok: false,
+      message: `${text} is in the past (today is ${today} in ${zone}). Pick today or a later day, or add status:finished for results.`,
+    };
+  }
   return { ok: true, day: text };
 }
 

@@ -130,6 +130,7 @@ export interface GwTransaction {
   stake?: number | null;
   odds?: number | null;
   pnl?: number | null;
+  placed_at?: string | null;
   settled_at?: string | null;
   selections?: Array<Record<string, unknown>> | null;
 }
@@ -137,6 +138,7 @@ export interface GwTransaction {
 export interface GwTransactionsResult {
   success: boolean;
   transactions: GwTransaction[];
+  has_more?: boolean | null;
 }
 
 export interface PlaceSportsBetByRef {

@@ -3,6 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Client, Events, GatewayIntentBits, Options } from 'discord.js';
 import { GatewayClient } from '../gateway/index.js';
 import { verifyWebhookSignature } from '../gateway/webhooks.js';
+import { ClosingCapture } from './analytics/closing.js';
 import { BetService } from './bet-service.js';
 import { Catalog } from './catalog.js';
 import { warmCaches } from './choices.js';
@@ -16,20 +17,32 @@ import type { GatewayPort } from './gateway-port.js';
 import { ResultTracker } from './job-tracker.js';
 import { loadCommands } from './loader.js';
 import { createLogger, type Logger } from './logger.js';
+import { Outbox, RANK } from './outbox.js';
 import { type DiscordPoster, restPoster } from './poster.js';
-import { type Receiver, startReceiver, type WebhookDelivery } from './receiver.js';
-import { BetRepo } from './repos/bets.js';
+import {
+  digestOf,
+  parseDelivery,
+  type Receiver,
+  shapeProblem,
+  startReceiver,
+  type WebhookDelivery,
+} from './receiver.js';
+import { Reconciler } from './reconciler.js';
+import { BetRecordRepo } from './repos/bet-records.js';
 import { JobRepo } from './repos/jobs.js';
 import { OnceRepo } from './repos/once.js';
 import { SlipRepo } from './repos/slips.js';
-import { StakeRepo } from './repos/stakes.js';
 import { attachRouter } from './router.js';
 import { SettlementWatcher } from './settlement.js';
+import type { SlipPayload } from './slip-rules.js';
 import { type BotStore, type LeaderRun, openStore, StoreClosedError } from './store.js';
 import { startJobTakeover } from './takeover.js';
+import { closedSlipView } from './views/slip.js';
 
 /** How long stop waits for a start-up cache warm-up still under way before closing the store anyway. */
 const WARM_UP_STOP_WAIT_MS = 3_000;
+/** How long start waits for the cache warm-up before logging in anyway (stop lets it finish, see below). */
+const WARM_BEFORE_READY_MS = 5_000;
 
 export interface BotDeps {
   /** A prebuilt gateway client (or stand-in); the bot then does not close it. */
@@ -55,6 +68,9 @@ export interface RunningBot {
   store: BotStore;
   context: BotContext;
   settlement: SettlementWatcher;
+  reconciler: Reconciler;
+  outbox: Outbox;
+  closing: ClosingCapture;
   stop(): Promise<void>;
 }
 
@@ -135,6 +151,8 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     const owner = deps.processId ?? config.processId ?? hostname();
     const jobLeaseMs = config.tunables.jobLeaseMs;
     const jobs = new JobRepo(store, owner, jobLeaseMs);
+    const outbox = new Outbox({ store, poster, logger, now, owner });
+    stops.push(() => outbox.stop());
     // Runs after the tracker stopped renewing: a restart or another process resumes these jobs at once.
     stops.push(() => jobs.releaseLeases());
     const once = new OnceRepo(store);
@@ -142,15 +160,16 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     stops.push(() => tracker.stop());
     const catalog = new Catalog(gateway, store);
     const callbackUrl = callbackUrlOf(config);
+    const records = new BetRecordRepo(store);
+    const slips = new SlipRepo(store);
     const bets = new BetService({
       gateway,
       store,
       catalog,
-      slips: new SlipRepo(store),
-      stakes: new StakeRepo(store),
-      bets: new BetRepo(store),
+      slips,
+      records,
       tracker,
-      poster,
+      outbox,
       tunables: config.tunables,
       callbackUrl,
       logger,
@@ -177,18 +196,69 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
       toleranceMs: config.tunables.webhookToleranceMs,
       verify: (raw, header) => apiKey !== '' && verifyWebhookSignature(raw, header, apiKey),
       once,
+      check: async (body) => shapeProblem((await jobs.get(body.correlation_id))?.kind, body),
+      quarantine: async (body, raw, reason) => {
+        const rows = await store.query(
+          `INSERT INTO quarantined_deliveries (digest, correlation_id, reason, body, received_at)
+           VALUES (?, ?, ?, ?, ?) ON CONFLICT (digest) DO NOTHING RETURNING digest`,
+          digestOf(raw),
+          body.correlation_id,
+          reason,
+          raw,
+          now(),
+        );
+        return rows.length === 1;
+      },
       onDelivery: (body: WebhookDelivery) => tracker.fromWebhook(body),
       logger,
       now,
     });
     stops.push(() => receiver.close());
 
+    const reconciler = new Reconciler({
+      gateway,
+      records,
+      logger,
+      now,
+      safeWindowMs: config.tunables.reconcileWindowMs,
+      intervalMs: config.tunables.reconcileIntervalMs,
+      callbackUrl,
+      show: (record) => bets.show(record),
+    });
+    stops.push(() => reconciler.stop());
+
+    // Closing prices for every placed sports bet, from a bounded share of the card limit (members first).
+    const closing = new ClosingCapture({
+      bets: {
+        openSportsBets: async () =>
+          (await records.inStates(['placed'])).flatMap((r) =>
+            r.payload.startsAt === undefined
+              ? []
+              : [
+                  {
+                    betId: r.placementId,
+                    sessionId: r.sessionId,
+                    epk: r.payload.epk,
+                    bookie: r.bookie,
+                    marketRef: r.payload.marketRef,
+                    startsAt: r.payload.startsAt,
+                  },
+                ],
+          ),
+      },
+      cards: { read: (epk, bookie) => gateway.markets.get({ epk, bookie }) },
+      recordClose: (placementId, odds, market, at) => records.recordClose(placementId, odds, market, at),
+      now,
+      interactiveQueued: () => gateway.marketsLimiter?.queued ?? 0,
+      logger,
+    });
+    stops.push(() => closing.stop());
+
     const settlement = new SettlementWatcher({
       gateway,
       store,
-      bets: new BetRepo(store),
-      once,
-      poster,
+      records,
+      outbox,
       logger,
       now,
       intervalMs: config.tunables.settlementIntervalMs,
@@ -201,40 +271,8 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     if (deps.deployCommands ?? config.discord.guildId !== undefined) {
       await deployCommands({ config, commands: [...commands.values()] });
     }
-    await client.login(token.reveal());
-
-    // Deliveries persisted but not handled before a stop, then jobs to re-track and results to post.
-    const unhandled = await store.query<{ body: string }>(
-      `SELECT d.body FROM webhook_deliveries d JOIN jobs j ON j.correlation_id = d.correlation_id WHERE j.state = 'pending'`,
-    );
-    for (const row of unhandled) await tracker.fromWebhook(JSON.parse(row.body) as WebhookDelivery);
-    const resumed = await tracker.resume();
-    if (resumed.retracked + resumed.reposted > 0) logger.info('resumed jobs after restart', resumed);
-    stops.push(startJobTakeover({ store, tracker, owner, leaseMs: jobLeaseMs, logger, now }));
-    // One process at a time watches settlements; another takes over when it stops or dies. (Exactly one
-    // notice per bet comes from the post claim; the lease keeps the others from reading the same sessions.)
-    const leader: LeaderRun = store.runAsLeader(
-      'settlement',
-      () => {
-        logger.info('this process now watches settlements');
-        const timer = setInterval(
-          () => void settlement.tick().catch(() => undefined),
-          config.tunables.settlementIntervalMs,
-        );
-        timer.unref();
-        return () => clearInterval(timer);
-      },
-      { onError: (err) => logger.warn('settlement leader lease failed; will retry', { err }) },
-    );
-    stops.push(() => leader.stop());
-
-    const sweep = setInterval(
-      () => void store.sweep(now()).catch((err) => logger.warn('sweep failed', { err })),
-      60_000,
-    );
-    sweep.unref();
-    stops.push(() => clearInterval(sweep));
-    // Stop lets the warm-up finish (its gateway call is short) so it never touches the closed store.
+    // Warm the caches autocomplete reads before the bot shows up as ready, so the first ask after start
+    // (an event, a book) is answered from them; a slow gateway only delays login by a few seconds.
     let stopping = false;
     const warm = warmCaches(context).catch((err) => {
       if (!stopping && !(err instanceof StoreClosedError)) logger.warn('cache warm-up failed', { err });
@@ -243,8 +281,102 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
       stopping = true;
       await Promise.race([warm, delay(WARM_UP_STOP_WAIT_MS, undefined, { ref: false })]);
     });
+    await Promise.race([warm, delay(WARM_BEFORE_READY_MS, undefined, { ref: false })]);
+    await client.login(token.reveal());
 
-    return { client, receiverUrl: receiver.url, store, context, settlement, stop };
+    // Deliveries persisted but not handled before a stop, then jobs to re-track and results to post.
+    // Each stored delivery is replayed on its own: one that cannot be parsed or applied never stops startup.
+    const unhandled = await store.query<{ correlation_id: string; body: string }>(
+      `SELECT d.correlation_id, d.body FROM webhook_deliveries d JOIN jobs j ON j.correlation_id = d.correlation_id
+       WHERE j.state = 'pending'`,
+    );
+    for (const row of unhandled) {
+      try {
+        const parsed = parseDelivery(row.body);
+        if (parsed.ok) await tracker.fromWebhook(parsed.body);
+        else
+          logger.warn('a stored delivery could not be replayed', {
+            correlationId: row.correlation_id,
+            why: parsed.reason,
+          });
+      } catch (err) {
+        logger.warn('a stored delivery could not be replayed', { correlationId: row.correlation_id, err });
+      }
+    }
+    const resumed = await tracker.resume();
+    if (resumed.retracked + resumed.reposted > 0) logger.info('resumed jobs after restart', resumed);
+    // Records left between states by a crash: messages re-queued (idempotent), then the gateway asked.
+    for (const record of await records.inStates([
+      'submitted',
+      'unknown',
+      'placed',
+      'refused',
+      'not_sent',
+      'not_placed',
+    ])) {
+      if (now() - record.updatedAt < 86_400_000) await bets.show(record);
+    }
+    outbox.start();
+    stops.push(startJobTakeover({ store, tracker, owner, leaseMs: jobLeaseMs, logger, now }));
+    // The settlement watcher and the reconciler run in one process at a time; another takes over when that
+    // one stops or dies. (One notice per bet comes from the outbox key, one adoption per bet id from the
+    // records; the leases keep the others from reading the same sessions twice.)
+    const leaders: LeaderRun[] = [
+      store.runAsLeader(
+        'settlement',
+        () => {
+          logger.info('this process now watches settlements');
+          const timer = setInterval(
+            () => void settlement.tick().catch(() => undefined),
+            config.tunables.settlementIntervalMs,
+          );
+          timer.unref();
+          return () => clearInterval(timer);
+        },
+        { onError: (err) => logger.warn('settlement leader lease failed; will retry', { err }) },
+      ),
+      store.runAsLeader(
+        'reconciler',
+        () => {
+          logger.info('this process now reconciles bet records');
+          void reconciler.run().catch(() => undefined);
+          const timer = setInterval(
+            () => void reconciler.run().catch(() => undefined),
+            config.tunables.reconcileIntervalMs,
+          );
+          timer.unref();
+          return () => clearInterval(timer);
+        },
+        { onError: (err) => logger.warn('reconciler leader lease failed; will retry', { err }) },
+      ),
+    ];
+    stops.push(async () => {
+      for (const l of leaders) await l.stop();
+    });
+    closing.start();
+
+    const closeExpiredSlips = async () => {
+      for (const slip of await slips.expired(now(), 50)) {
+        if (!(await slips.close(slip.slipId)) || !slip.messageId) continue;
+        const view = closedSlipView(
+          slip.payload as SlipPayload,
+          'Bet slip expired',
+          'Not confirmed in time, so nothing was placed. Make a new slip with /bet.',
+        );
+        await outbox.edit(slip.channelId, slip.messageId, view, RANK.final);
+      }
+    };
+    const sweep = setInterval(
+      () =>
+        void closeExpiredSlips()
+          .then(() => store.sweep(now()))
+          .catch((err) => logger.warn('sweep failed', { err })),
+      Math.min(60_000, config.tunables.slipExpiryMs),
+    );
+    sweep.unref();
+    stops.push(() => clearInterval(sweep));
+
+    return { client, receiverUrl: receiver.url, store, context, settlement, reconciler, outbox, closing, stop };
   } catch (err) {
     await stop();
     throw err;

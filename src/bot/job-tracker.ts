@@ -1,6 +1,6 @@
 import type { GatewayPort, JobEnvelope, JobOutcome } from './gateway-port.js';
 import type { Logger } from './logger.js';
-import type { WebhookDelivery } from './receiver.js';
+import { finalStatusOf, type WebhookDelivery } from './receiver.js';
 import type { JobRecord, JobRepo, NewJob } from './repos/jobs.js';
 
 /** What to do with a job's outcome (edit the slip message, post a result); runs once per job. */
@@ -71,7 +71,9 @@ export class ResultTracker {
     } catch (err) {
       this.#opts.logger.warn('poller refused the webhook body', { err });
     }
-    const status = body.status === 'timeout' || body.status === 'unknown' ? body.status : 'completed';
+    // The receiver quarantines anything else; a stored delivery replayed at start is checked again here.
+    const status = finalStatusOf(body);
+    if (status === undefined) return;
     const outcome: JobOutcome =
       status === 'completed' ? { status, result: body.result, entry: body } : { status, entry: body };
     await this.resolve(body.correlation_id, outcome);
@@ -88,6 +90,7 @@ export class ResultTracker {
   async #handle(job: JobRecord, outcome: JobOutcome): Promise<void> {
     const hold = this.#holds.get(job.correlationId);
     if (hold) await hold;
+    // 'posted' means the handler recorded what to show (in the outbox); the outbox delivers it.
     const handler = this.#handlers.get(job.kind);
     try {
       if (handler) await handler(job, outcome);

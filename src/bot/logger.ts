@@ -35,15 +35,26 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     for (const v of values) out = out.split(v).join(HIDDEN);
     return out;
   };
+  // Secrets are replaced in the raw values, before JSON escaping: a secret holding a quote, a backslash or a
+  // tab looks different once escaped, so redacting the serialised line alone would miss it.
+  const scrub = (_k: string, v: unknown): unknown => {
+    if (typeof v === 'string') return redact(v);
+    if (v instanceof Error) return errorFields(v);
+    if (typeof v === 'bigint') return v.toString();
+    return v;
+  };
   const emit = (level: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[level] < threshold) return;
     let body: string;
     try {
-      body = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }, (_k, v) =>
-        v instanceof Error ? errorFields(v) : typeof v === 'bigint' ? v.toString() : v,
-      );
+      body = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }, scrub);
     } catch {
-      body = JSON.stringify({ time: new Date().toISOString(), level, msg, note: 'fields not serialisable' });
+      body = JSON.stringify({
+        time: new Date().toISOString(),
+        level,
+        msg: redact(msg),
+        note: 'fields not serialisable',
+      });
     }
     write(redact(body));
   };

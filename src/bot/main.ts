@@ -13,7 +13,9 @@ import { type BotConfig, ConfigError, parseConfig } from './config.js';
 import { loadEnvFile } from './env-file.js';
 import { freePort } from './free-port.js';
 import { startBot } from './index.js';
+import { SandboxClock, type SandboxClockReading } from './sandbox-clock.js';
 import { Secret } from './secret.js';
+import { updateSettings } from './settings.js';
 import { startShardManager } from './shards.js';
 
 /** The key the embedded sandbox's fixture account answers to (no secret: the sandbox is local). */
@@ -86,13 +88,25 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
 
     const offline = await offlineBotConfig(config, env, { baseUrl, apiKey, ld });
     stops.push(async () => offline.cleanup());
-    const bot = await startBot(offline.config);
+    // With the embedded sandbox the bot runs on the sandbox clock, which the Sandbox panel moves on.
+    const clock = sandboxUrl ? new SandboxClock(sandboxUrl) : undefined;
+    if (clock) {
+      await clock.start((err) => print(`Could not read the sandbox clock: ${(err as Error).message}`));
+      stops.push(async () => clock.stop());
+    }
+    const bot = await startBot(offline.config, clock ? { now: clock.now } : {});
     stops.push(() => bot.stop());
+    // On Discord settlement notices go to the bet's channel until an admin picks one; the playground has a
+    // #results channel, so it starts with that chosen (an admin can change it with /settings results-channel).
+    await updateSettings(bot.store, ld.guildId, (s) =>
+      s.resultsChannelId ? s : { ...s, resultsChannelId: ld.channelIds.results },
+    );
 
     const playground = await startPlayground({
       ld,
       port: parsedPort.data,
       ...(sandboxUrl ? { sandboxUrl } : {}),
+      ...(clock ? { onSandboxClock: (reading: SandboxClockReading) => clock.take(reading) } : {}),
     });
     stops.push(() => playground.close());
 

@@ -6,9 +6,12 @@ export function potentialReturn(stake: number, odds: number): number {
   return roundCents(stake * odds);
 }
 
+const MONEY = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** Dollars with cents and thousands separators: $1,234.50, -$20.00. */
 export function formatMoney(n: number): string {
   const sign = n < 0 ? '-' : '';
-  return `${sign}$${Math.abs(n).toFixed(2)}`;
+  return `${sign}$${MONEY.format(Math.abs(roundCents(n)))}`;
 }
 
 export function formatOdds(odds: number): string {
@@ -21,9 +24,20 @@ export function acceptableFloor(shown: number, tolerance: number, minOdds?: numb
   return Math.max(byTolerance, minOdds ?? 0);
 }
 
-/** Parses a stake the way people type it: "10", "10.5", "$10". Undefined when not a number. */
-export function parseStake(text: string): number | undefined {
+/**
+ * A stake in whole cents from its decimal text ("10", "10.5", "$1,250.75"), or from a number by its shortest
+ * decimal form (so 1e-9 and 10.000000001 are refused, not rounded). Undefined for anything else.
+ */
+export function stakeCentsOf(value: string | number): number | undefined {
+  const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value;
   const cleaned = text.trim().replace(/^\$/, '').replace(/,/g, '');
-  if (!/^\d+(\.\d{1,2})?$/.test(cleaned)) return undefined;
-  return Number(cleaned);
+  const m = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(cleaned);
+  if (!m) return undefined;
+  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+}
+
+/** Parses a stake the way people type it: "10", "10.5", "$10". Undefined when not dollars and cents. */
+export function parseStake(text: string): number | undefined {
+  const cents = stakeCentsOf(text);
+  return cents === undefined ? undefined : cents / 100;
 }

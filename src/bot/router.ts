@@ -4,7 +4,7 @@ import type { ComponentHandler } from './components.js';
 import type { BotContext } from './context.js';
 import { decodeCustomId } from './custom-id.js';
 import { isDiscordCode, replyEphemeral, UNKNOWN_INTERACTION } from './interact.js';
-import { UserFacingError, userMessage } from './user-errors.js';
+import { isMemberMistake, UserFacingError, userMessage } from './user-errors.js';
 
 /**
  * One listener for every interaction: commands by name, components by the custom id's scope:action.
@@ -58,12 +58,19 @@ export async function route(
       await handler(interaction, id.args, ctx);
     }
   } catch (err) {
-    if (!(err instanceof UserFacingError)) {
-      ctx.logger.error('interaction failed', {
-        err,
-        kind: interaction.type,
-        command: interaction.isCommand() ? interaction.commandName : undefined,
-      });
+    const command = interaction.isCommand() ? interaction.commandName : undefined;
+    if (isMemberMistake(err)) {
+      // A member's typo or a gateway refusal of what they asked: one short line, the answer tells them what to do.
+      if (!(err instanceof UserFacingError)) {
+        ctx.logger.info('request refused', {
+          kind: interaction.type,
+          command,
+          error: (err as Error).name,
+          message: (err as Error).message,
+        });
+      }
+    } else {
+      ctx.logger.error('interaction failed', { err, kind: interaction.type, command });
     }
     if (isDiscordCode(err, UNKNOWN_INTERACTION)) return;
     try {

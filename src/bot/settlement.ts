@@ -1,23 +1,23 @@
-import type { GatewayPort, GwTransactionsResult } from './gateway-port.js';
+import type { GatewayPort } from './gateway-port.js';
 import type { Logger } from './logger.js';
-import type { DiscordPoster } from './poster.js';
-import type { BetRepo } from './repos/bets.js';
-import type { OnceRepo } from './repos/once.js';
+import type { Outbox } from './outbox.js';
+import type { BetRecord, BetRecordRepo } from './repos/bet-records.js';
 import { getSettings } from './settings.js';
 import type { BotStore } from './store.js';
-import { settlementView } from './views/notice.js';
+import { readTransactionsSince } from './transactions.js';
+import { missingBetView, settlementView } from './views/notice.js';
 
 const SETTLED = new Set(['won', 'lost', 'void', 'cashed_out']);
 /** Gap between two sessions' transaction reads, so one tick never bursts the gateway. */
 const PACE_MS = 250;
-const TX_WAIT_MS = 60_000;
+/** Complete reads that did not list a placed bet before it is flagged to the members and no longer read. */
+const MISSES_BEFORE_FLAG = 3;
 
 export interface SettlementWatcherOptions {
   gateway: GatewayPort;
   store: BotStore;
-  bets: BetRepo;
-  once: OnceRepo;
-  poster: DiscordPoster;
+  records: BetRecordRepo;
+  outbox: Outbox;
   logger: Logger;
   now: () => number;
   intervalMs: number;
@@ -25,9 +25,10 @@ export interface SettlementWatcherOptions {
 }
 
 /**
- * For sessions with bets the bot placed and has not seen settle: read transactions (async, paced) and
- * post one notice per settled bet in the guild's results channel. The post key is claimed first
- * (INSERT ... ON CONFLICT DO NOTHING), so a notice is never posted twice, also across restarts.
+ * For sessions with placed bets not yet seen settled: read transactions back to the oldest of them (paced per
+ * session) and queue one notice per settled bet in the guild's results channel. The notice is recorded in the
+ * outbox (keyed by bet id) before the record moves to `settled`, so a crash between the two repeats only the
+ * move; the outbox sends it until Discord accepts it, once.
  */
 export class SettlementWatcher {
   #timer: NodeJS.Timeout | undefined;
@@ -49,7 +50,7 @@ export class SettlementWatcher {
     await this.#running?.catch(() => undefined);
   }
 
-  /** One pass; overlapping calls share the pass in progress. Returns the number of notices posted. */
+  /** One pass; overlapping calls share the pass in progress. Returns the number of notices queued. */
   tick(): Promise<number> {
     this.#running ??= this.#pass().finally(() => {
       this.#running = undefined;
@@ -58,55 +59,76 @@ export class SettlementWatcher {
   }
 
   async #pass(): Promise<number> {
-    let posted = 0;
-    const sessions = await this.o.bets.openSessions();
-    for (const [i, sessionId] of sessions.entries()) {
+    let queued = 0;
+    const open = await this.o.records.inStates(['placed']);
+    const bySession = new Map<string, BetRecord[]>();
+    for (const r of open) bySession.set(r.sessionId, [...(bySession.get(r.sessionId) ?? []), r]);
+    let i = 0;
+    for (const [sessionId, bets] of bySession) {
       if (this.#stopped) break;
-      if (i > 0) await new Promise((r) => setTimeout(r, PACE_MS));
+      if (i++ > 0) await new Promise((r) => setTimeout(r, PACE_MS));
       try {
-        posted += await this.#session(sessionId);
+        queued += await this.#session(sessionId, bets);
       } catch (err) {
         this.o.logger.warn('reading settlements failed; will retry', { sessionId, err });
       }
     }
-    return posted;
+    return queued;
   }
 
-  async #session(sessionId: string): Promise<number> {
-    const open = await this.o.bets.openBets(sessionId);
-    if (open.length === 0) return 0;
-    const handle = await this.o.gateway.transactions.list({
-      session_id: sessionId,
-      days_back: 7,
-      limit: 200,
-      ...(this.o.callbackUrl ? { callback_url: this.o.callbackUrl } : {}),
+  async #session(sessionId: string, bets: BetRecord[]): Promise<number> {
+    const now = this.o.now();
+    const oldest = Math.min(...bets.map((b) => b.createdAt));
+    const read = await readTransactionsSince(this.o.gateway, sessionId, oldest - 120_000, now, {
+      callbackUrl: this.o.callbackUrl,
+      minLimit: Math.max(200, bets.length * 4),
     });
-    const outcome = await handle.wait({ signal: AbortSignal.timeout(TX_WAIT_MS) });
-    if (outcome.status !== 'completed') return 0;
-    const txs = (outcome.result as GwTransactionsResult).transactions ?? [];
-    const byId = new Map(txs.map((t) => [t.id, t]));
-    let posted = 0;
-    for (const bet of open) {
-      const tx = byId.get(bet.betId);
-      if (!tx || !SETTLED.has(tx.status)) continue;
-      const key = `settle:${bet.betId}`;
-      if (!(await this.o.once.claimPost(key, this.o.now()))) {
-        await this.o.bets.settle(bet.betId, tx.status);
+    if (!read) return 0;
+    const byId = new Map(read.transactions.map((t) => [t.id, t]));
+    let queued = 0;
+    for (const bet of bets) {
+      const tx = bet.betId === null ? undefined : byId.get(bet.betId);
+      if (!tx) {
+        if (read.complete) await this.#missed(bet);
         continue;
       }
+      if (!SETTLED.has(tx.status)) continue;
       const settings = await getSettings(this.o.store, bet.guildId);
       const channelId = settings.resultsChannelId ?? bet.channelId;
-      try {
-        if (channelId) {
-          await this.o.poster.post(channelId, settlementView({ tx, userId: bet.userId, detail: bet.detail }));
-          posted++;
-        }
-        await this.o.bets.settle(bet.betId, tx.status);
-      } catch (err) {
-        await this.o.once.releasePost(key);
-        throw err;
-      }
+      await this.o.outbox.create(
+        `settle:${tx.id}`,
+        channelId,
+        settlementView({ tx, userId: bet.userId, detail: bet.payload as unknown as Record<string, unknown> }),
+      );
+      const moved = await this.o.records.move(
+        bet.placementId,
+        ['placed'],
+        'settled',
+        { settledStatus: tx.status, pnl: tx.pnl ?? null },
+        this.o.now(),
+      );
+      if (moved) queued++;
     }
-    return posted;
+    return queued;
+  }
+
+  /** A placed bet the book's history does not list: after a few complete reads, members are told once. */
+  async #missed(bet: BetRecord): Promise<void> {
+    const misses = await this.o.records.countMiss(bet.placementId, this.o.now());
+    if (misses < MISSES_BEFORE_FLAG) return;
+    const settings = await getSettings(this.o.store, bet.guildId);
+    await this.o.outbox.create(
+      `missing:${bet.placementId}`,
+      settings.resultsChannelId ?? bet.channelId,
+      missingBetView(bet),
+    );
+    await this.o.records.move(
+      bet.placementId,
+      ['placed'],
+      'missing',
+      { note: 'not in the book history' },
+      this.o.now(),
+    );
+    this.o.logger.warn('a placed bet is not in the book history; flagged to the members', { betId: bet.betId });
   }
 }

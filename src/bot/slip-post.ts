@@ -1,7 +1,10 @@
-import type { ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
+import type { ButtonInteraction, ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
 import type { SlipRequest } from './bet-service.js';
 import type { BotContext } from './context.js';
-import { getSettings } from './settings.js';
+import { dayIn } from './dates.js';
+import { BetRecordRepo } from './repos/bet-records.js';
+import { getSettings, stakeLimits } from './settings.js';
+import { checkDailyRoom, checkStake } from './slip-rules.js';
 import { UserFacingError } from './user-errors.js';
 import { slipView } from './views/slip.js';
 
@@ -16,18 +19,32 @@ export async function assertMayBet(ctx: BotContext, interaction: { guildId: stri
   }
 }
 
+/** A stake that would pass today's limit is refused before any price check or slip. */
+async function assertDailyRoom(ctx: BotContext, guildId: string | null, userId: string, stake: number) {
+  const settings = await getSettings(ctx.store, guildId);
+  const limits = stakeLimits(settings, ctx.config.tunables);
+  // A stake the per-bet rules refuse is answered by those (the more specific message) when the slip is built.
+  if (!checkStake(stake, limits).ok) return;
+  const { perDay } = limits;
+  const day = dayIn(ctx.now(), settings.timezone);
+  const used = (await new BetRecordRepo(ctx.store).usedCents(guildId ?? 'dm', userId, day)) / 100;
+  const room = checkDailyRoom(stake, used, perDay);
+  if (!room.ok) throw new UserFacingError(room.message);
+}
+
 /**
  * Builds the slip (the interaction was deferred ephemerally) and posts it publicly in the channel as a
  * follow-up, so others see it but only its owner can confirm.
  */
 export async function postSlip(
   ctx: BotContext,
-  interaction: ChatInputCommandInteraction | ModalSubmitInteraction,
+  interaction: ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction,
   req: Omit<SlipRequest, 'guildId' | 'channelId' | 'userId'>,
 ): Promise<void> {
   await assertMayBet(ctx, interaction);
   const channelId = interaction.channelId;
   if (!channelId) throw new UserFacingError('Bets can only be made in a server channel.');
+  await assertDailyRoom(ctx, interaction.guildId, interaction.user.id, req.stake);
   const slip = await ctx.bets.prepareSlip({
     ...req,
     guildId: interaction.guildId,

@@ -1,4 +1,4 @@
-import { acceptableFloor, formatMoney, formatOdds } from './odds.js';
+import { acceptableFloor, formatMoney, formatOdds, stakeCentsOf } from './odds.js';
 
 /** Everything a slip needs to be confirmed later, by anyone's process: stored as JSON. */
 export interface SlipPayload {
@@ -10,10 +10,20 @@ export interface SlipPayload {
   marketKey: string;
   marketLabel: string;
   selectionLabel: string;
+  /** The selection as the book names it (its transactions use this text); absent on older slips. */
+  selectionName?: string;
   marketRef: string;
   stake: number;
+  /** When the event goes off (epoch ms), for the closing-line capture; absent on older slips. */
+  startsAt?: number;
+  /** The stake in whole cents, the exact amount (absent on older slips: Math.round(stake * 100)). */
+  stakeCents?: number;
   shownOdds: number;
   minOdds?: number;
+  /** The event's start (ISO 8601): shown on the slip and receipt as a Discord timestamp. */
+  startTime?: string;
+  /** Who made the slip: named on the receipt, which otherwise may not say whose bet it is. */
+  userId?: string;
 }
 
 export interface StakeLimits {
@@ -24,13 +34,16 @@ export interface StakeLimits {
 export type RuleResult = { ok: true } | { ok: false; message: string };
 
 export function checkStake(stake: number, limits: StakeLimits): RuleResult {
-  if (!Number.isFinite(stake) || stake <= 0) {
-    return { ok: false, message: 'The stake must be more than $0. Enter an amount such as 10 or 12.50.' };
+  // Whole cents from the stake's decimal form: 1.1 is 110 cents exactly, while 1e-9 or 10.000000001 are refused.
+  const cents = stakeCentsOf(stake);
+  if (cents === undefined) {
+    return {
+      ok: false,
+      message: 'The stake must be dollars and whole cents, with at most two decimals, e.g. 10 or 12.50.',
+    };
   }
-  // Binary floats: 1.1 * 100 is 110.00000000000001, so compare with a tolerance, then in whole cents.
-  const cents = Math.round(stake * 100);
-  if (Math.abs(stake * 100 - cents) > 1e-6) {
-    return { ok: false, message: 'The stake can have at most two decimals (cents), e.g. 12.50.' };
+  if (cents <= 0) {
+    return { ok: false, message: 'The stake must be more than $0. Enter an amount such as 10 or 12.50.' };
   }
   if (cents > Math.round(limits.perBet * 100)) {
     return {
@@ -39,6 +52,21 @@ export function checkStake(stake: number, limits: StakeLimits): RuleResult {
     };
   }
   return { ok: true };
+}
+
+/**
+ * Whether a stake still fits today's limit given what is already staked: checked before a slip is posted, so
+ * a member hears it at once instead of at Confirm (Confirm still reserves, the source of truth for races).
+ */
+export function checkDailyRoom(stake: number, usedToday: number, perDay: number): RuleResult {
+  if (!Number.isFinite(stake) || stake <= 0) return { ok: true }; // checkStake says what is wrong with it
+  const used = Math.round(usedToday * 100);
+  if (used + Math.round(stake * 100) <= Math.round(perDay * 100)) return { ok: true };
+  const left = Math.max(0, Math.round(perDay * 100) - used) / 100;
+  return {
+    ok: false,
+    message: `A ${formatMoney(stake)} bet would take you past today's limit of ${formatMoney(perDay)} (already staked ${formatMoney(usedToday)}; ${formatMoney(left)} left). Try a smaller stake or tomorrow.`,
+  };
 }
 
 export function checkMinOdds(minOdds: number | undefined, shown: number): RuleResult {
@@ -68,7 +96,7 @@ export function decideOnLivePrice(slip: SlipPayload, live: number, tolerance: nu
   return {
     ok: false,
     floor,
-    message: `Not placed: the price moved to ${formatOdds(live)}, ${why}. Run /bet again to see the new price.`,
+    message: `Not placed: the price moved to ${formatOdds(live)}, ${why}. Bet again at the new price with the button below, or run /bet again.`,
   };
 }
 

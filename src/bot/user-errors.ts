@@ -9,8 +9,10 @@ import {
   NoSubscriptionError,
   NotFoundError,
   PermissionDeniedError,
+  RaceNotFoundError,
   RateLimitError,
   RequestTimeoutError,
+  RequestValidationError,
   ServerError,
   SessionNotActiveError,
   SessionNotFoundError,
@@ -50,6 +52,9 @@ export function userMessage(err: unknown): string {
   if (err instanceof UnprocessableEntityError) return `The gateway refused the request: ${safeDetail(err)}.`;
   if (err instanceof ConflictError)
     return 'The bookmaker links this event to a different match. Pick the event again from /events.';
+  if (err instanceof RaceNotFoundError) {
+    return `The gateway has no such race (${safeDetail(err)}). Check the track, race number and date, and the race type: greyhound and harness tracks need race_type greyhound or harness.`;
+  }
   if (err instanceof NotFoundError)
     return 'The gateway does not know that event or race (any more). Pick it again from /events.';
   if (err instanceof BadRequestError)
@@ -57,6 +62,10 @@ export function userMessage(err: unknown): string {
   if (err instanceof ServerError) return 'The gateway is having trouble (server error). Try again in a minute.';
   if (err instanceof RequestTimeoutError || err instanceof NetworkError) {
     return 'The gateway could not be reached. Try again in a minute.';
+  }
+  if (err instanceof RequestValidationError) {
+    const issue = err.issues[0];
+    return `That request breaks a rule of the gateway (${issue ? `${issue.field} ${issue.message}` : err.message.slice(0, 200)}). Check the options.`;
   }
   if (err instanceof GatewayError) return 'The gateway answered unexpectedly. Try again in a minute.';
   return 'Something went wrong on our side. Try again; if it persists, tell the desk admin.';
@@ -70,4 +79,19 @@ function safeDetail(err: GatewayError): string {
     if (typeof text === 'string') return text.slice(0, 300);
   }
   return err.message.slice(0, 300);
+}
+
+/**
+ * A refusal caused by what the member asked for (an unknown race, an invalid option), not by a fault of the
+ * desk: logged as a note, without a stack, instead of as an error.
+ */
+export function isMemberMistake(err: unknown): boolean {
+  if (err instanceof UserFacingError || err instanceof RequestValidationError) return true;
+  if (err instanceof SessionNotFoundError) return false;
+  return (
+    err instanceof BadRequestError ||
+    err instanceof NotFoundError ||
+    err instanceof UnprocessableEntityError ||
+    err instanceof ConflictError
+  );
 }

@@ -87,7 +87,8 @@ describe('the offline playground in Chromium', () => {
     await page.keyboard.press('Enter');
     const listing = page.locator('discord-embed', { hasText: /event\(s\)|No events/ }).last();
     await listing.waitFor({ timeout: 20_000 });
-    await expect(listing.getAttribute('embed-title')).resolves.toContain(league!.toUpperCase());
+    // The listing is headed by the league's name, the one the choice showed.
+    await expect(listing.getAttribute('embed-title')).resolves.toContain(league!);
 
     // /bet: event, bookie, market and selection each from the bot's choices, then the stake.
     await input.click();
@@ -133,6 +134,124 @@ describe('the offline playground in Chromium', () => {
     );
     await receipt.waitFor({ timeout: 30_000 });
     await expect(receipt.locator('discord-embed-field[field-title="Stake"]').textContent()).resolves.toContain('5');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('keeps the message box, the Sandbox panel and the user picker on screen after 20 replies at 1280×800', async () => {
+    const small = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await small.goto(`${app.playgroundUrl}/?as=bettor`);
+      await small.locator('body[data-ready="true"]').waitFor();
+      const before = await small.locator('discord-message').count();
+      // Twenty commands, each answered by the bot with a message in this channel.
+      await small.evaluate(async () => {
+        const state = await (await fetch('/api/state')).json();
+        const channelId = state.channels[0].id;
+        for (let i = 0; i < 20; i++) {
+          await fetch('/api/command', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ as: 'bettor', channelId, name: 'jobs', options: [] }),
+          });
+        }
+      });
+      await small.waitForFunction((n) => document.querySelectorAll('discord-message').length >= n, before + 20, {
+        timeout: 60_000,
+      });
+      // Measured as a person sees the page (no scrolling into view): the page itself does not scroll, and what is
+      // drawn at the centre of the message box, the panel's button and the picker is that element.
+      // Wait for the last replies to be drawn (the view follows them down), then measure.
+      await small.waitForFunction(() => {
+        const s = document.getElementById('scroller')!;
+        return s.scrollHeight - s.scrollTop - s.clientHeight < 2;
+      });
+      const layout = await small.evaluate(() => {
+        const at = (id: string) => {
+          const el = document.getElementById(id)!;
+          const r = el.getBoundingClientRect();
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return { inView: r.top >= 0 && r.bottom <= window.innerHeight, onTop: hit === el || el.contains(hit) };
+        };
+        return {
+          pageHeight: document.documentElement.scrollHeight,
+          windowHeight: window.innerHeight,
+          input: at('command-input'),
+          advance: at('advance-hour'),
+          persona: at('persona'),
+          scrolledToNewest: (() => {
+            const s = document.getElementById('scroller')!;
+            return s.scrollHeight - s.scrollTop - s.clientHeight < 2;
+          })(),
+        };
+      });
+      expect(layout.pageHeight).toBeLessThanOrEqual(layout.windowHeight);
+      expect(layout.input).toEqual({ inView: true, onTop: true });
+      expect(layout.advance).toEqual({ inView: true, onTop: true });
+      expect(layout.persona).toEqual({ inView: true, onTop: true });
+      expect(layout.scrolledToNewest).toBe(true);
+      // The newest reply is drawn in the message list's visible part.
+      await expect(
+        small.evaluate(() => {
+          const last = Array.from(document.querySelectorAll('discord-message')).pop()!.getBoundingClientRect();
+          const list = document.getElementById('scroller')!.getBoundingClientRect();
+          return last.bottom <= list.bottom + 1 && last.bottom > list.top;
+        }),
+      ).resolves.toBe(true);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await small.screenshot({ path: join(ARTIFACTS, 'playground-20-replies.png') });
+
+      // A reload shows the newest messages, not the oldest.
+      await small.reload();
+      await small.locator('body[data-ready="true"]').waitFor();
+      await small.waitForFunction(() => document.querySelectorAll('discord-message').length >= 20);
+      await small.waitForFunction(() => {
+        const s = document.getElementById('scroller')!;
+        return s.scrollTop > 0 && s.scrollHeight - s.scrollTop - s.clientHeight < 2;
+      });
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('lists finished events with /events status:finished, and offers /settings to admins only', async () => {
+    await page.goto(`${app.playgroundUrl}/?as=bettor`);
+    await page.locator('body[data-ready="true"]').waitFor();
+    const input = page.locator('#command-input');
+    await input.click();
+    await type('/set');
+    await expect(page.locator('#suggestions .suggestion', { hasText: '/settings' }).count()).resolves.toBe(0);
+    await input.fill('');
+    await type('/eve');
+    await page.locator('.suggestion', { hasText: '/events' }).waitFor();
+    await page.keyboard.press('Tab');
+    await page.locator('.suggestion', { hasText: 'league' }).first().waitFor();
+    await page.keyboard.press('Tab'); // league:
+    await choicesFor('league');
+    await page.keyboard.press('Enter');
+    await type('date:yesterday status:fin');
+    await page.locator('#suggestions .suggestion', { hasText: 'finished' }).first().waitFor();
+    await page.keyboard.press('Enter'); // takes "finished"
+    await expect(input.inputValue()).resolves.toMatch(/^\/events league:.+ date:yesterday status:finished\s*$/);
+    const listings = page.locator('discord-embed', { hasText: /event\(s\)|No events/ });
+    const before = await listings.count();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      (n) =>
+        Array.from(document.querySelectorAll('discord-embed')).filter((e) =>
+          /event\(s\)|No events/.test(e.textContent ?? ''),
+        ).length > n,
+      before,
+      { timeout: 20_000 },
+    );
+    const listing = listings.last();
+    await expect(listing.getAttribute('embed-title')).resolves.toMatch(/ — \d{4}-\d\d-\d\d · finished$/);
+    await expect(page.locator('discord-embed', { hasText: 'answered unexpectedly' }).count()).resolves.toBe(0);
+
+    await page.goto(`${app.playgroundUrl}/?as=admin`);
+    await page.locator('body[data-ready="true"]').waitFor();
+    await input.click();
+    await type('/set');
+    await page.locator('#suggestions .suggestion', { hasText: '/settings' }).first().waitFor();
     expect(pageErrors).toEqual([]);
   });
 
@@ -185,6 +304,27 @@ describe('the offline playground in Chromium', () => {
     const market = page.locator('discord-string-select-menu[placeholder]').last();
     await page.waitForFunction(() => document.querySelectorAll('discord-string-select-menu').length > 0);
     await market.click();
+    // The menu sits near the bottom of the list (the newest message): its options open whichever way they fit
+    // (upwards when the room below is short), drawn inside the message list instead of cut off at its edge.
+    await expect.poll(() => market.getAttribute('data-opens')).toMatch(/^(up|down)$/);
+    await expect(
+      market.evaluate((menu) => {
+        const list = menu.shadowRoot?.querySelector('.discord-string-select-menu-option-slot');
+        const box = list?.getBoundingClientRect();
+        const scroller = document.getElementById('scroller')!.getBoundingClientRect();
+        return !!box && box.height > 0 && box.top >= scroller.top - 1 && box.bottom <= scroller.bottom + 1;
+      }),
+    ).resolves.toBe(true);
+    // With the menu scrolled to the list's bottom edge there is no room below: the options open upwards.
+    await market.click(); // closes it
+    await market.evaluate((menu) => {
+      const scroller = document.getElementById('scroller')!;
+      scroller.scrollTop += menu.getBoundingClientRect().bottom - (scroller.getBoundingClientRect().bottom - 4);
+    });
+    await market.click();
+    await expect.poll(() => market.getAttribute('data-opens')).toBe('up');
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-menu.png') });
     await market.locator('discord-string-select-menu-option').first().click();
     await page.locator('#modal[open]').waitFor({ timeout: 10_000 });
     await page.locator('#modal-fields input').first().fill('5');
@@ -202,6 +342,12 @@ describe('the offline playground in Chromium', () => {
     );
     await receipt.waitFor({ timeout: 30_000 });
     await expect(receipt.locator('discord-embed-field[field-title="Stake"]').textContent()).resolves.toContain('5');
+
+    // The ✅ of the title is drawn as a Twemoji image that loaded (a bare machine has no emoji font: a box).
+    const tick = receipt.locator('discord-custom-emoji img').first();
+    await tick.waitFor();
+    await expect(tick.getAttribute('src')).resolves.toBe('/vendor/@twemoji/svg/2705.svg');
+    await expect(tick.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).resolves.toBe(true);
 
     const betId = (await receipt.locator('discord-embed-field[field-title="Bet id"]').textContent())?.trim();
     expect(betId).toBeTruthy();
@@ -235,6 +381,9 @@ describe('the offline playground in Chromium', () => {
     await expect(shown()).resolves.toBeGreaterThanOrEqual(before + 2 * 86_400_000);
     await panel.getByRole('button', { name: 'Settle started events' }).click();
     await panel.locator('#sandbox-status', { hasText: 'settled' }).waitFor({ timeout: 10_000 });
+    // The playground sends settlement notices to #results (the panel says so): the person opens it.
+    await page.locator('.channel-link[data-channel="results"]').click();
+    await expect(page.locator('#channel-name').textContent()).resolves.toBe('results');
     const notice = page.locator('discord-embed', {
       has: page.locator('discord-embed-field[field-title="Bet id"]', { hasText: betId! }),
     });

@@ -1,4 +1,5 @@
 // `npm run chaos`: the bot against the sandbox's faults and the local Discord; prints the summary line last.
+import { crashSteps } from './crash-steps.js';
 import { commandFuzz, duplicateDeliveries, faultStorm, killNine, webhookFuzz } from './scenarios.js';
 import { failedLine, type ScenarioResult, summarise, summaryLine } from './tally.js';
 
@@ -7,10 +8,12 @@ export interface ChaosSizes {
   commands: number;
   stormBets: number;
   stormReads: number;
+  /** kill -9 at every step of a bet (its own test runs it in `npm test`, so the short run leaves it out). */
+  crashSteps: boolean;
 }
 
-export const FULL: ChaosSizes = { webhooks: 10_000, commands: 1_000, stormBets: 12, stormReads: 150 };
-export const SHORT: ChaosSizes = { webhooks: 500, commands: 100, stormBets: 4, stormReads: 30 };
+export const FULL: ChaosSizes = { webhooks: 10_000, commands: 1_000, stormBets: 12, stormReads: 150, crashSteps: true };
+export const SHORT: ChaosSizes = { webhooks: 500, commands: 100, stormBets: 4, stormReads: 30, crashSteps: false };
 
 /**
  * Runs every scenario in turn. A scenario that throws counts as not survived and is marked `threw`; only a
@@ -30,6 +33,9 @@ export async function runChaos(sizes: ChaosSizes, print: (line: string) => void)
     ['kill -9', () => killNine()],
     ['fault storm', () => faultStorm(sizes.stormBets, sizes.stormReads)],
     ['command fuzz', () => commandFuzz(sizes.commands)],
+    ...(sizes.crashSteps
+      ? [['kill -9 at every step', () => crashSteps()] as [string, () => Promise<ScenarioResult>]]
+      : []),
   ];
   const results: ScenarioResult[] = [];
   try {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ReceiverTarget, startReceiverTarget } from './receiver-target.js';
 import { findSecrets } from './secrets.js';
 import { FUZZ_ID_PREFIX } from './webhook-cases.js';
@@ -50,8 +50,8 @@ describe('the webhook receiver under 500 hostile requests', () => {
     expect(answer.body).toContain('"duplicate":false');
   });
 
-  it('never writes the API key into its logs', () => {
-    expect(target.logs.length).toBeGreaterThan(0);
+  it('never writes the API key into its logs', async () => {
+    await vi.waitFor(() => expect(target.logs.length).toBeGreaterThan(0), { timeout: 2_000 });
     expect(findSecrets({ logs: target.logs }, [KEY])).toEqual([]);
   });
 });

@@ -37,6 +37,8 @@ export async function startReceiverTarget(apiKey: string, maxBodyBytes = 262_144
       handedOn.push(body);
     },
     logger,
+    // Refusals are summarised per interval; short here so the fuzz run's summary is written before the checks.
+    summaryIntervalMs: 100,
   });
   return {
     url: receiver.url,

@@ -1,3 +1,4 @@
+import { updateSettings } from '../../src/bot/settings.js';
 import { signWebhook } from '../../src/gateway/webhooks.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press, SlipRefusedError } from '../e2e/flows.js';
 import { API_KEY, type Desk, startDesk } from '../e2e/harness.js';
@@ -15,7 +16,7 @@ const FINAL = /Bet placed ✅|Bet not placed|Bet result unknown/;
 
 /**
  * A stuck price check keeps the user waiting until its timeout_at (minutes away): while `work` is not done
- * after a few seconds, move the sandbox clock past any job's timeout so the bot gets its "timeout" answer.
+ * after a second and a half, move the sandbox clock past any job's timeout so the bot gets its "timeout" answer.
  */
 async function skipStuckJobs<T>(desk: Desk, work: Promise<T>): Promise<T> {
   let done = false;
@@ -24,7 +25,7 @@ async function skipStuckJobs<T>(desk: Desk, work: Promise<T>): Promise<T> {
   });
   void (async () => {
     while (!done) {
-      await new Promise((x) => setTimeout(x, 3000));
+      await new Promise((x) => setTimeout(x, 1500));
       if (!done) await desk.control.advance(6 * 60_000).catch(() => undefined);
     }
   })();
@@ -248,9 +249,12 @@ export async function faultStorm(bets: number, browses: number): Promise<Scenari
       `reads under faults: ${fuzz.sent} sent, ${fuzz.answered} answered, ${fuzz.failures.length} failures (${seconds(started)} s)`,
     );
     for (const f of fuzz.failures.slice(0, 3)) r.notes.push(`  /${f.case.name}: ${f.problem}`);
+    // The fuzzed reads include /settings (a bet role, limits, sessions): the bets start from the defaults.
+    await updateSettings(desk.bot.store, desk.ld.guildId, () => ({ timezone: 'UTC', sessions: {} }));
     const slips: string[] = [];
     let unanswered = fuzz.failures.length;
     let refused = 0;
+    let keptOpen = 0;
     for (let i = 0; i < bets; i++) {
       const trail = newTrail();
       const sel = sels[i % sels.length]!;
@@ -260,9 +264,27 @@ export async function faultStorm(bets: number, browses: number): Promise<Scenari
           // Longer than the bot's own 20 s price-check deadline, so its answer is never raced.
           betSlip(desk, trail, { user: desk.ld.users.bettor, sel, stake: 1 + i, timeoutMs: 35_000 }),
         );
-        await press(desk, trail, desk.ld.users.bettor, slip, /^Confirm$/);
-        await skipStuckJobs(desk, messageMatching(desk, slip, /Bet submitted|Not placed|not|Try again/i, 35_000));
-        slips.push(slip.id);
+        const click = await press(desk, trail, desk.ld.users.bettor, slip, /^Confirm$/);
+        // The answer is the slip's own update, or (a read failed before anything was sent) a private reply
+        // saying nothing was placed and the slip is still open.
+        const answer = await skipStuckJobs(
+          desk,
+          until(
+            'an answer to Confirm',
+            () => {
+              if (/Bet submitted|Bet placed|Bet result|Not placed|not placed/i.test(textOf(desk.ld.message(slip.id)))) {
+                return 'slip';
+              }
+              return click.responses().some((m) => /Nothing was placed/.test(textOf(m))) ? 'kept open' : undefined;
+            },
+            35_000,
+          ),
+        );
+        if (answer === 'slip') slips.push(slip.id);
+        else {
+          keptOpen += 1;
+          r.notes.push(`  bet ${i + 1}: Confirm answered privately, slip kept open (a read failed before sending)`);
+        }
       } catch (err) {
         // A slip refused because a read failed is fine when the user was told so; silence is not.
         if (err instanceof SlipRefusedError) {
@@ -296,7 +318,7 @@ export async function faultStorm(bets: number, browses: number): Promise<Scenari
     r.lostResults = lost;
     r.survived = lost === 0 && unanswered === 0 && fuzz.failures.length === 0;
     r.notes.push(
-      `confirmed slips ${slips.length}, refused with a reason ${refused}, lost results ${lost}, unanswered ${unanswered} (${seconds(started)} s)`,
+      `confirmed slips ${slips.length}, refused with a reason ${refused}, kept open with a reason ${keptOpen}, lost results ${lost}, unanswered ${unanswered} (${seconds(started)} s)`,
     );
   } finally {
     await desk.close();

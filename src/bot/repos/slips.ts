@@ -33,13 +33,9 @@ const toRecord = <P>(r: SlipRow): SlipRecord<P> => ({
   expiresAt: r.expires_at,
 });
 
-export type ClaimResult<P> =
-  | { kind: 'claimed'; slip: SlipRecord<P> }
-  | { kind: 'not_owner'; ownerId: string }
-  | { kind: 'expired'; slip: SlipRecord<P> }
-  | { kind: 'gone' };
+/** Slips awaiting Confirm. Confirm claims one by writing its bet record (repos/bet-records.ts); close removes one. */
+type P0 = unknown;
 
-/** Slips awaiting Confirm: a claim is one DELETE ... RETURNING, so one click wins among any number. */
 export class SlipRepo {
   constructor(private readonly store: BotStore) {}
 
@@ -67,37 +63,42 @@ export class SlipRepo {
     );
   }
 
+  /** Stores the message of a slip whose id was never stored (only if none was). */
+  async adoptMessage(slipId: string, channelId: string, messageId: string): Promise<void> {
+    await this.store.query(
+      'UPDATE slips SET channel_id = ?, message_id = ? WHERE slip_id = ? AND message_id IS NULL',
+      channelId,
+      messageId,
+      slipId,
+    );
+  }
+
   async get<P>(slipId: string): Promise<SlipRecord<P> | undefined> {
     const rows = await this.store.query<SlipRow>('SELECT * FROM slips WHERE slip_id = ?', slipId);
     return rows[0] === undefined ? undefined : toRecord<P>(rows[0]);
   }
 
-  /** Takes the slip for its owner, once. Others, late clicks and expired slips get a reason instead. */
-  async claim<P>(slipId: string, userId: string, now: number): Promise<ClaimResult<P>> {
-    const rows = await this.store.query<SlipRow>(
-      'DELETE FROM slips WHERE slip_id = ? AND user_id = ? AND expires_at > ? RETURNING *',
+  /**
+   * Closes a slip nobody confirmed (cancel, expiry, a refusal before sending): true only if this call removed
+   * it and no Confirm had claimed it (a bet record for the slip), so a close and a Confirm cannot both win.
+   */
+  async close(slipId: string): Promise<boolean> {
+    const rows = await this.store.query(
+      'DELETE FROM slips WHERE slip_id = ? AND NOT EXISTS (SELECT 1 FROM bet_records b WHERE b.slip_id = ?) RETURNING slip_id',
       slipId,
-      userId,
-      now,
+      slipId,
     );
-    if (rows[0] !== undefined) return { kind: 'claimed', slip: toRecord<P>(rows[0]) };
-    const left = await this.get<P>(slipId);
-    if (left === undefined) return { kind: 'gone' };
-    // Expiry first: whoever clicks an expired slip gets it closed; the row goes, its payload comes back.
-    if (left.expiresAt <= now) {
-      const gone = await this.store.query<SlipRow>(
-        'DELETE FROM slips WHERE slip_id = ? AND expires_at <= ? RETURNING *',
-        slipId,
-        now,
-      );
-      return gone[0] === undefined ? { kind: 'gone' } : { kind: 'expired', slip: toRecord<P>(gone[0]) };
-    }
-    if (left.userId !== userId) return { kind: 'not_owner', ownerId: left.userId };
-    return { kind: 'gone' };
+    return rows.length === 1;
   }
 
-  /** Cancel is a claim too: the owner's Cancel and Confirm cannot both win. */
-  async cancel(slipId: string, userId: string): Promise<ClaimResult<unknown>> {
-    return this.claim(slipId, userId, Number.NEGATIVE_INFINITY);
+  /** Expired slips still on the store with a message to close (oldest first). */
+  async expired(now: number, limit: number): Promise<SlipRecord<P0>[]> {
+    const rows = await this.store.query<SlipRow>(
+      `SELECT * FROM slips s WHERE s.expires_at <= ? AND s.message_id IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM bet_records b WHERE b.slip_id = s.slip_id) ORDER BY s.expires_at LIMIT ?`,
+      now,
+      limit,
+    );
+    return rows.map((r) => toRecord<P0>(r));
   }
 }

@@ -66,6 +66,7 @@ export async function sweepStore(store: Pick<BotStore, 'query' | 'dialect'>, now
   // A gateway retries a webhook for about 21 s; a day of history is plenty for dedupe.
   await store.query('DELETE FROM webhook_deliveries WHERE received_at <= ?', now - 86_400_000);
   await store.query("DELETE FROM jobs WHERE state = 'posted' AND updated_at <= ?", now - 7 * 86_400_000);
+  await store.query("DELETE FROM outbox WHERE state <> 'pending' AND updated_at <= ?", now - 7 * 86_400_000);
   await store.query(
     `DELETE FROM keyv WHERE key LIKE 'bot:cache:%' AND ${store.dialect.jsonNumber('value', 'expires')} <= ?`,
     now,

@@ -5,11 +5,15 @@ import { formatOdds } from '../odds.js';
 import { COLOUR } from './colours.js';
 import { button, pager, row, select } from './components.js';
 import { clip, fitView, LIMITS, type MessageView } from './limits.js';
+import { startsText } from './when.js';
 
 /** Markets per page: 10 fields keeps a page far under the 6000-character embed budget. */
 export const MARKETS_PAGE_SIZE = 10;
 const SELECTIONS_IN_SUMMARY = 6;
 const TIER_ORDER = ['popular', 'other', 'unmapped'];
+/** Tiers in members' words: "unmapped" (named by one book only) means nothing to a bettor. */
+const TIER_LABEL: Record<string, string> = { popular: 'popular', other: 'other', unmapped: 'this book only' };
+export const tierLabel = (tier: string): string => TIER_LABEL[tier] ?? tier;
 
 export type BettableSelection = GwSelection & { odds: number; market_ref: string };
 
@@ -31,8 +35,19 @@ export function sortMarkets(markets: GwMarket[]): GwMarket[] {
     .map((x) => x.m);
 }
 
+/**
+ * A selection's name with its line, unless the label already carries it: books label "Over 2.5" (line 2.5),
+ * "Everton -0.5" (line -0.5) or "Jalen Wallace 2+" (line 2), and the line must not be repeated.
+ */
+export function selectionName(label: string, line?: number | null): string {
+  if (line === undefined || line === null) return label;
+  const number = String(Math.abs(line)).replace('.', '\\.');
+  const carried = new RegExp(`(^|[^\\d.])[+-]?${number}(?![\\d]|\\.\\d)`).test(label);
+  return carried ? label : `${label} ${line}`;
+}
+
 function selectionText(label: string, odds: number, line?: number | null): string {
-  return `${label}${line === undefined || line === null ? '' : ` ${line}`} @ **${formatOdds(odds)}**`;
+  return `${selectionName(label, line)} @ **${formatOdds(odds)}**`;
 }
 
 function marketSummary(m: GwMarket): string {
@@ -49,6 +64,8 @@ export interface CardViewInput {
   /** Short key of the stored card reference (epk, bookie, filters) used in custom ids. */
   ref: string;
   page: number;
+  /** The event's start (ISO 8601), shown as a Discord timestamp. */
+  startTime?: string;
 }
 
 /** A book's card: markets by tier, paged, with a select menu to open one market of the page. */
@@ -73,10 +90,12 @@ export function cardView(input: CardViewInput): MessageView {
   const first = page * MARKETS_PAGE_SIZE;
   const slice = markets.slice(first, first + MARKETS_PAGE_SIZE);
   const fields: APIEmbedField[] = slice.map((m) => ({
-    name: `${clip(m.label || m.market, 200)} · ${m.tier}`,
+    name: `${clip(m.label || m.market, 200)} · ${tierLabel(m.tier)}`,
     value: marketSummary(m),
   }));
   const notes: string[] = [];
+  const starts = startsText(input.startTime);
+  if (starts) notes.push(`Starts ${starts}`);
   if (markets.length === 0) notes.push('Nothing is placeable by id on this card right now.');
   if (!card.market_ref_betting_enabled) notes.push(`⚠️ ${card.bookie} does not take market_ref bets at the moment.`);
   notes.push('Prices are from the last scrape; the bet slip checks the live price.');
@@ -91,7 +110,7 @@ export function cardView(input: CardViewInput): MessageView {
           openable.map((x) => ({
             label: x.m.label || x.m.market,
             value: String(x.index),
-            description: `${x.m.tier} · ${bettable(x.m).length} selection(s)`,
+            description: `${tierLabel(x.m.tier)} · ${bettable(x.m).length} selection(s)`,
           })),
         ),
       ),
@@ -146,7 +165,7 @@ export function marketView(input: {
           encodeCustomId('card', 'pick', input.ref, input.marketIndex),
           pages > 1 ? `Bet on a selection (${page + 1}/${pages})…` : 'Bet on a selection…',
           shown.map((s) => ({
-            label: `${s.label}${s.line === undefined || s.line === null ? '' : ` ${s.line}`}`,
+            label: selectionName(s.label, s.line),
             value: String(market.selections.indexOf(s)),
             description: `@ ${formatOdds(s.odds)}`,
           })),
@@ -164,7 +183,7 @@ export function marketView(input: {
         color: COLOUR.info,
         footer: {
           text: clip(
-            `${input.card.bookie} · ${market.tier} · ${market.raw_market_name ?? market.market}${
+            `${input.card.bookie} · ${tierLabel(market.tier)} · ${market.raw_market_name ?? market.market}${
               pages > 1 ? ` · selections ${page * perPage + 1}–${page * perPage + shown.length} of ${sels.length}` : ''
             }`,
             200,
@@ -174,4 +193,13 @@ export function marketView(input: {
     ],
     components,
   };
+}
+
+/** The stake form's title (Discord allows 45 characters): the selection and its card price, or a plain title. */
+export function stakeFormTitle(selection?: string, odds?: number | null): string {
+  if (!selection) return 'Stake for this bet';
+  const price = typeof odds === 'number' ? ` @ ${formatOdds(odds)}` : '';
+  const room = LIMITS.modalTitle - 'Stake: '.length - price.length;
+  const name = selection.length > room ? `${selection.slice(0, Math.max(0, room - 1))}…` : selection;
+  return `Stake: ${name}${price}`;
 }

@@ -1,6 +1,7 @@
 import type { APIEmbedField } from 'discord.js';
 import { encodeCustomId } from '../custom-id.js';
 import type { GwEvent } from '../gateway-port.js';
+import { leagueName } from '../leagues.js';
 import { COLOUR } from './colours.js';
 import { pager } from './components.js';
 import { clip, fitView, LIMITS, type MessageView } from './limits.js';
@@ -48,7 +49,7 @@ export function eventsView(input: EventsViewInput): MessageView {
   return fitView({
     embeds: [
       {
-        title: clip(`${input.league.toUpperCase()} — ${input.date}${statusText}`, LIMITS.embedTitle),
+        title: clip(`${leagueName(input.league)} — ${input.date}${statusText}`, LIMITS.embedTitle),
         description:
           input.events.length === 0
             ? `No events for this league on ${input.date} (${input.timezone}). Try another date or league.`

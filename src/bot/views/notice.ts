@@ -1,5 +1,5 @@
 import type { GwTransaction } from '../gateway-port.js';
-import { formatMoney, formatOdds } from '../odds.js';
+import { formatMoney, formatOdds, roundCents } from '../odds.js';
 import { COLOUR } from './colours.js';
 import { clip, fitView, LIMITS, type MessageView } from './limits.js';
 
@@ -11,21 +11,48 @@ export function noticeView(text: string, kind: 'error' | 'ok' | 'info' = 'error'
 
 const OUTCOME: Record<string, string> = { won: 'Won 🎉', lost: 'Lost', void: 'Void', cashed_out: 'Cashed out' };
 
+/** What came back to the account: the stake plus the P&L (nothing on a loss), never below zero. */
+export function amountReturned(tx: GwTransaction): number {
+  if (tx.status === 'lost') return 0;
+  return Math.max(0, roundCents((tx.stake ?? 0) + (tx.pnl ?? 0)));
+}
+
+export interface FinalScore {
+  home_score?: number | null;
+  away_score?: number | null;
+}
+
 export function settlementView(input: {
   tx: GwTransaction;
   userId: string | null;
   detail: Record<string, unknown>;
+  /** The event's final score, when the gateway covers the league. */
+  score?: FinalScore | null;
 }): MessageView {
   const { tx } = input;
   const pnl = tx.pnl ?? 0;
   const sel = tx.selections?.[0];
   const what = String(input.detail.selectionLabel ?? sel?.selection ?? 'selection');
   const event = String(input.detail.eventName ?? sel?.event ?? '');
+  const market = input.detail.marketLabel ?? sel?.market;
+  const book = input.detail.bookie;
+  const score =
+    input.score && (input.score.home_score ?? null) !== null
+      ? `${input.score.home_score}–${input.score.away_score ?? '–'}`
+      : undefined;
+  const context = [
+    ...(typeof market === 'string' && market
+      ? [{ name: 'Market', value: clip(market, LIMITS.fieldValue), inline: true }]
+      : []),
+    ...(typeof book === 'string' && book ? [{ name: 'Book', value: clip(book, LIMITS.fieldValue), inline: true }] : []),
+    ...(score ? [{ name: 'Final score', value: score, inline: true }] : []),
+  ];
   return fitView({
     content: input.userId ? `<@${input.userId}>` : '',
     embeds: [
       {
-        title: clip(`${OUTCOME[tx.status] ?? tx.status}: ${what}`, LIMITS.embedTitle),
+        // The emoji stands apart from the text (no colon glued on) so clients draw it as an emoji image.
+        title: clip(`${OUTCOME[tx.status] ?? tx.status} · ${what}`, LIMITS.embedTitle),
         description: clip(event, LIMITS.embedDescription) || undefined,
         color: tx.status === 'won' ? COLOUR.ok : tx.status === 'lost' ? COLOUR.refused : COLOUR.muted,
         fields: [
@@ -33,7 +60,35 @@ export function settlementView(input: {
           { name: 'Stake', value: formatMoney(tx.stake ?? 0), inline: true },
           { name: 'Odds', value: tx.odds === null || tx.odds === undefined ? '–' : formatOdds(tx.odds), inline: true },
           { name: 'P&L', value: `${pnl > 0 ? '+' : ''}${formatMoney(pnl)}`, inline: true },
+          { name: 'Returned', value: formatMoney(amountReturned(tx)), inline: true },
+          ...context,
         ],
+      },
+    ],
+    components: [],
+  });
+}
+
+/** A placed bet the book's history no longer lists: the members should check with the book. */
+export function missingBetView(bet: {
+  betId: string | null;
+  userId: string;
+  bookie: string;
+  sessionId: string;
+  stakeCents: number;
+  createdAt: number;
+  payload: { selectionLabel: string; eventName: string };
+}): MessageView {
+  return fitView({
+    content: `<@${bet.userId}>`,
+    embeds: [
+      {
+        title: clip(`Bet not found at ${bet.bookie}: ${bet.payload.selectionLabel}`, LIMITS.embedTitle),
+        description: clip(
+          `The desk placed bet ${bet.betId ?? '?'} (${formatMoney(bet.stakeCents / 100)} on ${bet.payload.eventName}, <t:${Math.floor(bet.createdAt / 1000)}:f>) but the book's history for session ${bet.sessionId} no longer lists it, so its settlement cannot be announced. Check it with the book; the desk stops looking for it.`,
+          LIMITS.embedDescription,
+        ),
+        color: COLOUR.muted,
       },
     ],
     components: [],

@@ -6,11 +6,22 @@ import type { SlipPayload } from '../slip-rules.js';
 import { COLOUR } from './colours.js';
 import { button, row } from './components.js';
 import { clip, fitView, LIMITS, type MessageView } from './limits.js';
+import { startsText } from './when.js';
+
+/** Start time and bettor, when the slip carries them. */
+function whoAndWhen(slip: SlipPayload) {
+  const starts = startsText(slip.startTime);
+  return [
+    ...(starts ? [{ name: 'Starts', value: starts }] : []),
+    ...(slip.userId ? [{ name: 'Bettor', value: `<@${slip.userId}>`, inline: true }] : []),
+  ];
+}
 
 function slipFields(slip: SlipPayload, odds: number, sessionLabel: string) {
   return [
     { name: 'Selection', value: clip(`${slip.selectionLabel} — ${slip.marketLabel}`, LIMITS.fieldValue) },
     { name: 'Event', value: clip(slip.eventName, LIMITS.fieldValue) },
+    ...whoAndWhen(slip),
     { name: 'Book', value: clip(slip.bookie, LIMITS.fieldValue), inline: true },
     { name: 'Session', value: clip(sessionLabel, LIMITS.fieldValue), inline: true },
     { name: 'Live price', value: formatOdds(odds), inline: true },
@@ -63,7 +74,21 @@ export function submittedView(slip: SlipPayload, odds: number, correlationId: st
   });
 }
 
-export function closedSlipView(slip: SlipPayload, title: string, reason: string): MessageView {
+export interface ClosedSlipOptions {
+  /**
+   * The price moved past what the slip allows: offer "Bet again at <new price>", a button that builds a fresh
+   * slip for the same selection and stake at the live price (to be confirmed again). `slipId` is the closed slip.
+   */
+  priceMoved?: { slipId: string; live: number };
+}
+
+export function closedSlipView(
+  slip: SlipPayload,
+  title: string,
+  reason: string,
+  opts: ClosedSlipOptions = {},
+): MessageView {
+  const moved = opts.priceMoved;
   return fitView({
     content: '',
     embeds: [
@@ -74,7 +99,17 @@ export function closedSlipView(slip: SlipPayload, title: string, reason: string)
         fields: slipFields(slip, slip.shownOdds, sessionLabel(slip)),
       },
     ],
-    components: [],
+    components: moved
+      ? [
+          row(
+            button(
+              encodeCustomId('slip', 'reprice', moved.slipId),
+              `Bet again at ${formatOdds(moved.live)}`,
+              ButtonStyle.Primary,
+            ),
+          ),
+        ]
+      : [],
   });
 }
 
@@ -114,6 +149,7 @@ export function receiptView(slip: SlipPayload, result: GwBetResult): MessageView
           { name: 'Potential return', value: formatMoney(ret), inline: true },
           { name: 'Selection', value: clip(`${slip.selectionLabel} — ${slip.marketLabel}`, LIMITS.fieldValue) },
           { name: 'Event', value: clip(`${slip.eventName} · ${slip.bookie}`, LIMITS.fieldValue) },
+          ...whoAndWhen(slip),
         ],
       },
     ],

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
+import { memberPermissions } from '../permissions.js';
 import type { LiveEvents } from './live-events.js';
 import type {
   ApplicationCommandLike,
@@ -72,6 +73,8 @@ export class PlaygroundApi {
         key,
         id: users[key].id,
         username: users[key].global_name ?? users[key].username,
+        // The page hides commands a persona lacks the default_member_permissions for, as Discord does.
+        permissions: this.#permissionsOf(users[key].id).toString(),
       })),
       channels: [
         { id: channelIds.bets, name: 'bets' },
@@ -92,6 +95,11 @@ export class PlaygroundApi {
       all.push(cmd);
     }
     return all.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  #permissionsOf(userId: string): bigint {
+    const member = this.ld.members.find((m) => m.user?.id === userId);
+    return memberPermissions(this.ld.guild.id, member?.roles ?? [], this.ld.roles);
   }
 
   messages(channel: string | null, as: string | null): DiscordMessageLike[] {

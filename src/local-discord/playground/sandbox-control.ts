@@ -24,16 +24,23 @@ export interface SandboxClockView {
 
 /** Talks to the embedded sandbox's /_sandbox routes on the page's behalf; exists only when those are on. */
 export class SandboxControl {
-  constructor(private readonly sandboxUrl: string) {}
+  constructor(
+    private readonly sandboxUrl: string,
+    /** Told every clock reading, so the bot's clock can follow a move at once. */
+    private readonly onClock: (view: { now: string; speed?: number }) => void = () => {},
+  ) {}
 
   async clock(): Promise<SandboxClockView> {
     const state = (await this.#call('GET', '/_sandbox/state')) as { now: string; speed: number };
+    this.onClock({ now: state.now, speed: state.speed });
     return { now: state.now, speed: state.speed };
   }
 
   async advance(body: unknown): Promise<{ now: string }> {
     const { ms } = advanceBody.parse(body);
-    return (await this.#call('POST', '/_sandbox/clock/advance', { ms })) as { now: string };
+    const moved = (await this.#call('POST', '/_sandbox/clock/advance', { ms })) as { now: string };
+    this.onClock({ now: moved.now });
+    return moved;
   }
 
   /** Finishes every started event now; `settled` counts the bets that settled. */

@@ -16,6 +16,8 @@ export interface PlaygroundOptions {
   host?: string;
   /** The embedded sandbox's address, when its control routes are on: the page then shows the Sandbox panel. */
   sandboxUrl?: string;
+  /** Told the sandbox clock whenever the page reads or moves it (the offline bot follows that clock). */
+  onSandboxClock?: (reading: { now: string; speed?: number }) => void;
 }
 
 export interface Playground {
@@ -36,7 +38,7 @@ const POST_ROUTES: Record<string, PostRoute> = {
 export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
   const live = new LiveEvents(options.ld);
   const api = new PlaygroundApi(options.ld, live, options.sandboxUrl !== undefined);
-  const sandbox = options.sandboxUrl ? new SandboxControl(options.sandboxUrl) : undefined;
+  const sandbox = options.sandboxUrl ? new SandboxControl(options.sandboxUrl, options.onSandboxClock) : undefined;
 
   const server = createServer((req, res) => {
     handle(req, res, api, live, sandbox).catch((err) => fail(res, err));

@@ -3,8 +3,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// Packages the page loads as ES modules straight from node_modules (no bundler): the Discord
-// web components and the lit runtime they import by bare name (mapped by the page's import map).
+// Packages the page loads straight from node_modules (no bundler): the Discord web components and the lit
+// runtime they import by bare name (mapped by the page's import map), and the Twemoji images.
 export const VENDOR_PACKAGES = [
   '@skyra/discord-components-core',
   'lit',
@@ -12,6 +12,7 @@ export const VENDOR_PACKAGES = [
   'lit-element',
   '@lit/reactive-element',
   '@lit/context',
+  '@twemoji/svg',
 ] as const;
 
 const TYPES: Record<string, string> = {

@@ -6,6 +6,8 @@ export type PlaygroundDiscord = Pick<
   | 'users'
   | 'channelIds'
   | 'guild'
+  | 'members'
+  | 'roles'
   | 'commands'
   | 'messages'
   | 'sendCommand'
@@ -33,6 +35,7 @@ export interface InteractionHandle {
 export interface ApplicationCommandLike {
   name: string;
   type?: number;
+  default_member_permissions?: string | null;
 }
 
 export type Persona = keyof PlaygroundDiscord['users'];

@@ -6,6 +6,14 @@ import { validateMessageBody } from '../validation/message.js';
 
 type Json = Record<string, unknown>;
 
+/** Discord's enforce_nonce: a repeated create with the same nonce answers the message made the first time. */
+const nonces = new WeakMap<object, Map<string, string>>();
+function nonceKey(channelId: string, body: Json): string | undefined {
+  const nonce = body.nonce;
+  if (body.enforce_nonce !== true || (typeof nonce !== 'string' && typeof nonce !== 'number')) return undefined;
+  return `${channelId}:${String(nonce)}`;
+}
+
 const asObject = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 
 function channelOf(ctx: RouteContext) {
@@ -45,7 +53,12 @@ export const channelRoutes: Route[] = [
       const channel = channelOf(ctx);
       const body = asObject(ctx.body);
       validateMessageBody(body, { requireContent: true, hasFiles: ctx.files.length > 0 });
-      const { flags: _ephemeralNotAllowed, ...rest } = body;
+      const key = nonceKey(channel.id, body);
+      const seen = nonces.get(ctx.world) ?? new Map<string, string>();
+      nonces.set(ctx.world, seen);
+      const earlier = key === undefined ? undefined : ctx.world.messages.get(seen.get(key) ?? '');
+      if (earlier) return { status: 200, body: toApiMessage(earlier) };
+      const { flags: _ephemeralNotAllowed, nonce: _nonce, enforce_nonce: _enforce, ...rest } = body;
       const message = buildMessage(ctx.world, {
         channelId: channel.id,
         author: ctx.world.botUser,
@@ -53,6 +66,7 @@ export const channelRoutes: Route[] = [
         attachments: attachmentsFrom(ctx),
       });
       ctx.world.messages.add(message);
+      if (key !== undefined) seen.set(key, message.id);
       return { status: 200, body: toApiMessage(message) };
     },
   },

@@ -235,13 +235,12 @@ function depositOffer(id: number, account_id: string, bookie: string): AccountPr
 export function buildAccountPromos(
   meetings: RacingMeeting[],
   events: PromoSportsEvent[],
-  date: string,
   boostRace?: PromoRace,
 ): AccountPromo[] {
   const A = BOOK_ACCOUNT_IDS;
   const out: AccountPromo[] = [...betBoostCards(1001, A.alpha_c, 'bookie_c', events)];
   const meeting = meetings.find((m) => m.race_type === 'R') ?? meetings[0];
-  if (meeting) out.push(racingToken(2001, A.alpha_a, 'bookie_a', meeting, date));
+  if (meeting) out.push(racingToken(2001, A.alpha_a, 'bookie_a', meeting, meeting.date));
   out.push(depositOffer(3001, A.alpha_b, 'bookie_b'));
   out.push(...betBoostCards(4001, A.bravo_c, 'bookie_c', events.slice(4)));
   const raceCard = boostRace && racingCard(5001, A.alpha_c, 'bookie_c', boostRace);

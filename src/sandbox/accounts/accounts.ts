@@ -4,6 +4,11 @@ import { type ErrorStyle, sessionNotActive, sessionNotFound, sessionNotOwned } f
 import { buildAccounts, buildBookAccounts } from './fixtures.js';
 import type { Account, BonusToken, BookAccount, Session, SessionStatus } from './types.js';
 
+export interface AccountsDump {
+  sessions: Pick<Session, 'session_id' | 'status' | 'revoked' | 'clientOnline' | 'pendingLaunch'>[];
+  books: BookAccount[];
+}
+
 export interface FindSessionOptions {
   /** Refuse a session that is not active (403 'Session is not active'). */
   requireActive?: boolean;
@@ -32,6 +37,41 @@ export class Accounts {
       accounts.flatMap((a) => a.sessions.map((s) => [s.session_id, { account: a, session: s }])),
     );
     this.books = new Map(buildBookAccounts(accounts, now).map((b) => [b.account_id, b]));
+  }
+
+  /** Session states and bookmaker accounts as plain data (snapshot). */
+  dump(): AccountsDump {
+    const sessions = this.all().flatMap((a) =>
+      a.sessions.map(({ session_id, status, revoked, clientOnline, pendingLaunch }) => ({
+        session_id,
+        status,
+        revoked,
+        clientOnline,
+        pendingLaunch,
+      })),
+    );
+    return structuredClone({ sessions, books: this.bookAccounts() });
+  }
+
+  /** Puts back a dump; a session that was launching on a connected client launches again via `relaunch`. */
+  load(d: AccountsDump, relaunch: (session: Session) => void): void {
+    for (const t of this.launches.values()) t.cancel();
+    this.launches.clear();
+    for (const s of d.sessions) {
+      const session = this.sessionById(s.session_id);
+      if (!session) continue;
+      this.setStatus(session, s.status);
+      session.revoked = s.revoked;
+      session.clientOnline = s.clientOnline;
+      session.pendingLaunch = s.pendingLaunch;
+      if (s.status === 'launching' && s.clientOnline && !s.pendingLaunch) relaunch(session);
+    }
+    for (const b of structuredClone(d.books)) {
+      const book = this.books.get(b.account_id);
+      if (!book) continue;
+      book.cash = b.cash;
+      book.bonusTokens = b.bonusTokens;
+    }
   }
 
   all(): Account[] {

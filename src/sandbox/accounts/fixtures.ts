@@ -9,6 +9,8 @@ interface SessionSpec {
   accountId: string;
   status: SessionStatus;
   pc: string;
+  /** The client machine is not connected (start answers delivered: false). */
+  offline?: boolean;
 }
 
 interface AccountSpec {
@@ -43,7 +45,7 @@ const ACCOUNT_SPECS: AccountSpec[] = [
     canBet: true,
     sessions: [
       {
-        id: 'sess-alpha-bookie_a',
+        id: '5e55a1fa-0000-4000-8000-00000000000a',
         bookie: 'bookie_a',
         username: 'alpha_a',
         accountId: A.alpha_a,
@@ -51,7 +53,7 @@ const ACCOUNT_SPECS: AccountSpec[] = [
         pc: 'pc-alpha-1',
       },
       {
-        id: 'sess-alpha-bookie_b',
+        id: '5e55a1fa-0000-4000-8000-00000000000b',
         bookie: 'bookie_b',
         username: 'alpha_b',
         accountId: A.alpha_b,
@@ -59,7 +61,7 @@ const ACCOUNT_SPECS: AccountSpec[] = [
         pc: 'pc-alpha-1',
       },
       {
-        id: 'sess-alpha-bookie_c',
+        id: '5e55a1fa-0000-4000-8000-00000000000c',
         bookie: 'bookie_c',
         username: 'alpha_c',
         accountId: A.alpha_c,
@@ -68,7 +70,7 @@ const ACCOUNT_SPECS: AccountSpec[] = [
       },
       // A second machine logged into the same bookie_b account, currently not running.
       {
-        id: 'sess-alpha-bookie_b-idle',
+        id: '5e55a1fa-0000-4000-8000-0000000000b2',
         bookie: 'bookie_b',
         username: 'alpha_b',
         accountId: A.alpha_b,
@@ -85,7 +87,7 @@ const ACCOUNT_SPECS: AccountSpec[] = [
     canBet: true,
     sessions: [
       {
-        id: 'sess-bravo-bookie_a',
+        id: '5e55b2a0-0000-4000-8000-00000000000a',
         bookie: 'bookie_a',
         username: 'bravo_a',
         accountId: A.bravo_a,
@@ -93,12 +95,22 @@ const ACCOUNT_SPECS: AccountSpec[] = [
         pc: 'pc-bravo-1',
       },
       {
-        id: 'sess-bravo-bookie_c',
+        id: '5e55b2a0-0000-4000-8000-00000000000c',
         bookie: 'bookie_c',
         username: 'bravo_c',
         accountId: A.bravo_c,
         status: 'active',
         pc: 'pc-bravo-1',
+      },
+      // A laptop logged into the same bookie_c account whose client is offline: commands are not delivered.
+      {
+        id: '5e55b2a0-0000-4000-8000-0000000000c2',
+        bookie: 'bookie_c',
+        username: 'bravo_c',
+        accountId: A.bravo_c,
+        status: 'inactive',
+        pc: 'pc-bravo-2',
+        offline: true,
       },
     ],
   },
@@ -110,7 +122,7 @@ const ACCOUNT_SPECS: AccountSpec[] = [
     canBet: true,
     sessions: [
       {
-        id: 'sess-nosub-bookie_a',
+        id: '5e55c3b0-0000-4000-8000-00000000000a',
         bookie: 'bookie_a',
         username: 'nosub_a',
         accountId: A.nosub_a,
@@ -127,7 +139,7 @@ const ACCOUNT_SPECS: AccountSpec[] = [
     canBet: false,
     sessions: [
       {
-        id: 'sess-readonly-bookie_a',
+        id: '5e55d4c0-0000-4000-8000-00000000000a',
         bookie: 'bookie_a',
         username: 'readonly_a',
         accountId: A.readonly_a,
@@ -168,6 +180,8 @@ export function buildAccounts(): Account[] {
           status: s.status,
           revoked: false,
           account_id: s.accountId,
+          clientOnline: s.offline !== true,
+          pendingLaunch: false,
         }),
       ),
     }),

@@ -7,7 +7,7 @@ import type { Accounts } from './accounts.js';
 import { settle } from './settlement.js';
 import type { LedgerBet, SettleStatus, Transaction } from './types.js';
 
-interface Entry {
+export interface Entry {
   account_id: string;
   txn: Transaction;
   bet?: LedgerBet;
@@ -40,6 +40,18 @@ export class Ledger {
     this.byBet.clear();
     this.seq = 0;
     this.seedHistory();
+  }
+
+  /** The ledger as plain data (snapshot). */
+  dump(): { entries: Entry[]; seq: number } {
+    return structuredClone({ entries: this.entries, seq: this.seq });
+  }
+
+  /** Puts back a dump; the id sequence never goes back, so no id is issued twice in one run. */
+  load(d: { entries: Entry[]; seq: number }): void {
+    this.entries = structuredClone(d.entries);
+    this.byBet = new Map(this.entries.filter((e) => e.bet).map((e) => [e.bet!.bet_id, e]));
+    this.seq = Math.max(this.seq, d.seq);
   }
 
   /** Records a placed bet: debits the cash stake (bonus bets spend a token instead) and adds a pending transaction. */

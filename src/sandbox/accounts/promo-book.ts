@@ -13,17 +13,33 @@ export class PromoBook {
 
   constructor(
     private world: () => World,
-    private readonly today: () => string,
+    private readonly nowMs: () => number,
   ) {}
 
   /** Cards are built on first use, from the world as it stands then. */
   all(): AccountPromo[] {
     if (!this.promos) {
       const w = this.world();
-      const today = this.today();
-      this.promos = buildAccountPromos(w.racingMeetings(today), w.sportsEventsForPromos(), today, w.promoRace?.());
+      this.promos = buildAccountPromos(w.upcomingMeetings(this.nowMs()), w.sportsEventsForPromos(), w.promoRace?.());
     }
     return this.promos;
+  }
+
+  /**
+   * Why a promo is no longer active, or null when it is: used, or a card whose event (or race) is no longer
+   * prematch (the bookmaker withdraws boosts at the off).
+   */
+  goneReason(promo: AccountPromo): string | null {
+    if (promo.state !== 'active') return 'it has already been used';
+    const status = promo.epk ? this.world().eventStatus?.(promo.epk) : undefined;
+    if (status === 'in_play') return 'its event has started, so the card is gone';
+    if (status === 'finished') return 'its event has finished, so the card is gone';
+    return null;
+  }
+
+  /** Promos still active now (the listing shows only these). */
+  active(): AccountPromo[] {
+    return this.all().filter((p) => this.goneReason(p) === null);
   }
 
   find(promo_id: number): AccountPromo | undefined {
@@ -42,6 +58,18 @@ export class PromoBook {
   nextBetId(promo_id: number): string {
     this.betSeq += 1;
     return `promo-${promo_id}-${this.runId}-${String(this.betSeq).padStart(4, '0')}`;
+  }
+
+  dump(): { promos: AccountPromo[] | null; idempotent: [string, Envelope][]; betSeq: number } {
+    return structuredClone({ promos: this.promos ?? null, idempotent: [...this.idempotent], betSeq: this.betSeq });
+  }
+
+  load(d: { promos: AccountPromo[] | null; idempotent: [string, Envelope][]; betSeq: number }): void {
+    const copy = structuredClone(d);
+    this.promos = copy.promos ?? undefined;
+    this.idempotent.clear();
+    for (const [k, v] of copy.idempotent) this.idempotent.set(k, v);
+    this.betSeq = Math.max(this.betSeq, copy.betSeq);
   }
 
   reset(): void {

@@ -1,4 +1,4 @@
-// Race promos for today's meetings, promo tokens for one race, and boost-token availability. All derived
+// Race promos for the meetings still to run, promo tokens for one race, and boost-token availability. All derived
 // from the world's meetings and fixed hashes, so the same seed and day give the same offers.
 import { ApiError } from '../core/http.js';
 import { hashString } from '../core/rng.js';
@@ -21,12 +21,13 @@ interface PromoRace {
   race_num: number;
 }
 
-/** The races of today's meetings that carry a promo at `bookie`: two or three per meeting. */
-function promoRaces(meetings: RacingMeeting[], bookie: string, date: string): PromoRace[] {
+/** The races of the meetings that carry a promo at `bookie` (about a third), by the meeting's local date. */
+function promoRaces(meetings: RacingMeeting[], bookie: string): PromoRace[] {
   const out: PromoRace[] = [];
   for (const meeting of meetings) {
     for (let race = 1; race <= meeting.races; race++) {
-      if (hashString(`${bookie}|${meeting.track}|${race}|${date}`) % 3 === 0) out.push({ meeting, race_num: race });
+      if (hashString(`${bookie}|${meeting.track}|${race}|${meeting.date}`) % 3 === 0)
+        out.push({ meeting, race_num: race });
     }
   }
   return out;
@@ -47,9 +48,17 @@ function offerFor(bookie: string, meeting: RacingMeeting, race: number) {
   return OFFERS[hashString(`offer|${bookie}|${meeting.track}|${race}`) % OFFERS.length]!;
 }
 
-export function racePromos(meetings: RacingMeeting[], bookie: string, date: string) {
-  const promos = promoRaces(meetings, bookie, date).map(({ meeting, race_num }) => {
+/**
+ * Race promos of the meetings at `bookie`; with `nowMs`, only races still to run. A promo is valid until its
+ * race jumps.
+ */
+export function racePromos(meetings: RacingMeeting[], bookie: string, nowMs?: number) {
+  const races = promoRaces(meetings, bookie).filter(
+    ({ meeting, race_num }) => nowMs === undefined || (meeting.starts[race_num - 1] ?? 0) > nowMs,
+  );
+  const promos = races.map(({ meeting, race_num }) => {
     const offer = offerFor(bookie, meeting, race_num);
+    const date = meeting.date;
     return {
       track: meeting.track,
       race_num,
@@ -57,7 +66,7 @@ export function racePromos(meetings: RacingMeeting[], bookie: string, date: stri
       promo_type: offer.promo_type,
       max_reward: offer.max_reward,
       token_group_id: `tg-${bookie}-${slug(meeting.track)}-${race_num}-${date}`,
-      valid_till: `${date}T23:59:00.000Z`,
+      valid_till: new Date(meeting.starts[race_num - 1] ?? Date.parse(`${date}T23:59:00Z`)).toISOString(),
       event_url: `/racing/${meeting.country}/${slug(meeting.track)}/${date}/race-${race_num}`,
       offer_name: offer.offer_name,
       offer_type: offer.offer_type,
@@ -87,7 +96,6 @@ export function findMeeting(
 export function promoTokens(
   meetings: RacingMeeting[],
   bookie: string,
-  date: string,
   track: string,
   raceNum: number,
   raceType: RaceType,
@@ -98,17 +106,18 @@ export function promoTokens(
     return {
       success: false,
       error: 'race_not_found',
-      message: `No race ${track} R${raceNum} (${raceType}) today; use a track and race number from /v3/promos`,
+      message: `No race ${track} R${raceNum} (${raceType}); use a track and race number from /v3/promos`,
     };
   }
-  const carries = promoRaces([meeting], bookie, date).some((p) => p.race_num === raceNum);
+  const date = meeting.date;
+  const carries = promoRaces([meeting], bookie).some((p) => p.race_num === raceNum);
   const raceSpecific = carries
     ? [
         {
           type: offerFor(bookie, meeting, raceNum).promo_type,
           max_reward: offerFor(bookie, meeting, raceNum).max_reward,
           is_race_specific: true,
-          usage_restrictions: `Only on ${meeting.track} race ${raceNum} today`,
+          usage_restrictions: `Only on ${meeting.track} race ${raceNum} on ${date}`,
         },
       ]
     : [];
@@ -117,7 +126,7 @@ export function promoTokens(
       type: '2/3',
       max_reward: 20,
       is_race_specific: false,
-      usage_restrictions: 'Any thoroughbred race today, win bets only',
+      usage_restrictions: `Any thoroughbred race on ${date}, win bets only`,
     },
   ];
   const h = hashString(`boost|${bookie}|${meeting.track}|${raceNum}|${date}`);

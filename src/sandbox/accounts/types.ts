@@ -14,6 +14,10 @@ export interface Session {
   revoked: boolean;
   /** The bookmaker account (UUID) the session logs into; several sessions may share one. */
   account_id: string;
+  /** Whether the session's client machine is connected (start/restart/stop report it as `delivered`). */
+  clientOnline: boolean;
+  /** A launch published while the client was offline: it runs when the client connects (unless revoked). */
+  pendingLaunch: boolean;
 }
 
 /** The account behind one API key. */

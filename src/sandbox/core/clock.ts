@@ -66,6 +66,16 @@ export class SandboxClock {
     for (const fn of this.listeners) fn(now);
   }
 
+  /**
+   * Sets sandbox time to `ms`, backwards too (snapshot restore). Pending timers keep their remaining delay, so
+   * nothing fires early or late relative to the new time.
+   */
+  setNow(ms: number): void {
+    const delta = ms - this.nowMs();
+    this.offsetMs += delta;
+    for (const entry of this.pending.values()) entry.dueMs += delta;
+  }
+
   onAdvance(fn: (now: Date) => void): void {
     this.listeners.push(fn);
   }

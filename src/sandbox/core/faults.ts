@@ -10,7 +10,42 @@ export interface FaultConfig {
   stuckJobs?: number;
   /** Probability that a webhook delivery attempt counts as failed whatever the receiver answered. */
   webhookFailures?: number;
+  /** Betting-specific faults, each scoped to a route and/or a session (README "Faults"). */
+  betting?: BettingFault[];
 }
+
+export const BETTING_FAULTS = [
+  'price_moved',
+  'max_stake',
+  'restricted',
+  'webhook_lost',
+  'webhook_duplicated',
+  'webhook_out_of_order',
+  'late_202',
+] as const;
+export type BettingFaultKind = (typeof BETTING_FAULTS)[number];
+
+export interface BettingFault {
+  fault: BettingFaultKind;
+  /** Only requests to this path (e.g. '/v3/place_bet'); absent: every path the fault applies to. */
+  route?: string;
+  /** Only jobs and bets of this session; absent: every session. */
+  session_id?: string;
+  /** Chance the fault strikes a matching request, drawn from the seeded generator; default 1. */
+  probability?: number;
+  /** price_moved: the live price at placement is multiplied by this (default 0.9: shorter, so below target_odds). */
+  factor?: number;
+  /** max_stake: the largest stake the bookmaker takes on the account, in dollars. */
+  max_stake?: number;
+  /** late_202: real milliseconds the 202 is held back (aimed at the client's own timeout); default 30000. */
+  delay_ms?: number;
+  /** webhook_out_of_order: longest sandbox ms a delivery waits for a later one to overtake it; default 30000. */
+  hold_ms?: number;
+}
+
+export const DEFAULT_LATE_202_MS = 30_000;
+export const DEFAULT_PRICE_MOVE = 0.9;
+export const DEFAULT_HOLD_MS = 30_000;
 
 /** What `--faults` / `faults: true` turns on: mild, so a client's retries and timeouts get exercised. */
 export const DEFAULT_FAULTS: FaultConfig = {
@@ -40,7 +75,7 @@ export function parseFaultConfig(input: unknown): FaultConfig {
     throw new Error('fault config must be a JSON object such as {"errorRates": {"/v3/markets": 0.3}}');
   }
   const raw = input as Record<string, unknown>;
-  const known = new Set(['latency', 'errorRates', 'stuckJobs', 'webhookFailures']);
+  const known = new Set(['latency', 'errorRates', 'stuckJobs', 'webhookFailures', 'betting']);
   for (const key of Object.keys(raw)) {
     if (!known.has(key)) throw new Error(`unknown fault setting '${key}'; use ${[...known].join(', ')}`);
   }
@@ -70,7 +105,67 @@ export function parseFaultConfig(input: unknown): FaultConfig {
   if (stuck !== undefined) out.stuckJobs = stuck;
   const hook = probability(raw.webhookFailures, 'webhookFailures');
   if (hook !== undefined) out.webhookFailures = hook;
+  if (raw.betting !== undefined) {
+    if (!Array.isArray(raw.betting)) {
+      throw new Error('betting must be an array of rules such as [{"fault": "late_202", "route": "/v3/place_bet"}]');
+    }
+    out.betting = raw.betting.map((rule, i) => parseBettingFault(rule, `betting[${i}]`));
+  }
   return out;
+}
+
+const RULE_FIELDS = new Set([
+  'fault',
+  'route',
+  'session_id',
+  'probability',
+  'factor',
+  'max_stake',
+  'delay_ms',
+  'hold_ms',
+]);
+
+function positive(value: unknown, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value))
+    throw new Error(`${name} must be a positive number`);
+  return value;
+}
+
+function parseBettingFault(input: unknown, name: string): BettingFault {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new Error(`${name} must be an object such as {"fault": "restricted", "session_id": "..."}`);
+  }
+  const raw = input as Record<string, unknown>;
+  for (const key of Object.keys(raw)) {
+    if (!RULE_FIELDS.has(key)) throw new Error(`${name}: unknown field '${key}'; use ${[...RULE_FIELDS].join(', ')}`);
+  }
+  if (typeof raw.fault !== 'string' || !(BETTING_FAULTS as readonly string[]).includes(raw.fault)) {
+    throw new Error(`${name}.fault must be one of ${BETTING_FAULTS.join(', ')}`);
+  }
+  const rule: BettingFault = { fault: raw.fault as BettingFaultKind };
+  for (const key of ['route', 'session_id'] as const) {
+    const v = raw[key];
+    if (v === undefined) continue;
+    if (typeof v !== 'string' || v === '') throw new Error(`${name}.${key} must be a non-empty string`);
+    rule[key] = v;
+  }
+  const p = probability(raw.probability, `${name}.probability`);
+  if (p !== undefined) rule.probability = p;
+  const factor = positive(raw.factor, `${name}.factor`);
+  if (factor !== undefined) rule.factor = factor;
+  const maxStake = positive(raw.max_stake, `${name}.max_stake`);
+  if (maxStake !== undefined) rule.max_stake = maxStake;
+  if (rule.fault === 'max_stake' && maxStake === undefined) {
+    throw new Error(
+      `${name}: a max_stake fault needs max_stake (dollars), e.g. {"fault": "max_stake", "max_stake": 50}`,
+    );
+  }
+  const delay = nonNegative(raw.delay_ms, `${name}.delay_ms`);
+  if (delay !== undefined) rule.delay_ms = delay;
+  const hold = nonNegative(raw.hold_ms, `${name}.hold_ms`);
+  if (hold !== undefined) rule.hold_ms = hold;
+  return rule;
 }
 
 export class FaultState {
@@ -113,5 +208,20 @@ export class FaultState {
 
   webhookFails(): boolean {
     return !!this.config.webhookFailures && this.rng() < this.config.webhookFailures;
+  }
+
+  /**
+   * The first betting rule of `kind` that matches the route and one of the sessions and strikes this time
+   * (its probability drawn from the seeded generator), or undefined.
+   */
+  strike(kind: BettingFaultKind, path: string | undefined, sessionIds: readonly string[]): BettingFault | undefined {
+    for (const rule of this.config.betting ?? []) {
+      if (rule.fault !== kind) continue;
+      if (rule.route !== undefined && rule.route !== path) continue;
+      if (rule.session_id !== undefined && !sessionIds.includes(rule.session_id)) continue;
+      const p = rule.probability ?? 1;
+      if (p >= 1 || (p > 0 && this.rng() < p)) return rule;
+    }
+    return undefined;
   }
 }

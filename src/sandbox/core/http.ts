@@ -52,7 +52,7 @@ export interface Route {
   async?: boolean;
   handler(ctx: Ctx): Reply | Promise<Reply>;
   /** Same-shaped example for the sandbox header and the demo key; default: a generic sample. */
-  sample?(ctx: Ctx): Reply;
+  sample?(ctx: Ctx): Reply | Promise<Reply>;
 }
 
 export const ok = (body: unknown, headers?: Record<string, string>): Reply =>

@@ -4,10 +4,10 @@ import { randomUUID } from 'node:crypto';
 import type { Account, Session } from '../accounts/types.js';
 import { acceptCallbackUrl } from './callback-url.js';
 import type { SandboxClock } from './clock.js';
-import type { FaultState } from './faults.js';
+import { DEFAULT_HOLD_MS, type FaultState } from './faults.js';
 import { ApiError } from './http.js';
 import { createRng } from './rng.js';
-import { WebhookSender } from './webhooks.js';
+import { type WebhookFault, WebhookSender } from './webhooks.js';
 
 export const JOB_TIMEOUT_MS = 5 * 60_000;
 export const JOB_LIFETIME_MS = 30 * 60_000;
@@ -48,8 +48,10 @@ export interface SubmitOptions {
   extra?: Record<string, unknown>;
   /** Runs after the simulated bookmaker delay; its return value is the poll `result`. */
   work: () => unknown | Promise<unknown>;
-  /** Sandbox ms before the work runs; default 300–1500 ms. */
+  /** Sandbox ms before the work runs; default 300–1500 ms. Work that would start at or after timeout_at never runs. */
   delayMs?: number;
+  /** The route path (fault rules match it). */
+  path?: string;
 }
 
 interface Job {
@@ -62,6 +64,28 @@ interface Job {
   status: 'pending' | 'completed';
   result?: unknown;
   cancel?: () => void;
+  /** Sandbox time the bookmaker work is due; undefined when it never runs (stuck, or past timeout_at). */
+  dueMs?: number;
+  work?: SubmitOptions['work'];
+  callbackUrl: string | null;
+  /** Route the job came in on (fault rules match it). */
+  path?: string;
+  /** A betting fault on this job's webhook, decided at submission. */
+  webhookFault?: WebhookFault;
+}
+
+/** A job as plain data (snapshot). */
+export interface JobDump {
+  envelope: Envelope;
+  accountId: string;
+  submittedMs: number;
+  timeoutMs: number;
+  status: 'pending' | 'completed';
+  callbackUrl: string | null;
+  result?: unknown;
+  dueMs?: number;
+  path?: string;
+  webhookFault?: WebhookFault;
 }
 
 export class Jobs {
@@ -70,7 +94,7 @@ export class Jobs {
   private readonly rng: () => number;
   readonly webhooks: WebhookSender;
   /** Counts of what happened, for /_sandbox/state. */
-  readonly stats = { submitted: 0, completed: 0, stuck: 0 };
+  readonly stats = { submitted: 0, completed: 0, stuck: 0, pastDeadline: 0 };
 
   constructor(
     private readonly clock: SandboxClock,
@@ -105,7 +129,11 @@ export class Jobs {
       submittedMs: now,
       timeoutMs: now + JOB_TIMEOUT_MS,
       status: 'pending',
+      callbackUrl,
+      ...(opts.path ? { path: opts.path } : {}),
     };
+    const hookFault = callbackUrl ? this.webhookFault(opts.path, opts.session?.session_id) : undefined;
+    if (hookFault) job.webhookFault = hookFault;
     this.jobs.set(envelope.correlation_id, job);
     this.stats.submitted += 1;
     this.prune(now);
@@ -114,9 +142,32 @@ export class Jobs {
       return envelope;
     }
     const delay = opts.delayMs ?? WORK_DELAY_MS.min + this.rng() * (WORK_DELAY_MS.max - WORK_DELAY_MS.min);
-    const timer = this.clock.schedule(delay, () => void this.run(job, opts.work, callbackUrl));
-    job.cancel = () => timer.cancel();
+    // The bookmaker work (random_delay included) is bounded by timeout_at: work that would start at or after
+    // the deadline never runs, so a job that reads `timeout` can never complete (or place a bet) later.
+    if (now + delay >= job.timeoutMs) {
+      this.stats.pastDeadline += 1;
+      return envelope;
+    }
+    job.work = opts.work;
+    this.schedule(job, now + delay);
     return envelope;
+  }
+
+  private webhookFault(path: string | undefined, sessionId: string | undefined): WebhookFault | undefined {
+    const ids = sessionId ? [sessionId] : [];
+    if (this.faults.strike('webhook_lost', path, ids)) return { kind: 'lost' };
+    if (this.faults.strike('webhook_duplicated', path, ids)) return { kind: 'duplicated' };
+    const held = this.faults.strike('webhook_out_of_order', path, ids);
+    if (held) return { kind: 'out_of_order', holdMs: held.hold_ms ?? DEFAULT_HOLD_MS };
+    return undefined;
+  }
+
+  private schedule(job: Job, dueMs: number): void {
+    job.dueMs = dueMs;
+    const work = job.work;
+    if (!work) return;
+    const timer = this.clock.schedule(dueMs - this.clock.nowMs(), () => void this.run(job, work, job.callbackUrl));
+    job.cancel = () => timer.cancel();
   }
 
   /** Poll entries for `ids`, in order; ids of other accounts, expired or never issued are `unknown`. */
@@ -171,6 +222,56 @@ export class Jobs {
     });
   }
 
+  /** Every job as plain data, and the pending jobs' bookmaker work (functions: kept only in memory). */
+  dump(): { jobs: JobDump[]; works: Map<string, SubmitOptions['work']> } {
+    const jobs: JobDump[] = [];
+    const works = new Map<string, SubmitOptions['work']>();
+    for (const job of this.jobs.values()) {
+      const { envelope, accountId, submittedMs, timeoutMs, status, result, dueMs, path, webhookFault, callbackUrl } =
+        job;
+      jobs.push(
+        structuredClone({
+          envelope,
+          accountId,
+          submittedMs,
+          timeoutMs,
+          status,
+          callbackUrl,
+          ...(result !== undefined ? { result } : {}),
+          ...(dueMs !== undefined ? { dueMs } : {}),
+          ...(path !== undefined ? { path } : {}),
+          ...(webhookFault ? { webhookFault } : {}),
+        }),
+      );
+      if (job.status === 'pending' && job.work) works.set(envelope.correlation_id, job.work);
+    }
+    return { jobs, works };
+  }
+
+  /**
+   * Replaces every job with a dump (the clock already set to the snapshot's time). A pending job runs its work
+   * when it is still held in memory; a pending job from a JSON document has none and reads `timeout` at its
+   * timeout_at. Callers waiting on a replaced job hear `unknown`.
+   */
+  load(
+    dumped: JobDump[],
+    works: Map<string, SubmitOptions['work']> | undefined,
+    accountOf: (id: string) => Account | undefined,
+  ): void {
+    this.reset();
+    for (const d of structuredClone(dumped)) {
+      const account = accountOf(d.accountId);
+      if (!account) continue;
+      const job: Job = { ...d, account };
+      this.jobs.set(d.envelope.correlation_id, job);
+      const work = works?.get(d.envelope.correlation_id);
+      if (job.status === 'pending' && work && job.dueMs !== undefined && job.dueMs < job.timeoutMs) {
+        job.work = work;
+        this.schedule(job, job.dueMs);
+      }
+    }
+  }
+
   reset(): void {
     for (const job of this.jobs.values()) job.cancel?.();
     this.jobs.clear();
@@ -207,8 +308,11 @@ export class Jobs {
           : (err as Error).message;
       result = { success: false, error: message };
     }
-    if (!this.jobs.has(job.envelope.correlation_id)) return; // reset while running
+    if (this.jobs.get(job.envelope.correlation_id) !== job) return; // reset or restored while running
+    // Asynchronous work that outlived the deadline is dropped: the job has already read `timeout`.
+    if (this.clock.nowMs() >= job.timeoutMs) return;
     job.status = 'completed';
+    job.work = undefined;
     job.result = result;
     this.stats.completed += 1;
     this.wake(job.envelope.correlation_id, job.account);
@@ -222,6 +326,7 @@ export class Jobs {
           metadata: { bookie: bookie ?? null, username: username ?? null, session_id: session_id ?? null },
         },
         job.account.key,
+        job.webhookFault,
       );
     }
   }

@@ -1,12 +1,23 @@
 // A minimal World used only when the generated world module is unavailable: fixed meetings, no events.
 import type { PromoSportsEvent, RacingMeeting, World } from './sandbox.js';
 
-const MEETINGS: RacingMeeting[] = [
-  { track: 'Flemington', race_type: 'R', country: 'au', races: 8 },
-  { track: 'Randwick', race_type: 'R', country: 'au', races: 8 },
-  { track: 'Wentworth Park', race_type: 'G', country: 'au', races: 8 },
-  { track: 'Menangle', race_type: 'H', country: 'au', races: 8 },
-];
+const TRACKS = [
+  { track: 'Flemington', race_type: 'R', country: 'au' },
+  { track: 'Randwick', race_type: 'R', country: 'au' },
+  { track: 'Wentworth Park', race_type: 'G', country: 'au' },
+  { track: 'Menangle', race_type: 'H', country: 'au' },
+] as const;
+
+/** Races every half hour from 01:30 UTC. */
+function meetings(date: string): RacingMeeting[] {
+  const first = Date.parse(`${date}T01:30:00Z`);
+  return TRACKS.map((t) => ({
+    ...t,
+    races: 8,
+    date,
+    starts: Array.from({ length: 8 }, (_, i) => first + i * 1_800_000),
+  }));
+}
 
 export function createPlaceholderWorld(today: () => string): World {
   return {
@@ -14,8 +25,11 @@ export function createPlaceholderWorld(today: () => string): World {
     settle() {
       return { settled: 0 };
     },
-    racingMeetings() {
-      return MEETINGS;
+    racingMeetings(date) {
+      return meetings(date);
+    },
+    upcomingMeetings() {
+      return meetings(today());
     },
     sportsEventsForPromos(): PromoSportsEvent[] {
       const date = today();

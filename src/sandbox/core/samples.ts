@@ -1,10 +1,14 @@
 // Sample mode: the demo key, and X-Service-Sandbox: 1 with a key lacking a subscription. Same shape and status
 // as the real answer, plus `sandbox: true` and a note; nothing real happens.
-import type { Ctx, Reply, Route } from './http.js';
+import { ApiError, type Ctx, type Reply, type Route } from './http.js';
 
 export const SAMPLE_NOTE = 'This is a sample response from sandbox mode: nothing was read, placed or changed.';
 export const SAMPLE_CORRELATION_ID = '00000000-0000-4000-8000-000000000000';
-export const SAMPLE_SESSION = { session_id: 'sample-session-1', bookie: 'bookie_a', username: 'sample_user' };
+export const SAMPLE_SESSION = {
+  session_id: '5e550000-0000-4000-8000-000000000001',
+  bookie: 'bookie_a',
+  username: 'sample_user',
+};
 
 /** A 202 envelope for any async route. */
 export function sampleEnvelope(ctx: Ctx, extra: Record<string, unknown> = {}): Reply {
@@ -28,12 +32,19 @@ function genericSample(route: Route, ctx: Ctx): Reply {
   return { status: 200, body: { success: true } };
 }
 
+function marked(body: unknown): Record<string, unknown> {
+  return typeof body === 'object' && body !== null && !Array.isArray(body)
+    ? { ...body, sandbox: true, sandbox_note: SAMPLE_NOTE }
+    : { data: body, sandbox: true, sandbox_note: SAMPLE_NOTE };
+}
+
 /** The route's own sample (or a generic one), marked as a sample in body and header. */
-export function sampleReply(route: Route, ctx: Ctx): Reply {
-  const reply = route.sample ? route.sample(ctx) : genericSample(route, ctx);
-  const body =
-    typeof reply.body === 'object' && reply.body !== null && !Array.isArray(reply.body)
-      ? { ...reply.body, sandbox: true, sandbox_note: SAMPLE_NOTE }
-      : { data: reply.body, sandbox: true, sandbox_note: SAMPLE_NOTE };
-  return { status: reply.status, body, headers: { ...reply.headers, 'X-Service-Sandbox': '1' } };
+export async function sampleReply(route: Route, ctx: Ctx): Promise<Reply> {
+  const reply = route.sample ? await route.sample(ctx) : genericSample(route, ctx);
+  return { status: reply.status, body: marked(reply.body), headers: { ...reply.headers, 'X-Service-Sandbox': '1' } };
+}
+
+/** A refusal in sample mode: the real status and body, marked as a sample like any other sample answer. */
+export function sampleError(err: ApiError): ApiError {
+  return new ApiError(err.status, marked(err.body), { ...err.headers, 'X-Service-Sandbox': '1' });
 }

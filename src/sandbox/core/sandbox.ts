@@ -11,6 +11,10 @@ export interface RacingMeeting {
   race_type: 'R' | 'G' | 'H';
   country: string;
   races: number;
+  /** The meeting's date: the track's local date. */
+  date: string;
+  /** When each race jumps (UTC ms), race 1 first. */
+  starts: number[];
 }
 
 /** One race's field, for a racing bet-boost card (the runner it boosts needs a name and a price). */
@@ -39,8 +43,13 @@ export interface World {
   tick(now: Date, sb: Sandbox): void;
   /** Finishes the event (or every started one) now and settles its bets (control route). */
   settle(sb: Sandbox, epk?: string): { settled: number };
-  /** Meetings racing on `date` (YYYY-MM-DD): the source of race promos. */
+  /** Meetings racing on the tracks' local `date` (YYYY-MM-DD). */
   racingMeetings(date: string): RacingMeeting[];
+  /**
+   * Each track's next racing day at `nowMs`: its local today while a race is still to run, else its local
+   * tomorrow. The source of race promos, which cover races still to run.
+   */
+  upcomingMeetings(nowMs: number): RacingMeeting[];
   /** Upcoming single fixtures that carry bet-boost cards. */
   sportsEventsForPromos(): PromoSportsEvent[];
   /** Optional: an upcoming race and its field, so a racing bet-boost card can name its runner. */

@@ -2,9 +2,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { authenticate } from './auth.js';
 import { parseJsonObject, readBody } from './body.js';
+import { DEFAULT_LATE_202_MS } from './faults.js';
 import { ApiError, type Ctx, type Reply } from './http.js';
 import type { Router } from './router.js';
-import { sampleReply } from './samples.js';
+import { sampleError, sampleReply } from './samples.js';
 import type { Sandbox } from './sandbox.js';
 
 /** Sandbox ms between accepting an async call and answering its 202. */
@@ -41,6 +42,24 @@ async function handle(req: IncomingMessage, sb: Sandbox, router: Router): Promis
   }
   const raw = method === 'POST' ? await readBody(req) : Buffer.alloc(0);
   const auth = authenticate(route, req.headers, sb.accounts);
+  if (auth.mode === 'sample') {
+    // Sample mode answers errors too in the real status and shape, marked as samples (Authentication rule 5).
+    try {
+      sb.counters.samples += 1;
+      const body = method === 'POST' ? parseJsonObject(raw) : {};
+      return await sampleReply(route, {
+        method,
+        path: url.pathname,
+        query: url.searchParams,
+        body,
+        headers: req.headers,
+        account: auth.account,
+        sb,
+      });
+    } catch (err) {
+      throw err instanceof ApiError ? sampleError(err) : err;
+    }
+  }
   const body = method === 'POST' ? parseJsonObject(raw) : {};
   const ctx: Ctx = {
     method,
@@ -51,13 +70,25 @@ async function handle(req: IncomingMessage, sb: Sandbox, router: Router): Promis
     account: auth.account,
     sb,
   };
-  if (auth.mode === 'sample') {
-    sb.counters.samples += 1;
-    return sampleReply(route, ctx);
-  }
   const reply = await route.handler(ctx);
-  if (route.async && reply.status === 202) await sb.clock.sleep(SUBMIT_LATENCY_MS);
+  if (route.async && reply.status === 202) {
+    await sb.clock.sleep(SUBMIT_LATENCY_MS);
+    // Late 202 fault: the job is accepted and runs (a bet is placed), but the answer comes after the client gave up.
+    const late = sb.faults.strike('late_202', url.pathname, sessionIdsOf(body));
+    if (late) await realDelay(late.delay_ms ?? DEFAULT_LATE_202_MS);
+  }
   return reply;
+}
+
+/** The sessions a request names: `session_id`, or the `session_ids` of a price check. */
+export function sessionIdsOf(body: Record<string, unknown>): string[] {
+  if (typeof body.session_id === 'string') return [body.session_id];
+  return Array.isArray(body.session_ids) ? body.session_ids.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** Real time, not sandbox time: the late 202 is measured against the client's own clock. Never holds the process. */
+function realDelay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 export function createSandboxServer(sb: Sandbox, router: Router): Server {

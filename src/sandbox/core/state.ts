@@ -48,7 +48,7 @@ export async function createSandboxState(opts: StartSandboxOptions = {}): Promis
     log,
     promos: new PromoBook(
       () => sb.world,
-      () => clock.today(),
+      () => clock.nowMs(),
     ),
   };
   return sb;

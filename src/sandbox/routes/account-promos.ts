@@ -1,7 +1,7 @@
 // GET /v3/account_promos (sync): active promos on the caller's bookmaker accounts; no bookmaker is contacted.
 import type { AccountPromo } from '../accounts/account-promos.js';
 import type { Account } from '../accounts/types.js';
-import { ok, type Route } from '../core/http.js';
+import { ApiError, ok, type Route } from '../core/http.js';
 
 /** The public row: internal bookkeeping removed, the caller's sessions on the account added. */
 export function promoView(promo: AccountPromo, account: Account, requested?: string) {
@@ -19,12 +19,18 @@ export const accountPromoRoutes: Route[] = [
     handler: (ctx) => {
       const requested = ctx.query.get('session_id') || undefined;
       const bookie = ctx.query.get('bookie') || undefined;
-      const accountIds = requested
-        ? new Set([ctx.sb.accounts.findSession(ctx.account, requested).account_id])
-        : new Set(ctx.account.sessions.map((s) => s.account_id));
+      const own = requested ? ctx.account.sessions.find((s) => s.session_id === requested) : undefined;
+      if (requested && !own) {
+        // The spec: the session must be the caller's, else 403 (an id that does not exist is not the caller's).
+        throw new ApiError(403, {
+          error: 'session_not_owned',
+          detail: `Session '${requested}' is not one of this API key's sessions; omit session_id to list every account`,
+        });
+      }
+      const accountIds = own ? new Set([own.account_id]) : new Set(ctx.account.sessions.map((s) => s.account_id));
       const promos = ctx.sb.promos
-        .all()
-        .filter((p) => p.state === 'active' && accountIds.has(p.account_id) && (!bookie || p.bookie === bookie))
+        .active()
+        .filter((p) => accountIds.has(p.account_id) && (!bookie || p.bookie === bookie))
         .map((p) => promoView(p, ctx.account, requested));
       return ok({ success: true, count: promos.length, promos });
     },
@@ -32,8 +38,8 @@ export const accountPromoRoutes: Route[] = [
       const date = ctx.sb.clock.today();
       const promo = {
         promo_id: 1,
-        session_id: 'sample-session-1',
-        session_ids: ['sample-session-1'],
+        session_id: '5e550000-0000-4000-8000-000000000001',
+        session_ids: ['5e550000-0000-4000-8000-000000000001'],
         account_id: '00000000-0000-4000-8000-0000000000aa',
         bookie: 'bookie_c',
         promo: 'bet_boost',

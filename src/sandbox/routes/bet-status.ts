@@ -2,14 +2,13 @@
 import { ok, type Route } from '../core/http.js';
 import { requireStringArray } from '../core/validate.js';
 
-export const MAX_POLL_IDS = 500;
-
 export const betStatusRoutes: Route[] = [
   {
     method: 'POST',
     path: '/api/bet_status',
     handler: (ctx) => {
-      const ids = requireStringArray(ctx.body, 'correlation_ids', { max: MAX_POLL_IDS });
+      // The spec sets no limit on the count; the 1 MB body limit bounds it (about 25,000 ids).
+      const ids = requireStringArray(ctx.body, 'correlation_ids');
       return ok({ statuses: ctx.sb.jobs.status(ctx.account, ids) });
     },
     sample: (ctx) => {
@@ -21,7 +20,7 @@ export const betStatusRoutes: Route[] = [
           .map((correlation_id) => ({
             correlation_id,
             status: 'completed',
-            session_id: 'sample-session-1',
+            session_id: '5e550000-0000-4000-8000-000000000001',
             bookie: 'bookie_a',
             username: 'sample_user',
             submitted_at: new Date(now - 2_000).toISOString(),

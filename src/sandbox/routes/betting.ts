@@ -23,6 +23,7 @@ import {
 } from '../world/bet-requests.js';
 import type { Bookie } from '../world/books.js';
 import { hashKey, unit } from '../world/prng.js';
+import { normaliseRaceType } from '../world/racing.js';
 import {
   placeRacingMulti,
   placeRacingSingle,
@@ -31,6 +32,8 @@ import {
   type StackedBet,
 } from '../world/racing-bets.js';
 import { placeSportsBet, pricedSelections, resolveRef, resolveText } from '../world/sports-bets.js';
+import { placeSportsMulti, sportsLegsOf } from '../world/sports-multi.js';
+import { bookmakerRules } from './bookmaker-rules.js';
 
 const FRESH_PRICE_MS = 10_000;
 
@@ -51,7 +54,8 @@ function prepareBet(ctx: Ctx): PreparedBet {
     throw new ApiError(400, { error: 'market not supported', market: 'each_way' });
   const session = activeSession(sb, ctx.account, sessionId);
   const stake = requireNumber(body, 'stake', { positive: true });
-  const limits = priceLimits(body);
+  const rules = bookmakerRules(sb, ctx.path, sessionId);
+  const limits = { ...priceLimits(body), ...(rules ? { rules } : {}) };
   const useBonus = usesBonus(body);
   const ask = promoAsk(body);
   const type = betType(body) ?? (useBonus ? 'bonus' : 'non_promo');
@@ -98,7 +102,30 @@ function prepareBet(ctx: Ctx): PreparedBet {
     };
   }
   if (body.is_same_event_multi === true) {
-    bad('is_same_event_multi', 'Sports same-game multis are not simulated by the sandbox; place single bets');
+    requireBookieA(session, 'A same-game multi');
+    const epk = optionalString(body, 'epk');
+    const legs = sportsLegsOf(body.legs, epk);
+    // Legs named by market and selection need the event (rule 1); market_ref legs name it themselves.
+    if (epk === undefined && legs.some((l) => !('market_ref' in l))) {
+      requireString(body, 'competition');
+      requireString(body, 'event');
+    }
+    const competition = optionalString(body, 'competition');
+    const event = optionalString(body, 'event');
+    return {
+      session,
+      delayMs,
+      place: () =>
+        placeSportsMulti(sb, live(), session, {
+          ...limits,
+          ...(epk ? { epk } : {}),
+          ...(competition ? { competition } : {}),
+          ...(event ? { event } : {}),
+          legs,
+          stake,
+          useBonus,
+        }),
+    };
   }
   if (body.market_ref !== undefined) {
     const ref = refQuery(world, body, session.bookie);
@@ -120,6 +147,7 @@ function placeBet(ctx: Ctx): Reply {
   const bet = prepareBet(ctx);
   const envelope = ctx.sb.jobs.submit({
     account: ctx.account,
+    path: ctx.path,
     session: bet.session,
     callbackUrl: ctx.body.callback_url,
     work: bet.place,
@@ -170,11 +198,13 @@ function stackedSrm(ctx: Ctx): Reply {
     return { stake, legs, targetOdds, useBonus: bet.use_bonus_bet === true || type === 'bonus' };
   });
   const delayMs = randomDelayMs(body, unit(world.seed, 'delay', world.nowMs()));
+  const rules = bookmakerRules(sb, ctx.path, session.session_id);
   const envelope = sb.jobs.submit({
     account: ctx.account,
+    path: ctx.path,
     session,
     callbackUrl: body.callback_url,
-    work: () => placeStackedSrm(sb, simWorld(sb), session, race.race, race.label, bets),
+    work: () => placeStackedSrm(sb, simWorld(sb), session, race.race, race.label, bets, rules),
     ...(delayMs !== undefined ? { delayMs } : {}),
   });
   return accepted(envelope);
@@ -200,6 +230,7 @@ function racingPriceCheck(ctx: Ctx, sessions: Session[]): Reply {
   const queries = sessions.map((session) => {
     const env = sb.jobs.submit({
       account: ctx.account,
+      path: ctx.path,
       session,
       callbackUrl: body.callback_url,
       work: () => racingPrices(simWorld(sb), session, found, runner),
@@ -256,6 +287,7 @@ function sportsPriceCheck(ctx: Ctx, sessions: Session[]): Reply {
     }
     const env = sb.jobs.submit({
       account: ctx.account,
+      path: ctx.path,
       session,
       callbackUrl: body.callback_url,
       work: () => answer(session),
@@ -272,11 +304,17 @@ function priceCheck(ctx: Ctx): Reply {
 
 function priceCheckSample(ctx: Ctx): Reply {
   const env = sampleEnvelope(ctx).body as { correlation_id: string; session_id: string };
-  return accepted({
-    status: 'pending',
-    category: ctx.body?.category === 'sports' ? 'sports' : 'racing',
-    queries: [{ session_id: env.session_id, correlation_id: env.correlation_id }],
-  });
+  const queries = [{ session_id: env.session_id, correlation_id: env.correlation_id }];
+  if (ctx.body?.category === 'sports') return accepted({ status: 'pending', category: 'sports', queries });
+  // The racing 202 names the race it resolved, as the real one does.
+  const b = ctx.body ?? {};
+  const race = {
+    track: typeof b.track === 'string' ? b.track : 'Flemington',
+    race_num: Number.isInteger(b.race_num) ? b.race_num : 1,
+    race_type: `(${normaliseRaceType(b.race_type) ?? 'R'})`,
+    date: typeof b.date === 'string' ? b.date : ctx.sb.clock.today(),
+  };
+  return accepted({ status: 'pending', category: 'racing', race, queries });
 }
 
 function legacySample(ctx: Ctx): Reply {

@@ -1,10 +1,18 @@
 // Bonus tokens and race promos: /v3/bonus_bets, /v3/split_bonus_bet, /v3/promos, /v3/promo_tokens (async),
 // /v2/boost_token (sync). The result builders are shared with the inline v2 routes.
 import { listBonusBets, splitBonusBet } from '../accounts/bonus.js';
-import { boostTokenAvailable, findMeeting, parseRaceType, promoTokens, racePromos } from '../accounts/race-promos.js';
+import {
+  boostTokenAvailable,
+  findMeeting,
+  parseRaceType,
+  promoTokens,
+  type RaceType,
+  racePromos,
+} from '../accounts/race-promos.js';
 import type { Session } from '../accounts/types.js';
 import { ApiError, type Ctx, ok, type Route } from '../core/http.js';
 import { optionalString, requireInt, requireNumber, requireString } from '../core/validate.js';
+import { addDays } from '../world/dates.js';
 import { activeSession, submitSessionJob } from './session-job.js';
 
 export function bonusBetsResult(ctx: Ctx, session: Session) {
@@ -16,8 +24,19 @@ export function splitResult(ctx: Ctx, session: Session, maxAmount: number) {
 }
 
 export function promosResult(ctx: Ctx, session: Session) {
-  const date = ctx.sb.clock.today();
-  return racePromos(ctx.sb.world.racingMeetings(date), session.bookie, date);
+  const now = ctx.sb.clock.nowMs();
+  return racePromos(ctx.sb.world.upcomingMeetings(now), session.bookie, now);
+}
+
+/**
+ * The meeting of the next running of a race (the spec's promo_tokens and boost_token name no date): the
+ * track's next racing day, or the day after when that race has already jumped.
+ */
+function nextRunning(ctx: Ctx, track: string, raceNum: number, raceType: RaceType, country?: string) {
+  const now = ctx.sb.clock.nowMs();
+  const meeting = findMeeting(ctx.sb.world.upcomingMeetings(now), track, raceNum, raceType, country);
+  if (!meeting || (meeting.starts[raceNum - 1] ?? 0) > now) return meeting;
+  return findMeeting(ctx.sb.world.racingMeetings(addDays(meeting.date, 1)), track, raceNum, raceType, country);
 }
 
 /** Validates the promo_tokens body at submit time; the returned function computes the result. */
@@ -27,8 +46,8 @@ export function promoTokensRequest(ctx: Ctx, session: Session): () => ReturnType
   const raceType = parseRaceType(ctx.body.race_type);
   const country = optionalString(ctx.body, 'country');
   return () => {
-    const date = ctx.sb.clock.today();
-    return promoTokens(ctx.sb.world.racingMeetings(date), session.bookie, date, track, raceNum, raceType, country);
+    const meeting = nextRunning(ctx, track, raceNum, raceType, country);
+    return promoTokens(meeting ? [meeting] : [], session.bookie, track, raceNum, raceType, country);
   };
 }
 
@@ -79,14 +98,17 @@ export const bonusPromoRoutes: Route[] = [
       const track = requireString(ctx.body, 'track');
       const raceNum = requireInt(ctx.body, 'race_num', { positive: true });
       const raceType = parseRaceType(ctx.body.race_type);
-      const date = ctx.sb.clock.today();
-      if (!findMeeting(ctx.sb.world.racingMeetings(date), track, raceNum, raceType)) {
+      const meeting = nextRunning(ctx, track, raceNum, raceType);
+      if (!meeting) {
         throw new ApiError(404, {
           error: 'race_not_found',
-          detail: `No race ${track} R${raceNum} (${raceType}) today; use a track and race number from /v3/promos`,
+          detail: `No race ${track} R${raceNum} (${raceType}); use a track and race number from /v3/promos`,
         });
       }
-      return ok({ success: true, boost_token_available: boostTokenAvailable(session.bookie, date, track, raceNum) });
+      return ok({
+        success: true,
+        boost_token_available: boostTokenAvailable(session.bookie, meeting.date, meeting.track, raceNum),
+      });
     },
     sample: () => ok({ success: true, boost_token_available: true }),
   },

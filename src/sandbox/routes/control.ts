@@ -1,9 +1,14 @@
 // /_sandbox control routes: mounted only with `control: true`; no key. For tests and local tools.
+
+import type { Session } from '../accounts/types.js';
 import { parseFaultConfig } from '../core/faults.js';
 import { ApiError, ok, type Route } from '../core/http.js';
+import type { Sandbox } from '../core/sandbox.js';
+import { checkDocument, heldSnapshot, restoreSnapshot, takeSnapshot } from '../core/snapshot.js';
 import { resetSandbox } from '../core/state.js';
-import { optionalString, requireNumber } from '../core/validate.js';
+import { optionalBool, optionalString, requireNumber, requireString } from '../core/validate.js';
 import { worldControlRoutes } from '../world/control-routes.js';
+import { connectClient } from './sessions.js';
 
 export const controlRoutes: Route[] = [
   {
@@ -18,11 +23,16 @@ export const controlRoutes: Route[] = [
         bets: sb.ledger.bets(),
         jobs: sb.jobs.snapshot(),
         webhookDeliveries: sb.jobs.webhooks.deliveries,
-        sessions: sb.accounts
-          .all()
-          .flatMap((a) =>
-            a.sessions.map((s) => ({ account: a.id, session_id: s.session_id, status: s.status, revoked: s.revoked })),
-          ),
+        sessions: sb.accounts.all().flatMap((a) =>
+          a.sessions.map((s) => ({
+            account: a.id,
+            session_id: s.session_id,
+            status: s.status,
+            revoked: s.revoked,
+            client_online: s.clientOnline,
+            pending_launch: s.pendingLaunch,
+          })),
+        ),
         balances: sb.accounts.bookAccounts().map((b) => ({ account_id: b.account_id, bookie: b.bookie, cash: b.cash })),
         faults: sb.faults.config,
         counters: { ...sb.counters, jobs: sb.jobs.stats.submitted },
@@ -74,5 +84,71 @@ export const controlRoutes: Route[] = [
       return ok({ reset: true, now: sb.clock.now().toISOString() });
     },
   },
+  {
+    // {} → {snapshot_id}; {"document": true} also returns the whole state as a JSON document.
+    method: 'POST',
+    path: '/_sandbox/snapshot',
+    auth: 'none',
+    handler: ({ sb, body }) => {
+      const withDocument = optionalBool(body, 'document') === true;
+      const { snapshot_id, document } = takeSnapshot(sb);
+      return ok({ snapshot_id, now: document.now, ...(withDocument ? { document } : {}) });
+    },
+  },
+  {
+    // {"snapshot_id": "..."} or {"document": {...}}: the whole state back as it was, clock included.
+    method: 'POST',
+    path: '/_sandbox/restore',
+    auth: 'none',
+    handler: ({ sb, body }) => {
+      const id = optionalString(body, 'snapshot_id');
+      if (id !== undefined) {
+        const snap = heldSnapshot(sb, id);
+        if (!snap) {
+          throw new ApiError(404, {
+            detail: `No snapshot '${id}' in this sandbox (ids last until it stops); send the document instead`,
+            field: 'snapshot_id',
+          });
+        }
+        restoreSnapshot(sb, snap.document, snap.works);
+      } else if (body.document !== undefined) {
+        restoreSnapshot(sb, checkDocument(sb, body.document));
+      } else {
+        throw new ApiError(400, {
+          detail: 'Send {"snapshot_id": "..."} from POST /_sandbox/snapshot, or {"document": {...}}',
+          field: 'snapshot_id',
+        });
+      }
+      return ok({ restored: true, now: sb.clock.now().toISOString() });
+    },
+  },
+  {
+    // The session's client machine connects: a waiting launch runs, or a revoked session stops.
+    method: 'POST',
+    path: '/_sandbox/clients/connect',
+    auth: 'none',
+    handler: ({ sb, body }) => {
+      const session = clientSession(sb, body);
+      const did = connectClient(sb, session);
+      return ok({ session_id: session.session_id, client_online: true, did, status: session.status });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/_sandbox/clients/disconnect',
+    auth: 'none',
+    handler: ({ sb, body }) => {
+      const session = clientSession(sb, body);
+      session.clientOnline = false;
+      return ok({ session_id: session.session_id, client_online: false, status: session.status });
+    },
+  },
   ...worldControlRoutes,
 ];
+
+function clientSession(sb: Sandbox, body: Record<string, unknown>): Session {
+  const id = requireString(body, 'session_id');
+  const session = sb.accounts.sessionById(id);
+  if (!session) throw new ApiError(404, { detail: `No session '${id}'; see GET /_sandbox/state`, field: 'session_id' });
+  return session;
+}

@@ -52,7 +52,115 @@ function inlineRoute(
       const result = await runInline(ctx, lookup, successor, ctx.body);
       return ok(opts.reshape ? opts.reshape(result) : result, deprecationHeaders(successor));
     },
+    sample: (ctx) => inlineSample(ctx, successor),
   };
+}
+
+/** Sample mode follows the real route's status: the inline result with the sunset headers, then 410. */
+function inlineSample(ctx: Ctx, successor: string): Reply {
+  if (ctx.sb.clock.nowMs() >= SUNSET.getTime()) throw gone(successor);
+  return ok(sampleResult(successor, ctx.sb.clock.now()), deprecationHeaders(successor));
+}
+
+/** What each v3 job returns, as a sample (v2 names for the split). */
+function sampleResult(successor: string, now: Date): unknown {
+  const date = now.toISOString().slice(0, 10);
+  const iso = now.toISOString();
+  switch (successor) {
+    case '/v3/transactions':
+      return {
+        success: true,
+        transactions: [
+          {
+            id: 'sample-bet-1',
+            type: 'bet',
+            status: 'pending',
+            stake: 10,
+            odds: null,
+            pnl: 0,
+            is_bonus_bet: false,
+            placed_at: iso,
+            settled_at: null,
+            selections: [
+              { event: 'Flemington R1', selection: 'Sample Runner', market: 'win', odds: 3.5, result: 'pending' },
+            ],
+          },
+        ],
+        total_count: 1,
+        has_more: false,
+      };
+    case '/v3/promos':
+      return {
+        success: true,
+        promos: [
+          {
+            track: 'Flemington',
+            race_num: 1,
+            race_type: 'R',
+            promo_type: '2/3',
+            max_reward: 50,
+            token_group_id: 'tg-sample-1',
+            valid_till: iso,
+            event_url: `/racing/au/flemington/${date}/race-1`,
+            offer_name: 'Money back if 2nd or 3rd',
+            offer_type: 'stake_back',
+          },
+        ],
+        count: 1,
+      };
+    case '/v3/bonus_bets':
+      return {
+        success: true,
+        bonus_bets: [
+          {
+            id: 'bt-sample-1',
+            amount: 20,
+            status: 'AVAILABLE',
+            split_options: [2, 4, 5, 10],
+            split_amounts: [10, 5, 4, 2],
+            expiry: iso,
+            description: '$20 bonus bet',
+          },
+        ],
+        total_bonus: 20,
+        count: 1,
+      };
+    case '/v3/promo_tokens':
+      return {
+        success: true,
+        saver_tokens: [{ type: '2/3', max_reward: 20, is_race_specific: true, usage_restrictions: 'Sample race only' }],
+        bonus_boost: { available: true, boost_percentage: 25, max_reward: 50 },
+      };
+    case '/v3/split_bonus_bet':
+      return {
+        success: true,
+        message: 'Split into 2 pieces',
+        original_amount: 20,
+        new_amount: 10,
+        num_pieces: 2,
+        token_id: 'bt-sample-1',
+      };
+    default:
+      return {
+        success: true,
+        placed: 2,
+        failed: 0,
+        results: [1, 2].map((n) => ({
+          success: true,
+          bet_id: `sample-srm-${n}`,
+          odds: 6.5,
+          stake: 5,
+          market: 'srm',
+          track: 'Flemington',
+          race_num: 1,
+          legs: [
+            { runner: 'Sample Runner', position: 'win', number: 1, odds: 3.5, proposition_id: 'sample-prop-1' },
+            { runner: 'Other Runner', position: 'top3', number: 2, odds: 1.9, proposition_id: 'sample-prop-2' },
+          ],
+          error: null,
+        })),
+      };
+  }
 }
 
 /** v2 split names: new_amount and num_pieces where v3 says new_amount_per_bet and num_splits. */
@@ -76,6 +184,10 @@ export function legacyRoutes(v3: Route[]): Route[] {
         const result = await runInline(ctx, lookup, '/v3/stacked_srm', body);
         return ok(result, deprecationHeaders('/v3/stacked_srm'));
       },
+      sample: (ctx) => {
+        if (ctx.body.category !== 'stacked_srm') throw gone('/v3/place_bet');
+        return inlineSample(ctx, '/v3/stacked_srm');
+      },
     },
     {
       method: 'GET',
@@ -93,6 +205,7 @@ export function legacyRoutes(v3: Route[]): Route[] {
         const body = { session_id: ctx.query.get('session_id') ?? undefined, days_back: daysBack, limit };
         return ok(await runInline(ctx, lookup, successor, body), deprecationHeaders(successor));
       },
+      sample: (ctx) => inlineSample(ctx, '/v3/transactions'),
     },
     inlineRoute(lookup, '/v2/promos', '/v3/promos'),
     inlineRoute(lookup, '/v2/bonus_bets', '/v3/bonus_bets'),

@@ -4,6 +4,8 @@ import type { LedgerBet, Session } from '../accounts/types.js';
 import { ApiError, accepted, type Ctx, type Route } from '../core/http.js';
 import { sampleEnvelope } from '../core/samples.js';
 import { optionalString, requireInt, requireNumber, requireString } from '../core/validate.js';
+import { accountRefusal, type BookmakerRules } from '../world/placement.js';
+import { bookmakerRules } from './bookmaker-rules.js';
 
 const MARKET = 'head_to_head';
 /** A racing card boosts a runner to win. */
@@ -20,9 +22,9 @@ function idempotencyKey(body: Record<string, unknown>): string | undefined {
   return key;
 }
 
-function refuseUnplaceable(promo: AccountPromo): void {
-  if (promo.state !== 'active') {
-    throw new ApiError(422, { detail: `Promo ${promo.promo_id} is no longer active: it has already been used` });
+function refuseUnplaceable(promo: AccountPromo, gone: string | null): void {
+  if (gone !== null) {
+    throw new ApiError(422, { detail: `Promo ${promo.promo_id} is no longer active: ${gone}` });
   }
   if (!promo.placeable_by_id) {
     throw new ApiError(422, {
@@ -33,7 +35,7 @@ function refuseUnplaceable(promo: AccountPromo): void {
 }
 
 /** The bookmaker's side: re-reads the card at bet time, checks stake and funds, records the bet. */
-function placeWork(ctx: Ctx, session: Session, promoId: number, stake: number) {
+function placeWork(ctx: Ctx, session: Session, promoId: number, stake: number, rules?: BookmakerRules) {
   return () => {
     const { sb } = ctx;
     const promo = sb.promos.find(promoId);
@@ -53,6 +55,8 @@ function placeWork(ctx: Ctx, session: Session, promoId: number, stake: number) {
     if (promo.epk && sb.world.eventStatus && sb.world.eventStatus(promo.epk) !== 'prematch') {
       return fail('card_gone: the event has started, so the boost is no longer offered');
     }
+    const refused = rules ? accountRefusal({ targetOdds: 0, maxOdds: null, rules }, stake) : null;
+    if (refused) return fail(refused.error);
     if (promo.max_stake !== undefined && stake > promo.max_stake) {
       return fail(`stake_above_limit: the card takes at most $${promo.max_stake}`);
     }
@@ -122,14 +126,15 @@ export const placePromoRoutes: Route[] = [
           detail: `Promo ${promoId} is not held by the account of session ${sessionId}; list them with GET /v3/account_promos`,
         });
       }
-      refuseUnplaceable(promo);
+      refuseUnplaceable(promo, sb.promos.goneReason(promo));
       promo.state = 'used'; // reserved now so a second request cannot take it while the first is in flight
       const envelope = sb.jobs.submit({
         account: ctx.account,
+        path: ctx.path,
         session,
         callbackUrl: ctx.body.callback_url,
         extra: { trace_id: traceId, promo_id: promoId },
-        work: placeWork(ctx, session, promoId, stake),
+        work: placeWork(ctx, session, promoId, stake, bookmakerRules(sb, ctx.path, session.session_id)),
       });
       if (key !== undefined) sb.promos.remember(ctx.account.id, key, envelope);
       return accepted(envelope);

@@ -18,6 +18,7 @@ export function submitSessionJob(
   return accepted(
     ctx.sb.jobs.submit({
       account: ctx.account,
+      path: ctx.path,
       session,
       callbackUrl: ctx.body.callback_url,
       ...(extra ? { extra } : {}),

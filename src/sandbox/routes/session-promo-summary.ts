@@ -12,11 +12,9 @@ export const sessionPromoSummaryRoutes: Route[] = [
     handler: (ctx) => {
       const session = ctx.sb.accounts.findSession(ctx.account, requireString(ctx.body, 'session_id'));
       const bonus = listBonusBets(ctx.sb.accounts.bookAccountOf(session));
-      const date = ctx.sb.clock.today();
-      const races = racePromos(ctx.sb.world.racingMeetings(date), session.bookie, date);
-      const accountPromos = ctx.sb.promos
-        .all()
-        .filter((p) => p.state === 'active' && p.account_id === session.account_id).length;
+      const now = ctx.sb.clock.nowMs();
+      const races = racePromos(ctx.sb.world.upcomingMeetings(now), session.bookie, now);
+      const accountPromos = ctx.sb.promos.active().filter((p) => p.account_id === session.account_id).length;
       return ok({
         success: true,
         session_id: session.session_id,
@@ -31,7 +29,7 @@ export const sessionPromoSummaryRoutes: Route[] = [
     sample: () =>
       ok({
         success: true,
-        session_id: 'sample-session-1',
+        session_id: '5e550000-0000-4000-8000-000000000001',
         bookie: 'bookie_a',
         username: 'sample_user',
         bonus_tokens_available: 2,

@@ -3,6 +3,7 @@
 import type { Session } from '../accounts/types.js';
 import { ApiError, type Ctx, ok, type Route } from '../core/http.js';
 import { SAMPLE_SESSION } from '../core/samples.js';
+import type { Sandbox } from '../core/sandbox.js';
 import { optionalBool, requireString } from '../core/validate.js';
 
 /** Sandbox ms a launching session takes to become active (the spec does not show this move). */
@@ -32,18 +33,48 @@ function sessionOpField<T>(read: () => T): T {
   }
 }
 
-function launch(ctx: Ctx, session: Session) {
-  const { accounts, clock } = ctx.sb;
+/** The connected client runs the launch: the session becomes active after the launch delay. */
+export function runLaunch(sb: Sandbox, session: Session): void {
+  const { accounts, clock } = sb;
   accounts.launches.get(session.session_id)?.cancel();
-  session.revoked = false;
+  session.pendingLaunch = false;
   accounts.setStatus(session, 'launching');
   const timer = clock.schedule(LAUNCH_DELAY_MS, () => {
     accounts.launches.delete(session.session_id);
     if (session.status === 'launching') accounts.setStatus(session, 'active');
   });
   accounts.launches.set(session.session_id, timer);
-  // Every fixture session has a simulated client connected, so the command is always delivered.
+}
+
+function launch(ctx: Ctx, session: Session) {
+  session.revoked = false; // the flag is cleared by the next start
+  if (!session.clientOnline) {
+    // No client is connected: the command waits, and the session will not start until one connects.
+    ctx.sb.accounts.launches.get(session.session_id)?.cancel();
+    ctx.sb.accounts.setStatus(session, 'launching');
+    session.pendingLaunch = true;
+    return ok({ status: 'success', session_status: 'launching', delivered: false });
+  }
+  runLaunch(ctx.sb, session);
   return ok({ status: 'success', session_status: 'launching', delivered: true });
+}
+
+/**
+ * The client connects: a revoked session stops (its waiting launch is dropped); otherwise a launch published
+ * while it was away runs now. Answers what the client did.
+ */
+export function connectClient(sb: Sandbox, session: Session): 'stopped' | 'launched' | 'nothing' {
+  session.clientOnline = true;
+  if (session.revoked) {
+    session.pendingLaunch = false;
+    sb.accounts.setStatus(session, 'stopped');
+    return 'stopped';
+  }
+  if (session.pendingLaunch) {
+    runLaunch(sb, session);
+    return 'launched';
+  }
+  return 'nothing';
 }
 
 function startHandler(ctx: Ctx) {
@@ -75,7 +106,9 @@ export const sessionRoutes: Route[] = [
       ctx.sb.accounts.launches.delete(id);
       ctx.sb.accounts.setStatus(session, 'stopped');
       session.revoked = revoke;
-      return ok({ status: 'stopped', session_id: id, delivered: true });
+      // A connected client gets the cancel at once; an offline one only hears of it if revoked (on reconnect).
+      if (session.clientOnline) session.pendingLaunch = false;
+      return ok({ status: 'stopped', session_id: id, delivered: session.clientOnline });
     },
     sample: (ctx) =>
       ok({

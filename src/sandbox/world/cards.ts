@@ -4,7 +4,7 @@ import { GOLFERS, squad } from './people.js';
 import { hashKey, type Rng, rngFor } from './prng.js';
 import { slugify } from './slug.js';
 import type { SportEvent } from './sports.js';
-import { teamRating } from './sports.js';
+import { dayOf, isBusyDay, teamRating } from './sports.js';
 
 export type Tier = 'popular' | 'other' | 'unmapped';
 export const TIERS: readonly Tier[] = ['popular', 'other', 'unmapped'];
@@ -339,6 +339,47 @@ function fixtureCard(b: CardBuilder, seed: number, ev: SportEvent, rng: Rng): vo
     ],
     { allUnbettable: true },
   );
+  // Added last so the markets above keep their draws: basketball's deeper card.
+  if (ev.sport === 'basketball') basketballExtras(b, seed, ev, rng);
+}
+
+function basketballExtras(b: CardBuilder, seed: number, ev: SportEvent, rng: Rng): void {
+  const home = ev.home as string;
+  const away = ev.away as string;
+  for (const prop of [
+    { market: 'steals', label: 'Player Steals', base: 2 },
+    { market: 'blocks', label: 'Player Blocks', base: 1.5 },
+  ]) {
+    const drafts: Draft[] = [];
+    for (const team of [home, away]) {
+      squad(seed, ev.league, team, 8)
+        .slice(0, 3)
+        .forEach((player, rank) => {
+          drafts.push(...overUnder(halfLine(Math.max(0.5, prop.base * (1 - rank * 0.2))), player, `${prop.market} `));
+        });
+    }
+    b.add(prop.market, prop.label, 'other', drafts);
+  }
+  const [total, spread] = TOTALS.basketball as [number, number];
+  const halfTotal = halfLine(total / 2 + (rng() - 0.5) * 4);
+  b.add('first_half_total', 'First Half Total', 'other', overUnder(halfTotal, null, 'first half '));
+  const hl = -halfLine((ev.homeWinChance - 0.5) * spread * 0.5);
+  b.add('first_half_line', 'First Half Line', 'other', [
+    {
+      label: `${home} ${hl > 0 ? '+' : ''}${hl}`,
+      chance: 0.5,
+      line: hl,
+      slug: slugify(`first half home ${hl}`),
+      outcome: { kind: 'draw' },
+    },
+    {
+      label: `${away} ${-hl > 0 ? '+' : ''}${-hl}`,
+      chance: 0.5,
+      line: -hl,
+      slug: slugify(`first half away ${-hl}`),
+      outcome: { kind: 'draw' },
+    },
+  ]);
 }
 
 function outrightCard(b: CardBuilder, seed: number, ev: SportEvent): void {
@@ -359,9 +400,11 @@ export function buildCard(seed: number, ev: SportEvent, bookie: Bookie): CardMar
   const b = new CardBuilder(seed, ev, bookie, rng);
   if (ev.isOutright) outrightCard(b, seed, ev);
   else fixtureCard(b, seed, ev, rng);
-  // Books skip a few of the less popular markets.
+  // Books skip a few of the less popular markets, except on a deep card (every NBA game of a busy day).
+  const deep = !ev.isOutright && isBusyDay(ev.def, dayOf(ev.startMs));
   return b.markets.filter(
     (m) =>
+      deep ||
       m.tier === 'popular' ||
       m.market === 'same_game_specials' ||
       rngFor(seed, 'carry', ev.epk, bookie, m.market)() < 0.85,

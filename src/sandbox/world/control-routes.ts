@@ -2,6 +2,8 @@
 import { ApiError, ok, type Route } from '../core/http.js';
 import { optionalString, requireNumber } from '../core/validate.js';
 import { simWorld } from './access.js';
+import { isBookie } from './books.js';
+import { closingOf } from './closing.js';
 import { iso } from './dates.js';
 
 export const worldControlRoutes: Route[] = [
@@ -51,6 +53,26 @@ export const worldControlRoutes: Route[] = [
           links_at: Number.isFinite(l.linkedFromMs) ? iso(l.linkedFromMs) : null,
         })),
       });
+    },
+  },
+  {
+    // The recorded close of an event (epk) or race (racing key) per book: the card read just before the off.
+    method: 'GET',
+    path: '/_sandbox/world/closing',
+    auth: 'none',
+    handler: ({ sb, query }) => {
+      const epk = query.get('epk') ?? '';
+      if (epk === '') {
+        throw new ApiError(400, {
+          detail: "Query parameter 'epk' is required: an event_id or a racing key",
+          field: 'epk',
+        });
+      }
+      const bookie = query.get('bookie') || undefined;
+      if (bookie !== undefined && !isBookie(bookie)) {
+        throw new ApiError(400, { detail: `Unknown bookie '${bookie}'`, field: 'bookie' });
+      }
+      return ok(closingOf(simWorld(sb), epk, bookie));
     },
   },
 ];

@@ -13,10 +13,13 @@ import {
   buildRace,
   findTrack,
   finishingOrder,
+  localDay,
   normaliseRaceType,
   RACES_PER_MEETING,
   type Race,
+  raceStartMs,
   TRACKS,
+  type TrackDef,
 } from './racing.js';
 import { RollingLimit } from './rate-limit.js';
 import { type BetOutcome, legWins, sportsOutcome } from './settlement.js';
@@ -28,7 +31,22 @@ const PROMO_RACE_LEAD_MS = 30 * 60_000;
 /** How a placed bet is decided, kept by the betting routes when they record it. */
 export type PlacedBet =
   | { kind: 'sports'; epk: string; market: string; outcome: Outcome; chance: number; player: boolean }
-  | { kind: 'racing'; raceKey: string; legs: { runner: number; within: number }[] };
+  | { kind: 'racing'; raceKey: string; legs: { runner: number; within: number }[] }
+  | {
+      kind: 'sgm';
+      epk: string;
+      legs: { market: string; outcome: Outcome; chance: number; player: boolean }[];
+    };
+
+export interface WorldDump {
+  startDay: string;
+  forcedFinish: [string, number][];
+  drifts: ForcedDrift[];
+  placed: [string, PlacedBet][];
+  betSeq: number;
+  recentPrices: [string, { price: number; atMs: number }][];
+  cardHits: [string, number[]][];
+}
 
 export type LinkState =
   | { linked: true; siteEventId: string }
@@ -41,7 +59,7 @@ export class SimWorld implements World {
   readonly seed: number;
   readonly clock: SandboxClock;
   /** The UTC day the clock started on: the world spans 7 days either side (and follows the clock forward). */
-  readonly startDay: string;
+  startDay: string;
   private readonly forcedFinish = new Map<string, number>();
   readonly drifts: ForcedDrift[] = [];
   private readonly days = new Map<string, SportEvent[]>();
@@ -63,6 +81,40 @@ export class SimWorld implements World {
 
   nowMs(): number {
     return this.clock.nowMs();
+  }
+
+  /** What tests and bets changed in the world, as plain data (snapshot); the rest follows from the seed. */
+  dump(): WorldDump {
+    return structuredClone({
+      startDay: this.startDay,
+      forcedFinish: [...this.forcedFinish],
+      drifts: this.drifts,
+      placed: [...this.placed],
+      betSeq: this.betSeq,
+      recentPrices: [...this.recentPrices],
+      cardHits: this.cardLimit.dump(),
+    });
+  }
+
+  /** Puts back a dump; the bet id sequence never goes back, so no bet id is issued twice in one run. */
+  load(d: WorldDump): void {
+    const copy = structuredClone(d);
+    if (copy.startDay !== this.startDay) {
+      this.startDay = copy.startDay;
+      this.days.clear();
+      this.cards.clear();
+      this.outrightList = null;
+      this.sorted = null;
+    }
+    this.forcedFinish.clear();
+    for (const [k, v] of copy.forcedFinish) this.forcedFinish.set(k, v);
+    this.drifts.splice(0, this.drifts.length, ...copy.drifts);
+    this.placed.clear();
+    for (const [k, v] of copy.placed) this.placed.set(k, v);
+    this.betSeq = Math.max(this.betSeq, copy.betSeq);
+    this.recentPrices.clear();
+    for (const [k, v] of copy.recentPrices) this.recentPrices.set(k, v);
+    this.cardLimit.load(copy.cardHits);
   }
 
   // ---- sports fixtures -------------------------------------------------------------------------
@@ -205,12 +257,15 @@ export class SimWorld implements World {
   racingMeetings(date: string): RacingMeeting[] {
     const { first, last } = this.span();
     if (date < first || date > last) return [];
-    return TRACKS.map((t) => ({
-      track: t.track,
-      race_type: t.race_type,
-      country: t.country,
-      races: RACES_PER_MEETING,
-    }));
+    return TRACKS.map((t) => meetingOf(t, date));
+  }
+
+  upcomingMeetings(nowMs = this.nowMs()): RacingMeeting[] {
+    return TRACKS.map((t) => {
+      const today = localDay(t, nowMs);
+      const meeting = meetingOf(t, today);
+      return (meeting.starts.at(-1) as number) > nowMs ? meeting : meetingOf(t, addDays(today, 1));
+    });
   }
 
   /** The first thoroughbred race, today or tomorrow, at least 30 minutes from its start: it carries a boost card. */
@@ -337,6 +392,13 @@ export class SimWorld implements World {
       if (how?.kind === 'sports') {
         return sportsOutcome(this.seed, betId, how.outcome, how.chance, finalScore(this.seed, ev), how.player);
       }
+      if (how?.kind === 'sgm') {
+        // Every leg must win; a void leg (and no lost one) voids the multi.
+        const legs = how.legs.map((l, i) =>
+          sportsOutcome(this.seed, `${betId}#${i}`, l.outcome, l.chance, finalScore(this.seed, ev), l.player),
+        );
+        return legs.includes('lost') ? 'lost' : legs.includes('void') ? 'void' : 'won';
+      }
       return unit(this.seed, 'settle', betId) < 1 / odds ? 'won' : 'lost';
     }
     if (raceKeyText) {
@@ -350,6 +412,11 @@ export class SimWorld implements World {
     }
     return null;
   }
+}
+
+function meetingOf(t: TrackDef, date: string): RacingMeeting {
+  const starts = Array.from({ length: RACES_PER_MEETING }, (_, i) => raceStartMs(t, i + 1, date));
+  return { track: t.track, race_type: t.race_type, country: t.country, races: RACES_PER_MEETING, date, starts };
 }
 
 /** Builds the world for a seed, relative to the clock's current date. */

@@ -112,12 +112,22 @@ export function eventRow(seed: number, ev: SportEvent, nowMs: number, forcedAt?:
     score: scoreAt(seed, ev, status, nowMs, forcedAt),
   };
   if (status === 'finished') {
-    const rng = rngFor(seed, 'off', ev.epk);
-    const offAt = Math.min(ev.startMs + intBetween(rng, 0, 4) * MINUTE_MS, finishMs(ev, forcedAt));
-    row.off_at = iso(offAt);
+    const off = offOf(seed, ev, forcedAt);
+    row.off_at = iso(off.offMs);
     row.off_source = linked.length >= 2 ? 'quorum' : linked.length === 1 ? 'single_witness' : 'scheduled';
-    // A few rows could not be checked for closing prices.
-    row.has_closing = linked.length === 0 ? false : rng() < 0.05 ? null : true;
+    row.has_closing = off.hasClosing;
   }
   return row;
+}
+
+/**
+ * When the event went off (a few minutes after the scheduled start, never after its end) and whether its closing
+ * prices are recorded: false when no book held a card at the off; null on about 5% of the rest ("could not be
+ * checked", the spec's third value); true otherwise.
+ */
+export function offOf(seed: number, ev: SportEvent, forcedAt?: number): { offMs: number; hasClosing: boolean | null } {
+  const rng = rngFor(seed, 'off', ev.epk);
+  const offMs = Math.min(ev.startMs + intBetween(rng, 0, 4) * MINUTE_MS, finishMs(ev, forcedAt));
+  const books = ev.links.filter((l) => l.linkedFromMs <= offMs).length;
+  return { offMs, hasClosing: books === 0 ? false : rng() < 0.05 ? null : true };
 }

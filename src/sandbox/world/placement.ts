@@ -7,6 +7,44 @@ import type { PlacedBet, SimWorld } from './index.js';
 export interface PriceLimits {
   targetOdds: number;
   maxOdds: number | null;
+  /** What the bookmaker imposes on this bet through the betting fault rules (price moved, max stake, restriction). */
+  rules?: BookmakerRules;
+}
+
+export interface BookmakerRules {
+  /** The live price at placement is multiplied by this (price_moved). */
+  priceFactor?: number;
+  /** Largest stake the account may place (max_stake). */
+  maxStake?: number;
+  /** The account may not bet at all (restricted). */
+  restricted?: boolean;
+}
+
+/** The bookmaker's refusal of the account or the stake, before any price is read; null when it takes the bet. */
+export function accountRefusal(
+  limits: PriceLimits,
+  stake: number,
+): { error: string; extra: Record<string, unknown> } | null {
+  const rules = limits.rules;
+  if (rules?.restricted) {
+    return {
+      error: 'account_restricted: This account is restricted from placing bets. Please contact customer support.',
+      extra: { restricted: true },
+    };
+  }
+  if (rules?.maxStake !== undefined && stake > rules.maxStake) {
+    return {
+      error: `max_stake_exceeded: The maximum stake for this bet is $${rules.maxStake.toFixed(2)}.`,
+      extra: { max_stake: rules.maxStake },
+    };
+  }
+  return null;
+}
+
+/** The live price as the bookmaker quotes it at placement (moved by a price_moved fault). */
+export function movedPrice(price: number, limits: PriceLimits): number {
+  const f = limits.rules?.priceFactor;
+  return f === undefined ? price : Math.min(1001, Math.max(1.01, round2(price * f)));
 }
 
 function round2(x: number): number {

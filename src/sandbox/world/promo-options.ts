@@ -27,7 +27,7 @@ export function decideRacingPromos(world: SimWorld, bookie: string, race: Race, 
   }
   let promo: string | null = null;
   if (ask.promoName !== undefined || ask.skipIfNoPromo) {
-    const offers = racePromos(world.racingMeetings(race.date), bookie, race.date).promos.filter(
+    const offers = racePromos(world.racingMeetings(race.date), bookie).promos.filter(
       (p) => p.track === race.track && p.race_num === race.race_num,
     );
     const wanted = ask.promoName?.toLowerCase();

@@ -2,7 +2,16 @@
 import type { Session } from '../accounts/types.js';
 import type { Sandbox } from '../core/sandbox.js';
 import type { SimWorld } from './index.js';
-import { betFailure, betSuccess, commitBet, type PriceLimits, priceRefusal } from './placement.js';
+import {
+  accountRefusal,
+  type BookmakerRules,
+  betFailure,
+  betSuccess,
+  commitBet,
+  movedPrice,
+  type PriceLimits,
+  priceRefusal,
+} from './placement.js';
 import { hashKey } from './prng.js';
 import { decideRacingPromos, type PromoAsk } from './promo-options.js';
 import { findRunner, placesPaid, type Race, type Runner } from './racing.js';
@@ -44,7 +53,13 @@ type PricedMulti =
   | { ok: false; error: string };
 
 /** Prices a same-race multi: the legs' product less a correlation discount. */
-export function priceMulti(world: SimWorld, bookie: string, race: Race, legs: RacingLeg[]): PricedMulti {
+export function priceMulti(
+  world: SimWorld,
+  bookie: string,
+  race: Race,
+  legs: RacingLeg[],
+  rules?: BookmakerRules,
+): PricedMulti {
   const now = world.nowMs();
   const priced: { runner: Runner; position: string; within: number; odds: number }[] = [];
   for (const leg of legs) {
@@ -64,7 +79,8 @@ export function priceMulti(world: SimWorld, bookie: string, race: Race, legs: Ra
     });
   }
   const product = priced.reduce((a, p) => a * p.odds, 1);
-  return { ok: true, odds: Math.max(1.01, round2(product * 0.8)), legs: priced };
+  const odds = Math.max(1.01, round2(product * 0.8));
+  return { ok: true, odds: rules ? movedPrice(odds, { targetOdds: 0, maxOdds: null, rules }) : odds, legs: priced };
 }
 
 function raceOpen(world: SimWorld, race: Race): string | null {
@@ -102,7 +118,9 @@ export function placeRacingSingle(
   }
   const promos = decideRacingPromos(world, session.bookie, race, req.ask);
   if (!promos.ok) return betFailure(promos.error, req.stake, null);
-  const price = world.racePrice(session.bookie, race, runner.number, req.market);
+  const refused = accountRefusal(req, req.stake);
+  if (refused) return betFailure(refused.error, req.stake, null, refused.extra);
+  const price = movedPrice(world.racePrice(session.bookie, race, runner.number, req.market), req);
   const extra = {
     bookie: session.bookie,
     track: race.track,
@@ -184,7 +202,9 @@ export function placeRacingMulti(
   if (!race) return betFailure(`race_not_found: no race ${req.raceLabel}`, req.stake, null);
   const closed = raceOpen(world, race);
   if (closed) return betFailure(closed, req.stake, null);
-  const priced = priceMulti(world, session.bookie, race, req.legs);
+  const refused = accountRefusal(req, req.stake);
+  if (refused) return betFailure(refused.error, req.stake, null, refused.extra);
+  const priced = priceMulti(world, session.bookie, race, req.legs, req.rules);
   if (!priced.ok) return betFailure(priced.error, req.stake, null);
   const extra = {
     bookie: session.bookie,
@@ -224,12 +244,16 @@ export function placeStackedSrm(
   race: Race | undefined,
   raceLabel: string,
   bets: StackedBet[],
+  rules?: BookmakerRules,
 ) {
   const abort = (error: string) => ({ success: false, placed: 0, failed: 0, results: [], error });
   if (!race) return abort(`race_not_found: no race ${raceLabel}`);
   const closed = raceOpen(world, race);
   if (closed) return abort(closed);
-  const priced = bets.map((b) => priceMulti(world, session.bookie, race, b.legs));
+  if (rules?.restricted) {
+    return abort(accountRefusal({ targetOdds: 0, maxOdds: null, rules }, 0)?.error ?? 'account_restricted');
+  }
+  const priced = bets.map((b) => priceMulti(world, session.bookie, race, b.legs, rules));
   for (const [i, p] of priced.entries()) {
     if (!p.ok) return abort(`bet ${i + 1}: ${p.error}`);
     const target = bets[i]?.targetOdds;
@@ -263,6 +287,8 @@ export function placeStackedSrm(
       race_num: race.race_num,
       legs: legRows(race, p.legs, session.bookie, world.seed),
     };
+    const overLimit = rules ? accountRefusal({ targetOdds: 0, maxOdds: null, rules }, b.stake) : null;
+    if (overLimit) return { success: false, bet_id: null, ...base, error: overLimit.error };
     const done = commitBet(sb, world, session, {
       stake: b.stake,
       odds: p.odds,

@@ -1,28 +1,70 @@
 // Racing: four meetings every day, races 1 to 8, seeded fields, prices and finishing orders.
-import { dayStartMs, MINUTE_MS } from './dates.js';
+import { TZDate } from '@date-fns/tz';
+import { MINUTE_MS } from './dates.js';
 import { runnerNames } from './people.js';
 import { intBetween, rngFor } from './prng.js';
 import { looseName } from './slug.js';
 
 export type RaceType = 'R' | 'G' | 'H';
 
-interface TrackDef {
+export interface TrackDef {
   track: string;
   race_type: RaceType;
   country: string;
-  /** First race, minutes after 00:00 UTC, and the gap between races. */
+  /** The track's time zone: a race's date is the track's local date. */
+  tz: string;
+  /** First race, minutes after local midnight, and the gap between races. */
   firstMin: number;
   gapMin: number;
   /** How long after the jump the result is official. */
   resultMin: number;
 }
 
+// Local times; under Australian daylight time (October to April) the first races jump at 01:30, 01:50, 07:10
+// and 08:40 UTC.
 export const TRACKS: readonly TrackDef[] = [
-  { track: 'Flemington', race_type: 'R', country: 'au', firstMin: 90, gapMin: 35, resultMin: 4 },
-  { track: 'Randwick', race_type: 'R', country: 'au', firstMin: 110, gapMin: 35, resultMin: 4 },
-  { track: 'Wentworth Park', race_type: 'G', country: 'au', firstMin: 520, gapMin: 18, resultMin: 2 },
-  { track: 'Menangle', race_type: 'H', country: 'au', firstMin: 430, gapMin: 25, resultMin: 5 },
+  {
+    track: 'Flemington',
+    race_type: 'R',
+    country: 'au',
+    tz: 'Australia/Melbourne',
+    firstMin: 750,
+    gapMin: 35,
+    resultMin: 4,
+  },
+  { track: 'Randwick', race_type: 'R', country: 'au', tz: 'Australia/Sydney', firstMin: 770, gapMin: 35, resultMin: 4 },
+  {
+    track: 'Wentworth Park',
+    race_type: 'G',
+    country: 'au',
+    tz: 'Australia/Sydney',
+    firstMin: 1180,
+    gapMin: 18,
+    resultMin: 2,
+  },
+  {
+    track: 'Menangle',
+    race_type: 'H',
+    country: 'au',
+    tz: 'Australia/Sydney',
+    firstMin: 1090,
+    gapMin: 25,
+    resultMin: 5,
+  },
 ];
+
+/** When race `raceNum` of the track's meeting on its local `date` jumps (UTC ms). */
+export function raceStartMs(def: TrackDef, raceNum: number, date: string): number {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const minutes = def.firstMin + (raceNum - 1) * def.gapMin;
+  return new TZDate(y, m - 1, d, Math.floor(minutes / 60), minutes % 60, def.tz).getTime();
+}
+
+/** The track's local date (YYYY-MM-DD) at UTC ms `ms`. */
+export function localDay(def: TrackDef, ms: number): string {
+  const t = new TZDate(ms, def.tz);
+  return `${t.getFullYear()}-${String(t.getMonth() + 1).padStart(2, '0')}-${String(t.getDate()).padStart(2, '0')}`;
+}
 
 export const RACES_PER_MEETING = 8;
 
@@ -77,7 +119,7 @@ export function buildRace(seed: number, def: TrackDef, raceNum: number, date: st
     const place = Math.max(1.01, round2(1 + (win - 1) / (placeShare + 0.6)));
     return { number: i + 1, name, chance, win, place };
   });
-  const startMs = dayStartMs(date) + (def.firstMin + (raceNum - 1) * def.gapMin) * MINUTE_MS;
+  const startMs = raceStartMs(def, raceNum, date);
   return {
     key,
     track: def.track,

@@ -8,6 +8,15 @@ export class RollingLimit {
     readonly windowMs: number,
   ) {}
 
+  dump(): [string, number[]][] {
+    return structuredClone([...this.hits]);
+  }
+
+  load(d: [string, number[]][]): void {
+    this.hits.clear();
+    for (const [k, v] of structuredClone(d)) this.hits.set(k, v);
+  }
+
   /** Counts a request at `nowMs`; returns 0 when allowed, else the sandbox ms until a slot frees. */
   take(who: string, nowMs: number): number {
     const since = nowMs - this.windowMs;

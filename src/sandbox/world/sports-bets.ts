@@ -6,11 +6,19 @@ import { findSelection, isBettable } from './card-view.js';
 import type { CardMarket, CardSelection } from './cards.js';
 import type { SimWorld } from './index.js';
 import { decodeMarketRef, encodeMarketRef } from './market-ref.js';
-import { betFailure, betSuccess, commitBet, type PriceLimits, priceRefusal } from './placement.js';
+import {
+  accountRefusal,
+  betFailure,
+  betSuccess,
+  commitBet,
+  movedPrice,
+  type PriceLimits,
+  priceRefusal,
+} from './placement.js';
 import { decideSportsPromos, type PromoAsk } from './promo-options.js';
 import { checkSiteEventId } from './site-event.js';
 import type { SportEvent } from './sports.js';
-import { canonicalMarket, resolveEvent, resolveSelection, type TextQuery } from './sports-match.js';
+import { findMarket, resolveEvent, resolveSelection, type TextQuery } from './sports-match.js';
 
 export interface RefQuery {
   market_ref: string;
@@ -87,8 +95,9 @@ export function resolveText(
   const card = world.card(ev, bookie);
   if (allSelections && !q.selection) {
     // A price check without a selection prices the whole market.
-    const market = card.find((m) => m.market === canonicalMarket(q.market ?? ''));
-    if (!market || market.tier === 'unmapped') {
+    const found = findMarket(card, q.market ?? '');
+    const market = found?.market;
+    if (!market || (market.tier === 'unmapped' && !found.byTitle)) {
       const r = resolveSelection(ev, card, q);
       return r.ok ? { ok: false, error: 'selection_not_found' } : r;
     }
@@ -135,7 +144,9 @@ export function placeSportsBet(
     selection: sel.label,
     ...(r.dispatched ? { dispatched: r.dispatched } : {}),
   };
-  const price = world.livePrice(bookie, r.ev.epk, r.market.market, sel);
+  const refused = accountRefusal(req, req.stake);
+  if (refused) return betFailure(refused.error, req.stake, null, { ...extra, ...refused.extra });
+  const price = movedPrice(world.livePrice(bookie, r.ev.epk, r.market.market, sel), req);
   const refusal = priceRefusal(price, req);
   if (refusal) return betFailure(refusal, req.stake, price, extra);
   const marketRef =

@@ -91,14 +91,30 @@ function sameLine(a: number | null, b: number | null): boolean {
   return a !== null && b !== null && Math.abs(a - b) < 1e-6;
 }
 
+/**
+ * Rule 7: any market string the book's own catalogue offers, i.e. our key (or an alias of it) or the book's own
+ * title (`raw_market_name`, e.g. bookie_b's "Match Winner"). `byTitle` says which matched.
+ */
+export function findMarket(
+  card: readonly CardMarket[],
+  text: string,
+): { market: CardMarket; byTitle: boolean } | undefined {
+  const key = canonicalMarket(text);
+  const byKey = card.find((m) => m.market === key);
+  if (byKey) return { market: byKey, byTitle: false };
+  const title = looseName(text);
+  const byTitle = title === '' ? undefined : card.find((m) => looseName(m.rawName) === title);
+  return byTitle ? { market: byTitle, byTitle: true } : undefined;
+}
+
 /** Rules 3, 4 and 8: the selection on the card, or why not (soft miss when the market is not carried). */
 export function resolveSelection(
   ev: SportEvent,
   card: readonly CardMarket[],
   q: TextQuery,
 ): { ok: true; market: CardMarket; selection: CardSelection } | MatchFailure {
-  const key = canonicalMarket(q.market ?? '');
-  const market = card.find((m) => m.market === key);
+  const found = findMarket(card, q.market ?? '');
+  const market = found?.market;
   if (!market) {
     const available = card.filter((m) => m.tier !== 'unmapped').map((m) => m.market);
     return {
@@ -107,10 +123,11 @@ export function resolveSelection(
       error: `market_not_carried: '${q.market}' is not offered for this event; available: ${available.join(', ')}`,
     };
   }
-  if (market.tier === 'unmapped') {
+  // Rule 3: our slug of one book's wording is not a name to bet by; the book's own title is (rule 7).
+  if (market.tier === 'unmapped' && !found.byTitle) {
     return {
       ok: false,
-      error: `unmapped_market: '${market.market}' can only be bet by market_ref from GET /v3/markets`,
+      error: `unmapped_market: '${market.market}' can only be bet by market_ref from GET /v3/markets, or by the book's own title '${market.rawName}'`,
     };
   }
   let wanted = (q.selection ?? '').trim();

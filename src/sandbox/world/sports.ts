@@ -80,10 +80,12 @@ function leagueDay(seed: number, def: LeagueDef, day: string): SportEvent[] {
   const rng = rngFor(seed, 'day', def.key, day);
   const maxGames = Math.floor(def.teams.length / 2);
   // Main leagues play every day; small ones skip some days.
-  const games = Math.min(
+  const drawn = Math.min(
     maxGames,
     def.perDay >= 4 ? def.perDay + intBetween(rng, -1, 1) : intBetween(rng, 0, def.perDay),
   );
+  // A busy day: every team of the league plays (the first games are the ones a usual day would have).
+  const games = isBusyDay(def, day) ? maxGames : drawn;
   const teams = shuffle(rng, def.teams);
   const span = (def.hours[1] - def.hours[0]) * 4;
   const events: SportEvent[] = [];
@@ -114,6 +116,11 @@ function leagueDay(seed: number, def: LeagueDef, day: string): SportEvent[] {
     });
   }
   return events;
+}
+
+/** The NBA plays a full slate (12 games) every Sunday (UTC): a league-day with more than ten events. */
+export function isBusyDay(def: LeagueDef, day: string): boolean {
+  return def.key === 'nba' && new Date(dayStartMs(day)).getUTCDay() === 0;
 }
 
 /** Every fixture (not outrights) starting on a day, in start order. */

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upcomingWindow } from '../../../src/bot/choices.js';
 import type { GwEvent } from '../../../src/bot/gateway-port.js';
 import { updateSettings } from '../../../src/bot/settings.js';
-import type { SlipPayload } from '../../../src/bot/slip-rules.js';
 import { bettable } from '../../../src/bot/views/card.js';
 import { type Desk, startDesk, until } from './desk.js';
 
@@ -68,16 +67,10 @@ describe('bet service and settlement against the sandbox', () => {
       if (e.message.id === messageId) edits.push(e.message.embeds[0]?.title ?? '');
     });
     const where = { channelId: desk.ld.channelIds.bets, messageId };
-    const shown = async (p: SlipPayload, odds: number, cid: string) => {
-      await ctx.poster.edit(where.channelId, where.messageId, {
-        embeds: [{ title: 'Bet submitted', description: `${p.selectionLabel} ${odds} ${cid}` }],
-        components: [],
-      });
-    };
     const results = await Promise.all(
-      Array.from({ length: 5 }, () => ctx.bets.confirm(slip.slipId, desk.ld.users.bettor.id, where, shown)),
+      Array.from({ length: 5 }, () => ctx.bets.confirm(slip.slipId, desk.ld.users.bettor.id, where)),
     );
-    expect(results.filter((r) => r.kind === 'submitted')).toHaveLength(1);
+    expect(results.filter((r) => r.kind === 'recorded')).toHaveLength(1);
     await until(() => edits.some((t) => t.startsWith('Bet placed')), 'the receipt');
     await ctx.tracker.idle();
     await new Promise((r) => setTimeout(r, 300));
@@ -85,8 +78,8 @@ describe('bet service and settlement against the sandbox', () => {
     expect(edits.indexOf('Bet submitted')).toBeLessThan(edits.findIndex((t) => t.startsWith('Bet placed')));
     expect((await state()).bets).toHaveLength(1);
     // The bet carried our callback_url, and the signed delivery was accepted by the receiver.
-    const submitted = results.find((r) => r.kind === 'submitted');
-    const cid = submitted?.kind === 'submitted' ? submitted.correlationId : '';
+    const submitted = results.find((r) => r.kind === 'recorded');
+    const cid = submitted?.kind === 'recorded' ? (submitted.record.correlationId ?? '') : '';
     const delivery = await until(
       async () => (await state()).webhookDeliveries.find((d) => d.correlation_id === cid && d.state === 'delivered'),
       'the webhook delivered to the receiver',
@@ -103,14 +96,16 @@ describe('bet service and settlement against the sandbox', () => {
       slip.slipId,
     );
     const before = (await state()).bets.length;
-    const r = await ctx.bets.confirm(
-      slip.slipId,
-      desk.ld.users.bettor.id,
-      { channelId: desk.ld.channelIds.bets, messageId },
-      async () => undefined,
-    );
-    expect(r.kind).toBe('refused');
-    if (r.kind === 'refused') expect(r.message).toMatch(/price moved to \d+\.\d\d/);
+    const r = await ctx.bets.confirm(slip.slipId, desk.ld.users.bettor.id, {
+      channelId: desk.ld.channelIds.bets,
+      messageId,
+    });
+    expect(r.kind).toBe('closed');
+    if (r.kind === 'closed') {
+      expect(r.message).toMatch(/price moved to \d+\.\d\d/);
+      // The live price rides along, for the closed slip's "Bet again at <price>" button.
+      expect(r.message).toContain(`price moved to ${r.priceMoved?.toFixed(2)}`);
+    }
     expect((await state()).bets).toHaveLength(before);
   });
 
@@ -126,7 +121,7 @@ describe('bet service and settlement against the sandbox', () => {
         .messages(desk.ld.channelIds.results)
         .filter((m) => /^(Won|Lost|Void|Cashed out)/.test(m.embeds[0]?.title ?? ''));
     expect(await desk.bot.settlement.tick()).toBe(1);
-    expect(notices()).toHaveLength(1);
+    await until(() => notices().length === 1, 'the settlement notice');
     expect(await desk.bot.settlement.tick()).toBe(0);
     await desk.restart();
     expect(await desk.bot.settlement.tick()).toBe(0);
@@ -138,7 +133,7 @@ describe('bet service and settlement against the sandbox', () => {
     const ctx = desk.bot.context;
     await updateSettings(desk.bot.store, desk.ld.guildId, (s) => ({
       ...s,
-      sessions: { ...s.sessions, bookie_a: 'sess-alpha-bookie_b-idle' },
+      sessions: { ...s.sessions, bookie_a: '5e55a1fa-0000-4000-8000-0000000000b2' },
     }));
     await expect(ctx.bets.sessionFor(desk.ld.guildId, 'bookie_a')).rejects.toThrow(/no longer exists|inactive/);
     const sessions = await ctx.gateway.sessions.list();

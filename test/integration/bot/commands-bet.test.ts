@@ -130,6 +130,9 @@ describe('a bet from /markets to the receipt', () => {
     const fields = Object.fromEntries((receipt.embeds[0]?.fields ?? []).map((f) => [f.name, f.value]));
     expect(fields['Bet id']).toBeTruthy();
     expect(fields.Stake).toBe('$5.00');
+    // A receipt from /markets (no "used /bet" line above it) names whose bet it is, and when the event starts.
+    expect(fields.Bettor).toBe(`<@${user.id}>`);
+    expect(fields.Starts).toContain(`<t:${Math.floor(Date.parse(event.start_time) / 1000)}:f>`);
     const state = (await (await fetch(`${desk.sandbox.url}/_sandbox/state`)).json()) as { bets: unknown[] };
     expect(state.bets).toHaveLength(1);
     await desk.bot.context.tracker.idle();

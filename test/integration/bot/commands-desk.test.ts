@@ -60,7 +60,7 @@ describe('desk commands through the local Discord', () => {
 
   it('/balance shows the balance of a book’s active session', async () => {
     const reply = await run('balance', { bookie: 'bookie_a' });
-    expect(text(reply)).toMatch(/\$\d+\.\d\d\*\* total/);
+    expect(text(reply)).toMatch(/\$[\d,]+\.\d\d\*\* total/);
     expect(text(reply)).not.toContain('bookie_b');
   });
 

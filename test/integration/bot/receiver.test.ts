@@ -3,8 +3,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../src/bot/logger.js';
-import { type Receiver, startReceiver, type WebhookDelivery } from '../../../src/bot/receiver.js';
+import { createLogger } from '../../../src/bot/logger.js';
+import { type Receiver, shapeProblem, startReceiver, type WebhookDelivery } from '../../../src/bot/receiver.js';
 import { OnceRepo } from '../../../src/bot/repos/once.js';
 import { type BotStore, openStore } from '../../../src/bot/store.js';
 import { signWebhook, verifyWebhookSignature } from '../../../src/gateway/webhooks.js';
@@ -15,6 +15,8 @@ let dir: string;
 let store: BotStore;
 let receiver: Receiver;
 const delivered: WebhookDelivery[] = [];
+const logLines: string[] = [];
+const quarantined: Array<{ id: string; reason: string }> = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'bot-receiver-'));
@@ -25,10 +27,17 @@ beforeAll(async () => {
     toleranceMs: 60_000,
     verify: (raw, header) => verifyWebhookSignature(raw, header, KEY),
     once: new OnceRepo(store),
+    // As the bot wires it: correlation ids starting "bet-" belong to place_bet jobs.
+    check: async (body) => shapeProblem(body.correlation_id.startsWith('bet-') ? 'bet' : undefined, body),
+    quarantine: async (body, _raw, reason) => {
+      quarantined.push({ id: body.correlation_id, reason });
+      return true;
+    },
     onDelivery: async (body) => {
       delivered.push(body);
     },
-    logger: silentLogger,
+    logger: createLogger({ level: 'debug', write: (l) => logLines.push(l) }),
+    summaryIntervalMs: 200,
   });
 });
 afterAll(async () => {
@@ -40,7 +49,9 @@ afterAll(async () => {
 function post(body: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   const url = new URL('/webhooks/gateway', receiver.url);
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+    const length = String(Buffer.byteLength(body));
+    const all = { 'content-type': 'application/json', 'content-length': length, ...headers };
+    const req = request(url, { method: 'POST', headers: all }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
@@ -93,7 +104,7 @@ describe('webhook receiver', () => {
       pad: 'x'.repeat(10_000),
       delivered_at: new Date().toISOString(),
     });
-    const res = await post(raw, signed(raw)).catch(() => ({ status: 413, body: '' }));
+    const res = await post(raw, signed(raw));
     expect(res.status).toBe(413);
   });
 
@@ -108,5 +119,62 @@ describe('webhook receiver', () => {
   it('refuses a signed body that is not JSON', async () => {
     const raw = 'not json';
     expect((await post(raw, signed(raw))).status).toBe(400);
+  });
+
+  it('quarantines a signed delivery whose shape is wrong for its bet job, then applies the real one', async () => {
+    const wrong = JSON.stringify({
+      correlation_id: 'bet-q1',
+      result: { surprise: 1 },
+      delivered_at: new Date().toISOString(),
+    });
+    const res = await post(wrong, signed(wrong));
+    expect(res.body).toContain('"quarantined":true');
+    expect(quarantined).toEqual([{ id: 'bet-q1', reason: 'result is not a bet result' }]);
+    const right = delivery('bet-q1');
+    expect((await post(right, signed(right))).body).toContain('"duplicate":false');
+    await until(() => delivered.find((d) => d.correlation_id === 'bet-q1'), 'the genuine delivery handed on');
+  });
+
+  it('never applies a delivery whose status is not final (pending)', async () => {
+    const raw = JSON.stringify({ correlation_id: 'bet-p1', status: 'pending', delivered_at: new Date().toISOString() });
+    expect((await post(raw, signed(raw))).body).toContain('"quarantined":true');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(delivered.find((d) => d.correlation_id === 'bet-p1')).toBeUndefined();
+  });
+
+  it('refuses a signed body nested 100,000 levels deep with 400 instead of overflowing the stack', async () => {
+    const raw = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const small = await startReceiver({
+      port: 0,
+      maxBodyBytes: 1_000_000,
+      toleranceMs: 60_000,
+      verify: (r, h) => verifyWebhookSignature(r, h, KEY),
+      once: new OnceRepo(store),
+      onDelivery: async () => undefined,
+      logger: createLogger({ write: () => undefined }),
+    });
+    try {
+      const res = await fetch(`${small.url}/webhooks/gateway`, { method: 'POST', headers: signed(raw), body: raw });
+      expect(res.status).toBe(400);
+      expect(await res.text()).toMatch(/nested too deeply/);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('logs a flood of refused deliveries as one summary line per interval, not a line each', async () => {
+    await new Promise((r) => setTimeout(r, 300)); // the earlier tests' refusals are summarised first
+    const before = logLines.length;
+    await Promise.all(
+      Array.from({ length: 200 }, (_, i) => post(delivery(`flood-${i}`), { 'bet-signature': 'sha256=00' })),
+    );
+    const counted = () =>
+      logLines
+        .slice(before)
+        .map((l) => (JSON.parse(l) as { byReason?: Record<string, number> }).byReason?.['bad signature'] ?? 0)
+        .reduce((a, b) => a + b, 0);
+    await until(() => counted() === 200, 'summaries covering the 200 refusals', 5_000);
+    // One line per 200 ms interval while the flood lasted, never one per refusal.
+    expect(logLines.length - before).toBeLessThan(20);
   });
 });

@@ -37,7 +37,7 @@ describe('pending jobs after a restart', () => {
     // Another process placed a bet, stored its 202, and died before the result came back.
     const other = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
     const handle = await other.bets.place({
-      session_id: 'sess-alpha-bookie_a',
+      session_id: '5e55a1fa-0000-4000-8000-00000000000a',
       category: 'sports',
       sport: placed?.sport ?? '',
       epk: placed?.epk ?? '',
@@ -51,7 +51,7 @@ describe('pending jobs after a restart', () => {
       sport: placed?.sport ?? '',
       eventName: 'resumed event',
       bookie: 'bookie_a',
-      sessionId: 'sess-alpha-bookie_a',
+      sessionId: '5e55a1fa-0000-4000-8000-00000000000a',
       marketKey: 'm',
       marketLabel: 'Market',
       selectionLabel: 'Selection',
@@ -70,7 +70,7 @@ describe('pending jobs after a restart', () => {
         channelId: desk.ld.channelIds.bets,
         messageId,
         userId: desk.ld.users.bettor.id,
-        sessionId: 'sess-alpha-bookie_a',
+        sessionId: '5e55a1fa-0000-4000-8000-00000000000a',
         envelope: handle.envelope as unknown as Record<string, unknown>,
         context: {
           slip,

@@ -32,7 +32,19 @@ describe('the compiled bot', () => {
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: REPO });
     const got = JSON.parse(stdout) as { ext: string; names: string[] };
     expect(got.ext).toBe('.js');
-    expect(got.names).toEqual(['balance', 'bet', 'events', 'jobs', 'markets', 'price', 'sessions', 'settings']);
+    expect(got.names).toEqual([
+      'balance',
+      'bet',
+      'compare',
+      'events',
+      'jobs',
+      'leaderboard',
+      'markets',
+      'price',
+      'sessions',
+      'settings',
+      'stats',
+    ]);
   }, 60_000);
 
   it('has the entry point npm start runs and the bench children', () => {

@@ -17,7 +17,7 @@ import {
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
 
 const KEY = 'sandbox-key-alpha';
-const SESSION_A = 'sess-alpha-bookie_a';
+const SESSION_A = '5e55a1fa-0000-4000-8000-00000000000a';
 
 let sandbox: RunningSandbox;
 let client: GatewayClient;
@@ -279,11 +279,11 @@ describe('client against the sandbox gateway', () => {
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     const race = { track: 'Randwick', race_num: 4, date: tomorrow };
     const { submission, jobs } = await client.priceChecks.racing({
-      session_ids: [SESSION_A, 'sess-alpha-bookie_b'],
+      session_ids: [SESSION_A, '5e55a1fa-0000-4000-8000-00000000000b'],
       category: 'racing',
       ...race,
     });
-    expect(submission.queries.map((q) => q.session_id)).toEqual([SESSION_A, 'sess-alpha-bookie_b']);
+    expect(submission.queries.map((q) => q.session_id)).toEqual([SESSION_A, '5e55a1fa-0000-4000-8000-00000000000b']);
     const outcomes = await Promise.all(jobs.map((j) => j.wait()));
     const first = outcomes[0]!;
     expect(first.status).toBe('completed');

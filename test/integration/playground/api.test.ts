@@ -57,6 +57,17 @@ describe('the playground API over the local Discord', () => {
     expect(state.commands.map((c) => c.name)).toEqual(['card', 'secret']);
   });
 
+  it("gives each persona's guild permissions, so the page hides commands they lack (Manage Server: 32)", async () => {
+    const state = (await (await fetch(`${pg.url}/api/state`)).json()) as {
+      personas: Array<{ key: string; permissions: string }>;
+    };
+    const manageGuild = (key: string) =>
+      (BigInt(state.personas.find((p) => p.key === key)?.permissions ?? '0') & 32n) === 32n;
+    expect(manageGuild('admin')).toBe(true);
+    expect(manageGuild('bettor')).toBe(false);
+    expect(manageGuild('viewer')).toBe(false);
+  });
+
   it('runs a slash command and streams the bot reply, then the edit after a button click', async () => {
     const sse = listen('bettor');
     await sse.waitFor((e) => e.event === 'ready');
@@ -149,6 +160,11 @@ describe('the playground API over the local Discord', () => {
     const lib = await fetch(`${pg.url}/vendor/@skyra/discord-components-core/dist/index.js`);
     expect(lib.status).toBe(200);
     expect(lib.headers.get('content-type')).toMatch(/javascript/);
+    // Emoji as Twemoji images, bundled with the page (Discord draws them so; a bare machine has no emoji font).
+    const tick = await fetch(`${pg.url}/vendor/@twemoji/svg/2705.svg`);
+    expect(tick.status).toBe(200);
+    expect(tick.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await tick.text()).toMatch(/^<svg/);
     const traversal = await fetch(`${pg.url}/vendor/lit/..%2F..%2Fpackage.json`);
     expect(traversal.status).toBe(404);
   });

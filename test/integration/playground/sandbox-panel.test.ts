@@ -24,7 +24,7 @@ async function placeBet(base: string, ev: SportEvent): Promise<string> {
     method: 'POST',
     headers: KEY,
     body: JSON.stringify({
-      session_id: 'sess-alpha-bookie_a',
+      session_id: '5e55a1fa-0000-4000-8000-00000000000a',
       sport: ev.league,
       epk: ev.epk,
       market_ref: row.market_ref,
@@ -201,6 +201,43 @@ describe('npm start offline and the sandbox control routes', () => {
     const before = Date.parse(String((await call(`${app.playgroundUrl}/api/sandbox`)).body.now));
     const after = await call(`${app.playgroundUrl}/api/sandbox/advance`, { ms: 24 * HOUR_MS });
     expect(Date.parse(String(after.body.now)) - before).toBeGreaterThanOrEqual(24 * HOUR_MS);
+  });
+
+  it('runs the bot on the sandbox clock and sends settlement notices to #results', async () => {
+    const app = await start({});
+    const state = (await call(`${app.playgroundUrl}/api/state`)).body as {
+      channels: Array<{ id: string; name: string }>;
+    };
+    const bets = state.channels.find((c) => c.name === 'bets')!.id;
+    const results = state.channels.find((c) => c.name === 'results')!.id;
+    const moved = await call(`${app.playgroundUrl}/api/sandbox/advance`, { ms: 3 * 24 * HOUR_MS });
+    const sandboxDay = String(moved.body.now).slice(0, 10);
+    const ask = async (as: string, name: string, options: unknown[], subcommand?: string) => {
+      await call(`${app.playgroundUrl}/api/command`, {
+        as,
+        channelId: bets,
+        name,
+        options,
+        ...(subcommand ? { subcommand } : {}),
+      });
+    };
+    const replyWith = async (as: string, pattern: RegExp) => {
+      for (let i = 0; i < 200; i++) {
+        const { body } = await call(`${app.playgroundUrl}/api/messages?channel=${bets}&as=${as}`);
+        const hit = (body.messages as Array<{ content?: string; embeds?: unknown[] }>).find((m) =>
+          pattern.test(`${m.content ?? ''}${JSON.stringify(m.embeds ?? [])}`),
+        );
+        if (hit) return hit;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`no reply matching ${pattern}`);
+    };
+    // "today" is the sandbox's today, three days on from the machine's.
+    await ask('bettor', 'events', [{ name: 'league', value: 'nba' }]);
+    await replyWith('bettor', new RegExp(`NBA — ${sandboxDay}`));
+    // The playground starts with #results as the results channel.
+    await ask('admin', 'settings', [], 'show');
+    await replyWith('admin', new RegExp(`<#${results}>`));
   });
 
   it('leaves a gateway at GATEWAY_BASE_URL alone: no panel', async () => {

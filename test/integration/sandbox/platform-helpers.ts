@@ -7,13 +7,13 @@ export const NOSUB = 'sandbox-key-nosub';
 export const READONLY = 'sandbox-key-readonly';
 export const DEMO = 'demo-key';
 
-export const ALPHA_A = 'sess-alpha-bookie_a';
-export const ALPHA_B = 'sess-alpha-bookie_b';
-export const ALPHA_C = 'sess-alpha-bookie_c';
-export const ALPHA_IDLE = 'sess-alpha-bookie_b-idle';
-export const BRAVO_A = 'sess-bravo-bookie_a';
-export const READONLY_A = 'sess-readonly-bookie_a';
-export const NOSUB_A = 'sess-nosub-bookie_a';
+export const ALPHA_A = '5e55a1fa-0000-4000-8000-00000000000a';
+export const ALPHA_B = '5e55a1fa-0000-4000-8000-00000000000b';
+export const ALPHA_C = '5e55a1fa-0000-4000-8000-00000000000c';
+export const ALPHA_IDLE = '5e55a1fa-0000-4000-8000-0000000000b2';
+export const BRAVO_A = '5e55b2a0-0000-4000-8000-00000000000a';
+export const READONLY_A = '5e55d4c0-0000-4000-8000-00000000000a';
+export const NOSUB_A = '5e55c3b0-0000-4000-8000-00000000000a';
 
 export interface Res {
   status: number;

@@ -40,7 +40,7 @@ describe('sessions', () => {
 
   it("lists only the caller's own sessions", async () => {
     const res = await post(sb.url, '/api/session_ids', BRAVO);
-    expect(res.body.sessions.every((s: { session_id: string }) => s.session_id.startsWith('sess-bravo'))).toBe(true);
+    expect(res.body.sessions.every((s: { session_id: string }) => s.session_id.startsWith('5e55b2a0-'))).toBe(true);
   });
 
   it('starts a session: launching, delivered, then active after the launch delay', async () => {

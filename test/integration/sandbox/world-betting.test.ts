@@ -15,9 +15,9 @@ afterAll(async () => {
   await sb?.close();
 });
 
-const A = 'sess-alpha-bookie_a';
-const B = 'sess-alpha-bookie_b';
-const C = 'sess-alpha-bookie_c';
+const A = '5e55a1fa-0000-4000-8000-00000000000a';
+const B = '5e55a1fa-0000-4000-8000-00000000000b';
+const C = '5e55a1fa-0000-4000-8000-00000000000c';
 const upcoming = (pred: (ev: SportEvent) => boolean) => upcomingEvent(world, pred);
 const linked = (bookie: string) => (e: SportEvent) => world.link(e, bookie).linked;
 

@@ -38,7 +38,7 @@ describe('world control routes', () => {
     const moved = await post(controlUrl, '/_sandbox/world/drift', { factor: 1.5, bookie: 'bookie_a', epk: ev.epk });
     expect(moved.status).toBe(200);
     const check = await post(sb.url, '/v3/price_check', {
-      session_ids: ['sess-alpha-bookie_a'],
+      session_ids: ['5e55a1fa-0000-4000-8000-00000000000a'],
       category: 'sports',
       sport: ev.league,
       epk: ev.epk,

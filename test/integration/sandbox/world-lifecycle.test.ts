@@ -14,7 +14,7 @@ afterAll(async () => {
   await sb?.close();
 });
 
-const A = 'sess-alpha-bookie_a';
+const A = '5e55a1fa-0000-4000-8000-00000000000a';
 const TODAY = START.toISOString().slice(0, 10);
 
 async function place(body: Record<string, unknown>) {

@@ -14,8 +14,8 @@ afterAll(async () => {
   await sb?.close();
 });
 
-const A = 'sess-alpha-bookie_a';
-const C = 'sess-alpha-bookie_c';
+const A = '5e55a1fa-0000-4000-8000-00000000000a';
+const C = '5e55a1fa-0000-4000-8000-00000000000c';
 const upcoming = (pred: (ev: SportEvent) => boolean) => upcomingEvent(world, pred);
 
 describe('POST /v3/price_check racing', () => {

@@ -6,7 +6,19 @@ describe('command loader', () => {
   it('loads every command with a valid, unique name and a JSON definition', async () => {
     const commands = await loadCommands();
     expect([...commands.keys()].sort()).toEqual(
-      ['balance', 'bet', 'events', 'jobs', 'markets', 'price', 'sessions', 'settings'].sort(),
+      [
+        'balance',
+        'bet',
+        'compare',
+        'events',
+        'jobs',
+        'leaderboard',
+        'markets',
+        'price',
+        'sessions',
+        'settings',
+        'stats',
+      ].sort(),
     );
     for (const cmd of commands.values()) {
       const json = cmd.data.toJSON();

@@ -13,6 +13,16 @@ describe('logger', () => {
     expect(lines[0]).toContain('[redacted]');
   });
 
+  it('redacts a secret holding a quote, a backslash and a tab, which JSON escaping would disguise', () => {
+    const lines: string[] = [];
+    const secret = 'k"e\\y\tZ-9981';
+    const log = createLogger({ secrets: [secret], write: (l) => lines.push(l) });
+    log.warn(`msg ${secret}`, { field: `value ${secret}`, err: new Error(`boom ${secret}`) });
+    const parsed = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>;
+    expect(JSON.stringify(parsed)).not.toContain('Z-9981');
+    expect(parsed.field).toBe('value [redacted]');
+  });
+
   it('drops entries below the configured level', () => {
     const lines: string[] = [];
     const log = createLogger({ level: 'warn', write: (l) => lines.push(l) });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptableFloor, parseStake, potentialReturn } from '../../../src/bot/odds.js';
+import { acceptableFloor, parseStake, potentialReturn, stakeCentsOf } from '../../../src/bot/odds.js';
 import { checkMinOdds, checkStake, decideOnLivePrice, type SlipPayload } from '../../../src/bot/slip-rules.js';
 
 const slip: SlipPayload = {
@@ -56,6 +56,18 @@ describe('slip rules', () => {
   it('refuses fractions of a cent', () => {
     expect(checkStake(1.005, limits).ok).toBe(false);
     expect(checkStake(12.501, limits).ok).toBe(false);
+  });
+
+  it('refuses sub-cent stakes that a float tolerance would let through (1e-9, 10.000000001)', () => {
+    expect(checkStake(1e-9, limits).ok).toBe(false);
+    expect(checkStake(10.000000001, limits).ok).toBe(false);
+  });
+
+  it('turns stake text into whole cents without floating point', () => {
+    expect(stakeCentsOf('0.29')).toBe(29);
+    expect(stakeCentsOf('$1,250.7')).toBe(125_070);
+    expect(stakeCentsOf(1.1)).toBe(110);
+    expect(stakeCentsOf('1e2')).toBeUndefined();
   });
 
   it('accepts whole-cent stakes that binary floats cannot represent exactly', () => {

@@ -103,10 +103,10 @@ describe('views stay within Discord limits', () => {
     }
   });
 
-  it('orders markets popular, other, unmapped', () => {
+  it('orders markets popular, other, unmapped, naming the last "this book only"', () => {
     const v = cardView({ card: bigCard(6, 1), eventName: 'E', ref: 'r', page: 0 });
     const tiers = (v.embeds[0]?.fields ?? []).map((f) => f.name.split(' · ').pop());
-    expect(tiers).toEqual(['popular', 'popular', 'other', 'other', 'unmapped', 'unmapped']);
+    expect(tiers).toEqual(['popular', 'popular', 'other', 'other', 'this book only', 'this book only']);
   });
 
   it('keeps the slip and receipt within limits', () => {

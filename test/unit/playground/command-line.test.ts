@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildCommand,
   type Command,
+  commandsFor,
   partialOptions,
   suggest,
 } from '../../../src/local-discord/playground/public/command-line.js';
@@ -106,5 +107,21 @@ describe('the message box', () => {
     expect(buildCommand('/nope', commands)).toEqual({
       error: 'There is no /nope command here. Type / to see the list.',
     });
+  });
+});
+
+describe('commands offered to a member', () => {
+  const all = [
+    { name: 'bet', options: [] },
+    { name: 'settings', options: [], default_member_permissions: '32' },
+  ];
+
+  it('hides a command whose default_member_permissions the member lacks, as Discord does', () => {
+    expect(commandsFor(all, '0').map((c) => c.name)).toEqual(['bet']);
+    expect(commandsFor(all, String(1n << 11n)).map((c) => c.name)).toEqual(['bet']);
+  });
+
+  it('offers it to a member who has them', () => {
+    expect(commandsFor(all, String(32n | 8n)).map((c) => c.name)).toEqual(['bet', 'settings']);
   });
 });

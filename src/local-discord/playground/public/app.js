@@ -1,6 +1,7 @@
 // The playground page: a channel view over the local Discord, driven through the playground's JSON API.
 import '@skyra/discord-components-core';
-import { applyChoice, buildCommand, partialOptions, suggest } from './command-line.js';
+import { applyChoice, buildCommand, commandsFor, partialOptions, suggest } from './command-line.js';
+import { refreshRelativeTimes } from './markdown.js';
 import { openModal } from './modal.js';
 import { renderMessage } from './render.js';
 import { setupSandboxPanel } from './sandbox-panel.js';
@@ -36,17 +37,26 @@ const app = {
   loading: undefined, // { channelId, events } while a channel's history is being fetched
 };
 
+/** Said when the page cannot reach npm start at all (stopped, or restarting), instead of "Failed to fetch". */
+const OFFLINE =
+  'The playground is not answering: npm start is stopped or restarting. Start it again; this page reconnects by itself.';
+
 async function api(path, body) {
-  const res = await fetch(
-    path,
-    body === undefined
-      ? {}
-      : {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ as: app.as, channelId: app.channelId, ...body }),
-        },
-  );
+  let res;
+  try {
+    res = await fetch(
+      path,
+      body === undefined
+        ? {}
+        : {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ as: app.as, channelId: app.channelId, ...body }),
+          },
+    );
+  } catch {
+    throw new Error(OFFLINE);
+  }
   const data = await res.json().catch(() => ({}));
   if (!res.ok) throw new Error(data.error ?? `${res.status} ${res.statusText}`);
   return data;
@@ -105,9 +115,24 @@ function nearBottom() {
   return s.scrollHeight - s.scrollTop - s.clientHeight < 120;
 }
 
+// Whether the view follows the newest message: true until the person scrolls up, as in Discord.
+let following = true;
 function scrollDown() {
+  following = true;
   ui.scroller.scrollTop = ui.scroller.scrollHeight;
 }
+// Only a scroll up (the page itself only scrolls down) stops following; reaching the bottom again resumes it.
+let lastTop = 0;
+ui.scroller.addEventListener('scroll', () => {
+  const top = ui.scroller.scrollTop;
+  if (top < lastTop - 2) following = nearBottom();
+  else if (nearBottom()) following = true;
+  lastTop = top;
+});
+// The message components draw after they are added (and embeds grow as they render): keep the newest in view.
+new ResizeObserver(() => {
+  if (following) ui.scroller.scrollTop = ui.scroller.scrollHeight;
+}).observe(ui.messages);
 
 function renderChannel() {
   const store = channelStore(app.channelId);
@@ -195,8 +220,9 @@ function connect() {
   });
   source.addEventListener('error', () => {
     ui.live.dataset.state = 'connecting';
-    ui.live.textContent = 'reconnecting…';
+    ui.live.textContent = 'reconnecting… (is npm start running?)';
   });
+  source.addEventListener('open', () => showNotice(''));
   source.addEventListener('message', (e) => applyMessageEvent(JSON.parse(e.data)));
   source.addEventListener('failed', (e) => showNotice(JSON.parse(e.data).message));
   source.addEventListener('modal', (e) => onModal(JSON.parse(e.data)));
@@ -220,6 +246,12 @@ async function onModal({ interactionId, channelId, modal }) {
 }
 
 // ---- the message box ----
+
+/** The commands the person acting now is offered (an admin-only command is hidden from others, as in Discord). */
+function commands() {
+  const persona = app.state.personas.find((p) => p.key === app.as);
+  return commandsFor(app.state.commands, persona?.permissions);
+}
 
 function lookups() {
   return {
@@ -274,7 +306,7 @@ async function updateSuggestions(retry = 0) {
   const text = ui.input.value;
   setHint('');
   const seq = ++app.suggestSeq;
-  const local = suggest(text, app.state.commands);
+  const local = suggest(text, commands());
   const auto = local.find((s) => s.autocomplete);
   if (!auto) {
     // Highlight the first item only while a word is being typed, so Enter still sends a finished line.
@@ -285,7 +317,7 @@ async function updateSuggestions(retry = 0) {
   // Stale items must not be taken by Enter while the bot is asked; Discord shows "Loading options" too.
   showSuggestions([], -1);
   setHint('Loading options…', 'info');
-  const partial = partialOptions(text, app.state.commands, app.picked);
+  const partial = partialOptions(text, commands(), app.picked);
   try {
     const { choices } = await api('/api/autocomplete', {
       name: partial.name,
@@ -318,7 +350,7 @@ function accept(index) {
   if (!item) return;
   if (item.choice) {
     app.picked[item.choice.option] = { name: item.choice.name, value: item.choice.value };
-    ui.input.value = item.text ?? applyChoice(ui.input.value, app.state.commands, item.choice.name);
+    ui.input.value = item.text ?? applyChoice(ui.input.value, commands(), item.choice.name);
   } else {
     ui.input.value = item.text;
   }
@@ -329,7 +361,7 @@ function accept(index) {
 async function send() {
   // As in Discord, Enter on an empty box does nothing.
   if (!ui.input.value.trim()) return;
-  const built = buildCommand(ui.input.value, app.state.commands, app.picked, lookups());
+  const built = buildCommand(ui.input.value, commands(), app.picked, lookups());
   if (built.error) {
     setHint(built.error);
     return;
@@ -394,4 +426,7 @@ async function start() {
   await loadChannel(app.state.channels[0].id);
 }
 
-start().catch((err) => showNotice(`The playground could not start: ${err.message}. Is npm start still running?`));
+start().catch((err) => showNotice(`The playground could not start: ${err.message}`));
+
+// Relative times ("in 5 minutes") move on as the clock does, as in Discord.
+setInterval(() => refreshRelativeTimes(document), 20_000);

@@ -65,3 +65,7 @@ export function partialOptions(
       focused: string | undefined;
     }
   | undefined;
+export function commandsFor(
+  commands: Array<Command & { default_member_permissions?: string | null }>,
+  permissions: string | undefined,
+): Command[];

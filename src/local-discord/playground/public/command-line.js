@@ -235,3 +235,16 @@ export function partialOptions(text, commands, picked = {}) {
   });
   return { name: p.command.name, subcommand: p.subcommand, options, focused: p.segments.at(-1)?.name };
 }
+
+/**
+ * The commands a member with `permissions` (a bit field as a decimal string) is offered: Discord hides a command
+ * whose default_member_permissions they lack.
+ */
+export function commandsFor(commands, permissions) {
+  const granted = BigInt(permissions ?? '0');
+  return commands.filter((c) => {
+    if (c.default_member_permissions === undefined || c.default_member_permissions === null) return true;
+    const required = BigInt(c.default_member_permissions);
+    return (granted & required) === required;
+  });
+}

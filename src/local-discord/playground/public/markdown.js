@@ -1,4 +1,5 @@
 // A small subset of Discord markdown, enough for bot messages: escape first, then mark up.
+import { emojify } from './emoji.js';
 
 const ESC = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ESC[c]);
@@ -24,17 +25,30 @@ export function markdown(text, names = {}) {
     .replace(/^&gt; (.*)$/gm, '<span class="md-quote">$1</span>')
     .replace(/^-# (.*)$/gm, '<small class="md-subtext">$1</small>')
     .replace(/\n/g, '<br>');
-  return html.replace(/@@code(\d+)@@/g, (_, i) => codes[Number(i)]);
+  return emojify(html.replace(/@@code(\d+)@@/g, (_, i) => codes[Number(i)]));
+}
+
+const rtf = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+
+/** "in 5 minutes", "2 hours ago": what Discord shows for a <t:…:R> timestamp at `now`. */
+export function relativeTime(ms, now = Date.now()) {
+  const diff = Math.round((ms - now) / 60000);
+  if (Math.abs(diff) < 60) return rtf.format(diff, 'minute');
+  if (Math.abs(diff) < 48 * 60) return rtf.format(Math.round(diff / 60), 'hour');
+  return rtf.format(Math.round(diff / 1440), 'day');
+}
+
+/** Re-renders every relative time under `root` (the page calls it on a timer). */
+export function refreshRelativeTimes(root, now = Date.now()) {
+  for (const el of root.querySelectorAll('time[data-relative]')) {
+    el.textContent = relativeTime(Date.parse(el.getAttribute('datetime')), now);
+  }
 }
 
 function formatTime(seconds, style = 'f') {
   const d = new Date(seconds * 1000);
   if (style === 'R') {
-    const diff = Math.round((d.getTime() - Date.now()) / 60000);
-    const rtf = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-    if (Math.abs(diff) < 60) return rtf.format(diff, 'minute');
-    if (Math.abs(diff) < 48 * 60) return rtf.format(Math.round(diff / 60), 'hour');
-    return rtf.format(Math.round(diff / 1440), 'day');
+    return `<time class="md-time" data-relative datetime="${d.toISOString()}" title="${d.toUTCString()}">${relativeTime(d.getTime())}</time>`;
   }
   const opts = {
     t: { timeStyle: 'short' },

@@ -1,4 +1,5 @@
 // Turns a message as the Discord API returns it into the Discord web components.
+import { EMOJI_BASE, emojiFile, emojify, isEmoji } from './emoji.js';
 import { escapeHtml, markdown } from './markdown.js';
 
 const EPHEMERAL = 1 << 6;
@@ -69,7 +70,20 @@ export function renderMessage(message, ctx) {
   return node;
 }
 
+// The embed component draws its title itself and turns a word found in the global emoji map into an image:
+// register each emoji word of the title there, so it shows as Twemoji too.
+function registerTitleEmoji(title) {
+  if (!title) return;
+  const config = globalThis.$discordMessage;
+  config.emojis ??= {};
+  for (const word of title.split(/\s+/)) {
+    if (isEmoji(word)) config.emojis[word] ??= { name: word, url: `${EMOJI_BASE}${emojiFile(word)}` };
+  }
+}
+
 function renderEmbed(embed, ctx) {
+  registerTitleEmoji(embed.title);
+  registerTitleEmoji(embed.author?.name);
   const node = el('discord-embed', {
     slot: 'embeds',
     color: embed.color !== undefined && embed.color !== null ? hex(embed.color) : undefined,
@@ -101,7 +115,7 @@ function renderEmbed(embed, ctx) {
   if (embed.footer?.text || embed.timestamp) {
     const footer = el('discord-embed-footer', { slot: 'footer', 'footer-image': embed.footer?.icon_url });
     if (embed.timestamp) footer.timestamp = new Date(embed.timestamp);
-    footer.append(embed.footer?.text ?? '');
+    footer.insertAdjacentHTML('beforeend', emojify(escapeHtml(embed.footer?.text ?? '')));
     node.append(footer);
   }
   return node;
@@ -118,16 +132,13 @@ function renderRow(row, message, ctx) {
 
 function renderButton(c, message, ctx) {
   const label = c.label ?? c.emoji?.name ?? '';
-  const node = el(
-    'discord-button',
-    {
-      type: BUTTON_TYPES[c.style] ?? 'secondary',
-      disabled: Boolean(c.disabled),
-      url: c.style === 5 ? c.url : undefined,
-      'data-custom-id': c.custom_id,
-    },
-    [label],
-  );
+  const node = el('discord-button', {
+    type: BUTTON_TYPES[c.style] ?? 'secondary',
+    disabled: Boolean(c.disabled),
+    url: c.style === 5 ? c.url : undefined,
+    'data-custom-id': c.custom_id,
+  });
+  node.innerHTML = emojify(escapeHtml(label));
   if (c.style !== 5 && !c.disabled) node.addEventListener('click', () => ctx.onButton(message, c));
   return node;
 }
@@ -153,5 +164,28 @@ function renderSelect(c, message, ctx) {
     };
     node.append(option);
   }
+  node.addEventListener('click', () => requestAnimationFrame(() => placeMenu(node)));
   return node;
+}
+
+/**
+ * The component always drops its list below the menu, where the message list's edge cuts it off near the
+ * bottom: open it upwards when there is more room above, as Discord does.
+ */
+export function placeMenu(node) {
+  const list = node.shadowRoot?.querySelector('.discord-string-select-menu-option-slot');
+  const label = node.shadowRoot?.querySelector('label');
+  if (!list || !label || list.classList.contains('discord-string-select-menu-hidden')) return;
+  list.style.transform = '';
+  const bounds = node.closest('.scroller')?.getBoundingClientRect() ?? { top: 0, bottom: window.innerHeight };
+  const menu = label.getBoundingClientRect();
+  const height = list.getBoundingClientRect().height;
+  const below = bounds.bottom - menu.bottom;
+  const above = menu.top - bounds.top;
+  if (height > below && above > below) {
+    list.style.transform = `translateY(calc(-100% - ${Math.round(menu.height)}px))`;
+    node.dataset.opens = 'up';
+  } else {
+    node.dataset.opens = 'down';
+  }
 }

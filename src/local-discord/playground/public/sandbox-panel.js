@@ -65,7 +65,7 @@ export function setupSandboxPanel(enabled) {
       take(data);
       status.textContent =
         data.settled === undefined
-          ? `${label}: done. Results and settlement notices follow in #results.`
+          ? `${label}: done. Settlement notices follow in the results channel (#results unless an admin changed it).`
           : `Started events finished; ${data.settled} bet${data.settled === 1 ? '' : 's'} settled.`;
     } catch (err) {
       status.textContent = `${label} failed: ${err.message}`;

@@ -1,0 +1,66 @@
+// Figure 9: what /stats spends turning 10,000 bets into its numbers and its PNG chart (no I/O, no Discord).
+import { renderStatsChart } from '../../src/bot/analytics/chart.js';
+import type { BetFact } from '../../src/bot/analytics/facts.js';
+import { report } from '../../src/bot/analytics/report.js';
+import { profitCurve } from '../../src/bot/analytics/series.js';
+import { type FigureResult, figure } from '../lib/figure.js';
+import { median, percentile } from '../lib/stats.js';
+
+const BETS = 10_000;
+const RUNS = 15;
+const WARMUP = 2;
+
+/** A deterministic season of settled bets: prices around evens, a small edge, closes captured. */
+export function seasonOfBets(n: number): BetFact[] {
+  let x = 12345;
+  const rnd = () => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x / 2147483648;
+  };
+  const start = Date.UTC(2026, 8, 1);
+  return Array.from({ length: n }, (_, i) => {
+    const odds = Math.round((1.5 + rnd() * 2) * 100) / 100;
+    const close = Math.round(odds * (0.95 + rnd() * 0.08) * 100) / 100;
+    const stakeCents = 1000 + Math.floor(rnd() * 9000);
+    const won = rnd() < 1 / close;
+    return {
+      betId: `b${i}`,
+      member: `m${i % 7}`,
+      book: `bookie_${'abc'[i % 3]}`,
+      session: `s${i % 3}`,
+      sport: 'soccer',
+      placedAt: start + i * 60_000,
+      settledAt: start + i * 60_000 + 7_200_000,
+      stakeCents,
+      oddsTaken: odds,
+      status: won ? 'won' : 'lost',
+      returnCents: won ? Math.round(stakeCents * odds) : 0,
+      closeOdds: close,
+      closeMarket: { prices: [close, Math.round((close / (close - 1)) * 0.95 * 100) / 100], complete: true },
+    };
+  });
+}
+
+export async function statsChart(): Promise<FigureResult[]> {
+  const facts = seasonOfBets(BETS);
+  const times: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < WARMUP + RUNS; i++) {
+    const t0 = performance.now();
+    const r = report(facts);
+    const png = renderStatsChart({ title: `Profit ${r.pnl.profitCents}`, points: profitCurve(facts) });
+    const ms = performance.now() - t0;
+    bytes = png.length;
+    if (i >= WARMUP) times.push(ms);
+  }
+  return [
+    figure({
+      name: '9 /stats chart render (10,000 bets) p95',
+      value: percentile(times, 95),
+      unit: 'ms',
+      baseline: null,
+      target: { on: 'value', op: '<', limit: 500 },
+      note: `report + profit curve + chart.js on @napi-rs/canvas to PNG (${bytes} bytes); median ${median(times).toFixed(1)} ms over ${RUNS} runs after ${WARMUP} warm-ups`,
+    }),
+  ];
+}

@@ -1,0 +1,78 @@
+import { AttachmentBuilder, InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
+import { renderStatsChart } from '../src/bot/analytics/chart.js';
+import { report, reportBy } from '../src/bot/analytics/report.js';
+import { profitCurve } from '../src/bot/analytics/series.js';
+import { analyticsSource } from '../src/bot/analytics/source.js';
+import type { Command } from '../src/bot/command.js';
+import { matchText, respondChoices } from '../src/bot/interact.js';
+import { STATS_CHART_FILE, statsView } from '../src/bot/views/stats.js';
+
+const DAY_MS = 86_400_000;
+const DEFAULT_DAYS = 30;
+
+export const data = new SlashCommandBuilder()
+  .setName('stats')
+  .setDescription('Profit and closing line value of the desk’s bets, with a chart')
+  .setContexts(InteractionContextType.Guild)
+  .addUserOption((o) => o.setName('member').setDescription('Only this member’s bets (default: everyone)'))
+  .addStringOption((o) => o.setName('book').setDescription('Only this book').setAutocomplete(true))
+  .addIntegerOption((o) =>
+    o
+      .setName('days')
+      .setDescription(`Bets placed in the last N days (default ${DEFAULT_DAYS})`)
+      .setMinValue(1)
+      .setMaxValue(3650),
+  )
+  .addNumberOption((o) => o.setName('unit').setDescription('Dollars per unit, to show units too').setMinValue(0.01))
+  .addNumberOption((o) => o.setName('bank').setDescription('Bank in dollars, for ROI on bank').setMinValue(0.01));
+
+export const execute: Command['execute'] = async (interaction, ctx) => {
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  const member = interaction.options.getUser('member');
+  const book = interaction.options.getString('book')?.trim() || undefined;
+  const days = interaction.options.getInteger('days') ?? DEFAULT_DAYS;
+  const unit = interaction.options.getNumber('unit');
+  const bank = interaction.options.getNumber('bank');
+  const facts = await analyticsSource(ctx).facts({
+    guild: interaction.guildId,
+    since: ctx.now() - days * DAY_MS,
+    ...(member ? { member: member.id } : {}),
+    ...(book ? { book } : {}),
+  });
+  const money = {
+    ...(unit ? { unitCents: Math.round(unit * 100) } : {}),
+    ...(bank ? { bankCents: Math.round(bank * 100) } : {}),
+  };
+  const scope = `${member ? `<@${member.id}>` : 'Everyone'} · ${book ?? 'every book'} · last ${days} day${days === 1 ? '' : 's'}`;
+  const points = profitCurve(facts);
+  const files =
+    points.length > 0
+      ? [
+          new AttachmentBuilder(
+            renderStatsChart({ title: scope.replace(/<@(\d+)>/, member?.username ?? '$1'), points }),
+            {
+              name: STATS_CHART_FILE,
+            },
+          ),
+        ]
+      : [];
+  const view = statsView({
+    scope: facts.length ? scope : `${scope}\n\nNo bets in this window.`,
+    report: report(facts, money),
+    byBook: book ? [] : reportBy(facts, 'book', money),
+    chart: files.length > 0,
+  });
+  await interaction.editReply({ embeds: view.embeds, components: [], files });
+};
+
+export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {
+  const typed = interaction.options.getFocused();
+  const sessions = (await ctx.catalog.peekSessions()) ?? [];
+  const books = [...new Set(sessions.map((s) => s.bookie))].sort();
+  await respondChoices(
+    interaction,
+    matchText(books, typed, (b) => b).map((b) => ({ name: b, value: b })),
+  );
+};
+
+export default { data, execute, autocomplete } satisfies Command;

@@ -1,0 +1,57 @@
+/**
+ * The plain record every analytic reads: one bet, whatever store it came from (source.ts builds them).
+ * Money is whole cents; times are epoch milliseconds.
+ */
+
+export type BetStatus = 'won' | 'lost' | 'void' | 'cashed_out' | 'open';
+
+export const SETTLED_STATUSES: ReadonlySet<BetStatus> = new Set(['won', 'lost', 'void', 'cashed_out']);
+
+/** The close prices of the bet's market, for taking the book's margin out. */
+export interface CloseMarket {
+  /** Close price of every outcome in the market, the bet's own selection among them. */
+  prices: number[];
+  /** True only when `prices` cover every outcome (a mutually exclusive, exhaustive set). */
+  complete: boolean;
+}
+
+export interface BetFact {
+  betId: string;
+  /** Discord user id of the member who placed it. */
+  member: string;
+  book: string;
+  session: string;
+  sport: string;
+  placedAt: number;
+  /** When it settled, when known; P&L curves order by it (else by placedAt). */
+  settledAt?: number | null;
+  stakeCents: number;
+  /** Decimal odds the bet was struck at. */
+  oddsTaken: number;
+  status: BetStatus;
+  /** Money paid back including the stake (0 lost, the stake for a void); null while open or unknown. */
+  returnCents: number | null;
+  /** Last pre-off price of the same selection at the same book; null when none was captured. */
+  closeOdds: number | null;
+  closeMarket: CloseMarket | null;
+}
+
+export interface FactsFilter {
+  member?: string;
+  book?: string;
+  /** Bets placed at or after this instant. */
+  since?: number;
+  /** Bets placed before this instant. */
+  until?: number;
+}
+
+/** Facts matching a filter; a source may filter in its own query and call this as the last word. */
+export function applyFilter(facts: readonly BetFact[], f: FactsFilter): BetFact[] {
+  return facts.filter(
+    (b) =>
+      (f.member === undefined || b.member === f.member) &&
+      (f.book === undefined || b.book === f.book) &&
+      (f.since === undefined || b.placedAt >= f.since) &&
+      (f.until === undefined || b.placedAt < f.until),
+  );
+}

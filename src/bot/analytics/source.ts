@@ -1,0 +1,75 @@
+/**
+ * Where /stats and /leaderboard get their bets: the bet records (repos/bet-records.ts). The one adapter
+ * between the records and the analytics.
+ */
+
+import type { BotContext } from '../context.js';
+import { type BetRecord, BetRecordRepo } from '../repos/bet-records.js';
+import type { BotStore } from '../store.js';
+import { applyFilter, type BetFact, type BetStatus, type CloseMarket, type FactsFilter } from './facts.js';
+
+export interface AnalyticsFilter extends FactsFilter {
+  /** Only this guild's bets (null: bets made outside a guild). */
+  guild?: string | null;
+}
+
+export interface AnalyticsSource {
+  facts(filter: AnalyticsFilter): Promise<BetFact[]>;
+}
+
+const STATUSES = new Set<BetStatus>(['won', 'lost', 'void', 'cashed_out']);
+
+/** A bet the gateway holds: placed (open or missing from its history) or settled, with its P&L when settled. */
+export function factOf(r: BetRecord): BetFact[] {
+  if (r.betId === null || !['placed', 'settled', 'missing'].includes(r.state)) return [];
+  const odds = r.odds ?? r.payload.shownOdds;
+  const settled = (r.settledStatus ?? 'open') as BetStatus;
+  const status: BetStatus = r.state === 'settled' && STATUSES.has(settled) ? settled : 'open';
+  // The book's P&L is the truth; without it, what the receipt promised.
+  const returnCents =
+    status === 'open'
+      ? null
+      : r.pnl !== null
+        ? r.stakeCents + Math.round(r.pnl * 100)
+        : status === 'won'
+          ? Math.round(r.stakeCents * odds)
+          : status === 'lost'
+            ? 0
+            : status === 'void'
+              ? r.stakeCents
+              : null;
+  return [
+    {
+      betId: r.betId,
+      member: r.userId,
+      book: r.bookie,
+      session: r.sessionId,
+      sport: r.payload.sport,
+      placedAt: r.createdAt,
+      settledAt: r.state === 'settled' ? r.updatedAt : null,
+      stakeCents: r.stakeCents,
+      oddsTaken: odds,
+      status,
+      returnCents,
+      closeOdds: r.closeOdds,
+      closeMarket: (r.closeMarket as CloseMarket | null) ?? null,
+    },
+  ];
+}
+
+export class BetRecordsSource implements AnalyticsSource {
+  readonly #records: BetRecordRepo;
+  constructor(store: BotStore) {
+    this.#records = new BetRecordRepo(store);
+  }
+
+  async facts(filter: AnalyticsFilter): Promise<BetFact[]> {
+    const rows = await this.#records.forGuild(filter.guild, ['placed', 'settled', 'missing']);
+    return applyFilter(rows.flatMap(factOf), filter);
+  }
+}
+
+/** The source the commands use. */
+export function analyticsSource(ctx: Pick<BotContext, 'store'>): AnalyticsSource {
+  return new BetRecordsSource(ctx.store);
+}

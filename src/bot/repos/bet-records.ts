@@ -1,0 +1,316 @@
+import type { SlipPayload } from '../slip-rules.js';
+import type { BotStore } from '../store.js';
+
+/**
+ * A bet's life, one row per Confirm (docs/reliability.md has the table of states and who moves them).
+ * `sending` is written in the same statement that claims the slip, before place_bet leaves the process.
+ */
+export type BetState =
+  | 'sending'
+  | 'not_sent'
+  | 'submitted'
+  | 'unknown'
+  | 'placed'
+  | 'refused'
+  | 'not_placed'
+  | 'settled'
+  | 'missing';
+
+/** States whose stake counts against the member's day: a release is the move out of them. */
+export const HOLDING: readonly BetState[] = ['sending', 'submitted', 'unknown', 'placed', 'settled', 'missing'];
+/** States reconciliation may still move: the gateway may hold a bet the desk has not seen. */
+export const UNRESOLVED: readonly BetState[] = ['sending', 'unknown'];
+
+const list = (states: readonly string[]) => states.map((s) => `'${s}'`).join(', ');
+const HOLDING_SQL = list(HOLDING);
+
+export interface BetRecord {
+  placementId: string;
+  slipId: string;
+  guildKey: string;
+  guildId: string | null;
+  channelId: string;
+  messageId: string | null;
+  userId: string;
+  sessionId: string;
+  bookie: string;
+  day: string;
+  stakeCents: number;
+  payload: SlipPayload;
+  state: BetState;
+  correlationId: string | null;
+  timeoutAt: number | null;
+  betId: string | null;
+  odds: number | null;
+  note: string | null;
+  settledStatus: string | null;
+  pnl: number | null;
+  misses: number;
+  /** The last pre-off price captured for the selection at its book, and the market then (JSON). */
+  closeOdds: number | null;
+  closeMarket: unknown;
+  createdAt: number;
+  updatedAt: number;
+}
+
+interface Row extends Record<string, unknown> {
+  placement_id: string;
+  slip_id: string;
+  guild_key: string;
+  guild_id: string | null;
+  channel_id: string;
+  message_id: string | null;
+  user_id: string;
+  session_id: string;
+  bookie: string;
+  day: string;
+  stake_cents: number;
+  payload: string;
+  state: BetState;
+  correlation_id: string | null;
+  timeout_at: number | null;
+  bet_id: string | null;
+  odds: number | null;
+  note: string | null;
+  settled_status: string | null;
+  pnl: number | null;
+  misses: number;
+  close_odds: number | null;
+  close_market: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const toRecord = (r: Row): BetRecord => ({
+  placementId: r.placement_id,
+  slipId: r.slip_id,
+  guildKey: r.guild_key,
+  guildId: r.guild_id,
+  channelId: r.channel_id,
+  messageId: r.message_id,
+  userId: r.user_id,
+  sessionId: r.session_id,
+  bookie: r.bookie,
+  day: r.day,
+  stakeCents: Number(r.stake_cents),
+  payload: JSON.parse(r.payload) as SlipPayload,
+  state: r.state,
+  correlationId: r.correlation_id,
+  timeoutAt: r.timeout_at === null ? null : Number(r.timeout_at),
+  betId: r.bet_id,
+  odds: r.odds,
+  note: r.note,
+  settledStatus: r.settled_status,
+  pnl: r.pnl,
+  misses: Number(r.misses),
+  closeOdds: r.close_odds,
+  closeMarket: r.close_market === null ? null : (JSON.parse(r.close_market) as unknown),
+  createdAt: Number(r.created_at),
+  updatedAt: Number(r.updated_at),
+});
+
+export interface ClaimRequest {
+  placementId: string;
+  slipId: string;
+  userId: string;
+  guildKey: string;
+  day: string;
+  stakeCents: number;
+  dayLimitCents: number;
+  now: number;
+}
+
+export type ClaimOutcome =
+  | { kind: 'claimed'; record: BetRecord }
+  | { kind: 'handled'; record: BetRecord }
+  | { kind: 'over_limit'; usedCents: number }
+  | { kind: 'other' };
+
+/** Bet records: the claim, every later move (each guarded by the state it leaves), and the day's holds. */
+export class BetRecordRepo {
+  constructor(private readonly store: BotStore) {}
+
+  /**
+   * Claims the slip and writes the record in state `sending`, in one statement: only the owner, only
+   * before expiry, only once per slip (slip_id is unique), and only while the day's holds plus this
+   * stake stay within the limit. Whoever gets no row learns why from `explain`.
+   */
+  async claim(req: ClaimRequest): Promise<ClaimOutcome> {
+    const rows = await this.store.query<Row>(
+      `INSERT INTO bet_records (placement_id, slip_id, guild_key, guild_id, channel_id, message_id, user_id,
+         session_id, bookie, day, stake_cents, payload, state, created_at, updated_at)
+       SELECT ?, s.slip_id, ?, s.guild_id, s.channel_id, s.message_id, s.user_id, ?, ?, ?, ?, s.payload,
+         'sending', ?, ?
+       FROM slips s
+       WHERE s.slip_id = ? AND s.user_id = ? AND s.expires_at > ?
+         AND (SELECT COALESCE(SUM(b.stake_cents), 0) FROM bet_records b
+              WHERE b.guild_key = ? AND b.user_id = ? AND b.day = ? AND b.state IN (${HOLDING_SQL})) + ? <= ?
+       ON CONFLICT (slip_id) DO NOTHING RETURNING *`,
+      req.placementId,
+      req.guildKey,
+      ...(await this.#slipSessionAndBook(req.slipId)),
+      req.day,
+      req.stakeCents,
+      req.now,
+      req.now,
+      req.slipId,
+      req.userId,
+      req.now,
+      req.guildKey,
+      req.userId,
+      req.day,
+      req.stakeCents,
+      req.dayLimitCents,
+    );
+    if (rows[0] !== undefined) return { kind: 'claimed', record: toRecord(rows[0]) };
+    const existing = await this.bySlip(req.slipId);
+    if (existing) return { kind: 'handled', record: existing };
+    const used = await this.usedCents(req.guildKey, req.userId, req.day);
+    if (used + req.stakeCents > req.dayLimitCents) return { kind: 'over_limit', usedCents: used };
+    return { kind: 'other' };
+  }
+
+  async #slipSessionAndBook(slipId: string): Promise<[string, string]> {
+    const rows = await this.store.query<{ payload: string }>('SELECT payload FROM slips WHERE slip_id = ?', slipId);
+    const p = rows[0] ? (JSON.parse(rows[0].payload) as SlipPayload) : undefined;
+    return [p?.sessionId ?? '', p?.bookie ?? ''];
+  }
+
+  async bySlip(slipId: string): Promise<BetRecord | undefined> {
+    const rows = await this.store.query<Row>('SELECT * FROM bet_records WHERE slip_id = ?', slipId);
+    return rows[0] === undefined ? undefined : toRecord(rows[0]);
+  }
+
+  async get(placementId: string): Promise<BetRecord | undefined> {
+    const rows = await this.store.query<Row>('SELECT * FROM bet_records WHERE placement_id = ?', placementId);
+    return rows[0] === undefined ? undefined : toRecord(rows[0]);
+  }
+
+  async byCorrelation(correlationId: string): Promise<BetRecord | undefined> {
+    const rows = await this.store.query<Row>('SELECT * FROM bet_records WHERE correlation_id = ?', correlationId);
+    return rows[0] === undefined ? undefined : toRecord(rows[0]);
+  }
+
+  async byBetId(betId: string): Promise<BetRecord | undefined> {
+    const rows = await this.store.query<Row>('SELECT * FROM bet_records WHERE bet_id = ?', betId);
+    return rows[0] === undefined ? undefined : toRecord(rows[0]);
+  }
+
+  /** The member's stake held today: every record in a holding state. */
+  async usedCents(guildKey: string, userId: string, day: string): Promise<number> {
+    const rows = await this.store.query<{ total: number | null }>(
+      `SELECT COALESCE(SUM(stake_cents), 0) AS total FROM bet_records
+       WHERE guild_key = ? AND user_id = ? AND day = ? AND state IN (${HOLDING_SQL})`,
+      guildKey,
+      userId,
+      day,
+    );
+    return Number(rows[0]?.total ?? 0);
+  }
+
+  /**
+   * Moves a record from one of `from` to `to`, setting the given columns; the record only for the caller
+   * that moved it (a second handling of the same evidence changes nothing).
+   */
+  async move(
+    placementId: string,
+    from: readonly BetState[],
+    to: BetState,
+    set: Partial<{
+      correlationId: string;
+      timeoutAt: number | null;
+      betId: string;
+      odds: number | null;
+      note: string;
+      settledStatus: string;
+      pnl: number | null;
+    }>,
+    now: number,
+  ): Promise<BetRecord | undefined> {
+    const cols: string[] = ['state = ?', 'updated_at = ?'];
+    const params: unknown[] = [to, now];
+    const add = (col: string, v: unknown) => {
+      cols.push(`${col} = ?`);
+      params.push(v);
+    };
+    if (set.correlationId !== undefined) add('correlation_id', set.correlationId);
+    if (set.timeoutAt !== undefined) add('timeout_at', set.timeoutAt);
+    if (set.betId !== undefined) add('bet_id', set.betId);
+    if (set.odds !== undefined) add('odds', set.odds);
+    if (set.note !== undefined) add('note', set.note);
+    if (set.settledStatus !== undefined) add('settled_status', set.settledStatus);
+    if (set.pnl !== undefined) add('pnl', set.pnl);
+    const rows = await this.store.query<Row>(
+      `UPDATE bet_records SET ${cols.join(', ')} WHERE placement_id = ? AND state IN (${list(from)}) RETURNING *`,
+      ...params,
+      placementId,
+    );
+    return rows[0] === undefined ? undefined : toRecord(rows[0]);
+  }
+
+  /** Counts a settlement read that did not find a placed bet; returns the new count. */
+  async countMiss(placementId: string, now: number): Promise<number> {
+    const rows = await this.store.query<{ misses: number }>(
+      "UPDATE bet_records SET misses = misses + 1, updated_at = ? WHERE placement_id = ? AND state = 'placed' RETURNING misses",
+      now,
+      placementId,
+    );
+    return Number(rows[0]?.misses ?? 0);
+  }
+
+  /** Keeps a pre-off price as the close; a later read replaces an earlier one, never the other way. */
+  async recordClose(placementId: string, odds: number, market: unknown, at: number): Promise<void> {
+    await this.store.query(
+      `UPDATE bet_records SET close_odds = ?, close_market = ?, close_at = ?
+       WHERE placement_id = ? AND (close_at IS NULL OR close_at <= ?)`,
+      odds,
+      market === null ? null : JSON.stringify(market),
+      at,
+      placementId,
+      at,
+    );
+  }
+
+  /** Records in these states for one guild (all guilds when undefined), oldest first. */
+  async forGuild(guildId: string | null | undefined, states: readonly BetState[]): Promise<BetRecord[]> {
+    const rows =
+      guildId === undefined
+        ? await this.store.query<Row>(`SELECT * FROM bet_records WHERE state IN (${list(states)}) ORDER BY created_at`)
+        : guildId === null
+          ? await this.store.query<Row>(
+              `SELECT * FROM bet_records WHERE guild_id IS NULL AND state IN (${list(states)}) ORDER BY created_at`,
+            )
+          : await this.store.query<Row>(
+              `SELECT * FROM bet_records WHERE guild_id = ? AND state IN (${list(states)}) ORDER BY created_at`,
+              guildId,
+            );
+    return rows.map(toRecord);
+  }
+
+  async inStates(states: readonly BetState[]): Promise<BetRecord[]> {
+    const rows = await this.store.query<Row>(
+      `SELECT * FROM bet_records WHERE state IN (${list(states)}) ORDER BY created_at`,
+    );
+    return rows.map(toRecord);
+  }
+
+  async knownBetIds(sessionId: string): Promise<Set<string>> {
+    const rows = await this.store.query<{ bet_id: string }>(
+      'SELECT bet_id FROM bet_records WHERE session_id = ? AND bet_id IS NOT NULL',
+      sessionId,
+    );
+    return new Set(rows.map((r) => r.bet_id));
+  }
+
+  async recent(filter: { guildId: string | null; limit: number }): Promise<BetRecord[]> {
+    const rows =
+      filter.guildId === null
+        ? await this.store.query<Row>('SELECT * FROM bet_records ORDER BY created_at DESC LIMIT ?', filter.limit)
+        : await this.store.query<Row>(
+            'SELECT * FROM bet_records WHERE guild_id = ? ORDER BY created_at DESC LIMIT ?',
+            filter.guildId,
+            filter.limit,
+          );
+    return rows.map(toRecord);
+  }
+}

@@ -1,0 +1,58 @@
+import { ButtonStyle, ComponentType } from 'discord.js';
+import type { SelectionComparison } from '../compare.js';
+import { encodeCustomId } from '../custom-id.js';
+import { formatOdds } from '../odds.js';
+import { COLOUR } from './colours.js';
+import { clip, fitView, LIMITS, type MessageView } from './limits.js';
+
+export function compareView(input: {
+  eventName: string;
+  marketLabel: string;
+  rows: SelectionComparison[];
+  /** Stored ref of each row's best price, for its "Bet at best" button. */
+  betRefs: Map<string, string>;
+}): MessageView {
+  const buttons = input.rows.flatMap((r) => {
+    const ref = input.betRefs.get(r.key);
+    if (!ref || !r.best || r.best.price === null) return [];
+    return [
+      {
+        type: ComponentType.Button as const,
+        style: ButtonStyle.Success as const,
+        custom_id: encodeCustomId('cmp', 'bet', ref),
+        label: clip(`Bet at best: ${r.label} ${formatOdds(r.best.price)} @ ${r.best.bookie}`, LIMITS.buttonLabel),
+      },
+    ];
+  });
+  const rows = [];
+  for (let i = 0; i < buttons.length && rows.length < LIMITS.actionRows; i += LIMITS.buttonsPerRow) {
+    rows.push({ type: ComponentType.ActionRow as const, components: buttons.slice(i, i + LIMITS.buttonsPerRow) });
+  }
+  return fitView({
+    embeds: [
+      {
+        title: clip(`Compare · ${input.marketLabel}`, LIMITS.embedTitle),
+        description: clip(
+          `${input.eventName}\nLive prices from a price check at every book; ⭐ marks the best.`,
+          LIMITS.embedDescription,
+        ),
+        color: COLOUR.info,
+        fields: input.rows.slice(0, LIMITS.embedFields).map((r) => ({
+          name: clip(r.label, LIMITS.fieldName),
+          value: clip(
+            r.books
+              .map((b) =>
+                b.price === null
+                  ? `${b.bookie}: no price${b.error ? ` (${b.error})` : ''}`
+                  : `${b === r.best ? '⭐ **' : ''}${b.bookie}: ${formatOdds(b.price)}${b === r.best ? '**' : ''}`,
+              )
+              .join('\n') || '–',
+            LIMITS.fieldValue,
+          ),
+          inline: true,
+        })),
+      },
+    ],
+    components: rows,
+  });
+}

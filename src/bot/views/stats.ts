@@ -1,0 +1,113 @@
+import type { APIEmbedField } from 'discord.js';
+import type { Leaderboard } from '../analytics/leaderboard.js';
+import type { GroupReport, Report } from '../analytics/report.js';
+import { COLOUR } from './colours.js';
+import { clip, fitView, LIMITS, type MessageView } from './limits.js';
+
+export const STATS_CHART_FILE = 'stats.png';
+
+const money = (cents: number) => `${cents < 0 ? '-' : ''}$${(Math.abs(cents) / 100).toFixed(2)}`;
+const pct = (x: number | null, signed = false) =>
+  x === null ? '–' : `${signed && x > 0 ? '+' : ''}${(x * 100).toFixed(2)}%`;
+const signedNum = (x: number | null) => (x === null ? '–' : `${x > 0 ? '+' : ''}${x.toFixed(4)}`);
+const units = (x: number) => `${x > 0 ? '+' : ''}${x.toFixed(2)}u`;
+
+const field = (name: string, value: string, inline = true): APIEmbedField => ({
+  name: clip(name, LIMITS.fieldName),
+  value: clip(value || '–', LIMITS.fieldValue),
+  inline,
+});
+
+export interface StatsViewInput {
+  /** Who and what the numbers cover, e.g. "<@123> · bookie_a · last 30 days". */
+  scope: string;
+  report: Report;
+  byBook: GroupReport[];
+  /** Whether a chart file is attached to the message. */
+  chart: boolean;
+}
+
+export function statsView(input: StatsViewInput): MessageView {
+  const { pnl, clv } = input.report;
+  const capture =
+    clv.settled === 0
+      ? 'no settled bets'
+      : `${pct(clv.captureRate)} (${clv.settledWithClose} of ${clv.settled} settled)`;
+  const fields: APIEmbedField[] = [
+    field(
+      'Bets',
+      `${pnl.bets} (${pnl.won} won · ${pnl.lost} lost · ${pnl.voided} void · ${pnl.cashedOut} cashed out · ${pnl.open} open)`,
+      false,
+    ),
+    field('Turnover', money(pnl.turnoverCents)),
+    field('Profit', money(pnl.profitCents)),
+    field('Yield', pct(pnl.yield, true)),
+    field('Strike rate', pct(pnl.strikeRate)),
+    field('Max drawdown', money(pnl.maxDrawdownCents)),
+  ];
+  if (pnl.roiOnBank !== null) fields.push(field('ROI on bank', pct(pnl.roiOnBank, true)));
+  if (pnl.units) fields.push(field('Units', `${units(pnl.units.profit)} on ${pnl.units.turnover.toFixed(2)}u staked`));
+  if (pnl.unknownReturn > 0)
+    fields.push(field('Return unknown', `${pnl.unknownReturn} settled bet(s) left out of the money`));
+  fields.push(
+    field('Close captured', capture),
+    field('CLV (mean)', `${pct(clv.meanClv, true)} · log ${signedNum(clv.meanLogClv)}`),
+    field('Beat the close', clv.withClose ? `${pct(clv.beatCloseRate)} of ${clv.withClose}` : '–'),
+    field('EV vs no-vig close', clv.evBets ? `${pct(clv.meanEv, true)} over ${clv.evBets} bet(s)` : '–'),
+  );
+  if (clv.noEv > 0) fields.push(field('EV left out', `${clv.noEv} bet(s): market incomplete at the close`));
+  if (input.byBook.length > 1) {
+    fields.push(
+      field(
+        'By book',
+        input.byBook
+          .map(
+            (g) =>
+              `**${g.key}** ${money(g.pnl.profitCents)} · yield ${pct(g.pnl.yield, true)} · CLV ${pct(g.clv.meanClv, true)}`,
+          )
+          .join('\n'),
+        false,
+      ),
+    );
+  }
+  return fitView({
+    embeds: [
+      {
+        title: 'Stats',
+        description: input.scope,
+        color: COLOUR.info,
+        fields: fields.slice(0, LIMITS.embedFields),
+        ...(input.chart ? { image: { url: `attachment://${STATS_CHART_FILE}` } } : {}),
+        footer: { text: 'CLV = price taken / closing price − 1; EV only where the closing market was complete.' },
+      },
+    ],
+    components: [],
+  });
+}
+
+export function leaderboardView(board: Leaderboard, scope: string): MessageView {
+  const lines = board.ranked
+    .slice(0, 20)
+    .map(
+      (r, i) =>
+        `**${i + 1}.** <@${r.member}> CLV ${pct(r.clv.meanClv, true)} (log ${signedNum(r.clv.meanLogClv)}) · beat close ${pct(r.clv.beatCloseRate)} · ${r.clv.withClose} bets · profit ${money(r.profitCents)}`,
+    );
+  const waiting = board.tooFew.map((t) => `<@${t.member}> (${t.withClose})`).join(', ');
+  return fitView({
+    embeds: [
+      {
+        title: 'Leaderboard by closing line value',
+        description: clip(
+          [
+            scope,
+            lines.length ? lines.join('\n') : `Nobody has ${board.minBets} bets with a captured close yet.`,
+            ...(waiting ? [`Not ranked yet (under ${board.minBets} bets with a close): ${waiting}`] : []),
+          ].join('\n\n'),
+          LIMITS.embedDescription,
+        ),
+        color: COLOUR.info,
+      },
+    ],
+    components: [],
+  });
+}

@@ -1,0 +1,252 @@
+import { type BotStore, openStore } from '../../src/bot/store.js';
+import { betSlip, messageMatching, newTrail, pickEvent, press } from '../e2e/flows.js';
+import { startDesk } from '../e2e/harness.js';
+import { textOf, until } from '../e2e/messages.js';
+import { type BotChild, spawnBot } from './bot-child.js';
+import { emptyResult, type ScenarioResult } from './tally.js';
+
+const FINAL = /Bet placed ✅|Bet not placed/;
+
+/** Polls an async check until it yields a value (the e2e `until` takes synchronous checks only). */
+async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((x) => setTimeout(x, 50));
+  }
+}
+
+interface Step {
+  name: string;
+  stake: number;
+  /** Whether the bet must end placed at the gateway (false: it must not exist there). */
+  placed: boolean;
+  slipId?: string;
+}
+
+/**
+ * kill -9 of a real bot process at each step of a bet, each followed by a restart on the same store:
+ * after the slip; after Confirm before the request reached the gateway; with the request at the gateway and
+ * its 202 held at a proxy; after the 202; after the result while Discord refuses the edit; during a
+ * settlement post Discord refuses. Then: no duplicate bet, no gateway bet unknown to the desk, every slip
+ * final, one settlement notice per settled bet, and the day's stake held exactly for the placed bets.
+ */
+export async function crashSteps(): Promise<ScenarioResult> {
+  const r = emptyResult('kill -9 at every step of a bet');
+  const desk = await startDesk({
+    webhooks: true,
+    proxy: true,
+    inProcessBot: false,
+    // A short safe window and quick passes, so reconciliation decides within the test.
+    env: { RECONCILE_WINDOW_SECONDS: '4', RECONCILE_INTERVAL_SECONDS: '1', SETTLEMENT_INTERVAL_SECONDS: '1' },
+  });
+  const proxy = desk.proxy!;
+  let child: BotChild | undefined;
+  let store: BotStore | undefined;
+  const restart = async () => {
+    await child?.kill9();
+    await until('the old gateway session to drop', () => (desk.ld.connectedBots === 0 ? true : undefined), 5_000).catch(
+      () => undefined,
+    );
+    child = await spawnBot(desk.env);
+    await desk.ld.waitForBot(15_000);
+  };
+  const steps: Step[] = [];
+  try {
+    child = await spawnBot(desk.env);
+    await desk.ld.waitForBot(15_000);
+    await until('the commands', () => (desk.ld.commands().length > 0 ? true : undefined), 15_000);
+    store = await openStore(desk.env.STORE_URL as string);
+    const sel = await pickEvent(desk, 'nba', 3);
+    const { bettor } = desk.ld.users;
+    const recordOf = async (stake: number) =>
+      (
+        await store!.query<{ state: string; bet_id: string | null }>(
+          'SELECT state, bet_id FROM bet_records WHERE stake_cents = ?',
+          stake * 100,
+        )
+      )[0];
+    const sandboxBets = async (stake: number) =>
+      (await desk.control.state()).bets.filter((b) => b.bet.stake === stake && JSON.stringify(b.bet).includes(sel.epk));
+
+    // 1. After the slip: the restarted bot confirms it.
+    {
+      const step: Step = { name: 'after the slip', stake: 11, placed: true };
+      const trail = newTrail();
+      const { slip } = await betSlip(desk, trail, { user: bettor, sel, stake: step.stake });
+      step.slipId = slip.id;
+      await restart();
+      await press(desk, trail, bettor, slip, /^Confirm$/);
+      // Its place_bet must be done before the next step holds place_bet at the proxy.
+      await messageMatching(desk, slip, FINAL, 30_000);
+      steps.push(step);
+    }
+    // 2. After Confirm, before the request reached the gateway: nothing placed, the slip says so.
+    {
+      const step: Step = { name: 'after Confirm, before sending', stake: 12, placed: false };
+      const trail = newTrail();
+      const { slip } = await betSlip(desk, trail, { user: bettor, sel, stake: step.stake });
+      step.slipId = slip.id;
+      proxy.hold('/v3/place_bet');
+      await press(desk, trail, bettor, slip, /^Confirm$/);
+      await until('place_bet at the proxy', () => (proxy.held > 0 ? true : undefined), 20_000);
+      await child.kill9();
+      proxy.drop();
+      await restart();
+      steps.push(step);
+    }
+    // 3. The gateway has the request; its 202 is held at the proxy when the bot dies.
+    {
+      const step: Step = { name: 'request at the gateway, 202 not stored', stake: 13, placed: true };
+      const trail = newTrail();
+      const { slip } = await betSlip(desk, trail, { user: bettor, sel, stake: step.stake });
+      step.slipId = slip.id;
+      proxy.holdAnswers('/v3/place_bet');
+      await press(desk, trail, bettor, slip, /^Confirm$/);
+      await eventually(
+        'the bet placed at the gateway',
+        async () => ((await sandboxBets(step.stake)).length > 0 ? true : undefined),
+        20_000,
+      );
+      await child.kill9();
+      proxy.drop();
+      await restart();
+      steps.push(step);
+    }
+    // 4. After the 202: the result is polled (held meanwhile) and shown once after the restart.
+    {
+      const step: Step = { name: 'after the 202', stake: 14, placed: true };
+      const trail = newTrail();
+      const { slip } = await betSlip(desk, trail, { user: bettor, sel, stake: step.stake });
+      step.slipId = slip.id;
+      proxy.hold('/api/bet_status');
+      await press(desk, trail, bettor, slip, /^Confirm$/);
+      await messageMatching(desk, slip, /Bet submitted|Bet placed/, 20_000);
+      await child.kill9();
+      proxy.drop();
+      await restart();
+      steps.push(step);
+    }
+    // 5. After the result, while Discord refuses the receipt edit with 5xx: the outbox sends it after the restart.
+    {
+      const step: Step = { name: 'after the result, edit refused', stake: 15, placed: true };
+      const trail = newTrail();
+      const { slip } = await betSlip(desk, trail, { user: bettor, sel, stake: step.stake });
+      step.slipId = slip.id;
+      desk.ld.faults.inject({
+        method: 'PATCH',
+        path: `/messages/${slip.id}`,
+        status: 500,
+        times: Number.POSITIVE_INFINITY,
+      });
+      await press(desk, trail, bettor, slip, /^Confirm$/);
+      await eventually(
+        'the result recorded',
+        async () => ((await recordOf(step.stake))?.state === 'placed' ? true : undefined),
+        20_000,
+      );
+      await child.kill9();
+      desk.ld.faults.clear();
+      await restart();
+      steps.push(step);
+    }
+    // Every slip reaches its final message.
+    for (const step of steps) {
+      const slip = desk.ld.message(step.slipId!);
+      const ok = await until(
+        'a final slip',
+        () => (FINAL.test(textOf(desk.ld.message(step.slipId!))) ? true : undefined),
+        30_000,
+      ).catch(() => false);
+      if (!ok) {
+        r.lostResults += 1;
+        r.notes.push(`${step.name}: slip shows "${textOf(slip).slice(0, 120)}"`);
+      }
+    }
+    // 6. A settlement notice refused by Discord, then a crash, then the restart posts it once.
+    desk.ld.faults.inject({
+      method: 'POST',
+      path: `/channels/${desk.ld.channelIds.bets}/messages`,
+      status: 503,
+      times: Number.POSITIVE_INFINITY,
+    });
+    await desk.control.settle(sel.epk);
+    await eventually(
+      'a refused settlement post',
+      async () => {
+        const rows = await store!.query<{ attempts: number }>(
+          "SELECT attempts FROM outbox WHERE outbox_key LIKE 'create:settle:%' AND state = 'pending'",
+        );
+        return rows.some((x) => Number(x.attempts) > 0) ? true : undefined;
+      },
+      30_000,
+    );
+    // Then Discord takes a post slowly: the bot dies while it is in flight, Discord still makes the message,
+    // and the restarted bot's resend carries the same nonce, so it is not posted twice.
+    desk.ld.faults.clear();
+    desk.ld.faults.inject({
+      method: 'POST',
+      path: `/channels/${desk.ld.channelIds.bets}/messages`,
+      delayMs: 3_000,
+      times: Number.POSITIVE_INFINITY,
+    });
+    await new Promise((x) => setTimeout(x, 2_000));
+    await child.kill9();
+    await new Promise((x) => setTimeout(x, 2_000));
+    desk.ld.faults.clear();
+    await restart();
+    const placedSteps = steps.filter((s) => s.placed);
+    const notices = () =>
+      desk.ld
+        .messages(desk.ld.channelIds.bets)
+        .filter((m) => /^(Won|Lost|Void|Cashed out)/.test(m.embeds[0]?.title ?? ''));
+    await until(
+      'every settlement notice',
+      () => (notices().length >= placedSteps.length ? true : undefined),
+      30_000,
+    ).catch(() => undefined);
+    await new Promise((x) => setTimeout(x, 2_000)); // a settlement pass more: nothing is posted twice
+    const noticeCount = notices().length;
+
+    // The tallies.
+    const held = new Set(
+      (await store.query<{ bet_id: string }>('SELECT bet_id FROM bet_records WHERE bet_id IS NOT NULL')).map(
+        (x) => x.bet_id,
+      ),
+    );
+    let unknownToDesk = 0;
+    for (const step of steps) {
+      const atGateway = await sandboxBets(step.stake);
+      r.duplicateBets += Math.max(0, atGateway.length - 1);
+      unknownToDesk += atGateway.filter((b) => !held.has(b.bet.bet_id)).length;
+      if (atGateway.length !== (step.placed ? 1 : 0))
+        r.notes.push(`${step.name}: ${atGateway.length} bets at the gateway`);
+    }
+    const heldCents = await store.query<{ total: number }>(
+      `SELECT COALESCE(SUM(stake_cents), 0) AS total FROM bet_records
+       WHERE state IN ('sending', 'submitted', 'unknown', 'placed', 'settled', 'missing')`,
+    );
+    const expectedCents = placedSteps.reduce((a, s) => a + s.stake * 100, 0);
+    const stakeRight = Number(heldCents[0]?.total) === expectedCents;
+    r.survived =
+      r.duplicateBets === 0 &&
+      r.lostResults === 0 &&
+      unknownToDesk === 0 &&
+      noticeCount === placedSteps.length &&
+      stakeRight;
+    r.notes.push(
+      `steps ${steps.length}, duplicate bets ${r.duplicateBets}, gateway bets unknown to the desk ${unknownToDesk}, ` +
+        `lost results ${r.lostResults}, settlement notices ${noticeCount} of ${placedSteps.length}, ` +
+        `stake held ${Number(heldCents[0]?.total) / 100} of ${expectedCents / 100}`,
+    );
+  } finally {
+    const exit = child ? await Promise.race([child.exited, Promise.resolve(undefined)]) : undefined;
+    if (exit) r.crashes += 1;
+    await child?.stop();
+    await store?.close();
+    await desk.close();
+  }
+  return r;
+}

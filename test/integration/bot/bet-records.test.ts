@@ -1,0 +1,118 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BetRecordRepo, type ClaimRequest } from '../../../src/bot/repos/bet-records.js';
+import { SlipRepo } from '../../../src/bot/repos/slips.js';
+import { type BotStore, openStore } from '../../../src/bot/store.js';
+
+let dir: string;
+let store: BotStore;
+let slips: SlipRepo;
+let records: BetRecordRepo;
+const DAY = '2026-11-22';
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'bet-records-'));
+  store = await openStore(`sqlite://${join(dir, 'bot.sqlite')}`);
+  slips = new SlipRepo(store);
+  records = new BetRecordRepo(store);
+});
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function slip(id: string, userId = 'u1', stake = 30, expiresAt = Date.now() + 60_000) {
+  await slips.create({
+    slipId: id,
+    guildId: 'g1',
+    channelId: 'c1',
+    messageId: `m-${id}`,
+    userId,
+    payload: { stake, stakeCents: stake * 100, sessionId: '1001', bookie: 'bookie_a' },
+    createdAt: Date.now(),
+    expiresAt,
+  });
+}
+
+const claim = (slipId: string, over: Partial<ClaimRequest> = {}) =>
+  records.claim({
+    placementId: `p-${slipId}-${Math.random()}`,
+    slipId,
+    userId: 'u1',
+    guildKey: 'g1',
+    day: DAY,
+    stakeCents: 3_000,
+    dayLimitCents: 10_000,
+    now: Date.now(),
+    ...over,
+  });
+
+describe('bet records on sqlite', () => {
+  it('writes one record in state sending for one of 20 concurrent claims of a slip', async () => {
+    await slip('s1');
+    const results = await Promise.all(Array.from({ length: 20 }, () => claim('s1')));
+    expect(results.filter((r) => r.kind === 'claimed')).toHaveLength(1);
+    const rows = await store.query<{ state: string }>('SELECT state FROM bet_records WHERE slip_id = ?', 's1');
+    expect(rows).toEqual([{ state: 'sending' }]);
+  });
+
+  it('tells the losing clicks what happened to the slip instead of a bare refusal', async () => {
+    await slip('s2');
+    await claim('s2');
+    const again = await claim('s2');
+    expect(again.kind === 'handled' && again.record.state).toBe('sending');
+  });
+
+  it('writes nothing for a claim by someone other than the owner, or after expiry', async () => {
+    await slip('s3', 'owner');
+    expect((await claim('s3', { userId: 'intruder' })).kind).toBe('other');
+    await slip('s4', 'u1', 30, Date.now() - 1);
+    expect((await claim('s4')).kind).toBe('other');
+    expect(await store.query('SELECT * FROM bet_records')).toEqual([]);
+  });
+
+  it('holds the day limit atomically: 10 concurrent $30 claims under $100 leave three', async () => {
+    for (let i = 0; i < 10; i++) await slip(`d${i}`);
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => claim(`d${i}`)));
+    expect(results.filter((r) => r.kind === 'claimed')).toHaveLength(3);
+    expect(results.filter((r) => r.kind === 'over_limit')).toHaveLength(7);
+    expect(await records.usedCents('g1', 'u1', DAY)).toBe(9_000);
+  });
+
+  it('releases a refused bet’s stake once, however often the refusal is handled', async () => {
+    await slip('r1');
+    await slip('r2');
+    const a = await claim('r1');
+    await claim('r2');
+    if (a.kind !== 'claimed') throw new Error('claim failed');
+    await records.move(a.record.placementId, ['sending'], 'submitted', { correlationId: 'c1' }, Date.now());
+    const from = ['sending', 'submitted', 'unknown'] as const;
+    const moves = await Promise.all(
+      Array.from({ length: 5 }, () => records.move(a.record.placementId, from, 'refused', {}, Date.now())),
+    );
+    expect(moves.filter(Boolean)).toHaveLength(1);
+    expect(await records.usedCents('g1', 'u1', DAY)).toBe(3_000);
+  });
+
+  it('adopts one gateway bet id for at most one record', async () => {
+    await slip('x1');
+    await slip('x2');
+    const a = await claim('x1');
+    const b = await claim('x2');
+    if (a.kind !== 'claimed' || b.kind !== 'claimed') throw new Error('claim failed');
+    await records.move(a.record.placementId, ['sending'], 'placed', { betId: 'BET-1' }, Date.now());
+    await expect(
+      records.move(b.record.placementId, ['sending'], 'placed', { betId: 'BET-1' }, Date.now()),
+    ).rejects.toThrow(/UNIQUE/);
+  });
+
+  it('lets a close and a claim of the same slip never both win', async () => {
+    for (let i = 0; i < 20; i++) {
+      await slip(`c${i}`);
+      const [closed, claimed] = await Promise.all([slips.close(`c${i}`), claim(`c${i}`)]);
+      expect(Number(closed) + Number(claimed.kind === 'claimed')).toBe(1);
+    }
+  });
+});

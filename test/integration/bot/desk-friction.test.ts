@@ -1,0 +1,297 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upcomingWindow } from '../../../src/bot/choices.js';
+import { dayIn } from '../../../src/bot/dates.js';
+import type { GwEvent } from '../../../src/bot/gateway-port.js';
+import { priceMovedOptions } from '../../../src/bot/reprice.js';
+import { updateSettings } from '../../../src/bot/settings.js';
+import { closedSlipView } from '../../../src/bot/views/slip.js';
+import type { OptionInput } from '../../../src/local-discord/index.js';
+import { bettableBookieACard, control, type Desk, startDesk, until } from './desk.js';
+
+let desk: Desk;
+let event: GwEvent;
+// Asked before anything else touched the bot: what a member sees right after start.
+let firstLeagues: Array<{ name: string; value: string }> = [];
+let firstEvents: Array<{ name: string; value: string }> = [];
+
+beforeAll(async () => {
+  desk = await startDesk();
+  const { ld } = desk;
+  const base = { user: ld.users.bettor, channelId: ld.channelIds.bets };
+  firstLeagues = (await ld.autocomplete({ ...base, name: 'events', options: { league: '' }, focused: 'league' })) as [];
+  firstEvents = (await ld.autocomplete({ ...base, name: 'bet', options: { event: '' }, focused: 'event' })) as [];
+  const found = await bettableBookieACard(desk);
+  expect(found).toBeDefined();
+  event = found!.event;
+});
+afterAll(async () => {
+  await desk?.close();
+});
+
+async function run(
+  name: string,
+  options: OptionInput,
+  opts: { subcommand?: string; user?: 'admin' | 'bettor' | 'viewer' } = {},
+) {
+  const { ld } = desk;
+  const ix = await ld.sendCommand({
+    user: ld.users[opts.user ?? 'bettor'],
+    channelId: ld.channelIds.bets,
+    name,
+    options,
+    ...(opts.subcommand ? { subcommand: opts.subcommand } : {}),
+  });
+  await ix.acknowledged;
+  return until(
+    () => ix.responses().find((m) => (m.embeds.length > 0 || m.content) && !((m.flags ?? 0) & 128)),
+    `the /${name} reply`,
+    30_000,
+  );
+}
+
+const text = (m: { embeds: unknown[]; content?: string }) => `${m.content ?? ''}${JSON.stringify(m.embeds)}`;
+
+describe('autocomplete right after start', () => {
+  it('answers the first ask for a league and for an event with choices, not with nothing', () => {
+    expect(firstLeagues.length).toBeGreaterThan(0);
+    expect(firstEvents.length).toBeGreaterThan(0);
+  });
+
+  it('names leagues as members know them and keeps the key as the value', async () => {
+    const { ld } = desk;
+    const choices = (await ld.autocomplete({
+      user: ld.users.bettor,
+      channelId: ld.channelIds.bets,
+      name: 'events',
+      options: { league: 'rugby u' },
+      focused: 'league',
+    })) as Array<{ name: string; value: string }>;
+    expect(choices).toContainEqual({ name: 'Rugby Union', value: 'rugby_union' });
+  });
+});
+
+describe('/events for every status', () => {
+  it.each([
+    ['prematch', 'tomorrow'],
+    ['in_play', 'today'],
+    ['finished', 'yesterday'],
+  ])('status %s on %s answers with a listing', async (status, date) => {
+    const reply = await run('events', { league: event.league, date, status });
+    expect(text(reply)).not.toMatch(/answered unexpectedly|is in the past/);
+    expect(reply.embeds[0]?.title).toMatch(/ — \d{4}-\d\d-\d\d · /);
+    expect(reply.embeds[0]?.description).toMatch(/event\(s\)|No events/);
+  });
+
+  it('lists finished events of a past day with their score', async () => {
+    // The sandbox has finished games every day for the common leagues: look back a few days for one.
+    const finished = await desk.bot.context.catalog.loadEvents({
+      ...upcomingWindow(Date.now() - 5 * 86_400_000),
+      status: 'finished',
+    });
+    const past = finished.find((e) => e.league === event.league) ?? finished[0];
+    expect(past).toBeDefined();
+    const day = dayIn(Date.parse(past!.start_time), 'UTC');
+    const reply = await run('events', { league: past!.league, date: day, status: 'finished' });
+    expect(text(reply)).toContain(past!.name);
+  });
+});
+
+describe('racing tracks with their race type', () => {
+  it('offers each track with its race type and prices a greyhound track picked from the list', async () => {
+    const { ld } = desk;
+    const tracks = (await ld.autocomplete({
+      user: ld.users.bettor,
+      channelId: ld.channelIds.bets,
+      name: 'price',
+      subcommand: 'racing',
+      options: { track: 'Went' },
+      focused: 'track',
+    })) as Array<{ name: string; value: string }>;
+    expect(tracks[0]).toEqual({ name: 'Wentworth Park · greyhound', value: 'Wentworth Park (G)' });
+    const reply = await run('price', { track: tracks[0]!.value, race: 1 }, { subcommand: 'racing' });
+    expect(reply.embeds[0]?.title).toBe('Wentworth Park R1 (G)');
+    expect(text(reply)).not.toMatch(/does not know|no such race/);
+  });
+
+  it('infers the race type of a known track typed by hand', async () => {
+    const reply = await run('price', { track: 'menangle', race: 2 }, { subcommand: 'racing' });
+    expect(reply.embeds[0]?.title).toBe('Menangle R2 (H)');
+  });
+
+  it('says which race the gateway does not have and how to fix it, and logs it as a note, not an error', async () => {
+    const reply = await run('price', { track: 'Wentworth Park', race: 1, race_type: '(R)' }, { subcommand: 'racing' });
+    expect(text(reply)).toMatch(/race type: greyhound and harness tracks need race_type/);
+    expect(desk.logs.some((l) => l.includes('"level":"error"') && l.includes('interaction failed'))).toBe(false);
+    expect(desk.logs.some((l) => l.includes('request refused'))).toBe(true);
+  });
+});
+
+describe('books a bet can go to', () => {
+  it('leaves a book that does not take bets by market_ref out of /bet once its card is known', async () => {
+    const { ld, bot } = desk;
+    const events = await bot.context.catalog.loadEvents(upcomingWindow(Date.now()));
+    // An event whose bookie_b card is bound: bookie_b reads cards but refuses bets by market_ref (the sandbox's rule).
+    let withB: GwEvent | undefined;
+    for (const e of events.filter((x) => x.status === 'prematch' && (x.books ?? []).includes('bookie_b')).slice(0, 8)) {
+      const card = await bot.context.catalog.loadCard(e.event_id, 'bookie_b');
+      if (card.bound) {
+        expect(card.market_ref_betting_enabled).toBe(false);
+        withB = e;
+        break;
+      }
+    }
+    expect(withB).toBeDefined();
+    const ask = async (name: string) =>
+      (
+        (await ld.autocomplete({
+          user: ld.users.bettor,
+          channelId: ld.channelIds.bets,
+          name,
+          options: { event: withB!.event_id, bookie: '' },
+          focused: 'bookie',
+        })) as Array<{ value: string }>
+      ).map((c) => c.value);
+    const forBet = await ask('bet');
+    expect(forBet).not.toContain('bookie_b');
+    expect(forBet.length).toBeGreaterThan(0);
+    // /markets still lists it: its card can be read, only not bet on by id.
+    expect(await ask('markets')).toContain('bookie_b');
+  });
+
+  it('warns when an admin picks an inactive session', async () => {
+    const reply = await run(
+      'settings',
+      { bookie: 'bookie_b', session: 'sess-alpha-bookie_b-idle' },
+      { subcommand: 'session', user: 'admin' },
+    );
+    expect(reply.content).toMatch(
+      /^Saved\. ⚠️ Session sess-alpha-bookie_b-idle is inactive: bets on bookie_b are refused/,
+    );
+    await run('settings', { bookie: 'bookie_b' }, { subcommand: 'session', user: 'admin' });
+  });
+});
+
+describe('the card, the daily limit and a new price', () => {
+  it('shows the start time on the card', async () => {
+    const reply = await run('markets', { event: event.event_id, bookie: 'bookie_a' });
+    const unix = Math.floor(Date.parse(event.start_time) / 1000);
+    expect(reply.embeds[0]?.description).toContain(`Starts <t:${unix}:f>`);
+  });
+
+  it('refuses a slip over the daily limit before posting it', async () => {
+    const { ld, bot } = desk;
+    await updateSettings(bot.store, ld.guildId, (s) => ({ ...s, maxStakePerBet: 100, maxStakePerDay: 3 }));
+    try {
+      const before = ld.messages(ld.channelIds.bets).filter((m) => m.embeds[0]?.title === 'Bet slip').length;
+      const reply = await run('bet', {
+        event: event.event_id,
+        bookie: 'bookie_a',
+        market: 'any',
+        selection: 'any',
+        stake: 5,
+      });
+      expect(text(reply)).toMatch(/past today's limit of \$3\.00 \(already staked \$0\.00; \$3\.00 left\)/);
+      const after = ld.messages(ld.channelIds.bets).filter((m) => m.embeds[0]?.title === 'Bet slip').length;
+      expect(after).toBe(before);
+    } finally {
+      await updateSettings(bot.store, ld.guildId, ({ maxStakePerBet: _a, maxStakePerDay: _b, ...s }) => s);
+    }
+  });
+
+  it('"Bet again at" on a price-moved refusal posts a new slip for its owner only', async () => {
+    const { ld, bot } = desk;
+    const found = await bettableBookieACard(desk);
+    const market = found!.card.markets.find((m) => m.selections.some((s) => s.bettable && s.market_ref))!;
+    const sel = market.selections.find((s) => s.bettable && s.market_ref)!;
+    const slip = {
+      epk: found!.event.event_id,
+      sport: found!.event.sport,
+      eventName: found!.event.name,
+      bookie: 'bookie_a',
+      sessionId: 'sess-alpha-bookie_a',
+      marketKey: market.market,
+      marketLabel: market.label,
+      selectionLabel: sel.label,
+      marketRef: sel.market_ref!,
+      stake: 2,
+      shownOdds: 3,
+    };
+    const opts = await priceMovedOptions(bot.context, slip, ld.users.bettor.id, 1.5);
+    const closed = closedSlipView(slip, 'Bet not placed', 'Not placed: the price moved.', opts);
+    const postedId = await bot.context.poster.post(ld.channelIds.bets, closed);
+    const message = await until(() => ld.message(postedId), 'the closed slip');
+    const again = control(message, 'v1:slip:reprice:');
+    expect(again?.label).toBe('Bet again at 1.50');
+
+    await ld.clickButton({ user: ld.users.viewer, message, customId: again!.custom_id! });
+    await until(
+      () =>
+        ld
+          .messages(ld.channelIds.bets, { viewer: ld.users.viewer.id })
+          .find((m) => m.visibleTo === ld.users.viewer.id && /Make your own with \/bet/.test(text(m))),
+      "the refusal to someone else's click",
+    );
+    const slipsBefore = ld.messages(ld.channelIds.bets).filter((m) => m.embeds[0]?.title === 'Bet slip').length;
+    await ld.clickButton({ user: ld.users.bettor, message, customId: again!.custom_id! });
+    const fresh = await until(
+      () =>
+        ld.messages(ld.channelIds.bets).filter((m) => m.embeds[0]?.title === 'Bet slip' && m.visibleTo === null)
+          .length > slipsBefore
+          ? ld
+              .messages(ld.channelIds.bets)
+              .filter((m) => m.embeds[0]?.title === 'Bet slip')
+              .pop()
+          : undefined,
+      'the new slip',
+      30_000,
+    );
+    const fields = Object.fromEntries((fresh.embeds[0]?.fields ?? []).map((f) => [f.name, f.value]));
+    expect(fields.Stake).toBe('$2.00');
+    expect(control(fresh, 'v1:slip:confirm:')).toBeDefined();
+  });
+});
+
+describe('a Confirm refused because the price moved', () => {
+  it('closes the slip with "Bet again at <live price>"', async () => {
+    const { ld, bot } = desk;
+    const found = await bettableBookieACard(desk);
+    const sel = found!.card.markets.flatMap((m) => m.selections).find((s) => s.bettable && s.market_ref)!;
+    const user = ld.users.bettor;
+    const ix = await ld.sendCommand({
+      user,
+      channelId: ld.channelIds.bets,
+      name: 'bet',
+      options: {
+        event: found!.event.event_id,
+        bookie: 'bookie_a',
+        market: 'any',
+        selection: sel.market_ref!,
+        stake: 1,
+      },
+    });
+    await ix.acknowledged;
+    const slip = await until(
+      () =>
+        ld
+          .messages(ld.channelIds.bets)
+          .filter((m) => m.embeds[0]?.title === 'Bet slip' && m.visibleTo === null && control(m, 'v1:slip:confirm:'))
+          .find((m) => m.embeds[0]?.fields?.some((f) => f.name === 'Stake' && f.value === '$1.00')),
+      'the $1 slip',
+      30_000,
+    );
+    const confirmId = control(slip, 'v1:slip:confirm:')!.custom_id!;
+    // As if the user had been shown a far higher price than the live one.
+    await bot.store.query(
+      `UPDATE slips SET payload = json_set(payload, '$.shownOdds', 50) WHERE slip_id = ?`,
+      confirmId.split(':').pop(),
+    );
+    await ld.clickButton({ user, message: slip, customId: confirmId });
+    const closed = await until(() => {
+      const m = ld.message(slip.id);
+      return m?.embeds[0]?.title === 'Bet not placed' ? m : undefined;
+    }, 'the closed slip');
+    const again = control(closed, 'v1:slip:reprice:');
+    const live = /price moved to (\d+\.\d\d)/.exec(closed.embeds[0]?.description ?? '')?.[1];
+    expect(again?.label).toBe(`Bet again at ${live}`);
+  });
+});
