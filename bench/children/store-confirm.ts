@@ -27,7 +27,7 @@ async function prepare(p: Extract<Request, { type: 'prepare' }>): Promise<void> 
       guildId: 'g-bench',
       channelId: 'c-bench',
       messageId: null,
-      userId: `u-${i % 64}`,
+      userId: `${p.prefix}-u-${i % 64}`,
       payload: { epk: 'e1', bookie: 'bookie_a', sessionId: 'sess-a-1', stake: 5, price: 2.1 },
       createdAt: now,
       expiresAt: now + 3_600_000,
@@ -46,7 +46,7 @@ async function go(): Promise<{ ms: number; latencies: number[]; claimed: number 
   const worker = async () => {
     for (let i = next++; i < ops; i = next++) {
       const t0 = performance.now();
-      const userId = `u-${i % 64}`;
+      const userId = `${prefix}-u-${i % 64}`;
       const claim = await records.claim({
         placementId: `${prefix}-p-${i}`,
         slipId: `${prefix}-${i}`,
