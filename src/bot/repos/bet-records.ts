@@ -136,6 +136,11 @@ export class BetRecordRepo {
    * stake stay within the limit. Whoever gets no row learns why from `explain`.
    */
   async claim(req: ClaimRequest): Promise<ClaimOutcome> {
+    // Serialized with close() of the same slip: on PostgreSQL neither statement would see the other's row.
+    return this.store.serialize(`slip:${req.slipId}`, () => this.#claim(req));
+  }
+
+  async #claim(req: ClaimRequest): Promise<ClaimOutcome> {
     const rows = await this.store.query<Row>(
       `INSERT INTO bet_records (placement_id, slip_id, guild_key, guild_id, channel_id, message_id, user_id,
          session_id, bookie, day, stake_cents, payload, state, created_at, updated_at)
