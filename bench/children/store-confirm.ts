@@ -1,8 +1,7 @@
 // One bot process's confirm path against the store, in its own process: on "prepare" it opens the store and
-// writes its slips; on "go" it confirms them (slip claim with the day's stake hold and the bet record, job
-// insert, the record's move to submitted: the store work between a Confirm click and the 202 being on
-// record) with `concurrency` at once, and reports.
-import { randomBytes } from 'node:crypto';
+// writes its slips; on "go" it confirms them (the bet record's claim of the slip with the day's stake hold,
+// then the job insert for the 202: the store work
+// between a Confirm click and the 202 being on record) with `concurrency` at once, and reports.
 import { BetRecordRepo } from '../../src/bot/repos/bet-records.js';
 import { JobRepo } from '../../src/bot/repos/jobs.js';
 import { SlipRepo } from '../../src/bot/repos/slips.js';
@@ -28,8 +27,8 @@ async function prepare(p: Extract<Request, { type: 'prepare' }>): Promise<void> 
       guildId: 'g-bench',
       channelId: 'c-bench',
       messageId: null,
-      userId: `u-${i % 64}`,
-      payload: { epk: 'e1', bookie: 'bookie_a', sessionId: 's-bench', stake: 5, stakeCents: 500, shownOdds: 2.1 },
+      userId: `${p.prefix}-u-${i % 64}`,
+      payload: { epk: 'e1', bookie: 'bookie_a', sessionId: 'sess-a-1', stake: 5, price: 2.1 },
       createdAt: now,
       expiresAt: now + 3_600_000,
     });
@@ -47,15 +46,15 @@ async function go(): Promise<{ ms: number; latencies: number[]; claimed: number 
   const worker = async () => {
     for (let i = next++; i < ops; i = next++) {
       const t0 = performance.now();
-      const userId = `u-${i % 64}`;
+      const userId = `${prefix}-u-${i % 64}`;
       const claim = await records.claim({
-        placementId: randomBytes(12).toString('base64url'),
+        placementId: `${prefix}-p-${i}`,
         slipId: `${prefix}-${i}`,
         userId,
         guildKey: 'g-bench',
         day: '2026-11-22',
         stakeCents: 500,
-        dayLimitCents: 100_000_000,
+        dayLimitCents: 1_000_000_000,
         now: Date.now(),
       });
       if (claim.kind !== 'claimed') throw new Error(`slip ${prefix}-${i} was not claimed: ${claim.kind}`);
@@ -64,7 +63,6 @@ async function go(): Promise<{ ms: number; latencies: number[]; claimed: number 
         { correlationId, kind: 'bet', envelope: { correlation_id: correlationId, status: 'pending' }, context: {} },
         Date.now(),
       );
-      await records.move(claim.record.placementId, ['sending'], 'submitted', { correlationId }, Date.now());
       latencies.push(performance.now() - t0);
       claimed++;
     }

@@ -1,4 +1,4 @@
-// Figure 11: the confirm path's store work (slip claim + stake reservation + job insert) in operations per
+// Figure 11: the confirm path's store work (the bet record's slip claim with the day's stake hold, then the job insert) in operations per
 // second, on PostgreSQL vs SQLite from one bot process, and on PostgreSQL from two processes vs one; plus the
 // p99 of that work per confirm (Confirm → 202 on record, less the gateway's own answer time) on each.
 // Every side runs in child processes of the same shape, interleaved, medians over repeats.
@@ -99,7 +99,7 @@ export async function storeConfirm(): Promise<FigureResult[]> {
     }
     const ops = (s: keyof typeof sides) => median(samples[s].perSecond);
     const p99 = (s: keyof typeof sides) => percentile(samples[s].latencies, 99);
-    const shape = `${OPS} confirms per process, ${CONCURRENCY} at once, median of ${REPEATS} interleaved rounds after a warm-up; each a slip claim (DELETE … RETURNING), a stake reservation (conditional upsert) and a job insert, on the real repositories`;
+    const shape = `${OPS} confirms per process, ${CONCURRENCY} at once, median of ${REPEATS} interleaved rounds after a warm-up; each the bet record's claim of the slip with the day's stake hold (one INSERT … SELECT … ON CONFLICT DO NOTHING RETURNING) and the job insert, on the real repositories`;
     return [
       figure({
         name: '11 confirm-path store ops: PostgreSQL vs SQLite (1 process)',

@@ -17,11 +17,11 @@ export interface BotTunables {
   webhookMaxBodyBytes: number;
   /** How often the settlement watcher reads transactions of sessions with open bets. */
   settlementIntervalMs: number;
+  /** A pending job whose process stopped renewing it for this long is taken over by another process. */
+  jobLeaseMs: number;
   /** After this long from a send with no evidence at the gateway, a bet is not placed (stake released). */
   reconcileWindowMs: number;
   reconcileIntervalMs: number;
-  /** A pending job whose process stopped renewing it for this long is taken over by another process. */
-  jobLeaseMs: number;
 }
 
 /** Discord sharding: how many shards the bot has in all, and which of them this process (or manager) runs. */
@@ -202,9 +202,9 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
       webhookToleranceMs: e.WEBHOOK_TOLERANCE_SECONDS * 1000,
       webhookMaxBodyBytes: e.WEBHOOK_MAX_BODY_BYTES,
       settlementIntervalMs: e.SETTLEMENT_INTERVAL_SECONDS * 1000,
+      jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
       reconcileWindowMs: e.RECONCILE_WINDOW_SECONDS * 1000,
       reconcileIntervalMs: e.RECONCILE_INTERVAL_SECONDS * 1000,
-      jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
     },
   };
 }

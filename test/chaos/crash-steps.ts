@@ -91,7 +91,7 @@ export async function crashSteps(): Promise<ScenarioResult> {
       step.slipId = slip.id;
       proxy.hold('/v3/place_bet');
       await press(desk, trail, bettor, slip, /^Confirm$/);
-      await until('place_bet at the proxy', () => (proxy.held('/v3/place_bet') > 0 ? true : undefined), 20_000);
+      await until('place_bet at the proxy', () => (proxy.heldFor('/v3/place_bet') > 0 ? true : undefined), 20_000);
       await child.kill9();
       proxy.drop();
       await restart();

@@ -8,21 +8,22 @@ import type { AddressInfo } from 'node:net';
  */
 export interface GatewayProxy {
   url: string;
-  /** Holds every request whose path starts with `pathPrefix` (several may be held) until release(). */
+  /** Holds every request whose path starts with `pathPrefix` (several prefixes may be held) until release(). */
   hold(pathPrefix: string): void;
-  /** Stops holding and forwards the waiting requests. */
-  release(): void;
-  /** Stops holding and resets the waiting requests unanswered: they die with their sender, the sandbox never sees them. */
-  drop(): void;
-  /** How many requests are waiting (those whose path starts with `pathPrefix`, when given). */
-  held(pathPrefix?: string): number;
   /**
    * Forwards requests whose path starts with `pathPrefix` (the sandbox acts on them) but holds the answers
-   * until release() (or drop(), which cuts them off): the gateway has the request, the bot has no reply yet.
+   * until release() (or drop()): the gateway has the request, the bot has no reply yet.
    */
   holdAnswers(pathPrefix: string): void;
+  release(): void;
+  /** Cuts every held request or answer off (their connections are destroyed), as a dying caller would see. */
+  drop(): void;
   /** How many answers are being held. */
   readonly heldAnswers: number;
+  /** How many requests are waiting. */
+  readonly held: number;
+  /** How many requests whose path starts with `pathPrefix` are waiting. */
+  heldFor(pathPrefix: string): number;
   close(): Promise<void>;
 }
 
@@ -30,8 +31,10 @@ export async function startGatewayProxy(target: string): Promise<GatewayProxy> {
   const upstream = new URL(target);
   const holding = new Set<string>();
   let holdingAnswers: string | undefined;
+  const waiting: Array<() => void> = [];
   const waitingAnswers: Array<{ send: () => void; res: ServerResponse }> = [];
-  const waiting: Array<{ path: string; go: () => void; drop: () => void }> = [];
+  const waitingRequests: ServerResponse[] = [];
+  const waitingPaths: string[] = [];
 
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
     if (res.destroyed || req.destroyed) return;
@@ -66,9 +69,11 @@ export async function startGatewayProxy(target: string): Promise<GatewayProxy> {
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const path = req.url ?? '';
-      if ([...holding].some((p) => path.startsWith(p)))
-        waiting.push({ path, go: () => forward(req, res, body), drop: () => res.destroy() });
-      else forward(req, res, body);
+      if ([...holding].some((p) => path.startsWith(p))) {
+        waiting.push(() => forward(req, res, body));
+        waitingRequests.push(res);
+        waitingPaths.push(path);
+      } else forward(req, res, body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -78,26 +83,33 @@ export async function startGatewayProxy(target: string): Promise<GatewayProxy> {
     hold(pathPrefix) {
       holding.add(pathPrefix);
     },
+    holdAnswers(pathPrefix) {
+      holdingAnswers = pathPrefix;
+    },
     release() {
       holding.clear();
+      waitingPaths.length = 0;
       holdingAnswers = undefined;
-      for (const w of waiting.splice(0)) w.go();
+      waitingRequests.length = 0;
+      for (const go of waiting.splice(0)) go();
       for (const a of waitingAnswers.splice(0)) a.send();
     },
     drop() {
       holding.clear();
+      waitingPaths.length = 0;
       holdingAnswers = undefined;
-      for (const w of waiting.splice(0)) w.drop();
+      waiting.length = 0;
+      for (const res of waitingRequests.splice(0)) res.destroy();
       for (const a of waitingAnswers.splice(0)) a.res.destroy();
     },
-    holdAnswers(pathPrefix) {
-      holdingAnswers = pathPrefix;
+    get held() {
+      return waiting.length;
+    },
+    heldFor(pathPrefix) {
+      return waitingPaths.filter((p) => p.startsWith(pathPrefix)).length;
     },
     get heldAnswers() {
       return waitingAnswers.length;
-    },
-    held(pathPrefix) {
-      return waiting.filter((w) => pathPrefix === undefined || w.path.startsWith(pathPrefix)).length;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -50,7 +50,14 @@ describe('two bot processes on one PostgreSQL, one killed -9', () => {
       proxy: true,
       inProcessBot: false,
       discordShards: 2,
-      env: { STORE_URL: storeUrl, SHARD_COUNT: '2', JOB_LEASE_SECONDS: '3', SETTLEMENT_INTERVAL_SECONDS: '1' },
+      env: {
+        STORE_URL: storeUrl,
+        SHARD_COUNT: '2',
+        JOB_LEASE_SECONDS: '3',
+        SETTLEMENT_INTERVAL_SECONDS: '1',
+        RECONCILE_WINDOW_SECONDS: '5',
+        RECONCILE_INTERVAL_SECONDS: '1',
+      },
     });
     owner = desk.ld.guildShard(2);
     // The other shard first: it becomes the settlement leader, so killing the guild's shard leaves it leading.
@@ -154,7 +161,7 @@ describe('two bot processes on one PostgreSQL, one killed -9', () => {
       // After Confirm: the bet request is on its way when the process dies, and dies with it.
       desk.proxy!.hold('/v3/place_bet');
       await press(desk, trail, bettor, inFlight, /^Confirm$/);
-      await until('the bet request at the proxy', () => desk.proxy!.held('/v3/place_bet') > 0 || undefined);
+      await until('the bet request at the proxy', () => desk.proxy!.heldFor('/v3/place_bet') > 0 || undefined);
 
       await procs.get(owner)!.kill9();
       desk.proxy!.drop();
@@ -162,10 +169,22 @@ describe('two bot processes on one PostgreSQL, one killed -9', () => {
       for (const slip of submitted)
         expect(textOf(await messageMatching(desk, slip, RESULT, 30_000))).toMatch(/Bet placed ✅/);
       await delay(3000); // a lease and more later: no second result
+      // The request that died with its process: the survivor's reconciler finds no such bet at the gateway
+      // once the window has passed, and records it as not placed (its stake hold released).
+      const store = await openStore(storeUrl);
+      let dropped: string | undefined;
+      try {
+        for (const end = Date.now() + 30_000; dropped !== 'not_placed' && Date.now() < end; await delay(250))
+          dropped = (await store.query<{ state: string }>('SELECT state FROM bet_records WHERE stake_cents = 1300'))[0]
+            ?.state;
+      } finally {
+        await store.close();
+      }
       expect({
         bets: [await betsWithStake(11), await betsWithStake(12), await betsWithStake(13)],
         results: submitted.map((s) => edits.get(s.id)?.length ?? 0),
-      }).toEqual({ bets: [1, 1, 0], results: [1, 1] });
+        dropped,
+      }).toEqual({ bets: [1, 1, 0], results: [1, 1], dropped: 'not_placed' });
     } finally {
       desk.ld.events.off('messageUpdate', onEdit);
       desk.proxy!.release();
@@ -182,28 +201,46 @@ describe('two bot processes on one PostgreSQL, one killed -9', () => {
       const channel = desk.ld.channelIds.bets;
       const noticesOf = (betId: string) =>
         desk.ld.messages(channel).filter((m) => textOf(m).includes(betId) && !RESULT.test(textOf(m)));
-      // Discord slow on the next channel post: the watcher's first notice is in flight when its process dies.
+      // Discord slow on the next channel post: the watcher's first notice is in flight (its outbox row leased
+      // by the watcher's process, which sends what it queues at once) when that process dies.
       desk.ld.faults.inject({ method: 'POST', path: /\/channels\/\d+\/messages$/, delayMs: 3000, times: 1 });
       for (const sel of sels.slice(0, 2)) await desk.control.settle(sel.epk);
+      const inFlight = async () =>
+        (
+          await store.query(
+            "SELECT outbox_key FROM outbox WHERE outbox_key LIKE 'create:settle:%' AND lease_until > ?",
+            Date.now(),
+          )
+        ).length > 0;
       const deadline = Date.now() + 30_000;
-      while (
-        (await store.query("SELECT outbox_key FROM outbox WHERE outbox_key LIKE 'create:settle:%'")).length === 0
-      ) {
-        if (Date.now() > deadline) throw new Error('the watcher queued no settlement notice within 30 s');
+      while (!(await inFlight())) {
+        if (Date.now() > deadline) throw new Error('no settlement notice was being sent within 30 s');
         await delay(10);
       }
       await procs.get(leaderShard)!.kill9();
 
-      for (const b of placed) await until(`the notice of ${b.bet.bet_id}`, () => noticesOf(b.bet.bet_id)[0], 30_000);
+      // The survivor takes the watcher's lease, and its outbox resends the dead process's notice once that
+      // row's lease runs out (Discord's nonce keeps a resend of a post that did land from doubling it).
+      const settled = async () =>
+        store.query<{ outbox_key: string; state: string }>(
+          "SELECT outbox_key, state FROM outbox WHERE outbox_key LIKE 'create:settle:%' ORDER BY outbox_key",
+        );
+      for (const end = Date.now() + 60_000; ; await delay(250)) {
+        const rows = await settled();
+        if (rows.length === placed.length && rows.every((r) => r.state === 'done')) break;
+        if (Date.now() > end) throw new Error(`settlement notices not all sent: ${JSON.stringify(rows)}`);
+      }
       await delay(3000); // three watcher passes later: still one each
+      const records = await store.query<{ state: string }>(
+        `SELECT state FROM bet_records WHERE bet_id IN (${placed.map(() => '?').join(', ')})`,
+        ...placed.map((b) => b.bet.bet_id),
+      );
       expect({
         notices: placed.map((b) => noticesOf(b.bet.bet_id).length),
-        open: (await store.query<{ bet_id: string }>("SELECT bet_id FROM bet_records WHERE state = 'placed'")).filter(
-          (r) => placed.some((b) => b.bet.bet_id === r.bet_id),
-        ),
-      }).toEqual({ notices: [1, 1], open: [] });
+        records: records.map((r) => r.state),
+      }).toEqual({ notices: [1, 1], records: ['settled', 'settled'] });
     } finally {
       await store.close();
     }
-  }, 120_000);
+  }, 150_000);
 });

@@ -136,21 +136,12 @@ export class BetRecordRepo {
    * stake stay within the limit. Whoever gets no row learns why from `explain`.
    */
   async claim(req: ClaimRequest): Promise<ClaimOutcome> {
-    // One statement is atomic on SQLite (one writer). On PostgreSQL, READ COMMITTED would let two claims read
-    // the same sum; the member's lock (an advisory lock) makes each claim's statement see the one before.
-    const run = () => this.#claimStatement(req);
-    const key = `hold:${req.guildKey}:${req.userId}`;
-    const rows = this.store.engine === 'postgres' ? await this.store.withLock(key, run) : await run();
-    if (rows[0] !== undefined) return { kind: 'claimed', record: toRecord(rows[0]) };
-    const existing = await this.bySlip(req.slipId);
-    if (existing) return { kind: 'handled', record: existing };
-    const used = await this.usedCents(req.guildKey, req.userId, req.day);
-    if (used + req.stakeCents > req.dayLimitCents) return { kind: 'over_limit', usedCents: used };
-    return { kind: 'other' };
+    // Serialized with close() of the same slip: on PostgreSQL neither statement would see the other's row.
+    return this.store.serialize(`slip:${req.slipId}`, () => this.#claim(req));
   }
 
-  async #claimStatement(req: ClaimRequest): Promise<Row[]> {
-    return this.store.query<Row>(
+  async #claim(req: ClaimRequest): Promise<ClaimOutcome> {
+    const rows = await this.store.query<Row>(
       `INSERT INTO bet_records (placement_id, slip_id, guild_key, guild_id, channel_id, message_id, user_id,
          session_id, bookie, day, stake_cents, payload, state, created_at, updated_at)
        SELECT ?, s.slip_id, ?, s.guild_id, s.channel_id, s.message_id, s.user_id, ?, ?, ?, ?, s.payload,
@@ -176,6 +167,12 @@ export class BetRecordRepo {
       req.stakeCents,
       req.dayLimitCents,
     );
+    if (rows[0] !== undefined) return { kind: 'claimed', record: toRecord(rows[0]) };
+    const existing = await this.bySlip(req.slipId);
+    if (existing) return { kind: 'handled', record: existing };
+    const used = await this.usedCents(req.guildKey, req.userId, req.day);
+    if (used + req.stakeCents > req.dayLimitCents) return { kind: 'over_limit', usedCents: used };
+    return { kind: 'other' };
   }
 
   async #slipSessionAndBook(slipId: string): Promise<[string, string]> {

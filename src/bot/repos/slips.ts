@@ -83,10 +83,13 @@ export class SlipRepo {
    * it and no Confirm had claimed it (a bet record for the slip), so a close and a Confirm cannot both win.
    */
   async close(slipId: string): Promise<boolean> {
-    const rows = await this.store.query(
-      'DELETE FROM slips WHERE slip_id = ? AND NOT EXISTS (SELECT 1 FROM bet_records b WHERE b.slip_id = ?) RETURNING slip_id',
-      slipId,
-      slipId,
+    // Serialized with the claim of the same slip (repos/bet-records.ts): see BotStore.serialize.
+    const rows = await this.store.serialize(`slip:${slipId}`, () =>
+      this.store.query(
+        'DELETE FROM slips WHERE slip_id = ? AND NOT EXISTS (SELECT 1 FROM bet_records b WHERE b.slip_id = ?) RETURNING slip_id',
+        slipId,
+        slipId,
+      ),
     );
     return rows.length === 1;
   }

@@ -50,13 +50,13 @@ export const MIGRATIONS: Migration[] = [
     ],
   },
   {
-    // A bet's life (docs/reliability.md): the record written when Confirm claims the slip, before place_bet
-    // leaves; the day's stake hold is derived from its states. The outbox for every money post. Deliveries
-    // kept but never applied.
+    // IF NOT EXISTS: stores made by the bot that kept these in its unversioned schema adopt them as they are.
     version: 3,
     name: 'bet records, outbox, quarantined deliveries',
     statements: [
-      `CREATE TABLE bet_records (
+      // A bet's life (docs/reliability.md): written when Confirm claims the slip, before place_bet leaves.
+      // The day's stake hold is derived from the states, so a release is a state change and happens once.
+      `CREATE TABLE IF NOT EXISTS bet_records (
          placement_id TEXT PRIMARY KEY, slip_id TEXT NOT NULL UNIQUE, guild_key TEXT NOT NULL, guild_id TEXT,
          channel_id TEXT NOT NULL, message_id TEXT, user_id TEXT NOT NULL, session_id TEXT NOT NULL,
          bookie TEXT NOT NULL, day TEXT NOT NULL, stake_cents INTEGER NOT NULL, payload TEXT NOT NULL,
@@ -64,16 +64,18 @@ export const MIGRATIONS: Migration[] = [
          note TEXT, settled_status TEXT, pnl REAL, misses INTEGER NOT NULL DEFAULT 0,
          close_odds REAL, close_market TEXT, close_at INTEGER,
          created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`,
-      `CREATE INDEX bet_records_state ON bet_records(state, session_id)`,
-      `CREATE INDEX bet_records_day ON bet_records(guild_key, user_id, day)`,
-      `CREATE INDEX bet_records_correlation ON bet_records(correlation_id)`,
-      `CREATE TABLE outbox (
+      `CREATE INDEX IF NOT EXISTS bet_records_state ON bet_records(state, session_id)`,
+      `CREATE INDEX IF NOT EXISTS bet_records_day ON bet_records(guild_key, user_id, day)`,
+      `CREATE INDEX IF NOT EXISTS bet_records_correlation ON bet_records(correlation_id)`,
+      // Every Discord write that reports money: recorded first, retried until Discord accepts it.
+      `CREATE TABLE IF NOT EXISTS outbox (
          outbox_key TEXT PRIMARY KEY, kind TEXT NOT NULL, channel_id TEXT NOT NULL, message_id TEXT,
          body TEXT NOT NULL, rank INTEGER NOT NULL, nonce TEXT, state TEXT NOT NULL,
          attempts INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL, lease_until INTEGER NOT NULL DEFAULT 0,
          last_error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`,
-      `CREATE INDEX outbox_due ON outbox(state, next_at)`,
-      `CREATE TABLE quarantined_deliveries (
+      `CREATE INDEX IF NOT EXISTS outbox_due ON outbox(state, next_at)`,
+      // Signed deliveries whose shape is wrong for their job: kept for a person to look at, never applied.
+      `CREATE TABLE IF NOT EXISTS quarantined_deliveries (
          digest TEXT PRIMARY KEY, correlation_id TEXT NOT NULL, reason TEXT NOT NULL, body TEXT NOT NULL,
          received_at INTEGER NOT NULL)`,
     ],

@@ -94,34 +94,36 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
 
   const inProcess = keyedQueue();
   const runs = new Set<{ stop(): Promise<void> }>();
+  // In-process queue first, so one process never holds more than one lock connection per key.
+  const withLock = <T>(key: string, fn: () => Promise<T>): Promise<T> =>
+    inProcess(key, async () => {
+      if (closed) throw new StoreClosedError();
+      const c = await lockPool.connect();
+      let broken: unknown;
+      try {
+        await c.query('SELECT pg_advisory_lock($1, hashtext($2))', [LOCK_KEYS, key]);
+        try {
+          return await fn();
+        } finally {
+          await c.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_KEYS, key]).catch((err) => {
+            broken = err;
+          });
+        }
+      } catch (err) {
+        broken ??= err;
+        throw err;
+      } finally {
+        // A connection whose lock state is unknown is closed, not reused (closing frees the lock).
+        c.release(broken !== undefined);
+      }
+    });
   const store: BotStore = {
     engine: 'postgres',
     dialect: postgresDialect,
     kv,
     query,
-    // In-process queue first, so one process never holds more than one lock connection per key.
-    withLock: (key, fn) =>
-      inProcess(key, async () => {
-        if (closed) throw new StoreClosedError();
-        const c = await lockPool.connect();
-        let broken: unknown;
-        try {
-          await c.query('SELECT pg_advisory_lock($1, hashtext($2))', [LOCK_KEYS, key]);
-          try {
-            return await fn();
-          } finally {
-            await c.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_KEYS, key]).catch((err) => {
-              broken = err;
-            });
-          }
-        } catch (err) {
-          broken ??= err;
-          throw err;
-        } finally {
-          // A connection whose lock state is unknown is closed, not reused (closing frees the lock).
-          c.release(broken !== undefined);
-        }
-      }),
+    withLock,
+    serialize: (key, fn) => withLock(`serialize:${key}`, fn),
     runAsLeader(name, work, leaderOpts) {
       let conn: pg.Client | undefined;
       let lost = false;

@@ -13,6 +13,23 @@ const LEASE_TTL_MS = 15_000;
 /** A key lock of a process that died holding it frees itself after this long. */
 const KEY_LOCK_TTL_MS = 30_000;
 
+/**
+ * Two processes opening a new file together can meet SQLITE_BUSY where SQLite does not wait (switching to
+ * WAL, a read that must become a write after the other committed): start-up tries again for a while.
+ */
+async function retryBusy<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      const e = err as { code?: string; cause?: { code?: string } };
+      const code = e.code ?? e.cause?.code;
+      if (code !== 'SQLITE_BUSY' || attempt >= 50) throw err;
+      await new Promise((r) => setTimeout(r, 10 + Math.random() * 40));
+    }
+  }
+}
+
 function pathOf(url: string): string {
   return url.replace(/^sqlite:\/\//, '');
 }
@@ -32,24 +49,28 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
   const kv = new Keyv({ store: adapter, namespace: 'bot', throwOnErrors: true });
   const query = async <T extends Row = Row>(sql: string, ...params: unknown[]): Promise<T[]> =>
     (await adapter.query(sql, ...params)) as T[];
-  await query('PRAGMA journal_mode=WAL');
-  await query('PRAGMA synchronous=NORMAL');
   await query('PRAGMA busy_timeout=5000');
   // Nothing else uses the connection yet, so the migrator may run its transactions on it.
   // BEGIN IMMEDIATE takes the file's write lock: a second process waits (busy_timeout) and then skips.
   try {
-    await migrate(
-      {
-        dialect: sqliteDialect,
-        exec: query,
-        lock: async () => {},
-        unlock: async () => {},
-        begin: async () => {
-          await query('BEGIN IMMEDIATE');
+    await retryBusy(async () => {
+      await query('PRAGMA journal_mode=WAL');
+      await query('PRAGMA synchronous=NORMAL');
+    });
+    await retryBusy(() =>
+      migrate(
+        {
+          dialect: sqliteDialect,
+          exec: query,
+          lock: async () => {},
+          unlock: async () => {},
+          begin: async () => {
+            await query('BEGIN IMMEDIATE');
+          },
         },
-      },
-      now,
-      opts.migrateTo,
+        now,
+        opts.migrateTo,
+      ),
     );
   } catch (err) {
     closed = true;
@@ -93,6 +114,7 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
     kv,
     query,
     withLock,
+    serialize: keyedQueue(),
     runAsLeader(name, work, leaderOpts) {
       const owner = randomUUID();
       const backend: LeaseBackend = {

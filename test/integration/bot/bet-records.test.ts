@@ -1,27 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BetRecordRepo, type ClaimRequest } from '../../../src/bot/repos/bet-records.js';
 import { SlipRepo } from '../../../src/bot/repos/slips.js';
 import { type BotStore, openStore } from '../../../src/bot/store.js';
+import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 
-let dir: string;
+let cleanup: () => void;
 let store: BotStore;
 let slips: SlipRepo;
 let records: BetRecordRepo;
 const DAY = '2026-11-22';
-
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'bet-records-'));
-  store = await openStore(`sqlite://${join(dir, 'bot.sqlite')}`);
-  slips = new SlipRepo(store);
-  records = new BetRecordRepo(store);
-});
-afterEach(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 async function slip(id: string, userId = 'u1', stake = 30, expiresAt = Date.now() + 60_000) {
   await slips.create({
@@ -49,7 +36,20 @@ const claim = (slipId: string, over: Partial<ClaimRequest> = {}) =>
     ...over,
   });
 
-describe('bet records on sqlite', () => {
+// The money path's statements on both engines: SQLite on a temp file, PostgreSQL on a fresh database.
+describe.each(ENGINES)('bet records on %s', (engine) => {
+  beforeEach(async () => {
+    const fresh = await freshStoreUrl(engine);
+    cleanup = fresh.cleanup;
+    store = await openStore(fresh.url);
+    slips = new SlipRepo(store);
+    records = new BetRecordRepo(store);
+  });
+  afterEach(async () => {
+    await store.close();
+    cleanup();
+  });
+
   it('writes one record in state sending for one of 20 concurrent claims of a slip', async () => {
     await slip('s1');
     const results = await Promise.all(Array.from({ length: 20 }, () => claim('s1')));
@@ -105,7 +105,7 @@ describe('bet records on sqlite', () => {
     await records.move(a.record.placementId, ['sending'], 'placed', { betId: 'BET-1' }, Date.now());
     await expect(
       records.move(b.record.placementId, ['sending'], 'placed', { betId: 'BET-1' }, Date.now()),
-    ).rejects.toThrow(/UNIQUE/);
+    ).rejects.toThrow(/UNIQUE constraint failed|duplicate key value violates unique constraint/);
   });
 
   it('lets a close and a claim of the same slip never both win', async () => {

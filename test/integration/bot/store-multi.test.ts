@@ -2,7 +2,9 @@
 // the same delivery arriving at two processes. Each "process" is a store opened separately (own pools).
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BetRecordRepo } from '../../../src/bot/repos/bet-records.js';
 import { OnceRepo } from '../../../src/bot/repos/once.js';
+import { SlipRepo } from '../../../src/bot/repos/slips.js';
 import { getSettings, updateSettings } from '../../../src/bot/settings.js';
 import { type BotStore, LATEST_VERSION, MIGRATIONS, openStore } from '../../../src/bot/store.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
@@ -164,6 +166,53 @@ describe.each(ENGINES)('store versions on %s', (engine) => {
     try {
       await expect(openStore(url)).rejects.toThrow(/newer than this bot knows/);
     } finally {
+      cleanup();
+    }
+  });
+});
+
+describe.each(ENGINES)('a slip claimed and closed from two processes on %s', (engine) => {
+  it('lets exactly one of the close and the claim win for each of 100 slips', async () => {
+    const { url, cleanup } = await freshStoreUrl(engine);
+    const [a, b] = [await openStore(url), await openStore(url)];
+    try {
+      const ids = Array.from({ length: 100 }, (_, i) => `s${i}`);
+      const now = Date.now();
+      for (const id of ids) {
+        await new SlipRepo(a).create({
+          slipId: id,
+          guildId: 'g1',
+          channelId: 'c1',
+          messageId: `m-${id}`,
+          userId: 'u1',
+          payload: { stakeCents: 100, sessionId: '1001', bookie: 'bookie_a' },
+          createdAt: now,
+          expiresAt: now + 60_000,
+        });
+      }
+      const records = new BetRecordRepo(b);
+      const outcomes = await Promise.all(
+        ids.map(async (id) => {
+          const [closed, claim] = await Promise.all([
+            new SlipRepo(a).close(id),
+            records.claim({
+              placementId: `p-${id}`,
+              slipId: id,
+              userId: 'u1',
+              guildKey: 'g1',
+              day: '2026-11-22',
+              stakeCents: 100,
+              dayLimitCents: 1_000_000,
+              now: Date.now(),
+            }),
+          ]);
+          return Number(closed) + Number(claim.kind === 'claimed');
+        }),
+      );
+      expect(outcomes.filter((n) => n !== 1)).toEqual([]);
+    } finally {
+      await a.close();
+      await b.close();
       cleanup();
     }
   });
