@@ -11,6 +11,7 @@ import {
 import type { Command } from '../src/bot/command.js';
 import { chooseDay } from '../src/bot/dates.js';
 import { matchText, replyEphemeral, respondChoices } from '../src/bot/interact.js';
+import { racePriceMenus } from '../src/bot/racing-desk.js';
 import { getSettings } from '../src/bot/settings.js';
 import { KNOWN_TRACKS, RACE_TYPES, resolveTrack, trackValue } from '../src/bot/tracks.js';
 import { userMessage } from '../src/bot/user-errors.js';
@@ -125,7 +126,23 @@ const racing: Command['execute'] = async (interaction, ctx) => {
     subtitle: `${RACE_TYPES[raceType]} · ${day.day}${runner ? ` · ${runner}` : ''}`,
     books,
   });
-  await interaction.editReply({ embeds: view.embeds, components: [] });
+  // A "Bet" menu per book: picking a runner opens the stake form and posts a racing slip.
+  const priceOf = (row: PriceRow, market: string) => row.prices.find((p) => p.market === market)?.price ?? undefined;
+  const components = await racePriceMenus(ctx, {
+    track,
+    raceNum: race,
+    raceType,
+    date: day.day,
+    books: books.map((b) => ({
+      bookie: b.bookie,
+      runners: (b.rows ?? []).map((r) => {
+        const win = priceOf(r, 'win');
+        const place = priceOf(r, 'place');
+        return { runner: r.label, ...(win ? { win } : {}), ...(place ? { place } : {}) };
+      }),
+    })),
+  });
+  await interaction.editReply({ embeds: view.embeds, components });
 };
 
 export const execute: Command['execute'] = async (interaction, ctx) => {

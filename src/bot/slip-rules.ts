@@ -24,7 +24,29 @@ export interface SlipPayload {
   startTime?: string;
   /** Who made the slip: named on the receipt, which otherwise may not say whose bet it is. */
   userId?: string;
+  /** What is bet: a sports selection by market_ref (absent on older slips), a racing runner, or a promo card. */
+  kind?: SlipKind;
+  /** Racing slips: the race and runner as place_bet names them (eventName is "Track R3", marketKey win|place). */
+  racing?: RacingLeg;
+  /** Promo slips: the account promo placed by id through place_promo. */
+  promo?: { promoId: number; promoLabel: string };
+  /** Spend a bonus token worth the stake (racing): checked against the session's tokens when the slip is made. */
+  useBonusBet?: boolean;
 }
+
+export type SlipKind = 'sports' | 'racing' | 'promo';
+
+export interface RacingLeg {
+  track: string;
+  raceNum: number;
+  raceType: string;
+  /** The track's local day, YYYY-MM-DD. */
+  date: string;
+  runner: string;
+  market: 'win' | 'place';
+}
+
+export const slipKind = (p: SlipPayload): SlipKind => p.kind ?? 'sports';
 
 export interface StakeLimits {
   perBet: number;
