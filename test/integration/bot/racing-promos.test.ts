@@ -168,6 +168,49 @@ describe('racing bets through the local Discord', () => {
     expect(after?.betId).toBe(betId);
   });
 
+  it('spends a bonus token only when the session holds one worth the stake, and says so otherwise', async () => {
+    const { ld } = desk;
+    const runners = await runnersOfRace();
+    const bettor = ld.users.bettor;
+    const options = { track: race.value, race: race.raceNum, date: race.date, runner: runners[2] as string };
+    const refused = await ld.sendCommand({
+      user: bettor,
+      channelId: ld.channelIds.bets,
+      name: 'bet-racing',
+      options: { ...options, market: 'win', stake: 7, bookie: 'bookie_a', use_bonus_bet: true },
+    });
+    await refused.acknowledged;
+    const reply = await until(
+      () => refused.responses().find((m) => /bonus token/.test(JSON.stringify(m.embeds) + (m.content ?? ''))),
+      'the refusal',
+    );
+    expect(JSON.stringify(reply.embeds) + (reply.content ?? '')).toMatch(/no available bonus token worth \$7\.00/);
+    const ix = await ld.sendCommand({
+      user: bettor,
+      channelId: ld.channelIds.bets,
+      name: 'bet-racing',
+      options: { ...options, market: 'win', stake: 5, bookie: 'bookie_a', use_bonus_bet: true },
+    });
+    await ix.acknowledged;
+    const slip = await until(
+      () =>
+        ld
+          .messages(ld.channelIds.bets)
+          .find(
+            (m) =>
+              m.visibleTo === null &&
+              JSON.stringify(m.embeds).includes('(bonus bet)') &&
+              control(m, 'v1:slip:confirm:') !== undefined,
+          ),
+      'the bonus slip',
+      20_000,
+    );
+    await ld.clickButton({ user: bettor, message: slip, customId: control(slip, 'v1:slip:confirm:')?.custom_id ?? '' });
+    await until(() => /^Bet placed/.test(title(slip.id)), 'the bonus bet receipt', 30_000);
+    const last = (await sandboxBets()).at(-1);
+    expect((last as { bet?: unknown } | undefined)?.bet).toMatchObject({ stake: 5, is_bonus_bet: true });
+  });
+
   it('offers a "Bet" menu per book under /price racing and turns a pick into a racing slip', async () => {
     const { ld } = desk;
     const user = ld.users.bettor;
