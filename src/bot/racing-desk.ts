@@ -20,7 +20,8 @@ import { UserFacingError } from './user-errors.js';
 import { row, select } from './views/components.js';
 import type { MessageView } from './views/limits.js';
 
-const RUNNERS_WAIT_MS = 2_000;
+const RUNNERS_WAIT_MS = 1_500;
+const RUNNERS_FILL_MS = 20_000;
 const RUNNERS_TTL_MS = 60_000;
 
 /** The race a /price racing answer showed, with each book's runners and prices: the "Bet" menus point here. */
@@ -74,45 +75,72 @@ export function raceChoices(track: string, day: string, typed: string): Array<{ 
 }
 
 const runnerCache = new Map<string, { at: number; runners: string[] }>();
+const runnerFills = new Map<string, Promise<void>>();
+
+type RaceKey = { track: string; raceNum: number; raceType: RaceType; date: string };
+const raceKeyOf = (r: RaceKey) => `${r.track}/${r.raceNum}/${r.raceType}/${r.date}`;
+
+/** Keeps the runners a price check returned (autocomplete reads them; /price racing fills it too). */
+export function rememberRunners(ctx: BotContext, race: RaceKey, runners: string[]): void {
+  if (runners.length > 0) runnerCache.set(raceKeyOf(race), { at: ctx.now(), runners });
+}
+
+/** One price check of the race at an active session, shared by every keystroke asking meanwhile. */
+function fillRunners(ctx: BotContext, race: RaceKey): Promise<void> {
+  const key = raceKeyOf(race);
+  let fill = runnerFills.get(key);
+  if (!fill) {
+    fill = (async () => {
+      const session = (await ctx.catalog.loadSessions()).find((s) => s.active);
+      if (!session) return;
+      const sub = await ctx.gateway.priceChecks.racing({
+        session_ids: [session.session_id],
+        category: 'racing',
+        track: race.track,
+        race_num: race.raceNum,
+        race_type: race.raceType,
+        date: race.date,
+        ...(ctx.callbackUrl ? { callback_url: ctx.callbackUrl } : {}),
+      });
+      const out = await sub.jobs[0]?.wait({ signal: AbortSignal.timeout(RUNNERS_FILL_MS) });
+      const result = out?.status === 'completed' ? out.result : undefined;
+      const rows = (result as { selections?: Array<{ runner?: unknown }> } | undefined)?.selections ?? [];
+      rememberRunners(
+        ctx,
+        race,
+        rows.flatMap((r) => (typeof r.runner === 'string' ? [r.runner] : [])),
+      );
+    })()
+      .catch((err) => ctx.logger.debug('runner autocomplete price check failed', { err }))
+      .finally(() => runnerFills.delete(key));
+    runnerFills.set(key, fill);
+  }
+  return fill;
+}
 
 /**
- * Runners of a race, from a price check at one active session (cached a minute): autocomplete has three
- * seconds, so a slow check answers with what was typed instead.
+ * Runners of a race. They are known only from a price check, so a first ask waits for one at most
+ * RUNNERS_WAIT_MS (autocomplete has three seconds), then answers with what was typed; the check carries on
+ * in the background and later asks read the cache (a minute).
  */
 export async function runnerChoices(
   ctx: BotContext,
-  race: { track: string; raceNum: number; raceType: RaceType; date: string },
+  race: RaceKey,
   typed: string,
 ): Promise<Array<{ name: string; value: string }>> {
-  const key = `${race.track}/${race.raceNum}/${race.raceType}/${race.date}`;
-  let runners = runnerCache.get(key);
-  if (!runners || ctx.now() - runners.at > RUNNERS_TTL_MS) {
-    const session = (await ctx.catalog.loadSessions()).find((s) => s.active);
-    if (session) {
-      try {
-        const sub = await ctx.gateway.priceChecks.racing({
-          session_ids: [session.session_id],
-          category: 'racing',
-          track: race.track,
-          race_num: race.raceNum,
-          race_type: race.raceType,
-          date: race.date,
-          ...(ctx.callbackUrl ? { callback_url: ctx.callbackUrl } : {}),
-        });
-        const out = await sub.jobs[0]?.wait({ signal: AbortSignal.timeout(RUNNERS_WAIT_MS) });
-        const result = out?.status === 'completed' ? out.result : undefined;
-        const rows = (result as { selections?: Array<{ runner?: unknown }> } | undefined)?.selections ?? [];
-        const names = rows.flatMap((r) => (typeof r.runner === 'string' ? [r.runner] : []));
-        if (names.length > 0) {
-          runners = { at: ctx.now(), runners: names };
-          runnerCache.set(key, runners);
-        }
-      } catch (err) {
-        ctx.logger.debug('runner autocomplete price check failed', { err });
-      }
-    }
+  const cached = runnerCache.get(raceKeyOf(race));
+  if (!cached || ctx.now() - cached.at > RUNNERS_TTL_MS) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      fillRunners(ctx, race),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, RUNNERS_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
   }
-  const list = matchText(runners?.runners ?? [], typed, (r) => r).map((r) => ({ name: r, value: r }));
+  const runners = runnerCache.get(raceKeyOf(race))?.runners ?? [];
+  const list = matchText(runners, typed, (r) => r).map((r) => ({ name: r, value: r }));
   const t = typed.trim();
   return t && !list.some((c) => c.value.toLowerCase() === t.toLowerCase()) ? [...list, { name: t, value: t }] : list;
 }
@@ -121,6 +149,7 @@ export async function runnerChoices(
 export async function racePriceMenus(ctx: BotContext, ref: RacePriceRef): Promise<MessageView['components']> {
   const books = ref.books.filter((b) => b.runners.length > 0).slice(0, 5);
   if (books.length === 0) return [];
+  rememberRunners(ctx, ref, books[0]?.runners.map((r) => r.runner) ?? []);
   const id = await putRef(ctx.store, ref);
   return books.map((b) =>
     row(
