@@ -118,7 +118,11 @@ export function decideOnLivePrice(slip: SlipPayload, live: number, tolerance: nu
   return {
     ok: false,
     floor,
-    message: `Not placed: the price moved to ${formatOdds(live)}, ${why}. Bet again at the new price with the button below, or run /bet again.`,
+    message: `Not placed: the price moved to ${formatOdds(live)}, ${why}. ${
+      slipKind(slip) === 'sports'
+        ? 'Bet again at the new price with the button below, or run /bet again.'
+        : 'Make a new slip if you still want it at the new price.'
+    }`,
   };
 }
 

@@ -5,7 +5,7 @@ import { raceChoices, trackChoices } from '../../../src/bot/racing-desk.js';
 import { matches } from '../../../src/bot/reconciler.js';
 import type { BetRecord } from '../../../src/bot/repos/bet-records.js';
 import { placeBetRequest, racingPriceOf } from '../../../src/bot/slip-kinds.js';
-import type { SlipPayload } from '../../../src/bot/slip-rules.js';
+import { decideOnLivePrice, type SlipPayload } from '../../../src/bot/slip-rules.js';
 import { trackDay } from '../../../src/bot/tracks.js';
 
 const racing: SlipPayload = {
@@ -105,6 +105,14 @@ describe('the place_bet body of each kind of slip', () => {
       stake: 10,
       target_odds: 1.9,
     });
+  });
+});
+
+describe('a racing slip whose price moved', () => {
+  it('asks for a new slip instead of offering the sports re-price button', () => {
+    const decision = decideOnLivePrice(racing, 1.5, 0.05);
+    expect(decision.ok).toBe(false);
+    expect(decision.ok ? '' : decision.message).toMatch(/Make a new slip if you still want it at the new price\.$/);
   });
 });
 
