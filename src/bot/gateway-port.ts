@@ -164,8 +164,31 @@ export interface PlaceRacingBet {
   stake: number;
   target_odds: number;
   use_bonus_bet?: boolean;
+  /** A promo to attach (an account promo that needs a chosen runner names it). */
+  promo_name?: string;
+  bet_type?: RacingBetType;
   callback_url?: string;
 }
+
+export type RacingBetType =
+  | 'non_promo'
+  | 'bonus'
+  | '2'
+  | '2/3'
+  | '2/3/4'
+  | 'bonus_betboost_25pc'
+  | 'bonus_betboost_50pc'
+  | 'pump';
+export const RACING_BET_TYPES: readonly RacingBetType[] = [
+  'non_promo',
+  'bonus',
+  '2',
+  '2/3',
+  '2/3/4',
+  'bonus_betboost_25pc',
+  'bonus_betboost_50pc',
+  'pump',
+];
 
 /** An account promo as the desk reads it (GET /v3/account_promos); the gateway may add fields. */
 export interface GwAccountPromo {

@@ -5,10 +5,11 @@ import { encodeCustomId } from './custom-id.js';
 import type { GwAccountPromo } from './gateway-port.js';
 import { replyEphemeral } from './interact.js';
 import { formatOdds, parseStake } from './odds.js';
+import { raceBoard } from './racing-desk.js';
 import { postPreparedSlip } from './slip-post.js';
 import { trackValue } from './tracks.js';
 import { COLOUR } from './views/colours.js';
-import { row, select } from './views/components.js';
+import { button, row, select } from './views/components.js';
 import { clip, fitView, LIMITS, type MessageView } from './views/limits.js';
 
 const SHOWN = 10;
@@ -31,11 +32,27 @@ const expiry = (p: GwAccountPromo): string | undefined => {
 const where = (p: GwAccountPromo): string =>
   p.kind === 'racing' && p.track ? `${p.track} R${p.race_num ?? '?'}` : (p.event ?? p.label ?? '');
 
+/** A racing promo bet through place_bet with its promo_name: the desk opens that race's prices for it. */
+export function needsRunner(p: GwAccountPromo): boolean {
+  return (
+    p.kind === 'racing' &&
+    p.how_to_bet?.endpoint === '/v3/place_bet' &&
+    !!p.how_to_bet.promo_name &&
+    !!p.track &&
+    typeof p.race_num === 'number' &&
+    !!p.date
+  );
+}
+
+const raceTypeOf = (p: GwAccountPromo) =>
+  (p.race_type ? `(${p.race_type.replace(/[()]/g, '')})` : '(R)') as '(R)' | '(G)' | '(H)';
+
 /** How a promo that needs a chosen selection is bet: the slip that takes it, named with its options. */
 export function promoLink(p: GwAccountPromo): string {
   const name = p.how_to_bet?.promo_name ? ` (promo ${p.how_to_bet.promo_name})` : '';
+  if (needsRunner(p)) return `Needs a chosen runner: press **Bet #${p.promo_id}** below to pick one at ${p.bookie}.`;
   if (p.kind === 'racing' && p.track) {
-    const type = (p.race_type ? `(${p.race_type.replace(/[()]/g, '')})` : '(R)') as '(R)' | '(G)' | '(H)';
+    const type = raceTypeOf(p);
     return `Bet it with \`/bet-racing track:${trackValue(p.track, type)} race:${p.race_num ?? 1} bookie:${p.bookie}\`${name}.`;
   }
   if (p.epk) return `Bet it with \`/bet event:${p.epk} bookie:${p.bookie}\`${name}.`;
@@ -64,6 +81,7 @@ function promoField(p: GwAccountPromo): { name: string; value: string } {
 export function promosView(promos: GwAccountPromo[]): MessageView {
   const sorted = sortPromos(promos);
   const placeable = sorted.filter((p) => p.placeable_by_id && typeof p.boosted_odds === 'number');
+  const byRunner = sorted.slice(0, SHOWN).filter(needsRunner).slice(0, 5);
   return fitView({
     embeds: [
       {
@@ -76,8 +94,8 @@ export function promosView(promos: GwAccountPromo[]): MessageView {
         fields: sorted.slice(0, SHOWN).map(promoField),
       },
     ],
-    components:
-      placeable.length === 0
+    components: [
+      ...(placeable.length === 0
         ? []
         : [
             row(
@@ -91,7 +109,17 @@ export function promosView(promos: GwAccountPromo[]): MessageView {
                 })),
               ),
             ),
-          ],
+          ]),
+      ...(byRunner.length === 0
+        ? []
+        : [
+            row(
+              ...byRunner.map((p) =>
+                button(encodeCustomId('promo', 'race', p.promo_id), `Bet #${p.promo_id}: ${where(p)}`),
+              ),
+            ),
+          ]),
+    ],
   });
 }
 
@@ -136,7 +164,24 @@ const promoStake: ComponentHandler = async (interaction, [promoId], ctx) => {
   await postPreparedSlip(ctx, interaction, stake, (w) => ctx.bets.preparePromoSlip({ ...w, promoId: id, stake }));
 };
 
+/** A promo needing a chosen runner: its race's prices at its book, whose menus make slips carrying the promo. */
+const promoRace: ComponentHandler = async (interaction, [promoId], ctx) => {
+  if (!interaction.isButton()) return;
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  const { promos } = await ctx.gateway.accountPromos.list();
+  const p = promos.find((x) => String(x.promo_id) === promoId);
+  if (!p || !needsRunner(p)) return replyEphemeral(interaction, 'That promo is no longer active. Run /promos again.');
+  const board = await raceBoard(
+    ctx,
+    { track: p.track as string, raceNum: p.race_num as number, raceType: raceTypeOf(p), date: p.date as string },
+    { bookie: p.bookie, promoName: p.how_to_bet?.promo_name as string },
+  );
+  if (typeof board === 'string') return replyEphemeral(interaction, board);
+  await interaction.editReply({ embeds: board.embeds, components: board.components });
+};
+
 export const PROMO_COMPONENTS: Record<string, ComponentHandler> = {
+  'promo:race': promoRace,
   'promo:pick': promoPick,
   'promo:stake': promoStake,
 };

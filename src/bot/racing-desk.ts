@@ -16,11 +16,13 @@ import { formatOdds, parseStake } from './odds.js';
 import { getRef, putRef } from './refs.js';
 import { postPreparedSlip } from './slip-post.js';
 import { KNOWN_TRACKS, RACE_TYPES, RACES_OFFERED, type RaceType, trackValue } from './tracks.js';
-import { UserFacingError } from './user-errors.js';
+import { UserFacingError, userMessage } from './user-errors.js';
 import { row, select } from './views/components.js';
+import { type PriceRow, priceView } from './views/desk.js';
 import type { MessageView } from './views/limits.js';
 
 const RUNNERS_WAIT_MS = 1_500;
+const PRICE_WAIT_MS = 20_000;
 const RUNNERS_FILL_MS = 20_000;
 const RUNNERS_TTL_MS = 60_000;
 
@@ -30,6 +32,8 @@ export interface RacePriceRef {
   raceNum: number;
   raceType: RaceType;
   date: string;
+  /** An account promo that needs a chosen runner: every slip made from these menus sends it. */
+  promoName?: string;
   books: Array<{ bookie: string; runners: Array<{ runner: string; win?: number; place?: number }> }>;
 }
 
@@ -44,6 +48,7 @@ export interface RacingBetInput {
   stake: number;
   minOdds?: number;
   useBonusBet?: boolean;
+  promoName?: string;
 }
 
 /** Posts a racing slip for the member; the interaction was deferred ephemerally. */
@@ -143,6 +148,72 @@ export async function runnerChoices(
   const list = matchText(runners, typed, (r) => r).map((r) => ({ name: r, value: r }));
   const t = typed.trim();
   return t && !list.some((c) => c.value.toLowerCase() === t.toLowerCase()) ? [...list, { name: t, value: t }] : list;
+}
+
+/**
+ * The live win/place prices of a race at every active session (or only `opts.bookie`'s), with a "Bet" menu per
+ * book; a refusal is returned as the sentence to show. `promoName` rides along into the slips the menus make.
+ */
+export async function raceBoard(
+  ctx: BotContext,
+  race: RaceKey,
+  opts: { runner?: string; bookie?: string; promoName?: string } = {},
+): Promise<MessageView | string> {
+  const sessions = (await ctx.catalog.loadSessions()).filter(
+    (s) => s.active && (opts.bookie === undefined || s.bookie === opts.bookie),
+  );
+  if (sessions.length === 0) {
+    return `No active session${opts.bookie ? ` of ${opts.bookie}` : ''} to price with. See /sessions.`;
+  }
+  const submission = await ctx.gateway.priceChecks.racing({
+    session_ids: sessions.map((s) => s.session_id),
+    category: 'racing',
+    track: race.track,
+    race_num: race.raceNum,
+    date: race.date,
+    race_type: race.raceType,
+    ...(opts.runner ? { runner: opts.runner } : {}),
+    ...(ctx.callbackUrl ? { callback_url: ctx.callbackUrl } : {}),
+  });
+  const books = await Promise.all(
+    submission.jobs.map(async (job, i) => {
+      const bookie = sessions.find((s) => s.session_id === job.sessionId)?.bookie ?? sessions[i]?.bookie ?? '?';
+      try {
+        const out = await job.wait({ signal: AbortSignal.timeout(PRICE_WAIT_MS) });
+        if (out.status !== 'completed') return { bookie, error: `job ${out.status}` };
+        const r = out.result as {
+          status?: string;
+          error?: string | null;
+          selections?: Array<{ runner?: string; prices?: PriceRow['prices'] }>;
+        };
+        if (r.status !== 'success') return { bookie, error: r.error ?? 'the book could not price this race' };
+        const rows: PriceRow[] = (r.selections ?? []).map((s) => ({ label: s.runner ?? '?', prices: s.prices ?? [] }));
+        return { bookie, rows };
+      } catch (err) {
+        return { bookie, error: userMessage(err) };
+      }
+    }),
+  );
+  const view = priceView({
+    title: `${race.track} R${race.raceNum} ${race.raceType}`,
+    subtitle: `${RACE_TYPES[race.raceType]} · ${race.date}${opts.runner ? ` · ${opts.runner}` : ''}${opts.promoName ? ` · promo ${opts.promoName}` : ''}`,
+    books,
+  });
+  // A "Bet" menu per book: picking a runner opens the stake form and posts a racing slip.
+  const priceOf = (row: PriceRow, market: string) => row.prices.find((p) => p.market === market)?.price ?? undefined;
+  const components = await racePriceMenus(ctx, {
+    ...race,
+    ...(opts.promoName ? { promoName: opts.promoName } : {}),
+    books: books.map((b) => ({
+      bookie: b.bookie,
+      runners: (b.rows ?? []).map((r) => {
+        const win = priceOf(r, 'win');
+        const place = priceOf(r, 'place');
+        return { runner: r.label, ...(win ? { win } : {}), ...(place ? { place } : {}) };
+      }),
+    })),
+  });
+  return { ...view, components };
 }
 
 /** One "Bet on a runner" menu per book under a /price racing answer (a menu holds 25 runners). */
@@ -247,6 +318,7 @@ const raceStake: ComponentHandler = async (interaction, [ref, bookIndex, runnerI
     market,
     stake,
     ...(minOdds === undefined ? {} : { minOdds }),
+    ...(race.promoName ? { promoName: race.promoName } : {}),
   });
 };
 

@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { BotTunables } from './config.js';
-import type { GatewayPort, GwAccountPromo, PlaceRacingBet, PlaceSportsBetByRef } from './gateway-port.js';
+import {
+  type GatewayPort,
+  type GwAccountPromo,
+  type PlaceRacingBet,
+  type PlaceSportsBetByRef,
+  RACING_BET_TYPES,
+} from './gateway-port.js';
 import { formatMoney } from './odds.js';
 import type { BetRecord } from './repos/bet-records.js';
 import type { SlipRecord, SlipRepo } from './repos/slips.js';
@@ -40,6 +46,7 @@ export interface RacingSlipRequest extends SlipOwner {
   stake: number;
   minOdds?: number;
   useBonusBet?: boolean;
+  promoName?: string;
 }
 
 export interface PromoSlipRequest extends SlipOwner {
@@ -50,6 +57,13 @@ export interface PromoSlipRequest extends SlipOwner {
 const loose = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
 const callback = (url: string | undefined) => (url ? { callback_url: url } : {});
 export const raceLabel = (leg: Pick<RacingLeg, 'track' | 'raceNum'>) => `${leg.track} R${leg.raceNum}`;
+
+/** promo_name, and bet_type when the promo's name is one (the spec's `2/3` token is both). */
+function promoFields(name: string | undefined): Pick<PlaceRacingBet, 'promo_name' | 'bet_type'> {
+  if (!name) return {};
+  const type = RACING_BET_TYPES.find((t) => t === name);
+  return { promo_name: name, ...(type ? { bet_type: type } : {}) };
+}
 
 /** The place_bet body of a sports or racing slip; `floor` is target_odds (live price less the tolerance). */
 export function placeBetRequest(
@@ -73,6 +87,7 @@ export function placeBetRequest(
       stake,
       target_odds: floor,
       ...(p.useBonusBet ? { use_bonus_bet: true } : {}),
+      ...promoFields(r.promoName),
       ...callback(callbackUrl),
     };
   }
@@ -250,8 +265,8 @@ export async function prepareRacingSlip(d: SlipKindDeps, req: RacingSlipRequest)
       `The ${req.bookie} session holds no available bonus token worth ${formatMoney(stakeCents / 100)}. Use the token's exact value as the stake, or bet without use_bonus_bet.`,
     );
   }
-  const racing: RacingLeg = { ...leg, runner: live.runner };
-  const marketLabel = req.market === 'win' ? 'Win' : 'Place';
+  const racing: RacingLeg = { ...leg, runner: live.runner, ...(req.promoName ? { promoName: req.promoName } : {}) };
+  const marketLabel = `${req.market === 'win' ? 'Win' : 'Place'}${req.promoName ? ` (promo ${req.promoName})` : ''}`;
   return store(d, req, {
     kind: 'racing',
     racing,

@@ -44,6 +44,8 @@ export interface RacingLeg {
   date: string;
   runner: string;
   market: 'win' | 'place';
+  /** An account promo that needs a chosen runner (its how_to_bet promo_name): sent as promo_name. */
+  promoName?: string;
 }
 
 export const slipKind = (p: SlipPayload): SlipKind => p.kind ?? 'sports';

@@ -300,6 +300,55 @@ describe('the promo inbox', () => {
     expect(record?.payload.promo?.promoId).toBe(Number(option?.value));
   });
 
+  it('links a promo needing a chosen runner to its race at its book, and the slip carries the promo', async () => {
+    const { ld } = desk;
+    const user = ld.users.bettor;
+    const channelId = ld.channelIds.bets;
+    const ix = await ld.sendCommand({ user, channelId, name: 'promos', options: {} });
+    await ix.acknowledged;
+    const inbox = await until(() => ix.responses().find((m) => control(m, 'v1:promo:race:')), 'the inbox');
+    const link = control(inbox, 'v1:promo:race:');
+    const promoId = link?.custom_id?.split(':').at(-1);
+    const { promos } = await desk.bot.context.gateway.accountPromos.list();
+    const promo = promos.find((p) => String(p.promo_id) === promoId);
+    expect(promo?.how_to_bet?.endpoint).toBe('/v3/place_bet');
+    const clicked = await ld.clickButton({ user, message: inbox, customId: link?.custom_id ?? '' });
+    const board = await until(() => clicked.responses().find((m) => control(m, 'v1:race:pick:')), 'the race prices');
+    expect(board.embeds[0]?.title).toContain(`${promo?.track} R${promo?.race_num}`);
+    // Only the promo's own book is offered: the promo belongs to that account.
+    const menus = (board.components as Array<{ components: Array<{ placeholder?: string }> }>).flatMap(
+      (r) => r.components,
+    );
+    expect(menus.map((m) => m.placeholder)).toEqual([`Bet at ${promo?.bookie}: pick a runner`]);
+    const pick = control(board, 'v1:race:pick:');
+    const modalSeen = new Promise<{ custom_id: string }>((resolve) =>
+      ld.events.once('modal', (e) => resolve({ custom_id: String(e.modal.custom_id) })),
+    );
+    await ld.selectMenu({ user, message: board, customId: pick?.custom_id ?? '', values: ['0'] });
+    const modal = await modalSeen;
+    await ld.submitModal({
+      user,
+      channelId,
+      customId: modal.custom_id,
+      fields: { stake: '2', market: 'win', min_odds: '' },
+    });
+    const label = `promo ${promo?.how_to_bet?.promo_name}`;
+    const slip = await until(
+      () =>
+        ld
+          .messages(channelId)
+          .find(
+            (m) => m.visibleTo === null && JSON.stringify(m.embeds).includes(label) && control(m, 'v1:slip:confirm:'),
+          ),
+      'the slip carrying the promo',
+      20_000,
+    );
+    expect(slip).toBeDefined();
+    const rows = await desk.bot.store.query<{ payload: string }>('SELECT payload FROM slips');
+    const payloads = rows.map((r) => JSON.parse(r.payload) as { racing?: { promoName?: string } });
+    expect(payloads.some((p) => p.racing?.promoName === promo?.how_to_bet?.promo_name)).toBe(true);
+  });
+
   it('resends a promo whose answer was lost with the stored key, and the gateway places nothing new', async () => {
     const repo = new BetRecordRepo(desk.bot.store);
     const placed = (await repo.recent({ guildId: desk.ld.guildId, limit: 5 })).find((r) => r.payload.kind === 'promo');

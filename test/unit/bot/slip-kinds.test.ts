@@ -218,6 +218,20 @@ describe('the promo inbox view', () => {
     const menu = (view.components[0] as { components: Array<{ options: Array<{ value: string }> }> }).components[0];
     expect(menu?.options.map((o) => o.value)).toEqual(['7']);
   });
+  it('offers a button opening the race for a racing promo that needs a chosen runner', () => {
+    const view = promosView([{ ...token, date: '2026-11-23' }]);
+    const buttons = (view.components[0] as { components: Array<{ custom_id: string; label: string }> }).components;
+    expect(buttons.map((b) => [b.custom_id, b.label])).toEqual([['v1:promo:race:2', 'Bet #2: Flemington R5']]);
+  });
+
+  it('sends the promo of a racing slip as promo_name, and as bet_type when it is one', () => {
+    const withPromo = {
+      ...racing,
+      racing: { ...(racing.racing as NonNullable<SlipPayload['racing']>), promoName: '2/3' },
+    };
+    expect(placeBetRequest(withPromo, 1250, 2.28, undefined)).toMatchObject({ promo_name: '2/3', bet_type: '2/3' });
+  });
+
   it('links a promo needing a chosen selection to the racing slip for its race', () => {
     expect(promoLink(token)).toBe('Bet it with `/bet-racing track:Flemington (R) race:5 bookie:bookie_a` (promo 2/3).');
   });
