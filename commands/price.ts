@@ -11,13 +11,11 @@ import {
 import type { Command } from '../src/bot/command.js';
 import { chooseDay } from '../src/bot/dates.js';
 import { matchText, replyEphemeral, respondChoices } from '../src/bot/interact.js';
+import { raceBoard } from '../src/bot/racing-desk.js';
 import { getSettings } from '../src/bot/settings.js';
 import { KNOWN_TRACKS, RACE_TYPES, resolveTrack, trackValue } from '../src/bot/tracks.js';
-import { userMessage } from '../src/bot/user-errors.js';
 import { bettable } from '../src/bot/views/card.js';
-import { type PriceRow, priceView } from '../src/bot/views/desk.js';
-
-const PRICE_WAIT_MS = 20_000;
+import { priceView } from '../src/bot/views/desk.js';
 
 export const data = new SlashCommandBuilder()
   .setName('price')
@@ -89,43 +87,9 @@ const racing: Command['execute'] = async (interaction, ctx) => {
   );
   const race = interaction.options.getInteger('race', true);
   const runner = interaction.options.getString('runner')?.trim() || undefined;
-  const sessions = (await ctx.catalog.loadSessions()).filter((s) => s.active);
-  if (sessions.length === 0) return replyEphemeral(interaction, 'No active session to price with. See /sessions.');
-  const submission = await ctx.gateway.priceChecks.racing({
-    session_ids: sessions.map((s) => s.session_id),
-    category: 'racing',
-    track,
-    race_num: race,
-    date: day.day,
-    race_type: raceType,
-    ...(runner ? { runner } : {}),
-    ...(ctx.callbackUrl ? { callback_url: ctx.callbackUrl } : {}),
-  });
-  const books = await Promise.all(
-    submission.jobs.map(async (job, i) => {
-      const bookie = sessions.find((s) => s.session_id === job.sessionId)?.bookie ?? sessions[i]?.bookie ?? '?';
-      try {
-        const out = await job.wait({ signal: AbortSignal.timeout(PRICE_WAIT_MS) });
-        if (out.status !== 'completed') return { bookie, error: `job ${out.status}` };
-        const r = out.result as {
-          status?: string;
-          error?: string | null;
-          selections?: Array<{ runner?: string; prices?: PriceRow['prices'] }>;
-        };
-        if (r.status !== 'success') return { bookie, error: r.error ?? 'the book could not price this race' };
-        const rows: PriceRow[] = (r.selections ?? []).map((s) => ({ label: s.runner ?? '?', prices: s.prices ?? [] }));
-        return { bookie, rows };
-      } catch (err) {
-        return { bookie, error: userMessage(err) };
-      }
-    }),
-  );
-  const view = priceView({
-    title: `${track} R${race} ${raceType}`,
-    subtitle: `${RACE_TYPES[raceType]} · ${day.day}${runner ? ` · ${runner}` : ''}`,
-    books,
-  });
-  await interaction.editReply({ embeds: view.embeds, components: [] });
+  const board = await raceBoard(ctx, { track, raceType, raceNum: race, date: day.day }, runner ? { runner } : {});
+  if (typeof board === 'string') return replyEphemeral(interaction, board);
+  await interaction.editReply({ embeds: board.embeds, components: board.components });
 };
 
 export const execute: Command['execute'] = async (interaction, ctx) => {

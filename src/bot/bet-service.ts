@@ -13,7 +13,16 @@ import type { BetRecord, BetRecordRepo } from './repos/bet-records.js';
 import type { JobRecord } from './repos/jobs.js';
 import type { SlipRecord, SlipRepo } from './repos/slips.js';
 import { getSettings, stakeLimits } from './settings.js';
-import { checkMinOdds, checkStake, decideOnLivePrice, type SlipPayload } from './slip-rules.js';
+import {
+  kindLivePrice,
+  type PromoSlipRequest,
+  preparePromoSlip,
+  prepareRacingSlip,
+  type RacingSlipRequest,
+  type SlipKindDeps,
+  submitRecord,
+} from './slip-kinds.js';
+import { checkMinOdds, checkStake, decideOnLivePrice, type SlipPayload, slipKind } from './slip-rules.js';
 import type { BotStore } from './store.js';
 import { UserFacingError } from './user-errors.js';
 import { recordView } from './views/bet-record.js';
@@ -21,6 +30,7 @@ import { selectionName, sortMarkets } from './views/card.js';
 import { closedSlipView, jobLostView, receiptView, submittedView } from './views/slip.js';
 
 const PRICE_CHECK_WAIT_MS = 20_000;
+const RESEND_WAIT_MS = 120_000;
 
 export interface BetServiceDeps {
   gateway: GatewayPort;
@@ -175,6 +185,58 @@ export class BetService {
     return price;
   }
 
+  /** The live price of any kind of slip (sports by market_ref, a racing runner, a promo card's boosted price). */
+  async livePriceFor(p: SlipPayload): Promise<number> {
+    if (slipKind(p) === 'sports') return this.livePrice(p.sessionId, p.sport, p.epk, p.marketRef);
+    const live = await kindLivePrice(this.d.gateway, p, this.d.callbackUrl);
+    if (live === undefined) throw new UserFacingError('This slip cannot be priced any more. Make a new one.');
+    return live;
+  }
+
+  /** A racing slip (win or place on a runner at one book), price-checked and stored like a sports one. */
+  prepareRacingSlip(req: RacingSlipRequest): Promise<SlipRecord<SlipPayload>> {
+    return prepareRacingSlip(this.#kindDeps(), req);
+  }
+
+  /** A promo slip (a bet-boost card placed by id through place_promo). */
+  preparePromoSlip(req: PromoSlipRequest): Promise<SlipRecord<SlipPayload>> {
+    return preparePromoSlip(this.#kindDeps(), req);
+  }
+
+  /**
+   * Sends a promo record again with its stored idempotency key: the gateway answers with the first job when it
+   * had taken the bet, so this never places twice (reconciliation of promo records, which have no price to match).
+   */
+  async resendPromo(record: BetRecord): Promise<BetRecord> {
+    if (slipKind(record.payload) !== 'promo') return record;
+    const odds = record.odds ?? record.payload.shownOdds;
+    return this.#send(record, odds, odds, (handle) => {
+      // The same key may return a job this desk stored and resolved before (a timeout): its stored outcome runs
+      // no handler again, so the resend reads the job's outcome itself (every move is guarded, twice is harmless).
+      const job = {
+        correlationId: handle.correlationId,
+        context: { placementId: record.placementId, odds },
+      } as JobRecord<BetJobContext>;
+      void handle
+        .wait({ signal: AbortSignal.timeout(RESEND_WAIT_MS) })
+        .then((outcome) => this.#onBetOutcome(job, outcome))
+        .catch((err) => this.d.logger.warn('a resent promo gave no outcome yet', { err }));
+    });
+  }
+
+  #kindDeps(): SlipKindDeps {
+    const d = this.d;
+    return {
+      gateway: d.gateway,
+      store: d.store,
+      slips: d.slips,
+      tunables: d.tunables,
+      callbackUrl: d.callbackUrl,
+      now: d.now,
+      sessionFor: (guildId, bookie) => this.sessionFor(guildId, bookie),
+    };
+  }
+
   /** Checks everything a slip needs, price-checks it and stores it; the caller shows slipView. */
   async prepareSlip(req: SlipRequest): Promise<SlipRecord<SlipPayload>> {
     const settings = await getSettings(this.d.store, req.guildId);
@@ -270,7 +332,7 @@ export class BetService {
     if (!perBet.ok) return this.#closeBeforeSending(slipId, p, perBet.message);
     let live: number;
     try {
-      live = await this.livePrice(p.sessionId, p.sport, p.epk, p.marketRef);
+      live = await this.livePriceFor(p);
     } catch (err) {
       const why = err instanceof UserFacingError ? err.message : 'The price check failed.';
       throw new UserFacingError(`${why} Nothing was placed and the slip is still open: press Confirm to try again.`);
@@ -302,20 +364,17 @@ export class BetService {
   }
 
   /** place_bet for a record in `sending`; every way it can end moves the record and queues its message. */
-  async #send(record: BetRecord, floor: number, live: number): Promise<BetRecord> {
+  async #send(
+    record: BetRecord,
+    floor: number,
+    live: number,
+    onHandle?: (handle: Awaited<ReturnType<typeof submitRecord>>) => void,
+  ): Promise<BetRecord> {
     const p = record.payload;
-    let handle: Awaited<ReturnType<GatewayPort['bets']['place']>>;
+    let handle: Awaited<ReturnType<typeof submitRecord>>;
     try {
-      handle = await this.d.gateway.bets.place({
-        session_id: p.sessionId,
-        category: 'sports',
-        sport: p.sport,
-        epk: p.epk,
-        market_ref: p.marketRef,
-        stake: record.stakeCents / 100,
-        target_odds: floor,
-        ...(this.d.callbackUrl ? { callback_url: this.d.callbackUrl } : {}),
-      });
+      handle = await submitRecord(this.d.gateway, record, floor, this.d.callbackUrl);
+      onHandle?.(handle);
     } catch (err) {
       const to = sendFailure(err);
       const reason = this.d.logger.redact(String((err as Error)?.message ?? err)).slice(0, 300);

@@ -15,9 +15,12 @@ import { encodeCustomId } from './custom-id.js';
 import { type EventsQueryRef, eventsForDay } from './events-query.js';
 import { replyEphemeral } from './interact.js';
 import { parseStake } from './odds.js';
+import { PROMO_COMPONENTS } from './promo-desk.js';
+import { RACING_COMPONENTS } from './racing-desk.js';
 import { getRef } from './refs.js';
 import { priceMovedOptions, slipReprice } from './reprice.js';
 import { assertMayBet, postSlip } from './slip-post.js';
+import { slipKind } from './slip-rules.js';
 import { UserFacingError } from './user-errors.js';
 import { recordStateText } from './views/bet-record.js';
 import { cardView, marketView, selectionName, sortMarkets, stakeFormTitle } from './views/card.js';
@@ -202,7 +205,7 @@ const slipConfirm: ComponentHandler = async (interaction, [slipId], ctx) => {
     }
     case 'closed': {
       const moved =
-        result.priceMoved === undefined
+        result.priceMoved === undefined || slipKind(result.slip) !== 'sports'
           ? {}
           : await priceMovedOptions(ctx, result.slip, interaction.user.id, result.priceMoved);
       const view = closedSlipView(result.slip, result.title, result.message, moved);
@@ -243,4 +246,6 @@ export const COMPONENTS: Record<string, ComponentHandler> = {
   'slip:cancel': slipCancel,
   ...COMPARE_COMPONENTS,
   'slip:reprice': slipReprice,
+  ...RACING_COMPONENTS,
+  ...PROMO_COMPONENTS,
 };

@@ -152,6 +152,76 @@ export interface PlaceSportsBetByRef {
   callback_url?: string;
 }
 
+export interface PlaceRacingBet {
+  session_id: string;
+  category: 'racing';
+  track: string;
+  race_num: number;
+  race_type?: '(R)' | '(G)' | '(H)';
+  date: string;
+  runner: string;
+  market: 'win' | 'place';
+  stake: number;
+  target_odds: number;
+  use_bonus_bet?: boolean;
+  /** A promo to attach (an account promo that needs a chosen runner names it). */
+  promo_name?: string;
+  bet_type?: RacingBetType;
+  callback_url?: string;
+}
+
+export type RacingBetType =
+  | 'non_promo'
+  | 'bonus'
+  | '2'
+  | '2/3'
+  | '2/3/4'
+  | 'bonus_betboost_25pc'
+  | 'bonus_betboost_50pc'
+  | 'pump';
+export const RACING_BET_TYPES: readonly RacingBetType[] = [
+  'non_promo',
+  'bonus',
+  '2',
+  '2/3',
+  '2/3/4',
+  'bonus_betboost_25pc',
+  'bonus_betboost_50pc',
+  'pump',
+];
+
+/** An account promo as the desk reads it (GET /v3/account_promos); the gateway may add fields. */
+export interface GwAccountPromo {
+  promo_id: number;
+  session_id?: string | null | undefined;
+  session_ids?: string[] | undefined;
+  bookie: string;
+  promo: string;
+  label?: string | null | undefined;
+  summary?: { headline?: string | null | undefined; detail?: string | null | undefined } | null | undefined;
+  kind?: string | undefined;
+  track?: string | null | undefined;
+  race_num?: number | null | undefined;
+  race_type?: string | null | undefined;
+  sport?: string | null | undefined;
+  event?: string | null | undefined;
+  date?: string | null | undefined;
+  epk?: string | null | undefined;
+  selection?: string | null | undefined;
+  base_odds?: number | null | undefined;
+  boosted_odds?: number | null | undefined;
+  placeable_by_id: boolean;
+  how_to_bet?:
+    | { endpoint: string | null; promo_name?: string | null | undefined; note?: string | null | undefined }
+    | undefined;
+}
+
+export interface GwBonusToken {
+  id: string;
+  amount: number;
+  status: string;
+}
+
 export interface SportsPriceCheckByRef {
   session_ids: string[];
   category?: 'sports';
@@ -180,7 +250,23 @@ export interface PriceCheckSubmission {
 export interface GatewayPort {
   sessions: { list(): Promise<GwSession[]> };
   balances: { get(req: { session_id: string }): Promise<GwBalance> };
-  bets: { place(req: PlaceSportsBetByRef): Promise<JobHandle<GwBetResult>> };
+  bets: { place(req: PlaceSportsBetByRef | PlaceRacingBet): Promise<JobHandle<GwBetResult>> };
+  accountPromos: {
+    list(q?: { session_id?: string; bookie?: string }): Promise<{ promos: GwAccountPromo[] }>;
+    place(req: {
+      session_id: string;
+      promo_id: number;
+      stake: number;
+      idempotency_key: string;
+      callback_url?: string;
+    }): Promise<JobHandle<unknown>>;
+  };
+  bonusBets: {
+    list(req: {
+      session_id: string;
+      callback_url?: string;
+    }): Promise<JobHandle<{ bonus_bets?: GwBonusToken[] | null }>>;
+  };
   priceChecks: {
     sports(req: SportsPriceCheckByRef): Promise<PriceCheckSubmission>;
     racing(req: RacingPriceCheck): Promise<PriceCheckSubmission>;

@@ -225,6 +225,7 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
       intervalMs: config.tunables.reconcileIntervalMs,
       callbackUrl,
       show: (record) => bets.show(record),
+      resend: (record) => bets.resendPromo(record),
     });
     stops.push(() => reconciler.stop());
 

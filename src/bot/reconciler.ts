@@ -19,7 +19,12 @@ export interface ReconcilerOptions {
   callbackUrl: string | undefined;
   /** Shows the record's new state in its slip message (through the outbox). */
   show: (record: BetRecord) => Promise<void>;
+  /** Resends a promo record with its stored idempotency key (the gateway returns the first job if it had one). */
+  resend?: (record: BetRecord) => Promise<BetRecord | undefined>;
 }
+
+/** A promo record is left this long to its own send before reconciliation resends it. */
+const PROMO_RESEND_AFTER_MS = 30_000;
 
 export interface ReconcileReport {
   adopted: number;
@@ -107,8 +112,21 @@ export class Reconciler {
     return report;
   }
 
-  async #session(sessionId: string, records: BetRecord[], report: ReconcileReport): Promise<void> {
+  async #session(sessionId: string, all: BetRecord[], report: ReconcileReport): Promise<void> {
     const now = this.o.now();
+    // place_promo takes an idempotency key (the placement id, stored before the first send): resending is safe,
+    // and it is the evidence, so promo records are never matched against the history.
+    const records = all.filter((r) => r.payload.kind !== 'promo');
+    for (const r of all.filter((x) => x.payload.kind === 'promo')) {
+      if (!this.o.resend || now - r.updatedAt < PROMO_RESEND_AFTER_MS) {
+        report.waiting += 1;
+        continue;
+      }
+      const moved = await this.o.resend(r);
+      if (moved && moved.state !== r.state) report.adopted += 1;
+      else report.waiting += 1;
+    }
+    if (records.length === 0) return;
     const oldest = Math.min(...records.map((r) => r.createdAt));
     const read = await readTransactionsSince(this.o.gateway, sessionId, oldest - CLOCK_SKEW_MS, now, {
       callbackUrl: this.o.callbackUrl,

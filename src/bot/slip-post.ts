@@ -3,8 +3,9 @@ import type { SlipRequest } from './bet-service.js';
 import type { BotContext } from './context.js';
 import { dayIn } from './dates.js';
 import { BetRecordRepo } from './repos/bet-records.js';
+import type { SlipRecord } from './repos/slips.js';
 import { getSettings, stakeLimits } from './settings.js';
-import { checkDailyRoom, checkStake } from './slip-rules.js';
+import { checkDailyRoom, checkStake, type SlipPayload } from './slip-rules.js';
 import { UserFacingError } from './user-errors.js';
 import { slipView } from './views/slip.js';
 
@@ -41,16 +42,24 @@ export async function postSlip(
   interaction: ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction,
   req: Omit<SlipRequest, 'guildId' | 'channelId' | 'userId'>,
 ): Promise<void> {
+  await postPreparedSlip(ctx, interaction, req.stake, (where) => ctx.bets.prepareSlip({ ...req, ...where }));
+}
+
+/**
+ * Posts a slip of any kind: checks the bettor and the day's room, lets `prepare` build and store it for this
+ * channel and member, then posts it publicly (a follow-up) and stores its message.
+ */
+export async function postPreparedSlip(
+  ctx: BotContext,
+  interaction: ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction,
+  stake: number,
+  prepare: (where: { guildId: string | null; channelId: string; userId: string }) => Promise<SlipRecord<SlipPayload>>,
+): Promise<void> {
   await assertMayBet(ctx, interaction);
   const channelId = interaction.channelId;
   if (!channelId) throw new UserFacingError('Bets can only be made in a server channel.');
-  await assertDailyRoom(ctx, interaction.guildId, interaction.user.id, req.stake);
-  const slip = await ctx.bets.prepareSlip({
-    ...req,
-    guildId: interaction.guildId,
-    channelId,
-    userId: interaction.user.id,
-  });
+  await assertDailyRoom(ctx, interaction.guildId, interaction.user.id, stake);
+  const slip = await prepare({ guildId: interaction.guildId, channelId, userId: interaction.user.id });
   const view = slipView({ slip: slip.payload, slipId: slip.slipId, userId: slip.userId, expiresAt: slip.expiresAt });
   // The first follow-up after a defer would replace the (ephemeral) placeholder, so fill that first.
   await interaction.editReply({

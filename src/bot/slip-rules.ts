@@ -24,7 +24,31 @@ export interface SlipPayload {
   startTime?: string;
   /** Who made the slip: named on the receipt, which otherwise may not say whose bet it is. */
   userId?: string;
+  /** What is bet: a sports selection by market_ref (absent on older slips), a racing runner, or a promo card. */
+  kind?: SlipKind;
+  /** Racing slips: the race and runner as place_bet names them (eventName is "Track R3", marketKey win|place). */
+  racing?: RacingLeg;
+  /** Promo slips: the account promo placed by id through place_promo. */
+  promo?: { promoId: number; promoLabel: string };
+  /** Spend a bonus token worth the stake (racing): checked against the session's tokens when the slip is made. */
+  useBonusBet?: boolean;
 }
+
+export type SlipKind = 'sports' | 'racing' | 'promo';
+
+export interface RacingLeg {
+  track: string;
+  raceNum: number;
+  raceType: string;
+  /** The track's local day, YYYY-MM-DD. */
+  date: string;
+  runner: string;
+  market: 'win' | 'place';
+  /** An account promo that needs a chosen runner (its how_to_bet promo_name): sent as promo_name. */
+  promoName?: string;
+}
+
+export const slipKind = (p: SlipPayload): SlipKind => p.kind ?? 'sports';
 
 export interface StakeLimits {
   perBet: number;
@@ -96,7 +120,11 @@ export function decideOnLivePrice(slip: SlipPayload, live: number, tolerance: nu
   return {
     ok: false,
     floor,
-    message: `Not placed: the price moved to ${formatOdds(live)}, ${why}. Bet again at the new price with the button below, or run /bet again.`,
+    message: `Not placed: the price moved to ${formatOdds(live)}, ${why}. ${
+      slipKind(slip) === 'sports'
+        ? 'Bet again at the new price with the button below, or run /bet again.'
+        : 'Make a new slip if you still want it at the new price.'
+    }`,
   };
 }
 

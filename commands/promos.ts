@@ -1,0 +1,16 @@
+import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
+import type { Command } from '../src/bot/command.js';
+import { showPromos } from '../src/bot/promo-desk.js';
+
+export const data = new SlashCommandBuilder()
+  .setName('promos')
+  .setDescription("The syndicate's active account promos; place a bet-boost card from here")
+  .setContexts(InteractionContextType.Guild);
+
+export const execute: Command['execute'] = async (interaction, ctx) => {
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  const view = await showPromos(ctx);
+  await interaction.editReply({ embeds: view.embeds, components: view.components });
+};
+
+export default { data, execute } satisfies Command;
