@@ -4,7 +4,15 @@ import pg from 'pg';
 import { postgresDialect, toNumberedPlaceholders, toPostgresParams } from './dialect.js';
 import { type LeaseBackend, runLease } from './leader.js';
 import { migrate } from './migrations.js';
-import { type BotStore, keyedQueue, type OpenOptions, type Row, StoreClosedError, sweepStore } from './types.js';
+import {
+  type BotStore,
+  keyedQueue,
+  type OpenOptions,
+  type Row,
+  StoreClosedError,
+  sortedKeys,
+  sweepStore,
+} from './types.js';
 
 /** Advisory lock key spaces (first key of the two-key form), so the bot's locks never meet other users'. */
 const LOCK_MIGRATIONS = 0x5344_0001;
@@ -117,13 +125,45 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
         c.release(broken !== undefined);
       }
     });
+  // Several keys' locks on one connection, in sorted order: no two callers wait on each other in a cycle,
+  // and a caller never holds one lock connection while it waits for a second.
+  const lockAll = async <T>(keys: string[], fn: () => Promise<T>): Promise<T> => {
+    if (closed) throw new StoreClosedError();
+    const c = await lockPool.connect();
+    const held: string[] = [];
+    let broken: unknown;
+    try {
+      for (const key of keys) {
+        await c.query('SELECT pg_advisory_lock($1, hashtext($2))', [LOCK_KEYS, key]);
+        held.push(key);
+      }
+    } catch (err) {
+      broken = err;
+    }
+    try {
+      if (broken !== undefined) throw broken;
+      return await fn();
+    } finally {
+      for (const key of held.reverse()) {
+        await c.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_KEYS, key]).catch((err) => {
+          broken ??= err;
+        });
+      }
+      // A connection whose lock state is unknown is closed, not reused (closing frees its locks).
+      c.release(broken !== undefined);
+    }
+  };
   const store: BotStore = {
     engine: 'postgres',
     dialect: postgresDialect,
     kv,
     query,
     withLock,
-    serialize: (key, fn) => withLock(`serialize:${key}`, fn),
+    serialize: (keys, fn) =>
+      lockAll(
+        sortedKeys(keys).map((k) => `serialize:${k}`),
+        fn,
+      ),
     runAsLeader(name, work, leaderOpts) {
       let conn: pg.Client | undefined;
       let lost = false;
