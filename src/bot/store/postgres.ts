@@ -40,7 +40,7 @@ export function redactUrl(url: string): string {
 export async function openPostgresStore(url: string, opts: OpenOptions = {}): Promise<BotStore> {
   const now = opts.now ?? Date.now;
   const pool = new pg.Pool({ connectionString: url, types, max: 10 });
-  const lockPool = new pg.Pool({ connectionString: url, types, max: 4 });
+  const lockPool = new pg.Pool({ connectionString: url, types, max: 10 });
   // An idle connection that breaks (server restart) is dropped by the pool; without a listener it would end the process.
   const ignore = () => {};
   pool.on('error', ignore);
@@ -125,18 +125,18 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
         c.release(broken !== undefined);
       }
     });
-  // Several keys' locks on one connection, in sorted order: no two callers wait on each other in a cycle,
-  // and a caller never holds one lock connection while it waits for a second.
+  // Several keys' locks on one connection, in sorted order, in one round trip (and freed in one): no two
+  // callers wait on each other in a cycle, and a caller never holds one lock connection while it waits for
+  // a second. The connection is this call's alone, so unlock_all frees exactly these locks.
   const lockAll = async <T>(keys: string[], fn: () => Promise<T>): Promise<T> => {
     if (closed) throw new StoreClosedError();
     const c = await lockPool.connect();
-    const held: string[] = [];
     let broken: unknown;
     try {
-      for (const key of keys) {
-        await c.query('SELECT pg_advisory_lock($1, hashtext($2))', [LOCK_KEYS, key]);
-        held.push(key);
-      }
+      await c.query(
+        'SELECT pg_advisory_lock($1, hashtext(k)) FROM unnest($2::text[]) WITH ORDINALITY AS t(k, i) ORDER BY i',
+        [LOCK_KEYS, keys],
+      );
     } catch (err) {
       broken = err;
     }
@@ -144,11 +144,9 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
       if (broken !== undefined) throw broken;
       return await fn();
     } finally {
-      for (const key of held.reverse()) {
-        await c.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_KEYS, key]).catch((err) => {
-          broken ??= err;
-        });
-      }
+      await c.query('SELECT pg_advisory_unlock_all()').catch((err) => {
+        broken ??= err;
+      });
       // A connection whose lock state is unknown is closed, not reused (closing frees its locks).
       c.release(broken !== undefined);
     }
