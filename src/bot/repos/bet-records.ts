@@ -136,8 +136,10 @@ export class BetRecordRepo {
    * stake stay within the limit. Whoever gets no row learns why from `explain`.
    */
   async claim(req: ClaimRequest): Promise<ClaimOutcome> {
-    // Serialized with close() of the same slip: on PostgreSQL neither statement would see the other's row.
-    return this.store.serialize(`slip:${req.slipId}`, () => this.#claim(req));
+    // Serialized with close() of the same slip and with the member's other claims of the day: on PostgreSQL
+    // neither statement would see the other's row (a close and a claim could both win; two claims could both
+    // read the same day's sum and pass the limit together).
+    return this.store.serialize([`slip:${req.slipId}`, `hold:${req.guildKey}:${req.userId}`], () => this.#claim(req));
   }
 
   async #claim(req: ClaimRequest): Promise<ClaimOutcome> {

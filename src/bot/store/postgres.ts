@@ -4,7 +4,15 @@ import pg from 'pg';
 import { postgresDialect, toNumberedPlaceholders, toPostgresParams } from './dialect.js';
 import { type LeaseBackend, runLease } from './leader.js';
 import { migrate } from './migrations.js';
-import { type BotStore, keyedQueue, type OpenOptions, type Row, StoreClosedError, sweepStore } from './types.js';
+import {
+  type BotStore,
+  keyedQueue,
+  type OpenOptions,
+  type Row,
+  StoreClosedError,
+  sortedKeys,
+  sweepStore,
+} from './types.js';
 
 /** Advisory lock key spaces (first key of the two-key form), so the bot's locks never meet other users'. */
 const LOCK_MIGRATIONS = 0x5344_0001;
@@ -32,7 +40,7 @@ export function redactUrl(url: string): string {
 export async function openPostgresStore(url: string, opts: OpenOptions = {}): Promise<BotStore> {
   const now = opts.now ?? Date.now;
   const pool = new pg.Pool({ connectionString: url, types, max: 10 });
-  const lockPool = new pg.Pool({ connectionString: url, types, max: 4 });
+  const lockPool = new pg.Pool({ connectionString: url, types, max: 10 });
   // An idle connection that breaks (server restart) is dropped by the pool; without a listener it would end the process.
   const ignore = () => {};
   pool.on('error', ignore);
@@ -117,13 +125,43 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
         c.release(broken !== undefined);
       }
     });
+  // Several keys' locks on one connection, in sorted order, in one round trip (and freed in one): no two
+  // callers wait on each other in a cycle, and a caller never holds one lock connection while it waits for
+  // a second. The connection is this call's alone, so unlock_all frees exactly these locks.
+  const lockAll = async <T>(keys: string[], fn: () => Promise<T>): Promise<T> => {
+    if (closed) throw new StoreClosedError();
+    const c = await lockPool.connect();
+    let broken: unknown;
+    try {
+      await c.query(
+        'SELECT pg_advisory_lock($1, hashtext(k)) FROM unnest($2::text[]) WITH ORDINALITY AS t(k, i) ORDER BY i',
+        [LOCK_KEYS, keys],
+      );
+    } catch (err) {
+      broken = err;
+    }
+    try {
+      if (broken !== undefined) throw broken;
+      return await fn();
+    } finally {
+      await c.query('SELECT pg_advisory_unlock_all()').catch((err) => {
+        broken ??= err;
+      });
+      // A connection whose lock state is unknown is closed, not reused (closing frees its locks).
+      c.release(broken !== undefined);
+    }
+  };
   const store: BotStore = {
     engine: 'postgres',
     dialect: postgresDialect,
     kv,
     query,
     withLock,
-    serialize: (key, fn) => withLock(`serialize:${key}`, fn),
+    serialize: (keys, fn) =>
+      lockAll(
+        sortedKeys(keys).map((k) => `serialize:${k}`),
+        fn,
+      ),
     runAsLeader(name, work, leaderOpts) {
       let conn: pg.Client | undefined;
       let lost = false;

@@ -6,7 +6,15 @@ import Keyv from 'keyv';
 import { sqliteDialect } from './dialect.js';
 import { type LeaseBackend, runLease } from './leader.js';
 import { migrate } from './migrations.js';
-import { type BotStore, keyedQueue, type OpenOptions, type Row, StoreClosedError, sweepStore } from './types.js';
+import {
+  type BotStore,
+  keyedQueue,
+  type OpenOptions,
+  type Row,
+  StoreClosedError,
+  sortedKeys,
+  sweepStore,
+} from './types.js';
 
 /** A leader lease that has not been renewed for this long is free for another process. */
 const LEASE_TTL_MS = 15_000;
@@ -108,13 +116,15 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
     });
 
   const runs = new Set<{ stop(): Promise<void> }>();
+  const serialQueue = keyedQueue();
   const store: BotStore = {
     engine: 'sqlite',
     dialect: sqliteDialect,
     kv,
     query,
     withLock,
-    serialize: keyedQueue(),
+    serialize: <T>(keys: string | string[], fn: () => Promise<T>): Promise<T> =>
+      sortedKeys(keys).reduceRight<() => Promise<T>>((inner, key) => () => serialQueue(key, inner), fn)(),
     runAsLeader(name, work, leaderOpts) {
       const owner = randomUUID();
       const backend: LeaseBackend = {

@@ -26,13 +26,14 @@ export interface BotStore {
    */
   withLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
   /**
-   * Runs fn so that no other `serialize` on the same key overlaps it, in any process, where the engine needs
-   * it. For two single statements that must see each other (a claim and a close of one slip): on PostgreSQL
-   * (READ COMMITTED) a statement does not see a row another inserts while it runs, so this holds the key's
-   * advisory lock; SQLite runs one writer at a time and each statement sees every commit before it, so this
-   * only queues within the process.
+   * Runs fn so that no other `serialize` sharing one of its keys overlaps it, in any process, where the engine
+   * needs it. For single statements that must see each other: a slip's claim and its close; two claims
+   * against one member's day limit. On PostgreSQL (READ COMMITTED) a statement does not see a row another
+   * inserts while it runs, so this holds the keys' advisory locks (taken in sorted order on one connection);
+   * SQLite runs one writer at a time and each statement sees every commit before it, so this only queues
+   * within the process.
    */
-  serialize<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  serialize<T>(keys: string | string[], fn: () => Promise<T>): Promise<T>;
   /**
    * Runs work in one process at a time among all processes on this store: work() is called when this
    * process is elected; the function it returns is called when the lease is lost or the run stops.
@@ -49,6 +50,11 @@ export interface OpenOptions {
   /** Apply migrations only up to this version (tests of upgrading from an older version). */
   migrateTo?: number;
   now?: () => number;
+}
+
+/** The keys of a serialize call, sorted and without repeats (a fixed order takes them without deadlock). */
+export function sortedKeys(keys: string | string[]): string[] {
+  return [...new Set(typeof keys === 'string' ? [keys] : keys)].sort();
 }
 
 /** Serialises async work per key inside this process. */

@@ -217,3 +217,46 @@ describe.each(ENGINES)('a slip claimed and closed from two processes on %s', (en
     }
   });
 });
+
+describe.each(ENGINES)("one member's day limit claimed from two processes on %s", (engine) => {
+  it('lets exactly one of 20 concurrent claims take the last room under the limit', async () => {
+    const { url, cleanup } = await freshStoreUrl(engine);
+    const [a, b] = [await openStore(url), await openStore(url)];
+    try {
+      const now = Date.now();
+      const ids = Array.from({ length: 29 }, (_, i) => `d${i}`);
+      for (const id of ids) {
+        await new SlipRepo(a).create({
+          slipId: id,
+          guildId: 'g1',
+          channelId: 'c1',
+          messageId: `m-${id}`,
+          userId: 'u1',
+          payload: { stakeCents: 100, sessionId: '1001', bookie: 'bookie_a' },
+          createdAt: now,
+          expiresAt: now + 60_000,
+        });
+      }
+      const claim = (store: BotStore, id: string) =>
+        new BetRecordRepo(store).claim({
+          placementId: `p-${id}`,
+          slipId: id,
+          userId: 'u1',
+          guildKey: 'g1',
+          day: '2026-11-22',
+          stakeCents: 100,
+          dayLimitCents: 1_000,
+          now: Date.now(),
+        });
+      // Nine of ten 100-cent holds taken, then twenty claims at once from both processes for the last 100.
+      for (const id of ids.slice(0, 9)) expect((await claim(a, id)).kind).toBe('claimed');
+      const outcomes = await Promise.all(ids.slice(9).map((id, i) => claim(i % 2 === 0 ? a : b, id)));
+      expect(outcomes.filter((o) => o.kind === 'claimed')).toHaveLength(1);
+      expect(await new BetRecordRepo(a).usedCents('g1', 'u1', '2026-11-22')).toBe(1_000);
+    } finally {
+      await a.close();
+      await b.close();
+      cleanup();
+    }
+  });
+});
