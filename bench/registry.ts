@@ -2,6 +2,7 @@
 import { cardBurstBot } from './figures/card-burst-bot.js';
 import { cardBurstClient } from './figures/card-burst-client.js';
 import { clientOverhead } from './figures/client-overhead.js';
+import { compareTime } from './figures/compare-time.js';
 import { interactionAck } from './figures/interaction-ack.js';
 import { memory } from './figures/memory.js';
 import { pollCoalescing } from './figures/poll-coalescing.js';
@@ -123,5 +124,12 @@ export const FIGURES: FigureSpec[] = [
       },
     ],
     run: slowBodies,
+  },
+  {
+    id: 11,
+    rows: [
+      { name: '11 /compare result time, three books, p95', unit: 'ms', target: { on: 'value', op: '<', limit: 2_000 } },
+    ],
+    run: compareTime,
   },
 ];
