@@ -1,4 +1,5 @@
 // The bench figures in the order they run; each knows its name, unit and target so a failure still prints a row.
+import { captureRate } from './figures/capture-rate.js';
 import { cardBurstBot } from './figures/card-burst-bot.js';
 import { cardBurstClient } from './figures/card-burst-client.js';
 import { clientOverhead } from './figures/client-overhead.js';
@@ -131,5 +132,21 @@ export const FIGURES: FigureSpec[] = [
       { name: '11 /compare result time, three books, p95', unit: 'ms', target: { on: 'value', op: '<', limit: 2_000 } },
     ],
     run: compareTime,
+  },
+  {
+    id: 12,
+    rows: [
+      {
+        name: '12 closing capture rate (300-bet day, members reading cards)',
+        unit: '%',
+        target: { on: 'value', op: '>=', limit: 100 },
+      },
+      {
+        name: '12 card-limit replies to members during capture',
+        unit: 'replies',
+        target: { on: 'value', op: '==', limit: 0 },
+      },
+    ],
+    run: captureRate,
   },
 ];
