@@ -1,7 +1,7 @@
 /**
- * discord.js sends files as the runtime's FormData through its own undici. Once the gateway client loads
- * undici 7, that undici's Agent is the global dispatcher, and it cannot read another FormData class: every
- * upload failed with "action is not a function". The form is encoded to bytes here, with its boundary, first.
+ * discord.js sends files as the runtime's FormData through its own undici. When the gateway client's undici 7
+ * loads first (as in the bot), its Agent becomes the global dispatcher both share, and it cannot read another
+ * FormData class: every upload failed with "action is not a function". The form is encoded to bytes here first.
  */
 
 import { DefaultRestOptions, type RESTOptions } from 'discord.js';
