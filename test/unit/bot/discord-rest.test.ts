@@ -7,6 +7,8 @@ import { DefaultRestOptions } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRequest } from '../../../src/bot/discord-rest.js';
 
+type Init = Parameters<typeof makeRequest>[1];
+
 describe('the bot’s discord.js request function', () => {
   let url: string;
   const seen: { type: string; body: string }[] = [];
@@ -22,11 +24,12 @@ describe('the bot’s discord.js request function', () => {
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
+  /** What discord.js hands its request function for a message with a file (the runtime's FormData). */
   const form = () => {
     const f = new FormData();
     f.append('payload_json', JSON.stringify({ content: 'chart' }));
     f.append('files[0]', new Blob([Buffer.from('png-bytes')], { type: 'image/png' }), 'stats.png');
-    return f;
+    return f as unknown as Init['body'];
   };
 
   it('sends a message with files as multipart bytes with the form’s boundary', async () => {
