@@ -1,7 +1,9 @@
 // The bench figures in the order they run; each knows its name, unit and target so a failure still prints a row.
+import { captureRate } from './figures/capture-rate.js';
 import { cardBurstBot } from './figures/card-burst-bot.js';
 import { cardBurstClient } from './figures/card-burst-client.js';
 import { clientOverhead } from './figures/client-overhead.js';
+import { compareTime } from './figures/compare-time.js';
 import { interactionAck } from './figures/interaction-ack.js';
 import { memory } from './figures/memory.js';
 import { pollCoalescing } from './figures/poll-coalescing.js';
@@ -145,5 +147,28 @@ export const FIGURES: FigureSpec[] = [
       })),
     ],
     run: storeConfirm,
+  },
+  {
+    id: 12,
+    rows: [
+      { name: '12 /compare result time, three books, p95', unit: 'ms', target: { on: 'value', op: '<', limit: 2_000 } },
+    ],
+    run: compareTime,
+  },
+  {
+    id: 13,
+    rows: [
+      {
+        name: '13 closing capture rate (300-bet day, members reading cards)',
+        unit: '%',
+        target: { on: 'value', op: '>=', limit: 100 },
+      },
+      {
+        name: '13 card-limit replies to members during capture',
+        unit: 'replies',
+        target: { on: 'value', op: '==', limit: 0 },
+      },
+    ],
+    run: captureRate,
   },
 ];

@@ -11,6 +11,7 @@ import { COMPONENTS } from './components.js';
 import { type BotConfig, callbackUrlOf } from './config.js';
 import type { BotContext } from './context.js';
 import { deployCommands } from './deploy.js';
+import { makeRequest } from './discord-rest.js';
 import { asGatewayPort } from './gateway-compat.js';
 import type { GatewayPort } from './gateway-port.js';
 import { ResultTracker } from './job-tracker.js';
@@ -138,7 +139,7 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
         UserManager: { maxSize: 0, keepOverLimit: (user) => user.id === user.client.user.id },
         GuildMemberManager: { maxSize: 0, keepOverLimit: (member) => member.id === member.client.user.id },
       }),
-      ...(config.discord.apiUrl ? { rest: { api: config.discord.apiUrl } } : {}),
+      rest: { makeRequest, ...(config.discord.apiUrl ? { api: config.discord.apiUrl } : {}) },
       // Explicit, so discord.js never reads SHARDS from the environment itself (it expects JSON there).
       ...shardOptions(config),
     });

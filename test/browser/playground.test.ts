@@ -476,6 +476,28 @@ describe('the offline playground in Chromium', () => {
 
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'playground-bet.png'), fullPage: true });
+
+    // /stats over the settled bet: the reply's embed shows the chart the bot attached, drawn from its bytes.
+    await input.fill('');
+    await input.click();
+    await type('/stats');
+    await page.locator('.suggestion', { hasText: '/stats' }).first().waitFor();
+    await page.keyboard.press('Tab');
+    await expect(input.inputValue()).resolves.toBe('/stats ');
+    await page.keyboard.press('Enter');
+    const stats = page.locator('discord-embed[embed-title="Stats"]').last();
+    await stats.waitFor({ timeout: 20_000 });
+    await expect(stats.locator('discord-embed-field[field-title="Close captured"]').count()).resolves.toBe(1);
+    const chart = stats.locator('img.discord-embed-image');
+    await chart.waitFor({ timeout: 10_000 });
+    await expect(chart.getAttribute('src')).resolves.toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\/attachments\/\d+\/\d+\/stats\.png$/,
+    );
+    await expect
+      .poll(() => chart.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 10_000 })
+      .toBe(true);
+    await stats.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-stats.png') });
     expect(pageErrors).toEqual([]);
   });
 });

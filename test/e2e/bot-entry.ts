@@ -7,6 +7,8 @@ export interface RunningBot {
   client: Client;
   receiverUrl: string;
   store: BotStore;
+  /** Closing line capture; a test runs its passes by hand after moving the clock. */
+  closing: { tick(): Promise<{ read: number; recorded: number; deferred: number; failed: number }> };
   stop(): Promise<void>;
 }
 
@@ -14,6 +16,8 @@ export interface RunningBot {
 export interface BotDeps {
   /** Who owns the bot's job leases; a restarted deployment keeps its id and resumes its jobs at once. */
   processId?: string;
+  /** The bot's clock (default the machine's). */
+  now?: () => number;
 }
 
 export type StartBot = (config: BotConfig, deps?: BotDeps) => Promise<RunningBot>;

@@ -34,6 +34,8 @@ export interface BettableSelection {
   market: string;
   marketRef: string;
   label: string;
+  /** Scheduled start (epoch ms). */
+  startsAt: number;
 }
 
 /** `minMarkets`: only a card with more markets than that (the bot shows ten a page; 11 makes it page). */
@@ -56,6 +58,7 @@ export async function pickEvent(desk: Desk, league = 'nba', skip = 0, minMarkets
         market: market.market,
         marketRef: sel.market_ref,
         label: sel.label,
+        startsAt: Date.parse(e.start_time),
       };
     }
   } finally {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BotConfig, parseConfig } from '../../src/bot/config.js';
 import { freePort } from '../../src/bot/free-port.js';
+import { SandboxClock } from '../../src/bot/sandbox-clock.js';
 import { type LocalDiscord, startLocalDiscord } from '../../src/local-discord/index.js';
 import { type RunningSandbox, type StartSandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { createDatabase } from '../pg/cluster.js';
@@ -26,6 +27,8 @@ export interface DeskOptions {
   discordShards?: number;
   /** false: start no bot in-process (the chaos suite runs it as a child process with `env`). */
   inProcessBot?: boolean;
+  /** Run the bot on the sandbox clock (as `npm start` offline does), so moving the sandbox clock moves the bot's. */
+  sandboxClock?: boolean;
 }
 
 /** The whole desk on loopback: sandbox gateway, local Discord, the real bot with sqlite on disk. */
@@ -39,6 +42,8 @@ export interface Desk {
   env: Record<string, string>;
   proxy: GatewayProxy | undefined;
   logs: LogCapture;
+  /** Moves the sandbox clock on (and the bot's with it when it follows the sandbox clock); the new time. */
+  advance(ms: number): Promise<number>;
   /** The secrets that must never appear in logs or messages. */
   secrets: string[];
   /** Stops the bot and starts it again on the same store file and webhook port (a deploy or a crash). */
@@ -71,12 +76,14 @@ export async function startDesk(opts: DeskOptions = {}): Promise<Desk> {
   const config = parseConfig(env);
   // One deployment, one lease owner: a restart resumes its own pending jobs instead of waiting out the lease.
   const processId = `desk-${webhookPort}`;
+  const clock = opts.sandboxClock ? new SandboxClock(sandbox.url) : undefined;
+  await clock?.refresh();
   env.BOT_PROCESS_ID = processId;
   let bot: RunningBot | undefined;
   const boot = async () => {
     if (opts.inProcessBot === false) return;
     const startBot = await loadStartBot();
-    bot = await startBot(config, { processId });
+    bot = await startBot(config, { processId, ...(clock ? { now: clock.now } : {}) });
     await ld.waitForBot(10_000);
     await waitForCommands(ld);
   };
@@ -99,9 +106,10 @@ export async function startDesk(opts: DeskOptions = {}): Promise<Desk> {
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
+  const control = new SandboxControl(sandbox.url);
   return {
     sandbox,
-    control: new SandboxControl(sandbox.url),
+    control,
     ld,
     get bot() {
       if (!bot) throw new Error('the bot is stopped; call startBotAgain() first');
@@ -112,6 +120,11 @@ export async function startDesk(opts: DeskOptions = {}): Promise<Desk> {
     proxy,
     logs,
     secrets: [API_KEY, ld.token],
+    async advance(ms) {
+      const reading = await control.advance(ms);
+      clock?.take(reading);
+      return Date.parse(reading.now);
+    },
     async restartBot() {
       await stopBot();
       await boot();

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { DiscordApiError } from '../api-error.js';
+import type { UploadedFile } from '../state/attachments.js';
 
 type Json = Record<string, unknown>;
 
@@ -8,7 +9,7 @@ const MAX_BODY_BYTES = 26 * 1024 * 1024;
 export interface ParsedBody {
   body: unknown;
   /** Attachments uploaded as multipart parts (`files[n]`), described as Discord describes them. */
-  files: { filename: string; size: number; content_type: string }[];
+  files: UploadedFile[];
 }
 
 const invalidJson = () => new DiscordApiError(400, 50109, 'The request body contains invalid JSON.');
@@ -37,6 +38,7 @@ async function readMultipart(raw: Buffer, contentType: string): Promise<ParsedBo
   const form = await new Response(new Uint8Array(raw), { headers: { 'content-type': contentType } }).formData();
   let body: unknown = {};
   const files: ParsedBody['files'] = [];
+  const parts: { name: string; value: File }[] = [];
   form.forEach((value, name) => {
     if (name === 'payload_json' && typeof value === 'string') {
       try {
@@ -45,8 +47,17 @@ async function readMultipart(raw: Buffer, contentType: string): Promise<ParsedBo
         throw invalidJson();
       }
     } else if (typeof value !== 'string') {
-      files.push({ filename: value.name, size: value.size, content_type: value.type || 'application/octet-stream' });
+      parts.push({ name, value });
     }
   });
+  for (const { name, value } of parts) {
+    files.push({
+      field: name,
+      filename: value.name,
+      size: value.size,
+      content_type: value.type || 'application/octet-stream',
+      data: Buffer.from(await value.arrayBuffer()),
+    });
+  }
   return { body, files };
 }

@@ -1,3 +1,4 @@
+import type { UploadedFile } from '../state/attachments.js';
 import type { World } from '../state/world.js';
 
 export interface RouteContext {
@@ -5,7 +6,7 @@ export interface RouteContext {
   params: Record<string, string>;
   query: URLSearchParams;
   body: unknown;
-  files: { filename: string; size: number; content_type: string }[];
+  files: UploadedFile[];
   /** http://host:port, for URLs the double hands out (gateway, attachments). */
   origin: string;
 }

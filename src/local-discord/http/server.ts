@@ -61,6 +61,7 @@ async function handle(
   res: ServerResponse,
 ): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://local');
+  if (req.method === 'GET' && url.pathname.startsWith('/attachments/')) return sendAttachment(world, url.pathname, res);
   if (!API_PREFIX.test(url.pathname)) throw notFound();
   // Segments are decoded before matching: discord.js sends `@me` and `@original` as `%40me` and `%40original`.
   const path = decodePath(url.pathname.replace(API_PREFIX, ''));
@@ -84,6 +85,20 @@ async function handle(
     origin,
   });
   send(res, result.status, result.body);
+}
+
+/** GET /attachments/{channel}/{id}/{filename}: an uploaded file's bytes, as Discord's CDN serves them. */
+function sendAttachment(world: World, pathname: string, res: ServerResponse): void {
+  const [, , channelId, id] = pathname.split('/');
+  const file = world.attachments.get(id ?? '');
+  if (!file || !channelId) throw notFound();
+  res
+    .writeHead(200, {
+      'content-type': file.contentType,
+      'content-length': String(file.data.length),
+      'cache-control': 'public, max-age=31536000, immutable',
+    })
+    .end(file.data);
 }
 
 function decodePath(path: string): string {

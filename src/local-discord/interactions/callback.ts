@@ -46,7 +46,7 @@ function allowedTypes(record: InteractionRecord): number[] {
  */
 export function handleCallback(
   world: World,
-  params: { id: string; token: string; withResponse: boolean; body: Json; hasFiles: boolean },
+  params: { id: string; token: string; withResponse: boolean; body: Json; uploads: Json[] },
 ): Json | null {
   const record = world.interactions.byId(params.id);
   if (!record || record.token !== params.token) throw unknownInteraction();
@@ -70,7 +70,7 @@ export function handleCallback(
   const data = (params.body.data && typeof params.body.data === 'object' ? params.body.data : {}) as Json;
   let message: LocalMessage | undefined;
   try {
-    message = apply(world, record, type, data, params.hasFiles);
+    message = apply(world, record, type, data, params.uploads);
   } catch (error) {
     if (error instanceof DiscordApiError) record.lastRefusal = `${error.code} ${error.message}`;
     throw error;
@@ -95,7 +95,8 @@ export function handleCallback(
   };
 }
 
-function apply(world: World, record: InteractionRecord, type: number, data: Json, hasFiles: boolean) {
+function apply(world: World, record: InteractionRecord, type: number, data: Json, uploads: Json[]) {
+  const hasFiles = uploads.length > 0;
   switch (type) {
     case CallbackType.Reply: {
       validateDataBody(data, { requireContent: true, hasFiles });
@@ -104,6 +105,7 @@ function apply(world: World, record: InteractionRecord, type: number, data: Json
         author: world.botUser,
         body: data,
         interaction: record,
+        attachments: uploads,
       });
       record.originalMessageId = msg.id;
       return world.messages.add(msg);
@@ -128,7 +130,7 @@ function apply(world: World, record: InteractionRecord, type: number, data: Json
       if (!source) throw new DiscordApiError(404, 10008, 'Unknown Message');
       validateDataBody(data, { requireContent: false, hasFiles, currentFlags: source.flags ?? 0 });
       record.originalMessageId = source.id;
-      return world.messages.update(source.id, editPatch(world, data, source, true)) as LocalMessage;
+      return world.messages.update(source.id, editPatch(world, data, source, true, uploads)) as LocalMessage;
     }
     case CallbackType.Autocomplete: {
       validateAutocompleteData(data);

@@ -35,12 +35,12 @@ export function editWebhookMessage(
   record: InteractionRecord,
   messageId: string,
   body: Json,
-  hasFiles: boolean,
+  uploads: Json[],
 ): LocalMessage {
   const message = ownMessage(world, record, messageId);
-  validateMessageBody(body, { requireContent: false, hasFiles, currentFlags: message.flags ?? 0 });
+  validateMessageBody(body, { requireContent: false, hasFiles: uploads.length > 0, currentFlags: message.flags ?? 0 });
   const wasLoading = ((message.flags ?? 0) & MessageFlag.Loading) !== 0;
-  const patch = editPatch(world, body, message, true);
+  const patch = editPatch(world, body, message, true, uploads);
   // Discord refuses to turn a "thinking…" placeholder into an empty message.
   if (wasLoading && isEmpty({ ...message, ...patch })) throw emptyMessage();
   return world.messages.update(message.id, patch) as LocalMessage;
@@ -55,17 +55,18 @@ export function deleteWebhookMessage(world: World, record: InteractionRecord, me
  * POST /webhooks/{app}/{token}: a follow-up. After a deferred reply the first follow-up replaces the
  * "thinking…" placeholder, as Discord does; its ephemeral flag then follows the deferral.
  */
-export function createFollowUp(world: World, record: InteractionRecord, body: Json, hasFiles: boolean): LocalMessage {
-  validateMessageBody(body, { requireContent: true, hasFiles });
+export function createFollowUp(world: World, record: InteractionRecord, body: Json, uploads: Json[]): LocalMessage {
+  validateMessageBody(body, { requireContent: true, hasFiles: uploads.length > 0 });
   const original = record.originalMessageId ? world.messages.get(record.originalMessageId) : undefined;
   if (original && record.ack?.type === 5 && ((original.flags ?? 0) & MessageFlag.Loading) !== 0) {
-    return world.messages.update(original.id, editPatch(world, body, original, false)) as LocalMessage;
+    return world.messages.update(original.id, editPatch(world, body, original, false, uploads)) as LocalMessage;
   }
   const message = buildMessage(world, {
     channelId: record.channelId,
     author: world.botUser,
     body,
     interaction: record,
+    attachments: uploads,
   });
   record.followUpIds.push(message.id);
   return world.messages.add(message);

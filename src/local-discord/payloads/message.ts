@@ -66,15 +66,27 @@ export function buildMessage(world: World, input: NewMessage): LocalMessage {
   return JSON.parse(JSON.stringify(message)) as LocalMessage;
 }
 
-/** Applies an edit body: only the fields present change; `null` clears a field, as on Discord. */
-export function editPatch(world: World, body: Json, current: LocalMessage, markEdited: boolean): Partial<LocalMessage> {
+/**
+ * Applies an edit body: only the fields present change; `null` clears a field, as on Discord. `uploads`: files
+ * sent with the edit (already stored), added to the attachments kept.
+ */
+export function editPatch(
+  world: World,
+  body: Json,
+  current: LocalMessage,
+  markEdited: boolean,
+  uploads: Json[] = [],
+): Partial<LocalMessage> {
   const patch: Json = {};
   if ('content' in body) patch.content = typeof body.content === 'string' ? body.content : '';
   if ('embeds' in body) patch.embeds = normaliseEmbeds(body.embeds);
   if ('components' in body) patch.components = Array.isArray(body.components) ? structuredClone(body.components) : [];
-  if ('attachments' in body && Array.isArray(body.attachments)) {
-    const keep = new Set(body.attachments.map((a) => String((a as Json).id)));
-    patch.attachments = current.attachments.filter((a) => keep.has(a.id));
+  if (('attachments' in body && Array.isArray(body.attachments)) || uploads.length > 0) {
+    // The payload's `attachments` lists the existing files to keep; without it every file stays.
+    const listed = Array.isArray(body.attachments) ? body.attachments : undefined;
+    const keep = listed ? new Set(listed.map((a) => String((a as Json).id))) : undefined;
+    const kept = keep ? current.attachments.filter((a) => keep.has(a.id)) : current.attachments;
+    patch.attachments = [...kept, ...uploads];
   }
   const keptFlags = current.flags ?? 0;
   // A deferred placeholder stops loading once edited; ephemeral-ness never changes after creation.

@@ -63,7 +63,7 @@ export const channelRoutes: Route[] = [
         channelId: channel.id,
         author: ctx.world.botUser,
         body: { ...rest, flags: Number(body.flags ?? 0) & ~(1 << 6) },
-        attachments: attachmentsFrom(ctx),
+        attachments: ctx.world.attachments.add(ctx.origin, channel.id, ctx.files, body.attachments),
       });
       ctx.world.messages.add(message);
       if (key !== undefined) seen.set(key, message.id);
@@ -89,7 +89,8 @@ export const channelRoutes: Route[] = [
         hasFiles: ctx.files.length > 0,
         currentFlags: message.flags ?? 0,
       });
-      const updated = ctx.world.messages.update(message.id, editPatch(ctx.world, body, message, true));
+      const uploads = ctx.world.attachments.add(ctx.origin, message.channel_id, ctx.files, body.attachments);
+      const updated = ctx.world.messages.update(message.id, editPatch(ctx.world, body, message, true, uploads));
       return { status: 200, body: toApiMessage(updated ?? message) };
     },
   },
@@ -141,11 +142,3 @@ export const channelRoutes: Route[] = [
     },
   },
 ];
-
-function attachmentsFrom(ctx: RouteContext): Json[] {
-  return ctx.files.map((f) => {
-    const id = ctx.world.snowflake();
-    const url = `${ctx.origin}/attachments/${ctx.params.channel}/${id}/${encodeURIComponent(f.filename)}`;
-    return { id, filename: f.filename, size: f.size, content_type: f.content_type, url, proxy_url: url };
-  });
-}

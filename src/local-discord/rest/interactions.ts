@@ -13,6 +13,10 @@ type Json = Record<string, unknown>;
 
 const asObject = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 
+/** Files sent with a response, kept and described as attachments of the interaction's channel. */
+const uploads = (ctx: RouteContext, channelId: string, described: unknown) =>
+  ctx.world.attachments.add(ctx.origin, channelId, ctx.files, described);
+
 const record = (ctx: RouteContext) => interactionForWebhook(ctx.world, ctx.params.app ?? '', ctx.params.token ?? '');
 
 /** Interaction callbacks and the interaction webhook (original response and follow-ups); no bot auth, like Discord. */
@@ -22,12 +26,15 @@ export const interactionRoutes: Route[] = [
     path: '/interactions/:id/:token/callback',
     auth: false,
     handle: (ctx) => {
+      const body = asObject(ctx.body);
+      const channelId = ctx.world.interactions.byId(ctx.params.id ?? '')?.channelId ?? '';
+      const data = asObject(body.data);
       const result = handleCallback(ctx.world, {
         id: ctx.params.id ?? '',
         token: ctx.params.token ?? '',
         withResponse: ctx.query.get('with_response') === 'true',
-        body: asObject(ctx.body),
-        hasFiles: ctx.files.length > 0,
+        body,
+        uploads: ctx.files.length > 0 ? uploads(ctx, channelId, data.attachments) : [],
       });
       return result ? { status: 200, body: result } : { status: 204 };
     },
@@ -37,7 +44,9 @@ export const interactionRoutes: Route[] = [
     path: '/webhooks/:app/:token',
     auth: false,
     handle: (ctx) => {
-      const message = createFollowUp(ctx.world, record(ctx), asObject(ctx.body), ctx.files.length > 0);
+      const r = record(ctx);
+      const body = asObject(ctx.body);
+      const message = createFollowUp(ctx.world, r, body, uploads(ctx, r.channelId, body.attachments));
       // Without ?wait=true Discord answers 204 and no message.
       return ctx.query.get('wait') === 'true' ? { status: 200, body: toApiMessage(message) } : { status: 204 };
     },
@@ -56,12 +65,14 @@ export const interactionRoutes: Route[] = [
     path: '/webhooks/:app/:token/messages/:message',
     auth: false,
     handle: (ctx) => {
+      const r = record(ctx);
+      const body = asObject(ctx.body);
       const message = editWebhookMessage(
         ctx.world,
-        record(ctx),
+        r,
         ctx.params.message ?? '',
-        asObject(ctx.body),
-        ctx.files.length > 0,
+        body,
+        uploads(ctx, r.channelId, body.attachments),
       );
       return { status: 200, body: toApiMessage(message) };
     },

@@ -4,6 +4,7 @@ import { createFixtures, FIXTURE_IDS, type Fixtures } from '../fixtures.js';
 import { createSnowflakes } from '../ids.js';
 import { memberPermissions } from '../permissions.js';
 import type { LocalDiscordEvents } from '../types.js';
+import { AttachmentStore } from './attachments.js';
 import { CommandRegistry } from './commands.js';
 import { InteractionRegistry } from './interactions.js';
 import { MessageStore } from './messages.js';
@@ -29,11 +30,13 @@ export class World {
   readonly interactions = new InteractionRegistry();
   readonly snowflake: () => string;
   readonly commands: CommandRegistry;
+  readonly attachments: AttachmentStore;
   dispatch: Dispatch = () => 0;
 
   constructor(readonly options: WorldOptions) {
     this.snowflake = createSnowflakes(options.now);
     this.commands = new CommandRegistry(this.applicationId, this.snowflake);
+    this.attachments = new AttachmentStore(this.snowflake);
   }
 
   now(): number {

@@ -138,6 +138,38 @@ describe('interaction responses and channel messages as Discord stores them', ()
     expect(stored?.attachments.map((a) => [a.filename, a.size])).toEqual([['chart.png', 9]]);
   });
 
+  it('keeps the bytes of files sent with replies, edits and follow-ups, and serves them at the attachment URL', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+    h.onInteraction = async (i) => {
+      if (!i.isChatInputCommand()) return;
+      await i.deferReply({ flags: MessageFlags.Ephemeral });
+      await i.editReply({
+        embeds: [{ title: 'Stats', image: { url: 'attachment://stats.png' } }],
+        files: [{ attachment: png, name: 'stats.png' }],
+      });
+      await i.followUp({ content: 'more', files: [{ attachment: Buffer.from('csv,bytes'), name: 'bets.csv' }] });
+    };
+    const ix = await run();
+    await expect.poll(() => ix.responses().length).toBe(2);
+    await expect.poll(() => ix.responses()[0]?.attachments.length).toBe(1);
+    const [reply, followUp] = ix.responses();
+    const chart = reply!.attachments[0]!;
+    expect([chart.filename, chart.size, chart.content_type]).toEqual(['stats.png', png.length, 'image/png']);
+    expect(chart.url).toMatch(
+      new RegExp(`^http://127\\.0\\.0\\.1:\\d+/attachments/${h.ld.channelIds.bets}/\\d+/stats\\.png$`),
+    );
+    const served = await fetch(chart.url);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await served.arrayBuffer())).toEqual(png);
+    expect(followUp!.attachments.map((a) => a.filename)).toEqual(['bets.csv']);
+    expect(await (await fetch(followUp!.attachments[0]!.url)).text()).toBe('csv,bytes');
+  });
+
+  it('answers 404 for an attachment it does not hold', async () => {
+    const res = await fetch(`${h.ld.apiUrl.replace(/\/api.*$/, '')}/attachments/${h.ld.channelIds.bets}/1/x.png`);
+    expect(res.status).toBe(404);
+  });
+
   it('stores a bot reply to a channel message as type 19 with the referenced message', async () => {
     const channel = await h.client.channels.fetch(h.ld.channelIds.results);
     if (!channel?.isSendable()) throw new Error('results channel should be sendable');

@@ -60,7 +60,21 @@ export function renderMessage(message, ctx) {
   } else if (message.content) {
     node.append(html('span', { class: 'content' }, markdown(message.content, ctx.names)));
   }
-  for (const embed of message.embeds ?? []) node.append(renderEmbed(embed, ctx));
+  for (const embed of message.embeds ?? []) node.append(renderEmbed(embed, ctx, message));
+  // Image files no embed shows are drawn under the message, as Discord does.
+  const shown = new Set(
+    (message.embeds ?? [])
+      .flatMap((e) => [e.image?.url, e.thumbnail?.url])
+      .filter((u) => u?.startsWith('attachment://')),
+  );
+  const images = (message.attachments ?? []).filter(
+    (a) => a.content_type?.startsWith('image/') && !shown.has(`attachment://${a.filename}`),
+  );
+  if (images.length) {
+    const box = el('div', { class: 'attachment-images' });
+    for (const a of images) box.append(el('img', { src: a.url, alt: a.filename, 'data-filename': a.filename }));
+    node.append(box);
+  }
   const rows = (message.components ?? []).filter((c) => c.type === 1);
   if (rows.length) {
     const box = el('discord-attachments', { slot: 'components' });
@@ -81,7 +95,14 @@ function registerTitleEmoji(title) {
   }
 }
 
-function renderEmbed(embed, ctx) {
+/** An embed's `attachment://name` points at the message's file of that name (its URL), as in Discord. */
+function resolveUrl(url, message) {
+  if (!url?.startsWith('attachment://')) return url;
+  const name = url.slice('attachment://'.length);
+  return (message.attachments ?? []).find((a) => a.filename === name)?.url;
+}
+
+function renderEmbed(embed, ctx, message) {
   registerTitleEmoji(embed.title);
   registerTitleEmoji(embed.author?.name);
   const node = el('discord-embed', {
@@ -91,8 +112,8 @@ function renderEmbed(embed, ctx) {
     url: embed.url,
     'author-name': embed.author?.name,
     'author-url': embed.author?.url,
-    thumbnail: embed.thumbnail?.url,
-    image: embed.image?.url,
+    thumbnail: resolveUrl(embed.thumbnail?.url, message),
+    image: resolveUrl(embed.image?.url, message),
   });
   if (embed.description) {
     node.append(html('discord-embed-description', { slot: 'description' }, markdown(embed.description, ctx.names)));

@@ -1,0 +1,23 @@
+/**
+ * discord.js sends files as the runtime's FormData through its own undici. When the gateway client's undici 7
+ * loads first (as in the bot), its Agent becomes the global dispatcher both share, and it cannot read another
+ * FormData class: every upload failed with "action is not a function". The form is encoded to bytes here first.
+ */
+
+import { DefaultRestOptions, type RESTOptions } from 'discord.js';
+
+type MakeRequest = RESTOptions['makeRequest'];
+
+export const makeRequest: MakeRequest = async (url, init) => {
+  if (!(init.body instanceof FormData)) return DefaultRestOptions.makeRequest(url, init);
+  const encoded = new Response(init.body);
+  // discord.js sets no content type for a form (fetch would): the encoded one carries the boundary.
+  return DefaultRestOptions.makeRequest(url, {
+    ...init,
+    headers: {
+      ...(init.headers as Record<string, string> | undefined),
+      'Content-Type': encoded.headers.get('content-type') ?? 'multipart/form-data',
+    },
+    body: new Uint8Array(await encoded.arrayBuffer()),
+  });
+};
