@@ -7,6 +7,7 @@ import {
 } from 'discord.js';
 import type { Command } from '../src/bot/command.js';
 import { matchText, replyEphemeral, respondChoices } from '../src/bot/interact.js';
+import { Ledger } from '../src/bot/ledger.js';
 import { getSettings, isValidTimezone, stakeLimits, updateSettings } from '../src/bot/settings.js';
 import { settingsView } from '../src/bot/views/desk.js';
 
@@ -27,8 +28,8 @@ export const data = new SlashCommandBuilder()
   .addSubcommand((s) =>
     s
       .setName('bet-role')
-      .setDescription('Only members with this role may bet (leave empty for everyone)')
-      .addRoleOption((o) => o.setName('role').setDescription('The role; omit to let everyone bet')),
+      .setDescription('Only members with this role may bet (none set: only Manage Server can)')
+      .addRoleOption((o) => o.setName('role').setDescription('The role; omit to close betting to Manage Server')),
   )
   .addSubcommand((s) =>
     s
@@ -89,6 +90,19 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
       ...(perBet === undefined ? {} : { maxStakePerBet: perBet }),
       ...(perDay === undefined ? {} : { maxStakePerDay: perDay }),
     }));
+    const after = stakeLimits(settings, ctx.config.tunables);
+    await new Ledger(ctx.store).append({
+      at: ctx.now(),
+      guildKey: guildId,
+      kind: 'limit_change',
+      ref: 'limits',
+      actor: interaction.user.id,
+      amountCents: null,
+      data: {
+        before: { perBetCents: Math.round(current.perBet * 100), perDayCents: Math.round(current.perDay * 100) },
+        after: { perBetCents: Math.round(after.perBet * 100), perDayCents: Math.round(after.perDay * 100) },
+      },
+    });
   } else if (sub === 'session') {
     const bookie = interaction.options.getString('bookie', true).trim();
     const sessionId = interaction.options.getString('session')?.trim();

@@ -86,8 +86,10 @@ const marketSelections: ComponentHandler = async (interaction, [ref, marketIndex
 };
 
 /** Picking a selection opens the stake modal; a modal must be the first answer, so no gateway call here. */
-const cardPick: ComponentHandler = async (interaction, [ref, marketIndex]) => {
+const cardPick: ComponentHandler = async (interaction, [ref, marketIndex], ctx) => {
   if (!interaction.isStringSelectMenu()) return;
+  // Refused before the stake is asked for (one store read, well inside the 3 s a modal must come in).
+  await assertMayBet(ctx, interaction);
   const selIndex = interaction.values[0] ?? '0';
   const modal = new ModalBuilder()
     .setCustomId(encodeCustomId('slip', 'stake', ref ?? '', marketIndex ?? '0', selIndex))

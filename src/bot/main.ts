@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
+import { FIXTURE_BOT_SETTINGS } from '../local-discord/fixtures.js';
 import { startLocalDiscord } from '../local-discord/index.js';
 import { startPlayground } from '../local-discord/playground/server.js';
 import { type StartSandboxOptions, startSandbox } from '../sandbox/index.js';
@@ -14,6 +15,7 @@ import { loadEnvFile } from './env-file.js';
 import { freePort } from './free-port.js';
 import { startBot } from './index.js';
 import { Secret } from './secret.js';
+import { updateSettings } from './settings.js';
 
 /** The key the embedded sandbox's fixture account answers to (no secret: the sandbox is local). */
 const SANDBOX_KEY = 'sandbox-key-alpha';
@@ -80,6 +82,8 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
     stops.push(async () => offline.cleanup());
     const bot = await startBot(offline.config);
     stops.push(() => bot.stop());
+    // The fixture server's admin has named its Bettor role (betting is closed until someone does).
+    await updateSettings(bot.store, ld.guildId, (s) => (s.betRoleId ? s : { ...s, ...FIXTURE_BOT_SETTINGS }));
 
     const playground = await startPlayground({
       ld,

@@ -1,17 +1,32 @@
-import type { ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
+import { type ChatInputCommandInteraction, type ModalSubmitInteraction, PermissionFlagsBits } from 'discord.js';
 import type { SlipRequest } from './bet-service.js';
 import type { BotContext } from './context.js';
 import { getSettings } from './settings.js';
 import { UserFacingError } from './user-errors.js';
 import { slipView } from './views/slip.js';
 
-/** Only members with the bet role (when one is set) may start or confirm bets. */
-export async function assertMayBet(ctx: BotContext, interaction: { guildId: string | null; member: unknown }) {
+/** Why a member may not bet, shown by every betting command: closed until an admin names a bet role. */
+export const CLOSED_BY_DEFAULT =
+  'Betting is closed on this server until an admin sets a bet role with /settings bet-role; until then only members with Manage Server can bet.';
+
+/**
+ * Closed by default: with no bet role configured only members with Manage Server may start or confirm bets;
+ * with one, only its members (and Manage Server).
+ */
+export async function assertMayBet(
+  ctx: BotContext,
+  interaction: { guildId: string | null; member: unknown; memberPermissions?: { has(bit: bigint): boolean } | null },
+) {
+  if (interaction.guildId === null) throw new UserFacingError('Bets can only be made in a server channel.');
+  const manager = interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) === true;
   const settings = await getSettings(ctx.store, interaction.guildId);
-  if (!settings.betRoleId) return;
+  if (!settings.betRoleId) {
+    if (manager) return;
+    throw new UserFacingError(CLOSED_BY_DEFAULT);
+  }
   const member = interaction.member as { roles?: string[] | { cache?: Map<string, unknown> } } | null;
   const roles = Array.isArray(member?.roles) ? member.roles : [...(member?.roles?.cache?.keys() ?? [])];
-  if (!roles.includes(settings.betRoleId)) {
+  if (!roles.includes(settings.betRoleId) && !manager) {
     throw new UserFacingError(`Betting here needs the <@&${settings.betRoleId}> role. Ask a server admin.`);
   }
 }

@@ -48,6 +48,11 @@ const SCHEMA = [
      attempts INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL, lease_until INTEGER NOT NULL DEFAULT 0,
      last_error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`,
   `CREATE INDEX IF NOT EXISTS outbox_due ON outbox(state, next_at)`,
+  // The syndicate's ledger: append-only, each entry holding the SHA-256 of the one before (src/bot/ledger.ts).
+  `CREATE TABLE IF NOT EXISTS ledger (
+     seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, guild_key TEXT NOT NULL, kind TEXT NOT NULL, ref TEXT NOT NULL,
+     actor TEXT, amount_cents INTEGER, data TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL)`,
+  `CREATE INDEX IF NOT EXISTS ledger_guild_at ON ledger(guild_key, at)`,
   // Signed deliveries whose shape is wrong for their job: kept for a person to look at, never applied.
   `CREATE TABLE IF NOT EXISTS quarantined_deliveries (
      digest TEXT PRIMARY KEY, correlation_id TEXT NOT NULL, reason TEXT NOT NULL, body TEXT NOT NULL,

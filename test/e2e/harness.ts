@@ -5,6 +5,7 @@ import { type BotConfig, parseConfig } from '../../src/bot/config.js';
 import { freePort } from '../../src/bot/free-port.js';
 import { type LocalDiscord, startLocalDiscord } from '../../src/local-discord/index.js';
 import { type RunningSandbox, type StartSandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+import { setBetRole } from './bet-role.js';
 import { loadStartBot, type RunningBot } from './bot-entry.js';
 import { type GatewayProxy, startGatewayProxy } from './gateway-proxy.js';
 import { captureLogs, type LogCapture } from './log-capture.js';
@@ -23,6 +24,8 @@ export interface DeskOptions {
   proxy?: boolean;
   /** false: start no bot in-process (the chaos suite runs it as a child process with `env`). */
   inProcessBot?: boolean;
+  /** false: leave betting closed (no bet role set); otherwise the admin sets the Bettor role at start. */
+  betRole?: boolean;
 }
 
 /** The whole desk on loopback: sandbox gateway, local Discord, the real bot with sqlite on disk. */
@@ -70,12 +73,16 @@ export async function startDesk(opts: DeskOptions = {}): Promise<Desk> {
   const processId = `desk-${webhookPort}`;
   env.BOT_PROCESS_ID = processId;
   let bot: RunningBot | undefined;
+  let betRoleSet = opts.betRole === false;
   const boot = async () => {
     if (opts.inProcessBot === false) return;
     const startBot = await loadStartBot();
     bot = await startBot(config, { processId });
     await ld.waitForBot(10_000);
     await waitForCommands(ld);
+    // Settings live in the store: once per desk, as an admin would after inviting the bot.
+    if (!betRoleSet) await setBetRole(ld);
+    betRoleSet = true;
   };
   const stopBot = async () => {
     const b = bot;

@@ -1,3 +1,4 @@
+import { Ledger, type LedgerKind } from '../ledger.js';
 import type { SlipPayload } from '../slip-rules.js';
 import type { BotStore } from '../store.js';
 
@@ -126,9 +127,58 @@ export type ClaimOutcome =
   | { kind: 'over_limit'; usedCents: number }
   | { kind: 'other' };
 
+/** The ledger entry each state a record moves into writes (docs/reliability.md, "A bet's life"). */
+const LEDGER_KIND: Record<BetState, LedgerKind> = {
+  sending: 'hold',
+  submitted: 'submitted',
+  placed: 'placement',
+  unknown: 'unknown',
+  refused: 'release',
+  not_sent: 'release',
+  not_placed: 'release',
+  settled: 'settlement',
+  missing: 'missing',
+};
+
 /** Bet records: the claim, every later move (each guarded by the state it leaves), and the day's holds. */
 export class BetRecordRepo {
-  constructor(private readonly store: BotStore) {}
+  readonly #ledger: Ledger;
+  constructor(private readonly store: BotStore) {
+    this.#ledger = new Ledger(store);
+  }
+
+  /** One ledger entry for a move that happened (only the caller that moved the record writes it). */
+  async #record(r: BetRecord, from: BetState | null, actor: string | null): Promise<void> {
+    const p = r.payload;
+    const pnlCents = r.pnl === null ? null : Math.round(r.pnl * 100);
+    await this.#ledger.append({
+      at: r.updatedAt,
+      guildKey: r.guildKey,
+      kind: LEDGER_KIND[r.state],
+      ref: r.placementId,
+      actor,
+      amountCents: r.state === 'settled' ? pnlCents : r.stakeCents,
+      data: {
+        from,
+        to: r.state,
+        slipId: r.slipId,
+        userId: r.userId,
+        sessionId: r.sessionId,
+        bookie: r.bookie,
+        epk: p.epk,
+        market: p.marketKey,
+        marketRef: p.marketRef,
+        selection: p.selectionLabel,
+        stakeCents: r.stakeCents,
+        shownOdds: p.shownOdds,
+        odds: r.odds,
+        betId: r.betId,
+        settledStatus: r.settledStatus,
+        pnlCents,
+        note: r.note,
+      },
+    });
+  }
 
   /**
    * Claims the slip and writes the record in state `sending`, in one statement: only the owner, only
@@ -162,7 +212,11 @@ export class BetRecordRepo {
       req.stakeCents,
       req.dayLimitCents,
     );
-    if (rows[0] !== undefined) return { kind: 'claimed', record: toRecord(rows[0]) };
+    if (rows[0] !== undefined) {
+      const record = toRecord(rows[0]);
+      await this.#record(record, null, req.userId);
+      return { kind: 'claimed', record };
+    }
     const existing = await this.bySlip(req.slipId);
     if (existing) return { kind: 'handled', record: existing };
     const used = await this.usedCents(req.guildKey, req.userId, req.day);
@@ -245,7 +299,10 @@ export class BetRecordRepo {
       ...params,
       placementId,
     );
-    return rows[0] === undefined ? undefined : toRecord(rows[0]);
+    if (rows[0] === undefined) return undefined;
+    const moved = toRecord(rows[0]);
+    await this.#record(moved, from.length === 1 ? (from[0] ?? null) : null, null);
+    return moved;
   }
 
   /** Counts a settlement read that did not find a placed bet; returns the new count. */

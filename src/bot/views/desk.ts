@@ -108,7 +108,11 @@ export function settingsView(s: GuildSettings, defaults: { perBet: number; perDa
         color: COLOUR.info,
         fields: [
           field('Results channel', s.resultsChannelId ? `<#${s.resultsChannelId}>` : 'the channel of each bet', true),
-          field('Role allowed to bet', s.betRoleId ? `<@&${s.betRoleId}>` : 'everyone', true),
+          field(
+            'Role allowed to bet',
+            s.betRoleId ? `<@&${s.betRoleId}>` : 'none set: betting closed (Manage Server only)',
+            true,
+          ),
           field('Time zone', s.timezone, true),
           field('Per-bet limit', formatMoney(s.maxStakePerBet ?? defaults.perBet), true),
           field('Per-day limit (per user)', formatMoney(s.maxStakePerDay ?? defaults.perDay), true),

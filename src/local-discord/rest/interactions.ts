@@ -1,3 +1,4 @@
+import type { APIAttachment } from 'discord.js';
 import type { Route, RouteContext } from '../http/router.js';
 import { handleCallback } from '../interactions/callback.js';
 import {
@@ -14,6 +15,15 @@ type Json = Record<string, unknown>;
 const asObject = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 
 const record = (ctx: RouteContext) => interactionForWebhook(ctx.world, ctx.params.app ?? '', ctx.params.token ?? '');
+
+/** The attachments of an upload, described as Discord describes them. */
+function uploaded(ctx: RouteContext, channelId: string): APIAttachment[] {
+  return ctx.files.map((f) => {
+    const id = ctx.world.snowflake();
+    const url = `${ctx.origin}/attachments/${channelId}/${id}/${encodeURIComponent(f.filename)}`;
+    return { id, filename: f.filename, size: f.size, content_type: f.content_type, url, proxy_url: url };
+  });
+}
 
 /** Interaction callbacks and the interaction webhook (original response and follow-ups); no bot auth, like Discord. */
 export const interactionRoutes: Route[] = [
@@ -56,13 +66,20 @@ export const interactionRoutes: Route[] = [
     path: '/webhooks/:app/:token/messages/:message',
     auth: false,
     handle: (ctx) => {
-      const message = editWebhookMessage(
+      const edited = editWebhookMessage(
         ctx.world,
         record(ctx),
         ctx.params.message ?? '',
         asObject(ctx.body),
         ctx.files.length > 0,
       );
+      // Files uploaded with the edit are added to the message, as Discord does.
+      const message =
+        ctx.files.length === 0
+          ? edited
+          : ((ctx.world.messages.update(edited.id, {
+              attachments: [...edited.attachments, ...uploaded(ctx, edited.channel_id)],
+            } as Partial<typeof edited>) ?? edited) as typeof edited);
       return { status: 200, body: toApiMessage(message) };
     },
   },

@@ -13,6 +13,7 @@ describe('command loader', () => {
         'events',
         'jobs',
         'leaderboard',
+        'ledger',
         'markets',
         'price',
         'sessions',
