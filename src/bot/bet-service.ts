@@ -9,10 +9,10 @@ import type { Logger } from './logger.js';
 import { formatMoney } from './odds.js';
 import { type Outbox, RANK } from './outbox.js';
 import { betReceiptOf } from './receipt.js';
-import type { BetRecord, BetRecordRepo } from './repos/bet-records.js';
+import type { BetRecord, BetRecordRepo, ClaimOutcome } from './repos/bet-records.js';
 import type { JobRecord } from './repos/jobs.js';
 import type { SlipRecord, SlipRepo } from './repos/slips.js';
-import { getSettings, stakeLimits } from './settings.js';
+import { exposureCaps, getSettings, stakeLimits } from './settings.js';
 import { checkMinOdds, checkStake, decideOnLivePrice, type SlipPayload } from './slip-rules.js';
 import type { BotStore } from './store.js';
 import { UserFacingError } from './user-errors.js';
@@ -71,6 +71,21 @@ export type CancelResult =
   | { kind: 'cancelled'; slip: SlipPayload }
   | { kind: 'not_owner'; ownerId: string }
   | { kind: 'handled'; record: BetRecord | undefined };
+
+/** Why a claim found no room: the cap, what it allows, what is already held against it. */
+export function overLimitText(o: Extract<ClaimOutcome, { kind: 'over_limit' }>, p: SlipPayload): string {
+  const limit = formatMoney(o.limitCents / 100);
+  const used = formatMoney(o.usedCents / 100);
+  const room = formatMoney(Math.max(0, o.limitCents - o.usedCents) / 100);
+  const what: Record<typeof o.cap, string> = {
+    member_day: `today's limit of ${limit} per member (you have ${used} staked)`,
+    event: `the syndicate's cap of ${limit} on ${p.eventName} (${used} already rides on it)`,
+    market: `the syndicate's cap of ${limit} on ${p.marketLabel} in ${p.eventName} (${used} already rides on it)`,
+    session_day: `today's cap of ${limit} through the ${p.bookie} account ${p.sessionId} (${used} staked today)`,
+    syndicate_day: `the syndicate's daily cap of ${limit} (${used} staked today)`,
+  };
+  return `Not placed: this bet would take the desk past ${what[o.cap]}. Room left: ${room}. Try a smaller stake, or see /exposure.`;
+}
 
 /** How place_bet failed: `not_sent` only when the gateway certainly did not take the bet. */
 export function sendFailure(err: unknown): 'not_sent' | 'unknown' {
@@ -278,17 +293,12 @@ export class BetService {
       day,
       stakeCents,
       dayLimitCents: Math.round(limits.perDay * 100),
+      caps: exposureCaps(settings),
       now: this.d.now(),
     });
     if (claim.kind === 'handled') return { kind: 'handled', record: claim.record };
     if (claim.kind === 'other') return { kind: 'handled', record: undefined };
-    if (claim.kind === 'over_limit') {
-      return this.#closeBeforeSending(
-        slipId,
-        p,
-        `Not placed: this bet would take you past today's limit of ${formatMoney(limits.perDay)} (already staked ${formatMoney(claim.usedCents / 100)}). Try a smaller stake or tomorrow.`,
-      );
-    }
+    if (claim.kind === 'over_limit') return this.#closeBeforeSending(slipId, p, overLimitText(claim, p));
     return { kind: 'recorded', record: await this.#send(claim.record, decision.floor, live) };
   }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { BotTunables } from './config.js';
+import type { ExposureCaps } from './repos/bet-records.js';
 import type { BotStore } from './store.js';
 
 const GuildSettingsSchema = z.object({
@@ -8,6 +9,11 @@ const GuildSettingsSchema = z.object({
   betRoleId: z.string().optional(),
   maxStakePerBet: z.number().positive().optional(),
   maxStakePerDay: z.number().positive().optional(),
+  /** Exposure caps in dollars across every member and account (none by default). */
+  maxPerEvent: z.number().positive().optional(),
+  maxPerMarket: z.number().positive().optional(),
+  maxPerSessionDay: z.number().positive().optional(),
+  maxPerSyndicateDay: z.number().positive().optional(),
   /** bookie → session id chosen by an admin; otherwise the first active session of that bookie. */
   sessions: z.record(z.string(), z.string()).default({}),
 });
@@ -46,4 +52,19 @@ export function isValidTimezone(tz: string): boolean {
   } catch {
     return false;
   }
+}
+
+const cents = (dollars: number | undefined) => (dollars === undefined ? undefined : Math.round(dollars * 100));
+
+/** The server's exposure caps in whole cents (absent: not capped). */
+export function exposureCaps(s: GuildSettings): ExposureCaps {
+  const caps: ExposureCaps = {};
+  const set = (k: keyof ExposureCaps, v: number | undefined) => {
+    if (v !== undefined) caps[k] = v;
+  };
+  set('perEventCents', cents(s.maxPerEvent));
+  set('perMarketCents', cents(s.maxPerMarket));
+  set('perSessionDayCents', cents(s.maxPerSessionDay));
+  set('perSyndicateDayCents', cents(s.maxPerSyndicateDay));
+  return caps;
 }

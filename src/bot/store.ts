@@ -33,7 +33,8 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS bet_records (
      placement_id TEXT PRIMARY KEY, slip_id TEXT NOT NULL UNIQUE, guild_key TEXT NOT NULL, guild_id TEXT,
      channel_id TEXT NOT NULL, message_id TEXT, user_id TEXT NOT NULL, session_id TEXT NOT NULL,
-     bookie TEXT NOT NULL, day TEXT NOT NULL, stake_cents INTEGER NOT NULL, payload TEXT NOT NULL,
+     bookie TEXT NOT NULL, epk TEXT, market_key TEXT, day TEXT NOT NULL, stake_cents INTEGER NOT NULL,
+     payload TEXT NOT NULL,
      state TEXT NOT NULL, correlation_id TEXT, timeout_at INTEGER, bet_id TEXT UNIQUE, odds REAL,
      note TEXT, settled_status TEXT, pnl REAL, misses INTEGER NOT NULL DEFAULT 0,
      close_odds REAL, close_market TEXT, close_at INTEGER,
@@ -58,6 +59,13 @@ const SCHEMA = [
      digest TEXT PRIMARY KEY, correlation_id TEXT NOT NULL, reason TEXT NOT NULL, body TEXT NOT NULL,
      received_at INTEGER NOT NULL)`,
 ];
+
+/** Columns added after their table first shipped: added to an older store when missing. */
+const ADDED_COLUMNS: Array<[table: string, column: string, type: string]> = [
+  ['bet_records', 'epk', 'TEXT'],
+  ['bet_records', 'market_key', 'TEXT'],
+];
+const AFTER_COLUMNS = [`CREATE INDEX IF NOT EXISTS bet_records_event ON bet_records(guild_key, epk, market_key)`];
 
 export type Row = Record<string, unknown>;
 
@@ -102,6 +110,12 @@ export async function openStore(url: string): Promise<BotStore> {
   await query('PRAGMA synchronous=NORMAL');
   await query('PRAGMA busy_timeout=5000');
   for (const stmt of SCHEMA) await query(stmt);
+  for (const [table, column, type] of ADDED_COLUMNS) {
+    await query(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`).catch((err: Error) => {
+      if (!/duplicate column/i.test(err.message)) throw err;
+    });
+  }
+  for (const stmt of AFTER_COLUMNS) await query(stmt);
 
   const locks = new Map<string, Promise<unknown>>();
   const withLock = async <T>(key: string, fn: () => Promise<T>): Promise<T> => {

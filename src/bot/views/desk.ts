@@ -99,6 +99,8 @@ export function jobsView(jobs: JobRecord[]): MessageView {
   });
 }
 
+const cap = (dollars: number | undefined) => (dollars === undefined ? 'none' : formatMoney(dollars));
+
 export function settingsView(s: GuildSettings, defaults: { perBet: number; perDay: number }): MessageView {
   const sessions = Object.entries(s.sessions);
   return fitView({
@@ -116,6 +118,15 @@ export function settingsView(s: GuildSettings, defaults: { perBet: number; perDa
           field('Time zone', s.timezone, true),
           field('Per-bet limit', formatMoney(s.maxStakePerBet ?? defaults.perBet), true),
           field('Per-day limit (per user)', formatMoney(s.maxStakePerDay ?? defaults.perDay), true),
+          field(
+            'Exposure caps (all members and accounts)',
+            [
+              `per event: ${cap(s.maxPerEvent)}`,
+              `per market: ${cap(s.maxPerMarket)}`,
+              `per account a day: ${cap(s.maxPerSessionDay)}`,
+              `syndicate a day: ${cap(s.maxPerSyndicateDay)}`,
+            ].join('\n'),
+          ),
           field(
             'Sessions by book',
             sessions.length === 0

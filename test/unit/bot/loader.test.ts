@@ -11,6 +11,7 @@ describe('command loader', () => {
         'bet',
         'compare',
         'events',
+        'exposure',
         'jobs',
         'leaderboard',
         'ledger',
