@@ -2,10 +2,13 @@ import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'disco
 import { eventChoices, resolveEventOption } from '../src/bot/choices.js';
 import type { Command } from '../src/bot/command.js';
 import { dayIn } from '../src/bot/dates.js';
-import { exposureReport, exposureView } from '../src/bot/exposure.js';
+import { exposureReport, exposureView, stakeOfProposal, stakeOfRecord } from '../src/bot/exposure.js';
 import { replyEphemeral, respondChoices } from '../src/bot/interact.js';
 import { BetRecordRepo } from '../src/bot/repos/bet-records.js';
+import { ProposalRepo } from '../src/bot/repos/proposals.js';
+import { SlipRepo } from '../src/bot/repos/slips.js';
 import { getSettings, stakeLimits } from '../src/bot/settings.js';
+import type { SlipPayload } from '../src/bot/slip-rules.js';
 
 export const data = new SlashCommandBuilder()
   .setName('exposure')
@@ -22,9 +25,19 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   const settings = await getSettings(ctx.store, guildId);
   const day = dayIn(ctx.now(), settings.timezone);
   const records = await new BetRecordRepo(ctx.store).forExposure(guildId, day);
+  const proposals = await new ProposalRepo(ctx.store).holding(guildId);
+  const slips = new SlipRepo(ctx.store);
+  const stakes = [
+    ...records.map((r) => stakeOfRecord(r, day)),
+    // A proposal being placed has its record already: count it once, as the record.
+    ...(await Promise.all(
+      proposals
+        .filter((p) => !records.some((r) => r.slipId === p.slipId))
+        .map(async (p) => stakeOfProposal(p, (await slips.get<SlipPayload>(p.slipId))?.payload, day)),
+    )),
+  ];
   const report = exposureReport({
-    records,
-    day,
+    stakes,
     settings,
     memberDayCents: Math.round(stakeLimits(settings, ctx.config.tunables).perDay * 100),
     ...(epk === undefined ? {} : { epk }),

@@ -10,6 +10,7 @@ import { matchText, replyEphemeral, respondChoices } from '../src/bot/interact.j
 import { Ledger } from '../src/bot/ledger.js';
 import { stakeCentsOf } from '../src/bot/odds.js';
 import {
+  approvalPolicy,
   exposureCaps,
   type GuildSettings,
   getSettings,
@@ -64,6 +65,25 @@ export const data = new SlashCommandBuilder()
           .setName('per_syndicate_day')
           .setDescription('Most stake of the whole syndicate a day (0: no cap)')
           .setMinValue(0),
+      ),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('approvals')
+      .setDescription('Approval tiers: up to t1 no approval, up to t2 one approver, above t2 two')
+      .addNumberOption((o) =>
+        o.setName('t1').setDescription('Largest stake needing no approval, dollars').setMinValue(0),
+      )
+      .addNumberOption((o) =>
+        o.setName('t2').setDescription('Largest stake needing one approver, dollars').setMinValue(0),
+      )
+      .addRoleOption((o) => o.setName('approver_role').setDescription('Who may approve (none: Manage Server)'))
+      .addNumberOption((o) =>
+        o
+          .setName('expiry_minutes')
+          .setDescription('Minutes a proposal waits for approvers (default 10)')
+          .setMinValue(0.25)
+          .setMaxValue(1440),
       ),
   )
   .addSubcommand((s) =>
@@ -160,6 +180,42 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
       actor: interaction.user.id,
       amountCents: null,
       data: { before, after: limitsOf(settings, stakeLimits(settings, ctx.config.tunables)) },
+    });
+  } else if (sub === 'approvals') {
+    const t1 = interaction.options.getNumber('t1') ?? undefined;
+    const t2 = interaction.options.getNumber('t2') ?? undefined;
+    const role = interaction.options.getRole('approver_role');
+    const minutes = interaction.options.getNumber('expiry_minutes') ?? undefined;
+    if (t1 === undefined && t2 === undefined && !role && minutes === undefined) {
+      return replyEphemeral(interaction, 'Give at least one of t1, t2 (dollars), approver_role or expiry_minutes.');
+    }
+    if ([t1, t2].some((v) => v !== undefined && stakeCentsOf(v) === undefined)) {
+      return replyEphemeral(interaction, 'Tiers are dollars and whole cents, e.g. 50 or 99.50.');
+    }
+    const before = approvalPolicy(settings);
+    const nextT1 = t1 === undefined ? before.t1Cents : Math.round(t1 * 100);
+    const nextT2 = t2 === undefined ? before.t2Cents : Math.round(t2 * 100);
+    if (nextT1 > nextT2) {
+      return replyEphemeral(interaction, 't1 cannot be above t2: stakes above t2 need two approvers. Raise t2 too.');
+    }
+    settings = await updateSettings(ctx.store, guildId, (s) => ({
+      ...s,
+      ...(t1 === undefined ? {} : { approvalT1: t1 }),
+      ...(t2 === undefined ? {} : { approvalT2: t2 }),
+      ...(role ? { approverRoleId: role.id } : {}),
+      ...(minutes === undefined ? {} : { approvalMinutes: minutes }),
+    }));
+    await new Ledger(ctx.store).append({
+      at: ctx.now(),
+      guildKey: guildId,
+      kind: 'limit_change',
+      ref: 'approvals',
+      actor: interaction.user.id,
+      amountCents: null,
+      data: {
+        before: { ...before, approverRoleId: before.approverRoleId ?? null },
+        after: { ...approvalPolicy(settings), approverRoleId: settings.approverRoleId ?? null },
+      },
     });
   } else if (sub === 'session') {
     const bookie = interaction.options.getString('bookie', true).trim();

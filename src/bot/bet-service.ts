@@ -65,6 +65,7 @@ export type ConfirmResult =
   | { kind: 'expired'; slip: SlipPayload }
   | { kind: 'handled'; record: BetRecord | undefined }
   | { kind: 'wrong_message' }
+  | { kind: 'needs_approval' }
   | { kind: 'closed'; slip: SlipPayload; title: string; message: string };
 
 export type CancelResult =
@@ -183,8 +184,11 @@ export class BetService {
     return price;
   }
 
-  /** Checks everything a slip needs, price-checks it and stores it; the caller shows slipView. */
-  async prepareSlip(req: SlipRequest): Promise<SlipRecord<SlipPayload>> {
+  /**
+   * Checks everything a slip needs, price-checks it and stores it; the caller shows slipView. A slip that
+   * becomes a proposal lives as long as the proposal (`expiresInMs`).
+   */
+  async prepareSlip(req: SlipRequest, expiresInMs?: (stakeCents: number) => number): Promise<SlipRecord<SlipPayload>> {
     const settings = await getSettings(this.d.store, req.guildId);
     const stakeCheck = checkStake(req.stake, stakeLimits(settings, this.d.tunables));
     if (!stakeCheck.ok) throw new UserFacingError(stakeCheck.message);
@@ -216,7 +220,7 @@ export class BetService {
       messageId: null,
       userId: req.userId,
       createdAt: now,
-      expiresAt: now + this.d.tunables.slipExpiryMs,
+      expiresAt: now + (expiresInMs?.(Math.round(req.stake * 100)) ?? this.d.tunables.slipExpiryMs),
       payload: {
         epk: req.epk,
         sport,
@@ -252,10 +256,13 @@ export class BetService {
     slipId: string,
     userId: string,
     where: { channelId: string; messageId: string },
+    opts: { approved?: boolean } = {},
   ): Promise<ConfirmResult> {
     const now = this.d.now();
     const slip = await this.d.slips.get<SlipPayload>(slipId);
     if (!slip) return { kind: 'handled', record: await this.d.records.bySlip(slipId) };
+    // A proposal's slip is placed only by its last approval, never by a Confirm of its own.
+    if (!opts.approved && (await this.#isProposal(slipId))) return { kind: 'needs_approval' };
     if (slip.messageId !== null && (slip.messageId !== where.messageId || slip.channelId !== where.channelId)) {
       return { kind: 'wrong_message' };
     }
@@ -300,6 +307,11 @@ export class BetService {
     if (claim.kind === 'other') return { kind: 'handled', record: undefined };
     if (claim.kind === 'over_limit') return this.#closeBeforeSending(slipId, p, overLimitText(claim, p));
     return { kind: 'recorded', record: await this.#send(claim.record, decision.floor, live) };
+  }
+
+  async #isProposal(slipId: string): Promise<boolean> {
+    const rows = await this.d.store.query('SELECT 1 AS one FROM proposals WHERE slip_id = ?', slipId);
+    return rows.length > 0;
   }
 
   /** place_bet for a record in `sending`; every way it can end moves the record and queues its message. */

@@ -1,7 +1,9 @@
 import type { APIEmbedField } from 'discord.js';
 import { formatMoney } from './odds.js';
 import { type BetRecord, EXPOSED, HOLDING } from './repos/bet-records.js';
+import type { Proposal } from './repos/proposals.js';
 import { exposureCaps, type GuildSettings } from './settings.js';
+import type { SlipPayload } from './slip-rules.js';
 import { COLOUR } from './views/colours.js';
 import { clip, fitView, LIMITS, type MessageView } from './views/limits.js';
 
@@ -23,9 +25,55 @@ export interface ExposureReport {
   syndicateDay: ExposureLine;
 }
 
-function sumBy(records: BetRecord[], key: (r: BetRecord) => string, label: (r: BetRecord) => string) {
+/** One stake as /exposure counts it: a bet record or an open proposal. */
+export interface Stake {
+  epk: string;
+  eventName: string;
+  marketKey: string;
+  marketLabel: string;
+  userId: string;
+  sessionId: string;
+  bookie: string;
+  stakeCents: number;
+  /** Still at risk on its event (held, in flight, placed and unsettled, or proposed). */
+  open: boolean;
+  /** Counts toward today's day caps. */
+  today: boolean;
+}
+
+export function stakeOfRecord(r: BetRecord, day: string): Stake {
+  return {
+    epk: r.payload.epk,
+    eventName: r.payload.eventName,
+    marketKey: r.payload.marketKey,
+    marketLabel: r.payload.marketLabel,
+    userId: r.userId,
+    sessionId: r.sessionId,
+    bookie: r.bookie,
+    stakeCents: r.stakeCents,
+    open: EXPOSED.includes(r.state),
+    today: HOLDING.includes(r.state) && r.day === day,
+  };
+}
+
+export function stakeOfProposal(p: Proposal, slip: SlipPayload | undefined, day: string): Stake {
+  return {
+    epk: p.epk,
+    eventName: slip?.eventName ?? p.epk,
+    marketKey: p.marketKey,
+    marketLabel: slip?.marketLabel ?? p.marketKey,
+    userId: p.proposerId,
+    sessionId: p.sessionId,
+    bookie: p.bookie,
+    stakeCents: p.stakeCents,
+    open: true,
+    today: p.day === day,
+  };
+}
+
+function sumBy(stakes: Stake[], key: (r: Stake) => string, label: (r: Stake) => string) {
   const out = new Map<string, { label: string; cents: number }>();
-  for (const r of records) {
+  for (const r of stakes) {
     const k = key(r);
     const row = out.get(k) ?? { label: label(r), cents: 0 };
     row.cents += r.stakeCents;
@@ -35,39 +83,35 @@ function sumBy(records: BetRecord[], key: (r: BetRecord) => string, label: (r: B
 }
 
 /**
- * The figures of /exposure from the bet records: open stakes (held, in flight, placed and unsettled) per event
- * and market; each member's and account's stake today against the day caps. The caps are the ones Confirm
- * checks in its claim, so headroom here is the room a Confirm would find.
+ * The figures of /exposure: open stakes (held, in flight, placed and unsettled, and open proposals) per event
+ * and market; each member's and account's stake today against the day caps. These are the sums Confirm's
+ * claim checks, so the room shown is the room a Confirm would find.
  */
 export function exposureReport(input: {
-  records: BetRecord[];
-  day: string;
+  stakes: Stake[];
   settings: GuildSettings;
   memberDayCents: number;
   epk?: string;
 }): ExposureReport {
   const caps = exposureCaps(input.settings);
-  const open = input.records.filter(
-    (r) => EXPOSED.includes(r.state) && (input.epk === undefined || r.payload.epk === input.epk),
-  );
-  const today = input.records.filter(
-    (r) => HOLDING.includes(r.state) && r.day === input.day && (input.epk === undefined || r.payload.epk === input.epk),
-  );
+  const inScope = input.stakes.filter((r) => input.epk === undefined || r.epk === input.epk);
+  const open = inScope.filter((r) => r.open);
+  const today = inScope.filter((r) => r.today);
   const line = (cap: number | undefined) => (x: { label: string; cents: number }) => ({ ...x, capCents: cap });
-  const name = open.find((r) => r.payload.epk === input.epk)?.payload.eventName ?? input.epk;
-  const syndicateToday = input.records.filter((r) => HOLDING.includes(r.state) && r.day === input.day);
+  const name = open.find((r) => r.epk === input.epk)?.eventName ?? input.epk;
+  const syndicateToday = input.stakes.filter((r) => r.today);
   return {
     event: input.epk === undefined ? undefined : { epk: input.epk, name: name ?? input.epk },
     totalOpenCents: open.reduce((a, r) => a + r.stakeCents, 0),
     events: sumBy(
       open,
-      (r) => r.payload.epk,
-      (r) => r.payload.eventName,
+      (r) => r.epk,
+      (r) => r.eventName,
     ).map(line(caps.perEventCents)),
     markets: sumBy(
       open,
-      (r) => `${r.payload.epk}\u0000${r.payload.marketKey}`,
-      (r) => (input.epk === undefined ? `${r.payload.eventName} · ${r.payload.marketLabel}` : r.payload.marketLabel),
+      (r) => `${r.epk}\u0000${r.marketKey}`,
+      (r) => (input.epk === undefined ? `${r.eventName} · ${r.marketLabel}` : r.marketLabel),
     ).map(line(caps.perMarketCents)),
     members: sumBy(
       today,
@@ -113,7 +157,7 @@ export function exposureView(r: ExposureReport, day: string): MessageView {
     embeds: [
       {
         title: `Exposure ${scope}`,
-        description: `Open stake ${scope}: **${formatMoney(r.totalOpenCents / 100)}** (held, in flight and placed bets not yet settled). Members and accounts: stake on ${day}${r.event ? ' on this event' : ''}.`,
+        description: `Open stake ${scope}: **${formatMoney(r.totalOpenCents / 100)}** (bets held, in flight or placed and not yet settled, and open proposals). Members and accounts: stake on ${day}${r.event ? ' on this event' : ''}.`,
         color: COLOUR.info,
         fields: [
           ...(r.event ? [] : [field('By event (open)', lines(r.events))]),

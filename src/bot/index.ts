@@ -4,6 +4,7 @@ import { Client, Events, GatewayIntentBits, Options } from 'discord.js';
 import { GatewayClient } from '../gateway/index.js';
 import { verifyWebhookSignature } from '../gateway/webhooks.js';
 import { ClosingCapture } from './analytics/closing.js';
+import { Approvals } from './approvals.js';
 import { BetService } from './bet-service.js';
 import { Catalog } from './catalog.js';
 import { warmCaches } from './choices.js';
@@ -31,12 +32,16 @@ import { Reconciler } from './reconciler.js';
 import { BetRecordRepo } from './repos/bet-records.js';
 import { JobRepo } from './repos/jobs.js';
 import { OnceRepo } from './repos/once.js';
+import { ProposalRepo } from './repos/proposals.js';
 import { SlipRepo } from './repos/slips.js';
 import { attachRouter } from './router.js';
 import { SettlementWatcher } from './settlement.js';
 import type { SlipPayload } from './slip-rules.js';
 import { type BotStore, openStore, StoreClosedError } from './store.js';
 import { closedSlipView } from './views/slip.js';
+
+/** How often proposals past their expiry or half-time are looked for. */
+const PROPOSAL_TICK_MS = 2_000;
 
 /** How long stop waits for a start-up cache warm-up still under way before closing the store anyway. */
 const WARM_UP_STOP_WAIT_MS = 3_000;
@@ -162,12 +167,24 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
       logger,
       now,
     });
+    const proposals = new ProposalRepo(store);
+    const approvals = new Approvals({
+      store,
+      bets,
+      slips,
+      proposals,
+      outbox,
+      tunables: config.tunables,
+      logger,
+      now,
+    });
     const context: BotContext = {
       config,
       gateway,
       store,
       catalog,
       bets,
+      approvals,
       tracker,
       jobs,
       poster,
@@ -299,6 +316,8 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
 
     const closeExpiredSlips = async () => {
       for (const slip of await slips.expired(now(), 50)) {
+        // A proposal's slip closes with the proposal (approvals.tick), which shows why.
+        if (await proposals.bySlip(slip.slipId)) continue;
         if (!(await slips.close(slip.slipId)) || !slip.messageId) continue;
         const view = closedSlipView(
           slip.payload as SlipPayload,
@@ -308,6 +327,13 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
         await outbox.edit(slip.channelId, slip.messageId, view, RANK.final);
       }
     };
+    // Proposals expire and remind on their own short beat: one indexed query when nothing is due.
+    const proposalTick = setInterval(
+      () => void approvals.tick().catch((err) => logger.warn('proposal expiry failed', { err })),
+      PROPOSAL_TICK_MS,
+    );
+    proposalTick.unref();
+    stops.push(() => clearInterval(proposalTick));
     const sweep = setInterval(
       () =>
         void closeExpiredSlips()

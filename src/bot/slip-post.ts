@@ -1,7 +1,7 @@
 import { type ChatInputCommandInteraction, type ModalSubmitInteraction, PermissionFlagsBits } from 'discord.js';
 import type { SlipRequest } from './bet-service.js';
 import type { BotContext } from './context.js';
-import { getSettings } from './settings.js';
+import { approvalPolicy, approvalsNeeded, getSettings } from './settings.js';
 import { UserFacingError } from './user-errors.js';
 import { slipView } from './views/slip.js';
 
@@ -43,12 +43,34 @@ export async function postSlip(
   await assertMayBet(ctx, interaction);
   const channelId = interaction.channelId;
   if (!channelId) throw new UserFacingError('Bets can only be made in a server channel.');
-  const slip = await ctx.bets.prepareSlip({
-    ...req,
-    guildId: interaction.guildId,
-    channelId,
-    userId: interaction.user.id,
-  });
+  const settings = await getSettings(ctx.store, interaction.guildId);
+  const policy = approvalPolicy(settings);
+  let needed = 0;
+  const slip = await ctx.bets.prepareSlip(
+    { ...req, guildId: interaction.guildId, channelId, userId: interaction.user.id },
+    (stakeCents) => {
+      needed = approvalsNeeded(policy, stakeCents);
+      return needed > 0 ? policy.expiryMs : ctx.config.tunables.slipExpiryMs;
+    },
+  );
+  if (needed > 0) {
+    const proposal = await ctx.approvals.propose(slip, needed, settings);
+    const view = ctx.approvals.view(proposal, slip.payload, [], settings);
+    await interaction.editReply({
+      content: `Your stake needs ${needed} approval${needed === 1 ? '' : 's'}: the proposal is posted below for approvers.`,
+      embeds: [],
+      components: [],
+    });
+    const message = await interaction.followUp({
+      content: view.content ?? '',
+      embeds: view.embeds,
+      components: view.components,
+      allowedMentions: { users: [slip.userId], roles: policy.approverRoleId ? [policy.approverRoleId] : [] },
+    });
+    await ctx.bets.attachMessage(slip.slipId, message.channelId, message.id);
+    await ctx.approvals.attachMessage(proposal.proposalId, message.channelId, message.id);
+    return;
+  }
   const view = slipView({ slip: slip.payload, slipId: slip.slipId, userId: slip.userId, expiresAt: slip.expiresAt });
   // The first follow-up after a defer would replace the (ephemeral) placeholder, so fill that first.
   await interaction.editReply({

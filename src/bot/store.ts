@@ -54,6 +54,21 @@ const SCHEMA = [
      seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, guild_key TEXT NOT NULL, kind TEXT NOT NULL, ref TEXT NOT NULL,
      actor TEXT, amount_cents INTEGER, data TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL)`,
   `CREATE INDEX IF NOT EXISTS ledger_guild_at ON ledger(guild_key, at)`,
+  // Slips above the approval tier: each holds its stake against the caps while open (src/bot/approvals.ts).
+  `CREATE TABLE IF NOT EXISTS proposals (
+     proposal_id TEXT PRIMARY KEY, slip_id TEXT NOT NULL UNIQUE, guild_key TEXT NOT NULL, guild_id TEXT,
+     channel_id TEXT NOT NULL, message_id TEXT, user_id TEXT NOT NULL, session_id TEXT NOT NULL,
+     bookie TEXT NOT NULL, epk TEXT NOT NULL, market_key TEXT NOT NULL, market_ref TEXT NOT NULL,
+     day TEXT NOT NULL, stake_cents INTEGER NOT NULL, shown_odds REAL NOT NULL, needed INTEGER NOT NULL,
+     round INTEGER NOT NULL DEFAULT 0, state TEXT NOT NULL, note TEXT, reminded INTEGER NOT NULL DEFAULT 0,
+     remind_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL)`,
+  `CREATE INDEX IF NOT EXISTS proposals_state ON proposals(state, expires_at)`,
+  `CREATE INDEX IF NOT EXISTS proposals_scope ON proposals(guild_key, epk, market_key)`,
+  // One approval per member per price round of a proposal; a lapsed round's approvals stay as they were.
+  `CREATE TABLE IF NOT EXISTS approvals (
+     proposal_id TEXT NOT NULL, round INTEGER NOT NULL, approver_id TEXT NOT NULL, odds REAL NOT NULL,
+     created_at INTEGER NOT NULL, PRIMARY KEY (proposal_id, round, approver_id))`,
   // Signed deliveries whose shape is wrong for their job: kept for a person to look at, never applied.
   `CREATE TABLE IF NOT EXISTS quarantined_deliveries (
      digest TEXT PRIMARY KEY, correlation_id TEXT NOT NULL, reason TEXT NOT NULL, body TEXT NOT NULL,

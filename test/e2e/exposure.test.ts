@@ -62,4 +62,22 @@ describe('exposure caps and /exposure', () => {
     const all = await admin('exposure', {});
     expect(textOf(all)).toContain(`${sel.name}: **$6.00** · room $4.00 of $10.00`);
   });
+
+  it('counts an open proposal as a hold: /exposure shows it and a Confirm that would pass the cap with it is refused', async () => {
+    await admin('settings', { t1: 2, t2: 50 }, 'approvals');
+    const ix = await desk.ld.sendCommand({
+      user: desk.ld.users.bettor,
+      channelId: desk.ld.channelIds.bets,
+      name: 'bet',
+      options: { event: sel.epk, bookie: sel.bookie, market: sel.market, selection: sel.marketRef, stake: 3 },
+    });
+    await until('the proposal', () => ix.responses().find((m) => /Bet proposal/.test(textOf(m))), 20_000);
+    const shown = await admin('exposure', { event: sel.epk });
+    expect(textOf(shown)).toContain(`Open stake on ${sel.name}: **$9.00**`);
+    const trail = newTrail();
+    const { slip } = await betSlip(desk, trail, { user: desk.ld.users.admin, sel, stake: 2 });
+    await press(desk, trail, desk.ld.users.admin, slip, /^Confirm$/);
+    const refused = await messageMatching(desk, slip, /Not placed/, 20_000);
+    expect(textOf(refused)).toMatch(/\(\$9\.00 already rides on it\)\. Room left: \$1\.00/);
+  });
 });

@@ -148,6 +148,8 @@ export type ClaimOutcome =
 
 /** Where a stake lands: the scope each cap sums over. */
 export interface ExposureScope {
+  /** The slip being claimed or proposed: its own proposal is not counted against it. */
+  slipId: string;
   guildKey: string;
   userId: string;
   day: string;
@@ -156,26 +158,34 @@ export interface ExposureScope {
   marketKey: string;
 }
 
+/** Proposal states that hold exposure: waiting for approvers, or approved and being placed. */
+export const PROPOSAL_HOLDING = ['open', 'placing'] as const;
+
 /**
- * The stake already counted against one cap, as a scalar subquery. Exposure caps (event, market) count open
- * stakes; day caps count every stake of the day that was not released.
+ * The stake already counted against one cap, as a scalar expression: bet records in a holding state plus open
+ * proposals (a slip waiting for approval holds its stake too), leaving out the proposal of the slip being
+ * claimed so its stake is not counted twice. Exposure caps (event, market) count open stakes; day caps every
+ * stake of the day that was not released.
  */
 export function capUsageSql(cap: CapName, s: ExposureScope): { sql: string; params: unknown[] } {
-  const scopes: Record<CapName, [string, unknown[]]> = {
-    member_day: [`b.user_id = ? AND b.day = ? AND b.state IN (${HOLDING_SQL})`, [s.userId, s.day]],
-    event: [`b.epk = ? AND b.state IN (${EXPOSED_SQL})`, [s.epk]],
-    market: [`b.epk = ? AND b.market_key = ? AND b.state IN (${EXPOSED_SQL})`, [s.epk, s.marketKey]],
-    session_day: [`b.session_id = ? AND b.day = ? AND b.state IN (${HOLDING_SQL})`, [s.sessionId, s.day]],
-    syndicate_day: [`b.day = ? AND b.state IN (${HOLDING_SQL})`, [s.day]],
+  const scopes: Record<CapName, [string, unknown[], string]> = {
+    member_day: ['b.user_id = ? AND b.day = ?', [s.userId, s.day], HOLDING_SQL],
+    event: ['b.epk = ?', [s.epk], EXPOSED_SQL],
+    market: ['b.epk = ? AND b.market_key = ?', [s.epk, s.marketKey], EXPOSED_SQL],
+    session_day: ['b.session_id = ? AND b.day = ?', [s.sessionId, s.day], HOLDING_SQL],
+    syndicate_day: ['b.day = ?', [s.day], HOLDING_SQL],
   };
-  const [where, params] = scopes[cap];
+  const [where, params, states] = scopes[cap];
   return {
-    sql: `(SELECT COALESCE(SUM(b.stake_cents), 0) FROM bet_records b WHERE b.guild_key = ? AND ${where})`,
-    params: [s.guildKey, ...params],
+    sql: `((SELECT COALESCE(SUM(b.stake_cents), 0) FROM bet_records b
+             WHERE b.guild_key = ? AND ${where} AND b.state IN (${states}))
+         + (SELECT COALESCE(SUM(b.stake_cents), 0) FROM proposals b
+             WHERE b.guild_key = ? AND ${where} AND b.state IN (${list(PROPOSAL_HOLDING)}) AND b.slip_id <> ?))`,
+    params: [s.guildKey, ...params, s.guildKey, ...params, s.slipId],
   };
 }
 
-function capsOf(req: ClaimRequest): Array<[CapName, number]> {
+export function capsOf(req: { dayLimitCents: number; caps?: ExposureCaps }): Array<[CapName, number]> {
   const c = req.caps ?? {};
   const all: Array<[CapName, number | undefined]> = [
     ['member_day', req.dayLimitCents],
@@ -250,6 +260,7 @@ export class BetRecordRepo {
   async claim(req: ClaimRequest): Promise<ClaimOutcome> {
     const slip = await this.#slipPayload(req.slipId);
     const scope: ExposureScope = {
+      slipId: req.slipId,
       guildKey: req.guildKey,
       userId: req.userId,
       day: req.day,

@@ -2,7 +2,7 @@ import type { APIEmbedField } from 'discord.js';
 import type { GwBalance, GwSession } from '../gateway-port.js';
 import { formatMoney, formatOdds } from '../odds.js';
 import type { JobRecord } from '../repos/jobs.js';
-import type { GuildSettings } from '../settings.js';
+import { approvalPolicy, type GuildSettings } from '../settings.js';
 import { COLOUR } from './colours.js';
 import { clip, fitView, LIMITS, type MessageView } from './limits.js';
 
@@ -116,6 +116,19 @@ export function settingsView(s: GuildSettings, defaults: { perBet: number; perDa
             true,
           ),
           field('Time zone', s.timezone, true),
+          field(
+            'Approvals',
+            (() => {
+              const a = approvalPolicy(s);
+              return [
+                `up to ${formatMoney(a.t1Cents / 100)}: none`,
+                `up to ${formatMoney(a.t2Cents / 100)}: one approver`,
+                `above: two approvers`,
+                `approvers: ${a.approverRoleId ? `<@&${a.approverRoleId}>` : 'Manage Server'}`,
+                `proposals expire after ${Math.round((a.expiryMs / 60_000) * 100) / 100} min`,
+              ].join('\n');
+            })(),
+          ),
           field('Per-bet limit', formatMoney(s.maxStakePerBet ?? defaults.perBet), true),
           field('Per-day limit (per user)', formatMoney(s.maxStakePerDay ?? defaults.perDay), true),
           field(

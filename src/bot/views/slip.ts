@@ -7,7 +7,7 @@ import { COLOUR } from './colours.js';
 import { button, row } from './components.js';
 import { clip, fitView, LIMITS, type MessageView } from './limits.js';
 
-function slipFields(slip: SlipPayload, odds: number, sessionLabel: string) {
+export function slipFields(slip: SlipPayload, odds: number, sessionLabel: string) {
   return [
     { name: 'Selection', value: clip(`${slip.selectionLabel} — ${slip.marketLabel}`, LIMITS.fieldValue) },
     { name: 'Event', value: clip(slip.eventName, LIMITS.fieldValue) },
