@@ -3,6 +3,7 @@ import { cardBurstBot } from './figures/card-burst-bot.js';
 import { cardBurstClient } from './figures/card-burst-client.js';
 import { clientOverhead } from './figures/client-overhead.js';
 import { interactionAck } from './figures/interaction-ack.js';
+import { ledgerAppend } from './figures/ledger-append.js';
 import { memory } from './figures/memory.js';
 import { pollCoalescing } from './figures/poll-coalescing.js';
 import { resultLatency } from './figures/result-latency.js';
@@ -118,5 +119,17 @@ export const FIGURES: FigureSpec[] = [
       },
     ],
     run: slowBodies,
+  },
+  {
+    id: 11,
+    rows: [
+      {
+        name: '11 ledger append rate (SQLite, 8 callers)',
+        unit: 'entries/s',
+        target: { on: 'value', op: '>=', limit: 200 },
+      },
+      { name: '11 ledger verify rate (SQLite)', unit: 'entries/s', target: { on: 'value', op: '>=', limit: 2_000 } },
+    ],
+    run: ledgerAppend,
   },
 ];

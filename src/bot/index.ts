@@ -152,7 +152,9 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     stops.push(() => tracker.stop());
     const catalog = new Catalog(gateway, store);
     const callbackUrl = callbackUrlOf(config);
-    const records = new BetRecordRepo(store);
+    const records = new BetRecordRepo(store, {
+      onLedgerError: (err, placementId) => logger.error('ledger entry not written', { placementId, err }),
+    });
     const slips = new SlipRepo(store);
     const bets = new BetService({
       gateway,

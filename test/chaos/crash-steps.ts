@@ -81,6 +81,8 @@ export async function crashSteps(): Promise<ScenarioResult> {
       step.slipId = slip.id;
       await restart();
       await press(desk, trail, bettor, slip, /^Confirm$/);
+      // Its place_bet must be out before step 2 holds place_bet at the proxy, or step 2 would hold this one.
+      await messageMatching(desk, slip, /Bet submitted|Bet placed/, 20_000);
       steps.push(step);
     }
     // 2. After Confirm, before the request reached the gateway: nothing placed, the slip says so.

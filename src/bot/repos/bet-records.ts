@@ -213,7 +213,14 @@ const LEDGER_KIND: Record<BetState, LedgerKind> = {
 /** Bet records: the claim, every later move (each guarded by the state it leaves), and the day's holds. */
 export class BetRecordRepo {
   readonly #ledger: Ledger;
-  constructor(private readonly store: BotStore) {
+  /**
+   * `onLedgerError`: a ledger entry that could not be written is reported there and the move stands, so the
+   * caller still shows the bet's state (the bot logs it; without it the error is thrown).
+   */
+  constructor(
+    private readonly store: BotStore,
+    private readonly opts: { onLedgerError?: (err: unknown, placementId: string) => void } = {},
+  ) {
     this.#ledger = new Ledger(store);
   }
 
@@ -221,6 +228,15 @@ export class BetRecordRepo {
   async #record(r: BetRecord, from: BetState | null, actor: string | null): Promise<void> {
     const p = r.payload;
     const pnlCents = r.pnl === null ? null : Math.round(r.pnl * 100);
+    try {
+      await this.#append(r, p, pnlCents, from, actor);
+    } catch (err) {
+      if (!this.opts.onLedgerError) throw err;
+      this.opts.onLedgerError(err, r.placementId);
+    }
+  }
+
+  async #append(r: BetRecord, p: SlipPayload, pnlCents: number | null, from: BetState | null, actor: string | null) {
     await this.#ledger.append({
       at: r.updatedAt,
       guildKey: r.guildKey,
