@@ -6,6 +6,7 @@ import {
   SlashCommandBuilder,
 } from 'discord.js';
 import type { Command } from '../src/bot/command.js';
+import { reconcileDay, reconciliationView } from '../src/bot/daily-reconciliation.js';
 import { dayIn, dayStart } from '../src/bot/dates.js';
 import { replyEphemeral } from '../src/bot/interact.js';
 import { Ledger, ledgerCsv, verifyText } from '../src/bot/ledger.js';
@@ -17,6 +18,12 @@ export const data = new SlashCommandBuilder()
   .setContexts(InteractionContextType.Guild)
   .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
   .addSubcommand((s) => s.setName('verify').setDescription('Walk the hash chain and name the first broken entry'))
+  .addSubcommand((s) =>
+    s
+      .setName('reconcile')
+      .setDescription('Check the ledger against every session’s transactions now; posts to the results channel')
+      .addStringOption((o) => o.setName('day').setDescription('The day, YYYY-MM-DD (default: today)')),
+  )
   .addSubcommand((s) =>
     s
       .setName('export')
@@ -37,7 +44,30 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     const result = await ledger.verify();
     return replyEphemeral(interaction, verifyText(result), result.ok ? 'ok' : 'error');
   }
-  const { timezone } = await getSettings(ctx.store, guildId);
+  const { timezone, resultsChannelId } = await getSettings(ctx.store, guildId);
+  if (interaction.options.getSubcommand() === 'reconcile') {
+    const day = interaction.options.getString('day')?.trim() || dayIn(ctx.now(), timezone);
+    if (dayStart(day, timezone) === undefined) {
+      return replyEphemeral(interaction, `"${day.slice(0, 20)}" is not a date. Use YYYY-MM-DD.`);
+    }
+    const report = await reconcileDay({
+      store: ctx.store,
+      gateway: ctx.gateway,
+      callbackUrl: ctx.callbackUrl,
+      guildKey: guildId,
+      day,
+      timezone,
+      now: ctx.now(),
+    });
+    const view = reconciliationView(report);
+    const channelId = resultsChannelId ?? interaction.channelId;
+    await ctx.poster.post(channelId, view);
+    return replyEphemeral(
+      interaction,
+      `Reconciliation of ${day} posted in <#${channelId}>: ${report.mismatches.length} mismatch(es).`,
+      report.mismatches.length === 0 ? 'ok' : 'info',
+    );
+  }
   const today = dayIn(ctx.now(), timezone);
   const fromText = interaction.options.getString('from')?.trim() || dayIn(ctx.now() - 30 * 86_400_000, timezone);
   const toText = interaction.options.getString('to')?.trim() || today;

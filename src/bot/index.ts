@@ -12,6 +12,8 @@ import type { Command } from './command.js';
 import { COMPONENTS } from './components.js';
 import { type BotConfig, callbackUrlOf } from './config.js';
 import type { BotContext } from './context.js';
+import { reconcileDay, reconciliationView } from './daily-reconciliation.js';
+import { dayIn } from './dates.js';
 import { deployCommands } from './deploy.js';
 import { asGatewayPort } from './gateway-compat.js';
 import type { GatewayPort } from './gateway-port.js';
@@ -35,10 +37,14 @@ import { OnceRepo } from './repos/once.js';
 import { ProposalRepo } from './repos/proposals.js';
 import { SlipRepo } from './repos/slips.js';
 import { attachRouter } from './router.js';
+import { getSettings } from './settings.js';
 import { SettlementWatcher } from './settlement.js';
 import type { SlipPayload } from './slip-rules.js';
 import { type BotStore, openStore, StoreClosedError } from './store.js';
 import { closedSlipView } from './views/slip.js';
+
+/** How often the daily reconciliation checks whether yesterday's post is due. */
+const RECONCILIATION_CHECK_MS = 10 * 60_000;
 
 /** How often proposals past their expiry or half-time are looked for. */
 const PROPOSAL_TICK_MS = 2_000;
@@ -329,6 +335,34 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
         await outbox.edit(slip.channelId, slip.messageId, view, RANK.final);
       }
     };
+    // Once a day per server with a results channel: yesterday's ledger against every session's transactions.
+    const dailyReconciliation = async () => {
+      for (const guildId of client.guilds.cache.keys()) {
+        const settings = await getSettings(store, guildId);
+        if (!settings.resultsChannelId) continue;
+        const day = dayIn(now() - 86_400_000, settings.timezone);
+        const key = `recon:${guildId}:${day}`;
+        if (await outbox.has(`create:${key}`)) continue;
+        const report = await reconcileDay({
+          store,
+          gateway,
+          callbackUrl,
+          guildKey: guildId,
+          day,
+          timezone: settings.timezone,
+          now: now(),
+        });
+        // A session whose transactions could not be read is tried again on the next beat.
+        if (report.sessions.some((s) => s.unread)) continue;
+        await outbox.create(key, settings.resultsChannelId, reconciliationView(report));
+      }
+    };
+    const reconTimer = setInterval(
+      () => void dailyReconciliation().catch((err) => logger.warn('daily reconciliation failed', { err })),
+      RECONCILIATION_CHECK_MS,
+    );
+    reconTimer.unref();
+    stops.push(() => clearInterval(reconTimer));
     // Proposals expire and remind on their own short beat: one indexed query when nothing is due.
     const proposalTick = setInterval(
       () => void approvals.tick().catch((err) => logger.warn('proposal expiry failed', { err })),

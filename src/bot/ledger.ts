@@ -179,6 +179,15 @@ export class Ledger {
     }
   }
 
+  /** Every entry of these kinds, oldest first (for the daily reconciliation). */
+  async allOfKinds(kinds: readonly LedgerKind[]): Promise<LedgerEntry[]> {
+    const rows = await this.store.query<Row>(
+      `SELECT * FROM ledger WHERE kind IN (${kinds.map(() => '?').join(', ')}) ORDER BY seq`,
+      ...kinds,
+    );
+    return rows.map(toEntry);
+  }
+
   /** Entries with `from <= at < to` (epoch ms) for one guild, oldest first. */
   async range(guildKey: string, from: number, to: number, limit = 50_000): Promise<LedgerEntry[]> {
     const rows = await this.store.query<Row>(

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GatewayClient } from '../../src/gateway/index.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press } from './flows.js';
-import { type Desk, startDesk } from './harness.js';
+import { API_KEY, type Desk, startDesk } from './harness.js';
 import { textOf, until } from './messages.js';
 
 const run = promisify(execFile);
@@ -61,5 +62,44 @@ describe('the hash-chained ledger', () => {
     );
     expect(cli.code).toBe(1);
     expect(cli.out).toContain(`broken at entry ${placement!.seq}`);
+  });
+
+  it('posts the reconciliation in the results channel, naming a bet the gateway took that the ledger lacks', async () => {
+    await admin('settings', { channel: desk.ld.channelIds.results }, 'results-channel', /Saved/);
+    const [rec] = await desk.bot.store.query<{ session_id: string; payload: string }>(
+      "SELECT session_id, payload FROM bet_records WHERE state IN ('placed', 'settled') LIMIT 1",
+    );
+    const p = JSON.parse(rec!.payload) as { epk: string; sport: string; marketRef: string };
+    // Someone bets on the syndicate's account outside the desk.
+    const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    let outsideBetId = '';
+    try {
+      const bet = await client.bets.place({
+        session_id: rec!.session_id,
+        category: 'sports',
+        sport: p.sport,
+        epk: p.epk,
+        market_ref: p.marketRef,
+        stake: 4.25,
+        target_odds: 1.01,
+      });
+      const outcome = await bet.wait();
+      if (outcome.status !== 'completed') throw new Error(`the outside bet ended ${outcome.status}`);
+      outsideBetId = String(outcome.result.bet_result?.bet_id ?? '');
+    } finally {
+      await client.close();
+    }
+    expect(outsideBetId).not.toBe('');
+    await admin('ledger', {}, 'reconcile', /Reconciliation of/);
+    const post = await desk.ld.waitForMessage(
+      desk.ld.channelIds.results,
+      (m) => /Daily reconciliation/.test(textOf(m)),
+      20_000,
+    );
+    const text = textOf(post);
+    expect(text).toMatch(/1 of 2 bets at the gateway matched the ledger\. 1 mismatch\./);
+    expect(text).toContain(
+      `**${outsideBetId}** (${rec!.session_id}): a $4.25 bet at the gateway that the ledger has no placement for`,
+    );
   });
 });
