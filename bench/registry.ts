@@ -1,4 +1,5 @@
 // The bench figures in the order they run; each knows its name, unit and target so a failure still prints a row.
+import { approveAck } from './figures/approve-ack.js';
 import { cardBurstBot } from './figures/card-burst-bot.js';
 import { cardBurstClient } from './figures/card-burst-client.js';
 import { clientOverhead } from './figures/client-overhead.js';
@@ -131,5 +132,16 @@ export const FIGURES: FigureSpec[] = [
       { name: '11 ledger verify rate (SQLite)', unit: 'entries/s', target: { on: 'value', op: '>=', limit: 2_000 } },
     ],
     run: ledgerAppend,
+  },
+  {
+    id: 12,
+    rows: [
+      {
+        name: '12 Approve ack p99 (100 concurrent approvals)',
+        unit: 'ms',
+        target: { on: 'value', op: '<', limit: 300 },
+      },
+    ],
+    run: approveAck,
   },
 ];
