@@ -1,10 +1,12 @@
 // The bench figures in the order they run; each knows its name, unit and target so a failure still prints a row.
+import { approveAck } from './figures/approve-ack.js';
 import { captureRate } from './figures/capture-rate.js';
 import { cardBurstBot } from './figures/card-burst-bot.js';
 import { cardBurstClient } from './figures/card-burst-client.js';
 import { clientOverhead } from './figures/client-overhead.js';
 import { compareTime } from './figures/compare-time.js';
 import { interactionAck } from './figures/interaction-ack.js';
+import { ledgerAppend } from './figures/ledger-append.js';
 import { memory } from './figures/memory.js';
 import { pollCoalescing } from './figures/poll-coalescing.js';
 import { resultLatency } from './figures/result-latency.js';
@@ -149,6 +151,18 @@ export const FIGURES: FigureSpec[] = [
     run: storeConfirm,
   },
   {
+    id: 14,
+    rows: [
+      {
+        name: '14 ledger append rate (SQLite, 8 callers)',
+        unit: 'entries/s',
+        target: { on: 'value', op: '>=', limit: 200 },
+      },
+      { name: '14 ledger verify rate (SQLite)', unit: 'entries/s', target: { on: 'value', op: '>=', limit: 2_000 } },
+    ],
+    run: ledgerAppend,
+  },
+  {
     id: 12,
     rows: [
       { name: '12 /compare result time, three books, p95', unit: 'ms', target: { on: 'value', op: '<', limit: 2_000 } },
@@ -170,5 +184,16 @@ export const FIGURES: FigureSpec[] = [
       },
     ],
     run: captureRate,
+  },
+  {
+    id: 15,
+    rows: [
+      {
+        name: '15 Approve ack p99 (100 concurrent approvals)',
+        unit: 'ms',
+        target: { on: 'value', op: '<', limit: 300 },
+      },
+    ],
+    run: approveAck,
   },
 ];

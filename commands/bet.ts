@@ -13,7 +13,7 @@ import { postSlip } from '../src/bot/slip-post.js';
 
 export const data = new SlashCommandBuilder()
   .setName('bet')
-  .setDescription('Build a bet slip (price-checked) to confirm with a button')
+  .setDescription('Build a price-checked bet slip (needs the bet role; until one is set, only Manage Server)')
   .setContexts(InteractionContextType.Guild)
   .addStringOption((o) => o.setName('event').setDescription('The event').setRequired(true).setAutocomplete(true))
   .addStringOption((o) => o.setName('bookie').setDescription('The book').setRequired(true).setAutocomplete(true))

@@ -10,7 +10,7 @@ import { compareView } from '../src/bot/views/compare.js';
 
 export const data = new SlashCommandBuilder()
   .setName('compare')
-  .setDescription('Live prices of one market at every book, the best marked, to bet at the best')
+  .setDescription('Live prices of one market at every book, best marked; betting at the best needs the bet role')
   .setContexts(InteractionContextType.Guild)
   .addStringOption((o) => o.setName('event').setDescription('The event').setRequired(true).setAutocomplete(true))
   .addStringOption((o) =>

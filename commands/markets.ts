@@ -7,7 +7,7 @@ import { cardView } from '../src/bot/views/card.js';
 
 export const data = new SlashCommandBuilder()
   .setName('markets')
-  .setDescription('A bookmaker’s market card for an event: markets, selections, odds; start a bet from it')
+  .setDescription('A book’s market card: markets, selections, odds; betting from it needs the bet role')
   .setContexts(InteractionContextType.Guild)
   .addStringOption((o) => o.setName('event').setDescription('The event').setRequired(true).setAutocomplete(true))
   .addStringOption((o) =>

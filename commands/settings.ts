@@ -7,7 +7,17 @@ import {
 } from 'discord.js';
 import type { Command } from '../src/bot/command.js';
 import { matchText, replyEphemeral, respondChoices } from '../src/bot/interact.js';
-import { getSettings, isValidTimezone, stakeLimits, updateSettings } from '../src/bot/settings.js';
+import { Ledger } from '../src/bot/ledger.js';
+import { stakeCentsOf } from '../src/bot/odds.js';
+import {
+  approvalPolicy,
+  exposureCaps,
+  type GuildSettings,
+  getSettings,
+  isValidTimezone,
+  stakeLimits,
+  updateSettings,
+} from '../src/bot/settings.js';
 import { settingsView } from '../src/bot/views/desk.js';
 
 export const data = new SlashCommandBuilder()
@@ -27,16 +37,53 @@ export const data = new SlashCommandBuilder()
   .addSubcommand((s) =>
     s
       .setName('bet-role')
-      .setDescription('Only members with this role may bet (leave empty for everyone)')
-      .addRoleOption((o) => o.setName('role').setDescription('The role; omit to let everyone bet')),
+      .setDescription('Only members with this role may bet (none set: only Manage Server can)')
+      .addRoleOption((o) => o.setName('role').setDescription('The role; omit to close betting to Manage Server')),
   )
   .addSubcommand((s) =>
     s
       .setName('limits')
-      .setDescription('Stake limits per bet and per user per day')
+      .setDescription('Stake limits: per bet, per member a day, and exposure caps across every account')
       .addNumberOption((o) => o.setName('per_bet').setDescription('Most one bet may stake, in dollars').setMinValue(1))
       .addNumberOption((o) =>
-        o.setName('per_day').setDescription('Most one user may stake a day, in dollars').setMinValue(1),
+        o.setName('per_day').setDescription('Most one member may stake a day, in dollars').setMinValue(1),
+      )
+      .addNumberOption((o) =>
+        o.setName('per_event').setDescription('Most open stake on one event, all members (0: no cap)').setMinValue(0),
+      )
+      .addNumberOption((o) =>
+        o.setName('per_market').setDescription('Most open stake on one market, all members (0: no cap)').setMinValue(0),
+      )
+      .addNumberOption((o) =>
+        o
+          .setName('per_session_day')
+          .setDescription('Most stake through one bookmaker account a day (0: no cap)')
+          .setMinValue(0),
+      )
+      .addNumberOption((o) =>
+        o
+          .setName('per_syndicate_day')
+          .setDescription('Most stake of the whole syndicate a day (0: no cap)')
+          .setMinValue(0),
+      ),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('approvals')
+      .setDescription('Approval tiers: up to t1 no approval, up to t2 one approver, above t2 two')
+      .addNumberOption((o) =>
+        o.setName('t1').setDescription('Largest stake needing no approval, dollars').setMinValue(0),
+      )
+      .addNumberOption((o) =>
+        o.setName('t2').setDescription('Largest stake needing one approver, dollars').setMinValue(0),
+      )
+      .addRoleOption((o) => o.setName('approver_role').setDescription('Who may approve (none: Manage Server)'))
+      .addNumberOption((o) =>
+        o
+          .setName('expiry_minutes')
+          .setDescription('Minutes a proposal waits for approvers (default 10)')
+          .setMinValue(0.25)
+          .setMaxValue(1440),
       ),
   )
   .addSubcommand((s) =>
@@ -54,6 +101,19 @@ export const data = new SlashCommandBuilder()
       .setDescription('Time zone for days in /events and daily limits')
       .addStringOption((o) => o.setName('zone').setDescription('IANA zone, e.g. Australia/Sydney').setRequired(true)),
   );
+
+/** Every limit in whole cents (null: no cap), for the ledger's before and after. */
+function limitsOf(s: GuildSettings, stake: { perBet: number; perDay: number }) {
+  const c = exposureCaps(s);
+  return {
+    perBetCents: Math.round(stake.perBet * 100),
+    perDayCents: Math.round(stake.perDay * 100),
+    perEventCents: c.perEventCents ?? null,
+    perMarketCents: c.perMarketCents ?? null,
+    perSessionDayCents: c.perSessionDayCents ?? null,
+    perSyndicateDayCents: c.perSyndicateDayCents ?? null,
+  };
+}
 
 export const execute: Command['execute'] = async (interaction, ctx) => {
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
@@ -78,18 +138,86 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   } else if (sub === 'limits') {
     const perBet = interaction.options.getNumber('per_bet') ?? undefined;
     const perDay = interaction.options.getNumber('per_day') ?? undefined;
-    if (perBet === undefined && perDay === undefined) {
-      return replyEphemeral(interaction, 'Give per_bet, per_day or both, in dollars.');
+    const caps = {
+      maxPerEvent: interaction.options.getNumber('per_event') ?? undefined,
+      maxPerMarket: interaction.options.getNumber('per_market') ?? undefined,
+      maxPerSessionDay: interaction.options.getNumber('per_session_day') ?? undefined,
+      maxPerSyndicateDay: interaction.options.getNumber('per_syndicate_day') ?? undefined,
+    };
+    if (perBet === undefined && perDay === undefined && Object.values(caps).every((v) => v === undefined)) {
+      return replyEphemeral(
+        interaction,
+        'Give at least one limit in dollars: per_bet, per_day, per_event, per_market, per_session_day or per_syndicate_day.',
+      );
     }
+    const wholeCents = [perBet, perDay, ...Object.values(caps)].every(
+      (v) => v === undefined || stakeCentsOf(v) !== undefined,
+    );
+    if (!wholeCents) return replyEphemeral(interaction, 'Limits are dollars and whole cents, e.g. 250 or 99.50.');
     const current = stakeLimits(settings, ctx.config.tunables);
     if ((perBet ?? current.perBet) > (perDay ?? current.perDay)) {
       return replyEphemeral(interaction, 'The per-bet limit cannot be above the per-day limit. Raise per_day too.');
     }
+    const before = limitsOf(settings, current);
+    settings = await updateSettings(ctx.store, guildId, (s) => {
+      const next: typeof s = {
+        ...s,
+        ...(perBet === undefined ? {} : { maxStakePerBet: perBet }),
+        ...(perDay === undefined ? {} : { maxStakePerDay: perDay }),
+      };
+      // 0 lifts a cap; an option left out keeps the cap as it was.
+      for (const [k, v] of Object.entries(caps) as Array<[keyof typeof caps, number | undefined]>) {
+        if (v === undefined) continue;
+        if (v === 0) delete next[k];
+        else next[k] = v;
+      }
+      return next;
+    });
+    await new Ledger(ctx.store).append({
+      at: ctx.now(),
+      guildKey: guildId,
+      kind: 'limit_change',
+      ref: 'limits',
+      actor: interaction.user.id,
+      amountCents: null,
+      data: { before, after: limitsOf(settings, stakeLimits(settings, ctx.config.tunables)) },
+    });
+  } else if (sub === 'approvals') {
+    const t1 = interaction.options.getNumber('t1') ?? undefined;
+    const t2 = interaction.options.getNumber('t2') ?? undefined;
+    const role = interaction.options.getRole('approver_role');
+    const minutes = interaction.options.getNumber('expiry_minutes') ?? undefined;
+    if (t1 === undefined && t2 === undefined && !role && minutes === undefined) {
+      return replyEphemeral(interaction, 'Give at least one of t1, t2 (dollars), approver_role or expiry_minutes.');
+    }
+    if ([t1, t2].some((v) => v !== undefined && stakeCentsOf(v) === undefined)) {
+      return replyEphemeral(interaction, 'Tiers are dollars and whole cents, e.g. 50 or 99.50.');
+    }
+    const before = approvalPolicy(settings);
+    const nextT1 = t1 === undefined ? before.t1Cents : Math.round(t1 * 100);
+    const nextT2 = t2 === undefined ? before.t2Cents : Math.round(t2 * 100);
+    if (nextT1 > nextT2) {
+      return replyEphemeral(interaction, 't1 cannot be above t2: stakes above t2 need two approvers. Raise t2 too.');
+    }
     settings = await updateSettings(ctx.store, guildId, (s) => ({
       ...s,
-      ...(perBet === undefined ? {} : { maxStakePerBet: perBet }),
-      ...(perDay === undefined ? {} : { maxStakePerDay: perDay }),
+      ...(t1 === undefined ? {} : { approvalT1: t1 }),
+      ...(t2 === undefined ? {} : { approvalT2: t2 }),
+      ...(role ? { approverRoleId: role.id } : {}),
+      ...(minutes === undefined ? {} : { approvalMinutes: minutes }),
     }));
+    await new Ledger(ctx.store).append({
+      at: ctx.now(),
+      guildKey: guildId,
+      kind: 'limit_change',
+      ref: 'approvals',
+      actor: interaction.user.id,
+      amountCents: null,
+      data: {
+        before: { ...before, approverRoleId: before.approverRoleId ?? null },
+        after: { ...approvalPolicy(settings), approverRoleId: settings.approverRoleId ?? null },
+      },
+    });
   } else if (sub === 'session') {
     const bookie = interaction.options.getString('bookie', true).trim();
     const sessionId = interaction.options.getString('session')?.trim();

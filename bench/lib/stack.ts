@@ -70,6 +70,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       bot = await startBot(parseConfig(env));
       closers.push(() => bot!.stop());
       await waitForBotReady(ld);
+      await openBetting(ld);
     }
     return { sandbox, ld, bot, env, close };
   } catch (err) {
@@ -85,6 +86,26 @@ export async function waitForBotReady(ld: LocalDiscord, command = 'bet', timeout
     () => ld.commands().some((c) => c.name === command),
     timeoutMs,
     `the bot to register /${command} with the local Discord`,
+    25,
+  );
+}
+
+/**
+ * Betting is closed until a bet role is set: the admin names the fixture's Bettor role, as on a real server
+ * (settings live in the bot's store, so once per store).
+ */
+export async function openBetting(ld: LocalDiscord, timeoutMs = 15_000): Promise<void> {
+  const ix = await ld.sendCommand({
+    user: ld.users.admin,
+    channelId: ld.channelIds.bets,
+    name: 'settings',
+    subcommand: 'bet-role',
+    options: { role: ld.roleIds.bettor },
+  });
+  await waitFor(
+    () => ix.responses().some((m) => (m.content ?? '').includes('Saved')),
+    timeoutMs,
+    'the bet role to be saved',
     25,
   );
 }

@@ -9,10 +9,10 @@ import type { Logger } from './logger.js';
 import { formatMoney } from './odds.js';
 import { type Outbox, RANK } from './outbox.js';
 import { betReceiptOf } from './receipt.js';
-import type { BetRecord, BetRecordRepo } from './repos/bet-records.js';
+import type { BetRecord, BetRecordRepo, ClaimOutcome } from './repos/bet-records.js';
 import type { JobRecord } from './repos/jobs.js';
 import type { SlipRecord, SlipRepo } from './repos/slips.js';
-import { getSettings, stakeLimits } from './settings.js';
+import { exposureCaps, getSettings, stakeLimits } from './settings.js';
 import {
   kindLivePrice,
   type PromoSlipRequest,
@@ -75,6 +75,7 @@ export type ConfirmResult =
   | { kind: 'expired'; slip: SlipPayload }
   | { kind: 'handled'; record: BetRecord | undefined }
   | { kind: 'wrong_message' }
+  | { kind: 'needs_approval' }
   | {
       kind: 'closed';
       slip: SlipPayload;
@@ -88,6 +89,21 @@ export type CancelResult =
   | { kind: 'cancelled'; slip: SlipPayload }
   | { kind: 'not_owner'; ownerId: string }
   | { kind: 'handled'; record: BetRecord | undefined };
+
+/** Why a claim found no room: the cap, what it allows, what is already held against it. */
+export function overLimitText(o: Extract<ClaimOutcome, { kind: 'over_limit' }>, p: SlipPayload): string {
+  const limit = formatMoney(o.limitCents / 100);
+  const used = formatMoney(o.usedCents / 100);
+  const room = formatMoney(Math.max(0, o.limitCents - o.usedCents) / 100);
+  const what: Record<typeof o.cap, string> = {
+    member_day: `today's limit of ${limit} per member (you have ${used} staked)`,
+    event: `the syndicate's cap of ${limit} on ${p.eventName} (${used} already rides on it)`,
+    market: `the syndicate's cap of ${limit} on ${p.marketLabel} in ${p.eventName} (${used} already rides on it)`,
+    session_day: `today's cap of ${limit} through the ${p.bookie} account ${p.sessionId} (${used} staked today)`,
+    syndicate_day: `the syndicate's daily cap of ${limit} (${used} staked today)`,
+  };
+  return `Not placed: this bet would take the desk past ${what[o.cap]}. Room left: ${room}. Try a smaller stake, or see /exposure.`;
+}
 
 /** How place_bet failed: `not_sent` only when the gateway certainly did not take the bet. */
 export function sendFailure(err: unknown): 'not_sent' | 'unknown' {
@@ -237,8 +253,11 @@ export class BetService {
     };
   }
 
-  /** Checks everything a slip needs, price-checks it and stores it; the caller shows slipView. */
-  async prepareSlip(req: SlipRequest): Promise<SlipRecord<SlipPayload>> {
+  /**
+   * Checks everything a slip needs, price-checks it and stores it; the caller shows slipView. A slip that
+   * becomes a proposal lives as long as the proposal (`expiresInMs`).
+   */
+  async prepareSlip(req: SlipRequest, expiresInMs?: (stakeCents: number) => number): Promise<SlipRecord<SlipPayload>> {
     const settings = await getSettings(this.d.store, req.guildId);
     const stakeCheck = checkStake(req.stake, stakeLimits(settings, this.d.tunables));
     if (!stakeCheck.ok) throw new UserFacingError(stakeCheck.message);
@@ -270,7 +289,7 @@ export class BetService {
       messageId: null,
       userId: req.userId,
       createdAt: now,
-      expiresAt: now + this.d.tunables.slipExpiryMs,
+      expiresAt: now + (expiresInMs?.(Math.round(req.stake * 100)) ?? this.d.tunables.slipExpiryMs),
       payload: {
         epk: req.epk,
         sport,
@@ -308,10 +327,13 @@ export class BetService {
     slipId: string,
     userId: string,
     where: { channelId: string; messageId: string },
+    opts: { approved?: boolean } = {},
   ): Promise<ConfirmResult> {
     const now = this.d.now();
     const slip = await this.d.slips.get<SlipPayload>(slipId);
     if (!slip) return { kind: 'handled', record: await this.d.records.bySlip(slipId) };
+    // A proposal's slip is placed only by its last approval, never by a Confirm of its own.
+    if (!opts.approved && (await this.#isProposal(slipId))) return { kind: 'needs_approval' };
     if (slip.messageId !== null && (slip.messageId !== where.messageId || slip.channelId !== where.channelId)) {
       return { kind: 'wrong_message' };
     }
@@ -349,18 +371,18 @@ export class BetService {
       day,
       stakeCents,
       dayLimitCents: Math.round(limits.perDay * 100),
+      caps: exposureCaps(settings),
       now: this.d.now(),
     });
     if (claim.kind === 'handled') return { kind: 'handled', record: claim.record };
     if (claim.kind === 'other') return { kind: 'handled', record: undefined };
-    if (claim.kind === 'over_limit') {
-      return this.#closeBeforeSending(
-        slipId,
-        p,
-        `Not placed: this bet would take you past today's limit of ${formatMoney(limits.perDay)} (already staked ${formatMoney(claim.usedCents / 100)}). Try a smaller stake or tomorrow.`,
-      );
-    }
+    if (claim.kind === 'over_limit') return this.#closeBeforeSending(slipId, p, overLimitText(claim, p));
     return { kind: 'recorded', record: await this.#send(claim.record, decision.floor, live) };
+  }
+
+  async #isProposal(slipId: string): Promise<boolean> {
+    const rows = await this.d.store.query('SELECT 1 AS one FROM proposals WHERE slip_id = ?', slipId);
+    return rows.length > 0;
   }
 
   /** place_bet for a record in `sending`; every way it can end moves the record and queues its message. */

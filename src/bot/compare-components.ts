@@ -6,7 +6,7 @@ import { encodeCustomId } from './custom-id.js';
 import { replyEphemeral } from './interact.js';
 import { parseStake } from './odds.js';
 import { getRef } from './refs.js';
-import { postSlip } from './slip-post.js';
+import { assertMayBet, postSlip } from './slip-post.js';
 import { UserFacingError } from './user-errors.js';
 
 export interface BestPriceRef {
@@ -16,8 +16,9 @@ export interface BestPriceRef {
 }
 
 /** A modal must be the first answer to the click, so no gateway call here. */
-const betAtBest: ComponentHandler = async (interaction, [ref]) => {
+const betAtBest: ComponentHandler = async (interaction, [ref], ctx) => {
   if (!interaction.isButton()) return;
+  await assertMayBet(ctx, interaction);
   await interaction.showModal(
     new ModalBuilder()
       .setCustomId(encodeCustomId('cmp', 'stake', ref ?? ''))

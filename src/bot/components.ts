@@ -4,17 +4,19 @@ import {
   MessageFlags,
   ModalBuilder,
   type ModalSubmitInteraction,
+  PermissionFlagsBits,
   type StringSelectMenuInteraction,
   TextInputBuilder,
   TextInputStyle,
 } from 'discord.js';
+import type { Member } from './approvals.js';
 import { type CardRef, cardOf, loadCardRef } from './card-ref.js';
 import { COMPARE_COMPONENTS } from './compare-components.js';
 import type { BotContext } from './context.js';
 import { encodeCustomId } from './custom-id.js';
 import { type EventsQueryRef, eventsForDay } from './events-query.js';
 import { replyEphemeral } from './interact.js';
-import { parseStake } from './odds.js';
+import { formatOdds, parseStake } from './odds.js';
 import { PROMO_COMPONENTS } from './promo-desk.js';
 import { RACING_COMPONENTS } from './racing-desk.js';
 import { getRef } from './refs.js';
@@ -111,6 +113,8 @@ async function stakeTitle(ctx: BotContext, ref: string, marketIndex: string, sel
 /** Picking a selection opens the stake modal; a modal must be the first answer, so no gateway call here. */
 const cardPick: ComponentHandler = async (interaction, [ref, marketIndex], ctx) => {
   if (!interaction.isStringSelectMenu()) return;
+  // Refused before the stake is asked for (one store read, well inside the 3 s a modal must come in).
+  await assertMayBet(ctx, interaction);
   const selIndex = interaction.values[0] ?? '0';
   const title = await stakeTitle(ctx, ref ?? '', marketIndex ?? '0', selIndex).catch(() => stakeFormTitle());
   const modal = new ModalBuilder()
@@ -188,6 +192,8 @@ const slipConfirm: ComponentHandler = async (interaction, [slipId], ctx) => {
       return;
     case 'wrong_message':
       return replyEphemeral(interaction, 'This button does not belong to a slip on this message. Nothing was placed.');
+    case 'needs_approval':
+      return replyEphemeral(interaction, 'This bet is a proposal: it is placed by its last approval, not by Confirm.');
     case 'not_owner':
       return replyEphemeral(interaction, `Only <@${result.ownerId}> can confirm this slip. Make your own with /bet.`);
     case 'expired': {
@@ -234,6 +240,82 @@ const slipCancel: ComponentHandler = async (interaction, [slipId], ctx) => {
   return replyEphemeral(interaction, recordStateText(result.record));
 };
 
+/** Who clicked, as the approval rules need it: roles in the guild and Manage Server. */
+function memberOf(interaction: ComponentInteraction): Member {
+  const member = interaction.member as { roles?: string[] | { cache?: Map<string, unknown> } } | null;
+  const roles = Array.isArray(member?.roles) ? member.roles : [...(member?.roles?.cache?.keys() ?? [])];
+  return {
+    id: interaction.user.id,
+    roles,
+    manager: interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) === true,
+  };
+}
+
+const approverText = (roleId: string | undefined) =>
+  roleId
+    ? `Only members with the <@&${roleId}> role can approve or reject proposals.`
+    : 'Only members with Manage Server can approve or reject proposals (no approver role is set).';
+
+const closedText: Record<string, string> = {
+  placing: 'This proposal is approved and being placed.',
+  placed: 'This proposal was approved and placed.',
+  closed: 'This proposal was approved but not placed; the message says why.',
+  rejected: 'This proposal was rejected. Nothing was placed.',
+  expired: 'This proposal expired. Nothing was placed.',
+};
+
+/** Approve: acknowledged at once, then the live price is checked and the approval bound to it. */
+const proposalApprove: ComponentHandler = async (interaction, [proposalId], ctx) => {
+  if (!interaction.isButton()) return;
+  await interaction.deferUpdate();
+  const result = await ctx.approvals.approve(proposalId ?? '', memberOf(interaction));
+  const say = (text: string, kind: 'error' | 'ok' | 'info' = 'info') => replyEphemeral(interaction, text, kind);
+  switch (result.kind) {
+    case 'approved':
+      return say(
+        result.left === 0
+          ? 'Approved.'
+          : `Approved. ${result.left} more approval${result.left === 1 ? '' : 's'} needed.`,
+        'ok',
+      );
+    case 'placed':
+      return say('Approved: that was the last approval, the bet is placed through the normal Confirm.', 'ok');
+    case 'not_placed':
+      return say(`Approved, but the bet was not placed: ${result.message}`, 'error');
+    case 'lapsed':
+      return say(
+        `Not counted: the price moved ${formatOdds(result.from)} → ${formatOdds(result.to)}, beyond the tolerance. Approvals so far lapsed; the proposal now asks again at ${formatOdds(result.to)}.`,
+        'error',
+      );
+    case 'self':
+      return say('You proposed this bet, so you cannot approve it. Another approver must.', 'error');
+    case 'duplicate':
+      return say(
+        `You already approved this. Each member counts once; ${result.left} more approval${result.left === 1 ? '' : 's'} needed from others.`,
+        'error',
+      );
+    case 'not_approver':
+      return say(approverText(result.roleId), 'error');
+    case 'expired':
+      return say('This proposal expired before your approval. Nothing was placed.', 'error');
+    case 'closed':
+      return say(closedText[result.state] ?? 'This proposal is closed.', 'error');
+    case 'gone':
+      return say('This proposal no longer exists. Nothing was placed.', 'error');
+  }
+};
+
+const proposalReject: ComponentHandler = async (interaction, [proposalId], ctx) => {
+  if (!interaction.isButton()) return;
+  await interaction.deferUpdate();
+  const result = await ctx.approvals.reject(proposalId ?? '', memberOf(interaction));
+  if (result.kind === 'rejected') return replyEphemeral(interaction, 'Rejected. Nothing was placed.', 'ok');
+  if (result.kind === 'not_approver') return replyEphemeral(interaction, approverText(result.roleId));
+  if (result.kind === 'closed')
+    return replyEphemeral(interaction, closedText[result.state] ?? 'This proposal is closed.');
+  return replyEphemeral(interaction, 'This proposal no longer exists. Nothing was placed.');
+};
+
 /** Component handlers by `<scope>:<action>` of the v1 custom id. */
 export const COMPONENTS: Record<string, ComponentHandler> = {
   'ev:page': eventsPage,
@@ -244,6 +326,8 @@ export const COMPONENTS: Record<string, ComponentHandler> = {
   'slip:stake': slipStake,
   'slip:confirm': slipConfirm,
   'slip:cancel': slipCancel,
+  'prop:approve': proposalApprove,
+  'prop:reject': proposalReject,
   ...COMPARE_COMPONENTS,
   'slip:reprice': slipReprice,
   ...RACING_COMPONENTS,

@@ -1,3 +1,4 @@
+import type { Approvals } from './approvals.js';
 import type { BetService } from './bet-service.js';
 import type { Catalog } from './catalog.js';
 import type { BotConfig } from './config.js';
@@ -15,6 +16,7 @@ export interface BotContext {
   store: BotStore;
   catalog: Catalog;
   bets: BetService;
+  approvals: Approvals;
   tracker: ResultTracker;
   jobs: JobRepo;
   poster: DiscordPoster;

@@ -1,4 +1,4 @@
-import { tz } from '@date-fns/tz';
+import { TZDate, tz } from '@date-fns/tz';
 import { addDays, format, isValid, parse } from 'date-fns';
 
 /** The calendar day (YYYY-MM-DD) of an instant in a time zone. */
@@ -40,4 +40,13 @@ export function chooseDay(
 export function utcWindowFor(day: string): { since: string; until: string } {
   const mid = Date.parse(`${day}T12:00:00Z`);
   return { since: dayIn(mid - 86_400_000, 'UTC'), until: dayIn(mid + 86_400_000, 'UTC') };
+}
+
+/** Start of a YYYY-MM-DD day in a time zone (epoch ms), or undefined when it is not such a date. */
+export function dayStart(day: string, zone: string): number | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day.trim());
+  if (!m) return undefined;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const t = new TZDate(y, mo - 1, d, zone).getTime();
+  return Number.isFinite(t) && dayIn(t, zone) === day.trim() ? t : undefined;
 }

@@ -3,6 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Client, Events, GatewayIntentBits, Options } from 'discord.js';
 import { GatewayClient } from '../gateway/index.js';
 import { ClosingCapture } from './analytics/closing.js';
+import { Approvals } from './approvals.js';
 import { BetService } from './bet-service.js';
 import { Catalog } from './catalog.js';
 import { warmCaches } from './choices.js';
@@ -10,6 +11,8 @@ import type { Command } from './command.js';
 import { COMPONENTS } from './components.js';
 import { type BotConfig, callbackUrlOf } from './config.js';
 import type { BotContext } from './context.js';
+import { reconcileDay, reconciliationView } from './daily-reconciliation.js';
+import { dayIn } from './dates.js';
 import { deployCommands } from './deploy.js';
 import { makeRequest } from './discord-rest.js';
 import { asGatewayPort } from './gateway-compat.js';
@@ -31,13 +34,21 @@ import { Reconciler } from './reconciler.js';
 import { BetRecordRepo } from './repos/bet-records.js';
 import { JobRepo } from './repos/jobs.js';
 import { OnceRepo } from './repos/once.js';
+import { ProposalRepo } from './repos/proposals.js';
 import { SlipRepo } from './repos/slips.js';
 import { attachRouter } from './router.js';
+import { getSettings } from './settings.js';
 import { SettlementWatcher } from './settlement.js';
 import type { SlipPayload } from './slip-rules.js';
 import { type BotStore, type LeaderRun, openStore, StoreClosedError } from './store.js';
 import { startJobTakeover } from './takeover.js';
 import { closedSlipView } from './views/slip.js';
+
+/** How often the daily reconciliation checks whether yesterday's post is due. */
+const RECONCILIATION_CHECK_MS = 10 * 60_000;
+
+/** How often proposals past their expiry or half-time are looked for. */
+const PROPOSAL_TICK_MS = 2_000;
 
 /** How long stop waits for a start-up cache warm-up still under way before closing the store anyway. */
 const WARM_UP_STOP_WAIT_MS = 3_000;
@@ -162,7 +173,9 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     stops.push(() => tracker.stop());
     const catalog = new Catalog(gateway, store);
     const callbackUrl = callbackUrlOf(config);
-    const records = new BetRecordRepo(store);
+    const records = new BetRecordRepo(store, {
+      onLedgerError: (err, placementId) => logger.error('ledger entry not written', { placementId, err }),
+    });
     const slips = new SlipRepo(store);
     const bets = new BetService({
       gateway,
@@ -177,12 +190,24 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
       logger,
       now,
     });
+    const proposals = new ProposalRepo(store);
+    const approvals = new Approvals({
+      store,
+      bets,
+      slips,
+      proposals,
+      outbox,
+      tunables: config.tunables,
+      logger,
+      now,
+    });
     const context: BotContext = {
       config,
       gateway,
       store,
       catalog,
       bets,
+      approvals,
       tracker,
       jobs,
       poster,
@@ -350,6 +375,8 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     // Expired slips nobody clicked lose their buttons; the row stays (a late click is told "expired") until the sweep.
     const closeExpiredSlips = async () => {
       for (const slip of await slips.expired(now(), 50)) {
+        // A proposal's slip closes with the proposal (approvals.tick), which shows why.
+        if (await proposals.bySlip(slip.slipId)) continue;
         if (!slip.messageId) continue;
         const view = closedSlipView(
           slip.payload as SlipPayload,
@@ -359,6 +386,41 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
         await outbox.edit(slip.channelId, slip.messageId, view, RANK.final);
       }
     };
+    // Once a day per server with a results channel: yesterday's ledger against every session's transactions.
+    const dailyReconciliation = async () => {
+      for (const guildId of client.guilds.cache.keys()) {
+        const settings = await getSettings(store, guildId);
+        if (!settings.resultsChannelId) continue;
+        const day = dayIn(now() - 86_400_000, settings.timezone);
+        const key = `recon:${guildId}:${day}`;
+        if (await outbox.has(`create:${key}`)) continue;
+        const report = await reconcileDay({
+          store,
+          gateway,
+          callbackUrl,
+          guildKey: guildId,
+          day,
+          timezone: settings.timezone,
+          now: now(),
+        });
+        // A session whose transactions could not be read is tried again on the next beat.
+        if (report.sessions.some((s) => s.unread)) continue;
+        await outbox.create(key, settings.resultsChannelId, reconciliationView(report));
+      }
+    };
+    const reconTimer = setInterval(
+      () => void dailyReconciliation().catch((err) => logger.warn('daily reconciliation failed', { err })),
+      RECONCILIATION_CHECK_MS,
+    );
+    reconTimer.unref();
+    stops.push(() => clearInterval(reconTimer));
+    // Proposals expire and remind on their own short beat: one indexed query when nothing is due.
+    const proposalTick = setInterval(
+      () => void approvals.tick().catch((err) => logger.warn('proposal expiry failed', { err })),
+      PROPOSAL_TICK_MS,
+    );
+    proposalTick.unref();
+    stops.push(() => clearInterval(proposalTick));
     const sweep = setInterval(
       () =>
         void closeExpiredSlips()

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
+import { FIXTURE_BOT_SETTINGS } from '../local-discord/fixtures.js';
 import { startLocalDiscord } from '../local-discord/index.js';
 import { startPlayground } from '../local-discord/playground/server.js';
 import { type StartSandboxOptions, startSandbox } from '../sandbox/index.js';
@@ -101,6 +102,8 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
     await updateSettings(bot.store, ld.guildId, (s) =>
       s.resultsChannelId ? s : { ...s, resultsChannelId: ld.channelIds.results },
     );
+    // The fixture server's admin has named its Bettor role (betting is closed until someone does).
+    await updateSettings(bot.store, ld.guildId, (s) => (s.betRoleId ? s : { ...s, ...FIXTURE_BOT_SETTINGS }));
 
     const playground = await startPlayground({
       ld,

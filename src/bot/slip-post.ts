@@ -1,21 +1,41 @@
-import type { ButtonInteraction, ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
+import {
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type ModalSubmitInteraction,
+  PermissionFlagsBits,
+} from 'discord.js';
 import type { SlipRequest } from './bet-service.js';
 import type { BotContext } from './context.js';
 import { dayIn } from './dates.js';
 import { BetRecordRepo } from './repos/bet-records.js';
 import type { SlipRecord } from './repos/slips.js';
-import { getSettings, stakeLimits } from './settings.js';
+import { approvalPolicy, approvalsNeeded, getSettings, stakeLimits } from './settings.js';
 import { checkDailyRoom, checkStake, type SlipPayload } from './slip-rules.js';
 import { UserFacingError } from './user-errors.js';
 import { slipView } from './views/slip.js';
 
-/** Only members with the bet role (when one is set) may start or confirm bets. */
-export async function assertMayBet(ctx: BotContext, interaction: { guildId: string | null; member: unknown }) {
+/** Why a member may not bet, shown by every betting command: closed until an admin names a bet role. */
+export const CLOSED_BY_DEFAULT =
+  'Betting is closed on this server until an admin sets a bet role with /settings bet-role; until then only members with Manage Server can bet.';
+
+/**
+ * Closed by default: with no bet role configured only members with Manage Server may start or confirm bets;
+ * with one, only its members (and Manage Server).
+ */
+export async function assertMayBet(
+  ctx: BotContext,
+  interaction: { guildId: string | null; member: unknown; memberPermissions?: { has(bit: bigint): boolean } | null },
+) {
+  if (interaction.guildId === null) throw new UserFacingError('Bets can only be made in a server channel.');
+  const manager = interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) === true;
   const settings = await getSettings(ctx.store, interaction.guildId);
-  if (!settings.betRoleId) return;
+  if (!settings.betRoleId) {
+    if (manager) return;
+    throw new UserFacingError(CLOSED_BY_DEFAULT);
+  }
   const member = interaction.member as { roles?: string[] | { cache?: Map<string, unknown> } } | null;
   const roles = Array.isArray(member?.roles) ? member.roles : [...(member?.roles?.cache?.keys() ?? [])];
-  if (!roles.includes(settings.betRoleId)) {
+  if (!roles.includes(settings.betRoleId) && !manager) {
     throw new UserFacingError(`Betting here needs the <@&${settings.betRoleId}> role. Ask a server admin.`);
   }
 }
@@ -35,31 +55,65 @@ async function assertDailyRoom(ctx: BotContext, guildId: string | null, userId: 
 
 /**
  * Builds the slip (the interaction was deferred ephemerally) and posts it publicly in the channel as a
- * follow-up, so others see it but only its owner can confirm.
+ * follow-up, so others see it but only its owner can confirm; a stake above the approval tier is posted as
+ * a proposal for approvers instead.
  */
 export async function postSlip(
   ctx: BotContext,
   interaction: ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction,
   req: Omit<SlipRequest, 'guildId' | 'channelId' | 'userId'>,
 ): Promise<void> {
-  await postPreparedSlip(ctx, interaction, req.stake, (where) => ctx.bets.prepareSlip({ ...req, ...where }));
+  await postPreparedSlip(ctx, interaction, req.stake, (where, expiresInMs) =>
+    ctx.bets.prepareSlip({ ...req, ...where }, expiresInMs),
+  );
 }
+
+/** How long a slip may live given its stake in cents (a proposal lives as long as the proposal). */
+export type SlipLifetime = (stakeCents: number) => number;
 
 /**
  * Posts a slip of any kind: checks the bettor and the day's room, lets `prepare` build and store it for this
- * channel and member, then posts it publicly (a follow-up) and stores its message.
+ * channel and member, then posts it publicly (a follow-up, or a proposal when the stake needs approvals; a
+ * kind whose `prepare` does not ask for the lifetime is never a proposal) and stores its message.
  */
 export async function postPreparedSlip(
   ctx: BotContext,
   interaction: ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction,
   stake: number,
-  prepare: (where: { guildId: string | null; channelId: string; userId: string }) => Promise<SlipRecord<SlipPayload>>,
+  prepare: (
+    where: { guildId: string | null; channelId: string; userId: string },
+    expiresInMs: SlipLifetime,
+  ) => Promise<SlipRecord<SlipPayload>>,
 ): Promise<void> {
   await assertMayBet(ctx, interaction);
   const channelId = interaction.channelId;
   if (!channelId) throw new UserFacingError('Bets can only be made in a server channel.');
   await assertDailyRoom(ctx, interaction.guildId, interaction.user.id, stake);
-  const slip = await prepare({ guildId: interaction.guildId, channelId, userId: interaction.user.id });
+  const settings = await getSettings(ctx.store, interaction.guildId);
+  const policy = approvalPolicy(settings);
+  let needed = 0;
+  const slip = await prepare({ guildId: interaction.guildId, channelId, userId: interaction.user.id }, (stakeCents) => {
+    needed = approvalsNeeded(policy, stakeCents);
+    return needed > 0 ? policy.expiryMs : ctx.config.tunables.slipExpiryMs;
+  });
+  if (needed > 0) {
+    const proposal = await ctx.approvals.propose(slip, needed, settings);
+    const view = ctx.approvals.view(proposal, slip.payload, [], settings);
+    await interaction.editReply({
+      content: `Your stake needs ${needed} approval${needed === 1 ? '' : 's'}: the proposal is posted below for approvers.`,
+      embeds: [],
+      components: [],
+    });
+    const message = await interaction.followUp({
+      content: view.content ?? '',
+      embeds: view.embeds,
+      components: view.components,
+      allowedMentions: { users: [slip.userId], roles: policy.approverRoleId ? [policy.approverRoleId] : [] },
+    });
+    await ctx.bets.attachMessage(slip.slipId, message.channelId, message.id);
+    await ctx.approvals.attachMessage(proposal.proposalId, message.channelId, message.id);
+    return;
+  }
   const view = slipView({ slip: slip.payload, slipId: slip.slipId, userId: slip.userId, expiresAt: slip.expiresAt });
   // The first follow-up after a defer would replace the (ephemeral) placeholder, so fill that first.
   await interaction.editReply({

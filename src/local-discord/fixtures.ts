@@ -15,6 +15,12 @@ export const FIXTURE_IDS = {
   users: { admin: '1200000000000000401', bettor: '1200000000000000402', viewer: '1200000000000000403' },
 } as const;
 
+/**
+ * The bot settings the playground starts with, as an admin of this server would have set them: betting is
+ * closed by default, so the Bettor role is the bet role and the viewer only watches.
+ */
+export const FIXTURE_BOT_SETTINGS = { betRoleId: FIXTURE_IDS.roles.bettor } as const;
+
 const CREATED_AT = isoFromMs(Date.UTC(2024, 0, 15, 12));
 
 export type FixtureUserName = keyof typeof FIXTURE_IDS.users;

@@ -131,6 +131,18 @@ export class LocalDiscord {
     return shardOfGuild(this.guildId, count);
   }
 
+  /**
+   * Gives a member exactly these roles, as an admin would in Server Settings → Members; interactions the member
+   * starts afterwards carry them (and the permissions they grant).
+   */
+  setMemberRoles(userId: string, roleIds: string[]): void {
+    const member = this.#world.fixtures.members.find((m) => m.user?.id === userId);
+    if (!member) throw new Error(`no member ${userId} in the fixture guild`);
+    const unknown = roleIds.filter((id) => !this.#world.fixtures.roles.some((r) => r.id === id));
+    if (unknown.length > 0) throw new Error(`no role ${unknown.join(', ')} in the fixture guild`);
+    member.roles = [...roleIds];
+  }
+
   /** How many bot gateway sessions are connected right now. */
   get connectedBots(): number {
     return this.#gateway.connectedSessions;

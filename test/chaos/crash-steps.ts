@@ -1,4 +1,5 @@
 import { type BotStore, openStore } from '../../src/bot/store.js';
+import { setBetRole } from '../e2e/bet-role.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press } from '../e2e/flows.js';
 import { startDesk } from '../e2e/harness.js';
 import { textOf, until } from '../e2e/messages.js';
@@ -58,6 +59,7 @@ export async function crashSteps(): Promise<ScenarioResult> {
     child = await spawnBot(desk.env);
     await desk.ld.waitForBot(15_000);
     await until('the commands', () => (desk.ld.commands().length > 0 ? true : undefined), 15_000);
+    await setBetRole(desk.ld);
     store = await openStore(desk.env.STORE_URL as string);
     const sel = await pickEvent(desk, 'nba', 3);
     const { bettor } = desk.ld.users;

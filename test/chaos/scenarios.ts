@@ -1,5 +1,6 @@
 import { updateSettings } from '../../src/bot/settings.js';
 import { signWebhook } from '../../src/gateway/webhooks.js';
+import { setBetRole } from '../e2e/bet-role.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press, SlipRefusedError } from '../e2e/flows.js';
 import { API_KEY, type Desk, startDesk } from '../e2e/harness.js';
 import { textOf, until } from '../e2e/messages.js';
@@ -189,6 +190,7 @@ export async function killNine(): Promise<ScenarioResult> {
   try {
     await desk.ld.waitForBot(15_000);
     await until('the commands', () => (desk.ld.commands().length > 0 ? true : undefined), 15_000);
+    await setBetRole(desk.ld);
     const sel = await pickEvent(desk, 'nba', 2);
     const trail = newTrail();
     const stake = 9;
@@ -250,7 +252,11 @@ export async function faultStorm(bets: number, browses: number): Promise<Scenari
     );
     for (const f of fuzz.failures.slice(0, 3)) r.notes.push(`  /${f.case.name}: ${f.problem}`);
     // The fuzzed reads include /settings (a bet role, limits, sessions): the bets start from the defaults.
-    await updateSettings(desk.bot.store, desk.ld.guildId, () => ({ timezone: 'UTC', sessions: {} }));
+    await updateSettings(desk.bot.store, desk.ld.guildId, () => ({
+      timezone: 'UTC',
+      sessions: {},
+      betRoleId: desk.ld.roleIds.bettor,
+    }));
     const slips: string[] = [];
     let unanswered = fuzz.failures.length;
     let refused = 0;

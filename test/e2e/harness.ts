@@ -7,6 +7,7 @@ import { SandboxClock } from '../../src/bot/sandbox-clock.js';
 import { type LocalDiscord, startLocalDiscord } from '../../src/local-discord/index.js';
 import { type RunningSandbox, type StartSandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { createDatabase } from '../pg/cluster.js';
+import { setBetRole } from './bet-role.js';
 import { loadStartBot, type RunningBot } from './bot-entry.js';
 import { type GatewayProxy, startGatewayProxy } from './gateway-proxy.js';
 import { captureLogs, type LogCapture } from './log-capture.js';
@@ -29,6 +30,8 @@ export interface DeskOptions {
   inProcessBot?: boolean;
   /** Run the bot on the sandbox clock (as `npm start` offline does), so moving the sandbox clock moves the bot's. */
   sandboxClock?: boolean;
+  /** false: leave betting closed (no bet role set); otherwise the admin sets the Bettor role at start. */
+  betRole?: boolean;
 }
 
 /** The whole desk on loopback: sandbox gateway, local Discord, the real bot with sqlite on disk. */
@@ -80,12 +83,16 @@ export async function startDesk(opts: DeskOptions = {}): Promise<Desk> {
   await clock?.refresh();
   env.BOT_PROCESS_ID = processId;
   let bot: RunningBot | undefined;
+  let betRoleSet = opts.betRole === false;
   const boot = async () => {
     if (opts.inProcessBot === false) return;
     const startBot = await loadStartBot();
     bot = await startBot(config, { processId, ...(clock ? { now: clock.now } : {}) });
     await ld.waitForBot(10_000);
     await waitForCommands(ld);
+    // Settings live in the store: once per desk, as an admin would after inviting the bot.
+    if (!betRoleSet) await setBetRole(ld);
+    betRoleSet = true;
   };
   const stopBot = async () => {
     const b = bot;

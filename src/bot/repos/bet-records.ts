@@ -1,3 +1,4 @@
+import { Ledger, type LedgerKind } from '../ledger.js';
 import type { SlipPayload } from '../slip-rules.js';
 import type { BotStore } from '../store.js';
 
@@ -109,6 +110,24 @@ const toRecord = (r: Row): BetRecord => ({
   updatedAt: Number(r.updated_at),
 });
 
+/** States whose stake is still at risk on its event: held, in flight or placed and not yet settled. */
+export const EXPOSED: readonly BetState[] = ['sending', 'submitted', 'unknown', 'placed', 'missing'];
+const EXPOSED_SQL = list(EXPOSED);
+
+/** Whole-cent caps beyond the member's day; an absent cap is not checked. */
+export interface ExposureCaps {
+  /** Open stake on one event, across members and accounts. */
+  perEventCents?: number;
+  /** Open stake on one market of an event. */
+  perMarketCents?: number;
+  /** Stake through one session (a bookmaker account) in a day. */
+  perSessionDayCents?: number;
+  /** Stake of the whole syndicate in a day. */
+  perSyndicateDayCents?: number;
+}
+
+export type CapName = 'member_day' | 'event' | 'market' | 'session_day' | 'syndicate_day';
+
 export interface ClaimRequest {
   placementId: string;
   slipId: string;
@@ -117,45 +136,185 @@ export interface ClaimRequest {
   day: string;
   stakeCents: number;
   dayLimitCents: number;
+  caps?: ExposureCaps;
   now: number;
 }
 
 export type ClaimOutcome =
   | { kind: 'claimed'; record: BetRecord }
   | { kind: 'handled'; record: BetRecord }
-  | { kind: 'over_limit'; usedCents: number }
+  | { kind: 'over_limit'; cap: CapName; usedCents: number; limitCents: number }
   | { kind: 'other' };
+
+/** Where a stake lands: the scope each cap sums over. */
+export interface ExposureScope {
+  /** The slip being claimed or proposed: its own proposal is not counted against it. */
+  slipId: string;
+  guildKey: string;
+  userId: string;
+  day: string;
+  sessionId: string;
+  epk: string;
+  marketKey: string;
+}
+
+/** Proposal states that hold exposure: waiting for approvers, or approved and being placed. */
+export const PROPOSAL_HOLDING = ['open', 'placing'] as const;
+
+/**
+ * The stake already counted against one cap, as a scalar expression: bet records in a holding state plus open
+ * proposals (a slip waiting for approval holds its stake too), leaving out the proposal of the slip being
+ * claimed so its stake is not counted twice. Exposure caps (event, market) count open stakes; day caps every
+ * stake of the day that was not released.
+ */
+export function capUsageSql(cap: CapName, s: ExposureScope): { sql: string; params: unknown[] } {
+  const scopes: Record<CapName, [string, unknown[], string]> = {
+    member_day: ['b.user_id = ? AND b.day = ?', [s.userId, s.day], HOLDING_SQL],
+    event: ['b.epk = ?', [s.epk], EXPOSED_SQL],
+    market: ['b.epk = ? AND b.market_key = ?', [s.epk, s.marketKey], EXPOSED_SQL],
+    session_day: ['b.session_id = ? AND b.day = ?', [s.sessionId, s.day], HOLDING_SQL],
+    syndicate_day: ['b.day = ?', [s.day], HOLDING_SQL],
+  };
+  const [where, params, states] = scopes[cap];
+  return {
+    sql: `((SELECT COALESCE(SUM(b.stake_cents), 0) FROM bet_records b
+             WHERE b.guild_key = ? AND ${where} AND b.state IN (${states}))
+         + (SELECT COALESCE(SUM(b.stake_cents), 0) FROM proposals b
+             WHERE b.guild_key = ? AND ${where} AND b.state IN (${list(PROPOSAL_HOLDING)}) AND b.slip_id <> ?))`,
+    params: [s.guildKey, ...params, s.guildKey, ...params, s.slipId],
+  };
+}
+
+export function capsOf(req: { dayLimitCents: number; caps?: ExposureCaps }): Array<[CapName, number]> {
+  const c = req.caps ?? {};
+  const all: Array<[CapName, number | undefined]> = [
+    ['member_day', req.dayLimitCents],
+    ['event', c.perEventCents],
+    ['market', c.perMarketCents],
+    ['session_day', c.perSessionDayCents],
+    ['syndicate_day', c.perSyndicateDayCents],
+  ];
+  return all.filter((x): x is [CapName, number] => x[1] !== undefined);
+}
+
+/** The ledger entry each state a record moves into writes (docs/reliability.md, "A bet's life"). */
+const LEDGER_KIND: Record<BetState, LedgerKind> = {
+  sending: 'hold',
+  submitted: 'submitted',
+  placed: 'placement',
+  unknown: 'unknown',
+  refused: 'release',
+  not_sent: 'release',
+  not_placed: 'release',
+  settled: 'settlement',
+  missing: 'missing',
+};
 
 /** Bet records: the claim, every later move (each guarded by the state it leaves), and the day's holds. */
 export class BetRecordRepo {
-  constructor(private readonly store: BotStore) {}
+  readonly #ledger: Ledger;
+  /**
+   * `onLedgerError`: a ledger entry that could not be written is reported there and the move stands, so the
+   * caller still shows the bet's state (the bot logs it; without it the error is thrown).
+   */
+  constructor(
+    private readonly store: BotStore,
+    private readonly opts: { onLedgerError?: (err: unknown, placementId: string) => void } = {},
+  ) {
+    this.#ledger = new Ledger(store);
+  }
+
+  /** One ledger entry for a move that happened (only the caller that moved the record writes it). */
+  async #record(r: BetRecord, from: BetState | null, actor: string | null): Promise<void> {
+    const p = r.payload;
+    const pnlCents = r.pnl === null ? null : Math.round(r.pnl * 100);
+    try {
+      await this.#append(r, p, pnlCents, from, actor);
+    } catch (err) {
+      if (!this.opts.onLedgerError) throw err;
+      this.opts.onLedgerError(err, r.placementId);
+    }
+  }
+
+  async #append(r: BetRecord, p: SlipPayload, pnlCents: number | null, from: BetState | null, actor: string | null) {
+    await this.#ledger.append({
+      at: r.updatedAt,
+      guildKey: r.guildKey,
+      kind: LEDGER_KIND[r.state],
+      ref: r.placementId,
+      actor,
+      amountCents: r.state === 'settled' ? pnlCents : r.stakeCents,
+      data: {
+        from,
+        to: r.state,
+        slipId: r.slipId,
+        userId: r.userId,
+        sessionId: r.sessionId,
+        bookie: r.bookie,
+        epk: p.epk,
+        market: p.marketKey,
+        marketRef: p.marketRef,
+        selection: p.selectionLabel,
+        stakeCents: r.stakeCents,
+        shownOdds: p.shownOdds,
+        odds: r.odds,
+        betId: r.betId,
+        settledStatus: r.settledStatus,
+        pnlCents,
+        note: r.note,
+      },
+    });
+  }
 
   /**
    * Claims the slip and writes the record in state `sending`, in one statement: only the owner, only
-   * before expiry, only once per slip (slip_id is unique), and only while the day's holds plus this
-   * stake stay within the limit. Whoever gets no row learns why from `explain`.
+   * before expiry, only once per slip (slip_id is unique), and only while every cap (the member's day,
+   * the event, the market, the session's day, the syndicate's day) still has room for this stake. The
+   * hold is the record itself, so two claims can never both fit where only one does. Whoever gets no row
+   * learns why afterwards.
    */
   async claim(req: ClaimRequest): Promise<ClaimOutcome> {
-    // Serialized with close() of the same slip and with the member's other claims of the day: on PostgreSQL
+    // Serialized with close() of the same slip and with every other claim of the guild: on PostgreSQL
     // neither statement would see the other's row (a close and a claim could both win; two claims could both
-    // read the same day's sum and pass the limit together).
-    return this.store.serialize([`slip:${req.slipId}`, `hold:${req.guildKey}:${req.userId}`], () => this.#claim(req));
+    // read the same sums and pass a cap together). The caps span members, sessions and the syndicate, so the
+    // lock is the guild's.
+    return this.store.serialize([`slip:${req.slipId}`, `caps:${req.guildKey}`], () => this.#claim(req));
   }
 
   async #claim(req: ClaimRequest): Promise<ClaimOutcome> {
+    const slip = await this.#slipPayload(req.slipId);
+    const scope: ExposureScope = {
+      slipId: req.slipId,
+      guildKey: req.guildKey,
+      userId: req.userId,
+      day: req.day,
+      sessionId: slip?.sessionId ?? '',
+      epk: slip?.epk ?? '',
+      marketKey: slip?.marketKey ?? '',
+    };
+    const caps = capsOf(req);
+    const conditions: string[] = [];
+    const capParams: unknown[] = [];
+    for (const [cap, limit] of caps) {
+      const usage = capUsageSql(cap, scope);
+      conditions.push(`AND ${usage.sql} + ? <= ?`);
+      capParams.push(...usage.params, req.stakeCents, limit);
+    }
     const rows = await this.store.query<Row>(
       `INSERT INTO bet_records (placement_id, slip_id, guild_key, guild_id, channel_id, message_id, user_id,
-         session_id, bookie, day, stake_cents, payload, state, created_at, updated_at)
-       SELECT ?, s.slip_id, ?, s.guild_id, s.channel_id, s.message_id, s.user_id, ?, ?, ?, ?, s.payload,
+         session_id, bookie, epk, market_key, day, stake_cents, payload, state, created_at, updated_at)
+       SELECT ?, s.slip_id, ?, s.guild_id, s.channel_id, s.message_id, s.user_id, ?, ?, ?, ?, ?, ?, s.payload,
          'sending', ?, ?
        FROM slips s
        WHERE s.slip_id = ? AND s.user_id = ? AND s.expires_at > ?
-         AND (SELECT COALESCE(SUM(b.stake_cents), 0) FROM bet_records b
-              WHERE b.guild_key = ? AND b.user_id = ? AND b.day = ? AND b.state IN (${HOLDING_SQL})) + ? <= ?
+         ${conditions.join('\n         ')}
        ON CONFLICT (slip_id) DO NOTHING RETURNING *`,
       req.placementId,
       req.guildKey,
-      ...(await this.#slipSessionAndBook(req.slipId)),
+      scope.sessionId,
+      slip?.bookie ?? '',
+      scope.epk,
+      scope.marketKey,
       req.day,
       req.stakeCents,
       req.now,
@@ -163,24 +322,32 @@ export class BetRecordRepo {
       req.slipId,
       req.userId,
       req.now,
-      req.guildKey,
-      req.userId,
-      req.day,
-      req.stakeCents,
-      req.dayLimitCents,
+      ...capParams,
     );
-    if (rows[0] !== undefined) return { kind: 'claimed', record: toRecord(rows[0]) };
+    if (rows[0] !== undefined) {
+      const record = toRecord(rows[0]);
+      await this.#record(record, null, req.userId);
+      return { kind: 'claimed', record };
+    }
     const existing = await this.bySlip(req.slipId);
     if (existing) return { kind: 'handled', record: existing };
-    const used = await this.usedCents(req.guildKey, req.userId, req.day);
-    if (used + req.stakeCents > req.dayLimitCents) return { kind: 'over_limit', usedCents: used };
+    for (const [cap, limit] of caps) {
+      const used = await this.capUsage(cap, scope);
+      if (used + req.stakeCents > limit) return { kind: 'over_limit', cap, usedCents: used, limitCents: limit };
+    }
     return { kind: 'other' };
   }
 
-  async #slipSessionAndBook(slipId: string): Promise<[string, string]> {
+  /** The stake counted against one cap right now. */
+  async capUsage(cap: CapName, scope: ExposureScope): Promise<number> {
+    const usage = capUsageSql(cap, scope);
+    const rows = await this.store.query<{ total: number | null }>(`SELECT ${usage.sql} AS total`, ...usage.params);
+    return Number(rows[0]?.total ?? 0);
+  }
+
+  async #slipPayload(slipId: string): Promise<SlipPayload | undefined> {
     const rows = await this.store.query<{ payload: string }>('SELECT payload FROM slips WHERE slip_id = ?', slipId);
-    const p = rows[0] ? (JSON.parse(rows[0].payload) as SlipPayload) : undefined;
-    return [p?.sessionId ?? '', p?.bookie ?? ''];
+    return rows[0] ? (JSON.parse(rows[0].payload) as SlipPayload) : undefined;
   }
 
   async bySlip(slipId: string): Promise<BetRecord | undefined> {
@@ -252,7 +419,10 @@ export class BetRecordRepo {
       ...params,
       placementId,
     );
-    return rows[0] === undefined ? undefined : toRecord(rows[0]);
+    if (rows[0] === undefined) return undefined;
+    const moved = toRecord(rows[0]);
+    await this.#record(moved, from.length === 1 ? (from[0] ?? null) : null, null);
+    return moved;
   }
 
   /** Counts a settlement read that did not find a placed bet; returns the new count. */
@@ -291,6 +461,18 @@ export class BetRecordRepo {
               `SELECT * FROM bet_records WHERE guild_id = ? AND state IN (${list(states)}) ORDER BY created_at`,
               guildId,
             );
+    return rows.map(toRecord);
+  }
+
+  /** What /exposure reads: every open record of the guild, and every record of the day that holds stake. */
+  async forExposure(guildKey: string, day: string): Promise<BetRecord[]> {
+    const rows = await this.store.query<Row>(
+      `SELECT * FROM bet_records WHERE guild_key = ?
+         AND (state IN (${EXPOSED_SQL}) OR (day = ? AND state IN (${HOLDING_SQL})))
+       ORDER BY created_at`,
+      guildKey,
+      day,
+    );
     return rows.map(toRecord);
   }
 

@@ -73,6 +73,11 @@ export class SlipRepo {
     );
   }
 
+  /** Replaces the payload of a slip still open (a proposal re-priced after its approvals lapsed). */
+  async setPayload<P>(slipId: string, payload: P): Promise<void> {
+    await this.store.query('UPDATE slips SET payload = ? WHERE slip_id = ?', JSON.stringify(payload), slipId);
+  }
+
   async get<P>(slipId: string): Promise<SlipRecord<P> | undefined> {
     const rows = await this.store.query<SlipRow>('SELECT * FROM slips WHERE slip_id = ?', slipId);
     return rows[0] === undefined ? undefined : toRecord<P>(rows[0]);

@@ -80,6 +80,35 @@ export const MIGRATIONS: Migration[] = [
          received_at INTEGER NOT NULL)`,
     ],
   },
+  {
+    // The syndicate's controls (issue: closed by default, approvals, exposure caps, ledger): the event and
+    // market of each bet record for the caps; the append-only hash-chained ledger; proposals (slips above the
+    // approval tier, which hold their stake while open) and one approval per member per price round.
+    version: 4,
+    name: 'exposure columns, ledger, proposals, approvals',
+    statements: [
+      `ALTER TABLE bet_records ADD COLUMN epk TEXT`,
+      `ALTER TABLE bet_records ADD COLUMN market_key TEXT`,
+      `CREATE INDEX bet_records_event ON bet_records(guild_key, epk, market_key)`,
+      `CREATE TABLE ledger (
+         seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, guild_key TEXT NOT NULL, kind TEXT NOT NULL, ref TEXT NOT NULL,
+         actor TEXT, amount_cents INTEGER, data TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL)`,
+      `CREATE INDEX ledger_guild_at ON ledger(guild_key, at)`,
+      `CREATE TABLE proposals (
+         proposal_id TEXT PRIMARY KEY, slip_id TEXT NOT NULL UNIQUE, guild_key TEXT NOT NULL, guild_id TEXT,
+         channel_id TEXT NOT NULL, message_id TEXT, user_id TEXT NOT NULL, session_id TEXT NOT NULL,
+         bookie TEXT NOT NULL, epk TEXT NOT NULL, market_key TEXT NOT NULL, market_ref TEXT NOT NULL,
+         day TEXT NOT NULL, stake_cents INTEGER NOT NULL, shown_odds REAL NOT NULL, needed INTEGER NOT NULL,
+         round INTEGER NOT NULL DEFAULT 0, state TEXT NOT NULL, note TEXT, reminded INTEGER NOT NULL DEFAULT 0,
+         remind_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, created_at INTEGER NOT NULL,
+         updated_at INTEGER NOT NULL)`,
+      `CREATE INDEX proposals_state ON proposals(state, expires_at)`,
+      `CREATE INDEX proposals_scope ON proposals(guild_key, epk, market_key)`,
+      `CREATE TABLE approvals (
+         proposal_id TEXT NOT NULL, round INTEGER NOT NULL, approver_id TEXT NOT NULL, odds REAL NOT NULL,
+         created_at INTEGER NOT NULL, PRIMARY KEY (proposal_id, round, approver_id))`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);

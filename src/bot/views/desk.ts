@@ -2,7 +2,7 @@ import type { APIEmbedField } from 'discord.js';
 import type { GwBalance, GwSession } from '../gateway-port.js';
 import { formatMoney, formatOdds } from '../odds.js';
 import type { JobRecord } from '../repos/jobs.js';
-import type { GuildSettings } from '../settings.js';
+import { approvalPolicy, type GuildSettings } from '../settings.js';
 import { COLOUR } from './colours.js';
 import { clip, fitView, LIMITS, type MessageView } from './limits.js';
 
@@ -99,6 +99,8 @@ export function jobsView(jobs: JobRecord[]): MessageView {
   });
 }
 
+const cap = (dollars: number | undefined) => (dollars === undefined ? 'none' : formatMoney(dollars));
+
 export function settingsView(s: GuildSettings, defaults: { perBet: number; perDay: number }): MessageView {
   const sessions = Object.entries(s.sessions);
   return fitView({
@@ -108,10 +110,36 @@ export function settingsView(s: GuildSettings, defaults: { perBet: number; perDa
         color: COLOUR.info,
         fields: [
           field('Results channel', s.resultsChannelId ? `<#${s.resultsChannelId}>` : 'the channel of each bet', true),
-          field('Role allowed to bet', s.betRoleId ? `<@&${s.betRoleId}>` : 'everyone', true),
+          field(
+            'Role allowed to bet',
+            s.betRoleId ? `<@&${s.betRoleId}>` : 'none set: betting closed (Manage Server only)',
+            true,
+          ),
           field('Time zone', s.timezone, true),
+          field(
+            'Approvals',
+            (() => {
+              const a = approvalPolicy(s);
+              return [
+                `up to ${formatMoney(a.t1Cents / 100)}: none`,
+                `up to ${formatMoney(a.t2Cents / 100)}: one approver`,
+                `above: two approvers`,
+                `approvers: ${a.approverRoleId ? `<@&${a.approverRoleId}>` : 'Manage Server'}`,
+                `proposals expire after ${Math.round((a.expiryMs / 60_000) * 100) / 100} min`,
+              ].join('\n');
+            })(),
+          ),
           field('Per-bet limit', formatMoney(s.maxStakePerBet ?? defaults.perBet), true),
           field('Per-day limit (per user)', formatMoney(s.maxStakePerDay ?? defaults.perDay), true),
+          field(
+            'Exposure caps (all members and accounts)',
+            [
+              `per event: ${cap(s.maxPerEvent)}`,
+              `per market: ${cap(s.maxPerMarket)}`,
+              `per account a day: ${cap(s.maxPerSessionDay)}`,
+              `syndicate a day: ${cap(s.maxPerSyndicateDay)}`,
+            ].join('\n'),
+          ),
           field(
             'Sessions by book',
             sessions.length === 0

@@ -17,7 +17,7 @@ function whoAndWhen(slip: SlipPayload) {
   ];
 }
 
-function slipFields(slip: SlipPayload, odds: number, sessionLabel: string) {
+export function slipFields(slip: SlipPayload, odds: number, sessionLabel: string) {
   return [
     { name: 'Selection', value: clip(`${slip.selectionLabel} — ${slip.marketLabel}`, LIMITS.fieldValue) },
     { name: 'Event', value: clip(slip.eventName, LIMITS.fieldValue) },

@@ -10,14 +10,27 @@ let slips: SlipRepo;
 let records: BetRecordRepo;
 const DAY = '2026-11-22';
 
-async function slip(id: string, userId = 'u1', stake = 30, expiresAt = Date.now() + 60_000) {
+async function slip(
+  id: string,
+  userId = 'u1',
+  stake = 30,
+  expiresAt = Date.now() + 60_000,
+  where: { epk?: string; marketKey?: string; sessionId?: string } = {},
+) {
   await slips.create({
     slipId: id,
     guildId: 'g1',
     channelId: 'c1',
     messageId: `m-${id}`,
     userId,
-    payload: { stake, stakeCents: stake * 100, sessionId: '1001', bookie: 'bookie_a' },
+    payload: {
+      stake,
+      stakeCents: stake * 100,
+      sessionId: where.sessionId ?? '1001',
+      bookie: 'bookie_a',
+      epk: where.epk ?? 'nba/e1',
+      marketKey: where.marketKey ?? 'moneyline',
+    },
     createdAt: Date.now(),
     expiresAt,
   });
@@ -114,5 +127,47 @@ describe.each(ENGINES)('bet records on %s', (engine) => {
       const [closed, claimed] = await Promise.all([slips.close(`c${i}`), claim(`c${i}`)]);
       expect(Number(closed) + Number(claimed.kind === 'claimed')).toBe(1);
     }
+  });
+
+  it.each([
+    ['event', { perEventCents: 10_000 }, { marketKey: (i: number) => `m${i}`, sessionId: (i: number) => `s${i}` }],
+    ['market', { perMarketCents: 10_000 }, { sessionId: (i: number) => `s${i}` }],
+    ['session_day', { perSessionDayCents: 10_000 }, { epk: (i: number) => `nba/e${i}` }],
+    [
+      'syndicate_day',
+      { perSyndicateDayCents: 10_000 },
+      { epk: (i: number) => `nba/e${i}`, sessionId: (i: number) => `s${i}` },
+    ],
+  ] as const)(
+    'holds the %s cap across members atomically: 10 concurrent $30 claims under $100 leave three',
+    async (cap, caps, vary) => {
+      const v = vary as Partial<Record<'epk' | 'marketKey' | 'sessionId', (i: number) => string>>;
+      for (let i = 0; i < 10; i++) {
+        await slip(`${cap}${i}`, `member${i}`, 30, Date.now() + 60_000, {
+          ...(v.epk ? { epk: v.epk(i) } : {}),
+          ...(v.marketKey ? { marketKey: v.marketKey(i) } : {}),
+          ...(v.sessionId ? { sessionId: v.sessionId(i) } : {}),
+        });
+      }
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => claim(`${cap}${i}`, { userId: `member${i}`, caps })),
+      );
+      expect(results.filter((r) => r.kind === 'claimed')).toHaveLength(3);
+      const refused = results.filter((r) => r.kind === 'over_limit');
+      expect(refused).toHaveLength(7);
+      expect(refused.every((r) => r.kind === 'over_limit' && r.cap === cap && r.usedCents === 9_000)).toBe(true);
+    },
+  );
+
+  it('frees a cap when a held bet is released (refused), so the next claim fits', async () => {
+    const caps = { perEventCents: 5_000 };
+    await slip('f1', 'a');
+    await slip('f2', 'b');
+    const first = await claim('f1', { userId: 'a', caps });
+    expect((await claim('f2', { userId: 'b', caps })).kind).toBe('over_limit');
+    if (first.kind !== 'claimed') throw new Error('claim failed');
+    await records.move(first.record.placementId, ['sending'], 'refused', {}, Date.now());
+    await slip('f3', 'b');
+    expect((await claim('f3', { userId: 'b', caps })).kind).toBe('claimed');
   });
 });

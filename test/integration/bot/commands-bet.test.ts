@@ -107,13 +107,13 @@ describe('a bet from /markets to the receipt', () => {
     const confirmId = control(slip, 'v1:slip:confirm:')?.custom_id ?? '';
     expect(confirmId).toMatch(/^v1:slip:confirm:/);
 
-    // Someone else's click is refused privately and changes nothing.
-    await ld.clickButton({ user: ld.users.viewer, message: slip, customId: confirmId });
+    // Someone else's click (a member who may bet: the admin) is refused privately and changes nothing.
+    await ld.clickButton({ user: ld.users.admin, message: slip, customId: confirmId });
     await until(
       () =>
         ld
-          .messages(channelId, { viewer: ld.users.viewer.id })
-          .find((m) => m.visibleTo === ld.users.viewer.id && /Only <@/.test(m.embeds[0]?.description ?? '')),
+          .messages(channelId, { viewer: ld.users.admin.id })
+          .find((m) => m.visibleTo === ld.users.admin.id && /Only <@/.test(m.embeds[0]?.description ?? '')),
       'the refusal to the other user',
     );
 

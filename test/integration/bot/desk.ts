@@ -10,6 +10,7 @@ import { createLogger } from '../../../src/bot/logger.js';
 import { bettable } from '../../../src/bot/views/card.js';
 import { type LocalDiscord, startLocalDiscord } from '../../../src/local-discord/index.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { setBetRole } from '../../e2e/bet-role.js';
 
 export const API_KEY = 'sandbox-key-alpha';
 
@@ -34,7 +35,10 @@ export interface Desk {
 }
 
 /** Sandbox gateway + local Discord + the real bot on a sqlite file in a temp dir, all on loopback. */
-export async function startDesk(opts: { webhooks?: boolean; env?: Record<string, string> } = {}): Promise<Desk> {
+/** `betRole: false` leaves betting closed; otherwise the admin sets the fixture's Bettor role at start. */
+export async function startDesk(
+  opts: { webhooks?: boolean; env?: Record<string, string>; betRole?: boolean } = {},
+): Promise<Desk> {
   const dir = mkdtempSync(join(tmpdir(), 'bot-desk-'));
   const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', control: true, seed: 1, quiet: true });
   const ld = await startLocalDiscord({ port: 0 });
@@ -61,6 +65,7 @@ export async function startDesk(opts: { webhooks?: boolean; env?: Record<string,
     });
   let bot = await boot();
   await until(() => ld.commands(ld.guildId).length > 0, 'commands registered');
+  if (opts.betRole !== false) await setBetRole(ld);
   return {
     sandbox,
     ld,

@@ -1,0 +1,62 @@
+// Figure 14: how fast the hash-chained ledger takes entries on SQLite on disk (one writer process, entries
+// appended by 8 concurrent callers as a busy desk would), and how fast `ledger verify` walks them.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ledger } from '../../src/bot/ledger.js';
+import { openStore } from '../../src/bot/store.js';
+import { type FigureResult, figure } from '../lib/figure.js';
+
+const ENTRIES = 4_000;
+const CALLERS = 8;
+
+export async function ledgerAppend(): Promise<FigureResult[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-ledger-'));
+  const store = await openStore(`sqlite://${join(dir, 'bot.sqlite')}`);
+  try {
+    const ledger = new Ledger(store);
+    let next = 0;
+    const caller = async () => {
+      while (next < ENTRIES) {
+        const i = next++;
+        await ledger.append({
+          at: Date.now(),
+          guildKey: 'g1',
+          kind: i % 2 === 0 ? 'hold' : 'placement',
+          ref: `p${i}`,
+          actor: `u${i % 7}`,
+          amountCents: 1_000 + (i % 9_000),
+          data: { slipId: `s${i}`, epk: 'nba/e1', market: 'moneyline', odds: 1.91, stakeCents: 1_000 + (i % 9_000) },
+        });
+      }
+    };
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: CALLERS }, caller));
+    const appendS = (performance.now() - t0) / 1000;
+    const t1 = performance.now();
+    const verified = await ledger.verify();
+    const verifyS = (performance.now() - t1) / 1000;
+    if (!verified.ok || verified.entries !== ENTRIES) throw new Error('the ledger did not verify after the run');
+    return [
+      figure({
+        name: '14 ledger append rate (SQLite, 8 callers)',
+        value: ENTRIES / appendS,
+        unit: 'entries/s',
+        baseline: null,
+        target: { on: 'value', op: '>=', limit: 200 },
+        note: `${ENTRIES} entries on disk (WAL, synchronous=NORMAL); PostgreSQL not measured here`,
+      }),
+      figure({
+        name: '14 ledger verify rate (SQLite)',
+        value: ENTRIES / verifyS,
+        unit: 'entries/s',
+        baseline: null,
+        target: { on: 'value', op: '>=', limit: 2_000 },
+        note: 'hash chain walked from entry 1',
+      }),
+    ];
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,57 @@
+import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
+import { eventChoices, resolveEventOption } from '../src/bot/choices.js';
+import type { Command } from '../src/bot/command.js';
+import { dayIn } from '../src/bot/dates.js';
+import { exposureReport, exposureView, stakeOfProposal, stakeOfRecord } from '../src/bot/exposure.js';
+import { replyEphemeral, respondChoices } from '../src/bot/interact.js';
+import { BetRecordRepo } from '../src/bot/repos/bet-records.js';
+import { ProposalRepo } from '../src/bot/repos/proposals.js';
+import { SlipRepo } from '../src/bot/repos/slips.js';
+import { getSettings, stakeLimits } from '../src/bot/settings.js';
+import type { SlipPayload } from '../src/bot/slip-rules.js';
+
+export const data = new SlashCommandBuilder()
+  .setName('exposure')
+  .setDescription('Open stake and the room left under each cap, per event, market, member and account')
+  .setContexts(InteractionContextType.Guild)
+  .addStringOption((o) => o.setName('event').setDescription('Only this event').setAutocomplete(true));
+
+export const execute: Command['execute'] = async (interaction, ctx) => {
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  const guildId = interaction.guildId;
+  if (!guildId) return replyEphemeral(interaction, 'Exposure belongs to a server: run /exposure there.');
+  const eventOpt = interaction.options.getString('event')?.trim();
+  const epk = eventOpt ? await resolveEventOption(ctx, eventOpt) : undefined;
+  const settings = await getSettings(ctx.store, guildId);
+  const day = dayIn(ctx.now(), settings.timezone);
+  const records = await new BetRecordRepo(ctx.store).forExposure(guildId, day);
+  const proposals = await new ProposalRepo(ctx.store).holding(guildId);
+  const slips = new SlipRepo(ctx.store);
+  const stakes = [
+    ...records.map((r) => stakeOfRecord(r, day)),
+    // A proposal being placed has its record already: count it once, as the record.
+    ...(await Promise.all(
+      proposals
+        .filter((p) => !records.some((r) => r.slipId === p.slipId))
+        .map(async (p) => stakeOfProposal(p, (await slips.get<SlipPayload>(p.slipId))?.payload, day)),
+    )),
+  ];
+  const report = exposureReport({
+    stakes,
+    settings,
+    memberDayCents: Math.round(stakeLimits(settings, ctx.config.tunables).perDay * 100),
+    ...(epk === undefined ? {} : { epk }),
+  });
+  if (epk !== undefined && report.event && report.totalOpenCents === 0) {
+    const event = await ctx.catalog.event(epk);
+    report.event = { epk, name: event?.name ?? epk };
+  }
+  const view = exposureView(report, day);
+  await interaction.editReply({ embeds: view.embeds, components: [] });
+};
+
+export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {
+  await respondChoices(interaction, await eventChoices(ctx, interaction.options.getFocused()));
+};
+
+export default { data, execute, autocomplete } satisfies Command;

@@ -1,0 +1,149 @@
+import { dayIn, dayStart } from './dates.js';
+import type { GatewayPort, GwTransaction } from './gateway-port.js';
+import { Ledger } from './ledger.js';
+import { formatMoney } from './odds.js';
+import type { BotStore } from './store.js';
+import { readTransactionsSince } from './transactions.js';
+import { COLOUR } from './views/colours.js';
+import { clip, fitView, LIMITS, type MessageView } from './views/limits.js';
+
+/** What the day's reconciliation found wrong, each naming the bet. */
+export interface ReconMismatch {
+  kind: 'unknown_bet' | 'missed_settlement';
+  sessionId: string;
+  betId: string;
+  detail: string;
+}
+
+export interface ReconSession {
+  sessionId: string;
+  gatewayBets: number;
+  matched: number;
+  /** The transactions could not be read (the job did not complete): nothing was judged for this session. */
+  unread: boolean;
+}
+
+export interface ReconReport {
+  day: string;
+  sessions: ReconSession[];
+  mismatches: ReconMismatch[];
+}
+
+const SETTLED = new Set(['won', 'lost', 'void', 'cashed_out', 'half_won', 'half_lost']);
+
+/**
+ * The ledger against each session's /v3/transactions for one day of the server's time zone: every bet the
+ * gateway took that day must be a placement in the ledger, and every bet the book settled that day a settlement.
+ * Sessions are those the desk has bet through and the key's active ones; the ledger is the whole desk's, so
+ * another server's bets on a shared account are not reported as unknown.
+ */
+export async function reconcileDay(input: {
+  store: BotStore;
+  gateway: GatewayPort;
+  callbackUrl: string | undefined;
+  guildKey: string;
+  day: string;
+  timezone: string;
+  now: number;
+}): Promise<ReconReport> {
+  const from = dayStart(input.day, input.timezone);
+  if (from === undefined) throw new Error(`not a day: ${input.day}`);
+  const to = dayStart(dayIn(from + 36 * 3_600_000, input.timezone), input.timezone) ?? from + 86_400_000;
+  const entries = await new Ledger(input.store).allOfKinds(['placement', 'settlement']);
+  const placementByBet = new Map<string, string>();
+  const settledPlacements = new Set<string>();
+  for (const e of entries) {
+    if (e.kind === 'placement' && typeof e.data.betId === 'string') placementByBet.set(e.data.betId, e.ref);
+    if (e.kind === 'settlement') settledPlacements.add(e.ref);
+  }
+  const used = await input.store.query<{ session_id: string }>(
+    'SELECT DISTINCT session_id FROM bet_records WHERE guild_key = ?',
+    input.guildKey,
+  );
+  const active = (await input.gateway.sessions.list()).filter((s) => s.active).map((s) => s.session_id);
+  const sessions = [...new Set([...used.map((r) => r.session_id), ...active])].sort();
+  const report: ReconReport = { day: input.day, sessions: [], mismatches: [] };
+  const inDay = (iso: string | null | undefined) => {
+    const t = Date.parse(String(iso ?? ''));
+    return Number.isFinite(t) && t >= from && t < to;
+  };
+  for (const sessionId of sessions) {
+    const read = await readTransactionsSince(input.gateway, sessionId, from, input.now, {
+      callbackUrl: input.callbackUrl,
+    });
+    if (!read) {
+      report.sessions.push({ sessionId, gatewayBets: 0, matched: 0, unread: true });
+      continue;
+    }
+    const bets = read.transactions.filter((t: GwTransaction) => t.type === 'bet');
+    const placedToday = bets.filter((t) => inDay(t.placed_at));
+    let matched = 0;
+    for (const tx of placedToday) {
+      if (placementByBet.has(tx.id)) matched++;
+      else {
+        report.mismatches.push({
+          kind: 'unknown_bet',
+          sessionId,
+          betId: tx.id,
+          detail: `a ${formatMoney(Number(tx.stake ?? 0))} bet at the gateway that the ledger has no placement for`,
+        });
+      }
+    }
+    for (const tx of bets.filter((t) => SETTLED.has(t.status) && inDay(t.settled_at))) {
+      const placement = placementByBet.get(tx.id);
+      if (placement !== undefined && !settledPlacements.has(placement)) {
+        report.mismatches.push({
+          kind: 'missed_settlement',
+          sessionId,
+          betId: tx.id,
+          detail: `settled ${tx.status} at the book, but the ledger has no settlement for it`,
+        });
+      }
+    }
+    report.sessions.push({ sessionId, gatewayBets: placedToday.length, matched, unread: false });
+  }
+  return report;
+}
+
+export function reconciliationView(r: ReconReport): MessageView {
+  const bets = r.sessions.reduce((a, s) => a + s.gatewayBets, 0);
+  const matched = r.sessions.reduce((a, s) => a + s.matched, 0);
+  const unread = r.sessions.filter((s) => s.unread);
+  const clean = r.mismatches.length === 0 && unread.length === 0;
+  const lines = r.mismatches
+    .slice(0, 15)
+    .map((m) => `**${m.betId}** (${m.sessionId}): ${m.detail}`)
+    .concat(r.mismatches.length > 15 ? [`… and ${r.mismatches.length - 15} more`] : []);
+  return fitView({
+    content: '',
+    embeds: [
+      {
+        title: `Daily reconciliation · ${r.day}`,
+        description: clip(
+          `${matched} of ${bets} bet${bets === 1 ? '' : 's'} at the gateway matched the ledger. ${
+            clean ? 'No mismatches.' : `${r.mismatches.length} mismatch${r.mismatches.length === 1 ? '' : 'es'}.`
+          }`,
+          LIMITS.embedDescription,
+        ),
+        color: clean ? COLOUR.ok : COLOUR.refused,
+        fields: [
+          ...(lines.length ? [{ name: 'Mismatches', value: clip(lines.join('\n'), LIMITS.fieldValue) }] : []),
+          {
+            name: 'Sessions',
+            value: clip(
+              r.sessions
+                .map((s) =>
+                  s.unread
+                    ? `${s.sessionId}: transactions could not be read; checked again next run`
+                    : `${s.sessionId}: ${s.matched} of ${s.gatewayBets} matched`,
+                )
+                .join('\n') || 'none',
+              LIMITS.fieldValue,
+            ),
+          },
+        ],
+      },
+    ],
+    components: [],
+  });
+}

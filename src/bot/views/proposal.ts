@@ -1,0 +1,80 @@
+import { ButtonStyle } from 'discord.js';
+import { encodeCustomId } from '../custom-id.js';
+import { formatMoney, formatOdds } from '../odds.js';
+import type { Approval, Proposal } from '../repos/proposals.js';
+import type { SlipPayload } from '../slip-rules.js';
+import { COLOUR } from './colours.js';
+import { button, row } from './components.js';
+import { clip, fitView, LIMITS, type MessageView } from './limits.js';
+import { sessionLabel, slipFields } from './slip.js';
+
+const approversText = (roleId: string | undefined) => (roleId ? `<@&${roleId}>` : 'a member with Manage Server');
+
+/** The proposal as approvers see it: the exact bet and price they approve, who approved, Approve/Reject. */
+export function proposalView(input: {
+  proposal: Proposal;
+  slip: SlipPayload;
+  approvals: Approval[];
+  approverRoleId: string | undefined;
+}): MessageView {
+  const { proposal: p, approvals } = input;
+  const left = Math.max(0, p.needed - approvals.length);
+  const slip = { ...input.slip, shownOdds: p.shownOdds };
+  return fitView({
+    content: `<@${p.proposerId}> proposes this bet: it needs ${p.needed} approval${p.needed === 1 ? '' : 's'} from ${approversText(input.approverRoleId)} (not the proposer) before it is placed. Expires <t:${Math.floor(p.expiresAt / 1000)}:R>.`,
+    embeds: [
+      {
+        title: `Bet proposal: ${left} more approval${left === 1 ? '' : 's'} needed`,
+        ...(p.note ? { description: clip(p.note, LIMITS.embedDescription) } : {}),
+        color: COLOUR.pending,
+        fields: [
+          ...slipFields(slip, p.shownOdds, sessionLabel(slip)),
+          {
+            name: 'Approvals',
+            value:
+              approvals.length === 0
+                ? 'none yet'
+                : approvals.map((a) => `<@${a.approverId}> at ${formatOdds(a.odds)}`).join('\n'),
+          },
+        ],
+        footer: {
+          text: clip(
+            `An approval binds ${p.bookie} · session ${p.sessionId} · ${p.marketRef} · ${formatMoney(p.stakeCents / 100)} at ${formatOdds(p.shownOdds)}; the live price is checked again at each approval.`,
+            LIMITS.footer,
+          ),
+        },
+      },
+    ],
+    components: [
+      row(
+        button(encodeCustomId('prop', 'approve', p.proposalId), 'Approve', ButtonStyle.Success),
+        button(encodeCustomId('prop', 'reject', p.proposalId), 'Reject', ButtonStyle.Danger),
+      ),
+    ],
+  });
+}
+
+/** A proposal that ended without a bet: rejected or expired. Nothing was placed and the hold is released. */
+export function proposalClosedView(p: Proposal, slip: SlipPayload, title: string, reason: string): MessageView {
+  const shown = { ...slip, shownOdds: p.shownOdds };
+  return fitView({
+    content: '',
+    embeds: [
+      {
+        title,
+        description: clip(reason, LIMITS.embedDescription),
+        color: COLOUR.refused,
+        fields: slipFields(shown, p.shownOdds, sessionLabel(shown)),
+      },
+    ],
+    components: [],
+  });
+}
+
+export function reminderView(p: Proposal, slip: SlipPayload, approverRoleId: string | undefined): MessageView {
+  return fitView({
+    content: `Reminder for ${approversText(approverRoleId)}: <@${p.proposerId}>'s proposal (${formatMoney(p.stakeCents / 100)} on ${slip.selectionLabel}, ${slip.eventName}) expires <t:${Math.floor(p.expiresAt / 1000)}:R>.`,
+    embeds: [],
+    components: [],
+  });
+}

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BettableSelection, betSlip, messageMatching, newTrail, pickEvent, press } from './flows.js';
+import { type Desk, startDesk } from './harness.js';
+import { textOf, until } from './messages.js';
+
+/** Exposure caps across members: the hold is the claim, so two Confirms at once never breach a cap together. */
+describe('exposure caps and /exposure', () => {
+  let desk: Desk;
+  let sel: BettableSelection;
+
+  beforeAll(async () => {
+    desk = await startDesk({ webhooks: true });
+    sel = await pickEvent(desk, 'nba', 1);
+  }, 60_000);
+  afterAll(() => desk?.close());
+
+  async function admin(name: string, options: Record<string, string | number>, subcommand?: string) {
+    const ix = await desk.ld.sendCommand({
+      user: desk.ld.users.admin,
+      channelId: desk.ld.channelIds.bets,
+      name,
+      options,
+      ...(subcommand ? { subcommand } : {}),
+    });
+    return until(`the /${name} reply`, () => ix.responses().find((m) => m.embeds.length > 0), 20_000);
+  }
+
+  it('places exactly one of two concurrent Confirms that together would breach the event cap', async () => {
+    await admin('settings', { per_event: 10 }, 'limits');
+    const trail = newTrail();
+    const { bettor, admin: other } = desk.ld.users;
+    const a = await betSlip(desk, trail, { user: bettor, sel, stake: 6 });
+    const b = await betSlip(desk, trail, { user: other, sel, stake: 6 });
+    await Promise.all([
+      press(desk, trail, bettor, a.slip, /^Confirm$/),
+      press(desk, trail, other, b.slip, /^Confirm$/),
+    ]);
+    const outcomes = await Promise.all(
+      [a.slip, b.slip].map((slip) => messageMatching(desk, slip, /Bet placed ✅|Not placed/, 20_000)),
+    );
+    const placed = outcomes.filter((m) => /Bet placed ✅/.test(textOf(m)));
+    const refused = outcomes.filter((m) => /Not placed/.test(textOf(m)));
+    expect(placed).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expect(textOf(refused[0])).toMatch(/cap of \$10\.00 on .* \(\$6\.00 already rides on it\)\. Room left: \$4\.00/);
+    const atGateway = (await desk.control.state()).bets.filter((x) => JSON.stringify(x.bet).includes(sel.epk));
+    expect(atGateway).toHaveLength(1);
+  });
+
+  it('/exposure shows the open stake on the event equal to the sum of open bets and holds, with the room left', async () => {
+    const open = await desk.bot.store.query<{ total: number }>(
+      `SELECT COALESCE(SUM(stake_cents), 0) AS total FROM bet_records
+       WHERE epk = ? AND state IN ('sending', 'submitted', 'unknown', 'placed', 'missing')`,
+      sel.epk,
+    );
+    const cents = Number(open[0]?.total);
+    expect(cents).toBe(600);
+    const reply = await admin('exposure', { event: sel.epk });
+    const text = textOf(reply);
+    expect(text).toContain(`Open stake on ${sel.name}: **$6.00**`);
+    expect(text).toMatch(/By market \(open\)\n.*: \*\*\$6\.00\*\*/);
+    const all = await admin('exposure', {});
+    expect(textOf(all)).toContain(`${sel.name}: **$6.00** · room $4.00 of $10.00`);
+  });
+
+  it('counts an open proposal as a hold: /exposure shows it and a Confirm that would pass the cap with it is refused', async () => {
+    await admin('settings', { t1: 2, t2: 50 }, 'approvals');
+    const ix = await desk.ld.sendCommand({
+      user: desk.ld.users.bettor,
+      channelId: desk.ld.channelIds.bets,
+      name: 'bet',
+      options: { event: sel.epk, bookie: sel.bookie, market: sel.market, selection: sel.marketRef, stake: 3 },
+    });
+    await until('the proposal', () => ix.responses().find((m) => /Bet proposal/.test(textOf(m))), 20_000);
+    const shown = await admin('exposure', { event: sel.epk });
+    expect(textOf(shown)).toContain(`Open stake on ${sel.name}: **$9.00**`);
+    const trail = newTrail();
+    const { slip } = await betSlip(desk, trail, { user: desk.ld.users.admin, sel, stake: 2 });
+    await press(desk, trail, desk.ld.users.admin, slip, /^Confirm$/);
+    const refused = await messageMatching(desk, slip, /Not placed/, 20_000);
+    expect(textOf(refused)).toMatch(/\(\$9\.00 already rides on it\)\. Room left: \$1\.00/);
+  });
+});
