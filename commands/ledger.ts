@@ -50,7 +50,9 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     if (dayStart(day, timezone) === undefined) {
       return replyEphemeral(interaction, `"${day.slice(0, 20)}" is not a date. Use YYYY-MM-DD.`);
     }
-    const report = await reconcileDay({
+    const channelId = resultsChannelId ?? interaction.channelId;
+    // Reading every session's transactions can take a while under load: answered now, posted when done.
+    void reconcileDay({
       store: ctx.store,
       gateway: ctx.gateway,
       callbackUrl: ctx.callbackUrl,
@@ -58,14 +60,13 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
       day,
       timezone,
       now: ctx.now(),
-    });
-    const view = reconciliationView(report);
-    const channelId = resultsChannelId ?? interaction.channelId;
-    await ctx.poster.post(channelId, view);
+    })
+      .then((report) => ctx.poster.post(channelId, reconciliationView(report)))
+      .catch((err) => ctx.logger.warn('reconciliation on demand failed', { err, day }));
     return replyEphemeral(
       interaction,
-      `Reconciliation of ${day} posted in <#${channelId}>: ${report.mismatches.length} mismatch(es).`,
-      report.mismatches.length === 0 ? 'ok' : 'info',
+      `Reconciliation of ${day} started: the report is posted in <#${channelId}> when every session's transactions are read.`,
+      'info',
     );
   }
   const today = dayIn(ctx.now(), timezone);

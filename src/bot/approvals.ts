@@ -132,11 +132,14 @@ export class Approvals {
     if (!mayApprove(member, policy.approverRoleId)) return { kind: 'not_approver', roleId: policy.approverRoleId };
     if (member.id === p.proposerId) return { kind: 'self' };
     const before = await this.d.proposals.approvals(p.proposalId, p.round);
-    if (before.some((a) => a.approverId === member.id)) {
-      return { kind: 'duplicate', left: Math.max(0, p.needed - before.length) };
-    }
     const slip = await this.d.slips.get<SlipPayload>(p.slipId);
     if (!slip) return { kind: 'closed', state: p.state };
+    if (before.some((a) => a.approverId === member.id)) {
+      // Fully approved but still open: the placement failed before sending (a price check), so an approver's
+      // click tries it again; otherwise a second click by one member counts once.
+      if (before.length >= p.needed) return this.#place(p, slip.payload, member);
+      return { kind: 'duplicate', left: Math.max(0, p.needed - before.length) };
+    }
     const live = await this.d.bets.livePrice(p.sessionId, slip.payload.sport, p.epk, p.marketRef);
     const decision = decideOnLivePrice(
       { ...slip.payload, shownOdds: p.shownOdds },
@@ -168,16 +171,31 @@ export class Approvals {
       await this.#show(p, slip.payload, settings, approvals);
       return { kind: 'approved', left: p.needed - approvals.length };
     }
-    // The last approval: one caller moves the proposal on and places through the normal Confirm.
+    return this.#place(p, slip.payload, member);
+  }
+
+  /** The last approval: one caller moves the proposal on and places through the normal Confirm. */
+  async #place(p: Proposal, slip: SlipPayload, member: Member): Promise<ApproveResult> {
     const placing = await this.d.proposals.move(p.proposalId, ['open'], 'placing', this.d.now(), { round: p.round });
     if (!placing) return { kind: 'approved', left: 0 };
     if (!p.messageId) throw new Error(`proposal ${p.proposalId} has no message to place from`);
-    const result = await this.d.bets.confirm(
-      p.slipId,
-      p.proposerId,
-      { channelId: p.channelId, messageId: p.messageId },
-      { approved: true },
-    );
+    let result: Awaited<ReturnType<BetService['confirm']>>;
+    try {
+      result = await this.d.bets.confirm(
+        p.slipId,
+        p.proposerId,
+        { channelId: p.channelId, messageId: p.messageId },
+        { approved: true },
+      );
+    } catch (err) {
+      // Nothing was claimed (Confirm throws only before its claim): the proposal stays approved and open.
+      await this.d.proposals.move(p.proposalId, ['placing'], 'open', this.d.now());
+      const why =
+        err instanceof UserFacingError ? err.message.split(' Nothing was placed')[0] : 'The placement failed.';
+      throw new UserFacingError(
+        `${why} Nothing was placed; the proposal keeps its approvals: press Approve to try again.`,
+      );
+    }
     if (result.kind === 'recorded' || result.kind === 'handled') {
       await this.d.proposals.move(p.proposalId, ['placing'], 'placed', this.d.now());
       return { kind: 'placed' };
@@ -191,7 +209,7 @@ export class Approvals {
     const closed = await this.d.proposals.move(p.proposalId, ['placing'], 'closed', this.d.now(), { note: message });
     if (closed) {
       await this.#record(closed, 'release', member.id, { reason: message });
-      await this.#final(closed, slip.payload, 'Bet not placed', message);
+      await this.#final(closed, slip, 'Bet not placed', message);
     }
     return { kind: 'not_placed', message };
   }

@@ -104,8 +104,16 @@ export interface Approval {
 export class ProposalRepo {
   constructor(private readonly store: BotStore) {}
 
-  /** Writes the proposal only while every cap has room for its stake: the proposal is its own hold. */
+  /**
+   * Writes the proposal only while every cap has room for its stake: the proposal is its own hold. Serialized
+   * with the guild's claims (the same lock key as BetRecordRepo.claim), so on PostgreSQL a proposal and a claim
+   * cannot both read the same sums.
+   */
   async create(p: NewProposal, limits: { dayLimitCents: number; caps?: ExposureCaps }): Promise<ProposeOutcome> {
+    return this.store.serialize([`slip:${p.slipId}`, `caps:${p.guildKey}`], () => this.#create(p, limits));
+  }
+
+  async #create(p: NewProposal, limits: { dayLimitCents: number; caps?: ExposureCaps }): Promise<ProposeOutcome> {
     const scope: ExposureScope = {
       slipId: p.slipId,
       guildKey: p.guildKey,

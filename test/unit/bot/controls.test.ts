@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { exposureReport, type Stake } from '../../../src/bot/exposure.js';
+import { approvalPolicy, approvalsNeeded, type GuildSettings } from '../../../src/bot/settings.js';
+
+const settings = (over: Partial<GuildSettings> = {}): GuildSettings => ({ timezone: 'UTC', sessions: {}, ...over });
+
+describe('approval tiers', () => {
+  it('needs none up to t1, one up to t2 and two above, by default $50 and $100', () => {
+    const p = approvalPolicy(settings());
+    expect([5_000, 5_001, 10_000, 10_001].map((c) => approvalsNeeded(p, c))).toEqual([0, 1, 1, 2]);
+    expect(p.expiryMs).toBe(600_000);
+  });
+
+  it('follows the server’s tiers and expiry', () => {
+    const p = approvalPolicy(settings({ approvalT1: 5, approvalT2: 10, approvalMinutes: 0.25 }));
+    expect([500, 501, 1_000, 1_001].map((c) => approvalsNeeded(p, c))).toEqual([0, 1, 1, 2]);
+    expect(p.expiryMs).toBe(15_000);
+  });
+});
+
+describe('/exposure figures', () => {
+  const stake = (over: Partial<Stake>): Stake => ({
+    epk: 'e1',
+    eventName: 'A v B',
+    marketKey: 'm1',
+    marketLabel: 'Moneyline',
+    userId: 'u1',
+    sessionId: 's1',
+    bookie: 'bookie_a',
+    stakeCents: 1_000,
+    open: true,
+    today: true,
+    ...over,
+  });
+
+  it('sums open stakes per event and market and today’s stakes per member and account, with the room under each cap', () => {
+    const r = exposureReport({
+      stakes: [
+        stake({}),
+        stake({ userId: 'u2', sessionId: 's2', stakeCents: 2_550 }),
+        stake({ marketKey: 'm2', marketLabel: 'Total', stakeCents: 700 }),
+        stake({ epk: 'e2', eventName: 'C v D', open: false, stakeCents: 5_000 }),
+      ],
+      settings: settings({ maxPerEvent: 50, maxPerSessionDay: 100, maxPerSyndicateDay: 200 }),
+      memberDayCents: 50_000,
+    });
+    expect(r.totalOpenCents).toBe(4_250);
+    expect(r.events).toEqual([{ label: 'A v B', cents: 4_250, capCents: 5_000 }]);
+    expect(r.markets.map((m) => [m.label, m.cents, m.capCents])).toEqual([
+      ['A v B · Moneyline', 3_550, undefined],
+      ['A v B · Total', 700, undefined],
+    ]);
+    expect(r.members).toEqual([
+      { label: '<@u1>', cents: 6_700, capCents: 50_000 },
+      { label: '<@u2>', cents: 2_550, capCents: 50_000 },
+    ]);
+    expect(r.accounts.find((a) => a.label === 'bookie_a · s1')?.cents).toBe(6_700);
+    expect(r.syndicateDay).toEqual({ label: 'The syndicate today', cents: 9_250, capCents: 20_000 });
+  });
+});
