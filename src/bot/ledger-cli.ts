@@ -6,13 +6,17 @@ import { openStore } from './store.js';
 
 const [cmd] = process.argv.slice(2);
 if (cmd !== 'verify') {
-  console.error('Usage: npm run ledger -- verify   (reads STORE_URL, default sqlite://data/bot.sqlite)');
+  console.error(
+    'Usage: npm run ledger -- verify   (reads STORE_URL: sqlite://… or postgres://…, default sqlite://data/bot.sqlite)',
+  );
   process.exit(2);
 }
 try {
   loadEnvFile();
   const url = process.env.STORE_URL?.trim() || 'sqlite://data/bot.sqlite';
-  if (!/^sqlite:\/\/.+/.test(url)) throw new Error('STORE_URL must look like sqlite://path/to/file.sqlite');
+  if (!/^(sqlite:\/\/.+|postgres(ql)?:\/\/.+)/.test(url)) {
+    throw new Error('STORE_URL must look like sqlite://path/to/file.sqlite or postgres://user:pass@host:port/db');
+  }
   const store = await openStore(url);
   try {
     const result = await new Ledger(store).verify();

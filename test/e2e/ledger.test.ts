@@ -58,9 +58,9 @@ describe('the hash-chained ledger', () => {
       env: { ...process.env, STORE_URL: desk.env.STORE_URL },
     }).then(
       () => ({ code: 0, out: '' }),
-      (err: { code: number; stdout: string }) => ({ code: err.code, out: err.stdout }),
+      (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, out: err.stdout + err.stderr }),
     );
-    expect(cli.code).toBe(1);
+    expect(cli.code, cli.out).toBe(1);
     expect(cli.out).toContain(`broken at entry ${placement!.seq}`);
   });
 

@@ -7,6 +7,7 @@ import { openStore } from '../../src/bot/store.js';
 import { signWebhook } from '../../src/gateway/index.js';
 import type { LocalMessage } from '../../src/local-discord/types.js';
 import { type BotChild, spawnBot } from '../chaos/bot-child.js';
+import { setBetRole } from '../e2e/bet-role.js';
 import { type BettableSelection, betSlip, messageMatching, newTrail, pickEvent, press } from '../e2e/flows.js';
 import { API_KEY, type Desk, startDesk } from '../e2e/harness.js';
 import { textOf, until } from '../e2e/messages.js';
@@ -64,6 +65,7 @@ describe('two bot processes on one PostgreSQL, one killed -9', () => {
     await startShard(1 - owner);
     await startShard(owner);
     await until('commands', () => desk.ld.commands().length > 0 || undefined, 20_000);
+    await setBetRole(desk.ld); // betting is closed until an admin names the bet role
   }, 120_000);
 
   afterAll(async () => {

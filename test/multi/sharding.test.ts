@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { setBetRole } from '../e2e/bet-role.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press } from '../e2e/flows.js';
 import { type Desk, startDesk } from '../e2e/harness.js';
 import { textOf, until } from '../e2e/messages.js';
@@ -42,6 +43,7 @@ describe('the bot in two shards under the ShardingManager', () => {
       () => (/with shards/.test(out.join('')) ? true : undefined),
       60_000,
     );
+    await setBetRole(desk.ld); // betting is closed until an admin names the bet role
   }, 120_000);
 
   afterAll(async () => {
