@@ -274,11 +274,16 @@ export class BetRecordRepo {
    * learns why afterwards.
    */
   async claim(req: ClaimRequest): Promise<ClaimOutcome> {
-    // Serialized with close() of the same slip and with every other claim of the guild: on PostgreSQL
-    // neither statement would see the other's row (a close and a claim could both win; two claims could both
-    // read the same sums and pass a cap together). The caps span members, sessions and the syndicate, so the
-    // lock is the guild's.
-    return this.store.serialize([`slip:${req.slipId}`, `caps:${req.guildKey}`], () => this.#claim(req));
+    // Serialized with close() of the same slip and with the member's other claims: on PostgreSQL neither
+    // statement would see the other's row (a close and a claim could both win; two claims of one member could
+    // both read the same day's sum). Caps across members (event, market, session, syndicate) are not serialized
+    // here on PostgreSQL: two members confirming at the same instant could pass one together (a known gap).
+    const outcome = await this.store.serialize([`slip:${req.slipId}`, `hold:${req.guildKey}:${req.userId}`], () =>
+      this.#claim(req),
+    );
+    // The ledger entry is written after the locks are let go: the ledger takes a lock of its own.
+    if (outcome.kind === 'claimed') await this.#record(outcome.record, null, req.userId);
+    return outcome;
   }
 
   async #claim(req: ClaimRequest): Promise<ClaimOutcome> {
@@ -324,11 +329,7 @@ export class BetRecordRepo {
       req.now,
       ...capParams,
     );
-    if (rows[0] !== undefined) {
-      const record = toRecord(rows[0]);
-      await this.#record(record, null, req.userId);
-      return { kind: 'claimed', record };
-    }
+    if (rows[0] !== undefined) return { kind: 'claimed', record: toRecord(rows[0]) };
     const existing = await this.bySlip(req.slipId);
     if (existing) return { kind: 'handled', record: existing };
     for (const [cap, limit] of caps) {

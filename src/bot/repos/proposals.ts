@@ -106,11 +106,12 @@ export class ProposalRepo {
 
   /**
    * Writes the proposal only while every cap has room for its stake: the proposal is its own hold. Serialized
-   * with the guild's claims (the same lock key as BetRecordRepo.claim), so on PostgreSQL a proposal and a claim
-   * cannot both read the same sums.
+   * with the member's claims (the same lock keys as BetRecordRepo.claim).
    */
   async create(p: NewProposal, limits: { dayLimitCents: number; caps?: ExposureCaps }): Promise<ProposeOutcome> {
-    return this.store.serialize([`slip:${p.slipId}`, `caps:${p.guildKey}`], () => this.#create(p, limits));
+    return this.store.serialize([`slip:${p.slipId}`, `hold:${p.guildKey}:${p.proposerId}`], () =>
+      this.#create(p, limits),
+    );
   }
 
   async #create(p: NewProposal, limits: { dayLimitCents: number; caps?: ExposureCaps }): Promise<ProposeOutcome> {
