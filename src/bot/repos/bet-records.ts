@@ -197,6 +197,25 @@ export function capsOf(req: { dayLimitCents: number; caps?: ExposureCaps }): Arr
   return all.filter((x): x is [CapName, number] => x[1] !== undefined);
 }
 
+/**
+ * The lock keys a claim or a proposal of this stake holds while its statement runs: the slip (against its
+ * close), the member's day (against the member's other claims) and, when a cap spanning members is set
+ * (event, market, session day, syndicate day), the guild's exposure (against every other member's claims). On
+ * PostgreSQL at READ COMMITTED two concurrent INSERT … SELECT statements do not see each other's rows, so
+ * without the guild key two members could pass one cap together. With no such cap set, members' claims do
+ * not wait on each other.
+ */
+export function claimLockKeys(
+  slipId: string,
+  guildKey: string,
+  userId: string,
+  limits: { dayLimitCents: number; caps?: ExposureCaps },
+): string[] {
+  const keys = [`slip:${slipId}`, `hold:${guildKey}:${userId}`];
+  if (capsOf(limits).some(([cap]) => cap !== 'member_day')) keys.push(`exposure:${guildKey}`);
+  return keys;
+}
+
 /** The ledger entry each state a record moves into writes (docs/reliability.md, "A bet's life"). */
 const LEDGER_KIND: Record<BetState, LedgerKind> = {
   sending: 'hold',
@@ -274,11 +293,9 @@ export class BetRecordRepo {
    * learns why afterwards.
    */
   async claim(req: ClaimRequest): Promise<ClaimOutcome> {
-    // Serialized with close() of the same slip and with the member's other claims: on PostgreSQL neither
-    // statement would see the other's row (a close and a claim could both win; two claims of one member could
-    // both read the same day's sum). Caps across members (event, market, session, syndicate) are not serialized
-    // here on PostgreSQL: two members confirming at the same instant could pass one together (a known gap).
-    const outcome = await this.store.serialize([`slip:${req.slipId}`, `hold:${req.guildKey}:${req.userId}`], () =>
+    // Serialized with close() of the same slip, with the member's other claims and, where a cap spans members,
+    // with the guild's other claims: on PostgreSQL neither statement would see the other's row.
+    const outcome = await this.store.serialize(claimLockKeys(req.slipId, req.guildKey, req.userId, req), () =>
       this.#claim(req),
     );
     // The ledger entry is written after the locks are let go: the ledger takes a lock of its own.

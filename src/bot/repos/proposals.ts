@@ -1,5 +1,12 @@
 import type { BotStore } from '../store.js';
-import { type CapName, capsOf, capUsageSql, type ExposureCaps, type ExposureScope } from './bet-records.js';
+import {
+  type CapName,
+  capsOf,
+  capUsageSql,
+  claimLockKeys,
+  type ExposureCaps,
+  type ExposureScope,
+} from './bet-records.js';
 
 /**
  * A slip above the approval tier. `open` holds its stake against every cap until it is approved (then
@@ -106,10 +113,10 @@ export class ProposalRepo {
 
   /**
    * Writes the proposal only while every cap has room for its stake: the proposal is its own hold. Serialized
-   * with the member's claims (the same lock keys as BetRecordRepo.claim).
+   * with the member's claims (the same lock keys as BetRecordRepo.claim: claimLockKeys).
    */
   async create(p: NewProposal, limits: { dayLimitCents: number; caps?: ExposureCaps }): Promise<ProposeOutcome> {
-    return this.store.serialize([`slip:${p.slipId}`, `hold:${p.guildKey}:${p.proposerId}`], () =>
+    return this.store.serialize(claimLockKeys(p.slipId, p.guildKey, p.proposerId, limits), () =>
       this.#create(p, limits),
     );
   }
