@@ -16,21 +16,28 @@ const seconds = (since: number) => ((Date.now() - since) / 1000).toFixed(1);
 const FINAL = /Bet placed ✅|Bet not placed|Bet result unknown/;
 
 /**
- * A stuck price check keeps the user waiting until its timeout_at (minutes away): while `work` is not done
- * after a second and a half, move the sandbox clock past any job's timeout so the bot gets its "timeout" answer.
+ * A stuck price check keeps the user waiting until its timeout_at (minutes away). While any tracked work is
+ * still pending a second and a half on, move the sandbox clock past any job's timeout so the bot gets its
+ * "timeout" answer. One skipper serves every bet in flight, so concurrent bets do not multiply the clock moves.
  */
-async function skipStuckJobs<T>(desk: Desk, work: Promise<T>): Promise<T> {
-  let done = false;
-  const settled = work.finally(() => {
-    done = true;
-  });
-  void (async () => {
-    while (!done) {
+function stuckJobSkipper(desk: Desk): <T>(work: Promise<T>) => Promise<T> {
+  let pending = 0;
+  let looping = false;
+  const loop = async () => {
+    looping = true;
+    while (pending > 0) {
       await new Promise((x) => setTimeout(x, 1500));
-      if (!done) await desk.control.advance(6 * 60_000).catch(() => undefined);
+      if (pending > 0) await desk.control.advance(6 * 60_000).catch(() => undefined);
     }
-  })();
-  return settled;
+    looping = false;
+  };
+  return <T>(work: Promise<T>) => {
+    pending += 1;
+    if (!looping) void loop();
+    return work.finally(() => {
+      pending -= 1;
+    });
+  };
 }
 
 /** Counts edits of one message that show a final result. */
@@ -261,12 +268,12 @@ export async function faultStorm(bets: number, browses: number): Promise<Scenari
     let unanswered = fuzz.failures.length;
     let refused = 0;
     let keptOpen = 0;
-    for (let i = 0; i < bets; i++) {
+    const skipStuckJobs = stuckJobSkipper(desk);
+    const placeOne = async (i: number) => {
       const trail = newTrail();
       const sel = sels[i % sels.length]!;
       try {
         const { slip } = await skipStuckJobs(
-          desk,
           // Longer than the bot's own 20 s price-check deadline, so its answer is never raced.
           betSlip(desk, trail, { user: desk.ld.users.bettor, sel, stake: 1 + i, timeoutMs: 35_000 }),
         );
@@ -274,7 +281,6 @@ export async function faultStorm(bets: number, browses: number): Promise<Scenari
         // The answer is the slip's own update, or (a read failed before anything was sent) a private reply
         // saying nothing was placed and the slip is still open.
         const answer = await skipStuckJobs(
-          desk,
           until(
             'an answer to Confirm',
             () => {
@@ -305,7 +311,14 @@ export async function faultStorm(bets: number, browses: number): Promise<Scenari
           }
         }
       }
-    }
+    };
+    // Four members' worth of bets at once, as a busy evening would send them; each waits for its own answer.
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(4, bets) }, async () => {
+        while (next < bets) await placeOne(next++);
+      }),
+    );
     // Stuck jobs end at timeout_at: move the sandbox clock past it and let the poller see "timeout".
     await desk.control.faults({});
     await desk.control.advance(6 * 60_000);

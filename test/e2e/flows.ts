@@ -1,4 +1,5 @@
 import type { APIUser } from 'discord.js';
+import { formatMoney } from '../../src/bot/odds.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 import type { InteractionHandle, LocalMessage } from '../../src/local-discord/index.js';
 import type { Desk } from './harness.js';
@@ -92,8 +93,13 @@ export async function betSlip(
   );
   // The slip is a public follow-up; look for it among the responses and in the channel. A refusal (the
   // placeholder edited to an error) ends the wait at once instead of running out the clock.
+  // The stake tells this slip from the same member's other slips posted at the same time.
+  const stakeShown = new RegExp(`(^|[^0-9.,])${formatMoney(input.stake).replace(/[$.]/g, '\\$&')}($|[^0-9])`);
   const isSlip = (m: LocalMessage) =>
-    /Bet slip/.test(textOf(m)) && (m.content ?? '').includes(input.user.id) && !seen.has(m.id);
+    /Bet slip/.test(textOf(m)) &&
+    (m.content ?? '').includes(input.user.id) &&
+    stakeShown.test(textOf(m)) &&
+    !seen.has(m.id);
   const found = await until(
     'the bet slip',
     () => {
