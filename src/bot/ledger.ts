@@ -104,40 +104,106 @@ export type VerifyResult =
 
 const PAGE = 1000;
 
+/** A unique-key violation on either engine: another writer took the sequence number first. */
+function isDuplicateKey(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23505' || /UNIQUE constraint failed|duplicate key value/.test(String(e?.message));
+}
+
+/** Entries waiting for the next group append of one store, and whether a group is being written. */
+interface AppendQueue {
+  waiting: Array<{ input: LedgerInput; resolve: (e: LedgerEntry) => void; reject: (err: unknown) => void }>;
+  writing: boolean;
+}
+
+/** One queue per store, shared by every Ledger over it, so a process writes one group at a time. */
+const queues = new WeakMap<BotStore, AppendQueue>();
+
+/** At most this many entries in one INSERT (10 parameters each: well under either engine's limit). */
+const GROUP_MAX = 200;
+
 export class Ledger {
   constructor(private readonly store: BotStore) {}
 
   /**
-   * Appends one entry after the current head. The sequence number is the primary key, so two writers that
-   * read the same head cannot both append: the loser reads the new head and tries again.
+   * Appends one entry after the current head and resolves once it is stored. Entries that arrive while a group
+   * is being written wait and go in together as the next group: one lock, one head read and one INSERT for the
+   * whole group (group commit), so concurrent confirms do not queue one by one behind the chain's lock.
    */
-  async append(input: LedgerInput): Promise<LedgerEntry> {
+  append(input: LedgerInput): Promise<LedgerEntry> {
+    let q = queues.get(this.store);
+    if (!q) {
+      q = { waiting: [], writing: false };
+      queues.set(this.store, q);
+    }
+    const queue = q;
+    return new Promise<LedgerEntry>((resolve, reject) => {
+      queue.waiting.push({ input, resolve, reject });
+      if (!queue.writing) void this.#drain(queue);
+    });
+  }
+
+  async #drain(q: AppendQueue): Promise<void> {
+    q.writing = true;
+    try {
+      while (q.waiting.length > 0) {
+        const group = q.waiting.splice(0, GROUP_MAX);
+        try {
+          const entries = await this.#appendGroup(group.map((w) => w.input));
+          group.forEach((w, i) => w.resolve(entries[i] as LedgerEntry));
+        } catch (err) {
+          for (const w of group) w.reject(err);
+        }
+      }
+    } finally {
+      q.writing = false;
+    }
+  }
+
+  /**
+   * Chains the group after the current head and inserts it in one statement. The sequence number is the
+   * primary key and the INSERT has no conflict clause, so the statement goes in whole or not at all: a writer
+   * that read a stale head (another process appended) fails on the key, reads the new head and tries again.
+   * The chain can never fork or be left with a gap.
+   */
+  async #appendGroup(inputs: LedgerInput[]): Promise<LedgerEntry[]> {
     return this.store.withLock('ledger:append', async () => {
+      let lastErr: unknown;
       for (let attempt = 0; attempt < 50; attempt++) {
         const head = await this.head();
-        const entry: Omit<LedgerEntry, 'hash'> = {
-          ...input,
-          seq: (head?.seq ?? 0) + 1,
-          prevHash: head?.hash ?? GENESIS,
-        };
-        const hash = entryHash(entry);
-        const rows = await this.store.query(
-          `INSERT INTO ledger (seq, at, guild_key, kind, ref, actor, amount_cents, data, prev_hash, hash)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (seq) DO NOTHING RETURNING seq`,
-          entry.seq,
-          entry.at,
-          entry.guildKey,
-          entry.kind,
-          entry.ref,
-          entry.actor,
-          entry.amountCents,
-          canonicalJson(entry.data),
-          entry.prevHash,
-          hash,
-        );
-        if (rows.length === 1) return { ...entry, hash };
+        let seq = head?.seq ?? 0;
+        let prevHash = head?.hash ?? GENESIS;
+        const entries = inputs.map((input): LedgerEntry => {
+          seq += 1;
+          const entry = { ...input, seq, prevHash };
+          const hash = entryHash(entry);
+          prevHash = hash;
+          return { ...entry, hash };
+        });
+        try {
+          await this.store.query(
+            `INSERT INTO ledger (seq, at, guild_key, kind, ref, actor, amount_cents, data, prev_hash, hash)
+             VALUES ${entries.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+            ...entries.flatMap((e) => [
+              e.seq,
+              e.at,
+              e.guildKey,
+              e.kind,
+              e.ref,
+              e.actor,
+              e.amountCents,
+              canonicalJson(e.data),
+              e.prevHash,
+              e.hash,
+            ]),
+          );
+          return entries;
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+          lastErr = err;
+        }
       }
-      throw new Error('the ledger head kept moving; the entry was not appended');
+      throw new Error(`the ledger head kept moving; the entries were not appended (${String(lastErr)})`);
     });
   }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalJson, GENESIS, Ledger, type LedgerInput, ledgerCsv } from '../../../src/bot/ledger.js';
 import { type BotStore, openStore } from '../../../src/bot/store.js';
+import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 
 let dir: string;
 let store: BotStore;
@@ -67,5 +68,32 @@ describe('the hash-chained ledger on SQLite', () => {
     expect(head).toBe('seq,at,kind,ref,actor,amount,data,prev_hash,hash');
     expect(row).toContain('"-2.50"');
     expect(row).toContain(`"'=HYPERLINK(""x"")"`);
+  });
+});
+
+describe.each(ENGINES)('the ledger appended from two processes on %s', (engine) => {
+  let a: BotStore;
+  let b: BotStore;
+  let cleanup: () => void;
+  beforeEach(async () => {
+    const fresh = await freshStoreUrl(engine);
+    cleanup = fresh.cleanup;
+    a = await openStore(fresh.url);
+    b = await openStore(fresh.url);
+  });
+  afterEach(async () => {
+    await a.close();
+    await b.close();
+    cleanup();
+  });
+
+  it('keeps one unbroken chain with every entry when two stores append 100 each at once', async () => {
+    const [la, lb] = [new Ledger(a), new Ledger(b)];
+    const written = await Promise.all([
+      ...Array.from({ length: 100 }, (_, i) => la.append(entry(i))),
+      ...Array.from({ length: 100 }, (_, i) => lb.append(entry(100 + i))),
+    ]);
+    expect(new Set(written.map((e) => e.seq)).size).toBe(200);
+    expect(await la.verify()).toMatchObject({ ok: true, entries: 200 });
   });
 });
