@@ -4,7 +4,7 @@
 // Every side runs in child processes of the same shape, interleaved, medians over repeats.
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDatabase, startPgCluster } from '../../test/pg/cluster.js';
@@ -37,8 +37,23 @@ function next<T>(child: ChildProcess, type: string): Promise<T> {
 
 let run = 0;
 
+/** Busy and total CPU time over every core of the machine, from the kernel's counters. */
+function cpuTimes(): { busy: number; total: number } {
+  let busy = 0;
+  let total = 0;
+  for (const c of cpus()) {
+    const t = c.times.user + c.times.nice + c.times.sys + c.times.irq + c.times.idle;
+    total += t;
+    busy += t - c.times.idle;
+  }
+  return { busy, total };
+}
+
 /** `processes` children on one store, each confirming OPS slips with CONCURRENCY at once; ops/s over all. */
-async function confirmRun(url: string, processes: number): Promise<{ perSecond: number; latencies: number[] }> {
+async function confirmRun(
+  url: string,
+  processes: number,
+): Promise<{ perSecond: number; latencies: number[]; busy: number }> {
   // tsx's loader is in this process's execArgv; the children inherit it.
   const children = Array.from({ length: processes }, () =>
     fork(CHILD, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
@@ -52,6 +67,7 @@ async function confirmRun(url: string, processes: number): Promise<{ perSecond: 
         return next(c, 'prepared');
       }),
     );
+    const before = cpuTimes();
     const done = await Promise.all(
       children.map((c) => {
         const d = next<Done>(c, 'done');
@@ -59,9 +75,11 @@ async function confirmRun(url: string, processes: number): Promise<{ perSecond: 
         return d;
       }),
     );
+    const after = cpuTimes();
     const total = done.reduce((n, d) => n + d.claimed, 0);
     const ms = Math.max(...done.map((d) => d.ms));
-    return { perSecond: (total / ms) * 1000, latencies: done.flatMap((d) => d.latencies) };
+    const busy = (after.busy - before.busy) / Math.max(1, after.total - before.total);
+    return { perSecond: (total / ms) * 1000, latencies: done.flatMap((d) => d.latencies), busy };
   } finally {
     for (const c of children) {
       if (c.exitCode === null) c.send({ type: 'stop' });
@@ -81,10 +99,10 @@ export async function storeConfirm(): Promise<FigureResult[]> {
       pg1: () => confirmRun(pgUrl, 1),
       pg2: () => confirmRun(pgUrl, 2),
     };
-    const samples: Record<keyof typeof sides, { perSecond: number[]; latencies: number[] }> = {
-      sqlite: { perSecond: [], latencies: [] },
-      pg1: { perSecond: [], latencies: [] },
-      pg2: { perSecond: [], latencies: [] },
+    const samples: Record<keyof typeof sides, { perSecond: number[]; latencies: number[]; busy: number[] }> = {
+      sqlite: { perSecond: [], latencies: [], busy: [] },
+      pg1: { perSecond: [], latencies: [], busy: [] },
+      pg2: { perSecond: [], latencies: [], busy: [] },
     };
     const order: Array<keyof typeof sides> = ['sqlite', 'pg1', 'pg2'];
     // One warm-up round, then REPEATS rounds, the order rotating so no side always runs first.
@@ -95,10 +113,12 @@ export async function storeConfirm(): Promise<FigureResult[]> {
         if (i === 0) continue;
         samples[side].perSecond.push(r.perSecond);
         samples[side].latencies.push(...r.latencies);
+        samples[side].busy.push(r.busy);
       }
     }
     const ops = (s: keyof typeof sides) => median(samples[s].perSecond);
     const p99 = (s: keyof typeof sides) => percentile(samples[s].latencies, 99);
+    const busy = (s: keyof typeof sides) => `${Math.round(median(samples[s].busy) * 100)}%`;
     const shape = `${OPS} confirms per process, ${CONCURRENCY} at once, median of ${REPEATS} interleaved rounds after a warm-up; each the bet record's claim of the slip with the day's stake hold (one INSERT … SELECT … ON CONFLICT DO NOTHING RETURNING) and the job insert, on the real repositories`;
     return [
       figure({
@@ -115,7 +135,7 @@ export async function storeConfirm(): Promise<FigureResult[]> {
         unit: 'confirms/s',
         baseline: ops('pg1'),
         target: { on: 'ratio', op: '>=', limit: 1.6 },
-        note: `two bot processes on one database vs one, the server on the same ${availableParallelism()} cores (load average ${loadavg()[0]?.toFixed(1)} at the end): a second process only adds throughput where there are cores to spare; ${shape}`,
+        note: `two bot processes on one database vs one, the server on the same ${availableParallelism()} cores; the machine's CPU was ${busy('pg1')} busy during the one-process runs and ${busy('pg2')} during the two-process runs (load average ${loadavg()[0]?.toFixed(1)} at the end): a second process only adds throughput where the first leaves cores idle; ${shape}`,
       }),
       ...(['sqlite', 'pg1', 'pg2'] as const).map((s) =>
         figure({
