@@ -18,8 +18,8 @@ export interface BalanceCheck {
   previous: { cashCents: number; retrievedAt: number } | null;
   /** What the desk's records imply now, or null when not compared (see `notCompared`). */
   impliedCents: number | null;
-  /** Why no comparison was made: the first check of the session, or money moved after the read. */
-  notCompared?: 'first' | 'moved_after_read';
+  /** Why no comparison was made: the first check, money moved after the read, or the history read fell short. */
+  notCompared?: 'first' | 'moved_after_read' | 'history_incomplete';
   /** Moves in the gateway's history the desk's records do not explain, each signed in cents. */
   listed: { id: string; cents: number; what: string }[];
 }
@@ -179,7 +179,7 @@ export async function recordBalanceChecks(
 ): Promise<void> {
   const ledger = new Ledger(store);
   for (const c of checks) {
-    if (c.notCompared === 'moved_after_read') continue;
+    if (c.notCompared === 'moved_after_read' || c.notCompared === 'history_incomplete') continue;
     await ledger.append({
       at: now,
       guildKey,

@@ -91,9 +91,14 @@ export async function reconcileDay(input: {
       report.sessions.push({ sessionId, gatewayBets: 0, matched: 0, unread: true });
       continue;
     }
-    const check = balance
+    const compared = balance
       ? compareBalance({ sessionId, balance, transactions: read.transactions, previous, desk, now: input.now })
       : undefined;
+    // Rows beyond the largest read may hold moves since the previous check: not judged on part of the history.
+    const check =
+      compared && !read.complete && compared.notCompared === undefined
+        ? { ...compared, impliedCents: null, notCompared: 'history_incomplete' as const }
+        : compared;
     const balanceDetail = check ? balanceMismatch(check) : undefined;
     if (balanceDetail) report.mismatches.push({ kind: 'balance', sessionId, betId: '', detail: balanceDetail });
     const bets = read.transactions.filter((t: GwTransaction) => t.type === 'bet');
@@ -181,6 +186,8 @@ function balanceLine(c: BalanceCheck | undefined): string {
   const cash = formatMoney(c.cashCents / 100);
   if (c.notCompared === 'first') return `cash ${cash} recorded, compared from the next run`;
   if (c.notCompared === 'moved_after_read') return 'money moved after the balance was read; compared next run';
+  if (c.notCompared === 'history_incomplete')
+    return 'not compared: the history since the last check is longer than one read';
   return c.impliedCents === c.cashCents && c.listed.length === 0
     ? `cash ${cash}, as the desk's records imply`
     : `cash ${cash}, ${formatMoney((c.impliedCents ?? 0) / 100)} implied`;
