@@ -41,9 +41,11 @@ export const signed = (c: number) => `${c < 0 ? '−' : '+'}${formatMoney(Math.a
 const credit = (stakeCents: number, pnlCents: number, bonus: boolean) =>
   bonus ? Math.max(0, pnlCents) : stakeCents + pnlCents;
 
-/** The desk's bets from its ledger (every server's: a shared account's balance moves with all of them). */
-export async function deskBets(store: BotStore): Promise<DeskBets> {
-  const entries = await new Ledger(store).allOfKinds(['placement', 'settlement']);
+/**
+ * The desk's bets from the ledger's placement and settlement entries (every server's: a shared account's
+ * balance moves with all of them).
+ */
+export function deskBets(entries: readonly LedgerEntry[]): DeskBets {
   const betByPlacement = new Map<string, string>();
   const out: DeskBets = { stakeCents: new Map(), settledPnlCents: new Map() };
   for (const e of entries) {

@@ -54,7 +54,7 @@ export async function reconcileDay(input: {
   if (from === undefined) throw new Error(`not a day: ${input.day}`);
   const to = dayStart(dayIn(from + 36 * 3_600_000, input.timezone), input.timezone) ?? from + 86_400_000;
   const entries = await new Ledger(input.store).allOfKinds(['placement', 'settlement']);
-  const desk = await deskBets(input.store);
+  const desk = deskBets(entries);
   const placementByBet = new Map<string, string>();
   const settledPlacements = new Set<string>();
   for (const e of entries) {
