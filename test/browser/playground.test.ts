@@ -190,14 +190,20 @@ describe('the offline playground in Chromium', () => {
       .waitFor({ timeout: 20_000 });
     expect(await sandboxBets()).toBe(betsBefore);
 
-    // Ada switches in with the user picker, sees the same proposal, and approves it.
+    // Ada switches in with the user picker: the channel is drawn again as she sees it, without Ben's private
+    // answer (his alone), with the same proposal, which she approves.
     await page.locator('#persona').selectOption('admin');
+    await expect
+      .poll(
+        () =>
+          page
+            .locator('discord-message[ephemeral]', { hasText: 'Only members with Manage Server can approve' })
+            .count(),
+        { timeout: 20_000 },
+      )
+      .toBe(0);
     const asAda = page.locator(`discord-message[data-message-id="${proposalId}"]`);
     await asAda.locator('discord-button', { hasText: 'Approve' }).waitFor({ timeout: 20_000 });
-    // Ben's private answer is his alone: Ada does not see it.
-    await expect(
-      page.locator('discord-message[ephemeral]', { hasText: 'Only members with Manage Server can approve' }).count(),
-    ).resolves.toBe(0);
     await asAda.scrollIntoViewIfNeeded();
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'playground-proposal.png') });
