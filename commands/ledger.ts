@@ -5,8 +5,9 @@ import {
   PermissionFlagsBits,
   SlashCommandBuilder,
 } from 'discord.js';
+import { recordBalanceChecks } from '../src/bot/balance-check.js';
 import type { Command } from '../src/bot/command.js';
-import { reconcileDay, reconciliationView } from '../src/bot/daily-reconciliation.js';
+import { checksOf, reconcileDay, reconciliationView } from '../src/bot/daily-reconciliation.js';
 import { dayIn, dayStart } from '../src/bot/dates.js';
 import { replyEphemeral } from '../src/bot/interact.js';
 import { Ledger, ledgerCsv, verifyText } from '../src/bot/ledger.js';
@@ -61,7 +62,10 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
       timezone,
       now: ctx.now(),
     })
-      .then((report) => ctx.poster.post(channelId, reconciliationView(report)))
+      .then(async (report) => {
+        await ctx.poster.post(channelId, reconciliationView(report));
+        await recordBalanceChecks(ctx.store, guildId, checksOf(report), ctx.now(), interaction.user.id);
+      })
       .catch((err) => ctx.logger.warn('reconciliation on demand failed', { err, day }));
     return replyEphemeral(
       interaction,

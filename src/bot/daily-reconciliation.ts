@@ -1,3 +1,4 @@
+import { type BalanceCheck, balanceMismatch, compareBalance, deskBets, previousCheck } from './balance-check.js';
 import { dayIn, dayStart } from './dates.js';
 import type { GatewayPort, GwTransaction } from './gateway-port.js';
 import { Ledger } from './ledger.js';
@@ -9,8 +10,9 @@ import { clip, fitView, LIMITS, type MessageView } from './views/limits.js';
 
 /** What the day's reconciliation found wrong, each naming the bet. */
 export interface ReconMismatch {
-  kind: 'unknown_bet' | 'missed_settlement';
+  kind: 'unknown_bet' | 'missed_settlement' | 'balance';
   sessionId: string;
+  /** The bet named, or '' for a balance mismatch. */
   betId: string;
   detail: string;
 }
@@ -21,6 +23,8 @@ export interface ReconSession {
   matched: number;
   /** The transactions could not be read (the job did not complete): nothing was judged for this session. */
   unread: boolean;
+  /** The cash against what the desk's records imply; undefined when the balance could not be read. */
+  balance?: BalanceCheck;
 }
 
 export interface ReconReport {
@@ -50,6 +54,7 @@ export async function reconcileDay(input: {
   if (from === undefined) throw new Error(`not a day: ${input.day}`);
   const to = dayStart(dayIn(from + 36 * 3_600_000, input.timezone), input.timezone) ?? from + 86_400_000;
   const entries = await new Ledger(input.store).allOfKinds(['placement', 'settlement']);
+  const desk = deskBets(entries);
   const placementByBet = new Map<string, string>();
   const settledPlacements = new Set<string>();
   for (const e of entries) {
@@ -68,13 +73,34 @@ export async function reconcileDay(input: {
     return Number.isFinite(t) && t >= from && t < to;
   };
   for (const sessionId of sessions) {
-    const read = await readTransactionsSince(input.gateway, sessionId, from, input.now, {
+    // The balance first, then the history: every move the balance holds is then in the history read.
+    const previous = await previousCheck(input.store, sessionId);
+    const balance = await input.gateway.balances.get({ session_id: sessionId }).catch(() => undefined);
+    // Back to the previous check and to the desk's oldest bet still open then, so their settlements are read.
+    const [open] = await input.store.query<{ since: number | null }>(
+      `SELECT MIN(created_at) AS since FROM bet_records WHERE session_id = ?
+         AND (state IN ('sending', 'submitted', 'unknown', 'placed') OR updated_at >= ?)`,
+      sessionId,
+      previous?.retrievedAt ?? from,
+    );
+    const since = Math.min(from, previous?.retrievedAt ?? from, Number(open?.since ?? from) || from);
+    const read = await readTransactionsSince(input.gateway, sessionId, since, input.now, {
       callbackUrl: input.callbackUrl,
     });
     if (!read) {
       report.sessions.push({ sessionId, gatewayBets: 0, matched: 0, unread: true });
       continue;
     }
+    const compared = balance
+      ? compareBalance({ sessionId, balance, transactions: read.transactions, previous, desk, now: input.now })
+      : undefined;
+    // Rows beyond the largest read may hold moves since the previous check: not judged on part of the history.
+    const check =
+      compared && !read.complete && compared.notCompared === undefined
+        ? { ...compared, impliedCents: null, notCompared: 'history_incomplete' as const }
+        : compared;
+    const balanceDetail = check ? balanceMismatch(check) : undefined;
+    if (balanceDetail) report.mismatches.push({ kind: 'balance', sessionId, betId: '', detail: balanceDetail });
     const bets = read.transactions.filter((t: GwTransaction) => t.type === 'bet');
     const placedToday = bets.filter((t) => inDay(t.placed_at));
     let matched = 0;
@@ -100,7 +126,13 @@ export async function reconcileDay(input: {
         });
       }
     }
-    report.sessions.push({ sessionId, gatewayBets: placedToday.length, matched, unread: false });
+    report.sessions.push({
+      sessionId,
+      gatewayBets: placedToday.length,
+      matched,
+      unread: false,
+      ...(check ? { balance: check } : {}),
+    });
   }
   return report;
 }
@@ -112,7 +144,7 @@ export function reconciliationView(r: ReconReport): MessageView {
   const clean = r.mismatches.length === 0 && unread.length === 0;
   const lines = r.mismatches
     .slice(0, 15)
-    .map((m) => `**${m.betId}** (${m.sessionId}): ${m.detail}`)
+    .map((m) => `**${m.kind === 'balance' ? 'Balance' : m.betId}** (${m.sessionId}): ${m.detail}`)
     .concat(r.mismatches.length > 15 ? [`… and ${r.mismatches.length - 15} more`] : []);
   return fitView({
     content: '',
@@ -135,7 +167,7 @@ export function reconciliationView(r: ReconReport): MessageView {
                 .map((s) =>
                   s.unread
                     ? `${s.sessionId}: transactions could not be read; checked again next run`
-                    : `${s.sessionId}: ${s.matched} of ${s.gatewayBets} matched`,
+                    : `${s.sessionId}: ${s.matched} of ${s.gatewayBets} matched; ${balanceLine(s.balance)}`,
                 )
                 .join('\n') || 'none',
               LIMITS.fieldValue,
@@ -146,4 +178,22 @@ export function reconciliationView(r: ReconReport): MessageView {
     ],
     components: [],
   });
+}
+
+/** A session's balance in the report: compared, or why not. */
+function balanceLine(c: BalanceCheck | undefined): string {
+  if (!c) return 'balance could not be read; compared next run';
+  const cash = formatMoney(c.cashCents / 100);
+  if (c.notCompared === 'first') return `cash ${cash} recorded, compared from the next run`;
+  if (c.notCompared === 'moved_after_read') return 'money moved after the balance was read; compared next run';
+  if (c.notCompared === 'history_incomplete')
+    return 'not compared: the history since the last check is longer than one read';
+  return c.impliedCents === c.cashCents && c.listed.length === 0
+    ? `cash ${cash}, as the desk's records imply`
+    : `cash ${cash}, ${formatMoney((c.impliedCents ?? 0) / 100)} implied`;
+}
+
+/** The report's balance checks, recorded once it is posted: each is where the next comparison starts. */
+export function checksOf(r: ReconReport): BalanceCheck[] {
+  return r.sessions.flatMap((s) => (s.balance ? [s.balance] : []));
 }

@@ -130,6 +130,7 @@ export interface GwTransaction {
   stake?: number | null;
   odds?: number | null;
   pnl?: number | null;
+  is_bonus_bet?: boolean | null;
   placed_at?: string | null;
   settled_at?: string | null;
   selections?: Array<Record<string, unknown>> | null;

@@ -4,6 +4,7 @@ import { Client, Events, GatewayIntentBits, Options } from 'discord.js';
 import { GatewayClient } from '../gateway/index.js';
 import { ClosingCapture } from './analytics/closing.js';
 import { Approvals } from './approvals.js';
+import { recordBalanceChecks } from './balance-check.js';
 import { BetService } from './bet-service.js';
 import { Catalog } from './catalog.js';
 import { warmCaches } from './choices.js';
@@ -11,7 +12,7 @@ import type { Command } from './command.js';
 import { COMPONENTS } from './components.js';
 import { type BotConfig, callbackUrlOf } from './config.js';
 import type { BotContext } from './context.js';
-import { reconcileDay, reconciliationView } from './daily-reconciliation.js';
+import { checksOf, reconcileDay, reconciliationView } from './daily-reconciliation.js';
 import { dayIn } from './dates.js';
 import { deployCommands } from './deploy.js';
 import { makeRequest } from './discord-rest.js';
@@ -406,6 +407,7 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
         // A session whose transactions could not be read is tried again on the next beat.
         if (report.sessions.some((s) => s.unread)) continue;
         await outbox.create(key, settings.resultsChannelId, reconciliationView(report));
+        await recordBalanceChecks(store, guildId, checksOf(report), now());
       }
     };
     const reconTimer = setInterval(

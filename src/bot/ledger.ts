@@ -19,6 +19,7 @@ export type LedgerKind =
   | 'release'
   | 'missing'
   | 'limit_change'
+  | 'balance_check'
   | 'correction';
 
 export interface LedgerInput {
@@ -252,6 +253,16 @@ export class Ledger {
       ...kinds,
     );
     return rows.map(toEntry);
+  }
+
+  /** The newest entry of one kind about one ref (a session's last balance check), or undefined. */
+  async latest(kind: LedgerKind, ref: string): Promise<LedgerEntry | undefined> {
+    const rows = await this.store.query<Row>(
+      'SELECT * FROM ledger WHERE kind = ? AND ref = ? ORDER BY seq DESC LIMIT 1',
+      kind,
+      ref,
+    );
+    return rows[0] ? toEntry(rows[0]) : undefined;
   }
 
   /** Entries with `from <= at < to` (epoch ms) for one guild, oldest first. */

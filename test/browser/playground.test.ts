@@ -60,6 +60,55 @@ async function choicesFor(option: string) {
     .waitFor();
 }
 
+/** How many bets the embedded sandbox holds (its control route). */
+async function sandboxBets(): Promise<number> {
+  const state = (await (await fetch(`${app.sandboxUrl}/_sandbox/state`)).json()) as { bets: unknown[] };
+  return state.bets.length;
+}
+
+/**
+ * Types /bet with every option picked from the bot's choices (an event starting over an hour after the sandbox
+ * clock), then the stake, and sends it.
+ */
+async function typeBet(stake: number) {
+  const input = page.locator('#command-input');
+  await input.click();
+  await type('/bet');
+  await page.locator('.suggestion', { hasText: '/bet' }).first().waitFor();
+  await page.keyboard.press('Tab');
+  await page.locator('.suggestion', { hasText: 'event' }).first().waitFor();
+  await page.keyboard.press('Tab'); // event:
+  await choicesFor('event');
+  // The first choices may be in play already; a person picks one that starts over an hour after the
+  // sandbox clock the panel shows. (The bot picks its choices by its own clock, so this runs before the
+  // test that moves the sandbox clock on.)
+  await page.waitForFunction(() => document.getElementById('sandbox-clock')?.getAttribute('datetime'));
+  const sandboxNow = Date.parse((await page.locator('#sandbox-clock').getAttribute('datetime')) ?? '');
+  const labels = await page.locator('#suggestions .suggestion .suggestion-label').allTextContents();
+  const later = labels.findIndex((label) => {
+    const m = / (\d\d)-(\d\d) (\d\d:\d\d) UTC$/.exec(label.trim());
+    if (!m) return false;
+    const year = new Date(sandboxNow).getUTCFullYear();
+    return Date.parse(`${year}-${m[1]}-${m[2]}T${m[3]}:00Z`) > sandboxNow + 3_600_000;
+  });
+  expect(later, `no upcoming event among: ${labels.join(' | ')}`).toBeGreaterThanOrEqual(0);
+  for (let i = 0; i < later; i++) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  for (const option of ['bookie', 'market', 'selection']) {
+    await page.locator('.suggestion', { hasText: option }).first().waitFor();
+    await page.keyboard.press('Tab'); // option:
+    await choicesFor(option);
+    await page.keyboard.press('Enter');
+  }
+  await page.locator('.suggestion', { hasText: 'stake' }).first().waitFor();
+  await page.keyboard.press('Tab'); // stake:
+  await type(String(stake));
+  await expect(input.inputValue()).resolves.toMatch(
+    new RegExp(`^/bet event:.+ bookie:\\S+ market:.+ selection:.+ stake:${stake}$`),
+  );
+  await page.keyboard.press('Enter');
+}
+
 describe('the offline playground in Chromium', () => {
   it('prints where the playground is and what runs behind it', () => {
     expect(app.playgroundUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -91,39 +140,7 @@ describe('the offline playground in Chromium', () => {
     await expect(listing.getAttribute('embed-title')).resolves.toContain(league!);
 
     // /bet: event, bookie, market and selection each from the bot's choices, then the stake.
-    await input.click();
-    await type('/bet');
-    await page.locator('.suggestion', { hasText: '/bet' }).first().waitFor();
-    await page.keyboard.press('Tab');
-    await page.locator('.suggestion', { hasText: 'event' }).first().waitFor();
-    await page.keyboard.press('Tab'); // event:
-    await choicesFor('event');
-    // The first choices may be in play already; a person picks one that starts over an hour after the
-    // sandbox clock the panel shows. (The bot picks its choices by its own clock, so this runs before the
-    // test that moves the sandbox clock on.)
-    await page.waitForFunction(() => document.getElementById('sandbox-clock')?.getAttribute('datetime'));
-    const sandboxNow = Date.parse((await page.locator('#sandbox-clock').getAttribute('datetime')) ?? '');
-    const labels = await page.locator('#suggestions .suggestion .suggestion-label').allTextContents();
-    const later = labels.findIndex((label) => {
-      const m = / (\d\d)-(\d\d) (\d\d:\d\d) UTC$/.exec(label.trim());
-      if (!m) return false;
-      const year = new Date(sandboxNow).getUTCFullYear();
-      return Date.parse(`${year}-${m[1]}-${m[2]}T${m[3]}:00Z`) > sandboxNow + 3_600_000;
-    });
-    expect(later, `no upcoming event among: ${labels.join(' | ')}`).toBeGreaterThanOrEqual(0);
-    for (let i = 0; i < later; i++) await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Enter');
-    for (const option of ['bookie', 'market', 'selection']) {
-      await page.locator('.suggestion', { hasText: option }).first().waitFor();
-      await page.keyboard.press('Tab'); // option:
-      await choicesFor(option);
-      await page.keyboard.press('Enter');
-    }
-    await page.locator('.suggestion', { hasText: 'stake' }).first().waitFor();
-    await page.keyboard.press('Tab'); // stake:
-    await type('5');
-    await expect(input.inputValue()).resolves.toMatch(/^\/bet event:.+ bookie:\S+ market:.+ selection:.+ stake:5$/);
-    await page.keyboard.press('Enter');
+    await typeBet(5);
 
     const slip = page.locator('discord-message', { hasText: 'confirm your bet' }).last();
     await slip.waitFor({ timeout: 20_000 });
@@ -134,6 +151,73 @@ describe('the offline playground in Chromium', () => {
     );
     await receipt.waitFor({ timeout: 30_000 });
     await expect(receipt.locator('discord-embed-field[field-title="Stake"]').textContent()).resolves.toContain('5');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('walks a proposal: the admin sets approval tiers, Ben proposes a stake above t1, Ada switches in and approves, the bet is placed once', async () => {
+    const input = page.locator('#command-input');
+    // Ada (admin) sets the tiers as an admin would: stakes above $8 need one approver, above $50 two. (The later
+    // tests bet $5 or less, under t1.)
+    await page.goto(`${app.playgroundUrl}/?as=admin`);
+    await page.locator('body[data-ready="true"]').waitFor();
+    await input.click();
+    await type('/settings approvals t1:8 t2:50');
+    await page.keyboard.press('Escape'); // closes the option list, so Enter sends
+    await page.keyboard.press('Enter');
+    await page.locator('discord-message[ephemeral]', { hasText: 'Saved' }).last().waitFor({ timeout: 20_000 });
+
+    // Ben (bettor) bets $10 on the same page after picking himself in the user picker: a proposal, not a slip.
+    await page.locator('#persona').selectOption('bettor');
+    await expect.poll(() => page.locator('#persona').inputValue()).toBe('bettor');
+    const betsBefore = await sandboxBets();
+    await typeBet(10);
+    const proposal = page
+      .locator('discord-message', { has: page.locator('discord-embed[embed-title^="Bet proposal"]') })
+      .last();
+    await proposal.waitFor({ timeout: 20_000 });
+    const proposalId = await proposal.getAttribute('data-message-id');
+    await expect(proposal.locator('discord-embed').getAttribute('embed-title')).resolves.toBe(
+      'Bet proposal: 1 more approval needed',
+    );
+    await expect(proposal.locator('discord-button').allTextContents()).resolves.toEqual(['Approve', 'Reject']);
+    await expect(proposal.locator('discord-button', { hasText: 'Confirm' }).count()).resolves.toBe(0);
+
+    // Ben cannot approve it (only Manage Server approves here, and never the proposer): the bot tells him privately.
+    await proposal.locator('discord-button', { hasText: 'Approve' }).click();
+    await page
+      .locator('discord-message[ephemeral]', { hasText: 'Only members with Manage Server can approve' })
+      .last()
+      .waitFor({ timeout: 20_000 });
+    expect(await sandboxBets()).toBe(betsBefore);
+
+    // Ada switches in with the user picker: the channel is drawn again as she sees it, without Ben's private
+    // answer (his alone), with the same proposal, which she approves.
+    await page.locator('#persona').selectOption('admin');
+    await expect
+      .poll(
+        () =>
+          page
+            .locator('discord-message[ephemeral]', { hasText: 'Only members with Manage Server can approve' })
+            .count(),
+        { timeout: 20_000 },
+      )
+      .toBe(0);
+    const asAda = page.locator(`discord-message[data-message-id="${proposalId}"]`);
+    await asAda.locator('discord-button', { hasText: 'Approve' }).waitFor({ timeout: 20_000 });
+    await asAda.scrollIntoViewIfNeeded();
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-proposal.png') });
+    await asAda.locator('discord-button', { hasText: 'Approve' }).click();
+
+    // The proposal becomes the receipt, buttons gone, and the gateway holds exactly one new bet.
+    const receipt = asAda.locator('discord-embed[embed-title="Bet placed ✅"]');
+    await receipt.waitFor({ timeout: 30_000 });
+    await expect(receipt.locator('discord-embed-field[field-title="Stake"]').textContent()).resolves.toContain('10');
+    await expect(asAda.locator('discord-button').count()).resolves.toBe(0);
+    expect(await sandboxBets()).toBe(betsBefore + 1);
+    await asAda.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-approval.png') });
+    await page.locator('#persona').selectOption('bettor');
     expect(pageErrors).toEqual([]);
   });
 
