@@ -51,6 +51,11 @@ export function leftOutLine(route: PriceRoute): string {
   return `Left out: ${route.leftOut.map((l) => `${l.book} (${l.why})`).join('; ')}`;
 }
 
+/** Both lines about a routed slip's book, or '' for a slip whose book the member named. */
+export function routeText(route: PriceRoute | undefined): string {
+  return route ? [routeLine(route), leftOutLine(route)].filter(Boolean).join('\n') : '';
+}
+
 /** The confirmation: what will be placed, at which live price, and the two buttons. */
 export function slipView(input: { slip: SlipPayload; slipId: string; userId: string; expiresAt: number }): MessageView {
   const { slip } = input;
@@ -60,14 +65,7 @@ export function slipView(input: { slip: SlipPayload; slipId: string; userId: str
     embeds: [
       {
         title: 'Bet slip',
-        ...(slip.route
-          ? {
-              description: clip(
-                [routeLine(slip.route), leftOutLine(slip.route)].filter(Boolean).join('\n'),
-                LIMITS.embedDescription,
-              ),
-            }
-          : {}),
+        ...(slip.route ? { description: clip(routeText(slip.route), LIMITS.embedDescription) } : {}),
         color: COLOUR.pending,
         fields: slipFields(slip, slip.shownOdds, sessionLabel(slip)),
         footer: { text: 'Only the person who made this slip can confirm it.' },

@@ -7,7 +7,9 @@ import {
   rankPrices,
   routeOf,
 } from '../../../src/bot/best-price.js';
+import type { Proposal } from '../../../src/bot/repos/proposals.js';
 import type { SlipPayload } from '../../../src/bot/slip-rules.js';
+import { proposalView } from '../../../src/bot/views/proposal.js';
 import { leftOutLine, routeLine, slipView } from '../../../src/bot/views/slip.js';
 
 const STAKE = 10_00;
@@ -107,6 +109,17 @@ describe('what the slip says about its book', () => {
     STAKE,
   );
   const route = routeOf(ranked, leftOut, STAKE);
+  const routedSlip = {
+    route,
+    selectionLabel: 'Home',
+    marketLabel: 'Match result',
+    eventName: 'A v B',
+    bookie: 'bookie_b',
+    sessionId: 's-bookie_b',
+    marketRef: 'ref-bookie_b',
+    stake: 10,
+    shownOdds: 2.1,
+  } as SlipPayload;
 
   it('names the best price, the number of books priced and the others', () => {
     expect(routeLine(route)).toBe('Best price of 3 books: bookie_b 2.10 (bookie_a 2.05, bookie_c 2.00)');
@@ -119,21 +132,24 @@ describe('what the slip says about its book', () => {
   });
 
   it('puts both lines on the slip', () => {
-    const slip = { route } as SlipPayload;
-    const view = slipView({
-      slip: {
-        ...slip,
-        selectionLabel: 'Home',
-        marketLabel: 'Match result',
-        eventName: 'A v B',
-        bookie: 'bookie_b',
-        sessionId: 's-b',
-        stake: 10,
-        shownOdds: 2.1,
-      } as SlipPayload,
-      slipId: 'x',
-      userId: 'u',
+    const view = slipView({ slip: routedSlip, slipId: 'x', userId: 'u', expiresAt: 0 });
+    expect(view.embeds?.[0]?.description).toBe(`${routeLine(route)}\n${leftOutLine(route)}`);
+  });
+
+  it('tells approvers the same when the stake makes the slip a proposal', () => {
+    const proposal = {
+      proposalId: 'p',
+      needed: 1,
+      shownOdds: 2.1,
       expiresAt: 0,
+      stakeCents: 60_00,
+      note: null,
+    } as Proposal;
+    const view = proposalView({
+      proposal,
+      slip: { ...routedSlip, stake: 60 },
+      approvals: [],
+      approverRoleId: undefined,
     });
     expect(view.embeds?.[0]?.description).toBe(`${routeLine(route)}\n${leftOutLine(route)}`);
   });
