@@ -157,6 +157,25 @@ describe('/bet without a bookie: routed to the best live price', () => {
     expect(handle.responses().every((m) => m.visibleTo === bettor.id)).toBe(true);
   }, 60_000);
 
+  it('offers, with no book chosen, the markets and selections every book names alike (never a market_ref)', async () => {
+    const ask = async (focused: 'market' | 'selection', typed: string) =>
+      (await desk.ld.autocomplete({
+        user: desk.ld.users.bettor,
+        channelId: desk.ld.channelIds.bets,
+        name: 'bet',
+        options: { event: shared.epk, market: focused === 'market' ? typed : shared.market, [focused]: typed },
+        focused,
+      })) as Array<{ name: string; value: string }>;
+    // Autocomplete answers from cached cards: an ask may only start the read, so ask again until it has one.
+    let markets = await ask('market', shared.market);
+    for (let tries = 0; markets.length === 0 && tries < 40; tries++) {
+      await new Promise((r) => setTimeout(r, 250));
+      markets = await ask('market', shared.market);
+    }
+    expect(markets.map((c) => c.value)).toContain(shared.market);
+    expect((await ask('selection', '')).map((c) => c.value)).toContain(shared.slug);
+  });
+
   it('never shows the API key or the bot token', () => {
     const texts = desk.ld.messages(desk.ld.channelIds.bets).map((m) => JSON.stringify(m));
     expect(findSecrets({ messages: texts, logs: desk.logs.lines }, desk.secrets)).toEqual([]);
