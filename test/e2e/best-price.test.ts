@@ -135,6 +135,25 @@ describe('/bet without a bookie: routed to the best live price', () => {
     expect(trail.acks.every((ms) => ms < ACK_DEADLINE_MS)).toBe(true);
   }, 90_000);
 
+  it('with a book named, takes a selection picked across books (its slug) at that book, with no routing line', async () => {
+    const trail = newTrail();
+    const { bettor } = desk.ld.users;
+    const handle = await desk.ld.sendCommand({
+      user: bettor,
+      channelId: desk.ld.channelIds.bets,
+      name: 'bet',
+      options: { event: shared.epk, market: shared.market, selection: shared.slug, stake: 2, bookie: 'bookie_a' },
+    });
+    trail.acks.push(await ackTime(handle));
+    const slip = await until(
+      'the slip',
+      () => handle.responses().find((m) => /Bet slip/.test(textOf(m)) && (m.content ?? '').includes(bettor.id)),
+      30_000,
+    );
+    expect(textOf(slip)).toMatch(/Book\nbookie_a/);
+    expect(textOf(slip)).not.toMatch(/Best price of/);
+  }, 60_000);
+
   it('passes over the best book when its balance is below the stake, and names it left out', async () => {
     const trail = newTrail();
     const { bettor } = desk.ld.users;
