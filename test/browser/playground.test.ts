@@ -90,7 +90,7 @@ describe('the offline playground in Chromium', () => {
     // The listing is headed by the league's name, the one the choice showed.
     await expect(listing.getAttribute('embed-title')).resolves.toContain(league!);
 
-    // /bet: event, bookie, market and selection each from the bot's choices, then the stake.
+    // /bet: event, market and selection each from the bot's choices, then the stake.
     await input.click();
     await type('/bet');
     await page.locator('.suggestion', { hasText: '/bet' }).first().waitFor();
@@ -113,7 +113,8 @@ describe('the offline playground in Chromium', () => {
     expect(later, `no upcoming event among: ${labels.join(' | ')}`).toBeGreaterThanOrEqual(0);
     for (let i = 0; i < later; i++) await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
-    for (const option of ['bookie', 'market', 'selection']) {
+    // No bookie: the bot routes the bet to the best live price among the books that can take it.
+    for (const option of ['market', 'selection']) {
       await page.locator('.suggestion', { hasText: option }).first().waitFor();
       await page.keyboard.press('Tab'); // option:
       await choicesFor(option);
@@ -122,12 +123,13 @@ describe('the offline playground in Chromium', () => {
     await page.locator('.suggestion', { hasText: 'stake' }).first().waitFor();
     await page.keyboard.press('Tab'); // stake:
     await type('5');
-    await expect(input.inputValue()).resolves.toMatch(/^\/bet event:.+ bookie:\S+ market:.+ selection:.+ stake:5$/);
+    await expect(input.inputValue()).resolves.toMatch(/^\/bet event:.+ market:.+ selection:.+ stake:5$/);
     await page.keyboard.press('Enter');
 
     const slip = page.locator('discord-message', { hasText: 'confirm your bet' }).last();
     await slip.waitFor({ timeout: 20_000 });
     const slipId = await slip.getAttribute('data-message-id');
+    await expect(slip.textContent()).resolves.toMatch(/Best price of \d+ books?: bookie_\w+ \d+\.\d\d/);
     await slip.locator('discord-button', { hasText: 'Confirm' }).click();
     const receipt = page.locator(
       `discord-message[data-message-id="${slipId}"] discord-embed[embed-title="Bet placed ✅"]`,
