@@ -22,7 +22,14 @@ import {
   type SlipKindDeps,
   submitRecord,
 } from './slip-kinds.js';
-import { checkMinOdds, checkStake, decideOnLivePrice, type SlipPayload, slipKind } from './slip-rules.js';
+import {
+  checkMinOdds,
+  checkStake,
+  decideOnLivePrice,
+  type PriceRoute,
+  type SlipPayload,
+  slipKind,
+} from './slip-rules.js';
 import type { BotStore } from './store.js';
 import { UserFacingError } from './user-errors.js';
 import { recordView } from './views/bet-record.js';
@@ -56,6 +63,11 @@ export interface SlipRequest {
   /** Dollars; must be whole cents (checked with checkStake). */
   stake: number;
   minOdds?: number;
+  /**
+   * Set when /bet chose the book (no bookie named): the session it chose and the live price it just checked there,
+   * so the slip goes through that session at that price instead of a second check; `route` is shown on the slip.
+   */
+  routed?: { sessionId: string; live: number; route: PriceRoute };
 }
 
 export interface BetJobContext {
@@ -175,6 +187,15 @@ export class BetService {
     return active.session_id;
   }
 
+  /** The session best-price routing chose: still there, still active, on the slip's book. */
+  async #routedSession(sessionId: string, bookie: string): Promise<string> {
+    const s = (await this.d.catalog.loadSessions()).find((x) => x.session_id === sessionId);
+    if (!s?.active || s.bookie !== bookie) {
+      throw new UserFacingError(`The ${bookie} session chosen for the best price is no longer active. Run /bet again.`);
+    }
+    return sessionId;
+  }
+
   /** Live price of one selection, by market_ref, through the price check of the session. */
   async livePrice(sessionId: string, sport: string, epk: string, marketRef: string): Promise<number> {
     const submission = await this.d.gateway.priceChecks.sports({
@@ -277,8 +298,10 @@ export class BetService {
     }
     const event = await this.d.catalog.event(req.epk);
     const sport = event?.sport ?? req.epk.split('/')[0] ?? '';
-    const sessionId = await this.sessionFor(req.guildId, req.bookie);
-    const live = await this.livePrice(sessionId, sport, req.epk, req.marketRef);
+    const sessionId = req.routed
+      ? await this.#routedSession(req.routed.sessionId, req.bookie)
+      : await this.sessionFor(req.guildId, req.bookie);
+    const live = req.routed?.live ?? (await this.livePrice(sessionId, sport, req.epk, req.marketRef));
     const minCheck = checkMinOdds(req.minOdds, live);
     if (!minCheck.ok) throw new UserFacingError(minCheck.message);
     const now = this.d.now();
@@ -308,6 +331,7 @@ export class BetService {
         ...(req.minOdds === undefined ? {} : { minOdds: req.minOdds }),
         ...(event?.start_time ? { startTime: event.start_time } : {}),
         userId: req.userId,
+        ...(req.routed ? { route: req.routed.route } : {}),
       },
     };
     await this.d.slips.create(slip);

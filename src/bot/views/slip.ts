@@ -2,7 +2,7 @@ import { ButtonStyle } from 'discord.js';
 import { encodeCustomId } from '../custom-id.js';
 import type { GwBetResult } from '../gateway-port.js';
 import { formatMoney, formatOdds, potentialReturn } from '../odds.js';
-import type { SlipPayload } from '../slip-rules.js';
+import type { PriceRoute, SlipPayload } from '../slip-rules.js';
 import { COLOUR } from './colours.js';
 import { button, row } from './components.js';
 import { clip, fitView, LIMITS, type MessageView } from './limits.js';
@@ -35,6 +35,27 @@ export function sessionLabel(slip: SlipPayload): string {
   return slip.sessionId;
 }
 
+/** "Best price of 3 books: bookie_b 2.10 (bookie_a 2.05, bookie_c 2.00)". */
+export function routeLine(route: PriceRoute): string {
+  const [best, ...rest] = route.priced;
+  if (!best) return '';
+  const n = route.priced.length;
+  const others = rest.map((r) => `${r.book} ${formatOdds(r.price)}`).join(', ');
+  const head = `Best price of ${n} book${n === 1 ? '' : 's'}: ${best.book} ${formatOdds(best.price)}`;
+  return others ? `${head} (${others})` : head;
+}
+
+/** "Left out: bookie_b (market_ref betting is off); …", or '' when none was. */
+export function leftOutLine(route: PriceRoute): string {
+  if (route.leftOut.length === 0) return '';
+  return `Left out: ${route.leftOut.map((l) => `${l.book} (${l.why})`).join('; ')}`;
+}
+
+/** Both lines about a routed slip's book, or '' for a slip whose book the member named. */
+export function routeText(route: PriceRoute | undefined): string {
+  return route ? [routeLine(route), leftOutLine(route)].filter(Boolean).join('\n') : '';
+}
+
 /** The confirmation: what will be placed, at which live price, and the two buttons. */
 export function slipView(input: { slip: SlipPayload; slipId: string; userId: string; expiresAt: number }): MessageView {
   const { slip } = input;
@@ -44,6 +65,7 @@ export function slipView(input: { slip: SlipPayload; slipId: string; userId: str
     embeds: [
       {
         title: 'Bet slip',
+        ...(slip.route ? { description: clip(routeText(slip.route), LIMITS.embedDescription) } : {}),
         color: COLOUR.pending,
         fields: slipFields(slip, slip.shownOdds, sessionLabel(slip)),
         footer: { text: 'Only the person who made this slip can confirm it.' },
