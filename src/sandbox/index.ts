@@ -9,7 +9,8 @@ import { apiRoutes } from './routes/index.js';
 
 export { FIXTURE_KEYS } from './accounts/fixtures.js';
 export type { FaultConfig } from './core/faults.js';
-export type { Ctx, Reply, Route } from './core/http.js';
+export type { Ctx, Route } from './core/http.js';
+export type { Reply } from './core/reply.js';
 export type { Sandbox, World } from './core/sandbox.js';
 export { createSandboxState, resetSandbox, type StartSandboxOptions } from './core/state.js';
 

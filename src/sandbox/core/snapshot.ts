@@ -9,8 +9,8 @@ import { runLaunch } from '../routes/sessions.js';
 import { SimWorld, type WorldDump } from '../world/index.js';
 import type { FaultConfig } from './faults.js';
 import { parseFaultConfig } from './faults.js';
-import { ApiError } from './http.js';
 import type { Envelope, JobDump, SubmitOptions } from './jobs.js';
+import { ApiError } from './reply.js';
 import type { Sandbox } from './sandbox.js';
 
 export const SNAPSHOT_VERSION = 1;

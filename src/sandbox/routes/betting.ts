@@ -1,7 +1,8 @@
 // Betting over the simulated books: POST /v3/place_bet, /v3/stacked_srm, /v3/price_check and the legacy
 // synchronous /api/place_bet. Bodies are checked now; the bookmaker work (live price, money, ledger) runs in the job.
 import type { Session } from '../accounts/types.js';
-import { ApiError, accepted, type Ctx, ok, type Reply, type Route } from '../core/http.js';
+import type { Ctx, Route } from '../core/http.js';
+import { ApiError, accepted, ok, type Reply } from '../core/reply.js';
 import { sampleEnvelope } from '../core/samples.js';
 import { optionalNumber, optionalString, requireNumber, requireString } from '../core/validate.js';
 import { simWorld } from '../world/access.js';

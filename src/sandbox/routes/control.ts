@@ -2,7 +2,8 @@
 
 import type { Session } from '../accounts/types.js';
 import { parseFaultConfig } from '../core/faults.js';
-import { ApiError, ok, type Route } from '../core/http.js';
+import type { Route } from '../core/http.js';
+import { ApiError, ok } from '../core/reply.js';
 import type { Sandbox } from '../core/sandbox.js';
 import { checkDocument, heldSnapshot, restoreSnapshot, takeSnapshot } from '../core/snapshot.js';
 import { resetSandbox } from '../core/state.js';

@@ -1,5 +1,6 @@
 // GET /v3/markets: one book's market card for an event.
-import { ApiError, type Ctx, ok, type Reply, type Route } from '../core/http.js';
+import type { Ctx, Route } from '../core/http.js';
+import { ApiError, ok, type Reply } from '../core/reply.js';
 import { simWorld } from '../world/access.js';
 import { BOOKIES, isBookie, marketRefBettingEnabled } from '../world/books.js';
 import { viewCard } from '../world/card-view.js';

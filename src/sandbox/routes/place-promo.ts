@@ -1,7 +1,8 @@
 // POST /v3/place_promo (async): places a captured bet-boost card by id. Idempotent by idempotency_key.
 import type { AccountPromo } from '../accounts/account-promos.js';
 import type { LedgerBet, Session } from '../accounts/types.js';
-import { ApiError, accepted, type Ctx, type Route } from '../core/http.js';
+import type { Ctx, Route } from '../core/http.js';
+import { ApiError, accepted } from '../core/reply.js';
 import { sampleEnvelope } from '../core/samples.js';
 import { optionalString, requireInt, requireNumber, requireString } from '../core/validate.js';
 import { accountRefusal, type BookmakerRules } from '../world/placement.js';

@@ -1,7 +1,8 @@
 // Sessions: list, start, restart, stop. Session operations answer errors as {status: 'error', message}.
 
 import type { Session } from '../accounts/types.js';
-import { ApiError, type Ctx, ok, type Route } from '../core/http.js';
+import type { Ctx, Route } from '../core/http.js';
+import { ApiError, ok } from '../core/reply.js';
 import { SAMPLE_SESSION } from '../core/samples.js';
 import type { Sandbox } from '../core/sandbox.js';
 import { optionalBool, requireString } from '../core/validate.js';

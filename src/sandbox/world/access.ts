@@ -1,5 +1,5 @@
 // The routes' way to the generated world (the platform may run a placeholder until it loads).
-import { ApiError } from '../core/http.js';
+import { ApiError } from '../core/reply.js';
 import type { Sandbox } from '../core/sandbox.js';
 import { SimWorld } from './index.js';
 

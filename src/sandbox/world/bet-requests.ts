@@ -1,7 +1,7 @@
 // Reading bet, price-check and stacked-multi bodies: every problem is a 400 (or the spec's 404/409/422)
 // that names the field and says what to send. The work itself runs later, in the job.
 import type { Account, Session } from '../accounts/types.js';
-import { ApiError } from '../core/http.js';
+import { ApiError } from '../core/reply.js';
 import type { Sandbox } from '../core/sandbox.js';
 import {
   optionalBool,

@@ -1,7 +1,7 @@
 // Closing prices: each book's card as read just before the off (the closing line), for tests of CLV.
 // Prices follow a seeded path, so the close is recorded by the path itself: the price of the last scrape before
 // the off for sports cards, the live price a moment before the jump for racing.
-import { ApiError } from '../core/http.js';
+import { ApiError } from '../core/reply.js';
 import { BOOKIES } from './books.js';
 import { isBettable } from './card-view.js';
 import { iso } from './dates.js';

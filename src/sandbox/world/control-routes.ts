@@ -1,5 +1,6 @@
 // World controls for tests and local tools; mount them with the other /_sandbox routes (control mode only).
-import { ApiError, ok, type Route } from '../core/http.js';
+import type { Route } from '../core/http.js';
+import { ApiError, ok } from '../core/reply.js';
 import { optionalString, requireNumber } from '../core/validate.js';
 import { simWorld } from './access.js';
 import { isBookie } from './books.js';

@@ -2,7 +2,7 @@
 // Spec notes): `legs` of `{market_ref}` from the event's card, or `{market, selection, player?, line?}` named
 // like a single sports bet. All legs on one event; priced as the legs' product less a correlation discount.
 import type { Session } from '../accounts/types.js';
-import { ApiError } from '../core/http.js';
+import { ApiError } from '../core/reply.js';
 import type { Sandbox } from '../core/sandbox.js';
 import { optionalString } from '../core/validate.js';
 import type { Bookie } from './books.js';
