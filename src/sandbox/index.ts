@@ -11,8 +11,9 @@ export { FIXTURE_KEYS } from './accounts/fixtures.js';
 export type { FaultConfig } from './core/faults.js';
 export type { Ctx, Route } from './core/http.js';
 export type { Reply } from './core/reply.js';
-export type { Sandbox, World } from './core/sandbox.js';
+export type { Sandbox } from './core/sandbox.js';
 export { createSandboxState, resetSandbox, type StartSandboxOptions } from './core/state.js';
+export type { SimWorld } from './world/index.js';
 
 export interface RunningSandbox {
   url: string;
@@ -30,7 +31,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
 
   const tick = () => {
     try {
-      sb.world.tick(sb.clock.now(), sb);
+      sb.world.tick(sb.clock.now(), sb.ledger);
     } catch (err) {
       sb.log(`world tick failed: ${(err as Error).stack ?? String(err)}`);
     }

@@ -2,7 +2,7 @@
 // from the world's meetings and fixed hashes, so the same seed and day give the same offers.
 import { ApiError } from '../core/reply.js';
 import { hashString } from '../core/rng.js';
-import type { RacingMeeting } from '../core/sandbox.js';
+import type { RacingMeeting } from '../world/promo-sources.js';
 
 export type RaceType = 'R' | 'G' | 'H';
 

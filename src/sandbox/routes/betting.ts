@@ -5,7 +5,6 @@ import type { Ctx, Route } from '../core/http.js';
 import { ApiError, accepted, ok, type Reply } from '../core/reply.js';
 import { sampleEnvelope } from '../core/samples.js';
 import { optionalNumber, optionalString, requireNumber, requireString } from '../core/validate.js';
-import { simWorld } from '../world/access.js';
 import {
   activeSession,
   bad,
@@ -48,7 +47,7 @@ interface PreparedBet {
 /** Checks a place_bet body (400/404/409/422 now) and returns the work to run later. */
 function prepareBet(ctx: Ctx): PreparedBet {
   const { sb, body } = ctx;
-  const world = simWorld(sb);
+  const world = sb.world;
   const sessionId = requireString(body, 'session_id');
   const cat = category(body);
   if (cat === 'racing' && body.market === 'each_way')
@@ -62,7 +61,7 @@ function prepareBet(ctx: Ctx): PreparedBet {
   const type = betType(body) ?? (useBonus ? 'bonus' : 'non_promo');
   const delayMs = randomDelayMs(body, unit(world.seed, 'delay', world.nowMs()));
   // The world is read again when the job runs: a reset in between must not place into the old one.
-  const live = () => simWorld(sb);
+  const live = () => sb.world;
 
   if (cat === 'racing') {
     const race = raceOf(world, body);
@@ -165,7 +164,7 @@ function legacyPlaceBet(ctx: Ctx): Reply {
     return ok({
       success: true,
       bet_id: r.bet_id,
-      bookie_bet_id: `${bet.session.bookie}-${hashKey(simWorld(ctx.sb).seed, 'bookie-bet', String(r.bet_id)).toString(10)}`,
+      bookie_bet_id: `${bet.session.bookie}-${hashKey(ctx.sb.world.seed, 'bookie-bet', String(r.bet_id)).toString(10)}`,
       stake: r.stake,
       odds: r.odds,
       potential_return: r.potential_return,
@@ -178,7 +177,7 @@ function legacyPlaceBet(ctx: Ctx): Reply {
 
 function stackedSrm(ctx: Ctx): Reply {
   const { sb, body } = ctx;
-  const world = simWorld(sb);
+  const world = sb.world;
   const session = activeSession(sb, ctx.account, requireString(body, 'session_id'));
   requireBookieA(session, 'stacked_srm');
   const race = raceOf(world, body);
@@ -205,7 +204,7 @@ function stackedSrm(ctx: Ctx): Reply {
     path: ctx.path,
     session,
     callbackUrl: body.callback_url,
-    work: () => placeStackedSrm(sb, simWorld(sb), session, race.race, race.label, bets, rules),
+    work: () => placeStackedSrm(sb, sb.world, session, race.race, race.label, bets, rules),
     ...(delayMs !== undefined ? { delayMs } : {}),
   });
   return accepted(envelope);
@@ -224,7 +223,7 @@ function sessionsOf(ctx: Ctx): Session[] {
 
 function racingPriceCheck(ctx: Ctx, sessions: Session[]): Reply {
   const { sb, body } = ctx;
-  const race = raceOf(simWorld(sb), body);
+  const race = raceOf(sb.world, body);
   if (!race.race) throw new ApiError(404, { error: 'race_not_found', detail: `No race ${race.label}` });
   const found = race.race;
   const runner = optionalString(body, 'runner');
@@ -234,7 +233,7 @@ function racingPriceCheck(ctx: Ctx, sessions: Session[]): Reply {
       path: ctx.path,
       session,
       callbackUrl: body.callback_url,
-      work: () => racingPrices(simWorld(sb), session, found, runner),
+      work: () => racingPrices(sb.world, session, found, runner),
     });
     return { session_id: session.session_id, correlation_id: env.correlation_id };
   });
@@ -248,12 +247,12 @@ function racingPriceCheck(ctx: Ctx, sessions: Session[]): Reply {
 
 function sportsPriceCheck(ctx: Ctx, sessions: Session[]): Reply {
   const { sb, body } = ctx;
-  const world = simWorld(sb);
+  const world = sb.world;
   const byRef = body.market_ref !== undefined;
   const ref = byRef ? refQuery(world, body, null) : undefined;
   const text = byRef ? undefined : textQuery(body, false);
   const resolve = (session: Session) => {
-    const w = simWorld(sb);
+    const w = sb.world;
     const bookie = session.bookie as Bookie;
     if (ref && ref.refBookie !== bookie) {
       return {
@@ -268,7 +267,7 @@ function sportsPriceCheck(ctx: Ctx, sessions: Session[]): Reply {
     const base = { category: 'sports', session_id: session.session_id, bookie: session.bookie };
     if (!r.ok)
       return { status: 'failure', ...base, selections: [], error: r.error, ...(r.softMiss ? { soft_miss: true } : {}) };
-    return { status: 'success', ...base, selections: pricedSelections(simWorld(sb), session.bookie, r) };
+    return { status: 'success', ...base, selections: pricedSelections(sb.world, session.bookie, r) };
   };
   const now = world.nowMs();
   const queries = sessions.map((session) => {

@@ -56,7 +56,7 @@ export const controlRoutes: Route[] = [
     handler: ({ sb, body }) => {
       const epk = optionalString(body, 'epk');
       try {
-        return ok(sb.world.settle(sb, epk));
+        return ok(sb.world.settle(sb.ledger, epk));
       } catch (err) {
         // The world refuses an unknown event key: say so instead of a 500.
         throw new ApiError(404, { detail: (err as Error).message, field: 'epk' });

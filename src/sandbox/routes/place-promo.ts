@@ -53,7 +53,7 @@ function placeWork(ctx: Ctx, session: Session, promoId: number, stake: number, r
     };
     if (!promo || promo.boosted_odds === undefined)
       return fail('card_gone: the card is no longer offered or no longer boosted');
-    if (promo.epk && sb.world.eventStatus && sb.world.eventStatus(promo.epk) !== 'prematch') {
+    if (promo.epk && sb.world.eventStatus(promo.epk) !== 'prematch') {
       return fail('card_gone: the event has started, so the boost is no longer offered');
     }
     const refused = rules ? accountRefusal({ targetOdds: 0, maxOdds: null, rules }, stake) : null;

@@ -2,7 +2,6 @@
 import type { Route } from '../core/http.js';
 import { ApiError, ok } from '../core/reply.js';
 import { optionalString, requireNumber } from '../core/validate.js';
-import { simWorld } from './access.js';
 import { isBookie } from './books.js';
 import { closingOf } from './closing.js';
 import { iso } from './dates.js';
@@ -14,7 +13,7 @@ export const worldControlRoutes: Route[] = [
     path: '/_sandbox/world/drift',
     auth: 'none',
     handler: ({ sb, body }) => {
-      const world = simWorld(sb);
+      const world = sb.world;
       const factor = requireNumber(body, 'factor', { positive: true });
       const bookie = optionalString(body, 'bookie');
       const epk = optionalString(body, 'epk');
@@ -38,7 +37,7 @@ export const worldControlRoutes: Route[] = [
     path: '/_sandbox/world/event',
     auth: 'none',
     handler: ({ sb, query }) => {
-      const world = simWorld(sb);
+      const world = sb.world;
       const epk = query.get('epk') ?? '';
       const ev = world.findEvent(epk);
       if (!ev) throw new ApiError(404, { detail: `Unknown event '${epk}': send an event_id from GET /odds/v1/events` });
@@ -73,7 +72,7 @@ export const worldControlRoutes: Route[] = [
       if (bookie !== undefined && !isBookie(bookie)) {
         throw new ApiError(400, { detail: `Unknown bookie '${bookie}'`, field: 'bookie' });
       }
-      return ok(closingOf(simWorld(sb), epk, bookie));
+      return ok(closingOf(sb.world, epk, bookie));
     },
   },
 ];

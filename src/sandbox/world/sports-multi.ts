@@ -3,7 +3,6 @@
 // like a single sports bet. All legs on one event; priced as the legs' product less a correlation discount.
 import type { Session } from '../accounts/types.js';
 import { ApiError } from '../core/reply.js';
-import type { Sandbox } from '../core/sandbox.js';
 import { optionalString } from '../core/validate.js';
 import type { Bookie } from './books.js';
 import type { Outcome } from './cards.js';
@@ -11,6 +10,7 @@ import type { SimWorld } from './index.js';
 import { decodeMarketRef, encodeMarketRef } from './market-ref.js';
 import {
   accountRefusal,
+  type BetBooks,
   betFailure,
   betSuccess,
   commitBet,
@@ -81,7 +81,7 @@ export function sportsLegsOf(value: unknown, epk: string | undefined): SportsLeg
 
 /** The job of POST /v3/place_bet for a sports same-game multi. */
 export function placeSportsMulti(
-  sb: Sandbox,
+  books: BetBooks,
   world: SimWorld,
   session: Session,
   req: SportsMultiRequest,
@@ -146,7 +146,7 @@ export function placeSportsMulti(
   const price = movedPrice(Math.max(1.01, Math.round(product * CORRELATION * 100) / 100), req);
   const refusal = priceRefusal(price, req);
   if (refusal) return betFailure(refusal, req.stake, price, extra);
-  const done = commitBet(sb, world, session, {
+  const done = commitBet(books, world, session, {
     stake: req.stake,
     odds: price,
     useBonus: req.useBonus,
