@@ -5,6 +5,18 @@ import type { Ctx, Route } from '../core/http.js';
 import { ApiError, accepted, ok, type Reply } from '../core/reply.js';
 import { sampleEnvelope } from '../core/samples.js';
 import { optionalNumber, optionalString, requireNumber, requireString } from '../core/validate.js';
+import type { Bookie } from '../world/books.js';
+import { hashKey, unit } from '../world/prng.js';
+import { normaliseRaceType } from '../world/racing.js';
+import {
+  placeRacingMulti,
+  placeRacingSingle,
+  placeStackedSrm,
+  racingPrices,
+  type StackedBet,
+} from '../world/racing-bets.js';
+import { placeSportsBet, pricedSelections, resolveRef, resolveText } from '../world/sports-bets.js';
+import { placeSportsMulti } from '../world/sports-multi.js';
 import {
   activeSession,
   bad,
@@ -18,21 +30,10 @@ import {
   randomDelayMs,
   refQuery,
   requireBookieA,
+  sportsLegsOf,
   textQuery,
   usesBonus,
-} from '../world/bet-requests.js';
-import type { Bookie } from '../world/books.js';
-import { hashKey, unit } from '../world/prng.js';
-import { normaliseRaceType } from '../world/racing.js';
-import {
-  placeRacingMulti,
-  placeRacingSingle,
-  placeStackedSrm,
-  racingPrices,
-  type StackedBet,
-} from '../world/racing-bets.js';
-import { placeSportsBet, pricedSelections, resolveRef, resolveText } from '../world/sports-bets.js';
-import { placeSportsMulti, sportsLegsOf } from '../world/sports-multi.js';
+} from './bet-requests.js';
 import { bookmakerRules } from './bookmaker-rules.js';
 
 const FRESH_PRICE_MS = 10_000;

@@ -8,8 +8,8 @@ import type { Sandbox } from '../core/sandbox.js';
 import { checkDocument, heldSnapshot, restoreSnapshot, takeSnapshot } from '../core/snapshot.js';
 import { resetSandbox } from '../core/state.js';
 import { optionalBool, optionalString, requireNumber, requireString } from '../core/validate.js';
-import { worldControlRoutes } from '../world/control-routes.js';
 import { connectClient } from './sessions.js';
+import { worldControlRoutes } from './world-control.js';
 
 export const controlRoutes: Route[] = [
   {

@@ -1,10 +1,10 @@
-// World controls for tests and local tools; mount them with the other /_sandbox routes (control mode only).
+// World controls for tests and local tools, mounted with the other /_sandbox routes (control mode only).
 import type { Route } from '../core/http.js';
 import { ApiError, ok } from '../core/reply.js';
 import { optionalString, requireNumber } from '../core/validate.js';
-import { isBookie } from './books.js';
-import { closingOf } from './closing.js';
-import { iso } from './dates.js';
+import { isBookie } from '../world/books.js';
+import { closingOf } from '../world/closing.js';
+import { iso } from '../world/dates.js';
 
 export const worldControlRoutes: Route[] = [
   {
@@ -72,7 +72,20 @@ export const worldControlRoutes: Route[] = [
       if (bookie !== undefined && !isBookie(bookie)) {
         throw new ApiError(400, { detail: `Unknown bookie '${bookie}'`, field: 'bookie' });
       }
-      return ok(closingOf(sb.world, epk, bookie));
+      const closing = closingOf(sb.world, epk, bookie);
+      if (closing.kind === 'unknown') {
+        throw new ApiError(404, {
+          detail: `Unknown event '${epk}': send an event_id from GET /odds/v1/events or a racing key <track>/<race_num>/<race_type>/<country>/<date>`,
+          field: 'epk',
+        });
+      }
+      if (closing.kind === 'not_off') {
+        throw new ApiError(409, {
+          detail: `'${epk}' has not gone off yet: its close is the card read just before the off (${iso(closing.offMs)}); advance the clock past it`,
+          off_at: iso(closing.offMs),
+        });
+      }
+      return ok(closing);
     },
   },
 ];
