@@ -15,7 +15,7 @@ export interface Ctx {
   method: string;
   path: string;
   query: URLSearchParams;
-  // biome-ignore lint/suspicious/noExplicitAny: request bodies are checked field by field with core/validate.ts
+  // biome-ignore lint/suspicious/noExplicitAny: request bodies are checked field by field with routes/validate.ts
   body: any;
   headers: IncomingHttpHeaders;
   /** Resolved from the key; for auth 'none' routes a placeholder with no sessions. */

@@ -3,14 +3,6 @@
 import type { Account, Session } from '../accounts/types.js';
 import { ApiError } from '../core/reply.js';
 import type { Sandbox } from '../core/sandbox.js';
-import {
-  optionalBool,
-  optionalNumber,
-  optionalString,
-  requireInt,
-  requireNumber,
-  requireString,
-} from '../core/validate.js';
 import { bookieOnlyFeature, isBookie, marketRefBettingEnabled } from '../world/books.js';
 import { isDay } from '../world/dates.js';
 import type { SimWorld } from '../world/index.js';
@@ -23,6 +15,7 @@ import { checkSiteEventId } from '../world/site-event.js';
 import type { RefQuery } from '../world/sports-bets.js';
 import type { TextQuery } from '../world/sports-match.js';
 import type { SportsLeg } from '../world/sports-multi.js';
+import { optionalBool, optionalNumber, optionalString, requireInt, requireNumber, requireString } from './validate.js';
 
 type Body = Record<string, unknown>;
 

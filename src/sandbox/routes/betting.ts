@@ -4,7 +4,6 @@ import type { Session } from '../accounts/types.js';
 import type { Ctx, Route } from '../core/http.js';
 import { ApiError, accepted, ok, type Reply } from '../core/reply.js';
 import { sampleEnvelope } from '../core/samples.js';
-import { optionalNumber, optionalString, requireNumber, requireString } from '../core/validate.js';
 import type { Bookie } from '../world/books.js';
 import { hashKey, unit } from '../world/prng.js';
 import { normaliseRaceType } from '../world/racing.js';
@@ -35,6 +34,7 @@ import {
   usesBonus,
 } from './bet-requests.js';
 import { bookmakerRules } from './bookmaker-rules.js';
+import { optionalNumber, optionalString, requireNumber, requireString } from './validate.js';
 
 const FRESH_PRICE_MS = 10_000;
 

@@ -12,9 +12,9 @@ import {
 import type { Session } from '../accounts/types.js';
 import type { Ctx, Route } from '../core/http.js';
 import { ApiError, ok } from '../core/reply.js';
-import { optionalString, requireInt, requireNumber, requireString } from '../core/validate.js';
 import { addDays } from '../world/dates.js';
 import { activeSession, submitSessionJob } from './session-job.js';
+import { optionalString, requireInt, requireNumber, requireString } from './validate.js';
 
 export function bonusBetsResult(ctx: Ctx, session: Session) {
   return listBonusBets(ctx.sb.accounts.bookAccountOf(session));

@@ -7,8 +7,8 @@ import { ApiError, ok } from '../core/reply.js';
 import type { Sandbox } from '../core/sandbox.js';
 import { checkDocument, heldSnapshot, restoreSnapshot, takeSnapshot } from '../core/snapshot.js';
 import { resetSandbox } from '../core/state.js';
-import { optionalBool, optionalString, requireNumber, requireString } from '../core/validate.js';
 import { connectClient } from './sessions.js';
+import { optionalBool, optionalString, requireNumber, requireString } from './validate.js';
 import { worldControlRoutes } from './world-control.js';
 
 export const controlRoutes: Route[] = [

@@ -4,9 +4,9 @@ import type { LedgerBet, Session } from '../accounts/types.js';
 import type { Ctx, Route } from '../core/http.js';
 import { ApiError, accepted } from '../core/reply.js';
 import { sampleEnvelope } from '../core/samples.js';
-import { optionalString, requireInt, requireNumber, requireString } from '../core/validate.js';
 import { accountRefusal, type BookmakerRules } from '../world/placement.js';
 import { bookmakerRules } from './bookmaker-rules.js';
+import { optionalString, requireInt, requireNumber, requireString } from './validate.js';
 
 const MARKET = 'head_to_head';
 /** A racing card boosts a runner to win. */

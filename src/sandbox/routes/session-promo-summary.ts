@@ -4,7 +4,7 @@ import { listBonusBets } from '../accounts/bonus.js';
 import { racePromos } from '../accounts/race-promos.js';
 import type { Route } from '../core/http.js';
 import { ok } from '../core/reply.js';
-import { requireString } from '../core/validate.js';
+import { requireString } from './validate.js';
 
 export const sessionPromoSummaryRoutes: Route[] = [
   {

@@ -5,7 +5,7 @@ import type { Ctx, Route } from '../core/http.js';
 import { ApiError, ok } from '../core/reply.js';
 import { SAMPLE_SESSION } from '../core/samples.js';
 import type { Sandbox } from '../core/sandbox.js';
-import { optionalBool, requireString } from '../core/validate.js';
+import { optionalBool, requireString } from './validate.js';
 
 /** Sandbox ms a launching session takes to become active (the spec does not show this move). */
 export const LAUNCH_DELAY_MS = 2_000;

@@ -1,10 +1,10 @@
 // World controls for tests and local tools, mounted with the other /_sandbox routes (control mode only).
 import type { Route } from '../core/http.js';
 import { ApiError, ok } from '../core/reply.js';
-import { optionalString, requireNumber } from '../core/validate.js';
 import { isBookie } from '../world/books.js';
 import { closingOf } from '../world/closing.js';
 import { iso } from '../world/dates.js';
+import { optionalString, requireNumber } from './validate.js';
 
 export const worldControlRoutes: Route[] = [
   {

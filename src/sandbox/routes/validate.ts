@@ -1,5 +1,5 @@
 // Field checks for request bodies and queries: each failure is a 400 that names the field and says what to send.
-import { ApiError } from './reply.js';
+import { ApiError } from '../core/reply.js';
 
 type Body = Record<string, unknown>;
 
