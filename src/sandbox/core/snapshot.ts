@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountPromo } from '../accounts/account-promos.js';
 import type { AccountsDump } from '../accounts/accounts.js';
+import { runLaunch } from '../accounts/launches.js';
 import type { Entry } from '../accounts/ledger.js';
-import { runLaunch } from '../routes/sessions.js';
 import type { WorldDump } from '../world/index.js';
 import type { FaultConfig } from './faults.js';
 import { parseFaultConfig } from './faults.js';

@@ -1,5 +1,6 @@
 // /_sandbox control routes: mounted only with `control: true`; no key. For tests and local tools.
 
+import { connectClient } from '../accounts/launches.js';
 import type { Session } from '../accounts/types.js';
 import { parseFaultConfig } from '../core/faults.js';
 import type { Route } from '../core/http.js';
@@ -7,7 +8,6 @@ import { ApiError, ok } from '../core/reply.js';
 import type { Sandbox } from '../core/sandbox.js';
 import { checkDocument, heldSnapshot, restoreSnapshot, takeSnapshot } from '../core/snapshot.js';
 import { resetSandbox } from '../core/state.js';
-import { connectClient } from './sessions.js';
 import { optionalBool, optionalString, requireNumber, requireString } from './validate.js';
 import { worldControlRoutes } from './world-control.js';
 
