@@ -37,6 +37,28 @@ describe('the import graph of src/', () => {
   });
 });
 
+describe('the sandbox rooms', () => {
+  const graph = importGraph(SRC);
+  const importsOf = (room: string) =>
+    [...graph]
+      .filter(([file]) => file.startsWith(room))
+      .flatMap(([file, targets]) => targets.map((t) => `${file} → ${t}`));
+
+  it('keep the world a pure simulation: no route, HTTP type or Sandbox state in src/sandbox/world', () => {
+    const http = ['sandbox/routes/', 'sandbox/core/reply.ts', 'sandbox/core/http.ts', 'sandbox/core/sandbox.ts'];
+    expect(importsOf('sandbox/world/').filter((edge) => http.some((h) => edge.split(' → ')[1]!.startsWith(h)))).toEqual(
+      [],
+    );
+  });
+
+  it('mount the routes only from the entry point', () => {
+    const intoRoutes = [...graph]
+      .filter(([file]) => !file.startsWith('sandbox/routes/'))
+      .flatMap(([file, targets]) => targets.filter((t) => t.startsWith('sandbox/routes/')).map(() => file));
+    expect([...new Set(intoRoutes)]).toEqual(['sandbox/index.ts']);
+  });
+});
+
 describe('the loop finder', () => {
   const dir = mkdtempSync(join(tmpdir(), 'import-graph-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
