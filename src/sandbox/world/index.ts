@@ -422,9 +422,4 @@ function meetingOf(t: TrackDef, date: string): RacingMeeting {
   return { track: t.track, race_type: t.race_type, country: t.country, races: RACES_PER_MEETING, date, starts };
 }
 
-/** Builds the world for a seed, relative to the clock's current date. */
-export function createWorld(opts: { seed: number; clock: SandboxClock }): SimWorld {
-  return new SimWorld(opts);
-}
-
 export { dayStartMs };
