@@ -4,6 +4,7 @@ import { bookieChoices, eventChoices, marketChoices, resolveEventOption } from '
 import type { Command } from '../src/bot/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/interact.js';
 import { cardView } from '../src/bot/views/card.js';
+import { Tier } from '../src/gateway/index.js';
 
 export const data = new SlashCommandBuilder()
   .setName('markets')
@@ -29,7 +30,9 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const epk = await resolveEventOption(ctx, interaction.options.getString('event', true));
   const bookie = interaction.options.getString('bookie', true).trim();
-  const tier = interaction.options.getString('tier') ?? undefined;
+  const tierOption = interaction.options.getString('tier');
+  // Discord offers only the three tiers as choices.
+  const tier = tierOption === null ? undefined : Tier.parse(tierOption);
   const market = interaction.options.getString('market')?.trim() || undefined;
   const event = await ctx.catalog.event(epk);
   if (event?.books && !event.books.includes(bookie)) {

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Tier } from '../gateway/index.js';
 import { CardLimitError } from './catalog.js';
 import type { BotContext } from './context.js';
 import { getRef, putRef } from './refs.js';
@@ -11,7 +12,7 @@ export interface CardRef {
   eventName: string;
   /** The event's start (ISO 8601), for the card's heading. */
   startTime?: string;
-  tier?: string;
+  tier?: Tier;
   market?: string;
 }
 

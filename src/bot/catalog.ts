@@ -1,10 +1,14 @@
+import type { Event, EventsQuery, MarketCard, MarketCardQuery, Session } from '../gateway/index.js';
 import { CardBudget, cardLimitMessage } from './card-budget.js';
-import type { GatewayPort, GwEvent, GwEventsQuery, GwMarketCard, GwSession } from './gateway-port.js';
+import type { GatewayPort } from './gateway-port.js';
 import { SingleFlight } from './single-flight.js';
 import type { BotStore } from './store.js';
 import { UserFacingError } from './user-errors.js';
 
-export type EventsFilter = Pick<GwEventsQuery, 'league' | 'date' | 'since' | 'until' | 'status'>;
+/** The card filters the bot uses (a tier or one market). */
+export type CardFilters = Pick<MarketCardQuery, 'tier' | 'market'>;
+
+export type EventsFilter = Pick<EventsQuery, 'league' | 'date' | 'since' | 'until' | 'status'>;
 
 const EVENTS_TTL_MS = 60_000;
 const CARD_TTL_MS = 60_000;
@@ -66,15 +70,15 @@ export class Catalog {
     this.now = opts.now ?? Date.now;
   }
 
-  loadEvents(q: EventsFilter): Promise<GwEvent[]> {
+  loadEvents(q: EventsFilter): Promise<Event[]> {
     const k = eventsKey(q);
     return this.flights.run(k, () => this.readEvents(k, q));
   }
 
-  private async readEvents(k: string, q: EventsFilter): Promise<GwEvent[]> {
-    const hit = await this.store.kv.get<GwEvent[]>(k);
+  private async readEvents(k: string, q: EventsFilter): Promise<Event[]> {
+    const hit = await this.store.kv.get<Event[]>(k);
     if (Array.isArray(hit)) return hit;
-    const out: GwEvent[] = [];
+    const out: Event[] = [];
     let cursor: string | undefined;
     for (let i = 0; i < MAX_EVENT_PAGES; i++) {
       const page = await this.gateway.events.list({ ...q, limit: pageLimit(q), ...(cursor ? { cursor } : {}) });
@@ -87,27 +91,22 @@ export class Catalog {
     return out;
   }
 
-  async peekEvents(q: EventsFilter): Promise<GwEvent[] | undefined> {
-    const hit = await this.store.kv.get<GwEvent[]>(eventsKey(q));
+  async peekEvents(q: EventsFilter): Promise<Event[] | undefined> {
+    const hit = await this.store.kv.get<Event[]>(eventsKey(q));
     return Array.isArray(hit) ? hit : undefined;
   }
 
-  async event(epk: string): Promise<GwEvent | undefined> {
-    return (await this.store.kv.get<GwEvent>(`cache:event:${epk}`)) ?? undefined;
+  async event(epk: string): Promise<Event | undefined> {
+    return (await this.store.kv.get<Event>(`cache:event:${epk}`)) ?? undefined;
   }
 
-  loadCard(epk: string, bookie: string, filters: { tier?: string; market?: string } = {}): Promise<GwMarketCard> {
+  loadCard(epk: string, bookie: string, filters: CardFilters = {}): Promise<MarketCard> {
     const k = `cache:card:${bookie}:${filters.tier ?? '*'}:${filters.market ?? '*'}:${epk}`;
     return this.flights.run(k, () => this.readCard(k, epk, bookie, filters));
   }
 
-  private async readCard(
-    k: string,
-    epk: string,
-    bookie: string,
-    filters: { tier?: string; market?: string },
-  ): Promise<GwMarketCard> {
-    const hit = await this.store.kv.get<GwMarketCard>(k);
+  private async readCard(k: string, epk: string, bookie: string, filters: CardFilters): Promise<MarketCard> {
+    const hit = await this.store.kv.get<MarketCard>(k);
     if (hit && typeof hit === 'object') return hit;
     await this.assertEventHasBook(epk, bookie);
     const now = this.now();
@@ -134,10 +133,10 @@ export class Catalog {
    * Backstop for a wait this process did not count (another process on the same key, a 429's pause): when the
    * client's limiter still holds reads after the deadline, answer with the limit instead of hanging.
    */
-  private boundedCardRead(read: Promise<GwMarketCard>): Promise<GwMarketCard> {
+  private boundedCardRead(read: Promise<MarketCard>): Promise<MarketCard> {
     const limiter = this.gateway.marketsLimiter;
     if (!limiter) return read;
-    return new Promise<GwMarketCard>((resolve, reject) => {
+    return new Promise<MarketCard>((resolve, reject) => {
       const timer = setTimeout(() => {
         if (limiter.queued > 0) {
           const wait = Math.max(this.cards.waitMs(this.now()), this.cards.windowMs / 2);
@@ -158,13 +157,9 @@ export class Catalog {
     });
   }
 
-  async peekCard(
-    epk: string,
-    bookie: string,
-    filters: { tier?: string; market?: string } = {},
-  ): Promise<GwMarketCard | undefined> {
+  async peekCard(epk: string, bookie: string, filters: CardFilters = {}): Promise<MarketCard | undefined> {
     const k = `cache:card:${bookie}:${filters.tier ?? '*'}:${filters.market ?? '*'}:${epk}`;
-    return (await this.store.kv.get<GwMarketCard>(k)) ?? undefined;
+    return (await this.store.kv.get<MarketCard>(k)) ?? undefined;
   }
 
   /** Whether the book took bets by market_ref on its last bound card read; undefined when not known yet. */
@@ -173,20 +168,20 @@ export class Catalog {
     return typeof flag === 'boolean' ? flag : undefined;
   }
 
-  loadSessions(): Promise<GwSession[]> {
+  loadSessions(): Promise<Session[]> {
     return this.flights.run('cache:sessions', () => this.readSessions());
   }
 
-  private async readSessions(): Promise<GwSession[]> {
-    const hit = await this.store.kv.get<GwSession[]>('cache:sessions');
+  private async readSessions(): Promise<Session[]> {
+    const hit = await this.store.kv.get<Session[]>('cache:sessions');
     if (Array.isArray(hit)) return hit;
     const sessions = await this.gateway.sessions.list();
     await this.store.kv.set('cache:sessions', sessions, SESSIONS_TTL_MS);
     return sessions;
   }
 
-  async peekSessions(): Promise<GwSession[] | undefined> {
-    const hit = await this.store.kv.get<GwSession[]>('cache:sessions');
+  async peekSessions(): Promise<Session[] | undefined> {
+    const hit = await this.store.kv.get<Session[]>('cache:sessions');
     return Array.isArray(hit) ? hit : undefined;
   }
 }

@@ -1,7 +1,7 @@
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
+import type { Event, MarketRow } from '../gateway/index.js';
 import type { BotContext } from './context.js';
 import { dayIn } from './dates.js';
-import type { GwEvent, GwMarket } from './gateway-port.js';
 import { matchText } from './interact.js';
 import { leagueName, PRESET_LEAGUES } from './leagues.js';
 import { formatOdds } from './odds.js';
@@ -36,7 +36,7 @@ function warmInBackground(ctx: BotContext): void {
   warming.set(ctx, p);
 }
 
-async function upcoming(ctx: BotContext): Promise<GwEvent[]> {
+async function upcoming(ctx: BotContext): Promise<Event[]> {
   const hit = await ctx.catalog.peekEvents(upcomingWindow(ctx.now()));
   if (!hit) warmInBackground(ctx);
   return hit ?? [];
@@ -88,7 +88,7 @@ export async function eventChoices(ctx: BotContext, typed: string): Promise<Choi
   // An event no book lists yet has no card to open or bet on.
   const events = (await upcoming(ctx)).filter((e) => e.status !== 'finished' && (e.books?.length ?? 0) > 0);
   // Events still to start come first: a bet is usually on a coming game, and in-play cards may be thin.
-  const startsLater = (e: GwEvent) => Date.parse(e.start_time) >= now;
+  const startsLater = (e: Event) => Date.parse(e.start_time) >= now;
   const ordered = [...events.filter(startsLater), ...events.filter((e) => !startsLater(e))];
   const matched = matchText(ordered, typed, (e) => `${e.name} ${e.league} ${leagueName(e.league)}`).slice(
     0,
@@ -147,11 +147,11 @@ async function cardFor(ctx: BotContext, eventOption: string | null, bookie: stri
   return card;
 }
 
-export function marketValue(m: GwMarket, index: number): string {
+export function marketValue(m: MarketRow, index: number): string {
   return m.market.length <= LIMITS.choiceValue && !m.market.startsWith('#') ? m.market : `#${index}`;
 }
 
-export function findMarket(markets: GwMarket[], value: string): GwMarket | undefined {
+export function findMarket(markets: MarketRow[], value: string): MarketRow | undefined {
   const sorted = sortMarkets(markets);
   if (value.startsWith('#')) return sorted[Number(value.slice(1))];
   return sorted.find((m) => m.market === value) ?? sorted.find((m) => m.label.toLowerCase() === value.toLowerCase());

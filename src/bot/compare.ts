@@ -3,9 +3,9 @@
  * one price-check job per session and selection, all in parallel; the best price per selection marked.
  */
 
+import type { MarketRow, MarketSelection } from '../gateway/index.js';
 import { livePriceOf } from './bet-service.js';
 import type { BotContext } from './context.js';
-import type { GwMarket, GwSelection } from './gateway-port.js';
 import { UserFacingError, userMessage } from './user-errors.js';
 import { bettable } from './views/card.js';
 
@@ -30,7 +30,7 @@ export interface SelectionComparison {
   best: BookPrice | undefined;
 }
 
-export const selectionKey = (s: GwSelection) => s.slug ?? `${s.label.toLowerCase()}|${s.line ?? ''}`;
+export const selectionKey = (s: MarketSelection) => s.slug ?? `${s.label.toLowerCase()}|${s.line ?? ''}`;
 
 /** The best (highest) live price among books; ties go to the first listed. */
 export function bestOf(books: readonly BookPrice[]): BookPrice | undefined {
@@ -39,7 +39,7 @@ export function bestOf(books: readonly BookPrice[]): BookPrice | undefined {
   return best;
 }
 
-const matches = (s: GwSelection, wanted: string) => {
+const matches = (s: MarketSelection, wanted: string) => {
   const w = wanted.trim().toLowerCase();
   return s.slug?.toLowerCase() === w || s.label.toLowerCase() === w;
 };
@@ -56,7 +56,7 @@ export async function compareMarket(
     throw new UserFacingError(`No active session on a book that lists ${event.name} (${books.join(', ') || 'none'}).`);
   }
   // Each book's own card: market_refs are valid only at the book they came from.
-  const cards = new Map<string, GwMarket | undefined>();
+  const cards = new Map<string, MarketRow | undefined>();
   for (const bookie of new Set(sessions.map((s) => s.bookie))) {
     const card = await ctx.catalog.loadCard(q.epk, bookie).catch(() => undefined);
     cards.set(
@@ -71,7 +71,7 @@ export async function compareMarket(
     );
   }
   const rows = new Map<string, { label: string; jobs: Array<Promise<BookPrice>> }>();
-  const wanted = (s: GwSelection) => (q.selection ? matches(s, q.selection) : true);
+  const wanted = (s: MarketSelection) => (q.selection ? matches(s, q.selection) : true);
   for (const session of sessions) {
     const market = cards.get(session.bookie);
     for (const sel of market ? bettable(market).filter(wanted) : []) {

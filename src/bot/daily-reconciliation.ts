@@ -1,5 +1,6 @@
+import type { Transaction } from '../gateway/index.js';
 import { dayIn, dayStart } from './dates.js';
-import type { GatewayPort, GwTransaction } from './gateway-port.js';
+import type { GatewayPort } from './gateway-port.js';
 import { Ledger } from './ledger.js';
 import { formatMoney } from './odds.js';
 import type { BotStore } from './store.js';
@@ -75,7 +76,7 @@ export async function reconcileDay(input: {
       report.sessions.push({ sessionId, gatewayBets: 0, matched: 0, unread: true });
       continue;
     }
-    const bets = read.transactions.filter((t: GwTransaction) => t.type === 'bet');
+    const bets = read.transactions.filter((t: Transaction) => t.type === 'bet');
     const placedToday = bets.filter((t) => inDay(t.placed_at));
     let matched = 0;
     for (const tx of placedToday) {

@@ -15,7 +15,6 @@ import { reconcileDay, reconciliationView } from './daily-reconciliation.js';
 import { dayIn } from './dates.js';
 import { deployCommands } from './deploy.js';
 import { makeRequest } from './discord-rest.js';
-import { asGatewayPort } from './gateway-compat.js';
 import type { GatewayPort } from './gateway-port.js';
 import { ResultTracker } from './job-tracker.js';
 import { loadCommands } from './loader.js';
@@ -131,7 +130,7 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
           onError: (err) => logger.warn('result poll failed; will retry', { err }),
         },
       });
-      gateway = asGatewayPort(client);
+      gateway = client;
       const owned = gateway;
       stops.push(() => owned.close());
     }

@@ -1,5 +1,5 @@
 import type { APIEmbedField } from 'discord.js';
-import type { GwBalance, GwSession } from '../gateway-port.js';
+import type { BalanceRecord, Session } from '../../gateway/index.js';
 import { formatMoney, formatOdds } from '../odds.js';
 import type { JobRecord } from '../repos/jobs.js';
 import { approvalPolicy, type GuildSettings } from '../settings.js';
@@ -12,7 +12,7 @@ const field = (name: string, value: string, inline = false): APIEmbedField => ({
   inline,
 });
 
-export function sessionsView(sessions: GwSession[]): MessageView {
+export function sessionsView(sessions: Session[]): MessageView {
   const rows = sessions
     .slice(0, LIMITS.embedFields)
     .map((s) =>
@@ -38,7 +38,7 @@ export function sessionsView(sessions: GwSession[]): MessageView {
   });
 }
 
-export function balancesView(rows: Array<{ session: GwSession; balance?: GwBalance; error?: string }>): MessageView {
+export function balancesView(rows: Array<{ session: Session; balance?: BalanceRecord; error?: string }>): MessageView {
   return fitView({
     embeds: [
       {

@@ -1,6 +1,6 @@
 import { ButtonStyle } from 'discord.js';
+import type { BetResult } from '../../gateway/index.js';
 import { encodeCustomId } from '../custom-id.js';
-import type { GwBetResult } from '../gateway-port.js';
 import { formatMoney, formatOdds, potentialReturn } from '../odds.js';
 import type { SlipPayload } from '../slip-rules.js';
 import { COLOUR } from './colours.js';
@@ -114,7 +114,7 @@ export function closedSlipView(
 }
 
 /** The bet result, from whichever arrived first (webhook or poll). */
-export function receiptView(slip: SlipPayload, result: GwBetResult): MessageView {
+export function receiptView(slip: SlipPayload, result: BetResult): MessageView {
   const inner = result.bet_result ?? undefined;
   const success = result.success && (inner?.success ?? true);
   const betId = inner?.bet_id ?? result.bet_id ?? undefined;
