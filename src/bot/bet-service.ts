@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { APIError, NetworkError, RequestTimeoutError } from '../gateway/errors.js';
-import type { BetResult, JobOutcome, MarketCard, MarketSelection, SportsPriceCheckResult } from '../gateway/index.js';
+import {
+  betOutcomeOf,
+  type JobOutcome,
+  type MarketCard,
+  type MarketSelection,
+  type SportsPriceCheckResult,
+} from '../gateway/index.js';
 import type { Catalog } from './catalog.js';
 import type { BotTunables } from './config.js';
 import { dayIn } from './dates.js';
@@ -9,7 +15,6 @@ import type { ResultTracker } from './job-tracker.js';
 import type { Logger } from './logger.js';
 import { formatMoney } from './odds.js';
 import { type Outbox, RANK } from './outbox.js';
-import { betReceiptOf } from './receipt.js';
 import type { BetRecord, BetRecordRepo, ClaimOutcome } from './repos/bet-records.js';
 import type { JobRecord } from './repos/jobs.js';
 import type { SlipRecord, SlipRepo } from './repos/slips.js';
@@ -482,8 +487,8 @@ export class BetService {
     const now = this.d.now();
     let moved: BetRecord | undefined;
     if (outcome.status === 'completed') {
-      const receipt = betReceiptOf(outcome.result);
-      if (receipt.kind === 'placed') {
+      const receipt = betOutcomeOf(outcome.result);
+      if (receipt.placed) {
         moved = await this.d.records.move(
           placementId,
           ['sending', 'submitted', 'unknown', 'not_placed'],
@@ -491,12 +496,12 @@ export class BetService {
           { betId: receipt.betId, odds: receipt.odds ?? job.context.odds },
           now,
         );
-      } else if (receipt.kind === 'refused') {
+      } else if (!receipt.unreadable) {
         moved = await this.d.records.move(
           placementId,
           ['sending', 'submitted', 'unknown'],
           'refused',
-          { note: receipt.message },
+          { note: receipt.message ?? 'the bookmaker refused the bet' },
           now,
         );
       } else {
@@ -529,7 +534,7 @@ export class BetService {
     if (!job.channelId || !job.messageId) return;
     const view =
       outcome.status === 'completed'
-        ? receiptView(job.context.slip, (outcome.result ?? { success: false }) as BetResult)
+        ? receiptView(job.context.slip, outcome.result ?? { success: false })
         : jobLostView(job.context.slip, outcome.status);
     await this.d.outbox.edit(job.channelId, job.messageId, view, RANK.final);
   }

@@ -1,5 +1,5 @@
 import { ButtonStyle } from 'discord.js';
-import type { BetResult } from '../../gateway/index.js';
+import { betOutcomeOf } from '../../gateway/index.js';
 import { encodeCustomId } from '../custom-id.js';
 import { formatMoney, formatOdds, potentialReturn } from '../odds.js';
 import type { SlipPayload } from '../slip-rules.js';
@@ -114,14 +114,13 @@ export function closedSlipView(
 }
 
 /** The bet result, from whichever arrived first (webhook or poll). */
-export function receiptView(slip: SlipPayload, result: BetResult): MessageView {
-  const inner = result.bet_result ?? undefined;
-  const success = result.success && (inner?.success ?? true);
-  const betId = inner?.bet_id ?? result.bet_id ?? undefined;
-  const odds = inner?.odds ?? result.odds ?? slip.shownOdds;
-  const stake = inner?.stake ?? result.stake ?? slip.stake;
-  if (!success || !betId) {
-    const error = inner?.error ?? result.error ?? 'the bookmaker refused the bet';
+/** The slip's receipt from a place_bet result in either of the spec's shapes (read by the library's betOutcomeOf). */
+export function receiptView(slip: SlipPayload, result: unknown): MessageView {
+  const outcome = betOutcomeOf(result);
+  const odds = outcome.odds ?? slip.shownOdds;
+  const stake = outcome.stake ?? slip.stake;
+  if (!outcome.placed) {
+    const error = outcome.message ?? 'the bookmaker refused the bet';
     return fitView({
       content: '',
       embeds: [
@@ -135,7 +134,8 @@ export function receiptView(slip: SlipPayload, result: BetResult): MessageView {
       components: [],
     });
   }
-  const ret = result.potential_return ?? potentialReturn(stake, odds);
+  const betId = outcome.betId;
+  const ret = potentialReturn(stake, odds);
   return fitView({
     content: '',
     embeds: [
