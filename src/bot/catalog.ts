@@ -78,14 +78,10 @@ export class Catalog {
   private async readEvents(k: string, q: EventsFilter): Promise<Event[]> {
     const hit = await this.store.kv.get<Event[]>(k);
     if (Array.isArray(hit)) return hit;
+    // The library's pager follows next_cursor; the desk reads at most MAX_EVENT_PAGES pages (each costs a token).
+    const pager = this.gateway.events.pages({ ...q, limit: pageLimit(q) });
     const out: Event[] = [];
-    let cursor: string | undefined;
-    for (let i = 0; i < MAX_EVENT_PAGES; i++) {
-      const page = await this.gateway.events.list({ ...q, limit: pageLimit(q), ...(cursor ? { cursor } : {}) });
-      out.push(...page.data);
-      if (!page.next_cursor) break;
-      cursor = page.next_cursor;
-    }
+    for (let i = 0; i < MAX_EVENT_PAGES && pager.hasNextPage(); i++) out.push(...(await pager.nextPage()).data);
     await this.store.kv.set(k, out, EVENTS_TTL_MS);
     for (const e of out) await this.store.kv.set(`cache:event:${e.event_id}`, e, 6 * 3600_000);
     return out;
