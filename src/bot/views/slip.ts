@@ -113,8 +113,10 @@ export function closedSlipView(
   });
 }
 
-/** The bet result, from whichever arrived first (webhook or poll). */
-/** The slip's receipt from a place_bet result in either of the spec's shapes (read by the library's betOutcomeOf). */
+/**
+ * The bet result, from whichever arrived first (webhook or poll), in either of the spec's shapes (read by the
+ * library's betOutcomeOf); the potential return is stake × odds.
+ */
 export function receiptView(slip: SlipPayload, result: unknown): MessageView {
   const outcome = betOutcomeOf(result);
   const odds = outcome.odds ?? slip.shownOdds;
