@@ -5,9 +5,9 @@
  */
 
 import type { ChatInputCommandInteraction } from 'discord.js';
+import type { BalanceRecord } from '../gateway/index.js';
 import { comparableMarket, eventBooks, priceAtSession, selectionKey, selectionMatches } from './compare.js';
 import type { BotContext } from './context.js';
-import type { GwBalance } from './gateway-port.js';
 import { formatMoney, stakeCentsOf } from './odds.js';
 import { getSettings, stakeLimits } from './settings.js';
 import { assertDailyRoom, assertMayBet, postSlip } from './slip-post.js';
@@ -138,7 +138,7 @@ export function noBookText(route: PriceRoute): string {
 }
 
 /** The cash part of a balance record, in cents: a stake is paid in cash, bonus funds go by token. */
-export function cashCents(b: GwBalance): number {
+export function cashCents(b: BalanceRecord): number {
   return Math.round(b.balance * 100) - Math.round((b.bonus_balance ?? 0) * 100);
 }
 

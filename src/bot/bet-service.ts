@@ -1,14 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { APIError, NetworkError, RequestTimeoutError } from '../gateway/errors.js';
+import {
+  betOutcomeOf,
+  type JobOutcome,
+  type MarketCard,
+  type MarketSelection,
+  type SportsPriceCheckResult,
+} from '../gateway/index.js';
 import type { Catalog } from './catalog.js';
 import type { BotTunables } from './config.js';
 import { dayIn } from './dates.js';
-import type { GatewayPort, GwBetResult, GwMarketCard, GwSelection, JobOutcome } from './gateway-port.js';
+import type { GatewayPort } from './gateway-port.js';
 import type { ResultTracker } from './job-tracker.js';
 import type { Logger } from './logger.js';
 import { formatMoney } from './odds.js';
 import { type Outbox, RANK } from './outbox.js';
-import { betReceiptOf } from './receipt.js';
 import type { BetRecord, BetRecordRepo, ClaimOutcome } from './repos/bet-records.js';
 import type { JobRecord } from './repos/jobs.js';
 import type { SlipRecord, SlipRepo } from './repos/slips.js';
@@ -129,9 +135,9 @@ export function sendFailure(err: unknown): 'not_sent' | 'unknown' {
 }
 
 function findSelection(
-  card: GwMarketCard,
+  card: MarketCard,
   marketRef: string,
-): { market: GwMarketCard['markets'][number]; sel: GwSelection } | undefined {
+): { market: MarketCard['markets'][number]; sel: MarketSelection } | undefined {
   for (const market of sortMarkets(card.markets)) {
     const sel = market.selections.find((s) => s.market_ref === marketRef);
     if (sel) return { market, sel };
@@ -140,14 +146,11 @@ function findSelection(
 }
 
 /** A sports price-check result's price for one market_ref (or the only price it carries). */
-export function livePriceOf(result: unknown, marketRef: string): number | undefined {
-  if (!result || typeof result !== 'object') return undefined;
-  const r = result as { status?: string; selections?: Array<Record<string, unknown>>; price?: unknown };
-  if (r.status !== undefined && r.status !== 'success') return undefined;
-  if (typeof r.price === 'number') return r.price;
-  const rows = r.selections ?? [];
+export function livePriceOf(result: SportsPriceCheckResult, marketRef: string): number | undefined {
+  if (result.status !== 'success') return undefined;
+  const rows = result.selections ?? [];
   const row = rows.find((s) => s.market_ref === marketRef) ?? (rows.length === 1 ? rows[0] : undefined);
-  const price = row?.price ?? row?.odds;
+  const price = row?.price;
   return typeof price === 'number' && price > 1 ? price : undefined;
 }
 
@@ -214,7 +217,7 @@ export class BetService {
     }
     const price = livePriceOf(outcome.result, marketRef);
     if (price === undefined) {
-      const err = (outcome.result as { error?: unknown } | undefined)?.error;
+      const err = outcome.result.error;
       throw new UserFacingError(
         `The bookmaker gave no live price for this selection${typeof err === 'string' ? ` (${err.slice(0, 200)})` : ''}. It may be suspended: pick another.`,
       );
@@ -508,8 +511,8 @@ export class BetService {
     const now = this.d.now();
     let moved: BetRecord | undefined;
     if (outcome.status === 'completed') {
-      const receipt = betReceiptOf(outcome.result);
-      if (receipt.kind === 'placed') {
+      const receipt = betOutcomeOf(outcome.result);
+      if (receipt.placed) {
         moved = await this.d.records.move(
           placementId,
           ['sending', 'submitted', 'unknown', 'not_placed'],
@@ -517,12 +520,12 @@ export class BetService {
           { betId: receipt.betId, odds: receipt.odds ?? job.context.odds },
           now,
         );
-      } else if (receipt.kind === 'refused') {
+      } else if (!receipt.unreadable) {
         moved = await this.d.records.move(
           placementId,
           ['sending', 'submitted', 'unknown'],
           'refused',
-          { note: receipt.message },
+          { note: receipt.message ?? 'the bookmaker refused the bet' },
           now,
         );
       } else {
@@ -555,7 +558,7 @@ export class BetService {
     if (!job.channelId || !job.messageId) return;
     const view =
       outcome.status === 'completed'
-        ? receiptView(job.context.slip, (outcome.result ?? { success: false }) as GwBetResult)
+        ? receiptView(job.context.slip, outcome.result ?? { success: false })
         : jobLostView(job.context.slip, outcome.status);
     await this.d.outbox.edit(job.channelId, job.messageId, view, RANK.final);
   }

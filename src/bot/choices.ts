@@ -1,8 +1,8 @@
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
+import type { Event, MarketRow } from '../gateway/index.js';
 import { selectionMatches } from './compare.js';
 import type { BotContext } from './context.js';
 import { dayIn } from './dates.js';
-import type { GwEvent, GwMarket } from './gateway-port.js';
 import { matchText } from './interact.js';
 import { leagueName, PRESET_LEAGUES } from './leagues.js';
 import { formatOdds } from './odds.js';
@@ -37,7 +37,7 @@ function warmInBackground(ctx: BotContext): void {
   warming.set(ctx, p);
 }
 
-async function upcoming(ctx: BotContext): Promise<GwEvent[]> {
+async function upcoming(ctx: BotContext): Promise<Event[]> {
   const hit = await ctx.catalog.peekEvents(upcomingWindow(ctx.now()));
   if (!hit) warmInBackground(ctx);
   return hit ?? [];
@@ -89,7 +89,7 @@ export async function eventChoices(ctx: BotContext, typed: string): Promise<Choi
   // An event no book lists yet has no card to open or bet on.
   const events = (await upcoming(ctx)).filter((e) => e.status !== 'finished' && (e.books?.length ?? 0) > 0);
   // Events still to start come first: a bet is usually on a coming game, and in-play cards may be thin.
-  const startsLater = (e: GwEvent) => Date.parse(e.start_time) >= now;
+  const startsLater = (e: Event) => Date.parse(e.start_time) >= now;
   const ordered = [...events.filter(startsLater), ...events.filter((e) => !startsLater(e))];
   const matched = matchText(ordered, typed, (e) => `${e.name} ${e.league} ${leagueName(e.league)}`).slice(
     0,
@@ -148,11 +148,11 @@ async function cardFor(ctx: BotContext, eventOption: string | null, bookie: stri
   return card;
 }
 
-export function marketValue(m: GwMarket, index: number): string {
+export function marketValue(m: MarketRow, index: number): string {
   return m.market.length <= LIMITS.choiceValue && !m.market.startsWith('#') ? m.market : `#${index}`;
 }
 
-export function findMarket(markets: GwMarket[], value: string): GwMarket | undefined {
+export function findMarket(markets: MarketRow[], value: string): MarketRow | undefined {
   const sorted = sortMarkets(markets);
   if (value.startsWith('#')) return sorted[Number(value.slice(1))];
   return sorted.find((m) => m.market === value) ?? sorted.find((m) => m.label.toLowerCase() === value.toLowerCase());
@@ -200,7 +200,7 @@ export async function selectionChoices(
  * Markets every book names the same way (mapped tiers), for commands that span books (/compare, /bet with no
  * bookie): read from the first listed book's cached card, since autocomplete cannot wait for the gateway.
  */
-async function sharedMarkets(ctx: BotContext, eventOption: string | null): Promise<GwMarket[]> {
+async function sharedMarkets(ctx: BotContext, eventOption: string | null): Promise<MarketRow[]> {
   const epk = eventOption ? await resolveEventOption(ctx, eventOption).catch(() => undefined) : undefined;
   const event = epk ? await ctx.catalog.event(epk) : undefined;
   for (const bookie of event?.books ?? []) {

@@ -3,9 +3,9 @@
  * one price-check job per session and selection, all in parallel; the best price per selection marked.
  */
 
+import type { Event, MarketCard, MarketRow, MarketSelection, Session } from '../gateway/index.js';
 import { livePriceOf } from './bet-service.js';
 import type { BotContext } from './context.js';
-import type { GwEvent, GwMarket, GwMarketCard, GwSelection, GwSession } from './gateway-port.js';
 import { UserFacingError, userMessage } from './user-errors.js';
 import { bettable } from './views/card.js';
 
@@ -30,7 +30,7 @@ export interface SelectionComparison {
   best: BookPrice | undefined;
 }
 
-export const selectionKey = (s: GwSelection) => s.slug ?? `${s.label.toLowerCase()}|${s.line ?? ''}`;
+export const selectionKey = (s: MarketSelection) => s.slug ?? `${s.label.toLowerCase()}|${s.line ?? ''}`;
 
 /** The best (highest) live price among books; ties go to the first listed. */
 export function bestOf(books: readonly BookPrice[]): BookPrice | undefined {
@@ -40,21 +40,21 @@ export function bestOf(books: readonly BookPrice[]): BookPrice | undefined {
 }
 
 /** A selection named by its slug, its label or its key (slugs and labels are shared across books, market_refs not). */
-export const selectionMatches = (s: GwSelection, wanted: string) => {
+export const selectionMatches = (s: MarketSelection, wanted: string) => {
   const w = wanted.trim().toLowerCase();
   return s.slug?.toLowerCase() === w || s.label.toLowerCase() === w || selectionKey(s).toLowerCase() === w;
 };
 
 /** A market comparable across books: named (mapped) markets only, by their market key. */
-export const comparableMarket = (card: GwMarketCard | undefined, market: string): GwMarket | undefined =>
+export const comparableMarket = (card: MarketCard | undefined, market: string): MarketRow | undefined =>
   card?.markets.find((m) => m.market === market && m.tier !== 'unmapped');
 
 export interface EventBooks {
-  event: GwEvent;
+  event: Event;
   /** Active sessions whose book lists the event. */
-  sessions: GwSession[];
+  sessions: Session[];
   /** Each such book's own card (undefined when it could not be read): market_refs are valid only at their book. */
-  cards: Map<string, GwMarketCard | undefined>;
+  cards: Map<string, MarketCard | undefined>;
 }
 
 /** The event, the active sessions on the books that list it, and those books' cards (read in parallel). */
@@ -85,7 +85,7 @@ export async function compareMarket(
     );
   }
   const rows = new Map<string, { label: string; jobs: Array<Promise<BookPrice>> }>();
-  const wanted = (s: GwSelection) => (q.selection ? selectionMatches(s, q.selection) : true);
+  const wanted = (s: MarketSelection) => (q.selection ? selectionMatches(s, q.selection) : true);
   for (const session of sessions) {
     const market = markets.get(session.bookie);
     for (const sel of market ? bettable(market).filter(wanted) : []) {

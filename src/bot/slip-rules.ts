@@ -1,4 +1,5 @@
 import { acceptableFloor, formatMoney, formatOdds, stakeCentsOf } from './odds.js';
+import type { RaceType } from './tracks.js';
 
 /** Everything a slip needs to be confirmed later, by anyone's process: stored as JSON. */
 export interface SlipPayload {
@@ -47,7 +48,7 @@ export type SlipKind = 'sports' | 'racing' | 'promo';
 export interface RacingLeg {
   track: string;
   raceNum: number;
-  raceType: string;
+  raceType: RaceType;
   /** The track's local day, YYYY-MM-DD. */
   date: string;
   runner: string;

@@ -1,6 +1,6 @@
 import { ButtonStyle } from 'discord.js';
+import { betOutcomeOf } from '../../gateway/index.js';
 import { encodeCustomId } from '../custom-id.js';
-import type { GwBetResult } from '../gateway-port.js';
 import { formatMoney, formatOdds, potentialReturn } from '../odds.js';
 import type { PriceRoute, SlipPayload } from '../slip-rules.js';
 import { COLOUR } from './colours.js';
@@ -135,15 +135,16 @@ export function closedSlipView(
   });
 }
 
-/** The bet result, from whichever arrived first (webhook or poll). */
-export function receiptView(slip: SlipPayload, result: GwBetResult): MessageView {
-  const inner = result.bet_result ?? undefined;
-  const success = result.success && (inner?.success ?? true);
-  const betId = inner?.bet_id ?? result.bet_id ?? undefined;
-  const odds = inner?.odds ?? result.odds ?? slip.shownOdds;
-  const stake = inner?.stake ?? result.stake ?? slip.stake;
-  if (!success || !betId) {
-    const error = inner?.error ?? result.error ?? 'the bookmaker refused the bet';
+/**
+ * The bet result, from whichever arrived first (webhook or poll), in either of the spec's shapes (read by the
+ * library's betOutcomeOf); the potential return is stake × odds.
+ */
+export function receiptView(slip: SlipPayload, result: unknown): MessageView {
+  const outcome = betOutcomeOf(result);
+  const odds = outcome.odds ?? slip.shownOdds;
+  const stake = outcome.stake ?? slip.stake;
+  if (!outcome.placed) {
+    const error = outcome.message ?? 'the bookmaker refused the bet';
     return fitView({
       content: '',
       embeds: [
@@ -157,7 +158,8 @@ export function receiptView(slip: SlipPayload, result: GwBetResult): MessageView
       components: [],
     });
   }
-  const ret = result.potential_return ?? potentialReturn(stake, odds);
+  const betId = outcome.betId;
+  const ret = potentialReturn(stake, odds);
   return fitView({
     content: '',
     embeds: [

@@ -172,6 +172,6 @@ describe('cash that can take a stake', () => {
   });
 
   it('is the whole balance when the record has no bonus part', () => {
-    expect(cashCents({ balance: 0.3, bonus_balance: null })).toBe(30);
+    expect(cashCents({ balance: 0.3 })).toBe(30);
   });
 });
