@@ -94,11 +94,16 @@ describe('the money path against the sandbox and the local Discord', () => {
     const r = await desk.bot.context.bets.confirm(slip.slipId, desk.ld.users.bettor.id, where);
     expect(r.kind).toBe('recorded');
     await until(() => /^Bet placed|^Bet not placed/.test(title(where.messageId)), 'the receipt after the 5xx', 30_000);
-    const rows = await desk.bot.store.query<{ state: string; last_error: string | null }>(
-      'SELECT state, last_error FROM outbox WHERE message_id = ?',
-      where.messageId,
-    );
-    expect(rows[0]?.state).toBe('done');
+    // The outbox marks the row done once Discord's answer to the edit is back, a moment after the edit shows.
+    const outboxRow = async () =>
+      (
+        await desk.bot.store.query<{ state: string; last_error: string | null }>(
+          'SELECT state, last_error FROM outbox WHERE message_id = ?',
+          where.messageId,
+        )
+      )[0];
+    await until(async () => ((await outboxRow())?.state === 'done' ? true : undefined), 'the outbox row done', 10_000);
+    const rows = [await outboxRow()];
     // Discord's client gave up on its own retries at least once; the outbox tried again later.
     expect(rows[0]?.last_error).toMatch(/502|Bad Gateway|Internal|error/i);
   });
