@@ -41,7 +41,7 @@ export interface BotStore {
   runAsLeader(name: string, work: LeaderWork, opts?: LeaderOptions): LeaderRun;
   /** The schema version (newest migration applied). */
   schemaVersion(): Promise<number>;
-  /** Deletes expired slips, old deliveries and old posts. */
+  /** Deletes expired slips, old deliveries, finished jobs and outbox rows, and expired cache entries. */
   sweep(now: number): Promise<void>;
   close(): Promise<void>;
 }

@@ -44,13 +44,35 @@ describe.each(ENGINES)('store with several processes on %s', (engine) => {
   it('upgrades a store from the previous version and keeps its rows', async () => {
     const old = await openOne({ migrateTo: LATEST_VERSION - 1 });
     expect(await old.schemaVersion()).toBe(LATEST_VERSION - 1);
-    await old.query('INSERT INTO posts (post_key, posted_at) VALUES (?, ?)', 'result:kept', 1_700_000_000_000);
+    await old.query(
+      'INSERT INTO webhook_deliveries (correlation_id, body, received_at) VALUES (?, ?, ?)',
+      'cid-kept',
+      '{}',
+      1_700_000_000_000,
+    );
     await old.close();
     const now = await openOne();
     expect(await now.schemaVersion()).toBe(LATEST_VERSION);
-    expect(await now.query('SELECT post_key, posted_at FROM posts')).toEqual([
-      { post_key: 'result:kept', posted_at: 1_700_000_000_000 },
+    expect(await now.query('SELECT correlation_id, received_at FROM webhook_deliveries')).toEqual([
+      { correlation_id: 'cid-kept', received_at: 1_700_000_000_000 },
     ]);
+  });
+
+  it('drops the posts, bets and stake_usage tables, with their rows, when upgrading from version 4', async () => {
+    const old = await openOne({ migrateTo: 4 });
+    await old.query('INSERT INTO posts (post_key, posted_at) VALUES (?, ?)', 'result:old', 1_700_000_000_000);
+    await old.close();
+    const now = await openOne();
+    const tables = ['posts', 'bets', 'stake_usage'];
+    const left = await Promise.all(
+      tables.map((t) =>
+        now.query(`SELECT 1 FROM ${t}`).then(
+          () => t,
+          () => null,
+        ),
+      ),
+    );
+    expect(left.filter(Boolean)).toEqual([]);
   });
 
   it('applies concurrent read-modify-writes of guild settings from two processes without losing any', async () => {
@@ -139,12 +161,16 @@ describe('store versions on sqlite', () => {
     const KeyvSqlite = (await import('@keyv/sqlite')).default;
     const raw = new KeyvSqlite({ uri: url });
     for (const stmt of MIGRATIONS[0]!.statements) await raw.query(stmt);
-    await raw.query("INSERT INTO posts (post_key, posted_at) VALUES ('settle:old', 1700000000000)");
+    await raw.query(
+      "INSERT INTO webhook_deliveries (correlation_id, body, received_at) VALUES ('cid-old', '{}', 1700000000000)",
+    );
     await raw.disconnect();
     const store = await openStore(url);
     try {
       expect(await store.schemaVersion()).toBe(LATEST_VERSION);
-      expect(await store.query('SELECT post_key FROM posts')).toEqual([{ post_key: 'settle:old' }]);
+      expect(await store.query('SELECT correlation_id FROM webhook_deliveries')).toEqual([
+        { correlation_id: 'cid-old' },
+      ]);
     } finally {
       await store.close();
       cleanup();
