@@ -1,6 +1,7 @@
 import type { GatewayPort, GwTransaction } from './gateway-port.js';
 import type { Logger } from './logger.js';
 import { type BetRecord, type BetRecordRepo, UNRESOLVED } from './repos/bet-records.js';
+import { singlePass } from './single-flight.js';
 import { readTransactionsSince } from './transactions.js';
 
 /** Clocks of the desk and the gateway may disagree by this much. */
@@ -67,7 +68,7 @@ export function matches(record: BetRecord, tx: GwTransaction, safeWindowMs: numb
  */
 export class Reconciler {
   #timer: NodeJS.Timeout | undefined;
-  #running: Promise<ReconcileReport> | undefined;
+  readonly #passes = singlePass(() => this.#pass());
   #stopped = false;
 
   constructor(private readonly o: ReconcilerOptions) {}
@@ -83,15 +84,12 @@ export class Reconciler {
     this.#stopped = true;
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
-    await this.#running?.catch(() => undefined);
+    await this.#passes.settled();
   }
 
   /** One pass; overlapping calls share it. */
   run(): Promise<ReconcileReport> {
-    this.#running ??= this.#pass().finally(() => {
-      this.#running = undefined;
-    });
-    return this.#running;
+    return this.#passes.run();
   }
 
   async #pass(): Promise<ReconcileReport> {
