@@ -8,7 +8,7 @@ import type { GwEvent, GwMarketCard } from '../../../src/bot/gateway-port.js';
 import { type RunningBot, startBot } from '../../../src/bot/index.js';
 import { createLogger } from '../../../src/bot/logger.js';
 import { bettable } from '../../../src/bot/views/card.js';
-import { type LocalDiscord, startLocalDiscord } from '../../../src/local-discord/index.js';
+import { type LocalDiscord, type OptionInput, startLocalDiscord } from '../../../src/local-discord/index.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
 import { setBetRole } from '../../e2e/bet-role.js';
 
@@ -22,6 +22,34 @@ export async function until<T>(fn: () => T | Promise<T>, what: string, timeoutMs
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/**
+ * Sends a slash command from a member in the bets channel and waits for its first public reply (with an embed,
+ * or also plain content unless `embedsOnly`); `ackMs` is how long the bot took to acknowledge it.
+ */
+export async function runCommand(
+  desk: Desk,
+  name: string,
+  options: OptionInput,
+  opts: { subcommand?: string; user?: 'admin' | 'bettor' | 'viewer'; embedsOnly?: boolean } = {},
+) {
+  const { ld } = desk;
+  const ix = await ld.sendCommand({
+    user: ld.users[opts.user ?? 'bettor'],
+    channelId: ld.channelIds.bets,
+    name,
+    options,
+    ...(opts.subcommand ? { subcommand: opts.subcommand } : {}),
+  });
+  const ack = await ix.acknowledged;
+  const reply = await until(
+    () =>
+      ix.responses().find((m) => (m.embeds.length > 0 || (!opts.embedsOnly && m.content)) && !((m.flags ?? 0) & 128)),
+    `the /${name} reply`,
+    30_000,
+  );
+  return { reply, ackMs: ack.ms };
 }
 
 export interface Desk {
