@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { vi } from 'vitest';
 import { upcomingWindow } from '../../../src/bot/choices.js';
 import { parseConfig } from '../../../src/bot/config.js';
 import { freePort } from '../../../src/bot/free-port.js';
@@ -14,14 +15,16 @@ import { setBetRole } from '../../e2e/bet-role.js';
 
 export const API_KEY = 'sandbox-key-alpha';
 
-export async function until<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 15_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+/** The first truthy value fn gives (polled), e.g. a message once it has arrived. */
+export function until<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 15_000): Promise<NonNullable<T>> {
+  return vi.waitFor(
+    async () => {
+      const v = await fn();
+      if (!v) throw new Error(`timed out waiting for ${what}`);
+      return v as NonNullable<T>;
+    },
+    { timeout: timeoutMs, interval: 25 },
+  );
 }
 
 /**

@@ -9,14 +9,6 @@ import { getSettings, updateSettings } from '../../../src/bot/settings.js';
 import { type BotStore, LATEST_VERSION, MIGRATIONS, openStore } from '../../../src/bot/store.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 
-const until = async (cond: () => boolean, what: string, ms = 15_000) => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await delay(20);
-  }
-};
-
 describe.each(ENGINES)('store with several processes on %s', (engine) => {
   let url: string;
   let cleanup: () => void;
@@ -98,7 +90,7 @@ describe.each(ENGINES)('store with several processes on %s', (engine) => {
       });
       order.push('a out');
     });
-    await until(() => order.length === 1, 'a to hold the lock');
+    await expect.poll(() => order.length, { timeout: 15_000 }).toBe(1);
     const waiting = b.withLock('k', async () => {
       order.push('b in');
     });
@@ -133,12 +125,12 @@ describe.each(ENGINES)('store with several processes on %s', (engine) => {
       };
     };
     const runA = a.runAsLeader('settlement', work('a'), { checkMs: 50 });
-    await until(() => runA.isLeader, 'a to lead');
+    await expect.poll(() => runA.isLeader, { timeout: 15_000 }).toBe(true);
     const runB = b.runAsLeader('settlement', work('b'), { checkMs: 50 });
     await delay(300);
     expect([...working]).toEqual(['a']);
     await runA.stop();
-    await until(() => runB.isLeader, 'b to take over');
+    await expect.poll(() => runB.isLeader, { timeout: 15_000 }).toBe(true);
     expect({ working: [...working], overlap }).toEqual({ working: ['b'], overlap: false });
     await runB.stop();
   });
@@ -146,11 +138,10 @@ describe.each(ENGINES)('store with several processes on %s', (engine) => {
   it('lets another process lead once the leader process closes its store', async () => {
     const [a, b] = await Promise.all([openOne(), openOne()]);
     const runA = a.runAsLeader('watch', () => undefined, { checkMs: 50 });
-    await until(() => runA.isLeader, 'a to lead');
+    await expect.poll(() => runA.isLeader, { timeout: 15_000 }).toBe(true);
     const runB = b.runAsLeader('watch', () => undefined, { checkMs: 50 });
     await a.close();
-    await until(() => runB.isLeader, 'b to take over');
-    expect(runB.isLeader).toBe(true);
+    await expect.poll(() => runB.isLeader, { timeout: 15_000 }).toBe(true);
   });
 });
 
