@@ -1,4 +1,5 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
+import { postBestPriceSlip } from '../src/bot/best-price.js';
 import {
   bookieChoices,
   eventChoices,
@@ -6,47 +7,66 @@ import {
   resolveEventOption,
   resolveRefOption,
   selectionChoices,
+  selectionRefAt,
+  sharedMarketChoices,
+  sharedSelectionChoices,
 } from '../src/bot/choices.js';
 import type { Command } from '../src/bot/command.js';
 import { respondChoices } from '../src/bot/interact.js';
 import { postSlip } from '../src/bot/slip-post.js';
 
+// Discord lists required options first, so the optional book comes after the stake.
 export const data = new SlashCommandBuilder()
   .setName('bet')
   .setDescription('Build a price-checked bet slip (needs the bet role; until one is set, only Manage Server)')
   .setContexts(InteractionContextType.Guild)
   .addStringOption((o) => o.setName('event').setDescription('The event').setRequired(true).setAutocomplete(true))
-  .addStringOption((o) => o.setName('bookie').setDescription('The book').setRequired(true).setAutocomplete(true))
   .addStringOption((o) => o.setName('market').setDescription('The market').setRequired(true).setAutocomplete(true))
   .addStringOption((o) =>
     o.setName('selection').setDescription('The selection').setRequired(true).setAutocomplete(true),
   )
   .addNumberOption((o) => o.setName('stake').setDescription('Stake in dollars, e.g. 10').setRequired(true))
+  .addStringOption((o) =>
+    o
+      .setName('bookie')
+      .setDescription('The book (leave out: the best live price among the books that can take the stake)')
+      .setAutocomplete(true),
+  )
   .addNumberOption((o) => o.setName('min_odds').setDescription('Refuse if the live price is below this'));
 
 export const execute: Command['execute'] = async (interaction, ctx) => {
+  // Price checks at several books can take longer than Discord's 3 s: acknowledge first.
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const epk = await resolveEventOption(ctx, interaction.options.getString('event', true));
   const minOdds = interaction.options.getNumber('min_odds') ?? undefined;
-  await postSlip(ctx, interaction, {
-    epk,
-    bookie: interaction.options.getString('bookie', true).trim(),
-    marketRef: await resolveRefOption(ctx, interaction.options.getString('selection', true).trim(), 'selection'),
-    stake: interaction.options.getNumber('stake', true),
-    ...(minOdds === undefined ? {} : { minOdds }),
-  });
+  const bookie = interaction.options.getString('bookie')?.trim() || undefined;
+  const market = interaction.options.getString('market', true).trim();
+  const selection = await resolveRefOption(ctx, interaction.options.getString('selection', true).trim(), 'selection');
+  const stake = interaction.options.getNumber('stake', true);
+  const odds = minOdds === undefined ? {} : { minOdds };
+  if (!bookie) return postBestPriceSlip(ctx, interaction, { epk, market, selection, stake, ...odds });
+  const marketRef = await selectionRefAt(ctx, { epk, bookie, market, selection });
+  await postSlip(ctx, interaction, { epk, bookie, marketRef, stake, ...odds });
 };
 
+/** With a book chosen, its own card (values are market_refs); without, markets and selections every book shares. */
 export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {
   const focused = interaction.options.getFocused(true);
   const eventOpt = interaction.options.getString('event');
-  const bookie = interaction.options.getString('bookie');
+  const bookie = interaction.options.getString('bookie')?.trim() || null;
   const market = interaction.options.getString('market');
   let choices: Awaited<ReturnType<typeof eventChoices>>;
   if (focused.name === 'event') choices = await eventChoices(ctx, focused.value);
   else if (focused.name === 'bookie') choices = await bookieChoices(ctx, eventOpt, focused.value, { forBetting: true });
-  else if (focused.name === 'market') choices = await marketChoices(ctx, eventOpt, bookie, focused.value);
-  else choices = await selectionChoices(ctx, eventOpt, bookie, market, focused.value);
+  else if (focused.name === 'market') {
+    choices = bookie
+      ? await marketChoices(ctx, eventOpt, bookie, focused.value)
+      : await sharedMarketChoices(ctx, eventOpt, focused.value);
+  } else {
+    choices = bookie
+      ? await selectionChoices(ctx, eventOpt, bookie, market, focused.value)
+      : await sharedSelectionChoices(ctx, eventOpt, market, focused.value);
+  }
   await respondChoices(interaction, choices);
 };
 

@@ -1,9 +1,10 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import { cardQueuedMessage, cardWhenFree, saveCardRef } from '../src/bot/card-ref.js';
+import { CARD_PATIENCE_MS, cardOf, cardQueuedMessage, saveCardRef } from '../src/bot/card-ref.js';
 import { bookieChoices, eventChoices, marketChoices, resolveEventOption } from '../src/bot/choices.js';
 import type { Command } from '../src/bot/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/interact.js';
 import { cardView } from '../src/bot/views/card.js';
+import { Tier } from '../src/gateway/index.js';
 
 export const data = new SlashCommandBuilder()
   .setName('markets')
@@ -29,7 +30,9 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const epk = await resolveEventOption(ctx, interaction.options.getString('event', true));
   const bookie = interaction.options.getString('bookie', true).trim();
-  const tier = interaction.options.getString('tier') ?? undefined;
+  const tierOption = interaction.options.getString('tier');
+  // Discord offers only the three tiers as choices.
+  const tier = tierOption === null ? undefined : Tier.parse(tierOption);
   const market = interaction.options.getString('market')?.trim() || undefined;
   const event = await ctx.catalog.event(epk);
   if (event?.books && !event.books.includes(bookie)) {
@@ -46,9 +49,17 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     ...(tier ? { tier } : {}),
     ...(market && !market.startsWith('#') ? { market } : {}),
   };
-  const card = await cardWhenFree(ctx, cardRef, (waitMs) =>
-    interaction.editReply({ content: cardQueuedMessage(waitMs) }),
-  );
+  // Over the card limit the read queues in the client library; the member is told how long, once.
+  const told: Promise<unknown>[] = [];
+  const card = await cardOf(ctx, cardRef, {
+    maxQueueMs: CARD_PATIENCE_MS,
+    onQueued: ({ estimatedWaitMs }) => {
+      const edit = interaction.editReply({ content: cardQueuedMessage(estimatedWaitMs, ctx.gateway.marketsLimiter) });
+      edit.catch(() => undefined);
+      told.push(edit);
+    },
+  });
+  await Promise.all(told);
   const ref = await saveCardRef(ctx, cardRef);
   const view = cardView({ card, eventName: cardRef.eventName, ref, page: 0, startTime: cardRef.startTime });
   await interaction.editReply({ content: '', embeds: view.embeds, components: view.components });

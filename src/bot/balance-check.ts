@@ -1,4 +1,4 @@
-import type { GwBalance, GwTransaction } from './gateway-port.js';
+import type { BalanceRecord, Transaction } from '../gateway/index.js';
 import { Ledger, type LedgerEntry } from './ledger.js';
 import { formatMoney } from './odds.js';
 import type { BotStore } from './store.js';
@@ -72,9 +72,9 @@ export async function previousCheck(
 /** Compares one session's balance (read before its transactions) with what the desk's records imply. */
 export function compareBalance(input: {
   sessionId: string;
-  balance: GwBalance;
+  balance: BalanceRecord;
   /** The session's transactions, read after the balance and reaching back to the previous check. */
-  transactions: GwTransaction[];
+  transactions: Transaction[];
   previous: { cashCents: number; retrievedAt: number } | null;
   desk: DeskBets;
   now: number;

@@ -1,14 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { APIError, NetworkError, RequestTimeoutError } from '../gateway/errors.js';
+import {
+  betOutcomeOf,
+  type JobOutcome,
+  type MarketCard,
+  type MarketSelection,
+  type SportsPriceCheckResult,
+} from '../gateway/index.js';
 import type { Catalog } from './catalog.js';
 import type { BotTunables } from './config.js';
 import { dayIn } from './dates.js';
-import type { GatewayPort, GwBetResult, GwMarketCard, GwSelection, JobOutcome } from './gateway-port.js';
+import type { GatewayPort } from './gateway-port.js';
 import type { ResultTracker } from './job-tracker.js';
 import type { Logger } from './logger.js';
 import { formatMoney } from './odds.js';
 import { type Outbox, RANK } from './outbox.js';
-import { betReceiptOf } from './receipt.js';
 import type { BetRecord, BetRecordRepo, ClaimOutcome } from './repos/bet-records.js';
 import type { JobRecord } from './repos/jobs.js';
 import type { SlipRecord, SlipRepo } from './repos/slips.js';
@@ -22,7 +28,14 @@ import {
   type SlipKindDeps,
   submitRecord,
 } from './slip-kinds.js';
-import { checkMinOdds, checkStake, decideOnLivePrice, type SlipPayload, slipKind } from './slip-rules.js';
+import {
+  checkMinOdds,
+  checkStake,
+  decideOnLivePrice,
+  type PriceRoute,
+  type SlipPayload,
+  slipKind,
+} from './slip-rules.js';
 import type { BotStore } from './store.js';
 import { UserFacingError } from './user-errors.js';
 import { recordView } from './views/bet-record.js';
@@ -56,6 +69,11 @@ export interface SlipRequest {
   /** Dollars; must be whole cents (checked with checkStake). */
   stake: number;
   minOdds?: number;
+  /**
+   * Set when /bet chose the book (no bookie named): the session it chose and the live price it just checked there,
+   * so the slip goes through that session at that price instead of a second check; `route` is shown on the slip.
+   */
+  routed?: { sessionId: string; live: number; route: PriceRoute };
 }
 
 export interface BetJobContext {
@@ -117,9 +135,9 @@ export function sendFailure(err: unknown): 'not_sent' | 'unknown' {
 }
 
 function findSelection(
-  card: GwMarketCard,
+  card: MarketCard,
   marketRef: string,
-): { market: GwMarketCard['markets'][number]; sel: GwSelection } | undefined {
+): { market: MarketCard['markets'][number]; sel: MarketSelection } | undefined {
   for (const market of sortMarkets(card.markets)) {
     const sel = market.selections.find((s) => s.market_ref === marketRef);
     if (sel) return { market, sel };
@@ -128,14 +146,11 @@ function findSelection(
 }
 
 /** A sports price-check result's price for one market_ref (or the only price it carries). */
-export function livePriceOf(result: unknown, marketRef: string): number | undefined {
-  if (!result || typeof result !== 'object') return undefined;
-  const r = result as { status?: string; selections?: Array<Record<string, unknown>>; price?: unknown };
-  if (r.status !== undefined && r.status !== 'success') return undefined;
-  if (typeof r.price === 'number') return r.price;
-  const rows = r.selections ?? [];
+export function livePriceOf(result: SportsPriceCheckResult, marketRef: string): number | undefined {
+  if (result.status !== 'success') return undefined;
+  const rows = result.selections ?? [];
   const row = rows.find((s) => s.market_ref === marketRef) ?? (rows.length === 1 ? rows[0] : undefined);
-  const price = row?.price ?? row?.odds;
+  const price = row?.price;
   return typeof price === 'number' && price > 1 ? price : undefined;
 }
 
@@ -175,6 +190,15 @@ export class BetService {
     return active.session_id;
   }
 
+  /** The session best-price routing chose: still there, still active, on the slip's book. */
+  async #routedSession(sessionId: string, bookie: string): Promise<string> {
+    const s = (await this.d.catalog.loadSessions()).find((x) => x.session_id === sessionId);
+    if (!s?.active || s.bookie !== bookie) {
+      throw new UserFacingError(`The ${bookie} session chosen for the best price is no longer active. Run /bet again.`);
+    }
+    return sessionId;
+  }
+
   /** Live price of one selection, by market_ref, through the price check of the session. */
   async livePrice(sessionId: string, sport: string, epk: string, marketRef: string): Promise<number> {
     const submission = await this.d.gateway.priceChecks.sports({
@@ -193,7 +217,7 @@ export class BetService {
     }
     const price = livePriceOf(outcome.result, marketRef);
     if (price === undefined) {
-      const err = (outcome.result as { error?: unknown } | undefined)?.error;
+      const err = outcome.result.error;
       throw new UserFacingError(
         `The bookmaker gave no live price for this selection${typeof err === 'string' ? ` (${err.slice(0, 200)})` : ''}. It may be suspended: pick another.`,
       );
@@ -277,8 +301,10 @@ export class BetService {
     }
     const event = await this.d.catalog.event(req.epk);
     const sport = event?.sport ?? req.epk.split('/')[0] ?? '';
-    const sessionId = await this.sessionFor(req.guildId, req.bookie);
-    const live = await this.livePrice(sessionId, sport, req.epk, req.marketRef);
+    const sessionId = req.routed
+      ? await this.#routedSession(req.routed.sessionId, req.bookie)
+      : await this.sessionFor(req.guildId, req.bookie);
+    const live = req.routed?.live ?? (await this.livePrice(sessionId, sport, req.epk, req.marketRef));
     const minCheck = checkMinOdds(req.minOdds, live);
     if (!minCheck.ok) throw new UserFacingError(minCheck.message);
     const now = this.d.now();
@@ -308,6 +334,7 @@ export class BetService {
         ...(req.minOdds === undefined ? {} : { minOdds: req.minOdds }),
         ...(event?.start_time ? { startTime: event.start_time } : {}),
         userId: req.userId,
+        ...(req.routed ? { route: req.routed.route } : {}),
       },
     };
     await this.d.slips.create(slip);
@@ -484,8 +511,8 @@ export class BetService {
     const now = this.d.now();
     let moved: BetRecord | undefined;
     if (outcome.status === 'completed') {
-      const receipt = betReceiptOf(outcome.result);
-      if (receipt.kind === 'placed') {
+      const receipt = betOutcomeOf(outcome.result);
+      if (receipt.placed) {
         moved = await this.d.records.move(
           placementId,
           ['sending', 'submitted', 'unknown', 'not_placed'],
@@ -493,12 +520,12 @@ export class BetService {
           { betId: receipt.betId, odds: receipt.odds ?? job.context.odds },
           now,
         );
-      } else if (receipt.kind === 'refused') {
+      } else if (!receipt.unreadable) {
         moved = await this.d.records.move(
           placementId,
           ['sending', 'submitted', 'unknown'],
           'refused',
-          { note: receipt.message },
+          { note: receipt.message ?? 'the bookmaker refused the bet' },
           now,
         );
       } else {
@@ -531,7 +558,7 @@ export class BetService {
     if (!job.channelId || !job.messageId) return;
     const view =
       outcome.status === 'completed'
-        ? receiptView(job.context.slip, (outcome.result ?? { success: false }) as GwBetResult)
+        ? receiptView(job.context.slip, outcome.result ?? { success: false })
         : jobLostView(job.context.slip, outcome.status);
     await this.d.outbox.edit(job.channelId, job.messageId, view, RANK.final);
   }

@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { CardLimitError } from './catalog.js';
+import type { MarketsLimiter, Tier } from '../gateway/index.js';
+import type { CardAdmission } from './catalog.js';
 import type { BotContext } from './context.js';
 import { getRef, putRef } from './refs.js';
 import { UserFacingError } from './user-errors.js';
@@ -11,7 +11,7 @@ export interface CardRef {
   eventName: string;
   /** The event's start (ISO 8601), for the card's heading. */
   startTime?: string;
-  tier?: string;
+  tier?: Tier;
   market?: string;
 }
 
@@ -23,33 +23,26 @@ export async function loadCardRef(ctx: BotContext, ref: string): Promise<CardRef
   return found;
 }
 
-export async function cardOf(ctx: BotContext, ref: CardRef) {
-  return ctx.catalog.loadCard(ref.epk, ref.bookie, {
-    ...(ref.tier ? { tier: ref.tier } : {}),
-    ...(ref.market ? { market: ref.market } : {}),
-  });
+export async function cardOf(ctx: BotContext, ref: CardRef, admission: CardAdmission = {}) {
+  return ctx.catalog.loadCard(
+    ref.epk,
+    ref.bookie,
+    {
+      ...(ref.tier ? { tier: ref.tier } : {}),
+      ...(ref.market ? { market: ref.market } : {}),
+    },
+    admission,
+  );
 }
-
-/** How long a /markets reply may wait for a card slot; a deferred reply stays editable for 15 minutes. */
-const CARD_PATIENCE_MS = 150_000;
 
 /**
- * The card, waiting its turn when the gateway's card limit (120 a minute) is used up: `onQueued` tells the user
- * how long, then the read is tried again, so a burst of commands ends in cards rather than refusals.
+ * How long a /markets reply may wait for a card slot (a deferred reply stays editable for 15 minutes): a burst of
+ * commands ends in cards rather than refusals, each told how long it queues.
  */
-export async function cardWhenFree(ctx: BotContext, ref: CardRef, onQueued: (waitMs: number) => Promise<unknown>) {
-  const deadline = Date.now() + CARD_PATIENCE_MS;
-  for (;;) {
-    try {
-      return await cardOf(ctx, ref);
-    } catch (err) {
-      if (!(err instanceof CardLimitError) || Date.now() + err.waitMs > deadline) throw err;
-      await onQueued(err.waitMs);
-      await sleep(err.waitMs);
-    }
-  }
-}
+export const CARD_PATIENCE_MS = 150_000;
 
-export function cardQueuedMessage(waitMs: number): string {
-  return `Queued behind the gateway's limit of 120 cards a minute: your card arrives in about ${Math.max(1, Math.ceil(waitMs / 1000))} s.`;
+/** The interim reply of a card read queued behind the client's card limit. */
+export function cardQueuedMessage(waitMs: number, limit: Pick<MarketsLimiter, 'perMinute' | 'windowMs'>): string {
+  const per = limit.windowMs === 60_000 ? 'a minute' : `per ${Math.round(limit.windowMs / 1000)} s`;
+  return `Queued behind the gateway's limit of ${limit.perMinute} cards ${per}: your card arrives in about ${Math.max(1, Math.ceil(waitMs / 1000))} s.`;
 }

@@ -1,10 +1,21 @@
-import { CardBudget, cardLimitMessage } from './card-budget.js';
-import type { GatewayPort, GwEvent, GwEventsQuery, GwMarketCard, GwSession } from './gateway-port.js';
+import {
+  CardLimitError,
+  type Event,
+  type EventsQuery,
+  type MarketCard,
+  type MarketCardQuery,
+  type QueuedInfo,
+  type Session,
+} from '../gateway/index.js';
+import type { GatewayPort } from './gateway-port.js';
 import { SingleFlight } from './single-flight.js';
 import type { BotStore } from './store.js';
 import { UserFacingError } from './user-errors.js';
 
-export type EventsFilter = Pick<GwEventsQuery, 'league' | 'date' | 'since' | 'until' | 'status'>;
+/** The card filters the bot uses (a tier or one market). */
+export type CardFilters = Pick<MarketCardQuery, 'tier' | 'market'>;
+
+export type EventsFilter = Pick<EventsQuery, 'league' | 'date' | 'since' | 'until' | 'status'>;
 
 const EVENTS_TTL_MS = 60_000;
 const CARD_TTL_MS = 60_000;
@@ -12,22 +23,24 @@ const SESSIONS_TTL_MS = 30_000;
 /** How long a book's "takes bets by market_ref" flag, learned from its last bound card, is trusted. */
 const BY_ID_TTL_MS = 10 * 60_000;
 const MAX_EVENT_PAGES = 10;
-/** A card read that would wait longer than this for the gateway's per-minute limit is refused instead. */
 
 export interface CatalogOptions {
-  /** Card reads allowed per window (the gateway's limit per key) and the window. */
-  cardsPerMinute?: number;
-  cardWindowMs?: number;
+  /** How long a card read may queue for the gateway's card limit before the member is told to try again. */
   cardMaxWaitMs?: number;
-  now?: () => number;
 }
 
-/** A card read refused because the gateway's per-minute card limit is used up. */
-export class CardLimitError extends UserFacingError {
-  override name = 'CardLimitError';
-  constructor(readonly waitMs: number) {
-    super(cardLimitMessage(waitMs));
-  }
+/** How one card read waits for the card limit (the client library's admission): its allowance, and whom to tell. */
+export interface CardAdmission {
+  /** Longest wait for a slot; default the catalog's cardMaxWaitMs. */
+  maxQueueMs?: number;
+  /** Told once when the read has to queue, with the library's estimate. */
+  onQueued?: (info: QueuedInfo) => void;
+}
+
+/** "try again in about N s", N at least 1. */
+export function cardLimitMessage(waitMs: number): string {
+  const s = Math.max(1, Math.ceil(waitMs / 1000));
+  return `The gateway's card limit is reached; try again in about ${s} s.`;
 }
 
 /** The gateway's page size: 500 rows, but at most 200 when only finished events are asked for (spec, GET events). */
@@ -45,76 +58,72 @@ const eventsKey = (q: EventsFilter) =>
 export class Catalog {
   /** Concurrent misses of one cache key share a single gateway load. */
   private readonly flights = new SingleFlight();
-  private readonly cards: CardBudget;
   private readonly maxWaitMs: number;
-  private readonly now: () => number;
 
   constructor(
     private readonly gateway: GatewayPort,
     private readonly store: BotStore,
     opts: CatalogOptions = {},
   ) {
-    // Count against the same limit the client's limiter enforces, so the two never disagree.
-    const limiter = gateway.marketsLimiter;
-    this.cards = new CardBudget(
-      opts.cardsPerMinute ?? limiter?.perMinute ?? 120,
-      opts.cardWindowMs ?? limiter?.windowMs ?? 60_000,
-    );
-    // A read may queue for a quarter of the window (15 s of a minute): long enough to absorb a burst's edge,
-    // short enough that a user hears "try again in N s" instead of watching "thinking…" for a minute.
-    this.maxWaitMs = opts.cardMaxWaitMs ?? this.cards.windowMs / 4;
-    this.now = opts.now ?? Date.now;
+    // A read may queue for a quarter of the limiter's window (15 s of a minute): long enough to absorb a burst's
+    // edge, short enough that a user hears "try again in N s" instead of watching "thinking…" for a minute.
+    this.maxWaitMs = opts.cardMaxWaitMs ?? gateway.marketsLimiter.windowMs / 4;
   }
 
-  loadEvents(q: EventsFilter): Promise<GwEvent[]> {
+  loadEvents(q: EventsFilter): Promise<Event[]> {
     const k = eventsKey(q);
     return this.flights.run(k, () => this.readEvents(k, q));
   }
 
-  private async readEvents(k: string, q: EventsFilter): Promise<GwEvent[]> {
-    const hit = await this.store.kv.get<GwEvent[]>(k);
+  private async readEvents(k: string, q: EventsFilter): Promise<Event[]> {
+    const hit = await this.store.kv.get<Event[]>(k);
     if (Array.isArray(hit)) return hit;
-    const out: GwEvent[] = [];
-    let cursor: string | undefined;
-    for (let i = 0; i < MAX_EVENT_PAGES; i++) {
-      const page = await this.gateway.events.list({ ...q, limit: pageLimit(q), ...(cursor ? { cursor } : {}) });
-      out.push(...page.data);
-      if (!page.next_cursor) break;
-      cursor = page.next_cursor;
-    }
+    // The library's pager follows next_cursor; the desk reads at most MAX_EVENT_PAGES pages (each costs a token).
+    const pager = this.gateway.events.pages({ ...q, limit: pageLimit(q) });
+    const out: Event[] = [];
+    for (let i = 0; i < MAX_EVENT_PAGES && pager.hasNextPage(); i++) out.push(...(await pager.nextPage()).data);
     await this.store.kv.set(k, out, EVENTS_TTL_MS);
     for (const e of out) await this.store.kv.set(`cache:event:${e.event_id}`, e, 6 * 3600_000);
     return out;
   }
 
-  async peekEvents(q: EventsFilter): Promise<GwEvent[] | undefined> {
-    const hit = await this.store.kv.get<GwEvent[]>(eventsKey(q));
+  async peekEvents(q: EventsFilter): Promise<Event[] | undefined> {
+    const hit = await this.store.kv.get<Event[]>(eventsKey(q));
     return Array.isArray(hit) ? hit : undefined;
   }
 
-  async event(epk: string): Promise<GwEvent | undefined> {
-    return (await this.store.kv.get<GwEvent>(`cache:event:${epk}`)) ?? undefined;
+  async event(epk: string): Promise<Event | undefined> {
+    return (await this.store.kv.get<Event>(`cache:event:${epk}`)) ?? undefined;
   }
 
-  loadCard(epk: string, bookie: string, filters: { tier?: string; market?: string } = {}): Promise<GwMarketCard> {
+  /** A card through the cache; a miss is read under the client's card limit (see CardAdmission). */
+  loadCard(epk: string, bookie: string, filters: CardFilters = {}, admission: CardAdmission = {}): Promise<MarketCard> {
     const k = `cache:card:${bookie}:${filters.tier ?? '*'}:${filters.market ?? '*'}:${epk}`;
-    return this.flights.run(k, () => this.readCard(k, epk, bookie, filters));
+    return this.flights.run(k, () => this.readCard(k, epk, bookie, filters, admission));
   }
 
   private async readCard(
     k: string,
     epk: string,
     bookie: string,
-    filters: { tier?: string; market?: string },
-  ): Promise<GwMarketCard> {
-    const hit = await this.store.kv.get<GwMarketCard>(k);
+    filters: CardFilters,
+    admission: CardAdmission,
+  ): Promise<MarketCard> {
+    const hit = await this.store.kv.get<MarketCard>(k);
     if (hit && typeof hit === 'object') return hit;
     await this.assertEventHasBook(epk, bookie);
-    const now = this.now();
-    const wait = this.cards.waitMs(now);
-    if (wait > this.maxWaitMs) throw new CardLimitError(wait);
-    this.cards.record(now);
-    const card = await this.boundedCardRead(this.gateway.markets.get({ epk, bookie, ...filters }));
+    let card: MarketCard;
+    try {
+      card = await this.gateway.markets.get(
+        { epk, bookie, ...filters },
+        { maxQueueMs: admission.maxQueueMs ?? this.maxWaitMs, onQueued: admission.onQueued },
+      );
+    } catch (err) {
+      // Refused by the card limit, nothing sent: the member hears how long to wait.
+      if (err instanceof CardLimitError)
+        throw new UserFacingError(cardLimitMessage(err.retryAfterMs ?? this.maxWaitMs));
+      throw err;
+    }
     await this.store.kv.set(k, card, CARD_TTL_MS);
     if (card.bound) await this.store.kv.set(`cache:by-id:${bookie}`, card.market_ref_betting_enabled, BY_ID_TTL_MS);
     return card;
@@ -130,41 +139,9 @@ export class Catalog {
     );
   }
 
-  /**
-   * Backstop for a wait this process did not count (another process on the same key, a 429's pause): when the
-   * client's limiter still holds reads after the deadline, answer with the limit instead of hanging.
-   */
-  private boundedCardRead(read: Promise<GwMarketCard>): Promise<GwMarketCard> {
-    const limiter = this.gateway.marketsLimiter;
-    if (!limiter) return read;
-    return new Promise<GwMarketCard>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        if (limiter.queued > 0) {
-          const wait = Math.max(this.cards.waitMs(this.now()), this.cards.windowMs / 2);
-          reject(new CardLimitError(wait));
-        }
-      }, this.maxWaitMs);
-      timer.unref();
-      read.then(
-        (card) => {
-          clearTimeout(timer);
-          resolve(card);
-        },
-        (err: unknown) => {
-          clearTimeout(timer);
-          reject(err);
-        },
-      );
-    });
-  }
-
-  async peekCard(
-    epk: string,
-    bookie: string,
-    filters: { tier?: string; market?: string } = {},
-  ): Promise<GwMarketCard | undefined> {
+  async peekCard(epk: string, bookie: string, filters: CardFilters = {}): Promise<MarketCard | undefined> {
     const k = `cache:card:${bookie}:${filters.tier ?? '*'}:${filters.market ?? '*'}:${epk}`;
-    return (await this.store.kv.get<GwMarketCard>(k)) ?? undefined;
+    return (await this.store.kv.get<MarketCard>(k)) ?? undefined;
   }
 
   /** Whether the book took bets by market_ref on its last bound card read; undefined when not known yet. */
@@ -173,20 +150,20 @@ export class Catalog {
     return typeof flag === 'boolean' ? flag : undefined;
   }
 
-  loadSessions(): Promise<GwSession[]> {
+  loadSessions(): Promise<Session[]> {
     return this.flights.run('cache:sessions', () => this.readSessions());
   }
 
-  private async readSessions(): Promise<GwSession[]> {
-    const hit = await this.store.kv.get<GwSession[]>('cache:sessions');
+  private async readSessions(): Promise<Session[]> {
+    const hit = await this.store.kv.get<Session[]>('cache:sessions');
     if (Array.isArray(hit)) return hit;
     const sessions = await this.gateway.sessions.list();
     await this.store.kv.set('cache:sessions', sessions, SESSIONS_TTL_MS);
     return sessions;
   }
 
-  async peekSessions(): Promise<GwSession[] | undefined> {
-    const hit = await this.store.kv.get<GwSession[]>('cache:sessions');
+  async peekSessions(): Promise<Session[] | undefined> {
+    const hit = await this.store.kv.get<Session[]>('cache:sessions');
     return Array.isArray(hit) ? hit : undefined;
   }
 }

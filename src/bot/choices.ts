@@ -1,7 +1,8 @@
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
+import type { Event, MarketRow } from '../gateway/index.js';
+import { selectionMatches } from './compare.js';
 import type { BotContext } from './context.js';
 import { dayIn } from './dates.js';
-import type { GwEvent, GwMarket } from './gateway-port.js';
 import { matchText } from './interact.js';
 import { leagueName, PRESET_LEAGUES } from './leagues.js';
 import { formatOdds } from './odds.js';
@@ -36,7 +37,7 @@ function warmInBackground(ctx: BotContext): void {
   warming.set(ctx, p);
 }
 
-async function upcoming(ctx: BotContext): Promise<GwEvent[]> {
+async function upcoming(ctx: BotContext): Promise<Event[]> {
   const hit = await ctx.catalog.peekEvents(upcomingWindow(ctx.now()));
   if (!hit) warmInBackground(ctx);
   return hit ?? [];
@@ -88,7 +89,7 @@ export async function eventChoices(ctx: BotContext, typed: string): Promise<Choi
   // An event no book lists yet has no card to open or bet on.
   const events = (await upcoming(ctx)).filter((e) => e.status !== 'finished' && (e.books?.length ?? 0) > 0);
   // Events still to start come first: a bet is usually on a coming game, and in-play cards may be thin.
-  const startsLater = (e: GwEvent) => Date.parse(e.start_time) >= now;
+  const startsLater = (e: Event) => Date.parse(e.start_time) >= now;
   const ordered = [...events.filter(startsLater), ...events.filter((e) => !startsLater(e))];
   const matched = matchText(ordered, typed, (e) => `${e.name} ${e.league} ${leagueName(e.league)}`).slice(
     0,
@@ -147,11 +148,11 @@ async function cardFor(ctx: BotContext, eventOption: string | null, bookie: stri
   return card;
 }
 
-export function marketValue(m: GwMarket, index: number): string {
+export function marketValue(m: MarketRow, index: number): string {
   return m.market.length <= LIMITS.choiceValue && !m.market.startsWith('#') ? m.market : `#${index}`;
 }
 
-export function findMarket(markets: GwMarket[], value: string): GwMarket | undefined {
+export function findMarket(markets: MarketRow[], value: string): MarketRow | undefined {
   const sorted = sortMarkets(markets);
   if (value.startsWith('#')) return sorted[Number(value.slice(1))];
   return sorted.find((m) => m.market === value) ?? sorted.find((m) => m.label.toLowerCase() === value.toLowerCase());
@@ -193,4 +194,57 @@ export async function selectionChoices(
     });
   }
   return out;
+}
+
+/**
+ * Markets every book names the same way (mapped tiers), for commands that span books (/compare, /bet with no
+ * bookie): read from the first listed book's cached card, since autocomplete cannot wait for the gateway.
+ */
+async function sharedMarkets(ctx: BotContext, eventOption: string | null): Promise<MarketRow[]> {
+  const epk = eventOption ? await resolveEventOption(ctx, eventOption).catch(() => undefined) : undefined;
+  const event = epk ? await ctx.catalog.event(epk) : undefined;
+  for (const bookie of event?.books ?? []) {
+    const card = await ctx.catalog.peekCard(event?.event_id ?? '', bookie);
+    if (card) return card.markets.filter((m) => m.tier !== 'unmapped' && bettable(m).length > 0);
+  }
+  // Nothing cached yet: fetch the first book's card now, serve it on the next keystroke.
+  const first = event?.books?.[0];
+  if (event && first) void ctx.catalog.loadCard(event.event_id, first).catch(() => undefined);
+  return [];
+}
+
+/** Market choices across books: the value is the market key, which names the same market at every book. */
+export async function sharedMarketChoices(ctx: BotContext, eventOption: string | null, typed: string) {
+  const markets = (await sharedMarkets(ctx, eventOption)).filter((m) => m.market.length <= LIMITS.choiceValue);
+  return matchText(markets, typed, (m) => `${m.label} ${m.market}`).map((m) => ({ name: m.label, value: m.market }));
+}
+
+/** Selection choices across books: the value is the slug (or label), shared by every book, never a market_ref. */
+export async function sharedSelectionChoices(
+  ctx: BotContext,
+  eventOption: string | null,
+  market: string | null,
+  typed: string,
+): Promise<Choice[]> {
+  const m = (await sharedMarkets(ctx, eventOption)).find((x) => x.market === market);
+  const sels = m ? bettable(m) : [];
+  return matchText(sels, typed, (s) => s.label)
+    .map((s) => ({ name: selectionName(s.label, s.line), value: s.slug ?? s.label }))
+    .filter((c) => c.value.length <= LIMITS.choiceValue);
+}
+
+/**
+ * The market_ref of a selection at one book. The option holds a market_ref when it was picked with the book
+ * chosen, or a slug or label when it was picked across books (the book named after): then it is looked up in
+ * that book's market. Anything else is passed on for the slip's own check to refuse.
+ */
+export async function selectionRefAt(
+  ctx: BotContext,
+  q: { epk: string; bookie: string; market: string; selection: string },
+): Promise<string> {
+  const card = await ctx.catalog.loadCard(q.epk, q.bookie).catch(() => undefined);
+  if (!card || card.markets.some((m) => m.selections.some((s) => s.market_ref === q.selection))) return q.selection;
+  const market = findMarket(card.markets, q.market);
+  const sel = market ? bettable(market).find((s) => selectionMatches(s, q.selection)) : undefined;
+  return sel?.market_ref ?? q.selection;
 }

@@ -3,9 +3,9 @@
  * one price-check job per session and selection, all in parallel; the best price per selection marked.
  */
 
+import type { Event, MarketCard, MarketRow, MarketSelection, Session } from '../gateway/index.js';
 import { livePriceOf } from './bet-service.js';
 import type { BotContext } from './context.js';
-import type { GwMarket, GwSelection } from './gateway-port.js';
 import { UserFacingError, userMessage } from './user-errors.js';
 import { bettable } from './views/card.js';
 
@@ -30,7 +30,7 @@ export interface SelectionComparison {
   best: BookPrice | undefined;
 }
 
-export const selectionKey = (s: GwSelection) => s.slug ?? `${s.label.toLowerCase()}|${s.line ?? ''}`;
+export const selectionKey = (s: MarketSelection) => s.slug ?? `${s.label.toLowerCase()}|${s.line ?? ''}`;
 
 /** The best (highest) live price among books; ties go to the first listed. */
 export function bestOf(books: readonly BookPrice[]): BookPrice | undefined {
@@ -39,41 +39,55 @@ export function bestOf(books: readonly BookPrice[]): BookPrice | undefined {
   return best;
 }
 
-const matches = (s: GwSelection, wanted: string) => {
+/** A selection named by its slug, its label or its key (slugs and labels are shared across books, market_refs not). */
+export const selectionMatches = (s: MarketSelection, wanted: string) => {
   const w = wanted.trim().toLowerCase();
-  return s.slug?.toLowerCase() === w || s.label.toLowerCase() === w;
+  return s.slug?.toLowerCase() === w || s.label.toLowerCase() === w || selectionKey(s).toLowerCase() === w;
 };
+
+/** A market comparable across books: named (mapped) markets only, by their market key. */
+export const comparableMarket = (card: MarketCard | undefined, market: string): MarketRow | undefined =>
+  card?.markets.find((m) => m.market === market && m.tier !== 'unmapped');
+
+export interface EventBooks {
+  event: Event;
+  /** Active sessions whose book lists the event. */
+  sessions: Session[];
+  /** Each such book's own card (undefined when it could not be read): market_refs are valid only at their book. */
+  cards: Map<string, MarketCard | undefined>;
+}
+
+/** The event, the active sessions on the books that list it, and those books' cards (read in parallel). */
+export async function eventBooks(ctx: BotContext, epk: string): Promise<EventBooks> {
+  const event = await ctx.catalog.event(epk);
+  if (!event) throw new UserFacingError('That event is not in the listing any more. Pick it again from the list.');
+  const books = event.books ?? [];
+  const sessions = (await ctx.catalog.loadSessions()).filter((s) => s.active && books.includes(s.bookie));
+  const bookies = [...new Set(sessions.map((s) => s.bookie))];
+  const read = await Promise.all(bookies.map((b) => ctx.catalog.loadCard(epk, b).catch(() => undefined)));
+  return { event, sessions, cards: new Map(bookies.map((b, i) => [b, read[i]])) };
+}
 
 export async function compareMarket(
   ctx: BotContext,
   q: { epk: string; market: string; selection?: string },
 ): Promise<{ eventName: string; marketLabel: string; rows: SelectionComparison[] }> {
-  const event = await ctx.catalog.event(q.epk);
-  if (!event) throw new UserFacingError('That event is not in the listing any more. Pick it again from the list.');
-  const books = event.books ?? [];
-  const sessions = (await ctx.catalog.loadSessions()).filter((s) => s.active && books.includes(s.bookie));
+  const { event, sessions, cards } = await eventBooks(ctx, q.epk);
   if (sessions.length === 0) {
+    const books = event.books ?? [];
     throw new UserFacingError(`No active session on a book that lists ${event.name} (${books.join(', ') || 'none'}).`);
   }
-  // Each book's own card: market_refs are valid only at the book they came from.
-  const cards = new Map<string, GwMarket | undefined>();
-  for (const bookie of new Set(sessions.map((s) => s.bookie))) {
-    const card = await ctx.catalog.loadCard(q.epk, bookie).catch(() => undefined);
-    cards.set(
-      bookie,
-      card?.markets.find((m) => m.market === q.market && m.tier !== 'unmapped'),
-    );
-  }
-  const anyMarket = [...cards.values()].find((m) => m !== undefined);
+  const markets = new Map([...cards].map(([bookie, card]) => [bookie, comparableMarket(card, q.market)]));
+  const anyMarket = [...markets.values()].find((m) => m !== undefined);
   if (!anyMarket) {
     throw new UserFacingError(
       `No book has a comparable "${q.market}" market for ${event.name}. Unmapped markets are one book's own and cannot be compared.`,
     );
   }
   const rows = new Map<string, { label: string; jobs: Array<Promise<BookPrice>> }>();
-  const wanted = (s: GwSelection) => (q.selection ? matches(s, q.selection) : true);
+  const wanted = (s: MarketSelection) => (q.selection ? selectionMatches(s, q.selection) : true);
   for (const session of sessions) {
-    const market = cards.get(session.bookie);
+    const market = markets.get(session.bookie);
     for (const sel of market ? bettable(market).filter(wanted) : []) {
       const key = selectionKey(sel);
       const row = rows.get(key) ?? { label: `${sel.label}`, jobs: [] };
@@ -81,7 +95,8 @@ export async function compareMarket(
         if (rows.size >= MAX_SELECTIONS) continue;
         rows.set(key, row);
       }
-      row.jobs.push(livePrice(ctx, event.sport, q.epk, session.session_id, session.bookie, sel.market_ref as string));
+      const at = { sessionId: session.session_id, bookie: session.bookie, marketRef: sel.market_ref as string };
+      row.jobs.push(priceAtSession(ctx, { sport: event.sport, epk: q.epk, ...at }));
     }
   }
   if (rows.size === 0) {
@@ -99,14 +114,12 @@ export async function compareMarket(
   return { eventName: event.name, marketLabel: anyMarket.label || anyMarket.market, rows: out };
 }
 
-async function livePrice(
+/** One price-check job at one session; a failure is kept on the row (the other books still answer). */
+export async function priceAtSession(
   ctx: BotContext,
-  sport: string,
-  epk: string,
-  sessionId: string,
-  bookie: string,
-  marketRef: string,
+  q: { sport: string; epk: string; sessionId: string; bookie: string; marketRef: string },
 ): Promise<BookPrice> {
+  const { sport, epk, sessionId, bookie, marketRef } = q;
   const base = { bookie, sessionId, marketRef };
   try {
     const submission = await ctx.gateway.priceChecks.sports({

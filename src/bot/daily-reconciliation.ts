@@ -1,6 +1,7 @@
+import type { Transaction } from '../gateway/index.js';
 import { type BalanceCheck, balanceMismatch, compareBalance, deskBets, previousCheck } from './balance-check.js';
 import { dayIn, dayStart } from './dates.js';
-import type { GatewayPort, GwTransaction } from './gateway-port.js';
+import type { GatewayPort } from './gateway-port.js';
 import { Ledger } from './ledger.js';
 import { formatMoney } from './odds.js';
 import type { BotStore } from './store.js';
@@ -101,7 +102,7 @@ export async function reconcileDay(input: {
         : compared;
     const balanceDetail = check ? balanceMismatch(check) : undefined;
     if (balanceDetail) report.mismatches.push({ kind: 'balance', sessionId, betId: '', detail: balanceDetail });
-    const bets = read.transactions.filter((t: GwTransaction) => t.type === 'bet');
+    const bets = read.transactions.filter((t: Transaction) => t.type === 'bet');
     const placedToday = bets.filter((t) => inDay(t.placed_at));
     let matched = 0;
     for (const tx of placedToday) {

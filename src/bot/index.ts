@@ -16,7 +16,6 @@ import { checksOf, reconcileDay, reconciliationView } from './daily-reconciliati
 import { dayIn } from './dates.js';
 import { deployCommands } from './deploy.js';
 import { makeRequest } from './discord-rest.js';
-import { asGatewayPort } from './gateway-compat.js';
 import type { GatewayPort } from './gateway-port.js';
 import { ResultTracker } from './job-tracker.js';
 import { loadCommands } from './loader.js';
@@ -133,7 +132,7 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
           onError: (err) => logger.warn('result poll failed; will retry', { err }),
         },
       });
-      gateway = asGatewayPort(client);
+      gateway = client;
       const owned = gateway;
       stops.push(() => owned.close());
     }

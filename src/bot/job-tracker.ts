@@ -1,4 +1,5 @@
-import type { GatewayPort, JobEnvelope, JobOutcome } from './gateway-port.js';
+import type { AsyncEnvelope, JobOutcome } from '../gateway/index.js';
+import type { GatewayPort } from './gateway-port.js';
 import type { Logger } from './logger.js';
 import { finalStatusOf, type WebhookDelivery } from './receiver.js';
 import type { JobRecord, JobRepo, NewJob } from './repos/jobs.js';
@@ -45,7 +46,7 @@ export class ResultTracker {
    * Starts waiting for the outcome. `until` delays the handler (not the resolution) until the caller
    * has shown "submitted", so a fast result cannot be overwritten by it.
    */
-  track(envelope: JobEnvelope, until?: Promise<unknown>): void {
+  track(envelope: AsyncEnvelope, until?: Promise<unknown>): void {
     if (until) {
       const gate = until.then(
         () => undefined,
@@ -74,8 +75,8 @@ export class ResultTracker {
     // The receiver quarantines anything else; a stored delivery replayed at start is checked again here.
     const status = finalStatusOf(body);
     if (status === undefined) return;
-    const outcome: JobOutcome =
-      status === 'completed' ? { status, result: body.result, entry: body } : { status, entry: body };
+    const entry = { ...body, status };
+    const outcome: JobOutcome = status === 'completed' ? { status, result: body.result, entry } : { status, entry };
     await this.resolve(body.correlation_id, outcome);
   }
 
@@ -104,7 +105,7 @@ export class ResultTracker {
   /** After a restart: re-track pending jobs (ours or with an expired lease) and post resolved-unposted ones. */
   async resume(): Promise<{ retracked: number; reposted: number }> {
     const pending = await this.#opts.jobs.takeOverPending(this.#now());
-    for (const job of pending) this.track(job.envelope as unknown as JobEnvelope);
+    for (const job of pending) this.track(job.envelope as unknown as AsyncEnvelope);
     const unposted = await this.#opts.jobs.unposted();
     for (const job of unposted) await this.#handle(job, job.outcome as JobOutcome);
     this.#timer = setInterval(

@@ -151,7 +151,7 @@ export class Ledger {
         const group = q.waiting.splice(0, GROUP_MAX);
         try {
           const entries = await this.#appendGroup(group.map((w) => w.input));
-          group.forEach((w, i) => w.resolve(entries[i] as LedgerEntry));
+          for (const [i, w] of group.entries()) w.resolve(entries[i] as LedgerEntry);
         } catch (err) {
           for (const w of group) w.reject(err);
         }

@@ -1,7 +1,7 @@
+import pino from 'pino';
 import type { LogLevel } from './config.js';
 import type { Secret } from './secret.js';
 
-const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 const HIDDEN = '[redacted]';
 
 export interface Logger {
@@ -9,6 +9,11 @@ export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
+  /**
+   * A logger whose every line carries these fields too: one per interaction (its id, the command, the user)
+   * or per job (its correlation id), so one bet's lines can be found together.
+   */
+  child(fields: Record<string, unknown>): Logger;
   /** Redacts the secrets from any text (also used for messages shown to users). */
   redact(text: string): string;
 }
@@ -23,9 +28,13 @@ function errorFields(err: Error): Record<string, unknown> {
   return { name: err.name, message: err.message, stack: err.stack };
 }
 
-/** One JSON line per entry on stderr; every secret value is replaced wherever it appears. */
+/**
+ * One JSON line per entry (pino) on stderr; every secret value is replaced wherever it appears. Secrets are
+ * replaced in the raw values, before JSON escaping: a secret holding a quote, a backslash or a tab looks
+ * different once escaped, so redacting the serialised line alone would miss it. The finished line is
+ * redacted once more as a backstop.
+ */
 export function createLogger(opts: LoggerOptions = {}): Logger {
-  const threshold = ORDER[opts.level ?? 'info'];
   const values = (opts.secrets ?? [])
     .map((s) => (s === undefined ? '' : typeof s === 'string' ? s : s.reveal()))
     .filter((s) => s.length >= 4);
@@ -35,36 +44,44 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     for (const v of values) out = out.split(v).join(HIDDEN);
     return out;
   };
-  // Secrets are replaced in the raw values, before JSON escaping: a secret holding a quote, a backslash or a
-  // tab looks different once escaped, so redacting the serialised line alone would miss it.
-  const scrub = (_k: string, v: unknown): unknown => {
+  const scrub = (v: unknown, depth = 0): unknown => {
     if (typeof v === 'string') return redact(v);
-    if (v instanceof Error) return errorFields(v);
     if (typeof v === 'bigint') return v.toString();
-    return v;
+    if (v === null || typeof v !== 'object' || depth > 8) return v;
+    if (v instanceof Error) return scrub(errorFields(v), depth + 1);
+    if (Array.isArray(v)) return v.map((x) => scrub(x, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = scrub(x, depth + 1);
+    return out;
   };
-  const emit = (level: LogLevel, msg: string, fields?: Record<string, unknown>) => {
-    if (ORDER[level] < threshold) return;
-    let body: string;
-    try {
-      body = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }, scrub);
-    } catch {
-      body = JSON.stringify({
-        time: new Date().toISOString(),
-        level,
-        msg: redact(msg),
-        note: 'fields not serialisable',
-      });
-    }
-    write(redact(body));
-  };
-  return {
-    debug: (m, f) => emit('debug', m, f),
-    info: (m, f) => emit('info', m, f),
-    warn: (m, f) => emit('warn', m, f),
-    error: (m, f) => emit('error', m, f),
+  const base = pino(
+    {
+      level: opts.level ?? 'info',
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      // No serializers of pino's own: the scrub below turns errors into plain fields and redacts every string.
+      serializers: { err: (e: unknown) => e },
+      formatters: {
+        level: (label) => ({ level: label }),
+        bindings: (bindings) => scrub(bindings) as Record<string, unknown>,
+        log: (obj) => scrub(obj) as Record<string, unknown>,
+      },
+    },
+    {
+      write(line: string) {
+        write(redact(line.endsWith('\n') ? line.slice(0, -1) : line));
+      },
+    },
+  );
+  const wrap = (p: pino.Logger): Logger => ({
+    debug: (m, f) => p.debug(f ?? {}, redact(m)),
+    info: (m, f) => p.info(f ?? {}, redact(m)),
+    warn: (m, f) => p.warn(f ?? {}, redact(m)),
+    error: (m, f) => p.error(f ?? {}, redact(m)),
+    child: (fields) => wrap(p.child(fields)),
     redact,
-  };
+  });
+  return wrap(base);
 }
 
 /** A logger that prints nothing (tests, tools). */

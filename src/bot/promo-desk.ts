@@ -1,8 +1,8 @@
 import { MessageFlags, ModalBuilder } from 'discord.js';
+import type { AccountPromo } from '../gateway/index.js';
 import type { ComponentHandler } from './components.js';
 import type { BotContext } from './context.js';
 import { encodeCustomId } from './custom-id.js';
-import type { GwAccountPromo } from './gateway-port.js';
 import { replyEphemeral } from './interact.js';
 import { formatOdds } from './odds.js';
 import { raceBoard } from './racing-desk.js';
@@ -16,11 +16,11 @@ import { clip, fitView, LIMITS, type MessageView } from './views/limits.js';
 const SHOWN = 10;
 
 /** Placeable bet-boost cards first, then the rest; within each, by id (the gateway's order of issue). */
-export function sortPromos(promos: GwAccountPromo[]): GwAccountPromo[] {
+export function sortPromos(promos: AccountPromo[]): AccountPromo[] {
   return [...promos].sort((a, b) => Number(b.placeable_by_id) - Number(a.placeable_by_id) || a.promo_id - b.promo_id);
 }
 
-const expiry = (p: GwAccountPromo): string | undefined => {
+const expiry = (p: AccountPromo): string | undefined => {
   const raw =
     (p as { valid_till?: unknown; expiry?: unknown; expires_at?: unknown }).valid_till ??
     (p as { expiry?: unknown }).expiry ??
@@ -30,11 +30,11 @@ const expiry = (p: GwAccountPromo): string | undefined => {
   return p.date ? `on ${p.date}` : undefined;
 };
 
-const where = (p: GwAccountPromo): string =>
+const where = (p: AccountPromo): string =>
   p.kind === 'racing' && p.track ? `${p.track} R${p.race_num ?? '?'}` : (p.event ?? p.label ?? '');
 
 /** A racing promo bet through place_bet with its promo_name: the desk opens that race's prices for it. */
-export function needsRunner(p: GwAccountPromo): boolean {
+export function needsRunner(p: AccountPromo): boolean {
   return (
     p.kind === 'racing' &&
     p.how_to_bet?.endpoint === '/v3/place_bet' &&
@@ -45,11 +45,11 @@ export function needsRunner(p: GwAccountPromo): boolean {
   );
 }
 
-const raceTypeOf = (p: GwAccountPromo) =>
+const raceTypeOf = (p: AccountPromo) =>
   (p.race_type ? `(${p.race_type.replace(/[()]/g, '')})` : '(R)') as '(R)' | '(G)' | '(H)';
 
 /** How a promo that needs a chosen selection is bet: the slip that takes it, named with its options. */
-export function promoLink(p: GwAccountPromo): string {
+export function promoLink(p: AccountPromo): string {
   const name = p.how_to_bet?.promo_name ? ` (promo ${p.how_to_bet.promo_name})` : '';
   if (needsRunner(p)) return `Needs a chosen runner: press **Bet #${p.promo_id}** below to pick one at ${p.bookie}.`;
   if (p.kind === 'racing' && p.track) {
@@ -60,7 +60,7 @@ export function promoLink(p: GwAccountPromo): string {
   return p.how_to_bet?.note ?? 'Not placeable through the desk.';
 }
 
-function promoField(p: GwAccountPromo): { name: string; value: string } {
+function promoField(p: AccountPromo): { name: string; value: string } {
   const lines: string[] = [];
   if (p.selection) {
     const odds =
@@ -79,7 +79,7 @@ function promoField(p: GwAccountPromo): { name: string; value: string } {
 }
 
 /** The promo inbox: the syndicate's active account promos across sessions, placeable cards first. */
-export function promosView(promos: GwAccountPromo[]): MessageView {
+export function promosView(promos: AccountPromo[]): MessageView {
   const sorted = sortPromos(promos);
   const placeable = sorted.filter((p) => p.placeable_by_id && typeof p.boosted_odds === 'number');
   const byRunner = sorted.slice(0, SHOWN).filter(needsRunner).slice(0, 5);

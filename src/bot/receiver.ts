@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { betOutcomeOf } from '../gateway/receipts.js';
 import { WebhookBody } from '../gateway/schemas/webhooks.js';
 import { jsonDepth, parseWebhook, WebhookSignatureError } from '../gateway/webhooks.js';
 import type { Logger } from './logger.js';
-import { betReceiptOf } from './receipt.js';
 import type { OnceRepo } from './repos/once.js';
 
 export type WebhookDelivery = WebhookBody;
@@ -78,7 +78,8 @@ export function finalStatusOf(body: WebhookDelivery): FinalStatus | undefined {
 /** Why a final delivery cannot be applied to a job of this kind (undefined: it can). */
 export function shapeProblem(jobKind: string | undefined, body: WebhookDelivery): string | undefined {
   if (jobKind !== 'bet' || finalStatusOf(body) !== 'completed') return undefined;
-  return betReceiptOf(body.result).kind === 'unreadable' ? 'result is not a bet result' : undefined;
+  const bet = betOutcomeOf(body.result);
+  return !bet.placed && bet.unreadable ? 'result is not a bet result' : undefined;
 }
 
 /** A short reason for the refusal summary, from the library's message. */

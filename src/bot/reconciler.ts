@@ -1,4 +1,5 @@
-import type { GatewayPort, GwTransaction } from './gateway-port.js';
+import type { Transaction } from '../gateway/index.js';
+import type { GatewayPort } from './gateway-port.js';
 import type { Logger } from './logger.js';
 import { type BetRecord, type BetRecordRepo, UNRESOLVED } from './repos/bet-records.js';
 import { singlePass } from './single-flight.js';
@@ -46,7 +47,7 @@ export function deadlineOf(record: BetRecord, safeWindowMs: number): number {
  * the same stake in cents, one selection with the record's event, market and selection text, placed between
  * the send (less the clock skew) and the record's deadline (plus the skew).
  */
-export function matches(record: BetRecord, tx: GwTransaction, safeWindowMs: number): boolean {
+export function matches(record: BetRecord, tx: Transaction, safeWindowMs: number): boolean {
   if (tx.type !== 'bet' || cents(tx.stake) !== record.stakeCents) return false;
   const sels = tx.selections ?? [];
   if (sels.length !== 1) return false;
@@ -165,7 +166,7 @@ export class Reconciler {
     }
   }
 
-  async #adopt(record: BetRecord, tx: GwTransaction): Promise<BetRecord | undefined> {
+  async #adopt(record: BetRecord, tx: Transaction): Promise<BetRecord | undefined> {
     try {
       return await this.o.records.move(
         record.placementId,

@@ -25,13 +25,17 @@ export async function route(
   interaction: Interaction,
   commands: Map<string, Command>,
   components: Record<string, ComponentHandler>,
-  ctx: BotContext,
+  shared: BotContext,
 ): Promise<void> {
-  ctx.logger.debug('interaction', {
-    type: interaction.type,
+  // Every line logged while handling this interaction carries its id, the member and what was used.
+  const logger = shared.logger.child({
+    interaction: interaction.id,
+    user: interaction.user.id,
     ...(interaction.isCommand() || interaction.isAutocomplete() ? { command: interaction.commandName } : {}),
     ...('customId' in interaction ? { customId: interaction.customId } : {}),
   });
+  logger.debug('interaction', { type: interaction.type });
+  const ctx: BotContext = { ...shared, logger };
   try {
     if (interaction.isAutocomplete()) {
       const cmd = commands.get(interaction.commandName);

@@ -1,12 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { type AccountPromo, BetType, type RacingSingleBet, type SportsMarketRefBet } from '../gateway/index.js';
 import type { BotTunables } from './config.js';
-import {
-  type GatewayPort,
-  type GwAccountPromo,
-  type PlaceRacingBet,
-  type PlaceSportsBetByRef,
-  RACING_BET_TYPES,
-} from './gateway-port.js';
+import type { GatewayPort } from './gateway-port.js';
 import { formatMoney } from './odds.js';
 import type { BetRecord } from './repos/bet-records.js';
 import type { SlipRecord, SlipRepo } from './repos/slips.js';
@@ -59,9 +54,9 @@ const callback = (url: string | undefined) => (url ? { callback_url: url } : {})
 export const raceLabel = (leg: Pick<RacingLeg, 'track' | 'raceNum'>) => `${leg.track} R${leg.raceNum}`;
 
 /** promo_name, and bet_type when the promo's name is one (the spec's `2/3` token is both). */
-function promoFields(name: string | undefined): Pick<PlaceRacingBet, 'promo_name' | 'bet_type'> {
+function promoFields(name: string | undefined): Pick<RacingSingleBet, 'promo_name' | 'bet_type'> {
   if (!name) return {};
-  const type = RACING_BET_TYPES.find((t) => t === name);
+  const type = BetType.options.find((t) => t === name);
   return { promo_name: name, ...(type ? { bet_type: type } : {}) };
 }
 
@@ -71,7 +66,7 @@ export function placeBetRequest(
   stakeCents: number,
   floor: number,
   callbackUrl: string | undefined,
-): PlaceSportsBetByRef | PlaceRacingBet {
+): SportsMarketRefBet | RacingSingleBet {
   const stake = stakeCents / 100;
   if (slipKind(p) === 'racing' && p.racing) {
     const r = p.racing;
@@ -80,7 +75,7 @@ export function placeBetRequest(
       category: 'racing',
       track: r.track,
       race_num: r.raceNum,
-      race_type: r.raceType as PlaceRacingBet['race_type'],
+      race_type: r.raceType,
       date: r.date,
       runner: r.runner,
       market: r.market,
@@ -180,7 +175,7 @@ export async function findPromo(
   gateway: GatewayPort,
   promoId: number,
   sessionId?: string,
-): Promise<GwAccountPromo | undefined> {
+): Promise<AccountPromo | undefined> {
   const { promos } = await gateway.accountPromos.list(sessionId ? { session_id: sessionId } : {});
   return promos.find((x) => x.promo_id === promoId);
 }
@@ -290,7 +285,7 @@ export async function prepareRacingSlip(d: SlipKindDeps, req: RacingSlipRequest)
 }
 
 /** The active session that holds a promo: the one the gateway names, else any of the account's. */
-export function promoSession(promo: GwAccountPromo): string | undefined {
+export function promoSession(promo: AccountPromo): string | undefined {
   return promo.session_id ?? promo.session_ids?.[0] ?? undefined;
 }
 

@@ -41,7 +41,7 @@ export async function assertMayBet(
 }
 
 /** A stake that would pass today's limit is refused before any price check or slip. */
-async function assertDailyRoom(ctx: BotContext, guildId: string | null, userId: string, stake: number) {
+export async function assertDailyRoom(ctx: BotContext, guildId: string | null, userId: string, stake: number) {
   const settings = await getSettings(ctx.store, guildId);
   const limits = stakeLimits(settings, ctx.config.tunables);
   // A stake the per-bet rules refuse is answered by those (the more specific message) when the slip is built.

@@ -1,4 +1,5 @@
 import { acceptableFloor, formatMoney, formatOdds, stakeCentsOf } from './odds.js';
+import type { RaceType } from './tracks.js';
 
 /** Everything a slip needs to be confirmed later, by anyone's process: stored as JSON. */
 export interface SlipPayload {
@@ -32,6 +33,14 @@ export interface SlipPayload {
   promo?: { promoId: number; promoLabel: string };
   /** Spend a bonus token worth the stake (racing): checked against the session's tokens when the slip is made. */
   useBonusBet?: boolean;
+  /** Set when /bet chose the book itself (no bookie given): why this book, shown on the slip. */
+  route?: PriceRoute;
+}
+
+/** Why a slip went to its book: the books priced (best first, the slip's own book first) and those left out. */
+export interface PriceRoute {
+  priced: Array<{ book: string; price: number }>;
+  leftOut: Array<{ book: string; why: string }>;
 }
 
 export type SlipKind = 'sports' | 'racing' | 'promo';
@@ -39,7 +48,7 @@ export type SlipKind = 'sports' | 'racing' | 'promo';
 export interface RacingLeg {
   track: string;
   raceNum: number;
-  raceType: string;
+  raceType: RaceType;
   /** The track's local day, YYYY-MM-DD. */
   date: string;
   runner: string;

@@ -1,4 +1,4 @@
-import type { JobEnvelope } from './gateway-port.js';
+import type { AsyncEnvelope } from '../gateway/index.js';
 import type { ResultTracker } from './job-tracker.js';
 import type { Logger } from './logger.js';
 import type { BotStore } from './store.js';
@@ -30,7 +30,7 @@ export function startJobTakeover(o: TakeoverOptions): () => void {
       o.owner,
     );
     if (rows.length > 0) o.logger.info('took over jobs of a stopped process', { jobs: rows.length });
-    for (const r of rows) o.tracker.track(JSON.parse(r.envelope) as JobEnvelope);
+    for (const r of rows) o.tracker.track(JSON.parse(r.envelope) as AsyncEnvelope);
   };
   // Well inside the lease: a dead peer's jobs wait at most about a lease and a half.
   const timer = setInterval(

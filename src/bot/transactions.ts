@@ -1,4 +1,5 @@
-import type { GatewayPort, GwTransaction, GwTransactionsResult } from './gateway-port.js';
+import type { Transaction, TransactionsResult } from '../gateway/index.js';
+import type { GatewayPort } from './gateway-port.js';
 
 const DAY_MS = 86_400_000;
 const TX_WAIT_MS = 60_000;
@@ -6,7 +7,7 @@ const TX_WAIT_MS = 60_000;
 const MAX_LIMIT = 2_000;
 
 export interface TransactionsRead {
-  transactions: GwTransaction[];
+  transactions: Transaction[];
   /** False when the gateway said more rows exist beyond the largest read (the oldest may be missing). */
   complete: boolean;
 }
@@ -34,7 +35,7 @@ export async function readTransactionsSince(
     });
     const outcome = await handle.wait({ signal: AbortSignal.timeout(TX_WAIT_MS) });
     if (outcome.status !== 'completed') return undefined;
-    const result = outcome.result as GwTransactionsResult;
+    const result = outcome.result as TransactionsResult;
     const txs = result.transactions ?? [];
     const oldest = Math.min(...txs.map((t) => Date.parse(String(t.placed_at ?? ''))).filter(Number.isFinite));
     const reachesBack = !(oldest > sinceMs);

@@ -16,7 +16,7 @@ export {
   type MarketsLimiterOptions,
   type QueuedInfo,
 } from './markets-limiter.js';
-export { type BetOutcome, betOutcomeOf } from './receipts.js';
+export { type BetOutcome, betOutcomeOf, type PlacedBet, type UnplacedBet } from './receipts.js';
 export type { RequestOptions } from './request-options.js';
 export type { PromoJobHandle } from './resources/account-promos.js';
 export { type EventsPageQuery, EventsPager, type EventsPagerOptions } from './resources/events.js';

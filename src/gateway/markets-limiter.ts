@@ -13,6 +13,8 @@ export const systemClock: LimiterClock = {
   clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
 };
 
+const secs = (ms: number) => Math.ceil(ms / 1000);
+
 export interface MarketsLimiterOptions {
   /** Requests allowed in any rolling window; the gateway allows 120 per minute per key. */
   perMinute?: number;
@@ -30,7 +32,11 @@ export interface QueuedInfo {
 
 /** Admission options of one card read (see `client.markets.get(query, options)`). */
 export interface AdmissionOptions {
-  /** Refuse at once with CardLimitError (carrying retryAfterMs) when the estimated wait is longer. Default: wait. */
+  /**
+   * Longest wait for a slot: refused at once with CardLimitError (carrying retryAfterMs) when the estimated wait is
+   * longer, and refused the same way if the read is still queued after it (the estimate is a lower bound).
+   * Default: wait.
+   */
   maxQueueMs?: number | undefined;
   /** Aborting removes the read from the queue and rejects with the signal's reason. */
   signal?: AbortSignal | undefined;
@@ -124,17 +130,22 @@ export class MarketsLimiter {
       }
     }
     const estimatedWaitMs = this.estimateWaitMs(opts);
-    if (opts.maxQueueMs !== undefined && estimatedWaitMs > opts.maxQueueMs) {
+    const maxQueueMs = opts.maxQueueMs;
+    if (maxQueueMs !== undefined && estimatedWaitMs > maxQueueMs) {
       return Promise.reject(
-        new CardLimitError(
-          `GET /v3/markets: the card limit (${this.perMinute} per ${Math.round(this.windowMs / 1000)} s) is reached; the next slot is about ${Math.ceil(estimatedWaitMs / 1000)} s away, longer than maxQueueMs ${opts.maxQueueMs}. Nothing was sent; try again in about ${Math.ceil(estimatedWaitMs / 1000)} s.`,
-          { retryAfterMs: estimatedWaitMs, method: 'GET', path: '/v3/markets' },
+        this.#refusal(
+          estimatedWaitMs,
+          `the next slot is about ${secs(estimatedWaitMs)} s away, longer than maxQueueMs ${maxQueueMs}`,
         ),
       );
     }
     const ahead = opts.front ? 0 : this.#queue.length;
     return new Promise<number>((resolve, reject) => {
       const waiter: Waiter = { resolve, reject, cleanup: undefined };
+      const cleanups: (() => void)[] = [];
+      waiter.cleanup = () => {
+        for (const c of cleanups) c();
+      };
       const signal = opts.signal;
       if (signal) {
         const onAbort = () => {
@@ -142,7 +153,24 @@ export class MarketsLimiter {
           reject(signal.reason);
         };
         signal.addEventListener('abort', onAbort, { once: true });
-        waiter.cleanup = () => signal.removeEventListener('abort', onAbort);
+        cleanups.push(() => signal.removeEventListener('abort', onAbort));
+      }
+      if (maxQueueMs !== undefined) {
+        // The estimate is a lower bound (reads in flight free their slots later), so maxQueueMs also caps the
+        // time actually spent queued: a read still waiting then is refused, nothing sent.
+        const cap = this.#clock.setTimeout(() => {
+          this.#drain();
+          if (!this.#queue.includes(waiter)) return;
+          this.#remove(waiter);
+          const wait = Math.max(1, this.estimateWaitMs(opts));
+          reject(
+            this.#refusal(
+              wait,
+              `the read waited its maxQueueMs ${maxQueueMs} and the next slot is still about ${secs(wait)} s away`,
+            ),
+          );
+        }, maxQueueMs);
+        cleanups.push(() => this.#clock.clearTimeout(cap));
       }
       if (opts.front) this.#queue.unshift(waiter);
       else this.#queue.push(waiter);
@@ -175,6 +203,13 @@ export class MarketsLimiter {
       w.cleanup?.();
       w.reject(new ClientClosedError('GET /v3/markets'));
     }
+  }
+
+  #refusal(waitMs: number, why: string): CardLimitError {
+    return new CardLimitError(
+      `GET /v3/markets: the card limit (${this.perMinute} per ${Math.round(this.windowMs / 1000)} s) is reached; ${why}. Nothing was sent; try again in about ${secs(waitMs)} s.`,
+      { retryAfterMs: waitMs, method: 'GET', path: '/v3/markets' },
+    );
   }
 
   #remove(waiter: Waiter): void {

@@ -1,14 +1,38 @@
-/** What a place_bet or place_promo job came to, whichever of the spec's result shapes carried it. */
-export interface BetOutcome {
-  /** True only when the bookmaker placed the bet and gave it an id. */
-  placed: boolean;
-  /** The bookmaker's bet id, when placed. */
-  betId?: string;
+/**
+ * What a place_bet or place_promo job came to, whichever of the spec's result shapes carried it: placed (with the
+ * bookmaker's bet id), refused, or `unreadable`.
+ */
+export type BetOutcome = PlacedBet | UnplacedBet;
+
+/** The bookmaker placed the bet and gave it an id. */
+export interface PlacedBet {
+  placed: true;
+  /** The bookmaker's bet id. */
+  betId: string;
   /** Decimal odds the bet was struck at, when reported. */
   odds?: number;
   /** Stake in dollars, when reported. */
   stake?: number;
-  /** Why it was not placed (the gateway's error text), or the message it sent with the result. */
+  /** The message the gateway sent with the result, if any. */
+  message?: string;
+}
+
+/** Not read as placed: refused by the bookmaker, or (with `unreadable`) a result that is not a receipt at all. */
+export interface UnplacedBet {
+  placed: false;
+  /**
+   * True when the result does not read as a receipt (no `success` verdict, a success without a bet id, a
+   * malformed `bet_result`). It is NOT a refusal: the bet may stand, so never release its stake on it; check the
+   * account's transactions instead.
+   */
+  unreadable?: true;
+  /** The bet id, when one came back without a success verdict. */
+  betId?: string;
+  /** Decimal odds, when reported. */
+  odds?: number;
+  /** Stake in dollars, when reported. */
+  stake?: number;
+  /** Why it was not placed (the gateway's error text), or what made the result unreadable. */
   message?: string;
 }
 
@@ -18,28 +42,40 @@ const isRec = (v: unknown): v is Rec => v !== null && typeof v === 'object' && !
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
+const unreadable = (message: string): UnplacedBet => ({ placed: false, unreadable: true, message });
+
 /**
  * Normalises the result of a place_bet or place_promo job. The spec shows two shapes: a poll result with the
  * receipt nested under `result.bet_result` (`result.success` is the job's verdict), and the webhook example and
  * promo results with the receipt flat on `result`. The nested receipt wins where both speak; a bet counts as
- * placed only when every `success` present is true and a bet id came back.
+ * placed only when every `success` present is true and a bet id came back. A result with no boolean verdict, a
+ * `bet_result` that is not a receipt, or a success without a bet id is `unreadable`, never a refusal.
  */
 export function betOutcomeOf(result: unknown): BetOutcome {
-  if (!isRec(result)) return { placed: false, message: 'the job completed without a result' };
-  const inner = isRec(result.bet_result) ? result.bet_result : undefined;
-  const success = result.success === true && (inner === undefined || inner.success !== false);
+  if (!isRec(result)) return unreadable('the job completed without a result');
+  if (typeof result.success !== 'boolean') return unreadable('the result carries no success verdict');
+  const nested = result.bet_result;
+  if (nested !== undefined && nested !== null && !isRec(nested)) return unreadable('bet_result is not a receipt');
+  const inner = isRec(nested) ? nested : undefined;
+  if (inner && typeof inner.success !== 'boolean') return unreadable('bet_result carries no success verdict');
+  const success = result.success && (inner === undefined || inner.success === true);
   const betId =
     str(inner?.bet_id) ?? str(result.bet_id) ?? (typeof result.bet_id === 'number' ? String(result.bet_id) : undefined);
   const odds = num(inner?.odds) ?? num(result.odds);
   const stake = num(inner?.stake) ?? num(result.stake);
   const message = str(inner?.error) ?? str(result.error) ?? str(result.message);
-  const placed = success && betId !== undefined;
-  const out: BetOutcome = { placed };
-  if (betId !== undefined) out.betId = betId;
-  if (odds !== undefined) out.odds = odds;
-  if (stake !== undefined) out.stake = stake;
-  if (message !== undefined) out.message = message;
-  else if (!placed)
-    out.message = success ? 'the gateway reported success without a bet id' : 'the bookmaker refused the bet';
-  return out;
+  const facts = {
+    ...(odds !== undefined ? { odds } : {}),
+    ...(stake !== undefined ? { stake } : {}),
+  };
+  if (success && betId !== undefined) {
+    return { placed: true, betId, ...facts, ...(message !== undefined ? { message } : {}) };
+  }
+  if (success) return unreadable('the gateway reported success without a bet id');
+  return {
+    placed: false,
+    ...(betId !== undefined ? { betId } : {}),
+    ...facts,
+    message: message ?? 'the bookmaker refused the bet',
+  };
 }

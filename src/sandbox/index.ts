@@ -9,9 +9,11 @@ import { apiRoutes } from './routes/index.js';
 
 export { FIXTURE_KEYS } from './accounts/fixtures.js';
 export type { FaultConfig } from './core/faults.js';
-export type { Ctx, Reply, Route } from './core/http.js';
-export type { Sandbox, World } from './core/sandbox.js';
+export type { Ctx, Route } from './core/http.js';
+export type { Reply } from './core/reply.js';
+export type { Sandbox } from './core/sandbox.js';
 export { createSandboxState, resetSandbox, type StartSandboxOptions } from './core/state.js';
+export type { SimWorld } from './world/index.js';
 
 export interface RunningSandbox {
   url: string;
@@ -29,7 +31,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
 
   const tick = () => {
     try {
-      sb.world.tick(sb.clock.now(), sb);
+      sb.world.tick(sb.clock.now(), sb.ledger);
     } catch (err) {
       sb.log(`world tick failed: ${(err as Error).stack ?? String(err)}`);
     }

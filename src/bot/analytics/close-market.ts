@@ -5,7 +5,7 @@
  * unmapped specials) are never called complete.
  */
 
-import type { GwMarket, GwSelection } from '../gateway-port.js';
+import type { MarketRow, MarketSelection } from '../../gateway/index.js';
 import type { CloseMarket } from './facts.js';
 
 /** Markets whose whole row is one exhaustive outcome set (2-way, or 3-way with a draw). */
@@ -13,16 +13,16 @@ const WHOLE_ROW = new Set(['head_to_head', 'both_teams_to_score']);
 /** Handicaps: the pair is a line and its negative. */
 const HANDICAP = new Set(['line', 'alternate_line']);
 
-const side = (s: GwSelection): 'over' | 'under' | undefined => {
+const side = (s: MarketSelection): 'over' | 'under' | undefined => {
   const text = `${s.slug ?? ''} ${s.label}`.toLowerCase();
   if (/\bover\b/.test(text)) return 'over';
   if (/\bunder\b/.test(text)) return 'under';
   return undefined;
 };
 
-const priced = (xs: GwSelection[]) => xs.flatMap((s) => (typeof s.odds === 'number' && s.odds > 1 ? [s.odds] : []));
+const priced = (xs: MarketSelection[]) => xs.flatMap((s) => (typeof s.odds === 'number' && s.odds > 1 ? [s.odds] : []));
 
-export function closeMarketOf(market: GwMarket, sel: GwSelection): CloseMarket {
+export function closeMarketOf(market: MarketRow, sel: MarketSelection): CloseMarket {
   const all = market.selections;
   if (market.tier === 'unmapped') return { prices: priced(all), complete: false };
   if (WHOLE_ROW.has(market.market)) {

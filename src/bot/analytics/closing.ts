@@ -5,7 +5,7 @@
  * any window and stands aside entirely while an interactive read is queued.
  */
 
-import type { GwMarketCard } from '../gateway-port.js';
+import type { MarketCard } from '../../gateway/index.js';
 import type { Logger } from '../logger.js';
 import { closeMarketOf } from './close-market.js';
 import type { CloseMarket } from './facts.js';
@@ -25,7 +25,7 @@ export interface OpenSportsBets {
 }
 
 export interface CardReader {
-  read(epk: string, bookie: string): Promise<GwMarketCard>;
+  read(epk: string, bookie: string): Promise<MarketCard>;
 }
 
 export type RecordClose = (betId: string, odds: number, market: CloseMarket | null, at: number) => Promise<void> | void;
@@ -154,7 +154,7 @@ export class ClosingCapture {
 
   /** Closes recorded from one card read, or undefined when the read failed (retried next tick). */
   async #read(c: CardDue, at: number): Promise<number | undefined> {
-    let card: GwMarketCard;
+    let card: MarketCard;
     try {
       card = await this.#o.cards.read(c.epk, c.bookie);
     } catch (err) {

@@ -1,6 +1,6 @@
 import type { APIEmbedField } from 'discord.js';
+import type { MarketCard, MarketRow, MarketSelection } from '../../gateway/index.js';
 import { encodeCustomId } from '../custom-id.js';
-import type { GwMarket, GwMarketCard, GwSelection } from '../gateway-port.js';
 import { formatOdds } from '../odds.js';
 import { COLOUR } from './colours.js';
 import { button, pager, row, select } from './components.js';
@@ -15,16 +15,16 @@ const TIER_ORDER = ['popular', 'other', 'unmapped'];
 const TIER_LABEL: Record<string, string> = { popular: 'popular', other: 'other', unmapped: 'this book only' };
 export const tierLabel = (tier: string): string => TIER_LABEL[tier] ?? tier;
 
-export type BettableSelection = GwSelection & { odds: number; market_ref: string };
+export type BettableSelection = MarketSelection & { odds: number; market_ref: string };
 
 /** Selections a bet can be started on: bettable, with a market_ref and a price. */
-export function bettable(market: GwMarket): BettableSelection[] {
+export function bettable(market: MarketRow): BettableSelection[] {
   return market.selections.filter(
     (s): s is BettableSelection => s.bettable && typeof s.market_ref === 'string' && typeof s.odds === 'number',
   );
 }
 
-export function sortMarkets(markets: GwMarket[]): GwMarket[] {
+export function sortMarkets(markets: MarketRow[]): MarketRow[] {
   const rank = (t: string) => {
     const i = TIER_ORDER.indexOf(t);
     return i === -1 ? TIER_ORDER.length : i;
@@ -50,7 +50,7 @@ function selectionText(label: string, odds: number, line?: number | null): strin
   return `${selectionName(label, line)} @ **${formatOdds(odds)}**`;
 }
 
-function marketSummary(m: GwMarket): string {
+function marketSummary(m: MarketRow): string {
   const sels = bettable(m);
   if (sels.length === 0) return 'nothing bettable now';
   const shown = sels.slice(0, SELECTIONS_IN_SUMMARY).map((s) => selectionText(s.label, s.odds, s.line));
@@ -59,7 +59,7 @@ function marketSummary(m: GwMarket): string {
 }
 
 export interface CardViewInput {
-  card: GwMarketCard;
+  card: MarketCard;
   eventName: string;
   /** Short key of the stored card reference (epk, bookie, filters) used in custom ids. */
   ref: string;
@@ -133,7 +133,7 @@ export function cardView(input: CardViewInput): MessageView {
 
 /** One market: its bettable selections, 25 to a page (Discord's cap per select), and a menu to bet on one. */
 export function marketView(input: {
-  card: GwMarketCard;
+  card: MarketCard;
   eventName: string;
   ref: string;
   marketIndex: number;

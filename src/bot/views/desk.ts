@@ -1,5 +1,5 @@
 import type { APIEmbedField } from 'discord.js';
-import type { GwBalance, GwSession } from '../gateway-port.js';
+import { type BalanceRecord, betOutcomeOf, type Session } from '../../gateway/index.js';
 import { formatMoney, formatOdds } from '../odds.js';
 import type { JobRecord } from '../repos/jobs.js';
 import { approvalPolicy, type GuildSettings } from '../settings.js';
@@ -12,7 +12,7 @@ const field = (name: string, value: string, inline = false): APIEmbedField => ({
   inline,
 });
 
-export function sessionsView(sessions: GwSession[]): MessageView {
+export function sessionsView(sessions: Session[]): MessageView {
   const rows = sessions
     .slice(0, LIMITS.embedFields)
     .map((s) =>
@@ -38,7 +38,7 @@ export function sessionsView(sessions: GwSession[]): MessageView {
   });
 }
 
-export function balancesView(rows: Array<{ session: GwSession; balance?: GwBalance; error?: string }>): MessageView {
+export function balancesView(rows: Array<{ session: Session; balance?: BalanceRecord; error?: string }>): MessageView {
   return fitView({
     embeds: [
       {
@@ -67,13 +67,12 @@ function outcomeText(job: JobRecord): string {
   const o = job.outcome as { status?: string; result?: Record<string, unknown> } | null;
   if (!o) return 'waiting for the result';
   if (o.status !== 'completed') return `gateway reported ${o.status}`;
-  const r = o.result ?? {};
-  const inner = (r.bet_result ?? {}) as Record<string, unknown>;
-  const betId = inner.bet_id ?? r.bet_id;
   if (job.kind === 'bet') {
-    return betId ? `placed · bet ${String(betId)}` : `refused · ${String(inner.error ?? r.error ?? 'no reason given')}`;
+    const bet = betOutcomeOf(o.result);
+    if (bet.placed) return `placed · bet ${bet.betId}`;
+    return bet.unreadable ? `unreadable · ${bet.message}` : `refused · ${bet.message ?? 'no reason given'}`;
   }
-  return r.success === false ? 'failed' : 'completed';
+  return o.result?.success === false ? 'failed' : 'completed';
 }
 
 export function jobsView(jobs: JobRecord[]): MessageView {

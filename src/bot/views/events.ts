@@ -1,6 +1,6 @@
 import type { APIEmbedField } from 'discord.js';
+import type { Event } from '../../gateway/index.js';
 import { encodeCustomId } from '../custom-id.js';
-import type { GwEvent } from '../gateway-port.js';
 import { leagueName } from '../leagues.js';
 import { COLOUR } from './colours.js';
 import { pager } from './components.js';
@@ -9,7 +9,7 @@ import { clip, fitView, LIMITS, type MessageView } from './limits.js';
 export const EVENTS_PAGE_SIZE = 10;
 
 export interface EventsViewInput {
-  events: GwEvent[];
+  events: Event[];
   league: string;
   date: string;
   status?: string;
@@ -20,7 +20,7 @@ export interface EventsViewInput {
 
 const STATUS_LABEL: Record<string, string> = { prematch: 'upcoming', in_play: '🔴 in play', finished: 'finished' };
 
-export function eventLine(e: GwEvent): string {
+export function eventLine(e: Event): string {
   const unix = Math.floor(Date.parse(e.start_time) / 1000);
   const parts = [`<t:${unix}:t>`, STATUS_LABEL[e.status] ?? e.status];
   if (e.score && (e.status === 'in_play' || e.status === 'finished')) {

@@ -1,4 +1,4 @@
-import type { GwTransaction } from '../gateway-port.js';
+import type { Transaction } from '../../gateway/index.js';
 import { formatMoney, formatOdds, roundCents } from '../odds.js';
 import { COLOUR } from './colours.js';
 import { clip, fitView, LIMITS, type MessageView } from './limits.js';
@@ -12,7 +12,7 @@ export function noticeView(text: string, kind: 'error' | 'ok' | 'info' = 'error'
 const OUTCOME: Record<string, string> = { won: 'Won 🎉', lost: 'Lost', void: 'Void', cashed_out: 'Cashed out' };
 
 /** What came back to the account: the stake plus the P&L (nothing on a loss), never below zero. */
-export function amountReturned(tx: GwTransaction): number {
+export function amountReturned(tx: Transaction): number {
   if (tx.status === 'lost') return 0;
   return Math.max(0, roundCents((tx.stake ?? 0) + (tx.pnl ?? 0)));
 }
@@ -23,7 +23,7 @@ export interface FinalScore {
 }
 
 export function settlementView(input: {
-  tx: GwTransaction;
+  tx: Transaction;
   userId: string | null;
   detail: Record<string, unknown>;
   /** The event's final score, when the gateway covers the league. */

@@ -6,7 +6,7 @@ import type { SlipPayload } from '../slip-rules.js';
 import { COLOUR } from './colours.js';
 import { button, row } from './components.js';
 import { clip, fitView, LIMITS, type MessageView } from './limits.js';
-import { sessionLabel, slipFields } from './slip.js';
+import { routeText, sessionLabel, slipFields } from './slip.js';
 
 const approversText = (roleId: string | undefined) => (roleId ? `<@&${roleId}>` : 'a member with Manage Server');
 
@@ -20,12 +20,14 @@ export function proposalView(input: {
   const { proposal: p, approvals } = input;
   const left = Math.max(0, p.needed - approvals.length);
   const slip = { ...input.slip, shownOdds: p.shownOdds };
+  // Approvers see why a routed bet went to its book, as the slip would have said.
+  const description = [p.note, routeText(slip.route)].filter(Boolean).join('\n\n');
   return fitView({
     content: `<@${p.proposerId}> proposes this bet: it needs ${p.needed} approval${p.needed === 1 ? '' : 's'} from ${approversText(input.approverRoleId)} (not the proposer) before it is placed. Expires <t:${Math.floor(p.expiresAt / 1000)}:R>.`,
     embeds: [
       {
         title: `Bet proposal: ${left} more approval${left === 1 ? '' : 's'} needed`,
-        ...(p.note ? { description: clip(p.note, LIMITS.embedDescription) } : {}),
+        ...(description ? { description: clip(description, LIMITS.embedDescription) } : {}),
         color: COLOUR.pending,
         fields: [
           ...slipFields(slip, p.shownOdds, sessionLabel(slip)),

@@ -1,8 +1,8 @@
 import { ButtonStyle } from 'discord.js';
+import { betOutcomeOf } from '../../gateway/index.js';
 import { encodeCustomId } from '../custom-id.js';
-import type { GwBetResult } from '../gateway-port.js';
 import { formatMoney, formatOdds, potentialReturn } from '../odds.js';
-import type { SlipPayload } from '../slip-rules.js';
+import type { PriceRoute, SlipPayload } from '../slip-rules.js';
 import { COLOUR } from './colours.js';
 import { button, row } from './components.js';
 import { clip, fitView, LIMITS, type MessageView } from './limits.js';
@@ -35,6 +35,27 @@ export function sessionLabel(slip: SlipPayload): string {
   return slip.sessionId;
 }
 
+/** "Best price of 3 books: bookie_b 2.10 (bookie_a 2.05, bookie_c 2.00)". */
+export function routeLine(route: PriceRoute): string {
+  const [best, ...rest] = route.priced;
+  if (!best) return '';
+  const n = route.priced.length;
+  const others = rest.map((r) => `${r.book} ${formatOdds(r.price)}`).join(', ');
+  const head = `Best price of ${n} book${n === 1 ? '' : 's'}: ${best.book} ${formatOdds(best.price)}`;
+  return others ? `${head} (${others})` : head;
+}
+
+/** "Left out: bookie_b (market_ref betting is off); …", or '' when none was. */
+export function leftOutLine(route: PriceRoute): string {
+  if (route.leftOut.length === 0) return '';
+  return `Left out: ${route.leftOut.map((l) => `${l.book} (${l.why})`).join('; ')}`;
+}
+
+/** Both lines about a routed slip's book, or '' for a slip whose book the member named. */
+export function routeText(route: PriceRoute | undefined): string {
+  return route ? [routeLine(route), leftOutLine(route)].filter(Boolean).join('\n') : '';
+}
+
 /** The confirmation: what will be placed, at which live price, and the two buttons. */
 export function slipView(input: { slip: SlipPayload; slipId: string; userId: string; expiresAt: number }): MessageView {
   const { slip } = input;
@@ -44,6 +65,7 @@ export function slipView(input: { slip: SlipPayload; slipId: string; userId: str
     embeds: [
       {
         title: 'Bet slip',
+        ...(slip.route ? { description: clip(routeText(slip.route), LIMITS.embedDescription) } : {}),
         color: COLOUR.pending,
         fields: slipFields(slip, slip.shownOdds, sessionLabel(slip)),
         footer: { text: 'Only the person who made this slip can confirm it.' },
@@ -113,15 +135,16 @@ export function closedSlipView(
   });
 }
 
-/** The bet result, from whichever arrived first (webhook or poll). */
-export function receiptView(slip: SlipPayload, result: GwBetResult): MessageView {
-  const inner = result.bet_result ?? undefined;
-  const success = result.success && (inner?.success ?? true);
-  const betId = inner?.bet_id ?? result.bet_id ?? undefined;
-  const odds = inner?.odds ?? result.odds ?? slip.shownOdds;
-  const stake = inner?.stake ?? result.stake ?? slip.stake;
-  if (!success || !betId) {
-    const error = inner?.error ?? result.error ?? 'the bookmaker refused the bet';
+/**
+ * The bet result, from whichever arrived first (webhook or poll), in either of the spec's shapes (read by the
+ * library's betOutcomeOf); the potential return is stake × odds.
+ */
+export function receiptView(slip: SlipPayload, result: unknown): MessageView {
+  const outcome = betOutcomeOf(result);
+  const odds = outcome.odds ?? slip.shownOdds;
+  const stake = outcome.stake ?? slip.stake;
+  if (!outcome.placed) {
+    const error = outcome.message ?? 'the bookmaker refused the bet';
     return fitView({
       content: '',
       embeds: [
@@ -135,7 +158,8 @@ export function receiptView(slip: SlipPayload, result: GwBetResult): MessageView
       components: [],
     });
   }
-  const ret = result.potential_return ?? potentialReturn(stake, odds);
+  const betId = outcome.betId;
+  const ret = potentialReturn(stake, odds);
   return fitView({
     content: '',
     embeds: [

@@ -1,7 +1,7 @@
 // Account promos held by bookmaker accounts (GET /v3/account_promos, POST /v3/place_promo).
 // Built from the world's upcoming fixtures, so the same seed gives the same cards.
 import { money } from '../core/rng.js';
-import type { PromoRace, PromoSportsEvent, RacingMeeting } from '../core/sandbox.js';
+import type { PromoRace, PromoSportsEvent, RacingMeeting } from '../world/promo-sources.js';
 import { BOOK_ACCOUNT_IDS } from './fixtures.js';
 
 export type HowToBet =

@@ -1,5 +1,5 @@
 // The spec's auth and session error bodies, in one place.
-import { ApiError } from '../core/http.js';
+import { ApiError } from '../core/reply.js';
 
 export const INVALID_KEY = { detail: 'Invalid or missing API key' };
 export const NO_PERMISSION = { detail: 'API key does not have permission for this operation' };

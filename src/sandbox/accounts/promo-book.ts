@@ -1,7 +1,7 @@
 // The account promos in play and the place_promo idempotency record.
 import { randomBytes } from 'node:crypto';
 import type { Envelope } from '../core/jobs.js';
-import type { World } from '../core/sandbox.js';
+import type { SimWorld } from '../world/index.js';
 import { type AccountPromo, buildAccountPromos } from './account-promos.js';
 
 export class PromoBook {
@@ -12,7 +12,7 @@ export class PromoBook {
   private readonly runId = randomBytes(3).toString('hex');
 
   constructor(
-    private world: () => World,
+    private world: () => SimWorld,
     private readonly nowMs: () => number,
   ) {}
 
@@ -20,7 +20,7 @@ export class PromoBook {
   all(): AccountPromo[] {
     if (!this.promos) {
       const w = this.world();
-      this.promos = buildAccountPromos(w.upcomingMeetings(this.nowMs()), w.sportsEventsForPromos(), w.promoRace?.());
+      this.promos = buildAccountPromos(w.upcomingMeetings(this.nowMs()), w.sportsEventsForPromos(), w.promoRace());
     }
     return this.promos;
   }
@@ -31,7 +31,7 @@ export class PromoBook {
    */
   goneReason(promo: AccountPromo): string | null {
     if (promo.state !== 'active') return 'it has already been used';
-    const status = promo.epk ? this.world().eventStatus?.(promo.epk) : undefined;
+    const status = promo.epk ? this.world().eventStatus(promo.epk) : undefined;
     if (status === 'in_play') return 'its event has started, so the card is gone';
     if (status === 'finished') return 'its event has finished, so the card is gone';
     return null;

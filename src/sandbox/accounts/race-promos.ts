@@ -1,8 +1,8 @@
 // Race promos for the meetings still to run, promo tokens for one race, and boost-token availability. All derived
 // from the world's meetings and fixed hashes, so the same seed and day give the same offers.
-import { ApiError } from '../core/http.js';
+import { ApiError } from '../core/reply.js';
 import { hashString } from '../core/rng.js';
-import type { RacingMeeting } from '../core/sandbox.js';
+import type { RacingMeeting } from '../world/promo-sources.js';
 
 export type RaceType = 'R' | 'G' | 'H';
 

@@ -3,7 +3,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Accounts } from '../accounts/accounts.js';
 import { BETTING_NOT_ENABLED, INVALID_KEY, NO_PERMISSION, NO_SUBSCRIPTION } from '../accounts/errors.js';
 import type { Account } from '../accounts/types.js';
-import { ApiError, type Route } from './http.js';
+import type { Route } from './http.js';
+import { ApiError } from './reply.js';
 
 export type AuthOutcome = { mode: 'real'; account: Account } | { mode: 'sample'; account: Account };
 

@@ -1,6 +1,6 @@
 // Request body reading: bounded size, JSON object or nothing.
 import type { IncomingMessage } from 'node:http';
-import { ApiError } from './http.js';
+import { ApiError } from './reply.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 

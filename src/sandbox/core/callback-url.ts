@@ -1,6 +1,6 @@
 // callback_url acceptance: the sandbox is a local tool, so it registers http(s) URLs on loopback only.
 // Anything else is answered with callback_url null in the envelope ("registration failed: poll").
-import { ApiError } from './http.js';
+import { ApiError } from './reply.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 

@@ -1,24 +1,8 @@
-// Types shared by every route module: what a handler receives and what it answers.
+// Types shared by every route module: what a handler receives and how a route is declared.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Account } from '../accounts/types.js';
+import type { Reply } from './reply.js';
 import type { Sandbox } from './sandbox.js';
-
-export type Reply = { status: number; body: unknown; headers?: Record<string, string> };
-
-/** Throw from a handler to answer with this status and body. */
-export class ApiError extends Error {
-  readonly status: number;
-  readonly body: unknown;
-  readonly headers: Record<string, string> | undefined;
-
-  constructor(status: number, body: unknown, headers?: Record<string, string>) {
-    super(typeof body === 'object' && body !== null ? JSON.stringify(body) : String(body));
-    this.name = 'ApiError';
-    this.status = status;
-    this.body = body;
-    this.headers = headers;
-  }
-}
 
 /**
  * 'subscription' (default): a valid key and an active subscription.
@@ -31,7 +15,7 @@ export interface Ctx {
   method: string;
   path: string;
   query: URLSearchParams;
-  // biome-ignore lint/suspicious/noExplicitAny: request bodies are checked field by field with core/validate.ts
+  // biome-ignore lint/suspicious/noExplicitAny: request bodies are checked field by field with routes/validate.ts
   body: any;
   headers: IncomingHttpHeaders;
   /** Resolved from the key; for auth 'none' routes a placeholder with no sessions. */
@@ -54,7 +38,3 @@ export interface Route {
   /** Same-shaped example for the sandbox header and the demo key; default: a generic sample. */
   sample?(ctx: Ctx): Reply | Promise<Reply>;
 }
-
-export const ok = (body: unknown, headers?: Record<string, string>): Reply =>
-  headers ? { status: 200, body, headers } : { status: 200, body };
-export const accepted = (body: unknown): Reply => ({ status: 202, body });

@@ -5,7 +5,7 @@ import type { Account, Session } from '../accounts/types.js';
 import { acceptCallbackUrl } from './callback-url.js';
 import type { SandboxClock } from './clock.js';
 import { DEFAULT_HOLD_MS, type FaultState } from './faults.js';
-import { ApiError } from './http.js';
+import { ApiError } from './reply.js';
 import { createRng } from './rng.js';
 import { type WebhookFault, WebhookSender } from './webhooks.js';
 

@@ -1,5 +1,6 @@
 // Route table: finds the route for a method and path, or says why not (404 / 405).
-import { ApiError, type Route } from './http.js';
+import type { Route } from './http.js';
+import { ApiError } from './reply.js';
 
 export class Router {
   private readonly table = new Map<string, Map<string, Route>>();

@@ -1,6 +1,7 @@
 // Sample mode: the demo key, and X-Service-Sandbox: 1 with a key lacking a subscription. Same shape and status
 // as the real answer, plus `sandbox: true` and a note; nothing real happens.
-import { ApiError, type Ctx, type Reply, type Route } from './http.js';
+import type { Ctx, Route } from './http.js';
+import { ApiError, type Reply } from './reply.js';
 
 export const SAMPLE_NOTE = 'This is a sample response from sandbox mode: nothing was read, placed or changed.';
 export const SAMPLE_CORRELATION_ID = '00000000-0000-4000-8000-000000000000';

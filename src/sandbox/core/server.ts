@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { authenticate } from './auth.js';
 import { parseJsonObject, readBody } from './body.js';
 import { DEFAULT_LATE_202_MS } from './faults.js';
-import { ApiError, type Ctx, type Reply } from './http.js';
+import type { Ctx } from './http.js';
+import { ApiError, type Reply } from './reply.js';
 import type { Router } from './router.js';
 import { sampleError, sampleReply } from './samples.js';
 import type { Sandbox } from './sandbox.js';

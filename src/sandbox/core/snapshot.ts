@@ -4,13 +4,13 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountPromo } from '../accounts/account-promos.js';
 import type { AccountsDump } from '../accounts/accounts.js';
+import { runLaunch } from '../accounts/launches.js';
 import type { Entry } from '../accounts/ledger.js';
-import { runLaunch } from '../routes/sessions.js';
-import { SimWorld, type WorldDump } from '../world/index.js';
+import type { WorldDump } from '../world/index.js';
 import type { FaultConfig } from './faults.js';
 import { parseFaultConfig } from './faults.js';
-import { ApiError } from './http.js';
 import type { Envelope, JobDump, SubmitOptions } from './jobs.js';
+import { ApiError } from './reply.js';
 import type { Sandbox } from './sandbox.js';
 
 export const SNAPSHOT_VERSION = 1;
@@ -46,7 +46,7 @@ export function takeSnapshot(sb: Sandbox): { snapshot_id: string; document: Snap
     ledger: sb.ledger.dump(),
     jobs: jobs.jobs,
     promos: sb.promos.dump(),
-    world: sb.world instanceof SimWorld ? sb.world.dump() : null,
+    world: sb.world.dump(),
     faults: structuredClone(sb.faults.config),
   };
   const id = randomUUID();
@@ -102,6 +102,6 @@ export function restoreSnapshot(
   const byId = new Map(sb.accounts.all().map((a) => [a.id, a]));
   sb.jobs.load(document.jobs, works, (id) => byId.get(id));
   sb.promos.load(document.promos);
-  if (document.world && sb.world instanceof SimWorld) sb.world.load(document.world);
+  if (document.world) sb.world.load(document.world);
   sb.faults.set(parseFaultConfig(document.faults));
 }

@@ -2,11 +2,11 @@
 import { Accounts } from '../accounts/accounts.js';
 import { Ledger } from '../accounts/ledger.js';
 import { PromoBook } from '../accounts/promo-book.js';
+import { SimWorld } from '../world/index.js';
 import { SandboxClock } from './clock.js';
 import { type FaultConfig, FaultState } from './faults.js';
 import { Jobs } from './jobs.js';
 import type { Sandbox } from './sandbox.js';
-import { loadWorld } from './world-loader.js';
 
 export interface StartSandboxOptions {
   port?: number;
@@ -35,7 +35,7 @@ export async function createSandboxState(opts: StartSandboxOptions = {}): Promis
     if (outcome === 'delivered') counters.webhooksDelivered += 1;
     else counters.webhooksDeadLettered += 1;
   });
-  const world = await loadWorld(seed, clock, log);
+  const world = new SimWorld({ seed, clock });
   const sb: Sandbox = {
     clock,
     accounts,
@@ -59,6 +59,6 @@ export async function resetSandbox(sb: Sandbox): Promise<void> {
   sb.jobs.reset();
   sb.accounts.reset(sb.clock.now());
   sb.ledger.reset();
-  sb.world = await loadWorld(sb.seed, sb.clock, sb.log);
+  sb.world = new SimWorld({ seed: sb.seed, clock: sb.clock });
   sb.promos.reset();
 }

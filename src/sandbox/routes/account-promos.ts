@@ -1,7 +1,8 @@
 // GET /v3/account_promos (sync): active promos on the caller's bookmaker accounts; no bookmaker is contacted.
 import type { AccountPromo } from '../accounts/account-promos.js';
 import type { Account } from '../accounts/types.js';
-import { ApiError, ok, type Route } from '../core/http.js';
+import type { Route } from '../core/http.js';
+import { ApiError, ok } from '../core/reply.js';
 
 /** The public row: internal bookkeeping removed, the caller's sessions on the account added. */
 export function promoView(promo: AccountPromo, account: Account, requested?: string) {

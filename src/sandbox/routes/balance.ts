@@ -1,9 +1,9 @@
 // Balances (sync): /v3/balance and the legacy /api/balance. Read from the cache; any owned session, even idle.
 import { balanceRecord } from '../accounts/balances.js';
-import type { Ctx } from '../core/http.js';
-import { ok, type Route } from '../core/http.js';
+import type { Ctx, Route } from '../core/http.js';
+import { ok } from '../core/reply.js';
 import { SAMPLE_SESSION } from '../core/samples.js';
-import { requireString } from '../core/validate.js';
+import { requireString } from './validate.js';
 
 function record(ctx: Ctx) {
   const session = ctx.sb.accounts.findSession(ctx.account, requireString(ctx.body, 'session_id'));

@@ -1,6 +1,7 @@
 // POST /api/bet_status: poll any mix of correlation ids; only the caller's own jobs are visible.
-import { ok, type Route } from '../core/http.js';
-import { requireStringArray } from '../core/validate.js';
+import type { Route } from '../core/http.js';
+import { ok } from '../core/reply.js';
+import { requireStringArray } from './validate.js';
 
 export const betStatusRoutes: Route[] = [
   {

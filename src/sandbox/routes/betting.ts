@@ -1,10 +1,21 @@
 // Betting over the simulated books: POST /v3/place_bet, /v3/stacked_srm, /v3/price_check and the legacy
 // synchronous /api/place_bet. Bodies are checked now; the bookmaker work (live price, money, ledger) runs in the job.
 import type { Session } from '../accounts/types.js';
-import { ApiError, accepted, type Ctx, ok, type Reply, type Route } from '../core/http.js';
+import type { Ctx, Route } from '../core/http.js';
+import { ApiError, accepted, ok, type Reply } from '../core/reply.js';
 import { sampleEnvelope } from '../core/samples.js';
-import { optionalNumber, optionalString, requireNumber, requireString } from '../core/validate.js';
-import { simWorld } from '../world/access.js';
+import type { Bookie } from '../world/books.js';
+import { hashKey, unit } from '../world/prng.js';
+import { normaliseRaceType } from '../world/racing.js';
+import {
+  placeRacingMulti,
+  placeRacingSingle,
+  placeStackedSrm,
+  racingPrices,
+  type StackedBet,
+} from '../world/racing-bets.js';
+import { placeSportsBet, pricedSelections, resolveRef, resolveText } from '../world/sports-bets.js';
+import { placeSportsMulti } from '../world/sports-multi.js';
 import {
   activeSession,
   bad,
@@ -18,22 +29,12 @@ import {
   randomDelayMs,
   refQuery,
   requireBookieA,
+  sportsLegsOf,
   textQuery,
   usesBonus,
-} from '../world/bet-requests.js';
-import type { Bookie } from '../world/books.js';
-import { hashKey, unit } from '../world/prng.js';
-import { normaliseRaceType } from '../world/racing.js';
-import {
-  placeRacingMulti,
-  placeRacingSingle,
-  placeStackedSrm,
-  racingPrices,
-  type StackedBet,
-} from '../world/racing-bets.js';
-import { placeSportsBet, pricedSelections, resolveRef, resolveText } from '../world/sports-bets.js';
-import { placeSportsMulti, sportsLegsOf } from '../world/sports-multi.js';
+} from './bet-requests.js';
 import { bookmakerRules } from './bookmaker-rules.js';
+import { optionalNumber, optionalString, requireNumber, requireString } from './validate.js';
 
 const FRESH_PRICE_MS = 10_000;
 
@@ -47,7 +48,7 @@ interface PreparedBet {
 /** Checks a place_bet body (400/404/409/422 now) and returns the work to run later. */
 function prepareBet(ctx: Ctx): PreparedBet {
   const { sb, body } = ctx;
-  const world = simWorld(sb);
+  const world = sb.world;
   const sessionId = requireString(body, 'session_id');
   const cat = category(body);
   if (cat === 'racing' && body.market === 'each_way')
@@ -61,7 +62,7 @@ function prepareBet(ctx: Ctx): PreparedBet {
   const type = betType(body) ?? (useBonus ? 'bonus' : 'non_promo');
   const delayMs = randomDelayMs(body, unit(world.seed, 'delay', world.nowMs()));
   // The world is read again when the job runs: a reset in between must not place into the old one.
-  const live = () => simWorld(sb);
+  const live = () => sb.world;
 
   if (cat === 'racing') {
     const race = raceOf(world, body);
@@ -164,7 +165,7 @@ function legacyPlaceBet(ctx: Ctx): Reply {
     return ok({
       success: true,
       bet_id: r.bet_id,
-      bookie_bet_id: `${bet.session.bookie}-${hashKey(simWorld(ctx.sb).seed, 'bookie-bet', String(r.bet_id)).toString(10)}`,
+      bookie_bet_id: `${bet.session.bookie}-${hashKey(ctx.sb.world.seed, 'bookie-bet', String(r.bet_id)).toString(10)}`,
       stake: r.stake,
       odds: r.odds,
       potential_return: r.potential_return,
@@ -177,7 +178,7 @@ function legacyPlaceBet(ctx: Ctx): Reply {
 
 function stackedSrm(ctx: Ctx): Reply {
   const { sb, body } = ctx;
-  const world = simWorld(sb);
+  const world = sb.world;
   const session = activeSession(sb, ctx.account, requireString(body, 'session_id'));
   requireBookieA(session, 'stacked_srm');
   const race = raceOf(world, body);
@@ -204,7 +205,7 @@ function stackedSrm(ctx: Ctx): Reply {
     path: ctx.path,
     session,
     callbackUrl: body.callback_url,
-    work: () => placeStackedSrm(sb, simWorld(sb), session, race.race, race.label, bets, rules),
+    work: () => placeStackedSrm(sb, sb.world, session, race.race, race.label, bets, rules),
     ...(delayMs !== undefined ? { delayMs } : {}),
   });
   return accepted(envelope);
@@ -223,7 +224,7 @@ function sessionsOf(ctx: Ctx): Session[] {
 
 function racingPriceCheck(ctx: Ctx, sessions: Session[]): Reply {
   const { sb, body } = ctx;
-  const race = raceOf(simWorld(sb), body);
+  const race = raceOf(sb.world, body);
   if (!race.race) throw new ApiError(404, { error: 'race_not_found', detail: `No race ${race.label}` });
   const found = race.race;
   const runner = optionalString(body, 'runner');
@@ -233,7 +234,7 @@ function racingPriceCheck(ctx: Ctx, sessions: Session[]): Reply {
       path: ctx.path,
       session,
       callbackUrl: body.callback_url,
-      work: () => racingPrices(simWorld(sb), session, found, runner),
+      work: () => racingPrices(sb.world, session, found, runner),
     });
     return { session_id: session.session_id, correlation_id: env.correlation_id };
   });
@@ -247,12 +248,12 @@ function racingPriceCheck(ctx: Ctx, sessions: Session[]): Reply {
 
 function sportsPriceCheck(ctx: Ctx, sessions: Session[]): Reply {
   const { sb, body } = ctx;
-  const world = simWorld(sb);
+  const world = sb.world;
   const byRef = body.market_ref !== undefined;
   const ref = byRef ? refQuery(world, body, null) : undefined;
   const text = byRef ? undefined : textQuery(body, false);
   const resolve = (session: Session) => {
-    const w = simWorld(sb);
+    const w = sb.world;
     const bookie = session.bookie as Bookie;
     if (ref && ref.refBookie !== bookie) {
       return {
@@ -267,7 +268,7 @@ function sportsPriceCheck(ctx: Ctx, sessions: Session[]): Reply {
     const base = { category: 'sports', session_id: session.session_id, bookie: session.bookie };
     if (!r.ok)
       return { status: 'failure', ...base, selections: [], error: r.error, ...(r.softMiss ? { soft_miss: true } : {}) };
-    return { status: 'success', ...base, selections: pricedSelections(simWorld(sb), session.bookie, r) };
+    return { status: 'success', ...base, selections: pricedSelections(sb.world, session.bookie, r) };
   };
   const now = world.nowMs();
   const queries = sessions.map((session) => {

@@ -10,10 +10,11 @@ import {
   racePromos,
 } from '../accounts/race-promos.js';
 import type { Session } from '../accounts/types.js';
-import { ApiError, type Ctx, ok, type Route } from '../core/http.js';
-import { optionalString, requireInt, requireNumber, requireString } from '../core/validate.js';
+import type { Ctx, Route } from '../core/http.js';
+import { ApiError, ok } from '../core/reply.js';
 import { addDays } from '../world/dates.js';
 import { activeSession, submitSessionJob } from './session-job.js';
+import { optionalString, requireInt, requireNumber, requireString } from './validate.js';
 
 export function bonusBetsResult(ctx: Ctx, session: Session) {
   return listBonusBets(ctx.sb.accounts.bookAccountOf(session));

@@ -1,14 +1,15 @@
 // /_sandbox control routes: mounted only with `control: true`; no key. For tests and local tools.
 
+import { connectClient } from '../accounts/launches.js';
 import type { Session } from '../accounts/types.js';
 import { parseFaultConfig } from '../core/faults.js';
-import { ApiError, ok, type Route } from '../core/http.js';
+import type { Route } from '../core/http.js';
+import { ApiError, ok } from '../core/reply.js';
 import type { Sandbox } from '../core/sandbox.js';
 import { checkDocument, heldSnapshot, restoreSnapshot, takeSnapshot } from '../core/snapshot.js';
 import { resetSandbox } from '../core/state.js';
-import { optionalBool, optionalString, requireNumber, requireString } from '../core/validate.js';
-import { worldControlRoutes } from '../world/control-routes.js';
-import { connectClient } from './sessions.js';
+import { optionalBool, optionalString, requireNumber, requireString } from './validate.js';
+import { worldControlRoutes } from './world-control.js';
 
 export const controlRoutes: Route[] = [
   {
@@ -55,7 +56,7 @@ export const controlRoutes: Route[] = [
     handler: ({ sb, body }) => {
       const epk = optionalString(body, 'epk');
       try {
-        return ok(sb.world.settle(sb, epk));
+        return ok(sb.world.settle(sb.ledger, epk));
       } catch (err) {
         // The world refuses an unknown event key: say so instead of a 500.
         throw new ApiError(404, { detail: (err as Error).message, field: 'epk' });

@@ -1,11 +1,11 @@
 // GET /odds/v1/events: the event listing over the simulated world.
-import { ApiError, type Ctx, ok, type Reply, type Route } from '../core/http.js';
-import { simWorld } from '../world/access.js';
+import type { Ctx, Route } from '../core/http.js';
+import { ApiError, ok, type Reply } from '../core/reply.js';
 import { pageEvents, parseEventsQuery, QueryError } from '../world/events-query.js';
 import { eventRow } from '../world/lifecycle.js';
 
 function listEvents(ctx: Ctx): Reply {
-  const world = simWorld(ctx.sb);
+  const world = ctx.sb.world;
   const now = world.nowMs();
   let query: ReturnType<typeof parseEventsQuery>;
   try {

@@ -3,9 +3,10 @@
 // Each inline answer runs the v3 route itself (same checks, same result) and waits for its job.
 
 import { NO_PERMISSION } from '../accounts/errors.js';
-import { ApiError, type Ctx, ok, type Reply, type Route } from '../core/http.js';
+import type { Ctx, Route } from '../core/http.js';
 import type { Envelope } from '../core/jobs.js';
-import { queryInt } from '../core/validate.js';
+import { ApiError, ok, type Reply } from '../core/reply.js';
+import { queryInt } from './validate.js';
 
 export const SUNSET = new Date('2026-05-17T00:00:00Z');
 export const SUNSET_HEADER = 'Sun, 17 May 2026 00:00:00 GMT';

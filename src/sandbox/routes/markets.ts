@@ -1,6 +1,6 @@
 // GET /v3/markets: one book's market card for an event.
-import { ApiError, type Ctx, ok, type Reply, type Route } from '../core/http.js';
-import { simWorld } from '../world/access.js';
+import type { Ctx, Route } from '../core/http.js';
+import { ApiError, ok, type Reply } from '../core/reply.js';
 import { BOOKIES, isBookie, marketRefBettingEnabled } from '../world/books.js';
 import { viewCard } from '../world/card-view.js';
 import { TIERS, type Tier } from '../world/cards.js';
@@ -19,7 +19,7 @@ function required(ctx: Ctx, name: string, example: string): string {
 }
 
 function readCard(ctx: Ctx, limited = true): Reply {
-  const world = simWorld(ctx.sb);
+  const world = ctx.sb.world;
   const now = world.nowMs();
   const wait = limited ? world.cardLimit.take(ctx.account.id, now) : 0;
   if (wait > 0) {

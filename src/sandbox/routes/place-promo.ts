@@ -1,11 +1,12 @@
 // POST /v3/place_promo (async): places a captured bet-boost card by id. Idempotent by idempotency_key.
 import type { AccountPromo } from '../accounts/account-promos.js';
 import type { LedgerBet, Session } from '../accounts/types.js';
-import { ApiError, accepted, type Ctx, type Route } from '../core/http.js';
+import type { Ctx, Route } from '../core/http.js';
+import { ApiError, accepted } from '../core/reply.js';
 import { sampleEnvelope } from '../core/samples.js';
-import { optionalString, requireInt, requireNumber, requireString } from '../core/validate.js';
 import { accountRefusal, type BookmakerRules } from '../world/placement.js';
 import { bookmakerRules } from './bookmaker-rules.js';
+import { optionalString, requireInt, requireNumber, requireString } from './validate.js';
 
 const MARKET = 'head_to_head';
 /** A racing card boosts a runner to win. */
@@ -52,7 +53,7 @@ function placeWork(ctx: Ctx, session: Session, promoId: number, stake: number, r
     };
     if (!promo || promo.boosted_odds === undefined)
       return fail('card_gone: the card is no longer offered or no longer boosted');
-    if (promo.epk && sb.world.eventStatus && sb.world.eventStatus(promo.epk) !== 'prematch') {
+    if (promo.epk && sb.world.eventStatus(promo.epk) !== 'prematch') {
       return fail('card_gone: the event has started, so the boost is no longer offered');
     }
     const refused = rules ? accountRefusal({ targetOdds: 0, maxOdds: null, rules }, stake) : null;

@@ -1,7 +1,8 @@
 // The common shape of session-scoped async endpoints: check the session, accept the job, answer 202.
 import type { Session } from '../accounts/types.js';
-import { accepted, type Ctx, type Reply } from '../core/http.js';
-import { requireString } from '../core/validate.js';
+import type { Ctx } from '../core/http.js';
+import { accepted, type Reply } from '../core/reply.js';
+import { requireString } from './validate.js';
 
 /** The caller's active session named by `session_id` in the body (400 / 404 / 403 otherwise). */
 export function activeSession(ctx: Ctx): Session {

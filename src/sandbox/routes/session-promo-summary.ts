@@ -2,8 +2,9 @@
 // sandbox answers a plain count of what the session's bookmaker account holds today (README.md, Spec notes).
 import { listBonusBets } from '../accounts/bonus.js';
 import { racePromos } from '../accounts/race-promos.js';
-import { ok, type Route } from '../core/http.js';
-import { requireString } from '../core/validate.js';
+import type { Route } from '../core/http.js';
+import { ok } from '../core/reply.js';
+import { requireString } from './validate.js';
 
 export const sessionPromoSummaryRoutes: Route[] = [
   {

@@ -1,13 +1,11 @@
 // Sessions: list, start, restart, stop. Session operations answer errors as {status: 'error', message}.
 
+import { runLaunch } from '../accounts/launches.js';
 import type { Session } from '../accounts/types.js';
-import { ApiError, type Ctx, ok, type Route } from '../core/http.js';
+import type { Ctx, Route } from '../core/http.js';
+import { ApiError, ok } from '../core/reply.js';
 import { SAMPLE_SESSION } from '../core/samples.js';
-import type { Sandbox } from '../core/sandbox.js';
-import { optionalBool, requireString } from '../core/validate.js';
-
-/** Sandbox ms a launching session takes to become active (the spec does not show this move). */
-export const LAUNCH_DELAY_MS = 2_000;
+import { optionalBool, requireString } from './validate.js';
 
 function publicSession(s: Session) {
   return {
@@ -33,19 +31,6 @@ function sessionOpField<T>(read: () => T): T {
   }
 }
 
-/** The connected client runs the launch: the session becomes active after the launch delay. */
-export function runLaunch(sb: Sandbox, session: Session): void {
-  const { accounts, clock } = sb;
-  accounts.launches.get(session.session_id)?.cancel();
-  session.pendingLaunch = false;
-  accounts.setStatus(session, 'launching');
-  const timer = clock.schedule(LAUNCH_DELAY_MS, () => {
-    accounts.launches.delete(session.session_id);
-    if (session.status === 'launching') accounts.setStatus(session, 'active');
-  });
-  accounts.launches.set(session.session_id, timer);
-}
-
 function launch(ctx: Ctx, session: Session) {
   session.revoked = false; // the flag is cleared by the next start
   if (!session.clientOnline) {
@@ -57,24 +42,6 @@ function launch(ctx: Ctx, session: Session) {
   }
   runLaunch(ctx.sb, session);
   return ok({ status: 'success', session_status: 'launching', delivered: true });
-}
-
-/**
- * The client connects: a revoked session stops (its waiting launch is dropped); otherwise a launch published
- * while it was away runs now. Answers what the client did.
- */
-export function connectClient(sb: Sandbox, session: Session): 'stopped' | 'launched' | 'nothing' {
-  session.clientOnline = true;
-  if (session.revoked) {
-    session.pendingLaunch = false;
-    sb.accounts.setStatus(session, 'stopped');
-    return 'stopped';
-  }
-  if (session.pendingLaunch) {
-    runLaunch(sb, session);
-    return 'launched';
-  }
-  return 'nothing';
 }
 
 function startHandler(ctx: Ctx) {

@@ -1,7 +1,7 @@
 // POST /v3/transactions (async): the ledger of the session's bookmaker account.
 import type { Route } from '../core/http.js';
-import { optionalInt } from '../core/validate.js';
 import { activeSession, submitSessionJob } from './session-job.js';
+import { optionalInt } from './validate.js';
 
 export const DEFAULT_DAYS_BACK = 7;
 export const DEFAULT_LIMIT = 50;

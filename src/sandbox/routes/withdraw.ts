@@ -1,8 +1,8 @@
 // POST /v3/withdraw_balance (async): moves cash out of the bookmaker account.
 import type { Route } from '../core/http.js';
 import { sampleEnvelope } from '../core/samples.js';
-import { requireNumber } from '../core/validate.js';
 import { activeSession, submitSessionJob } from './session-job.js';
+import { requireNumber } from './validate.js';
 
 export const withdrawRoutes: Route[] = [
   {

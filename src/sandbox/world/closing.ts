@@ -1,7 +1,6 @@
 // Closing prices: each book's card as read just before the off (the closing line), for tests of CLV.
 // Prices follow a seeded path, so the close is recorded by the path itself: the price of the last scrape before
 // the off for sports cards, the live price a moment before the jump for racing.
-import { ApiError } from '../core/http.js';
 import { BOOKIES } from './books.js';
 import { isBettable } from './card-view.js';
 import { iso } from './dates.js';
@@ -36,20 +35,16 @@ export interface Closing {
   books: ClosingBook[];
 }
 
-function notOff(key: string, offMs: number): ApiError {
-  return new ApiError(409, {
-    detail: `'${key}' has not gone off yet: its close is the card read just before the off (${iso(offMs)}); advance the clock past it`,
-    off_at: iso(offMs),
-  });
-}
+/** Why there is no close to show: the key names nothing, or its event has not gone off yet. */
+export type NoClosing = { kind: 'unknown' } | { kind: 'not_off'; offMs: number };
 
 /** The recorded close of a sports event (by epk) or a race (by racing key), per book; `bookie` narrows to one. */
-export function closingOf(world: SimWorld, key: string, bookie?: string): Closing {
+export function closingOf(world: SimWorld, key: string, bookie?: string): Closing | NoClosing {
   const now = world.nowMs();
   const ev = world.findEvent(key);
   if (ev) {
     const off = offOf(world.seed, ev, world.forcedFinishes().get(ev.epk));
-    if (now < off.offMs) throw notOff(key, off.offMs);
+    if (now < off.offMs) return { kind: 'not_off', offMs: off.offMs };
     const capturedMs = scrapeTime(off.offMs - 1);
     const books =
       off.hasClosing !== true
@@ -91,13 +86,8 @@ export function closingOf(world: SimWorld, key: string, bookie?: string): Closin
     };
   }
   const race = world.raceByKey(key);
-  if (!race) {
-    throw new ApiError(404, {
-      detail: `Unknown event '${key}': send an event_id from GET /odds/v1/events or a racing key <track>/<race_num>/<race_type>/<country>/<date>`,
-      field: 'epk',
-    });
-  }
-  if (now < race.startMs) throw notOff(key, race.startMs);
+  if (!race) return { kind: 'unknown' };
+  if (now < race.startMs) return { kind: 'not_off', offMs: race.startMs };
   const capturedMs = race.startMs - 1;
   return {
     epk: race.key,

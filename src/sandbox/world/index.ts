@@ -1,14 +1,15 @@
 // The simulated bookmakers' world: fixtures, racing, cards, prices, lifecycle and settlement.
 // Everything is a pure function of the seed and the sandbox clock, plus the few things tests force
 // (finishes, price moves) and the bets placed, kept here for settlement.
+import type { Ledger } from '../accounts/ledger.js';
 import type { SandboxClock } from '../core/clock.js';
-import type { PromoRace, PromoSportsEvent, RacingMeeting, Sandbox, World } from '../core/sandbox.js';
 import type { Bookie } from './books.js';
 import { buildCard, type CardMarket, type CardSelection, type Outcome } from './cards.js';
 import { addDays, dayOf, dayStartMs } from './dates.js';
 import { type ForcedDrift, priceAt, scrapeTime } from './drift.js';
 import { finalScore, statusAt } from './lifecycle.js';
 import { unit } from './prng.js';
+import type { PromoRace, PromoSportsEvent, RacingMeeting } from './promo-sources.js';
 import {
   buildRace,
   findTrack,
@@ -55,7 +56,7 @@ export type LinkState =
 const DAYS_BACK = 7;
 const DAYS_AHEAD = 7;
 
-export class SimWorld implements World {
+export class SimWorld {
   readonly seed: number;
   readonly clock: SandboxClock;
   /** The UTC day the clock started on: the world spans 7 days either side (and follows the clock forward). */
@@ -344,11 +345,13 @@ export class SimWorld implements World {
     return this.placed.get(betId);
   }
 
-  tick(now: Date, sb: Sandbox): void {
-    this.settleDue(sb, now.getTime());
+  /** Lifecycle and settlement; called on every clock advance and every few real seconds. */
+  tick(now: Date, ledger: Ledger): void {
+    this.settleDue(ledger, now.getTime());
   }
 
-  settle(sb: Sandbox, epk?: string): { settled: number } {
+  /** Finishes the event (or every started one) now and settles its bets (control route). */
+  settle(ledger: Ledger, epk?: string): { settled: number } {
     const now = this.nowMs();
     if (epk) {
       const ev = this.findEvent(epk);
@@ -360,19 +363,19 @@ export class SimWorld implements World {
       for (const ev of this.allEvents(now))
         if (ev.startMs <= now && !this.forcedFinish.has(ev.epk)) this.forcedFinish.set(ev.epk, now);
       // Races that have jumped and every race with an open bet on it.
-      for (const bet of sb.ledger.openBets()) {
+      for (const bet of ledger.openBets()) {
         const race = bet.race_key ? this.raceByKey(bet.race_key) : undefined;
         if (race && race.startMs <= now) this.forcedFinish.set(race.key, now);
       }
     }
-    return { settled: this.settleDue(sb, now) };
+    return { settled: this.settleDue(ledger, now) };
   }
 
-  private settleDue(sb: Sandbox, nowMs: number): number {
+  private settleDue(ledger: Ledger, nowMs: number): number {
     let settled = 0;
-    for (const bet of sb.ledger.openBets()) {
+    for (const bet of ledger.openBets()) {
       const result = this.decide(bet.bet_id, bet.odds, bet.epk, bet.race_key, nowMs);
-      if (result && sb.ledger.settleBet(bet.bet_id, result, new Date(nowMs))) settled++;
+      if (result && ledger.settleBet(bet.bet_id, result, new Date(nowMs))) settled++;
     }
     return settled;
   }
@@ -417,11 +420,6 @@ export class SimWorld implements World {
 function meetingOf(t: TrackDef, date: string): RacingMeeting {
   const starts = Array.from({ length: RACES_PER_MEETING }, (_, i) => raceStartMs(t, i + 1, date));
   return { track: t.track, race_type: t.race_type, country: t.country, races: RACES_PER_MEETING, date, starts };
-}
-
-/** Builds the world for a seed, relative to the clock's current date. */
-export function createWorld(opts: { seed: number; clock: SandboxClock }): SimWorld {
-  return new SimWorld(opts);
 }
 
 export { dayStartMs };

@@ -1,7 +1,9 @@
 // What happens at the bookmaker when a bet's job runs: live price against the caller's floor and ceiling,
 // money or a bonus token, then the ledger. Results use the spec's bet-result shape.
+
+import type { Accounts } from '../accounts/accounts.js';
+import type { Ledger } from '../accounts/ledger.js';
 import type { LedgerSelection, Session } from '../accounts/types.js';
-import type { Sandbox } from '../core/sandbox.js';
 import type { PlacedBet, SimWorld } from './index.js';
 
 export interface PriceLimits {
@@ -99,14 +101,20 @@ export interface CommitRequest {
   promoName?: string | null;
 }
 
+/** What a placement writes to: the book accounts (bonus tokens) and the ledger. */
+export interface BetBooks {
+  accounts: Accounts;
+  ledger: Ledger;
+}
+
 /** Debits the stake (or spends a bonus token of exactly the stake) and records the bet; or says why not. */
 export function commitBet(
-  sb: Sandbox,
+  books: BetBooks,
   world: SimWorld,
   session: Session,
   req: CommitRequest,
 ): { ok: true; betId: string; bonusTokenId: string | null } | { ok: false; error: string } {
-  const book = sb.accounts.bookAccount(session.account_id);
+  const book = books.accounts.bookAccount(session.account_id);
   let bonusTokenId: string | null = null;
   if (req.useBonus) {
     const token = book.bonusTokens.find((t) =>
@@ -120,14 +128,14 @@ export function commitBet(
     }
     token.status = 'USED';
     bonusTokenId = token.id;
-  } else if (sb.ledger.available(session.account_id) < req.stake) {
+  } else if (books.ledger.available(session.account_id) < req.stake) {
     return {
       ok: false,
-      error: `insufficient_balance: stake $${req.stake.toFixed(2)} is more than the $${sb.ledger.available(session.account_id).toFixed(2)} available`,
+      error: `insufficient_balance: stake $${req.stake.toFixed(2)} is more than the $${books.ledger.available(session.account_id).toFixed(2)} available`,
     };
   }
   const betId = world.nextBetId(session.bookie);
-  sb.ledger.recordBet({
+  books.ledger.recordBet({
     bet_id: betId,
     session_id: session.session_id,
     account_id: session.account_id,

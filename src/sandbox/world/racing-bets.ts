@@ -1,9 +1,9 @@
 // Racing at the bookmaker (job time): singles, same-race multis, stacked multis and price checks.
 import type { Session } from '../accounts/types.js';
-import type { Sandbox } from '../core/sandbox.js';
 import type { SimWorld } from './index.js';
 import {
   accountRefusal,
+  type BetBooks,
   type BookmakerRules,
   betFailure,
   betSuccess,
@@ -99,7 +99,7 @@ export interface RacingSingle extends PriceLimits {
 }
 
 export function placeRacingSingle(
-  sb: Sandbox,
+  books: BetBooks,
   world: SimWorld,
   session: Session,
   req: RacingSingle,
@@ -132,7 +132,7 @@ export function placeRacingSingle(
   };
   const refusal = priceRefusal(price, req);
   if (refusal) return betFailure(refusal, req.stake, price, extra);
-  const done = commitBet(sb, world, session, {
+  const done = commitBet(books, world, session, {
     stake: req.stake,
     odds: price,
     useBonus: req.useBonus,
@@ -193,7 +193,7 @@ function srmRecord(race: Race, legs: { runner: Runner; position: string; odds: n
 }
 
 export function placeRacingMulti(
-  sb: Sandbox,
+  books: BetBooks,
   world: SimWorld,
   session: Session,
   req: RacingMulti,
@@ -215,7 +215,7 @@ export function placeRacingMulti(
   };
   const refusal = priceRefusal(priced.odds, req);
   if (refusal) return betFailure(refusal, req.stake, priced.odds, extra);
-  const done = commitBet(sb, world, session, {
+  const done = commitBet(books, world, session, {
     stake: req.stake,
     odds: priced.odds,
     useBonus: req.useBonus,
@@ -238,7 +238,7 @@ export interface StackedBet {
 
 /** POST /v3/stacked_srm: price every multi first (any floor missed aborts all), allocate tokens, then place each. */
 export function placeStackedSrm(
-  sb: Sandbox,
+  books: BetBooks,
   world: SimWorld,
   session: Session,
   race: Race | undefined,
@@ -264,7 +264,7 @@ export function placeStackedSrm(
     }
   }
   // Bonus tokens are allocated serially before anything is placed: one missing token rejects the stack.
-  const book = sb.accounts.bookAccount(session.account_id);
+  const book = books.accounts.bookAccount(session.account_id);
   const tokens = new Map<number, string>();
   for (const [i, b] of bets.entries()) {
     if (!b.useBonus) continue;
@@ -289,7 +289,7 @@ export function placeStackedSrm(
     };
     const overLimit = rules ? accountRefusal({ targetOdds: 0, maxOdds: null, rules }, b.stake) : null;
     if (overLimit) return { success: false, bet_id: null, ...base, error: overLimit.error };
-    const done = commitBet(sb, world, session, {
+    const done = commitBet(books, world, session, {
       stake: b.stake,
       odds: p.odds,
       useBonus: b.useBonus,

@@ -1,6 +1,5 @@
 // Sports placement and pricing at the bookmaker (job time): by market_ref or by market/selection text.
 import type { Session } from '../accounts/types.js';
-import type { Sandbox } from '../core/sandbox.js';
 import { type Bookie, bookieOnlyFeature } from './books.js';
 import { findSelection, isBettable } from './card-view.js';
 import type { CardMarket, CardSelection } from './cards.js';
@@ -8,6 +7,7 @@ import type { SimWorld } from './index.js';
 import { decodeMarketRef, encodeMarketRef } from './market-ref.js';
 import {
   accountRefusal,
+  type BetBooks,
   betFailure,
   betSuccess,
   commitBet,
@@ -125,7 +125,7 @@ export interface SportsBetRequest extends PriceLimits {
 
 /** The job of POST /v3/place_bet for a sports bet. */
 export function placeSportsBet(
-  sb: Sandbox,
+  books: BetBooks,
   world: SimWorld,
   session: Session,
   req: SportsBetRequest,
@@ -151,7 +151,7 @@ export function placeSportsBet(
   if (refusal) return betFailure(refusal, req.stake, price, extra);
   const marketRef =
     req.ref?.market_ref ?? encodeMarketRef({ bookie, epk: r.ev.epk, market: r.market.market, selection: sel.slug });
-  const done = commitBet(sb, world, session, {
+  const done = commitBet(books, world, session, {
     stake: req.stake,
     odds: price,
     useBonus: req.useBonus,

@@ -2,15 +2,13 @@
 // Spec notes): `legs` of `{market_ref}` from the event's card, or `{market, selection, player?, line?}` named
 // like a single sports bet. All legs on one event; priced as the legs' product less a correlation discount.
 import type { Session } from '../accounts/types.js';
-import { ApiError } from '../core/http.js';
-import type { Sandbox } from '../core/sandbox.js';
-import { optionalString } from '../core/validate.js';
 import type { Bookie } from './books.js';
 import type { Outcome } from './cards.js';
 import type { SimWorld } from './index.js';
 import { decodeMarketRef, encodeMarketRef } from './market-ref.js';
 import {
   accountRefusal,
+  type BetBooks,
   betFailure,
   betSuccess,
   commitBet,
@@ -38,50 +36,9 @@ export interface SportsMultiRequest extends PriceLimits {
 /** Correlated legs pay less than independent ones. */
 const CORRELATION = 0.8;
 
-function bad(field: string, detail: string): never {
-  throw new ApiError(400, { detail, field });
-}
-
-/** Checks the legs now (400 naming the leg); the selections are resolved when the job runs. */
-export function sportsLegsOf(value: unknown, epk: string | undefined): SportsLeg[] {
-  if (!Array.isArray(value) || value.length < 2) {
-    bad('legs', "Field 'legs' needs at least 2 legs, each {market_ref} or {market, selection, player?, line?}");
-  }
-  return value.map((leg, i): SportsLeg => {
-    const field = `legs[${i}]`;
-    if (typeof leg !== 'object' || leg === null || Array.isArray(leg)) {
-      bad(field, `Leg ${i + 1} must be an object {market_ref} or {market, selection}`);
-    }
-    const l = leg as Record<string, unknown>;
-    if (l.market_ref !== undefined) {
-      const ref = optionalString(l, 'market_ref') ?? '';
-      const parts = decodeMarketRef(ref);
-      if (!parts)
-        bad(`${field}.market_ref`, `Leg ${i + 1}: not a market_ref this service issued; copy it from GET /v3/markets`);
-      if (parts.bookie !== 'bookie_a')
-        bad(
-          `${field}.market_ref`,
-          `Leg ${i + 1}: the market_ref is from ${parts.bookie}'s card; same-game multis are bookie_a's`,
-        );
-      if (epk !== undefined && parts.epk !== epk)
-        bad(`${field}.market_ref`, `Leg ${i + 1}: the market_ref belongs to another event than epk`);
-      return { market_ref: ref };
-    }
-    const market = l.market;
-    const selection = l.selection;
-    if (typeof market !== 'string' || market === '')
-      bad(`${field}.market`, `Leg ${i + 1} needs a market (or a market_ref)`);
-    if (typeof selection !== 'string' || selection === '') bad(`${field}.selection`, `Leg ${i + 1} needs a selection`);
-    const out: SportsLeg = { market, selection };
-    if (typeof l.player === 'string') out.player = l.player;
-    if (typeof l.line === 'number' || typeof l.line === 'string') out.line = l.line;
-    return out;
-  });
-}
-
 /** The job of POST /v3/place_bet for a sports same-game multi. */
 export function placeSportsMulti(
-  sb: Sandbox,
+  books: BetBooks,
   world: SimWorld,
   session: Session,
   req: SportsMultiRequest,
@@ -146,7 +103,7 @@ export function placeSportsMulti(
   const price = movedPrice(Math.max(1.01, Math.round(product * CORRELATION * 100) / 100), req);
   const refusal = priceRefusal(price, req);
   if (refusal) return betFailure(refusal, req.stake, price, extra);
-  const done = commitBet(sb, world, session, {
+  const done = commitBet(books, world, session, {
     stake: req.stake,
     odds: price,
     useBonus: req.useBonus,

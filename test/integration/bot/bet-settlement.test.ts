@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upcomingWindow } from '../../../src/bot/choices.js';
-import type { GwEvent } from '../../../src/bot/gateway-port.js';
 import { updateSettings } from '../../../src/bot/settings.js';
 import { bettable } from '../../../src/bot/views/card.js';
+import type { Event } from '../../../src/gateway/index.js';
 import { type Desk, startDesk, until } from './desk.js';
 
 let desk: Desk;
-let event: GwEvent;
+let event: Event;
 let marketRefs: string[];
 
 interface SandboxState {

@@ -1,11 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Catalog } from '../../../src/bot/catalog.js';
+import { cardQueuedMessage } from '../../../src/bot/card-ref.js';
+import { Catalog, cardLimitMessage } from '../../../src/bot/catalog.js';
 import { upcomingWindow } from '../../../src/bot/choices.js';
-import type { GwEvent } from '../../../src/bot/gateway-port.js';
 import { type BotStore, openStore } from '../../../src/bot/store.js';
+import type { Event, QueuedInfo } from '../../../src/gateway/index.js';
 import { GatewayClient } from '../../../src/gateway/index.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
 import { API_KEY } from './desk.js';
@@ -13,13 +15,26 @@ import { API_KEY } from './desk.js';
 let sandbox: RunningSandbox;
 let dir: string;
 let store: BotStore;
-let events: GwEvent[];
+let events: Event[];
 const clients: GatewayClient[] = [];
 
 const clientWith = (opts: ConstructorParameters<typeof GatewayClient>[0] extends infer O ? Partial<O> : never) => {
   const c = new GatewayClient({ baseUrl: sandbox.url, apiKey: API_KEY, ...opts });
   clients.push(c);
   return c;
+};
+
+const agents: Agent[] = [];
+/** A client that counts the card reads it actually sends (a refused read never reaches the wire). */
+const countingClient = (opts: Parameters<typeof clientWith>[0]) => {
+  const sent = { cards: 0 };
+  const agent = new Agent();
+  agents.push(agent);
+  const dispatcher = agent.compose((dispatch) => (o, handler) => {
+    if (String(o.path).startsWith('/v3/markets')) sent.cards++;
+    return dispatch(o, handler);
+  });
+  return { client: clientWith({ ...opts, dispatcher }), sent };
 };
 
 beforeAll(async () => {
@@ -36,6 +51,7 @@ afterEach(async () => {
 });
 afterAll(async () => {
   for (const c of clients) await c.close();
+  for (const a of agents) await a.close();
   await store?.close();
   await sandbox?.close();
   rmSync(dir, { recursive: true, force: true });
@@ -46,7 +62,7 @@ describe('card reads', () => {
     const client = clientWith({});
     const get = vi.spyOn(client.markets, 'get');
     const catalog = new Catalog(client, store);
-    const e = events[0] as GwEvent;
+    const e = events[0] as Event;
     await expect(catalog.loadCard(e.event_id, 'bookie_nope')).rejects.toThrow(
       /bookie_nope has no card for .*Its books: .*bookie_a.*Pick one of those/,
     );
@@ -54,44 +70,92 @@ describe('card reads', () => {
   });
 
   it("answers at once with the wait when the minute's card reads are used up", async () => {
-    const client = clientWith({});
-    const get = vi.spyOn(client.markets, 'get');
-    const catalog = new Catalog(client, store, { cardsPerMinute: 2 });
-    await catalog.loadCard((events[0] as GwEvent).event_id, 'bookie_a');
-    await catalog.loadCard((events[1] as GwEvent).event_id, 'bookie_a');
-    await expect(catalog.loadCard((events[2] as GwEvent).event_id, 'bookie_a')).rejects.toThrow(
+    const { client, sent } = countingClient({ marketRateLimit: { perMinute: 2 } });
+    const catalog = new Catalog(client, store);
+    await catalog.loadCard((events[0] as Event).event_id, 'bookie_a');
+    await catalog.loadCard((events[1] as Event).event_id, 'bookie_a');
+    await expect(catalog.loadCard((events[2] as Event).event_id, 'bookie_a')).rejects.toThrow(
       /The gateway's card limit is reached; try again in about (5\d|60) s\./,
     );
-    expect(get).toHaveBeenCalledTimes(2);
+    expect(sent.cards).toBe(2);
     // A cached card still answers.
-    await expect(catalog.loadCard((events[0] as GwEvent).event_id, 'bookie_a')).resolves.toBeDefined();
+    await expect(catalog.loadCard((events[0] as Event).event_id, 'bookie_a')).resolves.toBeDefined();
   });
 
   it("counts against the client's own limit, and lets a read queue for up to a quarter of its window", async () => {
-    const client = clientWith({ marketRateLimit: { perMinute: 2, windowMs: 2_000 } });
-    const get = vi.spyOn(client.markets, 'get');
+    const { client, sent } = countingClient({ marketRateLimit: { perMinute: 2, windowMs: 2_000 } });
     const catalog = new Catalog(client, store);
     for (const e of events.slice(0, 2)) await catalog.loadCard(e.event_id, 'bookie_a');
     // The third read would wait close to the 2 s window, more than its 0.5 s allowance: answered at once.
-    await expect(catalog.loadCard((events[2] as GwEvent).event_id, 'bookie_a')).rejects.toThrow(
-      /card limit is reached/,
-    );
-    expect(get).toHaveBeenCalledTimes(2);
+    await expect(catalog.loadCard((events[2] as Event).event_id, 'bookie_a')).rejects.toThrow(/card limit is reached/);
+    expect(sent.cards).toBe(2);
     // Once the window has all but passed, a read waits its turn instead of being refused.
     await new Promise((r) => setTimeout(r, 1_700));
-    await expect(catalog.loadCard((events[2] as GwEvent).event_id, 'bookie_a')).resolves.toBeDefined();
-    expect(get).toHaveBeenCalledTimes(3);
+    await expect(catalog.loadCard((events[2] as Event).event_id, 'bookie_a')).resolves.toBeDefined();
+    expect(sent.cards).toBe(3);
   });
 
-  it("answers with the limit instead of hanging when the client's limiter holds the read", async () => {
-    // A limiter this process's count does not know about (as when another process shares the key).
+  it('answers with the limit instead of hanging, leaving no read queued in the client', async () => {
     const client = clientWith({ marketRateLimit: { perMinute: 1, windowMs: 3_000 } });
-    // This process's own count allows the read; only the client's limiter knows better.
-    const catalog = new Catalog(client, store, { cardMaxWaitMs: 300, cardsPerMinute: 120, cardWindowMs: 60_000 });
-    await catalog.loadCard((events[0] as GwEvent).event_id, 'bookie_a');
-    await expect(catalog.loadCard((events[1] as GwEvent).event_id, 'bookie_a')).rejects.toThrow(
+    const catalog = new Catalog(client, store, { cardMaxWaitMs: 300 });
+    await catalog.loadCard((events[0] as Event).event_id, 'bookie_a');
+    await expect(catalog.loadCard((events[1] as Event).event_id, 'bookie_a')).rejects.toThrow(
       /card limit is reached; try again in about \d+ s/,
     );
-    expect(client.marketsLimiter.queued).toBe(1);
+    expect(client.marketsLimiter.queued).toBe(0);
+  });
+});
+
+describe('a /markets card read over the card limit', () => {
+  it('tells the member how long it queues, once, then serves the card', async () => {
+    const client = clientWith({ marketRateLimit: { perMinute: 1, windowMs: 1_000 } });
+    const catalog = new Catalog(client, store);
+    await catalog.loadCard((events[0] as Event).event_id, 'bookie_a');
+    const told: QueuedInfo[] = [];
+    const card = await catalog.loadCard(
+      (events[1] as Event).event_id,
+      'bookie_a',
+      {},
+      {
+        maxQueueMs: 5_000,
+        onQueued: (info) => told.push(info),
+      },
+    );
+    expect(card.epk).toBe((events[1] as Event).event_id);
+    expect(told).toHaveLength(1);
+    expect(told[0]?.estimatedWaitMs).toBeGreaterThan(0);
+    expect(told[0]?.estimatedWaitMs).toBeLessThanOrEqual(1_000);
+  });
+
+  it('gives up with the limit message when the wait is beyond its patience, without queueing', async () => {
+    const client = clientWith({ marketRateLimit: { perMinute: 1 } });
+    const catalog = new Catalog(client, store);
+    await catalog.loadCard((events[0] as Event).event_id, 'bookie_a');
+    const told: QueuedInfo[] = [];
+    const read = catalog.loadCard(
+      (events[1] as Event).event_id,
+      'bookie_a',
+      {},
+      {
+        maxQueueMs: 5_000,
+        onQueued: (info) => told.push(info),
+      },
+    );
+    await expect(read).rejects.toThrow(/card limit is reached; try again in about (5\d|60) s/);
+    expect(told).toEqual([]);
+  });
+
+  it("words the interim reply with the client's own limit", () => {
+    expect(cardQueuedMessage(40_000, { perMinute: 120, windowMs: 60_000 })).toBe(
+      "Queued behind the gateway's limit of 120 cards a minute: your card arrives in about 40 s.",
+    );
+    expect(cardQueuedMessage(10, { perMinute: 2, windowMs: 2_000 })).toMatch(
+      /limit of 2 cards per 2 s: .*about 1 s\.$/,
+    );
+  });
+
+  it('says to try again in whole seconds, at least one', () => {
+    expect(cardLimitMessage(41_200)).toBe("The gateway's card limit is reached; try again in about 42 s.");
+    expect(cardLimitMessage(10)).toMatch(/about 1 s\.$/);
   });
 });

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upcomingWindow } from '../../../src/bot/choices.js';
-import type { GwEvent } from '../../../src/bot/gateway-port.js';
 import { MARKETS_PAGE_SIZE } from '../../../src/bot/views/card.js';
+import type { Event } from '../../../src/gateway/index.js';
 import { bettableBookieACard, control, controls, type Desk, startDesk, until } from './desk.js';
 
 let desk: Desk;
-let event: GwEvent;
+let event: Event;
 
 beforeAll(async () => {
   desk = await startDesk();
-  event = (await bettableBookieACard(desk))?.event as GwEvent;
+  event = (await bettableBookieACard(desk))?.event as Event;
   expect(event, 'a prematch event with a bettable bookie_a card').toBeDefined();
 });
 afterAll(async () => {
@@ -187,7 +187,7 @@ describe('a bet from /markets to the receipt', () => {
     // instead of assuming the bet test's event has one.
     const { catalog } = desk.bot.context;
     const events = await catalog.loadEvents(upcomingWindow(Date.now()));
-    let long: GwEvent | undefined;
+    let long: Event | undefined;
     for (const e of events.filter((x) => (x.books ?? []).includes('bookie_a'))) {
       if ((await catalog.loadCard(e.event_id, 'bookie_a')).markets.length > MARKETS_PAGE_SIZE) {
         long = e;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upcomingWindow } from '../../../src/bot/choices.js';
-import type { GwEvent } from '../../../src/bot/gateway-port.js';
+import type { Event } from '../../../src/gateway/index.js';
 import { controls, type Desk, startDesk, until } from './desk.js';
 
 let desk: Desk;
-let event: GwEvent;
+let event: Event;
 
 beforeAll(async () => {
   desk = await startDesk();

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upcomingWindow } from '../../../src/bot/choices.js';
 import { dayIn } from '../../../src/bot/dates.js';
-import type { GwEvent } from '../../../src/bot/gateway-port.js';
 import { getSettings } from '../../../src/bot/settings.js';
 import { bettable } from '../../../src/bot/views/card.js';
+import type { Event } from '../../../src/gateway/index.js';
 import type { OptionInput } from '../../../src/local-discord/index.js';
 import { type Desk, runCommand, startDesk, until } from './desk.js';
 
 let desk: Desk;
-let event: GwEvent;
+let event: Event;
 
 beforeAll(async () => {
   desk = await startDesk();

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upcomingWindow } from '../../../src/bot/choices.js';
-import type { GwEvent, GwTransactionsResult } from '../../../src/bot/gateway-port.js';
 import { bettable } from '../../../src/bot/views/card.js';
+import type { Event, TransactionsResult } from '../../../src/gateway/index.js';
 import { type Desk, startDesk, until } from './desk.js';
 
 let desk: Desk;
-let event: GwEvent;
+let event: Event;
 let betIds: string[] = [];
 
 beforeAll(async () => {
@@ -82,7 +82,7 @@ async function sandboxProfitCents(): Promise<number> {
   });
   const out = await handle.wait({ signal: AbortSignal.timeout(20_000) });
   expect(out.status).toBe('completed');
-  const txs = out.status === 'completed' ? (out.result as GwTransactionsResult).transactions : [];
+  const txs = out.status === 'completed' ? (out.result as TransactionsResult).transactions : [];
   return txs.filter((t) => betIds.includes(t.id)).reduce((s, t) => s + Math.round((t.pnl ?? 0) * 100), 0);
 }
 

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upcomingWindow } from '../../../src/bot/choices.js';
 import { dayIn } from '../../../src/bot/dates.js';
-import type { GwEvent } from '../../../src/bot/gateway-port.js';
 import { priceMovedOptions } from '../../../src/bot/reprice.js';
 import { updateSettings } from '../../../src/bot/settings.js';
 import { closedSlipView } from '../../../src/bot/views/slip.js';
+import type { Event } from '../../../src/gateway/index.js';
 import type { OptionInput } from '../../../src/local-discord/index.js';
 import { bettableBookieACard, control, type Desk, runCommand, startDesk, until } from './desk.js';
 
 let desk: Desk;
-let event: GwEvent;
+let event: Event;
 // Asked before anything else touched the bot: what a member sees right after start.
 let firstLeagues: Array<{ name: string; value: string }> = [];
 let firstEvents: Array<{ name: string; value: string }> = [];
@@ -113,7 +113,7 @@ describe('books a bet can go to', () => {
     const { ld, bot } = desk;
     const events = await bot.context.catalog.loadEvents(upcomingWindow(Date.now()));
     // An event whose bookie_b card is bound: bookie_b reads cards but refuses bets by market_ref (the sandbox's rule).
-    let withB: GwEvent | undefined;
+    let withB: Event | undefined;
     for (const e of events.filter((x) => x.status === 'prematch' && (x.books ?? []).includes('bookie_b')).slice(0, 8)) {
       const card = await bot.context.catalog.loadCard(e.event_id, 'bookie_b');
       if (card.bound) {

@@ -5,10 +5,10 @@ import { vi } from 'vitest';
 import { upcomingWindow } from '../../../src/bot/choices.js';
 import { parseConfig } from '../../../src/bot/config.js';
 import { freePort } from '../../../src/bot/free-port.js';
-import type { GwEvent, GwMarketCard } from '../../../src/bot/gateway-port.js';
 import { type RunningBot, startBot } from '../../../src/bot/index.js';
 import { createLogger } from '../../../src/bot/logger.js';
 import { bettable } from '../../../src/bot/views/card.js';
+import type { Event, MarketCard } from '../../../src/gateway/index.js';
 import { type LocalDiscord, type OptionInput, startLocalDiscord } from '../../../src/local-discord/index.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
 import { setBetRole } from '../../e2e/bet-role.js';
@@ -136,7 +136,7 @@ export function control(message: { components?: unknown } | undefined, prefix: s
 }
 
 /** The first prematch event whose bookie_a card takes market_ref bets on at least one selection. */
-export async function bettableBookieACard(desk: Desk): Promise<{ event: GwEvent; card: GwMarketCard } | undefined> {
+export async function bettableBookieACard(desk: Desk): Promise<{ event: Event; card: MarketCard } | undefined> {
   const { catalog } = desk.bot.context;
   const events = await catalog.loadEvents(upcomingWindow(Date.now()));
   for (const event of events.filter((e) => e.status === 'prematch' && (e.books ?? []).includes('bookie_a'))) {

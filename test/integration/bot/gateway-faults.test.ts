@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upcomingWindow } from '../../../src/bot/choices.js';
-import type { GwEvent } from '../../../src/bot/gateway-port.js';
+import type { Event } from '../../../src/gateway/index.js';
 import { type Desk, startDesk, until } from './desk.js';
 
 let desk: Desk;
-let events: GwEvent[];
+let events: Event[];
 
 beforeAll(async () => {
   desk = await startDesk();
@@ -46,7 +46,7 @@ async function markets(epk: string) {
 
 describe('the gateway failing under the bot', () => {
   it('answers a /markets the gateway fails with 5xx with a private retry message, and recovers after', async () => {
-    const [failing, later] = events as [GwEvent, GwEvent];
+    const [failing, later] = events as [Event, Event];
     await faults({ errorRates: { '/v3/markets': 1 } });
     const reply = await markets(failing.event_id);
     expect(JSON.stringify(reply.embeds)).toContain(

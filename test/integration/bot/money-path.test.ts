@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GwEvent } from '../../../src/bot/gateway-port.js';
 import { BetRecordRepo } from '../../../src/bot/repos/bet-records.js';
 import { bettable } from '../../../src/bot/views/card.js';
+import type { Event } from '../../../src/gateway/index.js';
 import { bettableBookieACard, type Desk, startDesk, until } from './desk.js';
 
 let desk: Desk;
-let event: GwEvent;
+let event: Event;
 let refs: string[];
 
 beforeAll(async () => {

@@ -45,6 +45,14 @@ describe('command line', () => {
     expect(() => parseArgs(['--speed', '0'])).toThrow(/--speed needs a positive number/);
     expect(() => parseArgs(['--colour'])).toThrow(/unknown option '--colour'/);
   });
+
+  it('names the option whose value is missing', () => {
+    expect(() => parseArgs(['--seed'])).toThrow(/--seed needs a whole number, got ''/);
+  });
+
+  it('refuses a bare word, since every option starts with --', () => {
+    expect(() => parseArgs(['9000'])).toThrow(/unexpected argument '9000'/);
+  });
 });
 
 describe('lifecycle', () => {

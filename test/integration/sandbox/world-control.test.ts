@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Router } from '../../../src/sandbox/core/router.js';
 import { createSandboxServer } from '../../../src/sandbox/core/server.js';
 import type { RunningSandbox } from '../../../src/sandbox/index.js';
-import { worldControlRoutes } from '../../../src/sandbox/world/control-routes.js';
+import { worldControlRoutes } from '../../../src/sandbox/routes/world-control.js';
 import type { SimWorld } from '../../../src/sandbox/world/index.js';
 import { boot, get, post, waitJob, worldOf } from './world-helpers.js';
 

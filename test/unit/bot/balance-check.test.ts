@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { balanceMismatch, compareBalance, type DeskBets } from '../../../src/bot/balance-check.js';
-import type { GwTransaction } from '../../../src/bot/gateway-port.js';
+import type { Transaction } from '../../../src/gateway/index.js';
 
 const T0 = Date.parse('2026-11-20T00:00:00Z');
 const iso = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString();
@@ -10,7 +10,7 @@ const balance = (cash: number, bonus = 0, minutes = 60) => ({
   bonus_balance: bonus,
   retrieved_at: iso(minutes),
 });
-const bet = (id: string, over: Partial<GwTransaction> = {}): GwTransaction => ({
+const bet = (id: string, over: Partial<Transaction> = {}): Transaction => ({
   id,
   type: 'bet',
   status: 'pending',
@@ -25,7 +25,7 @@ const desk = (stakes: Record<string, number>, pnls: Record<string, number> = {})
   stakeCents: new Map(Object.entries(stakes)),
   settledPnlCents: new Map(Object.entries(pnls)),
 });
-const compare = (b: ReturnType<typeof balance>, transactions: GwTransaction[], d: DeskBets) =>
+const compare = (b: ReturnType<typeof balance>, transactions: Transaction[], d: DeskBets) =>
   compareBalance({ sessionId: 's1', balance: b, transactions, previous, desk: d, now: T0 + 3_600_000 });
 
 describe('the balance the desk’s records imply', () => {
@@ -48,7 +48,7 @@ describe('the balance the desk’s records imply', () => {
   });
 
   it('names a withdrawal the desk did not make, signed, and what nothing listed explains', () => {
-    const txs: GwTransaction[] = [
+    const txs: Transaction[] = [
       {
         id: 'wd-1',
         type: 'withdrawal',

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pageLimit } from '../../../src/bot/catalog.js';
 import { chooseDay } from '../../../src/bot/dates.js';
-import type { GwMarketCard } from '../../../src/bot/gateway-port.js';
 import { leagueKeyOf, leagueName } from '../../../src/bot/leagues.js';
 import { formatMoney, parseStake } from '../../../src/bot/odds.js';
 import { checkDailyRoom, type SlipPayload } from '../../../src/bot/slip-rules.js';
@@ -18,6 +17,7 @@ import {
   ServerError,
   SessionNotFoundError,
 } from '../../../src/gateway/errors.js';
+import type { MarketCard } from '../../../src/gateway/index.js';
 
 const slip: SlipPayload = {
   epk: 'basketball/us/nba/a_v_b/2026-11-23',
@@ -99,13 +99,13 @@ describe('league names instead of codes', () => {
 });
 
 describe('start times, bettor and price on the card, form, slip and receipt', () => {
-  const card: GwMarketCard = {
+  const card: MarketCard = {
     epk: slip.epk,
     bookie: 'bookie_a',
     bound: true,
     market_ref_betting_enabled: true,
     markets: [],
-  } as unknown as GwMarketCard;
+  } as unknown as MarketCard;
 
   it('shows the start as a Discord timestamp on the card', () => {
     const v = cardView({ card, eventName: 'Boston v Denver', ref: 'r', page: 0, startTime: START });

@@ -30,4 +30,16 @@ describe('logger', () => {
     log.warn('loud');
     expect(lines.map((l) => JSON.parse(l).msg)).toEqual(['loud']);
   });
+
+  it("puts a child's fields on each of its lines, redacted like any other", () => {
+    const lines: string[] = [];
+    const log = createLogger({ secrets: ['key-123456'], write: (l) => lines.push(l) });
+    const child = log.child({ interaction: 'i-1', note: 'sent key-123456' });
+    child.info('one');
+    child.warn('two', { extra: 1 });
+    log.info('parent');
+    const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(parsed.map((p) => p.interaction)).toEqual(['i-1', 'i-1', undefined]);
+    expect(parsed[0]?.note).toBe('sent [redacted]');
+  });
 });

@@ -1,11 +1,11 @@
 import type { APIStringSelectComponent } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { decodeCustomId } from '../../../src/bot/custom-id.js';
-import type { GwMarketCard } from '../../../src/bot/gateway-port.js';
 import { marketView } from '../../../src/bot/views/card.js';
 import { limitViolations, type MessageView } from '../../../src/bot/views/limits.js';
+import type { MarketCard } from '../../../src/gateway/index.js';
 
-function cardWith(selections: number): GwMarketCard {
+function cardWith(selections: number): MarketCard {
   return {
     epk: 'e',
     bookie: 'bookie_a',

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { GwTransaction } from '../../../src/bot/gateway-port.js';
 import { promoLink, promosView, sortPromos } from '../../../src/bot/promo-desk.js';
 import { raceChoices, trackChoices } from '../../../src/bot/racing-desk.js';
 import { matches } from '../../../src/bot/reconciler.js';
@@ -7,6 +6,7 @@ import type { BetRecord } from '../../../src/bot/repos/bet-records.js';
 import { placeBetRequest, racingPriceOf } from '../../../src/bot/slip-kinds.js';
 import { decideOnLivePrice, type SlipPayload } from '../../../src/bot/slip-rules.js';
 import { trackDay } from '../../../src/bot/tracks.js';
+import type { Transaction } from '../../../src/gateway/index.js';
 
 const racing: SlipPayload = {
   kind: 'racing',
@@ -141,7 +141,7 @@ describe('reading a racing price check', () => {
 
 describe('the matching rule for a racing record', () => {
   // What the sandbox writes into a racing bet's transaction (src/sandbox/world/racing-bets.ts).
-  const tx: GwTransaction & { selections: Array<Record<string, unknown>> } = {
+  const tx: Transaction & { selections: Array<Record<string, unknown>> } = {
     id: 'b9',
     type: 'bet',
     status: 'pending',

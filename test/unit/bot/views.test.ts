@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { GwEvent, GwMarket, GwMarketCard } from '../../../src/bot/gateway-port.js';
 import type { SlipPayload } from '../../../src/bot/slip-rules.js';
 import { cardView, marketView } from '../../../src/bot/views/card.js';
 import { eventsView } from '../../../src/bot/views/events.js';
 import { limitViolations } from '../../../src/bot/views/limits.js';
 import { settlementView } from '../../../src/bot/views/notice.js';
 import { receiptView, slipView } from '../../../src/bot/views/slip.js';
+import type { Event, MarketCard, MarketRow } from '../../../src/gateway/index.js';
 
 const long = (n: number) => 'x'.repeat(n);
 
-function bigCard(markets: number, selections: number): GwMarketCard {
-  const ms: GwMarket[] = Array.from({ length: markets }, (_, i) => ({
+function bigCard(markets: number, selections: number): MarketCard {
+  const ms: MarketRow[] = Array.from({ length: markets }, (_, i) => ({
     market: `m_${i}_${long(150)}`,
     label: `Market ${i} ${long(300)}`,
     tier: ['popular', 'other', 'unmapped'][i % 3] as string,
@@ -41,7 +41,7 @@ const slip: SlipPayload = {
 
 describe('views stay within Discord limits', () => {
   it('pages a huge events listing within limits', () => {
-    const events: GwEvent[] = Array.from({ length: 237 }, (_, i) => ({
+    const events: Event[] = Array.from({ length: 237 }, (_, i) => ({
       event_id: `e${i}`,
       sport: 'basketball',
       league: 'nba',

@@ -189,6 +189,32 @@ describe('markets limiter admission (maxQueueMs, onQueued, signal, close)', () =
     expect(clock.timerCount).toBe(0);
   });
 
+  it('refuses a read still queued when maxQueueMs runs out (an answer in flight moved its slot later)', async () => {
+    const clock = new ManualClock();
+    const limiter = new MarketsLimiter({ perMinute: 1, clock });
+    const grant = await limiter.acquire();
+    const p = limiter.acquire({ maxQueueMs: 60_000 }).catch((e: unknown) => e);
+    expect(limiter.queued).toBe(1);
+    // The first answer comes back at 10 s: its slot frees at 70 s, after this read's 60 s allowance.
+    await clock.advance(10_000);
+    limiter.settle(grant);
+    await clock.advance(50_000);
+    const err = await p;
+    expect(err).toBeInstanceOf(CardLimitError);
+    expect((err as CardLimitError).retryAfterMs).toBe(10_000);
+    expect((err as Error).message).toMatch(/waited its maxQueueMs 60000 .*try again in about 10 s/);
+    expect(limiter.queued).toBe(0);
+    expect(clock.timerCount).toBe(0);
+  });
+
+  it('leaves no allowance timer behind once a queued read is granted', async () => {
+    const { clock, limiter } = await full();
+    const p = limiter.acquire({ maxQueueMs: 90_000 });
+    await clock.advance(60_000);
+    await p;
+    expect(clock.timerCount).toBe(0);
+  });
+
   it('rejects every queued read at once with ClientClosedError on close, leaving no timer', async () => {
     const { clock, limiter } = await full();
     const queued = [limiter.acquire(), limiter.acquire({ maxQueueMs: 600_000 })];

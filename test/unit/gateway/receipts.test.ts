@@ -33,6 +33,7 @@ describe('betOutcomeOf (one reading of place_bet and place_promo results)', () =
   it('does not count a success without a bet id as placed', () => {
     expect(betOutcomeOf({ success: true })).toEqual({
       placed: false,
+      unreadable: true,
       message: 'the gateway reported success without a bet id',
     });
   });
@@ -40,5 +41,40 @@ describe('betOutcomeOf (one reading of place_bet and place_promo results)', () =
   it('does not count a result that is not an object as placed', () => {
     expect(betOutcomeOf(undefined).placed).toBe(false);
     expect(betOutcomeOf('ok').placed).toBe(false);
+  });
+
+  describe("'unreadable': a result that is not a receipt is never a refusal", () => {
+    it('marks a result with no success verdict unreadable', () => {
+      expect(betOutcomeOf({ bet_id: 'B-1' })).toEqual({
+        placed: false,
+        unreadable: true,
+        message: 'the result carries no success verdict',
+      });
+    });
+
+    it('marks a result that is not an object unreadable', () => {
+      expect(betOutcomeOf(undefined)).toMatchObject({ placed: false, unreadable: true });
+      expect(betOutcomeOf(['ok'])).toMatchObject({ placed: false, unreadable: true });
+    });
+
+    it('marks a bet_result that is not an object unreadable, even under a failed verdict', () => {
+      expect(betOutcomeOf({ success: false, bet_result: 'refused' })).toEqual({
+        placed: false,
+        unreadable: true,
+        message: 'bet_result is not a receipt',
+      });
+    });
+
+    it('marks a bet_result without its own success verdict unreadable', () => {
+      expect(betOutcomeOf({ success: true, bet_result: { bet_id: 'B-2' } })).toEqual({
+        placed: false,
+        unreadable: true,
+        message: 'bet_result carries no success verdict',
+      });
+    });
+
+    it('leaves a plain refusal readable (no unreadable flag)', () => {
+      expect(betOutcomeOf({ success: false, error: 'odds moved' })).not.toHaveProperty('unreadable');
+    });
   });
 });

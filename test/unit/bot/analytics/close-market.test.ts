@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { closeMarketOf } from '../../../../src/bot/analytics/close-market.js';
-import type { GwMarket, GwSelection } from '../../../../src/bot/gateway-port.js';
+import type { MarketRow, MarketSelection } from '../../../../src/gateway/index.js';
 
-const sel = (label: string, odds: number, extra: Partial<GwSelection> = {}): GwSelection => ({
+const sel = (label: string, odds: number, extra: Partial<MarketSelection> = {}): MarketSelection => ({
   label,
   odds,
   bettable: true,
   ...extra,
 });
-const market = (key: string, selections: GwSelection[], tier = 'popular'): GwMarket => ({
+const market = (key: string, selections: MarketSelection[], tier = 'popular'): MarketRow => ({
   market: key,
   label: key,
   tier,

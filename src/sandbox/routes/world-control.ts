@@ -1,10 +1,10 @@
-// World controls for tests and local tools; mount them with the other /_sandbox routes (control mode only).
-import { ApiError, ok, type Route } from '../core/http.js';
-import { optionalString, requireNumber } from '../core/validate.js';
-import { simWorld } from './access.js';
-import { isBookie } from './books.js';
-import { closingOf } from './closing.js';
-import { iso } from './dates.js';
+// World controls for tests and local tools, mounted with the other /_sandbox routes (control mode only).
+import type { Route } from '../core/http.js';
+import { ApiError, ok } from '../core/reply.js';
+import { isBookie } from '../world/books.js';
+import { closingOf } from '../world/closing.js';
+import { iso } from '../world/dates.js';
+import { optionalString, requireNumber } from './validate.js';
 
 export const worldControlRoutes: Route[] = [
   {
@@ -13,7 +13,7 @@ export const worldControlRoutes: Route[] = [
     path: '/_sandbox/world/drift',
     auth: 'none',
     handler: ({ sb, body }) => {
-      const world = simWorld(sb);
+      const world = sb.world;
       const factor = requireNumber(body, 'factor', { positive: true });
       const bookie = optionalString(body, 'bookie');
       const epk = optionalString(body, 'epk');
@@ -37,7 +37,7 @@ export const worldControlRoutes: Route[] = [
     path: '/_sandbox/world/event',
     auth: 'none',
     handler: ({ sb, query }) => {
-      const world = simWorld(sb);
+      const world = sb.world;
       const epk = query.get('epk') ?? '';
       const ev = world.findEvent(epk);
       if (!ev) throw new ApiError(404, { detail: `Unknown event '${epk}': send an event_id from GET /odds/v1/events` });
@@ -72,7 +72,20 @@ export const worldControlRoutes: Route[] = [
       if (bookie !== undefined && !isBookie(bookie)) {
         throw new ApiError(400, { detail: `Unknown bookie '${bookie}'`, field: 'bookie' });
       }
-      return ok(closingOf(simWorld(sb), epk, bookie));
+      const closing = closingOf(sb.world, epk, bookie);
+      if (closing.kind === 'unknown') {
+        throw new ApiError(404, {
+          detail: `Unknown event '${epk}': send an event_id from GET /odds/v1/events or a racing key <track>/<race_num>/<race_type>/<country>/<date>`,
+          field: 'epk',
+        });
+      }
+      if (closing.kind === 'not_off') {
+        throw new ApiError(409, {
+          detail: `'${epk}' has not gone off yet: its close is the card read just before the off (${iso(closing.offMs)}); advance the clock past it`,
+          off_at: iso(closing.offMs),
+        });
+      }
+      return ok(closing);
     },
   },
 ];

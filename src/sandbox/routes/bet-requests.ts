@@ -1,27 +1,21 @@
 // Reading bet, price-check and stacked-multi bodies: every problem is a 400 (or the spec's 404/409/422)
 // that names the field and says what to send. The work itself runs later, in the job.
 import type { Account, Session } from '../accounts/types.js';
-import { ApiError } from '../core/http.js';
+import { ApiError } from '../core/reply.js';
 import type { Sandbox } from '../core/sandbox.js';
-import {
-  optionalBool,
-  optionalNumber,
-  optionalString,
-  requireInt,
-  requireNumber,
-  requireString,
-} from '../core/validate.js';
-import { bookieOnlyFeature, isBookie, marketRefBettingEnabled } from './books.js';
-import { isDay } from './dates.js';
-import type { SimWorld } from './index.js';
-import { decodeMarketRef } from './market-ref.js';
-import type { PriceLimits } from './placement.js';
-import type { PromoAsk } from './promo-options.js';
-import { normaliseRaceType, type Race } from './racing.js';
-import { legPosition, type RacingLeg } from './racing-bets.js';
-import { checkSiteEventId } from './site-event.js';
-import type { RefQuery } from './sports-bets.js';
-import type { TextQuery } from './sports-match.js';
+import { bookieOnlyFeature, isBookie, marketRefBettingEnabled } from '../world/books.js';
+import { isDay } from '../world/dates.js';
+import type { SimWorld } from '../world/index.js';
+import { decodeMarketRef } from '../world/market-ref.js';
+import type { PriceLimits } from '../world/placement.js';
+import type { PromoAsk } from '../world/promo-options.js';
+import { normaliseRaceType, type Race } from '../world/racing.js';
+import { legPosition, type RacingLeg } from '../world/racing-bets.js';
+import { checkSiteEventId } from '../world/site-event.js';
+import type { RefQuery } from '../world/sports-bets.js';
+import type { TextQuery } from '../world/sports-match.js';
+import type { SportsLeg } from '../world/sports-multi.js';
+import { optionalBool, optionalNumber, optionalString, requireInt, requireNumber, requireString } from './validate.js';
 
 type Body = Record<string, unknown>;
 
@@ -220,4 +214,41 @@ export function textQuery(body: Body, needSelection: boolean): TextQuery {
   const start = optionalString(body, 'start_time_iso');
   if (start !== undefined) q.start_time_iso = start;
   return q;
+}
+
+/** Checks the legs now (400 naming the leg); the selections are resolved when the job runs. */
+export function sportsLegsOf(value: unknown, epk: string | undefined): SportsLeg[] {
+  if (!Array.isArray(value) || value.length < 2) {
+    bad('legs', "Field 'legs' needs at least 2 legs, each {market_ref} or {market, selection, player?, line?}");
+  }
+  return value.map((leg, i): SportsLeg => {
+    const field = `legs[${i}]`;
+    if (typeof leg !== 'object' || leg === null || Array.isArray(leg)) {
+      bad(field, `Leg ${i + 1} must be an object {market_ref} or {market, selection}`);
+    }
+    const l = leg as Record<string, unknown>;
+    if (l.market_ref !== undefined) {
+      const ref = optionalString(l, 'market_ref') ?? '';
+      const parts = decodeMarketRef(ref);
+      if (!parts)
+        bad(`${field}.market_ref`, `Leg ${i + 1}: not a market_ref this service issued; copy it from GET /v3/markets`);
+      if (parts.bookie !== 'bookie_a')
+        bad(
+          `${field}.market_ref`,
+          `Leg ${i + 1}: the market_ref is from ${parts.bookie}'s card; same-game multis are bookie_a's`,
+        );
+      if (epk !== undefined && parts.epk !== epk)
+        bad(`${field}.market_ref`, `Leg ${i + 1}: the market_ref belongs to another event than epk`);
+      return { market_ref: ref };
+    }
+    const market = l.market;
+    const selection = l.selection;
+    if (typeof market !== 'string' || market === '')
+      bad(`${field}.market`, `Leg ${i + 1} needs a market (or a market_ref)`);
+    if (typeof selection !== 'string' || selection === '') bad(`${field}.selection`, `Leg ${i + 1} needs a selection`);
+    const out: SportsLeg = { market, selection };
+    if (typeof l.player === 'string') out.player = l.player;
+    if (typeof l.line === 'number' || typeof l.line === 'string') out.line = l.line;
+    return out;
+  });
 }
