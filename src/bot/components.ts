@@ -1,13 +1,10 @@
 import {
-  ActionRowBuilder,
   type ButtonInteraction,
   MessageFlags,
   ModalBuilder,
   type ModalSubmitInteraction,
   PermissionFlagsBits,
   type StringSelectMenuInteraction,
-  TextInputBuilder,
-  TextInputStyle,
 } from 'discord.js';
 import type { Member } from './approvals.js';
 import { type CardRef, cardOf, loadCardRef } from './card-ref.js';
@@ -16,13 +13,14 @@ import type { BotContext } from './context.js';
 import { encodeCustomId } from './custom-id.js';
 import { type EventsQueryRef, eventsForDay } from './events-query.js';
 import { replyEphemeral } from './interact.js';
-import { formatOdds, parseStake } from './odds.js';
+import { formatOdds } from './odds.js';
 import { PROMO_COMPONENTS } from './promo-desk.js';
 import { RACING_COMPONENTS } from './racing-desk.js';
 import { getRef } from './refs.js';
 import { priceMovedOptions, slipReprice } from './reprice.js';
 import { assertMayBet, postSlip } from './slip-post.js';
 import { slipKind } from './slip-rules.js';
+import { minOddsField, readMinOdds, readStake, stakeField } from './stake-form.js';
 import { UserFacingError } from './user-errors.js';
 import { recordStateText } from './views/bet-record.js';
 import { cardView, marketView, selectionName, sortMarkets, stakeFormTitle } from './views/card.js';
@@ -120,48 +118,17 @@ const cardPick: ComponentHandler = async (interaction, [ref, marketIndex], ctx) 
   const modal = new ModalBuilder()
     .setCustomId(encodeCustomId('slip', 'stake', ref ?? '', marketIndex ?? '0', selIndex))
     .setTitle(title)
-    .addComponents(
-      new ActionRowBuilder<TextInputBuilder>().addComponents(
-        new TextInputBuilder()
-          .setCustomId('stake')
-          .setLabel('Stake in dollars')
-          .setPlaceholder('e.g. 10 or 12.50')
-          .setStyle(TextInputStyle.Short)
-          .setRequired(true)
-          .setMaxLength(12),
-      ),
-      new ActionRowBuilder<TextInputBuilder>().addComponents(
-        new TextInputBuilder()
-          .setCustomId('min_odds')
-          .setLabel('Min odds (optional)')
-          .setPlaceholder('refuse below this price, e.g. 1.80')
-          .setStyle(TextInputStyle.Short)
-          .setRequired(false)
-          .setMaxLength(8),
-      ),
-    );
+    .addComponents(stakeField(), minOddsField('1.80'));
   await interaction.showModal(modal);
 };
 
 const slipStake: ComponentHandler = async (interaction, [ref, marketIndex, selIndex], ctx) => {
   if (!interaction.isModalSubmit()) return;
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const stakeText = interaction.fields.getTextInputValue('stake');
-  const stake = parseStake(stakeText);
-  if (stake === undefined) {
-    return replyEphemeral(
-      interaction,
-      `"${stakeText.slice(0, 20)}" is not a stake. Enter dollars such as 10 or 12.50.`,
-    );
-  }
-  const minText = interaction.fields.getTextInputValue('min_odds')?.trim() ?? '';
-  const minOdds = minText === '' ? undefined : Number(minText);
-  if (minOdds !== undefined && !Number.isFinite(minOdds)) {
-    return replyEphemeral(
-      interaction,
-      `"${minText.slice(0, 20)}" is not odds. Enter decimal odds such as 1.80, or leave it empty.`,
-    );
-  }
+  const stake = readStake(interaction);
+  if (!stake.ok) return replyEphemeral(interaction, stake.message);
+  const minOdds = readMinOdds(interaction, '1.80');
+  if (!minOdds.ok) return replyEphemeral(interaction, minOdds.message);
   const cardRef = await loadCardRef(ctx, ref ?? '');
   const card = await cardOf(ctx, cardRef);
   const market = sortMarkets(card.markets)[pageArg(marketIndex)];
@@ -173,8 +140,8 @@ const slipStake: ComponentHandler = async (interaction, [ref, marketIndex, selIn
     epk: cardRef.epk,
     bookie: cardRef.bookie,
     marketRef: sel.market_ref,
-    stake,
-    ...(minOdds === undefined ? {} : { minOdds }),
+    stake: stake.value,
+    ...(minOdds.value === undefined ? {} : { minOdds: minOdds.value }),
   });
 };
 

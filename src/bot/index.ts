@@ -42,6 +42,7 @@ import { SettlementWatcher } from './settlement.js';
 import type { SlipPayload } from './slip-rules.js';
 import { type BotStore, type LeaderRun, openStore, StoreClosedError } from './store.js';
 import { startJobTakeover } from './takeover.js';
+import { recordView } from './views/bet-record.js';
 import { closedSlipView } from './views/slip.js';
 
 /** How often the daily reconciliation checks whether yesterday's post is due. */
@@ -333,17 +334,16 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     }
     const resumed = await tracker.resume();
     if (resumed.retracked + resumed.reposted > 0) logger.info('resumed jobs after restart', resumed);
-    // Records left between states by a crash: messages re-queued (idempotent), then the gateway asked.
-    for (const record of await records.inStates([
-      'submitted',
-      'unknown',
-      'placed',
-      'refused',
-      'not_sent',
-      'not_placed',
-    ])) {
-      if (now() - record.updatedAt < 86_400_000) await bets.show(record);
+    // Records left between states by a crash: the messages whose stage the outbox has not recorded are
+    // re-queued, then the gateway asked.
+    const touched = await records.inStates(['submitted', 'unknown', 'placed', 'refused', 'not_sent', 'not_placed']);
+    const stages = [];
+    for (const record of touched) {
+      if (!record.messageId || now() - record.updatedAt >= 86_400_000) continue;
+      const staged = recordView(record);
+      if (staged) stages.push({ record, channelId: record.channelId, messageId: record.messageId, rank: staged.rank });
     }
+    for (const { record } of await outbox.unrecorded(stages)) await bets.show(record);
     stops.push(startJobTakeover({ store, tracker, owner, leaseMs: jobLeaseMs, logger, now }));
     outbox.start();
     // One process at a time watches settlements, reconciles unconfirmed bets and captures closing prices;

@@ -117,6 +117,25 @@ export class Outbox {
     this.kick();
   }
 
+  /**
+   * The stages the outbox has not recorded yet: no edit of the message at that rank or a later one. Recording
+   * any other stage again would change nothing (edit() keeps the highest), so a restart re-queues only these.
+   */
+  async unrecorded<T extends { channelId: string; messageId: string; rank: number }>(stages: T[]): Promise<T[]> {
+    const keyOf = (s: T) => `edit:${s.channelId}:${s.messageId}`;
+    const ranks = new Map<string, number>();
+    // A few hundred keys per statement stays far inside either engine's parameter limit.
+    for (let i = 0; i < stages.length; i += 500) {
+      const keys = stages.slice(i, i + 500).map(keyOf);
+      const rows = await this.#o.store.query<{ outbox_key: string; rank: number }>(
+        `SELECT outbox_key, rank FROM outbox WHERE outbox_key IN (${keys.map(() => '?').join(', ')})`,
+        ...keys,
+      );
+      for (const r of rows) ranks.set(r.outbox_key, Number(r.rank));
+    }
+    return stages.filter((s) => (ranks.get(keyOf(s)) ?? Number.NEGATIVE_INFINITY) < s.rank);
+  }
+
   /** Whether an entry with this key exists (any state). */
   async has(key: string): Promise<boolean> {
     const rows = await this.#o.store.query('SELECT 1 AS one FROM outbox WHERE outbox_key = ?', key);

@@ -1,12 +1,13 @@
-import { ActionRowBuilder, MessageFlags, ModalBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
+import { MessageFlags, ModalBuilder } from 'discord.js';
 import type { AccountPromo } from '../gateway/index.js';
 import type { ComponentHandler } from './components.js';
 import type { BotContext } from './context.js';
 import { encodeCustomId } from './custom-id.js';
 import { replyEphemeral } from './interact.js';
-import { formatOdds, parseStake } from './odds.js';
+import { formatOdds } from './odds.js';
 import { raceBoard } from './racing-desk.js';
 import { postPreparedSlip } from './slip-post.js';
+import { readStake, stakeField } from './stake-form.js';
 import { trackValue } from './tracks.js';
 import { COLOUR } from './views/colours.js';
 import { button, row, select } from './views/components.js';
@@ -134,34 +135,20 @@ const promoPick: ComponentHandler = async (interaction) => {
   const modal = new ModalBuilder()
     .setCustomId(encodeCustomId('promo', 'stake', promoId))
     .setTitle(`Bet boost #${promoId}`.slice(0, 45))
-    .addComponents(
-      new ActionRowBuilder<TextInputBuilder>().addComponents(
-        new TextInputBuilder()
-          .setCustomId('stake')
-          .setLabel('Stake in dollars')
-          .setPlaceholder('e.g. 10 or 12.50')
-          .setStyle(TextInputStyle.Short)
-          .setRequired(true)
-          .setMaxLength(12),
-      ),
-    );
+    .addComponents(stakeField());
   await interaction.showModal(modal);
 };
 
 const promoStake: ComponentHandler = async (interaction, [promoId], ctx) => {
   if (!interaction.isModalSubmit()) return;
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const stakeText = interaction.fields.getTextInputValue('stake');
-  const stake = parseStake(stakeText);
-  if (stake === undefined) {
-    return replyEphemeral(
-      interaction,
-      `"${stakeText.slice(0, 20)}" is not a stake. Enter dollars such as 10 or 12.50.`,
-    );
-  }
+  const stake = readStake(interaction);
+  if (!stake.ok) return replyEphemeral(interaction, stake.message);
   const id = Number(promoId);
   if (!Number.isInteger(id)) return replyEphemeral(interaction, 'That promo id is not valid. Run /promos again.');
-  await postPreparedSlip(ctx, interaction, stake, (w) => ctx.bets.preparePromoSlip({ ...w, promoId: id, stake }));
+  await postPreparedSlip(ctx, interaction, stake.value, (w) =>
+    ctx.bets.preparePromoSlip({ ...w, promoId: id, stake: stake.value }),
+  );
 };
 
 /** A promo needing a chosen runner: its race's prices at its book, whose menus make slips carrying the promo. */

@@ -12,9 +12,10 @@ import type { ComponentHandler } from './components.js';
 import type { BotContext } from './context.js';
 import { encodeCustomId } from './custom-id.js';
 import { matchText, replyEphemeral } from './interact.js';
-import { formatOdds, parseStake } from './odds.js';
+import { formatOdds } from './odds.js';
 import { getRef, putRef } from './refs.js';
 import { postPreparedSlip } from './slip-post.js';
+import { minOddsField, readMinOdds, readStake, stakeField } from './stake-form.js';
 import { KNOWN_TRACKS, RACE_TYPES, RACES_OFFERED, type RaceType, trackValue } from './tracks.js';
 import { UserFacingError, userMessage } from './user-errors.js';
 import { row, select } from './views/components.js';
@@ -249,15 +250,7 @@ const racePick: ComponentHandler = async (interaction, [ref, bookIndex], ctx) =>
     .setCustomId(encodeCustomId('race', 'stake', ref ?? '', bookIndex ?? '0', runnerIndex))
     .setTitle(title.slice(0, 45))
     .addComponents(
-      new ActionRowBuilder<TextInputBuilder>().addComponents(
-        new TextInputBuilder()
-          .setCustomId('stake')
-          .setLabel('Stake in dollars')
-          .setPlaceholder('e.g. 10 or 12.50')
-          .setStyle(TextInputStyle.Short)
-          .setRequired(true)
-          .setMaxLength(12),
-      ),
+      stakeField(),
       new ActionRowBuilder<TextInputBuilder>().addComponents(
         new TextInputBuilder()
           .setCustomId('market')
@@ -267,15 +260,7 @@ const racePick: ComponentHandler = async (interaction, [ref, bookIndex], ctx) =>
           .setRequired(true)
           .setMaxLength(5),
       ),
-      new ActionRowBuilder<TextInputBuilder>().addComponents(
-        new TextInputBuilder()
-          .setCustomId('min_odds')
-          .setLabel('Min odds (optional)')
-          .setPlaceholder('refuse below this price, e.g. 3.50')
-          .setStyle(TextInputStyle.Short)
-          .setRequired(false)
-          .setMaxLength(8),
-      ),
+      minOddsField('3.50'),
     );
   await interaction.showModal(modal);
 };
@@ -283,26 +268,14 @@ const racePick: ComponentHandler = async (interaction, [ref, bookIndex], ctx) =>
 const raceStake: ComponentHandler = async (interaction, [ref, bookIndex, runnerIndex], ctx) => {
   if (!interaction.isModalSubmit()) return;
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const stakeText = interaction.fields.getTextInputValue('stake');
-  const stake = parseStake(stakeText);
-  if (stake === undefined) {
-    return replyEphemeral(
-      interaction,
-      `"${stakeText.slice(0, 20)}" is not a stake. Enter dollars such as 10 or 12.50.`,
-    );
-  }
+  const stake = readStake(interaction);
+  if (!stake.ok) return replyEphemeral(interaction, stake.message);
   const market = interaction.fields.getTextInputValue('market').trim().toLowerCase();
   if (market !== 'win' && market !== 'place') {
     return replyEphemeral(interaction, `"${market.slice(0, 20)}" is not a market. Enter win or place.`);
   }
-  const minText = interaction.fields.getTextInputValue('min_odds')?.trim() ?? '';
-  const minOdds = minText === '' ? undefined : Number(minText);
-  if (minOdds !== undefined && !Number.isFinite(minOdds)) {
-    return replyEphemeral(
-      interaction,
-      `"${minText.slice(0, 20)}" is not odds. Enter decimal odds such as 3.50, or leave it empty.`,
-    );
-  }
+  const minOdds = readMinOdds(interaction, '3.50');
+  if (!minOdds.ok) return replyEphemeral(interaction, minOdds.message);
   const race = await getRef<RacePriceRef>(ctx.store, ref ?? '');
   const book = race?.books[Number(bookIndex)];
   const runner = book?.runners[Number(runnerIndex)];
@@ -316,8 +289,8 @@ const raceStake: ComponentHandler = async (interaction, [ref, bookIndex, runnerI
     date: race.date,
     runner: runner.runner,
     market,
-    stake,
-    ...(minOdds === undefined ? {} : { minOdds }),
+    stake: stake.value,
+    ...(minOdds.value === undefined ? {} : { minOdds: minOdds.value }),
     ...(race.promoName ? { promoName: race.promoName } : {}),
   });
 };

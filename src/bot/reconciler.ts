@@ -2,6 +2,7 @@ import type { Transaction } from '../gateway/index.js';
 import type { GatewayPort } from './gateway-port.js';
 import type { Logger } from './logger.js';
 import { type BetRecord, type BetRecordRepo, UNRESOLVED } from './repos/bet-records.js';
+import { singlePass } from './single-flight.js';
 import { readTransactionsSince } from './transactions.js';
 
 /** Clocks of the desk and the gateway may disagree by this much. */
@@ -68,7 +69,7 @@ export function matches(record: BetRecord, tx: Transaction, safeWindowMs: number
  */
 export class Reconciler {
   #timer: NodeJS.Timeout | undefined;
-  #running: Promise<ReconcileReport> | undefined;
+  readonly #passes = singlePass(() => this.#pass());
   #stopped = false;
 
   constructor(private readonly o: ReconcilerOptions) {}
@@ -84,15 +85,12 @@ export class Reconciler {
     this.#stopped = true;
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
-    await this.#running?.catch(() => undefined);
+    await this.#passes.settled();
   }
 
   /** One pass; overlapping calls share it. */
   run(): Promise<ReconcileReport> {
-    this.#running ??= this.#pass().finally(() => {
-      this.#running = undefined;
-    });
-    return this.#running;
+    return this.#passes.run();
   }
 
   async #pass(): Promise<ReconcileReport> {

@@ -3,6 +3,7 @@ import type { Logger } from './logger.js';
 import type { Outbox } from './outbox.js';
 import type { BetRecord, BetRecordRepo } from './repos/bet-records.js';
 import { getSettings } from './settings.js';
+import { singlePass } from './single-flight.js';
 import type { BotStore } from './store.js';
 import { readTransactionsSince } from './transactions.js';
 import { missingBetView, settlementView } from './views/notice.js';
@@ -32,7 +33,7 @@ export interface SettlementWatcherOptions {
  */
 export class SettlementWatcher {
   #timer: NodeJS.Timeout | undefined;
-  #running: Promise<number> | undefined;
+  readonly #passes = singlePass(() => this.#pass());
   #stopped = false;
 
   constructor(private readonly o: SettlementWatcherOptions) {}
@@ -47,15 +48,12 @@ export class SettlementWatcher {
     this.#stopped = true;
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
-    await this.#running?.catch(() => undefined);
+    await this.#passes.settled();
   }
 
   /** One pass; overlapping calls share the pass in progress. Returns the number of notices queued. */
   tick(): Promise<number> {
-    this.#running ??= this.#pass().finally(() => {
-      this.#running = undefined;
-    });
-    return this.#running;
+    return this.#passes.run();
   }
 
   async #pass(): Promise<number> {

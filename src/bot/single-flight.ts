@@ -17,3 +17,25 @@ export class SingleFlight {
     return this.inFlight.size;
   }
 }
+
+/** Work run one pass at a time (a watcher's tick): a call while a pass runs shares that pass. */
+export interface SinglePass<T> {
+  run(): Promise<T>;
+  /** Resolves when the pass in progress, if any, has ended, however it ended (for stop()). */
+  settled(): Promise<void>;
+}
+
+export function singlePass<T>(pass: () => Promise<T>): SinglePass<T> {
+  let running: Promise<T> | undefined;
+  return {
+    run() {
+      running ??= pass().finally(() => {
+        running = undefined;
+      });
+      return running;
+    },
+    async settled() {
+      await running?.catch(() => undefined);
+    },
+  };
+}

@@ -4,7 +4,7 @@
  *
  * - `?` placeholders (the PostgreSQL store rewrites them to `$1…$n`; a `?` inside a '…' literal stays).
  * - `INSERT … ON CONFLICT (cols) DO NOTHING | DO UPDATE SET … WHERE … RETURNING …`; in DO UPDATE, qualify
- *   the old row with the table name (`stake_usage.total`), the new one with `excluded.`.
+ *   the old row with the table name (`outbox.rank`), the new one with `excluded.`.
  * - `UPDATE … RETURNING`, `DELETE … RETURNING`; no `UPDATE … FROM`, no `LIMIT` on UPDATE/DELETE.
  * - No json functions in queries (store JSON as TEXT and parse it in code); for the few places that need
  *   them use the helpers below (`jsonArrayRows`, `jsonNumber`).

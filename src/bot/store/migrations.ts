@@ -109,6 +109,12 @@ export const MIGRATIONS: Migration[] = [
          created_at INTEGER NOT NULL, PRIMARY KEY (proposal_id, round, approver_id))`,
     ],
   },
+  {
+    // The version-1 tables the outbox (posts) and bet records (bets, the day's stake) replaced; nothing reads them.
+    version: 5,
+    name: 'drop posts, bets, stake usage',
+    statements: [`DROP TABLE IF EXISTS posts`, `DROP TABLE IF EXISTS bets`, `DROP TABLE IF EXISTS stake_usage`],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);

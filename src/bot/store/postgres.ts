@@ -2,7 +2,7 @@ import KeyvPostgres from '@keyv/postgres';
 import Keyv from 'keyv';
 import pg from 'pg';
 import { postgresDialect, toNumberedPlaceholders, toPostgresParams } from './dialect.js';
-import { type LeaseBackend, runLease } from './leader.js';
+import type { LeaseBackend } from './leader.js';
 import { migrate } from './migrations.js';
 import {
   type BotStore,
@@ -10,8 +10,8 @@ import {
   type OpenOptions,
   type Row,
   StoreClosedError,
+  sharedStoreParts,
   sortedKeys,
-  sweepStore,
 } from './types.js';
 
 /** Advisory lock key spaces (first key of the two-key form), so the bot's locks never meet other users'. */
@@ -121,7 +121,6 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
   const kv = new Keyv({ store: adapter, namespace: 'bot', throwOnErrors: true });
 
   const inProcess = keyedQueue();
-  const runs = new Set<{ stop(): Promise<void> }>();
   // In-process queue first, so one process never holds more than one lock connection per key.
   const withLock = <T>(key: string, fn: () => Promise<T>): Promise<T> =>
     inProcess(key, async () => {
@@ -182,81 +181,65 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
         sortedKeys(keys).map((k) => `serialize:${k}`),
         fn,
       ),
-    runAsLeader(name, work, leaderOpts) {
-      let conn: pg.Client | undefined;
-      let lost = false;
-      const drop = () => {
-        const c = conn;
-        conn = undefined;
-        if (c) void c.end().catch(() => undefined);
-      };
-      const backend: LeaseBackend = {
-        async tryAcquire() {
-          if (closed) return false;
-          if (!conn) {
-            const c = new pg.Client({ connectionString: url, types });
-            c.on('error', () => {
-              lost = true;
-            });
-            c.on('end', () => {
-              lost = true;
-            });
-            lost = false;
-            conn = c;
-            await c.connect().catch((err) => {
-              drop();
-              throw err;
-            });
-          }
-          const rows = await conn.query('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [LOCK_LEADER, name]);
-          return rows.rows[0]?.ok === true;
-        },
-        async holds() {
-          if (lost || !conn) {
-            drop();
-            return false;
-          }
-          try {
-            await conn.query('SELECT 1');
-            return !lost;
-          } catch {
-            drop();
-            return false;
-          }
-        },
-        async release() {
+    ...sharedStoreParts({
+      query,
+      dialect: postgresDialect,
+      lease: (name): LeaseBackend => {
+        let conn: pg.Client | undefined;
+        let lost = false;
+        const drop = () => {
           const c = conn;
-          if (!c) return;
-          await c.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_LEADER, name]).catch(() => undefined);
-          drop();
-        },
-      };
-      const r = runLease(name, backend, work, leaderOpts);
-      const tracked = { stop: () => r.stop() };
-      runs.add(tracked);
-      return {
-        name,
-        get isLeader() {
-          return r.isLeader;
-        },
-        async stop() {
-          runs.delete(tracked);
-          await r.stop();
-        },
-      };
-    },
-    async schemaVersion() {
-      const rows = await query<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
-      return rows[0]?.v ?? 0;
-    },
-    sweep: (t) => sweepStore(store, t),
-    async close() {
-      if (closed) return;
-      for (const r of [...runs]) await r.stop().catch(() => undefined);
-      closed = true;
-      await lockPool.end();
-      await pool.end();
-    },
+          conn = undefined;
+          if (c) void c.end().catch(() => undefined);
+        };
+        return {
+          async tryAcquire() {
+            if (closed) return false;
+            if (!conn) {
+              const c = new pg.Client({ connectionString: url, types });
+              c.on('error', () => {
+                lost = true;
+              });
+              c.on('end', () => {
+                lost = true;
+              });
+              lost = false;
+              conn = c;
+              await c.connect().catch((err) => {
+                drop();
+                throw err;
+              });
+            }
+            const rows = await conn.query('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [LOCK_LEADER, name]);
+            return rows.rows[0]?.ok === true;
+          },
+          async holds() {
+            if (lost || !conn) {
+              drop();
+              return false;
+            }
+            try {
+              await conn.query('SELECT 1');
+              return !lost;
+            } catch {
+              drop();
+              return false;
+            }
+          },
+          async release() {
+            const c = conn;
+            if (!c) return;
+            await c.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_LEADER, name]).catch(() => undefined);
+            drop();
+          },
+        };
+      },
+      shutdown: async () => {
+        closed = true;
+        await lockPool.end();
+        await pool.end();
+      },
+    }),
   };
   return store;
 }

@@ -4,7 +4,6 @@ import { dirname } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
 import Keyv from 'keyv';
 import { sqliteDialect } from './dialect.js';
-import { type LeaseBackend, runLease } from './leader.js';
 import { migrate } from './migrations.js';
 import {
   type BotStore,
@@ -12,8 +11,8 @@ import {
   type OpenOptions,
   type Row,
   StoreClosedError,
+  sharedStoreParts,
   sortedKeys,
-  sweepStore,
 } from './types.js';
 
 /** A leader lease that has not been renewed for this long is free for another process. */
@@ -115,7 +114,6 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
       }
     });
 
-  const runs = new Set<{ stop(): Promise<void> }>();
   const serialQueue = keyedQueue();
   const store: BotStore = {
     engine: 'sqlite',
@@ -125,61 +123,45 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
     withLock,
     serialize: <T>(keys: string | string[], fn: () => Promise<T>): Promise<T> =>
       sortedKeys(keys).reduceRight<() => Promise<T>>((inner, key) => () => serialQueue(key, inner), fn)(),
-    runAsLeader(name, work, leaderOpts) {
-      const owner = randomUUID();
-      const backend: LeaseBackend = {
-        async tryAcquire() {
-          const t = now();
-          const rows = await query(
-            `INSERT INTO leases (name, owner, lease_until) VALUES (?, ?, ?)
-             ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
-             WHERE leases.lease_until <= ? OR leases.owner = excluded.owner RETURNING owner`,
-            `leader:${name}`,
-            owner,
-            t + LEASE_TTL_MS,
-            t,
-          );
-          return rows.length === 1;
-        },
-        async holds() {
-          const rows = await query(
-            'UPDATE leases SET lease_until = ? WHERE name = ? AND owner = ? RETURNING name',
-            now() + LEASE_TTL_MS,
-            `leader:${name}`,
-            owner,
-          );
-          return rows.length === 1;
-        },
-        async release() {
-          if (closed) return;
-          await query('UPDATE leases SET lease_until = 0 WHERE name = ? AND owner = ?', `leader:${name}`, owner);
-        },
-      };
-      const r = runLease(name, backend, work, leaderOpts);
-      const tracked = { stop: () => r.stop() };
-      runs.add(tracked);
-      return {
-        name,
-        get isLeader() {
-          return r.isLeader;
-        },
-        async stop() {
-          runs.delete(tracked);
-          await r.stop();
-        },
-      };
-    },
-    async schemaVersion() {
-      const rows = await query<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
-      return rows[0]?.v ?? 0;
-    },
-    sweep: (t) => sweepStore(store, t),
-    async close() {
-      if (closed) return;
-      for (const r of [...runs]) await r.stop().catch(() => undefined);
-      closed = true;
-      await adapter.disconnect();
-    },
+    ...sharedStoreParts({
+      query,
+      dialect: sqliteDialect,
+      lease: (name) => {
+        const owner = randomUUID();
+        return {
+          async tryAcquire() {
+            const t = now();
+            const rows = await query(
+              `INSERT INTO leases (name, owner, lease_until) VALUES (?, ?, ?)
+               ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
+               WHERE leases.lease_until <= ? OR leases.owner = excluded.owner RETURNING owner`,
+              `leader:${name}`,
+              owner,
+              t + LEASE_TTL_MS,
+              t,
+            );
+            return rows.length === 1;
+          },
+          async holds() {
+            const rows = await query(
+              'UPDATE leases SET lease_until = ? WHERE name = ? AND owner = ? RETURNING name',
+              now() + LEASE_TTL_MS,
+              `leader:${name}`,
+              owner,
+            );
+            return rows.length === 1;
+          },
+          async release() {
+            if (closed) return;
+            await query('UPDATE leases SET lease_until = 0 WHERE name = ? AND owner = ?', `leader:${name}`, owner);
+          },
+        };
+      },
+      shutdown: async () => {
+        closed = true;
+        await adapter.disconnect();
+      },
+    }),
   };
   return store;
 }

@@ -1,6 +1,6 @@
 import type Keyv from 'keyv';
 import type { Dialect, Engine } from './dialect.js';
-import type { LeaderOptions, LeaderRun, LeaderWork } from './leader.js';
+import { type LeaderOptions, type LeaderRun, type LeaderWork, type LeaseBackend, runLease } from './leader.js';
 
 export type Row = Record<string, unknown>;
 
@@ -41,7 +41,7 @@ export interface BotStore {
   runAsLeader(name: string, work: LeaderWork, opts?: LeaderOptions): LeaderRun;
   /** The schema version (newest migration applied). */
   schemaVersion(): Promise<number>;
-  /** Deletes expired slips, old deliveries and old posts. */
+  /** Deletes expired slips, old deliveries, finished jobs and outbox rows, and expired cache entries. */
   sweep(now: number): Promise<void>;
   close(): Promise<void>;
 }
@@ -85,4 +85,48 @@ export async function sweepStore(store: Pick<BotStore, 'query' | 'dialect'>, now
     `DELETE FROM keyv WHERE key LIKE 'bot:cache:%' AND ${store.dialect.jsonNumber('value', 'expires')} <= ?`,
     now,
   );
+}
+
+/**
+ * What both engines do alike: leader runs on the engine's lease, the schema version, the sweep, and close,
+ * which stops the leader runs first (their work may still use the store) and then the engine.
+ */
+export function sharedStoreParts(o: {
+  query: BotStore['query'];
+  dialect: Dialect;
+  /** The engine's lease for one leader run. */
+  lease: (name: string) => LeaseBackend;
+  /** Marks the engine closed and frees its connections. */
+  shutdown: () => Promise<void>;
+}): Pick<BotStore, 'runAsLeader' | 'schemaVersion' | 'sweep' | 'close'> {
+  const runs = new Set<LeaderRun>();
+  let closed = false;
+  return {
+    runAsLeader(name, work, leaderOpts) {
+      const r = runLease(name, o.lease(name), work, leaderOpts);
+      const tracked: LeaderRun = {
+        name,
+        get isLeader() {
+          return r.isLeader;
+        },
+        async stop() {
+          runs.delete(tracked);
+          await r.stop();
+        },
+      };
+      runs.add(tracked);
+      return tracked;
+    },
+    async schemaVersion() {
+      const rows = await o.query<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
+      return rows[0]?.v ?? 0;
+    },
+    sweep: (t) => sweepStore(o, t),
+    async close() {
+      if (closed) return;
+      for (const r of [...runs]) await r.stop().catch(() => undefined);
+      closed = true;
+      await o.shutdown();
+    },
+  };
 }

@@ -51,8 +51,10 @@ describe('/events through the local Discord', () => {
     expect(reply.visibleTo).toBe(ld.users.bettor.id);
   });
 
-  it('answers league autocomplete from the warmed cache', async () => {
+  it('answers league autocomplete from the warmed events cache, without a gateway call', async () => {
     const { ld } = desk;
+    await desk.bot.context.catalog.loadEvents(upcomingWindow(Date.now()));
+    const before = desk.sandbox.sb.counters.requests;
     const choices = await ld.autocomplete({
       user: ld.users.bettor,
       channelId: ld.channelIds.bets,
@@ -60,82 +62,123 @@ describe('/events through the local Discord', () => {
       options: { league: event.league.slice(0, 2) },
       focused: 'league',
     });
-    expect((choices as Array<{ value: string }>).map((c) => c.value)).toContain(event.league);
+    expect({
+      values: (choices as Array<{ value: string }>).map((c) => c.value),
+      gatewayRequests: desk.sandbox.sb.counters.requests - before,
+    }).toEqual({ values: expect.arrayContaining([event.league]), gatewayRequests: 0 });
   });
 });
 
-describe('a bet from /markets to the receipt', () => {
-  it('opens a market, takes the stake in a modal, confirms once and edits in the receipt', async () => {
-    const { ld } = desk;
-    const user = ld.users.bettor;
-    const channelId = ld.channelIds.bets;
-    const ix = await ld.sendCommand({
-      user,
-      channelId,
-      name: 'markets',
-      options: { event: event.event_id, bookie: 'bookie_a' },
-    });
-    await ix.acknowledged;
-    const card = await until(
-      () => ix.responses().find((m) => control(m, 'v1:card:open:')),
-      'the card with its market menu',
-    );
-    const open = control(card, 'v1:card:open:');
-    const marketIndex = open?.options?.[0]?.value ?? '0';
-    await ld.selectMenu({ user, message: card, customId: open?.custom_id ?? '', values: [marketIndex] });
-    const marketMsg = await until(() => {
-      const m = ld.message(card.id);
-      return control(m, 'v1:card:pick:') ? m : undefined;
-    }, 'the market view');
-    const pick = control(marketMsg, 'v1:card:pick:');
-    const modalSeen = new Promise<{ custom_id: string }>((resolve) =>
-      ld.events.once('modal', (e) => resolve({ custom_id: String(e.modal.custom_id) })),
-    );
-    await ld.selectMenu({
-      user,
-      message: marketMsg,
-      customId: pick?.custom_id ?? '',
-      values: [pick?.options?.[0]?.value ?? '0'],
-    });
-    const modal = await modalSeen;
-    expect(modal.custom_id).toMatch(/^v1:slip:stake:/);
-    await ld.submitModal({ user, channelId, customId: modal.custom_id, fields: { stake: '5' } });
-    const slip = await until(
-      () => ld.messages(channelId).find((m) => m.embeds[0]?.title === 'Bet slip' && m.visibleTo === null),
-      'the public slip',
-    );
-    const confirmId = control(slip, 'v1:slip:confirm:')?.custom_id ?? '';
-    expect(confirmId).toMatch(/^v1:slip:confirm:/);
+/** /markets → the first market → its first selection → the stake modal → the public slip, as the bettor. */
+async function openSlip(stake: string) {
+  const { ld } = desk;
+  const user = ld.users.bettor;
+  const channelId = ld.channelIds.bets;
+  const ix = await ld.sendCommand({
+    user,
+    channelId,
+    name: 'markets',
+    options: { event: event.event_id, bookie: 'bookie_a' },
+  });
+  await ix.acknowledged;
+  const card = await until(
+    () => ix.responses().find((m) => control(m, 'v1:card:open:')),
+    'the card with its market menu',
+  );
+  const open = control(card, 'v1:card:open:');
+  const marketIndex = open?.options?.[0]?.value ?? '0';
+  await ld.selectMenu({ user, message: card, customId: open?.custom_id ?? '', values: [marketIndex] });
+  const marketMsg = await until(() => {
+    const m = ld.message(card.id);
+    return control(m, 'v1:card:pick:') ? m : undefined;
+  }, 'the market view');
+  const pick = control(marketMsg, 'v1:card:pick:');
+  const modalSeen = new Promise<{ custom_id: string }>((resolve) =>
+    ld.events.once('modal', (e) => resolve({ custom_id: String(e.modal.custom_id) })),
+  );
+  await ld.selectMenu({
+    user,
+    message: marketMsg,
+    customId: pick?.custom_id ?? '',
+    values: [pick?.options?.[0]?.value ?? '0'],
+  });
+  const modal = await modalSeen;
+  const earlier = new Set(ld.messages(channelId).map((m) => m.id));
+  await ld.submitModal({ user, channelId, customId: modal.custom_id, fields: { stake } });
+  const slip = await until(
+    () =>
+      ld
+        .messages(channelId)
+        .find((m) => !earlier.has(m.id) && m.embeds[0]?.title === 'Bet slip' && m.visibleTo === null),
+    'the public slip',
+  );
+  return { modalId: modal.custom_id, slip, confirmId: control(slip, 'v1:slip:confirm:')?.custom_id ?? '' };
+}
 
-    // Someone else's click (a member who may bet: the admin) is refused privately and changes nothing.
+/** The slip message once the bet's outcome is edited in. */
+function receiptOf(slipId: string) {
+  return until(() => {
+    const m = desk.ld.message(slipId);
+    return m?.embeds[0]?.title?.startsWith('Bet placed') || m?.embeds[0]?.title === 'Bet not placed' ? m : undefined;
+  }, 'the receipt');
+}
+
+async function gatewayBetsWithStake(stake: number): Promise<number> {
+  const state = (await (await fetch(`${desk.sandbox.url}/_sandbox/state`)).json()) as {
+    bets: Array<{ bet: { stake: number } }>;
+  };
+  return state.bets.filter((b) => b.bet.stake === stake).length;
+}
+
+describe('a bet from /markets to the receipt', () => {
+  it('takes the stake in a modal and posts a public slip with Confirm', async () => {
+    const { modalId, confirmId } = await openSlip('4');
+    expect({ modalId, confirmId }).toEqual({
+      modalId: expect.stringMatching(/^v1:slip:stake:/),
+      confirmId: expect.stringMatching(/^v1:slip:confirm:/),
+    });
+  });
+
+  it("refuses someone else's Confirm privately (a member who may bet: the admin)", async () => {
+    const { ld } = desk;
+    const { slip, confirmId } = await openSlip('5');
     await ld.clickButton({ user: ld.users.admin, message: slip, customId: confirmId });
     await until(
       () =>
         ld
-          .messages(channelId, { viewer: ld.users.admin.id })
+          .messages(ld.channelIds.bets, { viewer: ld.users.admin.id })
           .find((m) => m.visibleTo === ld.users.admin.id && /Only <@/.test(m.embeds[0]?.description ?? '')),
       'the refusal to the other user',
     );
+  });
 
-    // Two clicks by the owner arriving together place one bet.
+  it("places one bet for two of the owner's Confirm clicks arriving together", async () => {
+    const { ld } = desk;
+    const { slip, confirmId } = await openSlip('6');
     await Promise.allSettled([
-      ld.clickButton({ user, message: slip, customId: confirmId }),
-      ld.clickButton({ user, message: slip, customId: confirmId }),
+      ld.clickButton({ user: ld.users.bettor, message: slip, customId: confirmId }),
+      ld.clickButton({ user: ld.users.bettor, message: slip, customId: confirmId }),
     ]);
-    const receipt = await until(() => {
-      const m = ld.message(slip.id);
-      return m?.embeds[0]?.title?.startsWith('Bet placed') || m?.embeds[0]?.title === 'Bet not placed' ? m : undefined;
-    }, 'the receipt');
-    expect(receipt.embeds[0]?.title).toBe('Bet placed ✅');
-    const fields = Object.fromEntries((receipt.embeds[0]?.fields ?? []).map((f) => [f.name, f.value]));
-    expect(fields['Bet id']).toBeTruthy();
-    expect(fields.Stake).toBe('$5.00');
-    // A receipt from /markets (no "used /bet" line above it) names whose bet it is, and when the event starts.
-    expect(fields.Bettor).toBe(`<@${user.id}>`);
-    expect(fields.Starts).toContain(`<t:${Math.floor(Date.parse(event.start_time) / 1000)}:f>`);
-    const state = (await (await fetch(`${desk.sandbox.url}/_sandbox/state`)).json()) as { bets: unknown[] };
-    expect(state.bets).toHaveLength(1);
+    await receiptOf(slip.id);
     await desk.bot.context.tracker.idle();
+    expect(await gatewayBetsWithStake(6)).toBe(1);
+  });
+
+  it('edits in a receipt naming the bet id, stake, bettor and start (no "used /bet" line above it)', async () => {
+    const { ld } = desk;
+    const user = ld.users.bettor;
+    const { slip, confirmId } = await openSlip('7');
+    await ld.clickButton({ user, message: slip, customId: confirmId });
+    const receipt = await receiptOf(slip.id);
+    await desk.bot.context.tracker.idle();
+    const fields = Object.fromEntries((receipt.embeds[0]?.fields ?? []).map((f) => [f.name, f.value]));
+    expect({ title: receipt.embeds[0]?.title, ...fields }).toMatchObject({
+      title: 'Bet placed ✅',
+      'Bet id': expect.stringMatching(/./),
+      Stake: '$7.00',
+      Bettor: `<@${user.id}>`,
+      Starts: expect.stringContaining(`<t:${Math.floor(Date.parse(event.start_time) / 1000)}:f>`),
+    });
   });
 
   it('pages a long card with Next, from the stored card reference', async () => {
@@ -166,7 +209,12 @@ describe('a bet from /markets to the receipt', () => {
     await until(() => /^Page 2 of/.test(ld.message(first.id)?.embeds[0]?.footer?.text ?? ''), 'page 2');
   });
 
-  it('never prints the API key or the token in logs or messages', () => {
+  it('never prints the API key or the token in logs or messages', async () => {
+    // Its own gateway traffic and messages (a slip, a bet, its receipt) to look through.
+    const { slip, confirmId } = await openSlip('8');
+    await desk.ld.clickButton({ user: desk.ld.users.bettor, message: slip, customId: confirmId });
+    await receiptOf(slip.id);
+    await desk.bot.context.tracker.idle();
     const all = desk.logs.join('\n') + JSON.stringify(desk.ld.messages(desk.ld.channelIds.bets));
     expect(all).not.toContain('sandbox-key-alpha');
     expect(all).not.toContain(desk.ld.token);

@@ -5,7 +5,7 @@ import { getSettings } from '../../../src/bot/settings.js';
 import { bettable } from '../../../src/bot/views/card.js';
 import type { Event } from '../../../src/gateway/index.js';
 import type { OptionInput } from '../../../src/local-discord/index.js';
-import { type Desk, startDesk, until } from './desk.js';
+import { type Desk, runCommand, startDesk, until } from './desk.js';
 
 let desk: Desk;
 let event: Event;
@@ -26,26 +26,9 @@ afterAll(async () => {
   await desk?.close();
 });
 
-async function run(
-  name: string,
-  options: OptionInput,
-  opts: { subcommand?: string; user?: 'admin' | 'bettor' | 'viewer' } = {},
-) {
-  const { ld } = desk;
-  const ix = await ld.sendCommand({
-    user: ld.users[opts.user ?? 'bettor'],
-    channelId: ld.channelIds.bets,
-    name,
-    options,
-    ...(opts.subcommand ? { subcommand: opts.subcommand } : {}),
-  });
-  const ack = await ix.acknowledged;
-  expect(ack.ms).toBeLessThan(3000);
-  const reply = await until(
-    () => ix.responses().find((m) => m.embeds.length > 0 && !((m.flags ?? 0) & 128)),
-    `the /${name} reply`,
-    30_000,
-  );
+async function run(name: string, options: OptionInput, opts: Parameters<typeof runCommand>[3] = {}) {
+  const { reply, ackMs } = await runCommand(desk, name, options, { ...opts, embedsOnly: true });
+  expect(ackMs).toBeLessThan(3000);
   return reply;
 }
 

@@ -6,7 +6,7 @@ import { updateSettings } from '../../../src/bot/settings.js';
 import { closedSlipView } from '../../../src/bot/views/slip.js';
 import type { Event } from '../../../src/gateway/index.js';
 import type { OptionInput } from '../../../src/local-discord/index.js';
-import { bettableBookieACard, control, type Desk, startDesk, until } from './desk.js';
+import { bettableBookieACard, control, type Desk, runCommand, startDesk, until } from './desk.js';
 
 let desk: Desk;
 let event: Event;
@@ -28,26 +28,8 @@ afterAll(async () => {
   await desk?.close();
 });
 
-async function run(
-  name: string,
-  options: OptionInput,
-  opts: { subcommand?: string; user?: 'admin' | 'bettor' | 'viewer' } = {},
-) {
-  const { ld } = desk;
-  const ix = await ld.sendCommand({
-    user: ld.users[opts.user ?? 'bettor'],
-    channelId: ld.channelIds.bets,
-    name,
-    options,
-    ...(opts.subcommand ? { subcommand: opts.subcommand } : {}),
-  });
-  await ix.acknowledged;
-  return until(
-    () => ix.responses().find((m) => (m.embeds.length > 0 || m.content) && !((m.flags ?? 0) & 128)),
-    `the /${name} reply`,
-    30_000,
-  );
-}
+const run = async (name: string, options: OptionInput, opts: Parameters<typeof runCommand>[3] = {}) =>
+  (await runCommand(desk, name, options, opts)).reply;
 
 const text = (m: { embeds: unknown[]; content?: string }) => `${m.content ?? ''}${JSON.stringify(m.embeds)}`;
 

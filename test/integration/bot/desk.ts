@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { vi } from 'vitest';
 import { upcomingWindow } from '../../../src/bot/choices.js';
 import { parseConfig } from '../../../src/bot/config.js';
 import { freePort } from '../../../src/bot/free-port.js';
@@ -8,20 +9,50 @@ import { type RunningBot, startBot } from '../../../src/bot/index.js';
 import { createLogger } from '../../../src/bot/logger.js';
 import { bettable } from '../../../src/bot/views/card.js';
 import type { Event, MarketCard } from '../../../src/gateway/index.js';
-import { type LocalDiscord, startLocalDiscord } from '../../../src/local-discord/index.js';
+import { type LocalDiscord, type OptionInput, startLocalDiscord } from '../../../src/local-discord/index.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
 import { setBetRole } from '../../e2e/bet-role.js';
 
 export const API_KEY = 'sandbox-key-alpha';
 
-export async function until<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 15_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+/** The first truthy value fn gives (polled), e.g. a message once it has arrived. */
+export function until<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 15_000): Promise<NonNullable<T>> {
+  return vi.waitFor(
+    async () => {
+      const v = await fn();
+      if (!v) throw new Error(`timed out waiting for ${what}`);
+      return v as NonNullable<T>;
+    },
+    { timeout: timeoutMs, interval: 25 },
+  );
+}
+
+/**
+ * Sends a slash command from a member in the bets channel and waits for its first public reply (with an embed,
+ * or also plain content unless `embedsOnly`); `ackMs` is how long the bot took to acknowledge it.
+ */
+export async function runCommand(
+  desk: Desk,
+  name: string,
+  options: OptionInput,
+  opts: { subcommand?: string; user?: 'admin' | 'bettor' | 'viewer'; embedsOnly?: boolean } = {},
+) {
+  const { ld } = desk;
+  const ix = await ld.sendCommand({
+    user: ld.users[opts.user ?? 'bettor'],
+    channelId: ld.channelIds.bets,
+    name,
+    options,
+    ...(opts.subcommand ? { subcommand: opts.subcommand } : {}),
+  });
+  const ack = await ix.acknowledged;
+  const reply = await until(
+    () =>
+      ix.responses().find((m) => (m.embeds.length > 0 || (!opts.embedsOnly && m.content)) && !((m.flags ?? 0) & 128)),
+    `the /${name} reply`,
+    30_000,
+  );
+  return { reply, ackMs: ack.ms };
 }
 
 export interface Desk {

@@ -9,14 +9,6 @@ import { getSettings, updateSettings } from '../../../src/bot/settings.js';
 import { type BotStore, LATEST_VERSION, MIGRATIONS, openStore } from '../../../src/bot/store.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 
-const until = async (cond: () => boolean, what: string, ms = 15_000) => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await delay(20);
-  }
-};
-
 describe.each(ENGINES)('store with several processes on %s', (engine) => {
   let url: string;
   let cleanup: () => void;
@@ -44,13 +36,35 @@ describe.each(ENGINES)('store with several processes on %s', (engine) => {
   it('upgrades a store from the previous version and keeps its rows', async () => {
     const old = await openOne({ migrateTo: LATEST_VERSION - 1 });
     expect(await old.schemaVersion()).toBe(LATEST_VERSION - 1);
-    await old.query('INSERT INTO posts (post_key, posted_at) VALUES (?, ?)', 'result:kept', 1_700_000_000_000);
+    await old.query(
+      'INSERT INTO webhook_deliveries (correlation_id, body, received_at) VALUES (?, ?, ?)',
+      'cid-kept',
+      '{}',
+      1_700_000_000_000,
+    );
     await old.close();
     const now = await openOne();
     expect(await now.schemaVersion()).toBe(LATEST_VERSION);
-    expect(await now.query('SELECT post_key, posted_at FROM posts')).toEqual([
-      { post_key: 'result:kept', posted_at: 1_700_000_000_000 },
+    expect(await now.query('SELECT correlation_id, received_at FROM webhook_deliveries')).toEqual([
+      { correlation_id: 'cid-kept', received_at: 1_700_000_000_000 },
     ]);
+  });
+
+  it('drops the posts, bets and stake_usage tables, with their rows, when upgrading from version 4', async () => {
+    const old = await openOne({ migrateTo: 4 });
+    await old.query('INSERT INTO posts (post_key, posted_at) VALUES (?, ?)', 'result:old', 1_700_000_000_000);
+    await old.close();
+    const now = await openOne();
+    const tables = ['posts', 'bets', 'stake_usage'];
+    const left = await Promise.all(
+      tables.map((t) =>
+        now.query(`SELECT 1 FROM ${t}`).then(
+          () => t,
+          () => null,
+        ),
+      ),
+    );
+    expect(left.filter(Boolean)).toEqual([]);
   });
 
   it('applies concurrent read-modify-writes of guild settings from two processes without losing any', async () => {
@@ -76,7 +90,7 @@ describe.each(ENGINES)('store with several processes on %s', (engine) => {
       });
       order.push('a out');
     });
-    await until(() => order.length === 1, 'a to hold the lock');
+    await expect.poll(() => order.length, { timeout: 15_000 }).toBe(1);
     const waiting = b.withLock('k', async () => {
       order.push('b in');
     });
@@ -111,12 +125,12 @@ describe.each(ENGINES)('store with several processes on %s', (engine) => {
       };
     };
     const runA = a.runAsLeader('settlement', work('a'), { checkMs: 50 });
-    await until(() => runA.isLeader, 'a to lead');
+    await expect.poll(() => runA.isLeader, { timeout: 15_000 }).toBe(true);
     const runB = b.runAsLeader('settlement', work('b'), { checkMs: 50 });
     await delay(300);
     expect([...working]).toEqual(['a']);
     await runA.stop();
-    await until(() => runB.isLeader, 'b to take over');
+    await expect.poll(() => runB.isLeader, { timeout: 15_000 }).toBe(true);
     expect({ working: [...working], overlap }).toEqual({ working: ['b'], overlap: false });
     await runB.stop();
   });
@@ -124,11 +138,10 @@ describe.each(ENGINES)('store with several processes on %s', (engine) => {
   it('lets another process lead once the leader process closes its store', async () => {
     const [a, b] = await Promise.all([openOne(), openOne()]);
     const runA = a.runAsLeader('watch', () => undefined, { checkMs: 50 });
-    await until(() => runA.isLeader, 'a to lead');
+    await expect.poll(() => runA.isLeader, { timeout: 15_000 }).toBe(true);
     const runB = b.runAsLeader('watch', () => undefined, { checkMs: 50 });
     await a.close();
-    await until(() => runB.isLeader, 'b to take over');
-    expect(runB.isLeader).toBe(true);
+    await expect.poll(() => runB.isLeader, { timeout: 15_000 }).toBe(true);
   });
 });
 
@@ -139,12 +152,16 @@ describe('store versions on sqlite', () => {
     const KeyvSqlite = (await import('@keyv/sqlite')).default;
     const raw = new KeyvSqlite({ uri: url });
     for (const stmt of MIGRATIONS[0]!.statements) await raw.query(stmt);
-    await raw.query("INSERT INTO posts (post_key, posted_at) VALUES ('settle:old', 1700000000000)");
+    await raw.query(
+      "INSERT INTO webhook_deliveries (correlation_id, body, received_at) VALUES ('cid-old', '{}', 1700000000000)",
+    );
     await raw.disconnect();
     const store = await openStore(url);
     try {
       expect(await store.schemaVersion()).toBe(LATEST_VERSION);
-      expect(await store.query('SELECT post_key FROM posts')).toEqual([{ post_key: 'settle:old' }]);
+      expect(await store.query('SELECT correlation_id FROM webhook_deliveries')).toEqual([
+        { correlation_id: 'cid-old' },
+      ]);
     } finally {
       await store.close();
       cleanup();

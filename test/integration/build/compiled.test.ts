@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXPECTED_COMMANDS } from '../../expected-commands.js';
 
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
@@ -32,23 +33,7 @@ describe('the compiled bot', () => {
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: REPO });
     const got = JSON.parse(stdout) as { ext: string; names: string[] };
     expect(got.ext).toBe('.js');
-    expect(got.names).toEqual([
-      'balance',
-      'bet',
-      'bet-racing',
-      'compare',
-      'events',
-      'exposure',
-      'jobs',
-      'leaderboard',
-      'ledger',
-      'markets',
-      'price',
-      'promos',
-      'sessions',
-      'settings',
-      'stats',
-    ]);
+    expect(got.names).toEqual(EXPECTED_COMMANDS);
   }, 60_000);
 
   it('has the entry point npm start runs and the bench children', () => {

@@ -1,29 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { CUSTOM_ID_MAX } from '../../../src/bot/custom-id.js';
 import { CommandModuleError, loadCommands, validateCommand } from '../../../src/bot/loader.js';
+import { EXPECTED_COMMANDS } from '../../expected-commands.js';
 
 describe('command loader', () => {
   it('loads every command with a valid, unique name and a JSON definition', async () => {
     const commands = await loadCommands();
-    expect([...commands.keys()].sort()).toEqual(
-      [
-        'balance',
-        'bet',
-        'bet-racing',
-        'compare',
-        'events',
-        'exposure',
-        'jobs',
-        'leaderboard',
-        'ledger',
-        'markets',
-        'price',
-        'promos',
-        'sessions',
-        'settings',
-        'stats',
-      ].sort(),
-    );
+    expect([...commands.keys()].sort()).toEqual(EXPECTED_COMMANDS);
     for (const cmd of commands.values()) {
       const json = cmd.data.toJSON();
       expect(json.description.length).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SingleFlight } from '../../../src/bot/single-flight.js';
+import { SingleFlight, singlePass } from '../../../src/bot/single-flight.js';
 
 function deferred<T>() {
   let resolve!: (v: T) => void;
@@ -46,5 +46,41 @@ describe('single flight', () => {
     await expect(flights.run('k', () => Promise.reject(new Error('gateway down')))).rejects.toThrow('gateway down');
     expect(flights.size).toBe(0);
     expect(await flights.run('k', async () => 'ok')).toBe('ok');
+  });
+});
+
+describe('single pass', () => {
+  it('gives calls made while a pass runs that same pass', async () => {
+    const gate = deferred<number>();
+    let passes = 0;
+    const p = singlePass(() => {
+      passes++;
+      return gate.promise;
+    });
+    const all = Promise.all([p.run(), p.run(), p.run()]);
+    gate.resolve(7);
+    expect({ results: await all, passes }).toEqual({ results: [7, 7, 7], passes: 1 });
+  });
+
+  it('starts a new pass for a call made after the last one ended', async () => {
+    let passes = 0;
+    const p = singlePass(async () => ++passes);
+    await p.run();
+    expect(await p.run()).toBe(2);
+  });
+
+  it('settles when the pass in progress ends, even when it fails', async () => {
+    const gate = deferred<number>();
+    const p = singlePass(() => gate.promise);
+    const failed = p.run().catch(() => 'failed');
+    let settled = false;
+    const waiting = p.settled().then(() => {
+      settled = true;
+    });
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    gate.reject(new Error('gateway down'));
+    await waiting;
+    expect({ settled, run: await failed }).toEqual({ settled: true, run: 'failed' });
   });
 });

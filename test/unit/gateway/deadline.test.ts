@@ -1,18 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../../../src/gateway/deadline.js';
 
-const waitFor = async (cond: () => boolean, ms = 2_000) => {
-  const end = Date.now() + ms;
-  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
-};
-
 describe('request deadline (the signal undici gets)', () => {
   it('aborts once the time is up, telling the one listener with a TimeoutError reason', async () => {
     const deadline = new Deadline(20);
     let told = 0;
     deadline.once('abort', () => told++);
-    await waitFor(() => deadline.aborted);
-    expect(deadline.aborted).toBe(true);
+    await expect.poll(() => deadline.aborted, { timeout: 2_000 }).toBe(true);
     expect(told).toBe(1);
     expect((deadline.reason as Error | undefined)?.name).toBe('TimeoutError');
   });
@@ -26,8 +20,7 @@ describe('request deadline (the signal undici gets)', () => {
     removed.once('abort', listener);
     cleared.clear();
     removed.removeListener('abort', listener);
-    await waitFor(() => removed.aborted);
-    expect(removed.aborted).toBe(true);
+    await expect.poll(() => removed.aborted, { timeout: 2_000 }).toBe(true);
     expect(cleared.aborted).toBe(false);
     expect(told).toBe(0);
   });

@@ -1,0 +1,19 @@
+// The slash commands the bot ships, sorted: the loader test (from source) and the build test (compiled) both
+// expect exactly these.
+export const EXPECTED_COMMANDS = [
+  'balance',
+  'bet',
+  'bet-racing',
+  'compare',
+  'events',
+  'exposure',
+  'jobs',
+  'leaderboard',
+  'ledger',
+  'markets',
+  'price',
+  'promos',
+  'sessions',
+  'settings',
+  'stats',
+];
