@@ -1,7 +1,7 @@
 /** "Bet at best" under a /compare answer: asks the stake, then starts the normal slip at that book. */
 
 import { ActionRowBuilder, MessageFlags, ModalBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
-import type { ComponentHandler } from './components.js';
+import type { ComponentHandler } from './component-handler.js';
 import { encodeCustomId } from './custom-id.js';
 import { replyEphemeral } from './interact.js';
 import { parseStake } from './odds.js';

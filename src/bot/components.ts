@@ -1,14 +1,8 @@
-import {
-  type ButtonInteraction,
-  MessageFlags,
-  ModalBuilder,
-  type ModalSubmitInteraction,
-  PermissionFlagsBits,
-  type StringSelectMenuInteraction,
-} from 'discord.js';
+import { MessageFlags, ModalBuilder, PermissionFlagsBits } from 'discord.js';
 import type { Member } from './approvals.js';
 import { type CardRef, cardOf, loadCardRef } from './card-ref.js';
 import { COMPARE_COMPONENTS } from './compare-components.js';
+import type { ComponentHandler, ComponentInteraction } from './component-handler.js';
 import type { BotContext } from './context.js';
 import { encodeCustomId } from './custom-id.js';
 import { type EventsQueryRef, eventsForDay } from './events-query.js';
@@ -26,9 +20,6 @@ import { recordStateText } from './views/bet-record.js';
 import { cardView, marketView, selectionName, sortMarkets, stakeFormTitle } from './views/card.js';
 import { eventsView } from './views/events.js';
 import { closedSlipView } from './views/slip.js';
-
-export type ComponentInteraction = ButtonInteraction | StringSelectMenuInteraction | ModalSubmitInteraction;
-export type ComponentHandler = (interaction: ComponentInteraction, args: string[], ctx: BotContext) => Promise<void>;
 
 const pageArg = (s: string | undefined) => Math.max(0, Number.parseInt(s ?? '0', 10) || 0);
 

@@ -1,6 +1,6 @@
 import { MessageFlags, ModalBuilder } from 'discord.js';
 import type { AccountPromo } from '../gateway/index.js';
-import type { ComponentHandler } from './components.js';
+import type { ComponentHandler } from './component-handler.js';
 import type { BotContext } from './context.js';
 import { encodeCustomId } from './custom-id.js';
 import { replyEphemeral } from './interact.js';

@@ -8,7 +8,7 @@ import {
   TextInputBuilder,
   TextInputStyle,
 } from 'discord.js';
-import type { ComponentHandler } from './components.js';
+import type { ComponentHandler } from './component-handler.js';
 import type { BotContext } from './context.js';
 import { encodeCustomId } from './custom-id.js';
 import { matchText, replyEphemeral } from './interact.js';

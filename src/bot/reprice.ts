@@ -1,5 +1,5 @@
 import { MessageFlags } from 'discord.js';
-import type { ComponentHandler } from './components.js';
+import type { ComponentHandler } from './component-handler.js';
 import type { BotContext } from './context.js';
 import { getRef, putRef } from './refs.js';
 import { postSlip } from './slip-post.js';

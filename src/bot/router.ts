@@ -1,6 +1,6 @@
 import { type Client, Events, type Interaction } from 'discord.js';
 import type { Command } from './command.js';
-import type { ComponentHandler } from './components.js';
+import type { ComponentHandler } from './component-handler.js';
 import type { BotContext } from './context.js';
 import { decodeCustomId } from './custom-id.js';
 import { isDiscordCode, replyEphemeral, UNKNOWN_INTERACTION } from './interact.js';

@@ -9,8 +9,6 @@ import { cycles, type ImportGraph, importGraph, loopIn } from './import-graph.js
 
 const SRC = fileURLToPath(new URL('../../../src', import.meta.url));
 
-/** Rooms whose own loops are known and go with a planned move; a loop reaching outside them still fails. */
-const ROOMS_WITH_KNOWN_LOOPS = ['bot/'];
 
 function describeLoops(graph: ImportGraph, found: string[][]): string {
   return found.map((c) => `${loopIn(graph, c).join(' → ')}  (${c.length} files: ${c.join(', ')})`).join('\n');
@@ -31,9 +29,8 @@ describe('the import graph of src/', () => {
     expect(loops, `import loops:\n${describeLoops(graph, loops)}`).toEqual([]);
   });
 
-  it(`has no loop outside the rooms still being split (${ROOMS_WITH_KNOWN_LOOPS.join(', ')})`, () => {
-    const loops = found.filter((c) => !ROOMS_WITH_KNOWN_LOOPS.some((room) => c.every((f) => f.startsWith(room))));
-    expect(loops, `import loops:\n${describeLoops(graph, loops)}`).toEqual([]);
+  it('has no loop anywhere in src/', () => {
+    expect(found, `import loops:\n${describeLoops(graph, found)}`).toEqual([]);
   });
 });
 
