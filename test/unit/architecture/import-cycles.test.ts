@@ -9,7 +9,6 @@ import { cycles, type ImportGraph, importGraph, loopIn } from './import-graph.js
 
 const SRC = fileURLToPath(new URL('../../../src', import.meta.url));
 
-
 function describeLoops(graph: ImportGraph, found: string[][]): string {
   return found.map((c) => `${loopIn(graph, c).join(' → ')}  (${c.length} files: ${c.join(', ')})`).join('\n');
 }
