@@ -218,6 +218,11 @@ export function shapeCheckOf(schema: z.ZodType): ShapeCheck | undefined {
 
 const wrappers = new WeakMap<z.ZodType, z.ZodType>();
 
+/** The schema a checked() wrapper stands for (the one its check is generated from); any other schema itself. */
+export function schemaBehind(schema: z.ZodType): z.ZodType {
+  return wrappers.get(schema) ?? schema;
+}
+
 /**
  * The schema as callers see it: `safeParse` runs the generated check and hands back the value itself (unknown
  * fields kept, nothing copied); only a body that fails it is parsed by the full schema, for field-by-field issues.
