@@ -1,12 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ZodError } from 'zod';
+import { readUnder } from '../../http/static-files.js';
 import { CommandInputError } from '../interactions/command-options.js';
 import { NoBotConnectedError } from '../interactions/open.js';
 import { ApiError, describeIssues, PlaygroundApi, readJson, sendJson } from './api.js';
 import { LiveEvents } from './live-events.js';
 import { NO_SANDBOX, SandboxControl } from './sandbox-control.js';
-import { PUBLIC_DIR, readUnder, vendorRoute } from './static-files.js';
+import { PUBLIC_DIR, vendorRoute } from './static-files.js';
 import type { PlaygroundDiscord } from './types.js';
 
 export interface PlaygroundOptions {
