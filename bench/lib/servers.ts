@@ -1,13 +1,14 @@
 // Small local HTTP servers the figures measure against (127.0.0.1, port 0).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { readBody as readBounded } from '../../src/http/body.js';
+import { listen as listenOn } from '../../src/http/listen.js';
 
 export interface LocalServer {
   url: string;
   close(): Promise<void>;
 }
 
-export async function listen(
+export function listen(
   handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>,
 ): Promise<LocalServer> {
   const server: Server = createServer((req, res) => {
@@ -17,28 +18,12 @@ export async function listen(
     });
   });
   server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return listenOn(server, 0, '127.0.0.1');
 }
 
+/** The whole body, unbounded: the bench sends only what it made itself. */
 export function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
+  return readBounded(req, Number.POSITIVE_INFINITY);
 }
 
 /** Answers every request with the same JSON bytes (serialised once, so the server costs both sides alike). */

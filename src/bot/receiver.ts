@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { betOutcomeOf } from '../gateway/receipts.js';
 import { WebhookBody } from '../gateway/schemas/webhooks.js';
 import { jsonDepth, parseWebhook, WebhookSignatureError } from '../gateway/webhooks.js';
+import { listen } from '../http/listen.js';
+import { sendJson } from '../http/reply.js';
 import type { Logger } from './logger.js';
 import type { OnceRepo } from './repos/once.js';
 
@@ -91,14 +92,7 @@ function refusalOf(message: string): string {
 }
 
 function send(res: ServerResponse, status: number, body: Record<string, unknown>, close = false): void {
-  if (res.headersSent) return;
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-    ...(close ? { connection: 'close' } : {}),
-  });
-  res.end(text);
+  sendJson(res, status, body, { 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) });
 }
 
 /**
@@ -239,21 +233,14 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     sinceSummary = {};
   }, opts.summaryIntervalMs ?? 60_000);
   summary.unref();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host ?? '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = opts.host ?? '127.0.0.1';
+  const listening = await listen(server, opts.port, opts.host ?? '127.0.0.1');
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url: listening.url,
     refused,
-    close: () =>
-      new Promise<void>((resolve) => {
-        clearInterval(summary);
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => {
+      clearInterval(summary);
+      return listening.close();
+    },
   };
 }
 

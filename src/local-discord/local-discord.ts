@@ -1,6 +1,5 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { APIChannel, APIGuild, APIGuildMember, APIRole, APIUser } from 'discord.js';
+import { type Listening, listen } from '../http/listen.js';
 import { FIXTURE_IDS, type FixtureChannelName, type FixtureUserName } from './fixtures.js';
 import { forwardMessageEvents } from './gateway/message-events.js';
 import { GatewayServer, shardOfGuild } from './gateway/server.js';
@@ -41,7 +40,7 @@ const DEFAULT_WAIT_MS = 5000;
 /** The running double: REST + gateway on one port, fixtures, and the in-process API tests and the playground use. */
 export class LocalDiscord {
   readonly #world: World;
-  readonly #server: Server;
+  readonly #listening: Listening;
   readonly #gateway: GatewayServer;
   readonly #token: string;
   readonly #timers = new Set<NodeJS.Timeout>();
@@ -53,17 +52,11 @@ export class LocalDiscord {
   readonly gatewayUrl: string;
 
   /** @internal use startLocalDiscord() */
-  constructor(
-    world: World,
-    server: Server,
-    gateway: GatewayServer,
-    token: string,
-    origin: string,
-    faults: FaultInjector,
-  ) {
+  constructor(world: World, listening: Listening, gateway: GatewayServer, token: string, faults: FaultInjector) {
     this.#world = world;
     this.faults = faults;
-    this.#server = server;
+    this.#listening = listening;
+    const origin = listening.url;
     this.#gateway = gateway;
     this.#token = token;
     this.#actions = new UserActions(world, this.#timers);
@@ -243,8 +236,7 @@ export class LocalDiscord {
     for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
     await this.#gateway.close();
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    await this.#listening.close();
   }
 
   toJSON() {
@@ -275,11 +267,7 @@ export async function startLocalDiscord(opts: LocalDiscordOptions = {}): Promise
   world.dispatch = (event, data) => gateway.dispatch(event, data);
   forwardMessageEvents(world, gateway);
   const host = opts.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  return new LocalDiscord(world, server, gateway, token, origin, faults);
+  const listening = await listen(server, opts.port ?? 0, host);
+  origin = listening.url;
+  return new LocalDiscord(world, listening, gateway, token, faults);
 }

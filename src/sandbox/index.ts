@@ -1,5 +1,5 @@
 // Public entry point: start the sandbox gateway in-process (tests, the bot's embedded default) or from main.ts.
-import type { AddressInfo } from 'node:net';
+import { listen } from '../http/listen.js';
 import { Router } from './core/router.js';
 import type { Sandbox } from './core/sandbox.js';
 import { createSandboxServer } from './core/server.js';
@@ -40,16 +40,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
   const ticker = setInterval(tick, TICK_REAL_MS);
   ticker.unref();
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
+  const listening = await listen(server, opts.port ?? 0, opts.host ?? '127.0.0.1');
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -57,12 +48,9 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
       clearInterval(ticker);
       sb.clock.stop();
       await sb.jobs.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await listening.close();
     })();
     return closing;
   };
-  return { url, sb, close };
+  return { url: listening.url, sb, close };
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { BodyTooLarge, readBody as readBounded } from '../../http/body.js';
 import { DiscordApiError } from '../api-error.js';
 import type { UploadedFile } from '../state/attachments.js';
 
@@ -16,14 +17,13 @@ const invalidJson = () => new DiscordApiError(400, 50109, 'The request body cont
 
 /** JSON bodies, or multipart with `payload_json` plus files (what discord.js sends when a message has files). */
 export async function readBody(req: IncomingMessage): Promise<ParsedBody> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new DiscordApiError(413, 40005, 'Request entity too large');
-    chunks.push(chunk as Buffer);
+  let raw: Buffer;
+  try {
+    raw = await readBounded(req, MAX_BODY_BYTES);
+  } catch (err) {
+    if (err instanceof BodyTooLarge) throw new DiscordApiError(413, 40005, 'Request entity too large');
+    throw err;
   }
-  const raw = Buffer.concat(chunks);
   if (raw.length === 0) return { body: undefined, files: [] };
   const type = req.headers['content-type'] ?? '';
   if (type.startsWith('multipart/form-data')) return readMultipart(raw, type);

@@ -1,3 +1,4 @@
+import { RouteTable } from '../../http/routes.js';
 import type { UploadedFile } from '../state/attachments.js';
 import type { World } from '../state/world.js';
 
@@ -25,42 +26,18 @@ export interface Route {
   handle(ctx: RouteContext): RouteResult | Promise<RouteResult>;
 }
 
-interface CompiledRoute extends Route {
-  pattern: RegExp;
-  names: string[];
-}
-
 /** Matches a method and a path (segments already decoded) to a route and its parameters. */
 export class Router {
-  readonly #routes: CompiledRoute[] = [];
+  readonly #table = new RouteTable<Route>({ trailingSlash: true });
 
   add(...routes: Route[]): this {
-    for (const route of routes) {
-      const names: string[] = [];
-      const source = route.path
-        .split('/')
-        .map((seg) => {
-          if (!seg.startsWith(':')) return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-          names.push(seg.slice(1));
-          return '([^/]+)';
-        })
-        .join('/');
-      this.#routes.push({ ...route, pattern: new RegExp(`^${source}/?$`), names });
-    }
+    for (const route of routes) this.#table.add(route.method, route.path, route);
     return this;
   }
 
+  /** Null for an unknown path and for a known path with another method: the double answers both with 404. */
   match(method: string, path: string): { route: Route; params: Record<string, string> } | null {
-    for (const route of this.#routes) {
-      if (route.method !== method) continue;
-      const m = route.pattern.exec(path);
-      if (!m) continue;
-      const params: Record<string, string> = {};
-      route.names.forEach((name, i) => {
-        params[name] = m[i + 1] ?? '';
-      });
-      return { route, params };
-    }
-    return null;
+    const found = this.#table.match(method, path);
+    return found.kind === 'found' ? { route: found.route, params: found.params } : null;
   }
 }

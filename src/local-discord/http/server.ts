@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { sendJson } from '../../http/reply.js';
 import { DiscordApiError, notFound, unauthorized } from '../api-error.js';
 import type { World } from '../state/world.js';
 import { readBody } from './body.js';
@@ -15,18 +16,8 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 function send(res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
-  if (status === 204 || body === undefined) {
-    res.writeHead(status, headers).end();
-    return;
-  }
-  const text = JSON.stringify(body);
-  res
-    .writeHead(status, {
-      ...headers,
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(text)),
-    })
-    .end(text);
+  if (status === 204 || body === undefined) sendJson(res, status, undefined, headers);
+  else sendJson(res, status, body, { ...headers, 'content-type': 'application/json' });
 }
 
 /** The REST half: /api/v10 routes, bot-token auth, and Discord-shaped errors. */

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
+import { BodyTooLarge, readBody } from '../../http/body.js';
+import { sendJson as sendJsonReply } from '../../http/reply.js';
 import { memberPermissions } from '../permissions.js';
 import type { LiveEvents } from './live-events.js';
 import type {
@@ -209,25 +211,23 @@ export class PlaygroundApi {
 
 /** Reads a JSON body of bounded size; a clear 400 for anything else. */
 export async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new ApiError(413, `Request body over ${MAX_BODY} bytes.`);
-    chunks.push(chunk as Buffer);
-  }
-  if (size === 0) throw new ApiError(400, 'Send a JSON body (Content-Type: application/json).');
+  let raw: Buffer;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    raw = await readBody(req, MAX_BODY);
+  } catch (err) {
+    if (err instanceof BodyTooLarge) throw new ApiError(413, `Request body over ${MAX_BODY} bytes.`);
+    throw err;
+  }
+  if (raw.length === 0) throw new ApiError(400, 'Send a JSON body (Content-Type: application/json).');
+  try {
+    return JSON.parse(raw.toString('utf8'));
   } catch {
     throw new ApiError(400, 'The body is not valid JSON.');
   }
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-  res.end(text);
+  sendJsonReply(res, status, body, { 'cache-control': 'no-store' });
 }
 
 /** Formats a zod failure as one sentence naming the fields to fix. */

@@ -1,12 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ZodError } from 'zod';
+import { type Listening, listen } from '../../http/listen.js';
+import { RouteTable } from '../../http/routes.js';
+import { readUnder } from '../../http/static-files.js';
 import { CommandInputError } from '../interactions/command-options.js';
 import { NoBotConnectedError } from '../interactions/open.js';
 import { ApiError, describeIssues, PlaygroundApi, readJson, sendJson } from './api.js';
 import { LiveEvents } from './live-events.js';
 import { NO_SANDBOX, SandboxControl } from './sandbox-control.js';
-import { PUBLIC_DIR, readUnder, vendorRoute } from './static-files.js';
+import { PUBLIC_DIR, vendorRoute } from './static-files.js';
 import type { PlaygroundDiscord } from './types.js';
 
 export interface PlaygroundOptions {
@@ -25,14 +27,58 @@ export interface Playground {
   close(): Promise<void>;
 }
 
-type PostRoute = (api: PlaygroundApi, body: unknown) => Promise<unknown>;
-const POST_ROUTES: Record<string, PostRoute> = {
-  '/api/command': (api, b) => api.command(b),
-  '/api/autocomplete': (api, b) => api.autocomplete(b),
-  '/api/click': (api, b) => api.click(b),
-  '/api/select': (api, b) => api.select(b),
-  '/api/modal': (api, b) => api.modal(b),
-};
+interface RouteCtx {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  api: PlaygroundApi;
+  live: LiveEvents;
+}
+type Handler = (ctx: RouteCtx) => Promise<void> | void;
+
+const post =
+  (call: (api: PlaygroundApi, body: unknown) => Promise<unknown>): Handler =>
+  async ({ req, res, api }) =>
+    sendJson(res, 200, await call(api, await readJson(req)));
+
+/** The page's JSON API (HEAD is answered as GET). */
+const API_ROUTES = new RouteTable<Handler>()
+  .add(
+    'POST',
+    '/api/command',
+    post((api, b) => api.command(b)),
+  )
+  .add(
+    'POST',
+    '/api/autocomplete',
+    post((api, b) => api.autocomplete(b)),
+  )
+  .add(
+    'POST',
+    '/api/click',
+    post((api, b) => api.click(b)),
+  )
+  .add(
+    'POST',
+    '/api/select',
+    post((api, b) => api.select(b)),
+  )
+  .add(
+    'POST',
+    '/api/modal',
+    post((api, b) => api.modal(b)),
+  )
+  .add('GET', '/api/state', ({ res, api }) => sendJson(res, 200, api.state()))
+  .add('GET', '/api/messages', ({ res, url, api }) =>
+    sendJson(res, 200, { messages: api.messages(url.searchParams.get('channel'), url.searchParams.get('as')) }),
+  )
+  .add('GET', '/api/events', ({ res, url, api, live }) => live.attach(res, api.userId(url.searchParams.get('as'))));
+
+type SandboxHandler = (sandbox: SandboxControl, req: IncomingMessage) => Promise<unknown>;
+const SANDBOX_ROUTES = new RouteTable<SandboxHandler>()
+  .add('GET', '/api/sandbox', (sandbox) => sandbox.clock())
+  .add('POST', '/api/sandbox/advance', async (sandbox, req) => sandbox.advance(await readJson(req)))
+  .add('POST', '/api/sandbox/settle', (sandbox) => sandbox.settle());
 
 /** Serves the page that looks like a Discord channel, its JSON API and its live event stream. */
 export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
@@ -44,30 +90,21 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     handle(req, res, api, live, sandbox).catch((err) => fail(res, err));
   });
   const port = options.port ?? 8791;
-  await new Promise<void>((resolve, reject) => {
-    const onError = (err: NodeJS.ErrnoException) => {
-      live.close();
-      reject(
-        err.code === 'EADDRINUSE'
-          ? new Error(`Port ${port} is in use: set PLAYGROUND_PORT to another port (0 picks a free one).`)
-          : err,
-      );
-    };
-    server.once('error', onError);
-    server.listen(port, options.host ?? '127.0.0.1', () => {
-      server.off('error', onError);
-      resolve();
-    });
-  });
-  const { address, port: bound } = server.address() as AddressInfo;
-  const host = address.includes(':') ? `[${address}]` : address;
+  let listening: Listening;
+  try {
+    listening = await listen(server, port, options.host ?? '127.0.0.1');
+  } catch (err) {
+    live.close();
+    throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE'
+      ? new Error(`Port ${port} is in use: set PLAYGROUND_PORT to another port (0 picks a free one).`)
+      : err;
+  }
 
   return {
-    url: `http://${host}:${bound}`,
+    url: listening.url,
     close: async () => {
       live.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
     },
   };
 }
@@ -84,26 +121,14 @@ async function handle(
 
   if (path.startsWith('/api/sandbox')) return handleSandbox(req, res, path, sandbox);
 
-  if (req.method === 'POST') {
-    const route = POST_ROUTES[path];
-    if (!route) return sendJson(res, 404, { error: `No route POST ${path}.` });
-    return sendJson(res, 200, await route(api, await readJson(req)));
-  }
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
+  const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+  if (method !== 'GET' && method !== 'POST') {
     return sendJson(res, 405, { error: `Use GET or POST, not ${req.method}.` });
   }
-
-  switch (path) {
-    case '/api/state':
-      return sendJson(res, 200, api.state());
-    case '/api/messages':
-      return sendJson(res, 200, {
-        messages: api.messages(url.searchParams.get('channel'), url.searchParams.get('as')),
-      });
-    case '/api/events':
-      return live.attach(res, api.userId(url.searchParams.get('as')));
-  }
-  if (path.startsWith('/api/')) return sendJson(res, 404, { error: `No route GET ${path}.` });
+  const found = API_ROUTES.match(method, path);
+  if (found.kind === 'found') return found.route({ req, res, url, api, live });
+  if (method === 'POST' || path.startsWith('/api/'))
+    return sendJson(res, 404, { error: `No route ${method} ${path}.` });
 
   const vendor = vendorRoute(path);
   const file = vendor
@@ -121,17 +146,10 @@ async function handleSandbox(
   sandbox: SandboxControl | undefined,
 ) {
   if (!sandbox) return sendJson(res, 404, { error: NO_SANDBOX });
-  const route = `${req.method} ${path}`;
-  switch (route) {
-    case 'GET /api/sandbox':
-      return sendJson(res, 200, await sandbox.clock());
-    case 'POST /api/sandbox/advance':
-      return sendJson(res, 200, await sandbox.advance(await readJson(req)));
-    case 'POST /api/sandbox/settle':
-      return sendJson(res, 200, await sandbox.settle());
-  }
+  const found = SANDBOX_ROUTES.match(req.method ?? 'GET', path);
+  if (found.kind === 'found') return sendJson(res, 200, await found.route(sandbox, req));
   return sendJson(res, 404, {
-    error: `No route ${route}: use GET /api/sandbox, POST /api/sandbox/advance {"ms": n} or POST /api/sandbox/settle.`,
+    error: `No route ${req.method} ${path}: use GET /api/sandbox, POST /api/sandbox/advance {"ms": n} or POST /api/sandbox/settle.`,
   });
 }
 

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import { dirname, extname, join, normalize, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // Packages the page loads straight from node_modules (no bundler): the Discord web components and the lit
@@ -15,22 +14,7 @@ export const VENDOR_PACKAGES = [
   '@twemoji/svg',
 ] as const;
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.json': 'application/json; charset=utf-8',
-  '.png': 'image/png',
-  '.map': 'application/json; charset=utf-8',
-};
-
 export const PUBLIC_DIR = join(dirname(fileURLToPath(import.meta.url)), 'public');
-
-export interface StaticFile {
-  body: Buffer;
-  contentType: string;
-}
 
 /** Finds a package's folder by walking up from this file, as Node's resolver would. */
 export function packageDir(name: string, from = dirname(fileURLToPath(import.meta.url))): string {
@@ -41,26 +25,6 @@ export function packageDir(name: string, from = dirname(fileURLToPath(import.met
     const parent = dirname(dir);
     if (parent === dir) throw new Error(`Cannot find the package ${name}: run npm install in the project folder.`);
     dir = parent;
-  }
-}
-
-/** Reads `relPath` under `root`, refusing anything that escapes it; undefined when absent. */
-export async function readUnder(root: string, relPath: string): Promise<StaticFile | undefined> {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(relPath);
-  } catch {
-    return undefined;
-  }
-  if (decoded.includes('\0')) return undefined;
-  const full = normalize(join(root, decoded));
-  if (full !== root && !full.startsWith(root + sep)) return undefined;
-  try {
-    const info = await stat(full);
-    if (!info.isFile()) return undefined;
-    return { body: await readFile(full), contentType: TYPES[extname(full)] ?? 'application/octet-stream' };
-  } catch {
-    return undefined;
   }
 }
 

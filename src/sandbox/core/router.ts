@@ -1,33 +1,26 @@
-// Route table: finds the route for a method and path, or says why not (404 / 405).
+// Route table: finds the route for a method and path, or says why not in the spec's shape (404 / 405 with Allow).
+import { RouteTable } from '../../http/routes.js';
 import type { Route } from './http.js';
 import { ApiError } from './reply.js';
 
 export class Router {
-  private readonly table = new Map<string, Map<string, Route>>();
+  private readonly table = new RouteTable<Route>();
 
   constructor(routes: Route[]) {
     for (const route of routes) this.add(route);
   }
 
   add(route: Route): void {
-    const byMethod = this.table.get(route.path) ?? new Map<string, Route>();
-    if (byMethod.has(route.method)) throw new Error(`duplicate route ${route.method} ${route.path}`);
-    byMethod.set(route.method, route);
-    this.table.set(route.path, byMethod);
+    this.table.add(route.method, route.path, route);
   }
 
   find(method: string, path: string): Route {
-    const byMethod = this.table.get(path);
-    if (!byMethod) throw new ApiError(404, { detail: `Not found: ${method} ${path} is not an endpoint of this API` });
-    const route = byMethod.get(method);
-    if (!route) {
-      const allowed = [...byMethod.keys()].join(', ');
-      throw new ApiError(
-        405,
-        { detail: `Method ${method} not allowed on ${path}; use ${allowed}` },
-        { Allow: allowed },
-      );
+    const found = this.table.match(method, path);
+    if (found.kind === 'found') return found.route;
+    if (found.kind === 'not-found') {
+      throw new ApiError(404, { detail: `Not found: ${method} ${path} is not an endpoint of this API` });
     }
-    return route;
+    const allowed = found.allow.join(', ');
+    throw new ApiError(405, { detail: `Method ${method} not allowed on ${path}; use ${allowed}` }, { Allow: allowed });
   }
 }

@@ -1,5 +1,6 @@
 // The HTTP front: every request becomes a JSON reply, whatever the client sends; nothing crashes the server.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { sendJson } from '../../http/reply.js';
 import { authenticate } from './auth.js';
 import { parseJsonObject, readBody } from './body.js';
 import { DEFAULT_LATE_202_MS } from './faults.js';
@@ -13,14 +14,7 @@ import type { Sandbox } from './sandbox.js';
 export const SUBMIT_LATENCY_MS = 100;
 
 function send(res: ServerResponse, reply: Reply): void {
-  if (res.headersSent || res.destroyed) return;
-  const payload = JSON.stringify(reply.body ?? null);
-  res.writeHead(reply.status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(payload),
-    ...reply.headers,
-  });
-  res.end(payload);
+  sendJson(res, reply.status, reply.body ?? null, reply.headers);
 }
 
 async function handle(req: IncomingMessage, sb: Sandbox, router: Router): Promise<Reply> {

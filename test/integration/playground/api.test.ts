@@ -154,6 +154,17 @@ describe('the playground API over the local Discord', () => {
     expect(missing.body.error).toMatch(/Discord would refuse this/);
   });
 
+  it('refuses a body over 64 KiB with 413 and the limit', async () => {
+    const big = await post('/api/command', { as: 'admin', channelId: ld.channelIds.bets, pad: 'x'.repeat(64 * 1024) });
+    expect(big).toEqual({ status: 413, body: { error: 'Request body over 65536 bytes.' } });
+  });
+
+  it('answers routes by method: 404 for an unknown POST, 405 for another verb', async () => {
+    expect(await post('/api/nowhere', {})).toEqual({ status: 404, body: { error: 'No route POST /api/nowhere.' } });
+    const put = await fetch(`${pg.url}/api/state`, { method: 'PUT' });
+    expect([put.status, await put.json()]).toEqual([405, { error: 'Use GET or POST, not PUT.' }]);
+  });
+
   it('serves the page and the Discord components it imports', async () => {
     const page = await fetch(`${pg.url}/`);
     expect(await page.text()).toContain('Offline playground');

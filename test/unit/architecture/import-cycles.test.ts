@@ -55,6 +55,17 @@ describe('the sandbox rooms', () => {
   });
 });
 
+describe('the HTTP layer', () => {
+  it('is a leaf: src/http imports nothing else from src/', () => {
+    const graph = importGraph(SRC);
+    expect(graph.has('http/body.ts')).toBe(true);
+    const out = [...graph]
+      .filter(([file]) => file.startsWith('http/'))
+      .flatMap(([file, targets]) => targets.filter((t) => !t.startsWith('http/')).map((t) => `${file} → ${t}`));
+    expect(out).toEqual([]);
+  });
+});
+
 describe('the loop finder', () => {
   const dir = mkdtempSync(join(tmpdir(), 'import-graph-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
