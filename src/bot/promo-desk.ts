@@ -161,7 +161,10 @@ const promoStake: ComponentHandler = async (interaction, [promoId], ctx) => {
   }
   const id = Number(promoId);
   if (!Number.isInteger(id)) return replyEphemeral(interaction, 'That promo id is not valid. Run /promos again.');
-  await postPreparedSlip(ctx, interaction, stake, (w) => ctx.bets.preparePromoSlip({ ...w, promoId: id, stake }));
+  // A promo's stake is the account's cash (the card boosts the price), so above the tier it is a proposal too.
+  await postPreparedSlip(ctx, interaction, stake, (w, lifetime) =>
+    ctx.bets.preparePromoSlip({ ...w, promoId: id, stake }, lifetime),
+  );
 };
 
 /** A promo needing a chosen runner: its race's prices at its book, whose menus make slips carrying the promo. */
