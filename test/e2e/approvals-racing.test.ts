@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalMessage } from '../../src/local-discord/index.js';
 import { localDay, raceStartMs, TRACKS } from '../../src/sandbox/world/racing.js';
-import { messageMatching, newTrail, press } from './flows.js';
+import { messageMatching, newTrail, press, waitForModal } from './flows.js';
 import { type Desk, startDesk } from './harness.js';
-import { textOf, until } from './messages.js';
+import { findControl, textOf, until } from './messages.js';
 
 /**
  * Maker-checker for racing bets through the local Discord: a /bet-racing stake above t1 is a proposal like a
@@ -40,14 +40,30 @@ describe('approvals of racing bets', () => {
   afterAll(() => desk?.close());
 
   /** /bet-racing as the bettor; resolves with the first public message the bot posts for it. */
-  async function betRacing(runner: string, stake: number, market = 'win'): Promise<LocalMessage> {
+  async function betRacing(
+    runner: string,
+    stake: number,
+    market = 'win',
+    as: 'bettor' | 'admin' = 'bettor',
+  ): Promise<LocalMessage> {
     const handle = await desk.ld.sendCommand({
-      user: desk.ld.users.bettor,
+      user: desk.ld.users[as],
       channelId: desk.ld.channelIds.bets,
       name: 'bet-racing',
       options: { track: race.value, race: race.raceNum, date: race.date, runner, market, stake, bookie: 'bookie_a' },
     });
     return until('the public slip or proposal', () => handle.responses().find((m) => m.visibleTo === null), 20_000);
+  }
+
+  async function admin(name: string, options: Record<string, string | number>, subcommand: string) {
+    const ix = await desk.ld.sendCommand({
+      user: desk.ld.users.admin,
+      channelId: desk.ld.channelIds.bets,
+      name,
+      subcommand,
+      options,
+    });
+    await until(`the /${name} reply`, () => ix.responses().find((m) => /Saved/.test(textOf(m))), 20_000);
   }
 
   async function click(user: keyof Desk['ld']['users'], message: LocalMessage, label: RegExp): Promise<string> {
@@ -145,6 +161,57 @@ describe('approvals of racing bets', () => {
     await press(desk, newTrail(), desk.ld.users.bettor, slip, /^Confirm$/);
     await messageMatching(desk, slip, /Bet placed ✅/, 20_000);
     expect(await betsOn(runner)).toHaveLength(1);
+  });
+
+  it('counts an open racing proposal against the race’s cap: a slip that would pass the cap with it is refused', async () => {
+    // Riding on the race now: $12.00 and $3.00 placed above, and the open $7.00 proposal (a hold).
+    expect((await proposalOf(runners[1] as string))?.state).toBe('open');
+    await admin('settings', { per_event: 25 }, 'limits');
+    const slip = await betRacing(runners[3] as string, 4, 'win', 'admin');
+    expect(textOf(slip)).toMatch(/Bet slip/);
+    await press(desk, newTrail(), desk.ld.users.admin, slip, /^Confirm$/);
+    const refused = await messageMatching(desk, slip, /Not placed/, 20_000);
+    expect(textOf(refused)).toMatch(/\(\$22\.00 already rides on it\)\. Room left: \$3\.00/);
+    expect(await betsOn(runners[3] as string)).toHaveLength(0);
+  });
+
+  it('posts a promo stake above t1 from /promos as a proposal, placed through place_promo by the approval', async () => {
+    const user = desk.ld.users.bettor;
+    const channelId = desk.ld.channelIds.bets;
+    const ix = await desk.ld.sendCommand({ user, channelId, name: 'promos', options: {} });
+    const inbox = await until(
+      'the promo inbox',
+      () => ix.responses().find((m) => /Promo inbox/.test(textOf(m))),
+      20_000,
+    );
+    const pick = findControl(inbox, /^v1:promo:pick/);
+    const option = pick?.options?.[0];
+    if (!pick || !option) throw new Error(`the inbox offers no placeable promo: ${textOf(inbox)}`);
+    const modal = waitForModal(desk, user.id);
+    await desk.ld.selectMenu({ user, message: inbox, customId: pick.customId, values: [option.value] });
+    const { customId, stakeField } = await modal;
+    const before = (await desk.control.state()).bets.length;
+    const handle = await desk.ld.submitModal({ user, channelId, customId, fields: { [stakeField]: '7' } });
+    const proposal = await until(
+      'the promo proposal',
+      () => handle.responses().find((m) => m.visibleTo === null && /Bet proposal/.test(textOf(m))),
+      20_000,
+    );
+    expect(textOf(proposal)).toMatch(/Bet boost/);
+    expect(textOf(proposal)).toContain(`promo #${option.value} · $7.00 at `);
+    expect((await desk.control.state()).bets.length).toBe(before);
+    expect(await click('admin', proposal, /^Approve$/)).toMatch(/last approval/);
+    await messageMatching(desk, proposal, /Bet placed ✅/, 30_000);
+    expect((await desk.control.state()).bets.length).toBe(before + 1);
+    const [record] = await desk.bot.store.query<{ payload: string; stake_cents: number }>(
+      'SELECT r.payload, r.stake_cents FROM bet_records r JOIN proposals p ON p.slip_id = r.slip_id WHERE p.market_ref = ?',
+      `promo #${option.value}`,
+    );
+    expect(record?.stake_cents).toBe(700);
+    expect(JSON.parse(record?.payload ?? '{}')).toMatchObject({
+      kind: 'promo',
+      promo: { promoId: Number(option.value) },
+    });
   });
 });
 
