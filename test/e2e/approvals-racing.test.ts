@@ -213,6 +213,28 @@ describe('approvals of racing bets', () => {
       promo: { promoId: Number(option.value) },
     });
   });
+
+  it('lapses a racing approval when the runner’s price moved, shows old → new, and places at the new price', async () => {
+    const runner = runners[4] as string;
+    await admin('settings', { per_event: 100 }, 'limits');
+    const proposal = await betRacing(runner, 6);
+    expect(textOf(proposal)).toMatch(/Bet proposal: 1 more approval needed/);
+    const res = await fetch(`${desk.sandbox.url}/_sandbox/world/drift`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ factor: 0.8, bookie: 'bookie_a', market: 'win' }),
+    });
+    expect(res.ok).toBe(true);
+    // A price read under 10 s ago comes back from the gateway's fast path: move past it.
+    await desk.control.advance(11_000);
+    expect(await click('admin', proposal, /^Approve$/)).toMatch(/Not counted: the price moved \d+\.\d+ → \d+\.\d+/);
+    const moved = await messageMatching(desk, proposal, /The price moved from \d+\.\d+ to \d+\.\d+/);
+    expect(textOf(moved)).toMatch(/approvals so far lapsed/);
+    expect(await betsOn(runner)).toHaveLength(0);
+    expect(await click('admin', proposal, /^Approve$/)).toMatch(/last approval/);
+    await messageMatching(desk, proposal, /Bet placed ✅/, 20_000);
+    expect(await betsOn(runner)).toHaveLength(1);
+  });
 });
 
 /** A race that jumps well after the test: today's on its track if one is left, else tomorrow's. */
