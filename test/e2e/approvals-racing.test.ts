@@ -235,6 +235,62 @@ describe('approvals of racing bets', () => {
     await messageMatching(desk, proposal, /Bet placed ✅/, 20_000);
     expect(await betsOn(runner)).toHaveLength(1);
   });
+
+  it('posts a stake above t1 made from the Bet menu under /price racing as a proposal, placed by its approval', async () => {
+    const user = desk.ld.users.bettor;
+    const channelId = desk.ld.channelIds.bets;
+    const ix = await desk.ld.sendCommand({
+      user,
+      channelId,
+      name: 'price',
+      subcommand: 'racing',
+      options: { track: race.value, race: race.raceNum, date: race.date },
+    });
+    const board = await until(
+      'the race prices',
+      () => ix.responses().find((m) => findControl(m, /^v1:race:pick:/)),
+      20_000,
+    );
+    const pick = findControl(board, /^v1:race:pick:/);
+    const option = pick?.options?.find((o) => !runners.slice(0, 5).includes(o.label));
+    if (!pick || !option) throw new Error(`the race board offers no runner left to bet: ${textOf(board)}`);
+    const modal = waitForModal(desk, user.id);
+    await desk.ld.selectMenu({ user, message: board, customId: pick.customId, values: [option.value] });
+    const { customId, stakeField } = await modal;
+    const handle = await desk.ld.submitModal({
+      user,
+      channelId,
+      customId,
+      fields: { [stakeField]: '8', market: 'win', min_odds: '' },
+    });
+    const proposal = await until(
+      'the proposal from the menu',
+      () => handle.responses().find((m) => m.visibleTo === null && /Bet proposal/.test(textOf(m))),
+      20_000,
+    );
+    expect(textOf(proposal)).toContain(`runner ${option.label} · win · $8.00 at `);
+    expect(await betsOn(option.label)).toHaveLength(0);
+    expect(await click('viewer', proposal, /^Approve$/)).toMatch(/last approval/);
+    await messageMatching(desk, proposal, /Bet placed ✅/, 20_000);
+    expect(await betsOn(option.label)).toHaveLength(1);
+  });
+
+  it('reminds approvers of a racing proposal at half-time, then expires it and places nothing', async () => {
+    await admin('settings', { expiry_minutes: 0.25 }, 'approvals');
+    const runner = runners[3] as string;
+    const before = (await betsOn(runner)).length;
+    const proposal = await betRacing(runner, 9, 'place');
+    const reminder = await desk.ld.waitForMessage(
+      desk.ld.channelIds.bets,
+      (m) => /^Reminder for <@&/.test(m.content ?? '') && (m.content ?? '').includes(`on ${runner}, ${race.track} R`),
+      20_000,
+    );
+    expect(reminder.content).toContain(`<@&${desk.ld.roleIds.bettor}>`);
+    const expired = await messageMatching(desk, proposal, /Bet proposal expired/, 30_000);
+    expect(textOf(expired)).toMatch(/Propose it again with \/bet-racing/);
+    expect(expired.components ?? []).toEqual([]);
+    expect(await betsOn(runner)).toHaveLength(before);
+  }, 60_000);
 });
 
 /** A race that jumps well after the test: today's on its track if one is left, else tomorrow's. */
