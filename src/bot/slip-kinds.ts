@@ -225,9 +225,8 @@ export type SlipLifetime = (stakeCents: number) => number;
 
 async function store(
   d: SlipKindDeps,
-  owner: SlipOwner,
+  owner: SlipOwner & { lifetime: SlipLifetime | undefined },
   payload: SlipPayload,
-  lifetime: SlipLifetime | undefined,
 ): Promise<SlipRecord<SlipPayload>> {
   const now = d.now();
   const stakeCents = payload.stakeCents ?? Math.round(payload.stake * 100);
@@ -238,7 +237,7 @@ async function store(
     messageId: null,
     userId: owner.userId,
     createdAt: now,
-    expiresAt: now + (lifetime?.(stakeCents) ?? d.tunables.slipExpiryMs),
+    expiresAt: now + (owner.lifetime?.(stakeCents) ?? d.tunables.slipExpiryMs),
     payload,
   };
   await d.slips.create(slip);
@@ -275,31 +274,27 @@ export async function prepareRacingSlip(
   }
   const racing: RacingLeg = { ...leg, runner: live.runner, ...(req.promoName ? { promoName: req.promoName } : {}) };
   const marketLabel = `${req.market === 'win' ? 'Win' : 'Place'}${req.promoName ? ` (promo ${req.promoName})` : ''}`;
-  return store(
-    d,
-    req,
-    {
-      kind: 'racing',
-      racing,
-      epk: `racing:${req.track}/${req.raceNum}/${req.raceType}/${req.date}`,
-      sport: 'racing',
-      eventName: raceLabel(racing),
-      bookie: req.bookie,
-      sessionId,
-      marketKey: req.market,
-      marketLabel: req.useBonusBet ? `${marketLabel} (bonus bet)` : marketLabel,
-      selectionLabel: live.runner,
-      selectionName: live.runner,
-      marketRef: '',
-      stake: stakeCents / 100,
-      stakeCents,
-      shownOdds: live.price,
-      ...(req.minOdds === undefined ? {} : { minOdds: req.minOdds }),
-      ...(req.useBonusBet ? { useBonusBet: true } : {}),
-      userId: req.userId,
-    },
-    lifetime,
-  );
+  const owner = { ...req, lifetime };
+  return store(d, owner, {
+    kind: 'racing',
+    racing,
+    epk: `racing:${req.track}/${req.raceNum}/${req.raceType}/${req.date}`,
+    sport: 'racing',
+    eventName: raceLabel(racing),
+    bookie: req.bookie,
+    sessionId,
+    marketKey: req.market,
+    marketLabel: req.useBonusBet ? `${marketLabel} (bonus bet)` : marketLabel,
+    selectionLabel: live.runner,
+    selectionName: live.runner,
+    marketRef: '',
+    stake: stakeCents / 100,
+    stakeCents,
+    shownOdds: live.price,
+    ...(req.minOdds === undefined ? {} : { minOdds: req.minOdds }),
+    ...(req.useBonusBet ? { useBonusBet: true } : {}),
+    userId: req.userId,
+  });
 }
 
 /** The active session that holds a promo: the one the gateway names, else any of the account's. */
@@ -332,29 +327,25 @@ export async function preparePromoSlip(
   const eventName =
     promo.event ?? (racing && promo.track ? `${promo.track} R${promo.race_num ?? '?'}` : (promo.label ?? 'Promo'));
   const selection = promo.selection ?? promo.label ?? `promo ${promo.promo_id}`;
-  return store(
-    d,
-    req,
-    {
-      kind: 'promo',
-      promo: { promoId: promo.promo_id, promoLabel: promo.label ?? `Promo ${promo.promo_id}` },
-      epk: promo.epk ?? '',
-      sport: promo.sport ?? (racing ? 'racing' : ''),
-      eventName,
-      bookie: promo.bookie,
-      sessionId,
-      marketKey: racing ? 'win' : 'head_to_head',
-      marketLabel: `Bet boost (from ${promo.base_odds?.toFixed(2) ?? '?'})`,
-      selectionLabel: selection,
-      selectionName: selection,
-      marketRef: '',
-      stake: stakeCents / 100,
-      stakeCents,
-      shownOdds: promo.boosted_odds,
-      userId: req.userId,
-    },
-    lifetime,
-  );
+  const owner = { ...req, lifetime };
+  return store(d, owner, {
+    kind: 'promo',
+    promo: { promoId: promo.promo_id, promoLabel: promo.label ?? `Promo ${promo.promo_id}` },
+    epk: promo.epk ?? '',
+    sport: promo.sport ?? (racing ? 'racing' : ''),
+    eventName,
+    bookie: promo.bookie,
+    sessionId,
+    marketKey: racing ? 'win' : 'head_to_head',
+    marketLabel: `Bet boost (from ${promo.base_odds?.toFixed(2) ?? '?'})`,
+    selectionLabel: selection,
+    selectionName: selection,
+    marketRef: '',
+    stake: stakeCents / 100,
+    stakeCents,
+    shownOdds: promo.boosted_odds,
+    userId: req.userId,
+  });
 }
 
 /**
