@@ -10,7 +10,8 @@ import { type Outbox, RANK } from './outbox.js';
 import type { Proposal, ProposalRepo } from './repos/proposals.js';
 import type { SlipRecord, SlipRepo } from './repos/slips.js';
 import { approvalPolicy, exposureCaps, type GuildSettings, getSettings, stakeLimits } from './settings.js';
-import { decideOnLivePrice, type SlipPayload } from './slip-rules.js';
+import { boundSelection } from './slip-kinds.js';
+import { decideOnLivePrice, type SlipPayload, slipKind } from './slip-rules.js';
 import type { BotStore } from './store.js';
 import { UserFacingError } from './user-errors.js';
 import { proposalClosedView, proposalView, reminderView } from './views/proposal.js';
@@ -83,7 +84,7 @@ export class Approvals {
         bookie: p.bookie,
         epk: p.epk,
         marketKey: p.marketKey,
-        marketRef: p.marketRef,
+        marketRef: boundSelection(p),
         day: dayIn(now, settings.timezone),
         stakeCents: p.stakeCents ?? Math.round(p.stake * 100),
         shownOdds: p.shownOdds,
@@ -102,6 +103,7 @@ export class Approvals {
       needed,
       shownOdds: p.shownOdds,
       selection: p.selectionLabel,
+      betKind: slipKind(p),
     });
     return outcome.proposal;
   }
@@ -134,13 +136,19 @@ export class Approvals {
     const before = await this.d.proposals.approvals(p.proposalId, p.round);
     const slip = await this.d.slips.get<SlipPayload>(p.slipId);
     if (!slip) return { kind: 'closed', state: p.state };
+    if (!boundTo(p, slip.payload)) {
+      throw new UserFacingError(
+        'This slip no longer matches the bet that was proposed, so it cannot be approved. The proposer can Reject it and propose again.',
+      );
+    }
     if (before.some((a) => a.approverId === member.id)) {
       // Fully approved but still open: the placement failed before sending (a price check), so an approver's
       // click tries it again; otherwise a second click by one member counts once.
       if (before.length >= p.needed) return this.#place(p, slip.payload, member);
       return { kind: 'duplicate', left: Math.max(0, p.needed - before.length) };
     }
-    const live = await this.d.bets.livePrice(p.sessionId, slip.payload.sport, p.epk, p.marketRef);
+    // The live price of the bound bet, by its kind (a sports selection, a racing runner, a promo card).
+    const live = await this.d.bets.livePriceFor({ ...slip.payload, shownOdds: p.shownOdds });
     const decision = decideOnLivePrice(
       { ...slip.payload, shownOdds: p.shownOdds },
       live,
@@ -270,7 +278,7 @@ export class Approvals {
         p,
         slip.payload,
         'Bet proposal expired',
-        'Not approved in time, so nothing was placed and the hold is released. Propose it again with /bet.',
+        `Not approved in time, so nothing was placed and the hold is released. Propose it again with ${AGAIN[slipKind(slip.payload)]}.`,
       );
     }
   }
@@ -319,6 +327,20 @@ export class Approvals {
       },
     });
   }
+}
+
+const AGAIN = { sports: '/bet', racing: '/bet-racing', promo: '/promos' } as const;
+
+/** Whether the slip is still the exact bet the proposal recorded (book, session, event, selection, stake). */
+export function boundTo(p: Proposal, slip: SlipPayload): boolean {
+  return (
+    slip.bookie === p.bookie &&
+    slip.sessionId === p.sessionId &&
+    slip.epk === p.epk &&
+    slip.marketKey === p.marketKey &&
+    boundSelection(slip) === p.marketRef &&
+    (slip.stakeCents ?? Math.round(slip.stake * 100)) === p.stakeCents
+  );
 }
 
 export function mayApprove(member: Member, approverRoleId: string | undefined): boolean {

@@ -26,6 +26,7 @@ import {
   prepareRacingSlip,
   type RacingSlipRequest,
   type SlipKindDeps,
+  type SlipLifetime,
   submitRecord,
 } from './slip-kinds.js';
 import {
@@ -234,13 +235,13 @@ export class BetService {
   }
 
   /** A racing slip (win or place on a runner at one book), price-checked and stored like a sports one. */
-  prepareRacingSlip(req: RacingSlipRequest): Promise<SlipRecord<SlipPayload>> {
-    return prepareRacingSlip(this.#kindDeps(), req);
+  prepareRacingSlip(req: RacingSlipRequest, expiresInMs?: SlipLifetime): Promise<SlipRecord<SlipPayload>> {
+    return prepareRacingSlip(this.#kindDeps(), req, expiresInMs);
   }
 
   /** A promo slip (a bet-boost card placed by id through place_promo). */
-  preparePromoSlip(req: PromoSlipRequest): Promise<SlipRecord<SlipPayload>> {
-    return preparePromoSlip(this.#kindDeps(), req);
+  preparePromoSlip(req: PromoSlipRequest, expiresInMs?: SlipLifetime): Promise<SlipRecord<SlipPayload>> {
+    return preparePromoSlip(this.#kindDeps(), req, expiresInMs);
   }
 
   /**

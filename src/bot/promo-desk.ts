@@ -146,8 +146,9 @@ const promoStake: ComponentHandler = async (interaction, [promoId], ctx) => {
   if (!stake.ok) return replyEphemeral(interaction, stake.message);
   const id = Number(promoId);
   if (!Number.isInteger(id)) return replyEphemeral(interaction, 'That promo id is not valid. Run /promos again.');
-  await postPreparedSlip(ctx, interaction, stake.value, (w) =>
-    ctx.bets.preparePromoSlip({ ...w, promoId: id, stake: stake.value }),
+  // A promo's stake is the account's cash (the card boosts the price), so above the tier it is a proposal too.
+  await postPreparedSlip(ctx, interaction, stake.value, (w, lifetime) =>
+    ctx.bets.preparePromoSlip({ ...w, promoId: id, stake: stake.value }, lifetime),
   );
 };
 

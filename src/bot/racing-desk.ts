@@ -58,7 +58,10 @@ export function postRacingSlip(
   interaction: ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction,
   bet: RacingBetInput,
 ): Promise<void> {
-  return postPreparedSlip(ctx, interaction, bet.stake, (where) => ctx.bets.prepareRacingSlip({ ...bet, ...where }));
+  // A stake above the approval tier asks for the proposal's lifetime: the slip is posted as a proposal.
+  return postPreparedSlip(ctx, interaction, bet.stake, (where, lifetime) =>
+    ctx.bets.prepareRacingSlip({ ...bet, ...where }, lifetime),
+  );
 }
 
 /** Track choices with their race type, so a greyhound or harness track is asked for as one. */

@@ -220,8 +220,16 @@ async function checkedStake(d: SlipKindDeps, guildId: string | null, stake: numb
   return Math.round(stake * 100);
 }
 
-async function store(d: SlipKindDeps, owner: SlipOwner, payload: SlipPayload): Promise<SlipRecord<SlipPayload>> {
+/** How long a slip may live given its stake in cents: a slip that becomes a proposal lives as long as it. */
+export type SlipLifetime = (stakeCents: number) => number;
+
+async function store(
+  d: SlipKindDeps,
+  owner: SlipOwner & { lifetime: SlipLifetime | undefined },
+  payload: SlipPayload,
+): Promise<SlipRecord<SlipPayload>> {
   const now = d.now();
+  const stakeCents = payload.stakeCents ?? Math.round(payload.stake * 100);
   const slip: SlipRecord<SlipPayload> = {
     slipId: randomBytes(9).toString('base64url'),
     guildId: owner.guildId,
@@ -229,7 +237,7 @@ async function store(d: SlipKindDeps, owner: SlipOwner, payload: SlipPayload): P
     messageId: null,
     userId: owner.userId,
     createdAt: now,
-    expiresAt: now + d.tunables.slipExpiryMs,
+    expiresAt: now + (owner.lifetime?.(stakeCents) ?? d.tunables.slipExpiryMs),
     payload,
   };
   await d.slips.create(slip);
@@ -241,7 +249,11 @@ async function store(d: SlipKindDeps, owner: SlipOwner, payload: SlipPayload): P
  * selectionName are the texts the book writes into the bet's transaction ("Flemington R3", win, the runner),
  * so the reconciler's matching rule finds a racing bet as it finds a sports one.
  */
-export async function prepareRacingSlip(d: SlipKindDeps, req: RacingSlipRequest): Promise<SlipRecord<SlipPayload>> {
+export async function prepareRacingSlip(
+  d: SlipKindDeps,
+  req: RacingSlipRequest,
+  lifetime?: SlipLifetime,
+): Promise<SlipRecord<SlipPayload>> {
   const stakeCents = await checkedStake(d, req.guildId, req.stake);
   const sessionId = await d.sessionFor(req.guildId, req.bookie);
   const leg = {
@@ -262,7 +274,8 @@ export async function prepareRacingSlip(d: SlipKindDeps, req: RacingSlipRequest)
   }
   const racing: RacingLeg = { ...leg, runner: live.runner, ...(req.promoName ? { promoName: req.promoName } : {}) };
   const marketLabel = `${req.market === 'win' ? 'Win' : 'Place'}${req.promoName ? ` (promo ${req.promoName})` : ''}`;
-  return store(d, req, {
+  const owner = { ...req, lifetime };
+  return store(d, owner, {
     kind: 'racing',
     racing,
     epk: `racing:${req.track}/${req.raceNum}/${req.raceType}/${req.date}`,
@@ -290,7 +303,11 @@ export function promoSession(promo: AccountPromo): string | undefined {
 }
 
 /** A promo slip: a bet-boost card placed by id; its price is the boosted price, its selection the card's. */
-export async function preparePromoSlip(d: SlipKindDeps, req: PromoSlipRequest): Promise<SlipRecord<SlipPayload>> {
+export async function preparePromoSlip(
+  d: SlipKindDeps,
+  req: PromoSlipRequest,
+  lifetime?: SlipLifetime,
+): Promise<SlipRecord<SlipPayload>> {
   const stakeCents = await checkedStake(d, req.guildId, req.stake);
   const promo = await findPromo(d.gateway, req.promoId);
   if (!promo)
@@ -310,7 +327,8 @@ export async function preparePromoSlip(d: SlipKindDeps, req: PromoSlipRequest): 
   const eventName =
     promo.event ?? (racing && promo.track ? `${promo.track} R${promo.race_num ?? '?'}` : (promo.label ?? 'Promo'));
   const selection = promo.selection ?? promo.label ?? `promo ${promo.promo_id}`;
-  return store(d, req, {
+  const owner = { ...req, lifetime };
+  return store(d, owner, {
     kind: 'promo',
     promo: { promoId: promo.promo_id, promoLabel: promo.label ?? `Promo ${promo.promo_id}` },
     epk: promo.epk ?? '',
@@ -328,6 +346,26 @@ export async function preparePromoSlip(d: SlipKindDeps, req: PromoSlipRequest): 
     shownOdds: promo.boosted_odds,
     userId: req.userId,
   });
+}
+
+/**
+ * What an approval binds beyond book, session, event key and stake: the market_ref of a sports selection; for a
+ * race the runner, the market and the bet type (a promo_name, a bonus token); for a promo the card. A proposal
+ * stores it when made and the approval refuses a slip that no longer says the same.
+ */
+export function boundSelection(p: SlipPayload): string {
+  switch (slipKind(p)) {
+    case 'racing': {
+      const r = p.racing;
+      if (!r) return '';
+      const type = [r.promoName ? `promo ${r.promoName}` : '', p.useBonusBet ? 'bonus bet' : ''].filter(Boolean);
+      return `runner ${r.runner} · ${r.market}${type.length ? ` · ${type.join(' · ')}` : ''}`;
+    }
+    case 'promo':
+      return p.promo ? `promo #${p.promo.promoId}` : '';
+    default:
+      return p.marketRef;
+  }
 }
 
 /** The live price at Confirm, for any kind of slip (sports goes through the caller's own price check). */

@@ -8,8 +8,9 @@ import type { SlipRequest } from './bet-service.js';
 import type { BotContext } from './context.js';
 import { dayIn } from './dates.js';
 import { BetRecordRepo } from './repos/bet-records.js';
-import type { SlipRecord } from './repos/slips.js';
+import { type SlipRecord, SlipRepo } from './repos/slips.js';
 import { approvalPolicy, approvalsNeeded, getSettings, stakeLimits } from './settings.js';
+import type { SlipLifetime } from './slip-kinds.js';
 import { checkDailyRoom, checkStake, type SlipPayload } from './slip-rules.js';
 import { UserFacingError } from './user-errors.js';
 import { slipView } from './views/slip.js';
@@ -68,13 +69,12 @@ export async function postSlip(
   );
 }
 
-/** How long a slip may live given its stake in cents (a proposal lives as long as the proposal). */
-export type SlipLifetime = (stakeCents: number) => number;
+export type { SlipLifetime } from './slip-kinds.js';
 
 /**
  * Posts a slip of any kind: checks the bettor and the day's room, lets `prepare` build and store it for this
- * channel and member, then posts it publicly (a follow-up, or a proposal when the stake needs approvals; a
- * kind whose `prepare` does not ask for the lifetime is never a proposal) and stores its message.
+ * channel and member, then posts it publicly (a follow-up, or a proposal when the stake needs approvals, for every
+ * kind: `prepare` must pass the lifetime on) and stores its message.
  */
 export async function postPreparedSlip(
   ctx: BotContext,
@@ -91,11 +91,17 @@ export async function postPreparedSlip(
   await assertDailyRoom(ctx, interaction.guildId, interaction.user.id, stake);
   const settings = await getSettings(ctx.store, interaction.guildId);
   const policy = approvalPolicy(settings);
-  let needed = 0;
+  let asked = false;
   const slip = await prepare({ guildId: interaction.guildId, channelId, userId: interaction.user.id }, (stakeCents) => {
-    needed = approvalsNeeded(policy, stakeCents);
-    return needed > 0 ? policy.expiryMs : ctx.config.tunables.slipExpiryMs;
+    asked = true;
+    return approvalsNeeded(policy, stakeCents) > 0 ? policy.expiryMs : ctx.config.tunables.slipExpiryMs;
   });
+  // The tier is read from the stored slip, whatever its kind: no kind of bet passes the tiers unproposed.
+  const needed = approvalsNeeded(policy, slip.payload.stakeCents ?? Math.round(slip.payload.stake * 100));
+  if (needed > 0 && !asked) {
+    await new SlipRepo(ctx.store).close(slip.slipId);
+    throw new Error('a slip above the approval tier was built without asking for its lifetime');
+  }
   if (needed > 0) {
     const proposal = await ctx.approvals.propose(slip, needed, settings);
     const view = ctx.approvals.view(proposal, slip.payload, [], settings);

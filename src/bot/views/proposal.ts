@@ -2,13 +2,20 @@ import { ButtonStyle } from 'discord.js';
 import { encodeCustomId } from '../custom-id.js';
 import { formatMoney, formatOdds } from '../odds.js';
 import type { Approval, Proposal } from '../repos/proposals.js';
-import type { SlipPayload } from '../slip-rules.js';
+import { type SlipPayload, slipKind } from '../slip-rules.js';
 import { COLOUR } from './colours.js';
 import { button, row } from './components.js';
 import { clip, fitView, LIMITS, type MessageView } from './limits.js';
 import { routeText, sessionLabel, slipFields } from './slip.js';
 
 const approversText = (roleId: string | undefined) => (roleId ? `<@&${roleId}>` : 'a member with Manage Server');
+
+/** The bet an approval binds: a sports market_ref, or the race (type and day) with its runner and bet type. */
+function boundBet(p: Proposal, slip: SlipPayload): string {
+  const r = slip.racing;
+  if (slipKind(slip) === 'racing' && r) return `${r.track} R${r.raceNum} ${r.raceType} ${r.date} · ${p.marketRef}`;
+  return p.marketRef;
+}
 
 /** The proposal as approvers see it: the exact bet and price they approve, who approved, Approve/Reject. */
 export function proposalView(input: {
@@ -41,7 +48,7 @@ export function proposalView(input: {
         ],
         footer: {
           text: clip(
-            `An approval binds ${p.bookie} · session ${p.sessionId} · ${p.marketRef} · ${formatMoney(p.stakeCents / 100)} at ${formatOdds(p.shownOdds)}; the live price is checked again at each approval.`,
+            `An approval binds ${p.bookie} · session ${p.sessionId} · ${boundBet(p, slip)} · ${formatMoney(p.stakeCents / 100)} at ${formatOdds(p.shownOdds)}; the live price is checked again at each approval.`,
             LIMITS.footer,
           ),
         },
