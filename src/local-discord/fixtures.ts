@@ -1,6 +1,6 @@
 import type { APIChannel, APIGuild, APIGuildMember, APIRole, APIUser } from 'discord.js';
+import { PermissionFlagsBits } from 'discord-api-types/v10';
 import { isoFromMs } from './ids.js';
-import { Permission } from './permissions.js';
 
 /**
  * The fixed world the double starts with: one guild, its channels, roles and members. Ids are constant so
@@ -107,17 +107,21 @@ export function createFixtures(): Fixtures {
     viewer: user(FIXTURE_IDS.users.viewer, 'vic_viewer', 'Vic (viewer)'),
   };
   const everyoneBits =
-    Permission.ViewChannel |
-    Permission.SendMessages |
-    Permission.ReadMessageHistory |
-    Permission.AddReactions |
-    Permission.EmbedLinks |
-    Permission.UseApplicationCommands;
-  const botBits = everyoneBits | Permission.ManageMessages | Permission.AttachFiles | Permission.UseExternalEmojis;
+    PermissionFlagsBits.ViewChannel |
+    PermissionFlagsBits.SendMessages |
+    PermissionFlagsBits.ReadMessageHistory |
+    PermissionFlagsBits.AddReactions |
+    PermissionFlagsBits.EmbedLinks |
+    PermissionFlagsBits.UseApplicationCommands;
+  const botBits =
+    everyoneBits |
+    PermissionFlagsBits.ManageMessages |
+    PermissionFlagsBits.AttachFiles |
+    PermissionFlagsBits.UseExternalEmojis;
   const roles = [
     role(FIXTURE_IDS.roles.everyone, '@everyone', everyoneBits, 0),
     role(FIXTURE_IDS.roles.bettor, 'Bettor', everyoneBits, 1),
-    role(FIXTURE_IDS.roles.admin, 'Admin', Permission.Administrator, 2),
+    role(FIXTURE_IDS.roles.admin, 'Admin', PermissionFlagsBits.Administrator, 2),
     role(FIXTURE_IDS.botRole, 'Syndicate Desk', botBits, 3, true),
   ];
   const members = [

@@ -1,16 +1,4 @@
-/** Permission bits the fixtures use (Discord's values). */
-export const Permission = {
-  Administrator: 1n << 3n,
-  AddReactions: 1n << 6n,
-  ViewChannel: 1n << 10n,
-  SendMessages: 1n << 11n,
-  ManageMessages: 1n << 13n,
-  EmbedLinks: 1n << 14n,
-  AttachFiles: 1n << 15n,
-  ReadMessageHistory: 1n << 16n,
-  UseExternalEmojis: 1n << 18n,
-  UseApplicationCommands: 1n << 31n,
-} as const;
+import { PermissionFlagsBits } from 'discord-api-types/v10';
 
 /** Every permission bit Discord defines today (through bit 50): what an administrator is granted. */
 export const ALL_PERMISSIONS = (1n << 51n) - 1n;
@@ -26,5 +14,5 @@ export function memberPermissions(
     // The @everyone role shares the guild's id and applies to every member.
     if (role.id === guildId || roleIds.includes(role.id)) bits |= BigInt(role.permissions);
   }
-  return (bits & Permission.Administrator) !== 0n ? ALL_PERMISSIONS : bits;
+  return (bits & PermissionFlagsBits.Administrator) !== 0n ? ALL_PERMISSIONS : bits;
 }

@@ -1,3 +1,4 @@
+import { ApplicationFlags } from 'discord-api-types/v10';
 import type { World } from '../state/world.js';
 
 /** READY as Discord sends it to a bot: guilds start unavailable and arrive as GUILD_CREATE right after. */
@@ -18,7 +19,7 @@ export function readyPayload(
     session_type: 'normal',
     resume_gateway_url: resumeUrl,
     shard,
-    application: { id: world.applicationId, flags: 1 << 23 },
+    application: { id: world.applicationId, flags: ApplicationFlags.ApplicationCommandBadge },
     presences: [],
     private_channels: [],
     relationships: [],

@@ -1,37 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
+import { GatewayCloseCodes, GatewayIntentBits, GatewayOpcodes } from 'discord-api-types/v10';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import type { World } from '../state/world.js';
 import { guildCreatePayload, readyPayload } from './payloads.js';
 import { ZlibStreamEncoder } from './zlib-stream.js';
 
-const Op = {
-  Dispatch: 0,
-  Heartbeat: 1,
-  Identify: 2,
-  PresenceUpdate: 3,
-  VoiceStateUpdate: 4,
-  Resume: 6,
-  Reconnect: 7,
-  RequestGuildMembers: 8,
-  InvalidSession: 9,
-  Hello: 10,
-  HeartbeatAck: 11,
-} as const;
-
-/** Discord's gateway close codes the double uses. */
-export const Close = {
-  UnknownOpcode: 4001,
-  DecodeError: 4002,
-  NotAuthenticated: 4003,
-  AuthenticationFailed: 4004,
-  AlreadyAuthenticated: 4005,
-  SessionTimedOut: 4009,
-  InvalidShard: 4010,
-  InvalidApiVersion: 4012,
-} as const;
-
-const GUILDS_INTENT = 1;
 const REPLAY_BUFFER = 500;
 const RESUME_WINDOW_MS = 60_000;
 
@@ -149,21 +123,26 @@ export class GatewayServer {
     ws.on('error', () => this.#drop(conn));
     const version = query.get('v') ?? '10';
     if (version !== '10' && version !== '9') {
-      ws.close(Close.InvalidApiVersion, 'Invalid API version: the local Discord speaks v10');
+      ws.close(GatewayCloseCodes.InvalidAPIVersion, 'Invalid API version: the local Discord speaks v10');
       return;
     }
     if ((query.get('encoding') ?? 'json') !== 'json') {
-      ws.close(Close.DecodeError, 'Only encoding=json is supported by the local Discord');
+      ws.close(GatewayCloseCodes.DecodeError, 'Only encoding=json is supported by the local Discord');
       return;
     }
     const compress = query.get('compress');
     if (compress === 'zlib-stream') conn.zlib = new ZlibStreamEncoder();
     else if (compress !== null) {
-      ws.close(Close.DecodeError, `compress=${compress} is not supported; use zlib-stream or none`);
+      ws.close(GatewayCloseCodes.DecodeError, `compress=${compress} is not supported; use zlib-stream or none`);
       return;
     }
     ws.on('message', (raw) => this.#receive(conn, raw));
-    this.#send(conn, { op: Op.Hello, d: { heartbeat_interval: this.options.heartbeatIntervalMs }, s: null, t: null });
+    this.#send(conn, {
+      op: GatewayOpcodes.Hello,
+      d: { heartbeat_interval: this.options.heartbeatIntervalMs },
+      s: null,
+      t: null,
+    });
     this.#armHeartbeatDeadline(conn);
   }
 
@@ -190,7 +169,7 @@ export class GatewayServer {
   #armHeartbeatDeadline(conn: Connection): void {
     if (conn.heartbeatDeadline) clearTimeout(conn.heartbeatDeadline);
     conn.heartbeatDeadline = setTimeout(
-      () => conn.ws.close(Close.SessionTimedOut, 'Session timed out: no heartbeat'),
+      () => conn.ws.close(GatewayCloseCodes.SessionTimedOut, 'Session timed out: no heartbeat'),
       this.options.heartbeatIntervalMs * 2.5,
     );
     conn.heartbeatDeadline.unref();
@@ -201,38 +180,38 @@ export class GatewayServer {
     try {
       payload = JSON.parse(raw.toString()) as { op?: unknown; d?: unknown };
     } catch {
-      conn.ws.close(Close.DecodeError, 'Decode error: send JSON text frames');
+      conn.ws.close(GatewayCloseCodes.DecodeError, 'Decode error: send JSON text frames');
       return;
     }
     const d = (payload.d ?? {}) as Record<string, unknown>;
     switch (payload.op) {
-      case Op.Heartbeat:
+      case GatewayOpcodes.Heartbeat:
         this.#armHeartbeatDeadline(conn);
-        this.#send(conn, { op: Op.HeartbeatAck, d: null, s: null, t: null });
+        this.#send(conn, { op: GatewayOpcodes.HeartbeatAck, d: null, s: null, t: null });
         return;
-      case Op.Identify:
+      case GatewayOpcodes.Identify:
         this.#identify(conn, d);
         return;
-      case Op.Resume:
+      case GatewayOpcodes.Resume:
         this.#resume(conn, d);
         return;
-      case Op.PresenceUpdate:
-      case Op.VoiceStateUpdate:
-      case Op.RequestGuildMembers:
-        if (!conn.session) conn.ws.close(Close.NotAuthenticated, 'Not authenticated: IDENTIFY first');
+      case GatewayOpcodes.PresenceUpdate:
+      case GatewayOpcodes.VoiceStateUpdate:
+      case GatewayOpcodes.RequestGuildMembers:
+        if (!conn.session) conn.ws.close(GatewayCloseCodes.NotAuthenticated, 'Not authenticated: IDENTIFY first');
         return;
       default:
-        conn.ws.close(Close.UnknownOpcode, `Unknown opcode ${String(payload.op)}`);
+        conn.ws.close(GatewayCloseCodes.UnknownOpcode, `Unknown opcode ${String(payload.op)}`);
     }
   }
 
   #identify(conn: Connection, d: Record<string, unknown>): void {
     if (conn.session) {
-      conn.ws.close(Close.AlreadyAuthenticated, 'Already authenticated');
+      conn.ws.close(GatewayCloseCodes.AlreadyAuthenticated, 'Already authenticated');
       return;
     }
     if (typeof d.token !== 'string' || d.token.replace(/^Bot /, '') !== this.token()) {
-      conn.ws.close(Close.AuthenticationFailed, 'Authentication failed');
+      conn.ws.close(GatewayCloseCodes.AuthenticationFailed, 'Authentication failed');
       return;
     }
     const shard = d.shard === undefined ? ([0, 1] as [number, number]) : d.shard;
@@ -244,7 +223,10 @@ export class GatewayServer {
       shard[0] < 0 ||
       shard[0] >= shard[1]
     ) {
-      conn.ws.close(Close.InvalidShard, 'Invalid shard: send [shard_id, num_shards] with 0 <= shard_id < num_shards');
+      conn.ws.close(
+        GatewayCloseCodes.InvalidShard,
+        'Invalid shard: send [shard_id, num_shards] with 0 <= shard_id < num_shards',
+      );
       return;
     }
     const session: Session = {
@@ -264,7 +246,7 @@ export class GatewayServer {
       'READY',
       readyPayload(this.world, session.id, this.gatewayUrl(), session.shard, ownsGuild),
     );
-    if (ownsGuild && session.intents & GUILDS_INTENT)
+    if (ownsGuild && session.intents & GatewayIntentBits.Guilds)
       this.#dispatchTo(session, 'GUILD_CREATE', guildCreatePayload(this.world));
   }
 
@@ -276,14 +258,15 @@ export class GatewayServer {
     const oldest = session?.buffer[0]?.s ?? 1;
     if (!session || !tokenOk || seq < oldest - 1) {
       // Not resumable: the client must IDENTIFY again.
-      this.#send(conn, { op: Op.InvalidSession, d: false, s: null, t: null });
+      this.#send(conn, { op: GatewayOpcodes.InvalidSession, d: false, s: null, t: null });
       return;
     }
     if (session.socket && session.socket !== conn) session.socket.ws.close(4000, 'Session resumed elsewhere');
     session.socket = conn;
     session.droppedAt = null;
     conn.session = session;
-    for (const missed of session.buffer.filter((p) => p.s > seq)) this.#send(conn, { op: Op.Dispatch, ...missed });
+    for (const missed of session.buffer.filter((p) => p.s > seq))
+      this.#send(conn, { op: GatewayOpcodes.Dispatch, ...missed });
     this.#dispatchTo(session, 'RESUMED', {});
   }
 
@@ -292,7 +275,7 @@ export class GatewayServer {
     const payload = { s: session.seq, t: event, d: data };
     session.buffer.push(payload);
     if (session.buffer.length > REPLAY_BUFFER) session.buffer.shift();
-    if (session.socket) this.#send(session.socket, { op: Op.Dispatch, ...payload });
+    if (session.socket) this.#send(session.socket, { op: GatewayOpcodes.Dispatch, ...payload });
   }
 
   #send(conn: Connection, payload: unknown): void {

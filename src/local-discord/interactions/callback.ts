@@ -1,5 +1,6 @@
+import { InteractionResponseType, MessageFlags } from 'discord-api-types/v10';
 import { alreadyAcknowledged, DiscordApiError, unknownInteraction } from '../api-error.js';
-import { buildMessage, editPatch, MessageFlag } from '../payloads/message.js';
+import { buildMessage, editPatch } from '../payloads/message.js';
 import type { InteractionRecord } from '../state/interactions.js';
 import type { World } from '../state/world.js';
 import { type LocalMessage, toApiMessage } from '../types.js';
@@ -8,15 +9,6 @@ import { FormErrors } from '../validation/form-errors.js';
 import { validateMessageBody } from '../validation/message.js';
 
 type Json = Record<string, unknown>;
-
-export const CallbackType = {
-  Reply: 4,
-  DeferredReply: 5,
-  DeferredUpdate: 6,
-  Update: 7,
-  Autocomplete: 8,
-  Modal: 9,
-} as const;
 
 const COMMAND = 2;
 const COMPONENT = 3;
@@ -88,8 +80,8 @@ export function handleCallback(
       id: record.id,
       type: record.type,
       ...(message ? { response_message_id: message.id } : {}),
-      ...(message ? { response_message_loading: ((message.flags ?? 0) & MessageFlag.Loading) !== 0 } : {}),
-      ...(message ? { response_message_ephemeral: ((message.flags ?? 0) & MessageFlag.Ephemeral) !== 0 } : {}),
+      ...(message ? { response_message_loading: ((message.flags ?? 0) & MessageFlags.Loading) !== 0 } : {}),
+      ...(message ? { response_message_ephemeral: ((message.flags ?? 0) & MessageFlags.Ephemeral) !== 0 } : {}),
     },
     resource: { type, ...(message ? { message: toApiMessage(message) } : {}) },
   };
@@ -98,7 +90,7 @@ export function handleCallback(
 function apply(world: World, record: InteractionRecord, type: number, data: Json, uploads: Json[]) {
   const hasFiles = uploads.length > 0;
   switch (type) {
-    case CallbackType.Reply: {
+    case InteractionResponseType.ChannelMessageWithSource: {
       validateDataBody(data, { requireContent: true, hasFiles });
       const msg = buildMessage(world, {
         channelId: record.channelId,
@@ -110,34 +102,34 @@ function apply(world: World, record: InteractionRecord, type: number, data: Json
       record.originalMessageId = msg.id;
       return world.messages.add(msg);
     }
-    case CallbackType.DeferredReply: {
-      const flags = Number(data.flags ?? 0) & MessageFlag.Ephemeral;
+    case InteractionResponseType.DeferredChannelMessageWithSource: {
+      const flags = Number(data.flags ?? 0) & MessageFlags.Ephemeral;
       const msg = buildMessage(world, {
         channelId: record.channelId,
         author: world.botUser,
         body: { flags },
         interaction: record,
-        extraFlags: MessageFlag.Loading,
+        extraFlags: MessageFlags.Loading,
       });
       record.originalMessageId = msg.id;
       return world.messages.add(msg);
     }
-    case CallbackType.DeferredUpdate:
+    case InteractionResponseType.DeferredMessageUpdate:
       record.originalMessageId = record.sourceMessageId ?? null;
       return undefined;
-    case CallbackType.Update: {
+    case InteractionResponseType.UpdateMessage: {
       const source = record.sourceMessageId ? world.messages.get(record.sourceMessageId) : undefined;
       if (!source) throw new DiscordApiError(404, 10008, 'Unknown Message');
       validateDataBody(data, { requireContent: false, hasFiles, currentFlags: source.flags ?? 0 });
       record.originalMessageId = source.id;
       return world.messages.update(source.id, editPatch(world, data, source, true, uploads)) as LocalMessage;
     }
-    case CallbackType.Autocomplete: {
+    case InteractionResponseType.ApplicationCommandAutocompleteResult: {
       validateAutocompleteData(data);
       record.settleChoices?.(structuredClone(data.choices as unknown[]));
       return undefined;
     }
-    case CallbackType.Modal: {
+    case InteractionResponseType.Modal: {
       validateModalData(data);
       record.modal = structuredClone(data);
       world.events.emit('modal', {

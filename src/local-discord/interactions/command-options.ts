@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType } from 'discord-api-types/v10';
 import type { RegisteredCommand } from '../state/commands.js';
 import type { World } from '../state/world.js';
 
@@ -12,20 +13,6 @@ type OptionValue = string | number | boolean;
 export type OptionInput =
   | Record<string, OptionValue>
   | { name: string; value?: OptionValue; type?: number; focused?: boolean }[];
-
-export const OptionType = {
-  Subcommand: 1,
-  SubcommandGroup: 2,
-  String: 3,
-  Integer: 4,
-  Boolean: 5,
-  User: 6,
-  Channel: 7,
-  Role: 8,
-  Mentionable: 9,
-  Number: 10,
-  Attachment: 11,
-} as const;
 
 export class CommandInputError extends Error {
   override name = 'CommandInputError';
@@ -52,8 +39,8 @@ export function buildCommandData(
   let defs = (command.options ?? []) as Json[];
   const path: Json[] = [];
   for (const [kind, name] of [
-    [OptionType.SubcommandGroup, input.subcommandGroup],
-    [OptionType.Subcommand, input.subcommand],
+    [ApplicationCommandOptionType.SubcommandGroup, input.subcommandGroup],
+    [ApplicationCommandOptionType.Subcommand, input.subcommand],
   ] as const) {
     if (name === undefined) continue;
     const def = defs.find((d) => d.type === kind && d.name === name);
@@ -66,7 +53,10 @@ export function buildCommandData(
   }
   if (
     path.length === 0 &&
-    defs.some((d) => d.type === OptionType.Subcommand || d.type === OptionType.SubcommandGroup)
+    defs.some(
+      (d) =>
+        d.type === ApplicationCommandOptionType.Subcommand || d.type === ApplicationCommandOptionType.SubcommandGroup,
+    )
   ) {
     const names = defs.map((d) => d.name).join(', ');
     throw new CommandInputError(`/${command.name} needs a subcommand: pass subcommand (one of ${names})`);
@@ -130,23 +120,23 @@ function coerce(
     );
   }
   switch (type) {
-    case OptionType.String:
+    case ApplicationCommandOptionType.String:
       if (typeof value !== 'string') throw fail('a string');
       return value;
-    case OptionType.Integer:
+    case ApplicationCommandOptionType.Integer:
       if (typeof value !== 'number' || !Number.isInteger(value)) throw fail('an integer');
       return value;
-    case OptionType.Number:
+    case ApplicationCommandOptionType.Number:
       if (typeof value !== 'number' || !Number.isFinite(value)) throw fail('a number');
       return value;
-    case OptionType.Boolean:
+    case ApplicationCommandOptionType.Boolean:
       if (typeof value !== 'boolean') throw fail('a boolean');
       return value;
-    case OptionType.User:
-    case OptionType.Mentionable: {
+    case ApplicationCommandOptionType.User:
+    case ApplicationCommandOptionType.Mentionable: {
       const id = String(value);
       const user = world.user(id);
-      const role = type === OptionType.Mentionable ? world.role(id) : undefined;
+      const role = type === ApplicationCommandOptionType.Mentionable ? world.role(id) : undefined;
       if (!user && !role) throw fail('a fixture user id');
       if (user) {
         bucket(resolved, 'users')[id] = user;
@@ -158,7 +148,7 @@ function coerce(
       } else if (role) bucket(resolved, 'roles')[id] = role;
       return id;
     }
-    case OptionType.Channel: {
+    case ApplicationCommandOptionType.Channel: {
       const channel = world.channel(String(value));
       if (!channel) throw fail('a fixture channel id');
       bucket(resolved, 'channels')[channel.id] = {
@@ -167,7 +157,7 @@ function coerce(
       };
       return channel.id;
     }
-    case OptionType.Role: {
+    case ApplicationCommandOptionType.Role: {
       const role = world.role(String(value));
       if (!role) throw fail('a fixture role id');
       bucket(resolved, 'roles')[role.id] = role;

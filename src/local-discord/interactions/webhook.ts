@@ -1,5 +1,6 @@
+import { MessageFlags } from 'discord-api-types/v10';
 import { emptyMessage, invalidWebhookToken, unknownMessage, unknownWebhook } from '../api-error.js';
-import { buildMessage, editPatch, MessageFlag } from '../payloads/message.js';
+import { buildMessage, editPatch } from '../payloads/message.js';
 import type { InteractionRecord } from '../state/interactions.js';
 import type { World } from '../state/world.js';
 import type { LocalMessage } from '../types.js';
@@ -39,7 +40,7 @@ export function editWebhookMessage(
 ): LocalMessage {
   const message = ownMessage(world, record, messageId);
   validateMessageBody(body, { requireContent: false, hasFiles: uploads.length > 0, currentFlags: message.flags ?? 0 });
-  const wasLoading = ((message.flags ?? 0) & MessageFlag.Loading) !== 0;
+  const wasLoading = ((message.flags ?? 0) & MessageFlags.Loading) !== 0;
   const patch = editPatch(world, body, message, true, uploads);
   // Discord refuses to turn a "thinking…" placeholder into an empty message.
   if (wasLoading && isEmpty({ ...message, ...patch })) throw emptyMessage();
@@ -58,7 +59,7 @@ export function deleteWebhookMessage(world: World, record: InteractionRecord, me
 export function createFollowUp(world: World, record: InteractionRecord, body: Json, uploads: Json[]): LocalMessage {
   validateMessageBody(body, { requireContent: true, hasFiles: uploads.length > 0 });
   const original = record.originalMessageId ? world.messages.get(record.originalMessageId) : undefined;
-  if (original && record.ack?.type === 5 && ((original.flags ?? 0) & MessageFlag.Loading) !== 0) {
+  if (original && record.ack?.type === 5 && ((original.flags ?? 0) & MessageFlags.Loading) !== 0) {
     return world.messages.update(original.id, editPatch(world, body, original, false, uploads)) as LocalMessage;
   }
   const message = buildMessage(world, {

@@ -1,4 +1,5 @@
 import type { APIUser } from 'discord.js';
+import { MessageFlags } from 'discord-api-types/v10';
 import { isoFromMs } from '../ids.js';
 import type { InteractionRecord } from '../state/interactions.js';
 import type { World } from '../state/world.js';
@@ -7,9 +8,12 @@ import { FormErrors } from '../validation/form-errors.js';
 
 type Json = Record<string, unknown>;
 
-export const MessageFlag = { Ephemeral: 1 << 6, Loading: 1 << 7, ComponentsV2: 1 << 15 } as const;
 /** Flags a bot may set on a message it sends; Discord ignores the rest. */
-const SETTABLE_FLAGS = (1 << 2) | (1 << 12) | MessageFlag.Ephemeral | MessageFlag.ComponentsV2;
+const SETTABLE_FLAGS =
+  MessageFlags.SuppressEmbeds |
+  MessageFlags.SuppressNotifications |
+  MessageFlags.Ephemeral |
+  MessageFlags.IsComponentsV2;
 
 export interface NewMessage {
   channelId: string;
@@ -25,7 +29,7 @@ export interface NewMessage {
 export function buildMessage(world: World, input: NewMessage): LocalMessage {
   const { body, interaction } = input;
   const flags = (Number(body.flags ?? 0) & SETTABLE_FLAGS) | (input.extraFlags ?? 0);
-  const ephemeral = (flags & MessageFlag.Ephemeral) !== 0;
+  const ephemeral = (flags & MessageFlags.Ephemeral) !== 0;
   const message: Json = {
     id: world.snowflake(),
     type: interaction?.type === 2 && interaction.originalMessageId === null ? 20 : 0,
@@ -90,11 +94,11 @@ export function editPatch(
   }
   const keptFlags = current.flags ?? 0;
   // A deferred placeholder stops loading once edited; ephemeral-ness never changes after creation.
-  let flags = keptFlags & ~MessageFlag.Loading;
+  let flags = keptFlags & ~MessageFlags.Loading;
   if (typeof body.flags === 'number')
-    flags = (flags & MessageFlag.Ephemeral) | (body.flags & SETTABLE_FLAGS & ~MessageFlag.Ephemeral);
+    flags = (flags & MessageFlags.Ephemeral) | (body.flags & SETTABLE_FLAGS & ~MessageFlags.Ephemeral);
   patch.flags = flags;
-  const wasLoading = (keptFlags & MessageFlag.Loading) !== 0;
+  const wasLoading = (keptFlags & MessageFlags.Loading) !== 0;
   if (markEdited && !wasLoading) patch.edited_timestamp = isoFromMs(world.now());
   return patch as Partial<LocalMessage>;
 }

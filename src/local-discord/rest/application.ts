@@ -1,3 +1,4 @@
+import { ApplicationFlags } from 'discord-api-types/v10';
 import type { Route } from '../http/router.js';
 import type { World } from '../state/world.js';
 
@@ -11,7 +12,7 @@ export function applicationObject(world: World) {
     bot_public: false,
     bot_require_code_grant: false,
     verify_key: '0'.repeat(64),
-    flags: 1 << 23,
+    flags: ApplicationFlags.ApplicationCommandBadge,
     owner: world.fixtures.users.admin,
     team: null,
     approximate_guild_count: 1,

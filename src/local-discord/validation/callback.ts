@@ -1,4 +1,4 @@
-import { ComponentType } from './components.js';
+import { ComponentType } from 'discord-api-types/v10';
 import { FormErrors } from './form-errors.js';
 
 type Json = Record<string, unknown>;

@@ -1,23 +1,17 @@
+import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
 import type { FormErrors, Path } from './form-errors.js';
 
 type Json = Record<string, unknown>;
 
 const asObject = (v: unknown): Json => (v && typeof v === 'object' ? (v as Json) : {});
 
-export const ComponentType = {
-  ActionRow: 1,
-  Button: 2,
-  StringSelect: 3,
-  TextInput: 4,
-  UserSelect: 5,
-  RoleSelect: 6,
-  MentionableSelect: 7,
-  ChannelSelect: 8,
-  Label: 18,
-} as const;
-
-const SELECTS = new Set<number>([3, 5, 6, 7, 8]);
-const LINK = 5;
+const SELECTS = new Set<number>([
+  ComponentType.StringSelect,
+  ComponentType.UserSelect,
+  ComponentType.RoleSelect,
+  ComponentType.MentionableSelect,
+  ComponentType.ChannelSelect,
+]);
 const PREMIUM = 6;
 
 /** Message components as Discord checks them: rows, buttons, selects, custom ids. */
@@ -88,7 +82,7 @@ export function validateMessageComponents(
 
 function validateButton(errors: FormErrors, c: Json, at: Path): void {
   errors.maxLength([...at, 'label'], c.label, 80);
-  if (c.style === LINK) {
+  if (c.style === ButtonStyle.Link) {
     errors.required([...at, 'url'], c.url);
     if (c.custom_id !== undefined) {
       errors.add(
