@@ -11,10 +11,10 @@ import {
 import type { Command } from '../src/bot/command.js';
 import { chooseDay } from '../src/bot/dates.js';
 import { matchText, replyEphemeral, respondChoices } from '../src/bot/interact.js';
+import { bettable } from '../src/bot/markets.js';
 import { raceBoard } from '../src/bot/racing-desk.js';
 import { getSettings } from '../src/bot/settings.js';
 import { KNOWN_TRACKS, RACE_TYPES, resolveTrack, trackValue } from '../src/bot/tracks.js';
-import { bettable } from '../src/bot/views/card.js';
 import { priceView } from '../src/bot/views/desk.js';
 
 export const data = new SlashCommandBuilder()

@@ -8,12 +8,12 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 import type { BalanceRecord } from '../gateway/index.js';
 import { comparableMarket, eventBooks, priceAtSession, selectionKey, selectionMatches } from './compare.js';
 import type { BotContext } from './context.js';
+import { bettable } from './markets.js';
 import { formatMoney, stakeCentsOf } from './odds.js';
 import { getSettings, stakeLimits } from './settings.js';
 import { assertDailyRoom, assertMayBet, postSlip } from './slip-post.js';
 import { checkStake, type PriceRoute } from './slip-rules.js';
 import { UserFacingError, userMessage } from './user-errors.js';
-import { bettable } from './views/card.js';
 
 /** Why a session cannot take the bet. */
 export type LeftOut =

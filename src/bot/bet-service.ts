@@ -13,6 +13,7 @@ import { dayIn } from './dates.js';
 import type { GatewayPort } from './gateway-port.js';
 import type { ResultTracker } from './job-tracker.js';
 import type { Logger } from './logger.js';
+import { selectionName, sortMarkets } from './markets.js';
 import { formatMoney } from './odds.js';
 import { type Outbox, RANK } from './outbox.js';
 import type { BetRecord, BetRecordRepo, ClaimOutcome } from './repos/bet-records.js';
@@ -40,7 +41,6 @@ import {
 import type { BotStore } from './store.js';
 import { UserFacingError } from './user-errors.js';
 import { recordView } from './views/bet-record.js';
-import { selectionName, sortMarkets } from './views/card.js';
 import { closedSlipView, jobLostView, receiptView, submittedView } from './views/slip.js';
 
 const PRICE_CHECK_WAIT_MS = 20_000;

@@ -5,11 +5,11 @@ import type { BotContext } from './context.js';
 import { dayIn } from './dates.js';
 import { matchText } from './interact.js';
 import { leagueName, PRESET_LEAGUES } from './leagues.js';
+import { bettable, selectionName, sortMarkets } from './markets.js';
 import { formatOdds } from './odds.js';
 import { getRef, putRef } from './refs.js';
 import { StoreClosedError } from './store.js';
 import { UserFacingError } from './user-errors.js';
-import { bettable, selectionName, sortMarkets } from './views/card.js';
 import { LIMITS } from './views/limits.js';
 
 type Choice = ApplicationCommandOptionChoiceData<string>;

@@ -7,6 +7,7 @@ import type { BotContext } from './context.js';
 import { encodeCustomId } from './custom-id.js';
 import { type EventsQueryRef, eventsForDay } from './events-query.js';
 import { replyEphemeral } from './interact.js';
+import { selectionName, sortMarkets } from './markets.js';
 import { formatOdds } from './odds.js';
 import { PROMO_COMPONENTS } from './promo-desk.js';
 import { RACING_COMPONENTS } from './racing-desk.js';
@@ -17,7 +18,7 @@ import { slipKind } from './slip-rules.js';
 import { minOddsField, readMinOdds, readStake, stakeField } from './stake-form.js';
 import { UserFacingError } from './user-errors.js';
 import { recordStateText } from './views/bet-record.js';
-import { cardView, marketView, selectionName, sortMarkets, stakeFormTitle } from './views/card.js';
+import { cardView, marketView, stakeFormTitle } from './views/card.js';
 import { eventsView } from './views/events.js';
 import { closedSlipView } from './views/slip.js';
 

@@ -1,6 +1,7 @@
 import type { APIEmbedField } from 'discord.js';
-import type { MarketCard, MarketRow, MarketSelection } from '../../gateway/index.js';
+import type { MarketCard, MarketRow } from '../../gateway/index.js';
 import { encodeCustomId } from '../custom-id.js';
+import { bettable, selectionName, sortMarkets } from '../markets.js';
 import { formatOdds } from '../odds.js';
 import { COLOUR } from './colours.js';
 import { button, pager, row, select } from './components.js';
@@ -10,41 +11,9 @@ import { startsText } from './when.js';
 /** Markets per page: 10 fields keeps a page far under the 6000-character embed budget. */
 export const MARKETS_PAGE_SIZE = 10;
 const SELECTIONS_IN_SUMMARY = 6;
-const TIER_ORDER = ['popular', 'other', 'unmapped'];
 /** Tiers in members' words: "unmapped" (named by one book only) means nothing to a bettor. */
 const TIER_LABEL: Record<string, string> = { popular: 'popular', other: 'other', unmapped: 'this book only' };
 export const tierLabel = (tier: string): string => TIER_LABEL[tier] ?? tier;
-
-export type BettableSelection = MarketSelection & { odds: number; market_ref: string };
-
-/** Selections a bet can be started on: bettable, with a market_ref and a price. */
-export function bettable(market: MarketRow): BettableSelection[] {
-  return market.selections.filter(
-    (s): s is BettableSelection => s.bettable && typeof s.market_ref === 'string' && typeof s.odds === 'number',
-  );
-}
-
-export function sortMarkets(markets: MarketRow[]): MarketRow[] {
-  const rank = (t: string) => {
-    const i = TIER_ORDER.indexOf(t);
-    return i === -1 ? TIER_ORDER.length : i;
-  };
-  return markets
-    .map((m, i) => ({ m, i }))
-    .sort((a, b) => rank(a.m.tier) - rank(b.m.tier) || a.i - b.i)
-    .map((x) => x.m);
-}
-
-/**
- * A selection's name with its line, unless the label already carries it: books label "Over 2.5" (line 2.5),
- * "Everton -0.5" (line -0.5) or "Jalen Wallace 2+" (line 2), and the line must not be repeated.
- */
-export function selectionName(label: string, line?: number | null): string {
-  if (line === undefined || line === null) return label;
-  const number = String(Math.abs(line)).replace('.', '\\.');
-  const carried = new RegExp(`(^|[^\\d.])[+-]?${number}(?![\\d]|\\.\\d)`).test(label);
-  return carried ? label : `${label} ${line}`;
-}
 
 function selectionText(label: string, odds: number, line?: number | null): string {
   return `${selectionName(label, line)} @ **${formatOdds(odds)}**`;

@@ -7,7 +7,7 @@ import { parseConfig } from '../../../src/bot/config.js';
 import { freePort } from '../../../src/bot/free-port.js';
 import { type RunningBot, startBot } from '../../../src/bot/index.js';
 import { createLogger } from '../../../src/bot/logger.js';
-import { bettable } from '../../../src/bot/views/card.js';
+import { bettable } from '../../../src/bot/markets.js';
 import type { Event, MarketCard } from '../../../src/gateway/index.js';
 import { type LocalDiscord, type OptionInput, startLocalDiscord } from '../../../src/local-discord/index.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bettable } from '../../../src/bot/markets.js';
 import { BetRecordRepo } from '../../../src/bot/repos/bet-records.js';
-import { bettable } from '../../../src/bot/views/card.js';
 import type { Event } from '../../../src/gateway/index.js';
 import { bettableBookieACard, type Desk, startDesk, until } from './desk.js';
 
