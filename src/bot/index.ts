@@ -170,7 +170,21 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     // Runs after the tracker stopped renewing: a restart or another process resumes these jobs at once.
     stops.push(() => jobs.releaseLeases());
     const once = new OnceRepo(store);
-    const tracker = new ResultTracker({ jobs, gateway, logger, now, leaseRenewMs: Math.floor(jobLeaseMs / 3) });
+    const tracker = new ResultTracker({
+      jobs,
+      gateway,
+      logger,
+      now,
+      leaseRenewMs: Math.floor(jobLeaseMs / 3),
+      storedDelivery: async (correlationId) => {
+        const [row] = await store.query<{ body: string }>(
+          'SELECT body FROM webhook_deliveries WHERE correlation_id = ?',
+          correlationId,
+        );
+        const parsed = row ? parseDelivery(row.body) : undefined;
+        return parsed?.ok ? parsed.body : undefined;
+      },
+    });
     stops.push(() => tracker.stop());
     const catalog = new Catalog(gateway, store);
     const callbackUrl = callbackUrlOf(config);

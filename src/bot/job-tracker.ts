@@ -13,6 +13,11 @@ export interface ResultTrackerOptions {
   logger: Logger;
   now?: () => number;
   leaseRenewMs?: number;
+  /**
+   * A verified delivery the receiver already stored for this job, if any. A fast job's webhook can arrive
+   * before its 202 is stored; it is kept but finds no job row, so tracking the job looks for it.
+   */
+  storedDelivery?: (correlationId: string) => Promise<WebhookDelivery | undefined>;
 }
 
 /**
@@ -63,6 +68,19 @@ export class ResultTracker {
           this.#opts.logger.warn('job tracking stopped', { correlationId: envelope.correlation_id, err });
       });
     this.#keep(p);
+    const stored = this.#opts.storedDelivery;
+    if (stored) {
+      const early = stored(envelope.correlation_id)
+        .then((body) => (body ? this.fromWebhook(body) : undefined))
+        .catch((err) => {
+          if (!this.#stopped)
+            this.#opts.logger.warn('a delivery that came before its job could not be applied', {
+              correlationId: envelope.correlation_id,
+              err,
+            });
+        });
+      this.#keep(early);
+    }
   }
 
   /** A verified webhook delivery: resolves the job and tells the library's poller to stop polling it. */

@@ -38,6 +38,7 @@ interface OutboxRow extends Record<string, unknown> {
   nonce: string | null;
   state: string;
   attempts: number;
+  lease_until: number;
 }
 
 export interface OutboxOptions {
@@ -213,12 +214,15 @@ export class Outbox {
         const id = await this.#o.poster.post(row.channel_id, view, row.nonce ?? undefined);
         await this.#o.store.query('UPDATE outbox SET message_id = ? WHERE outbox_key = ?', id, row.outbox_key);
       }
-      // Done only for the stage that was sent: a later stage recorded meanwhile stays pending.
+      // Done only for the stage that was sent: a later stage recorded meanwhile stays pending, and its lease
+      // (this send's) is let go so the drain's next pass sends it now rather than when the lease runs out.
       await this.#o.store.query(
-        "UPDATE outbox SET state = 'done', lease_until = 0, updated_at = ? WHERE outbox_key = ? AND rank = ? AND state = 'pending'",
+        `UPDATE outbox SET state = CASE WHEN rank = ? THEN 'done' ELSE state END, lease_until = 0, updated_at = ?
+         WHERE outbox_key = ? AND state = 'pending' AND lease_until = ?`,
+        row.rank,
         this.#o.now(),
         row.outbox_key,
-        row.rank,
+        row.lease_until,
       );
     } catch (err) {
       const attempts = Number(row.attempts) + 1;
@@ -237,6 +241,13 @@ export class Outbox {
         this.#o.now(),
         row.outbox_key,
         row.rank,
+      );
+      // A later stage recorded while this one failed is sent on the next pass, not after the lease.
+      await this.#o.store.query(
+        "UPDATE outbox SET lease_until = 0 WHERE outbox_key = ? AND rank <> ? AND state = 'pending' AND lease_until = ?",
+        row.outbox_key,
+        row.rank,
+        row.lease_until,
       );
       const fields = { key: row.outbox_key, attempts, status: statusOf(err), err: message };
       if (give) this.#o.logger.error('Discord refused a money post; giving up on it', fields);

@@ -42,4 +42,39 @@ describe.each(ENGINES)('outbox stages on %s', (engine) => {
     await outbox.idle();
     expect(await outbox.unrecorded([stage('m1', RANK.final), stage('m2', RANK.submitted)])).toEqual([]);
   });
+
+  it('sends a later stage recorded while the earlier one is in flight at once, not when its lease runs out', async () => {
+    const sent: string[] = [];
+    let release!: () => void;
+    const inFlight = new Promise<void>((r) => {
+      release = r;
+    });
+    const slowPoster: DiscordPoster = {
+      edit: async (_c, _m, v) => {
+        sent.push(String(v.content));
+        if (v.content === 'submitted') await inFlight;
+      },
+      post: async () => 'm',
+    };
+    const box = new Outbox({
+      store,
+      poster: slowPoster,
+      logger: createLogger({ write: () => {} }),
+      now: Date.now,
+      owner: 'p2',
+    });
+    try {
+      await box.edit('c1', 'm9', view('submitted'), RANK.submitted);
+      box.kick();
+      await expect.poll(() => sent).toEqual(['submitted']);
+      // The result arrives while Discord has not answered the "submitted" edit yet.
+      await box.edit('c1', 'm9', view('placed'), RANK.final);
+      release();
+      await box.idle();
+      expect(sent).toEqual(['submitted', 'placed']);
+      expect(await box.unrecorded([stage('m9', RANK.final)])).toEqual([]);
+    } finally {
+      await box.stop();
+    }
+  });
 });
