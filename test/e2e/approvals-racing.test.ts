@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalMessage } from '../../src/local-discord/index.js';
 import { localDay, raceStartMs, TRACKS } from '../../src/sandbox/world/racing.js';
-import { messageMatching, newTrail, press, waitForModal } from './flows.js';
+import { messageMatching, newTrail, press, steadyPrices, waitForModal } from './flows.js';
 import { type Desk, startDesk } from './harness.js';
 import { findControl, textOf, until } from './messages.js';
 
@@ -216,6 +216,8 @@ describe('approvals of racing bets', () => {
 
   it('lapses a racing approval when the runner’s price moved, shows old → new, and places at the new price', async () => {
     const runner = runners[4] as string;
+    // The drift and the 11 s below must be the only moves between the proposal and the placement.
+    await steadyPrices(desk, 3 * 60_000);
     await admin('settings', { per_event: 100 }, 'limits');
     const proposal = await betRacing(runner, 6);
     expect(textOf(proposal)).toMatch(/Bet proposal: 1 more approval needed/);
@@ -300,7 +302,7 @@ function openRace(now: number) {
     for (const dayOffset of [0, 1]) {
       const date = localDay(def, now + dayOffset * 86_400_000);
       for (let n = 1; n <= 8; n++) {
-        if (raceStartMs(def, n, date) > now + 20 * 60_000) {
+        if (raceStartMs(def, n, date) > now + 30 * 60_000) {
           open.push({ value: `${def.track} (${def.race_type})`, track: def.track, raceNum: n, date });
         }
       }

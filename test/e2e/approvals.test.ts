@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalMessage } from '../../src/local-discord/index.js';
-import { type BettableSelection, messageMatching, newTrail, pickEvent, press } from './flows.js';
+import { type BettableSelection, messageMatching, newTrail, pickEvent, press, steadyPrices } from './flows.js';
 import { type Desk, startDesk } from './harness.js';
 import { textOf, until } from './messages.js';
 
@@ -92,6 +92,8 @@ describe('approvals', () => {
   });
 
   it('lapses an approval when the sandbox moved the price, shows old → new, and places at the new price when approved again', async () => {
+    // The drift and the 11 s below must be the only moves between the proposal and the placement.
+    await steadyPrices(desk, 3 * 60_000);
     const sel = sels[1]!;
     const proposal = await propose(sel, 7);
     expect(textOf(proposal)).toMatch(/Bet proposal: 1 more approval needed/);

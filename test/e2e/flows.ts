@@ -1,6 +1,7 @@
 import type { APIUser } from 'discord.js';
 import { formatMoney } from '../../src/bot/odds.js';
 import { GatewayClient } from '../../src/gateway/index.js';
+import { DRIFT_STEP_MS } from '../../src/sandbox/world/drift.js';
 import type { InteractionHandle, LocalMessage } from '../../src/local-discord/index.js';
 import type { Desk } from './harness.js';
 import { API_KEY } from './harness.js';
@@ -12,6 +13,16 @@ export interface Trail {
 }
 
 export const newTrail = (): Trail => ({ acks: [] });
+
+/**
+ * Moves the sandbox clock past its next natural price step when that step is under `windowMs` away, so prices
+ * move only when the test moves them (a step can shift a price by up to 5 %, beyond the desk's tolerance).
+ */
+export async function steadyPrices(desk: Desk, windowMs = 2 * 60_000): Promise<void> {
+  const now = await desk.advance(1);
+  const toNextStep = DRIFT_STEP_MS - (now % DRIFT_STEP_MS);
+  if (toNextStep < windowMs) await desk.advance(toNextStep + 1_000);
+}
 
 async function acked(trail: Trail, handle: InteractionHandle): Promise<InteractionHandle> {
   trail.acks.push(await ackTime(handle));
