@@ -1,7 +1,7 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import type { Command } from '../src/bot/command.js';
-import { matchText, replyEphemeral, respondChoices } from '../src/bot/interact.js';
-import { userMessage } from '../src/bot/user-errors.js';
+import type { Command } from '../src/bot/discord/command.js';
+import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
+import { userMessage } from '../src/bot/discord/user-errors.js';
 import { balancesView } from '../src/bot/views/desk.js';
 
 export const data = new SlashCommandBuilder()

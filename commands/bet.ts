@@ -1,5 +1,6 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import { postBestPriceSlip } from '../src/bot/best-price.js';
+import { postBestPriceSlip } from '../src/bot/betting/best-price.js';
+import { postSlip } from '../src/bot/betting/slip-post.js';
 import {
   bookieChoices,
   eventChoices,
@@ -10,10 +11,9 @@ import {
   selectionRefAt,
   sharedMarketChoices,
   sharedSelectionChoices,
-} from '../src/bot/choices.js';
-import type { Command } from '../src/bot/command.js';
-import { respondChoices } from '../src/bot/interact.js';
-import { postSlip } from '../src/bot/slip-post.js';
+} from '../src/bot/catalog/choices.js';
+import type { Command } from '../src/bot/discord/command.js';
+import { respondChoices } from '../src/bot/discord/interact.js';
 
 // Discord lists required options first, so the optional book comes after the stake.
 export const data = new SlashCommandBuilder()

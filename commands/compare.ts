@@ -1,10 +1,15 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import { eventChoices, resolveEventOption, sharedMarketChoices, sharedSelectionChoices } from '../src/bot/choices.js';
-import type { Command } from '../src/bot/command.js';
-import { compareMarket } from '../src/bot/compare.js';
-import type { BestPriceRef } from '../src/bot/compare-components.js';
-import { respondChoices } from '../src/bot/interact.js';
-import { putRef } from '../src/bot/refs.js';
+import { compareMarket } from '../src/bot/betting/compare.js';
+import {
+  eventChoices,
+  resolveEventOption,
+  sharedMarketChoices,
+  sharedSelectionChoices,
+} from '../src/bot/catalog/choices.js';
+import type { Command } from '../src/bot/discord/command.js';
+import { respondChoices } from '../src/bot/discord/interact.js';
+import { putRef } from '../src/bot/discord/refs.js';
+import type { BestPriceRef } from '../src/bot/handlers/compare.js';
 import { compareView } from '../src/bot/views/compare.js';
 
 export const data = new SlashCommandBuilder()

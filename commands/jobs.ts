@@ -1,6 +1,6 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import type { Command } from '../src/bot/command.js';
-import { replyEphemeral } from '../src/bot/interact.js';
+import type { Command } from '../src/bot/discord/command.js';
+import { replyEphemeral } from '../src/bot/discord/interact.js';
 import { jobsView } from '../src/bot/views/desk.js';
 
 export const data = new SlashCommandBuilder()

@@ -1,7 +1,7 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import { leaderboard } from '../src/bot/analytics/leaderboard.js';
 import { analyticsSource } from '../src/bot/analytics/source.js';
-import type { Command } from '../src/bot/command.js';
+import type { Command } from '../src/bot/discord/command.js';
 import { leaderboardView } from '../src/bot/views/stats.js';
 
 const DAY_MS = 86_400_000;

@@ -1,8 +1,8 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import { CARD_PATIENCE_MS, cardOf, cardQueuedMessage, saveCardRef } from '../src/bot/card-ref.js';
-import { bookieChoices, eventChoices, marketChoices, resolveEventOption } from '../src/bot/choices.js';
-import type { Command } from '../src/bot/command.js';
-import { replyEphemeral, respondChoices } from '../src/bot/interact.js';
+import { CARD_PATIENCE_MS, cardOf, cardQueuedMessage, saveCardRef } from '../src/bot/betting/card-ref.js';
+import { bookieChoices, eventChoices, marketChoices, resolveEventOption } from '../src/bot/catalog/choices.js';
+import type { Command } from '../src/bot/discord/command.js';
+import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { cardView } from '../src/bot/views/card.js';
 import { Tier } from '../src/gateway/index.js';
 

@@ -1,4 +1,5 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
+import { bettable } from '../src/bot/betting/markets.js';
 import {
   bookieChoices,
   eventChoices,
@@ -7,14 +8,13 @@ import {
   resolveEventOption,
   resolveRefOption,
   selectionChoices,
-} from '../src/bot/choices.js';
-import type { Command } from '../src/bot/command.js';
-import { chooseDay } from '../src/bot/dates.js';
-import { matchText, replyEphemeral, respondChoices } from '../src/bot/interact.js';
-import { bettable } from '../src/bot/markets.js';
-import { raceBoard } from '../src/bot/racing-desk.js';
-import { getSettings } from '../src/bot/settings.js';
-import { KNOWN_TRACKS, RACE_TYPES, resolveTrack, trackValue } from '../src/bot/tracks.js';
+} from '../src/bot/catalog/choices.js';
+import { chooseDay } from '../src/bot/catalog/dates.js';
+import { KNOWN_TRACKS, RACE_TYPES, resolveTrack, trackValue } from '../src/bot/catalog/tracks.js';
+import { getSettings } from '../src/bot/config/settings.js';
+import type { Command } from '../src/bot/discord/command.js';
+import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
+import { raceBoard } from '../src/bot/handlers/racing.js';
 import { priceView } from '../src/bot/views/desk.js';
 
 export const data = new SlashCommandBuilder()

@@ -1,6 +1,6 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import type { Command } from '../src/bot/command.js';
-import { showPromos } from '../src/bot/promo-desk.js';
+import type { Command } from '../src/bot/discord/command.js';
+import { showPromos } from '../src/bot/handlers/promos.js';
 
 export const data = new SlashCommandBuilder()
   .setName('promos')

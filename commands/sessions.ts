@@ -1,5 +1,5 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import type { Command } from '../src/bot/command.js';
+import type { Command } from '../src/bot/discord/command.js';
 import { sessionsView } from '../src/bot/views/desk.js';
 
 export const data = new SlashCommandBuilder()

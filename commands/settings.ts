@@ -5,10 +5,7 @@ import {
   PermissionFlagsBits,
   SlashCommandBuilder,
 } from 'discord.js';
-import type { Command } from '../src/bot/command.js';
-import { matchText, replyEphemeral, respondChoices } from '../src/bot/interact.js';
-import { Ledger } from '../src/bot/ledger.js';
-import { stakeCentsOf } from '../src/bot/odds.js';
+import { stakeCentsOf } from '../src/bot/betting/odds.js';
 import {
   approvalPolicy,
   exposureCaps,
@@ -17,7 +14,10 @@ import {
   isValidTimezone,
   stakeLimits,
   updateSettings,
-} from '../src/bot/settings.js';
+} from '../src/bot/config/settings.js';
+import type { Command } from '../src/bot/discord/command.js';
+import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
+import { Ledger } from '../src/bot/ledger/ledger.js';
 import { settingsView } from '../src/bot/views/desk.js';
 
 export const data = new SlashCommandBuilder()

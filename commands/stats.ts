@@ -3,8 +3,8 @@ import { renderStatsChart } from '../src/bot/analytics/chart.js';
 import { report, reportBy } from '../src/bot/analytics/report.js';
 import { profitCurve } from '../src/bot/analytics/series.js';
 import { analyticsSource } from '../src/bot/analytics/source.js';
-import type { Command } from '../src/bot/command.js';
-import { matchText, respondChoices } from '../src/bot/interact.js';
+import type { Command } from '../src/bot/discord/command.js';
+import { matchText, respondChoices } from '../src/bot/discord/interact.js';
 import { STATS_CHART_FILE, statsView } from '../src/bot/views/stats.js';
 
 const DAY_MS = 86_400_000;

@@ -1,6 +1,6 @@
 // The bot alone in a child process, so its RSS is its own. Configured by the environment the parent passes;
 // answers {rss} after a forced collection when asked, and stops on request. Needs node --expose-gc.
-import { parseConfig } from '../../src/bot/config.js';
+import { parseConfig } from '../../src/bot/config/config.js';
 import { loadStartBot } from '../lib/bot-loader.js';
 
 type Request = { type: 'rss' } | { type: 'stop' };

@@ -5,7 +5,7 @@
 import { BetRecordRepo } from '../../src/bot/repos/bet-records.js';
 import { JobRepo } from '../../src/bot/repos/jobs.js';
 import { SlipRepo } from '../../src/bot/repos/slips.js';
-import { type BotStore, openStore } from '../../src/bot/store.js';
+import { type BotStore, openStore } from '../../src/bot/store/index.js';
 
 type Request =
   | { type: 'prepare'; url: string; prefix: string; ops: number; concurrency: number }

@@ -6,7 +6,7 @@
 
 import type { OpenSportsBet } from '../../src/bot/analytics/closing.js';
 import { ClosingCapture } from '../../src/bot/analytics/closing.js';
-import { parseConfig } from '../../src/bot/config.js';
+import { parseConfig } from '../../src/bot/config/config.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 import { FIXTURE_IDS, type InteractionHandle } from '../../src/local-discord/index.js';
 import { loadStartBot } from '../lib/bot-loader.js';

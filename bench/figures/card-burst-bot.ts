@@ -2,7 +2,7 @@
 // Discord; counts what users are shown (cards, rate-limit notices, other notices), then the same 300 again
 // (cards from the bot's cache). The sandbox runs at speed 20 and the bot's client's limiter window is the same
 // 3 real seconds, so the minute is compressed for both sides alike; requests are counted at a proxy.
-import { parseConfig } from '../../src/bot/config.js';
+import { parseConfig } from '../../src/bot/config/config.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 import { FIXTURE_IDS, type InteractionHandle } from '../../src/local-discord/index.js';
 import { loadStartBot } from '../lib/bot-loader.js';

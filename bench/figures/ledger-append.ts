@@ -3,8 +3,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Ledger } from '../../src/bot/ledger.js';
-import { openStore } from '../../src/bot/store.js';
+import { Ledger } from '../../src/bot/ledger/ledger.js';
+import { openStore } from '../../src/bot/store/index.js';
 import { createDatabase, startPgCluster } from '../../test/pg/cluster.js';
 import { type FigureResult, figure } from '../lib/figure.js';
 

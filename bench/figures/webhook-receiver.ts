@@ -3,10 +3,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { silentLogger } from '../../src/bot/logger.js';
-import { startReceiver } from '../../src/bot/receiver.js';
+import { silentLogger } from '../../src/bot/config/logger.js';
 import { OnceRepo } from '../../src/bot/repos/once.js';
-import { openStore } from '../../src/bot/store.js';
+import { startReceiver } from '../../src/bot/results/receiver.js';
+import { openStore } from '../../src/bot/store/index.js';
 import { interleave } from '../lib/ab.js';
 import { type FigureResult, figure } from '../lib/figure.js';
 import { type LoadResult, runLoad } from '../lib/load.js';

@@ -2,8 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseConfig } from '../../src/bot/config.js';
-import { freePort } from '../../src/bot/free-port.js';
+import { parseConfig } from '../../src/bot/config/config.js';
+import { freePort } from '../../src/bot/config/free-port.js';
 import { type LocalDiscord, startLocalDiscord } from '../../src/local-discord/index.js';
 import { type RunningSandbox, type StartSandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { loadStartBot, type RunningBot } from './bot-loader.js';

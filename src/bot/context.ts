@@ -1,13 +1,13 @@
-import type { Approvals } from './approvals.js';
-import type { BetService } from './bet-service.js';
-import type { Catalog } from './catalog.js';
-import type { BotConfig } from './config.js';
+import type { Approvals } from './betting/approvals.js';
+import type { BetService } from './betting/bet-service.js';
+import type { Catalog } from './catalog/catalog.js';
+import type { BotConfig } from './config/config.js';
+import type { Logger } from './config/logger.js';
+import type { DiscordPoster } from './discord/poster.js';
 import type { GatewayPort } from './gateway-port.js';
-import type { ResultTracker } from './job-tracker.js';
-import type { Logger } from './logger.js';
-import type { DiscordPoster } from './poster.js';
 import type { JobRepo } from './repos/jobs.js';
-import type { BotStore } from './store.js';
+import type { ResultTracker } from './results/result-tracker.js';
+import type { BotStore } from './store/index.js';
 
 /** Everything a command or component handler may use; built once by startBot. */
 export interface BotContext {

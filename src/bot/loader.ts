@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Command } from './command.js';
+import type { Command } from './discord/command.js';
 
 // Compiled (`npm run build`), this file sits in dist/src/bot and the commands in dist/commands.
 export const COMMANDS_DIR = fileURLToPath(new URL('../../commands/', import.meta.url));

@@ -10,14 +10,14 @@ import { FIXTURE_BOT_SETTINGS } from '../local-discord/fixtures.js';
 import { startLocalDiscord } from '../local-discord/index.js';
 import { startPlayground } from '../local-discord/playground/server.js';
 import { type StartSandboxOptions, startSandbox } from '../sandbox/index.js';
-import { type BotConfig, ConfigError, parseConfig } from './config.js';
-import { loadEnvFile } from './env-file.js';
-import { freePort } from './free-port.js';
+import { type BotConfig, ConfigError, parseConfig } from './config/config.js';
+import { loadEnvFile } from './config/env-file.js';
+import { freePort } from './config/free-port.js';
+import { SandboxClock, type SandboxClockReading } from './config/sandbox-clock.js';
+import { Secret } from './config/secret.js';
+import { updateSettings } from './config/settings.js';
+import { startShardManager } from './discord/shards.js';
 import { startBot } from './index.js';
-import { SandboxClock, type SandboxClockReading } from './sandbox-clock.js';
-import { Secret } from './secret.js';
-import { updateSettings } from './settings.js';
-import { startShardManager } from './shards.js';
 
 /** The key the embedded sandbox's fixture account answers to (no secret: the sandbox is local). */
 const SANDBOX_KEY = 'sandbox-key-alpha';

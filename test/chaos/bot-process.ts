@@ -1,6 +1,6 @@
 // The bot alone in a process, configured from the environment, so the chaos suite can kill -9 it.
 // Prints one JSON line `{"ready":true,"receiverUrl":…}` on stdout once it is connected; logs go to stderr.
-import { parseConfig } from '../../src/bot/config.js';
+import { parseConfig } from '../../src/bot/config/config.js';
 import { loadStartBot } from '../e2e/bot-entry.js';
 
 const startBot = await loadStartBot();

@@ -1,4 +1,4 @@
-import { type BotStore, openStore } from '../../src/bot/store.js';
+import { type BotStore, openStore } from '../../src/bot/store/index.js';
 import { setBetRole } from '../e2e/bet-role.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press } from '../e2e/flows.js';
 import { startDesk } from '../e2e/harness.js';

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger } from '../../src/bot/logger.js';
-import { startReceiver, type WebhookDelivery } from '../../src/bot/receiver.js';
+import { createLogger } from '../../src/bot/config/logger.js';
 import { OnceRepo } from '../../src/bot/repos/once.js';
-import { type BotStore, openStore } from '../../src/bot/store.js';
+import { startReceiver, type WebhookDelivery } from '../../src/bot/results/receiver.js';
+import { type BotStore, openStore } from '../../src/bot/store/index.js';
 
 export interface ReceiverTarget {
   url: string;

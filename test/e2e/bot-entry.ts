@@ -1,6 +1,6 @@
 import type { Client } from 'discord.js';
-import type { BotConfig } from '../../src/bot/config.js';
-import type { BotStore } from '../../src/bot/store.js';
+import type { BotConfig } from '../../src/bot/config/config.js';
+import type { BotStore } from '../../src/bot/store/index.js';
 
 /** The bot's entry point as docs/contracts.md describes it: `startBot(config) → { client, receiverUrl, store, stop }`. */
 export interface RunningBot {

@@ -1,8 +1,8 @@
 import type { APIUser } from 'discord.js';
-import { formatMoney } from '../../src/bot/odds.js';
+import { formatMoney } from '../../src/bot/betting/odds.js';
 import { GatewayClient } from '../../src/gateway/index.js';
-import { DRIFT_STEP_MS } from '../../src/sandbox/world/drift.js';
 import type { InteractionHandle, LocalMessage } from '../../src/local-discord/index.js';
+import { DRIFT_STEP_MS } from '../../src/sandbox/world/drift.js';
 import type { Desk } from './harness.js';
 import { API_KEY } from './harness.js';
 import { ackTime, findControl, responseMatching, textOf, until } from './messages.js';

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BotConfig, parseConfig } from '../../src/bot/config.js';
-import { freePort } from '../../src/bot/free-port.js';
-import { SandboxClock } from '../../src/bot/sandbox-clock.js';
+import { type BotConfig, parseConfig } from '../../src/bot/config/config.js';
+import { freePort } from '../../src/bot/config/free-port.js';
+import { SandboxClock } from '../../src/bot/config/sandbox-clock.js';
 import { type LocalDiscord, startLocalDiscord } from '../../src/local-discord/index.js';
 import { type RunningSandbox, type StartSandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { createDatabase } from '../pg/cluster.js';

@@ -54,7 +54,7 @@ describe('the hash-chained ledger', () => {
     await desk.bot.store.query('UPDATE ledger SET amount_cents = amount_cents + 100 WHERE seq = ?', placement!.seq);
     const reply = await admin('ledger', {}, 'verify', /ledger is/);
     expect(textOf(reply)).toContain(`broken at entry ${placement!.seq}: its content does not match its hash`);
-    const cli = await run(process.execPath, ['--import', 'tsx', 'src/bot/ledger-cli.ts', 'verify'], {
+    const cli = await run(process.execPath, ['--import', 'tsx', 'src/bot/ledger/cli.ts', 'verify'], {
       env: { ...process.env, STORE_URL: desk.env.STORE_URL },
     }).then(
       () => ({ code: 0, out: '' }),

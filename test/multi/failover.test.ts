@@ -2,8 +2,8 @@
 // middle of bets and later in the middle of a settlement post. The survivor finishes every job.
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort } from '../../src/bot/free-port.js';
-import { openStore } from '../../src/bot/store.js';
+import { freePort } from '../../src/bot/config/free-port.js';
+import { openStore } from '../../src/bot/store/index.js';
 import { signWebhook } from '../../src/gateway/index.js';
 import type { LocalMessage } from '../../src/local-discord/types.js';
 import { type BotChild, spawnBot } from '../chaos/bot-child.js';

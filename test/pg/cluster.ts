@@ -7,7 +7,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { freePort } from '../../src/bot/free-port.js';
+import { freePort } from '../../src/bot/config/free-port.js';
 
 const run = promisify(execFile);
 

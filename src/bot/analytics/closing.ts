@@ -6,7 +6,7 @@
  */
 
 import type { MarketCard } from '../../gateway/index.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../config/logger.js';
 import { closeMarketOf } from './close-market.js';
 import type { CloseMarket } from './facts.js';
 

@@ -5,7 +5,7 @@
 
 import type { BotContext } from '../context.js';
 import { type BetRecord, BetRecordRepo } from '../repos/bet-records.js';
-import type { BotStore } from '../store.js';
+import type { BotStore } from '../store/index.js';
 import { applyFilter, type BetFact, type BetStatus, type CloseMarket, type FactsFilter } from './facts.js';
 
 export interface AnalyticsFilter extends FactsFilter {

@@ -1,4 +1,4 @@
-import type { BotStore } from '../store.js';
+import type { BotStore } from '../store/index.js';
 import { DeliveryLog } from './delivery-log.js';
 
 /** First-wins records: webhook deliveries. INSERT ... ON CONFLICT DO NOTHING RETURNING. */

@@ -1,4 +1,4 @@
-import type { BotStore } from '../store.js';
+import type { BotStore } from '../store/index.js';
 import {
   type CapName,
   capsOf,

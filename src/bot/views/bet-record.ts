@@ -1,5 +1,5 @@
-import { RANK } from '../outbox.js';
 import type { BetRecord } from '../repos/bet-records.js';
+import { RANK } from '../results/outbox.js';
 import { COLOUR } from './colours.js';
 import { fitView, type MessageView } from './limits.js';
 import { closedSlipView, receiptView, submittedView } from './slip.js';

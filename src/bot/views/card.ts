@@ -1,8 +1,8 @@
 import type { APIEmbedField } from 'discord.js';
 import type { MarketCard, MarketRow } from '../../gateway/index.js';
-import { encodeCustomId } from '../custom-id.js';
-import { bettable, selectionName, sortMarkets } from '../markets.js';
-import { formatOdds } from '../odds.js';
+import { bettable, selectionName, sortMarkets } from '../betting/markets.js';
+import { formatOdds } from '../betting/odds.js';
+import { encodeCustomId } from '../discord/custom-id.js';
 import { COLOUR } from './colours.js';
 import { button, pager, row, select } from './components.js';
 import { clip, fitView, LIMITS, type MessageView } from './limits.js';

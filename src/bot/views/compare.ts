@@ -1,7 +1,7 @@
 import { ButtonStyle, ComponentType } from 'discord.js';
-import type { SelectionComparison } from '../compare.js';
-import { encodeCustomId } from '../custom-id.js';
-import { formatOdds } from '../odds.js';
+import type { SelectionComparison } from '../betting/compare.js';
+import { formatOdds } from '../betting/odds.js';
+import { encodeCustomId } from '../discord/custom-id.js';
 import { COLOUR } from './colours.js';
 import { clip, fitView, LIMITS, type MessageView } from './limits.js';
 

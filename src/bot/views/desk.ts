@@ -1,8 +1,8 @@
 import type { APIEmbedField } from 'discord.js';
 import { type BalanceRecord, betOutcomeOf, type Session } from '../../gateway/index.js';
-import { formatMoney, formatOdds } from '../odds.js';
+import { formatMoney, formatOdds } from '../betting/odds.js';
+import { approvalPolicy, type GuildSettings } from '../config/settings.js';
 import type { JobRecord } from '../repos/jobs.js';
-import { approvalPolicy, type GuildSettings } from '../settings.js';
 import { COLOUR } from './colours.js';
 import { clip, fitView, LIMITS, type MessageView } from './limits.js';
 

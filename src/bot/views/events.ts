@@ -1,7 +1,7 @@
 import type { APIEmbedField } from 'discord.js';
 import type { Event } from '../../gateway/index.js';
-import { encodeCustomId } from '../custom-id.js';
-import { leagueName } from '../leagues.js';
+import { leagueName } from '../catalog/leagues.js';
+import { encodeCustomId } from '../discord/custom-id.js';
 import { COLOUR } from './colours.js';
 import { pager } from './components.js';
 import { clip, fitView, LIMITS, type MessageView } from './limits.js';

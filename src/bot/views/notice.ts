@@ -1,5 +1,5 @@
 import type { Transaction } from '../../gateway/index.js';
-import { formatMoney, formatOdds, roundCents } from '../odds.js';
+import { formatMoney, formatOdds, roundCents } from '../betting/odds.js';
 import { COLOUR } from './colours.js';
 import { clip, fitView, LIMITS, type MessageView } from './limits.js';
 

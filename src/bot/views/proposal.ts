@@ -1,8 +1,8 @@
 import { ButtonStyle } from 'discord.js';
-import { encodeCustomId } from '../custom-id.js';
-import { formatMoney, formatOdds } from '../odds.js';
+import { formatMoney, formatOdds } from '../betting/odds.js';
+import { type SlipPayload, slipKind } from '../betting/slip-rules.js';
+import { encodeCustomId } from '../discord/custom-id.js';
 import type { Approval, Proposal } from '../repos/proposals.js';
-import { type SlipPayload, slipKind } from '../slip-rules.js';
 import { COLOUR } from './colours.js';
 import { button, row } from './components.js';
 import { clip, fitView, LIMITS, type MessageView } from './limits.js';

@@ -1,8 +1,8 @@
 import { ButtonStyle } from 'discord.js';
 import { betOutcomeOf } from '../../gateway/index.js';
-import { encodeCustomId } from '../custom-id.js';
-import { formatMoney, formatOdds, potentialReturn } from '../odds.js';
-import type { PriceRoute, SlipPayload } from '../slip-rules.js';
+import { formatMoney, formatOdds, potentialReturn } from '../betting/odds.js';
+import type { PriceRoute, SlipPayload } from '../betting/slip-rules.js';
+import { encodeCustomId } from '../discord/custom-id.js';
 import { COLOUR } from './colours.js';
 import { button, row } from './components.js';
 import { clip, fitView, LIMITS, type MessageView } from './limits.js';

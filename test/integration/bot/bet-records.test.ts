@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BetRecordRepo, type ClaimRequest } from '../../../src/bot/repos/bet-records.js';
 import { SlipRepo } from '../../../src/bot/repos/slips.js';
-import { type BotStore, openStore } from '../../../src/bot/store.js';
+import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 
 let cleanup: () => void;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upcomingWindow } from '../../../src/bot/choices.js';
-import { bettable } from '../../../src/bot/markets.js';
-import { updateSettings } from '../../../src/bot/settings.js';
+import { bettable } from '../../../src/bot/betting/markets.js';
+import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
+import { updateSettings } from '../../../src/bot/config/settings.js';
 import type { Event } from '../../../src/gateway/index.js';
 import { type Desk, startDesk, until } from './desk.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upcomingWindow } from '../../../src/bot/choices.js';
+import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
 import type { Event } from '../../../src/gateway/index.js';
 import { controls, type Desk, startDesk, until } from './desk.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upcomingWindow } from '../../../src/bot/choices.js';
-import { bettable } from '../../../src/bot/markets.js';
+import { bettable } from '../../../src/bot/betting/markets.js';
+import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
 import type { Event, TransactionsResult } from '../../../src/gateway/index.js';
 import { type Desk, startDesk, until } from './desk.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DeliveryLog } from '../../../src/bot/repos/delivery-log.js';
-import { type BotStore, openStore, StoreClosedError } from '../../../src/bot/store.js';
+import { type BotStore, openStore, StoreClosedError } from '../../../src/bot/store/index.js';
 
 let dir: string;
 let file: string;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../../src/bot/config.js';
-import { deployCommands } from '../../../src/bot/deploy.js';
+import { parseConfig } from '../../../src/bot/config/config.js';
+import { deployCommands } from '../../../src/bot/discord/deploy.js';
 import { loadCommands } from '../../../src/bot/loader.js';
 import { type LocalDiscord, startLocalDiscord } from '../../../src/local-discord/index.js';
 

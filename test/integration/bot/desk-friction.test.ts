@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upcomingWindow } from '../../../src/bot/choices.js';
-import { dayIn } from '../../../src/bot/dates.js';
-import { priceMovedOptions } from '../../../src/bot/reprice.js';
-import { updateSettings } from '../../../src/bot/settings.js';
+import { priceMovedOptions } from '../../../src/bot/betting/reprice.js';
+import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
+import { dayIn } from '../../../src/bot/catalog/dates.js';
+import { updateSettings } from '../../../src/bot/config/settings.js';
 import { closedSlipView } from '../../../src/bot/views/slip.js';
 import type { Event } from '../../../src/gateway/index.js';
 import type { OptionInput } from '../../../src/local-discord/index.js';

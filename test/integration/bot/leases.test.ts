@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobRepo } from '../../../src/bot/repos/jobs.js';
-import { openStore } from '../../../src/bot/store.js';
+import { openStore } from '../../../src/bot/store/index.js';
 import { type Desk, startDesk } from './desk.js';
 
 const job = (correlationId: string) => ({

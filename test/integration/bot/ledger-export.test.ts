@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ledger, ledgerCsv } from '../../../src/bot/ledger.js';
+import { Ledger, ledgerCsv } from '../../../src/bot/ledger/ledger.js';
 import { type Desk, startDesk, until } from './desk.js';
 
 /** /ledger export through the local Discord: the CSV of this server's entries arrives as an attachment. */

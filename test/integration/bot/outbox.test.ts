@@ -1,9 +1,9 @@
 // Which message stages a restart must queue again: those the outbox has not recorded at that rank or later.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/bot/logger.js';
-import { Outbox, RANK } from '../../../src/bot/outbox.js';
-import type { DiscordPoster } from '../../../src/bot/poster.js';
-import { type BotStore, openStore } from '../../../src/bot/store.js';
+import { createLogger } from '../../../src/bot/config/logger.js';
+import type { DiscordPoster } from '../../../src/bot/discord/poster.js';
+import { Outbox, RANK } from '../../../src/bot/results/outbox.js';
+import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 
 describe.each(ENGINES)('outbox stages on %s', (engine) => {

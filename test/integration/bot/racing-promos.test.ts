@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Reconciler } from '../../../src/bot/reconciler.js';
 import { BetRecordRepo } from '../../../src/bot/repos/bet-records.js';
+import { Reconciler } from '../../../src/bot/results/reconciler.js';
 import { localDay, raceStartMs, TRACKS } from '../../../src/sandbox/world/racing.js';
 import { control, type Desk, startDesk, until } from './desk.js';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upcomingWindow } from '../../../src/bot/choices.js';
-import { bettable } from '../../../src/bot/markets.js';
+import { bettable } from '../../../src/bot/betting/markets.js';
+import type { SlipPayload } from '../../../src/bot/betting/slip-rules.js';
+import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
 import { JobRepo } from '../../../src/bot/repos/jobs.js';
-import type { SlipPayload } from '../../../src/bot/slip-rules.js';
-import { openStore } from '../../../src/bot/store.js';
+import { openStore } from '../../../src/bot/store/index.js';
 import { GatewayClient } from '../../../src/gateway/index.js';
 import { API_KEY, type Desk, startDesk, until } from './desk.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SandboxClock } from '../../../src/bot/sandbox-clock.js';
+import { SandboxClock } from '../../../src/bot/config/sandbox-clock.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
 
 const DAY_MS = 86_400_000;

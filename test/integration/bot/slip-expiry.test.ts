@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bettable } from '../../../src/bot/markets.js';
+import { bettable } from '../../../src/bot/betting/markets.js';
 import { bettableBookieACard, control, controls, type Desk, startDesk, until } from './desk.js';
 
 let desk: Desk;

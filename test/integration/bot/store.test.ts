@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JobRepo } from '../../../src/bot/repos/jobs.js';
 import { OnceRepo } from '../../../src/bot/repos/once.js';
 import { SlipRepo } from '../../../src/bot/repos/slips.js';
-import { type BotStore, openStore } from '../../../src/bot/store.js';
+import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 
 const slip = (id: string, userId = 'u1', expiresAt = Date.now() + 60_000) => ({

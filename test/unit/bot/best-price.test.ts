@@ -6,9 +6,9 @@ import {
   noBookText,
   rankPrices,
   routeOf,
-} from '../../../src/bot/best-price.js';
+} from '../../../src/bot/betting/best-price.js';
+import type { SlipPayload } from '../../../src/bot/betting/slip-rules.js';
 import type { Proposal } from '../../../src/bot/repos/proposals.js';
-import type { SlipPayload } from '../../../src/bot/slip-rules.js';
 import { proposalView } from '../../../src/bot/views/proposal.js';
 import { leftOutLine, routeLine, slipView } from '../../../src/bot/views/slip.js';
 

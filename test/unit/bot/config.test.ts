@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, callbackUrlOf, parseConfig } from '../../../src/bot/config.js';
+import { ConfigError, callbackUrlOf, parseConfig } from '../../../src/bot/config/config.js';
 
 describe('bot config', () => {
   it('applies the documented defaults to an empty environment', () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { CustomIdError, decodeCustomId, encodeCustomId, safeArg, unsafeArg } from '../../../src/bot/custom-id.js';
+import {
+  CustomIdError,
+  decodeCustomId,
+  encodeCustomId,
+  safeArg,
+  unsafeArg,
+} from '../../../src/bot/discord/custom-id.js';
 
 describe('custom id codec', () => {
   it('round-trips scope, action and args under the version prefix', () => {

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DefaultRestOptions } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeRequest } from '../../../src/bot/discord-rest.js';
+import { makeRequest } from '../../../src/bot/discord/discord-rest.js';
 
 type Init = Parameters<typeof makeRequest>[1];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CUSTOM_ID_MAX } from '../../../src/bot/custom-id.js';
+import { CUSTOM_ID_MAX } from '../../../src/bot/discord/custom-id.js';
 import { CommandModuleError, loadCommands, validateCommand } from '../../../src/bot/loader.js';
 import { EXPECTED_COMMANDS } from '../../expected-commands.js';
 

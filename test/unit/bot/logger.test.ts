@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/bot/logger.js';
-import { Secret } from '../../../src/bot/secret.js';
+import { createLogger } from '../../../src/bot/config/logger.js';
+import { Secret } from '../../../src/bot/config/secret.js';
 
 describe('logger', () => {
   it('redacts the API key and the token from messages, fields and errors', () => {

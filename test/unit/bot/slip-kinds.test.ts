@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { promoLink, promosView, sortPromos } from '../../../src/bot/promo-desk.js';
-import { raceChoices, trackChoices } from '../../../src/bot/racing-desk.js';
-import { matches } from '../../../src/bot/reconciler.js';
+import { placeBetRequest, racingPriceOf } from '../../../src/bot/betting/slip-kinds.js';
+import { decideOnLivePrice, type SlipPayload } from '../../../src/bot/betting/slip-rules.js';
+import { trackDay } from '../../../src/bot/catalog/tracks.js';
+import { promoLink, promosView, sortPromos } from '../../../src/bot/handlers/promos.js';
+import { raceChoices, trackChoices } from '../../../src/bot/handlers/racing.js';
 import type { BetRecord } from '../../../src/bot/repos/bet-records.js';
-import { placeBetRequest, racingPriceOf } from '../../../src/bot/slip-kinds.js';
-import { decideOnLivePrice, type SlipPayload } from '../../../src/bot/slip-rules.js';
-import { trackDay } from '../../../src/bot/tracks.js';
+import { matches } from '../../../src/bot/results/reconciler.js';
 import type { Transaction } from '../../../src/gateway/index.js';
 
 const racing: SlipPayload = {

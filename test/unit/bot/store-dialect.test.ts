@@ -5,7 +5,7 @@ import {
   toNumberedPlaceholders,
   toPostgresParams,
 } from '../../../src/bot/store/dialect.js';
-import { redactUrl } from '../../../src/bot/store.js';
+import { redactUrl } from '../../../src/bot/store/index.js';
 
 describe('the store dialect layer', () => {
   it('numbers ? placeholders for PostgreSQL, leaving literals, quoted names and comments alone', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UserFacingError, userMessage } from '../../../src/bot/user-errors.js';
+import { UserFacingError, userMessage } from '../../../src/bot/discord/user-errors.js';
 import {
   NetworkError,
   RateLimitError,

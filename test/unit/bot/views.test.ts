@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SlipPayload } from '../../../src/bot/slip-rules.js';
+import type { SlipPayload } from '../../../src/bot/betting/slip-rules.js';
 import { cardView, marketView } from '../../../src/bot/views/card.js';
 import { eventsView } from '../../../src/bot/views/events.js';
 import { limitViolations } from '../../../src/bot/views/limits.js';

@@ -1,0 +1,348 @@
+import { randomBytes } from 'node:crypto';
+import { dayIn } from '../catalog/dates.js';
+import type { BotTunables } from '../config/config.js';
+import type { Logger } from '../config/logger.js';
+import { approvalPolicy, exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../config/settings.js';
+import { UserFacingError } from '../discord/user-errors.js';
+import { Ledger, type LedgerKind } from '../ledger/ledger.js';
+import type { Proposal, ProposalRepo } from '../repos/proposals.js';
+import type { SlipRecord, SlipRepo } from '../repos/slips.js';
+import { type Outbox, RANK } from '../results/outbox.js';
+import type { BotStore } from '../store/index.js';
+import { proposalClosedView, proposalView, reminderView } from '../views/proposal.js';
+import type { BetService } from './bet-service.js';
+import { overLimitText } from './bet-service.js';
+import { formatOdds } from './odds.js';
+import { boundSelection } from './slip-kinds.js';
+import { decideOnLivePrice, type SlipPayload, slipKind } from './slip-rules.js';
+
+export interface ApprovalDeps {
+  store: BotStore;
+  bets: BetService;
+  slips: SlipRepo;
+  proposals: ProposalRepo;
+  outbox: Outbox;
+  tunables: BotTunables;
+  logger: Logger;
+  now: () => number;
+}
+
+/** Who clicked: their id, their roles in the guild, and whether they have Manage Server. */
+export interface Member {
+  id: string;
+  roles: string[];
+  manager: boolean;
+}
+
+export type ApproveResult =
+  | { kind: 'approved'; left: number }
+  | { kind: 'placed' }
+  | { kind: 'not_placed'; message: string }
+  | { kind: 'lapsed'; from: number; to: number }
+  | { kind: 'self' }
+  | { kind: 'duplicate'; left: number }
+  | { kind: 'not_approver'; roleId: string | undefined }
+  | { kind: 'expired' }
+  | { kind: 'closed'; state: Proposal['state'] }
+  | { kind: 'gone' };
+
+export type RejectResult =
+  | { kind: 'rejected' }
+  | { kind: 'not_approver'; roleId: string | undefined }
+  | { kind: 'closed'; state: Proposal['state'] }
+  | { kind: 'gone' };
+
+/** Progress edits of a proposal rank below the bet's own stages (submitted is 10), later rounds higher. */
+const progressRank = (p: Proposal, approvals: number) => Math.min(RANK.submitted - 1, 1 + p.round * 3 + approvals);
+
+/**
+ * Maker-checker: a slip above the server's first tier becomes a proposal that holds its stake against the caps,
+ * approvers approve the exact bet at the price shown (checked live again at each approval), and the last
+ * approval places it through the same Confirm as any slip. Every step writes a ledger entry.
+ */
+export class Approvals {
+  readonly #ledger: Ledger;
+  constructor(private readonly d: ApprovalDeps) {
+    this.#ledger = new Ledger(d.store);
+  }
+
+  /** Turns a stored slip into an open proposal, or refuses it (the slip is closed) when a cap has no room. */
+  async propose(slip: SlipRecord<SlipPayload>, needed: number, settings: GuildSettings): Promise<Proposal> {
+    const p = slip.payload;
+    const now = this.d.now();
+    const limits = stakeLimits(settings, this.d.tunables);
+    const outcome = await this.d.proposals.create(
+      {
+        proposalId: randomBytes(9).toString('base64url'),
+        slipId: slip.slipId,
+        guildKey: slip.guildId ?? 'dm',
+        guildId: slip.guildId,
+        channelId: slip.channelId,
+        messageId: null,
+        proposerId: slip.userId,
+        sessionId: p.sessionId,
+        bookie: p.bookie,
+        epk: p.epk,
+        marketKey: p.marketKey,
+        marketRef: boundSelection(p),
+        day: dayIn(now, settings.timezone),
+        stakeCents: p.stakeCents ?? Math.round(p.stake * 100),
+        shownOdds: p.shownOdds,
+        needed,
+        remindAt: now + Math.floor((slip.expiresAt - now) / 2),
+        expiresAt: slip.expiresAt,
+        createdAt: now,
+      },
+      { dayLimitCents: Math.round(limits.perDay * 100), caps: exposureCaps(settings) },
+    );
+    if (outcome.kind === 'over_limit') {
+      await this.d.slips.close(slip.slipId);
+      throw new UserFacingError(overLimitText(outcome, p).replace('Not placed', 'Not proposed'));
+    }
+    await this.#record(outcome.proposal, 'proposal', slip.userId, {
+      needed,
+      shownOdds: p.shownOdds,
+      selection: p.selectionLabel,
+      betKind: slipKind(p),
+    });
+    return outcome.proposal;
+  }
+
+  async attachMessage(proposalId: string, channelId: string, messageId: string): Promise<void> {
+    await this.d.proposals.setMessage(proposalId, channelId, messageId);
+  }
+
+  view(
+    proposal: Proposal,
+    slip: SlipPayload,
+    approvals: Awaited<ReturnType<ProposalRepo['approvals']>>,
+    settings: GuildSettings,
+  ) {
+    return proposalView({ proposal, slip, approvals, approverRoleId: approvalPolicy(settings).approverRoleId });
+  }
+
+  async approve(proposalId: string, member: Member): Promise<ApproveResult> {
+    const p = await this.d.proposals.get(proposalId);
+    if (!p) return { kind: 'gone' };
+    if (p.state !== 'open') return { kind: 'closed', state: p.state };
+    if (p.expiresAt <= this.d.now()) {
+      await this.#expire(p);
+      return { kind: 'expired' };
+    }
+    const settings = await getSettings(this.d.store, p.guildId);
+    const policy = approvalPolicy(settings);
+    if (!mayApprove(member, policy.approverRoleId)) return { kind: 'not_approver', roleId: policy.approverRoleId };
+    if (member.id === p.proposerId) return { kind: 'self' };
+    const before = await this.d.proposals.approvals(p.proposalId, p.round);
+    const slip = await this.d.slips.get<SlipPayload>(p.slipId);
+    if (!slip) return { kind: 'closed', state: p.state };
+    if (!boundTo(p, slip.payload)) {
+      throw new UserFacingError(
+        'This slip no longer matches the bet that was proposed, so it cannot be approved. The proposer can Reject it and propose again.',
+      );
+    }
+    if (before.some((a) => a.approverId === member.id)) {
+      // Fully approved but still open: the placement failed before sending (a price check), so an approver's
+      // click tries it again; otherwise a second click by one member counts once.
+      if (before.length >= p.needed) return this.#place(p, slip.payload, member);
+      return { kind: 'duplicate', left: Math.max(0, p.needed - before.length) };
+    }
+    // The live price of the bound bet, by its kind (a sports selection, a racing runner, a promo card).
+    const live = await this.d.bets.livePriceFor({ ...slip.payload, shownOdds: p.shownOdds });
+    const decision = decideOnLivePrice(
+      { ...slip.payload, shownOdds: p.shownOdds },
+      live,
+      this.d.tunables.priceTolerance,
+    );
+    if (!decision.ok) {
+      const note = `The price moved from ${formatOdds(p.shownOdds)} to ${formatOdds(live)}, beyond the ${Math.round(this.d.tunables.priceTolerance * 100)} % tolerance: approvals so far lapsed. Approve again at ${formatOdds(live)} if it still stands.`;
+      const lapsed = await this.d.proposals.lapse(p.proposalId, p.round, live, note, this.d.now());
+      if (!lapsed) return { kind: 'closed', state: (await this.d.proposals.get(proposalId))?.state ?? 'closed' };
+      // Confirm checks the live price against the slip's shown price: the slip follows the new round.
+      await this.d.slips.setPayload(p.slipId, { ...slip.payload, shownOdds: live });
+      await this.#record(lapsed, 'lapse', member.id, { from: p.shownOdds, to: live, round: lapsed.round });
+      await this.#show(lapsed, { ...slip.payload, shownOdds: live }, settings);
+      return { kind: 'lapsed', from: p.shownOdds, to: live };
+    }
+    const written = await this.d.proposals.approve(p.proposalId, p.round, member.id, p.shownOdds, this.d.now());
+    if (!written) {
+      const now = await this.d.proposals.get(proposalId);
+      if (now?.state === 'open' && now.round === p.round) {
+        const approvals = await this.d.proposals.approvals(p.proposalId, p.round);
+        return { kind: 'duplicate', left: Math.max(0, p.needed - approvals.length) };
+      }
+      return { kind: 'closed', state: now?.state ?? 'closed' };
+    }
+    await this.#record(p, 'approval', member.id, { round: p.round, odds: p.shownOdds, live });
+    const approvals = await this.d.proposals.approvals(p.proposalId, p.round);
+    if (approvals.length < p.needed) {
+      await this.#show(p, slip.payload, settings, approvals);
+      return { kind: 'approved', left: p.needed - approvals.length };
+    }
+    return this.#place(p, slip.payload, member);
+  }
+
+  /** The last approval: one caller moves the proposal on and places through the normal Confirm. */
+  async #place(p: Proposal, slip: SlipPayload, member: Member): Promise<ApproveResult> {
+    const placing = await this.d.proposals.move(p.proposalId, ['open'], 'placing', this.d.now(), { round: p.round });
+    if (!placing) return { kind: 'approved', left: 0 };
+    if (!p.messageId) throw new Error(`proposal ${p.proposalId} has no message to place from`);
+    let result: Awaited<ReturnType<BetService['confirm']>>;
+    try {
+      result = await this.d.bets.confirm(
+        p.slipId,
+        p.proposerId,
+        { channelId: p.channelId, messageId: p.messageId },
+        { approved: true },
+      );
+    } catch (err) {
+      // Nothing was claimed (Confirm throws only before its claim): the proposal stays approved and open.
+      await this.d.proposals.move(p.proposalId, ['placing'], 'open', this.d.now());
+      const why =
+        err instanceof UserFacingError ? err.message.split(' Nothing was placed')[0] : 'The placement failed.';
+      throw new UserFacingError(
+        `${why} Nothing was placed; the proposal keeps its approvals: press Approve to try again.`,
+      );
+    }
+    if (result.kind === 'recorded' || result.kind === 'handled') {
+      await this.d.proposals.move(p.proposalId, ['placing'], 'placed', this.d.now());
+      return { kind: 'placed' };
+    }
+    const message =
+      result.kind === 'closed'
+        ? result.message
+        : result.kind === 'expired'
+          ? 'The slip expired before the last approval.'
+          : 'The bet could not be placed.';
+    const closed = await this.d.proposals.move(p.proposalId, ['placing'], 'closed', this.d.now(), { note: message });
+    if (closed) {
+      await this.#record(closed, 'release', member.id, { reason: message });
+      await this.#final(closed, slip, 'Bet not placed', message);
+    }
+    return { kind: 'not_placed', message };
+  }
+
+  async reject(proposalId: string, member: Member): Promise<RejectResult> {
+    const p = await this.d.proposals.get(proposalId);
+    if (!p) return { kind: 'gone' };
+    const settings = await getSettings(this.d.store, p.guildId);
+    const policy = approvalPolicy(settings);
+    // The proposer may withdraw their own proposal; anyone else must be an approver.
+    if (member.id !== p.proposerId && !mayApprove(member, policy.approverRoleId)) {
+      return { kind: 'not_approver', roleId: policy.approverRoleId };
+    }
+    const moved = await this.d.proposals.move(p.proposalId, ['open'], 'rejected', this.d.now());
+    if (!moved) return { kind: 'closed', state: (await this.d.proposals.get(proposalId))?.state ?? p.state };
+    const slip = await this.d.slips.get<SlipPayload>(p.slipId);
+    await this.d.slips.close(p.slipId);
+    await this.#record(moved, 'rejection', member.id, { withdrawn: member.id === p.proposerId });
+    if (slip) {
+      const who = member.id === p.proposerId ? `Withdrawn by <@${member.id}>` : `Rejected by <@${member.id}>`;
+      await this.#final(
+        moved,
+        slip.payload,
+        'Bet proposal rejected',
+        `${who}. Nothing was placed and the hold is released.`,
+      );
+    }
+    return { kind: 'rejected' };
+  }
+
+  /** Expires proposals past their time and reminds approvers at half-time (each exactly once). */
+  async tick(): Promise<void> {
+    const now = this.d.now();
+    for (const p of await this.d.proposals.expireDue(now)) await this.#afterExpiry(p);
+    for (const p of await this.d.proposals.remindDue(now)) {
+      const slip = await this.d.slips.get<SlipPayload>(p.slipId);
+      if (!slip) continue;
+      const settings = await getSettings(this.d.store, p.guildId);
+      await this.d.outbox.create(
+        `remind:${p.proposalId}`,
+        p.channelId,
+        reminderView(p, slip.payload, approvalPolicy(settings).approverRoleId),
+      );
+    }
+  }
+
+  async #expire(p: Proposal): Promise<void> {
+    const moved = await this.d.proposals.move(p.proposalId, ['open'], 'expired', this.d.now());
+    if (moved) await this.#afterExpiry(moved);
+  }
+
+  async #afterExpiry(p: Proposal): Promise<void> {
+    const slip = await this.d.slips.get<SlipPayload>(p.slipId);
+    await this.d.slips.close(p.slipId);
+    await this.#record(p, 'expiry', null, { reason: 'not approved in time' });
+    if (slip) {
+      await this.#final(
+        p,
+        slip.payload,
+        'Bet proposal expired',
+        `Not approved in time, so nothing was placed and the hold is released. Propose it again with ${AGAIN[slipKind(slip.payload)]}.`,
+      );
+    }
+  }
+
+  async #show(
+    p: Proposal,
+    slip: SlipPayload,
+    settings: GuildSettings,
+    approvals?: Awaited<ReturnType<ProposalRepo['approvals']>>,
+  ): Promise<void> {
+    if (!p.messageId) return;
+    const list = approvals ?? (await this.d.proposals.approvals(p.proposalId, p.round));
+    await this.d.outbox.edit(
+      p.channelId,
+      p.messageId,
+      this.view(p, slip, list, settings),
+      progressRank(p, list.length),
+    );
+  }
+
+  async #final(p: Proposal, slip: SlipPayload, title: string, reason: string): Promise<void> {
+    if (!p.messageId) return;
+    await this.d.outbox.edit(p.channelId, p.messageId, proposalClosedView(p, slip, title, reason), RANK.final);
+  }
+
+  async #record(p: Proposal, kind: LedgerKind, actor: string | null, extra: Record<string, unknown>): Promise<void> {
+    await this.#ledger.append({
+      at: this.d.now(),
+      guildKey: p.guildKey,
+      kind,
+      ref: p.proposalId,
+      actor,
+      amountCents: p.stakeCents,
+      data: {
+        slipId: p.slipId,
+        proposerId: p.proposerId,
+        sessionId: p.sessionId,
+        bookie: p.bookie,
+        epk: p.epk,
+        market: p.marketKey,
+        marketRef: p.marketRef,
+        stakeCents: p.stakeCents,
+        shownOdds: p.shownOdds,
+        needed: p.needed,
+        ...extra,
+      },
+    });
+  }
+}
+
+const AGAIN = { sports: '/bet', racing: '/bet-racing', promo: '/promos' } as const;
+
+/** Whether the slip is still the exact bet the proposal recorded (book, session, event, selection, stake). */
+export function boundTo(p: Proposal, slip: SlipPayload): boolean {
+  return (
+    slip.bookie === p.bookie &&
+    slip.sessionId === p.sessionId &&
+    slip.epk === p.epk &&
+    slip.marketKey === p.marketKey &&
+    boundSelection(slip) === p.marketRef &&
+    (slip.stakeCents ?? Math.round(slip.stake * 100)) === p.stakeCents
+  );
+}
+
+export function mayApprove(member: Member, approverRoleId: string | undefined): boolean {
+  return approverRoleId ? member.roles.includes(approverRoleId) || member.manager : member.manager;
+}

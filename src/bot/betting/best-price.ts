@@ -1,0 +1,255 @@
+/**
+ * /bet without a bookie: the best live price among the sessions that can take the stake. Every active session on
+ * a book listing the event is checked (card, market_ref betting, cash balance), then one price check per session
+ * left runs in parallel (the /compare path), and the slip goes to the best price with the reason it went there.
+ */
+
+import type { ChatInputCommandInteraction } from 'discord.js';
+import type { BalanceRecord } from '../../gateway/index.js';
+import { getSettings, stakeLimits } from '../config/settings.js';
+import type { BotContext } from '../context.js';
+import { UserFacingError, userMessage } from '../discord/user-errors.js';
+import { comparableMarket, eventBooks, priceAtSession, selectionKey, selectionMatches } from './compare.js';
+import { bettable } from './markets.js';
+import { formatMoney, stakeCentsOf } from './odds.js';
+import { assertDailyRoom, assertMayBet, postSlip } from './slip-post.js';
+import { checkStake, type PriceRoute } from './slip-rules.js';
+
+/** Why a session cannot take the bet. */
+export type LeftOut =
+  | { kind: 'no_session'; chosen?: string }
+  | { kind: 'not_listed'; what: string }
+  | { kind: 'market_ref_off' }
+  | { kind: 'balance_short'; balanceCents: number }
+  | { kind: 'balance_unread'; error: string }
+  | { kind: 'no_price'; error?: string };
+
+/** One session's answer: a price (when it got that far) or why it was left out. */
+export interface BookCheck {
+  bookie: string;
+  sessionId?: string;
+  marketRef?: string;
+  /** Cash that can take a stake, in cents. */
+  balanceCents?: number;
+  price?: number | null;
+  leftOut?: LeftOut;
+}
+
+export interface PricedBook {
+  bookie: string;
+  sessionId: string;
+  marketRef: string;
+  balanceCents: number;
+  price: number;
+}
+
+/** Prices are compared in thousandths, so 2.1 and 2.1000000001 (float noise) tie. */
+const priceKey = (p: number) => Math.round(p * 1000);
+
+/** A session whose cash is below the stake cannot take it (checked before its price, so no job is spent on it). */
+export function balanceShort(c: BookCheck, stakeCents: number): LeftOut | undefined {
+  return c.balanceCents !== undefined && c.balanceCents < stakeCents
+    ? { kind: 'balance_short', balanceCents: c.balanceCents }
+    : undefined;
+}
+
+/**
+ * The routing rule, pure. Eligible: not left out, a live price, cash at least the stake. The highest live price
+ * wins; on a tie the larger cash balance (more room left after the bet), then the book's name, then the session
+ * id, in code-point order, so the same answers always pick the same book.
+ */
+export function rankPrices(
+  checks: readonly BookCheck[],
+  stakeCents: number,
+): { ranked: PricedBook[]; leftOut: BookCheck[] } {
+  const ranked: PricedBook[] = [];
+  const leftOut: BookCheck[] = [];
+  for (const c of checks) {
+    const why = c.leftOut ?? balanceShort(c, stakeCents);
+    if (why) leftOut.push({ ...c, leftOut: why });
+    else if (
+      typeof c.price === 'number' &&
+      c.price > 1 &&
+      c.sessionId !== undefined &&
+      c.marketRef !== undefined &&
+      c.balanceCents !== undefined
+    ) {
+      ranked.push({
+        bookie: c.bookie,
+        sessionId: c.sessionId,
+        marketRef: c.marketRef,
+        balanceCents: c.balanceCents,
+        price: c.price,
+      });
+    } else leftOut.push({ ...c, leftOut: { kind: 'no_price' } });
+  }
+  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  ranked.sort(
+    (a, b) =>
+      priceKey(b.price) - priceKey(a.price) ||
+      b.balanceCents - a.balanceCents ||
+      order(a.bookie, b.bookie) ||
+      order(a.sessionId, b.sessionId),
+  );
+  return { ranked, leftOut };
+}
+
+export function leftOutText(why: LeftOut, stakeCents: number): string {
+  switch (why.kind) {
+    case 'no_session':
+      return why.chosen ? `the session chosen for it (${why.chosen}) is not active` : 'no active session';
+    case 'not_listed':
+      return `does not list ${why.what}`;
+    case 'market_ref_off':
+      return 'market_ref betting is off';
+    case 'balance_short':
+      return `balance ${formatMoney(why.balanceCents / 100)} is below the ${formatMoney(stakeCents / 100)} stake`;
+    case 'balance_unread':
+      return `balance could not be read (${why.error})`;
+    case 'no_price':
+      return why.error ? `no live price (${why.error})` : 'no live price';
+  }
+}
+
+/** A book's name, with its session when the book has more than one session in the list. */
+function labeller(checks: readonly BookCheck[]) {
+  const count = new Map<string, number>();
+  for (const c of checks) count.set(c.bookie, (count.get(c.bookie) ?? 0) + 1);
+  return (c: { bookie: string; sessionId?: string | undefined }) =>
+    (count.get(c.bookie) ?? 0) > 1 && c.sessionId ? `${c.bookie} (${c.sessionId.slice(0, 8)})` : c.bookie;
+}
+
+/** What the slip says about its book; the first priced book is the slip's own. */
+export function routeOf(ranked: readonly PricedBook[], leftOut: readonly BookCheck[], stakeCents: number): PriceRoute {
+  const label = labeller([...ranked, ...leftOut]);
+  return {
+    priced: ranked.map((r) => ({ book: label(r), price: r.price })),
+    leftOut: leftOut.map((c) => ({
+      book: label(c),
+      why: leftOutText(c.leftOut ?? { kind: 'no_price' }, stakeCents),
+    })),
+  };
+}
+
+/** The private answer when no session can take the bet: each book's reason, then what to do. */
+export function noBookText(route: PriceRoute): string {
+  const why = route.leftOut.map((l) => `${l.book}: ${l.why}`).join('; ');
+  return `No book can take this bet${why ? ` (${why})` : ''}. Try a smaller stake, start a session with /sessions, or pick a book with the bookie option.`;
+}
+
+/** The cash part of a balance record, in cents: a stake is paid in cash, bonus funds go by token. */
+export function cashCents(b: BalanceRecord): number {
+  return Math.round(b.balance * 100) - Math.round((b.bonus_balance ?? 0) * 100);
+}
+
+export interface RoutedBet {
+  bookie: string;
+  sessionId: string;
+  marketRef: string;
+  price: number;
+  route: PriceRoute;
+}
+
+/**
+ * Finds the book for a bet with no bookie named. `market` is a market key; `selection` a slug, label or key
+ * (or a market_ref from one book's card, translated through that card). Throws a UserFacingError saying what to do
+ * when no session can take the stake.
+ */
+export async function routeToBestPrice(
+  ctx: BotContext,
+  q: { guildId: string | null; epk: string; market: string; selection: string; stakeCents: number },
+): Promise<RoutedBet> {
+  const { event, sessions, cards } = await eventBooks(ctx, q.epk);
+  const chosen = (await getSettings(ctx.store, q.guildId)).sessions;
+  const checks: BookCheck[] = [];
+  // A book whose session an admin chose is routed through that session alone, as a named bookie would be.
+  for (const book of event.books ?? []) {
+    const active = sessions.filter((s) => s.bookie === book);
+    const pick = chosen[book];
+    const usable = pick === undefined ? active : active.filter((s) => s.session_id === pick);
+    if (usable.length === 0)
+      checks.push({ bookie: book, leftOut: { kind: 'no_session', ...(pick ? { chosen: pick } : {}) } });
+    for (const s of usable) checks.push({ bookie: book, sessionId: s.session_id });
+  }
+  const markets = new Map([...cards].map(([b, card]) => [b, comparableMarket(card, q.market)]));
+  const anyMarket = [...markets.values()].find((m) => m !== undefined);
+  if (!anyMarket) {
+    throw new UserFacingError(
+      `No book has a comparable "${q.market}" market for ${event.name}. Pick the market from the list, or name a book with the bookie option.`,
+    );
+  }
+  // A market_ref names a selection at one book only: find it there and route by its shared key.
+  let wanted = q.selection;
+  for (const m of markets.values()) {
+    const byRef = m?.selections.find((s) => s.market_ref === q.selection);
+    if (byRef) wanted = selectionKey(byRef);
+  }
+  const what = (m: string) => `"${wanted}" in ${m}`;
+  for (const c of checks) {
+    if (c.leftOut) continue;
+    const card = cards.get(c.bookie);
+    const market = markets.get(c.bookie);
+    if (!card?.bound) c.leftOut = { kind: 'not_listed', what: 'this event' };
+    else if (!card.market_ref_betting_enabled) c.leftOut = { kind: 'market_ref_off' };
+    else if (!market) c.leftOut = { kind: 'not_listed', what: anyMarket.label || q.market };
+    else {
+      const sel = bettable(market).find((s) => selectionMatches(s, wanted));
+      if (!sel?.market_ref) c.leftOut = { kind: 'not_listed', what: what(market.label || market.market) };
+      else c.marketRef = sel.market_ref;
+    }
+  }
+  await Promise.all(
+    checks
+      .filter((c) => !c.leftOut)
+      .map(async (c) => {
+        try {
+          c.balanceCents = cashCents(await ctx.gateway.balances.get({ session_id: c.sessionId as string }));
+          const short = balanceShort(c, q.stakeCents);
+          if (short) c.leftOut = short;
+        } catch (err) {
+          c.leftOut = { kind: 'balance_unread', error: userMessage(err).slice(0, 120) };
+        }
+      }),
+  );
+  await Promise.all(
+    checks
+      .filter((c) => !c.leftOut)
+      .map(async (c) => {
+        const at = { sessionId: c.sessionId as string, bookie: c.bookie, marketRef: c.marketRef as string };
+        const priced = await priceAtSession(ctx, { sport: event.sport, epk: q.epk, ...at });
+        c.price = priced.price;
+        if (priced.price === null) c.leftOut = { kind: 'no_price', ...(priced.error ? { error: priced.error } : {}) };
+      }),
+  );
+  const { ranked, leftOut } = rankPrices(checks, q.stakeCents);
+  const route = routeOf(ranked, leftOut, q.stakeCents);
+  const best = ranked[0];
+  if (!best) throw new UserFacingError(noBookText(route));
+  return { bookie: best.bookie, sessionId: best.sessionId, marketRef: best.marketRef, price: best.price, route };
+}
+
+/**
+ * /bet with no bookie: the bettor, stake and day's room are checked first (no price check for a bet that would be
+ * refused anyway), then the book is chosen and the normal slip is posted there (same claim and confirm path).
+ */
+export async function postBestPriceSlip(
+  ctx: BotContext,
+  interaction: ChatInputCommandInteraction,
+  q: { epk: string; market: string; selection: string; stake: number; minOdds?: number },
+): Promise<void> {
+  await assertMayBet(ctx, interaction);
+  const settings = await getSettings(ctx.store, interaction.guildId);
+  const stakeCheck = checkStake(q.stake, stakeLimits(settings, ctx.config.tunables));
+  if (!stakeCheck.ok) throw new UserFacingError(stakeCheck.message);
+  await assertDailyRoom(ctx, interaction.guildId, interaction.user.id, q.stake);
+  const stakeCents = stakeCentsOf(q.stake) as number;
+  const best = await routeToBestPrice(ctx, { guildId: interaction.guildId, ...q, stakeCents });
+  await postSlip(ctx, interaction, {
+    epk: q.epk,
+    bookie: best.bookie,
+    marketRef: best.marketRef,
+    stake: q.stake,
+    ...(q.minOdds === undefined ? {} : { minOdds: q.minOdds }),
+    routed: { sessionId: best.sessionId, live: best.price, route: best.route },
+  });
+}

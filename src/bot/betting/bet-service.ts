@@ -1,0 +1,582 @@
+import { randomBytes } from 'node:crypto';
+import { APIError, NetworkError, RequestTimeoutError } from '../../gateway/errors.js';
+import {
+  betOutcomeOf,
+  type JobOutcome,
+  type MarketCard,
+  type MarketSelection,
+  type SportsPriceCheckResult,
+} from '../../gateway/index.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { dayIn } from '../catalog/dates.js';
+import type { BotTunables } from '../config/config.js';
+import type { Logger } from '../config/logger.js';
+import { exposureCaps, getSettings, stakeLimits } from '../config/settings.js';
+import { UserFacingError } from '../discord/user-errors.js';
+import type { GatewayPort } from '../gateway-port.js';
+import type { BetRecord, BetRecordRepo, ClaimOutcome } from '../repos/bet-records.js';
+import type { JobRecord } from '../repos/jobs.js';
+import type { SlipRecord, SlipRepo } from '../repos/slips.js';
+import { type Outbox, RANK } from '../results/outbox.js';
+import type { ResultTracker } from '../results/result-tracker.js';
+import type { BotStore } from '../store/index.js';
+import { recordView } from '../views/bet-record.js';
+import { closedSlipView, jobLostView, receiptView, submittedView } from '../views/slip.js';
+import { selectionName, sortMarkets } from './markets.js';
+import { formatMoney } from './odds.js';
+import {
+  kindLivePrice,
+  type PromoSlipRequest,
+  preparePromoSlip,
+  prepareRacingSlip,
+  type RacingSlipRequest,
+  type SlipKindDeps,
+  type SlipLifetime,
+  submitRecord,
+} from './slip-kinds.js';
+import {
+  checkMinOdds,
+  checkStake,
+  decideOnLivePrice,
+  type PriceDecision,
+  type PriceRoute,
+  type SlipPayload,
+  slipKind,
+} from './slip-rules.js';
+
+const PRICE_CHECK_WAIT_MS = 20_000;
+const RESEND_WAIT_MS = 120_000;
+
+export interface BetServiceDeps {
+  gateway: GatewayPort;
+  store: BotStore;
+  catalog: Catalog;
+  slips: SlipRepo;
+  records: BetRecordRepo;
+  tracker: ResultTracker;
+  outbox: Outbox;
+  tunables: BotTunables;
+  callbackUrl: string | undefined;
+  logger: Logger;
+  now: () => number;
+}
+
+export interface SlipRequest {
+  guildId: string | null;
+  channelId: string;
+  userId: string;
+  epk: string;
+  bookie: string;
+  marketRef: string;
+  /** Dollars; must be whole cents (checked with checkStake). */
+  stake: number;
+  minOdds?: number;
+  /**
+   * Set when /bet chose the book (no bookie named): the session it chose and the live price it just checked there,
+   * so the slip goes through that session at that price instead of a second check; `route` is shown on the slip.
+   */
+  routed?: { sessionId: string; live: number; route: PriceRoute };
+}
+
+export interface BetJobContext {
+  /** The bet record this job belongs to (write-ahead, see repos/bet-records.ts). */
+  placementId: string;
+  slip: SlipPayload;
+  guildId: string | null;
+  userId: string;
+  day: string;
+  odds: number;
+}
+
+/** What Confirm did. After a claim, everything shown goes through the outbox, so only the state is returned. */
+export type ConfirmResult =
+  | { kind: 'recorded'; record: BetRecord }
+  | { kind: 'not_owner'; ownerId: string }
+  | { kind: 'expired'; slip: SlipPayload }
+  | { kind: 'handled'; record: BetRecord | undefined }
+  | { kind: 'wrong_message' }
+  | { kind: 'needs_approval' }
+  | {
+      kind: 'closed';
+      slip: SlipPayload;
+      title: string;
+      message: string;
+      /** The live price when the price moved: the slip offers to bet again at it. */
+      priceMoved?: number;
+    };
+
+export type CancelResult =
+  | { kind: 'cancelled'; slip: SlipPayload }
+  | { kind: 'not_owner'; ownerId: string }
+  | { kind: 'handled'; record: BetRecord | undefined };
+
+/** Why a claim found no room: the cap, what it allows, what is already held against it. */
+export function overLimitText(o: Extract<ClaimOutcome, { kind: 'over_limit' }>, p: SlipPayload): string {
+  const limit = formatMoney(o.limitCents / 100);
+  const used = formatMoney(o.usedCents / 100);
+  const room = formatMoney(Math.max(0, o.limitCents - o.usedCents) / 100);
+  const what: Record<typeof o.cap, string> = {
+    member_day: `today's limit of ${limit} per member (you have ${used} staked)`,
+    event: `the syndicate's cap of ${limit} on ${p.eventName} (${used} already rides on it)`,
+    market: `the syndicate's cap of ${limit} on ${p.marketLabel} in ${p.eventName} (${used} already rides on it)`,
+    session_day: `today's cap of ${limit} through the ${p.bookie} account ${p.sessionId} (${used} staked today)`,
+    syndicate_day: `the syndicate's daily cap of ${limit} (${used} staked today)`,
+  };
+  return `Not placed: this bet would take the desk past ${what[o.cap]}. Room left: ${room}. Try a smaller stake, or see /exposure.`;
+}
+
+/** How place_bet failed: `not_sent` only when the gateway certainly did not take the bet. */
+export function sendFailure(err: unknown): 'not_sent' | 'unknown' {
+  if (err instanceof UserFacingError) return 'not_sent';
+  if (err instanceof NetworkError || err instanceof RequestTimeoutError) {
+    return err.mayHaveReachedServer ? 'unknown' : 'not_sent';
+  }
+  // A 4xx (including 429) is a refusal before any bet was made; a 5xx may come after the bookmaker acted.
+  if (err instanceof APIError && err.status !== undefined && err.status >= 400 && err.status < 500) return 'not_sent';
+  return 'unknown';
+}
+
+function findSelection(
+  card: MarketCard,
+  marketRef: string,
+): { market: MarketCard['markets'][number]; sel: MarketSelection } | undefined {
+  for (const market of sortMarkets(card.markets)) {
+    const sel = market.selections.find((s) => s.market_ref === marketRef);
+    if (sel) return { market, sel };
+  }
+  return undefined;
+}
+
+/** A sports price-check result's price for one market_ref (or the only price it carries). */
+export function livePriceOf(result: SportsPriceCheckResult, marketRef: string): number | undefined {
+  if (result.status !== 'success') return undefined;
+  const rows = result.selections ?? [];
+  const row = rows.find((s) => s.market_ref === marketRef) ?? (rows.length === 1 ? rows[0] : undefined);
+  const price = row?.price;
+  return typeof price === 'number' && price > 1 ? price : undefined;
+}
+
+/**
+ * The bet flow without Discord: build a slip (price-checked), confirm it once, place by market_ref,
+ * and turn the result into one edit of the slip message.
+ */
+export class BetService {
+  constructor(private readonly d: BetServiceDeps) {
+    d.tracker.on('bet', (job, outcome) => this.#onBetOutcome(job as JobRecord<BetJobContext>, outcome));
+  }
+
+  /** Picks the session for a bookie: the admin's choice, else the first active one; refuses an inactive one. */
+  async sessionFor(guildId: string | null, bookie: string): Promise<string> {
+    const settings = await getSettings(this.d.store, guildId);
+    const sessions = await this.d.catalog.loadSessions();
+    const chosen = settings.sessions[bookie];
+    if (chosen !== undefined) {
+      const s = sessions.find((x) => x.session_id === chosen);
+      if (!s)
+        throw new UserFacingError(
+          `The session chosen for ${bookie} (${chosen}) no longer exists. An admin can pick another with /settings.`,
+        );
+      if (!s.active) {
+        throw new UserFacingError(
+          `The session chosen for ${bookie} (${chosen}) is inactive. Start it, or have an admin pick another with /settings.`,
+        );
+      }
+      return chosen;
+    }
+    const active = sessions.find((s) => s.bookie === bookie && s.active);
+    if (!active) {
+      throw new UserFacingError(
+        `No active session for ${bookie}. Start one (see /sessions), or bet with another book.`,
+      );
+    }
+    return active.session_id;
+  }
+
+  /** The session best-price routing chose: still there, still active, on the slip's book. */
+  async #routedSession(sessionId: string, bookie: string): Promise<string> {
+    const s = (await this.d.catalog.loadSessions()).find((x) => x.session_id === sessionId);
+    if (!s?.active || s.bookie !== bookie) {
+      throw new UserFacingError(`The ${bookie} session chosen for the best price is no longer active. Run /bet again.`);
+    }
+    return sessionId;
+  }
+
+  /** Live price of one selection, by market_ref, through the price check of the session. */
+  async livePrice(sessionId: string, sport: string, epk: string, marketRef: string): Promise<number> {
+    const submission = await this.d.gateway.priceChecks.sports({
+      session_ids: [sessionId],
+      category: 'sports',
+      sport,
+      epk,
+      market_ref: marketRef,
+      ...(this.d.callbackUrl ? { callback_url: this.d.callbackUrl } : {}),
+    });
+    const job = submission.jobs[0];
+    if (!job) throw new UserFacingError('The price check returned nothing. Try again in a moment.');
+    const outcome = await job.wait({ signal: AbortSignal.timeout(PRICE_CHECK_WAIT_MS) });
+    if (outcome.status !== 'completed') {
+      throw new UserFacingError(`The price check did not finish (${outcome.status}). Try again in a moment.`);
+    }
+    const price = livePriceOf(outcome.result, marketRef);
+    if (price === undefined) {
+      const err = outcome.result.error;
+      throw new UserFacingError(
+        `The bookmaker gave no live price for this selection${typeof err === 'string' ? ` (${err.slice(0, 200)})` : ''}. It may be suspended: pick another.`,
+      );
+    }
+    return price;
+  }
+
+  /** The live price of any kind of slip (sports by market_ref, a racing runner, a promo card's boosted price). */
+  async livePriceFor(p: SlipPayload): Promise<number> {
+    if (slipKind(p) === 'sports') return this.livePrice(p.sessionId, p.sport, p.epk, p.marketRef);
+    const live = await kindLivePrice(this.d.gateway, p, this.d.callbackUrl);
+    if (live === undefined) throw new UserFacingError('This slip cannot be priced any more. Make a new one.');
+    return live;
+  }
+
+  /** A racing slip (win or place on a runner at one book), price-checked and stored like a sports one. */
+  prepareRacingSlip(req: RacingSlipRequest, expiresInMs?: SlipLifetime): Promise<SlipRecord<SlipPayload>> {
+    return prepareRacingSlip(this.#kindDeps(), req, expiresInMs);
+  }
+
+  /** A promo slip (a bet-boost card placed by id through place_promo). */
+  preparePromoSlip(req: PromoSlipRequest, expiresInMs?: SlipLifetime): Promise<SlipRecord<SlipPayload>> {
+    return preparePromoSlip(this.#kindDeps(), req, expiresInMs);
+  }
+
+  /**
+   * Sends a promo record again with its stored idempotency key: the gateway answers with the first job when it
+   * had taken the bet, so this never places twice (reconciliation of promo records, which have no price to match).
+   */
+  async resendPromo(record: BetRecord): Promise<BetRecord> {
+    if (slipKind(record.payload) !== 'promo') return record;
+    const odds = record.odds ?? record.payload.shownOdds;
+    return this.#send(record, odds, odds, (handle) => {
+      // The same key may return a job this desk stored and resolved before (a timeout): its stored outcome runs
+      // no handler again, so the resend reads the job's outcome itself (every move is guarded, twice is harmless).
+      const job = {
+        correlationId: handle.correlationId,
+        context: { placementId: record.placementId, odds },
+      } as JobRecord<BetJobContext>;
+      void handle
+        .wait({ signal: AbortSignal.timeout(RESEND_WAIT_MS) })
+        .then((outcome) => this.#onBetOutcome(job, outcome))
+        .catch((err) => this.d.logger.warn('a resent promo gave no outcome yet', { err }));
+    });
+  }
+
+  #kindDeps(): SlipKindDeps {
+    const d = this.d;
+    return {
+      gateway: d.gateway,
+      store: d.store,
+      slips: d.slips,
+      tunables: d.tunables,
+      callbackUrl: d.callbackUrl,
+      now: d.now,
+      sessionFor: (guildId, bookie) => this.sessionFor(guildId, bookie),
+    };
+  }
+
+  /**
+   * Checks everything a slip needs, price-checks it and stores it; the caller shows slipView. A slip that
+   * becomes a proposal lives as long as the proposal (`expiresInMs`).
+   */
+  async prepareSlip(req: SlipRequest, expiresInMs?: (stakeCents: number) => number): Promise<SlipRecord<SlipPayload>> {
+    const settings = await getSettings(this.d.store, req.guildId);
+    const stakeCheck = checkStake(req.stake, stakeLimits(settings, this.d.tunables));
+    if (!stakeCheck.ok) throw new UserFacingError(stakeCheck.message);
+    const card = await this.d.catalog.loadCard(req.epk, req.bookie);
+    if (!card.bound)
+      throw new UserFacingError(
+        `${req.bookie} is not attached to this event, so no bet can be routed. Pick another book.`,
+      );
+    if (!card.market_ref_betting_enabled) {
+      throw new UserFacingError(`${req.bookie} does not take bets by market reference right now. Pick another book.`);
+    }
+    const found = findSelection(card, req.marketRef);
+    if (!found?.sel.bettable) {
+      throw new UserFacingError(
+        'That selection is no longer bettable on this card. Open the card again with /markets and pick another.',
+      );
+    }
+    const event = await this.d.catalog.event(req.epk);
+    const sport = event?.sport ?? req.epk.split('/')[0] ?? '';
+    const sessionId = req.routed
+      ? await this.#routedSession(req.routed.sessionId, req.bookie)
+      : await this.sessionFor(req.guildId, req.bookie);
+    const live = req.routed?.live ?? (await this.livePrice(sessionId, sport, req.epk, req.marketRef));
+    const minCheck = checkMinOdds(req.minOdds, live);
+    if (!minCheck.ok) throw new UserFacingError(minCheck.message);
+    const now = this.d.now();
+    const slip: SlipRecord<SlipPayload> = {
+      slipId: randomBytes(9).toString('base64url'),
+      guildId: req.guildId,
+      channelId: req.channelId,
+      messageId: null,
+      userId: req.userId,
+      createdAt: now,
+      expiresAt: now + (expiresInMs?.(Math.round(req.stake * 100)) ?? this.d.tunables.slipExpiryMs),
+      payload: {
+        epk: req.epk,
+        sport,
+        eventName: event?.name ?? req.epk,
+        bookie: req.bookie,
+        sessionId,
+        marketKey: found.market.market,
+        marketLabel: found.market.label || found.market.market,
+        selectionLabel: selectionName(found.sel.label, found.sel.line),
+        selectionName: found.sel.label,
+        marketRef: req.marketRef,
+        stake: Math.round(req.stake * 100) / 100,
+        stakeCents: Math.round(req.stake * 100),
+        ...(event && Number.isFinite(Date.parse(event.start_time)) ? { startsAt: Date.parse(event.start_time) } : {}),
+        shownOdds: live,
+        ...(req.minOdds === undefined ? {} : { minOdds: req.minOdds }),
+        ...(event?.start_time ? { startTime: event.start_time } : {}),
+        userId: req.userId,
+        ...(req.routed ? { route: req.routed.route } : {}),
+      },
+    };
+    await this.d.slips.create(slip);
+    return slip;
+  }
+
+  async attachMessage(slipId: string, channelId: string, messageId: string): Promise<void> {
+    await this.d.slips.setMessage(slipId, channelId, messageId);
+  }
+
+  /**
+   * Confirm: check the live price (nothing is held yet, so a failure leaves the slip confirmable), then claim
+   * the slip and write the bet record `sending` with the day's hold in one statement, then place. From the
+   * claim on, the record says what happened and every message about it goes through the outbox.
+   */
+  async confirm(
+    slipId: string,
+    userId: string,
+    where: { channelId: string; messageId: string },
+    opts: { approved?: boolean } = {},
+  ): Promise<ConfirmResult> {
+    const slip = await this.d.slips.get<SlipPayload>(slipId);
+    if (!slip) return { kind: 'handled', record: await this.d.records.bySlip(slipId) };
+    const refused = await this.#mayConfirm(slip, userId, where, opts.approved === true);
+    if (refused) return refused;
+    const p = slip.payload;
+    const settings = await getSettings(this.d.store, slip.guildId);
+    const limits = stakeLimits(settings, this.d.tunables);
+    const perBet = checkStake(p.stake, limits);
+    if (!perBet.ok) return this.#closeBeforeSending(slipId, p, perBet.message);
+    const price = await this.#checkLivePrice(p);
+    if (!price.decision.ok) return this.#closeBeforeSending(slipId, p, price.decision.message, price.live);
+    const claim = await this.d.records.claim({
+      placementId: randomBytes(12).toString('base64url'),
+      slipId,
+      userId,
+      guildKey: slip.guildId ?? 'dm',
+      day: dayIn(this.d.now(), settings.timezone),
+      stakeCents: p.stakeCents ?? Math.round(p.stake * 100),
+      dayLimitCents: Math.round(limits.perDay * 100),
+      caps: exposureCaps(settings),
+      now: this.d.now(),
+    });
+    if (claim.kind === 'handled') return { kind: 'handled', record: claim.record };
+    if (claim.kind === 'other') return { kind: 'handled', record: undefined };
+    if (claim.kind === 'over_limit') return this.#closeBeforeSending(slipId, p, overLimitText(claim, p));
+    return { kind: 'recorded', record: await this.#send(claim.record, price.decision.floor, price.live) };
+  }
+
+  /**
+   * Confirm's first step: whether this click may go on. A proposal's slip is placed only by its last approval; the
+   * click must come from the slip's own message and owner; an expired slip closes. Undefined: go on.
+   */
+  async #mayConfirm(
+    slip: SlipRecord<SlipPayload>,
+    userId: string,
+    where: { channelId: string; messageId: string },
+    approved: boolean,
+  ): Promise<ConfirmResult | undefined> {
+    if (!approved && (await this.#isProposal(slip.slipId))) return { kind: 'needs_approval' };
+    if (slip.messageId !== null && (slip.messageId !== where.messageId || slip.channelId !== where.channelId)) {
+      return { kind: 'wrong_message' };
+    }
+    if (slip.userId !== userId) return { kind: 'not_owner', ownerId: slip.userId };
+    // A crash between posting the slip and storing its message id: the owner's click names the message.
+    if (slip.messageId === null) await this.d.slips.adoptMessage(slip.slipId, where.channelId, where.messageId);
+    if (slip.expiresAt > this.d.now()) return undefined;
+    const closed = await this.d.slips.close(slip.slipId);
+    return closed
+      ? { kind: 'expired', slip: slip.payload }
+      : { kind: 'handled', record: await this.d.records.bySlip(slip.slipId) };
+  }
+
+  /** Confirm's price step: the live price and whether the slip still stands at it (nothing is held yet). */
+  async #checkLivePrice(p: SlipPayload): Promise<{ live: number; decision: PriceDecision }> {
+    let live: number;
+    try {
+      live = await this.livePriceFor(p);
+    } catch (err) {
+      const why = err instanceof UserFacingError ? err.message : 'The price check failed.';
+      throw new UserFacingError(`${why} Nothing was placed and the slip is still open: press Confirm to try again.`);
+    }
+    return { live, decision: decideOnLivePrice(p, live, this.d.tunables.priceTolerance) };
+  }
+
+  async #isProposal(slipId: string): Promise<boolean> {
+    const rows = await this.d.store.query('SELECT 1 AS one FROM proposals WHERE slip_id = ?', slipId);
+    return rows.length > 0;
+  }
+
+  /** place_bet for a record in `sending`; every way it can end moves the record and queues its message. */
+  async #send(
+    record: BetRecord,
+    floor: number,
+    live: number,
+    onHandle?: (handle: Awaited<ReturnType<typeof submitRecord>>) => void,
+  ): Promise<BetRecord> {
+    const p = record.payload;
+    let handle: Awaited<ReturnType<typeof submitRecord>>;
+    try {
+      handle = await submitRecord(this.d.gateway, record, floor, this.d.callbackUrl);
+      onHandle?.(handle);
+    } catch (err) {
+      const to = sendFailure(err);
+      const reason = this.d.logger.redact(String((err as Error)?.message ?? err)).slice(0, 300);
+      this.d.logger.warn('place_bet failed', { placementId: record.placementId, to, err });
+      const moved = await this.d.records.move(record.placementId, ['sending'], to, { note: reason }, this.d.now());
+      if (moved) await this.#show(moved);
+      return moved ?? (await this.d.records.get(record.placementId)) ?? record;
+    }
+    // The 202 is stored before anything else happens to it: the job row, then the record's move.
+    const timeoutAt = Date.parse(String(handle.envelope.timeout_at ?? ''));
+    const context: BetJobContext = {
+      placementId: record.placementId,
+      slip: p,
+      guildId: record.guildId,
+      userId: record.userId,
+      day: record.day,
+      odds: live,
+    };
+    await this.d.tracker.record({
+      correlationId: handle.correlationId,
+      kind: 'bet',
+      guildId: record.guildId,
+      channelId: record.channelId,
+      messageId: record.messageId,
+      userId: record.userId,
+      sessionId: p.sessionId,
+      envelope: handle.envelope as unknown as Record<string, unknown>,
+      context,
+    });
+    const moved = await this.d.records.move(
+      record.placementId,
+      ['sending', 'unknown'],
+      'submitted',
+      { correlationId: handle.correlationId, timeoutAt: Number.isFinite(timeoutAt) ? timeoutAt : null, odds: live },
+      this.d.now(),
+    );
+    if (moved) await this.#show(moved);
+    this.d.tracker.track(handle.envelope);
+    return moved ?? (await this.d.records.get(record.placementId)) ?? record;
+  }
+
+  /** A refusal before anything was held or sent: the slip closes (its row goes), nothing was placed. */
+  async #closeBeforeSending(
+    slipId: string,
+    slip: SlipPayload,
+    message: string,
+    priceMoved?: number,
+  ): Promise<ConfirmResult> {
+    const closed = await this.d.slips.close(slipId);
+    if (!closed) return { kind: 'handled', record: await this.d.records.bySlip(slipId) };
+    return {
+      kind: 'closed',
+      slip,
+      title: 'Bet not placed',
+      message,
+      ...(priceMoved === undefined ? {} : { priceMoved }),
+    };
+  }
+
+  /** Cancel by the owner: closes the slip unless a Confirm claimed it first (one statement decides). */
+  async cancel(slipId: string, userId: string): Promise<CancelResult> {
+    const slip = await this.d.slips.get<SlipPayload>(slipId);
+    if (!slip) return { kind: 'handled', record: await this.d.records.bySlip(slipId) };
+    if (slip.userId !== userId) return { kind: 'not_owner', ownerId: slip.userId };
+    const closed = await this.d.slips.close(slipId);
+    if (!closed) return { kind: 'handled', record: await this.d.records.bySlip(slipId) };
+    return { kind: 'cancelled', slip: slip.payload };
+  }
+
+  /** Queues the slip message's edit for the record's state (idempotent: the outbox keeps the latest stage). */
+  async #show(record: BetRecord): Promise<void> {
+    if (!record.messageId) return;
+    const staged = recordView(record);
+    if (staged) await this.d.outbox.edit(record.channelId, record.messageId, staged.view, staged.rank);
+  }
+
+  /** Re-queues the message of a record (after reconciliation or a restart). */
+  show(record: BetRecord): Promise<void> {
+    return this.#show(record);
+  }
+
+  async #onBetOutcome(job: JobRecord<BetJobContext>, outcome: JobOutcome): Promise<void> {
+    const placementId = job.context.placementId;
+    if (placementId === undefined) return this.#onLegacyOutcome(job, outcome);
+    const now = this.d.now();
+    let moved: BetRecord | undefined;
+    if (outcome.status === 'completed') {
+      const receipt = betOutcomeOf(outcome.result);
+      if (receipt.placed) {
+        moved = await this.d.records.move(
+          placementId,
+          ['sending', 'submitted', 'unknown', 'not_placed'],
+          'placed',
+          { betId: receipt.betId, odds: receipt.odds ?? job.context.odds },
+          now,
+        );
+      } else if (!receipt.unreadable) {
+        moved = await this.d.records.move(
+          placementId,
+          ['sending', 'submitted', 'unknown'],
+          'refused',
+          { note: receipt.message ?? 'the bookmaker refused the bet' },
+          now,
+        );
+      } else {
+        this.d.logger.warn('bet result of an unexpected shape; the bet is checked against the book instead', {
+          correlationId: job.correlationId,
+        });
+        moved = await this.d.records.move(
+          placementId,
+          ['sending', 'submitted'],
+          'unknown',
+          { note: 'unreadable result' },
+          now,
+        );
+      }
+    } else {
+      moved = await this.d.records.move(
+        placementId,
+        ['sending', 'submitted'],
+        'unknown',
+        { note: `the gateway reported the job as ${outcome.status}` },
+        now,
+      );
+    }
+    const record = moved ?? (await this.d.records.get(placementId));
+    if (record) await this.#show(record);
+  }
+
+  /** Jobs recorded before bet records existed carry no placement id: show their result as before. */
+  async #onLegacyOutcome(job: JobRecord<BetJobContext>, outcome: JobOutcome): Promise<void> {
+    if (!job.channelId || !job.messageId) return;
+    const view =
+      outcome.status === 'completed'
+        ? receiptView(job.context.slip, outcome.result ?? { success: false })
+        : jobLostView(job.context.slip, outcome.status);
+    await this.d.outbox.edit(job.channelId, job.messageId, view, RANK.final);
+  }
+}
+
+export { closedSlipView, submittedView };

@@ -1,0 +1,48 @@
+import { MessageFlags } from 'discord.js';
+import type { BotContext } from '../context.js';
+import type { ComponentHandler } from '../discord/component-handler.js';
+import { getRef, putRef } from '../discord/refs.js';
+import { UserFacingError } from '../discord/user-errors.js';
+import type { ClosedSlipOptions } from '../views/slip.js';
+import { postSlip } from './slip-post.js';
+import type { SlipPayload } from './slip-rules.js';
+
+/** What "Bet again at the new price" needs to build a fresh slip: stored under a ref (custom ids are short). */
+interface RepriceRef {
+  userId: string;
+  epk: string;
+  bookie: string;
+  marketRef: string;
+  stake: number;
+}
+
+/**
+ * The closed slip's options when a Confirm was refused because the price moved: a button that builds a new slip
+ * for the same selection and stake at the live price. The new slip is price-checked and confirmed again.
+ */
+export async function priceMovedOptions(
+  ctx: BotContext,
+  slip: SlipPayload,
+  userId: string,
+  live: number,
+): Promise<ClosedSlipOptions> {
+  const ref: RepriceRef = { userId, epk: slip.epk, bookie: slip.bookie, marketRef: slip.marketRef, stake: slip.stake };
+  return { priceMoved: { slipId: await putRef(ctx.store, ref), live } };
+}
+
+/** `slip:reprice:<ref>`: only the slip's owner may use it; anyone else is told so privately. */
+export const slipReprice: ComponentHandler = async (interaction, [ref], ctx) => {
+  if (!interaction.isButton()) return;
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  const found = ref ? await getRef<RepriceRef>(ctx.store, ref) : undefined;
+  if (!found) throw new UserFacingError('This button is too old. Make a new slip with /bet.');
+  if (found.userId !== interaction.user.id) {
+    throw new UserFacingError(`This was <@${found.userId}>'s bet. Make your own with /bet.`);
+  }
+  await postSlip(ctx, interaction, {
+    epk: found.epk,
+    bookie: found.bookie,
+    marketRef: found.marketRef,
+    stake: found.stake,
+  });
+};

@@ -1,0 +1,386 @@
+import { randomBytes } from 'node:crypto';
+import { type AccountPromo, BetType, type RacingSingleBet, type SportsMarketRefBet } from '../../gateway/index.js';
+import type { BotTunables } from '../config/config.js';
+import { getSettings, stakeLimits } from '../config/settings.js';
+import { UserFacingError } from '../discord/user-errors.js';
+import type { GatewayPort } from '../gateway-port.js';
+import type { BetRecord } from '../repos/bet-records.js';
+import type { SlipRecord, SlipRepo } from '../repos/slips.js';
+import type { BotStore } from '../store/index.js';
+import { formatMoney } from './odds.js';
+import { checkMinOdds, checkStake, type RacingLeg, type SlipPayload, slipKind } from './slip-rules.js';
+
+const PRICE_CHECK_WAIT_MS = 20_000;
+const BONUS_READ_WAIT_MS = 20_000;
+
+/** What building a racing or promo slip needs from the bet service. */
+export interface SlipKindDeps {
+  gateway: GatewayPort;
+  store: BotStore;
+  slips: SlipRepo;
+  tunables: BotTunables;
+  callbackUrl: string | undefined;
+  now: () => number;
+  sessionFor(guildId: string | null, bookie: string): Promise<string>;
+}
+
+interface SlipOwner {
+  guildId: string | null;
+  channelId: string;
+  userId: string;
+}
+
+export interface RacingSlipRequest extends SlipOwner {
+  bookie: string;
+  track: string;
+  raceNum: number;
+  raceType: '(R)' | '(G)' | '(H)';
+  date: string;
+  runner: string;
+  market: 'win' | 'place';
+  stake: number;
+  minOdds?: number;
+  useBonusBet?: boolean;
+  promoName?: string;
+}
+
+export interface PromoSlipRequest extends SlipOwner {
+  promoId: number;
+  stake: number;
+}
+
+const loose = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
+const callback = (url: string | undefined) => (url ? { callback_url: url } : {});
+export const raceLabel = (leg: Pick<RacingLeg, 'track' | 'raceNum'>) => `${leg.track} R${leg.raceNum}`;
+
+/** promo_name, and bet_type when the promo's name is one (the spec's `2/3` token is both). */
+function promoFields(name: string | undefined): Pick<RacingSingleBet, 'promo_name' | 'bet_type'> {
+  if (!name) return {};
+  const type = BetType.options.find((t) => t === name);
+  return { promo_name: name, ...(type ? { bet_type: type } : {}) };
+}
+
+/** The place_bet body of a sports or racing slip; `floor` is target_odds (live price less the tolerance). */
+export function placeBetRequest(
+  p: SlipPayload,
+  stakeCents: number,
+  floor: number,
+  callbackUrl: string | undefined,
+): SportsMarketRefBet | RacingSingleBet {
+  const stake = stakeCents / 100;
+  if (slipKind(p) === 'racing' && p.racing) {
+    const r = p.racing;
+    return {
+      session_id: p.sessionId,
+      category: 'racing',
+      track: r.track,
+      race_num: r.raceNum,
+      race_type: r.raceType,
+      date: r.date,
+      runner: r.runner,
+      market: r.market,
+      stake,
+      target_odds: floor,
+      ...(p.useBonusBet ? { use_bonus_bet: true } : {}),
+      ...promoFields(r.promoName),
+      ...callback(callbackUrl),
+    };
+  }
+  return {
+    session_id: p.sessionId,
+    category: 'sports',
+    sport: p.sport,
+    epk: p.epk,
+    market_ref: p.marketRef,
+    stake,
+    target_odds: floor,
+    ...callback(callbackUrl),
+  };
+}
+
+/**
+ * Sends a claimed record to the gateway: place_promo for a promo (its idempotency key is the placement id, stored
+ * in the claim before this call, so a resend returns the same job), place_bet otherwise.
+ */
+export function submitRecord(
+  gateway: GatewayPort,
+  record: BetRecord,
+  floor: number,
+  callbackUrl: string | undefined,
+): ReturnType<GatewayPort['bets']['place']> | ReturnType<GatewayPort['accountPromos']['place']> {
+  const p = record.payload;
+  if (slipKind(p) === 'promo' && p.promo) {
+    return gateway.accountPromos.place({
+      session_id: p.sessionId,
+      promo_id: p.promo.promoId,
+      stake: record.stakeCents / 100,
+      idempotency_key: record.placementId,
+      ...callback(callbackUrl),
+    });
+  }
+  return gateway.bets.place(placeBetRequest(p, record.stakeCents, floor, callbackUrl));
+}
+
+/** A racing price-check result's price for a runner and market, with the runner's name as the book gives it. */
+export function racingPriceOf(
+  result: unknown,
+  runner: string,
+  market: 'win' | 'place',
+): { runner: string; price: number } | undefined {
+  const r = result as { status?: string; selections?: Array<{ runner?: unknown; prices?: unknown }> } | undefined;
+  if (r?.status !== 'success') return undefined;
+  const rows = r.selections ?? [];
+  const row = rows.find((s) => typeof s.runner === 'string' && loose(s.runner) === loose(runner));
+  if (!row || typeof row.runner !== 'string' || !Array.isArray(row.prices)) return undefined;
+  const price = (row.prices as Array<{ market?: unknown; price?: unknown }>).find((x) => x.market === market)?.price;
+  return typeof price === 'number' && price > 1 ? { runner: row.runner, price } : undefined;
+}
+
+/** Live win or place price of one runner at one session (a racing price check filtered to the runner). */
+export async function racingLivePrice(
+  gateway: GatewayPort,
+  sessionId: string,
+  leg: Omit<RacingLeg, 'market'> & { market: 'win' | 'place' },
+  callbackUrl: string | undefined,
+): Promise<{ runner: string; price: number }> {
+  const submission = await gateway.priceChecks.racing({
+    session_ids: [sessionId],
+    category: 'racing',
+    track: leg.track,
+    race_num: leg.raceNum,
+    race_type: leg.raceType,
+    date: leg.date,
+    runner: leg.runner,
+    ...callback(callbackUrl),
+  });
+  const job = submission.jobs[0];
+  if (!job) throw new UserFacingError('The price check returned nothing. Try again in a moment.');
+  const outcome = await job.wait({ signal: AbortSignal.timeout(PRICE_CHECK_WAIT_MS) });
+  if (outcome.status !== 'completed') {
+    throw new UserFacingError(`The price check did not finish (${outcome.status}). Try again in a moment.`);
+  }
+  const found = racingPriceOf(outcome.result, leg.runner, leg.market);
+  if (!found) {
+    const err = (outcome.result as { error?: unknown } | undefined)?.error;
+    throw new UserFacingError(
+      `The book gave no live ${leg.market} price for ${leg.runner} in ${raceLabel(leg)} on ${leg.date}` +
+        `${typeof err === 'string' ? ` (${err.slice(0, 200)})` : ''}. Check the runner, race and race type with /price racing.`,
+    );
+  }
+  return found;
+}
+
+/** The promo as the gateway lists it now, for the session that holds it. */
+export async function findPromo(
+  gateway: GatewayPort,
+  promoId: number,
+  sessionId?: string,
+): Promise<AccountPromo | undefined> {
+  const { promos } = await gateway.accountPromos.list(sessionId ? { session_id: sessionId } : {});
+  return promos.find((x) => x.promo_id === promoId);
+}
+
+/** A promo card's live price is its boosted price, re-read from the account's promos. */
+export async function promoLivePrice(gateway: GatewayPort, p: SlipPayload): Promise<number> {
+  const promo = p.promo ? await findPromo(gateway, p.promo.promoId, p.sessionId) : undefined;
+  const price = promo?.placeable_by_id ? promo.boosted_odds : undefined;
+  if (typeof price !== 'number') {
+    throw new UserFacingError(
+      'That promo is no longer offered or no longer boosted. See /promos for the current ones.',
+    );
+  }
+  return price;
+}
+
+/** Whether the session holds an available bonus token worth exactly the stake (what use_bonus_bet spends). */
+export async function holdsBonusToken(
+  gateway: GatewayPort,
+  sessionId: string,
+  stakeCents: number,
+  callbackUrl: string | undefined,
+): Promise<boolean> {
+  const handle = await gateway.bonusBets.list({ session_id: sessionId, ...callback(callbackUrl) });
+  const out = await handle.wait({ signal: AbortSignal.timeout(BONUS_READ_WAIT_MS) });
+  if (out.status !== 'completed') {
+    throw new UserFacingError(`Reading the bonus tokens did not finish (${out.status}). Try again in a moment.`);
+  }
+  const tokens = (out.result as { bonus_bets?: Array<{ amount?: unknown; status?: unknown }> | null })?.bonus_bets;
+  return (tokens ?? []).some(
+    (t) =>
+      typeof t.amount === 'number' &&
+      Math.round(t.amount * 100) === stakeCents &&
+      String(t.status ?? '').toUpperCase() === 'AVAILABLE',
+  );
+}
+
+async function checkedStake(d: SlipKindDeps, guildId: string | null, stake: number): Promise<number> {
+  const settings = await getSettings(d.store, guildId);
+  const check = checkStake(stake, stakeLimits(settings, d.tunables));
+  if (!check.ok) throw new UserFacingError(check.message);
+  return Math.round(stake * 100);
+}
+
+/** How long a slip may live given its stake in cents: a slip that becomes a proposal lives as long as it. */
+export type SlipLifetime = (stakeCents: number) => number;
+
+async function store(
+  d: SlipKindDeps,
+  owner: SlipOwner & { lifetime: SlipLifetime | undefined },
+  payload: SlipPayload,
+): Promise<SlipRecord<SlipPayload>> {
+  const now = d.now();
+  const stakeCents = payload.stakeCents ?? Math.round(payload.stake * 100);
+  const slip: SlipRecord<SlipPayload> = {
+    slipId: randomBytes(9).toString('base64url'),
+    guildId: owner.guildId,
+    channelId: owner.channelId,
+    messageId: null,
+    userId: owner.userId,
+    createdAt: now,
+    expiresAt: now + (owner.lifetime?.(stakeCents) ?? d.tunables.slipExpiryMs),
+    payload,
+  };
+  await d.slips.create(slip);
+  return slip;
+}
+
+/**
+ * A racing slip: the same payload as a sports one, with the race and runner. eventName, marketKey and
+ * selectionName are the texts the book writes into the bet's transaction ("Flemington R3", win, the runner),
+ * so the reconciler's matching rule finds a racing bet as it finds a sports one.
+ */
+export async function prepareRacingSlip(
+  d: SlipKindDeps,
+  req: RacingSlipRequest,
+  lifetime?: SlipLifetime,
+): Promise<SlipRecord<SlipPayload>> {
+  const stakeCents = await checkedStake(d, req.guildId, req.stake);
+  const sessionId = await d.sessionFor(req.guildId, req.bookie);
+  const leg = {
+    track: req.track,
+    raceNum: req.raceNum,
+    raceType: req.raceType,
+    date: req.date,
+    runner: req.runner,
+    market: req.market,
+  };
+  const live = await racingLivePrice(d.gateway, sessionId, leg, d.callbackUrl);
+  const minCheck = checkMinOdds(req.minOdds, live.price);
+  if (!minCheck.ok) throw new UserFacingError(minCheck.message);
+  if (req.useBonusBet && !(await holdsBonusToken(d.gateway, sessionId, stakeCents, d.callbackUrl))) {
+    throw new UserFacingError(
+      `The ${req.bookie} session holds no available bonus token worth ${formatMoney(stakeCents / 100)}. Use the token's exact value as the stake, or bet without use_bonus_bet.`,
+    );
+  }
+  const racing: RacingLeg = { ...leg, runner: live.runner, ...(req.promoName ? { promoName: req.promoName } : {}) };
+  const marketLabel = `${req.market === 'win' ? 'Win' : 'Place'}${req.promoName ? ` (promo ${req.promoName})` : ''}`;
+  const owner = { ...req, lifetime };
+  return store(d, owner, {
+    kind: 'racing',
+    racing,
+    epk: `racing:${req.track}/${req.raceNum}/${req.raceType}/${req.date}`,
+    sport: 'racing',
+    eventName: raceLabel(racing),
+    bookie: req.bookie,
+    sessionId,
+    marketKey: req.market,
+    marketLabel: req.useBonusBet ? `${marketLabel} (bonus bet)` : marketLabel,
+    selectionLabel: live.runner,
+    selectionName: live.runner,
+    marketRef: '',
+    stake: stakeCents / 100,
+    stakeCents,
+    shownOdds: live.price,
+    ...(req.minOdds === undefined ? {} : { minOdds: req.minOdds }),
+    ...(req.useBonusBet ? { useBonusBet: true } : {}),
+    userId: req.userId,
+  });
+}
+
+/** The active session that holds a promo: the one the gateway names, else any of the account's. */
+export function promoSession(promo: AccountPromo): string | undefined {
+  return promo.session_id ?? promo.session_ids?.[0] ?? undefined;
+}
+
+/** A promo slip: a bet-boost card placed by id; its price is the boosted price, its selection the card's. */
+export async function preparePromoSlip(
+  d: SlipKindDeps,
+  req: PromoSlipRequest,
+  lifetime?: SlipLifetime,
+): Promise<SlipRecord<SlipPayload>> {
+  const stakeCents = await checkedStake(d, req.guildId, req.stake);
+  const promo = await findPromo(d.gateway, req.promoId);
+  if (!promo)
+    throw new UserFacingError(`Promo ${req.promoId} is not active any more. See /promos for the current ones.`);
+  if (!promo.placeable_by_id || typeof promo.boosted_odds !== 'number') {
+    throw new UserFacingError(
+      `Promo ${req.promoId} cannot be placed by id${promo.how_to_bet?.note ? ` (${promo.how_to_bet.note})` : ''}.`,
+    );
+  }
+  const sessionId = promoSession(promo);
+  if (!sessionId) {
+    throw new UserFacingError(
+      `No session of the ${promo.bookie} account holding promo ${req.promoId} is running. Start one (see /sessions).`,
+    );
+  }
+  const racing = promo.kind === 'racing';
+  const eventName =
+    promo.event ?? (racing && promo.track ? `${promo.track} R${promo.race_num ?? '?'}` : (promo.label ?? 'Promo'));
+  const selection = promo.selection ?? promo.label ?? `promo ${promo.promo_id}`;
+  const owner = { ...req, lifetime };
+  return store(d, owner, {
+    kind: 'promo',
+    promo: { promoId: promo.promo_id, promoLabel: promo.label ?? `Promo ${promo.promo_id}` },
+    epk: promo.epk ?? '',
+    sport: promo.sport ?? (racing ? 'racing' : ''),
+    eventName,
+    bookie: promo.bookie,
+    sessionId,
+    marketKey: racing ? 'win' : 'head_to_head',
+    marketLabel: `Bet boost (from ${promo.base_odds?.toFixed(2) ?? '?'})`,
+    selectionLabel: selection,
+    selectionName: selection,
+    marketRef: '',
+    stake: stakeCents / 100,
+    stakeCents,
+    shownOdds: promo.boosted_odds,
+    userId: req.userId,
+  });
+}
+
+/**
+ * What an approval binds beyond book, session, event key and stake: the market_ref of a sports selection; for a
+ * race the runner, the market and the bet type (a promo_name, a bonus token); for a promo the card. A proposal
+ * stores it when made and the approval refuses a slip that no longer says the same.
+ */
+export function boundSelection(p: SlipPayload): string {
+  switch (slipKind(p)) {
+    case 'racing': {
+      const r = p.racing;
+      if (!r) return '';
+      const type = [r.promoName ? `promo ${r.promoName}` : '', p.useBonusBet ? 'bonus bet' : ''].filter(Boolean);
+      return `runner ${r.runner} · ${r.market}${type.length ? ` · ${type.join(' · ')}` : ''}`;
+    }
+    case 'promo':
+      return p.promo ? `promo #${p.promo.promoId}` : '';
+    default:
+      return p.marketRef;
+  }
+}
+
+/** The live price at Confirm, for any kind of slip (sports goes through the caller's own price check). */
+export async function kindLivePrice(
+  gateway: GatewayPort,
+  p: SlipPayload,
+  callbackUrl: string | undefined,
+): Promise<number | undefined> {
+  switch (slipKind(p)) {
+    case 'racing':
+      if (!p.racing) return undefined;
+      return (await racingLivePrice(gateway, p.sessionId, p.racing, callbackUrl)).price;
+    case 'promo':
+      return promoLivePrice(gateway, p);
+    default:
+      return undefined;
+  }
+}

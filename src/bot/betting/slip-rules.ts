@@ -1,0 +1,142 @@
+import type { RaceType } from '../catalog/tracks.js';
+import { acceptableFloor, formatMoney, formatOdds, stakeCentsOf } from './odds.js';
+
+/** Everything a slip needs to be confirmed later, by anyone's process: stored as JSON. */
+export interface SlipPayload {
+  epk: string;
+  sport: string;
+  eventName: string;
+  bookie: string;
+  sessionId: string;
+  marketKey: string;
+  marketLabel: string;
+  selectionLabel: string;
+  /** The selection as the book names it (its transactions use this text); absent on older slips. */
+  selectionName?: string;
+  marketRef: string;
+  stake: number;
+  /** When the event goes off (epoch ms), for the closing-line capture; absent on older slips. */
+  startsAt?: number;
+  /** The stake in whole cents, the exact amount (absent on older slips: Math.round(stake * 100)). */
+  stakeCents?: number;
+  shownOdds: number;
+  minOdds?: number;
+  /** The event's start (ISO 8601): shown on the slip and receipt as a Discord timestamp. */
+  startTime?: string;
+  /** Who made the slip: named on the receipt, which otherwise may not say whose bet it is. */
+  userId?: string;
+  /** What is bet: a sports selection by market_ref (absent on older slips), a racing runner, or a promo card. */
+  kind?: SlipKind;
+  /** Racing slips: the race and runner as place_bet names them (eventName is "Track R3", marketKey win|place). */
+  racing?: RacingLeg;
+  /** Promo slips: the account promo placed by id through place_promo. */
+  promo?: { promoId: number; promoLabel: string };
+  /** Spend a bonus token worth the stake (racing): checked against the session's tokens when the slip is made. */
+  useBonusBet?: boolean;
+  /** Set when /bet chose the book itself (no bookie given): why this book, shown on the slip. */
+  route?: PriceRoute;
+}
+
+/** Why a slip went to its book: the books priced (best first, the slip's own book first) and those left out. */
+export interface PriceRoute {
+  priced: Array<{ book: string; price: number }>;
+  leftOut: Array<{ book: string; why: string }>;
+}
+
+export type SlipKind = 'sports' | 'racing' | 'promo';
+
+export interface RacingLeg {
+  track: string;
+  raceNum: number;
+  raceType: RaceType;
+  /** The track's local day, YYYY-MM-DD. */
+  date: string;
+  runner: string;
+  market: 'win' | 'place';
+  /** An account promo that needs a chosen runner (its how_to_bet promo_name): sent as promo_name. */
+  promoName?: string;
+}
+
+export const slipKind = (p: SlipPayload): SlipKind => p.kind ?? 'sports';
+
+export interface StakeLimits {
+  perBet: number;
+  perDay: number;
+}
+
+export type RuleResult = { ok: true } | { ok: false; message: string };
+
+export function checkStake(stake: number, limits: StakeLimits): RuleResult {
+  // Whole cents from the stake's decimal form: 1.1 is 110 cents exactly, while 1e-9 or 10.000000001 are refused.
+  const cents = stakeCentsOf(stake);
+  if (cents === undefined) {
+    return {
+      ok: false,
+      message: 'The stake must be dollars and whole cents, with at most two decimals, e.g. 10 or 12.50.',
+    };
+  }
+  if (cents <= 0) {
+    return { ok: false, message: 'The stake must be more than $0. Enter an amount such as 10 or 12.50.' };
+  }
+  if (cents > Math.round(limits.perBet * 100)) {
+    return {
+      ok: false,
+      message: `The stake ${formatMoney(stake)} is above this server's per-bet limit of ${formatMoney(limits.perBet)}. Lower it, or ask an admin to change it with /settings.`,
+    };
+  }
+  return { ok: true };
+}
+
+/**
+ * Whether a stake still fits today's limit given what is already staked: checked before a slip is posted, so
+ * a member hears it at once instead of at Confirm (Confirm still reserves, the source of truth for races).
+ */
+export function checkDailyRoom(stake: number, usedToday: number, perDay: number): RuleResult {
+  if (!Number.isFinite(stake) || stake <= 0) return { ok: true }; // checkStake says what is wrong with it
+  const used = Math.round(usedToday * 100);
+  if (used + Math.round(stake * 100) <= Math.round(perDay * 100)) return { ok: true };
+  const left = Math.max(0, Math.round(perDay * 100) - used) / 100;
+  return {
+    ok: false,
+    message: `A ${formatMoney(stake)} bet would take you past today's limit of ${formatMoney(perDay)} (already staked ${formatMoney(usedToday)}; ${formatMoney(left)} left). Try a smaller stake or tomorrow.`,
+  };
+}
+
+export function checkMinOdds(minOdds: number | undefined, shown: number): RuleResult {
+  if (minOdds === undefined) return { ok: true };
+  if (!Number.isFinite(minOdds) || minOdds < 1.01) {
+    return { ok: false, message: 'min_odds must be decimal odds of at least 1.01, e.g. 1.80.' };
+  }
+  if (minOdds > shown) {
+    return {
+      ok: false,
+      message: `The live price ${formatOdds(shown)} is already below your min_odds ${formatOdds(minOdds)}. Lower min_odds or pick another selection.`,
+    };
+  }
+  return { ok: true };
+}
+
+export type PriceDecision = { ok: true; floor: number } | { ok: false; floor: number; message: string };
+
+/** At Confirm: is the live price still acceptable for what the user saw? */
+export function decideOnLivePrice(slip: SlipPayload, live: number, tolerance: number): PriceDecision {
+  const floor = acceptableFloor(slip.shownOdds, tolerance, slip.minOdds);
+  if (live + 1e-9 >= floor) return { ok: true, floor };
+  const why =
+    slip.minOdds !== undefined && live < slip.minOdds
+      ? `below your min_odds ${formatOdds(slip.minOdds)}`
+      : `more than the allowed ${Math.round(tolerance * 100)} % below the ${formatOdds(slip.shownOdds)} you were shown`;
+  return {
+    ok: false,
+    floor,
+    message: `Not placed: the price moved to ${formatOdds(live)}, ${why}. ${
+      slipKind(slip) === 'sports'
+        ? 'Bet again at the new price with the button below, or run /bet again.'
+        : 'Make a new slip if you still want it at the new price.'
+    }`,
+  };
+}
+
+export function isExpired(expiresAt: number, now: number): boolean {
+  return now >= expiresAt;
+}

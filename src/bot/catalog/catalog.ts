@@ -1,0 +1,169 @@
+import {
+  CardLimitError,
+  type Event,
+  type EventsQuery,
+  type MarketCard,
+  type MarketCardQuery,
+  type QueuedInfo,
+  type Session,
+} from '../../gateway/index.js';
+import { UserFacingError } from '../discord/user-errors.js';
+import type { GatewayPort } from '../gateway-port.js';
+import { SingleFlight } from '../results/single-flight.js';
+import type { BotStore } from '../store/index.js';
+
+/** The card filters the bot uses (a tier or one market). */
+export type CardFilters = Pick<MarketCardQuery, 'tier' | 'market'>;
+
+export type EventsFilter = Pick<EventsQuery, 'league' | 'date' | 'since' | 'until' | 'status'>;
+
+const EVENTS_TTL_MS = 60_000;
+const CARD_TTL_MS = 60_000;
+const SESSIONS_TTL_MS = 30_000;
+/** How long a book's "takes bets by market_ref" flag, learned from its last bound card, is trusted. */
+const BY_ID_TTL_MS = 10 * 60_000;
+const MAX_EVENT_PAGES = 10;
+
+export interface CatalogOptions {
+  /** How long a card read may queue for the gateway's card limit before the member is told to try again. */
+  cardMaxWaitMs?: number;
+}
+
+/** How one card read waits for the card limit (the client library's admission): its allowance, and whom to tell. */
+export interface CardAdmission {
+  /** Longest wait for a slot; default the catalog's cardMaxWaitMs. */
+  maxQueueMs?: number;
+  /** Told once when the read has to queue, with the library's estimate. */
+  onQueued?: (info: QueuedInfo) => void;
+}
+
+/** "try again in about N s", N at least 1. */
+export function cardLimitMessage(waitMs: number): string {
+  const s = Math.max(1, Math.ceil(waitMs / 1000));
+  return `The gateway's card limit is reached; try again in about ${s} s.`;
+}
+
+/** The gateway's page size: 500 rows, but at most 200 when only finished events are asked for (spec, GET events). */
+export function pageLimit(q: EventsFilter): number {
+  return q.status === 'finished' ? 200 : 500;
+}
+
+const eventsKey = (q: EventsFilter) =>
+  `cache:events:${q.league ?? '*'}:${q.date ?? '*'}:${q.since ?? '*'}:${q.until ?? '*'}:${q.status ?? '*'}`;
+
+/**
+ * Read-through caches over the gateway in keyv (TTL'd). Autocomplete cannot wait for the gateway
+ * (3 s, no defer), so it reads only `peek*`; commands that deferred use `load*`, which fill the cache.
+ */
+export class Catalog {
+  /** Concurrent misses of one cache key share a single gateway load. */
+  private readonly flights = new SingleFlight();
+  private readonly maxWaitMs: number;
+
+  constructor(
+    private readonly gateway: GatewayPort,
+    private readonly store: BotStore,
+    opts: CatalogOptions = {},
+  ) {
+    // A read may queue for a quarter of the limiter's window (15 s of a minute): long enough to absorb a burst's
+    // edge, short enough that a user hears "try again in N s" instead of watching "thinking…" for a minute.
+    this.maxWaitMs = opts.cardMaxWaitMs ?? gateway.marketsLimiter.windowMs / 4;
+  }
+
+  loadEvents(q: EventsFilter): Promise<Event[]> {
+    const k = eventsKey(q);
+    return this.flights.run(k, () => this.readEvents(k, q));
+  }
+
+  private async readEvents(k: string, q: EventsFilter): Promise<Event[]> {
+    const hit = await this.store.kv.get<Event[]>(k);
+    if (Array.isArray(hit)) return hit;
+    // The library's pager follows next_cursor; the desk reads at most MAX_EVENT_PAGES pages (each costs a token).
+    const pager = this.gateway.events.pages({ ...q, limit: pageLimit(q) });
+    const out: Event[] = [];
+    for (let i = 0; i < MAX_EVENT_PAGES && pager.hasNextPage(); i++) out.push(...(await pager.nextPage()).data);
+    await this.store.kv.set(k, out, EVENTS_TTL_MS);
+    for (const e of out) await this.store.kv.set(`cache:event:${e.event_id}`, e, 6 * 3600_000);
+    return out;
+  }
+
+  async peekEvents(q: EventsFilter): Promise<Event[] | undefined> {
+    const hit = await this.store.kv.get<Event[]>(eventsKey(q));
+    return Array.isArray(hit) ? hit : undefined;
+  }
+
+  async event(epk: string): Promise<Event | undefined> {
+    return (await this.store.kv.get<Event>(`cache:event:${epk}`)) ?? undefined;
+  }
+
+  /** A card through the cache; a miss is read under the client's card limit (see CardAdmission). */
+  loadCard(epk: string, bookie: string, filters: CardFilters = {}, admission: CardAdmission = {}): Promise<MarketCard> {
+    const k = `cache:card:${bookie}:${filters.tier ?? '*'}:${filters.market ?? '*'}:${epk}`;
+    return this.flights.run(k, () => this.readCard(k, epk, bookie, filters, admission));
+  }
+
+  private async readCard(
+    k: string,
+    epk: string,
+    bookie: string,
+    filters: CardFilters,
+    admission: CardAdmission,
+  ): Promise<MarketCard> {
+    const hit = await this.store.kv.get<MarketCard>(k);
+    if (hit && typeof hit === 'object') return hit;
+    await this.assertEventHasBook(epk, bookie);
+    let card: MarketCard;
+    try {
+      card = await this.gateway.markets.get(
+        { epk, bookie, ...filters },
+        { maxQueueMs: admission.maxQueueMs ?? this.maxWaitMs, onQueued: admission.onQueued },
+      );
+    } catch (err) {
+      // Refused by the card limit, nothing sent: the member hears how long to wait.
+      if (err instanceof CardLimitError)
+        throw new UserFacingError(cardLimitMessage(err.retryAfterMs ?? this.maxWaitMs));
+      throw err;
+    }
+    await this.store.kv.set(k, card, CARD_TTL_MS);
+    if (card.bound) await this.store.kv.set(`cache:by-id:${bookie}`, card.market_ref_betting_enabled, BY_ID_TTL_MS);
+    return card;
+  }
+
+  /** An unknown book is refused here, naming the event's books, instead of costing a card read. */
+  private async assertEventHasBook(epk: string, bookie: string): Promise<void> {
+    const event = await this.event(epk);
+    const books = event?.books ?? [];
+    if (!event || books.length === 0 || books.includes(bookie)) return;
+    throw new UserFacingError(
+      `${bookie} has no card for ${event.name}. Its books: ${books.join(', ')}. Pick one of those.`,
+    );
+  }
+
+  async peekCard(epk: string, bookie: string, filters: CardFilters = {}): Promise<MarketCard | undefined> {
+    const k = `cache:card:${bookie}:${filters.tier ?? '*'}:${filters.market ?? '*'}:${epk}`;
+    return (await this.store.kv.get<MarketCard>(k)) ?? undefined;
+  }
+
+  /** Whether the book took bets by market_ref on its last bound card read; undefined when not known yet. */
+  async takesBetsById(bookie: string): Promise<boolean | undefined> {
+    const flag = await this.store.kv.get<boolean>(`cache:by-id:${bookie}`);
+    return typeof flag === 'boolean' ? flag : undefined;
+  }
+
+  loadSessions(): Promise<Session[]> {
+    return this.flights.run('cache:sessions', () => this.readSessions());
+  }
+
+  private async readSessions(): Promise<Session[]> {
+    const hit = await this.store.kv.get<Session[]>('cache:sessions');
+    if (Array.isArray(hit)) return hit;
+    const sessions = await this.gateway.sessions.list();
+    await this.store.kv.set('cache:sessions', sessions, SESSIONS_TTL_MS);
+    return sessions;
+  }
+
+  async peekSessions(): Promise<Session[] | undefined> {
+    const hit = await this.store.kv.get<Session[]>('cache:sessions');
+    return Array.isArray(hit) ? hit : undefined;
+  }
+}

@@ -1,0 +1,250 @@
+import type { ApplicationCommandOptionChoiceData } from 'discord.js';
+import type { Event, MarketRow } from '../../gateway/index.js';
+import { selectionMatches } from '../betting/compare.js';
+import { bettable, selectionName, sortMarkets } from '../betting/markets.js';
+import { formatOdds } from '../betting/odds.js';
+import type { BotContext } from '../context.js';
+import { matchText } from '../discord/interact.js';
+import { getRef, putRef } from '../discord/refs.js';
+import { UserFacingError } from '../discord/user-errors.js';
+import { StoreClosedError } from '../store/index.js';
+import { LIMITS } from '../views/limits.js';
+import { dayIn } from './dates.js';
+import { leagueName, PRESET_LEAGUES } from './leagues.js';
+
+type Choice = ApplicationCommandOptionChoiceData<string>;
+
+/** The window autocomplete serves events from: yesterday to a week ahead (UTC days). */
+export function upcomingWindow(now: number) {
+  return { since: dayIn(now - 86_400_000, 'UTC'), until: dayIn(now + 7 * 86_400_000, 'UTC') };
+}
+
+/** Fills the caches autocomplete reads (events of the window); called at start and on cache misses. */
+export async function warmCaches(ctx: BotContext): Promise<void> {
+  await ctx.catalog.loadEvents(upcomingWindow(ctx.now()));
+  await ctx.catalog.loadSessions();
+}
+
+const warming = new WeakMap<BotContext, Promise<void>>();
+function warmInBackground(ctx: BotContext): void {
+  if (warming.has(ctx)) return;
+  const p = warmCaches(ctx)
+    .catch((err) => {
+      // A warm-up cut short by stop is not a failure worth a warning.
+      if (!(err instanceof StoreClosedError)) ctx.logger.warn('cache warm-up failed', { err });
+    })
+    .finally(() => warming.delete(ctx));
+  warming.set(ctx, p);
+}
+
+async function upcoming(ctx: BotContext): Promise<Event[]> {
+  const hit = await ctx.catalog.peekEvents(upcomingWindow(ctx.now()));
+  if (!hit) warmInBackground(ctx);
+  return hit ?? [];
+}
+
+/**
+ * Leagues with events in the window; before the first read of events (just after start) the spec's preset
+ * leagues, so the first ask is never answered with nothing.
+ */
+export async function leagueChoices(ctx: BotContext, typed: string): Promise<Choice[]> {
+  const events = await ctx.catalog.peekEvents(upcomingWindow(ctx.now()));
+  if (!events) warmInBackground(ctx);
+  const leagues = events?.length ? [...new Set(events.map((e) => e.league))].sort() : PRESET_LEAGUES.map((l) => l.key);
+  return matchText(leagues, typed, (l) => `${l} ${leagueName(l)}`).map((l) => ({ name: leagueName(l), value: l }));
+}
+
+export async function knownLeagues(ctx: BotContext): Promise<string[]> {
+  const events = await ctx.catalog.loadEvents(upcomingWindow(ctx.now()));
+  return [...new Set(events.map((e) => e.league))].sort();
+}
+
+/** An event key as an option value: itself when it fits in 100 characters, else a stored reference. */
+async function eventValue(ctx: BotContext, epk: string): Promise<string> {
+  return epk.length <= LIMITS.choiceValue ? epk : `ref:${await putRef(ctx.store, epk)}`;
+}
+
+/** A market_ref as an option value: itself when short enough, else a stored reference. */
+async function selectionValue(ctx: BotContext, marketRef: string): Promise<string> {
+  return marketRef.length <= LIMITS.choiceValue ? marketRef : `ref:${await putRef(ctx.store, marketRef)}`;
+}
+
+/** Option values may be a stored reference (`ref:<hash>`) to a long event key or market_ref. */
+export async function resolveRefOption(ctx: BotContext, value: string, what: string): Promise<string> {
+  if (!value.startsWith('ref:')) return value;
+  const full = await getRef<string>(ctx.store, value.slice(4));
+  if (!full) throw new UserFacingError(`That ${what} choice has expired. Pick it again from the list.`);
+  return full;
+}
+
+export async function resolveEventOption(ctx: BotContext, value: string): Promise<string> {
+  if (!value.startsWith('ref:')) return value;
+  const epk = await getRef<string>(ctx.store, value.slice(4));
+  if (!epk) throw new UserFacingError('That event choice has expired. Pick the event again from the list.');
+  return epk;
+}
+
+export async function eventChoices(ctx: BotContext, typed: string): Promise<Choice[]> {
+  const now = ctx.now();
+  // An event no book lists yet has no card to open or bet on.
+  const events = (await upcoming(ctx)).filter((e) => e.status !== 'finished' && (e.books?.length ?? 0) > 0);
+  // Events still to start come first: a bet is usually on a coming game, and in-play cards may be thin.
+  const startsLater = (e: Event) => Date.parse(e.start_time) >= now;
+  const ordered = [...events.filter(startsLater), ...events.filter((e) => !startsLater(e))];
+  const matched = matchText(ordered, typed, (e) => `${e.name} ${e.league} ${leagueName(e.league)}`).slice(
+    0,
+    LIMITS.autocompleteChoices,
+  );
+  const out: Choice[] = [];
+  for (const e of matched) {
+    const when = e.start_time.slice(5, 16).replace('T', ' ');
+    out.push({ name: `${e.name} · ${leagueName(e.league)} · ${when} UTC`, value: await eventValue(ctx, e.event_id) });
+  }
+  return out;
+}
+
+/**
+ * The event's books. `forBetting`: only books a bet can go to — with an active session (when the sessions are
+ * known) and not known to refuse bets by market_ref; books not read yet have their card fetched in the
+ * background, so the next ask knows.
+ */
+export async function bookieChoices(
+  ctx: BotContext,
+  eventOption: string | null,
+  typed: string,
+  opts: { forBetting?: boolean } = {},
+): Promise<Choice[]> {
+  if (!eventOption) return [];
+  const epk = await resolveEventOption(ctx, eventOption).catch(() => undefined);
+  const event = epk ? await ctx.catalog.event(epk) : undefined;
+  let books = event?.books ?? [];
+  if (opts.forBetting && epk) books = await betCapableBooks(ctx, epk, books);
+  return matchText(books, typed, (b) => b).map((b) => ({ name: b, value: b }));
+}
+
+async function betCapableBooks(ctx: BotContext, epk: string, books: string[]): Promise<string[]> {
+  const sessions = await ctx.catalog.peekSessions();
+  if (!sessions) warmInBackground(ctx);
+  const out: string[] = [];
+  for (const book of books) {
+    if (sessions && !sessions.some((s) => s.bookie === book && s.active)) continue;
+    const byId = await ctx.catalog.takesBetsById(book);
+    if (byId === false) continue;
+    if (byId === undefined) void ctx.catalog.loadCard(epk, book).catch(() => undefined);
+    out.push(book);
+  }
+  return out;
+}
+
+async function cardFor(ctx: BotContext, eventOption: string | null, bookie: string | null) {
+  if (!eventOption || !bookie) return undefined;
+  const epk = await resolveEventOption(ctx, eventOption).catch(() => undefined);
+  if (!epk) return undefined;
+  const card = await ctx.catalog.peekCard(epk, bookie);
+  if (!card) {
+    // Autocomplete cannot wait for the gateway: fetch now, serve from the cache on the next keystroke.
+    void ctx.catalog.loadCard(epk, bookie).catch(() => undefined);
+  }
+  return card;
+}
+
+export function marketValue(m: MarketRow, index: number): string {
+  return m.market.length <= LIMITS.choiceValue && !m.market.startsWith('#') ? m.market : `#${index}`;
+}
+
+export function findMarket(markets: MarketRow[], value: string): MarketRow | undefined {
+  const sorted = sortMarkets(markets);
+  if (value.startsWith('#')) return sorted[Number(value.slice(1))];
+  return sorted.find((m) => m.market === value) ?? sorted.find((m) => m.label.toLowerCase() === value.toLowerCase());
+}
+
+export async function marketChoices(
+  ctx: BotContext,
+  eventOption: string | null,
+  bookie: string | null,
+  typed: string,
+): Promise<Choice[]> {
+  const card = await cardFor(ctx, eventOption, bookie);
+  if (!card) return [];
+  const markets = sortMarkets(card.markets)
+    .map((m, i) => ({ m, i }))
+    .filter((x) => bettable(x.m).length > 0);
+  return matchText(markets, typed, (x) => `${x.m.label} ${x.m.market}`).map((x) => ({
+    name: `${x.m.label} (${x.m.tier})`,
+    value: marketValue(x.m, x.i),
+  }));
+}
+
+export async function selectionChoices(
+  ctx: BotContext,
+  eventOption: string | null,
+  bookie: string | null,
+  market: string | null,
+  typed: string,
+): Promise<Choice[]> {
+  const card = await cardFor(ctx, eventOption, bookie);
+  if (!card || !market) return [];
+  const m = findMarket(card.markets, market);
+  if (!m) return [];
+  const out: Choice[] = [];
+  for (const sel of matchText(bettable(m), typed, (x) => x.label).slice(0, LIMITS.autocompleteChoices)) {
+    out.push({
+      name: `${selectionName(sel.label, sel.line)} @ ${formatOdds(sel.odds)}`,
+      value: await selectionValue(ctx, sel.market_ref),
+    });
+  }
+  return out;
+}
+
+/**
+ * Markets every book names the same way (mapped tiers), for commands that span books (/compare, /bet with no
+ * bookie): read from the first listed book's cached card, since autocomplete cannot wait for the gateway.
+ */
+async function sharedMarkets(ctx: BotContext, eventOption: string | null): Promise<MarketRow[]> {
+  const epk = eventOption ? await resolveEventOption(ctx, eventOption).catch(() => undefined) : undefined;
+  const event = epk ? await ctx.catalog.event(epk) : undefined;
+  for (const bookie of event?.books ?? []) {
+    const card = await ctx.catalog.peekCard(event?.event_id ?? '', bookie);
+    if (card) return card.markets.filter((m) => m.tier !== 'unmapped' && bettable(m).length > 0);
+  }
+  // Nothing cached yet: fetch the first book's card now, serve it on the next keystroke.
+  const first = event?.books?.[0];
+  if (event && first) void ctx.catalog.loadCard(event.event_id, first).catch(() => undefined);
+  return [];
+}
+
+/** Market choices across books: the value is the market key, which names the same market at every book. */
+export async function sharedMarketChoices(ctx: BotContext, eventOption: string | null, typed: string) {
+  const markets = (await sharedMarkets(ctx, eventOption)).filter((m) => m.market.length <= LIMITS.choiceValue);
+  return matchText(markets, typed, (m) => `${m.label} ${m.market}`).map((m) => ({ name: m.label, value: m.market }));
+}
+
+/** Selection choices across books: the value is the slug (or label), shared by every book, never a market_ref. */
+export async function sharedSelectionChoices(
+  ctx: BotContext,
+  eventOption: string | null,
+  market: string | null,
+  typed: string,
+): Promise<Choice[]> {
+  const m = (await sharedMarkets(ctx, eventOption)).find((x) => x.market === market);
+  const sels = m ? bettable(m) : [];
+  return matchText(sels, typed, (s) => s.label)
+    .map((s) => ({ name: selectionName(s.label, s.line), value: s.slug ?? s.label }))
+    .filter((c) => c.value.length <= LIMITS.choiceValue);
+}
+
+/**
+ * The market_ref of a selection at one book. The option holds a market_ref when it was picked with the book
+ * chosen, or a slug or label when it was picked across books (the book named after): then it is looked up in
+ * that book's market. Anything else is passed on for the slip's own check to refuse.
+ */
+export async function selectionRefAt(
+  ctx: BotContext,
+  q: { epk: string; bookie: string; market: string; selection: string },
+): Promise<string> {
+  const card = await ctx.catalog.loadCard(q.epk, q.bookie).catch(() => undefined);
+  if (!card || card.markets.some((m) => m.selections.some((s) => s.market_ref === q.selection))) return q.selection;
+  const market = findMarket(card.markets, q.market);
+  const sel = market ? bettable(market).find((s) => selectionMatches(s, q.selection)) : undefined;
+  return sel?.market_ref ?? q.selection;
+}

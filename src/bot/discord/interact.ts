@@ -1,0 +1,59 @@
+import {
+  type ApplicationCommandOptionChoiceData,
+  type AutocompleteInteraction,
+  DiscordAPIError,
+  type Interaction,
+  MessageFlags,
+  type RepliableInteraction,
+} from 'discord.js';
+import { clip, LIMITS } from '../views/limits.js';
+import { noticeView } from '../views/notice.js';
+
+/** Discord's "Unknown interaction": the 3 s window passed (or the user typed on); nothing left to answer. */
+export const UNKNOWN_INTERACTION = 10062;
+export const ALREADY_ACKNOWLEDGED = 40060;
+
+export function isDiscordCode(err: unknown, code: number): boolean {
+  return err instanceof DiscordAPIError && err.code === code;
+}
+
+/** An ephemeral message that says what went wrong and what to do, whatever state the interaction is in. */
+export async function replyEphemeral(interaction: Interaction, text: string, kind: 'error' | 'ok' | 'info' = 'error') {
+  if (!interaction.isRepliable()) return;
+  const view = noticeView(text, kind);
+  const r = interaction as RepliableInteraction;
+  if (r.deferred && !r.replied && !r.isMessageComponent() && !r.isModalSubmit()) {
+    await r.editReply({ embeds: view.embeds, components: [] });
+  } else if (r.deferred || r.replied) {
+    await r.followUp({ embeds: view.embeds, flags: MessageFlags.Ephemeral });
+  } else {
+    await r.reply({ embeds: view.embeds, flags: MessageFlags.Ephemeral });
+  }
+}
+
+/** Answers autocomplete within limits; a late answer (10062) is dropped silently. */
+export async function respondChoices(
+  interaction: AutocompleteInteraction,
+  choices: ApplicationCommandOptionChoiceData<string>[],
+): Promise<void> {
+  const fitted = choices
+    .filter((c) => c.value.length > 0 && c.value.length <= LIMITS.choiceValue)
+    .slice(0, LIMITS.autocompleteChoices)
+    .map((c) => ({ name: clip(c.name, LIMITS.choiceName), value: c.value }));
+  try {
+    await interaction.respond(fitted);
+  } catch (err) {
+    if (!isDiscordCode(err, UNKNOWN_INTERACTION) && !isDiscordCode(err, ALREADY_ACKNOWLEDGED)) throw err;
+  }
+}
+
+/** Case-insensitive "contains" ranking: prefix matches first. */
+export function matchText<T>(items: T[], typed: string, text: (t: T) => string): T[] {
+  const q = typed.trim().toLowerCase();
+  if (q === '') return items;
+  const scored = items
+    .map((item) => ({ item, at: text(item).toLowerCase().indexOf(q) }))
+    .filter((x) => x.at >= 0)
+    .sort((a, b) => (a.at === 0 ? 0 : 1) - (b.at === 0 ? 0 : 1));
+  return scored.map((x) => x.item);
+}

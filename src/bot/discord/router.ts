@@ -1,0 +1,86 @@
+import { type Client, Events, type Interaction } from 'discord.js';
+import type { BotContext } from '../context.js';
+import type { Command } from './command.js';
+import type { ComponentHandler } from './component-handler.js';
+import { decodeCustomId } from './custom-id.js';
+import { isDiscordCode, replyEphemeral, UNKNOWN_INTERACTION } from './interact.js';
+import { isMemberMistake, UserFacingError, userMessage } from './user-errors.js';
+
+/**
+ * One listener for every interaction: commands by name, components by the custom id's scope:action.
+ * No collectors: a button on a message from before a restart routes the same way.
+ */
+export function attachRouter(
+  client: Client,
+  commands: Map<string, Command>,
+  components: Record<string, ComponentHandler>,
+  ctx: BotContext,
+): void {
+  client.on(Events.InteractionCreate, (interaction) => {
+    void route(interaction, commands, components, ctx);
+  });
+}
+
+export async function route(
+  interaction: Interaction,
+  commands: Map<string, Command>,
+  components: Record<string, ComponentHandler>,
+  shared: BotContext,
+): Promise<void> {
+  // Every line logged while handling this interaction carries its id, the member and what was used.
+  const logger = shared.logger.child({
+    interaction: interaction.id,
+    user: interaction.user.id,
+    ...(interaction.isCommand() || interaction.isAutocomplete() ? { command: interaction.commandName } : {}),
+    ...('customId' in interaction ? { customId: interaction.customId } : {}),
+  });
+  logger.debug('interaction', { type: interaction.type });
+  const ctx: BotContext = { ...shared, logger };
+  try {
+    if (interaction.isAutocomplete()) {
+      const cmd = commands.get(interaction.commandName);
+      try {
+        await cmd?.autocomplete?.(interaction, ctx);
+      } catch (err) {
+        if (!isDiscordCode(err, UNKNOWN_INTERACTION)) ctx.logger.warn('autocomplete failed', { err });
+      }
+      return;
+    }
+    if (interaction.isChatInputCommand()) {
+      const cmd = commands.get(interaction.commandName);
+      if (!cmd)
+        return replyEphemeral(interaction, 'This command is not available any more. Type / to see the current ones.');
+      await cmd.execute(interaction, ctx);
+      return;
+    }
+    if (interaction.isButton() || interaction.isStringSelectMenu() || interaction.isModalSubmit()) {
+      const id = decodeCustomId(interaction.customId);
+      const handler = id ? components[`${id.scope}:${id.action}`] : undefined;
+      if (!id || !handler) {
+        return replyEphemeral(interaction, 'This control is from an older version of the bot. Run the command again.');
+      }
+      await handler(interaction, id.args, ctx);
+    }
+  } catch (err) {
+    const command = interaction.isCommand() ? interaction.commandName : undefined;
+    if (isMemberMistake(err)) {
+      // A member's typo or a gateway refusal of what they asked: one short line, the answer tells them what to do.
+      if (!(err instanceof UserFacingError)) {
+        ctx.logger.info('request refused', {
+          kind: interaction.type,
+          command,
+          error: (err as Error).name,
+          message: (err as Error).message,
+        });
+      }
+    } else {
+      ctx.logger.error('interaction failed', { err, kind: interaction.type, command });
+    }
+    if (isDiscordCode(err, UNKNOWN_INTERACTION)) return;
+    try {
+      await replyEphemeral(interaction, ctx.logger.redact(userMessage(err)));
+    } catch (replyErr) {
+      ctx.logger.warn('could not tell the user about a failure', { err: replyErr });
+    }
+  }
+}

@@ -1,0 +1,83 @@
+// Handlers of a market card (`card:*` custom ids): paging, opening a market, picking a selection.
+import { ModalBuilder } from 'discord.js';
+import { type CardRef, cardOf, loadCardRef } from '../betting/card-ref.js';
+import { selectionName, sortMarkets } from '../betting/markets.js';
+import { assertMayBet } from '../betting/slip-post.js';
+import { minOddsField, stakeField } from '../betting/stake-form.js';
+import type { BotContext } from '../context.js';
+import type { ComponentHandler } from '../discord/component-handler.js';
+import { encodeCustomId, pageArg } from '../discord/custom-id.js';
+import { getRef } from '../discord/refs.js';
+import { cardView, marketView, stakeFormTitle } from '../views/card.js';
+
+export const cardPage: ComponentHandler = async (interaction, [ref, page], ctx) => {
+  if (!interaction.isButton()) return;
+  await interaction.deferUpdate();
+  const cardRef = await loadCardRef(ctx, ref ?? '');
+  const card = await cardOf(ctx, cardRef);
+  const view = cardView({
+    card,
+    eventName: cardRef.eventName,
+    ref: ref as string,
+    page: pageArg(page),
+    startTime: cardRef.startTime,
+  });
+  await interaction.editReply({ embeds: view.embeds, components: view.components });
+};
+
+export const cardOpen: ComponentHandler = async (interaction, [ref], ctx) => {
+  if (!interaction.isStringSelectMenu()) return;
+  await interaction.deferUpdate();
+  const cardRef = await loadCardRef(ctx, ref ?? '');
+  const card = await cardOf(ctx, cardRef);
+  const view = marketView({
+    card,
+    eventName: cardRef.eventName,
+    ref: ref as string,
+    marketIndex: pageArg(interaction.values[0]),
+  });
+  await interaction.editReply({ embeds: view.embeds, components: view.components });
+};
+
+/** Prev/Next under a market with more selections than one menu holds. */
+export const marketSelections: ComponentHandler = async (interaction, [ref, marketIndex, page], ctx) => {
+  if (!interaction.isButton()) return;
+  await interaction.deferUpdate();
+  const cardRef = await loadCardRef(ctx, ref ?? '');
+  const card = await cardOf(ctx, cardRef);
+  const view = marketView({
+    card,
+    eventName: cardRef.eventName,
+    ref: ref as string,
+    marketIndex: pageArg(marketIndex),
+    selectionPage: pageArg(page),
+  });
+  await interaction.editReply({ embeds: view.embeds, components: view.components });
+};
+
+/** The stake form's title: the selection and its card price, read from the cache (never the gateway). */
+async function stakeTitle(ctx: BotContext, ref: string, marketIndex: string, selIndex: string): Promise<string> {
+  const cardRef = await getRef<CardRef>(ctx.store, ref);
+  const card = cardRef
+    ? await ctx.catalog.peekCard(cardRef.epk, cardRef.bookie, {
+        ...(cardRef.tier ? { tier: cardRef.tier } : {}),
+        ...(cardRef.market ? { market: cardRef.market } : {}),
+      })
+    : undefined;
+  const sel = card ? sortMarkets(card.markets)[pageArg(marketIndex)]?.selections[pageArg(selIndex)] : undefined;
+  return sel ? stakeFormTitle(selectionName(sel.label, sel.line), sel.odds) : stakeFormTitle();
+}
+
+/** Picking a selection opens the stake modal; a modal must be the first answer, so no gateway call here. */
+export const cardPick: ComponentHandler = async (interaction, [ref, marketIndex], ctx) => {
+  if (!interaction.isStringSelectMenu()) return;
+  // Refused before the stake is asked for (one store read, well inside the 3 s a modal must come in).
+  await assertMayBet(ctx, interaction);
+  const selIndex = interaction.values[0] ?? '0';
+  const title = await stakeTitle(ctx, ref ?? '', marketIndex ?? '0', selIndex).catch(() => stakeFormTitle());
+  const modal = new ModalBuilder()
+    .setCustomId(encodeCustomId('slip', 'stake', ref ?? '', marketIndex ?? '0', selIndex))
+    .setTitle(title)
+    .addComponents(stakeField(), minOddsField('1.80'));
+  await interaction.showModal(modal);
+};

@@ -1,0 +1,304 @@
+import {
+  ActionRowBuilder,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  MessageFlags,
+  ModalBuilder,
+  type ModalSubmitInteraction,
+  TextInputBuilder,
+  TextInputStyle,
+} from 'discord.js';
+import { formatOdds } from '../betting/odds.js';
+import { postPreparedSlip } from '../betting/slip-post.js';
+import { minOddsField, readMinOdds, readStake, stakeField } from '../betting/stake-form.js';
+import { KNOWN_TRACKS, RACE_TYPES, RACES_OFFERED, type RaceType, trackValue } from '../catalog/tracks.js';
+import type { BotContext } from '../context.js';
+import type { ComponentHandler } from '../discord/component-handler.js';
+import { encodeCustomId } from '../discord/custom-id.js';
+import { matchText, replyEphemeral } from '../discord/interact.js';
+import { getRef, putRef } from '../discord/refs.js';
+import { UserFacingError, userMessage } from '../discord/user-errors.js';
+import { row, select } from '../views/components.js';
+import { type PriceRow, priceView } from '../views/desk.js';
+import type { MessageView } from '../views/limits.js';
+
+const RUNNERS_WAIT_MS = 1_500;
+const PRICE_WAIT_MS = 20_000;
+const RUNNERS_FILL_MS = 20_000;
+const RUNNERS_TTL_MS = 60_000;
+
+/** The race a /price racing answer showed, with each book's runners and prices: the "Bet" menus point here. */
+export interface RacePriceRef {
+  track: string;
+  raceNum: number;
+  raceType: RaceType;
+  date: string;
+  /** An account promo that needs a chosen runner: every slip made from these menus sends it. */
+  promoName?: string;
+  books: Array<{ bookie: string; runners: Array<{ runner: string; win?: number; place?: number }> }>;
+}
+
+export interface RacingBetInput {
+  bookie: string;
+  track: string;
+  raceNum: number;
+  raceType: RaceType;
+  date: string;
+  runner: string;
+  market: 'win' | 'place';
+  stake: number;
+  minOdds?: number;
+  useBonusBet?: boolean;
+  promoName?: string;
+}
+
+/** Posts a racing slip for the member; the interaction was deferred ephemerally. */
+export function postRacingSlip(
+  ctx: BotContext,
+  interaction: ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction,
+  bet: RacingBetInput,
+): Promise<void> {
+  // A stake above the approval tier asks for the proposal's lifetime: the slip is posted as a proposal.
+  return postPreparedSlip(ctx, interaction, bet.stake, (where, lifetime) =>
+    ctx.bets.prepareRacingSlip({ ...bet, ...where }, lifetime),
+  );
+}
+
+/** Track choices with their race type, so a greyhound or harness track is asked for as one. */
+export function trackChoices(typed: string): Array<{ name: string; value: string }> {
+  const t = typed.trim();
+  const known = matchText([...KNOWN_TRACKS], t, (x) => x.track).map((x) => ({
+    name: `${x.track} · ${RACE_TYPES[x.raceType]}`,
+    value: trackValue(x.track, x.raceType),
+  }));
+  return t && !KNOWN_TRACKS.some((x) => x.track.toLowerCase() === t.toLowerCase())
+    ? [...known, { name: t, value: t }]
+    : known;
+}
+
+/** Race numbers of the track's meeting on its local day. */
+export function raceChoices(track: string, day: string, typed: string): Array<{ name: string; value: number }> {
+  return Array.from({ length: RACES_OFFERED }, (_, i) => i + 1)
+    .filter((n) => typed.trim() === '' || String(n).startsWith(typed.trim()))
+    .map((n) => ({ name: `Race ${n} · ${track || 'track'} · ${day}`, value: n }));
+}
+
+const runnerCache = new Map<string, { at: number; runners: string[] }>();
+const runnerFills = new Map<string, Promise<void>>();
+
+type RaceKey = { track: string; raceNum: number; raceType: RaceType; date: string };
+const raceKeyOf = (r: RaceKey) => `${r.track}/${r.raceNum}/${r.raceType}/${r.date}`;
+
+/** Keeps the runners a price check returned (autocomplete reads them; /price racing fills it too). */
+export function rememberRunners(ctx: BotContext, race: RaceKey, runners: string[]): void {
+  if (runners.length > 0) runnerCache.set(raceKeyOf(race), { at: ctx.now(), runners });
+}
+
+/** One price check of the race at an active session, shared by every keystroke asking meanwhile. */
+function fillRunners(ctx: BotContext, race: RaceKey): Promise<void> {
+  const key = raceKeyOf(race);
+  let fill = runnerFills.get(key);
+  if (!fill) {
+    fill = (async () => {
+      const session = (await ctx.catalog.loadSessions()).find((s) => s.active);
+      if (!session) return;
+      const sub = await ctx.gateway.priceChecks.racing({
+        session_ids: [session.session_id],
+        category: 'racing',
+        track: race.track,
+        race_num: race.raceNum,
+        race_type: race.raceType,
+        date: race.date,
+        ...(ctx.callbackUrl ? { callback_url: ctx.callbackUrl } : {}),
+      });
+      const out = await sub.jobs[0]?.wait({ signal: AbortSignal.timeout(RUNNERS_FILL_MS) });
+      const result = out?.status === 'completed' ? out.result : undefined;
+      const rows = (result as { selections?: Array<{ runner?: unknown }> } | undefined)?.selections ?? [];
+      rememberRunners(
+        ctx,
+        race,
+        rows.flatMap((r) => (typeof r.runner === 'string' ? [r.runner] : [])),
+      );
+    })()
+      .catch((err) => ctx.logger.debug('runner autocomplete price check failed', { err }))
+      .finally(() => runnerFills.delete(key));
+    runnerFills.set(key, fill);
+  }
+  return fill;
+}
+
+/**
+ * Runners of a race. They are known only from a price check, so a first ask waits for one at most
+ * RUNNERS_WAIT_MS (autocomplete has three seconds), then answers with what was typed; the check carries on
+ * in the background and later asks read the cache (a minute).
+ */
+export async function runnerChoices(
+  ctx: BotContext,
+  race: RaceKey,
+  typed: string,
+): Promise<Array<{ name: string; value: string }>> {
+  const cached = runnerCache.get(raceKeyOf(race));
+  if (!cached || ctx.now() - cached.at > RUNNERS_TTL_MS) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      fillRunners(ctx, race),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, RUNNERS_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+  const runners = runnerCache.get(raceKeyOf(race))?.runners ?? [];
+  const list = matchText(runners, typed, (r) => r).map((r) => ({ name: r, value: r }));
+  const t = typed.trim();
+  return t && !list.some((c) => c.value.toLowerCase() === t.toLowerCase()) ? [...list, { name: t, value: t }] : list;
+}
+
+/**
+ * The live win/place prices of a race at every active session (or only `opts.bookie`'s), with a "Bet" menu per
+ * book; a refusal is returned as the sentence to show. `promoName` rides along into the slips the menus make.
+ */
+export async function raceBoard(
+  ctx: BotContext,
+  race: RaceKey,
+  opts: { runner?: string; bookie?: string; promoName?: string } = {},
+): Promise<MessageView | string> {
+  const sessions = (await ctx.catalog.loadSessions()).filter(
+    (s) => s.active && (opts.bookie === undefined || s.bookie === opts.bookie),
+  );
+  if (sessions.length === 0) {
+    return `No active session${opts.bookie ? ` of ${opts.bookie}` : ''} to price with. See /sessions.`;
+  }
+  const submission = await ctx.gateway.priceChecks.racing({
+    session_ids: sessions.map((s) => s.session_id),
+    category: 'racing',
+    track: race.track,
+    race_num: race.raceNum,
+    date: race.date,
+    race_type: race.raceType,
+    ...(opts.runner ? { runner: opts.runner } : {}),
+    ...(ctx.callbackUrl ? { callback_url: ctx.callbackUrl } : {}),
+  });
+  const books = await Promise.all(
+    submission.jobs.map(async (job, i) => {
+      const bookie = sessions.find((s) => s.session_id === job.sessionId)?.bookie ?? sessions[i]?.bookie ?? '?';
+      try {
+        const out = await job.wait({ signal: AbortSignal.timeout(PRICE_WAIT_MS) });
+        if (out.status !== 'completed') return { bookie, error: `job ${out.status}` };
+        const r = out.result as {
+          status?: string;
+          error?: string | null;
+          selections?: Array<{ runner?: string; prices?: PriceRow['prices'] }>;
+        };
+        if (r.status !== 'success') return { bookie, error: r.error ?? 'the book could not price this race' };
+        const rows: PriceRow[] = (r.selections ?? []).map((s) => ({ label: s.runner ?? '?', prices: s.prices ?? [] }));
+        return { bookie, rows };
+      } catch (err) {
+        return { bookie, error: userMessage(err) };
+      }
+    }),
+  );
+  const view = priceView({
+    title: `${race.track} R${race.raceNum} ${race.raceType}`,
+    subtitle: `${RACE_TYPES[race.raceType]} · ${race.date}${opts.runner ? ` · ${opts.runner}` : ''}${opts.promoName ? ` · promo ${opts.promoName}` : ''}`,
+    books,
+  });
+  // A "Bet" menu per book: picking a runner opens the stake form and posts a racing slip.
+  const priceOf = (row: PriceRow, market: string) => row.prices.find((p) => p.market === market)?.price ?? undefined;
+  const components = await racePriceMenus(ctx, {
+    ...race,
+    ...(opts.promoName ? { promoName: opts.promoName } : {}),
+    books: books.map((b) => ({
+      bookie: b.bookie,
+      runners: (b.rows ?? []).map((r) => {
+        const win = priceOf(r, 'win');
+        const place = priceOf(r, 'place');
+        return { runner: r.label, ...(win ? { win } : {}), ...(place ? { place } : {}) };
+      }),
+    })),
+  });
+  return { ...view, components };
+}
+
+/** One "Bet on a runner" menu per book under a /price racing answer (a menu holds 25 runners). */
+export async function racePriceMenus(ctx: BotContext, ref: RacePriceRef): Promise<MessageView['components']> {
+  const books = ref.books.filter((b) => b.runners.length > 0).slice(0, 5);
+  if (books.length === 0) return [];
+  rememberRunners(ctx, ref, books[0]?.runners.map((r) => r.runner) ?? []);
+  const id = await putRef(ctx.store, ref);
+  return books.map((b) =>
+    row(
+      select(
+        encodeCustomId('race', 'pick', id, ref.books.indexOf(b)),
+        `Bet at ${b.bookie}: pick a runner`,
+        b.runners.map((r, i) => ({
+          label: r.runner,
+          value: String(i),
+          description: `win ${r.win === undefined ? '–' : formatOdds(r.win)} · place ${r.place === undefined ? '–' : formatOdds(r.place)}`,
+        })),
+      ),
+    ),
+  );
+}
+
+/** Picking a runner opens the stake form (a modal must be the first answer, so no gateway call here). */
+const racePick: ComponentHandler = async (interaction, [ref, bookIndex], ctx) => {
+  if (!interaction.isStringSelectMenu()) return;
+  const runnerIndex = interaction.values[0] ?? '0';
+  const race = await getRef<RacePriceRef>(ctx.store, ref ?? '');
+  const book = race?.books[Number(bookIndex)];
+  const runner = book?.runners[Number(runnerIndex)];
+  const title = runner && race ? `${runner.runner} · ${race.track} R${race.raceNum} · ${book?.bookie}` : 'Racing bet';
+  const modal = new ModalBuilder()
+    .setCustomId(encodeCustomId('race', 'stake', ref ?? '', bookIndex ?? '0', runnerIndex))
+    .setTitle(title.slice(0, 45))
+    .addComponents(
+      stakeField(),
+      new ActionRowBuilder<TextInputBuilder>().addComponents(
+        new TextInputBuilder()
+          .setCustomId('market')
+          .setLabel('Market: win or place')
+          .setValue('win')
+          .setStyle(TextInputStyle.Short)
+          .setRequired(true)
+          .setMaxLength(5),
+      ),
+      minOddsField('3.50'),
+    );
+  await interaction.showModal(modal);
+};
+
+const raceStake: ComponentHandler = async (interaction, [ref, bookIndex, runnerIndex], ctx) => {
+  if (!interaction.isModalSubmit()) return;
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  const stake = readStake(interaction);
+  if (!stake.ok) return replyEphemeral(interaction, stake.message);
+  const market = interaction.fields.getTextInputValue('market').trim().toLowerCase();
+  if (market !== 'win' && market !== 'place') {
+    return replyEphemeral(interaction, `"${market.slice(0, 20)}" is not a market. Enter win or place.`);
+  }
+  const minOdds = readMinOdds(interaction, '3.50');
+  if (!minOdds.ok) return replyEphemeral(interaction, minOdds.message);
+  const race = await getRef<RacePriceRef>(ctx.store, ref ?? '');
+  const book = race?.books[Number(bookIndex)];
+  const runner = book?.runners[Number(runnerIndex)];
+  if (!race || !book || !runner)
+    throw new UserFacingError('These prices are too old to bet from. Run /price racing again.');
+  await postRacingSlip(ctx, interaction, {
+    bookie: book.bookie,
+    track: race.track,
+    raceNum: race.raceNum,
+    raceType: race.raceType,
+    date: race.date,
+    runner: runner.runner,
+    market,
+    stake: stake.value,
+    ...(minOdds.value === undefined ? {} : { minOdds: minOdds.value }),
+    ...(race.promoName ? { promoName: race.promoName } : {}),
+  });
+};
+
+export const RACING_COMPONENTS: Record<string, ComponentHandler> = {
+  'race:pick': racePick,
+  'race:stake': raceStake,
+};

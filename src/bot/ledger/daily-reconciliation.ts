@@ -1,0 +1,243 @@
+import type { Transaction } from '../../gateway/index.js';
+import { formatMoney } from '../betting/odds.js';
+import { dayIn, dayStart } from '../catalog/dates.js';
+import { getSettings } from '../config/settings.js';
+import type { GatewayPort } from '../gateway-port.js';
+import type { Outbox } from '../results/outbox.js';
+import { readTransactionsSince } from '../results/transactions.js';
+import type { BotStore } from '../store/index.js';
+import { COLOUR } from '../views/colours.js';
+import { clip, fitView, LIMITS, type MessageView } from '../views/limits.js';
+import {
+  type BalanceCheck,
+  balanceMismatch,
+  compareBalance,
+  deskBets,
+  previousCheck,
+  recordBalanceChecks,
+} from './balance-check.js';
+import { Ledger } from './ledger.js';
+
+/** What the day's reconciliation found wrong, each naming the bet. */
+export interface ReconMismatch {
+  kind: 'unknown_bet' | 'missed_settlement' | 'balance';
+  sessionId: string;
+  /** The bet named, or '' for a balance mismatch. */
+  betId: string;
+  detail: string;
+}
+
+export interface ReconSession {
+  sessionId: string;
+  gatewayBets: number;
+  matched: number;
+  /** The transactions could not be read (the job did not complete): nothing was judged for this session. */
+  unread: boolean;
+  /** The cash against what the desk's records imply; undefined when the balance could not be read. */
+  balance?: BalanceCheck;
+}
+
+export interface ReconReport {
+  day: string;
+  sessions: ReconSession[];
+  mismatches: ReconMismatch[];
+}
+
+const SETTLED = new Set(['won', 'lost', 'void', 'cashed_out', 'half_won', 'half_lost']);
+
+/**
+ * The ledger against each session's /v3/transactions for one day of the server's time zone: every bet the
+ * gateway took that day must be a placement in the ledger, and every bet the book settled that day a settlement.
+ * Sessions are those the desk has bet through and the key's active ones; the ledger is the whole desk's, so
+ * another server's bets on a shared account are not reported as unknown.
+ */
+export async function reconcileDay(input: {
+  store: BotStore;
+  gateway: GatewayPort;
+  callbackUrl: string | undefined;
+  guildKey: string;
+  day: string;
+  timezone: string;
+  now: number;
+}): Promise<ReconReport> {
+  const from = dayStart(input.day, input.timezone);
+  if (from === undefined) throw new Error(`not a day: ${input.day}`);
+  const to = dayStart(dayIn(from + 36 * 3_600_000, input.timezone), input.timezone) ?? from + 86_400_000;
+  const entries = await new Ledger(input.store).allOfKinds(['placement', 'settlement']);
+  const desk = deskBets(entries);
+  const placementByBet = new Map<string, string>();
+  const settledPlacements = new Set<string>();
+  for (const e of entries) {
+    if (e.kind === 'placement' && typeof e.data.betId === 'string') placementByBet.set(e.data.betId, e.ref);
+    if (e.kind === 'settlement') settledPlacements.add(e.ref);
+  }
+  const used = await input.store.query<{ session_id: string }>(
+    'SELECT DISTINCT session_id FROM bet_records WHERE guild_key = ?',
+    input.guildKey,
+  );
+  const active = (await input.gateway.sessions.list()).filter((s) => s.active).map((s) => s.session_id);
+  const sessions = [...new Set([...used.map((r) => r.session_id), ...active])].sort();
+  const report: ReconReport = { day: input.day, sessions: [], mismatches: [] };
+  const inDay = (iso: string | null | undefined) => {
+    const t = Date.parse(String(iso ?? ''));
+    return Number.isFinite(t) && t >= from && t < to;
+  };
+  for (const sessionId of sessions) {
+    // The balance first, then the history: every move the balance holds is then in the history read.
+    const previous = await previousCheck(input.store, sessionId);
+    const balance = await input.gateway.balances.get({ session_id: sessionId }).catch(() => undefined);
+    // Back to the previous check and to the desk's oldest bet still open then, so their settlements are read.
+    const [open] = await input.store.query<{ since: number | null }>(
+      `SELECT MIN(created_at) AS since FROM bet_records WHERE session_id = ?
+         AND (state IN ('sending', 'submitted', 'unknown', 'placed') OR updated_at >= ?)`,
+      sessionId,
+      previous?.retrievedAt ?? from,
+    );
+    const since = Math.min(from, previous?.retrievedAt ?? from, Number(open?.since ?? from) || from);
+    const read = await readTransactionsSince(input.gateway, sessionId, since, input.now, {
+      callbackUrl: input.callbackUrl,
+    });
+    if (!read) {
+      report.sessions.push({ sessionId, gatewayBets: 0, matched: 0, unread: true });
+      continue;
+    }
+    const compared = balance
+      ? compareBalance({ sessionId, balance, transactions: read.transactions, previous, desk, now: input.now })
+      : undefined;
+    // Rows beyond the largest read may hold moves since the previous check: not judged on part of the history.
+    const check =
+      compared && !read.complete && compared.notCompared === undefined
+        ? { ...compared, impliedCents: null, notCompared: 'history_incomplete' as const }
+        : compared;
+    const balanceDetail = check ? balanceMismatch(check) : undefined;
+    if (balanceDetail) report.mismatches.push({ kind: 'balance', sessionId, betId: '', detail: balanceDetail });
+    const bets = read.transactions.filter((t: Transaction) => t.type === 'bet');
+    const placedToday = bets.filter((t) => inDay(t.placed_at));
+    let matched = 0;
+    for (const tx of placedToday) {
+      if (placementByBet.has(tx.id)) matched++;
+      else {
+        report.mismatches.push({
+          kind: 'unknown_bet',
+          sessionId,
+          betId: tx.id,
+          detail: `a ${formatMoney(Number(tx.stake ?? 0))} bet at the gateway that the ledger has no placement for`,
+        });
+      }
+    }
+    for (const tx of bets.filter((t) => SETTLED.has(t.status) && inDay(t.settled_at))) {
+      const placement = placementByBet.get(tx.id);
+      if (placement !== undefined && !settledPlacements.has(placement)) {
+        report.mismatches.push({
+          kind: 'missed_settlement',
+          sessionId,
+          betId: tx.id,
+          detail: `settled ${tx.status} at the book, but the ledger has no settlement for it`,
+        });
+      }
+    }
+    report.sessions.push({
+      sessionId,
+      gatewayBets: placedToday.length,
+      matched,
+      unread: false,
+      ...(check ? { balance: check } : {}),
+    });
+  }
+  return report;
+}
+
+export function reconciliationView(r: ReconReport): MessageView {
+  const bets = r.sessions.reduce((a, s) => a + s.gatewayBets, 0);
+  const matched = r.sessions.reduce((a, s) => a + s.matched, 0);
+  const unread = r.sessions.filter((s) => s.unread);
+  const clean = r.mismatches.length === 0 && unread.length === 0;
+  const lines = r.mismatches
+    .slice(0, 15)
+    .map((m) => `**${m.kind === 'balance' ? 'Balance' : m.betId}** (${m.sessionId}): ${m.detail}`)
+    .concat(r.mismatches.length > 15 ? [`… and ${r.mismatches.length - 15} more`] : []);
+  return fitView({
+    content: '',
+    embeds: [
+      {
+        title: `Daily reconciliation · ${r.day}`,
+        description: clip(
+          `${matched} of ${bets} bet${bets === 1 ? '' : 's'} at the gateway matched the ledger. ${
+            clean ? 'No mismatches.' : `${r.mismatches.length} mismatch${r.mismatches.length === 1 ? '' : 'es'}.`
+          }`,
+          LIMITS.embedDescription,
+        ),
+        color: clean ? COLOUR.ok : COLOUR.refused,
+        fields: [
+          ...(lines.length ? [{ name: 'Mismatches', value: clip(lines.join('\n'), LIMITS.fieldValue) }] : []),
+          {
+            name: 'Sessions',
+            value: clip(
+              r.sessions
+                .map((s) =>
+                  s.unread
+                    ? `${s.sessionId}: transactions could not be read; checked again next run`
+                    : `${s.sessionId}: ${s.matched} of ${s.gatewayBets} matched; ${balanceLine(s.balance)}`,
+                )
+                .join('\n') || 'none',
+              LIMITS.fieldValue,
+            ),
+          },
+        ],
+      },
+    ],
+    components: [],
+  });
+}
+
+/** A session's balance in the report: compared, or why not. */
+function balanceLine(c: BalanceCheck | undefined): string {
+  if (!c) return 'balance could not be read; compared next run';
+  const cash = formatMoney(c.cashCents / 100);
+  if (c.notCompared === 'first') return `cash ${cash} recorded, compared from the next run`;
+  if (c.notCompared === 'moved_after_read') return 'money moved after the balance was read; compared next run';
+  if (c.notCompared === 'history_incomplete')
+    return 'not compared: the history since the last check is longer than one read';
+  return c.impliedCents === c.cashCents && c.listed.length === 0
+    ? `cash ${cash}, as the desk's records imply`
+    : `cash ${cash}, ${formatMoney((c.impliedCents ?? 0) / 100)} implied`;
+}
+
+/** The report's balance checks, recorded once it is posted: each is where the next comparison starts. */
+export function checksOf(r: ReconReport): BalanceCheck[] {
+  return r.sessions.flatMap((s) => (s.balance ? [s.balance] : []));
+}
+
+/**
+ * One beat of the daily reconciliation: for each server with a results channel whose report for yesterday (in its
+ * time zone) is not posted yet, reconcile the day, post the report once and record the balance checks. A server
+ * whose sessions could not all be read is tried again on the next beat.
+ */
+export async function reconcileYesterday(d: {
+  guildIds: Iterable<string>;
+  store: BotStore;
+  gateway: GatewayPort;
+  outbox: Pick<Outbox, 'has' | 'create'>;
+  callbackUrl: string | undefined;
+  now: number;
+}): Promise<void> {
+  for (const guildId of d.guildIds) {
+    const settings = await getSettings(d.store, guildId);
+    if (!settings.resultsChannelId) continue;
+    const day = dayIn(d.now - 86_400_000, settings.timezone);
+    const key = `recon:${guildId}:${day}`;
+    if (await d.outbox.has(`create:${key}`)) continue;
+    const report = await reconcileDay({
+      store: d.store,
+      gateway: d.gateway,
+      callbackUrl: d.callbackUrl,
+      guildKey: guildId,
+      day,
+      timezone: settings.timezone,
+      now: d.now,
+    });
+    if (report.sessions.some((s) => s.unread)) continue;
+    await d.outbox.create(key, settings.resultsChannelId, reconciliationView(report));
+    await recordBalanceChecks(d.store, guildId, checksOf(report), d.now);
+  }
+}

@@ -1,0 +1,315 @@
+import { createHash } from 'node:crypto';
+import type { BotStore } from '../store/index.js';
+
+/**
+ * The syndicate's ledger: one append-only table, each entry carrying the SHA-256 of the previous entry
+ * (docs/decisions/0800-hash-chained-ledger.md). Nothing is updated or deleted; a correction is a new entry.
+ */
+export type LedgerKind =
+  | 'proposal'
+  | 'approval'
+  | 'rejection'
+  | 'lapse'
+  | 'expiry'
+  | 'hold'
+  | 'submitted'
+  | 'placement'
+  | 'unknown'
+  | 'settlement'
+  | 'release'
+  | 'missing'
+  | 'limit_change'
+  | 'balance_check'
+  | 'correction';
+
+export interface LedgerInput {
+  at: number;
+  guildKey: string;
+  kind: LedgerKind;
+  /** What the entry is about: a placement id, a proposal id, a settings key. */
+  ref: string;
+  /** The Discord user who acted, or null for the desk itself (a result, a settlement). */
+  actor: string | null;
+  /** Whole cents: the stake held or placed, the profit or loss settled; null when no money moves. */
+  amountCents: number | null;
+  data: Record<string, unknown>;
+}
+
+export interface LedgerEntry extends LedgerInput {
+  seq: number;
+  prevHash: string;
+  hash: string;
+}
+
+interface Row extends Record<string, unknown> {
+  seq: number;
+  at: number;
+  guild_key: string;
+  kind: LedgerKind;
+  ref: string;
+  actor: string | null;
+  amount_cents: number | null;
+  data: string;
+  prev_hash: string;
+  hash: string;
+}
+
+export const GENESIS = '0'.repeat(64);
+
+/** JSON with object keys sorted at every depth: one text per value, so the hash does not depend on key order. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj)
+    .filter((k) => obj[k] !== undefined)
+    .sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
+}
+
+/** The hash of an entry: SHA-256 over the canonical JSON of every field but the hash itself. */
+export function entryHash(e: Omit<LedgerEntry, 'hash'>): string {
+  return createHash('sha256')
+    .update(
+      canonicalJson({
+        seq: e.seq,
+        at: e.at,
+        guildKey: e.guildKey,
+        kind: e.kind,
+        ref: e.ref,
+        actor: e.actor,
+        amountCents: e.amountCents,
+        data: e.data,
+        prevHash: e.prevHash,
+      }),
+    )
+    .digest('hex');
+}
+
+const toEntry = (r: Row): LedgerEntry => ({
+  seq: Number(r.seq),
+  at: Number(r.at),
+  guildKey: r.guild_key,
+  kind: r.kind,
+  ref: r.ref,
+  actor: r.actor,
+  amountCents: r.amount_cents === null ? null : Number(r.amount_cents),
+  data: JSON.parse(r.data) as Record<string, unknown>,
+  prevHash: r.prev_hash,
+  hash: r.hash,
+});
+
+export type VerifyResult =
+  | { ok: true; entries: number; head: string }
+  | { ok: false; entries: number; seq: number; reason: string };
+
+const PAGE = 1000;
+
+/** A unique-key violation on either engine: another writer took the sequence number first. */
+function isDuplicateKey(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23505' || /UNIQUE constraint failed|duplicate key value/.test(String(e?.message));
+}
+
+/** Entries waiting for the next group append of one store, and whether a group is being written. */
+interface AppendQueue {
+  waiting: Array<{ input: LedgerInput; resolve: (e: LedgerEntry) => void; reject: (err: unknown) => void }>;
+  writing: boolean;
+}
+
+/** One queue per store, shared by every Ledger over it, so a process writes one group at a time. */
+const queues = new WeakMap<BotStore, AppendQueue>();
+
+/** At most this many entries in one INSERT (10 parameters each: well under either engine's limit). */
+const GROUP_MAX = 200;
+
+export class Ledger {
+  constructor(private readonly store: BotStore) {}
+
+  /**
+   * Appends one entry after the current head and resolves once it is stored. Entries that arrive while a group
+   * is being written wait and go in together as the next group: one lock, one head read and one INSERT for the
+   * whole group (group commit), so concurrent confirms do not queue one by one behind the chain's lock.
+   */
+  append(input: LedgerInput): Promise<LedgerEntry> {
+    let q = queues.get(this.store);
+    if (!q) {
+      q = { waiting: [], writing: false };
+      queues.set(this.store, q);
+    }
+    const queue = q;
+    return new Promise<LedgerEntry>((resolve, reject) => {
+      queue.waiting.push({ input, resolve, reject });
+      if (!queue.writing) void this.#drain(queue);
+    });
+  }
+
+  async #drain(q: AppendQueue): Promise<void> {
+    q.writing = true;
+    try {
+      while (q.waiting.length > 0) {
+        const group = q.waiting.splice(0, GROUP_MAX);
+        try {
+          const entries = await this.#appendGroup(group.map((w) => w.input));
+          for (const [i, w] of group.entries()) w.resolve(entries[i] as LedgerEntry);
+        } catch (err) {
+          for (const w of group) w.reject(err);
+        }
+      }
+    } finally {
+      q.writing = false;
+    }
+  }
+
+  /**
+   * Chains the group after the current head and inserts it in one statement. The sequence number is the
+   * primary key and the INSERT has no conflict clause, so the statement goes in whole or not at all: a writer
+   * that read a stale head (another process appended) fails on the key, reads the new head and tries again.
+   * The chain can never fork or be left with a gap.
+   */
+  async #appendGroup(inputs: LedgerInput[]): Promise<LedgerEntry[]> {
+    return this.store.withLock('ledger:append', async () => {
+      let lastErr: unknown;
+      for (let attempt = 0; attempt < 50; attempt++) {
+        const head = await this.head();
+        let seq = head?.seq ?? 0;
+        let prevHash = head?.hash ?? GENESIS;
+        const entries = inputs.map((input): LedgerEntry => {
+          seq += 1;
+          const entry = { ...input, seq, prevHash };
+          const hash = entryHash(entry);
+          prevHash = hash;
+          return { ...entry, hash };
+        });
+        try {
+          await this.store.query(
+            `INSERT INTO ledger (seq, at, guild_key, kind, ref, actor, amount_cents, data, prev_hash, hash)
+             VALUES ${entries.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+            ...entries.flatMap((e) => [
+              e.seq,
+              e.at,
+              e.guildKey,
+              e.kind,
+              e.ref,
+              e.actor,
+              e.amountCents,
+              canonicalJson(e.data),
+              e.prevHash,
+              e.hash,
+            ]),
+          );
+          return entries;
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+          lastErr = err;
+        }
+      }
+      throw new Error(`the ledger head kept moving; the entries were not appended (${String(lastErr)})`);
+    });
+  }
+
+  async head(): Promise<{ seq: number; hash: string } | undefined> {
+    const rows = await this.store.query<{ seq: number; hash: string }>(
+      'SELECT seq, hash FROM ledger ORDER BY seq DESC LIMIT 1',
+    );
+    return rows[0] ? { seq: Number(rows[0].seq), hash: rows[0].hash } : undefined;
+  }
+
+  /** Walks the chain from the first entry: the first entry whose link, hash or position is wrong is named. */
+  async verify(): Promise<VerifyResult> {
+    let expectedSeq = 1;
+    let prev = GENESIS;
+    for (;;) {
+      const rows = await this.store.query<Row>(
+        'SELECT * FROM ledger WHERE seq >= ? ORDER BY seq LIMIT ?',
+        expectedSeq,
+        PAGE,
+      );
+      for (const row of rows) {
+        const seq = Number(row.seq);
+        const broken = (reason: string): VerifyResult => ({ ok: false, entries: seq - 1, seq, reason });
+        if (seq !== expectedSeq) {
+          return { ok: false, entries: expectedSeq - 1, seq: expectedSeq, reason: `entry ${expectedSeq} is missing` };
+        }
+        let entry: LedgerEntry;
+        try {
+          entry = toEntry(row);
+        } catch {
+          return broken('its data is not JSON');
+        }
+        if (entry.prevHash !== prev) return broken('it does not point at the hash of the entry before it');
+        if (entryHash(entry) !== entry.hash) return broken('its content does not match its hash (it was changed)');
+        prev = entry.hash;
+        expectedSeq++;
+      }
+      if (rows.length < PAGE) return { ok: true, entries: expectedSeq - 1, head: prev };
+    }
+  }
+
+  /** Every entry of these kinds, oldest first (for the daily reconciliation). */
+  async allOfKinds(kinds: readonly LedgerKind[]): Promise<LedgerEntry[]> {
+    const rows = await this.store.query<Row>(
+      `SELECT * FROM ledger WHERE kind IN (${kinds.map(() => '?').join(', ')}) ORDER BY seq`,
+      ...kinds,
+    );
+    return rows.map(toEntry);
+  }
+
+  /** The newest entry of one kind about one ref (a session's last balance check), or undefined. */
+  async latest(kind: LedgerKind, ref: string): Promise<LedgerEntry | undefined> {
+    const rows = await this.store.query<Row>(
+      'SELECT * FROM ledger WHERE kind = ? AND ref = ? ORDER BY seq DESC LIMIT 1',
+      kind,
+      ref,
+    );
+    return rows[0] ? toEntry(rows[0]) : undefined;
+  }
+
+  /** Entries with `from <= at < to` (epoch ms) for one guild, oldest first. */
+  async range(guildKey: string, from: number, to: number, limit = 50_000): Promise<LedgerEntry[]> {
+    const rows = await this.store.query<Row>(
+      'SELECT * FROM ledger WHERE guild_key = ? AND at >= ? AND at < ? ORDER BY seq LIMIT ?',
+      guildKey,
+      from,
+      to,
+      limit,
+    );
+    return rows.map(toEntry);
+  }
+}
+
+export function verifyText(r: VerifyResult): string {
+  if (r.ok)
+    return `The ledger is intact: ${r.entries} entries, every hash links to the one before. Head ${r.head.slice(0, 16)}…`;
+  return `The ledger is broken at entry ${r.seq}: ${r.reason}. The ${r.entries} entries before it verify. Nothing is repaired automatically; compare entry ${r.seq} with a backup and record a correction.`;
+}
+
+const csvCell = (v: unknown): string => {
+  const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : String(v);
+  // Quote always; a leading = + - @ is prefixed so a spreadsheet does not run it as a formula.
+  const safe = /^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s) ? `'${s}` : s;
+  return `"${safe.replaceAll('"', '""')}"`;
+};
+
+const money = (cents: number | null) => (cents === null ? '' : (cents / 100).toFixed(2));
+
+/** The entries as CSV (one row each, the data as canonical JSON), for a treasurer's spreadsheet. */
+export function ledgerCsv(entries: LedgerEntry[]): string {
+  const head = ['seq', 'at', 'kind', 'ref', 'actor', 'amount', 'data', 'prev_hash', 'hash'];
+  const lines = entries.map((e) =>
+    [
+      e.seq,
+      new Date(e.at).toISOString(),
+      e.kind,
+      e.ref,
+      e.actor,
+      money(e.amountCents),
+      canonicalJson(e.data),
+      e.prevHash,
+      e.hash,
+    ]
+      .map(csvCell)
+      .join(','),
+  );
+  return `${[head.join(','), ...lines].join('\r\n')}\r\n`;
+}

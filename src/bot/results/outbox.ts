@@ -1,0 +1,257 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from '../config/logger.js';
+import type { DiscordPoster } from '../discord/poster.js';
+import type { BotStore } from '../store/index.js';
+import type { MessageView } from '../views/limits.js';
+
+/**
+ * Every Discord write that reports money (submitted, receipt, refusal, settlement notice) goes through here:
+ * recorded in the store first, sent by a worker, retried with backoff on 429/5xx/network errors, marked done
+ * only once Discord accepted it, and resumed after a restart.
+ *
+ * Edits are keyed by the message they change and carry a rank (the stage of the bet they show): a later
+ * stage replaces an earlier one still waiting, and an earlier stage never overwrites a later one. Creates
+ * carry Discord's `nonce` with `enforce_nonce`, so a create resent after a crash (Discord accepted it, the
+ * process died before marking it done) is not posted twice.
+ */
+
+/** Ranks of the edits of one slip message: higher wins. */
+export const RANK = {
+  submitted: 10,
+  unknown: 20,
+  final: 30,
+} as const;
+
+const MAX_BACKOFF_MS = 60_000;
+/** A refusal that is not about load (unknown message, missing access) is tried this many times. */
+const MAX_HARD_FAILURES = 3;
+const BATCH = 20;
+const LEASE_MS = 30_000;
+
+interface OutboxRow extends Record<string, unknown> {
+  outbox_key: string;
+  kind: 'edit' | 'create';
+  channel_id: string;
+  message_id: string | null;
+  body: string;
+  rank: number;
+  nonce: string | null;
+  state: string;
+  attempts: number;
+  lease_until: number;
+}
+
+export interface OutboxOptions {
+  store: BotStore;
+  poster: DiscordPoster;
+  logger: Logger;
+  now: () => number;
+  owner: string;
+  /** How often due retries are looked for (new entries are sent at once). */
+  intervalMs?: number;
+}
+
+/** Discord's nonce: at most 25 characters, the same for the same outbox key. */
+export function nonceOf(key: string): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 25);
+}
+
+function statusOf(err: unknown): number | undefined {
+  const s = (err as { status?: unknown })?.status;
+  return typeof s === 'number' ? s : undefined;
+}
+
+/** Load, limits and the network pass; other refusals (404 unknown message, 403) will not. */
+function isTransient(err: unknown): boolean {
+  const status = statusOf(err);
+  return status === undefined || status === 429 || status >= 500;
+}
+
+export class Outbox {
+  readonly #o: OutboxOptions;
+  #timer: NodeJS.Timeout | undefined;
+  #draining: Promise<void> | undefined;
+  #again = false;
+  #stopped = false;
+
+  constructor(o: OutboxOptions) {
+    this.#o = o;
+  }
+
+  /** Records an edit of a message; sent at once unless a later stage of it is already recorded. */
+  async edit(channelId: string, messageId: string, view: MessageView, rank: number): Promise<void> {
+    const now = this.#o.now();
+    await this.#o.store.query(
+      `INSERT INTO outbox (outbox_key, kind, channel_id, message_id, body, rank, nonce, state, attempts, next_at,
+         created_at, updated_at)
+       VALUES (?, 'edit', ?, ?, ?, ?, NULL, 'pending', 0, ?, ?, ?)
+       ON CONFLICT (outbox_key) DO UPDATE SET body = excluded.body, rank = excluded.rank, state = 'pending',
+         attempts = 0, next_at = excluded.next_at, updated_at = excluded.updated_at
+       WHERE outbox.rank < excluded.rank`,
+      `edit:${channelId}:${messageId}`,
+      channelId,
+      messageId,
+      JSON.stringify(view),
+      rank,
+      now,
+      now,
+      now,
+    );
+    this.kick();
+  }
+
+  /** Records a new message under a key that makes it once-only (e.g. `settle:<bet id>`). */
+  async create(key: string, channelId: string, view: MessageView): Promise<void> {
+    const now = this.#o.now();
+    await this.#o.store.query(
+      `INSERT INTO outbox (outbox_key, kind, channel_id, message_id, body, rank, nonce, state, attempts, next_at,
+         created_at, updated_at)
+       VALUES (?, 'create', ?, NULL, ?, 0, ?, 'pending', 0, ?, ?, ?) ON CONFLICT (outbox_key) DO NOTHING`,
+      `create:${key}`,
+      channelId,
+      JSON.stringify(view),
+      nonceOf(key),
+      now,
+      now,
+      now,
+    );
+    this.kick();
+  }
+
+  /**
+   * The stages the outbox has not recorded yet: no edit of the message at that rank or a later one. Recording
+   * any other stage again would change nothing (edit() keeps the highest), so a restart re-queues only these.
+   */
+  async unrecorded<T extends { channelId: string; messageId: string; rank: number }>(stages: T[]): Promise<T[]> {
+    const keyOf = (s: T) => `edit:${s.channelId}:${s.messageId}`;
+    const ranks = new Map<string, number>();
+    // A few hundred keys per statement stays far inside either engine's parameter limit.
+    for (let i = 0; i < stages.length; i += 500) {
+      const keys = stages.slice(i, i + 500).map(keyOf);
+      const rows = await this.#o.store.query<{ outbox_key: string; rank: number }>(
+        `SELECT outbox_key, rank FROM outbox WHERE outbox_key IN (${keys.map(() => '?').join(', ')})`,
+        ...keys,
+      );
+      for (const r of rows) ranks.set(r.outbox_key, Number(r.rank));
+    }
+    return stages.filter((s) => (ranks.get(keyOf(s)) ?? Number.NEGATIVE_INFINITY) < s.rank);
+  }
+
+  /** Whether an entry with this key exists (any state). */
+  async has(key: string): Promise<boolean> {
+    const rows = await this.#o.store.query('SELECT 1 AS one FROM outbox WHERE outbox_key = ?', key);
+    return rows.length > 0;
+  }
+
+  async pendingCount(): Promise<number> {
+    const rows = await this.#o.store.query<{ n: number }>("SELECT COUNT(*) AS n FROM outbox WHERE state = 'pending'");
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  start(): void {
+    if (this.#timer || this.#stopped) return;
+    this.#timer = setInterval(() => this.kick(), this.#o.intervalMs ?? 1_000);
+    this.#timer.unref();
+    this.kick();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#draining?.catch(() => undefined);
+  }
+
+  /** Sends what is due now; overlapping kicks fold into one more pass. */
+  kick(): void {
+    if (this.#stopped) return;
+    if (this.#draining) {
+      this.#again = true;
+      return;
+    }
+    this.#draining = this.#drain()
+      .catch((err) => this.#o.logger.warn('outbox pass failed; will retry', { err }))
+      .finally(() => {
+        this.#draining = undefined;
+        if (this.#again && !this.#stopped) {
+          this.#again = false;
+          this.kick();
+        }
+      });
+  }
+
+  /** Resolves when nothing is due any more (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.#draining) await this.#draining;
+  }
+
+  async #drain(): Promise<void> {
+    for (;;) {
+      if (this.#stopped) return;
+      const now = this.#o.now();
+      const rows = await this.#o.store.query<OutboxRow>(
+        `UPDATE outbox SET lease_until = ?, updated_at = ?
+         WHERE outbox_key IN (SELECT outbox_key FROM outbox WHERE state = 'pending' AND next_at <= ?
+           AND lease_until <= ? ORDER BY created_at LIMIT ${BATCH})
+         RETURNING *`,
+        now + LEASE_MS,
+        now,
+        now,
+        now,
+      );
+      if (rows.length === 0) return;
+      // Entries for different messages go out together; Discord's per-route limits are handled by its client.
+      await Promise.all(rows.map((row) => this.#send(row)));
+    }
+  }
+
+  async #send(row: OutboxRow): Promise<void> {
+    const view = JSON.parse(row.body) as MessageView;
+    try {
+      if (row.kind === 'edit') {
+        await this.#o.poster.edit(row.channel_id, row.message_id ?? '', view);
+      } else {
+        const id = await this.#o.poster.post(row.channel_id, view, row.nonce ?? undefined);
+        await this.#o.store.query('UPDATE outbox SET message_id = ? WHERE outbox_key = ?', id, row.outbox_key);
+      }
+      // Done only for the stage that was sent: a later stage recorded meanwhile stays pending, and its lease
+      // (this send's) is let go so the drain's next pass sends it now rather than when the lease runs out.
+      await this.#o.store.query(
+        `UPDATE outbox SET state = CASE WHEN rank = ? THEN 'done' ELSE state END, lease_until = 0, updated_at = ?
+         WHERE outbox_key = ? AND state = 'pending' AND lease_until = ?`,
+        row.rank,
+        this.#o.now(),
+        row.outbox_key,
+        row.lease_until,
+      );
+    } catch (err) {
+      const attempts = Number(row.attempts) + 1;
+      const transient = isTransient(err);
+      const give = !transient && attempts >= MAX_HARD_FAILURES;
+      const retryAfterMs = (err as { retryAfterMs?: number }).retryAfterMs;
+      const backoff = Math.min(MAX_BACKOFF_MS, retryAfterMs ?? 500 * 2 ** Math.min(attempts, 7));
+      const message = String((err as Error)?.message ?? err).slice(0, 300);
+      await this.#o.store.query(
+        `UPDATE outbox SET state = ?, attempts = ?, next_at = ?, lease_until = 0, last_error = ?, updated_at = ?
+         WHERE outbox_key = ? AND rank = ? AND state = 'pending'`,
+        give ? 'failed' : 'pending',
+        attempts,
+        this.#o.now() + backoff,
+        message,
+        this.#o.now(),
+        row.outbox_key,
+        row.rank,
+      );
+      // A later stage recorded while this one failed is sent on the next pass, not after the lease.
+      await this.#o.store.query(
+        "UPDATE outbox SET lease_until = 0 WHERE outbox_key = ? AND rank <> ? AND state = 'pending' AND lease_until = ?",
+        row.outbox_key,
+        row.rank,
+        row.lease_until,
+      );
+      const fields = { key: row.outbox_key, attempts, status: statusOf(err), err: message };
+      if (give) this.#o.logger.error('Discord refused a money post; giving up on it', fields);
+      else if (attempts === 1 || attempts % 10 === 0) this.#o.logger.warn('Discord write failed; will retry', fields);
+    }
+  }
+}

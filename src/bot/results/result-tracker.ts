@@ -1,0 +1,151 @@
+import type { AsyncEnvelope, JobOutcome } from '../../gateway/index.js';
+import type { Logger } from '../config/logger.js';
+import type { GatewayPort } from '../gateway-port.js';
+import type { JobRecord, JobRepo, NewJob } from '../repos/jobs.js';
+import { finalStatusOf, type WebhookDelivery } from './receiver.js';
+
+/** What to do with a job's outcome (edit the slip message, post a result); runs once per job. */
+export type OutcomeHandler = (job: JobRecord, outcome: JobOutcome) => Promise<void>;
+
+export interface ResultTrackerOptions {
+  jobs: JobRepo;
+  gateway: GatewayPort;
+  logger: Logger;
+  now?: () => number;
+  leaseRenewMs?: number;
+  /**
+   * A verified delivery the receiver already stored for this job, if any. A fast job's webhook can arrive
+   * before its 202 is stored; it is kept but finds no job row, so tracking the job looks for it.
+   */
+  storedDelivery?: (correlationId: string) => Promise<WebhookDelivery | undefined>;
+}
+
+/**
+ * Joins the two ways a result arrives (webhook, batched poller) on the store: the first to resolve the
+ * job row wins, and only the winner runs the handler. Pending rows are re-tracked after a restart.
+ */
+export class ResultTracker {
+  readonly #handlers = new Map<string, OutcomeHandler>();
+  readonly #holds = new Map<string, Promise<void>>();
+  readonly #inFlight = new Set<Promise<unknown>>();
+  readonly #opts: ResultTrackerOptions;
+  readonly #now: () => number;
+  #timer: NodeJS.Timeout | undefined;
+  #stopped = false;
+
+  constructor(opts: ResultTrackerOptions) {
+    this.#opts = opts;
+    this.#now = opts.now ?? Date.now;
+  }
+
+  on(kind: string, handler: OutcomeHandler): void {
+    this.#handlers.set(kind, handler);
+  }
+
+  /** Writes the 202 to the store; call before anything else is done with it. */
+  async record<C>(job: NewJob<C>): Promise<void> {
+    await this.#opts.jobs.insert(job, this.#now());
+  }
+
+  /**
+   * Starts waiting for the outcome. `until` delays the handler (not the resolution) until the caller
+   * has shown "submitted", so a fast result cannot be overwritten by it.
+   */
+  track(envelope: AsyncEnvelope, until?: Promise<unknown>): void {
+    if (until) {
+      const gate = until.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.#holds.set(envelope.correlation_id, gate);
+      void gate.then(() => this.#holds.delete(envelope.correlation_id));
+    }
+    const p = this.#opts.gateway.jobs
+      .track(envelope)
+      .then((outcome) => this.resolve(envelope.correlation_id, outcome))
+      .catch((err) => {
+        if (!this.#stopped)
+          this.#opts.logger.warn('job tracking stopped', { correlationId: envelope.correlation_id, err });
+      });
+    this.#keep(p);
+    const stored = this.#opts.storedDelivery;
+    if (stored) {
+      const early = stored(envelope.correlation_id)
+        .then((body) => (body ? this.fromWebhook(body) : undefined))
+        .catch((err) => {
+          if (!this.#stopped)
+            this.#opts.logger.warn('a delivery that came before its job could not be applied', {
+              correlationId: envelope.correlation_id,
+              err,
+            });
+        });
+      this.#keep(early);
+    }
+  }
+
+  /** A verified webhook delivery: resolves the job and tells the library's poller to stop polling it. */
+  async fromWebhook(body: WebhookDelivery): Promise<void> {
+    try {
+      this.#opts.gateway.jobs.resolveFromWebhook(body);
+    } catch (err) {
+      this.#opts.logger.warn('poller refused the webhook body', { err });
+    }
+    // The receiver quarantines anything else; a stored delivery replayed at start is checked again here.
+    const status = finalStatusOf(body);
+    if (status === undefined) return;
+    const entry = { ...body, status };
+    const outcome: JobOutcome = status === 'completed' ? { status, result: body.result, entry } : { status, entry };
+    await this.resolve(body.correlation_id, outcome);
+  }
+
+  /** Records the outcome; the first caller for a job runs its handler. */
+  async resolve(correlationId: string, outcome: JobOutcome): Promise<boolean> {
+    const job = await this.#opts.jobs.resolve(correlationId, outcome, this.#now());
+    if (!job) return false;
+    await this.#handle(job, outcome);
+    return true;
+  }
+
+  async #handle(job: JobRecord, outcome: JobOutcome): Promise<void> {
+    const hold = this.#holds.get(job.correlationId);
+    if (hold) await hold;
+    // 'posted' means the handler recorded what to show (in the outbox); the outbox delivers it.
+    const handler = this.#handlers.get(job.kind);
+    try {
+      if (handler) await handler(job, outcome);
+      await this.#opts.jobs.markPosted(job.correlationId, this.#now());
+    } catch (err) {
+      // Left 'resolved': the next resume() posts it again (an edit is idempotent).
+      this.#opts.logger.error('posting a job result failed', { correlationId: job.correlationId, err });
+    }
+  }
+
+  /** After a restart: re-track pending jobs (ours or with an expired lease) and post resolved-unposted ones. */
+  async resume(): Promise<{ retracked: number; reposted: number }> {
+    const pending = await this.#opts.jobs.takeOverPending(this.#now());
+    for (const job of pending) this.track(job.envelope as unknown as AsyncEnvelope);
+    const unposted = await this.#opts.jobs.unposted();
+    for (const job of unposted) await this.#handle(job, job.outcome as JobOutcome);
+    this.#timer = setInterval(
+      () => void this.#opts.jobs.renewLeases(this.#now()).catch(() => undefined),
+      this.#opts.leaseRenewMs ?? 20_000,
+    );
+    this.#timer.unref();
+    return { retracked: pending.length, reposted: unposted.length };
+  }
+
+  /** Resolves when every handler started so far has finished (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    if (this.#timer) clearInterval(this.#timer);
+  }
+
+  #keep(p: Promise<unknown>): void {
+    this.#inFlight.add(p);
+    void p.finally(() => this.#inFlight.delete(p));
+  }
+}
