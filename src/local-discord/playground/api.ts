@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApplicationCommandType } from 'discord-api-types/v10';
 import { z } from 'zod';
 import { BodyTooLarge, readBody } from '../../http/body.js';
 import { sendJson as sendJsonReply } from '../../http/reply.js';
@@ -92,7 +93,8 @@ export class PlaygroundApi {
     const seen = new Set<string>();
     const all: ApplicationCommandLike[] = [];
     for (const cmd of [...this.ld.commands(this.ld.guild.id), ...this.ld.commands()]) {
-      if ((cmd.type ?? 1) !== 1 || seen.has(cmd.name)) continue;
+      if ((cmd.type ?? ApplicationCommandType.ChatInput) !== ApplicationCommandType.ChatInput || seen.has(cmd.name))
+        continue;
       seen.add(cmd.name);
       all.push(cmd);
     }

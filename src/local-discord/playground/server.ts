@@ -6,6 +6,7 @@ import { readUnder } from '../../http/static-files.js';
 import { CommandInputError } from '../interactions/command-options.js';
 import { NoBotConnectedError } from '../interactions/open.js';
 import { ApiError, describeIssues, PlaygroundApi, readJson, sendJson } from './api.js';
+import { ENUM_MODULE, ENUMS_PATH } from './discord-enums.js';
 import { LiveEvents } from './live-events.js';
 import { NO_SANDBOX, SandboxControl } from './sandbox-control.js';
 import { PUBLIC_DIR, vendorRoute } from './static-files.js';
@@ -130,6 +131,11 @@ async function handle(
   if (method === 'POST' || path.startsWith('/api/'))
     return sendJson(res, 404, { error: `No route ${method} ${path}.` });
 
+  if (path === ENUMS_PATH) {
+    res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' });
+    res.end(req.method === 'HEAD' ? undefined : ENUM_MODULE);
+    return;
+  }
   const vendor = vendorRoute(path);
   const file = vendor
     ? await readUnder(vendor.root, vendor.rest)

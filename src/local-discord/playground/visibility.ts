@@ -1,6 +1,5 @@
+import { MessageFlags } from 'discord-api-types/v10';
 import type { DiscordMessageLike } from './types.js';
-
-const EPHEMERAL = 1 << 6;
 
 interface WithUser {
   user?: { id?: unknown };
@@ -19,7 +18,7 @@ export function ephemeralOwner(message: DiscordMessageLike): string | undefined 
 }
 
 export function isEphemeral(message: DiscordMessageLike): boolean {
-  return ((message.flags ?? 0) & EPHEMERAL) !== 0;
+  return ((message.flags ?? 0) & MessageFlags.Ephemeral) !== 0;
 }
 
 /** Discord shows an ephemeral message to its user only; everything else to everyone in the channel. */

@@ -47,7 +47,6 @@ export type Built =
   | { error: string }
   | { name: string; subcommand?: string; options: Array<{ name: string; type: number; value: unknown }> };
 
-export const OptionType: Record<string, number>;
 export function leafOptions(command: Command | undefined, subcommandName?: string): CommandOption[];
 export function parseLine(text: string, commands: Command[]): ParsedLine;
 export function suggest(text: string, commands: Command[]): Suggestion[];

@@ -1,22 +1,9 @@
 // Pure logic of the message box: reads "/name sub option:value other:value with spaces" against the
 // registered commands (Discord's JSON), says what to suggest next and builds the interaction options.
-// No DOM here, so it is tested in Node.
+// No DOM here, so it is tested in Node (where discord-api-types/v10 is the package itself).
+import { ApplicationCommandOptionType } from 'discord-api-types/v10';
 
-export const OptionType = {
-  Subcommand: 1,
-  SubcommandGroup: 2,
-  String: 3,
-  Integer: 4,
-  Boolean: 5,
-  User: 6,
-  Channel: 7,
-  Role: 8,
-  Mentionable: 9,
-  Number: 10,
-  Attachment: 11,
-};
-
-const isSub = (o) => o.type === OptionType.Subcommand;
+const isSub = (o) => o.type === ApplicationCommandOptionType.Subcommand;
 
 /** The options a command takes once its subcommand (if any) is known. */
 export function leafOptions(command, subcommandName) {
@@ -109,7 +96,7 @@ export function suggest(text, commands) {
           choice: { option: option.name, ...c },
         }));
     }
-    if (option?.type === OptionType.Boolean) {
+    if (option?.type === ApplicationCommandOptionType.Boolean) {
       return ['true', 'false']
         .filter((v) => v.startsWith(p.prefix))
         .map((v) => ({ label: v, detail: option.name, text: `${base}${v} ` }));
@@ -181,24 +168,24 @@ function convert(def, raw, picked, lookups) {
   const fromChoice = picked && picked.name === raw ? picked.value : def.choices?.find((c) => c.name === raw)?.value;
   if (fromChoice !== undefined) return { value: fromChoice };
   switch (def.type) {
-    case OptionType.Integer: {
+    case ApplicationCommandOptionType.Integer: {
       if (!/^-?\d+$/.test(raw)) return { error: `${def.name} must be a whole number.` };
       return withinRange(def, Number(raw));
     }
-    case OptionType.Number: {
+    case ApplicationCommandOptionType.Number: {
       const n = Number(raw);
       if (raw === '' || !Number.isFinite(n)) return { error: `${def.name} must be a number, like 12.5.` };
       return withinRange(def, n);
     }
-    case OptionType.Boolean:
+    case ApplicationCommandOptionType.Boolean:
       if (raw !== 'true' && raw !== 'false') return { error: `${def.name} must be true or false.` };
       return { value: raw === 'true' };
-    case OptionType.User:
-    case OptionType.Mentionable: {
+    case ApplicationCommandOptionType.User:
+    case ApplicationCommandOptionType.Mentionable: {
       const id = lookups.users?.[raw.replace(/^@/, '')] ?? (/^\d+$/.test(raw) ? raw : undefined);
       return id ? { value: id } : { error: `${def.name} must name a user, like @bettor.` };
     }
-    case OptionType.Channel: {
+    case ApplicationCommandOptionType.Channel: {
       const id = lookups.channels?.[raw.replace(/^#/, '')] ?? (/^\d+$/.test(raw) ? raw : undefined);
       return id ? { value: id } : { error: `${def.name} must name a channel, like #bets.` };
     }
@@ -231,7 +218,7 @@ export function partialOptions(text, commands, picked = {}) {
     const raw = i === p.segments.length - 1 ? s.raw.trimStart() : s.raw.trim();
     // Options already picked from a list send their value, as Discord does; the focused one sends its text.
     const value = picked[s.name]?.name === raw ? picked[s.name].value : raw;
-    return { name: s.name, type: def?.type ?? OptionType.String, value };
+    return { name: s.name, type: def?.type ?? ApplicationCommandOptionType.String, value };
   });
   return { name: p.command.name, subcommand: p.subcommand, options, focused: p.segments.at(-1)?.name };
 }

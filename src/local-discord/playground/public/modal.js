@@ -1,19 +1,17 @@
-// The modal a bot opens (type 9 response), drawn as a dialog with real form fields.
+// The modal a bot opens (an InteractionResponseType.Modal response), drawn as a dialog with real form fields.
+import { ComponentType, TextInputStyle } from 'discord-api-types/v10';
 
-const TEXT_INPUT = 4;
-const STRING_SELECT = 3;
-
-/** Text inputs and selects of a modal, from action rows (type 1) or labels (type 18). */
+/** Text inputs and selects of a modal, from action rows or labels. */
 export function modalFields(modal) {
   const fields = [];
   for (const c of modal.components ?? []) {
-    if (c.type === 1) {
+    if (c.type === ComponentType.ActionRow) {
       for (const inner of c.components ?? []) fields.push({ label: inner.label, description: undefined, input: inner });
-    } else if (c.type === 18 && c.component) {
+    } else if (c.type === ComponentType.Label && c.component) {
       fields.push({ label: c.label, description: c.description, input: c.component });
     }
   }
-  return fields.filter((f) => f.input.type === TEXT_INPUT || f.input.type === STRING_SELECT);
+  return fields.filter((f) => f.input.type === ComponentType.TextInput || f.input.type === ComponentType.StringSelect);
 }
 
 /** Opens the dialog; resolves with `{ customId: value }` on submit, undefined on cancel. */
@@ -37,11 +35,11 @@ export function openModal(dialog, modal) {
     if (f.description)
       wrap.append(Object.assign(document.createElement('p'), { className: 'modal-desc', textContent: f.description }));
     let input;
-    if (f.input.type === STRING_SELECT) {
+    if (f.input.type === ComponentType.StringSelect) {
       input = document.createElement('select');
       for (const o of f.input.options ?? []) input.append(new Option(o.label, o.value, false, Boolean(o.default)));
     } else {
-      input = document.createElement(f.input.style === 2 ? 'textarea' : 'input');
+      input = document.createElement(f.input.style === TextInputStyle.Paragraph ? 'textarea' : 'input');
       if (f.input.placeholder) input.placeholder = f.input.placeholder;
       if (f.input.value) input.value = f.input.value;
       if (f.input.min_length) input.minLength = f.input.min_length;

@@ -1,10 +1,16 @@
 // Turns a message as the Discord API returns it into the Discord web components.
+import { ButtonStyle, ComponentType, MessageFlags } from 'discord-api-types/v10';
 import { EMOJI_BASE, emojiFile, emojify, isEmoji } from './emoji.js';
 import { escapeHtml, markdown } from './markdown.js';
 
-const EPHEMERAL = 1 << 6;
-const LOADING = 1 << 7;
-const BUTTON_TYPES = { 1: 'primary', 2: 'secondary', 3: 'success', 4: 'destructive', 5: 'secondary' };
+// The component's button types by Discord style; any other style is drawn as secondary.
+const BUTTON_TYPES = {
+  [ButtonStyle.Primary]: 'primary',
+  [ButtonStyle.Secondary]: 'secondary',
+  [ButtonStyle.Success]: 'success',
+  [ButtonStyle.Danger]: 'destructive',
+  [ButtonStyle.Link]: 'secondary',
+};
 
 function el(tag, attrs = {}, children = []) {
   const node = document.createElement(tag);
@@ -39,12 +45,12 @@ export function renderMessage(message, ctx) {
     bot: Boolean(author.bot),
     // "(edited)" sits after the text; an embed-only message shows none, as in Discord.
     edited: Boolean(message.edited_timestamp && message.content),
-    ephemeral: Boolean(flags & EPHEMERAL),
+    ephemeral: Boolean(flags & MessageFlags.Ephemeral),
     'twenty-four': true,
   });
   if (message.timestamp) node.timestamp = new Date(message.timestamp);
   // "Dismiss message" on an ephemeral reply hides it from this page, as in Discord.
-  if (flags & EPHEMERAL) node.dismissMessageClicked = () => node.remove();
+  if (flags & MessageFlags.Ephemeral) node.dismissMessageClicked = () => node.remove();
 
   const used = message.interaction_metadata ?? message.interaction;
   // Discord heads a slash command's reply with who ran it; component replies carry no such line.
@@ -55,7 +61,7 @@ export function renderMessage(message, ctx) {
     );
   }
 
-  if (flags & LOADING) {
+  if (flags & MessageFlags.Loading) {
     node.append(html('span', { class: 'thinking' }, `${escapeHtml(displayName(author))} is thinking…`));
   } else if (message.content) {
     node.append(html('span', { class: 'content' }, markdown(message.content, ctx.names)));
@@ -75,7 +81,7 @@ export function renderMessage(message, ctx) {
     for (const a of images) box.append(el('img', { src: a.url, alt: a.filename, 'data-filename': a.filename }));
     node.append(box);
   }
-  const rows = (message.components ?? []).filter((c) => c.type === 1);
+  const rows = (message.components ?? []).filter((c) => c.type === ComponentType.ActionRow);
   if (rows.length) {
     const box = el('discord-attachments', { slot: 'components' });
     for (const row of rows) box.append(renderRow(row, message, ctx));
@@ -145,8 +151,8 @@ function renderEmbed(embed, ctx, message) {
 function renderRow(row, message, ctx) {
   const node = el('discord-action-row');
   for (const c of row.components ?? []) {
-    if (c.type === 2) node.append(renderButton(c, message, ctx));
-    else if (c.type === 3) node.append(renderSelect(c, message, ctx));
+    if (c.type === ComponentType.Button) node.append(renderButton(c, message, ctx));
+    else if (c.type === ComponentType.StringSelect) node.append(renderSelect(c, message, ctx));
   }
   return node;
 }
@@ -156,11 +162,11 @@ function renderButton(c, message, ctx) {
   const node = el('discord-button', {
     type: BUTTON_TYPES[c.style] ?? 'secondary',
     disabled: Boolean(c.disabled),
-    url: c.style === 5 ? c.url : undefined,
+    url: c.style === ButtonStyle.Link ? c.url : undefined,
     'data-custom-id': c.custom_id,
   });
   node.innerHTML = emojify(escapeHtml(label));
-  if (c.style !== 5 && !c.disabled) node.addEventListener('click', () => ctx.onButton(message, c));
+  if (c.style !== ButtonStyle.Link && !c.disabled) node.addEventListener('click', () => ctx.onButton(message, c));
   return node;
 }
 
