@@ -20,7 +20,7 @@ export const newTrail = (): Trail => ({ acks: [] });
  */
 export async function steadyPrices(desk: Desk, windowMs = 2 * 60_000): Promise<void> {
   const now = await desk.advance(1);
-  const toNextStep = DRIFT_STEP_MS - (now % DRIFT_STEP_MS);
+  const toNextStep = DRIFT_STEP_MS - ((now - desk.sandbox.sb.world.priceEpochMs) % DRIFT_STEP_MS);
   if (toNextStep < windowMs) await desk.advance(toNextStep + 1_000);
 }
 

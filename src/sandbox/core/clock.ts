@@ -30,6 +30,11 @@ export class SandboxClock {
     this.startRealMs = Date.now();
   }
 
+  /** The sandbox time the clock started at. */
+  get startMs(): number {
+    return this.startSandboxMs;
+  }
+
   nowMs(): number {
     return this.startSandboxMs + (Date.now() - this.startRealMs) * this.speed + this.offsetMs;
   }

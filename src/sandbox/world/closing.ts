@@ -45,7 +45,7 @@ export function closingOf(world: SimWorld, key: string, bookie?: string): Closin
   if (ev) {
     const off = offOf(world.seed, ev, world.forcedFinishes().get(ev.epk));
     if (now < off.offMs) return { kind: 'not_off', offMs: off.offMs };
-    const capturedMs = scrapeTime(off.offMs - 1);
+    const capturedMs = scrapeTime(off.offMs - 1, world.priceEpochMs);
     const books =
       off.hasClosing !== true
         ? []

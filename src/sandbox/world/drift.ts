@@ -3,7 +3,11 @@
 import { MINUTE_MS } from './dates.js';
 import { unit } from './prng.js';
 
-/** Natural prices change only at these steps, so a card read and a bet a second later agree. */
+/**
+ * Natural prices change only at these steps, so a card read and a bet a second later agree. Steps count from the
+ * world's price epoch (the clock's start): a fresh sandbox's prices hold still for its first five minutes unless
+ * something moves them.
+ */
 export const DRIFT_STEP_MS = 5 * MINUTE_MS;
 const DRIFT_AMPLITUDE = 0.025;
 
@@ -48,15 +52,16 @@ export function priceAt(
   base: number,
   tMs: number,
   forced: readonly ForcedDrift[],
+  epochMs = 0,
 ): number {
-  const step = Math.floor(tMs / DRIFT_STEP_MS);
+  const step = Math.floor((tMs - epochMs) / DRIFT_STEP_MS);
   const wobble = (unit(seed, 'drift', key.bookie, key.event, key.market, key.selection, step) - 0.5) * 2;
   let price = base * Math.exp(DRIFT_AMPLITUDE * wobble);
   for (const f of forced) if (f.atMs <= tMs && matches(f, key)) price *= f.factor;
   return Math.min(1001, Math.max(1.01, round2(price)));
 }
 
-/** The time of the last scrape: cards show prices as of then. */
-export function scrapeTime(nowMs: number): number {
-  return Math.floor(nowMs / DRIFT_STEP_MS) * DRIFT_STEP_MS;
+/** The time of the last scrape (a price step since `epochMs`): cards show prices as of then. */
+export function scrapeTime(nowMs: number, epochMs = 0): number {
+  return epochMs + Math.floor((nowMs - epochMs) / DRIFT_STEP_MS) * DRIFT_STEP_MS;
 }

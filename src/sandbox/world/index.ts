@@ -41,6 +41,8 @@ export type PlacedBet =
 
 export interface WorldDump {
   startDay: string;
+  /** Absent in dumps from before price epochs: steps then counted from 1970. */
+  priceEpochMs?: number;
   forcedFinish: [string, number][];
   drifts: ForcedDrift[];
   placed: [string, PlacedBet][];
@@ -61,6 +63,8 @@ export class SimWorld {
   readonly clock: SandboxClock;
   /** The UTC day the clock started on: the world spans 7 days either side (and follows the clock forward). */
   startDay: string;
+  /** Natural price steps count from here (the clock's start; see DRIFT_STEP_MS). */
+  priceEpochMs: number;
   private readonly forcedFinish = new Map<string, number>();
   readonly drifts: ForcedDrift[] = [];
   private readonly days = new Map<string, SportEvent[]>();
@@ -78,6 +82,7 @@ export class SimWorld {
     this.seed = opts.seed;
     this.clock = opts.clock;
     this.startDay = dayOf(opts.clock.nowMs());
+    this.priceEpochMs = opts.clock.startMs;
   }
 
   nowMs(): number {
@@ -88,6 +93,7 @@ export class SimWorld {
   dump(): WorldDump {
     return structuredClone({
       startDay: this.startDay,
+      priceEpochMs: this.priceEpochMs,
       forcedFinish: [...this.forcedFinish],
       drifts: this.drifts,
       placed: [...this.placed],
@@ -107,6 +113,7 @@ export class SimWorld {
       this.outrightList = null;
       this.sorted = null;
     }
+    this.priceEpochMs = copy.priceEpochMs ?? 0;
     this.forcedFinish.clear();
     for (const [k, v] of copy.forcedFinish) this.forcedFinish.set(k, v);
     this.drifts.splice(0, this.drifts.length, ...copy.drifts);
@@ -202,12 +209,19 @@ export class SimWorld {
 
   /** Live price of a card selection at sandbox time `tMs` (default now). */
   livePrice(bookie: string, epk: string, market: string, sel: CardSelection, tMs = this.nowMs()): number {
-    return priceAt(this.seed, { bookie, event: epk, market, selection: sel.slug }, sel.baseOdds, tMs, this.drifts);
+    return priceAt(
+      this.seed,
+      { bookie, event: epk, market, selection: sel.slug },
+      sel.baseOdds,
+      tMs,
+      this.drifts,
+      this.priceEpochMs,
+    );
   }
 
   /** The price the card shows: as of the last scrape. */
   cardPrice(bookie: string, epk: string, market: string, sel: CardSelection, nowMs = this.nowMs()): number {
-    return this.livePrice(bookie, epk, market, sel, scrapeTime(nowMs));
+    return this.livePrice(bookie, epk, market, sel, scrapeTime(nowMs, this.priceEpochMs));
   }
 
   racePrice(bookie: string, race: Race, runner: number, market: 'win' | 'place', tMs = this.nowMs()): number {
@@ -220,6 +234,7 @@ export class SimWorld {
       base,
       tMs,
       this.drifts,
+      this.priceEpochMs,
     );
   }
 
