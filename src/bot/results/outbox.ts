@@ -231,20 +231,25 @@ export class Outbox {
       const retryAfterMs = (err as { retryAfterMs?: number }).retryAfterMs;
       const backoff = Math.min(MAX_BACKOFF_MS, retryAfterMs ?? 500 * 2 ** Math.min(attempts, 7));
       const message = String((err as Error)?.message ?? err).slice(0, 300);
+      // The failed stage backs off; a later stage recorded while it was sent keeps its state and loses only
+      // this send's lease, so the next pass sends it (one row per key: `rank` says which stage it holds).
+      const failed = 'rank = ?';
       await this.#o.store.query(
-        `UPDATE outbox SET state = ?, attempts = ?, next_at = ?, lease_until = 0, last_error = ?, updated_at = ?
-         WHERE outbox_key = ? AND rank = ? AND state = 'pending'`,
+        `UPDATE outbox SET state = CASE WHEN ${failed} THEN ? ELSE state END,
+           attempts = CASE WHEN ${failed} THEN ? ELSE attempts END,
+           next_at = CASE WHEN ${failed} THEN ? ELSE next_at END,
+           last_error = CASE WHEN ${failed} THEN ? ELSE last_error END,
+           lease_until = 0, updated_at = ?
+         WHERE outbox_key = ? AND state = 'pending' AND (${failed} OR lease_until = ?)`,
+        row.rank,
         give ? 'failed' : 'pending',
+        row.rank,
         attempts,
+        row.rank,
         this.#o.now() + backoff,
+        row.rank,
         message,
         this.#o.now(),
-        row.outbox_key,
-        row.rank,
-      );
-      // A later stage recorded while this one failed is sent on the next pass, not after the lease.
-      await this.#o.store.query(
-        "UPDATE outbox SET lease_until = 0 WHERE outbox_key = ? AND rank <> ? AND state = 'pending' AND lease_until = ?",
         row.outbox_key,
         row.rank,
         row.lease_until,

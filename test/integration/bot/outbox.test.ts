@@ -77,4 +77,62 @@ describe.each(ENGINES)('outbox stages on %s', (engine) => {
       await box.stop();
     }
   });
+
+  /** An outbox whose poster fails (503) the edits `failing` names, after `gate` opens. */
+  function failingBox(failing: string[], gate: Promise<void>, sent: string[], owner: string): Outbox {
+    const poster: DiscordPoster = {
+      edit: async (_c, _m, v) => {
+        sent.push(String(v.content));
+        if (!failing.includes(String(v.content))) return;
+        await gate;
+        throw Object.assign(new Error('Discord answered 503'), { status: 503 });
+      },
+      post: async () => 'm',
+    };
+    return new Outbox({ store, poster, logger: createLogger({ write: () => {} }), now: Date.now, owner });
+  }
+
+  it('keeps a stage Discord refused with 5xx pending, backed off, with its attempt and error counted', async () => {
+    const sent: string[] = [];
+    const box = failingBox(['submitted'], Promise.resolve(), sent, 'p3');
+    try {
+      const before = Date.now();
+      await box.edit('c1', 'm7', view('submitted'), RANK.submitted);
+      box.kick();
+      await expect.poll(() => sent).toEqual(['submitted']);
+      await box.idle();
+      const [row] = await store.query<{ state: string; attempts: number; next_at: number; last_error: string }>(
+        "SELECT state, attempts, next_at, last_error FROM outbox WHERE outbox_key LIKE '%m7%'",
+      );
+      expect(row).toMatchObject({ state: 'pending', attempts: 1, last_error: 'Discord answered 503' });
+      expect(Number(row?.next_at)).toBeGreaterThan(before);
+    } finally {
+      await box.stop();
+    }
+  });
+
+  it('sends a later stage recorded while the earlier one is failing at once, not after the backoff or lease', async () => {
+    const sent: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const box = failingBox(['submitted'], gate, sent, 'p4');
+    try {
+      await box.edit('c1', 'm8', view('submitted'), RANK.submitted);
+      box.kick();
+      await expect.poll(() => sent).toEqual(['submitted']);
+      await box.edit('c1', 'm8', view('placed'), RANK.final);
+      release();
+      await box.idle();
+      expect(sent).toEqual(['submitted', 'placed']);
+      expect(await box.unrecorded([stage('m8', RANK.final)])).toEqual([]);
+      const [row] = await store.query<{ state: string; attempts: number }>(
+        "SELECT state, attempts FROM outbox WHERE outbox_key LIKE '%m8%'",
+      );
+      expect(row).toMatchObject({ state: 'done', attempts: 0 });
+    } finally {
+      await box.stop();
+    }
+  });
 });
