@@ -1,5 +1,4 @@
 import { AttachmentBuilder, InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import { renderStatsChart } from '../src/bot/analytics/chart.js';
 import { report, reportBy } from '../src/bot/analytics/report.js';
 import { profitCurve } from '../src/bot/analytics/series.js';
 import { analyticsSource } from '../src/bot/analytics/source.js';
@@ -45,17 +44,17 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   };
   const scope = `${member ? `<@${member.id}>` : 'Everyone'} · ${book ?? 'every book'} · last ${days} day${days === 1 ? '' : 's'}`;
   const points = profitCurve(facts);
-  const files =
-    points.length > 0
-      ? [
-          new AttachmentBuilder(
-            renderStatsChart({ title: scope.replace(/<@(\d+)>/, member?.username ?? '$1'), points }),
-            {
-              name: STATS_CHART_FILE,
-            },
-          ),
-        ]
-      : [];
+  // The chart engine (chart.js on a native canvas) is loaded on the first chart, not at start: most desks
+  // never draw one, and it is the largest thing the bot would otherwise hold in memory.
+  const chart = points.length > 0 ? await import('../src/bot/analytics/chart.js') : undefined;
+  const files = chart
+    ? [
+        new AttachmentBuilder(
+          chart.renderStatsChart({ title: scope.replace(/<@(\d+)>/, member?.username ?? '$1'), points }),
+          { name: STATS_CHART_FILE },
+        ),
+      ]
+    : [];
   const view = statsView({
     scope: facts.length ? scope : `${scope}\n\nNo bets in this window.`,
     report: report(facts, money),

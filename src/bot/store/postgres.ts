@@ -13,6 +13,7 @@ import {
   sharedStoreParts,
   sortedKeys,
 } from './types.js';
+import { redactUrl } from './url.js';
 
 /** Advisory lock key spaces (first key of the two-key form), so the bot's locks never meet other users'. */
 const LOCK_MIGRATIONS = 0x5344_0001;
@@ -28,9 +29,6 @@ const types = {
 } as pg.CustomTypesConfig;
 
 /** The URL without its password, for messages. */
-export function redactUrl(url: string): string {
-  return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
-}
 
 /**
  * The shared store: one pg pool for keyv and the exactly-once tables, a small second pool for key locks
