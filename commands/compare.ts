@@ -33,7 +33,8 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   const betRefs = new Map<string, string>();
   for (const row of result.rows) {
     if (!row.best || row.best.price === null) continue;
-    const ref: BestPriceRef = { epk, bookie: row.best.bookie, marketRef: row.best.marketRef };
+    const { bookie, marketRef, sessionId } = row.best;
+    const ref: BestPriceRef = { epk, bookie, marketRef, sessionId };
     betRefs.set(row.key, await putRef(ctx.store, ref));
   }
   const view = compareView({ ...result, betRefs });

@@ -76,6 +76,12 @@ export interface SlipRequest {
    * so the slip goes through that session at that price instead of a second check; `route` is shown on the slip.
    */
   routed?: { sessionId: string; live: number; route: PriceRoute };
+  /**
+   * The session to bet through when the member picked it from a price read there (/compare's "Bet at best",
+   * "Bet again at" after a price move): still checked active and on the book, and the price is checked again.
+   * Otherwise the book's session.
+   */
+  sessionId?: string;
 }
 
 export interface BetJobContext {
@@ -192,11 +198,11 @@ export class BetService {
     return active.session_id;
   }
 
-  /** The session best-price routing chose: still there, still active, on the slip's book. */
-  async #routedSession(sessionId: string, bookie: string): Promise<string> {
+  /** A session chosen for the best price (by /bet or /compare): still there, still active, on the slip's book. */
+  async #chosenSession(sessionId: string, bookie: string, again: string): Promise<string> {
     const s = (await this.d.catalog.loadSessions()).find((x) => x.session_id === sessionId);
     if (!s?.active || s.bookie !== bookie) {
-      throw new UserFacingError(`The ${bookie} session chosen for the best price is no longer active. Run /bet again.`);
+      throw new UserFacingError(`The ${bookie} session this price was read at is no longer active. ${again}`);
     }
     return sessionId;
   }
@@ -304,8 +310,10 @@ export class BetService {
     const event = await this.d.catalog.event(req.epk);
     const sport = event?.sport ?? req.epk.split('/')[0] ?? '';
     const sessionId = req.routed
-      ? await this.#routedSession(req.routed.sessionId, req.bookie)
-      : await this.sessionFor(req.guildId, req.bookie);
+      ? await this.#chosenSession(req.routed.sessionId, req.bookie, 'Run /bet again.')
+      : req.sessionId
+        ? await this.#chosenSession(req.sessionId, req.bookie, 'Make a new slip with /bet or /compare.')
+        : await this.sessionFor(req.guildId, req.bookie);
     const live = req.routed?.live ?? (await this.livePrice(sessionId, sport, req.epk, req.marketRef));
     const minCheck = checkMinOdds(req.minOdds, live);
     if (!minCheck.ok) throw new UserFacingError(minCheck.message);

@@ -14,6 +14,8 @@ interface RepriceRef {
   bookie: string;
   marketRef: string;
   stake: number;
+  /** The session the slip went through: the new slip goes through it too (absent in older refs). */
+  sessionId?: string;
 }
 
 /**
@@ -26,7 +28,8 @@ export async function priceMovedOptions(
   userId: string,
   live: number,
 ): Promise<ClosedSlipOptions> {
-  const ref: RepriceRef = { userId, epk: slip.epk, bookie: slip.bookie, marketRef: slip.marketRef, stake: slip.stake };
+  const { epk, bookie, marketRef, stake, sessionId } = slip;
+  const ref: RepriceRef = { userId, epk, bookie, marketRef, stake, sessionId };
   return { priceMoved: { slipId: await putRef(ctx.store, ref), live } };
 }
 
@@ -44,5 +47,6 @@ export const slipReprice: ComponentHandler = async (interaction, [ref], ctx) => 
     bookie: found.bookie,
     marketRef: found.marketRef,
     stake: found.stake,
+    ...(found.sessionId ? { sessionId: found.sessionId } : {}),
   });
 };

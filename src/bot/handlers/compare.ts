@@ -13,6 +13,8 @@ export interface BestPriceRef {
   epk: string;
   bookie: string;
   marketRef: string;
+  /** The session whose price was best: the slip goes through it (absent in refs stored before it was kept). */
+  sessionId?: string;
 }
 
 /** A modal must be the first answer to the click, so no gateway call here. */
@@ -47,7 +49,13 @@ const stakeAtBest: ComponentHandler = async (interaction, [ref], ctx) => {
   }
   const best = ref ? await getRef<BestPriceRef>(ctx.store, ref) : undefined;
   if (!best) throw new UserFacingError('This comparison is too old to bet from. Run /compare again.');
-  await postSlip(ctx, interaction, { epk: best.epk, bookie: best.bookie, marketRef: best.marketRef, stake });
+  await postSlip(ctx, interaction, {
+    epk: best.epk,
+    bookie: best.bookie,
+    marketRef: best.marketRef,
+    stake,
+    ...(best.sessionId ? { sessionId: best.sessionId } : {}),
+  });
 };
 
 export const COMPARE_COMPONENTS: Record<string, ComponentHandler> = {

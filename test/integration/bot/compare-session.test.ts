@@ -1,0 +1,128 @@
+// "Bet at best" under /compare bets through the session whose price was best, not the book's default session.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
+import { type Event, GatewayClient } from '../../../src/gateway/index.js';
+import { control, type Desk, startDesk, until } from './desk.js';
+
+// The bravo account: its bookie_c login has a second machine (a laptop, offline until it connects).
+const BRAVO = 'sandbox-key-bravo';
+
+let desk: Desk;
+let event: Event;
+let first: string;
+let second: string;
+
+beforeAll(async () => {
+  desk = await startDesk({ env: { GATEWAY_API_KEY: BRAVO } });
+  const gateway = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: BRAVO });
+  try {
+    // The laptop connects and its session starts: bookie_c has two active sessions.
+    const c = (await gateway.sessions.list()).filter((s) => s.bookie === 'bookie_c');
+    first = c.find((s) => s.active)?.session_id ?? '';
+    second = c.find((s) => !s.active)?.session_id ?? '';
+    expect(first && second).toBeTruthy();
+    const connected = await fetch(`${desk.sandbox.url}/_sandbox/clients/connect`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ session_id: second }),
+    });
+    expect(connected.status).toBe(200);
+    await gateway.sessions.start({ session_id: second });
+    await until(
+      async () => (await gateway.sessions.list()).find((s) => s.session_id === second)?.active,
+      'the second bookie_c session to be active',
+      30_000,
+    );
+  } finally {
+    await gateway.close();
+  }
+  await desk.bot.store.kv.delete('cache:sessions');
+  const events = await desk.bot.context.catalog.loadEvents(upcomingWindow(Date.now()));
+  // An event whose head-to-head both bookie_c sessions price now.
+  const { bets, catalog } = desk.bot.context;
+  for (const e of events.filter((x) => x.status === 'prematch' && (x.books ?? []).includes('bookie_c'))) {
+    const card = await catalog.loadCard(e.event_id, 'bookie_c');
+    const sel = card.markets.find((m) => m.market === 'head_to_head')?.selections.find((x) => x.bettable);
+    if (!card.bound || !card.market_ref_betting_enabled || !sel?.market_ref) continue;
+    const priced = await Promise.all(
+      [first, second].map((id) => bets.livePrice(id, e.sport, e.event_id, sel.market_ref as string).catch(() => 0)),
+    );
+    if (priced.every((p) => p > 0)) {
+      event = e;
+      break;
+    }
+  }
+  expect(event).toBeDefined();
+  // Equal prices at one book: /compare marks the session listed first (its documented tie rule).
+  const listed = (await catalog.loadSessions()).filter((x) => x.active && x.bookie === 'bookie_c');
+  [first, second] = listed.map((x) => x.session_id) as [string, string];
+  // bookie_c's prices lengthened: both its sessions price best, and the first listed is marked.
+  const res = await fetch(`${desk.sandbox.url}/_sandbox/world/drift`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ factor: 1.5, bookie: 'bookie_c', epk: event.event_id }),
+  });
+  expect(res.status).toBe(200);
+  // Prices read in the last 10 s come back from the gateway's fast path: move past the reads above.
+  const advanced = await fetch(`${desk.sandbox.url}/_sandbox/clock/advance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ms: 11_000 }),
+  });
+  expect(advanced.status).toBe(200);
+}, 60_000);
+afterAll(async () => {
+  await desk?.close();
+});
+
+/** Runs an admin or bettor slash command and waits for its first reply with content or an embed. */
+async function command(user: 'admin' | 'bettor', name: string, options: Record<string, string>, subcommand?: string) {
+  const { ld } = desk;
+  const ix = await ld.sendCommand({
+    user: ld.users[user],
+    channelId: ld.channelIds.bets,
+    name,
+    options,
+    ...(subcommand ? { subcommand } : {}),
+  });
+  return until(() => ix.responses().find((m) => m.embeds.length > 0 || /Saved/.test(m.content ?? '')), name, 30_000);
+}
+
+describe('/compare Bet at best', () => {
+  it("posts the slip at the session marked best, even when the book's default is the other session", async () => {
+    const { ld } = desk;
+    await command('admin', 'settings', { bookie: 'bookie_c', session: second }, 'session');
+    const reply = await command('bettor', 'compare', { event: event.event_id, market: 'head_to_head' });
+    const fields = (reply.embeds[0] as { fields: Array<{ value: string }> }).fields;
+    expect(fields[0]?.value).toMatch(/⭐ \*\*bookie_c:/);
+
+    const bet = control(reply, 'v1:cmp:bet:');
+    const modalSeen = new Promise<{ custom_id: string }>((resolve) =>
+      ld.events.once('modal', (e) => resolve({ custom_id: String(e.modal.custom_id) })),
+    );
+    await ld.clickButton({ user: ld.users.bettor, message: reply, customId: bet?.custom_id ?? '' });
+    const modal = await modalSeen;
+    const earlier = new Set(ld.messages(ld.channelIds.bets).map((m) => m.id));
+    const submitted = await ld.submitModal({
+      user: ld.users.bettor,
+      channelId: ld.channelIds.bets,
+      customId: modal.custom_id,
+      fields: { stake: '3' },
+    });
+    const slip = await until(
+      () =>
+        ld
+          .messages(ld.channelIds.bets)
+          .find((m) => !earlier.has(m.id) && m.embeds[0]?.title === 'Bet slip' && m.visibleTo === null),
+      'the slip',
+      30_000,
+    ).catch((err: Error) => {
+      throw new Error(
+        `${err.message}; the bot answered: ${JSON.stringify(submitted.responses().map((m) => m.content || m.embeds))}`,
+      );
+    });
+    const text = JSON.stringify(slip.embeds);
+    expect(text).toContain(first);
+    expect(text).not.toContain(second);
+  }, 60_000);
+});
