@@ -270,7 +270,7 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     });
     stops.push(() => reconciler.stop());
 
-    // Closing prices for every placed sports bet, from a bounded share of the card limit (members first).
+    // Closing prices for every placed sports bet, in the card limiter's background lane (a bounded share, members first).
     const closing = new ClosingCapture({
       bets: {
         openSportsBets: async () =>
@@ -289,10 +289,9 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
                 ],
           ),
       },
-      cards: { read: (epk, bookie) => gateway.markets.get({ epk, bookie }) },
+      cards: gateway.markets,
       recordClose: (placementId, odds, market, at) => records.recordClose(placementId, odds, market, at),
       now,
-      interactiveQueued: () => gateway.marketsLimiter?.queued ?? 0,
       logger,
     });
     stops.push(() => closing.stop());
