@@ -168,7 +168,8 @@ export class MarketsLimiter {
   /**
    * Resolves with a grant (its send time) when a request may be sent; pass it to settle() once the answer is in.
    * Rejects with CardLimitError when maxQueueMs is set and the estimated wait is longer, with the signal's reason
-   * when aborted, and with ClientClosedError when the client closes.
+   * when aborted, and with ClientClosedError when the client closes. A background read (`lane: 'background'`)
+   * resolves only while no interactive read is queued and within backgroundCapacity.
    */
   acquire(opts: AdmissionOptions = {}): Promise<number> {
     if (this.#closed) return Promise.reject(new ClientClosedError('GET /v3/markets'));
@@ -193,6 +194,7 @@ export class MarketsLimiter {
       }
     }
     const now = this.#clock.now();
+    this.#expire(now);
     const { limitAt, shareAt } = this.#freeAt(now, background, opts.front === true);
     const estimatedWaitMs = Math.max(0, Math.max(limitAt, shareAt, this.#pausedUntil) - now);
     const maxQueueMs = opts.maxQueueMs;
