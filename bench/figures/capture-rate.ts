@@ -1,6 +1,6 @@
 // Figure 13: closing line capture on a busy day while members read cards. 300 open bets on the cards of every
 // event starting in a 45-minute evening window (the day's bets crowded into its busiest hour), read by the
-// capture exactly as the bot wires it (the bot's own gateway client and card limiter, members first), while
+// capture exactly as the bot wires it (the bot's own gateway client, its limiter's background lane), while
 // members run /markets for other events through the bot at two thirds of the card limit. The sandbox runs at
 // speed 30 and the client's limiter window is the same 2 real seconds, so the minute is compressed alike.
 
@@ -112,10 +112,9 @@ export async function captureRate(): Promise<FigureResult[]> {
     const closes = new Map<string, { odds: number; at: number }>();
     const capture = new ClosingCapture({
       bets: { openSportsBets: async () => bets.filter((b) => !(sb.clock.nowMs() >= b.startsAt)) },
-      cards: { read: (epk, bookie) => gateway.markets.get({ epk, bookie }) },
+      cards: gateway.markets,
       recordClose: (betId, odds, _market, at) => void closes.set(betId, { odds, at }),
       now: () => sb.clock.nowMs(),
-      interactiveQueued: () => gateway.marketsLimiter.queued,
     });
     const handles: InteractionHandle[] = [];
     let stop = false;

@@ -330,7 +330,7 @@ function backgroundWorkers({ config, logger, now, stops }: Start, s: Services) {
   });
   stops.push(() => reconciler.stop());
 
-  // Closing prices for every placed sports bet, from a bounded share of the card limit (members first).
+  // Closing prices for every placed sports bet, in the card limiter's background lane (a bounded share, members first).
   const closing = new ClosingCapture({
     bets: {
       openSportsBets: async () =>
@@ -349,10 +349,9 @@ function backgroundWorkers({ config, logger, now, stops }: Start, s: Services) {
               ],
         ),
     },
-    cards: { read: (epk, bookie) => gateway.markets.get({ epk, bookie }) },
+    cards: gateway.markets,
     recordClose: (placementId, odds, market, at) => records.recordClose(placementId, odds, market, at),
     now,
-    interactiveQueued: () => gateway.marketsLimiter?.queued ?? 0,
     logger,
   });
   stops.push(() => closing.stop());

@@ -46,7 +46,9 @@ export interface GatewayClientOptions {
   /** Lifetime of a cached card in milliseconds (15 000). */
   marketCacheTtlMs?: number | undefined;
   /** Client-side rolling limit for GET /v3/markets (the gateway allows 120 per minute per key). */
-  marketRateLimit?: { perMinute?: number; windowMs?: number; clock?: LimiterClock } | undefined;
+  marketRateLimit?:
+    | { perMinute?: number; windowMs?: number; backgroundShare?: number; clock?: LimiterClock }
+    | undefined;
   /** Batched bet_status poller. */
   poller?: PollerOptions | undefined;
   /** Sends X-Service-Sandbox: 1 (sample responses for a key without subscription). */

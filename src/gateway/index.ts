@@ -15,6 +15,7 @@ export {
   MarketsLimiter,
   type MarketsLimiterOptions,
   type QueuedInfo,
+  type ReadLane,
 } from './markets-limiter.js';
 export { type BetOutcome, betOutcomeOf, type PlacedBet, type UnplacedBet } from './receipts.js';
 export type { RequestOptions } from './request-options.js';

@@ -19,8 +19,20 @@ export interface MarketsLimiterOptions {
   /** Requests allowed in any rolling window; the gateway allows 120 per minute per key. */
   perMinute?: number;
   windowMs?: number;
+  /**
+   * Share of the window that background reads (`lane: 'background'`) may use, between 0 and 1 (0.25: 30 of 120).
+   * At least one read a window.
+   */
+  backgroundShare?: number;
   clock?: LimiterClock;
 }
+
+/**
+ * Whose card read this is. Interactive (default): a member is waiting; it goes first. Background (scheduled
+ * work such as closing-line capture): goes only while no interactive read is queued and background reads have
+ * used less than the background share of the window.
+ */
+export type ReadLane = 'interactive' | 'background';
 
 /** What a caller is told when its card read has to wait for a slot. */
 export interface QueuedInfo {
@@ -44,9 +56,12 @@ export interface AdmissionOptions {
   onQueued?: ((info: QueuedInfo) => void) | undefined;
   /** A retried read (after a 429) goes ahead of new ones. */
   front?: boolean | undefined;
+  /** Interactive (default) or background; see ReadLane. */
+  lane?: ReadLane | undefined;
 }
 
 interface Waiter {
+  background: boolean;
   resolve: (grant: number) => void;
   reject: (err: unknown) => void;
   cleanup: (() => void) | undefined;
@@ -60,16 +75,29 @@ interface Waiter {
  * The gateway counts a request when it arrives, which is after we send it. A grant therefore counts from its
  * send time only until settle() says the answer came back; from then on it counts from that later moment, so
  * the gateway's window has always ended before ours frees the slot (a burst of 300 meets no 429).
+ *
+ * Background reads wait in a second queue served only when the interactive one is empty, and hold at most
+ * backgroundCapacity of the window's slots (counted the same way), so members keep the rest. Their grants are
+ * negative ids (interactive grants are send times), so settle() knows the lane without the caller saying.
  */
 export class MarketsLimiter {
   readonly perMinute: number;
   readonly windowMs: number;
+  /** Background reads allowed in any window. */
+  readonly backgroundCapacity: number;
   readonly #clock: LimiterClock;
   /** Send times of grants not yet settled, oldest first. */
   readonly #sent: number[] = [];
   /** Times settled grants' answers came back, oldest first. */
   readonly #settled: number[] = [];
   readonly #queue: Waiter[] = [];
+  readonly #bgQueue: Waiter[] = [];
+  /** The background grants among #sent and #settled, kept the same way. */
+  readonly #bgSent: number[] = [];
+  readonly #bgSettled: number[] = [];
+  /** Send time of each background grant not yet settled, by its id. */
+  readonly #bgInFlight = new Map<number, number>();
+  #nextBgGrant = -1;
   #pausedUntil = 0;
   #timer: unknown;
   #timerAt = 0;
@@ -81,11 +109,22 @@ export class MarketsLimiter {
     if (!Number.isInteger(this.perMinute) || this.perMinute < 1) {
       throw new RangeError(`marketRateLimit.perMinute must be a whole number of at least 1 (got ${this.perMinute}).`);
     }
+    const share = opts.backgroundShare ?? 0.25;
+    if (!(share > 0 && share <= 1)) {
+      throw new RangeError(`marketRateLimit.backgroundShare must be above 0 and at most 1 (got ${share}).`);
+    }
+    this.backgroundCapacity = Math.max(1, Math.floor(this.perMinute * share));
     this.#clock = opts.clock ?? systemClock;
   }
 
+  /** Reads waiting for a slot, both lanes. */
   get queued(): number {
-    return this.#queue.length;
+    return this.#queue.length + this.#bgQueue.length;
+  }
+
+  /** Background reads waiting for a slot. */
+  get backgroundQueued(): number {
+    return this.#bgQueue.length;
   }
 
   get hasTimer(): boolean {
@@ -96,52 +135,81 @@ export class MarketsLimiter {
    * Estimated milliseconds until a read asked for now would be sent (0 when a slot is free). A lower bound:
    * a read still waiting for its answer frees its slot a window after the answer, not after the send.
    */
-  estimateWaitMs(opts: { front?: boolean | undefined } = {}): number {
+  estimateWaitMs(opts: { front?: boolean | undefined; lane?: ReadLane | undefined } = {}): number {
     const now = this.#clock.now();
     this.#expire(now);
-    const ahead = opts.front ? 0 : this.#queue.length;
+    const { limitAt, shareAt } = this.#freeAt(now, opts.lane === 'background', opts.front === true);
+    return Math.max(0, Math.max(limitAt, shareAt, this.#pausedUntil) - now);
+  }
+
+  /** When the card limit, and for a background read its share, would first let a read asked for now go. */
+  #freeAt(now: number, background: boolean, front: boolean): { limitAt: number; shareAt: number } {
+    // Interactive reads queued are always ahead of a background read; background ones unless it is a retry.
+    const ahead = background ? this.#queue.length + (front ? 0 : this.#bgQueue.length) : front ? 0 : this.#queue.length;
+    const limitAt = this.#slotAt(now, [this.#sent, this.#settled], this.perMinute, ahead);
+    const shareAt = background
+      ? this.#slotAt(now, [this.#bgSent, this.#bgSettled], this.backgroundCapacity, front ? 0 : this.#bgQueue.length)
+      : now;
+    return { limitAt, shareAt };
+  }
+
+  /** When a slot of `capacity` frees for one more read behind `ahead` others, given the counted grant times. */
+  #slotAt(now: number, counted: [number[], number[]], capacity: number, ahead: number): number {
     // Slots that must free before this read goes: everyone counted plus everyone ahead, beyond the limit.
-    const need = this.#used() + ahead + 1 - this.perMinute;
-    let at = now;
-    if (need > 0) {
-      const times = [...this.#sent, ...this.#settled].sort((a, b) => a - b);
-      const i = need - 1;
-      // Past a full window of reads, each later window frees the same slots again.
-      if (times.length > 0) at = times[i % times.length]! + this.windowMs * (Math.floor(i / times.length) + 1);
-    }
-    return Math.max(0, Math.max(at, this.#pausedUntil) - now);
+    const need = counted[0].length + counted[1].length + ahead + 1 - capacity;
+    if (need <= 0) return now;
+    const times = [...counted[0], ...counted[1]].sort((a, b) => a - b);
+    if (times.length === 0) return now;
+    const i = need - 1;
+    // Past a full window of reads, each later window frees the same slots again.
+    return times[i % times.length]! + this.windowMs * (Math.floor(i / times.length) + 1);
   }
 
   /**
    * Resolves with a grant (its send time) when a request may be sent; pass it to settle() once the answer is in.
    * Rejects with CardLimitError when maxQueueMs is set and the estimated wait is longer, with the signal's reason
-   * when aborted, and with ClientClosedError when the client closes.
+   * when aborted, and with ClientClosedError when the client closes. A background read (`lane: 'background'`)
+   * resolves only while no interactive read is queued and within backgroundCapacity.
    */
   acquire(opts: AdmissionOptions = {}): Promise<number> {
     if (this.#closed) return Promise.reject(new ClientClosedError('GET /v3/markets'));
     if (opts.signal?.aborted) return Promise.reject(opts.signal.reason);
+    const lane = opts.lane;
+    if (lane !== undefined && lane !== 'interactive' && lane !== 'background') {
+      return Promise.reject(
+        new RangeError(`GET /v3/markets: lane must be 'interactive' or 'background' (got ${String(lane)}).`),
+      );
+    }
+    const background = lane === 'background';
     // The common case takes no closure and no timer: nobody waiting, a free slot, no pause.
-    if (this.#queue.length === 0) {
+    if (this.#queue.length === 0 && (!background || this.#bgQueue.length === 0)) {
       const now = this.#clock.now();
       this.#expire(now);
       if (now >= this.#pausedUntil && this.#used() < this.perMinute) {
-        this.#sent.push(now);
-        return Promise.resolve(now);
+        if (!background) {
+          this.#sent.push(now);
+          return Promise.resolve(now);
+        }
+        if (this.#bgUsed() < this.backgroundCapacity) return Promise.resolve(this.#grantBackground(now));
       }
     }
-    const estimatedWaitMs = this.estimateWaitMs(opts);
+    const now = this.#clock.now();
+    this.#expire(now);
+    const { limitAt, shareAt } = this.#freeAt(now, background, opts.front === true);
+    const estimatedWaitMs = Math.max(0, Math.max(limitAt, shareAt, this.#pausedUntil) - now);
     const maxQueueMs = opts.maxQueueMs;
     if (maxQueueMs !== undefined && estimatedWaitMs > maxQueueMs) {
       return Promise.reject(
         this.#refusal(
           estimatedWaitMs,
-          `the next slot is about ${secs(estimatedWaitMs)} s away, longer than maxQueueMs ${maxQueueMs}`,
+          `${shareAt > limitAt && shareAt >= this.#pausedUntil ? this.#shareUsed() : 'the next slot'} is about ${secs(estimatedWaitMs)} s away, longer than maxQueueMs ${maxQueueMs}`,
         ),
       );
     }
-    const ahead = opts.front ? 0 : this.#queue.length;
+    const queue = background ? this.#bgQueue : this.#queue;
+    const ahead = (background ? this.#queue.length : 0) + (opts.front ? 0 : queue.length);
     return new Promise<number>((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject, cleanup: undefined };
+      const waiter: Waiter = { background, resolve, reject, cleanup: undefined };
       const cleanups: (() => void)[] = [];
       waiter.cleanup = () => {
         for (const c of cleanups) c();
@@ -160,7 +228,7 @@ export class MarketsLimiter {
         // time actually spent queued: a read still waiting then is refused, nothing sent.
         const cap = this.#clock.setTimeout(() => {
           this.#drain();
-          if (!this.#queue.includes(waiter)) return;
+          if (!queue.includes(waiter)) return;
           this.#remove(waiter);
           const wait = Math.max(1, this.estimateWaitMs(opts));
           reject(
@@ -172,8 +240,8 @@ export class MarketsLimiter {
         }, maxQueueMs);
         cleanups.push(() => this.#clock.clearTimeout(cap));
       }
-      if (opts.front) this.#queue.unshift(waiter);
-      else this.#queue.push(waiter);
+      if (opts.front) queue.unshift(waiter);
+      else queue.push(waiter);
       opts.onQueued?.({ estimatedWaitMs, ahead });
       this.#drain();
     });
@@ -182,7 +250,18 @@ export class MarketsLimiter {
   /** The answer to a granted request came back (or it failed): its slot now counts from this moment. */
   settle(grant: number): void {
     const now = this.#clock.now();
-    const i = this.#sent.indexOf(grant);
+    // Equal send times are interchangeable in #sent, so removing any one of them is exact.
+    let sentAt = grant;
+    if (grant < 0) {
+      const at = this.#bgInFlight.get(grant);
+      if (at === undefined) return;
+      this.#bgInFlight.delete(grant);
+      sentAt = at;
+      const j = this.#bgSent.indexOf(at);
+      if (j >= 0) this.#bgSent.splice(j, 1);
+      this.#bgSettled.push(now);
+    }
+    const i = this.#sent.indexOf(sentAt);
     if (i >= 0) this.#sent.splice(i, 1);
     this.#settled.push(now);
     // The slot moved later, so a queued caller's timer may now be early; it re-checks when it fires.
@@ -198,7 +277,7 @@ export class MarketsLimiter {
   close(): void {
     this.#closed = true;
     this.#clearTimer();
-    const waiting = this.#queue.splice(0);
+    const waiting = [...this.#queue.splice(0), ...this.#bgQueue.splice(0)];
     for (const w of waiting) {
       w.cleanup?.();
       w.reject(new ClientClosedError('GET /v3/markets'));
@@ -212,9 +291,22 @@ export class MarketsLimiter {
     );
   }
 
+  #shareUsed(): string {
+    return `the background share (${this.backgroundCapacity} of ${this.perMinute} per ${Math.round(this.windowMs / 1000)} s) is used; its next slot`;
+  }
+
+  #grantBackground(now: number): number {
+    const grant = this.#nextBgGrant--;
+    this.#sent.push(now);
+    this.#bgSent.push(now);
+    this.#bgInFlight.set(grant, now);
+    return grant;
+  }
+
   #remove(waiter: Waiter): void {
-    const i = this.#queue.indexOf(waiter);
-    if (i >= 0) this.#queue.splice(i, 1);
+    const queue = waiter.background ? this.#bgQueue : this.#queue;
+    const i = queue.indexOf(waiter);
+    if (i >= 0) queue.splice(i, 1);
     waiter.cleanup?.();
     this.#schedule(this.#clock.now());
   }
@@ -223,10 +315,16 @@ export class MarketsLimiter {
     return this.#sent.length + this.#settled.length;
   }
 
+  #bgUsed(): number {
+    return this.#bgSent.length + this.#bgSettled.length;
+  }
+
   #expire(now: number): void {
     const edge = now - this.windowMs;
     while (this.#sent.length > 0 && this.#sent[0]! <= edge) this.#sent.shift();
     while (this.#settled.length > 0 && this.#settled[0]! <= edge) this.#settled.shift();
+    while (this.#bgSent.length > 0 && this.#bgSent[0]! <= edge) this.#bgSent.shift();
+    while (this.#bgSettled.length > 0 && this.#bgSettled[0]! <= edge) this.#bgSettled.shift();
   }
 
   #drain(): void {
@@ -238,22 +336,38 @@ export class MarketsLimiter {
       w.cleanup?.();
       w.resolve(now);
     }
+    // Background reads only once no member is waiting, and within their share.
+    while (
+      this.#queue.length === 0 &&
+      this.#bgQueue.length > 0 &&
+      now >= this.#pausedUntil &&
+      this.#used() < this.perMinute &&
+      this.#bgUsed() < this.backgroundCapacity
+    ) {
+      const grant = this.#grantBackground(now);
+      const w = this.#bgQueue.shift()!;
+      w.cleanup?.();
+      w.resolve(grant);
+    }
     this.#schedule(now);
   }
 
-  /** When the oldest counted grant leaves the window. */
-  #oldest(): number {
-    const a = this.#sent[0] ?? Number.POSITIVE_INFINITY;
-    const b = this.#settled[0] ?? Number.POSITIVE_INFINITY;
+  /** When the oldest of these counted grants leaves the window. */
+  #oldest(sent: number[], settled: number[]): number {
+    const a = sent[0] ?? Number.POSITIVE_INFINITY;
+    const b = settled[0] ?? Number.POSITIVE_INFINITY;
     return Math.min(a, b);
   }
 
   #schedule(now: number): void {
-    if (this.#queue.length === 0) {
+    if (this.#queue.length === 0 && this.#bgQueue.length === 0) {
       this.#clearTimer();
       return;
     }
-    const freeAt = this.#used() >= this.perMinute ? this.#oldest() + this.windowMs : now;
+    let freeAt = this.#used() >= this.perMinute ? this.#oldest(this.#sent, this.#settled) + this.windowMs : now;
+    if (this.#queue.length === 0 && this.#bgUsed() >= this.backgroundCapacity) {
+      freeAt = Math.max(freeAt, this.#oldest(this.#bgSent, this.#bgSettled) + this.windowMs);
+    }
     const at = Math.max(freeAt, this.#pausedUntil);
     if (this.#timer !== undefined && this.#timerAt === at) return;
     this.#clearTimer();

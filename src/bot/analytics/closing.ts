@@ -1,11 +1,12 @@
 /**
  * Closing line capture: reads each open sports bet's card on a schedule before the off and hands the latest
  * pre-off price to recordClose, so the last call for a bet is its close. Bets on one card share each read.
- * Card reads share the gateway's 120-a-minute budget with members: capture takes at most a bounded share in
- * any window and stands aside entirely while an interactive read is queued.
+ * Card reads share the gateway's 120-a-minute budget with members: capture reads in the library limiter's
+ * background lane, which holds it to a bounded share of any window (`marketRateLimit.backgroundShare`) and lets
+ * it read only while no member's read is queued; a read the lane refuses is left for a later pass.
  */
 
-import type { MarketCard } from '../../gateway/index.js';
+import { CardLimitError, type MarketCard } from '../../gateway/index.js';
 import type { Logger } from '../config/logger.js';
 import { closeMarketOf } from './close-market.js';
 import type { CloseMarket } from './facts.js';
@@ -24,8 +25,12 @@ export interface OpenSportsBets {
   openSportsBets(): Promise<OpenSportsBet[]>;
 }
 
+/** Options every capture read passes: the background lane, refused at once rather than queued. */
+export const CAPTURE_READ = Object.freeze({ lane: 'background', maxQueueMs: 0 } as const);
+
+/** Card reads (the client's `markets`); capture passes CAPTURE_READ on every read. */
 export interface CardReader {
-  read(epk: string, bookie: string): Promise<MarketCard>;
+  get(query: { epk: string; bookie: string }, options: typeof CAPTURE_READ): PromiseLike<MarketCard>;
 }
 
 export type RecordClose = (betId: string, odds: number, market: CloseMarket | null, at: number) => Promise<void> | void;
@@ -37,12 +42,6 @@ export interface ClosingCaptureOptions {
   now?: () => number;
   /** How long before the off each card is read, e.g. 30, 10, 3 and 1 minutes; the last read is the close. */
   leadsMs?: number[];
-  /** The gateway's card limit and window, and the share of it capture may use. */
-  perMinute?: number;
-  windowMs?: number;
-  share?: number;
-  /** Interactive card reads waiting for a slot (the client limiter's queue); capture waits while any do. */
-  interactiveQueued?: () => number;
   tickMs?: number;
   logger?: Pick<Logger, 'warn'>;
 }
@@ -52,13 +51,16 @@ export interface TickResult {
   read: number;
   /** Closes handed to recordClose. */
   recorded: number;
-  /** Cards due but left for a later tick (budget used, or members waiting). */
+  /** Cards due but left for a later tick (the limiter's background share used, or members waiting). */
   deferred: number;
   failed: number;
 }
 
 const MINUTE = 60_000;
 const DEFAULT_LEADS = [30 * MINUTE, 10 * MINUTE, 3 * MINUTE, MINUTE];
+
+/** Closes recorded from a card read, or why nothing was read. */
+type Outcome = number | 'deferred' | 'failed';
 
 interface CardDue {
   key: string;
@@ -73,10 +75,6 @@ export class ClosingCapture {
   readonly #o: ClosingCaptureOptions;
   readonly #now: () => number;
   readonly #leads: number[];
-  /** Reads capture may send in any window. */
-  readonly capacity: number;
-  readonly #windowMs: number;
-  readonly #sent: number[] = [];
   /** Highest schedule slot read per card, and when its event goes off (to forget it after). */
   readonly #done = new Map<string, { slot: number; startsAt: number }>();
   #timer: NodeJS.Timeout | undefined;
@@ -89,10 +87,6 @@ export class ClosingCapture {
     if (this.#leads.length === 0 || this.#leads.some((l) => !(l > 0))) {
       throw new RangeError('leadsMs must list at least one positive lead time before the off');
     }
-    const share = o.share ?? 0.25;
-    if (!(share > 0 && share < 1)) throw new RangeError(`share must be between 0 and 1 (got ${share})`);
-    this.capacity = Math.max(1, Math.floor((o.perMinute ?? 120) * share));
-    this.#windowMs = o.windowMs ?? MINUTE;
   }
 
   start(): void {
@@ -125,7 +119,7 @@ export class ClosingCapture {
 
   async #pass(): Promise<TickResult> {
     const now = this.#now();
-    for (const [key, d] of this.#done) if (d.startsAt < now - this.#windowMs) this.#done.delete(key);
+    for (const [key, d] of this.#done) if (d.startsAt < now - MINUTE) this.#done.delete(key);
     const cards = new Map<string, CardDue>();
     for (const bet of await this.#o.bets.openSportsBets()) {
       const slot = this.#dueSlot(bet.startsAt, now);
@@ -136,30 +130,28 @@ export class ClosingCapture {
       if (card) card.bets.push(bet);
       else cards.set(key, { key, epk: bet.epk, bookie: bet.bookie, startsAt: bet.startsAt, slot, bets: [bet] });
     }
+    // Most urgent first: the limiter admits the lane's reads in the order they are asked for.
     const due = [...cards.values()].sort((a, b) => a.startsAt - b.startsAt);
-    const edge = now - this.#windowMs;
-    while (this.#sent.length > 0 && (this.#sent[0] as number) <= edge) this.#sent.shift();
-    const waiting = this.#o.interactiveQueued?.() ?? 0;
-    const room = waiting > 0 ? 0 : Math.max(0, this.capacity - this.#sent.length);
-    const batch = due.slice(0, room);
-    for (let i = 0; i < batch.length; i++) this.#sent.push(now);
-    const outcomes = await Promise.all(batch.map((c) => this.#read(c, now)));
+    const outcomes = await Promise.all(due.map((c) => this.#read(c, now)));
+    const count = (o: Outcome) => outcomes.filter((x) => x === o).length;
     return {
-      read: batch.length,
-      recorded: outcomes.reduce<number>((s, o) => s + (o ?? 0), 0),
-      deferred: due.length - batch.length,
-      failed: outcomes.filter((o) => o === undefined).length,
+      read: due.length - count('deferred'),
+      recorded: outcomes.reduce<number>((s, o) => s + (typeof o === 'number' ? o : 0), 0),
+      deferred: count('deferred'),
+      failed: count('failed'),
     };
   }
 
-  /** Closes recorded from one card read, or undefined when the read failed (retried next tick). */
-  async #read(c: CardDue, at: number): Promise<number | undefined> {
+  /** Closes recorded from one card read; a refused or failed read is tried again next tick. */
+  async #read(c: CardDue, at: number): Promise<Outcome> {
     let card: MarketCard;
     try {
-      card = await this.#o.cards.read(c.epk, c.bookie);
+      card = await this.#o.cards.get({ epk: c.epk, bookie: c.bookie }, CAPTURE_READ);
     } catch (err) {
+      // The background share is used or members are waiting: nothing was sent.
+      if (err instanceof CardLimitError) return 'deferred';
       this.#o.logger?.warn('closing price read failed; will retry', { epk: c.epk, bookie: c.bookie, err });
-      return undefined;
+      return 'failed';
     }
     this.#done.set(c.key, { slot: c.slot, startsAt: c.startsAt });
     let recorded = 0;

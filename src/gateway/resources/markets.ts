@@ -1,5 +1,5 @@
 import { APIPromise, type WithResponse } from '../api-promise.js';
-import type { MarketsLimiter, QueuedInfo } from '../markets-limiter.js';
+import type { MarketsLimiter, QueuedInfo, ReadLane } from '../markets-limiter.js';
 import type { RequestOptions } from '../request-options.js';
 import { MarketCard, MarketCardQuery } from '../schemas/markets.js';
 import type { QueryValue } from '../transport.js';
@@ -31,6 +31,13 @@ export interface MarketsGetOptions extends RequestOptions {
   maxQueueMs?: number | undefined;
   /** Called once when the read has to wait for a slot, with the estimated wait. */
   onQueued?: ((info: QueuedInfo) => void) | undefined;
+  /**
+   * 'background' for scheduled reads no member waits on: they go only while no interactive read is queued and
+   * within the limiter's background share of the window (`marketRateLimit.backgroundShare`, a quarter by default).
+   * With `maxQueueMs: 0` such a read is refused at once (CardLimitError with retryAfterMs) instead of queueing.
+   * Default 'interactive'.
+   */
+  lane?: ReadLane | undefined;
 }
 
 /** Cache key from every query parameter, in a fixed order, so different filters never share an entry. */
@@ -54,7 +61,8 @@ export class Markets {
   /**
    * GET /v3/markets through the client's 120/min card limit and the optional card cache. Over the limit the read
    * queues; with `maxQueueMs` it is refused at once (CardLimitError with retryAfterMs) when the estimated wait is
-   * longer, `onQueued` is told when it has to wait, and `signal` takes it out of the queue. A card served from the
+   * longer, `onQueued` is told when it has to wait, and `signal` takes it out of the queue; `lane: 'background'`
+   * keeps a scheduled read to its share and behind every member's read. A card served from the
    * cache reports status 200 with no headers in `.withResponse()`.
    */
   get(query: MarketCardQuery, options: MarketsGetOptions = NO_OPTIONS): APIPromise<MarketCard> {
@@ -64,7 +72,7 @@ export class Markets {
     } catch (err) {
       return APIPromise.reject(err);
     }
-    const { maxQueueMs, onQueued } = options;
+    const { maxQueueMs, onQueued, lane } = options;
     const spec = {
       method: 'GET' as const,
       path: '/v3/markets',
@@ -72,7 +80,10 @@ export class Markets {
       schema: MarketCard,
       idempotent: true,
       gate: this.opts.limiter,
-      admission: maxQueueMs === undefined && onQueued === undefined ? undefined : { maxQueueMs, onQueued },
+      admission:
+        maxQueueMs === undefined && onQueued === undefined && lane === undefined
+          ? undefined
+          : { maxQueueMs, onQueued, lane },
     };
     // The transport reads only the per-call fields of `options`; no copy on this hot path.
     const cache = this.opts.cache;

@@ -2,12 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClosingCapture, type OpenSportsBet } from '../../../src/bot/analytics/closing.js';
 import type { CloseMarket } from '../../../src/bot/analytics/facts.js';
 import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
-import { GatewayClient } from '../../../src/gateway/index.js';
+import { GatewayClient, type LimiterClock } from '../../../src/gateway/index.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
 
 const MIN = 60_000;
 let sandbox: RunningSandbox;
 let client: GatewayClient;
+/** Clients of single tests (each with its own card limiter on the test's clock). */
+const clients: GatewayClient[] = [];
 /** Cards (epk, bookie) with at least three bettable selections, and their refs and card prices. */
 const cards: Array<{ epk: string; bookie: string; refs: Array<{ ref: string; odds: number }> }> = [];
 
@@ -30,6 +32,7 @@ beforeAll(async () => {
   expect(cards.length).toBe(5);
 });
 afterAll(async () => {
+  for (const c of clients) await c.close();
   await client?.close();
   await sandbox?.close();
 });
@@ -47,16 +50,47 @@ function betsOn(card: (typeof cards)[number], n: number, startsAt = OFF): OpenSp
   }));
 }
 
-function harness(bets: OpenSportsBet[], opts: { perMinute?: number; queued?: () => number } = {}) {
+/** The test's clock for a client's card limiter: its timers fire as the test moves the time on. */
+function testClock(now: () => number): LimiterClock & { fire(): void } {
+  const timers = new Map<number, { at: number; fn: () => void }>();
+  let next = 1;
+  return {
+    now,
+    setTimeout: (fn, ms) => {
+      timers.set(next, { at: now() + ms, fn });
+      return next++;
+    },
+    clearTimeout: (h) => void timers.delete(h as number),
+    fire() {
+      for (;;) {
+        const due = [...timers.entries()].filter(([, t]) => t.at <= now()).sort((a, b) => a[1].at - b[1].at)[0];
+        if (!due) return;
+        timers.delete(due[0]);
+        due[1].fn();
+      }
+    },
+  };
+}
+
+function harness(bets: OpenSportsBet[], opts: { perMinute?: number } = {}) {
   let now = OFF - 31 * MIN;
+  const clock = testClock(() => now);
+  // The capture's share is the limiter's background lane (a quarter of perMinute), on the test's clock.
+  const gateway = new GatewayClient({
+    baseUrl: sandbox.url,
+    apiKey: 'sandbox-key-alpha',
+    marketRateLimit: { perMinute: opts.perMinute ?? 120, clock },
+  });
+  clients.push(gateway);
   const reads: string[] = [];
   const closes: Array<{ betId: string; odds: number; market: CloseMarket | null; at: number }> = [];
   const capture = new ClosingCapture({
     bets: { openSportsBets: async () => bets },
     cards: {
-      read: (epk, bookie) => {
-        reads.push(`${bookie}|${epk}`);
-        return client.markets.get({ epk, bookie });
+      get: async (query, options) => {
+        const card = await gateway.markets.get(query, options);
+        reads.push(`${query.bookie}|${query.epk}`);
+        return card;
       },
     },
     recordClose: (betId, odds, market, at) => {
@@ -64,15 +98,15 @@ function harness(bets: OpenSportsBet[], opts: { perMinute?: number; queued?: () 
     },
     now: () => now,
     leadsMs: [30 * MIN, 5 * MIN, MIN],
-    ...(opts.perMinute ? { perMinute: opts.perMinute } : {}),
-    ...(opts.queued ? { interactiveQueued: opts.queued } : {}),
   });
   return {
     capture,
+    gateway,
     reads,
     closes,
     at: (t: number) => {
       now = t;
+      clock.fire();
     },
   };
 }
@@ -118,7 +152,7 @@ describe('closing line capture against the sandbox', () => {
   });
 
   it('uses at most its share of the card limit in a window and reads the rest in the next one', async () => {
-    // perMinute 8 × share 0.25: two reads a minute for capture, six left for members.
+    // perMinute 8 × the limiter's background share 0.25: two reads a minute for capture, six left for members.
     const h = harness(
       cards.flatMap((c) => betsOn(c, 1)),
       { perMinute: 8 },
@@ -133,11 +167,16 @@ describe('closing line capture against the sandbox', () => {
   });
 
   it('stands aside while members’ card reads are queued, and reads once they are served', async () => {
-    let queued = 3;
-    const h = harness(betsOn(cards[3]!, 1), { queued: () => queued });
+    const h = harness(betsOn(cards[3]!, 1), { perMinute: 8 });
     h.at(OFF - 5 * MIN);
+    const member = { epk: cards[0]!.epk, bookie: cards[0]!.bookie };
+    for (let i = 0; i < 8; i++) await h.gateway.markets.get(member);
+    const queued = [1, 2, 3].map(() => h.gateway.markets.get(member));
+    expect(h.gateway.marketsLimiter.queued).toBe(3);
     expect(await h.capture.tick()).toMatchObject({ read: 0, deferred: 1 });
-    queued = 0;
+    // A window later the members' reads are served first; then capture reads.
+    h.at(OFF - 4 * MIN);
+    await Promise.all(queued);
     expect((await h.capture.tick()).read).toBe(1);
   });
 
@@ -148,9 +187,9 @@ describe('closing line capture against the sandbox', () => {
     const capture = new ClosingCapture({
       bets: { openSportsBets: async () => bets },
       cards: {
-        read: async (epk, bookie) => {
+        get: async (query, options) => {
           if (fail) throw new Error('503 from the gateway');
-          return client.markets.get({ epk, bookie });
+          return client.markets.get(query, options);
         },
       },
       recordClose: (betId) => {

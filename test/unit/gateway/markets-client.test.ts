@@ -147,6 +147,34 @@ describe('GET /v3/markets through the client limiter', () => {
     await client.close();
   });
 
+  it('keeps background card reads to their share: refused with retryAfterMs, nothing sent, members still served', async () => {
+    let hits = 0;
+    agent
+      .get(ORIGIN)
+      .intercept({ path: (p) => p.startsWith('/v3/markets'), method: 'GET' })
+      .reply<object>(() => {
+        hits++;
+        return { statusCode: 200, data: card('e') };
+      })
+      .persist();
+    const client = new GatewayClient({
+      baseUrl: ORIGIN,
+      apiKey: 'k',
+      dispatcher: agent,
+      marketRateLimit: { perMinute: 8, backgroundShare: 0.25 },
+    });
+    const background = { lane: 'background', maxQueueMs: 0 } as const;
+    await client.markets.get({ epk: 'e', bookie: 'bookie_a' }, background);
+    await client.markets.get({ epk: 'e', bookie: 'bookie_a' }, background);
+    const err = await client.markets.get({ epk: 'e', bookie: 'bookie_a' }, background).catch((e) => e);
+    expect(err).toBeInstanceOf(CardLimitError);
+    expect((err as CardLimitError).retryAfterMs).toBeGreaterThan(59_000);
+    expect(hits).toBe(2);
+    await client.markets.get({ epk: 'e', bookie: 'bookie_a' });
+    expect(hits).toBe(3);
+    await client.close();
+  });
+
   it('tells onQueued when a card read waits and sends it when its slot frees', async () => {
     agent
       .get(ORIGIN)

@@ -225,3 +225,131 @@ describe('markets limiter admission (maxQueueMs, onQueued, signal, close)', () =
     await expect(limiter.acquire()).rejects.toBeInstanceOf(ClientClosedError);
   });
 });
+
+describe('markets limiter background lane (a bounded share, members first)', () => {
+  /** 8 a minute, a quarter of it (2) for background reads. */
+  const make = () => {
+    const clock = new ManualClock();
+    return { clock, limiter: new MarketsLimiter({ perMinute: 8, backgroundShare: 0.25, clock }) };
+  };
+
+  it('takes a quarter of the limit by default and refuses a share outside (0, 1]', () => {
+    expect(new MarketsLimiter({ perMinute: 120 }).backgroundCapacity).toBe(30);
+    expect(() => new MarketsLimiter({ backgroundShare: 0 })).toThrow(/backgroundShare must be above 0/);
+    expect(() => new MarketsLimiter({ backgroundShare: 1.5 })).toThrow(/backgroundShare must be above 0/);
+  });
+
+  it('grants background reads at most their share in any window, the rest in later windows', async () => {
+    const { clock, limiter } = make();
+    const granted: number[] = [];
+    const all = Array.from({ length: 5 }, () =>
+      limiter.acquire({ lane: 'background' }).then((g) => {
+        granted.push(clock.t);
+        limiter.settle(g);
+      }),
+    );
+    await flush();
+    expect(granted).toEqual([0, 0]);
+    expect(limiter.backgroundQueued).toBe(3);
+    await clock.advance(180_000);
+    await Promise.all(all);
+    expect(granted).toEqual([0, 0, 60_000, 60_000, 120_000]);
+    expect(busiestWindow(granted, 60_000)).toBe(2);
+    expect(clock.timerCount).toBe(0);
+  });
+
+  it('lets an interactive read go at once while background reads wait for their share', async () => {
+    const { limiter } = make();
+    await limiter.acquire({ lane: 'background' });
+    await limiter.acquire({ lane: 'background' });
+    const waiting = limiter.acquire({ lane: 'background' });
+    expect(limiter.backgroundQueued).toBe(1);
+    let interactive = false;
+    const member = limiter.acquire().then(() => {
+      interactive = true;
+    });
+    await flush();
+    expect(interactive).toBe(true);
+    await member;
+    limiter.close();
+    await waiting.catch(() => undefined);
+  });
+
+  it('serves queued interactive reads before queued background reads when slots free', async () => {
+    const { clock, limiter } = make();
+    for (let i = 0; i < 8; i++) await limiter.acquire();
+    const order: string[] = [];
+    const bg = limiter.acquire({ lane: 'background' }).then(() => order.push('background'));
+    const members = [1, 2, 3, 4, 5, 6].map((n) => limiter.acquire().then(() => order.push(`member ${n}`)));
+    // The estimate of the background read counts every member read queued ahead of it.
+    expect(limiter.estimateWaitMs({ lane: 'background' })).toBe(60_000);
+    await clock.advance(60_000);
+    await Promise.all([bg, ...members]);
+    expect(order).toEqual(['member 1', 'member 2', 'member 3', 'member 4', 'member 5', 'member 6', 'background']);
+  });
+
+  it('refuses a background read at once when its share is used, saying when to retry, nothing granted', async () => {
+    const { clock, limiter } = make();
+    await limiter.acquire({ lane: 'background' });
+    await clock.advance(10_000);
+    await limiter.acquire({ lane: 'background' });
+    await clock.advance(20_000);
+    const err = await limiter.acquire({ lane: 'background', maxQueueMs: 0 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CardLimitError);
+    // The first background slot leaves the window at 60 s; six of the eight slots are still free for members.
+    expect((err as CardLimitError).retryAfterMs).toBe(30_000);
+    expect((err as Error).message).toMatch(/background share \(2 of 8 per 60 s\) is used.*try again in about 30 s/);
+    expect(limiter.queued).toBe(0);
+    expect(clock.timerCount).toBe(0);
+  });
+
+  it('refuses a background read at once while a member read is queued, even with its share unused', async () => {
+    const { clock, limiter } = make();
+    for (let i = 0; i < 8; i++) await limiter.acquire();
+    const member = limiter.acquire();
+    await clock.advance(59_000);
+    const err = await limiter.acquire({ lane: 'background', maxQueueMs: 0 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CardLimitError);
+    expect((err as CardLimitError).retryAfterMs).toBe(1_000);
+    await clock.advance(1_000);
+    await member;
+  });
+
+  it('counts a settled background read from when its answer came back', async () => {
+    const { clock, limiter } = make();
+    const first = await limiter.acquire({ lane: 'background' });
+    await limiter.acquire({ lane: 'background' });
+    await clock.advance(5_000);
+    limiter.settle(first);
+    // The second slot (unsettled, sent at 0) frees at 60 s; the first at 65 s.
+    expect(limiter.estimateWaitMs({ lane: 'background' })).toBe(55_000);
+    await clock.advance(55_000);
+    await limiter.acquire({ lane: 'background', maxQueueMs: 0 });
+    await expect(limiter.acquire({ lane: 'background', maxQueueMs: 0 })).rejects.toMatchObject({
+      retryAfterMs: 5_000,
+    });
+  });
+
+  it('rejects queued background reads at once with ClientClosedError on close, leaving no timer', async () => {
+    const { clock, limiter } = make();
+    await limiter.acquire({ lane: 'background' });
+    await limiter.acquire({ lane: 'background' });
+    const queued = [
+      limiter.acquire({ lane: 'background' }),
+      limiter.acquire({ lane: 'background', maxQueueMs: 600_000 }),
+    ];
+    expect(limiter.backgroundQueued).toBe(2);
+    limiter.close();
+    const results = await Promise.allSettled(queued);
+    for (const r of results) expect(r.status === 'rejected' && r.reason).toBeInstanceOf(ClientClosedError);
+    expect(limiter.queued).toBe(0);
+    expect(clock.timerCount).toBe(0);
+  });
+
+  it('refuses an unknown lane with a clear message', async () => {
+    const { limiter } = make();
+    await expect(limiter.acquire({ lane: 'urgent' as never })).rejects.toThrow(
+      /lane must be 'interactive' or 'background' \(got urgent\)/,
+    );
+  });
+});
