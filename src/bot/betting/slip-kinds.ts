@@ -331,7 +331,7 @@ export async function preparePromoSlip(
   return store(d, owner, {
     kind: 'promo',
     promo: { promoId: promo.promo_id, promoLabel: promo.label ?? `Promo ${promo.promo_id}` },
-    epk: promo.epk ?? '',
+    epk: promoEventKey(promo),
     sport: promo.sport ?? (racing ? 'racing' : ''),
     eventName,
     bookie: promo.bookie,
@@ -383,4 +383,20 @@ export async function kindLivePrice(
     default:
       return undefined;
   }
+}
+
+/**
+ * The event a promo's stake counts against for the per-event and per-market caps: its event key; for a racing
+ * promo without one, the race's key as racing slips write it (so it shares the race's cap with them); otherwise
+ * a scope of its own, so promos without an event never share one cap.
+ */
+export function promoEventKey(
+  promo: Pick<AccountPromo, 'promo_id' | 'bookie' | 'epk' | 'kind' | 'track' | 'race_num' | 'race_type' | 'date'>,
+): string {
+  if (promo.epk) return promo.epk;
+  const raceType = /^\([RGH]\)$/.test(promo.race_type ?? '') ? promo.race_type : undefined;
+  if (promo.kind === 'racing' && promo.track && promo.race_num && raceType && promo.date) {
+    return `racing:${promo.track}/${promo.race_num}/${raceType}/${promo.date}`;
+  }
+  return `promo:${promo.bookie}/${promo.promo_id}`;
 }
