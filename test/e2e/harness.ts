@@ -7,6 +7,7 @@ import { SandboxClock } from '../../src/bot/config/sandbox-clock.js';
 import { type LocalDiscord, startLocalDiscord } from '../../src/local-discord/index.js';
 import { type RunningSandbox, type StartSandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { createDatabase } from '../pg/cluster.js';
+import { until } from '../support/wait.js';
 import { setBetRole } from './bet-role.js';
 import { loadStartBot, type RunningBot } from './bot-entry.js';
 import { type GatewayProxy, startGatewayProxy } from './gateway-proxy.js';
@@ -89,7 +90,8 @@ export async function startDesk(opts: DeskOptions = {}): Promise<Desk> {
     const startBot = await loadStartBot();
     bot = await startBot(config, { processId, ...(clock ? { now: clock.now } : {}) });
     await ld.waitForBot(10_000);
-    await waitForCommands(ld);
+    // The bot registers its commands on startup; users can only run them after that.
+    await until('the bot to register its slash commands', () => ld.commands().length > 0);
     // Settings live in the store: once per desk, as an admin would after inviting the bot.
     if (!betRoleSet) await setBetRole(ld);
     betRoleSet = true;
@@ -99,8 +101,10 @@ export async function startDesk(opts: DeskOptions = {}): Promise<Desk> {
     bot = undefined;
     await b?.stop();
     // The old gateway session must be gone before a new one identifies, or tests would talk to a ghost.
-    const deadline = Date.now() + 5000;
-    while (ld.connectedBots > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await until('the old gateway session to close', () => ld.connectedBots === 0, {
+      timeoutMs: 5000,
+      everyMs: 10,
+    }).catch(() => undefined);
   };
   try {
     await boot();
@@ -159,13 +163,4 @@ async function storeUrlFor(dir: string): Promise<string> {
   if (!admin)
     throw new Error('E2E_STORE=postgres needs PG_ADMIN_URL (run under vitest: test/pg/global-setup.ts sets it)');
   return createDatabase(admin, 'e2e');
-}
-
-/** The bot registers its commands on startup; users can only run them after that. */
-export async function waitForCommands(ld: LocalDiscord, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (ld.commands().length === 0) {
-    if (Date.now() > deadline) throw new Error(`the bot registered no slash commands within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { vi } from 'vitest';
 import { bettable } from '../../../src/bot/betting/markets.js';
 import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
 import { parseConfig } from '../../../src/bot/config/config.js';
@@ -12,20 +11,9 @@ import type { Event, MarketCard } from '../../../src/gateway/index.js';
 import { type LocalDiscord, type OptionInput, startLocalDiscord } from '../../../src/local-discord/index.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
 import { setBetRole } from '../../e2e/bet-role.js';
+import { until } from '../../support/wait.js';
 
 export const API_KEY = 'sandbox-key-alpha';
-
-/** The first truthy value fn gives (polled), e.g. a message once it has arrived. */
-export function until<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 15_000): Promise<NonNullable<T>> {
-  return vi.waitFor(
-    async () => {
-      const v = await fn();
-      if (!v) throw new Error(`timed out waiting for ${what}`);
-      return v as NonNullable<T>;
-    },
-    { timeout: timeoutMs, interval: 25 },
-  );
-}
 
 /**
  * Sends a slash command from a member in the bets channel and waits for its first public reply (with an embed,
@@ -47,10 +35,10 @@ export async function runCommand(
   });
   const ack = await ix.acknowledged;
   const reply = await until(
+    `the /${name} reply`,
     () =>
       ix.responses().find((m) => (m.embeds.length > 0 || (!opts.embedsOnly && m.content)) && !((m.flags ?? 0) & 128)),
-    `the /${name} reply`,
-    30_000,
+    { timeoutMs: 30_000 },
   );
   return { reply, ackMs: ack.ms };
 }
@@ -95,7 +83,7 @@ export async function startDesk(
       pollIntervalMs: 250,
     });
   let bot = await boot();
-  await until(() => ld.commands(ld.guildId).length > 0, 'commands registered');
+  await until('commands registered', () => ld.commands(ld.guildId).length > 0, { timeoutMs: 15_000 });
   if (opts.betRole !== false) await setBetRole(ld);
   return {
     sandbox,
