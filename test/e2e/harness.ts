@@ -9,14 +9,14 @@ import { type RunningSandbox, type StartSandboxOptions, startSandbox } from '../
 import { createDatabase } from '../pg/cluster.js';
 import { until } from '../support/wait.js';
 import { setBetRole } from './bet-role.js';
-import { loadStartBot, type RunningBot } from './bot-entry.js';
+import { type BotDeps, loadStartBot, type RunningBot } from './bot-entry.js';
 import { type GatewayProxy, startGatewayProxy } from './gateway-proxy.js';
 import { captureLogs, type LogCapture } from './log-capture.js';
 import { SandboxControl } from './sandbox-control.js';
 
 export const API_KEY = 'sandbox-key-alpha';
 
-export interface DeskOptions {
+export interface DeskOptions<B extends RunningBot = RunningBot> {
   /** Results by signed webhook as well as by polling (WEBHOOK_PUBLIC_URL set); false: poll only. */
   webhooks?: boolean;
   seed?: number;
@@ -33,14 +33,16 @@ export interface DeskOptions {
   sandboxClock?: boolean;
   /** false: leave betting closed (no bet role set); otherwise the admin sets the Bettor role at start. */
   betRole?: boolean;
+  /** Starts the bot in-process instead of the entry point's startBot (e.g. with a logger the test reads). */
+  startBot?: (config: BotConfig, deps: BotDeps, secrets: string[]) => Promise<B>;
 }
 
 /** The whole desk on loopback: sandbox gateway, local Discord, the real bot with sqlite on disk. */
-export interface Desk {
+export interface Desk<B extends RunningBot = RunningBot> {
   sandbox: RunningSandbox;
   control: SandboxControl;
   ld: LocalDiscord;
-  bot: RunningBot;
+  bot: B;
   config: BotConfig;
   /** The environment the bot was configured from (for a bot in a child process). */
   env: Record<string, string>;
@@ -57,7 +59,7 @@ export interface Desk {
   close(): Promise<void>;
 }
 
-export async function startDesk(opts: DeskOptions = {}): Promise<Desk> {
+export async function startDesk<B extends RunningBot = RunningBot>(opts: DeskOptions<B> = {}): Promise<Desk<B>> {
   const dir = mkdtempSync(join(tmpdir(), 'desk-e2e-'));
   const logs = captureLogs();
   const sandbox = await startSandbox({ port: 0, control: true, seed: opts.seed ?? 1, quiet: true, ...opts.sandbox });
@@ -79,16 +81,19 @@ export async function startDesk(opts: DeskOptions = {}): Promise<Desk> {
   };
   const config = parseConfig(env);
   // One deployment, one lease owner: a restart resumes its own pending jobs instead of waiting out the lease.
-  const processId = `desk-${webhookPort}`;
+  const processId = opts.env?.BOT_PROCESS_ID ?? `desk-${webhookPort}`;
   const clock = opts.sandboxClock ? new SandboxClock(sandbox.url) : undefined;
   await clock?.refresh();
   env.BOT_PROCESS_ID = processId;
-  let bot: RunningBot | undefined;
+  let bot: B | undefined;
+  const secrets = [API_KEY, ld.token];
   let betRoleSet = opts.betRole === false;
   const boot = async () => {
     if (opts.inProcessBot === false) return;
-    const startBot = await loadStartBot();
-    bot = await startBot(config, { processId, ...(clock ? { now: clock.now } : {}) });
+    const deps: BotDeps = { processId, ...(clock ? { now: clock.now } : {}) };
+    // Without its own starter a desk's bot is the entry point's, which is what B defaults to.
+    const start = opts.startBot ?? ((await loadStartBot()) as unknown as NonNullable<DeskOptions<B>['startBot']>);
+    bot = await start(config, deps, secrets);
     await ld.waitForBot(10_000);
     // The bot registers its commands on startup; users can only run them after that.
     await until('the bot to register its slash commands', () => ld.commands().length > 0);
@@ -130,7 +135,7 @@ export async function startDesk(opts: DeskOptions = {}): Promise<Desk> {
     env,
     proxy,
     logs,
-    secrets: [API_KEY, ld.token],
+    secrets,
     async advance(ms) {
       const reading = await control.advance(ms);
       clock?.take(reading);
