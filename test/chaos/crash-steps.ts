@@ -38,7 +38,7 @@ export async function crashSteps(): Promise<ScenarioResult> {
   let store: BotStore | undefined;
   const restart = async () => {
     await child?.kill9();
-    await until('the old gateway session to drop', () => (desk.ld.connectedBots === 0 ? true : undefined), {
+    await until('the old gateway session to drop', () => desk.ld.connectedBots === 0, {
       timeoutMs: 5_000,
     }).catch(() => undefined);
     child = await spawnBot(desk.env);
@@ -48,7 +48,7 @@ export async function crashSteps(): Promise<ScenarioResult> {
   try {
     child = await spawnBot(desk.env);
     await desk.ld.waitForBot(15_000);
-    await until('the commands', () => (desk.ld.commands().length > 0 ? true : undefined), { timeoutMs: 15_000 });
+    await until('the commands', () => desk.ld.commands().length > 0, { timeoutMs: 15_000 });
     await setBetRole(desk.ld);
     store = await openStore(desk.env.STORE_URL as string);
     const sel = await pickEvent(desk, 'nba', 3);
@@ -83,7 +83,7 @@ export async function crashSteps(): Promise<ScenarioResult> {
       step.slipId = slip.id;
       proxy.hold('/v3/place_bet');
       await press(desk, trail, bettor, slip, /^Confirm$/);
-      await until('place_bet at the proxy', () => (proxy.heldFor('/v3/place_bet') > 0 ? true : undefined), {
+      await until('place_bet at the proxy', () => proxy.heldFor('/v3/place_bet') > 0, {
         timeoutMs: 20_000,
       });
       await child.kill9();
@@ -99,11 +99,10 @@ export async function crashSteps(): Promise<ScenarioResult> {
       step.slipId = slip.id;
       proxy.holdAnswers('/v3/place_bet');
       await press(desk, trail, bettor, slip, /^Confirm$/);
-      await until(
-        'the bet placed at the gateway',
-        async () => ((await sandboxBets(step.stake)).length > 0 ? true : undefined),
-        { timeoutMs: 20_000, everyMs: 50 },
-      );
+      await until('the bet placed at the gateway', async () => (await sandboxBets(step.stake)).length > 0, {
+        timeoutMs: 20_000,
+        everyMs: 50,
+      });
       await child.kill9();
       proxy.drop();
       await restart();
@@ -136,11 +135,10 @@ export async function crashSteps(): Promise<ScenarioResult> {
         times: Number.POSITIVE_INFINITY,
       });
       await press(desk, trail, bettor, slip, /^Confirm$/);
-      await until(
-        'the result recorded',
-        async () => ((await recordOf(step.stake))?.state === 'placed' ? true : undefined),
-        { timeoutMs: 20_000, everyMs: 50 },
-      );
+      await until('the result recorded', async () => (await recordOf(step.stake))?.state === 'placed', {
+        timeoutMs: 20_000,
+        everyMs: 50,
+      });
       await child.kill9();
       desk.ld.faults.clear();
       await restart();
@@ -149,11 +147,9 @@ export async function crashSteps(): Promise<ScenarioResult> {
     // Every slip reaches its final message.
     for (const step of steps) {
       const slip = desk.ld.message(step.slipId!);
-      const ok = await until(
-        'a final slip',
-        () => (FINAL.test(textOf(desk.ld.message(step.slipId!))) ? true : undefined),
-        { timeoutMs: 30_000 },
-      ).catch(() => false);
+      const ok = await until('a final slip', () => FINAL.test(textOf(desk.ld.message(step.slipId!))), {
+        timeoutMs: 30_000,
+      }).catch(() => false);
       if (!ok) {
         r.lostResults += 1;
         r.notes.push(`${step.name}: slip shows "${textOf(slip).slice(0, 120)}"`);
@@ -173,7 +169,7 @@ export async function crashSteps(): Promise<ScenarioResult> {
         const rows = await store!.query<{ attempts: number }>(
           "SELECT attempts FROM outbox WHERE outbox_key LIKE 'create:settle:%' AND state = 'pending'",
         );
-        return rows.some((x) => Number(x.attempts) > 0) ? true : undefined;
+        return rows.some((x) => Number(x.attempts) > 0);
       },
       { timeoutMs: 30_000, everyMs: 50 },
     );
@@ -196,7 +192,7 @@ export async function crashSteps(): Promise<ScenarioResult> {
       desk.ld
         .messages(desk.ld.channelIds.bets)
         .filter((m) => /^(Won|Lost|Void|Cashed out)/.test(m.embeds[0]?.title ?? ''));
-    await until('every settlement notice', () => (notices().length >= placedSteps.length ? true : undefined), {
+    await until('every settlement notice', () => notices().length >= placedSteps.length, {
       timeoutMs: 30_000,
     }).catch(() => undefined);
     await new Promise((x) => setTimeout(x, 2_000)); // a settlement pass more: nothing is posted twice

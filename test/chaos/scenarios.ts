@@ -197,7 +197,7 @@ export async function killNine(): Promise<ScenarioResult> {
   let child = await spawnBot(desk.env);
   try {
     await desk.ld.waitForBot(15_000);
-    await until('the commands', () => (desk.ld.commands().length > 0 ? true : undefined), { timeoutMs: 15_000 });
+    await until('the commands', () => desk.ld.commands().length > 0, { timeoutMs: 15_000 });
     await setBetRole(desk.ld);
     const sel = await pickEvent(desk, 'nba', 2);
     const trail = newTrail();
@@ -210,7 +210,7 @@ export async function killNine(): Promise<ScenarioResult> {
     await child.kill9();
     const early = FINAL.test(textOf(desk.ld.message(slip.id)));
     // The double may keep a killed session around until its heartbeat lapses; the new process identifies anyway.
-    await until('the gateway session to drop', () => (desk.ld.connectedBots === 0 ? true : undefined), {
+    await until('the gateway session to drop', () => desk.ld.connectedBots === 0, {
       timeoutMs: 3_000,
     }).catch(() => undefined);
     child = await spawnBot(desk.env);
@@ -327,7 +327,7 @@ export async function faultStorm(bets: number, browses: number): Promise<Scenari
     for (const id of slips) {
       const shown = textOf(desk.ld.message(id));
       if (/Bet submitted/.test(shown)) {
-        const ok = await until('a final edit', () => (FINAL.test(textOf(desk.ld.message(id))) ? true : undefined), {
+        const ok = await until('a final edit', () => FINAL.test(textOf(desk.ld.message(id))), {
           timeoutMs: 30_000,
         }).catch(() => false);
         if (!ok) lost += 1;

@@ -186,5 +186,5 @@ async function configureResultsChannel(desk: Desk, trail: { acks: number[] }): P
     ...(found.path.length === 1 ? { subcommand: found.path[0]! } : {}),
   });
   trail.acks.push((await handle.acknowledged).ms);
-  await until('the settings to be answered', () => (handle.responses().length > 0 ? true : undefined));
+  await until('the settings to be answered', () => handle.responses().length > 0);
 }

@@ -76,7 +76,7 @@ describe('a slip left to expire, then the gateway down', () => {
     // The slip states its expiry as a Discord timestamp; press Confirm just after it.
     const expires = Number(/<t:(\d+):R>/.exec(slip.content ?? '')?.[1]);
     expect(expires).toBeGreaterThan(Date.now() / 1000);
-    await until('the slip to expire', () => (Date.now() > (expires + 1) * 1000 + 200 ? true : undefined), {
+    await until('the slip to expire', () => Date.now() > (expires + 1) * 1000 + 200, {
       timeoutMs: 20_000,
       everyMs: 100,
     });

@@ -33,11 +33,11 @@ describe('the bot in two shards under the ShardingManager', () => {
     });
     manager.stdout?.on('data', (c: Buffer) => out.push(c.toString()));
     manager.stderr?.on('data', (c: Buffer) => out.push(c.toString()));
-    await until('both shards on the gateway', () => (desk.ld.connectedShards().length === 2 ? true : undefined), {
+    await until('both shards on the gateway', () => desk.ld.connectedShards().length === 2, {
       timeoutMs: 60_000,
     });
-    await until('commands', () => desk.ld.commands().length > 0 || undefined, { timeoutMs: 20_000 });
-    await until('the manager to report its shards', () => (/with shards/.test(out.join('')) ? true : undefined), {
+    await until('commands', () => desk.ld.commands().length > 0, { timeoutMs: 20_000 });
+    await until('the manager to report its shards', () => /with shards/.test(out.join('')), {
       timeoutMs: 60_000,
     });
     await setBetRole(desk.ld); // betting is closed until an admin names the bet role
@@ -77,7 +77,7 @@ describe('the bot in two shards under the ShardingManager', () => {
     const exited = new Promise<number | null>((r) => manager.once('exit', (code) => r(code)));
     manager.kill('SIGTERM');
     expect(await exited).toBe(0);
-    await until('the shards to leave the gateway', () => (desk.ld.connectedShards().length === 0 ? true : undefined), {
+    await until('the shards to leave the gateway', () => desk.ld.connectedShards().length === 0, {
       timeoutMs: 20_000,
     });
   }, 30_000);

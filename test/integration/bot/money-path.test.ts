@@ -107,7 +107,7 @@ describe('the money path against the sandbox and the local Discord', () => {
           where.messageId,
         )
       )[0];
-    await until('the outbox row done', async () => ((await outboxRow())?.state === 'done' ? true : undefined), {
+    await until('the outbox row done', async () => (await outboxRow())?.state === 'done', {
       timeoutMs: 10_000,
     });
     const rows = [await outboxRow()];
