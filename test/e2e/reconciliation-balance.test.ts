@@ -51,10 +51,10 @@ describe('the reconciliation compares each session balance with what the ledger 
     await desk.advance(31_000);
     await admin('ledger', {}, 'reconcile', /Reconciliation of/);
     const post = await until('the reconciliation post', () => posts()[before], { timeoutMs: 30_000 });
-    for (const deadline = Date.now() + 20_000; (await checks()) <= recorded; ) {
-      if (Date.now() > deadline) throw new Error('the balance checks were not recorded after the post');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await until('the balance checks recorded after the post', async () => (await checks()) > recorded, {
+      timeoutMs: 20_000,
+      everyMs: 50,
+    });
     return textOf(post);
   }
 
