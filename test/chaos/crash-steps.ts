@@ -2,22 +2,12 @@ import { type BotStore, openStore } from '../../src/bot/store/index.js';
 import { setBetRole } from '../e2e/bet-role.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press } from '../e2e/flows.js';
 import { startDesk } from '../e2e/harness.js';
-import { textOf, until } from '../e2e/messages.js';
+import { textOf } from '../e2e/messages.js';
+import { until } from '../support/wait.js';
 import { type BotChild, spawnBot } from './bot-child.js';
 import { emptyResult, type ScenarioResult } from './tally.js';
 
 const FINAL = /Bet placed ✅|Bet not placed/;
-
-/** Polls an async check until it yields a value (the e2e `until` takes synchronous checks only). */
-async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((x) => setTimeout(x, 50));
-  }
-}
 
 interface Step {
   name: string;
@@ -48,9 +38,9 @@ export async function crashSteps(): Promise<ScenarioResult> {
   let store: BotStore | undefined;
   const restart = async () => {
     await child?.kill9();
-    await until('the old gateway session to drop', () => (desk.ld.connectedBots === 0 ? true : undefined), 5_000).catch(
-      () => undefined,
-    );
+    await until('the old gateway session to drop', () => desk.ld.connectedBots === 0, {
+      timeoutMs: 5_000,
+    }).catch(() => undefined);
     child = await spawnBot(desk.env);
     await desk.ld.waitForBot(15_000);
   };
@@ -58,7 +48,7 @@ export async function crashSteps(): Promise<ScenarioResult> {
   try {
     child = await spawnBot(desk.env);
     await desk.ld.waitForBot(15_000);
-    await until('the commands', () => (desk.ld.commands().length > 0 ? true : undefined), 15_000);
+    await until('the commands', () => desk.ld.commands().length > 0, { timeoutMs: 15_000 });
     await setBetRole(desk.ld);
     store = await openStore(desk.env.STORE_URL as string);
     const sel = await pickEvent(desk, 'nba', 3);
@@ -93,7 +83,9 @@ export async function crashSteps(): Promise<ScenarioResult> {
       step.slipId = slip.id;
       proxy.hold('/v3/place_bet');
       await press(desk, trail, bettor, slip, /^Confirm$/);
-      await until('place_bet at the proxy', () => (proxy.heldFor('/v3/place_bet') > 0 ? true : undefined), 20_000);
+      await until('place_bet at the proxy', () => proxy.heldFor('/v3/place_bet') > 0, {
+        timeoutMs: 20_000,
+      });
       await child.kill9();
       proxy.drop();
       await restart();
@@ -107,11 +99,10 @@ export async function crashSteps(): Promise<ScenarioResult> {
       step.slipId = slip.id;
       proxy.holdAnswers('/v3/place_bet');
       await press(desk, trail, bettor, slip, /^Confirm$/);
-      await eventually(
-        'the bet placed at the gateway',
-        async () => ((await sandboxBets(step.stake)).length > 0 ? true : undefined),
-        20_000,
-      );
+      await until('the bet placed at the gateway', async () => (await sandboxBets(step.stake)).length > 0, {
+        timeoutMs: 20_000,
+        everyMs: 50,
+      });
       await child.kill9();
       proxy.drop();
       await restart();
@@ -144,11 +135,10 @@ export async function crashSteps(): Promise<ScenarioResult> {
         times: Number.POSITIVE_INFINITY,
       });
       await press(desk, trail, bettor, slip, /^Confirm$/);
-      await eventually(
-        'the result recorded',
-        async () => ((await recordOf(step.stake))?.state === 'placed' ? true : undefined),
-        20_000,
-      );
+      await until('the result recorded', async () => (await recordOf(step.stake))?.state === 'placed', {
+        timeoutMs: 20_000,
+        everyMs: 50,
+      });
       await child.kill9();
       desk.ld.faults.clear();
       await restart();
@@ -157,11 +147,9 @@ export async function crashSteps(): Promise<ScenarioResult> {
     // Every slip reaches its final message.
     for (const step of steps) {
       const slip = desk.ld.message(step.slipId!);
-      const ok = await until(
-        'a final slip',
-        () => (FINAL.test(textOf(desk.ld.message(step.slipId!))) ? true : undefined),
-        30_000,
-      ).catch(() => false);
+      const ok = await until('a final slip', () => FINAL.test(textOf(desk.ld.message(step.slipId!))), {
+        timeoutMs: 30_000,
+      }).catch(() => false);
       if (!ok) {
         r.lostResults += 1;
         r.notes.push(`${step.name}: slip shows "${textOf(slip).slice(0, 120)}"`);
@@ -175,15 +163,15 @@ export async function crashSteps(): Promise<ScenarioResult> {
       times: Number.POSITIVE_INFINITY,
     });
     await desk.control.settle(sel.epk);
-    await eventually(
+    await until(
       'a refused settlement post',
       async () => {
         const rows = await store!.query<{ attempts: number }>(
           "SELECT attempts FROM outbox WHERE outbox_key LIKE 'create:settle:%' AND state = 'pending'",
         );
-        return rows.some((x) => Number(x.attempts) > 0) ? true : undefined;
+        return rows.some((x) => Number(x.attempts) > 0);
       },
-      30_000,
+      { timeoutMs: 30_000, everyMs: 50 },
     );
     // Then Discord takes a post slowly: the bot dies while it is in flight, Discord still makes the message,
     // and the restarted bot's resend carries the same nonce, so it is not posted twice.
@@ -204,11 +192,9 @@ export async function crashSteps(): Promise<ScenarioResult> {
       desk.ld
         .messages(desk.ld.channelIds.bets)
         .filter((m) => /^(Won|Lost|Void|Cashed out)/.test(m.embeds[0]?.title ?? ''));
-    await until(
-      'every settlement notice',
-      () => (notices().length >= placedSteps.length ? true : undefined),
-      30_000,
-    ).catch(() => undefined);
+    await until('every settlement notice', () => notices().length >= placedSteps.length, {
+      timeoutMs: 30_000,
+    }).catch(() => undefined);
     await new Promise((x) => setTimeout(x, 2_000)); // a settlement pass more: nothing is posted twice
     const noticeCount = notices().length;
 

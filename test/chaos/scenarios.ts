@@ -3,7 +3,8 @@ import { signWebhook } from '../../src/gateway/webhooks.js';
 import { setBetRole } from '../e2e/bet-role.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press, SlipRefusedError } from '../e2e/flows.js';
 import { API_KEY, type Desk, startDesk } from '../e2e/harness.js';
-import { textOf, until } from '../e2e/messages.js';
+import { textOf } from '../e2e/messages.js';
+import { until } from '../support/wait.js';
 import { spawnBot } from './bot-child.js';
 import { fuzzCommands } from './command-fuzz.js';
 import { findSecrets } from './secrets.js';
@@ -196,7 +197,7 @@ export async function killNine(): Promise<ScenarioResult> {
   let child = await spawnBot(desk.env);
   try {
     await desk.ld.waitForBot(15_000);
-    await until('the commands', () => (desk.ld.commands().length > 0 ? true : undefined), 15_000);
+    await until('the commands', () => desk.ld.commands().length > 0, { timeoutMs: 15_000 });
     await setBetRole(desk.ld);
     const sel = await pickEvent(desk, 'nba', 2);
     const trail = newTrail();
@@ -209,9 +210,9 @@ export async function killNine(): Promise<ScenarioResult> {
     await child.kill9();
     const early = FINAL.test(textOf(desk.ld.message(slip.id)));
     // The double may keep a killed session around until its heartbeat lapses; the new process identifies anyway.
-    await until('the gateway session to drop', () => (desk.ld.connectedBots === 0 ? true : undefined), 3_000).catch(
-      () => undefined,
-    );
+    await until('the gateway session to drop', () => desk.ld.connectedBots === 0, {
+      timeoutMs: 3_000,
+    }).catch(() => undefined);
     child = await spawnBot(desk.env);
     desk.proxy!.release();
     await messageMatching(desk, slip, FINAL, 40_000).catch(() => undefined);
@@ -289,7 +290,7 @@ export async function faultStorm(bets: number, browses: number): Promise<Scenari
               }
               return click.responses().some((m) => /Nothing was placed/.test(textOf(m))) ? 'kept open' : undefined;
             },
-            35_000,
+            { timeoutMs: 35_000 },
           ),
         );
         if (answer === 'slip') slips.push(slip.id);
@@ -326,11 +327,9 @@ export async function faultStorm(bets: number, browses: number): Promise<Scenari
     for (const id of slips) {
       const shown = textOf(desk.ld.message(id));
       if (/Bet submitted/.test(shown)) {
-        const ok = await until(
-          'a final edit',
-          () => (FINAL.test(textOf(desk.ld.message(id))) ? true : undefined),
-          30_000,
-        ).catch(() => false);
+        const ok = await until('a final edit', () => FINAL.test(textOf(desk.ld.message(id))), {
+          timeoutMs: 30_000,
+        }).catch(() => false);
         if (!ok) lost += 1;
       }
     }

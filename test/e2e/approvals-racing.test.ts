@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalMessage } from '../../src/local-discord/index.js';
 import { localDay, raceStartMs, TRACKS } from '../../src/sandbox/world/racing.js';
+import { until } from '../support/wait.js';
 import { messageMatching, newTrail, press, steadyPrices, waitForModal } from './flows.js';
 import { type Desk, startDesk } from './harness.js';
-import { findControl, textOf, until } from './messages.js';
+import { findControl, textOf } from './messages.js';
 
 /**
  * Maker-checker for racing bets through the local Discord: a /bet-racing stake above t1 is a proposal like a
@@ -26,7 +27,9 @@ describe('approvals of racing bets', () => {
       subcommand: 'approvals',
       options: { t1: 5, t2: 10, approver_role: desk.ld.roleIds.bettor },
     });
-    await until('the settings saved', () => ix.responses().find((m) => /Saved/.test(m.content ?? '')), 20_000);
+    await until('the settings saved', () => ix.responses().find((m) => /Saved/.test(m.content ?? '')), {
+      timeoutMs: 20_000,
+    });
     const choices = (await desk.ld.autocomplete({
       user: desk.ld.users.bettor,
       channelId: desk.ld.channelIds.bets,
@@ -52,7 +55,9 @@ describe('approvals of racing bets', () => {
       name: 'bet-racing',
       options: { track: race.value, race: race.raceNum, date: race.date, runner, market, stake, bookie: 'bookie_a' },
     });
-    return until('the public slip or proposal', () => handle.responses().find((m) => m.visibleTo === null), 20_000);
+    return until('the public slip or proposal', () => handle.responses().find((m) => m.visibleTo === null), {
+      timeoutMs: 20_000,
+    });
   }
 
   async function admin(name: string, options: Record<string, string | number>, subcommand: string) {
@@ -63,7 +68,7 @@ describe('approvals of racing bets', () => {
       subcommand,
       options,
     });
-    await until(`the /${name} reply`, () => ix.responses().find((m) => /Saved/.test(textOf(m))), 20_000);
+    await until(`the /${name} reply`, () => ix.responses().find((m) => /Saved/.test(textOf(m))), { timeoutMs: 20_000 });
   }
 
   async function click(user: keyof Desk['ld']['users'], message: LocalMessage, label: RegExp): Promise<string> {
@@ -72,7 +77,7 @@ describe('approvals of racing bets', () => {
     const reply = await until(
       `${user}'s answer`,
       () => handle.responses().find((m) => m.visibleTo === u.id && textOf(m) !== ''),
-      20_000,
+      { timeoutMs: 20_000 },
     );
     return textOf(reply);
   }
@@ -179,11 +184,9 @@ describe('approvals of racing bets', () => {
     const user = desk.ld.users.bettor;
     const channelId = desk.ld.channelIds.bets;
     const ix = await desk.ld.sendCommand({ user, channelId, name: 'promos', options: {} });
-    const inbox = await until(
-      'the promo inbox',
-      () => ix.responses().find((m) => /Promo inbox/.test(textOf(m))),
-      20_000,
-    );
+    const inbox = await until('the promo inbox', () => ix.responses().find((m) => /Promo inbox/.test(textOf(m))), {
+      timeoutMs: 20_000,
+    });
     const pick = findControl(inbox, /^v1:promo:pick/);
     const option = pick?.options?.[0];
     if (!pick || !option) throw new Error(`the inbox offers no placeable promo: ${textOf(inbox)}`);
@@ -195,7 +198,7 @@ describe('approvals of racing bets', () => {
     const proposal = await until(
       'the promo proposal',
       () => handle.responses().find((m) => m.visibleTo === null && /Bet proposal/.test(textOf(m))),
-      20_000,
+      { timeoutMs: 20_000 },
     );
     expect(textOf(proposal)).toMatch(/Bet boost/);
     expect(textOf(proposal)).toContain(`promo #${option.value} · $7.00 at `);
@@ -248,11 +251,9 @@ describe('approvals of racing bets', () => {
       subcommand: 'racing',
       options: { track: race.value, race: race.raceNum, date: race.date },
     });
-    const board = await until(
-      'the race prices',
-      () => ix.responses().find((m) => findControl(m, /^v1:race:pick:/)),
-      20_000,
-    );
+    const board = await until('the race prices', () => ix.responses().find((m) => findControl(m, /^v1:race:pick:/)), {
+      timeoutMs: 20_000,
+    });
     const pick = findControl(board, /^v1:race:pick:/);
     const option = pick?.options?.find((o) => !runners.slice(0, 5).includes(o.label));
     if (!pick || !option) throw new Error(`the race board offers no runner left to bet: ${textOf(board)}`);
@@ -268,7 +269,7 @@ describe('approvals of racing bets', () => {
     const proposal = await until(
       'the proposal from the menu',
       () => handle.responses().find((m) => m.visibleTo === null && /Bet proposal/.test(textOf(m))),
-      20_000,
+      { timeoutMs: 20_000 },
     );
     expect(textOf(proposal)).toContain(`runner ${option.label} · win · $8.00 at `);
     expect(await betsOn(option.label)).toHaveLength(0);

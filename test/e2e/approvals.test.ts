@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalMessage } from '../../src/local-discord/index.js';
+import { until } from '../support/wait.js';
 import { type BettableSelection, messageMatching, newTrail, pickEvent, press, steadyPrices } from './flows.js';
 import { type Desk, startDesk } from './harness.js';
-import { textOf, until } from './messages.js';
+import { textOf } from './messages.js';
 
 /**
  * Maker-checker through the local Discord: stakes above t1 become proposals that approvers (here the Bettor role
@@ -30,7 +31,9 @@ describe('approvals', () => {
       subcommand: 'approvals',
       options,
     });
-    await until('the settings saved', () => ix.responses().find((m) => /Saved/.test(m.content ?? '')), 20_000);
+    await until('the settings saved', () => ix.responses().find((m) => /Saved/.test(m.content ?? '')), {
+      timeoutMs: 20_000,
+    });
   }
 
   /** Presses Approve or Reject as `user`; resolves with the private answer the clicker sees. */
@@ -40,7 +43,7 @@ describe('approvals', () => {
     const reply = await until(
       `${user}'s answer`,
       () => handle.responses().find((m) => m.visibleTo === u.id && textOf(m) !== ''),
-      20_000,
+      { timeoutMs: 20_000 },
     );
     return textOf(reply);
   }
@@ -56,7 +59,7 @@ describe('approvals', () => {
     return until(
       'the proposal',
       () => handle.responses().find((m) => m.visibleTo === null && /Bet proposal/.test(textOf(m))),
-      20_000,
+      { timeoutMs: 20_000 },
     );
   }
 

@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../src/gateway/index.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
 import { findSecrets } from '../chaos/secrets.js';
+import { until } from '../support/wait.js';
 import { messageMatching, newTrail, press, type Trail } from './flows.js';
 import { API_KEY, type Desk, startDesk } from './harness.js';
-import { ACK_DEADLINE_MS, ackTime, lastResponseText, textOf, until } from './messages.js';
+import { ACK_DEADLINE_MS, ackTime, lastResponseText, textOf } from './messages.js';
 
 /** The alpha syndicate's active sessions (the sandbox's fixture accounts). */
 const SESSION = {
@@ -109,7 +110,7 @@ describe('/bet without a bookie: routed to the best live price', () => {
         const said = lastResponseText(handle);
         return said !== '' && !/posted below/.test(said) ? { slip: undefined, handle } : undefined;
       },
-      30_000,
+      { timeoutMs: 30_000 },
     );
   }
 
@@ -148,7 +149,7 @@ describe('/bet without a bookie: routed to the best live price', () => {
     const slip = await until(
       'the slip',
       () => handle.responses().find((m) => /Bet slip/.test(textOf(m)) && (m.content ?? '').includes(bettor.id)),
-      30_000,
+      { timeoutMs: 30_000 },
     );
     expect(textOf(slip)).toMatch(/Book\nbookie_a/);
     expect(textOf(slip)).not.toMatch(/Best price of/);

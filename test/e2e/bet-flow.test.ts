@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findSecrets } from '../chaos/secrets.js';
+import { until } from '../support/wait.js';
 import { type BettableSelection, betSlip, current, messageMatching, newTrail, pickEvent, press } from './flows.js';
 import { type Desk, startDesk } from './harness.js';
-import { ACK_DEADLINE_MS, responseMatching, textOf, until } from './messages.js';
+import { ACK_DEADLINE_MS, responseMatching, textOf } from './messages.js';
 
 /** The bet flow with WEBHOOK_PUBLIC_URL set: results come by signed webhook (and the poller as backup). */
 describe('betting end to end, webhook path', () => {
@@ -185,5 +186,5 @@ async function configureResultsChannel(desk: Desk, trail: { acks: number[] }): P
     ...(found.path.length === 1 ? { subcommand: found.path[0]! } : {}),
   });
   trail.acks.push((await handle.acknowledged).ms);
-  await until('the settings to be answered', () => (handle.responses().length > 0 ? true : undefined));
+  await until('the settings to be answered', () => handle.responses().length > 0);
 }

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../src/gateway/index.js';
+import { until } from '../support/wait.js';
 import { type BettableSelection, pickEvent } from './flows.js';
 import { API_KEY, type Desk, startDesk } from './harness.js';
-import { ACK_DEADLINE_MS, findControl, responseMatching, textOf, until } from './messages.js';
+import { ACK_DEADLINE_MS, findControl, responseMatching, textOf } from './messages.js';
 
 describe('browsing events and cards end to end', () => {
   let desk: Desk;
@@ -66,7 +67,7 @@ describe('browsing events and cards end to end', () => {
     expect(next?.customId).toMatch(/card:page/);
     const click = await desk.ld.clickButton({ user: desk.ld.users.bettor, message: card.id, customId: next!.customId });
     acks.push((await click.acknowledged).ms);
-    await until('page 2', () => (/Page 2 of/.test(textOf(desk.ld.message(card.id))) ? true : undefined));
+    await until('page 2', () => /Page 2 of/.test(textOf(desk.ld.message(card.id))));
     const now = desk.ld.message(card.id)!;
     const open = findControl(now, /card:open/)!;
     const choice = open.options![0]!;

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../support/wait.js';
 import { setBetRole } from './bet-role.js';
 import { type BettableSelection, betSlip, newTrail, pickEvent, SlipRefusedError } from './flows.js';
 import { type Desk, startDesk } from './harness.js';
-import { textOf, until } from './messages.js';
+import { textOf } from './messages.js';
 
 /** A server that has not named a bet role: only Manage Server may bet, and every refusal says how to open it. */
 describe('betting is closed by default', () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../support/wait.js';
 import { type BettableSelection, betSlip, messageMatching, newTrail, pickEvent, press } from './flows.js';
 import { type Desk, startDesk } from './harness.js';
-import { textOf, until } from './messages.js';
+import { textOf } from './messages.js';
 
 /** Exposure caps across members: the hold is the claim, so two Confirms at once never breach a cap together. */
 describe('exposure caps and /exposure', () => {
@@ -22,7 +23,7 @@ describe('exposure caps and /exposure', () => {
       options,
       ...(subcommand ? { subcommand } : {}),
     });
-    return until(`the /${name} reply`, () => ix.responses().find((m) => m.embeds.length > 0), 20_000);
+    return until(`the /${name} reply`, () => ix.responses().find((m) => m.embeds.length > 0), { timeoutMs: 20_000 });
   }
 
   it('places exactly one of two concurrent Confirms that together would breach the event cap', async () => {
@@ -71,7 +72,9 @@ describe('exposure caps and /exposure', () => {
       name: 'bet',
       options: { event: sel.epk, bookie: sel.bookie, market: sel.market, selection: sel.marketRef, stake: 3 },
     });
-    await until('the proposal', () => ix.responses().find((m) => /Bet proposal/.test(textOf(m))), 20_000);
+    await until('the proposal', () => ix.responses().find((m) => /Bet proposal/.test(textOf(m))), {
+      timeoutMs: 20_000,
+    });
     const shown = await admin('exposure', { event: sel.epk });
     expect(textOf(shown)).toContain(`Open stake on ${sel.name}: **$9.00**`);
     const trail = newTrail();

@@ -3,9 +3,10 @@ import { formatMoney } from '../../src/bot/betting/odds.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 import type { InteractionHandle, LocalMessage } from '../../src/local-discord/index.js';
 import { DRIFT_STEP_MS } from '../../src/sandbox/world/drift.js';
+import { until } from '../support/wait.js';
 import type { Desk } from './harness.js';
 import { API_KEY } from './harness.js';
-import { ackTime, findControl, responseMatching, textOf, until } from './messages.js';
+import { ackTime, findControl, responseMatching, textOf } from './messages.js';
 
 /** What a user did and saw; every interaction's acknowledgement time is kept for the < 3 s check. */
 export interface Trail {
@@ -122,7 +123,7 @@ export async function betSlip(
       });
       return refusal ? { refusal: textOf(refusal), slip: undefined } : undefined;
     },
-    input.timeoutMs ?? 20_000,
+    { timeoutMs: input.timeoutMs ?? 20_000 },
   ).catch(async () => ({ slip: await responseMatching(handle, /Bet slip/, 1) }));
   if (!found.slip) throw new SlipRefusedError('refusal' in found ? found.refusal : '');
   const { slip } = found;
@@ -276,8 +277,6 @@ export function messageMatching(
       const m = desk.ld.message(message.id);
       return m && match.test(textOf(m)) ? m : undefined;
     },
-    timeoutMs,
-  ).catch((err: Error) => {
-    throw new Error(`${err.message}; it reads: ${JSON.stringify(textOf(desk.ld.message(message.id)))}`);
-  });
+    { timeoutMs, seen: () => `it reads: ${JSON.stringify(textOf(desk.ld.message(message.id)))}` },
+  );
 }

@@ -7,15 +7,16 @@ import { SandboxClock } from '../../src/bot/config/sandbox-clock.js';
 import { type LocalDiscord, startLocalDiscord } from '../../src/local-discord/index.js';
 import { type RunningSandbox, type StartSandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { createDatabase } from '../pg/cluster.js';
+import { until } from '../support/wait.js';
 import { setBetRole } from './bet-role.js';
-import { loadStartBot, type RunningBot } from './bot-entry.js';
+import { type BotDeps, loadStartBot, type RunningBot } from './bot-entry.js';
 import { type GatewayProxy, startGatewayProxy } from './gateway-proxy.js';
 import { captureLogs, type LogCapture } from './log-capture.js';
 import { SandboxControl } from './sandbox-control.js';
 
 export const API_KEY = 'sandbox-key-alpha';
 
-export interface DeskOptions {
+export interface DeskOptions<B extends RunningBot = RunningBot> {
   /** Results by signed webhook as well as by polling (WEBHOOK_PUBLIC_URL set); false: poll only. */
   webhooks?: boolean;
   seed?: number;
@@ -32,14 +33,16 @@ export interface DeskOptions {
   sandboxClock?: boolean;
   /** false: leave betting closed (no bet role set); otherwise the admin sets the Bettor role at start. */
   betRole?: boolean;
+  /** Starts the bot in-process instead of the entry point's startBot (e.g. with a logger the test reads). */
+  startBot?: (config: BotConfig, deps: BotDeps, secrets: string[]) => Promise<B>;
 }
 
 /** The whole desk on loopback: sandbox gateway, local Discord, the real bot with sqlite on disk. */
-export interface Desk {
+export interface Desk<B extends RunningBot = RunningBot> {
   sandbox: RunningSandbox;
   control: SandboxControl;
   ld: LocalDiscord;
-  bot: RunningBot;
+  bot: B;
   config: BotConfig;
   /** The environment the bot was configured from (for a bot in a child process). */
   env: Record<string, string>;
@@ -56,7 +59,7 @@ export interface Desk {
   close(): Promise<void>;
 }
 
-export async function startDesk(opts: DeskOptions = {}): Promise<Desk> {
+export async function startDesk<B extends RunningBot = RunningBot>(opts: DeskOptions<B> = {}): Promise<Desk<B>> {
   const dir = mkdtempSync(join(tmpdir(), 'desk-e2e-'));
   const logs = captureLogs();
   const sandbox = await startSandbox({ port: 0, control: true, seed: opts.seed ?? 1, quiet: true, ...opts.sandbox });
@@ -78,18 +81,22 @@ export async function startDesk(opts: DeskOptions = {}): Promise<Desk> {
   };
   const config = parseConfig(env);
   // One deployment, one lease owner: a restart resumes its own pending jobs instead of waiting out the lease.
-  const processId = `desk-${webhookPort}`;
+  const processId = opts.env?.BOT_PROCESS_ID ?? `desk-${webhookPort}`;
   const clock = opts.sandboxClock ? new SandboxClock(sandbox.url) : undefined;
   await clock?.refresh();
   env.BOT_PROCESS_ID = processId;
-  let bot: RunningBot | undefined;
+  let bot: B | undefined;
+  const secrets = [API_KEY, ld.token];
   let betRoleSet = opts.betRole === false;
   const boot = async () => {
     if (opts.inProcessBot === false) return;
-    const startBot = await loadStartBot();
-    bot = await startBot(config, { processId, ...(clock ? { now: clock.now } : {}) });
+    const deps: BotDeps = { processId, ...(clock ? { now: clock.now } : {}) };
+    // Without its own starter a desk's bot is the entry point's, which is what B defaults to.
+    const start = opts.startBot ?? ((await loadStartBot()) as unknown as NonNullable<DeskOptions<B>['startBot']>);
+    bot = await start(config, deps, secrets);
     await ld.waitForBot(10_000);
-    await waitForCommands(ld);
+    // The bot registers its commands on startup; users can only run them after that.
+    await until('the bot to register its slash commands', () => ld.commands().length > 0);
     // Settings live in the store: once per desk, as an admin would after inviting the bot.
     if (!betRoleSet) await setBetRole(ld);
     betRoleSet = true;
@@ -99,8 +106,10 @@ export async function startDesk(opts: DeskOptions = {}): Promise<Desk> {
     bot = undefined;
     await b?.stop();
     // The old gateway session must be gone before a new one identifies, or tests would talk to a ghost.
-    const deadline = Date.now() + 5000;
-    while (ld.connectedBots > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await until('the old gateway session to close', () => ld.connectedBots === 0, {
+      timeoutMs: 5000,
+      everyMs: 10,
+    }).catch(() => undefined);
   };
   try {
     await boot();
@@ -126,7 +135,7 @@ export async function startDesk(opts: DeskOptions = {}): Promise<Desk> {
     env,
     proxy,
     logs,
-    secrets: [API_KEY, ld.token],
+    secrets,
     async advance(ms) {
       const reading = await control.advance(ms);
       clock?.take(reading);
@@ -159,13 +168,4 @@ async function storeUrlFor(dir: string): Promise<string> {
   if (!admin)
     throw new Error('E2E_STORE=postgres needs PG_ADMIN_URL (run under vitest: test/pg/global-setup.ts sets it)');
   return createDatabase(admin, 'e2e');
-}
-
-/** The bot registers its commands on startup; users can only run them after that. */
-export async function waitForCommands(ld: LocalDiscord, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (ld.commands().length === 0) {
-    if (Date.now() > deadline) throw new Error(`the bot registered no slash commands within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }

@@ -2,9 +2,10 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../src/gateway/index.js';
+import { until } from '../support/wait.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press } from './flows.js';
 import { API_KEY, type Desk, startDesk } from './harness.js';
-import { textOf, until } from './messages.js';
+import { textOf } from './messages.js';
 
 const run = promisify(execFile);
 
@@ -31,7 +32,9 @@ describe('the hash-chained ledger', () => {
       subcommand: sub,
       options,
     });
-    return until(`the /${name} ${sub} reply`, () => ix.responses().find((m) => done.test(textOf(m))), 20_000);
+    return until(`the /${name} ${sub} reply`, () => ix.responses().find((m) => done.test(textOf(m))), {
+      timeoutMs: 20_000,
+    });
   }
 
   it('records the hold, the placement and the limit change, each linked to the hash before it', async () => {

@@ -1,4 +1,5 @@
 import type { InteractionHandle, LocalMessage } from '../../src/local-discord/index.js';
+import { until } from '../support/wait.js';
 
 /** Discord's window for acknowledging an interaction. */
 export const ACK_DEADLINE_MS = 3000;
@@ -68,29 +69,17 @@ export async function ackTime(handle: InteractionHandle): Promise<number> {
   return ms;
 }
 
-/** Polls until `check` returns a value (not undefined) or the deadline passes. */
-export async function until<T>(what: string, check: () => T | undefined, timeoutMs = 10_000, everyMs = 25): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
 /** Waits until the interaction produced a response whose text matches (edits applied); returns it. */
 export function responseMatching(handle: InteractionHandle, match: RegExp, timeoutMs = 10_000): Promise<LocalMessage> {
-  return until(
-    `a response matching ${match}`,
-    () => handle.responses().find((m) => match.test(textOf(m))),
+  return until(`a response matching ${match}`, () => handle.responses().find((m) => match.test(textOf(m))), {
     timeoutMs,
-  ).catch((err: Error) => {
-    const seen = handle
-      .responses()
-      .map((m) => JSON.stringify(textOf(m)))
-      .join(' | ');
-    throw new Error(`${err.message}; responses so far: ${seen || '(none)'}`);
+    seen: () => {
+      const seen = handle
+        .responses()
+        .map((m) => JSON.stringify(textOf(m)))
+        .join(' | ');
+      return `responses so far: ${seen || '(none)'}`;
+    },
   });
 }
 

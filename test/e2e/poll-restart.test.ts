@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../support/wait.js';
 import { type BettableSelection, betSlip, current, messageMatching, newTrail, pickEvent, press } from './flows.js';
 import { type Desk, startDesk } from './harness.js';
-import { ACK_DEADLINE_MS, responseMatching, textOf, until } from './messages.js';
+import { ACK_DEADLINE_MS, responseMatching, textOf } from './messages.js';
 
 /** No WEBHOOK_PUBLIC_URL: every result comes by the batched poller. A proxy lets the test hold the polls. */
 describe('betting end to end, poll-only path', () => {
@@ -75,7 +76,10 @@ describe('a slip left to expire, then the gateway down', () => {
     // The slip states its expiry as a Discord timestamp; press Confirm just after it.
     const expires = Number(/<t:(\d+):R>/.exec(slip.content ?? '')?.[1]);
     expect(expires).toBeGreaterThan(Date.now() / 1000);
-    await until('the slip to expire', () => (Date.now() > (expires + 1) * 1000 + 200 ? true : undefined), 20_000, 100);
+    await until('the slip to expire', () => Date.now() > (expires + 1) * 1000 + 200, {
+      timeoutMs: 20_000,
+      everyMs: 100,
+    });
     const late = await press(desk, trail, bettor, current(desk, slip), /^Confirm$/);
     const reply = await responseMatching(late, /expired/);
     expect(textOf(reply)).toMatch(/expired before it was confirmed\. Nothing was placed; run \/bet again/);
@@ -104,7 +108,7 @@ describe('a slip left to expire, then the gateway down', () => {
           .join('\n');
         return /gateway|try again/i.test(t) ? t : undefined;
       },
-      30_000,
+      { timeoutMs: 30_000 },
     );
     expect(text).toMatch(/could not be reached|having trouble/);
     expect(text).toMatch(/Try again/);

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../src/gateway/index.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
+import { until } from '../support/wait.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press } from './flows.js';
 import { API_KEY, type Desk, startDesk } from './harness.js';
-import { textOf, until } from './messages.js';
+import { textOf } from './messages.js';
 
 /**
  * The reconciliation's balance comparison through Discord: each session's cash at the gateway against the
@@ -28,7 +29,9 @@ describe('the reconciliation compares each session balance with what the ledger 
       subcommand: sub,
       options,
     });
-    return until(`the /${name} ${sub} reply`, () => ix.responses().find((m) => done.test(textOf(m))), 20_000);
+    return until(`the /${name} ${sub} reply`, () => ix.responses().find((m) => done.test(textOf(m))), {
+      timeoutMs: 20_000,
+    });
   }
 
   const checks = async () =>
@@ -47,11 +50,11 @@ describe('the reconciliation compares each session balance with what the ledger 
     // compares balances read after the heartbeat that follows every move, as the daily run does.
     await desk.advance(31_000);
     await admin('ledger', {}, 'reconcile', /Reconciliation of/);
-    const post = await until('the reconciliation post', () => posts()[before], 30_000);
-    for (const deadline = Date.now() + 20_000; (await checks()) <= recorded; ) {
-      if (Date.now() > deadline) throw new Error('the balance checks were not recorded after the post');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const post = await until('the reconciliation post', () => posts()[before], { timeoutMs: 30_000 });
+    await until('the balance checks recorded after the post', async () => (await checks()) > recorded, {
+      timeoutMs: 20_000,
+      everyMs: 50,
+    });
     return textOf(post);
   }
 

@@ -10,9 +10,10 @@ import { type BotChild, spawnBot } from '../chaos/bot-child.js';
 import { setBetRole } from '../e2e/bet-role.js';
 import { type BettableSelection, betSlip, messageMatching, newTrail, pickEvent, press } from '../e2e/flows.js';
 import { API_KEY, type Desk, startDesk } from '../e2e/harness.js';
-import { textOf, until } from '../e2e/messages.js';
+import { textOf } from '../e2e/messages.js';
 import type { SandboxBet } from '../e2e/sandbox-control.js';
 import { createDatabase } from '../pg/cluster.js';
+import { until } from '../support/wait.js';
 
 const RESULT = /Bet placed ✅|Bet not placed/;
 
@@ -36,11 +37,9 @@ describe('two bot processes on one PostgreSQL, one killed -9', () => {
       40_000,
     );
     procs.set(id, child);
-    await until(
-      'the shard on the gateway',
-      () => desk.ld.connectedShards().some(([s]) => s === id) || undefined,
-      20_000,
-    );
+    await until('the shard on the gateway', () => desk.ld.connectedShards().some(([s]) => s === id), {
+      timeoutMs: 20_000,
+    });
     return child;
   };
 
@@ -64,7 +63,7 @@ describe('two bot processes on one PostgreSQL, one killed -9', () => {
     // The other shard first: it becomes the settlement leader, so killing the guild's shard leaves it leading.
     await startShard(1 - owner);
     await startShard(owner);
-    await until('commands', () => desk.ld.commands().length > 0 || undefined, 20_000);
+    await until('commands', () => desk.ld.commands().length > 0, { timeoutMs: 20_000 });
     await setBetRole(desk.ld); // betting is closed until an admin names the bet role
   }, 120_000);
 
@@ -163,7 +162,7 @@ describe('two bot processes on one PostgreSQL, one killed -9', () => {
       // After Confirm: the bet request is on its way when the process dies, and dies with it.
       desk.proxy!.hold('/v3/place_bet');
       await press(desk, trail, bettor, inFlight, /^Confirm$/);
-      await until('the bet request at the proxy', () => desk.proxy!.heldFor('/v3/place_bet') > 0 || undefined);
+      await until('the bet request at the proxy', () => desk.proxy!.heldFor('/v3/place_bet') > 0);
 
       await procs.get(owner)!.kill9();
       desk.proxy!.drop();

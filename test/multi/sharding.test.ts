@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { setBetRole } from '../e2e/bet-role.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press } from '../e2e/flows.js';
 import { type Desk, startDesk } from '../e2e/harness.js';
-import { textOf, until } from '../e2e/messages.js';
+import { textOf } from '../e2e/messages.js';
 import { createDatabase } from '../pg/cluster.js';
+import { until } from '../support/wait.js';
 
 const MAIN = fileURLToPath(new URL('../../src/bot/main.ts', import.meta.url));
 const TSX_LOADER = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/cli')), 'loader.mjs')).href;
@@ -32,17 +33,13 @@ describe('the bot in two shards under the ShardingManager', () => {
     });
     manager.stdout?.on('data', (c: Buffer) => out.push(c.toString()));
     manager.stderr?.on('data', (c: Buffer) => out.push(c.toString()));
-    await until(
-      'both shards on the gateway',
-      () => (desk.ld.connectedShards().length === 2 ? true : undefined),
-      60_000,
-    );
-    await until('commands', () => desk.ld.commands().length > 0 || undefined, 20_000);
-    await until(
-      'the manager to report its shards',
-      () => (/with shards/.test(out.join('')) ? true : undefined),
-      60_000,
-    );
+    await until('both shards on the gateway', () => desk.ld.connectedShards().length === 2, {
+      timeoutMs: 60_000,
+    });
+    await until('commands', () => desk.ld.commands().length > 0, { timeoutMs: 20_000 });
+    await until('the manager to report its shards', () => /with shards/.test(out.join('')), {
+      timeoutMs: 60_000,
+    });
     await setBetRole(desk.ld); // betting is closed until an admin names the bet role
   }, 120_000);
 
@@ -80,10 +77,8 @@ describe('the bot in two shards under the ShardingManager', () => {
     const exited = new Promise<number | null>((r) => manager.once('exit', (code) => r(code)));
     manager.kill('SIGTERM');
     expect(await exited).toBe(0);
-    await until(
-      'the shards to leave the gateway',
-      () => (desk.ld.connectedShards().length === 0 ? true : undefined),
-      20_000,
-    );
+    await until('the shards to leave the gateway', () => desk.ld.connectedShards().length === 0, {
+      timeoutMs: 20_000,
+    });
   }, 30_000);
 });

@@ -3,7 +3,8 @@ import { bettable } from '../../../src/bot/betting/markets.js';
 import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
 import { updateSettings } from '../../../src/bot/config/settings.js';
 import type { Event } from '../../../src/gateway/index.js';
-import { type Desk, startDesk, until } from './desk.js';
+import { until } from '../../support/wait.js';
+import { type Desk, startDesk } from './desk.js';
 
 let desk: Desk;
 let event: Event;
@@ -71,7 +72,7 @@ describe('bet service and settlement against the sandbox', () => {
       Array.from({ length: 5 }, () => ctx.bets.confirm(slip.slipId, desk.ld.users.bettor.id, where)),
     );
     expect(results.filter((r) => r.kind === 'recorded')).toHaveLength(1);
-    await until(() => edits.some((t) => t.startsWith('Bet placed')), 'the receipt');
+    await until('the receipt', () => edits.some((t) => t.startsWith('Bet placed')), { timeoutMs: 15_000 });
     await ctx.tracker.idle();
     await new Promise((r) => setTimeout(r, 300));
     expect(edits.filter((t) => t.startsWith('Bet placed'))).toHaveLength(1);
@@ -81,8 +82,9 @@ describe('bet service and settlement against the sandbox', () => {
     const submitted = results.find((r) => r.kind === 'recorded');
     const cid = submitted?.kind === 'recorded' ? (submitted.record.correlationId ?? '') : '';
     const delivery = await until(
-      async () => (await state()).webhookDeliveries.find((d) => d.correlation_id === cid && d.state === 'delivered'),
       'the webhook delivered to the receiver',
+      async () => (await state()).webhookDeliveries.find((d) => d.correlation_id === cid && d.state === 'delivered'),
+      { timeoutMs: 15_000 },
     );
     expect(delivery.url).toBe(`${desk.env.WEBHOOK_PUBLIC_URL}/webhooks/gateway`);
   });
@@ -121,7 +123,7 @@ describe('bet service and settlement against the sandbox', () => {
         .messages(desk.ld.channelIds.results)
         .filter((m) => /^(Won|Lost|Void|Cashed out)/.test(m.embeds[0]?.title ?? ''));
     expect(await desk.bot.settlement.tick()).toBe(1);
-    await until(() => notices().length === 1, 'the settlement notice');
+    await until('the settlement notice', () => notices().length === 1, { timeoutMs: 15_000 });
     expect(await desk.bot.settlement.tick()).toBe(0);
     await desk.restart();
     expect(await desk.bot.settlement.tick()).toBe(0);

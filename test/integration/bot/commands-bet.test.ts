@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
 import { MARKETS_PAGE_SIZE } from '../../../src/bot/views/card.js';
 import type { Event } from '../../../src/gateway/index.js';
-import { bettableBookieACard, control, controls, type Desk, startDesk, until } from './desk.js';
+import { until } from '../../support/wait.js';
+import { bettableBookieACard, control, controls, type Desk, startDesk } from './desk.js';
 
 let desk: Desk;
 let event: Event;
@@ -28,8 +29,9 @@ describe('/events through the local Discord', () => {
     });
     await ix.acknowledged;
     const reply = await until(
-      () => ix.responses().find((m) => (m.embeds[0]?.fields?.length ?? 0) > 0),
       'the events listing',
+      () => ix.responses().find((m) => (m.embeds[0]?.fields?.length ?? 0) > 0),
+      { timeoutMs: 15_000 },
     );
     const text = JSON.stringify(reply.embeds);
     expect(text).toContain(event.name);
@@ -46,7 +48,9 @@ describe('/events through the local Discord', () => {
       options: { league: 'no-such-league' },
     });
     await ix.acknowledged;
-    const reply = await until(() => ix.responses().find((m) => m.embeds[0]?.description), 'the refusal');
+    const reply = await until('the refusal', () => ix.responses().find((m) => m.embeds[0]?.description), {
+      timeoutMs: 15_000,
+    });
     expect(reply.embeds[0]?.description).toMatch(/Unknown league/);
     expect(reply.visibleTo).toBe(ld.users.bettor.id);
   });
@@ -82,16 +86,21 @@ async function openSlip(stake: string) {
   });
   await ix.acknowledged;
   const card = await until(
-    () => ix.responses().find((m) => control(m, 'v1:card:open:')),
     'the card with its market menu',
+    () => ix.responses().find((m) => control(m, 'v1:card:open:')),
+    { timeoutMs: 15_000 },
   );
   const open = control(card, 'v1:card:open:');
   const marketIndex = open?.options?.[0]?.value ?? '0';
   await ld.selectMenu({ user, message: card, customId: open?.custom_id ?? '', values: [marketIndex] });
-  const marketMsg = await until(() => {
-    const m = ld.message(card.id);
-    return control(m, 'v1:card:pick:') ? m : undefined;
-  }, 'the market view');
+  const marketMsg = await until(
+    'the market view',
+    () => {
+      const m = ld.message(card.id);
+      return control(m, 'v1:card:pick:') ? m : undefined;
+    },
+    { timeoutMs: 15_000 },
+  );
   const pick = control(marketMsg, 'v1:card:pick:');
   const modalSeen = new Promise<{ custom_id: string }>((resolve) =>
     ld.events.once('modal', (e) => resolve({ custom_id: String(e.modal.custom_id) })),
@@ -106,21 +115,26 @@ async function openSlip(stake: string) {
   const earlier = new Set(ld.messages(channelId).map((m) => m.id));
   await ld.submitModal({ user, channelId, customId: modal.custom_id, fields: { stake } });
   const slip = await until(
+    'the public slip',
     () =>
       ld
         .messages(channelId)
         .find((m) => !earlier.has(m.id) && m.embeds[0]?.title === 'Bet slip' && m.visibleTo === null),
-    'the public slip',
+    { timeoutMs: 15_000 },
   );
   return { modalId: modal.custom_id, slip, confirmId: control(slip, 'v1:slip:confirm:')?.custom_id ?? '' };
 }
 
 /** The slip message once the bet's outcome is edited in. */
 function receiptOf(slipId: string) {
-  return until(() => {
-    const m = desk.ld.message(slipId);
-    return m?.embeds[0]?.title?.startsWith('Bet placed') || m?.embeds[0]?.title === 'Bet not placed' ? m : undefined;
-  }, 'the receipt');
+  return until(
+    'the receipt',
+    () => {
+      const m = desk.ld.message(slipId);
+      return m?.embeds[0]?.title?.startsWith('Bet placed') || m?.embeds[0]?.title === 'Bet not placed' ? m : undefined;
+    },
+    { timeoutMs: 15_000 },
+  );
 }
 
 async function gatewayBetsWithStake(stake: number): Promise<number> {
@@ -144,11 +158,12 @@ describe('a bet from /markets to the receipt', () => {
     const { slip, confirmId } = await openSlip('5');
     await ld.clickButton({ user: ld.users.admin, message: slip, customId: confirmId });
     await until(
+      'the refusal to the other user',
       () =>
         ld
           .messages(ld.channelIds.bets, { viewer: ld.users.admin.id })
           .find((m) => m.visibleTo === ld.users.admin.id && /Only <@/.test(m.embeds[0]?.description ?? '')),
-      'the refusal to the other user',
+      { timeoutMs: 15_000 },
     );
   });
 
@@ -202,11 +217,15 @@ describe('a bet from /markets to the receipt', () => {
       options: { event: long?.event_id ?? '', bookie: 'bookie_a' },
     });
     await ix.acknowledged;
-    const first = await until(() => ix.responses().find((m) => control(m, 'v1:card:page:')), 'the first page');
+    const first = await until('the first page', () => ix.responses().find((m) => control(m, 'v1:card:page:')), {
+      timeoutMs: 15_000,
+    });
     expect(first.embeds[0]?.footer?.text).toMatch(/^Page 1 of [2-9]/);
     const next = controls(first).find((c) => c.label?.startsWith('Next'));
     await ld.clickButton({ user: ld.users.bettor, message: first, customId: next?.custom_id ?? '' });
-    await until(() => /^Page 2 of/.test(ld.message(first.id)?.embeds[0]?.footer?.text ?? ''), 'page 2');
+    await until('page 2', () => /^Page 2 of/.test(ld.message(first.id)?.embeds[0]?.footer?.text ?? ''), {
+      timeoutMs: 15_000,
+    });
   });
 
   it('never prints the API key or the token in logs or messages', async () => {

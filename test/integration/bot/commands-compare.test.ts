@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
 import type { Event } from '../../../src/gateway/index.js';
-import { controls, type Desk, startDesk, until } from './desk.js';
+import { until } from '../../support/wait.js';
+import { controls, type Desk, startDesk } from './desk.js';
 
 let desk: Desk;
 let event: Event;
@@ -34,11 +35,9 @@ async function compare(options: Record<string, string>) {
     name: 'compare',
     options,
   });
-  return until(
-    () => ix.responses().find((m) => m.embeds.length > 0 && !((m.flags ?? 0) & 128)),
-    'the /compare reply',
-    30_000,
-  );
+  return until('the /compare reply', () => ix.responses().find((m) => m.embeds.length > 0 && !((m.flags ?? 0) & 128)), {
+    timeoutMs: 30_000,
+  });
 }
 
 describe('/compare', () => {

@@ -5,7 +5,8 @@ import { dayIn } from '../../../src/bot/catalog/dates.js';
 import { getSettings } from '../../../src/bot/config/settings.js';
 import type { Event } from '../../../src/gateway/index.js';
 import type { OptionInput } from '../../../src/local-discord/index.js';
-import { type Desk, runCommand, startDesk, until } from './desk.js';
+import { until } from '../../support/wait.js';
+import { type Desk, runCommand, startDesk } from './desk.js';
 
 let desk: Desk;
 let event: Event;
@@ -69,14 +70,18 @@ describe('desk commands through the local Discord', () => {
       focused: 'bookie',
     })) as Array<{ value: string }>;
     expect(books.map((b) => b.value)).toContain('bookie_a');
-    const markets = await until(async () => {
-      const c = (await ld.autocomplete({
-        ...base,
-        options: { event: eventValue, bookie: 'bookie_a', market: '' },
-        focused: 'market',
-      })) as Array<{ value: string }>;
-      return c.length > 0 ? c : undefined;
-    }, 'market choices from the warmed card');
+    const markets = await until(
+      'market choices from the warmed card',
+      async () => {
+        const c = (await ld.autocomplete({
+          ...base,
+          options: { event: eventValue, bookie: 'bookie_a', market: '' },
+          focused: 'market',
+        })) as Array<{ value: string }>;
+        return c.length > 0 ? c : undefined;
+      },
+      { timeoutMs: 15_000 },
+    );
     const market = markets[0]?.value ?? '';
     const sels = (await ld.autocomplete({
       ...base,

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bettable } from '../../../src/bot/betting/markets.js';
 import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
 import type { Event, TransactionsResult } from '../../../src/gateway/index.js';
-import { type Desk, startDesk, until } from './desk.js';
+import { until } from '../../support/wait.js';
+import { type Desk, startDesk } from './desk.js';
 
 let desk: Desk;
 let event: Event;
@@ -43,9 +44,11 @@ beforeAll(async () => {
   }
   const placed = async () =>
     desk.bot.store.query<{ bet_id: string }>("SELECT bet_id FROM bet_records WHERE state = 'placed'");
-  betIds = (await until(async () => ((await placed()).length === 3 ? placed() : undefined), 'three bets placed')).map(
-    (r) => r.bet_id,
-  );
+  betIds = (
+    await until('three bets placed', async () => ((await placed()).length === 3 ? placed() : undefined), {
+      timeoutMs: 15_000,
+    })
+  ).map((r) => r.bet_id);
   const res = await fetch(`${desk.sandbox.url}/_sandbox/settle`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -65,11 +68,9 @@ async function run(name: string, options: Record<string, string | number>) {
     name,
     options,
   });
-  return until(
-    () => ix.responses().find((m) => m.embeds.length > 0 && !((m.flags ?? 0) & 128)),
-    `the /${name} reply`,
-    30_000,
-  );
+  return until(`the /${name} reply`, () => ix.responses().find((m) => m.embeds.length > 0 && !((m.flags ?? 0) & 128)), {
+    timeoutMs: 30_000,
+  });
 }
 
 /** The sandbox's own P&L of our bets, from its transactions, in cents. */

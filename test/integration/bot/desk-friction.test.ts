@@ -6,7 +6,8 @@ import { updateSettings } from '../../../src/bot/config/settings.js';
 import { closedSlipView } from '../../../src/bot/views/slip.js';
 import type { Event } from '../../../src/gateway/index.js';
 import type { OptionInput } from '../../../src/local-discord/index.js';
-import { bettableBookieACard, control, type Desk, runCommand, startDesk, until } from './desk.js';
+import { until } from '../../support/wait.js';
+import { bettableBookieACard, control, type Desk, runCommand, startDesk } from './desk.js';
 
 let desk: Desk;
 let event: Event;
@@ -201,21 +202,23 @@ describe('the card, the daily limit and a new price', () => {
     const opts = await priceMovedOptions(bot.context, slip, ld.users.bettor.id, 1.5);
     const closed = closedSlipView(slip, 'Bet not placed', 'Not placed: the price moved.', opts);
     const postedId = await bot.context.poster.post(ld.channelIds.bets, closed);
-    const message = await until(() => ld.message(postedId), 'the closed slip');
+    const message = await until('the closed slip', () => ld.message(postedId), { timeoutMs: 15_000 });
     const again = control(message, 'v1:slip:reprice:');
     expect(again?.label).toBe('Bet again at 1.50');
 
     await ld.clickButton({ user: ld.users.viewer, message, customId: again!.custom_id! });
     await until(
+      "the refusal to someone else's click",
       () =>
         ld
           .messages(ld.channelIds.bets, { viewer: ld.users.viewer.id })
           .find((m) => m.visibleTo === ld.users.viewer.id && /Make your own with \/bet/.test(text(m))),
-      "the refusal to someone else's click",
+      { timeoutMs: 15_000 },
     );
     const slipsBefore = ld.messages(ld.channelIds.bets).filter((m) => m.embeds[0]?.title === 'Bet slip').length;
     await ld.clickButton({ user: ld.users.bettor, message, customId: again!.custom_id! });
     const fresh = await until(
+      'the new slip',
       () =>
         ld.messages(ld.channelIds.bets).filter((m) => m.embeds[0]?.title === 'Bet slip' && m.visibleTo === null)
           .length > slipsBefore
@@ -224,8 +227,7 @@ describe('the card, the daily limit and a new price', () => {
               .filter((m) => m.embeds[0]?.title === 'Bet slip')
               .pop()
           : undefined,
-      'the new slip',
-      30_000,
+      { timeoutMs: 30_000 },
     );
     const fields = Object.fromEntries((fresh.embeds[0]?.fields ?? []).map((f) => [f.name, f.value]));
     expect(fields.Stake).toBe('$2.00');
@@ -253,13 +255,13 @@ describe('a Confirm refused because the price moved', () => {
     });
     await ix.acknowledged;
     const slip = await until(
+      'the $1 slip',
       () =>
         ld
           .messages(ld.channelIds.bets)
           .filter((m) => m.embeds[0]?.title === 'Bet slip' && m.visibleTo === null && control(m, 'v1:slip:confirm:'))
           .find((m) => m.embeds[0]?.fields?.some((f) => f.name === 'Stake' && f.value === '$1.00')),
-      'the $1 slip',
-      30_000,
+      { timeoutMs: 30_000 },
     );
     const confirmId = control(slip, 'v1:slip:confirm:')!.custom_id!;
     // As if the user had been shown a far higher price than the live one.
@@ -268,10 +270,14 @@ describe('a Confirm refused because the price moved', () => {
       confirmId.split(':').pop(),
     );
     await ld.clickButton({ user, message: slip, customId: confirmId });
-    const closed = await until(() => {
-      const m = ld.message(slip.id);
-      return m?.embeds[0]?.title === 'Bet not placed' ? m : undefined;
-    }, 'the closed slip');
+    const closed = await until(
+      'the closed slip',
+      () => {
+        const m = ld.message(slip.id);
+        return m?.embeds[0]?.title === 'Bet not placed' ? m : undefined;
+      },
+      { timeoutMs: 15_000 },
+    );
     const again = control(closed, 'v1:slip:reprice:');
     const live = /price moved to (\d+\.\d\d)/.exec(closed.embeds[0]?.description ?? '')?.[1];
     expect(again?.label).toBe(`Bet again at ${live}`);

@@ -1,31 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { vi } from 'vitest';
 import { bettable } from '../../../src/bot/betting/markets.js';
 import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
-import { parseConfig } from '../../../src/bot/config/config.js';
-import { freePort } from '../../../src/bot/config/free-port.js';
 import { createLogger } from '../../../src/bot/config/logger.js';
 import { type RunningBot, startBot } from '../../../src/bot/index.js';
 import type { Event, MarketCard } from '../../../src/gateway/index.js';
-import { type LocalDiscord, type OptionInput, startLocalDiscord } from '../../../src/local-discord/index.js';
-import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
-import { setBetRole } from '../../e2e/bet-role.js';
+import type { LocalDiscord, OptionInput } from '../../../src/local-discord/index.js';
+import type { RunningSandbox } from '../../../src/sandbox/index.js';
+import { startDesk as startE2eDesk } from '../../e2e/harness.js';
+import { until } from '../../support/wait.js';
 
-export const API_KEY = 'sandbox-key-alpha';
-
-/** The first truthy value fn gives (polled), e.g. a message once it has arrived. */
-export function until<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 15_000): Promise<NonNullable<T>> {
-  return vi.waitFor(
-    async () => {
-      const v = await fn();
-      if (!v) throw new Error(`timed out waiting for ${what}`);
-      return v as NonNullable<T>;
-    },
-    { timeout: timeoutMs, interval: 25 },
-  );
-}
+export { API_KEY } from '../../e2e/harness.js';
 
 /**
  * Sends a slash command from a member in the bets channel and waits for its first public reply (with an embed,
@@ -47,10 +30,10 @@ export async function runCommand(
   });
   const ack = await ix.acknowledged;
   const reply = await until(
+    `the /${name} reply`,
     () =>
       ix.responses().find((m) => (m.embeds.length > 0 || (!opts.embedsOnly && m.content)) && !((m.flags ?? 0) & 128)),
-    `the /${name} reply`,
-    30_000,
+    { timeoutMs: 30_000 },
   );
   return { reply, ackMs: ack.ms };
 }
@@ -65,56 +48,37 @@ export interface Desk {
   close(): Promise<void>;
 }
 
-/** Sandbox gateway + local Discord + the real bot on a sqlite file in a temp dir, all on loopback. */
-/** `betRole: false` leaves betting closed; otherwise the admin sets the fixture's Bettor role at start. */
+/**
+ * The end-to-end desk (sandbox gateway + local Discord + the real bot on a sqlite file, all on loopback), with
+ * the bot started from src/bot directly so tests reach its context, its log lines kept in `logs`, and a 250 ms
+ * poll. `betRole: false` leaves betting closed; otherwise the admin sets the fixture's Bettor role at start.
+ */
 export async function startDesk(
   opts: { webhooks?: boolean; env?: Record<string, string>; betRole?: boolean } = {},
 ): Promise<Desk> {
-  const dir = mkdtempSync(join(tmpdir(), 'bot-desk-'));
-  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', control: true, seed: 1, quiet: true });
-  const ld = await startLocalDiscord({ port: 0 });
-  const port = await freePort();
-  const env: Record<string, string> = {
-    GATEWAY_BASE_URL: sandbox.url,
-    GATEWAY_API_KEY: API_KEY,
-    DISCORD_TOKEN: ld.token,
-    DISCORD_APP_ID: ld.applicationId,
-    DISCORD_GUILD_ID: ld.guildId,
-    DISCORD_API_URL: ld.apiUrl,
-    WEBHOOK_PORT: String(port),
-    STORE_URL: `sqlite://${join(dir, 'bot.sqlite')}`,
-    LOG_LEVEL: 'debug',
-    ...(opts.webhooks ? { WEBHOOK_PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
-    ...opts.env,
-  };
   const logs: string[] = [];
-  const config = parseConfig(env);
-  const boot = () =>
-    startBot(config, {
-      logger: createLogger({ level: 'debug', secrets: [API_KEY, ld.token], write: (l) => logs.push(l) }),
-      pollIntervalMs: 250,
-    });
-  let bot = await boot();
-  await until(() => ld.commands(ld.guildId).length > 0, 'commands registered');
-  if (opts.betRole !== false) await setBetRole(ld);
+  const desk = await startE2eDesk<RunningBot>({
+    sandbox: { host: '127.0.0.1' },
+    ...(opts.webhooks ? { webhooks: true } : {}),
+    ...(opts.env ? { env: opts.env } : {}),
+    ...(opts.betRole === false ? { betRole: false } : {}),
+    startBot: (config, deps, secrets) =>
+      startBot(config, {
+        ...deps,
+        logger: createLogger({ level: 'debug', secrets, write: (l) => logs.push(l) }),
+        pollIntervalMs: 250,
+      }),
+  });
   return {
-    sandbox,
-    ld,
+    sandbox: desk.sandbox,
+    ld: desk.ld,
     get bot() {
-      return bot;
+      return desk.bot;
     },
     logs,
-    env,
-    async restart() {
-      await bot.stop();
-      bot = await boot();
-    },
-    async close() {
-      await bot.stop().catch(() => undefined);
-      await ld.close();
-      await sandbox.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    env: desk.env,
+    restart: () => desk.restartBot(),
+    close: () => desk.close(),
   };
 }
 

@@ -3,7 +3,8 @@ import { bettable } from '../../../src/bot/betting/markets.js';
 import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
 import type { JobOutcome } from '../../../src/gateway/index.js';
 import { GatewayClient } from '../../../src/gateway/index.js';
-import { API_KEY, type Desk, startDesk, until } from './desk.js';
+import { until } from '../../support/wait.js';
+import { API_KEY, type Desk, startDesk } from './desk.js';
 
 const SESSION = '5e55a1fa-0000-4000-8000-00000000000a';
 let desk: Desk;
@@ -71,7 +72,7 @@ describe('a webhook that arrives before its 202 is stored', () => {
     });
     ctx.tracker.track(handle.envelope);
 
-    await until(() => seen.length > 0, 'the stored delivery applied', 5_000);
+    await until('the stored delivery applied', () => seen.length > 0, { timeoutMs: 5_000 });
     expect(seen[0]).toMatchObject({ status: 'completed', result: { bet_id: 'EARLY-DELIVERY-1' } });
     const [atGateway] = await other.jobs.status([handle.correlationId]);
     await other.close();

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
 import type { Event } from '../../../src/gateway/index.js';
-import { type Desk, startDesk, until } from './desk.js';
+import { until } from '../../support/wait.js';
+import { type Desk, startDesk } from './desk.js';
 
 let desk: Desk;
 let events: Event[];
@@ -37,10 +38,9 @@ async function markets(epk: string) {
   });
   await ix.acknowledged;
   return until(
-    // Skip the deferred "thinking" placeholder (flag 128): wait for the real answer.
-    () => ix.responses().find((m) => !((m.flags ?? 0) & 128) && ((m.content ?? '').length > 0 || m.embeds.length > 0)),
     'the /markets answer',
-    30_000,
+    () => ix.responses().find((m) => !((m.flags ?? 0) & 128) && ((m.content ?? '').length > 0 || m.embeds.length > 0)),
+    { timeoutMs: 30_000 },
   );
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger, ledgerCsv } from '../../../src/bot/ledger/ledger.js';
-import { type Desk, startDesk, until } from './desk.js';
+import { until } from '../../support/wait.js';
+import { type Desk, startDesk } from './desk.js';
 
 /** /ledger export through the local Discord: the CSV of this server's entries arrives as an attachment. */
 describe('/ledger export', () => {
@@ -20,7 +21,9 @@ describe('/ledger export', () => {
       options,
     });
     const text = (m: { content?: string; embeds: unknown[] }) => `${m.content ?? ''}${JSON.stringify(m.embeds)}`;
-    const reply = await until(() => ix.responses().find((m) => done.test(text(m))), `the ${subcommand} reply`);
+    const reply = await until(`the ${subcommand} reply`, () => ix.responses().find((m) => done.test(text(m))), {
+      timeoutMs: 15_000,
+    });
     return { ...reply, text: text(reply) };
   };
 

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bettable } from '../../../src/bot/betting/markets.js';
 import { BetRecordRepo } from '../../../src/bot/repos/bet-records.js';
 import type { Event } from '../../../src/gateway/index.js';
-import { bettableBookieACard, type Desk, startDesk, until } from './desk.js';
+import { until } from '../../support/wait.js';
+import { bettableBookieACard, type Desk, startDesk } from './desk.js';
 
 let desk: Desk;
 let event: Event;
@@ -85,7 +86,9 @@ describe('the money path against the sandbox and the local Discord', () => {
     expect(await new BetRecordRepo(desk.bot.store).bySlip(slip.slipId)).toBeUndefined();
     const again = await desk.bot.context.bets.confirm(slip.slipId, desk.ld.users.bettor.id, where);
     expect(again.kind).toBe('recorded');
-    await until(() => /^Bet placed|^Bet not placed/.test(title(where.messageId)), 'the result of the retried Confirm');
+    await until('the result of the retried Confirm', () => /^Bet placed|^Bet not placed/.test(title(where.messageId)), {
+      timeoutMs: 15_000,
+    });
   });
 
   it('retries a receipt edit Discord refuses with 5xx until it lands, without a restart', async () => {
@@ -93,7 +96,9 @@ describe('the money path against the sandbox and the local Discord', () => {
     desk.ld.faults.inject({ method: 'PATCH', path: `/messages/${where.messageId}`, status: 502, times: 6 });
     const r = await desk.bot.context.bets.confirm(slip.slipId, desk.ld.users.bettor.id, where);
     expect(r.kind).toBe('recorded');
-    await until(() => /^Bet placed|^Bet not placed/.test(title(where.messageId)), 'the receipt after the 5xx', 30_000);
+    await until('the receipt after the 5xx', () => /^Bet placed|^Bet not placed/.test(title(where.messageId)), {
+      timeoutMs: 30_000,
+    });
     // The outbox marks the row done once Discord's answer to the edit is back, a moment after the edit shows.
     const outboxRow = async () =>
       (
@@ -102,7 +107,9 @@ describe('the money path against the sandbox and the local Discord', () => {
           where.messageId,
         )
       )[0];
-    await until(async () => ((await outboxRow())?.state === 'done' ? true : undefined), 'the outbox row done', 10_000);
+    await until('the outbox row done', async () => (await outboxRow())?.state === 'done', {
+      timeoutMs: 10_000,
+    });
     const rows = [await outboxRow()];
     // Discord's client gave up on its own retries at least once; the outbox tried again later.
     expect(rows[0]?.last_error).toMatch(/502|Bad Gateway|Internal|error/i);

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BetRecordRepo } from '../../../src/bot/repos/bet-records.js';
 import { Reconciler } from '../../../src/bot/results/reconciler.js';
 import { localDay, raceStartMs, TRACKS } from '../../../src/sandbox/world/racing.js';
-import { control, type Desk, startDesk, until } from './desk.js';
+import { until } from '../../support/wait.js';
+import { control, type Desk, startDesk } from './desk.js';
 
 let desk: Desk;
 /** A race that jumps well after the test: today's on its track if one is left, else tomorrow's first. */
@@ -67,6 +68,7 @@ async function racingSlip(runner: string, stake: number, market = 'win') {
   });
   await ix.acknowledged;
   return until(
+    'the racing slip',
     () =>
       ld
         .messages(ld.channelIds.bets)
@@ -77,8 +79,7 @@ async function racingSlip(runner: string, stake: number, market = 'win') {
             JSON.stringify(m.embeds).includes(runner) &&
             control(m, 'v1:slip:confirm:') !== undefined,
         ),
-    'the racing slip',
-    20_000,
+    { timeoutMs: 20_000 },
   );
 }
 
@@ -115,7 +116,7 @@ describe('racing bets through the local Discord', () => {
       message: slip,
       customId: control(slip, 'v1:slip:confirm:')?.custom_id ?? '',
     });
-    await until(() => /^Bet placed/.test(title(slip.id)), 'the racing receipt', 30_000);
+    await until('the racing receipt', () => /^Bet placed/.test(title(slip.id)), { timeoutMs: 30_000 });
     const bets = await sandboxBets();
     expect(bets.length).toBe(before + 1);
     const record = (await new BetRecordRepo(desk.bot.store).recent({ guildId: ld.guildId, limit: 1 }))[0];
@@ -141,7 +142,7 @@ describe('racing bets through the local Discord', () => {
       message: slip,
       customId: control(slip, 'v1:slip:confirm:')?.custom_id ?? '',
     });
-    await until(() => /^Bet placed/.test(title(slip.id)), 'the racing receipt', 30_000);
+    await until('the racing receipt', () => /^Bet placed/.test(title(slip.id)), { timeoutMs: 30_000 });
     const repo = new BetRecordRepo(desk.bot.store);
     const placed = (await repo.recent({ guildId: ld.guildId, limit: 1 }))[0];
     const betId = placed?.betId;
@@ -181,8 +182,9 @@ describe('racing bets through the local Discord', () => {
     });
     await refused.acknowledged;
     const reply = await until(
-      () => refused.responses().find((m) => /bonus token/.test(JSON.stringify(m.embeds) + (m.content ?? ''))),
       'the refusal',
+      () => refused.responses().find((m) => /bonus token/.test(JSON.stringify(m.embeds) + (m.content ?? ''))),
+      { timeoutMs: 15_000 },
     );
     expect(JSON.stringify(reply.embeds) + (reply.content ?? '')).toMatch(/no available bonus token worth \$7\.00/);
     const ix = await ld.sendCommand({
@@ -193,6 +195,7 @@ describe('racing bets through the local Discord', () => {
     });
     await ix.acknowledged;
     const slip = await until(
+      'the bonus slip',
       () =>
         ld
           .messages(ld.channelIds.bets)
@@ -202,11 +205,10 @@ describe('racing bets through the local Discord', () => {
               JSON.stringify(m.embeds).includes('(bonus bet)') &&
               control(m, 'v1:slip:confirm:') !== undefined,
           ),
-      'the bonus slip',
-      20_000,
+      { timeoutMs: 20_000 },
     );
     await ld.clickButton({ user: bettor, message: slip, customId: control(slip, 'v1:slip:confirm:')?.custom_id ?? '' });
-    await until(() => /^Bet placed/.test(title(slip.id)), 'the bonus bet receipt', 30_000);
+    await until('the bonus bet receipt', () => /^Bet placed/.test(title(slip.id)), { timeoutMs: 30_000 });
     const last = (await sandboxBets()).at(-1);
     expect((last as { bet?: unknown } | undefined)?.bet).toMatchObject({ stake: 5, is_bonus_bet: true });
   });
@@ -223,7 +225,9 @@ describe('racing bets through the local Discord', () => {
       options: { track: race.value, race: race.raceNum, date: race.date },
     });
     await ix.acknowledged;
-    const reply = await until(() => ix.responses().find((m) => control(m, 'v1:race:pick:')), 'the race prices');
+    const reply = await until('the race prices', () => ix.responses().find((m) => control(m, 'v1:race:pick:')), {
+      timeoutMs: 15_000,
+    });
     const pick = control(reply, 'v1:race:pick:');
     const option = pick?.options?.[2];
     expect(option).toBeDefined();
@@ -240,6 +244,7 @@ describe('racing bets through the local Discord', () => {
       fields: { stake: '2', market: 'place', min_odds: '' },
     });
     const slip = await until(
+      'the slip from the price menu',
       () =>
         ld
           .messages(channelId)
@@ -250,8 +255,7 @@ describe('racing bets through the local Discord', () => {
               JSON.stringify(m.embeds).includes(option?.label ?? '?') &&
               JSON.stringify(m.embeds).includes('Place'),
           ),
-      'the slip from the price menu',
-      20_000,
+      { timeoutMs: 20_000 },
     );
     expect(control(slip, 'v1:slip:confirm:')).toBeDefined();
   });
@@ -264,7 +268,9 @@ describe('the promo inbox', () => {
     const channelId = ld.channelIds.bets;
     const ix = await ld.sendCommand({ user, channelId, name: 'promos', options: {} });
     await ix.acknowledged;
-    const inbox = await until(() => ix.responses().find((m) => m.embeds[0]?.title === 'Promo inbox'), 'the inbox');
+    const inbox = await until('the inbox', () => ix.responses().find((m) => m.embeds[0]?.title === 'Promo inbox'), {
+      timeoutMs: 15_000,
+    });
     const fields = inbox.embeds[0]?.fields ?? [];
     expect(fields.length).toBeGreaterThan(1);
     expect(fields[0]?.value).toMatch(/Placeable by id/);
@@ -278,6 +284,7 @@ describe('the promo inbox', () => {
     const modal = await modalSeen;
     await ld.submitModal({ user, channelId, customId: modal.custom_id, fields: { stake: '5' } });
     const slip = await until(
+      'the promo slip',
       () =>
         ld
           .messages(channelId)
@@ -288,12 +295,11 @@ describe('the promo inbox', () => {
               JSON.stringify(m.embeds).includes('Bet boost') &&
               control(m, 'v1:slip:confirm:') !== undefined,
           ),
-      'the promo slip',
-      20_000,
+      { timeoutMs: 20_000 },
     );
     const before = (await sandboxBets()).length;
     await ld.clickButton({ user, message: slip, customId: control(slip, 'v1:slip:confirm:')?.custom_id ?? '' });
-    await until(() => /^Bet placed/.test(title(slip.id)), 'the promo receipt', 30_000);
+    await until('the promo receipt', () => /^Bet placed/.test(title(slip.id)), { timeoutMs: 30_000 });
     expect((await sandboxBets()).length).toBe(before + 1);
     const record = (await new BetRecordRepo(desk.bot.store).recent({ guildId: ld.guildId, limit: 1 }))[0];
     expect(record?.payload.kind).toBe('promo');
@@ -306,14 +312,18 @@ describe('the promo inbox', () => {
     const channelId = ld.channelIds.bets;
     const ix = await ld.sendCommand({ user, channelId, name: 'promos', options: {} });
     await ix.acknowledged;
-    const inbox = await until(() => ix.responses().find((m) => control(m, 'v1:promo:race:')), 'the inbox');
+    const inbox = await until('the inbox', () => ix.responses().find((m) => control(m, 'v1:promo:race:')), {
+      timeoutMs: 15_000,
+    });
     const link = control(inbox, 'v1:promo:race:');
     const promoId = link?.custom_id?.split(':').at(-1);
     const { promos } = await desk.bot.context.gateway.accountPromos.list();
     const promo = promos.find((p) => String(p.promo_id) === promoId);
     expect(promo?.how_to_bet?.endpoint).toBe('/v3/place_bet');
     const clicked = await ld.clickButton({ user, message: inbox, customId: link?.custom_id ?? '' });
-    const board = await until(() => clicked.responses().find((m) => control(m, 'v1:race:pick:')), 'the race prices');
+    const board = await until('the race prices', () => clicked.responses().find((m) => control(m, 'v1:race:pick:')), {
+      timeoutMs: 15_000,
+    });
     expect(board.embeds[0]?.title).toContain(`${promo?.track} R${promo?.race_num}`);
     // Only the promo's own book is offered: the promo belongs to that account.
     const menus = (board.components as Array<{ components: Array<{ placeholder?: string }> }>).flatMap(
@@ -334,14 +344,14 @@ describe('the promo inbox', () => {
     });
     const label = `promo ${promo?.how_to_bet?.promo_name}`;
     const slip = await until(
+      'the slip carrying the promo',
       () =>
         ld
           .messages(channelId)
           .find(
             (m) => m.visibleTo === null && JSON.stringify(m.embeds).includes(label) && control(m, 'v1:slip:confirm:'),
           ),
-      'the slip carrying the promo',
-      20_000,
+      { timeoutMs: 20_000 },
     );
     expect(slip).toBeDefined();
     const rows = await desk.bot.store.query<{ payload: string }>('SELECT payload FROM slips');
@@ -373,10 +383,14 @@ describe('the promo inbox', () => {
       resend: (r) => desk.bot.context.bets.resendPromo(r),
     });
     await reconciler.run();
-    const after = await until(async () => {
-      const r = await repo.get(placed?.placementId as string);
-      return r?.state === 'placed' ? r : undefined;
-    }, 'the resent promo’s result');
+    const after = await until(
+      'the resent promo’s result',
+      async () => {
+        const r = await repo.get(placed?.placementId as string);
+        return r?.state === 'placed' ? r : undefined;
+      },
+      { timeoutMs: 15_000 },
+    );
     expect(after.betId).toBe(placed?.betId);
     expect(after.correlationId).toBe(placed?.correlationId);
     expect((await sandboxBets()).length).toBe(before);

@@ -8,7 +8,7 @@ import { OnceRepo } from '../../../src/bot/repos/once.js';
 import { type Receiver, shapeProblem, startReceiver, type WebhookDelivery } from '../../../src/bot/results/receiver.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import { signWebhook } from '../../../src/gateway/webhooks.js';
-import { until } from './desk.js';
+import { until } from '../../support/wait.js';
 
 const KEY = 'sandbox-key-alpha';
 let dir: string;
@@ -75,7 +75,9 @@ describe('webhook receiver', () => {
     const raw = delivery('good-1');
     const res = await post(raw, signed(raw));
     expect(res.status).toBe(200);
-    await until(() => delivered.find((d) => d.correlation_id === 'good-1'), 'the delivery handed on');
+    await until('the delivery handed on', () => delivered.find((d) => d.correlation_id === 'good-1'), {
+      timeoutMs: 15_000,
+    });
     const rows = await store.query('SELECT correlation_id FROM webhook_deliveries WHERE correlation_id = ?', 'good-1');
     expect(rows).toHaveLength(1);
   });
@@ -93,7 +95,7 @@ describe('webhook receiver', () => {
     const raw = delivery('dup-1');
     const answers = await Promise.all([post(raw, signed(raw)), post(raw, signed(raw)), post(raw, signed(raw))]);
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
-    await until(() => delivered.find((d) => d.correlation_id === 'dup-1'), 'the delivery');
+    await until('the delivery', () => delivered.find((d) => d.correlation_id === 'dup-1'), { timeoutMs: 15_000 });
     await new Promise((r) => setTimeout(r, 50));
     expect(delivered.filter((d) => d.correlation_id === 'dup-1')).toHaveLength(1);
   });
@@ -132,7 +134,9 @@ describe('webhook receiver', () => {
     expect(quarantined).toEqual([{ id: 'bet-q1', reason: 'result is not a bet result' }]);
     const right = delivery('bet-q1');
     expect((await post(right, signed(right))).body).toContain('"duplicate":false');
-    await until(() => delivered.find((d) => d.correlation_id === 'bet-q1'), 'the genuine delivery handed on');
+    await until('the genuine delivery handed on', () => delivered.find((d) => d.correlation_id === 'bet-q1'), {
+      timeoutMs: 15_000,
+    });
   });
 
   it('never applies a delivery whose status is not final (pending)', async () => {
@@ -173,7 +177,7 @@ describe('webhook receiver', () => {
         .slice(before)
         .map((l) => (JSON.parse(l) as { byReason?: Record<string, number> }).byReason?.['bad signature'] ?? 0)
         .reduce((a, b) => a + b, 0);
-    await until(() => counted() === 200, 'summaries covering the 200 refusals', 5_000);
+    await until('summaries covering the 200 refusals', () => counted() === 200, { timeoutMs: 5_000 });
     // One line per 200 ms interval while the flood lasted, never one per refusal.
     expect(logLines.length - before).toBeLessThan(20);
   });

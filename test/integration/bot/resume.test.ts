@@ -5,7 +5,8 @@ import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
 import { JobRepo } from '../../../src/bot/repos/jobs.js';
 import { openStore } from '../../../src/bot/store/index.js';
 import { GatewayClient } from '../../../src/gateway/index.js';
-import { API_KEY, type Desk, startDesk, until } from './desk.js';
+import { until } from '../../support/wait.js';
+import { API_KEY, type Desk, startDesk } from './desk.js';
 
 let desk: Desk;
 
@@ -89,7 +90,9 @@ describe('pending jobs after a restart', () => {
       if (e.message.id === messageId) edits.push(e.message.embeds[0]?.title ?? '');
     });
     await desk.restart();
-    await until(() => edits.some((t) => t.startsWith('Bet placed')), 'the receipt after the restart', 20_000);
+    await until('the receipt after the restart', () => edits.some((t) => t.startsWith('Bet placed')), {
+      timeoutMs: 20_000,
+    });
     await desk.bot.context.tracker.idle();
     expect(edits.filter((t) => t.startsWith('Bet placed'))).toHaveLength(1);
     const job = await desk.bot.context.jobs.get(handle.correlationId);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bettable } from '../../../src/bot/betting/markets.js';
-import { bettableBookieACard, control, controls, type Desk, startDesk, until } from './desk.js';
+import { until } from '../../support/wait.js';
+import { bettableBookieACard, control, controls, type Desk, startDesk } from './desk.js';
 
 let desk: Desk;
 let pick: { epk: string; market: string; ref: string };
@@ -30,8 +31,9 @@ describe('an expired slip', () => {
     });
     await ix.acknowledged;
     const slip = await until(
-      () => ld.messages(channelId).find((m) => m.visibleTo === null && control(m, 'v1:slip:confirm:')),
       'the public slip',
+      () => ld.messages(channelId).find((m) => m.visibleTo === null && control(m, 'v1:slip:confirm:')),
+      { timeoutMs: 15_000 },
     );
     const confirmId = control(slip, 'v1:slip:confirm:')?.custom_id ?? '';
     const slipId = confirmId.split(':')[3] ?? '';
@@ -39,13 +41,18 @@ describe('an expired slip', () => {
     await desk.bot.store.query('UPDATE slips SET expires_at = ? WHERE slip_id = ?', Date.now() - 1_000, slipId);
 
     await ld.clickButton({ user, message: slip, customId: confirmId });
-    const closed = await until(() => {
-      const m = ld.message(slip.id);
-      return m?.embeds[0]?.title === 'Bet slip closed' ? m : undefined;
-    }, 'the public slip closed as expired');
+    const closed = await until(
+      'the public slip closed as expired',
+      () => {
+        const m = ld.message(slip.id);
+        return m?.embeds[0]?.title === 'Bet slip closed' ? m : undefined;
+      },
+      { timeoutMs: 15_000 },
+    );
     expect(closed.embeds[0]?.description).toMatch(/^Expired: .*nothing was placed/);
     expect(controls(closed)).toHaveLength(0);
     await until(
+      'the private refusal',
       () =>
         ld
           .messages(channelId, { viewer: user.id })
@@ -54,7 +61,7 @@ describe('an expired slip', () => {
               m.visibleTo === user.id &&
               /expired before it was confirmed/.test(m.embeds[0]?.description ?? m.content ?? ''),
           ),
-      'the private refusal',
+      { timeoutMs: 15_000 },
     );
     const state = (await (await fetch(`${desk.sandbox.url}/_sandbox/state`)).json()) as { bets: unknown[] };
     expect(state.bets).toHaveLength(0);
@@ -72,21 +79,26 @@ describe('an expired slip', () => {
     });
     await ix.acknowledged;
     const slip = await until(
+      'the public slip',
       () =>
         ld
           .messages(channelId)
           .find(
             (m) => m.visibleTo === null && control(m, 'v1:slip:confirm:') && /\$3\.00/.test(JSON.stringify(m.embeds)),
           ),
-      'the public slip',
+      { timeoutMs: 15_000 },
     );
     const slipId = (control(slip, 'v1:slip:confirm:')?.custom_id ?? '').split(':')[3] ?? '';
     await desk.bot.store.query('UPDATE slips SET expires_at = ? WHERE slip_id = ?', Date.now() - 1_000, slipId);
     await desk.bot.closeExpiredSlips();
-    const closed = await until(() => {
-      const m = ld.message(slip.id);
-      return m?.embeds[0]?.title === 'Bet slip expired' ? m : undefined;
-    }, 'the expired slip closed by the bot');
+    const closed = await until(
+      'the expired slip closed by the bot',
+      () => {
+        const m = ld.message(slip.id);
+        return m?.embeds[0]?.title === 'Bet slip expired' ? m : undefined;
+      },
+      { timeoutMs: 15_000 },
+    );
     expect(controls(closed)).toHaveLength(0);
     expect(closed.embeds[0]?.description).toMatch(/nothing was placed/);
     // Once closed it is not edited again on the next pass.

@@ -9,7 +9,8 @@ import {
   ServiceUnavailableError,
   SessionNotFoundError,
 } from '../../../src/gateway/index.js';
-import { type Harness, json, startHarness, until } from './http-harness.js';
+import { until } from '../../support/wait.js';
+import { type Harness, json, startHarness } from './http-harness.js';
 
 const KEY = 'sk-call-options-key';
 const balance = { session_id: 's1', bookie: 'bookie_a', balance: 7 };
@@ -31,7 +32,10 @@ describe('per-call options', () => {
     client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY });
     const ac = new AbortController();
     const call = client.balances.get({ session_id: 's1' }, { signal: ac.signal });
-    await until(() => harness!.count('/v3/balance') === 1);
+    await until('the balance request at the server', () => harness!.count('/v3/balance') === 1, {
+      timeoutMs: 5_000,
+      everyMs: 10,
+    });
     ac.abort(new Error('caller gave up'));
     await expect(call).rejects.toThrow('caller gave up');
   });
@@ -146,7 +150,10 @@ describe('Retry-After (429 and 503)', () => {
     client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY, timeoutMs: 120_000 });
     const ac = new AbortController();
     const call = client.balances.get({ session_id: 's1' }, { signal: ac.signal });
-    await until(() => harness!.count('/v3/balance') === 1);
+    await until('the balance request at the server', () => harness!.count('/v3/balance') === 1, {
+      timeoutMs: 5_000,
+      everyMs: 10,
+    });
     ac.abort(new Error('stop waiting'));
     await expect(call).rejects.toThrow('stop waiting');
     expect(harness.count('/v3/balance')).toBe(1);
@@ -159,8 +166,14 @@ describe('close()', () => {
     client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY, timeoutMs: 120_000 });
     const before = activeTimers();
     const call = client.balances.get({ session_id: 's1' }).catch((e: unknown) => e);
-    await until(() => harness!.count('/v3/balance') === 1);
-    await until(() => activeTimers() > before);
+    await until('the balance request at the server', () => harness!.count('/v3/balance') === 1, {
+      timeoutMs: 5_000,
+      everyMs: 10,
+    });
+    // A plain loop, not until(): vi.waitFor's own timers would count as the client's here.
+    for (const end = Date.now() + 5_000; activeTimers() <= before; await new Promise((r) => setImmediate(r))) {
+      if (Date.now() > end) throw new Error('no retry timer was armed within 5000 ms');
+    }
     await client.close();
     expect(await call).toBeInstanceOf(ClientClosedError);
     expect(activeTimers()).toBeLessThanOrEqual(before);
@@ -182,7 +195,10 @@ describe('close()', () => {
         target_odds: 2,
       })
       .catch((e: unknown) => e);
-    await until(() => harness!.count('/v3/place_bet') === 1);
+    await until('the place_bet request at the server', () => harness!.count('/v3/place_bet') === 1, {
+      timeoutMs: 5_000,
+      everyMs: 10,
+    });
     await client.close();
     const err = await call;
     expect(err).toBeInstanceOf(ClientClosedError);

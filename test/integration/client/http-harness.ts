@@ -60,12 +60,3 @@ export async function startHarness(handler: Handler): Promise<Harness> {
     },
   };
 }
-
-/** Polls a condition until true or the deadline passes (no fixed sleeps). */
-export async function until(cond: () => boolean, timeoutMs = 5_000, stepMs = 10): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, stepMs));
-  }
-}

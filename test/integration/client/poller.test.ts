@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../../src/gateway/index.js';
-import { type Harness, json, startHarness, until } from './http-harness.js';
+import { until } from '../../support/wait.js';
+import { type Harness, json, startHarness } from './http-harness.js';
 
 let harness: Harness | undefined;
 let client: GatewayClient | undefined;
@@ -92,7 +93,7 @@ describe('batched bet_status poller', () => {
     const [ea, eb] = [envelope(), envelope()];
     const pa = client.jobs.track(ea);
     void client.jobs.track(eb).catch(() => {});
-    await until(() => harness!.count('/api/bet_status') >= 1);
+    await until('a bet_status poll', () => harness!.count('/api/bet_status') >= 1, { timeoutMs: 5_000, everyMs: 10 });
     const resolved = client.jobs.resolveFromWebhook({
       correlation_id: ea.correlation_id,
       result: { success: true, bet_id: 'B1', odds: 2.1, stake: 5 },
@@ -103,7 +104,10 @@ describe('batched bet_status poller', () => {
     const outcome = await pa;
     expect(outcome.status === 'completed' && (outcome.result as { bet_id: string }).bet_id).toBe('B1');
     const before = harness.count('/api/bet_status');
-    await until(() => harness!.count('/api/bet_status') >= before + 1);
+    await until('the next bet_status poll', () => harness!.count('/api/bet_status') >= before + 1, {
+      timeoutMs: 5_000,
+      everyMs: 10,
+    });
     const last = harness.received.at(-1)!.body as { correlation_ids: string[] };
     expect(last.correlation_ids).toEqual([eb.correlation_id]);
   });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../../src/gateway/index.js';
-import { type Harness, json, startHarness, until } from './http-harness.js';
+import { until } from '../../support/wait.js';
+import { type Harness, json, startHarness } from './http-harness.js';
 
 let harness: Harness | undefined;
 let client: GatewayClient | undefined;
@@ -175,12 +176,15 @@ describe('honest price-check handles', () => {
     const second = new AbortController();
     const a = job.wait({ signal: first.signal }).catch((e: unknown) => e);
     const b = job.wait({ signal: second.signal }).catch((e: unknown) => e);
-    await until(() => harness!.count('/api/bet_status') >= 1);
+    await until('a bet_status poll', () => harness!.count('/api/bet_status') >= 1, { timeoutMs: 5_000, everyMs: 10 });
     first.abort(new Error('first gave up'));
     expect((await a) as Error).toHaveProperty('message', 'first gave up');
     expect(client.jobs.pendingCount).toBe(1);
     const polls = harness.count('/api/bet_status');
-    await until(() => harness!.count('/api/bet_status') > polls);
+    await until('the next bet_status poll', () => harness!.count('/api/bet_status') > polls, {
+      timeoutMs: 5_000,
+      everyMs: 10,
+    });
     second.abort(new Error('second gave up'));
     expect((await b) as Error).toHaveProperty('message', 'second gave up');
     expect(client.jobs.pendingCount).toBe(0);

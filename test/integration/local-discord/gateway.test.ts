@@ -2,6 +2,7 @@ import { constants, inflateSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type LocalDiscord, startLocalDiscord } from '../../../src/local-discord/index.js';
+import { until } from '../../support/wait.js';
 
 interface Frame {
   op: number;
@@ -28,16 +29,12 @@ function connect(url: string, opts: { zlib?: boolean } = {}) {
     frames.push(JSON.parse(all.slice(decodedLength)) as Frame);
     decodedLength = all.length;
   });
-  const next = async (pred: (f: Frame) => boolean, timeoutMs = 2000): Promise<Frame> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const f = frames.find(pred);
-      if (f) return f;
-      if (Date.now() > deadline)
-        throw new Error(`no matching frame; got ${JSON.stringify(frames.map((x) => [x.op, x.t]))}`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  };
+  const next = (pred: (f: Frame) => boolean, timeoutMs = 2000): Promise<Frame> =>
+    until('a matching frame', () => frames.find(pred), {
+      timeoutMs,
+      everyMs: 5,
+      seen: () => `got ${JSON.stringify(frames.map((x) => [x.op, x.t]))}`,
+    });
   const send = async (payload: unknown) => {
     if (ws.readyState === WebSocket.CONNECTING) await new Promise((r) => ws.once('open', r));
     ws.send(JSON.stringify(payload));

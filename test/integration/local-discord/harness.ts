@@ -41,14 +41,3 @@ export async function startHarness(
   await ready;
   return harness;
 }
-
-/** Polls a condition until it holds or the deadline passes (no fixed sleeps). */
-export async function until<T>(read: () => T | undefined, timeoutMs = 3000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

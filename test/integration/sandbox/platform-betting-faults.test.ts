@@ -1,6 +1,7 @@
 // Betting-specific faults through /_sandbox/faults, each scoped to a route and/or a session.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/index.js';
+import { until } from '../../support/wait.js';
 import { type Receiver, receiver } from './receiver.js';
 import { boot, get, post, TOMORROW, upcomingEvent, waitJob, worldOf } from './world-helpers.js';
 
@@ -47,14 +48,6 @@ function racingBet(running: RunningSandbox, session: string, stake: number) {
 async function h2h(base: string, epk: string, bookie: string) {
   const card = await get(base, '/v3/markets', { epk, bookie, market: 'head_to_head' });
   return card.body.markets[0].selections[0] as { odds: number; market_ref: string };
-}
-
-async function waitFor(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe('bookmaker faults at placement', () => {
@@ -132,7 +125,7 @@ describe('webhook faults', () => {
     hook = await receiver();
     const lost = await completed(sb.url, '/v3/bonus_bets', hook.url);
     const later = await completed(sb.url, '/v3/promos', hook.url);
-    await waitFor(() => hook!.deliveries.length > 0, 'the later webhook');
+    await until('the later webhook', () => hook!.deliveries.length > 0);
     expect(hook.deliveries.map((d) => d.body.correlation_id)).toEqual([later]);
     const state = await get(sb.url, '/_sandbox/state');
     expect(state.body.webhookDeliveries.find((d: { correlation_id: string }) => d.correlation_id === lost).state).toBe(
@@ -144,7 +137,7 @@ describe('webhook faults', () => {
     sb = await withFaults([{ fault: 'webhook_duplicated', session_id: A }]);
     hook = await receiver();
     const id = await completed(sb.url, '/v3/bonus_bets', hook.url);
-    await waitFor(() => hook!.deliveries.length >= 2, 'two deliveries');
+    await until('two deliveries', () => hook!.deliveries.length >= 2);
     const [first, second] = hook.deliveries;
     expect(first!.body.correlation_id).toBe(id);
     expect(second!.raw.equals(first!.raw)).toBe(true);
@@ -156,7 +149,7 @@ describe('webhook faults', () => {
     hook = await receiver();
     const earlier = await completed(sb.url, '/v3/bonus_bets', hook.url);
     const later = await completed(sb.url, '/v3/promos', hook.url);
-    await waitFor(() => hook!.deliveries.length >= 2, 'both deliveries');
+    await until('both deliveries', () => hook!.deliveries.length >= 2);
     expect(hook.deliveries.map((d) => d.body.correlation_id)).toEqual([later, earlier]);
   });
 });

@@ -1,5 +1,6 @@
 // Shared helpers for the platform tests: plain fetch over real HTTP (not the client library).
 import { type StartSandboxOptions, startSandbox } from '../../../src/sandbox/index.js';
+import { until } from '../../support/wait.js';
 
 export const ALPHA = 'sandbox-key-alpha';
 export const BRAVO = 'sandbox-key-bravo';
@@ -61,21 +62,30 @@ export const post = (
 export const get = (base: string, path: string, key?: string, headers?: Record<string, string>) =>
   call(base, 'GET', path, { ...(key ? { key } : {}), ...(headers ? { headers } : {}) });
 
-/** Polls `fn` until it returns a value that passes `done`, or fails after `timeoutMs`. */
-export async function until<T>(fn: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** Polls `fn` until its answer passes `done` and returns that answer; the timeout error shows the last answer. */
+export async function untilAnswer<T>(
+  what: string,
+  fn: () => Promise<T>,
+  done: (v: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
+  let last: T | undefined;
+  await until(
+    what,
+    async () => {
+      last = await fn();
+      return done(last);
+    },
+    { timeoutMs, everyMs: 20, seen: () => `last answer: ${JSON.stringify(last)}` },
+  );
+  return last as T;
 }
 
 /** Waits for a job to leave pending and returns its poll entry. */
 // biome-ignore lint/suspicious/noExplicitAny: poll entries are read field by field
 export async function waitJob(base: string, key: string, correlationId: string): Promise<any> {
-  const res = await until(
+  const res = await untilAnswer(
+    `job ${correlationId} to leave pending`,
     () => post(base, '/api/bet_status', key, { correlation_ids: [correlationId] }),
     (r) => r.status === 200 && r.body.statuses[0].status !== 'pending',
   );

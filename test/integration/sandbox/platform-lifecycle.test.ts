@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseArgs } from '../../../src/sandbox/core/cli-args.js';
-import { ALPHA, ALPHA_A, get, post, type Sandbox, start, until } from './platform-helpers.js';
+import { ALPHA, ALPHA_A, get, post, type Sandbox, start, untilAnswer } from './platform-helpers.js';
 
 let receiver: Server | undefined;
 let sb: Sandbox | undefined;
@@ -61,7 +61,8 @@ describe('lifecycle', () => {
     sb = await start({ speed: 100 });
     const res = await post(sb.url, '/v3/promos', ALPHA, { session_id: ALPHA_A, callback_url: hook.url });
     expect(res.status).toBe(202);
-    await until(
+    await untilAnswer(
+      'two webhook hits',
       async () => hook.hits(),
       (n) => n >= 2,
       8_000,

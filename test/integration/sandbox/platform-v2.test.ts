@@ -9,7 +9,7 @@ import {
   READONLY_A,
   type Sandbox,
   start,
-  until,
+  untilAnswer,
   waitJob,
 } from './platform-helpers.js';
 
@@ -218,7 +218,8 @@ describe('inline v2 answers when the job never completes', () => {
   it('answers 504 once the v3 job passes its timeout_at', async () => {
     const pending = post(sb.url, '/v2/bonus_bets', ALPHA, { session_id: ALPHA_A });
     // Let the request reach the server and submit its job before the clock jumps.
-    await until(
+    await untilAnswer(
+      'the job submitted',
       () => get(sb.url, '/_sandbox/state'),
       (s) => s.body.jobs.length === 1,
     );

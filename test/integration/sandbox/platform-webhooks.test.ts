@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ALPHA, ALPHA_A, get, post, type Sandbox, start, until, waitJob } from './platform-helpers.js';
+import { ALPHA, ALPHA_A, get, post, type Sandbox, start, untilAnswer, waitJob } from './platform-helpers.js';
 
 interface Hit {
   at: number;
@@ -49,7 +49,8 @@ describe('webhook delivery', () => {
       callback_url: hook.url,
     });
     expect(res.body.callback_url).toBe(hook.url);
-    await until(
+    await untilAnswer(
+      'a webhook hit',
       async () => hook.hits.length,
       (n) => n >= 1,
     );
@@ -67,7 +68,8 @@ describe('webhook delivery', () => {
     const polled = await waitJob(sb.url, ALPHA, res.body.correlation_id);
     expect(body.result).toEqual(polled.result);
     expect(body.result).toMatchObject({ success: true, status: 'completed', bookie: 'bookie_a' });
-    const state = await until(
+    const state = await untilAnswer(
+      'a delivered webhook',
       () => get(sb!.url, '/_sandbox/state'),
       (s) => s.body.webhookDeliveries.some((d: { state: string }) => d.state === 'delivered'),
     );
@@ -78,7 +80,8 @@ describe('webhook delivery', () => {
     const hook = await listen(500);
     sb = await start({ speed: 20 });
     const res = await post(sb.url, '/v3/bonus_bets', ALPHA, { session_id: ALPHA_A, callback_url: hook.url });
-    await until(
+    await untilAnswer(
+      'four webhook hits',
       async () => hook.hits.length,
       (n) => n >= 4,
       8_000,
@@ -93,7 +96,8 @@ describe('webhook delivery', () => {
     expect(gaps[1]).toBeLessThan(700);
     expect(gaps[2]).toBeLessThan(1_600);
     expect(gaps[2]! / gaps[1]!).toBeGreaterThan(2);
-    const state = await until(
+    const state = await untilAnswer(
+      'a dead-lettered delivery',
       () => get(sb!.url, '/_sandbox/state'),
       (s) => s.body.webhookDeliveries.some((d: { state: string }) => d.state === 'dead_lettered'),
     );
@@ -111,7 +115,8 @@ describe('webhook delivery', () => {
     const hook = await listen(200);
     sb = await start({ speed: 50, faults: { webhookFailures: 1 } });
     await post(sb.url, '/v3/promos', ALPHA, { session_id: ALPHA_A, callback_url: hook.url });
-    const state = await until(
+    const state = await untilAnswer(
+      'the delivery dead-lettered',
       () => get(sb!.url, '/_sandbox/state'),
       (s) => s.body.webhookDeliveries[0]?.state === 'dead_lettered',
       8_000,

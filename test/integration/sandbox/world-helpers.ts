@@ -4,6 +4,7 @@ import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js
 import { addDays } from '../../../src/sandbox/world/dates.js';
 import type { SimWorld } from '../../../src/sandbox/world/index.js';
 import type { SportEvent } from '../../../src/sandbox/world/sports.js';
+import { until } from '../../support/wait.js';
 
 export const ALPHA = 'sandbox-key-alpha';
 export const BRAVO = 'sandbox-key-bravo';
@@ -71,12 +72,12 @@ export async function waitJob(
   key = ALPHA,
   deadlineMs = 10_000,
 ): Promise<Res['body']> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    const res = await post(base, '/api/bet_status', { correlation_ids: [correlationId] }, key);
-    const entry = res.body.statuses?.[0];
-    if (entry && entry.status !== 'pending') return entry;
-    if (Date.now() > until) throw new Error(`job ${correlationId} still pending after ${deadlineMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  return until(
+    `job ${correlationId} to leave pending`,
+    async () => {
+      const entry = (await post(base, '/api/bet_status', { correlation_ids: [correlationId] }, key)).body.statuses?.[0];
+      return entry && entry.status !== 'pending' ? entry : undefined;
+    },
+    { timeoutMs: deadlineMs, everyMs: 50 },
+  );
 }
