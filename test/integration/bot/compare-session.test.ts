@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
 import { type Event, GatewayClient } from '../../../src/gateway/index.js';
-import { control, type Desk, startDesk, until } from './desk.js';
+import { until } from '../../support/wait.js';
+import { control, type Desk, startDesk } from './desk.js';
 
 // The bravo account: its bookie_c login has a second machine (a laptop, offline until it connects).
 const BRAVO = 'sandbox-key-bravo';
@@ -29,9 +30,9 @@ beforeAll(async () => {
     expect(connected.status).toBe(200);
     await gateway.sessions.start({ session_id: second });
     await until(
-      async () => (await gateway.sessions.list()).find((s) => s.session_id === second)?.active,
       'the second bookie_c session to be active',
-      30_000,
+      async () => (await gateway.sessions.list()).find((s) => s.session_id === second)?.active,
+      { timeoutMs: 30_000 },
     );
   } finally {
     await gateway.close();
@@ -85,7 +86,9 @@ async function command(user: 'admin' | 'bettor', name: string, options: Record<s
     options,
     ...(subcommand ? { subcommand } : {}),
   });
-  return until(() => ix.responses().find((m) => m.embeds.length > 0 || /Saved/.test(m.content ?? '')), name, 30_000);
+  return until(name, () => ix.responses().find((m) => m.embeds.length > 0 || /Saved/.test(m.content ?? '')), {
+    timeoutMs: 30_000,
+  });
 }
 
 describe('/compare Bet at best', () => {
@@ -110,12 +113,12 @@ describe('/compare Bet at best', () => {
       fields: { stake: '3' },
     });
     const slip = await until(
+      'the slip',
       () =>
         ld
           .messages(ld.channelIds.bets)
           .find((m) => !earlier.has(m.id) && m.embeds[0]?.title === 'Bet slip' && m.visibleTo === null),
-      'the slip',
-      30_000,
+      { timeoutMs: 30_000 },
     ).catch((err: Error) => {
       throw new Error(
         `${err.message}; the bot answered: ${JSON.stringify(submitted.responses().map((m) => m.content || m.embeds))}`,
