@@ -53,12 +53,12 @@ export function maybeGc(): void {
   if (gc) gc();
 }
 
-/** Every ordering of the sides 0..n-1, in a fixed order (n! of them: 6 for three sides). */
+/** Every ordering of the sides 0..n-1 (n! of them: 6 for three sides), the natural order first. */
 export function permutations(n: number): number[][] {
   if (n <= 1) return [Array.from({ length: n }, (_, i) => i)];
   const out: number[][] = [];
   for (const rest of permutations(n - 1)) {
-    for (let at = 0; at <= rest.length; at++) out.push([...rest.slice(0, at), n - 1, ...rest.slice(at)]);
+    for (let at = rest.length; at >= 0; at--) out.push([...rest.slice(0, at), n - 1, ...rest.slice(at)]);
   }
   return out;
 }
