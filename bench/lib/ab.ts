@@ -53,20 +53,49 @@ export function maybeGc(): void {
   if (gc) gc();
 }
 
-/** Like interleave for any number of sides: the order rotates each repeat so no side always runs first. */
-export async function interleaveAll(
-  opts: AbOptions,
+/** Every ordering of the sides 0..n-1 (n! of them: 6 for three sides), the natural order first. */
+export function permutations(n: number): number[][] {
+  if (n <= 1) return [Array.from({ length: n }, (_, i) => i)];
+  const out: number[][] = [];
+  for (const rest of permutations(n - 1)) {
+    for (let at = rest.length; at >= 0; at--) out.push([...rest.slice(0, at), n - 1, ...rest.slice(at)]);
+  }
+  return out;
+}
+
+export interface RoundsOptions {
+  /** Measured rounds; a whole number of cycles through every ordering of the sides. */
+  rounds: number;
+  /** Rounds run first and thrown away (JIT warm-up, connection set-up); one full cycle by default. */
+  warmup?: number;
+}
+
+/**
+ * Paired rounds: every round runs each side once, and the rounds cycle through every ordering of the sides, so
+ * each side runs first, last, before and after each other side equally often (what one side leaves behind, such
+ * as garbage to collect, lands on the others alike). Returns one sample per side per measured round; compare
+ * sides round by round (medianRatio), as the samples of one round are taken moments apart.
+ */
+export async function pairedRounds(
+  opts: RoundsOptions,
   sides: (() => Promise<number> | number)[],
-): Promise<{ samples: number[][]; medians: number[] }> {
+): Promise<number[][]> {
+  const orders = permutations(sides.length);
+  if (!(Number.isInteger(opts.rounds) && opts.rounds > 0 && opts.rounds % orders.length === 0)) {
+    throw new RangeError(
+      `rounds must be a positive multiple of ${orders.length} (every ordering of ${sides.length} sides), got ${opts.rounds}`,
+    );
+  }
+  const warmup = opts.warmup ?? orders.length;
   const samples = sides.map(() => [] as number[]);
-  const warmup = opts.warmup ?? 1;
-  for (let i = 0; i < warmup + opts.repeats; i++) {
-    for (let k = 0; k < sides.length; k++) {
-      const side = (i + k) % sides.length;
+  for (let i = 0; i < warmup + opts.rounds; i++) {
+    // Measured round 0 starts the cycle, whatever the warm-up length.
+    const order = orders[(((i - warmup) % orders.length) + orders.length) % orders.length]!;
+    for (const side of order) {
       maybeGc();
       const sample = await sides[side]!();
       if (i >= warmup) samples[side]!.push(sample);
     }
   }
-  return { samples, medians: samples.map((s) => median(s)) };
+  return samples;
 }

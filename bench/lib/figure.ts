@@ -49,11 +49,16 @@ export interface Measured {
   baseline: number | null;
   target: Target;
   note: string;
+  /**
+   * The ratio when it is measured directly (the median of per-round ratios of paired samples) rather than
+   * value / baseline of two separate medians.
+   */
+  ratio?: number;
 }
 
-/** A measured figure: the ratio is value / baseline; met is judged on the unrounded numbers. */
+/** A measured figure: the ratio is value / baseline unless given; met is judged on the unrounded numbers. */
 export function figure(m: Measured): FigureResult {
-  const r = m.baseline === null || m.baseline === 0 ? null : m.value / m.baseline;
+  const r = m.ratio ?? (m.baseline === null || m.baseline === 0 ? null : m.value / m.baseline);
   const subject = m.target.on === 'ratio' ? r : m.value;
   return {
     name: m.name,

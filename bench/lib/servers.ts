@@ -26,10 +26,14 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
   return readBounded(req, Number.POSITIVE_INFINITY);
 }
 
-/** Answers every request with the same JSON bytes (serialised once, so the server costs both sides alike). */
-export function staticJsonServer(body: unknown): Promise<LocalServer> {
+/**
+ * Answers every request with the same JSON bytes (serialised once, so the server costs both sides alike).
+ * `onRequest` sees each request first (a figure checks both sides send the same headers).
+ */
+export function staticJsonServer(body: unknown, onRequest?: (req: IncomingMessage) => void): Promise<LocalServer> {
   const bytes = Buffer.from(JSON.stringify(body));
   return listen((_req, res) => {
+    onRequest?.(_req);
     _req.resume();
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': bytes.length });
     res.end(bytes);

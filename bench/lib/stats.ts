@@ -21,6 +21,13 @@ export function percentile(xs: readonly number[], p: number): number {
   return s[rank - 1]!;
 }
 
+/** Median of the per-round ratios a[i] / b[i]: each compares two samples taken moments apart. */
+export function medianRatio(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length) throw new RangeError(`paired samples differ in length (${a.length} and ${b.length})`);
+  if (b.some((x) => !(x > 0))) throw new RangeError('a ratio needs positive baseline samples');
+  return median(a.map((x, i) => x / b[i]!));
+}
+
 /** a / b, or null when b is zero (a ratio against nothing is not a figure). */
 export function ratio(a: number, b: number): number | null {
   return b === 0 ? null : a / b;

@@ -1,9 +1,8 @@
-import type { EventEmitter } from 'node:events';
 import type { IncomingHttpHeaders } from 'node:http';
-import { type Dispatcher, request } from 'undici';
+import { type Dispatcher, util } from 'undici';
 import type { z } from 'zod';
 import { APIPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
-import { Deadline } from './deadline.js';
+import { Deadline, DeadlineClock } from './deadline.js';
 import { errorFromResponse } from './error-map.js';
 import {
   ClientClosedError,
@@ -137,10 +136,19 @@ export class Transport {
   /** Attempts in flight and calls waiting to retry: close() ends them at once. */
   readonly #inflight = new Set<Deadline>();
   readonly #sleepers = new Set<(err: unknown) => void>();
+  /** One timer for every attempt's deadline. */
+  readonly #clock = new DeadlineClock();
   readonly #cleanHeaders = (h: IncomingHttpHeaders) => this.#redactHeaders(h);
+
+  /** Scheme, host and port of baseUrl, and its path prefix ('' for none): what undici's dispatch takes. */
+  readonly #origin: string;
+  readonly #basePath: string;
 
   constructor(opts: TransportOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    const base = new URL(this.baseUrl);
+    this.#origin = base.origin;
+    this.#basePath = base.pathname.replace(/\/+$/, '');
     const { apiKey, ...rest } = opts;
     this.#apiKey = apiKey;
     // Keep the key in exactly one private slot, so no options object carrying it is ever reachable.
@@ -164,6 +172,7 @@ export class Transport {
     this.#closed = true;
     for (const d of this.#inflight) d.abort('closed', undefined);
     this.#inflight.clear();
+    this.#clock.stop();
     for (const wake of this.#sleepers) wake(new ClientClosedError('A call waiting to retry'));
     this.#sleepers.clear();
   }
@@ -203,7 +212,7 @@ export class Transport {
       spec.body === undefined
         ? undefined
         : JSON.stringify(withExtra(spec.body, call.extraBody, method, path, 'extraBody'));
-    const url = this.#url(
+    const target = this.#target(
       path,
       call.extraQuery
         ? (withExtra(spec.query ?? {}, call.extraQuery, method, path, 'extraQuery') as Record<string, QueryValue>)
@@ -222,7 +231,7 @@ export class Transport {
       }
       attempt++;
       try {
-        const out = await this.#once(spec, url, headers, payload, deadlineAt, timeoutMs, attempt, signal);
+        const out = await this.#once(spec, target, headers, payload, deadlineAt, timeoutMs, attempt, signal);
         spec.gate?.settle(grant);
         return out;
       } catch (err) {
@@ -301,7 +310,8 @@ export class Transport {
     });
   }
 
-  #url(path: string, query: Record<string, QueryValue> | undefined): string {
+  /** Path and query string (after the origin) of a request. */
+  #target(path: string, query: Record<string, QueryValue> | undefined): string {
     let qs = '';
     if (query) {
       for (const k in query) {
@@ -310,12 +320,12 @@ export class Transport {
         qs += `${qs ? '&' : '?'}${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`;
       }
     }
-    return `${this.baseUrl}${path}${qs}`;
+    return `${this.#basePath}${path}${qs}`;
   }
 
   async #once<S extends z.ZodType>(
     spec: RequestSpec<S>,
-    url: string,
+    target: string,
     headers: Readonly<Record<string, string>>,
     payload: string | undefined,
     deadlineAt: number,
@@ -328,23 +338,22 @@ export class Transport {
     const left = deadlineAt - Date.now();
     if (left <= 0) throw this.#timeoutError(method, path, timeoutMs, attempt - 1, false);
     // AbortSignal.timeout/AbortController cost about 10% of a card request here; see deadline.ts.
-    const deadline = new Deadline(left, signal);
+    const deadline = new Deadline(left, signal, this.#clock);
     this.#inflight.add(deadline);
     let status: number;
     let resHeaders: IncomingHttpHeaders;
     let text: string;
     try {
-      const res = await request(url, {
-        dispatcher: this.#opts.dispatcher,
-        method,
-        headers,
-        body: payload,
-        signal: deadline as unknown as EventEmitter,
-      });
-      status = res.statusCode;
-      resHeaders = res.headers;
-      // Always read the body, also on errors, or the connection stays pinned.
-      text = await res.body.text();
+      // The whole body is always read (also on errors, or the connection stays pinned).
+      ({
+        status,
+        headers: resHeaders,
+        text,
+      } = await exchange(
+        this.#opts.dispatcher,
+        { origin: this.#origin, path: target, method, headers, body: payload },
+        deadline,
+      ));
     } catch (err) {
       throw this.#transportError(err, deadline, method, path, timeoutMs, attempt);
     } finally {
@@ -443,6 +452,91 @@ export class Transport {
       },
     );
   }
+}
+
+interface Exchanged {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+/**
+ * One HTTP exchange through undici's dispatch API, the body collected as text. undici's `request` would wrap the
+ * body in a stream and wire the abort signal through listeners; the client always reads the whole body, and this
+ * handler costs about 8% less per card read. The deadline aborts the exchange at any point, as a signal would.
+ */
+function exchange(dispatcher: Dispatcher, opts: Dispatcher.DispatchOptions, deadline: Deadline): Promise<Exchanged> {
+  return new Promise<Exchanged>((resolve, reject) => {
+    const handler = new ExchangeHandler(resolve, reject, deadline);
+    try {
+      dispatcher.dispatch(opts, handler);
+    } catch (err) {
+      handler.onError(err as Error);
+    }
+  });
+}
+
+/** undici's classic handler interface (the one its own `request` uses), so every dispatcher accepts it. */
+class ExchangeHandler implements Dispatcher.DispatchHandler {
+  #status = 0;
+  #headers: IncomingHttpHeaders = {};
+  readonly #chunks: Buffer[] = [];
+  #length = 0;
+  #abort: ((err: Error) => void) | undefined;
+  #done = false;
+
+  constructor(
+    private readonly resolve: (value: Exchanged) => void,
+    private readonly reject: (err: unknown) => void,
+    private readonly deadline: Deadline,
+  ) {
+    deadline.on('abort', () => this.#abort?.(abortError(deadline)));
+  }
+
+  onConnect(abort: (err?: Error) => void): void {
+    // Aborted before the request went out: undici's `request` refuses it here in the same way.
+    if (this.deadline.aborted) abort(abortError(this.deadline));
+    else this.#abort = abort;
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    if (statusCode < 200) return true; // 1xx: informational, the real answer follows
+    this.#status = statusCode;
+    this.#headers = util.parseHeaders(rawHeaders) as IncomingHttpHeaders;
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.#chunks.push(chunk);
+    this.#length += chunk.length;
+    return true;
+  }
+
+  onComplete(): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#abort = undefined;
+    this.resolve({ status: this.#status, headers: this.#headers, text: utf8(this.#chunks, this.#length) });
+  }
+
+  onError(err: Error): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#abort = undefined;
+    this.reject(err);
+  }
+}
+
+function abortError(deadline: Deadline): Error {
+  return deadline.reason instanceof Error ? deadline.reason : new Error('The request was aborted.');
+}
+
+/** The body as UTF-8 text, a leading byte-order mark skipped (as undici's `body.text()` does). */
+function utf8(chunks: Buffer[], length: number): string {
+  if (length === 0) return '';
+  const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
+  const start = buf.length > 2 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+  return buf.toString('utf8', start);
 }
 
 /** Adds escape-hatch fields to a validated body or query; a field the library already types is refused. */

@@ -283,3 +283,39 @@ describe('place_promo idempotency', () => {
     expect(given.idempotencyKey).toBe('mine');
   });
 });
+
+describe('transport: reading the answer', () => {
+  const balanceOf = (bookie: string) => ({ session_id: 's1', bookie, balance: 7 });
+
+  it('joins a body sent in small pieces, a character split between two of them, and skips a byte-order mark', async () => {
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(balanceOf('bookié')))]);
+    const split = body.indexOf(Buffer.from('é')) + 1; // between the two bytes of "é"
+    harness = await startHarness((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }); // chunked: each write is its own piece
+      res.write(body.subarray(0, split));
+      setTimeout(() => res.end(body.subarray(split)), 20);
+    });
+    client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY });
+    const got = await client.balances.get({ session_id: 's1' });
+    expect(got.bookie).toBe('bookié');
+  });
+
+  it('skips an informational 103 answer and returns the real one', async () => {
+    harness = await startHarness((_req, res) => {
+      res.writeEarlyHints({ link: '</x>; rel=preload' });
+      json(res, 200, balanceOf('bookie_a'));
+    });
+    client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY });
+    const got = await client.balances.get({ session_id: 's1' }).withResponse();
+    expect(got.response.status).toBe(200);
+    expect(got.data.balance).toBe(7);
+  });
+
+  it('keeps the path of a baseUrl that has one', async () => {
+    harness = await startHarness((_req, res) => json(res, 200, balanceOf('bookie_a')));
+    client = new GatewayClient({ baseUrl: `${harness.url}/gateway/`, apiKey: KEY });
+    await client.balances.get({ session_id: 's1' });
+    expect(harness.received[0]?.path).toBe('/gateway/v3/balance');
+    expect(harness.received[0]?.body).toEqual({ session_id: 's1' });
+  });
+});

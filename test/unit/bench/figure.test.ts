@@ -19,6 +19,20 @@ describe('bench figures', () => {
     expect(f.target).toBe('ratio <= 1.15');
   });
 
+  it('judges a ratio target on a ratio measured directly when one is given', () => {
+    const f = figure({
+      name: 'x',
+      value: 1.2,
+      unit: 'ms',
+      baseline: 1,
+      ratio: 1.04,
+      target: { on: 'ratio', op: '<=', limit: 1.05 },
+      note: '',
+    });
+    expect(f.ratio).toBe(1.04);
+    expect(f.met).toBe(true);
+  });
+
   it('judges a value target on the value itself, with its unit in the target text', () => {
     const f = figure({
       name: 'p99',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { orderOf } from '../../../bench/lib/ab.js';
-import { median, percentile, ratio, round } from '../../../bench/lib/stats.js';
+import { median, medianRatio, percentile, ratio, round } from '../../../bench/lib/stats.js';
 
 describe('bench statistics', () => {
   it('median of an odd count is the middle sample, of an even count the mean of the two middle ones', () => {
@@ -64,5 +64,52 @@ describe('interleaved A/B runs', () => {
     expect(result.a).toEqual([1, 3, 2]);
     expect(result.medianA).toBe(2);
     expect(result.medianB).toBe(20);
+  });
+});
+
+describe('paired rounds', () => {
+  it('lists every ordering of the sides once', async () => {
+    const { permutations } = await import('../../../bench/lib/ab.js');
+    const three = permutations(3).map((p) => p.join(''));
+    expect(new Set(three).size).toBe(6);
+    expect([...three].sort()).toEqual(['012', '021', '102', '120', '201', '210']);
+  });
+
+  it('runs each side once a round, cycling the order from the first measured round, and drops the warm-up', async () => {
+    const { pairedRounds } = await import('../../../bench/lib/ab.js');
+    const calls: string[] = [];
+    let a = 0;
+    let b = 0;
+    const samples = await pairedRounds({ rounds: 4, warmup: 1 }, [
+      () => {
+        calls.push('a');
+        return [100, 1, 2, 3, 4][a++]!;
+      },
+      () => {
+        calls.push('b');
+        return [100, 10, 20, 30, 40][b++]!;
+      },
+    ]);
+    expect(calls).toEqual(['b', 'a', 'a', 'b', 'b', 'a', 'a', 'b', 'b', 'a']);
+    expect(samples).toEqual([
+      [1, 2, 3, 4],
+      [10, 20, 30, 40],
+    ]);
+  });
+
+  it('refuses a number of rounds that is not whole cycles of the orderings', async () => {
+    const { pairedRounds } = await import('../../../bench/lib/ab.js');
+    await expect(pairedRounds({ rounds: 4 }, [() => 1, () => 1, () => 1])).rejects.toThrow(
+      'rounds must be a positive multiple of 6',
+    );
+  });
+
+  it('takes the median of the per-round ratios, not the ratio of the medians', () => {
+    // Per-round ratios 0.25, 1 and 3: their median is 1; the medians alone (5 / 4) would say 1.25.
+    expect(medianRatio([1, 5, 6], [4, 5, 2])).toBe(1);
+  });
+
+  it('refuses unpaired samples', () => {
+    expect(() => medianRatio([1, 2], [1])).toThrow('paired samples differ in length');
   });
 });

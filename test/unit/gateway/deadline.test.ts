@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Deadline } from '../../../src/gateway/deadline.js';
+import { Deadline, DeadlineClock } from '../../../src/gateway/deadline.js';
 
 describe('request deadline (the signal undici gets)', () => {
   it('aborts once the time is up, telling the one listener with a TimeoutError reason', async () => {
@@ -23,5 +23,40 @@ describe('request deadline (the signal undici gets)', () => {
     await expect.poll(() => removed.aborted, { timeout: 2_000 }).toBe(true);
     expect(cleared.aborted).toBe(false);
     expect(told).toBe(0);
+  });
+});
+
+describe('deadline clock (one timer for many deadlines)', () => {
+  const refTimers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+
+  it('expires each deadline when its own time is up, a shorter one started later first', async () => {
+    const clock = new DeadlineClock();
+    const long = new Deadline(400, undefined, clock);
+    const short = new Deadline(20, undefined, clock);
+    await expect.poll(() => short.aborted, { timeout: 2_000 }).toBe(true);
+    expect(long.aborted).toBe(false);
+    expect((short.reason as Error | undefined)?.name).toBe('TimeoutError');
+    await expect.poll(() => long.aborted, { timeout: 2_000 }).toBe(true);
+    clock.stop();
+  });
+
+  it('never expires a cleared deadline and forgets it', async () => {
+    const clock = new DeadlineClock();
+    const cleared = new Deadline(10, undefined, clock);
+    const kept = new Deadline(30, undefined, clock);
+    cleared.clear();
+    expect(clock.size).toBe(1);
+    await expect.poll(() => kept.aborted, { timeout: 2_000 }).toBe(true);
+    expect(cleared.aborted).toBe(false);
+    expect(clock.size).toBe(0);
+  });
+
+  it('sets no timer that keeps the process alive', () => {
+    const before = refTimers();
+    const clock = new DeadlineClock();
+    const d = new Deadline(60_000, undefined, clock);
+    expect(refTimers()).toBe(before);
+    d.clear();
+    clock.stop();
   });
 });
