@@ -4,14 +4,17 @@ import { type BettableSelection, betSlip, messageMatching, newTrail, pickEvent, 
 import { type Desk, startDesk } from './harness.js';
 import { textOf } from './messages.js';
 
-/** Exposure caps across members: the hold is the claim, so two Confirms at once never breach a cap together. */
+/**
+ * Exposure caps across members: the hold is the claim, so two Confirms at once never breach a cap together. Each
+ * test bets on its own event and sets the caps and tiers it needs, so any one can run alone.
+ */
 describe('exposure caps and /exposure', () => {
   let desk: Desk;
-  let sel: BettableSelection;
+  let sels: BettableSelection[];
 
   beforeAll(async () => {
     desk = await startDesk({ webhooks: true });
-    sel = await pickEvent(desk, 'nba', 1);
+    sels = [await pickEvent(desk, 'nba', 1), await pickEvent(desk, 'nba', 2), await pickEvent(desk, 'nba', 3)];
   }, 60_000);
   afterAll(() => desk?.close());
 
@@ -26,8 +29,23 @@ describe('exposure caps and /exposure', () => {
     return until(`the /${name} reply`, () => ix.responses().find((m) => m.embeds.length > 0), { timeoutMs: 20_000 });
   }
 
-  it('places exactly one of two concurrent Confirms that together would breach the event cap', async () => {
+  /** A $10 cap per event, and tiers that let the stakes below through without approval. */
+  async function capTen() {
     await admin('settings', { per_event: 10 }, 'limits');
+    await admin('settings', { t1: 50, t2: 100 }, 'approvals');
+  }
+
+  /** One $6 bet by the bettor on `sel`, placed. */
+  async function placeSix(sel: BettableSelection) {
+    const trail = newTrail();
+    const { slip } = await betSlip(desk, trail, { user: desk.ld.users.bettor, sel, stake: 6 });
+    await press(desk, trail, desk.ld.users.bettor, slip, /^Confirm$/);
+    await messageMatching(desk, slip, /Bet placed ✅/, 20_000);
+  }
+
+  it('places exactly one of two concurrent Confirms that together would breach the event cap', async () => {
+    const sel = sels[0] as BettableSelection;
+    await capTen();
     const trail = newTrail();
     const { bettor, admin: other } = desk.ld.users;
     const a = await betSlip(desk, trail, { user: bettor, sel, stake: 6 });
@@ -49,6 +67,9 @@ describe('exposure caps and /exposure', () => {
   });
 
   it('/exposure shows the open stake on the event equal to the sum of open bets and holds, with the room left', async () => {
+    const sel = sels[1] as BettableSelection;
+    await capTen();
+    await placeSix(sel);
     const open = await desk.bot.store.query<{ total: number }>(
       `SELECT COALESCE(SUM(stake_cents), 0) AS total FROM bet_records
        WHERE epk = ? AND state IN ('sending', 'submitted', 'unknown', 'placed', 'missing')`,
@@ -65,6 +86,9 @@ describe('exposure caps and /exposure', () => {
   });
 
   it('counts an open proposal as a hold: /exposure shows it and a Confirm that would pass the cap with it is refused', async () => {
+    const sel = sels[2] as BettableSelection;
+    await capTen();
+    await placeSix(sel);
     await admin('settings', { t1: 2, t2: 50 }, 'approvals');
     const ix = await desk.ld.sendCommand({
       user: desk.ld.users.bettor,
