@@ -13,12 +13,17 @@ import { findControl, textOf } from './messages.js';
  */
 describe('approvals of racing bets', () => {
   let desk: Desk;
-  let race: { value: string; track: string; raceNum: number; date: string };
+  let race: Race;
   let runners: string[];
+  /** A race of its own on another track, for the cap test. */
+  let capRace: Race;
+  let capRunners: string[];
 
   beforeAll(async () => {
     desk = await startDesk({ webhooks: true });
-    race = openRace(Date.now());
+    const races = openRaces(Date.now());
+    race = races[0] as Race;
+    capRace = races.find((r) => r.track !== race.track) as Race;
     desk.ld.setMemberRoles(desk.ld.users.viewer.id, [desk.ld.roleIds.bettor]);
     const ix = await desk.ld.sendCommand({
       user: desk.ld.users.admin,
@@ -30,16 +35,22 @@ describe('approvals of racing bets', () => {
     await until('the settings saved', () => ix.responses().find((m) => /Saved/.test(m.content ?? '')), {
       timeoutMs: 20_000,
     });
+    runners = await runnersOf(race);
+    capRunners = await runnersOf(capRace);
+    expect(runners.length).toBeGreaterThan(2);
+    expect(capRunners.length).toBeGreaterThan(2);
+  }, 60_000);
+
+  async function runnersOf(r: Race): Promise<string[]> {
     const choices = (await desk.ld.autocomplete({
       user: desk.ld.users.bettor,
       channelId: desk.ld.channelIds.bets,
       name: 'bet-racing',
-      options: { track: race.value, race: race.raceNum, date: race.date, runner: '' },
+      options: { track: r.value, race: r.raceNum, date: r.date, runner: '' },
       focused: 'runner',
     })) as Array<{ value: string }>;
-    runners = choices.map((c) => c.value);
-    expect(runners.length).toBeGreaterThan(2);
-  }, 60_000);
+    return choices.map((c) => c.value);
+  }
   afterAll(() => desk?.close());
 
   /** /bet-racing as the bettor; resolves with the first public message the bot posts for it. */
@@ -48,12 +59,13 @@ describe('approvals of racing bets', () => {
     stake: number,
     market = 'win',
     as: 'bettor' | 'admin' = 'bettor',
+    on: Race = race,
   ): Promise<LocalMessage> {
     const handle = await desk.ld.sendCommand({
       user: desk.ld.users[as],
       channelId: desk.ld.channelIds.bets,
       name: 'bet-racing',
-      options: { track: race.value, race: race.raceNum, date: race.date, runner, market, stake, bookie: 'bookie_a' },
+      options: { track: on.value, race: on.raceNum, date: on.date, runner, market, stake, bookie: 'bookie_a' },
     });
     return until('the public slip or proposal', () => handle.responses().find((m) => m.visibleTo === null), {
       timeoutMs: 20_000,
@@ -83,10 +95,10 @@ describe('approvals of racing bets', () => {
   }
 
   /** The sandbox's bets on this race's runner. */
-  const betsOn = async (runner: string) =>
+  const betsOn = async (runner: string, on: Race = race) =>
     (await desk.control.state()).bets.filter((b) => {
       const body = JSON.stringify(b.bet);
-      return body.includes(race.track) && body.includes(runner);
+      return body.includes(on.track) && body.includes(runner);
     });
 
   const proposalOf = async (runner: string) =>
@@ -169,15 +181,23 @@ describe('approvals of racing bets', () => {
   });
 
   it('counts an open racing proposal against the race’s cap: a slip that would pass the cap with it is refused', async () => {
-    // Riding on the race now: $12.00 and $3.00 placed above, and the open $7.00 proposal (a hold).
-    expect((await proposalOf(runners[1] as string))?.state).toBe('open');
-    await admin('settings', { per_event: 25 }, 'limits');
-    const slip = await betRacing(runners[3] as string, 4, 'win', 'admin');
-    expect(textOf(slip)).toMatch(/Bet slip/);
-    await press(desk, newTrail(), desk.ld.users.admin, slip, /^Confirm$/);
-    const refused = await messageMatching(desk, slip, /Not placed/, 20_000);
-    expect(textOf(refused)).toMatch(/\(\$22\.00 already rides on it\)\. Room left: \$3\.00/);
-    expect(await betsOn(runners[3] as string)).toHaveLength(0);
+    // On a race of its own: $3.00 placed and an open $7.00 proposal (a hold) ride on it.
+    const [placed, proposed, refusedRunner] = capRunners as [string, string, string];
+    const first = await betRacing(placed, 3, 'win', 'bettor', capRace);
+    await press(desk, newTrail(), desk.ld.users.bettor, first, /^Confirm$/);
+    await messageMatching(desk, first, /Bet placed ✅/, 20_000);
+    expect(textOf(await betRacing(proposed, 7, 'win', 'bettor', capRace))).toMatch(/Bet proposal/);
+    await admin('settings', { per_event: 13 }, 'limits');
+    try {
+      const slip = await betRacing(refusedRunner, 4, 'win', 'admin', capRace);
+      expect(textOf(slip)).toMatch(/Bet slip/);
+      await press(desk, newTrail(), desk.ld.users.admin, slip, /^Confirm$/);
+      const refused = await messageMatching(desk, slip, /Not placed/, 20_000);
+      expect(textOf(refused)).toMatch(/\(\$10\.00 already rides on it\)\. Room left: \$3\.00/);
+      expect(await betsOn(refusedRunner, capRace)).toHaveLength(0);
+    } finally {
+      await admin('settings', { per_event: 0 }, 'limits');
+    }
   });
 
   it('posts a promo stake above t1 from /promos as a proposal, placed through place_promo by the approval', async () => {
@@ -296,9 +316,16 @@ describe('approvals of racing bets', () => {
   }, 60_000);
 });
 
-/** A race that jumps well after the test: today's on its track if one is left, else tomorrow's. */
-function openRace(now: number) {
-  const open: Array<{ value: string; track: string; raceNum: number; date: string }> = [];
+interface Race {
+  value: string;
+  track: string;
+  raceNum: number;
+  date: string;
+}
+
+/** Races that jump well after the test, soonest day first: today's on a track if any are left, else tomorrow's. */
+function openRaces(now: number): Race[] {
+  const open: Race[] = [];
   for (const def of TRACKS) {
     for (const dayOffset of [0, 1]) {
       const date = localDay(def, now + dayOffset * 86_400_000);
@@ -310,7 +337,6 @@ function openRace(now: number) {
     }
   }
   open.sort((a, b) => (a.date === b.date ? 0 : a.date < b.date ? -1 : 1));
-  const race = open[0];
-  if (!race) throw new Error('the sandbox offers no race that is still open');
-  return race;
+  if (open.length === 0) throw new Error('the sandbox offers no race that is still open');
+  return open;
 }
