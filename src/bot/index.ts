@@ -169,6 +169,8 @@ function gatewayOf({ config, deps, logger, stops }: Start): GatewayPort {
   const client = new GatewayClient({
     baseUrl: required(config.gateway.baseUrl, 'GATEWAY_BASE_URL'),
     apiKey: required(config.gateway.apiKey, 'GATEWAY_API_KEY').reveal(),
+    // The closing capture reads cards in the limiter's background lane, at most this share of any window.
+    marketRateLimit: { backgroundShare: config.tunables.captureShare },
     poller: {
       intervalMs: deps.pollIntervalMs ?? 1500,
       onError: (err) => logger.warn('result poll failed; will retry', { err }),

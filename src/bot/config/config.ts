@@ -22,6 +22,8 @@ export interface BotTunables {
   /** After this long from a send with no evidence at the gateway, a bet is not placed (stake released). */
   reconcileWindowMs: number;
   reconcileIntervalMs: number;
+  /** The most of any card-limit window the closing capture may use (0.25 = a quarter); members always go first. */
+  captureShare: number;
 }
 
 /** Discord sharding: how many shards the bot has in all, and which of them this process (or manager) runs. */
@@ -147,6 +149,7 @@ const EnvSchema = z.object({
   SETTLEMENT_INTERVAL_SECONDS: intIn(1, 86_400, 60),
   RECONCILE_WINDOW_SECONDS: intIn(1, 86_400, 600),
   RECONCILE_INTERVAL_SECONDS: intIn(1, 86_400, 30),
+  CAPTURE_SHARE_PERCENT: numberIn(1, 90, 25),
 });
 
 /** Parses the environment once; a bad value throws a ConfigError naming each variable and what to put there. */
@@ -205,6 +208,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
       jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
       reconcileWindowMs: e.RECONCILE_WINDOW_SECONDS * 1000,
       reconcileIntervalMs: e.RECONCILE_INTERVAL_SECONDS * 1000,
+      captureShare: e.CAPTURE_SHARE_PERCENT / 100,
     },
   };
 }

@@ -14,6 +14,12 @@ describe('bot config', () => {
     expect(callbackUrlOf(c)).toBeUndefined();
   });
 
+  it("reads the closing capture's share of the card limit: a quarter by default, refused outside 1-90 %", () => {
+    expect(parseConfig({}).tunables.captureShare).toBe(0.25);
+    expect(parseConfig({ CAPTURE_SHARE_PERCENT: '10' }).tunables.captureShare).toBe(0.1);
+    expect(() => parseConfig({ CAPTURE_SHARE_PERCENT: '95' })).toThrow(/CAPTURE_SHARE_PERCENT/);
+  });
+
   it('uses a stable process id for job leases: BOT_PROCESS_ID, else the host name', () => {
     expect(parseConfig({}).processId).toBe(hostname());
     expect(parseConfig({ BOT_PROCESS_ID: ' desk-2 ' }).processId).toBe('desk-2');
