@@ -1,8 +1,8 @@
 /** "Bet at best" under a /compare answer: asks the stake, then starts the normal slip at that book. */
 
-import { ActionRowBuilder, MessageFlags, ModalBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
-import { parseStake } from '../betting/odds.js';
+import { MessageFlags, ModalBuilder } from 'discord.js';
 import { assertMayBet, postSlip } from '../betting/slip-post.js';
+import { readStake, stakeField } from '../betting/stake-form.js';
 import type { ComponentHandler } from '../discord/component-handler.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { replyEphemeral } from '../discord/interact.js';
@@ -25,35 +25,22 @@ const betAtBest: ComponentHandler = async (interaction, [ref], ctx) => {
     new ModalBuilder()
       .setCustomId(encodeCustomId('cmp', 'stake', ref ?? ''))
       .setTitle('Stake at the best price')
-      .addComponents(
-        new ActionRowBuilder<TextInputBuilder>().addComponents(
-          new TextInputBuilder()
-            .setCustomId('stake')
-            .setLabel('Stake in dollars')
-            .setPlaceholder('e.g. 10 or 12.50')
-            .setStyle(TextInputStyle.Short)
-            .setRequired(true)
-            .setMaxLength(12),
-        ),
-      ),
+      .addComponents(stakeField()),
   );
 };
 
 const stakeAtBest: ComponentHandler = async (interaction, [ref], ctx) => {
   if (!interaction.isModalSubmit()) return;
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const text = interaction.fields.getTextInputValue('stake');
-  const stake = parseStake(text);
-  if (stake === undefined) {
-    return replyEphemeral(interaction, `"${text.slice(0, 20)}" is not a stake. Enter dollars such as 10 or 12.50.`);
-  }
+  const stake = readStake(interaction);
+  if (!stake.ok) return replyEphemeral(interaction, stake.message);
   const best = ref ? await getRef<BestPriceRef>(ctx.store, ref) : undefined;
   if (!best) throw new UserFacingError('This comparison is too old to bet from. Run /compare again.');
   await postSlip(ctx, interaction, {
     epk: best.epk,
     bookie: best.bookie,
     marketRef: best.marketRef,
-    stake,
+    stake: stake.value,
     ...(best.sessionId ? { sessionId: best.sessionId } : {}),
   });
 };
