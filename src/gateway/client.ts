@@ -1,9 +1,9 @@
+import { constants } from 'node:buffer';
 import { inspect } from 'node:util';
 import { Agent, type Dispatcher } from 'undici';
 import { GatewayError } from './errors.js';
 import { JobTracker, type PollerOptions } from './jobs.js';
 import { type LimiterClock, MarketsLimiter } from './markets-limiter.js';
-import { redact } from './redact.js';
 import { AccountPromos } from './resources/account-promos.js';
 import { Balances } from './resources/balances.js';
 import { Bets } from './resources/bets.js';
@@ -41,6 +41,12 @@ export interface GatewayClientOptions {
    * A longer one is not slept on: the RateLimitError/ServiceUnavailableError surfaces at once with retryAfterMs.
    */
   maxRetryAfterMs?: number | undefined;
+  /**
+   * Largest answer body the client reads, in bytes (16 MiB). A larger one is cut off as it streams in (never held
+   * whole) and the call fails with ResponseTooLargeError. The largest documented answers, a full events page or a
+   * long transactions list, are a few MiB at most.
+   */
+  maxResponseBytes?: number | undefined;
   /** Optional card cache for GET /v3/markets (a Keyv instance fits; keyv is an optional peer dependency). */
   marketCache?: CardCache | undefined;
   /** Lifetime of a cached card in milliseconds (15 000). */
@@ -59,6 +65,11 @@ export interface GatewayClientOptions {
   onDeprecation?: ((notice: DeprecationNotice) => void) | undefined;
 }
 
+/** Default of maxResponseBytes: 16 MiB, several times the largest documented answer. */
+const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/** A body is decoded into one string, which cannot be longer than this. */
+const MAX_RESPONSE_BYTES = constants.MAX_STRING_LENGTH;
+
 function configError(message: string): never {
   throw new GatewayError(
     `${message}\nExample:\n  new GatewayClient({ baseUrl: 'http://127.0.0.1:8787', apiKey: process.env.GATEWAY_API_KEY! })`,
@@ -67,7 +78,7 @@ function configError(message: string): never {
 
 /** Typed client for the whole Betting Gateway API. One poller, one limiter and one connection pool per client. */
 export class GatewayClient {
-  /** The gateway's base URL, without a trailing slash. */
+  /** The gateway's base URL, without a trailing slash (and with any `user:password@` in it masked). */
   readonly baseUrl: string;
   /** List, start, restart and stop sessions (`/api/session_ids`, `/api/start_session`, ...). */
   readonly sessions: Sessions;
@@ -119,6 +130,12 @@ export class GatewayClient {
     if (!(maxRetryAfterMs >= 0)) {
       configError(`maxRetryAfterMs must be a number of milliseconds of 0 or more (got ${maxRetryAfterMs}).`);
     }
+    const maxResponseBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    if (!(Number.isInteger(maxResponseBytes) && maxResponseBytes >= 1 && maxResponseBytes <= MAX_RESPONSE_BYTES)) {
+      configError(
+        `maxResponseBytes must be a whole number of bytes from 1 to ${MAX_RESPONSE_BYTES} (got ${maxResponseBytes}).`,
+      );
+    }
     this.#ownedAgent = opts.dispatcher ? undefined : new Agent({ keepAliveTimeout: 10_000, connections: 64 });
     this.#transport = new Transport({
       baseUrl: opts.baseUrl,
@@ -127,16 +144,17 @@ export class GatewayClient {
       timeoutMs,
       maxReadRetries: maxRetries,
       maxRetryAfterMs,
+      maxResponseBytes,
       sandbox: opts.sandbox ?? false,
       ...(opts.sleep ? { sleep: opts.sleep } : {}),
       ...(opts.onDeprecation ? { onDeprecation: opts.onDeprecation } : {}),
     });
     this.baseUrl = this.#transport.baseUrl;
-    const key = opts.apiKey;
+    const transport = this.#transport;
     this.#tracker = new JobTracker(
       (ids) => this.jobs.status(ids),
       opts.poller,
-      (v) => redact(v, key),
+      (v) => transport.redact(v),
     );
     const ctx = new ResourceContext(this.#transport, this.#tracker);
     this.jobs = new Jobs(ctx, this.#tracker);

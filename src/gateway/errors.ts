@@ -239,6 +239,24 @@ export class RequestTimeoutError extends GatewayError {
   }
 }
 
+/**
+ * The answer was larger than the client's `maxResponseBytes`: the client stopped reading it and closed the
+ * connection instead of holding it all in memory. The request did reach the gateway.
+ */
+export class ResponseTooLargeError extends GatewayError {
+  override name = 'ResponseTooLargeError';
+  /** The limit in force (the client option maxResponseBytes). */
+  readonly limitBytes: number;
+  readonly mayHaveReachedServer = true;
+  constructor(message: string, init: GatewayErrorInit & { limitBytes: number }) {
+    super(message, init);
+    this.limitBytes = init.limitBytes;
+  }
+  override toJSON() {
+    return { ...super.toJSON(), limitBytes: this.limitBytes, mayHaveReachedServer: this.mayHaveReachedServer };
+  }
+}
+
 /** The gateway answered 2xx with a body that does not match the documented shape. */
 export class ResponseShapeError extends GatewayError {
   override name = 'ResponseShapeError';

@@ -40,6 +40,7 @@ export {
   SIGNATURE_HEADER,
   signWebhook,
   verifyWebhookSignature,
+  WebhookKeyError,
   WebhookPayloadError,
   WebhookSignatureError,
 } from './webhooks.js';

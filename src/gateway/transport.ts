@@ -11,11 +11,12 @@ import {
   RateLimitError,
   RequestTimeoutError,
   RequestValidationError,
+  ResponseTooLargeError,
   ServerError,
   ServiceUnavailableError,
 } from './errors.js';
 import type { AdmissionOptions } from './markets-limiter.js';
-import { redact } from './redact.js';
+import { redact, redactUrl } from './redact.js';
 import type { RequestOptions } from './request-options.js';
 import { backoffMs, parseRetryAfter } from './retry-after.js';
 import { parseResponse } from './validate.js';
@@ -56,6 +57,8 @@ export interface TransportOptions {
   maxReadRetries: number;
   /** Longest Retry-After (429/503) the client waits out; a longer one surfaces at once. */
   maxRetryAfterMs: number;
+  /** Largest answer body read, in bytes; a larger one is cut off with ResponseTooLargeError. */
+  maxResponseBytes: number;
   sandbox: boolean;
   /** How often one request may wait out a 429 behind a gate before the error surfaces. */
   maxRateLimitWaits?: number;
@@ -126,8 +129,10 @@ class Answer<T> implements WithResponse<T> {
 
 /** The one HTTP path of the client: auth header, deadline, error mapping, read retries, response parsing. */
 export class Transport {
+  /** The base URL as it may be printed: any `user:password@` in it masked. */
   readonly baseUrl: string;
-  readonly #apiKey: string;
+  /** The API key and the base URL's user name and password: masked in everything handed out. */
+  readonly #secrets: readonly string[];
   readonly #opts: Omit<TransportOptions, 'apiKey'>;
   #closed = false;
   readonly #deprecationsSeen = new Set<string>();
@@ -145,12 +150,15 @@ export class Transport {
   readonly #basePath: string;
 
   constructor(opts: TransportOptions) {
-    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
-    const base = new URL(this.baseUrl);
+    const baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    const base = new URL(baseUrl);
     this.#origin = base.origin;
     this.#basePath = base.pathname.replace(/\/+$/, '');
     const { apiKey, ...rest } = opts;
-    this.#apiKey = apiKey;
+    const { shown, secrets } = redactUrl(baseUrl);
+    this.baseUrl = shown;
+    this.#secrets = [apiKey, ...secrets];
+    rest.baseUrl = shown;
     // Keep the key in exactly one private slot, so no options object carrying it is ever reachable.
     this.#opts = rest;
     const headers: Record<string, string> = {
@@ -177,9 +185,9 @@ export class Transport {
     this.#sleepers.clear();
   }
 
-  /** Strips the API key out of any value about to be kept on an error or handed to a caller. */
+  /** Strips the API key (and the base URL's password) out of any value kept on an error or handed to a caller. */
   redact<T>(value: T): T {
-    return redact(value, this.#apiKey);
+    return redact(value, this.#secrets);
   }
 
   /** Sends one call; the returned APIPromise also gives `.withResponse()`. */
@@ -353,6 +361,8 @@ export class Transport {
         this.#opts.dispatcher,
         { origin: this.#origin, path: target, method, headers, body: payload },
         deadline,
+        this.#opts.maxResponseBytes,
+        () => this.#tooLargeError(method, path),
       ));
     } catch (err) {
       throw this.#transportError(err, deadline, method, path, timeoutMs, attempt);
@@ -413,6 +423,14 @@ export class Transport {
     }
   }
 
+  #tooLargeError(method: string, path: string): ResponseTooLargeError {
+    const limit = this.#opts.maxResponseBytes;
+    return new ResponseTooLargeError(
+      `${method} ${path}: the answer is larger than maxResponseBytes (${limit} bytes), so the client stopped reading it and closed the connection. The request did reach the gateway: for a state-changing call check its result before sending it again. If answers this large are expected, raise the limit: new GatewayClient({ ..., maxResponseBytes: ${limit * 2} }).`,
+      { method, path, limitBytes: limit },
+    );
+  }
+
   #timeoutError(method: string, path: string, timeoutMs: number, attempts: number, mayHaveReachedServer: boolean) {
     const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
     return new RequestTimeoutError(
@@ -436,7 +454,7 @@ export class Transport {
         return new ClientClosedError(`${method} ${path}`, { method, path, mayHaveReachedServer: true });
       return this.#timeoutError(method, path, timeoutMs, attempt, true);
     }
-    const code = errorCode(err);
+    const code = this.redact(errorCode(err));
     const notSent = code !== undefined && NOT_SENT_CODES.has(code);
     const detail = this.redact(err instanceof Error ? err.message : String(err));
     return new NetworkError(
@@ -448,7 +466,7 @@ export class Transport {
         path,
         code,
         mayHaveReachedServer: !notSent,
-        cause: { name: (err as Error)?.name, code, message: detail },
+        cause: { name: this.redact((err as Error)?.name), code, message: detail },
       },
     );
   }
@@ -465,9 +483,15 @@ interface Exchanged {
  * body in a stream and wire the abort signal through listeners; the client always reads the whole body, and this
  * handler costs about 8% less per card read. The deadline aborts the exchange at any point, as a signal would.
  */
-function exchange(dispatcher: Dispatcher, opts: Dispatcher.DispatchOptions, deadline: Deadline): Promise<Exchanged> {
+function exchange(
+  dispatcher: Dispatcher,
+  opts: Dispatcher.DispatchOptions,
+  deadline: Deadline,
+  maxBytes: number,
+  tooLarge: () => Error,
+): Promise<Exchanged> {
   return new Promise<Exchanged>((resolve, reject) => {
-    const handler = new ExchangeHandler(resolve, reject, deadline);
+    const handler = new ExchangeHandler(resolve, reject, deadline, maxBytes, tooLarge);
     try {
       dispatcher.dispatch(opts, handler);
     } catch (err) {
@@ -476,7 +500,11 @@ function exchange(dispatcher: Dispatcher, opts: Dispatcher.DispatchOptions, dead
   });
 }
 
-/** undici's classic handler interface (the one its own `request` uses), so every dispatcher accepts it. */
+/**
+ * undici's classic handler interface (the one its own `request` uses), so every dispatcher accepts it. It settles
+ * its promise exactly once on every path: an answer over maxBytes (declared or streamed) is cut off at once, the
+ * connection destroyed, and nothing thrown here is left for undici to swallow.
+ */
 class ExchangeHandler implements Dispatcher.DispatchHandler {
   #status = 0;
   #headers: IncomingHttpHeaders = {};
@@ -489,6 +517,8 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     private readonly resolve: (value: Exchanged) => void,
     private readonly reject: (err: unknown) => void,
     private readonly deadline: Deadline,
+    private readonly maxBytes: number,
+    private readonly tooLarge: () => Error,
   ) {
     deadline.on('abort', () => this.#abort?.(abortError(deadline)));
   }
@@ -503,20 +533,42 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     if (statusCode < 200) return true; // 1xx: informational, the real answer follows
     this.#status = statusCode;
     this.#headers = util.parseHeaders(rawHeaders) as IncomingHttpHeaders;
+    // A declared length over the limit is refused before a byte of the body is read.
+    if (Number(header(this.#headers, 'content-length')) > this.maxBytes) return this.#cutOff();
     return true;
   }
 
   onData(chunk: Buffer): boolean {
-    this.#chunks.push(chunk);
+    if (this.#done) return false;
     this.#length += chunk.length;
+    if (this.#length > this.maxBytes) return this.#cutOff();
+    this.#chunks.push(chunk);
     return true;
   }
 
   onComplete(): void {
     if (this.#done) return;
+    let text: string;
+    try {
+      text = utf8(this.#chunks, this.#length);
+    } catch {
+      // Beyond what one string can hold: undici would swallow a throw from here and the call would never settle.
+      this.onError(this.tooLarge());
+      return;
+    }
     this.#done = true;
     this.#abort = undefined;
-    this.resolve({ status: this.#status, headers: this.#headers, text: utf8(this.#chunks, this.#length) });
+    this.resolve({ status: this.#status, headers: this.#headers, text });
+  }
+
+  /** Stops reading: the call fails with the size error and the connection is destroyed (never reused half-read). */
+  #cutOff(): false {
+    const err = this.tooLarge();
+    const abort = this.#abort;
+    this.#chunks.length = 0;
+    this.onError(err);
+    abort?.(err);
+    return false;
   }
 
   onError(err: Error): void {

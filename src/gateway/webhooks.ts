@@ -17,7 +17,24 @@ export class WebhookPayloadError extends GatewayError {
   override name = 'WebhookPayloadError';
 }
 
+/**
+ * Verification was asked for without a key: a body signed with the empty key would pass, so anyone could forge
+ * one. A receiver configuration error, not a bad delivery.
+ */
+export class WebhookKeyError extends GatewayError {
+  override name = 'WebhookKeyError';
+}
+
 type RawBody = string | Uint8Array;
+
+function assertKey(apiKey: unknown): asserts apiKey is string {
+  if (typeof apiKey === 'string' && apiKey.trim() !== '') return;
+  throw new WebhookKeyError(
+    'Webhook verification needs the API key the deliveries are signed with, and got ' +
+      `${typeof apiKey === 'string' ? 'an empty string' : String(apiKey)}: pass your account's API key ` +
+      "(e.g. parseWebhook(raw, signature, process.env.GATEWAY_API_KEY)) and refuse to start the receiver when it is unset, never a '' fallback.",
+  );
+}
 
 function assertRaw(rawBody: unknown): asserts rawBody is RawBody {
   if (typeof rawBody === 'string' || rawBody instanceof Uint8Array) return;
@@ -27,12 +44,16 @@ function assertRaw(rawBody: unknown): asserts rawBody is RawBody {
   );
 }
 
-/** Constant-time check of Bet-Signature over the raw bytes; false for a missing or malformed header. */
+/**
+ * Constant-time check of Bet-Signature over the raw bytes; false for a missing or malformed header. Throws
+ * WebhookKeyError when apiKey is empty or missing.
+ */
 export function verifyWebhookSignature(
   rawBody: RawBody,
   header: string | string[] | null | undefined,
   apiKey: string,
 ): boolean {
+  assertKey(apiKey);
   assertRaw(rawBody);
   const value = Array.isArray(header) ? header[0] : header;
   if (typeof value !== 'string' || !value.startsWith('sha256=')) return false;
@@ -63,7 +84,8 @@ export interface ParseWebhookOptions {
 /**
  * Verifies Bet-Signature over the raw bytes, refuses bodies nested deeper than maxDepth, parses, checks the
  * documented shape (unknown fields kept) and refuses a stale delivered_at. Throws WebhookSignatureError (answer
- * 401) or WebhookPayloadError (answer 400); never a RangeError, whatever the body.
+ * 401) or WebhookPayloadError (answer 400); never a RangeError, whatever the body. Throws WebhookKeyError when
+ * apiKey is empty or missing (a receiver set up without its key would accept forgeries).
  */
 export function parseWebhook(
   rawBody: RawBody,
@@ -71,6 +93,7 @@ export function parseWebhook(
   apiKey: string,
   opts: ParseWebhookOptions = {},
 ): WebhookBody {
+  assertKey(apiKey);
   assertRaw(rawBody);
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined || value === null || value === '') {

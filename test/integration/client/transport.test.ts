@@ -234,6 +234,60 @@ describe('the API key never leaks', () => {
   });
 });
 
+describe('a baseUrl with user:password@ and an upstream error that carries secrets', () => {
+  const PASSWORD = 'hunter2-base-url-pass';
+  const USER = 'desk-operator';
+  const renderings = (e: unknown) => {
+    const err = e as Error;
+    return [String(err), err.message, err.stack ?? '', JSON.stringify(err), inspect(err, { depth: 10 })].join('\n');
+  };
+  const closedPort = async () => {
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((r) => server.close(() => r()));
+    return port;
+  };
+
+  it('never shows the user name or password of the baseUrl in a connection error or in the client', async () => {
+    const port = await closedPort();
+    client = new GatewayClient({ baseUrl: `http://${USER}:${PASSWORD}@127.0.0.1:${port}`, apiKey: KEY });
+    const err = await captureError(client.sessions.list());
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as Error).message).toContain(`could not connect to http://[redacted]@127.0.0.1:${port}`);
+    for (const secret of [PASSWORD, USER]) {
+      expect(renderings(err)).not.toContain(secret);
+      expect(JSON.stringify(client)).not.toContain(secret);
+      expect(inspect(client, { depth: 10, showHidden: true })).not.toContain(secret);
+    }
+  });
+
+  it('masks the key and the password in the message, code and name of an error from below HTTP', async () => {
+    const port = await closedPort();
+    const leaky = `${KEY} ${PASSWORD}`;
+    // A dispatcher (a proxy, say) whose error repeats what it was given.
+    const dispatcher = {
+      dispatch(_opts: unknown, handler: { onError(err: Error): void }) {
+        const err = Object.assign(new Error(`proxy refused ${leaky}`), { code: `E_${leaky}`, name: `Proxy ${leaky}` });
+        setImmediate(() => handler.onError(err));
+        return true;
+      },
+    } as unknown as import('undici').Dispatcher;
+    client = new GatewayClient({
+      baseUrl: `http://${USER}:${PASSWORD}@127.0.0.1:${port}`,
+      apiKey: KEY,
+      dispatcher,
+      maxRetries: 0,
+    });
+    const err = await captureError(client.sessions.list());
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(renderings(err)).toContain('[redacted]');
+    expect(renderings(err)).not.toContain(KEY);
+    expect(renderings(err)).not.toContain(PASSWORD);
+    expect(inspect((err as Error).cause, { depth: 10 })).not.toMatch(new RegExp(`${KEY}|${PASSWORD}`));
+  });
+});
+
 describe('deprecated routes', () => {
   it('reports a deprecated route once, not on every response', async () => {
     harness = await startHarness((_req, res) =>

@@ -5,6 +5,7 @@ import {
   parseWebhook,
   signWebhook,
   verifyWebhookSignature,
+  WebhookKeyError,
   WebhookPayloadError,
   WebhookSignatureError,
 } from '../../../src/gateway/index.js';
@@ -15,6 +16,26 @@ const body = JSON.stringify({
   result: { success: true, bet_id: 'B-1', odds: 2.4, stake: 10, potential_return: 24 },
   metadata: { bookie: 'bookie_a', username: 'u', session_id: 's1' },
   delivered_at: '2026-11-21T10:00:00Z',
+});
+
+describe('verifying without a key', () => {
+  // A receiver passing `process.env.KEY ?? ''` while the variable is unset: a body signed with '' would pass.
+  const forged = signWebhook(body, '');
+  const now = () => Date.parse('2026-11-21T10:00:30Z');
+
+  it.each([
+    ['an empty key', ''],
+    ['a blank key', '   '],
+    ['no key', undefined],
+  ])('parseWebhook refuses %s with a WebhookKeyError saying to pass the API key', (_what, key) => {
+    const call = () => parseWebhook(body, forged, key as string, { now });
+    expect(call).toThrow(WebhookKeyError);
+    expect(call).toThrow(/needs the API key the deliveries are signed with.*pass your account's API key/);
+  });
+
+  it('verifyWebhookSignature refuses an empty key instead of answering true for a body signed with it', () => {
+    expect(() => verifyWebhookSignature(body, forged, '')).toThrow(WebhookKeyError);
+  });
 });
 
 describe('webhook signatures', () => {
