@@ -102,6 +102,12 @@ function send(res: ServerResponse, status: number, body: Record<string, unknown>
  */
 export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const now = opts.now ?? Date.now;
+  const keyed = opts.apiKey.trim() !== '';
+  if (!keyed) {
+    opts.logger.warn(
+      'webhook receiver has no API key (GATEWAY_API_KEY): every delivery is refused with 401 and results arrive by polling only; set the key to take webhooks',
+    );
+  }
   const maxInFlight = opts.maxInFlightBytes ?? 32 * 1024 * 1024;
   let inFlight = 0;
   const refused: Record<string, number> = {};
@@ -176,7 +182,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       return refuse(res, 400, 'could not read the body', true);
     }
     // Without a key nothing can be verified: a body "signed" with an empty key proves nothing.
-    if (opts.apiKey === '') return refuse(res, 401, 'bad signature');
+    if (!keyed) return refuse(res, 401, 'bad signature');
     let body: WebhookDelivery;
     try {
       body = parseWebhook(raw, req.headers['bet-signature'], opts.apiKey, {

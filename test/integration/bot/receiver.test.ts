@@ -146,6 +146,34 @@ describe('webhook receiver', () => {
     expect(delivered.find((d) => d.correlation_id === 'bet-p1')).toBeUndefined();
   });
 
+  it('started without a key, says so in the log and refuses a body signed with the empty key', async () => {
+    const lines: string[] = [];
+    const keyless = await startReceiver({
+      port: 0,
+      maxBodyBytes: 4096,
+      toleranceMs: 60_000,
+      apiKey: '',
+      once: new OnceRepo(store),
+      onDelivery: async (body) => {
+        delivered.push(body);
+      },
+      logger: createLogger({ write: (l) => lines.push(l) }),
+    });
+    try {
+      const raw = delivery('keyless-forgery');
+      const res = await fetch(`${keyless.url}/webhooks/gateway`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'bet-signature': signWebhook(raw, '') },
+        body: raw,
+      });
+      expect(res.status).toBe(401);
+      expect(lines.join('\n')).toMatch(/webhook receiver has no API key \(GATEWAY_API_KEY\)/);
+      expect(delivered.find((d) => d.correlation_id === 'keyless-forgery')).toBeUndefined();
+    } finally {
+      await keyless.close();
+    }
+  });
+
   it('refuses a signed body nested 100,000 levels deep with 400 instead of overflowing the stack', async () => {
     const raw = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     const small = await startReceiver({
