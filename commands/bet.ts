@@ -55,17 +55,19 @@ export const autocomplete: Command['autocomplete'] = async (interaction, ctx) =>
   const eventOpt = interaction.options.getString('event');
   const bookie = interaction.options.getString('bookie')?.trim() || null;
   const market = interaction.options.getString('market');
+  const member = interaction.user.id;
   let choices: Awaited<ReturnType<typeof eventChoices>>;
   if (focused.name === 'event') choices = await eventChoices(ctx, focused.value);
-  else if (focused.name === 'bookie') choices = await bookieChoices(ctx, eventOpt, focused.value, { forBetting: true });
+  else if (focused.name === 'bookie')
+    choices = await bookieChoices(ctx, eventOpt, focused.value, { forBetting: { member } });
   else if (focused.name === 'market') {
     choices = bookie
-      ? await marketChoices(ctx, eventOpt, bookie, focused.value)
-      : await sharedMarketChoices(ctx, eventOpt, focused.value);
+      ? await marketChoices(ctx, eventOpt, bookie, focused.value, member)
+      : await sharedMarketChoices(ctx, eventOpt, focused.value, member);
   } else {
     choices = bookie
-      ? await selectionChoices(ctx, eventOpt, bookie, market, focused.value)
-      : await sharedSelectionChoices(ctx, eventOpt, market, focused.value);
+      ? await selectionChoices(ctx, eventOpt, bookie, market, focused.value, member)
+      : await sharedSelectionChoices(ctx, eventOpt, market, focused.value, member);
   }
   await respondChoices(interaction, choices);
 };

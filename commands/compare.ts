@@ -47,8 +47,12 @@ export const autocomplete: Command['autocomplete'] = async (interaction, ctx) =>
   const eventOpt = interaction.options.getString('event');
   let choices: Awaited<ReturnType<typeof eventChoices>>;
   if (focused.name === 'event') choices = await eventChoices(ctx, focused.value);
-  else if (focused.name === 'market') choices = await sharedMarketChoices(ctx, eventOpt, focused.value);
-  else choices = await sharedSelectionChoices(ctx, eventOpt, interaction.options.getString('market'), focused.value);
+  else if (focused.name === 'market') {
+    choices = await sharedMarketChoices(ctx, eventOpt, focused.value, interaction.user.id);
+  } else {
+    const market = interaction.options.getString('market');
+    choices = await sharedSelectionChoices(ctx, eventOpt, market, focused.value, interaction.user.id);
+  }
   await respondChoices(interaction, choices);
 };
 

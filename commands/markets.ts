@@ -74,7 +74,7 @@ export const autocomplete: Command['autocomplete'] = async (interaction, ctx) =>
       ? await eventChoices(ctx, focused.value)
       : focused.name === 'bookie'
         ? await bookieChoices(ctx, eventOpt, focused.value)
-        : await marketChoices(ctx, eventOpt, bookie, focused.value);
+        : await marketChoices(ctx, eventOpt, bookie, focused.value, interaction.user.id);
   await respondChoices(interaction, choices);
 };
 

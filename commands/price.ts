@@ -102,6 +102,7 @@ export const autocomplete: Command['autocomplete'] = async (interaction, ctx) =>
   const focused = interaction.options.getFocused(true);
   const eventOpt = interaction.options.getString('event');
   const bookie = interaction.options.getString('bookie');
+  const member = interaction.user.id;
   let choices: Awaited<ReturnType<typeof eventChoices>>;
   if (focused.name === 'track') {
     // Each track with its race type, so a greyhound or harness track is asked for as one.
@@ -116,8 +117,11 @@ export const autocomplete: Command['autocomplete'] = async (interaction, ctx) =>
         : known;
   } else if (focused.name === 'event') choices = await eventChoices(ctx, focused.value);
   else if (focused.name === 'bookie') choices = await bookieChoices(ctx, eventOpt, focused.value);
-  else if (focused.name === 'market') choices = await marketChoices(ctx, eventOpt, bookie, focused.value);
-  else choices = await selectionChoices(ctx, eventOpt, bookie, interaction.options.getString('market'), focused.value);
+  else if (focused.name === 'market') choices = await marketChoices(ctx, eventOpt, bookie, focused.value, member);
+  else {
+    const market = interaction.options.getString('market');
+    choices = await selectionChoices(ctx, eventOpt, bookie, market, focused.value, member);
+  }
   await respondChoices(interaction, choices);
 };
 

@@ -1,4 +1,5 @@
 // `npm run chaos`: the bot against the sandbox's faults and the local Discord; prints the summary line last.
+import { autocompleteFlood, hostileGatewayBodies, secretsInClientErrors } from './attacks-client.js';
 import { crashSteps } from './crash-steps.js';
 import { commandFuzz, duplicateDeliveries, faultStorm, killNine, webhookFuzz } from './scenarios.js';
 import { failedLine, type ScenarioResult, summarise, summaryLine } from './tally.js';
@@ -10,10 +11,30 @@ export interface ChaosSizes {
   stormReads: number;
   /** kill -9 at every step of a bet (its own test runs it in `npm test`, so the short run leaves it out). */
   crashSteps: boolean;
+  /** Calls per kind of hostile answer (oversize, declared oversize, broken, stalled). */
+  hostileCalls: number;
+  /** Autocomplete asks one member sends, each about a different card. */
+  autocompleteAsks: number;
 }
 
-export const FULL: ChaosSizes = { webhooks: 10_000, commands: 1_000, stormBets: 12, stormReads: 150, crashSteps: true };
-export const SHORT: ChaosSizes = { webhooks: 500, commands: 100, stormBets: 4, stormReads: 30, crashSteps: false };
+export const FULL: ChaosSizes = {
+  webhooks: 10_000,
+  commands: 1_000,
+  stormBets: 12,
+  stormReads: 150,
+  crashSteps: true,
+  hostileCalls: 25,
+  autocompleteAsks: 900,
+};
+export const SHORT: ChaosSizes = {
+  webhooks: 500,
+  commands: 100,
+  stormBets: 4,
+  stormReads: 30,
+  crashSteps: false,
+  hostileCalls: 4,
+  autocompleteAsks: 150,
+};
 
 /**
  * Runs every scenario in turn. A scenario that throws counts as not survived and is marked `threw`; only a
@@ -33,6 +54,9 @@ export async function runChaos(sizes: ChaosSizes, print: (line: string) => void)
     ['kill -9', () => killNine()],
     ['fault storm', () => faultStorm(sizes.stormBets, sizes.stormReads)],
     ['command fuzz', () => commandFuzz(sizes.commands)],
+    ['hostile gateway bodies', () => hostileGatewayBodies(sizes.hostileCalls)],
+    ['secrets in client errors', () => secretsInClientErrors()],
+    ['autocomplete flood', () => autocompleteFlood(sizes.autocompleteAsks)],
     ...(sizes.crashSteps
       ? [['kill -9 at every step', () => crashSteps()] as [string, () => Promise<ScenarioResult>]]
       : []),

@@ -5,12 +5,14 @@ import {
   type MarketCard,
   type MarketCardQuery,
   type QueuedInfo,
+  type ReadLane,
   type Session,
 } from '../../gateway/index.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import type { GatewayPort } from '../gateway-port.js';
 import { SingleFlight } from '../results/single-flight.js';
 import type { BotStore } from '../store/index.js';
+import { ReadAllowance, type ReadAllowanceLimits } from './read-allowance.js';
 
 /** The card filters the bot uses (a tier or one market). */
 export type CardFilters = Pick<MarketCardQuery, 'tier' | 'market'>;
@@ -27,7 +29,13 @@ const MAX_EVENT_PAGES = 10;
 export interface CatalogOptions {
   /** How long a card read may queue for the gateway's card limit before the member is told to try again. */
   cardMaxWaitMs?: number;
+  /** Card reads autocomplete may start (default AUTOCOMPLETE_READS: 4 per member, 12 in all, a minute). */
+  autocompleteReads?: ReadAllowanceLimits;
+  now?: () => number;
 }
+
+/** What prefetchCard did: a read of the card is under way (started now or before), or none may start now. */
+export type Prefetch = 'loading' | 'refused';
 
 /** How one card read waits for the card limit (the client library's admission): its allowance, and whom to tell. */
 export interface CardAdmission {
@@ -35,6 +43,13 @@ export interface CardAdmission {
   maxQueueMs?: number;
   /** Told once when the read has to queue, with the library's estimate. */
   onQueued?: (info: QueuedInfo) => void;
+  /** The limiter's lane (default interactive: a member waits on it). */
+  lane?: ReadLane;
+}
+
+/** The card limit refused a read before sending it; the member is told how long to wait. */
+export class CardLimitRefusal extends UserFacingError {
+  override name = 'CardLimitRefusal';
 }
 
 /** "try again in about N s", N at least 1. */
@@ -48,6 +63,9 @@ export function pageLimit(q: EventsFilter): number {
   return q.status === 'finished' ? 200 : 500;
 }
 
+const cardKey = (epk: string, bookie: string, filters: CardFilters) =>
+  `cache:card:${bookie}:${filters.tier ?? '*'}:${filters.market ?? '*'}:${epk}`;
+
 const eventsKey = (q: EventsFilter) =>
   `cache:events:${q.league ?? '*'}:${q.date ?? '*'}:${q.since ?? '*'}:${q.until ?? '*'}:${q.status ?? '*'}`;
 
@@ -59,6 +77,9 @@ export class Catalog {
   /** Concurrent misses of one cache key share a single gateway load. */
   private readonly flights = new SingleFlight();
   private readonly maxWaitMs: number;
+  /** Cards autocomplete is reading in the background lane (keys of their flights). */
+  private readonly prefetching = new Set<string>();
+  private readonly autocompleteReads: ReadAllowance;
 
   constructor(
     private readonly gateway: GatewayPort,
@@ -68,6 +89,7 @@ export class Catalog {
     // A read may queue for a quarter of the limiter's window (15 s of a minute): long enough to absorb a burst's
     // edge, short enough that a user hears "try again in N s" instead of watching "thinking…" for a minute.
     this.maxWaitMs = opts.cardMaxWaitMs ?? gateway.marketsLimiter.windowMs / 4;
+    this.autocompleteReads = new ReadAllowance(opts.autocompleteReads, opts.now);
   }
 
   loadEvents(q: EventsFilter): Promise<Event[]> {
@@ -98,8 +120,32 @@ export class Catalog {
 
   /** A card through the cache; a miss is read under the client's card limit (see CardAdmission). */
   loadCard(epk: string, bookie: string, filters: CardFilters = {}, admission: CardAdmission = {}): Promise<MarketCard> {
-    const k = `cache:card:${bookie}:${filters.tier ?? '*'}:${filters.market ?? '*'}:${epk}`;
-    return this.flights.run(k, () => this.readCard(k, epk, bookie, filters, admission));
+    const k = cardKey(epk, bookie, filters);
+    const joinsPrefetch = admission.lane !== 'background' && this.prefetching.has(k) && this.flights.has(k);
+    const flight = this.flights.run(k, () => this.readCard(k, epk, bookie, filters, admission));
+    if (!joinsPrefetch) return flight;
+    // Joined autocomplete's background read: should the limit refuse that one, this read goes on its own.
+    return flight.catch((err: unknown) => {
+      if (err instanceof CardLimitRefusal) return this.loadCard(epk, bookie, filters, admission);
+      throw err;
+    });
+  }
+
+  /**
+   * A card read autocomplete asks for (no member waits on it): started only within the asker's and everyone's
+   * autocomplete allowance, in the limiter's background lane and never queued, so it cannot take a slot a member's
+   * own read is waiting for. One read per card at a time; the card is served from the cache on a later keystroke.
+   */
+  prefetchCard(epk: string, bookie: string, member: string): Prefetch {
+    const k = cardKey(epk, bookie, {});
+    if (this.flights.has(k)) return 'loading';
+    if (this.gateway.marketsLimiter.estimateWaitMs({ lane: 'background' }) > 0) return 'refused';
+    if (!this.autocompleteReads.take(member)) return 'refused';
+    this.prefetching.add(k);
+    this.loadCard(epk, bookie, {}, { lane: 'background', maxQueueMs: 0 })
+      .finally(() => this.prefetching.delete(k))
+      .catch(() => undefined);
+    return 'loading';
   }
 
   private async readCard(
@@ -116,12 +162,16 @@ export class Catalog {
     try {
       card = await this.gateway.markets.get(
         { epk, bookie, ...filters },
-        { maxQueueMs: admission.maxQueueMs ?? this.maxWaitMs, onQueued: admission.onQueued },
+        {
+          maxQueueMs: admission.maxQueueMs ?? this.maxWaitMs,
+          onQueued: admission.onQueued,
+          ...(admission.lane ? { lane: admission.lane } : {}),
+        },
       );
     } catch (err) {
       // Refused by the card limit, nothing sent: the member hears how long to wait.
       if (err instanceof CardLimitError)
-        throw new UserFacingError(cardLimitMessage(err.retryAfterMs ?? this.maxWaitMs));
+        throw new CardLimitRefusal(cardLimitMessage(err.retryAfterMs ?? this.maxWaitMs));
       throw err;
     }
     await this.store.kv.set(k, card, CARD_TTL_MS);
@@ -140,7 +190,7 @@ export class Catalog {
   }
 
   async peekCard(epk: string, bookie: string, filters: CardFilters = {}): Promise<MarketCard | undefined> {
-    const k = `cache:card:${bookie}:${filters.tier ?? '*'}:${filters.market ?? '*'}:${epk}`;
+    const k = cardKey(epk, bookie, filters);
     return (await this.store.kv.get<MarketCard>(k)) ?? undefined;
   }
 

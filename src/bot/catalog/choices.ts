@@ -1,5 +1,5 @@
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
-import type { Event, MarketRow } from '../../gateway/index.js';
+import type { Event, MarketCard, MarketRow } from '../../gateway/index.js';
 import { selectionMatches } from '../betting/compare.js';
 import { bettable, selectionName, sortMarkets } from '../betting/markets.js';
 import { formatOdds } from '../betting/odds.js';
@@ -104,25 +104,25 @@ export async function eventChoices(ctx: BotContext, typed: string): Promise<Choi
 }
 
 /**
- * The event's books. `forBetting`: only books a bet can go to — with an active session (when the sessions are
- * known) and not known to refuse bets by market_ref; books not read yet have their card fetched in the
- * background, so the next ask knows.
+ * The event's books. With `forBetting` (the asking member's id): only books a bet can go to — with an active
+ * session (when the sessions are known) and not known to refuse bets by market_ref; books not read yet have their
+ * card fetched in the background (within the member's autocomplete allowance), so the next ask knows.
  */
 export async function bookieChoices(
   ctx: BotContext,
   eventOption: string | null,
   typed: string,
-  opts: { forBetting?: boolean } = {},
+  opts: { forBetting?: { member: string } } = {},
 ): Promise<Choice[]> {
   if (!eventOption) return [];
   const epk = await resolveEventOption(ctx, eventOption).catch(() => undefined);
   const event = epk ? await ctx.catalog.event(epk) : undefined;
   let books = event?.books ?? [];
-  if (opts.forBetting && epk) books = await betCapableBooks(ctx, epk, books);
+  if (opts.forBetting && epk) books = await betCapableBooks(ctx, epk, books, opts.forBetting.member);
   return matchText(books, typed, (b) => b).map((b) => ({ name: b, value: b }));
 }
 
-async function betCapableBooks(ctx: BotContext, epk: string, books: string[]): Promise<string[]> {
+async function betCapableBooks(ctx: BotContext, epk: string, books: string[], member: string): Promise<string[]> {
   const sessions = await ctx.catalog.peekSessions();
   if (!sessions) warmInBackground(ctx);
   const out: string[] = [];
@@ -130,22 +130,38 @@ async function betCapableBooks(ctx: BotContext, epk: string, books: string[]): P
     if (sessions && !sessions.some((s) => s.bookie === book && s.active)) continue;
     const byId = await ctx.catalog.takesBetsById(book);
     if (byId === false) continue;
-    if (byId === undefined) void ctx.catalog.loadCard(epk, book).catch(() => undefined);
+    if (byId === undefined) ctx.catalog.prefetchCard(epk, book, member);
     out.push(book);
   }
   return out;
 }
 
-async function cardFor(ctx: BotContext, eventOption: string | null, bookie: string | null) {
-  if (!eventOption || !bookie) return undefined;
+/** A card for autocomplete, or why there is none: nothing chosen yet, being read, or no read allowed now. */
+type CardForChoices = { card: MarketCard | undefined; refused: boolean };
+
+async function cardFor(
+  ctx: BotContext,
+  eventOption: string | null,
+  bookie: string | null,
+  member: string,
+): Promise<CardForChoices> {
+  if (!eventOption || !bookie) return { card: undefined, refused: false };
   const epk = await resolveEventOption(ctx, eventOption).catch(() => undefined);
-  if (!epk) return undefined;
+  if (!epk) return { card: undefined, refused: false };
   const card = await ctx.catalog.peekCard(epk, bookie);
-  if (!card) {
-    // Autocomplete cannot wait for the gateway: fetch now, serve from the cache on the next keystroke.
-    void ctx.catalog.loadCard(epk, bookie).catch(() => undefined);
-  }
-  return card;
+  if (card) return { card, refused: false };
+  // Autocomplete cannot wait for the gateway: read in the background, serve from the cache on a later keystroke.
+  return { card: undefined, refused: ctx.catalog.prefetchCard(epk, bookie, member) === 'refused' };
+}
+
+/**
+ * What autocomplete answers when the card may not be read now (the member's or everyone's share of card reads is
+ * used): the member's own text as the one choice, saying what to do.
+ */
+export function notLoadedChoices(typed: string): Choice[] {
+  const value = typed.trim();
+  if (!value) return [];
+  return [{ name: `${value} (card not loaded yet: type again in a minute, or open it with /markets)`, value }];
 }
 
 export function marketValue(m: MarketRow, index: number): string {
@@ -163,9 +179,10 @@ export async function marketChoices(
   eventOption: string | null,
   bookie: string | null,
   typed: string,
+  member: string,
 ): Promise<Choice[]> {
-  const card = await cardFor(ctx, eventOption, bookie);
-  if (!card) return [];
+  const { card, refused } = await cardFor(ctx, eventOption, bookie, member);
+  if (!card) return refused ? notLoadedChoices(typed) : [];
   const markets = sortMarkets(card.markets)
     .map((m, i) => ({ m, i }))
     .filter((x) => bettable(x.m).length > 0);
@@ -181,9 +198,11 @@ export async function selectionChoices(
   bookie: string | null,
   market: string | null,
   typed: string,
+  member: string,
 ): Promise<Choice[]> {
-  const card = await cardFor(ctx, eventOption, bookie);
-  if (!card || !market) return [];
+  const { card, refused } = await cardFor(ctx, eventOption, bookie, member);
+  if (!card) return refused ? notLoadedChoices(typed) : [];
+  if (!market) return [];
   const m = findMarket(card.markets, market);
   if (!m) return [];
   const out: Choice[] = [];
@@ -200,22 +219,35 @@ export async function selectionChoices(
  * Markets every book names the same way (mapped tiers), for commands that span books (/compare, /bet with no
  * bookie): read from the first listed book's cached card, since autocomplete cannot wait for the gateway.
  */
-async function sharedMarkets(ctx: BotContext, eventOption: string | null): Promise<MarketRow[]> {
+async function sharedMarkets(
+  ctx: BotContext,
+  eventOption: string | null,
+  member: string,
+): Promise<{ markets: MarketRow[]; refused: boolean }> {
   const epk = eventOption ? await resolveEventOption(ctx, eventOption).catch(() => undefined) : undefined;
   const event = epk ? await ctx.catalog.event(epk) : undefined;
   for (const bookie of event?.books ?? []) {
     const card = await ctx.catalog.peekCard(event?.event_id ?? '', bookie);
-    if (card) return card.markets.filter((m) => m.tier !== 'unmapped' && bettable(m).length > 0);
+    if (card) {
+      return { markets: card.markets.filter((m) => m.tier !== 'unmapped' && bettable(m).length > 0), refused: false };
+    }
   }
-  // Nothing cached yet: fetch the first book's card now, serve it on the next keystroke.
+  // Nothing cached yet: read the first book's card in the background, serve it on a later keystroke.
   const first = event?.books?.[0];
-  if (event && first) void ctx.catalog.loadCard(event.event_id, first).catch(() => undefined);
-  return [];
+  const refused = event && first ? ctx.catalog.prefetchCard(event.event_id, first, member) === 'refused' : false;
+  return { markets: [], refused };
 }
 
 /** Market choices across books: the value is the market key, which names the same market at every book. */
-export async function sharedMarketChoices(ctx: BotContext, eventOption: string | null, typed: string) {
-  const markets = (await sharedMarkets(ctx, eventOption)).filter((m) => m.market.length <= LIMITS.choiceValue);
+export async function sharedMarketChoices(
+  ctx: BotContext,
+  eventOption: string | null,
+  typed: string,
+  member: string,
+): Promise<Choice[]> {
+  const shared = await sharedMarkets(ctx, eventOption, member);
+  if (shared.refused) return notLoadedChoices(typed);
+  const markets = shared.markets.filter((m) => m.market.length <= LIMITS.choiceValue);
   return matchText(markets, typed, (m) => `${m.label} ${m.market}`).map((m) => ({ name: m.label, value: m.market }));
 }
 
@@ -225,8 +257,11 @@ export async function sharedSelectionChoices(
   eventOption: string | null,
   market: string | null,
   typed: string,
+  member: string,
 ): Promise<Choice[]> {
-  const m = (await sharedMarkets(ctx, eventOption)).find((x) => x.market === market);
+  const shared = await sharedMarkets(ctx, eventOption, member);
+  if (shared.refused) return notLoadedChoices(typed);
+  const m = shared.markets.find((x) => x.market === market);
   const sels = m ? bettable(m) : [];
   return matchText(sels, typed, (s) => s.label)
     .map((s) => ({ name: selectionName(s.label, s.line), value: s.slug ?? s.label }))

@@ -13,6 +13,11 @@ export class SingleFlight {
     return started;
   }
 
+  /** Whether a load of `key` is running. */
+  has(key: string): boolean {
+    return this.inFlight.has(key);
+  }
+
   get size(): number {
     return this.inFlight.size;
   }
