@@ -293,7 +293,7 @@ async function startWebhookReceiver({ config, deps, logger, now, stops }: Start,
     ...(deps.webhookHost ? { host: deps.webhookHost } : {}),
     maxBodyBytes: config.tunables.webhookMaxBodyBytes,
     toleranceMs: config.tunables.webhookToleranceMs,
-    apiKey: config.gateway.apiKey?.reveal() ?? '',
+    apiKey: config.gateway.apiKey?.reveal(),
     once: new OnceRepo(store),
     check: async (body) => shapeProblem((await jobs.get(body.correlation_id))?.kind, body),
     quarantine: async (body, raw, reason) => {

@@ -15,8 +15,11 @@ export interface ReceiverOptions {
   host?: string;
   maxBodyBytes: number;
   toleranceMs: number;
-  /** The key deliveries are signed with (the desk's API key); the library's parseWebhook checks them. */
-  apiKey: string;
+  /**
+   * The key deliveries are signed with (the desk's API key); the library's parseWebhook checks them. Without one
+   * every delivery is refused (a body signed with no key proves nothing).
+   */
+  apiKey: string | undefined;
   once: OnceRepo;
   /** Why a verified delivery must not be applied to its job (wrong shape for it), or undefined. */
   check?: (body: WebhookDelivery) => Promise<string | undefined>;
@@ -102,8 +105,8 @@ function send(res: ServerResponse, status: number, body: Record<string, unknown>
  */
 export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const now = opts.now ?? Date.now;
-  const keyed = opts.apiKey.trim() !== '';
-  if (!keyed) {
+  const apiKey = opts.apiKey?.trim() ? opts.apiKey : undefined;
+  if (!apiKey) {
     opts.logger.warn(
       'webhook receiver has no API key (GATEWAY_API_KEY): every delivery is refused with 401 and results arrive by polling only; set the key to take webhooks',
     );
@@ -182,10 +185,10 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       return refuse(res, 400, 'could not read the body', true);
     }
     // Without a key nothing can be verified: a body "signed" with an empty key proves nothing.
-    if (!keyed) return refuse(res, 401, 'bad signature');
+    if (!apiKey) return refuse(res, 401, 'bad signature');
     let body: WebhookDelivery;
     try {
-      body = parseWebhook(raw, req.headers['bet-signature'], opts.apiKey, {
+      body = parseWebhook(raw, req.headers['bet-signature'], apiKey, {
         maxDepth: MAX_JSON_DEPTH,
         toleranceMs: opts.toleranceMs,
         now,
