@@ -34,7 +34,7 @@ import {
   usesBonus,
 } from './bet-requests.js';
 import { bookmakerRules } from './bookmaker-rules.js';
-import { optionalNumber, optionalString, requireNumber, requireString } from './validate.js';
+import { moneySchema, optionalNumber, optionalString, read, requireMoney, requireString } from './validate.js';
 
 const FRESH_PRICE_MS = 10_000;
 
@@ -54,7 +54,7 @@ function prepareBet(ctx: Ctx): PreparedBet {
   if (cat === 'racing' && body.market === 'each_way')
     throw new ApiError(400, { error: 'market not supported', market: 'each_way' });
   const session = activeSession(sb, ctx.account, sessionId);
-  const stake = requireNumber(body, 'stake', { positive: true });
+  const stake = requireMoney(body, 'stake');
   const rules = bookmakerRules(sb, ctx.path, sessionId);
   const limits = { ...priceLimits(body), ...(rules ? { rules } : {}) };
   const useBonus = usesBonus(body);
@@ -189,8 +189,9 @@ function stackedSrm(ctx: Ctx): Reply {
   const bets: StackedBet[] = raw.map((b: unknown, i: number) => {
     if (typeof b !== 'object' || b === null) bad(`bets[${i}]`, `Bet ${i + 1} must be an object {stake, legs}`);
     const bet = b as Record<string, unknown>;
-    const stake = bet.stake;
-    if (typeof stake !== 'number' || !(stake > 0)) bad(`bets[${i}].stake`, `Bet ${i + 1} needs a positive stake`);
+    if (typeof bet.stake !== 'number' || !(bet.stake > 0))
+      bad(`bets[${i}].stake`, `Bet ${i + 1} needs a positive stake`);
+    const stake = read(moneySchema, bet.stake, `bets[${i}].stake`);
     const legs = legsOf(bet.legs, `bets[${i}].legs`, 'position');
     const targetOdds = optionalNumber(bet, 'target_odds', { positive: true }) ?? null;
     const type = optionalString(bet, 'bet_type');

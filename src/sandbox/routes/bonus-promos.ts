@@ -14,7 +14,7 @@ import type { Ctx, Route } from '../core/http.js';
 import { ApiError, ok } from '../core/reply.js';
 import { addDays } from '../world/dates.js';
 import { activeSession, submitSessionJob } from './session-job.js';
-import { optionalString, requireInt, requireNumber, requireString } from './validate.js';
+import { optionalString, requireInt, requireMoney, requireString } from './validate.js';
 
 export function bonusBetsResult(ctx: Ctx, session: Session) {
   return listBonusBets(ctx.sb.accounts.bookAccountOf(session));
@@ -68,7 +68,7 @@ export const bonusPromoRoutes: Route[] = [
     write: true,
     async: true,
     handler: (ctx) => {
-      const maxAmount = requireNumber(ctx.body, 'max_amount', { positive: true });
+      const maxAmount = requireMoney(ctx.body, 'max_amount');
       const session = activeSession(ctx);
       return submitSessionJob(ctx, session, () => splitResult(ctx, session, maxAmount));
     },

@@ -6,10 +6,13 @@ import { parseFaultConfig } from '../core/faults.js';
 import type { Route } from '../core/http.js';
 import { ApiError, ok } from '../core/reply.js';
 import type { Sandbox } from '../core/sandbox.js';
-import { checkDocument, heldSnapshot, restoreSnapshot, takeSnapshot } from '../core/snapshot.js';
+import { checkDocument, heldSnapshot, restoreDocument, restoreSnapshot, takeSnapshot } from '../core/snapshot.js';
 import { resetSandbox } from '../core/state.js';
-import { optionalBool, optionalString, requireNumber, requireString } from './validate.js';
+import { optionalBool, optionalString, requireInRange, requireString } from './validate.js';
 import { worldControlRoutes } from './world-control.js';
+
+/** Longest single clock step: a month of sandbox time (the events window); more in one call is refused. */
+export const MAX_ADVANCE_MS = 31 * 24 * 60 * 60 * 1000;
 
 export const controlRoutes: Route[] = [
   {
@@ -44,7 +47,7 @@ export const controlRoutes: Route[] = [
     path: '/_sandbox/clock/advance',
     auth: 'none',
     handler: ({ sb, body }) => {
-      const ms = requireNumber(body, 'ms', { positive: true });
+      const ms = requireInRange(body, 'ms', { min: 1, max: MAX_ADVANCE_MS, unit: 'ms (1 ms to 31 days per step)' });
       sb.clock.advance(ms);
       return ok({ now: sb.clock.now().toISOString() });
     },
@@ -113,7 +116,7 @@ export const controlRoutes: Route[] = [
         }
         restoreSnapshot(sb, snap.document, snap.works);
       } else if (body.document !== undefined) {
-        restoreSnapshot(sb, checkDocument(sb, body.document));
+        restoreDocument(sb, checkDocument(sb, body.document));
       } else {
         throw new ApiError(400, {
           detail: 'Send {"snapshot_id": "..."} from POST /_sandbox/snapshot, or {"document": {...}}',

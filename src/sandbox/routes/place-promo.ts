@@ -6,7 +6,7 @@ import { ApiError, accepted } from '../core/reply.js';
 import { sampleEnvelope } from '../core/samples.js';
 import { accountRefusal, type BookmakerRules } from '../world/placement.js';
 import { bookmakerRules } from './bookmaker-rules.js';
-import { optionalString, requireInt, requireNumber, requireString } from './validate.js';
+import { optionalString, requireInt, requireMoney, requireString } from './validate.js';
 
 const MARKET = 'head_to_head';
 /** A racing card boosts a runner to win. */
@@ -112,7 +112,7 @@ export const placePromoRoutes: Route[] = [
     handler: (ctx) => {
       const sessionId = requireString(ctx.body, 'session_id');
       const promoId = requireInt(ctx.body, 'promo_id');
-      const stake = requireNumber(ctx.body, 'stake', { positive: true });
+      const stake = requireMoney(ctx.body, 'stake');
       const key = idempotencyKey(ctx.body);
       const traceId = optionalString(ctx.body, 'trace_id') ?? null;
       const { sb } = ctx;

@@ -2,7 +2,7 @@
 import type { Route } from '../core/http.js';
 import { sampleEnvelope } from '../core/samples.js';
 import { activeSession, submitSessionJob } from './session-job.js';
-import { requireNumber } from './validate.js';
+import { requireMoney } from './validate.js';
 
 export const withdrawRoutes: Route[] = [
   {
@@ -11,7 +11,7 @@ export const withdrawRoutes: Route[] = [
     write: true,
     async: true,
     handler: (ctx) => {
-      const amount = requireNumber(ctx.body, 'amount', { positive: true });
+      const amount = requireMoney(ctx.body, 'amount');
       const session = activeSession(ctx);
       return submitSessionJob(ctx, session, () => ctx.sb.ledger.withdraw(session.account_id, amount), { amount });
     },
