@@ -1,7 +1,7 @@
 // POST /v3/withdraw_balance (async): moves cash out of the bookmaker account.
 import type { Route } from '../core/http.js';
 import { sampleEnvelope } from '../core/samples.js';
-import { activeSession, submitSessionJob } from './session-job.js';
+import { activeSession, checkSessionBody, submitSessionJob } from './session-job.js';
 import { requireMoney } from './validate.js';
 
 export const withdrawRoutes: Route[] = [
@@ -10,6 +10,10 @@ export const withdrawRoutes: Route[] = [
     path: '/v3/withdraw_balance',
     write: true,
     async: true,
+    check: (ctx) => {
+      requireMoney(ctx.body, 'amount');
+      checkSessionBody(ctx);
+    },
     handler: (ctx) => {
       const amount = requireMoney(ctx.body, 'amount');
       const session = activeSession(ctx);
