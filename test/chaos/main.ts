@@ -1,4 +1,5 @@
 // `npm run chaos`: the bot against the sandbox's faults and the local Discord; prints the summary line last.
+import { hostileControlInputs, subCentMoney } from './attacks-sandbox.js';
 import { crashSteps } from './crash-steps.js';
 import { commandFuzz, duplicateDeliveries, faultStorm, killNine, webhookFuzz } from './scenarios.js';
 import { failedLine, type ScenarioResult, summarise, summaryLine } from './tally.js';
@@ -8,12 +9,32 @@ export interface ChaosSizes {
   commands: number;
   stormBets: number;
   stormReads: number;
+  /** Hostile requests at the sandbox's control routes. */
+  controlAttacks: number;
+  /** Random small bets and withdrawals, a third of them sub-cent. */
+  moneyOps: number;
   /** kill -9 at every step of a bet (its own test runs it in `npm test`, so the short run leaves it out). */
   crashSteps: boolean;
 }
 
-export const FULL: ChaosSizes = { webhooks: 10_000, commands: 1_000, stormBets: 12, stormReads: 150, crashSteps: true };
-export const SHORT: ChaosSizes = { webhooks: 500, commands: 100, stormBets: 4, stormReads: 30, crashSteps: false };
+export const FULL: ChaosSizes = {
+  webhooks: 10_000,
+  commands: 1_000,
+  stormBets: 12,
+  stormReads: 150,
+  controlAttacks: 2_000,
+  moneyOps: 300,
+  crashSteps: true,
+};
+export const SHORT: ChaosSizes = {
+  webhooks: 500,
+  commands: 100,
+  stormBets: 4,
+  stormReads: 30,
+  controlAttacks: 200,
+  moneyOps: 40,
+  crashSteps: false,
+};
 
 /**
  * Runs every scenario in turn. A scenario that throws counts as not survived and is marked `threw`; only a
@@ -33,6 +54,8 @@ export async function runChaos(sizes: ChaosSizes, print: (line: string) => void)
     ['kill -9', () => killNine()],
     ['fault storm', () => faultStorm(sizes.stormBets, sizes.stormReads)],
     ['command fuzz', () => commandFuzz(sizes.commands)],
+    ['hostile control inputs', () => hostileControlInputs(sizes.controlAttacks)],
+    ['sub-cent money', () => subCentMoney(sizes.moneyOps)],
     ...(sizes.crashSteps
       ? [['kill -9 at every step', () => crashSteps()] as [string, () => Promise<ScenarioResult>]]
       : []),

@@ -81,9 +81,10 @@ export function checkDocument(sb: Sandbox, input: unknown): SnapshotDocument {
       throw new ApiError(400, { detail: `The snapshot document lacks '${key}'`, field: 'document' });
   }
   const nowMs = typeof d.now === 'string' ? Date.parse(d.now) : Number.NaN;
-  if (!Number.isFinite(nowMs)) {
+  const horizonMs = 366 * 86_400_000;
+  if (!Number.isFinite(nowMs) || Math.abs(nowMs - sb.clock.startMs) > horizonMs) {
     throw new ApiError(400, {
-      detail: `The snapshot document's 'now' must be an ISO 8601 time, got ${JSON.stringify(d.now)}`,
+      detail: `The snapshot document's 'now' must be an ISO 8601 time within a year of the sandbox's start, got ${JSON.stringify(d.now)}`,
       field: 'document',
     });
   }

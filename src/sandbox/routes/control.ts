@@ -14,6 +14,9 @@ import { worldControlRoutes } from './world-control.js';
 /** Longest single clock step: a month of sandbox time (the events window); more in one call is refused. */
 export const MAX_ADVANCE_MS = 31 * 24 * 60 * 60 * 1000;
 
+/** How far the clock may be moved past its start: a year of simulated fixtures stays quick to list. */
+export const CLOCK_HORIZON_MS = 366 * 24 * 60 * 60 * 1000;
+
 export const controlRoutes: Route[] = [
   {
     method: 'GET',
@@ -48,6 +51,13 @@ export const controlRoutes: Route[] = [
     auth: 'none',
     handler: ({ sb, body }) => {
       const ms = requireInRange(body, 'ms', { min: 1, max: MAX_ADVANCE_MS, unit: 'ms (1 ms to 31 days per step)' });
+      const left = sb.clock.startMs + CLOCK_HORIZON_MS - sb.clock.nowMs();
+      if (ms > left) {
+        throw new ApiError(400, {
+          detail: `Field 'ms' would move the clock past ${new Date(sb.clock.startMs + CLOCK_HORIZON_MS).toISOString()}, a year after the sandbox's start (its world holds no later fixtures); at most ${Math.max(0, Math.floor(left))} ms are left: restart the sandbox to go further`,
+          field: 'ms',
+        });
+      }
       sb.clock.advance(ms);
       return ok({ now: sb.clock.now().toISOString() });
     },

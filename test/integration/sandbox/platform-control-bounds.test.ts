@@ -58,6 +58,28 @@ describe('control input bounds', () => {
     await expectUsable();
   });
 
+  it('refuses a snapshot document whose time is more than a year from the start', async () => {
+    const { document } = (await post(sb.url, '/_sandbox/snapshot', undefined, { document: true })).body;
+    const res = await post(sb.url, '/_sandbox/restore', undefined, {
+      document: { ...document, now: '+123456-01-01T00:00:00.000Z' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ field: 'document', detail: expect.stringContaining('within a year') });
+    await expectUsable();
+  });
+
+  it('refuses a clock step past a year after the start, saying how much is left', async () => {
+    const fresh = await start({ speed: 1, start: new Date('2026-11-21T09:00:00Z') });
+    try {
+      for (let i = 0; i < 11; i++) await post(fresh.url, '/_sandbox/clock/advance', undefined, { ms: 31 * 86_400_000 });
+      const res = await post(fresh.url, '/_sandbox/clock/advance', undefined, { ms: 31 * 86_400_000 });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ field: 'ms', detail: expect.stringContaining('ms are left') });
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('puts the state back when a snapshot document does not load', async () => {
     const { document } = (await post(sb.url, '/_sandbox/snapshot', undefined, { document: true })).body;
     const res = await post(sb.url, '/_sandbox/restore', undefined, { document: { ...document, accounts: 'garbage' } });
