@@ -81,6 +81,17 @@ describe.each([DEMO, NOSUB])('sample mode (%s) refuses what the real endpoint re
     expect(res.body).toMatchObject({ field: 'session_id', sandbox: true });
   });
 
+  it('price_check without session_ids: 400 with the spec body', async () => {
+    const res = await sample(key, '/v3/price_check', {
+      category: 'racing',
+      track: 'Flemington',
+      race_num: 3,
+      date: TOMORROW,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'session_ids is required', sandbox: true });
+  });
+
   it('stacked_srm with one bet: 400 naming bets', async () => {
     const legs = [{ runner: 'a' }, { runner: 'b' }];
     const res = await sample(key, '/v3/stacked_srm', {
