@@ -229,7 +229,7 @@ export function requireMarketFields(world: SimWorld, q: TextQuery): void {
     const found = findMarket(world.card(ev, link.bookie), q.market ?? '');
     if (!found) continue;
     const selections = found.market.selections;
-    if (q.player === undefined && selections.some((s) => s.player !== null)) {
+    if (!q.player && selections.some((s) => s.player !== null)) {
       bad('player', `Field 'player' is required for the player market '${q.market}': send the player's name`);
     }
     const lined = selections.some((s) => s.outcome.kind === 'line' || s.outcome.kind === 'total');

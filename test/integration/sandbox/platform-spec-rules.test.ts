@@ -35,6 +35,16 @@ describe('sports bet table: required player and line', () => {
     expect(res.body).toMatchObject({ field: 'player', detail: expect.stringContaining("'player' is required") });
   });
 
+  it('refuses a player-prop bet with an empty player', async () => {
+    const res = await post(
+      sb.url,
+      '/v3/place_bet',
+      nbaBet({ market: 'points', selection: 'over', line: 20.5, player: '' }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.field).toBe('player');
+  });
+
   it.each([
     ['total_points', 'over'],
     ['alternate_total_points', 'under'],
