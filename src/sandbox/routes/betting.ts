@@ -80,11 +80,9 @@ function checkBetBody(ctx: Ctx): void {
     }
     return;
   }
-  if (body.market_ref !== undefined) {
-    for (const field of ['market_ref', 'epk', 'sport']) requireString(body, field);
-    return;
-  }
-  requireMarketFields(sb.world, textQuery(body, true));
+  // A market_ref is read without a book: which book's session takes it is the real call's check.
+  if (body.market_ref !== undefined) refQuery(sb.world, body, null);
+  else requireMarketFields(sb.world, textQuery(body, true));
 }
 
 /** Checks a place_bet body (400/404/409/422 now) and returns the work to run later. */
@@ -288,8 +286,7 @@ function checkPriceCheckBody(ctx: Ctx): void {
   const { sb, body } = ctx;
   sessionIdsOf(body);
   if (category(body) === 'racing') raceOf(sb.world, body);
-  else if (body.market_ref !== undefined)
-    for (const field of ['market_ref', 'epk', 'sport']) requireString(body, field);
+  else if (body.market_ref !== undefined) refQuery(sb.world, body, null);
   else textQuery(body, false);
 }
 

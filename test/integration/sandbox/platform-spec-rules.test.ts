@@ -85,6 +85,19 @@ describe.each([DEMO, NOSUB])('sample mode (%s) refuses what the real endpoint re
     expect(res.headers.get('x-service-sandbox')).toBe('1');
   });
 
+  it('place_bet with a market_ref this service never issued: 400 naming market_ref', async () => {
+    const res = await sample(key, '/v3/place_bet', {
+      session_id: 'x',
+      sport: 'nba',
+      epk: 'basketball/us/nba/a_v_b/2026-11-21',
+      market_ref: 'not-a-ref',
+      stake: 5,
+      target_odds: 1.5,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ field: 'market_ref', sandbox: true });
+  });
+
   it('/v3/balance without session_id: 400 naming the field', async () => {
     const res = await sample(key, '/v3/balance', {});
     expect(res.status).toBe(400);
