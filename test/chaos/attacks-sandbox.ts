@@ -87,7 +87,7 @@ export async function hostileControlInputs(count: number): Promise<ScenarioResul
   const r = emptyResult(`hostile control inputs ×${count}`);
   const sandbox = await startSandbox({
     port: 0,
-    quiet: process.env.CHAOS_DEBUG !== '1',
+    quiet: true,
     control: true,
     speed: 50,
     start: START,
