@@ -1,5 +1,6 @@
 // `npm run chaos`: the bot against the sandbox's faults and the local Discord; prints the summary line last.
 import { autocompleteFlood, hostileGatewayBodies, secretsInClientErrors } from './attacks-client.js';
+import { hostileControlInputs, subCentMoney } from './attacks-sandbox.js';
 import { crashSteps } from './crash-steps.js';
 import { commandFuzz, duplicateDeliveries, faultStorm, killNine, webhookFuzz } from './scenarios.js';
 import { failedLine, type ScenarioResult, summarise, summaryLine } from './tally.js';
@@ -9,6 +10,10 @@ export interface ChaosSizes {
   commands: number;
   stormBets: number;
   stormReads: number;
+  /** Hostile requests at the sandbox's control routes. */
+  controlAttacks: number;
+  /** Random small bets and withdrawals, a third of them sub-cent. */
+  moneyOps: number;
   /** kill -9 at every step of a bet (its own test runs it in `npm test`, so the short run leaves it out). */
   crashSteps: boolean;
   /** Calls per kind of hostile answer (oversize, declared oversize, broken, stalled). */
@@ -25,6 +30,8 @@ export const FULL: ChaosSizes = {
   crashSteps: true,
   hostileCalls: 25,
   autocompleteAsks: 900,
+  controlAttacks: 2_000,
+  moneyOps: 300,
 };
 export const SHORT: ChaosSizes = {
   webhooks: 500,
@@ -34,6 +41,8 @@ export const SHORT: ChaosSizes = {
   crashSteps: false,
   hostileCalls: 4,
   autocompleteAsks: 150,
+  controlAttacks: 200,
+  moneyOps: 40,
 };
 
 /**
@@ -57,6 +66,8 @@ export async function runChaos(sizes: ChaosSizes, print: (line: string) => void)
     ['hostile gateway bodies', () => hostileGatewayBodies(sizes.hostileCalls)],
     ['secrets in client errors', () => secretsInClientErrors()],
     ['autocomplete flood', () => autocompleteFlood(sizes.autocompleteAsks)],
+    ['hostile control inputs', () => hostileControlInputs(sizes.controlAttacks)],
+    ['sub-cent money', () => subCentMoney(sizes.moneyOps)],
     ...(sizes.crashSteps
       ? [['kill -9 at every step', () => crashSteps()] as [string, () => Promise<ScenarioResult>]]
       : []),

@@ -21,10 +21,14 @@ export function settle(
   status: SettleStatus,
   payout?: number,
 ): Settlement {
-  const winnings = money(stake * (odds - 1));
+  // One rounding, in cents: the return is rounded once and the winnings are that return less the stake, so a
+  // cash bet's credit is always its stake plus its pnl to the cent.
+  const stakeCents = Math.round(stake * 100);
+  const returnCents = Math.round(stakeCents * odds);
+  const winnings = (returnCents - stakeCents) / 100;
   switch (status) {
     case 'won':
-      return { pnl: winnings, credit: isBonus ? winnings : money(stake * odds) };
+      return { pnl: winnings, credit: isBonus ? winnings : returnCents / 100 };
     case 'lost':
       return { pnl: isBonus ? 0 : -stake, credit: 0 };
     case 'void':

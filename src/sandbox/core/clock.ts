@@ -12,6 +12,15 @@ interface Pending {
   handle: NodeJS.Timeout | undefined;
 }
 
+/** The latest time a Date can hold (±8.64e15 ms): beyond it every date the sandbox writes would be invalid. */
+const MAX_DATE_MS = 8.64e15;
+
+function checkTime(ms: number): void {
+  if (!Number.isFinite(ms) || Math.abs(ms) > MAX_DATE_MS) {
+    throw new RangeError(`sandbox time must stay a valid date (within ±${MAX_DATE_MS} ms of 1970), got ${ms}`);
+  }
+}
+
 export class SandboxClock {
   readonly speed: number;
   private readonly startSandboxMs: number;
@@ -60,6 +69,7 @@ export class SandboxClock {
   advance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new Error(`advance needs a non-negative number of ms, got ${ms}`);
     const target = this.nowMs() + ms;
+    checkTime(target);
     for (;;) {
       const next = this.nextDue(target);
       if (!next) break;
@@ -76,6 +86,7 @@ export class SandboxClock {
    * nothing fires early or late relative to the new time.
    */
   setNow(ms: number): void {
+    checkTime(ms);
     const delta = ms - this.nowMs();
     this.offsetMs += delta;
     for (const entry of this.pending.values()) entry.dueMs += delta;

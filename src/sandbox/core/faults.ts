@@ -63,9 +63,18 @@ function probability(value: unknown, name: string): number | undefined {
   return value;
 }
 
-function nonNegative(value: unknown, name: string): number | undefined {
+// Bounds of the timed faults: long enough for any client timeout, short enough that a typo cannot wedge a run.
+export const MAX_LATENCY_MS = 60_000;
+export const MAX_DELAY_MS = 5 * 60_000;
+export const MAX_HOLD_MS = 30 * 60_000;
+const MAX_PRICE_FACTOR = 100;
+const MAX_STAKE_DOLLARS = 1_000_000_000;
+
+function milliseconds(value: unknown, name: string, max: number): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !(value >= 0)) throw new Error(`${name} must be a number >= 0 ms`);
+  if (typeof value !== 'number' || !(value >= 0 && value <= max)) {
+    throw new Error(`${name} must be a number of ms between 0 and ${max}, got ${JSON.stringify(value)}`);
+  }
   return value;
 }
 
@@ -82,18 +91,18 @@ export function parseFaultConfig(input: unknown): FaultConfig {
   const out: FaultConfig = {};
   if (raw.latency !== undefined) {
     const l = raw.latency as Record<string, unknown>;
-    if (typeof l !== 'object' || l === null)
+    if (typeof l !== 'object' || l === null || Array.isArray(l))
       throw new Error('latency must be an object {fixedMs, spikeProbability, spikeMs}');
     out.latency = {};
-    const fixedMs = nonNegative(l.fixedMs, 'latency.fixedMs');
-    const spikeMs = nonNegative(l.spikeMs, 'latency.spikeMs');
+    const fixedMs = milliseconds(l.fixedMs, 'latency.fixedMs', MAX_LATENCY_MS);
+    const spikeMs = milliseconds(l.spikeMs, 'latency.spikeMs', MAX_LATENCY_MS);
     const spikeProbability = probability(l.spikeProbability, 'latency.spikeProbability');
     if (fixedMs !== undefined) out.latency.fixedMs = fixedMs;
     if (spikeMs !== undefined) out.latency.spikeMs = spikeMs;
     if (spikeProbability !== undefined) out.latency.spikeProbability = spikeProbability;
   }
   if (raw.errorRates !== undefined) {
-    if (typeof raw.errorRates !== 'object' || raw.errorRates === null) {
+    if (typeof raw.errorRates !== 'object' || raw.errorRates === null || Array.isArray(raw.errorRates)) {
       throw new Error('errorRates must be an object of path → probability');
     }
     out.errorRates = {};
@@ -125,10 +134,11 @@ const RULE_FIELDS = new Set([
   'hold_ms',
 ]);
 
-function positive(value: unknown, name: string): number | undefined {
+function positive(value: unknown, name: string, max: number): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value))
-    throw new Error(`${name} must be a positive number`);
+  if (typeof value !== 'number' || !(value > 0 && value <= max)) {
+    throw new Error(`${name} must be a positive number at most ${max}, got ${JSON.stringify(value)}`);
+  }
   return value;
 }
 
@@ -152,18 +162,21 @@ function parseBettingFault(input: unknown, name: string): BettingFault {
   }
   const p = probability(raw.probability, `${name}.probability`);
   if (p !== undefined) rule.probability = p;
-  const factor = positive(raw.factor, `${name}.factor`);
+  const factor = positive(raw.factor, `${name}.factor`, MAX_PRICE_FACTOR);
   if (factor !== undefined) rule.factor = factor;
-  const maxStake = positive(raw.max_stake, `${name}.max_stake`);
+  const maxStake = positive(raw.max_stake, `${name}.max_stake`, MAX_STAKE_DOLLARS);
+  if (maxStake !== undefined && Number(maxStake.toFixed(2)) !== maxStake) {
+    throw new Error(`${name}.max_stake must be whole cents (at most 2 decimal places), got ${maxStake}`);
+  }
   if (maxStake !== undefined) rule.max_stake = maxStake;
   if (rule.fault === 'max_stake' && maxStake === undefined) {
     throw new Error(
       `${name}: a max_stake fault needs max_stake (dollars), e.g. {"fault": "max_stake", "max_stake": 50}`,
     );
   }
-  const delay = nonNegative(raw.delay_ms, `${name}.delay_ms`);
+  const delay = milliseconds(raw.delay_ms, `${name}.delay_ms`, MAX_DELAY_MS);
   if (delay !== undefined) rule.delay_ms = delay;
-  const hold = nonNegative(raw.hold_ms, `${name}.hold_ms`);
+  const hold = milliseconds(raw.hold_ms, `${name}.hold_ms`, MAX_HOLD_MS);
   if (hold !== undefined) rule.hold_ms = hold;
   return rule;
 }

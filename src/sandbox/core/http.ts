@@ -34,6 +34,16 @@ export interface Route {
   write?: boolean | 'betting';
   /** Answers the spec's 202 job envelope: the generic sample is then an envelope, and the reply waits ~100 ms. */
   async?: boolean;
+  /**
+   * 'session-op': every 400, a malformed body included, answers the session operations' `{status: error, message}`.
+   * Default: `{detail}`.
+   */
+  errorStyle?: 'session-op';
+  /**
+   * The body checks that need no account (the 400s). Sample mode runs them before answering, so a sample is
+   * refused where the real call would be; the handler makes the same checks with the same readers.
+   */
+  check?(ctx: Ctx): void;
   handler(ctx: Ctx): Reply | Promise<Reply>;
   /** Same-shaped example for the sandbox header and the demo key; default: a generic sample. */
   sample?(ctx: Ctx): Reply | Promise<Reply>;

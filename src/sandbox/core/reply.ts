@@ -17,6 +17,15 @@ export class ApiError extends Error {
   }
 }
 
+/** A 400 in the session operations' shape, `{status: error, message}`; other errors pass through. */
+export function asSessionOpError(err: unknown): unknown {
+  if (err instanceof ApiError && err.status === 400) {
+    const body = err.body as { detail?: string; message?: string };
+    return new ApiError(400, { status: 'error', message: body.detail ?? body.message ?? 'Bad request' });
+  }
+  return err;
+}
+
 export const ok = (body: unknown, headers?: Record<string, string>): Reply =>
   headers ? { status: 200, body, headers } : { status: 200, body };
 export const accepted = (body: unknown): Reply => ({ status: 202, body });

@@ -5,7 +5,7 @@ import { authenticate } from './auth.js';
 import { parseJsonObject, readBody } from './body.js';
 import { DEFAULT_LATE_202_MS } from './faults.js';
 import type { Ctx } from './http.js';
-import { ApiError, type Reply } from './reply.js';
+import { ApiError, asSessionOpError, type Reply } from './reply.js';
 import type { Router } from './router.js';
 import { sampleError, sampleReply } from './samples.js';
 import type { Sandbox } from './sandbox.js';
@@ -37,25 +37,35 @@ async function handle(req: IncomingMessage, sb: Sandbox, router: Router): Promis
   }
   const raw = method === 'POST' ? await readBody(req) : Buffer.alloc(0);
   const auth = authenticate(route, req.headers, sb.accounts);
+  // A malformed body is refused in the route's own error shape (session operations: {status: error, message}).
+  const readJson = () => {
+    try {
+      return method === 'POST' ? parseJsonObject(raw) : {};
+    } catch (err) {
+      throw route.errorStyle === 'session-op' ? asSessionOpError(err) : err;
+    }
+  };
   if (auth.mode === 'sample') {
-    // Sample mode answers errors too in the real status and shape, marked as samples (Authentication rule 5).
+    // Sample mode answers errors too in the real status and shape, marked as samples (Authentication rule 5):
+    // the route's body checks run first, so a request the real endpoint refuses is refused here too.
     try {
       sb.counters.samples += 1;
-      const body = method === 'POST' ? parseJsonObject(raw) : {};
-      return await sampleReply(route, {
+      const ctx: Ctx = {
         method,
         path: url.pathname,
         query: url.searchParams,
-        body,
+        body: readJson(),
         headers: req.headers,
         account: auth.account,
         sb,
-      });
+      };
+      route.check?.(ctx);
+      return await sampleReply(route, ctx);
     } catch (err) {
       throw err instanceof ApiError ? sampleError(err) : err;
     }
   }
-  const body = method === 'POST' ? parseJsonObject(raw) : {};
+  const body = readJson();
   const ctx: Ctx = {
     method,
     path: url.pathname,

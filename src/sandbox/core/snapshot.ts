@@ -37,6 +37,17 @@ const held = new WeakMap<Sandbox, Map<string, Held>>();
 const MAX_HELD = 50;
 
 export function takeSnapshot(sb: Sandbox): { snapshot_id: string; document: SnapshotDocument } {
+  const { document, works } = captureState(sb);
+  const id = randomUUID();
+  const mine = held.get(sb) ?? new Map<string, Held>();
+  mine.set(id, { document, works });
+  if (mine.size > MAX_HELD) mine.delete(mine.keys().next().value as string);
+  held.set(sb, mine);
+  return { snapshot_id: id, document };
+}
+
+/** The whole state now, not held under an id. */
+function captureState(sb: Sandbox): Held {
   const jobs = sb.jobs.dump();
   const document: SnapshotDocument = {
     version: SNAPSHOT_VERSION,
@@ -49,12 +60,7 @@ export function takeSnapshot(sb: Sandbox): { snapshot_id: string; document: Snap
     world: sb.world.dump(),
     faults: structuredClone(sb.faults.config),
   };
-  const id = randomUUID();
-  const mine = held.get(sb) ?? new Map<string, Held>();
-  mine.set(id, { document, works: jobs.works });
-  if (mine.size > MAX_HELD) mine.delete(mine.keys().next().value as string);
-  held.set(sb, mine);
-  return { snapshot_id: id, document };
+  return { document, works: jobs.works };
 }
 
 export function heldSnapshot(sb: Sandbox, id: string): Held | undefined {
@@ -74,6 +80,14 @@ export function checkDocument(sb: Sandbox, input: unknown): SnapshotDocument {
     if (d[key] === undefined)
       throw new ApiError(400, { detail: `The snapshot document lacks '${key}'`, field: 'document' });
   }
+  const nowMs = typeof d.now === 'string' ? Date.parse(d.now) : Number.NaN;
+  const horizonMs = 366 * 86_400_000;
+  if (!Number.isFinite(nowMs) || Math.abs(nowMs - sb.clock.startMs) > horizonMs) {
+    throw new ApiError(400, {
+      detail: `The snapshot document's 'now' must be an ISO 8601 time within a year of the sandbox's start, got ${JSON.stringify(d.now)}`,
+      field: 'document',
+    });
+  }
   if (d.seed !== sb.seed) {
     throw new ApiError(409, {
       detail: `The snapshot was taken with seed ${d.seed}; this sandbox runs seed ${sb.seed}. Start it with --seed ${d.seed}`,
@@ -88,6 +102,23 @@ export function checkDocument(sb: Sandbox, input: unknown): SnapshotDocument {
     });
   }
   return d as SnapshotDocument;
+}
+
+/**
+ * Restores a document sent from outside; if any part of it does not load, the state before is put back and the
+ * answer is a 400, so a damaged document never leaves the sandbox half restored.
+ */
+export function restoreDocument(sb: Sandbox, document: SnapshotDocument): void {
+  const before = captureState(sb);
+  try {
+    restoreSnapshot(sb, document);
+  } catch (err) {
+    restoreSnapshot(sb, before.document, before.works);
+    throw new ApiError(400, {
+      detail: `The snapshot document does not load (${(err as Error).message}); send one from POST /_sandbox/snapshot {"document": true}`,
+      field: 'document',
+    });
+  }
 }
 
 /** Puts the whole state back as it was; `works` (in-memory snapshots only) lets pending jobs still complete. */

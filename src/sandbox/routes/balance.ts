@@ -3,6 +3,7 @@ import { balanceRecord } from '../accounts/balances.js';
 import type { Ctx, Route } from '../core/http.js';
 import { ok } from '../core/reply.js';
 import { SAMPLE_SESSION } from '../core/samples.js';
+import { checkSessionBody } from './session-job.js';
 import { requireString } from './validate.js';
 
 function record(ctx: Ctx) {
@@ -16,12 +17,14 @@ export const balanceRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v3/balance',
+    check: checkSessionBody,
     handler: (ctx) => ok(record(ctx)),
     sample: (ctx) => ok({ ...SAMPLE_SESSION, ...SAMPLE_BALANCE, retrieved_at: ctx.sb.clock.now().toISOString() }),
   },
   {
     method: 'POST',
     path: '/api/balance',
+    check: checkSessionBody,
     handler: (ctx) => {
       const r = record(ctx);
       return ok({ bookie: r.bookie, username: r.username, balance: r.balance, bonus_balance: r.bonus_balance });

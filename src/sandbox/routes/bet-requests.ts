@@ -13,7 +13,7 @@ import { normaliseRaceType, type Race } from '../world/racing.js';
 import { legPosition, type RacingLeg } from '../world/racing-bets.js';
 import { checkSiteEventId } from '../world/site-event.js';
 import type { RefQuery } from '../world/sports-bets.js';
-import type { TextQuery } from '../world/sports-match.js';
+import { findMarket, resolveEvent, type TextQuery } from '../world/sports-match.js';
 import type { SportsLeg } from '../world/sports-multi.js';
 import { optionalBool, optionalNumber, optionalString, requireInt, requireNumber, requireString } from './validate.js';
 
@@ -214,6 +214,34 @@ export function textQuery(body: Body, needSelection: boolean): TextQuery {
   const start = optionalString(body, 'start_time_iso');
   if (start !== undefined) q.start_time_iso = start;
   return q;
+}
+
+/**
+ * The sports bet table: `player` is required for player props and `line` for over/under and handicap markets
+ * (an N+ selection names its line, rule 3). Which kind a market is comes from the event's cards, under our key or
+ * a book's own title (rule 7); when the event does not resolve, placement reports event_not_found instead.
+ */
+export function requireMarketFields(world: SimWorld, q: TextQuery): void {
+  const now = world.nowMs();
+  const ev = resolveEvent(world.allEvents(now), q, (epk) => world.findEvent(epk), now);
+  if (!ev) return;
+  for (const link of ev.links) {
+    const found = findMarket(world.card(ev, link.bookie), q.market ?? '');
+    if (!found) continue;
+    const selections = found.market.selections;
+    if (!q.player && selections.some((s) => s.player !== null)) {
+      bad('player', `Field 'player' is required for the player market '${q.market}': send the player's name`);
+    }
+    const lined = selections.some((s) => s.outcome.kind === 'line' || s.outcome.kind === 'total');
+    const plusForm = /^\d+(?:\.\d+)?\+$/.test((q.selection ?? '').trim());
+    if (q.line === undefined && lined && !plusForm) {
+      bad(
+        'line',
+        `Field 'line' is required for the over/under or handicap market '${q.market}': send the line, e.g. 45.5`,
+      );
+    }
+    return;
+  }
 }
 
 /** Checks the legs now (400 naming the leg); the selections are resolved when the job runs. */

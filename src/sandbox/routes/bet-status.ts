@@ -7,6 +7,9 @@ export const betStatusRoutes: Route[] = [
   {
     method: 'POST',
     path: '/api/bet_status',
+    check: (ctx) => {
+      requireStringArray(ctx.body, 'correlation_ids');
+    },
     handler: (ctx) => {
       // The spec sets no limit on the count; the 1 MB body limit bounds it (about 25,000 ids).
       const ids = requireStringArray(ctx.body, 'correlation_ids');

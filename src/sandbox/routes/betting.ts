@@ -29,12 +29,13 @@ import {
   randomDelayMs,
   refQuery,
   requireBookieA,
+  requireMarketFields,
   sportsLegsOf,
   textQuery,
   usesBonus,
 } from './bet-requests.js';
 import { bookmakerRules } from './bookmaker-rules.js';
-import { optionalNumber, optionalString, requireNumber, requireString } from './validate.js';
+import { moneySchema, optionalNumber, optionalString, read, requireMoney, requireString } from './validate.js';
 
 const FRESH_PRICE_MS = 10_000;
 
@@ -43,6 +44,45 @@ interface PreparedBet {
   delayMs: number | undefined;
   /** Runs at the bookmaker: returns the bet result. */
   place: () => Record<string, unknown>;
+}
+
+/**
+ * The place_bet body checks that need no account, in the order prepareBet makes them: sample mode runs them so a
+ * sample is refused with the same 400 as the real call.
+ */
+function checkBetBody(ctx: Ctx): void {
+  const { sb, body } = ctx;
+  requireString(body, 'session_id');
+  const cat = category(body);
+  if (cat === 'racing' && body.market === 'each_way')
+    throw new ApiError(400, { error: 'market not supported', market: 'each_way' });
+  requireMoney(body, 'stake');
+  priceLimits(body);
+  usesBonus(body);
+  promoAsk(body);
+  betType(body);
+  randomDelayMs(body, 0);
+  if (cat === 'racing') {
+    raceOf(sb.world, body);
+    if (body.is_same_event_multi === true) legsOf(body.legs, 'legs', 'market');
+    else {
+      requireString(body, 'runner');
+      racingMarket(body);
+    }
+    return;
+  }
+  if (body.is_same_event_multi === true) {
+    const epk = optionalString(body, 'epk');
+    const legs = sportsLegsOf(body.legs, epk);
+    if (epk === undefined && legs.some((l) => !('market_ref' in l))) {
+      requireString(body, 'competition');
+      requireString(body, 'event');
+    }
+    return;
+  }
+  // A market_ref is read without a book: which book's session takes it is the real call's check.
+  if (body.market_ref !== undefined) refQuery(sb.world, body, null);
+  else requireMarketFields(sb.world, textQuery(body, true));
 }
 
 /** Checks a place_bet body (400/404/409/422 now) and returns the work to run later. */
@@ -54,7 +94,7 @@ function prepareBet(ctx: Ctx): PreparedBet {
   if (cat === 'racing' && body.market === 'each_way')
     throw new ApiError(400, { error: 'market not supported', market: 'each_way' });
   const session = activeSession(sb, ctx.account, sessionId);
-  const stake = requireNumber(body, 'stake', { positive: true });
+  const stake = requireMoney(body, 'stake');
   const rules = bookmakerRules(sb, ctx.path, sessionId);
   const limits = { ...priceLimits(body), ...(rules ? { rules } : {}) };
   const useBonus = usesBonus(body);
@@ -137,6 +177,7 @@ function prepareBet(ctx: Ctx): PreparedBet {
     };
   }
   const text = textQuery(body, true);
+  requireMarketFields(world, text);
   return {
     session,
     delayMs,
@@ -176,28 +217,21 @@ function legacyPlaceBet(ctx: Ctx): Reply {
   return ok({ success: false, bet_id: null, stake: br.stake, odds: br.odds, error: r.error, status: 'rejected' });
 }
 
+/** The stacked_srm body checks that need no account (sample mode runs them too). */
+function checkStackedBody(ctx: Ctx): void {
+  requireString(ctx.body, 'session_id');
+  raceOf(ctx.sb.world, ctx.body);
+  stackedBets(ctx.body);
+  randomDelayMs(ctx.body, 0);
+}
+
 function stackedSrm(ctx: Ctx): Reply {
   const { sb, body } = ctx;
   const world = sb.world;
   const session = activeSession(sb, ctx.account, requireString(body, 'session_id'));
   requireBookieA(session, 'stacked_srm');
   const race = raceOf(world, body);
-  const raw = body.bets;
-  if (!Array.isArray(raw) || raw.length < 2) {
-    bad('bets', "Field 'bets' needs at least 2 multis; a single multi goes to /v3/place_bet with is_same_event_multi");
-  }
-  const bets: StackedBet[] = raw.map((b: unknown, i: number) => {
-    if (typeof b !== 'object' || b === null) bad(`bets[${i}]`, `Bet ${i + 1} must be an object {stake, legs}`);
-    const bet = b as Record<string, unknown>;
-    const stake = bet.stake;
-    if (typeof stake !== 'number' || !(stake > 0)) bad(`bets[${i}].stake`, `Bet ${i + 1} needs a positive stake`);
-    const legs = legsOf(bet.legs, `bets[${i}].legs`, 'position');
-    const targetOdds = optionalNumber(bet, 'target_odds', { positive: true }) ?? null;
-    const type = optionalString(bet, 'bet_type');
-    if (type !== undefined && type !== 'non_promo' && type !== 'bonus')
-      bad(`bets[${i}].bet_type`, "bet_type must be 'non_promo' or 'bonus'");
-    return { stake, legs, targetOdds, useBonus: bet.use_bonus_bet === true || type === 'bonus' };
-  });
+  const bets = stackedBets(body);
   const delayMs = randomDelayMs(body, unit(world.seed, 'delay', world.nowMs()));
   const rules = bookmakerRules(sb, ctx.path, session.session_id);
   const envelope = sb.jobs.submit({
@@ -211,15 +245,49 @@ function stackedSrm(ctx: Ctx): Reply {
   return accepted(envelope);
 }
 
-function sessionsOf(ctx: Ctx): Session[] {
-  const ids = ctx.body.session_ids;
+/** The multis of a stacked_srm body: at least two, each a whole-cent stake and two or more legs. */
+function stackedBets(body: Record<string, unknown>): StackedBet[] {
+  const raw = body.bets;
+  if (!Array.isArray(raw) || raw.length < 2) {
+    bad('bets', "Field 'bets' needs at least 2 multis; a single multi goes to /v3/place_bet with is_same_event_multi");
+  }
+  return raw.map((b: unknown, i: number) => {
+    if (typeof b !== 'object' || b === null) bad(`bets[${i}]`, `Bet ${i + 1} must be an object {stake, legs}`);
+    const bet = b as Record<string, unknown>;
+    if (typeof bet.stake !== 'number' || !(bet.stake > 0))
+      bad(`bets[${i}].stake`, `Bet ${i + 1} needs a positive stake`);
+    const stake = read(moneySchema, bet.stake, `bets[${i}].stake`);
+    const legs = legsOf(bet.legs, `bets[${i}].legs`, 'position');
+    const targetOdds = optionalNumber(bet, 'target_odds', { positive: true }) ?? null;
+    const type = optionalString(bet, 'bet_type');
+    if (type !== undefined && type !== 'non_promo' && type !== 'bonus')
+      bad(`bets[${i}].bet_type`, "bet_type must be 'non_promo' or 'bonus'");
+    return { stake, legs, targetOdds, useBonus: bet.use_bonus_bet === true || type === 'bonus' };
+  });
+}
+
+function sessionIdsOf(body: Record<string, unknown>): string[] {
+  const ids = body.session_ids;
   if (!Array.isArray(ids) || ids.length === 0 || ids.some((x) => typeof x !== 'string' || x === '')) {
     throw new ApiError(400, {
       error: 'session_ids is required',
       detail: 'Send session_ids as a list of one or more session ids',
     });
   }
-  return [...new Set(ids as string[])].map((id) => activeSession(ctx.sb, ctx.account, id));
+  return [...new Set(ids as string[])];
+}
+
+function sessionsOf(ctx: Ctx): Session[] {
+  return sessionIdsOf(ctx.body).map((id) => activeSession(ctx.sb, ctx.account, id));
+}
+
+/** The price_check body checks that need no account (sample mode runs them too). */
+function checkPriceCheckBody(ctx: Ctx): void {
+  const { sb, body } = ctx;
+  sessionIdsOf(body);
+  if (category(body) === 'racing') raceOf(sb.world, body);
+  else if (body.market_ref !== undefined) refQuery(sb.world, body, null);
+  else textQuery(body, false);
 }
 
 function racingPriceCheck(ctx: Ctx, sessions: Session[]): Reply {
@@ -331,8 +399,22 @@ function legacySample(ctx: Ctx): Reply {
 }
 
 export const bettingRoutes: Route[] = [
-  { method: 'POST', path: '/v3/place_bet', write: true, async: true, handler: placeBet },
-  { method: 'POST', path: '/v3/stacked_srm', write: true, async: true, handler: stackedSrm },
-  { method: 'POST', path: '/v3/price_check', async: true, handler: priceCheck, sample: priceCheckSample },
-  { method: 'POST', path: '/api/place_bet', write: true, handler: legacyPlaceBet, sample: legacySample },
+  { method: 'POST', path: '/v3/place_bet', write: true, async: true, check: checkBetBody, handler: placeBet },
+  { method: 'POST', path: '/v3/stacked_srm', write: true, async: true, check: checkStackedBody, handler: stackedSrm },
+  {
+    method: 'POST',
+    path: '/v3/price_check',
+    async: true,
+    check: checkPriceCheckBody,
+    handler: priceCheck,
+    sample: priceCheckSample,
+  },
+  {
+    method: 'POST',
+    path: '/api/place_bet',
+    write: true,
+    check: checkBetBody,
+    handler: legacyPlaceBet,
+    sample: legacySample,
+  },
 ];

@@ -13,8 +13,8 @@ import type { Session } from '../accounts/types.js';
 import type { Ctx, Route } from '../core/http.js';
 import { ApiError, ok } from '../core/reply.js';
 import { addDays } from '../world/dates.js';
-import { activeSession, submitSessionJob } from './session-job.js';
-import { optionalString, requireInt, requireNumber, requireString } from './validate.js';
+import { activeSession, checkSessionBody, submitSessionJob } from './session-job.js';
+import { optionalString, requireInt, requireMoney, requireString } from './validate.js';
 
 export function bonusBetsResult(ctx: Ctx, session: Session) {
   return listBonusBets(ctx.sb.accounts.bookAccountOf(session));
@@ -42,13 +42,20 @@ function nextRunning(ctx: Ctx, track: string, raceNum: number, raceType: RaceTyp
 
 /** Validates the promo_tokens body at submit time; the returned function computes the result. */
 export function promoTokensRequest(ctx: Ctx, session: Session): () => ReturnType<typeof promoTokens> {
-  const track = requireString(ctx.body, 'track');
-  const raceNum = requireInt(ctx.body, 'race_num', { positive: true });
-  const raceType = parseRaceType(ctx.body.race_type);
+  const { track, raceNum, raceType } = readRaceFields(ctx.body);
   const country = optionalString(ctx.body, 'country');
   return () => {
     const meeting = nextRunning(ctx, track, raceNum, raceType, country);
     return promoTokens(meeting ? [meeting] : [], session.bookie, track, raceNum, raceType, country);
+  };
+}
+
+/** track, race_num and race_type of a promo_tokens or boost_token body. */
+function readRaceFields(body: Record<string, unknown>) {
+  return {
+    track: requireString(body, 'track'),
+    raceNum: requireInt(body, 'race_num', { positive: true }),
+    raceType: parseRaceType(body.race_type),
   };
 }
 
@@ -57,6 +64,7 @@ export const bonusPromoRoutes: Route[] = [
     method: 'POST',
     path: '/v3/bonus_bets',
     async: true,
+    check: checkSessionBody,
     handler: (ctx) => {
       const session = activeSession(ctx);
       return submitSessionJob(ctx, session, () => bonusBetsResult(ctx, session));
@@ -67,8 +75,12 @@ export const bonusPromoRoutes: Route[] = [
     path: '/v3/split_bonus_bet',
     write: true,
     async: true,
+    check: (ctx) => {
+      requireMoney(ctx.body, 'max_amount');
+      checkSessionBody(ctx);
+    },
     handler: (ctx) => {
-      const maxAmount = requireNumber(ctx.body, 'max_amount', { positive: true });
+      const maxAmount = requireMoney(ctx.body, 'max_amount');
       const session = activeSession(ctx);
       return submitSessionJob(ctx, session, () => splitResult(ctx, session, maxAmount));
     },
@@ -77,6 +89,7 @@ export const bonusPromoRoutes: Route[] = [
     method: 'POST',
     path: '/v3/promos',
     async: true,
+    check: checkSessionBody,
     handler: (ctx) => {
       const session = activeSession(ctx);
       return submitSessionJob(ctx, session, () => promosResult(ctx, session));
@@ -86,6 +99,11 @@ export const bonusPromoRoutes: Route[] = [
     method: 'POST',
     path: '/v3/promo_tokens',
     async: true,
+    check: (ctx) => {
+      checkSessionBody(ctx);
+      readRaceFields(ctx.body);
+      optionalString(ctx.body, 'country');
+    },
     handler: (ctx) => {
       const session = activeSession(ctx);
       return submitSessionJob(ctx, session, promoTokensRequest(ctx, session));
@@ -94,11 +112,13 @@ export const bonusPromoRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v2/boost_token',
+    check: (ctx) => {
+      checkSessionBody(ctx);
+      readRaceFields(ctx.body);
+    },
     handler: (ctx) => {
       const session = activeSession(ctx);
-      const track = requireString(ctx.body, 'track');
-      const raceNum = requireInt(ctx.body, 'race_num', { positive: true });
-      const raceType = parseRaceType(ctx.body.race_type);
+      const { track, raceNum, raceType } = readRaceFields(ctx.body);
       const meeting = nextRunning(ctx, track, raceNum, raceType);
       if (!meeting) {
         throw new ApiError(404, {

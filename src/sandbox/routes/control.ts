@@ -6,10 +6,16 @@ import { parseFaultConfig } from '../core/faults.js';
 import type { Route } from '../core/http.js';
 import { ApiError, ok } from '../core/reply.js';
 import type { Sandbox } from '../core/sandbox.js';
-import { checkDocument, heldSnapshot, restoreSnapshot, takeSnapshot } from '../core/snapshot.js';
+import { checkDocument, heldSnapshot, restoreDocument, restoreSnapshot, takeSnapshot } from '../core/snapshot.js';
 import { resetSandbox } from '../core/state.js';
-import { optionalBool, optionalString, requireNumber, requireString } from './validate.js';
+import { optionalBool, optionalString, requireInRange, requireString } from './validate.js';
 import { worldControlRoutes } from './world-control.js';
+
+/** Longest single clock step: a month of sandbox time (the events window); more in one call is refused. */
+export const MAX_ADVANCE_MS = 31 * 24 * 60 * 60 * 1000;
+
+/** How far the clock may be moved past its start: a year of simulated fixtures stays quick to list. */
+export const CLOCK_HORIZON_MS = 366 * 24 * 60 * 60 * 1000;
 
 export const controlRoutes: Route[] = [
   {
@@ -44,7 +50,14 @@ export const controlRoutes: Route[] = [
     path: '/_sandbox/clock/advance',
     auth: 'none',
     handler: ({ sb, body }) => {
-      const ms = requireNumber(body, 'ms', { positive: true });
+      const ms = requireInRange(body, 'ms', { min: 1, max: MAX_ADVANCE_MS, unit: 'ms (1 ms to 31 days per step)' });
+      const left = sb.clock.startMs + CLOCK_HORIZON_MS - sb.clock.nowMs();
+      if (ms > left) {
+        throw new ApiError(400, {
+          detail: `Field 'ms' would move the clock past ${new Date(sb.clock.startMs + CLOCK_HORIZON_MS).toISOString()}, a year after the sandbox's start (its world holds no later fixtures); at most ${Math.max(0, Math.floor(left))} ms are left: restart the sandbox to go further`,
+          field: 'ms',
+        });
+      }
       sb.clock.advance(ms);
       return ok({ now: sb.clock.now().toISOString() });
     },
@@ -113,7 +126,7 @@ export const controlRoutes: Route[] = [
         }
         restoreSnapshot(sb, snap.document, snap.works);
       } else if (body.document !== undefined) {
-        restoreSnapshot(sb, checkDocument(sb, body.document));
+        restoreDocument(sb, checkDocument(sb, body.document));
       } else {
         throw new ApiError(400, {
           detail: 'Send {"snapshot_id": "..."} from POST /_sandbox/snapshot, or {"document": {...}}',

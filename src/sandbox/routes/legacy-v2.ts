@@ -48,6 +48,10 @@ function inlineRoute(
     method: 'POST',
     path,
     ...(opts.write ? { write: true } : {}),
+    // Sample mode checks the body as the v3 route does (after the sunset the answer is 410 whatever the body).
+    check: (ctx) => {
+      if (ctx.sb.clock.nowMs() < SUNSET.getTime()) lookup(successor)?.check?.({ ...ctx, path: successor });
+    },
     handler: async (ctx): Promise<Reply> => {
       if (ctx.sb.clock.nowMs() >= SUNSET.getTime()) throw gone(successor);
       const result = await runInline(ctx, lookup, successor, ctx.body);
@@ -178,6 +182,11 @@ export function legacyRoutes(v3: Route[]): Route[] {
     {
       method: 'POST',
       path: '/v2/place_bet',
+      check: (ctx) => {
+        if (ctx.body.category !== 'stacked_srm' || ctx.sb.clock.nowMs() >= SUNSET.getTime()) return;
+        const { category: _category, ...body } = ctx.body as Record<string, unknown>;
+        lookup('/v3/stacked_srm')?.check?.({ ...ctx, path: '/v3/stacked_srm', body });
+      },
       handler: async (ctx) => {
         if (ctx.body.category !== 'stacked_srm') throw gone('/v3/place_bet');
         if (ctx.sb.clock.nowMs() >= SUNSET.getTime()) throw gone('/v3/stacked_srm');

@@ -6,7 +6,7 @@ import { ApiError, accepted } from '../core/reply.js';
 import { sampleEnvelope } from '../core/samples.js';
 import { accountRefusal, type BookmakerRules } from '../world/placement.js';
 import { bookmakerRules } from './bookmaker-rules.js';
-import { optionalString, requireInt, requireNumber, requireString } from './validate.js';
+import { optionalString, requireInt, requireMoney, requireString } from './validate.js';
 
 const MARKET = 'head_to_head';
 /** A racing card boosts a runner to win. */
@@ -103,18 +103,27 @@ function placeWork(ctx: Ctx, session: Session, promoId: number, stake: number, r
   };
 }
 
+function readPromoBody(body: Record<string, unknown>) {
+  return {
+    sessionId: requireString(body, 'session_id'),
+    promoId: requireInt(body, 'promo_id'),
+    stake: requireMoney(body, 'stake'),
+    key: idempotencyKey(body),
+    traceId: optionalString(body, 'trace_id') ?? null,
+  };
+}
+
 export const placePromoRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v3/place_promo',
     write: 'betting',
     async: true,
+    check: (ctx) => {
+      readPromoBody(ctx.body);
+    },
     handler: (ctx) => {
-      const sessionId = requireString(ctx.body, 'session_id');
-      const promoId = requireInt(ctx.body, 'promo_id');
-      const stake = requireNumber(ctx.body, 'stake', { positive: true });
-      const key = idempotencyKey(ctx.body);
-      const traceId = optionalString(ctx.body, 'trace_id') ?? null;
+      const { sessionId, promoId, stake, key, traceId } = readPromoBody(ctx.body);
       const { sb } = ctx;
       if (key !== undefined) {
         const first = sb.promos.replay(ctx.account.id, key);

@@ -10,6 +10,11 @@ export function activeSession(ctx: Ctx): Session {
   return ctx.sb.accounts.findSession(ctx.account, id, { requireActive: true });
 }
 
+/** The check of a body that names only a session: `session_id` (sample mode runs it too). */
+export function checkSessionBody(ctx: Ctx): void {
+  requireString(ctx.body, 'session_id');
+}
+
 export function submitSessionJob(
   ctx: Ctx,
   session: Session,

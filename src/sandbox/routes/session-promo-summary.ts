@@ -4,12 +4,14 @@ import { listBonusBets } from '../accounts/bonus.js';
 import { racePromos } from '../accounts/race-promos.js';
 import type { Route } from '../core/http.js';
 import { ok } from '../core/reply.js';
+import { checkSessionBody } from './session-job.js';
 import { requireString } from './validate.js';
 
 export const sessionPromoSummaryRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v2/session_promo_summary',
+    check: checkSessionBody,
     handler: (ctx) => {
       const session = ctx.sb.accounts.findSession(ctx.account, requireString(ctx.body, 'session_id'));
       const bonus = listBonusBets(ctx.sb.accounts.bookAccountOf(session));

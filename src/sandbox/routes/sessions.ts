@@ -3,7 +3,7 @@
 import { runLaunch } from '../accounts/launches.js';
 import type { Session } from '../accounts/types.js';
 import type { Ctx, Route } from '../core/http.js';
-import { ApiError, ok } from '../core/reply.js';
+import { asSessionOpError, ok } from '../core/reply.js';
 import { SAMPLE_SESSION } from '../core/samples.js';
 import { optionalBool, requireString } from './validate.js';
 
@@ -23,13 +23,13 @@ function sessionOpField<T>(read: () => T): T {
   try {
     return read();
   } catch (err) {
-    if (err instanceof ApiError && err.status === 400) {
-      const detail = (err.body as { detail?: string }).detail ?? 'Bad request';
-      throw new ApiError(400, { status: 'error', message: detail });
-    }
-    throw err;
+    throw asSessionOpError(err);
   }
 }
+
+const checkSessionId = (ctx: Ctx) => {
+  sessionOpField(() => requireString(ctx.body, 'session_id'));
+};
 
 function launch(ctx: Ctx, session: Session) {
   session.revoked = false; // the flag is cleared by the next start
@@ -58,13 +58,32 @@ export const sessionRoutes: Route[] = [
     handler: (ctx) => ok({ sessions: ctx.account.sessions.map(publicSession) }),
     sample: () => ok({ sessions: [{ ...SAMPLE_SESSION, active: true, pc_id: 'sample-pc-1', status: 'active' }] }),
   },
-  { method: 'POST', path: '/api/start_session', handler: startHandler, sample: launchSample },
+  {
+    method: 'POST',
+    path: '/api/start_session',
+    errorStyle: 'session-op',
+    check: checkSessionId,
+    handler: startHandler,
+    sample: launchSample,
+  },
   // Restart cancels then relaunches; on a session that is not running it simply launches it.
-  { method: 'POST', path: '/api/restart_session', handler: startHandler, sample: launchSample },
+  {
+    method: 'POST',
+    path: '/api/restart_session',
+    errorStyle: 'session-op',
+    check: checkSessionId,
+    handler: startHandler,
+    sample: launchSample,
+  },
   {
     method: 'POST',
     path: '/v3/stop_session',
     auth: 'key-only',
+    errorStyle: 'session-op',
+    check: (ctx) => {
+      checkSessionId(ctx);
+      sessionOpField(() => optionalBool(ctx.body, 'revoke'));
+    },
     handler: (ctx) => {
       const id = sessionOpField(() => requireString(ctx.body, 'session_id'));
       const revoke = sessionOpField(() => optionalBool(ctx.body, 'revoke')) ?? false;

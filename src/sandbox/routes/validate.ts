@@ -44,6 +44,34 @@ const whole = <T extends z.ZodType<number>>(n: T) =>
 
 const bool = z.boolean({ error: (i) => `must be true or false, got ${JSON.stringify(i.input)}` });
 
+/** Largest money amount the sandbox takes, in dollars: cents stay exact in a double far beyond it. */
+export const MAX_MONEY = 1_000_000_000;
+
+/** True when `value` is a whole number of cents: 0.29 is, 0.004 is not (toFixed reads the double exactly). */
+export const wholeCents = (value: number): boolean => Number(value.toFixed(2)) === value;
+
+// Money in dollars: positive, whole cents, at most MAX_MONEY. Sub-cent amounts are refused, not rounded, so a
+// stake, a payout and a withdrawal always move the exact cents the caller named.
+export const moneySchema = number({ positive: true })
+  .max(MAX_MONEY, { error: (i) => `must be at most ${MAX_MONEY} dollars, got ${i.input}` })
+  .refine(wholeCents, {
+    error: (i) => `must be whole cents (at most 2 decimal places, 0.01 or more), got ${i.input}`,
+  });
+
+/** A required money amount in dollars: positive, whole cents, at most MAX_MONEY; else the 400 naming the field. */
+export function requireMoney(body: Body, field: string): number {
+  return read(moneySchema, body[field], field);
+}
+
+/** A required number within [min, max] (inclusive); the 400 names the field and the allowed range. */
+export function requireInRange(body: Body, field: string, range: { min: number; max: number; unit?: string }): number {
+  const unit = range.unit ? ` ${range.unit}` : '';
+  const within = number({}).refine((v) => v >= range.min && v <= range.max, {
+    error: (i) => `must be between ${range.min} and ${range.max}${unit}, got ${i.input}`,
+  });
+  return read(within, body[field], field);
+}
+
 export function requireString(body: Body, field: string): string {
   return read(requiredText, body[field], field);
 }

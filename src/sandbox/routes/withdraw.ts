@@ -1,8 +1,8 @@
 // POST /v3/withdraw_balance (async): moves cash out of the bookmaker account.
 import type { Route } from '../core/http.js';
 import { sampleEnvelope } from '../core/samples.js';
-import { activeSession, submitSessionJob } from './session-job.js';
-import { requireNumber } from './validate.js';
+import { activeSession, checkSessionBody, submitSessionJob } from './session-job.js';
+import { requireMoney } from './validate.js';
 
 export const withdrawRoutes: Route[] = [
   {
@@ -10,8 +10,12 @@ export const withdrawRoutes: Route[] = [
     path: '/v3/withdraw_balance',
     write: true,
     async: true,
+    check: (ctx) => {
+      requireMoney(ctx.body, 'amount');
+      checkSessionBody(ctx);
+    },
     handler: (ctx) => {
-      const amount = requireNumber(ctx.body, 'amount', { positive: true });
+      const amount = requireMoney(ctx.body, 'amount');
       const session = activeSession(ctx);
       return submitSessionJob(ctx, session, () => ctx.sb.ledger.withdraw(session.account_id, amount), { amount });
     },

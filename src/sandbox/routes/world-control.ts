@@ -4,7 +4,7 @@ import { ApiError, ok } from '../core/reply.js';
 import { isBookie } from '../world/books.js';
 import { closingOf } from '../world/closing.js';
 import { iso } from '../world/dates.js';
-import { optionalString, requireNumber } from './validate.js';
+import { optionalString, requireInRange } from './validate.js';
 
 export const worldControlRoutes: Route[] = [
   {
@@ -14,7 +14,7 @@ export const worldControlRoutes: Route[] = [
     auth: 'none',
     handler: ({ sb, body }) => {
       const world = sb.world;
-      const factor = requireNumber(body, 'factor', { positive: true });
+      const factor = requireInRange(body, 'factor', { min: 0.01, max: 100 });
       const bookie = optionalString(body, 'bookie');
       const epk = optionalString(body, 'epk');
       const raceKey = optionalString(body, 'race_key');

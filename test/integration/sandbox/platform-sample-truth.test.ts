@@ -77,7 +77,18 @@ describe('sample mode tells the truth', () => {
     expect(res.headers.get('deprecation')).toBe('true');
     expect(res.body.bonus_bets[0]).toMatchObject({ status: 'AVAILABLE' });
     expectSample(res);
-    const stacked = await sampleCall(sb.url, 'POST', '/v2/place_bet', DEMO, { category: 'stacked_srm' });
+    const legs = [{ runner: 'Sample Runner' }, { runner: 'Other Runner', position: 'top3' }];
+    const stacked = await sampleCall(sb.url, 'POST', '/v2/place_bet', DEMO, {
+      category: 'stacked_srm',
+      session_id: 'x',
+      track: 'Randwick',
+      race_num: 3,
+      date: '2026-05-11',
+      bets: [
+        { stake: 5, legs },
+        { stake: 5, legs },
+      ],
+    });
     expect(stacked.status).toBe(200);
     expect(stacked.body.results).toHaveLength(2);
   });

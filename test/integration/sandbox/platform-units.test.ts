@@ -75,6 +75,13 @@ describe('SandboxClock', () => {
     expect(() => new SandboxClock({ speed: 0 })).toThrow(/speed/);
     expect(() => clock({}).advance(-1)).toThrow(/non-negative/);
   });
+
+  it('refuses a time a Date cannot hold, and keeps its own', () => {
+    const c = clock({ start: new Date('2026-11-21T09:00:00Z') });
+    expect(() => c.advance(1e308)).toThrow(RangeError);
+    expect(() => c.setNow(Number.NaN)).toThrow(RangeError);
+    expect(c.now().toISOString()).toMatch(/^2026-11-21T09:00/);
+  });
 });
 
 describe('settlement money', () => {
@@ -87,6 +94,10 @@ describe('settlement money', () => {
   it('pays a won bonus bet only its winnings and a lost one nothing at pnl 0', () => {
     expect(settle(10, 2.5, true, 'won')).toEqual({ pnl: 15, credit: 15 });
     expect(settle(10, 2.5, true, 'lost')).toEqual({ pnl: 0, credit: 0 });
+  });
+  it('credits a won cash bet exactly its stake plus its pnl, even where the return rounds at a half cent', () => {
+    // $0.02 at 7.25 returns 14.5 cents: rounded once, the credit is 15 cents and the pnl 13.
+    expect(settle(0.02, 7.25, false, 'won')).toEqual({ pnl: 0.13, credit: 0.15 });
   });
   it('refunds a void cash bet and pays a cash-out its payout', () => {
     expect(settle(10, 2.5, false, 'void')).toEqual({ pnl: 0, credit: 10 });
