@@ -19,6 +19,7 @@ import { type DiscordPoster, restPoster } from './discord/poster.js';
 import { attachRouter } from './discord/router.js';
 import type { GatewayPort } from './gateway-port.js';
 import { COMPONENTS } from './handlers/index.js';
+import { COMPONENT_OWNERS } from './handlers/owners.js';
 import { reconcileYesterday } from './ledger/daily-reconciliation.js';
 import { loadCommands } from './loader.js';
 import { BetRecordRepo } from './repos/bet-records.js';
@@ -377,7 +378,7 @@ type Workers = ReturnType<typeof backgroundWorkers>;
 /** Routes interactions, registers the commands, warms the autocomplete caches, logs in. */
 async function goOnline({ config, deps, logger, stops }: Start, s: Services, token: Secret): Promise<void> {
   const commands: Map<string, Command> = await loadCommands();
-  attachRouter(s.client, commands, COMPONENTS, s.context);
+  attachRouter(s.client, commands, COMPONENTS, COMPONENT_OWNERS, s.context);
   if (deps.deployCommands ?? config.discord.guildId !== undefined) {
     await deployCommands({ config, commands: [...commands.values()] });
   }

@@ -11,7 +11,14 @@ import type { Catalog } from '../catalog/catalog.js';
 import { dayIn } from '../catalog/dates.js';
 import type { BotTunables } from '../config/config.js';
 import type { Logger } from '../config/logger.js';
-import { exposureCaps, getSettings, stakeLimits } from '../config/settings.js';
+import {
+  approvalPolicy,
+  approvalsNeeded,
+  exposureCaps,
+  type GuildSettings,
+  getSettings,
+  stakeLimits,
+} from '../config/settings.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import type { GatewayPort } from '../gateway-port.js';
 import type { BetRecord, BetRecordRepo, ClaimOutcome } from '../repos/bet-records.js';
@@ -375,6 +382,9 @@ export class BetService {
     const limits = stakeLimits(settings, this.d.tunables);
     const perBet = checkStake(p.stake, limits);
     if (!perBet.ok) return this.#closeBeforeSending(slipId, p, perBet.message);
+    // The tiers are read again too: a slip made under t1 that an admin's lower t1 now puts above it is refused.
+    const tier = opts.approved === true ? undefined : tierRefusal(settings, p);
+    if (tier) return this.#closeBeforeSending(slipId, p, tier);
     const price = await this.#checkLivePrice(p);
     if (!price.decision.ok) return this.#closeBeforeSending(slipId, p, price.decision.message, price.live);
     const claim = await this.d.records.claim({
@@ -588,3 +598,17 @@ export class BetService {
 }
 
 export { closedSlipView, submittedView };
+
+const PROPOSE_WITH = { sports: '/bet', racing: '/bet-racing', promo: '/promos' } as const;
+
+/**
+ * Confirm's tier check (decision 1634): a slip whose stake is now above the server's first tier is refused, not
+ * turned into a proposal, because approvers must see a proposal message of its own. The text says how to propose it.
+ */
+export function tierRefusal(settings: GuildSettings, p: SlipPayload): string | undefined {
+  const policy = approvalPolicy(settings);
+  const cents = p.stakeCents ?? Math.round(p.stake * 100);
+  const needed = approvalsNeeded(policy, cents);
+  if (needed === 0) return undefined;
+  return `This stake now needs ${needed === 1 ? 'one approval' : 'two approvals'}: the approval tier was lowered to ${formatMoney(policy.t1Cents / 100)} after this slip was made. Nothing was placed. Run ${PROPOSE_WITH[slipKind(p)]} again with the same stake to propose it for approval.`;
+}
