@@ -69,7 +69,7 @@ const sports: Command['execute'] = async (interaction, ctx) => {
   }
   const event = await ctx.catalog.event(epk);
   const sessionId = await ctx.bets.sessionFor(interaction.guildId, bookie);
-  const live = await ctx.bets.livePrice(sessionId, event?.sport ?? epk.split('/')[0] ?? '', epk, marketRef);
+  const live = await ctx.bets.livePrice(sessionId, event?.sport ?? epk.split('/')[0] ?? '', epk, marketRef, bookie);
   const view = priceView({
     title: `${sel.label} — ${market?.label ?? 'market'}`,
     subtitle: `${event?.name ?? epk} · card price ${sel.odds.toFixed(2)}`,

@@ -400,8 +400,10 @@ async function goOnline({ config, deps, logger, stops }: Start, s: Services, tok
  * What a stop (or crash) left half done: deliveries stored but not applied, jobs to re-track and results to post,
  * and records between states whose message the outbox has not recorded (re-queued; the reconciler asks the gateway).
  */
-async function resumeAfterStop({ logger, now }: Start, s: Services): Promise<void> {
+async function resumeAfterStop({ config, logger, now }: Start, s: Services): Promise<void> {
   await replayStoredDeliveries(s.store, (body) => s.tracker.fromWebhook(body), logger);
+  // Proposals a crash left `placing` (after a lease, in case another process is placing them).
+  await s.approvals.recoverPlacing(config.tunables.jobLeaseMs);
   const resumed = await s.tracker.resume();
   if (resumed.retracked + resumed.reposted > 0) logger.info('resumed jobs after restart', resumed);
   const touched = await s.records.inStates(['submitted', 'unknown', 'placed', 'refused', 'not_sent', 'not_placed']);

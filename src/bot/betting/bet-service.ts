@@ -31,6 +31,7 @@ import { recordView } from '../views/bet-record.js';
 import { closedSlipView, jobLostView, receiptView, submittedView } from '../views/slip.js';
 import { selectionName, sortMarkets } from './markets.js';
 import { formatMoney } from './odds.js';
+import { waitForPriceCheck } from './price-wait.js';
 import {
   kindLivePrice,
   type PromoSlipRequest,
@@ -51,7 +52,6 @@ import {
   slipKind,
 } from './slip-rules.js';
 
-const PRICE_CHECK_WAIT_MS = 20_000;
 const RESEND_WAIT_MS = 120_000;
 
 export interface BetServiceDeps {
@@ -215,7 +215,7 @@ export class BetService {
   }
 
   /** Live price of one selection, by market_ref, through the price check of the session. */
-  async livePrice(sessionId: string, sport: string, epk: string, marketRef: string): Promise<number> {
+  async livePrice(sessionId: string, sport: string, epk: string, marketRef: string, bookie?: string): Promise<number> {
     const submission = await this.d.gateway.priceChecks.sports({
       session_ids: [sessionId],
       category: 'sports',
@@ -226,7 +226,7 @@ export class BetService {
     });
     const job = submission.jobs[0];
     if (!job) throw new UserFacingError('The price check returned nothing. Try again in a moment.');
-    const outcome = await job.wait({ signal: AbortSignal.timeout(PRICE_CHECK_WAIT_MS) });
+    const outcome = await waitForPriceCheck(job, bookie);
     if (outcome.status !== 'completed') {
       throw new UserFacingError(`The price check did not finish (${outcome.status}). Try again in a moment.`);
     }
@@ -242,7 +242,7 @@ export class BetService {
 
   /** The live price of any kind of slip (sports by market_ref, a racing runner, a promo card's boosted price). */
   async livePriceFor(p: SlipPayload): Promise<number> {
-    if (slipKind(p) === 'sports') return this.livePrice(p.sessionId, p.sport, p.epk, p.marketRef);
+    if (slipKind(p) === 'sports') return this.livePrice(p.sessionId, p.sport, p.epk, p.marketRef, p.bookie);
     const live = await kindLivePrice(this.d.gateway, p, this.d.callbackUrl);
     if (live === undefined) throw new UserFacingError('This slip cannot be priced any more. Make a new one.');
     return live;
@@ -321,7 +321,7 @@ export class BetService {
       : req.sessionId
         ? await this.#chosenSession(req.sessionId, req.bookie, 'Make a new slip with /bet or /compare.')
         : await this.sessionFor(req.guildId, req.bookie);
-    const live = req.routed?.live ?? (await this.livePrice(sessionId, sport, req.epk, req.marketRef));
+    const live = req.routed?.live ?? (await this.livePrice(sessionId, sport, req.epk, req.marketRef, req.bookie));
     const minCheck = checkMinOdds(req.minOdds, live);
     if (!minCheck.ok) throw new UserFacingError(minCheck.message);
     const now = this.d.now();
@@ -360,6 +360,14 @@ export class BetService {
 
   async attachMessage(slipId: string, channelId: string, messageId: string): Promise<void> {
     await this.d.slips.setMessage(slipId, channelId, messageId);
+    // Already claimed (a quick last approval): the message shows the bet's state from now on.
+    const record = await this.d.records.bySlip(slipId);
+    if (record) await this.show(record);
+  }
+
+  /** The bet record a slip was claimed into, if any. */
+  recordOf(slipId: string): Promise<BetRecord | undefined> {
+    return this.d.records.bySlip(slipId);
   }
 
   /**
@@ -370,7 +378,7 @@ export class BetService {
   async confirm(
     slipId: string,
     userId: string,
-    where: { channelId: string; messageId: string },
+    where: { channelId: string; messageId: string | null },
     opts: { approved?: boolean } = {},
   ): Promise<ConfirmResult> {
     const slip = await this.d.slips.get<SlipPayload>(slipId);
@@ -411,16 +419,23 @@ export class BetService {
   async #mayConfirm(
     slip: SlipRecord<SlipPayload>,
     userId: string,
-    where: { channelId: string; messageId: string },
+    where: { channelId: string; messageId: string | null },
     approved: boolean,
   ): Promise<ConfirmResult | undefined> {
     if (!approved && (await this.#isProposal(slip.slipId))) return { kind: 'needs_approval' };
-    if (slip.messageId !== null && (slip.messageId !== where.messageId || slip.channelId !== where.channelId)) {
+    // A proposal's approvals place it, from its record: its message id may not be stored yet (decision 1631).
+    if (
+      !approved &&
+      slip.messageId !== null &&
+      (slip.messageId !== where.messageId || slip.channelId !== where.channelId)
+    ) {
       return { kind: 'wrong_message' };
     }
     if (slip.userId !== userId) return { kind: 'not_owner', ownerId: slip.userId };
     // A crash between posting the slip and storing its message id: the owner's click names the message.
-    if (slip.messageId === null) await this.d.slips.adoptMessage(slip.slipId, where.channelId, where.messageId);
+    if (slip.messageId === null && where.messageId !== null) {
+      await this.d.slips.adoptMessage(slip.slipId, where.channelId, where.messageId);
+    }
     if (slip.expiresAt > this.d.now()) return undefined;
     const closed = await this.d.slips.close(slip.slipId);
     return closed

@@ -74,7 +74,8 @@ export async function route(
     const command = interaction.isCommand() ? interaction.commandName : undefined;
     if (isMemberMistake(err)) {
       // A member's typo or a gateway refusal of what they asked: one short line, the answer tells them what to do.
-      if (!(err instanceof UserFacingError)) {
+      if (err instanceof UserFacingError && err.log) ctx.logger[err.log.level](err.log.line, err.log.fields);
+      else if (!(err instanceof UserFacingError)) {
         ctx.logger.info('request refused', {
           kind: interaction.type,
           command,
