@@ -28,11 +28,16 @@ import { OnceRepo } from './repos/once.js';
 import { ProposalRepo } from './repos/proposals.js';
 import { SlipRepo } from './repos/slips.js';
 import { Outbox } from './results/outbox.js';
-import { digestOf, type Receiver, shapeProblem, startReceiver, type WebhookDelivery } from './results/receiver.js';
+import { type Receiver, shapeProblem, startReceiver, type WebhookDelivery } from './results/receiver.js';
 import { Reconciler } from './results/reconciler.js';
 import { ResultTracker } from './results/result-tracker.js';
 import { SettlementWatcher } from './results/settlement.js';
-import { replayStoredDeliveries, storedDelivery } from './results/stored-deliveries.js';
+import {
+  outcomeAccepted,
+  quarantineDelivery,
+  replayStoredDeliveries,
+  storedDelivery,
+} from './results/stored-deliveries.js';
 import { startJobTakeover } from './results/takeover.js';
 import { type BotStore, type LeaderRun, openStore, StoreClosedError } from './store/index.js';
 import { recordView } from './views/bet-record.js';
@@ -227,7 +232,8 @@ function buildServices(
     logger,
     now,
     leaseRenewMs: Math.floor(jobLeaseMs / 3),
-    storedDelivery: (correlationId) => storedDelivery(store, correlationId),
+    storedDelivery: (correlationId) => storedDelivery(store, correlationId, logger, now()),
+    accepts: (correlationId, outcome) => outcomeAccepted(store, outcome, correlationId, logger, now()),
   });
   stops.push(() => tracker.stop());
   const catalog = new Catalog(gateway, store);
@@ -297,18 +303,7 @@ async function startWebhookReceiver({ config, deps, logger, now, stops }: Start,
     apiKey: config.gateway.apiKey?.reveal() ?? '',
     once: new OnceRepo(store),
     check: async (body) => shapeProblem((await jobs.get(body.correlation_id))?.kind, body),
-    quarantine: async (body, raw, reason) => {
-      const rows = await store.query(
-        `INSERT INTO quarantined_deliveries (digest, correlation_id, reason, body, received_at)
-         VALUES (?, ?, ?, ?, ?) ON CONFLICT (digest) DO NOTHING RETURNING digest`,
-        digestOf(raw),
-        body.correlation_id,
-        reason,
-        raw,
-        now(),
-      );
-      return rows.length === 1;
-    },
+    quarantine: (body, raw, reason) => quarantineDelivery(store, { body, raw, reason, now: now() }),
     onDelivery: (body: WebhookDelivery) => tracker.fromWebhook(body),
     logger,
     now,
@@ -401,7 +396,7 @@ async function goOnline({ config, deps, logger, stops }: Start, s: Services, tok
  * and records between states whose message the outbox has not recorded (re-queued; the reconciler asks the gateway).
  */
 async function resumeAfterStop({ config, logger, now }: Start, s: Services): Promise<void> {
-  await replayStoredDeliveries(s.store, (body) => s.tracker.fromWebhook(body), logger);
+  await replayStoredDeliveries(s.store, (body) => s.tracker.fromWebhook(body), logger, now());
   // Proposals a crash left `placing` (after a lease, in case another process is placing them).
   await s.approvals.recoverPlacing(config.tunables.jobLeaseMs);
   const resumed = await s.tracker.resume();

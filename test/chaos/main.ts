@@ -1,4 +1,5 @@
 // `npm run chaos`: the bot against the sandbox's faults and the local Discord; prints the summary line last.
+import { crossGuildClicks, stakesWithSeparators } from './attacks-desk.js';
 import { crashSteps } from './crash-steps.js';
 import { commandFuzz, duplicateDeliveries, faultStorm, killNine, webhookFuzz } from './scenarios.js';
 import { failedLine, type ScenarioResult, summarise, summaryLine } from './tally.js';
@@ -33,6 +34,8 @@ export async function runChaos(sizes: ChaosSizes, print: (line: string) => void)
     ['kill -9', () => killNine()],
     ['fault storm', () => faultStorm(sizes.stormBets, sizes.stormReads)],
     ['command fuzz', () => commandFuzz(sizes.commands)],
+    ['cross-guild and cross-message clicks', () => crossGuildClicks()],
+    ['stakes with separators', () => stakesWithSeparators()],
     ...(sizes.crashSteps
       ? [['kill -9 at every step', () => crashSteps()] as [string, () => Promise<ScenarioResult>]]
       : []),
