@@ -8,7 +8,7 @@ import {
 } from '../src/bot/catalog/choices.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { respondChoices } from '../src/bot/discord/interact.js';
-import { putRef } from '../src/bot/discord/refs.js';
+import { ownerOf, putRef } from '../src/bot/discord/refs.js';
 import type { BestPriceRef } from '../src/bot/handlers/compare.js';
 import { compareView } from '../src/bot/views/compare.js';
 
@@ -35,7 +35,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     if (!row.best || row.best.price === null) continue;
     const { bookie, marketRef, sessionId } = row.best;
     const ref: BestPriceRef = { epk, bookie, marketRef, sessionId };
-    betRefs.set(row.key, await putRef(ctx.store, ref));
+    betRefs.set(row.key, await putRef(ctx.store, ref, ownerOf(interaction)));
   }
   const view = compareView({ ...result, betRefs });
   await interaction.editReply({ embeds: view.embeds, components: view.components });

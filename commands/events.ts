@@ -6,7 +6,7 @@ import { leagueKeyOf, leagueName } from '../src/bot/catalog/leagues.js';
 import { getSettings } from '../src/bot/config/settings.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
-import { putRef } from '../src/bot/discord/refs.js';
+import { ownerOf, putRef } from '../src/bot/discord/refs.js';
 import { eventsView } from '../src/bot/views/events.js';
 
 export const data = new SlashCommandBuilder()
@@ -49,7 +49,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   }
   const q: EventsQueryRef = { league, day: day.day, timezone: settings.timezone, ...(status ? { status } : {}) };
   const events = await eventsForDay(ctx, q);
-  const ref = await putRef(ctx.store, q);
+  const ref = await putRef(ctx.store, q, ownerOf(interaction));
   const view = eventsView({
     events,
     league,

@@ -3,6 +3,7 @@ import { CARD_PATIENCE_MS, cardOf, cardQueuedMessage, saveCardRef } from '../src
 import { bookieChoices, eventChoices, marketChoices, resolveEventOption } from '../src/bot/catalog/choices.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
+import { ownerOf } from '../src/bot/discord/refs.js';
 import { cardView } from '../src/bot/views/card.js';
 import { Tier } from '../src/gateway/index.js';
 
@@ -60,7 +61,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     },
   });
   await Promise.all(told);
-  const ref = await saveCardRef(ctx, cardRef);
+  const ref = await saveCardRef(ctx, cardRef, ownerOf(interaction));
   const view = cardView({ card, eventName: cardRef.eventName, ref, page: 0, startTime: cardRef.startTime });
   await interaction.editReply({ content: '', embeds: view.embeds, components: view.components });
 };

@@ -14,6 +14,7 @@ import { KNOWN_TRACKS, RACE_TYPES, resolveTrack, trackValue } from '../src/bot/c
 import { getSettings } from '../src/bot/config/settings.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
+import { ownerOf } from '../src/bot/discord/refs.js';
 import { raceBoard } from '../src/bot/handlers/racing.js';
 import { priceView } from '../src/bot/views/desk.js';
 
@@ -68,7 +69,7 @@ const sports: Command['execute'] = async (interaction, ctx) => {
   }
   const event = await ctx.catalog.event(epk);
   const sessionId = await ctx.bets.sessionFor(interaction.guildId, bookie);
-  const live = await ctx.bets.livePrice(sessionId, event?.sport ?? epk.split('/')[0] ?? '', epk, marketRef);
+  const live = await ctx.bets.livePrice(sessionId, event?.sport ?? epk.split('/')[0] ?? '', epk, marketRef, bookie);
   const view = priceView({
     title: `${sel.label} — ${market?.label ?? 'market'}`,
     subtitle: `${event?.name ?? epk} · card price ${sel.odds.toFixed(2)}`,
@@ -87,7 +88,11 @@ const racing: Command['execute'] = async (interaction, ctx) => {
   );
   const race = interaction.options.getInteger('race', true);
   const runner = interaction.options.getString('runner')?.trim() || undefined;
-  const board = await raceBoard(ctx, { track, raceType, raceNum: race, date: day.day }, runner ? { runner } : {});
+  const board = await raceBoard(
+    ctx,
+    { track, raceType, raceNum: race, date: day.day },
+    { owner: ownerOf(interaction), ...(runner ? { runner } : {}) },
+  );
   if (typeof board === 'string') return replyEphemeral(interaction, board);
   await interaction.editReply({ embeds: board.embeds, components: board.components });
 };

@@ -1,5 +1,6 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import type { Command } from '../src/bot/discord/command.js';
+import { ownerOf } from '../src/bot/discord/refs.js';
 import { showPromos } from '../src/bot/handlers/promos.js';
 
 export const data = new SlashCommandBuilder()
@@ -9,7 +10,7 @@ export const data = new SlashCommandBuilder()
 
 export const execute: Command['execute'] = async (interaction, ctx) => {
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const view = await showPromos(ctx);
+  const view = await showPromos(ctx, ownerOf(interaction));
   await interaction.editReply({ embeds: view.embeds, components: view.components });
 };
 

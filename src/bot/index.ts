@@ -19,6 +19,7 @@ import { type DiscordPoster, restPoster } from './discord/poster.js';
 import { attachRouter } from './discord/router.js';
 import type { GatewayPort } from './gateway-port.js';
 import { COMPONENTS } from './handlers/index.js';
+import { COMPONENT_OWNERS } from './handlers/owners.js';
 import { reconcileYesterday } from './ledger/daily-reconciliation.js';
 import { loadCommands } from './loader.js';
 import { BetRecordRepo } from './repos/bet-records.js';
@@ -27,11 +28,16 @@ import { OnceRepo } from './repos/once.js';
 import { ProposalRepo } from './repos/proposals.js';
 import { SlipRepo } from './repos/slips.js';
 import { Outbox } from './results/outbox.js';
-import { digestOf, type Receiver, shapeProblem, startReceiver, type WebhookDelivery } from './results/receiver.js';
+import { type Receiver, shapeProblem, startReceiver, type WebhookDelivery } from './results/receiver.js';
 import { Reconciler } from './results/reconciler.js';
 import { ResultTracker } from './results/result-tracker.js';
 import { SettlementWatcher } from './results/settlement.js';
-import { replayStoredDeliveries, storedDelivery } from './results/stored-deliveries.js';
+import {
+  outcomeAccepted,
+  quarantineDelivery,
+  replayStoredDeliveries,
+  storedDelivery,
+} from './results/stored-deliveries.js';
 import { startJobTakeover } from './results/takeover.js';
 import { type BotStore, type LeaderRun, openStore, StoreClosedError } from './store/index.js';
 import { recordView } from './views/bet-record.js';
@@ -226,7 +232,8 @@ function buildServices(
     logger,
     now,
     leaseRenewMs: Math.floor(jobLeaseMs / 3),
-    storedDelivery: (correlationId) => storedDelivery(store, correlationId),
+    storedDelivery: (correlationId) => storedDelivery(store, correlationId, logger, now()),
+    accepts: (correlationId, outcome) => outcomeAccepted(store, outcome, correlationId, logger, now()),
   });
   stops.push(() => tracker.stop());
   const catalog = new Catalog(gateway, store);
@@ -296,18 +303,7 @@ async function startWebhookReceiver({ config, deps, logger, now, stops }: Start,
     apiKey: config.gateway.apiKey?.reveal(),
     once: new OnceRepo(store),
     check: async (body) => shapeProblem((await jobs.get(body.correlation_id))?.kind, body),
-    quarantine: async (body, raw, reason) => {
-      const rows = await store.query(
-        `INSERT INTO quarantined_deliveries (digest, correlation_id, reason, body, received_at)
-         VALUES (?, ?, ?, ?, ?) ON CONFLICT (digest) DO NOTHING RETURNING digest`,
-        digestOf(raw),
-        body.correlation_id,
-        reason,
-        raw,
-        now(),
-      );
-      return rows.length === 1;
-    },
+    quarantine: (body, raw, reason) => quarantineDelivery(store, { body, raw, reason, now: now() }),
     onDelivery: (body: WebhookDelivery) => tracker.fromWebhook(body),
     logger,
     now,
@@ -377,7 +373,7 @@ type Workers = ReturnType<typeof backgroundWorkers>;
 /** Routes interactions, registers the commands, warms the autocomplete caches, logs in. */
 async function goOnline({ config, deps, logger, stops }: Start, s: Services, token: Secret): Promise<void> {
   const commands: Map<string, Command> = await loadCommands();
-  attachRouter(s.client, commands, COMPONENTS, s.context);
+  attachRouter(s.client, commands, COMPONENTS, COMPONENT_OWNERS, s.context);
   if (deps.deployCommands ?? config.discord.guildId !== undefined) {
     await deployCommands({ config, commands: [...commands.values()] });
   }
@@ -399,8 +395,10 @@ async function goOnline({ config, deps, logger, stops }: Start, s: Services, tok
  * What a stop (or crash) left half done: deliveries stored but not applied, jobs to re-track and results to post,
  * and records between states whose message the outbox has not recorded (re-queued; the reconciler asks the gateway).
  */
-async function resumeAfterStop({ logger, now }: Start, s: Services): Promise<void> {
-  await replayStoredDeliveries(s.store, (body) => s.tracker.fromWebhook(body), logger);
+async function resumeAfterStop({ config, logger, now }: Start, s: Services): Promise<void> {
+  await replayStoredDeliveries(s.store, (body) => s.tracker.fromWebhook(body), logger, now());
+  // Proposals a crash left `placing` (after a lease, in case another process is placing them).
+  await s.approvals.recoverPlacing(config.tunables.jobLeaseMs);
   const resumed = await s.tracker.resume();
   if (resumed.retracked + resumed.reposted > 0) logger.info('resumed jobs after restart', resumed);
   const touched = await s.records.inStates(['submitted', 'unknown', 'placed', 'refused', 'not_sent', 'not_placed']);

@@ -13,6 +13,11 @@ export const FIXTURE_IDS = {
   botRole: '1200000000000000203',
   channels: { bets: '1200000000000000301', results: '1200000000000000302' },
   users: { admin: '1200000000000000401', bettor: '1200000000000000402', viewer: '1200000000000000403' },
+  /**
+   * A second server the bot is also in, _Elsewhere_, with one channel `#lobby`. Every fixture member is there and
+   * holds Administrator (they made it): what a member of the syndicate's server has in a server of their own.
+   */
+  elsewhere: { guild: '1200000000000000500', channels: { lobby: '1200000000000000501' } },
 } as const;
 
 /**

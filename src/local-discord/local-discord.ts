@@ -8,6 +8,7 @@ import { Router } from './http/router.js';
 import { createRestServer } from './http/server.js';
 import { makeBotToken } from './ids.js';
 import type { MessageRef } from './interactions/components.js';
+import { type ForgedComponent, forgeComponent } from './interactions/forged.js';
 import type { InteractionHandle } from './interactions/open.js';
 import { UserActions, type UserRef } from './interactions/user-actions.js';
 import { applicationRoutes, gatewayUrl } from './rest/application.js';
@@ -183,6 +184,20 @@ export class LocalDiscord {
   /** A user submits the modal the bot opened for them (the latest one with this custom id). */
   submitModal(input: Parameters<UserActions['submitModal']>[0]): Promise<InteractionHandle> {
     return this.#actions.submitModal(input);
+  }
+
+  /**
+   * What only a modified client sends: a component interaction with any custom id, from any channel the member is
+   * in (`ld.elsewhere.channelId` is in a second server where every member is an administrator), on any message.
+   */
+  forgeComponent(input: Omit<ForgedComponent, 'userId'> & { user: UserRef }): InteractionHandle {
+    const { user, ...rest } = input;
+    return forgeComponent(this.#world, this.#timers, { ...rest, userId: typeof user === 'string' ? user : user.id });
+  }
+
+  /** The second server's id and its #lobby channel (see forgeComponent). */
+  get elsewhere(): { guildId: string; channelId: string } {
+    return { guildId: FIXTURE_IDS.elsewhere.guild, channelId: FIXTURE_IDS.elsewhere.channels.lobby };
   }
 
   /** A member posts a plain message in a channel (the bot sees it as MESSAGE_CREATE with the GuildMessages intent). */

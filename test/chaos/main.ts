@@ -1,5 +1,6 @@
 // `npm run chaos`: the bot against the sandbox's faults and the local Discord; prints the summary line last.
 import { autocompleteFlood, hostileGatewayBodies, secretsInClientErrors } from './attacks-client.js';
+import { crossGuildClicks, stakesWithSeparators } from './attacks-desk.js';
 import { hostileControlInputs, subCentMoney } from './attacks-sandbox.js';
 import { crashSteps } from './crash-steps.js';
 import { commandFuzz, duplicateDeliveries, faultStorm, killNine, webhookFuzz } from './scenarios.js';
@@ -68,6 +69,8 @@ export async function runChaos(sizes: ChaosSizes, print: (line: string) => void)
     ['autocomplete flood', () => autocompleteFlood(sizes.autocompleteAsks)],
     ['hostile control inputs', () => hostileControlInputs(sizes.controlAttacks)],
     ['sub-cent money', () => subCentMoney(sizes.moneyOps)],
+    ['cross-guild and cross-message clicks', () => crossGuildClicks()],
+    ['stakes with separators', () => stakesWithSeparators()],
     ...(sizes.crashSteps
       ? [['kill -9 at every step', () => crashSteps()] as [string, () => Promise<ScenarioResult>]]
       : []),

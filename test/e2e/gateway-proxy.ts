@@ -8,8 +8,11 @@ import type { AddressInfo } from 'node:net';
  */
 export interface GatewayProxy {
   url: string;
-  /** Holds every request whose path starts with `pathPrefix` (several prefixes may be held) until release(). */
-  hold(pathPrefix: string): void;
+  /**
+   * Holds every request whose path starts with `pathPrefix` (several prefixes may be held) until release();
+   * `after` lets that many matching requests through first.
+   */
+  hold(pathPrefix: string, opts?: { after?: number }): void;
   /**
    * Forwards requests whose path starts with `pathPrefix` (the sandbox acts on them) but holds the answers
    * until release() (or drop()): the gateway has the request, the bot has no reply yet.
@@ -30,6 +33,7 @@ export interface GatewayProxy {
 export async function startGatewayProxy(target: string): Promise<GatewayProxy> {
   const upstream = new URL(target);
   const holding = new Set<string>();
+  const passes = new Map<string, number>();
   let holdingAnswers: string | undefined;
   const waiting: Array<() => void> = [];
   const waitingAnswers: Array<{ send: () => void; res: ServerResponse }> = [];
@@ -69,7 +73,12 @@ export async function startGatewayProxy(target: string): Promise<GatewayProxy> {
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const path = req.url ?? '';
-      if ([...holding].some((p) => path.startsWith(p))) {
+      const prefix = [...holding].find((p) => path.startsWith(p));
+      const pass = prefix === undefined ? 0 : (passes.get(prefix) ?? 0);
+      if (prefix !== undefined && pass > 0) {
+        passes.set(prefix, pass - 1);
+        forward(req, res, body);
+      } else if (prefix !== undefined) {
         waiting.push(() => forward(req, res, body));
         waitingRequests.push(res);
         waitingPaths.push(path);
@@ -80,14 +89,16 @@ export async function startGatewayProxy(target: string): Promise<GatewayProxy> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    hold(pathPrefix) {
+    hold(pathPrefix, opts = {}) {
       holding.add(pathPrefix);
+      passes.set(pathPrefix, opts.after ?? 0);
     },
     holdAnswers(pathPrefix) {
       holdingAnswers = pathPrefix;
     },
     release() {
       holding.clear();
+      passes.clear();
       waitingPaths.length = 0;
       holdingAnswers = undefined;
       waitingRequests.length = 0;
@@ -96,6 +107,7 @@ export async function startGatewayProxy(target: string): Promise<GatewayProxy> {
     },
     drop() {
       holding.clear();
+      passes.clear();
       waitingPaths.length = 0;
       holdingAnswers = undefined;
       waiting.length = 0;

@@ -186,9 +186,9 @@ export class Approvals {
   async #place(p: Proposal, slip: SlipPayload, member: Member): Promise<ApproveResult> {
     const placing = await this.d.proposals.move(p.proposalId, ['open'], 'placing', this.d.now(), { round: p.round });
     if (!placing) return { kind: 'approved', left: 0 };
-    if (!p.messageId) throw new Error(`proposal ${p.proposalId} has no message to place from`);
     let result: Awaited<ReturnType<BetService['confirm']>>;
     try {
+      // The message id is not needed: the proposal names the slip (its message may not be stored yet).
       result = await this.d.bets.confirm(
         p.slipId,
         p.proposerId,
@@ -248,8 +248,12 @@ export class Approvals {
     return { kind: 'rejected' };
   }
 
-  /** Expires proposals past their time and reminds approvers at half-time (each exactly once). */
+  /**
+   * Expires proposals past their time and reminds approvers at half-time (each exactly once); ends placements
+   * abandoned for longer than a job lease.
+   */
   async tick(): Promise<void> {
+    await this.recoverPlacing(this.d.tunables.jobLeaseMs);
     const now = this.d.now();
     for (const p of await this.d.proposals.expireDue(now)) await this.#afterExpiry(p);
     for (const p of await this.d.proposals.remindDue(now)) {
@@ -262,6 +266,39 @@ export class Approvals {
         reminderView(p, slip.payload, approvalPolicy(settings).approverRoleId),
       );
     }
+  }
+
+  /**
+   * The way out of `placing` (decision 1631): a proposal left there longer than `graceMs` (its process died or
+   * threw between the last approval and the claim) ends `placed` when its bet was claimed, otherwise `closed` with
+   * its hold released. Closing the slip first (serialized with the claim) makes the two exclusive.
+   */
+  async recoverPlacing(graceMs: number): Promise<number> {
+    const now = this.d.now();
+    const stale = await this.d.proposals.placingSince(now - graceMs);
+    for (const p of stale) {
+      const slip = await this.d.slips.get<SlipPayload>(p.slipId);
+      await this.d.slips.close(p.slipId);
+      if (await this.d.bets.recordOf(p.slipId)) {
+        await this.d.proposals.move(p.proposalId, ['placing'], 'placed', now);
+        continue;
+      }
+      const message =
+        'The placement was interrupted before the bet was sent. Nothing was placed and the hold is released.';
+      const closed = await this.d.proposals.move(p.proposalId, ['placing'], 'closed', now, { note: message });
+      if (!closed) continue;
+      this.d.logger.warn('released a proposal left placing', { proposalId: p.proposalId });
+      await this.#record(closed, 'release', null, { reason: message });
+      if (slip) {
+        await this.#final(
+          closed,
+          slip.payload,
+          'Bet not placed',
+          `${message} Propose it again with ${AGAIN[slipKind(slip.payload)]}.`,
+        );
+      }
+    }
+    return stale.length;
   }
 
   async #expire(p: Proposal): Promise<void> {

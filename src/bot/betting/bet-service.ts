@@ -11,7 +11,14 @@ import type { Catalog } from '../catalog/catalog.js';
 import { dayIn } from '../catalog/dates.js';
 import type { BotTunables } from '../config/config.js';
 import type { Logger } from '../config/logger.js';
-import { exposureCaps, getSettings, stakeLimits } from '../config/settings.js';
+import {
+  approvalPolicy,
+  approvalsNeeded,
+  exposureCaps,
+  type GuildSettings,
+  getSettings,
+  stakeLimits,
+} from '../config/settings.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import type { GatewayPort } from '../gateway-port.js';
 import type { BetRecord, BetRecordRepo, ClaimOutcome } from '../repos/bet-records.js';
@@ -24,6 +31,7 @@ import { recordView } from '../views/bet-record.js';
 import { closedSlipView, jobLostView, receiptView, submittedView } from '../views/slip.js';
 import { selectionName, sortMarkets } from './markets.js';
 import { formatMoney } from './odds.js';
+import { waitForPriceCheck } from './price-wait.js';
 import {
   kindLivePrice,
   type PromoSlipRequest,
@@ -44,7 +52,6 @@ import {
   slipKind,
 } from './slip-rules.js';
 
-const PRICE_CHECK_WAIT_MS = 20_000;
 const RESEND_WAIT_MS = 120_000;
 
 export interface BetServiceDeps {
@@ -208,7 +215,7 @@ export class BetService {
   }
 
   /** Live price of one selection, by market_ref, through the price check of the session. */
-  async livePrice(sessionId: string, sport: string, epk: string, marketRef: string): Promise<number> {
+  async livePrice(sessionId: string, sport: string, epk: string, marketRef: string, bookie?: string): Promise<number> {
     const submission = await this.d.gateway.priceChecks.sports({
       session_ids: [sessionId],
       category: 'sports',
@@ -219,7 +226,7 @@ export class BetService {
     });
     const job = submission.jobs[0];
     if (!job) throw new UserFacingError('The price check returned nothing. Try again in a moment.');
-    const outcome = await job.wait({ signal: AbortSignal.timeout(PRICE_CHECK_WAIT_MS) });
+    const outcome = await waitForPriceCheck(job, bookie);
     if (outcome.status !== 'completed') {
       throw new UserFacingError(`The price check did not finish (${outcome.status}). Try again in a moment.`);
     }
@@ -235,7 +242,7 @@ export class BetService {
 
   /** The live price of any kind of slip (sports by market_ref, a racing runner, a promo card's boosted price). */
   async livePriceFor(p: SlipPayload): Promise<number> {
-    if (slipKind(p) === 'sports') return this.livePrice(p.sessionId, p.sport, p.epk, p.marketRef);
+    if (slipKind(p) === 'sports') return this.livePrice(p.sessionId, p.sport, p.epk, p.marketRef, p.bookie);
     const live = await kindLivePrice(this.d.gateway, p, this.d.callbackUrl);
     if (live === undefined) throw new UserFacingError('This slip cannot be priced any more. Make a new one.');
     return live;
@@ -314,7 +321,7 @@ export class BetService {
       : req.sessionId
         ? await this.#chosenSession(req.sessionId, req.bookie, 'Make a new slip with /bet or /compare.')
         : await this.sessionFor(req.guildId, req.bookie);
-    const live = req.routed?.live ?? (await this.livePrice(sessionId, sport, req.epk, req.marketRef));
+    const live = req.routed?.live ?? (await this.livePrice(sessionId, sport, req.epk, req.marketRef, req.bookie));
     const minCheck = checkMinOdds(req.minOdds, live);
     if (!minCheck.ok) throw new UserFacingError(minCheck.message);
     const now = this.d.now();
@@ -353,6 +360,14 @@ export class BetService {
 
   async attachMessage(slipId: string, channelId: string, messageId: string): Promise<void> {
     await this.d.slips.setMessage(slipId, channelId, messageId);
+    // Already claimed (a quick last approval): the message shows the bet's state from now on.
+    const record = await this.d.records.bySlip(slipId);
+    if (record) await this.show(record);
+  }
+
+  /** The bet record a slip was claimed into, if any. */
+  recordOf(slipId: string): Promise<BetRecord | undefined> {
+    return this.d.records.bySlip(slipId);
   }
 
   /**
@@ -363,7 +378,7 @@ export class BetService {
   async confirm(
     slipId: string,
     userId: string,
-    where: { channelId: string; messageId: string },
+    where: { channelId: string; messageId: string | null },
     opts: { approved?: boolean } = {},
   ): Promise<ConfirmResult> {
     const slip = await this.d.slips.get<SlipPayload>(slipId);
@@ -375,6 +390,9 @@ export class BetService {
     const limits = stakeLimits(settings, this.d.tunables);
     const perBet = checkStake(p.stake, limits);
     if (!perBet.ok) return this.#closeBeforeSending(slipId, p, perBet.message);
+    // The tiers are read again too: a slip made under t1 that an admin's lower t1 now puts above it is refused.
+    const tier = opts.approved === true ? undefined : tierRefusal(settings, p);
+    if (tier) return this.#closeBeforeSending(slipId, p, tier);
     const price = await this.#checkLivePrice(p);
     if (!price.decision.ok) return this.#closeBeforeSending(slipId, p, price.decision.message, price.live);
     const claim = await this.d.records.claim({
@@ -401,16 +419,23 @@ export class BetService {
   async #mayConfirm(
     slip: SlipRecord<SlipPayload>,
     userId: string,
-    where: { channelId: string; messageId: string },
+    where: { channelId: string; messageId: string | null },
     approved: boolean,
   ): Promise<ConfirmResult | undefined> {
     if (!approved && (await this.#isProposal(slip.slipId))) return { kind: 'needs_approval' };
-    if (slip.messageId !== null && (slip.messageId !== where.messageId || slip.channelId !== where.channelId)) {
+    // A proposal's approvals place it, from its record: its message id may not be stored yet (decision 1631).
+    if (
+      !approved &&
+      slip.messageId !== null &&
+      (slip.messageId !== where.messageId || slip.channelId !== where.channelId)
+    ) {
       return { kind: 'wrong_message' };
     }
     if (slip.userId !== userId) return { kind: 'not_owner', ownerId: slip.userId };
     // A crash between posting the slip and storing its message id: the owner's click names the message.
-    if (slip.messageId === null) await this.d.slips.adoptMessage(slip.slipId, where.channelId, where.messageId);
+    if (slip.messageId === null && where.messageId !== null) {
+      await this.d.slips.adoptMessage(slip.slipId, where.channelId, where.messageId);
+    }
     if (slip.expiresAt > this.d.now()) return undefined;
     const closed = await this.d.slips.close(slip.slipId);
     return closed
@@ -588,3 +613,17 @@ export class BetService {
 }
 
 export { closedSlipView, submittedView };
+
+const PROPOSE_WITH = { sports: '/bet', racing: '/bet-racing', promo: '/promos' } as const;
+
+/**
+ * Confirm's tier check (decision 1634): a slip whose stake is now above the server's first tier is refused, not
+ * turned into a proposal, because approvers must see a proposal message of its own. The text says how to propose it.
+ */
+export function tierRefusal(settings: GuildSettings, p: SlipPayload): string | undefined {
+  const policy = approvalPolicy(settings);
+  const cents = p.stakeCents ?? Math.round(p.stake * 100);
+  const needed = approvalsNeeded(policy, cents);
+  if (needed === 0) return undefined;
+  return `This stake now needs ${needed === 1 ? 'one approval' : 'two approvals'}: the approval tier was lowered to ${formatMoney(policy.t1Cents / 100)} after this slip was made. Nothing was placed. Run ${PROPOSE_WITH[slipKind(p)]} again with the same stake to propose it for approval.`;
+}

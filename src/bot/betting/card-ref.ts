@@ -1,7 +1,7 @@
 import type { MarketsLimiter, Tier } from '../../gateway/index.js';
 import type { CardAdmission } from '../catalog/catalog.js';
 import type { BotContext } from '../context.js';
-import { getRef, putRef } from '../discord/refs.js';
+import { getRef, putRef, type RefOwner } from '../discord/refs.js';
 import { UserFacingError } from '../discord/user-errors.js';
 
 /** What a card's buttons and menus point at, stored under a short ref (custom ids hold 100 characters). */
@@ -15,7 +15,8 @@ export interface CardRef {
   market?: string;
 }
 
-export const saveCardRef = (ctx: BotContext, ref: CardRef) => putRef(ctx.store, ref);
+/** Saved for the channel the card is shown in: its buttons work there only. */
+export const saveCardRef = (ctx: BotContext, ref: CardRef, owner: RefOwner) => putRef(ctx.store, ref, owner);
 
 export async function loadCardRef(ctx: BotContext, ref: string): Promise<CardRef> {
   const found = await getRef<CardRef>(ctx.store, ref);

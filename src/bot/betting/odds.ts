@@ -26,15 +26,21 @@ export function acceptableFloor(shown: number, tolerance: number, minOdds?: numb
 
 /**
  * A stake in whole cents from its decimal text ("10", "10.5", "$1,250.75"), or from a number by its shortest
- * decimal form (so 1e-9 and 10.000000001 are refused, not rounded). Undefined for anything else.
+ * decimal form (so 1e-9 and 10.000000001 are refused, not rounded). Undefined for anything else. A comma is
+ * read only as a thousands separator in whole groups of three ("12,345"); "5,00" or "1,2,3" are refused, never
+ * read as 500 or 123 (decision 1633).
  */
 export function stakeCentsOf(value: string | number): number | undefined {
   const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value;
-  const cleaned = text.trim().replace(/^\$/, '').replace(/,/g, '');
-  const m = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(cleaned);
-  if (!m) return undefined;
-  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+  const m = /^\$?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/.exec(text.trim());
+  const dollars = m?.[1]?.replace(/,/g, '');
+  if (!m || !dollars || dollars.length > 9) return undefined;
+  return Number(dollars) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
 }
+
+/** How to write a stake, for every refusal of one. */
+export const STAKE_HINT =
+  'Write the stake in dollars with a dot for cents, like 12.50 (a comma only between thousands, like 1,250).';
 
 /** Parses a stake the way people type it: "10", "10.5", "$10". Undefined when not dollars and cents. */
 export function parseStake(text: string): number | undefined {

@@ -1,7 +1,7 @@
 import { MessageFlags } from 'discord.js';
 import type { BotContext } from '../context.js';
 import type { ComponentHandler } from '../discord/component-handler.js';
-import { getRef, putRef } from '../discord/refs.js';
+import { getRef, putRef, type RefOwner } from '../discord/refs.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import type { ClosedSlipOptions } from '../views/slip.js';
 import { postSlip } from './slip-post.js';
@@ -27,10 +27,11 @@ export async function priceMovedOptions(
   slip: SlipPayload,
   userId: string,
   live: number,
+  owner: RefOwner,
 ): Promise<ClosedSlipOptions> {
   const { epk, bookie, marketRef, stake, sessionId } = slip;
   const ref: RepriceRef = { userId, epk, bookie, marketRef, stake, sessionId };
-  return { priceMoved: { slipId: await putRef(ctx.store, ref), live } };
+  return { priceMoved: { slipId: await putRef(ctx.store, ref, owner), live } };
 }
 
 /** `slip:reprice:<ref>`: only the slip's owner may use it; anyone else is told so privately. */

@@ -8,9 +8,9 @@ import type { BetRecord } from '../repos/bet-records.js';
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
 import type { BotStore } from '../store/index.js';
 import { formatMoney } from './odds.js';
+import { waitForPriceCheck } from './price-wait.js';
 import { checkMinOdds, checkStake, type RacingLeg, type SlipPayload, slipKind } from './slip-rules.js';
 
-const PRICE_CHECK_WAIT_MS = 20_000;
 const BONUS_READ_WAIT_MS = 20_000;
 
 /** What building a racing or promo slip needs from the bet service. */
@@ -155,7 +155,7 @@ export async function racingLivePrice(
   });
   const job = submission.jobs[0];
   if (!job) throw new UserFacingError('The price check returned nothing. Try again in a moment.');
-  const outcome = await job.wait({ signal: AbortSignal.timeout(PRICE_CHECK_WAIT_MS) });
+  const outcome = await waitForPriceCheck(job, undefined);
   if (outcome.status !== 'completed') {
     throw new UserFacingError(`The price check did not finish (${outcome.status}). Try again in a moment.`);
   }

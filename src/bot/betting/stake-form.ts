@@ -1,5 +1,5 @@
 import { ActionRowBuilder, type ModalSubmitInteraction, TextInputBuilder, TextInputStyle } from 'discord.js';
-import { parseStake } from './odds.js';
+import { parseStake, STAKE_HINT } from './odds.js';
 
 // The fields the stake forms share (a sports selection, a racing runner, a promo) and how they are read back.
 
@@ -38,7 +38,7 @@ export function readStake(interaction: ModalSubmitInteraction): FieldRead<number
   const text = interaction.fields.getTextInputValue('stake');
   const stake = parseStake(text);
   return stake === undefined
-    ? { ok: false, message: `"${text.slice(0, 20)}" is not a stake. Enter dollars such as 10 or 12.50.` }
+    ? { ok: false, message: `"${text.slice(0, 20)}" is not a stake. ${STAKE_HINT}` }
     : { ok: true, value: stake };
 }
 

@@ -1,6 +1,7 @@
 import { type Client, Events, type Interaction } from 'discord.js';
 import type { BotContext } from '../context.js';
 import type { Command } from './command.js';
+import { guardComponent, type OwnerLookup } from './component-guard.js';
 import type { ComponentHandler } from './component-handler.js';
 import { decodeCustomId } from './custom-id.js';
 import { isDiscordCode, replyEphemeral, UNKNOWN_INTERACTION } from './interact.js';
@@ -14,10 +15,11 @@ export function attachRouter(
   client: Client,
   commands: Map<string, Command>,
   components: Record<string, ComponentHandler>,
+  owners: Record<string, OwnerLookup>,
   ctx: BotContext,
 ): void {
   client.on(Events.InteractionCreate, (interaction) => {
-    void route(interaction, commands, components, ctx);
+    void route(interaction, commands, components, owners, ctx);
   });
 }
 
@@ -25,6 +27,7 @@ export async function route(
   interaction: Interaction,
   commands: Map<string, Command>,
   components: Record<string, ComponentHandler>,
+  owners: Record<string, OwnerLookup>,
   shared: BotContext,
 ): Promise<void> {
   // Every line logged while handling this interaction carries its id, the member and what was used.
@@ -59,13 +62,20 @@ export async function route(
       if (!id || !handler) {
         return replyEphemeral(interaction, 'This control is from an older version of the bot. Run the command again.');
       }
+      // The record behind the custom id must be this server's (and this message's): checked here, once for all.
+      const verdict = await guardComponent(interaction, id, owners[id.scope], ctx);
+      if (!verdict.ok) {
+        ctx.logger.info('component refused', { reason: verdict.reason, guild: interaction.guildId });
+        return replyEphemeral(interaction, verdict.text);
+      }
       await handler(interaction, id.args, ctx);
     }
   } catch (err) {
     const command = interaction.isCommand() ? interaction.commandName : undefined;
     if (isMemberMistake(err)) {
       // A member's typo or a gateway refusal of what they asked: one short line, the answer tells them what to do.
-      if (!(err instanceof UserFacingError)) {
+      if (err instanceof UserFacingError && err.log) ctx.logger[err.log.level](err.log.line, err.log.fields);
+      else if (!(err instanceof UserFacingError)) {
         ctx.logger.info('request refused', {
           kind: interaction.type,
           command,

@@ -8,6 +8,7 @@ import type { BotContext } from '../context.js';
 import type { ComponentHandler } from '../discord/component-handler.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { replyEphemeral } from '../discord/interact.js';
+import { ownerOf, putRef, type RefOwner } from '../discord/refs.js';
 import { COLOUR } from '../views/colours.js';
 import { button, row, select } from '../views/components.js';
 import { clip, fitView, LIMITS, type MessageView } from '../views/limits.js';
@@ -78,8 +79,11 @@ function promoField(p: AccountPromo): { name: string; value: string } {
   };
 }
 
-/** The promo inbox: the syndicate's active account promos across sessions, placeable cards first. */
-export function promosView(promos: AccountPromo[]): MessageView {
+/**
+ * The promo inbox: the syndicate's active account promos across sessions, placeable cards first. `inboxRef` is
+ * the stored ref its controls carry (it names the server the inbox was shown in).
+ */
+export function promosView(promos: AccountPromo[], inboxRef: string): MessageView {
   const sorted = sortPromos(promos);
   const placeable = sorted.filter((p) => p.placeable_by_id && typeof p.boosted_odds === 'number');
   const byRunner = sorted.slice(0, SHOWN).filter(needsRunner).slice(0, 5);
@@ -101,7 +105,7 @@ export function promosView(promos: AccountPromo[]): MessageView {
         : [
             row(
               select(
-                encodeCustomId('promo', 'pick'),
+                encodeCustomId('promo', 'pick', inboxRef),
                 'Place a boost: pick a card',
                 placeable.map((p) => ({
                   label: `#${p.promo_id} ${p.selection ?? p.label ?? ''}`,
@@ -116,7 +120,7 @@ export function promosView(promos: AccountPromo[]): MessageView {
         : [
             row(
               ...byRunner.map((p) =>
-                button(encodeCustomId('promo', 'race', p.promo_id), `Bet #${p.promo_id}: ${where(p)}`),
+                button(encodeCustomId('promo', 'race', inboxRef, p.promo_id), `Bet #${p.promo_id}: ${where(p)}`),
               ),
             ),
           ]),
@@ -124,22 +128,23 @@ export function promosView(promos: AccountPromo[]): MessageView {
   });
 }
 
-export async function showPromos(ctx: BotContext): Promise<MessageView> {
+export async function showPromos(ctx: BotContext, owner: RefOwner): Promise<MessageView> {
   const { promos } = await ctx.gateway.accountPromos.list();
-  return promosView(promos);
+  const inboxRef = await putRef(ctx.store, { inbox: 'promos', promos: promos.map((p) => p.promo_id) }, owner);
+  return promosView(promos, inboxRef);
 }
 
-const promoPick: ComponentHandler = async (interaction) => {
+const promoPick: ComponentHandler = async (interaction, [inboxRef], _ctx) => {
   if (!interaction.isStringSelectMenu()) return;
   const promoId = interaction.values[0] ?? '';
   const modal = new ModalBuilder()
-    .setCustomId(encodeCustomId('promo', 'stake', promoId))
+    .setCustomId(encodeCustomId('promo', 'stake', inboxRef ?? '', promoId))
     .setTitle(`Bet boost #${promoId}`.slice(0, 45))
     .addComponents(stakeField());
   await interaction.showModal(modal);
 };
 
-const promoStake: ComponentHandler = async (interaction, [promoId], ctx) => {
+const promoStake: ComponentHandler = async (interaction, [, promoId], ctx) => {
   if (!interaction.isModalSubmit()) return;
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const stake = readStake(interaction);
@@ -153,7 +158,7 @@ const promoStake: ComponentHandler = async (interaction, [promoId], ctx) => {
 };
 
 /** A promo needing a chosen runner: its race's prices at its book, whose menus make slips carrying the promo. */
-const promoRace: ComponentHandler = async (interaction, [promoId], ctx) => {
+const promoRace: ComponentHandler = async (interaction, [, promoId], ctx) => {
   if (!interaction.isButton()) return;
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const { promos } = await ctx.gateway.accountPromos.list();
@@ -162,7 +167,7 @@ const promoRace: ComponentHandler = async (interaction, [promoId], ctx) => {
   const board = await raceBoard(
     ctx,
     { track: p.track as string, raceNum: p.race_num as number, raceType: raceTypeOf(p), date: p.date as string },
-    { bookie: p.bookie, promoName: p.how_to_bet?.promo_name as string },
+    { owner: ownerOf(interaction), bookie: p.bookie, promoName: p.how_to_bet?.promo_name as string },
   );
   if (typeof board === 'string') return replyEphemeral(interaction, board);
   await interaction.editReply({ embeds: board.embeds, components: board.components });

@@ -16,7 +16,7 @@ import type { BotContext } from '../context.js';
 import type { ComponentHandler } from '../discord/component-handler.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { matchText, replyEphemeral } from '../discord/interact.js';
-import { getRef, putRef } from '../discord/refs.js';
+import { getRef, putRef, type RefOwner } from '../discord/refs.js';
 import { UserFacingError, userMessage } from '../discord/user-errors.js';
 import { row, select } from '../views/components.js';
 import { type PriceRow, priceView } from '../views/desk.js';
@@ -161,7 +161,7 @@ export async function runnerChoices(
 export async function raceBoard(
   ctx: BotContext,
   race: RaceKey,
-  opts: { runner?: string; bookie?: string; promoName?: string } = {},
+  opts: { owner: RefOwner; runner?: string; bookie?: string; promoName?: string },
 ): Promise<MessageView | string> {
   const sessions = (await ctx.catalog.loadSessions()).filter(
     (s) => s.active && (opts.bookie === undefined || s.bookie === opts.bookie),
@@ -205,7 +205,7 @@ export async function raceBoard(
   });
   // A "Bet" menu per book: picking a runner opens the stake form and posts a racing slip.
   const priceOf = (row: PriceRow, market: string) => row.prices.find((p) => p.market === market)?.price ?? undefined;
-  const components = await racePriceMenus(ctx, {
+  const components = await racePriceMenus(ctx, opts.owner, {
     ...race,
     ...(opts.promoName ? { promoName: opts.promoName } : {}),
     books: books.map((b) => ({
@@ -221,11 +221,15 @@ export async function raceBoard(
 }
 
 /** One "Bet on a runner" menu per book under a /price racing answer (a menu holds 25 runners). */
-export async function racePriceMenus(ctx: BotContext, ref: RacePriceRef): Promise<MessageView['components']> {
+export async function racePriceMenus(
+  ctx: BotContext,
+  owner: RefOwner,
+  ref: RacePriceRef,
+): Promise<MessageView['components']> {
   const books = ref.books.filter((b) => b.runners.length > 0).slice(0, 5);
   if (books.length === 0) return [];
   rememberRunners(ctx, ref, books[0]?.runners.map((r) => r.runner) ?? []);
-  const id = await putRef(ctx.store, ref);
+  const id = await putRef(ctx.store, ref, owner);
   return books.map((b) =>
     row(
       select(

@@ -9,6 +9,7 @@ import { readMinOdds, readStake } from '../betting/stake-form.js';
 import type { ComponentHandler } from '../discord/component-handler.js';
 import { pageArg } from '../discord/custom-id.js';
 import { replyEphemeral } from '../discord/interact.js';
+import { ownerOf } from '../discord/refs.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import { recordStateText } from '../views/bet-record.js';
 import { closedSlipView } from '../views/slip.js';
@@ -71,7 +72,7 @@ export const slipConfirm: ComponentHandler = async (interaction, [slipId], ctx) 
       const moved =
         result.priceMoved === undefined || slipKind(result.slip) !== 'sports'
           ? {}
-          : await priceMovedOptions(ctx, result.slip, interaction.user.id, result.priceMoved);
+          : await priceMovedOptions(ctx, result.slip, interaction.user.id, result.priceMoved, ownerOf(interaction));
       const view = closedSlipView(result.slip, result.title, result.message, moved);
       return void (await interaction.editReply({ content: '', embeds: view.embeds, components: view.components }));
     }

@@ -265,6 +265,16 @@ export class ProposalRepo {
   }
 
   /** Open proposals past their expiry, each moved to `expired` by this call only. */
+  /** Proposals in `placing` since before `before` (their placement did not finish). */
+  async placingSince(before: number, limit = 50): Promise<Proposal[]> {
+    const rows = await this.store.query<Row>(
+      "SELECT * FROM proposals WHERE state = 'placing' AND updated_at <= ? ORDER BY updated_at LIMIT ?",
+      before,
+      limit,
+    );
+    return rows.map(toProposal);
+  }
+
   async expireDue(now: number, limit = 50): Promise<Proposal[]> {
     const due = await this.store.query<{ proposal_id: string }>(
       "SELECT proposal_id FROM proposals WHERE state = 'open' AND expires_at <= ? ORDER BY expires_at LIMIT ?",

@@ -61,6 +61,13 @@ export class SlipRepo {
       messageId,
       slipId,
     );
+    // A proposal's last approval can claim the slip before its message id is known: the bet takes it now.
+    await this.store.query(
+      'UPDATE bet_records SET channel_id = ?, message_id = ? WHERE slip_id = ? AND message_id IS NULL',
+      channelId,
+      messageId,
+      slipId,
+    );
   }
 
   /** Stores the message of a slip whose id was never stored (only if none was). */

@@ -79,9 +79,17 @@ export function finalStatusOf(body: WebhookDelivery): FinalStatus | undefined {
   return FINAL.has(status) ? (status as FinalStatus) : undefined;
 }
 
-/** Why a final delivery cannot be applied to a job of this kind (undefined: it can). */
+/**
+ * Why a final delivery cannot be applied to a job of this kind (undefined: it can). Without a job row (a delivery
+ * ahead of its 202) only what holds for every kind is checked: a completed job's result is an object. The kind's
+ * own check runs again when the job row exists, before the stored delivery is applied (decision 1637).
+ */
 export function shapeProblem(jobKind: string | undefined, body: WebhookDelivery): string | undefined {
-  if (jobKind !== 'bet' || finalStatusOf(body) !== 'completed') return undefined;
+  if (finalStatusOf(body) !== 'completed') return undefined;
+  if (typeof body.result !== 'object' || body.result === null || Array.isArray(body.result)) {
+    return 'result of a completed job is not an object';
+  }
+  if (jobKind !== 'bet') return undefined;
   const bet = betOutcomeOf(body.result);
   return !bet.placed && bet.unreadable ? 'result is not a bet result' : undefined;
 }

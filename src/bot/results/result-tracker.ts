@@ -18,6 +18,12 @@ export interface ResultTrackerOptions {
    * before its 202 is stored; it is kept but finds no job row, so tracking the job looks for it.
    */
   storedDelivery?: (correlationId: string) => Promise<WebhookDelivery | undefined>;
+  /**
+   * Whether an outcome the poller handed back may be applied. A delivery that came before its job row was given to
+   * the poller unchecked (a price check waiting for it needs it): when the job is tracked, the poller answers with
+   * it at once. False: it was the stored delivery, of the wrong shape for the job, and is quarantined.
+   */
+  accepts?: (correlationId: string, outcome: JobOutcome) => Promise<boolean>;
 }
 
 /**
@@ -62,7 +68,12 @@ export class ResultTracker {
     }
     const p = this.#opts.gateway.jobs
       .track(envelope)
-      .then((outcome) => this.resolve(envelope.correlation_id, outcome))
+      .then(async (outcome) => {
+        // The poller's early answer was a quarantined delivery: poll the gateway for the real result instead.
+        const accepted = (await this.#opts.accepts?.(envelope.correlation_id, outcome)) ?? true;
+        const final = accepted ? outcome : await this.#opts.gateway.jobs.track(envelope);
+        return this.resolve(envelope.correlation_id, final);
+      })
       .catch((err) => {
         if (!this.#stopped)
           this.#opts.logger.warn('job tracking stopped', { correlationId: envelope.correlation_id, err });
@@ -85,16 +96,26 @@ export class ResultTracker {
 
   /** A verified webhook delivery: resolves the job and tells the library's poller to stop polling it. */
   async fromWebhook(body: WebhookDelivery): Promise<void> {
+    // The receiver quarantines anything else; a stored delivery replayed at start is checked again here.
+    const status = finalStatusOf(body);
+    const entry = { ...body, status: status ?? 'completed' };
+    const outcome: JobOutcome | undefined =
+      status === undefined
+        ? undefined
+        : status === 'completed'
+          ? { status, result: body.result, entry }
+          : { status, entry };
+    // Its job row may have been written since the receiver checked it: checked again for the job's kind. Without a
+    // row it only goes to the poller (a price check may wait for it); the stored copy is checked when the job is
+    // tracked, so a row written meanwhile cannot take it unchecked.
+    const known = (await this.#opts.jobs.get(body.correlation_id)) !== undefined;
+    if (known && outcome && !((await this.#opts.accepts?.(body.correlation_id, outcome)) ?? true)) return;
     try {
       this.#opts.gateway.jobs.resolveFromWebhook(body);
     } catch (err) {
       this.#opts.logger.warn('poller refused the webhook body', { err });
     }
-    // The receiver quarantines anything else; a stored delivery replayed at start is checked again here.
-    const status = finalStatusOf(body);
-    if (status === undefined) return;
-    const entry = { ...body, status };
-    const outcome: JobOutcome = status === 'completed' ? { status, result: body.result, entry } : { status, entry };
+    if (!outcome || !known) return;
     await this.resolve(body.correlation_id, outcome);
   }
 

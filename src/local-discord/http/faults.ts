@@ -10,6 +10,11 @@ export interface FaultSpec {
   status?: number;
   /** Wait this long before answering (Discord being slow). */
   delayMs?: number;
+  /**
+   * Run the route at once (a posted message exists and members see it), then hold the answer this long: the bot
+   * learns the message's id late.
+   */
+  answerDelayMs?: number;
   /** For 429: seconds the client must wait (sent as `retry-after` and `retry_after`). */
   retryAfterSeconds?: number;
   /** How many matching calls it applies to; default 1, Infinity for all. */

@@ -75,6 +75,7 @@ async function handle(
     files,
     origin,
   });
+  if (fault?.answerDelayMs) await new Promise((r) => setTimeout(r, fault.answerDelayMs));
   send(res, result.status, result.body);
 }
 

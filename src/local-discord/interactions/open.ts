@@ -22,6 +22,8 @@ export interface OpenInput {
   data: Json;
   commandName?: string;
   message?: LocalMessage;
+  /** The server the interaction comes from (default the fixture guild). */
+  guildId?: string;
 }
 
 export class NoBotConnectedError extends Error {
@@ -67,7 +69,7 @@ export function openInteraction(
     token,
     type: input.type,
     channelId: input.channelId,
-    guildId: world.guildId,
+    guildId: input.guildId ?? world.guildId,
     userId: input.userId,
     createdAt: world.now(),
     ...(input.commandName ? { commandName: input.commandName } : {}),
@@ -97,6 +99,7 @@ export function openInteraction(
     channelId: input.channelId,
     data: input.data,
     ...(input.message ? { message: input.message } : {}),
+    ...(input.guildId ? { guildId: input.guildId } : {}),
   });
   const reached = world.dispatch('INTERACTION_CREATE', payload);
   if (reached === 0) {

@@ -12,22 +12,30 @@ export interface InteractionPayloadInput {
   data: Json;
   message?: LocalMessage;
   locale?: string;
+  /** The server the interaction comes from (default the fixture guild). */
+  guildId?: string;
 }
 
 /** Everything discord.js reads from an INTERACTION_CREATE, filled as Discord fills it for a guild channel. */
 export function buildInteractionPayload(world: World, input: InteractionPayloadInput): Json {
-  const member = world.member(input.userId);
+  const guildId = input.guildId ?? world.guildId;
+  const home = guildId === world.guildId;
+  const fixtureMember = world.member(input.userId);
+  // In another server the member has no roles of the fixture guild (roles belong to one server).
+  const member = fixtureMember && !home ? { ...fixtureMember, roles: [] } : fixtureMember;
   const user = world.user(input.userId);
-  const channel = world.channel(input.channelId) as Json | undefined;
-  const permissions = world.permissionsOf(input.userId).toString();
+  const channel = home
+    ? (world.channel(input.channelId) as Json | undefined)
+    : { id: input.channelId, type: 0, guild_id: guildId, name: 'lobby' };
+  const permissions = world.permissionsOf(input.userId, guildId).toString();
   const appPermissions = world.permissionsOf(world.botUser.id).toString();
   const payload: Json = {
     id: input.id,
     application_id: world.applicationId,
     type: input.type,
     data: input.data,
-    guild_id: world.guildId,
-    guild: { id: world.guildId, locale: 'en-US', features: [] },
+    guild_id: guildId,
+    guild: { id: guildId, locale: 'en-US', features: [] },
     channel_id: input.channelId,
     channel: channel ? { ...channel, permissions } : undefined,
     member: member ? { ...member, user, permissions } : undefined,
@@ -37,7 +45,7 @@ export function buildInteractionPayload(world: World, input: InteractionPayloadI
     locale: input.locale ?? 'en-US',
     guild_locale: 'en-US',
     entitlements: [],
-    authorizing_integration_owners: { '0': world.guildId },
+    authorizing_integration_owners: { '0': guildId },
     context: 0,
     attachment_size_limit: 10_485_760,
   };

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { APIGuildMember, APIUser } from 'discord.js';
 import { createFixtures, FIXTURE_IDS, type Fixtures } from '../fixtures.js';
 import { createSnowflakes } from '../ids.js';
-import { memberPermissions } from '../permissions.js';
+import { ALL_PERMISSIONS, memberPermissions } from '../permissions.js';
 import type { LocalDiscordEvents } from '../types.js';
 import { AttachmentStore } from './attachments.js';
 import { CommandRegistry } from './commands.js';
@@ -65,8 +65,18 @@ export class World {
   }
 
   /** Guild permissions of a member as Discord computes them (no channel overwrites in the fixtures). */
-  permissionsOf(userId: string): bigint {
+  permissionsOf(userId: string, guildId: string = this.guildId): bigint {
+    // In the second server every member is an administrator (see FIXTURE_IDS.elsewhere).
+    if (guildId === FIXTURE_IDS.elsewhere.guild) return ALL_PERMISSIONS;
     const m = this.member(userId);
     return memberPermissions(this.guildId, m?.roles ?? [], this.fixtures.roles);
+  }
+
+  /** The server a channel is in: the fixture guild's channels, or the second server's #lobby. */
+  guildOfChannel(channelId: string): string | undefined {
+    if (this.channel(channelId)) return this.guildId;
+    return Object.values(FIXTURE_IDS.elsewhere.channels).includes(channelId as never)
+      ? FIXTURE_IDS.elsewhere.guild
+      : undefined;
   }
 }

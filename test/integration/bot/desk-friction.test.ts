@@ -199,7 +199,10 @@ describe('the card, the daily limit and a new price', () => {
       stake: 2,
       shownOdds: 3,
     };
-    const opts = await priceMovedOptions(bot.context, slip, ld.users.bettor.id, 1.5);
+    const opts = await priceMovedOptions(bot.context, slip, ld.users.bettor.id, 1.5, {
+      guildId: ld.guildId,
+      channelId: ld.channelIds.bets,
+    });
     const closed = closedSlipView(slip, 'Bet not placed', 'Not placed: the price moved.', opts);
     const postedId = await bot.context.poster.post(ld.channelIds.bets, closed);
     const message = await until('the closed slip', () => ld.message(postedId), { timeoutMs: 15_000 });

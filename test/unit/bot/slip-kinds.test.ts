@@ -213,15 +213,15 @@ describe('the promo inbox view', () => {
     expect(sortPromos([token, boost]).map((p) => p.promo_id)).toEqual([7, 2]);
   });
   it('shows selection, base and boosted odds, and a menu holding only placeable cards', () => {
-    const view = promosView([token, boost]);
+    const view = promosView([token, boost], 'inbox1');
     expect(view.embeds[0]?.fields?.[0]?.value).toContain('Zipping Kiss · Wentworth Park R3 · 4.00 → **4.80**');
     const menu = (view.components[0] as { components: Array<{ options: Array<{ value: string }> }> }).components[0];
     expect(menu?.options.map((o) => o.value)).toEqual(['7']);
   });
   it('offers a button opening the race for a racing promo that needs a chosen runner', () => {
-    const view = promosView([{ ...token, date: '2026-11-23' }]);
+    const view = promosView([{ ...token, date: '2026-11-23' }], 'inbox1');
     const buttons = (view.components[0] as { components: Array<{ custom_id: string; label: string }> }).components;
-    expect(buttons.map((b) => [b.custom_id, b.label])).toEqual([['v1:promo:race:2', 'Bet #2: Flemington R5']]);
+    expect(buttons.map((b) => [b.custom_id, b.label])).toEqual([['v1:promo:race:inbox1:2', 'Bet #2: Flemington R5']]);
   });
 
   it('sends the promo of a racing slip as promo_name, and as bet_type when it is one', () => {

@@ -1,0 +1,37 @@
+// Who owns the record behind each custom-id scope: the component guard checks every click against it.
+import type { ComponentOwner, OwnerLookup } from '../discord/component-guard.js';
+import { refOwner } from '../discord/refs.js';
+import { ProposalRepo } from '../repos/proposals.js';
+import { SlipRepo } from '../repos/slips.js';
+
+/** Scopes whose first argument is a stored ref (a listing, a card, a comparison, race prices, a promo inbox). */
+const byRef: OwnerLookup = (_action, [ref], ctx) => (ref ? refOwner(ctx.store, ref) : Promise.resolve(undefined));
+
+const where = (r: { guildId: string | null; channelId: string; messageId: string | null }): ComponentOwner => ({
+  guildId: r.guildId,
+  channelId: r.channelId,
+  messageId: r.messageId,
+});
+
+/** slip:confirm and slip:cancel name a slip (its server, channel and message); slip:stake a card, slip:reprice a ref. */
+const slipOwner: OwnerLookup = async (action, args, ctx) => {
+  if (action === 'stake' || action === 'reprice') return byRef(action, args, ctx);
+  const slip = args[0] ? await new SlipRepo(ctx.store).get(args[0]) : undefined;
+  return slip ? where(slip) : undefined;
+};
+
+const proposalOwner: OwnerLookup = async (_action, [proposalId], ctx) => {
+  const p = proposalId ? await new ProposalRepo(ctx.store).get(proposalId) : undefined;
+  return p ? where(p) : undefined;
+};
+
+/** Every component scope the bot answers; a scope missing here is refused by the router. */
+export const COMPONENT_OWNERS: Record<string, OwnerLookup> = {
+  ev: byRef,
+  card: byRef,
+  slip: slipOwner,
+  prop: proposalOwner,
+  cmp: byRef,
+  race: byRef,
+  promo: byRef,
+};

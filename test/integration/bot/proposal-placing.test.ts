@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalMessage } from '../../../src/local-discord/index.js';
+import { messageMatching, newTrail, pickEvent, press } from '../../e2e/flows.js';
+import { type Desk, startDesk } from '../../e2e/harness.js';
+import { textOf } from '../../e2e/messages.js';
+import { until } from '../../support/wait.js';
+
+/** The last approval places the proposal even when the bot has not yet learnt its message's id. */
+describe('a proposal approved before its message id is stored', () => {
+  let desk: Desk;
+  beforeAll(async () => {
+    desk = await startDesk({ webhooks: false });
+    const ix = await desk.ld.sendCommand({
+      user: desk.ld.users.admin,
+      channelId: desk.ld.channelIds.bets,
+      name: 'settings',
+      subcommand: 'approvals',
+      options: { t1: 5, t2: 100 },
+    });
+    await until('the tiers saved', () => ix.responses().find((m) => /Saved/.test(m.content ?? '')), {
+      timeoutMs: 20_000,
+    });
+  }, 60_000);
+  afterAll(() => desk?.close());
+
+  it('is placed once by a quick approver while the follow-up answer is 3 s late, and its message shows the bet', async () => {
+    const sel = await pickEvent(desk, 'nba', 1);
+    // The proposal is a follow-up (POST /webhooks/{app}/{token}): posted at once, its answer held 3 s.
+    desk.ld.faults.inject({ method: 'POST', path: /^\/webhooks\/\d+\/[^/]+$/, answerDelayMs: 3_000 });
+    const started = Date.now();
+    await desk.ld.sendCommand({
+      user: desk.ld.users.bettor,
+      channelId: desk.ld.channelIds.bets,
+      name: 'bet',
+      options: { event: sel.epk, bookie: sel.bookie, market: sel.market, selection: sel.marketRef, stake: 20 },
+    });
+    const proposal: LocalMessage = await until(
+      'the proposal',
+      () =>
+        desk.ld
+          .messages(desk.ld.channelIds.bets)
+          .find((m) => m.visibleTo === null && /Bet proposal/.test(textOf(m)) && textOf(m).includes(sel.label)),
+      { timeoutMs: 20_000, everyMs: 10 },
+    );
+    const stored = await desk.bot.store.query<{ message_id: string | null }>('SELECT message_id FROM proposals');
+    expect(stored.map((r) => r.message_id)).toEqual([null]);
+    const handle = await press(desk, newTrail(), desk.ld.users.admin, proposal, /^Approve$/);
+    const answer = await until('the approver’s answer', () =>
+      handle.responses().find((m) => m.visibleTo === desk.ld.users.admin.id && textOf(m) !== ''),
+    );
+    expect(Date.now() - started).toBeLessThan(3_000 + 2_000);
+    expect(textOf(answer)).toMatch(/that was the last approval, the bet is placed/);
+    await messageMatching(desk, proposal, /Bet placed ✅/, 30_000);
+    const bets = (await desk.control.state()).bets.filter((b) => JSON.stringify(b.bet).includes(sel.epk));
+    expect(bets).toHaveLength(1);
+    const states = await desk.bot.store.query<{ state: string }>('SELECT state FROM proposals');
+    expect(states.map((r) => r.state)).toEqual(['placed']);
+  });
+});

@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { betSlip, messageMatching, newTrail, pickEvent, press } from '../../e2e/flows.js';
+import { type Desk, startDesk } from '../../e2e/harness.js';
+import { textOf } from '../../e2e/messages.js';
+import { until } from '../../support/wait.js';
+
+describe('approval tiers at Confirm', () => {
+  let desk: Desk;
+  beforeAll(async () => {
+    desk = await startDesk({ webhooks: false });
+  }, 60_000);
+  afterAll(() => desk?.close());
+
+  async function tiers(options: Record<string, number>) {
+    const ix = await desk.ld.sendCommand({
+      user: desk.ld.users.admin,
+      channelId: desk.ld.channelIds.bets,
+      name: 'settings',
+      subcommand: 'approvals',
+      options,
+    });
+    await until('the tiers saved', () => ix.responses().find((m) => /Saved/.test(m.content ?? '')), {
+      timeoutMs: 20_000,
+    });
+  }
+
+  it('refuses a slip made under t1 once an admin lowered t1 below its stake, says how to propose it, places nothing', async () => {
+    await tiers({ t1: 50, t2: 100 });
+    const sel = await pickEvent(desk, 'nba');
+    const { slip } = await betSlip(desk, newTrail(), { user: desk.ld.users.bettor, sel, stake: 30 });
+    await tiers({ t1: 5, t2: 100 });
+    const bets = (await desk.control.state()).bets.length;
+    await press(desk, newTrail(), desk.ld.users.bettor, slip, /^Confirm$/);
+    const closed = await messageMatching(desk, slip, /Bet not placed/, 20_000);
+    expect(textOf(closed)).toMatch(/This stake now needs one approval/);
+    expect(textOf(closed)).toMatch(/Run \/bet again with the same stake to propose it for approval/);
+    expect(closed.components ?? []).toEqual([]);
+    expect((await desk.control.state()).bets.length).toBe(bets);
+  });
+});
