@@ -5,7 +5,6 @@ import {
   PermissionFlagsBits,
   SlashCommandBuilder,
 } from 'discord.js';
-import { stakeCentsOf } from '../src/bot/betting/odds.js';
 import {
   approvalPolicy,
   exposureCaps,
@@ -18,6 +17,7 @@ import {
 import type { Command } from '../src/bot/discord/command.js';
 import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { Ledger } from '../src/bot/ledger/ledger.js';
+import { stakeCentsOf } from '../src/bot/model/odds.js';
 import { settingsView } from '../src/bot/views/desk.js';
 
 export const data = new SlashCommandBuilder()

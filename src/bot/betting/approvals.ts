@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { dayIn } from '../catalog/dates.js';
 import type { BotTunables } from '../config/config.js';
 import type { Logger } from '../config/logger.js';
 import { approvalPolicy, exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../config/settings.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import { Ledger, type LedgerKind } from '../ledger/ledger.js';
+import { dayIn } from '../model/dates.js';
+import { formatOdds } from '../model/odds.js';
+import { decideOnLivePrice, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import type { Proposal, ProposalRepo } from '../repos/proposals.js';
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
 import { type Outbox, RANK } from '../results/outbox.js';
@@ -12,9 +14,7 @@ import type { BotStore } from '../store/index.js';
 import { proposalClosedView, proposalView, reminderView } from '../views/proposal.js';
 import type { BetService } from './bet-service.js';
 import { overLimitText } from './bet-service.js';
-import { formatOdds } from './odds.js';
 import { boundSelection } from './slip-kinds.js';
-import { decideOnLivePrice, type SlipPayload, slipKind } from './slip-rules.js';
 
 export interface ApprovalDeps {
   store: BotStore;

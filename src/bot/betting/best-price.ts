@@ -9,11 +9,11 @@ import type { BalanceRecord } from '../../gateway/index.js';
 import { getSettings, stakeLimits } from '../config/settings.js';
 import type { BotContext } from '../context.js';
 import { UserFacingError, userMessage } from '../discord/user-errors.js';
+import { bettable } from '../model/markets.js';
+import { formatMoney, stakeCentsOf } from '../model/odds.js';
+import { checkStake, type PriceRoute } from '../model/slip-rules.js';
 import { comparableMarket, eventBooks, priceAtSession, selectionKey, selectionMatches } from './compare.js';
-import { bettable } from './markets.js';
-import { formatMoney, stakeCentsOf } from './odds.js';
 import { assertDailyRoom, assertMayBet, postSlip } from './slip-post.js';
-import { checkStake, type PriceRoute } from './slip-rules.js';
 
 /** Why a session cannot take the bet. */
 export type LeftOut =

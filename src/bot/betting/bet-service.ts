@@ -8,12 +8,23 @@ import {
   type SportsPriceCheckResult,
 } from '../../gateway/index.js';
 import type { Catalog } from '../catalog/catalog.js';
-import { dayIn } from '../catalog/dates.js';
 import type { BotTunables } from '../config/config.js';
 import type { Logger } from '../config/logger.js';
 import { exposureCaps, getSettings, stakeLimits } from '../config/settings.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import type { GatewayPort } from '../gateway-port.js';
+import { dayIn } from '../model/dates.js';
+import { selectionName, sortMarkets } from '../model/markets.js';
+import { formatMoney } from '../model/odds.js';
+import {
+  checkMinOdds,
+  checkStake,
+  decideOnLivePrice,
+  type PriceDecision,
+  type PriceRoute,
+  type SlipPayload,
+  slipKind,
+} from '../model/slip-rules.js';
 import type { BetRecord, BetRecordRepo, ClaimOutcome } from '../repos/bet-records.js';
 import type { JobRecord } from '../repos/jobs.js';
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
@@ -22,8 +33,6 @@ import type { ResultTracker } from '../results/result-tracker.js';
 import type { BotStore } from '../store/index.js';
 import { recordView } from '../views/bet-record.js';
 import { closedSlipView, jobLostView, receiptView, submittedView } from '../views/slip.js';
-import { selectionName, sortMarkets } from './markets.js';
-import { formatMoney } from './odds.js';
 import {
   kindLivePrice,
   type PromoSlipRequest,
@@ -34,15 +43,6 @@ import {
   type SlipLifetime,
   submitRecord,
 } from './slip-kinds.js';
-import {
-  checkMinOdds,
-  checkStake,
-  decideOnLivePrice,
-  type PriceDecision,
-  type PriceRoute,
-  type SlipPayload,
-  slipKind,
-} from './slip-rules.js';
 
 const PRICE_CHECK_WAIT_MS = 20_000;
 const RESEND_WAIT_MS = 120_000;

@@ -6,8 +6,8 @@
 import type { Event, MarketCard, MarketRow, MarketSelection, Session } from '../../gateway/index.js';
 import type { BotContext } from '../context.js';
 import { UserFacingError, userMessage } from '../discord/user-errors.js';
+import { bettable } from '../model/markets.js';
 import { livePriceOf } from './bet-service.js';
-import { bettable } from './markets.js';
 
 const PRICE_WAIT_MS = 20_000;
 /** More selections than this (a scorer list) make a wall of jobs: the member picks one instead. */

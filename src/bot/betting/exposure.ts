@@ -1,11 +1,11 @@
 import type { APIEmbedField } from 'discord.js';
 import { exposureCaps, type GuildSettings } from '../config/settings.js';
+import { COLOUR } from '../model/colours.js';
+import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
+import { formatMoney } from '../model/odds.js';
+import type { SlipPayload } from '../model/slip-rules.js';
 import { type BetRecord, EXPOSED, HOLDING } from '../repos/bet-records.js';
 import type { Proposal } from '../repos/proposals.js';
-import { COLOUR } from '../views/colours.js';
-import { clip, fitView, LIMITS, type MessageView } from '../views/limits.js';
-import { formatMoney } from './odds.js';
-import type { SlipPayload } from './slip-rules.js';
 
 /** One line of /exposure: what is held or at risk in a scope, and the room its cap leaves. */
 export interface ExposureLine {

@@ -4,11 +4,11 @@ import type { BotTunables } from '../config/config.js';
 import { getSettings, stakeLimits } from '../config/settings.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import type { GatewayPort } from '../gateway-port.js';
+import { formatMoney } from '../model/odds.js';
+import { checkMinOdds, checkStake, type RacingLeg, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import type { BetRecord } from '../repos/bet-records.js';
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
 import type { BotStore } from '../store/index.js';
-import { formatMoney } from './odds.js';
-import { checkMinOdds, checkStake, type RacingLeg, type SlipPayload, slipKind } from './slip-rules.js';
 
 const PRICE_CHECK_WAIT_MS = 20_000;
 const BONUS_READ_WAIT_MS = 20_000;

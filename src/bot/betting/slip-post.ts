@@ -4,16 +4,16 @@ import {
   type ModalSubmitInteraction,
   PermissionFlagsBits,
 } from 'discord.js';
-import { dayIn } from '../catalog/dates.js';
 import { approvalPolicy, approvalsNeeded, getSettings, stakeLimits } from '../config/settings.js';
 import type { BotContext } from '../context.js';
 import { UserFacingError } from '../discord/user-errors.js';
+import { dayIn } from '../model/dates.js';
+import { checkDailyRoom, checkStake, type SlipPayload } from '../model/slip-rules.js';
 import { BetRecordRepo } from '../repos/bet-records.js';
 import { type SlipRecord, SlipRepo } from '../repos/slips.js';
 import { slipView } from '../views/slip.js';
 import type { SlipRequest } from './bet-service.js';
 import type { SlipLifetime } from './slip-kinds.js';
-import { checkDailyRoom, checkStake, type SlipPayload } from './slip-rules.js';
 
 /** Why a member may not bet, shown by every betting command: closed until an admin names a bet role. */
 export const CLOSED_BY_DEFAULT =

@@ -6,7 +6,7 @@ import {
   MessageFlags,
   type RepliableInteraction,
 } from 'discord.js';
-import { clip, LIMITS } from '../views/limits.js';
+import { clip, LIMITS } from '../model/limits.js';
 import { noticeView } from '../views/notice.js';
 
 /** Discord's "Unknown interaction": the 3 s window passed (or the user typed on); nothing left to answer. */

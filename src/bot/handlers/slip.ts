@@ -1,15 +1,15 @@
 // Handlers of a bet slip (`slip:*` custom ids): the stake form, Confirm and Cancel.
 import { MessageFlags } from 'discord.js';
 import { cardOf, loadCardRef } from '../betting/card-ref.js';
-import { sortMarkets } from '../betting/markets.js';
 import { priceMovedOptions } from '../betting/reprice.js';
 import { assertMayBet, postSlip } from '../betting/slip-post.js';
-import { slipKind } from '../betting/slip-rules.js';
 import { readMinOdds, readStake } from '../betting/stake-form.js';
 import type { ComponentHandler } from '../discord/component-handler.js';
 import { pageArg } from '../discord/custom-id.js';
 import { replyEphemeral } from '../discord/interact.js';
 import { UserFacingError } from '../discord/user-errors.js';
+import { sortMarkets } from '../model/markets.js';
+import { slipKind } from '../model/slip-rules.js';
 import { recordStateText } from '../views/bet-record.js';
 import { closedSlipView } from '../views/slip.js';
 

@@ -1,5 +1,5 @@
 import type { BalanceRecord, Transaction } from '../../gateway/index.js';
-import { formatMoney } from '../betting/odds.js';
+import { formatMoney } from '../model/odds.js';
 import type { BotStore } from '../store/index.js';
 import { Ledger, type LedgerEntry } from './ledger.js';
 

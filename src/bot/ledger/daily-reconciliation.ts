@@ -1,13 +1,13 @@
 import type { Transaction } from '../../gateway/index.js';
-import { formatMoney } from '../betting/odds.js';
-import { dayIn, dayStart } from '../catalog/dates.js';
 import { getSettings } from '../config/settings.js';
 import type { GatewayPort } from '../gateway-port.js';
+import { COLOUR } from '../model/colours.js';
+import { dayIn, dayStart } from '../model/dates.js';
+import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
+import { formatMoney } from '../model/odds.js';
 import type { Outbox } from '../results/outbox.js';
 import { readTransactionsSince } from '../results/transactions.js';
 import type { BotStore } from '../store/index.js';
-import { COLOUR } from '../views/colours.js';
-import { clip, fitView, LIMITS, type MessageView } from '../views/limits.js';
 import {
   type BalanceCheck,
   balanceMismatch,

@@ -1,5 +1,5 @@
-import type { SlipPayload } from '../betting/slip-rules.js';
 import { Ledger, type LedgerKind } from '../ledger/ledger.js';
+import type { SlipPayload } from '../model/slip-rules.js';
 import type { BotStore } from '../store/index.js';
 
 /**

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '../config/logger.js';
 import type { DiscordPoster } from '../discord/poster.js';
+import type { MessageView } from '../model/limits.js';
 import type { BotStore } from '../store/index.js';
-import type { MessageView } from '../views/limits.js';
 
 /**
  * Every Discord write that reports money (submitted, receipt, refusal, settlement notice) goes through here:

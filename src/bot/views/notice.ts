@@ -1,7 +1,7 @@
 import type { Transaction } from '../../gateway/index.js';
-import { formatMoney, formatOdds, roundCents } from '../betting/odds.js';
-import { COLOUR } from './colours.js';
-import { clip, fitView, LIMITS, type MessageView } from './limits.js';
+import { COLOUR } from '../model/colours.js';
+import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
+import { formatMoney, formatOdds, roundCents } from '../model/odds.js';
 
 /** A plain ephemeral answer: an error that says what to do, or a short confirmation. */
 export function noticeView(text: string, kind: 'error' | 'ok' | 'info' = 'error'): MessageView {
