@@ -1,12 +1,12 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import { exposureReport, exposureView, stakeOfProposal, stakeOfRecord } from '../src/bot/betting/exposure.js';
 import { eventChoices, resolveEventOption } from '../src/bot/catalog/choices.js';
-import { getSettings, stakeLimits } from '../src/bot/config/settings.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { dayIn } from '../src/bot/model/dates.js';
 import type { SlipPayload } from '../src/bot/model/slip-rules.js';
 import { BetRecordRepo } from '../src/bot/repos/bet-records.js';
+import { getSettings, stakeLimits } from '../src/bot/repos/guild-settings.js';
 import { ProposalRepo } from '../src/bot/repos/proposals.js';
 import { SlipRepo } from '../src/bot/repos/slips.js';
 

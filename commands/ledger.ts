@@ -5,13 +5,13 @@ import {
   PermissionFlagsBits,
   SlashCommandBuilder,
 } from 'discord.js';
-import { getSettings } from '../src/bot/config/settings.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral } from '../src/bot/discord/interact.js';
 import { recordBalanceChecks } from '../src/bot/ledger/balance-check.js';
 import { checksOf, reconcileDay, reconciliationView } from '../src/bot/ledger/daily-reconciliation.js';
-import { Ledger, ledgerCsv, verifyText } from '../src/bot/ledger/ledger.js';
 import { dayIn, dayStart } from '../src/bot/model/dates.js';
+import { getSettings } from '../src/bot/repos/guild-settings.js';
+import { Ledger, ledgerCsv, verifyText } from '../src/bot/repos/ledger.js';
 
 export const data = new SlashCommandBuilder()
   .setName('ledger')

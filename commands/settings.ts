@@ -5,6 +5,9 @@ import {
   PermissionFlagsBits,
   SlashCommandBuilder,
 } from 'discord.js';
+import type { Command } from '../src/bot/discord/command.js';
+import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
+import { stakeCentsOf } from '../src/bot/model/odds.js';
 import {
   approvalPolicy,
   exposureCaps,
@@ -13,11 +16,8 @@ import {
   isValidTimezone,
   stakeLimits,
   updateSettings,
-} from '../src/bot/config/settings.js';
-import type { Command } from '../src/bot/discord/command.js';
-import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
-import { Ledger } from '../src/bot/ledger/ledger.js';
-import { stakeCentsOf } from '../src/bot/model/odds.js';
+} from '../src/bot/repos/guild-settings.js';
+import { Ledger } from '../src/bot/repos/ledger.js';
 import { settingsView } from '../src/bot/views/desk.js';
 
 export const data = new SlashCommandBuilder()

@@ -6,13 +6,14 @@
 
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { BalanceRecord } from '../../gateway/index.js';
-import { getSettings, stakeLimits } from '../config/settings.js';
 import type { BotContext } from '../context.js';
 import { UserFacingError, userMessage } from '../discord/user-errors.js';
+import { comparableMarket, selectionKey, selectionMatches } from '../model/compare.js';
 import { bettable } from '../model/markets.js';
 import { formatMoney, stakeCentsOf } from '../model/odds.js';
 import { checkStake, type PriceRoute } from '../model/slip-rules.js';
-import { comparableMarket, eventBooks, priceAtSession, selectionKey, selectionMatches } from './compare.js';
+import { getSettings, stakeLimits } from '../repos/guild-settings.js';
+import { eventBooks, priceAtSession } from './compare.js';
 import { assertDailyRoom, assertMayBet, postSlip } from './slip-post.js';
 
 /** Why a session cannot take the bet. */

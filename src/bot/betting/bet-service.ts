@@ -10,10 +10,10 @@ import {
 import type { Catalog } from '../catalog/catalog.js';
 import type { BotTunables } from '../config/config.js';
 import type { Logger } from '../config/logger.js';
-import { exposureCaps, getSettings, stakeLimits } from '../config/settings.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import type { GatewayPort } from '../gateway-port.js';
 import { dayIn } from '../model/dates.js';
+import { RANK } from '../model/edit-rank.js';
 import { selectionName, sortMarkets } from '../model/markets.js';
 import { formatMoney } from '../model/odds.js';
 import {
@@ -26,9 +26,10 @@ import {
   slipKind,
 } from '../model/slip-rules.js';
 import type { BetRecord, BetRecordRepo, ClaimOutcome } from '../repos/bet-records.js';
+import { exposureCaps, getSettings, stakeLimits } from '../repos/guild-settings.js';
 import type { JobRecord } from '../repos/jobs.js';
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
-import { type Outbox, RANK } from '../results/outbox.js';
+import type { Outbox } from '../results/outbox.js';
 import type { ResultTracker } from '../results/result-tracker.js';
 import type { BotStore } from '../store/index.js';
 import { recordView } from '../views/bet-record.js';

@@ -1,10 +1,10 @@
 import type { APIEmbedField } from 'discord.js';
-import { exposureCaps, type GuildSettings } from '../config/settings.js';
 import { COLOUR } from '../model/colours.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { formatMoney } from '../model/odds.js';
 import type { SlipPayload } from '../model/slip-rules.js';
 import { type BetRecord, EXPOSED, HOLDING } from '../repos/bet-records.js';
+import { exposureCaps, type GuildSettings } from '../repos/guild-settings.js';
 import type { Proposal } from '../repos/proposals.js';
 
 /** One line of /exposure: what is held or at risk in a scope, and the room its cap leaves. */

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { type AccountPromo, BetType, type RacingSingleBet, type SportsMarketRefBet } from '../../gateway/index.js';
 import type { BotTunables } from '../config/config.js';
-import { getSettings, stakeLimits } from '../config/settings.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import type { GatewayPort } from '../gateway-port.js';
 import { formatMoney } from '../model/odds.js';
 import { checkMinOdds, checkStake, type RacingLeg, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import type { BetRecord } from '../repos/bet-records.js';
+import { getSettings, stakeLimits } from '../repos/guild-settings.js';
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
 import type { BotStore } from '../store/index.js';
 

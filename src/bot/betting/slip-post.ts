@@ -4,12 +4,12 @@ import {
   type ModalSubmitInteraction,
   PermissionFlagsBits,
 } from 'discord.js';
-import { approvalPolicy, approvalsNeeded, getSettings, stakeLimits } from '../config/settings.js';
 import type { BotContext } from '../context.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import { dayIn } from '../model/dates.js';
 import { checkDailyRoom, checkStake, type SlipPayload } from '../model/slip-rules.js';
 import { BetRecordRepo } from '../repos/bet-records.js';
+import { approvalPolicy, approvalsNeeded, getSettings, stakeLimits } from '../repos/guild-settings.js';
 import { type SlipRecord, SlipRepo } from '../repos/slips.js';
 import { slipView } from '../views/slip.js';
 import type { SlipRequest } from './bet-service.js';

@@ -1,10 +1,10 @@
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import type { Event, MarketRow } from '../../gateway/index.js';
-import { selectionMatches } from '../betting/compare.js';
 import type { BotContext } from '../context.js';
 import { matchText } from '../discord/interact.js';
 import { getRef, putRef } from '../discord/refs.js';
 import { UserFacingError } from '../discord/user-errors.js';
+import { selectionMatches } from '../model/compare.js';
 import { dayIn } from '../model/dates.js';
 import { leagueName, PRESET_LEAGUES } from '../model/leagues.js';
 import { LIMITS } from '../model/limits.js';

@@ -15,13 +15,6 @@ import type { BotStore } from '../store/index.js';
  * process died before marking it done) is not posted twice.
  */
 
-/** Ranks of the edits of one slip message: higher wins. */
-export const RANK = {
-  submitted: 10,
-  unknown: 20,
-  final: 30,
-} as const;
-
 const MAX_BACKOFF_MS = 60_000;
 /** A refusal that is not about load (unknown message, missing access) is tried this many times. */
 const MAX_HARD_FAILURES = 3;

@@ -1,7 +1,7 @@
 import { ButtonStyle, ComponentType } from 'discord.js';
-import type { SelectionComparison } from '../betting/compare.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { COLOUR } from '../model/colours.js';
+import type { SelectionComparison } from '../model/compare.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { formatOdds } from '../model/odds.js';
 

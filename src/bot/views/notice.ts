@@ -3,12 +3,6 @@ import { COLOUR } from '../model/colours.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { formatMoney, formatOdds, roundCents } from '../model/odds.js';
 
-/** A plain ephemeral answer: an error that says what to do, or a short confirmation. */
-export function noticeView(text: string, kind: 'error' | 'ok' | 'info' = 'error'): MessageView {
-  const color = kind === 'error' ? COLOUR.refused : kind === 'ok' ? COLOUR.ok : COLOUR.info;
-  return { embeds: [{ description: clip(text, LIMITS.embedDescription), color }], components: [] };
-}
-
 const OUTCOME: Record<string, string> = { won: 'Won 🎉', lost: 'Lost', void: 'Void', cashed_out: 'Cashed out' };
 
 /** What came back to the account: the stake plus the P&L (nothing on a loss), never below zero. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { ExposureCaps } from '../repos/bet-records.js';
+import type { BotTunables } from '../config/config.js';
 import type { BotStore } from '../store/index.js';
-import type { BotTunables } from './config.js';
+import type { ExposureCaps } from './bet-records.js';
 
 const GuildSettingsSchema = z.object({
   timezone: z.string().default('UTC'),
