@@ -1,5 +1,5 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import { exposureReport, exposureView, stakeOfProposal, stakeOfRecord } from '../src/bot/betting/exposure.js';
+import { exposureReport, stakeOfProposal, stakeOfRecord } from '../src/bot/betting/exposure.js';
 import { eventChoices, resolveEventOption } from '../src/bot/catalog/choices.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
@@ -9,6 +9,7 @@ import { BetRecordRepo } from '../src/bot/repos/bet-records.js';
 import { getSettings, stakeLimits } from '../src/bot/repos/guild-settings.js';
 import { ProposalRepo } from '../src/bot/repos/proposals.js';
 import { SlipRepo } from '../src/bot/repos/slips.js';
+import { exposureView } from '../src/bot/views/exposure.js';
 
 export const data = new SlashCommandBuilder()
   .setName('exposure')

@@ -7,9 +7,9 @@ import {
 } from 'discord.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
+import { approvalPolicy } from '../src/bot/model/approval-policy.js';
 import { stakeCentsOf } from '../src/bot/model/odds.js';
 import {
-  approvalPolicy,
   exposureCaps,
   type GuildSettings,
   getSettings,

@@ -1,14 +1,14 @@
 // Handlers of a market card (`card:*` custom ids): paging, opening a market, picking a selection.
 import { ModalBuilder } from 'discord.js';
 import { type CardRef, cardOf, loadCardRef } from '../betting/card-ref.js';
-import { assertMayBet } from '../betting/slip-post.js';
-import { minOddsField, stakeField } from '../betting/stake-form.js';
 import type { BotContext } from '../context.js';
 import type { ComponentHandler } from '../discord/component-handler.js';
 import { encodeCustomId, pageArg } from '../discord/custom-id.js';
 import { getRef } from '../discord/refs.js';
 import { selectionName, sortMarkets } from '../model/markets.js';
 import { cardView, marketView, stakeFormTitle } from '../views/card.js';
+import { assertMayBet } from './slip-post.js';
+import { minOddsField, stakeField } from './stake-form.js';
 
 export const cardPage: ComponentHandler = async (interaction, [ref, page], ctx) => {
   if (!interaction.isButton()) return;

@@ -1,13 +1,13 @@
 /** "Bet at best" under a /compare answer: asks the stake, then starts the normal slip at that book. */
 
 import { MessageFlags, ModalBuilder } from 'discord.js';
-import { assertMayBet, postSlip } from '../betting/slip-post.js';
-import { readStake, stakeField } from '../betting/stake-form.js';
 import type { ComponentHandler } from '../discord/component-handler.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { replyEphemeral } from '../discord/interact.js';
 import { getRef } from '../discord/refs.js';
 import { UserFacingError } from '../discord/user-errors.js';
+import { assertMayBet, postSlip } from './slip-post.js';
+import { readStake, stakeField } from './stake-form.js';
 
 export interface BestPriceRef {
   epk: string;

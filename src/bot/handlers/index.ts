@@ -1,6 +1,5 @@
 // Every button, select menu and modal handler, by `<scope>:<action>` of the v1 custom id (one file per scope).
 
-import { slipReprice } from '../betting/reprice.js';
 import type { ComponentHandler } from '../discord/component-handler.js';
 import { cardOpen, cardPage, cardPick, marketSelections } from './card.js';
 import { COMPARE_COMPONENTS } from './compare.js';
@@ -8,6 +7,7 @@ import { eventsPage } from './events.js';
 import { PROMO_COMPONENTS } from './promos.js';
 import { proposalApprove, proposalReject } from './proposal.js';
 import { RACING_COMPONENTS } from './racing.js';
+import { slipReprice } from './reprice.js';
 import { slipCancel, slipConfirm, slipStake } from './slip.js';
 
 /** Component handlers by `<scope>:<action>` of the v1 custom id. */

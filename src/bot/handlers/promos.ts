@@ -1,7 +1,5 @@
 import { MessageFlags, ModalBuilder } from 'discord.js';
 import type { AccountPromo } from '../../gateway/index.js';
-import { postPreparedSlip } from '../betting/slip-post.js';
-import { readStake, stakeField } from '../betting/stake-form.js';
 import type { BotContext } from '../context.js';
 import type { ComponentHandler } from '../discord/component-handler.js';
 import { encodeCustomId } from '../discord/custom-id.js';
@@ -12,6 +10,8 @@ import { formatOdds } from '../model/odds.js';
 import { trackValue } from '../model/tracks.js';
 import { button, row, select } from '../views/components.js';
 import { raceBoard } from './racing.js';
+import { postPreparedSlip } from './slip-post.js';
+import { readStake, stakeField } from './stake-form.js';
 
 const SHOWN = 10;
 

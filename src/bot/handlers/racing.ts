@@ -8,8 +8,6 @@ import {
   TextInputBuilder,
   TextInputStyle,
 } from 'discord.js';
-import { postPreparedSlip } from '../betting/slip-post.js';
-import { minOddsField, readMinOdds, readStake, stakeField } from '../betting/stake-form.js';
 import type { BotContext } from '../context.js';
 import type { ComponentHandler } from '../discord/component-handler.js';
 import { encodeCustomId } from '../discord/custom-id.js';
@@ -21,6 +19,8 @@ import { formatOdds } from '../model/odds.js';
 import { KNOWN_TRACKS, RACE_TYPES, RACES_OFFERED, type RaceType, trackValue } from '../model/tracks.js';
 import { row, select } from '../views/components.js';
 import { type PriceRow, priceView } from '../views/desk.js';
+import { postPreparedSlip } from './slip-post.js';
+import { minOddsField, readMinOdds, readStake, stakeField } from './stake-form.js';
 
 const RUNNERS_WAIT_MS = 1_500;
 const PRICE_WAIT_MS = 20_000;

@@ -1,9 +1,6 @@
 // Handlers of a bet slip (`slip:*` custom ids): the stake form, Confirm and Cancel.
 import { MessageFlags } from 'discord.js';
 import { cardOf, loadCardRef } from '../betting/card-ref.js';
-import { priceMovedOptions } from '../betting/reprice.js';
-import { assertMayBet, postSlip } from '../betting/slip-post.js';
-import { readMinOdds, readStake } from '../betting/stake-form.js';
 import type { ComponentHandler } from '../discord/component-handler.js';
 import { pageArg } from '../discord/custom-id.js';
 import { replyEphemeral } from '../discord/interact.js';
@@ -12,6 +9,9 @@ import { sortMarkets } from '../model/markets.js';
 import { slipKind } from '../model/slip-rules.js';
 import { recordStateText } from '../views/bet-record.js';
 import { closedSlipView } from '../views/slip.js';
+import { priceMovedOptions } from './reprice.js';
+import { assertMayBet, postSlip } from './slip-post.js';
+import { readMinOdds, readStake } from './stake-form.js';
 
 export const slipStake: ComponentHandler = async (interaction, [ref, marketIndex, selIndex], ctx) => {
   if (!interaction.isModalSubmit()) return;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { priceMovedOptions } from '../../../src/bot/betting/reprice.js';
+import { priceMovedOptions } from '../../../src/bot/handlers/reprice.js';
 import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
 import { dayIn } from '../../../src/bot/model/dates.js';
 import { updateSettings } from '../../../src/bot/repos/guild-settings.js';

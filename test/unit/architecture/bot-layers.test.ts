@@ -74,7 +74,7 @@ function importsOf(file: string): { specifier: string; typeOnly: boolean }[] {
     ts.forEachChild(node, visit);
   };
   visit(source);
-  return found.filter((i) => i.specifier.startsWith('.'));
+  return found;
 }
 
 /** The room a path of the repository sits in: `views`, `index.ts`, `commands`; undefined outside the bot. */
@@ -90,6 +90,7 @@ function botEdges(): Edge[] {
   const files = [...tsFiles(BOT), ...tsFiles(join(ROOT, 'commands'))];
   return files.flatMap((file) =>
     importsOf(file).flatMap(({ specifier, typeOnly }) => {
+      if (!specifier.startsWith('.')) return [];
       const target = resolve(dirname(file), specifier.replace(/\.js$/, '.ts'));
       const from = roomOf(file);
       const to = roomOf(target);
@@ -125,5 +126,33 @@ describe('the layers of src/bot', () => {
       (e) => rankOf(roomOfPath(e.to)) > rankOf(roomOfPath(e.from)) && !(e.typeOnly && e.to === 'src/bot/context.ts'),
     );
     expect(upward.map(describeEdge), 'imports that run up the layers').toEqual([]);
+  });
+
+  /** The imports from `from` into rooms other than those listed (type-only imports of `typesOf` allowed). */
+  const outside = (from: string, allowed: string[], typesOf: string[] = []) =>
+    edges
+      .filter((e) => roomOfPath(e.from) === from)
+      .filter((e) => !allowed.includes(roomOfPath(e.to)) && !(e.typeOnly && typesOf.includes(roomOfPath(e.to))))
+      .map(describeEdge);
+
+  it('keep the model pure: src/bot/model imports nothing else of the bot', () => {
+    expect(outside('model', [])).toEqual([]);
+  });
+
+  it('build views from the model and discord alone, naming the records they show by type only', () => {
+    expect(outside('views', ['model', 'discord'], ['repos', 'analytics'])).toEqual([]);
+  });
+
+  it('keep the repositories on the store and the model, naming the config by type only', () => {
+    expect(outside('repos', ['store', 'model'], ['config'])).toEqual([]);
+  });
+
+  it('keep discord.js out of betting: the bet services answer in data, not in interactions', () => {
+    const discordJs = tsFiles(join(BOT, 'betting')).flatMap((file) =>
+      importsOf(file)
+        .filter((i) => i.specifier === 'discord.js' || i.specifier.startsWith('@discordjs/'))
+        .map((i) => `${relative(ROOT, file)} imports '${i.specifier}'`),
+    );
+    expect(discordJs).toEqual([]);
   });
 });

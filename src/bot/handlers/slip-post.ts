@@ -4,16 +4,17 @@ import {
   type ModalSubmitInteraction,
   PermissionFlagsBits,
 } from 'discord.js';
+import type { SlipRequest } from '../betting/bet-service.js';
+import type { SlipLifetime } from '../betting/slip-kinds.js';
 import type { BotContext } from '../context.js';
 import { UserFacingError } from '../discord/user-errors.js';
+import { approvalPolicy, approvalsNeeded } from '../model/approval-policy.js';
 import { dayIn } from '../model/dates.js';
 import { checkDailyRoom, checkStake, type SlipPayload } from '../model/slip-rules.js';
 import { BetRecordRepo } from '../repos/bet-records.js';
-import { approvalPolicy, approvalsNeeded, getSettings, stakeLimits } from '../repos/guild-settings.js';
+import { getSettings, stakeLimits } from '../repos/guild-settings.js';
 import { type SlipRecord, SlipRepo } from '../repos/slips.js';
 import { slipView } from '../views/slip.js';
-import type { SlipRequest } from './bet-service.js';
-import type { SlipLifetime } from './slip-kinds.js';
 
 /** Why a member may not bet, shown by every betting command: closed until an admin names a bet role. */
 export const CLOSED_BY_DEFAULT =
@@ -69,7 +70,7 @@ export async function postSlip(
   );
 }
 
-export type { SlipLifetime } from './slip-kinds.js';
+export type { SlipLifetime } from '../betting/slip-kinds.js';
 
 /**
  * Posts a slip of any kind: checks the bettor and the day's room, lets `prepare` build and store it for this

@@ -6,6 +6,7 @@
 
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { BalanceRecord } from '../../gateway/index.js';
+import { eventBooks, priceAtSession } from '../betting/compare.js';
 import type { BotContext } from '../context.js';
 import { UserFacingError, userMessage } from '../discord/user-errors.js';
 import { comparableMarket, selectionKey, selectionMatches } from '../model/compare.js';
@@ -13,7 +14,6 @@ import { bettable } from '../model/markets.js';
 import { formatMoney, stakeCentsOf } from '../model/odds.js';
 import { checkStake, type PriceRoute } from '../model/slip-rules.js';
 import { getSettings, stakeLimits } from '../repos/guild-settings.js';
-import { eventBooks, priceAtSession } from './compare.js';
 import { assertDailyRoom, assertMayBet, postSlip } from './slip-post.js';
 
 /** Why a session cannot take the bet. */
