@@ -1,4 +1,4 @@
-import type { ExposureLine, ExposureReport } from '../model/exposure.js';
+import type { ExposureReport } from '../model/exposure.js';
 import type { SlipPayload } from '../model/slip-rules.js';
 import { type BetRecord, EXPOSED, HOLDING } from '../repos/bet-records.js';
 import { exposureCaps, type GuildSettings } from '../repos/guild-settings.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { priceMovedOptions } from '../../../src/bot/handlers/reprice.js';
 import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
+import { priceMovedOptions } from '../../../src/bot/handlers/reprice.js';
 import { dayIn } from '../../../src/bot/model/dates.js';
 import { updateSettings } from '../../../src/bot/repos/guild-settings.js';
 import { closedSlipView } from '../../../src/bot/views/slip.js';
