@@ -17,7 +17,6 @@ import {
   stakeLimits,
   updateSettings,
 } from '../src/bot/repos/guild-settings.js';
-import { Ledger } from '../src/bot/repos/ledger.js';
 import { settingsView } from '../src/bot/views/desk.js';
 
 export const data = new SlashCommandBuilder()
@@ -173,7 +172,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
       }
       return next;
     });
-    await new Ledger(ctx.store).append({
+    await ctx.ledger.append({
       at: ctx.now(),
       guildKey: guildId,
       kind: 'limit_change',
@@ -206,7 +205,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
       ...(role ? { approverRoleId: role.id } : {}),
       ...(minutes === undefined ? {} : { approvalMinutes: minutes }),
     }));
-    await new Ledger(ctx.store).append({
+    await ctx.ledger.append({
       at: ctx.now(),
       guildKey: guildId,
       kind: 'limit_change',

@@ -23,6 +23,7 @@ import { reconcileYesterday } from './ledger/daily-reconciliation.js';
 import { loadCommands } from './loader.js';
 import { BetRecordRepo } from './repos/bet-records.js';
 import { JobRepo } from './repos/jobs.js';
+import { Ledger } from './repos/ledger.js';
 import { OnceRepo } from './repos/once.js';
 import { ProposalRepo } from './repos/proposals.js';
 import { SlipRepo } from './repos/slips.js';
@@ -260,6 +261,10 @@ function buildServices(
     approvals,
     tracker,
     jobs,
+    records,
+    slips,
+    proposals,
+    ledger: new Ledger(store),
     poster,
     logger,
     callbackUrl,

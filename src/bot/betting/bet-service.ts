@@ -26,7 +26,7 @@ import {
   slipKind,
 } from '../model/slip-rules.js';
 import type { BetRecord, BetRecordRepo, ClaimOutcome } from '../repos/bet-records.js';
-import { exposureCaps, getSettings, stakeLimits } from '../repos/guild-settings.js';
+import { exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
 import type { JobRecord } from '../repos/jobs.js';
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
 import type { Outbox } from '../results/outbox.js';
@@ -83,6 +83,8 @@ export interface SlipRequest {
    * Otherwise the book's session.
    */
   sessionId?: string;
+  /** The guild's settings when the interaction's gate already read them (read once per interaction). */
+  settings?: GuildSettings;
 }
 
 export interface BetJobContext {
@@ -173,8 +175,8 @@ export class BetService {
   }
 
   /** Picks the session for a bookie: the admin's choice, else the first active one; refuses an inactive one. */
-  async sessionFor(guildId: string | null, bookie: string): Promise<string> {
-    const settings = await getSettings(this.d.store, guildId);
+  async sessionFor(guildId: string | null, bookie: string, known?: GuildSettings): Promise<string> {
+    const settings = known ?? (await getSettings(this.d.store, guildId));
     const sessions = await this.d.catalog.loadSessions();
     const chosen = settings.sessions[bookie];
     if (chosen !== undefined) {
@@ -282,7 +284,7 @@ export class BetService {
       tunables: d.tunables,
       callbackUrl: d.callbackUrl,
       now: d.now,
-      sessionFor: (guildId, bookie) => this.sessionFor(guildId, bookie),
+      sessionFor: (guildId, bookie, settings) => this.sessionFor(guildId, bookie, settings),
     };
   }
 
@@ -291,7 +293,7 @@ export class BetService {
    * becomes a proposal lives as long as the proposal (`expiresInMs`).
    */
   async prepareSlip(req: SlipRequest, expiresInMs?: (stakeCents: number) => number): Promise<SlipRecord<SlipPayload>> {
-    const settings = await getSettings(this.d.store, req.guildId);
+    const settings = req.settings ?? (await getSettings(this.d.store, req.guildId));
     const stakeCheck = checkStake(req.stake, stakeLimits(settings, this.d.tunables));
     if (!stakeCheck.ok) throw new UserFacingError(stakeCheck.message);
     const card = await this.d.catalog.loadCard(req.epk, req.bookie);
@@ -314,7 +316,7 @@ export class BetService {
       ? await this.#chosenSession(req.routed.sessionId, req.bookie, 'Run /bet again.')
       : req.sessionId
         ? await this.#chosenSession(req.sessionId, req.bookie, 'Make a new slip with /bet or /compare.')
-        : await this.sessionFor(req.guildId, req.bookie);
+        : await this.sessionFor(req.guildId, req.bookie, settings);
     const live = req.routed?.live ?? (await this.livePrice(sessionId, sport, req.epk, req.marketRef));
     const minCheck = checkMinOdds(req.minOdds, live);
     if (!minCheck.ok) throw new UserFacingError(minCheck.message);

@@ -6,7 +6,8 @@ import { encodeCustomId } from '../discord/custom-id.js';
 import { replyEphemeral } from '../discord/interact.js';
 import { getRef } from '../discord/refs.js';
 import { UserFacingError } from '../discord/user-errors.js';
-import { assertMayBet, postSlip } from './slip-post.js';
+import { checkBettable } from './bet-gate.js';
+import { postSlip } from './slip-post.js';
 import { readStake, stakeField } from './stake-form.js';
 
 export interface BestPriceRef {
@@ -20,7 +21,7 @@ export interface BestPriceRef {
 /** A modal must be the first answer to the click, so no gateway call here. */
 const betAtBest: ComponentHandler = async (interaction, [ref], ctx) => {
   if (!interaction.isButton()) return;
-  await assertMayBet(ctx, interaction);
+  await checkBettable(ctx, interaction);
   await interaction.showModal(
     new ModalBuilder()
       .setCustomId(encodeCustomId('cmp', 'stake', ref ?? ''))

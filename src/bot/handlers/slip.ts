@@ -9,8 +9,9 @@ import { sortMarkets } from '../model/markets.js';
 import { slipKind } from '../model/slip-rules.js';
 import { recordStateText } from '../views/bet-record.js';
 import { closedSlipView } from '../views/slip.js';
+import { checkBettable } from './bet-gate.js';
 import { priceMovedOptions } from './reprice.js';
-import { assertMayBet, postSlip } from './slip-post.js';
+import { postSlip } from './slip-post.js';
 import { readMinOdds, readStake } from './stake-form.js';
 
 export const slipStake: ComponentHandler = async (interaction, [ref, marketIndex, selIndex], ctx) => {
@@ -39,7 +40,7 @@ export const slipStake: ComponentHandler = async (interaction, [ref, marketIndex
 export const slipConfirm: ComponentHandler = async (interaction, [slipId], ctx) => {
   if (!interaction.isButton()) return;
   await interaction.deferUpdate();
-  await assertMayBet(ctx, interaction);
+  await checkBettable(ctx, interaction);
   const result = await ctx.bets.confirm(slipId ?? '', interaction.user.id, {
     channelId: interaction.channelId,
     messageId: interaction.message.id,
