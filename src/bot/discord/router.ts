@@ -1,10 +1,13 @@
 import { type Client, Events, type Interaction } from 'discord.js';
 import type { BotContext } from '../context.js';
 import type { Command } from './command.js';
-import type { ComponentHandler } from './component-handler.js';
+import { type ComponentRoute, componentKind } from './component-handler.js';
 import { decodeCustomId } from './custom-id.js';
 import { isDiscordCode, replyEphemeral, UNKNOWN_INTERACTION } from './interact.js';
 import { isMemberMistake, UserFacingError, userMessage } from './user-errors.js';
+
+/** The answer to a control that got another kind of interaction than its handler takes (a forged or stale id). */
+export const WRONG_KIND = 'This control does not take that kind of interaction. Run the command again.';
 
 /**
  * One listener for every interaction: commands by name, components by the custom id's scope:action.
@@ -13,7 +16,7 @@ import { isMemberMistake, UserFacingError, userMessage } from './user-errors.js'
 export function attachRouter(
   client: Client,
   commands: Map<string, Command>,
-  components: Record<string, ComponentHandler>,
+  components: Record<string, ComponentRoute>,
   ctx: BotContext,
 ): void {
   client.on(Events.InteractionCreate, (interaction) => {
@@ -24,7 +27,7 @@ export function attachRouter(
 export async function route(
   interaction: Interaction,
   commands: Map<string, Command>,
-  components: Record<string, ComponentHandler>,
+  components: Record<string, ComponentRoute>,
   shared: BotContext,
 ): Promise<void> {
   // Every line logged while handling this interaction carries its id, the member and what was used.
@@ -59,7 +62,14 @@ export async function route(
       if (!id || !handler) {
         return replyEphemeral(interaction, 'This control is from an older version of the bot. Run the command again.');
       }
-      await handler(interaction, id.args, ctx);
+      if (componentKind(interaction) !== handler.kind) {
+        ctx.logger.warn('control got another kind of interaction', {
+          want: handler.kind,
+          got: componentKind(interaction),
+        });
+        return replyEphemeral(interaction, WRONG_KIND);
+      }
+      await handler.handle(interaction, id.args, ctx);
     }
   } catch (err) {
     const command = interaction.isCommand() ? interaction.commandName : undefined;

@@ -1,7 +1,7 @@
 /** "Bet at best" under a /compare answer: asks the stake, then starts the normal slip at that book. */
 
 import { MessageFlags, ModalBuilder } from 'discord.js';
-import type { ComponentHandler } from '../discord/component-handler.js';
+import { buttonRoute, type ComponentHandler, type ComponentRoute, modalRoute } from '../discord/component-handler.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { replyEphemeral } from '../discord/interact.js';
 import { getRef } from '../discord/refs.js';
@@ -46,7 +46,7 @@ const stakeAtBest: ComponentHandler = async (interaction, [ref], ctx) => {
   });
 };
 
-export const COMPARE_COMPONENTS: Record<string, ComponentHandler> = {
-  'cmp:bet': betAtBest,
-  'cmp:stake': stakeAtBest,
+export const COMPARE_COMPONENTS: Record<string, ComponentRoute> = {
+  'cmp:bet': buttonRoute(betAtBest),
+  'cmp:stake': modalRoute(stakeAtBest),
 };

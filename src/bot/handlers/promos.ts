@@ -1,7 +1,13 @@
 import { MessageFlags, ModalBuilder } from 'discord.js';
 import type { AccountPromo } from '../../gateway/index.js';
 import type { BotContext } from '../context.js';
-import type { ComponentHandler } from '../discord/component-handler.js';
+import {
+  buttonRoute,
+  type ComponentHandler,
+  type ComponentRoute,
+  modalRoute,
+  selectRoute,
+} from '../discord/component-handler.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { replyEphemeral } from '../discord/interact.js';
 import { COLOUR } from '../model/colours.js';
@@ -168,8 +174,8 @@ const promoRace: ComponentHandler = async (interaction, [promoId], ctx) => {
   await interaction.editReply({ embeds: board.embeds, components: board.components });
 };
 
-export const PROMO_COMPONENTS: Record<string, ComponentHandler> = {
-  'promo:race': promoRace,
-  'promo:pick': promoPick,
-  'promo:stake': promoStake,
+export const PROMO_COMPONENTS: Record<string, ComponentRoute> = {
+  'promo:race': buttonRoute(promoRace),
+  'promo:pick': selectRoute(promoPick),
+  'promo:stake': modalRoute(promoStake),
 };

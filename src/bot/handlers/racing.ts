@@ -9,7 +9,7 @@ import {
   TextInputStyle,
 } from 'discord.js';
 import type { BotContext } from '../context.js';
-import type { ComponentHandler } from '../discord/component-handler.js';
+import { type ComponentHandler, type ComponentRoute, modalRoute, selectRoute } from '../discord/component-handler.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { matchText, replyEphemeral } from '../discord/interact.js';
 import { getRef, putRef } from '../discord/refs.js';
@@ -298,7 +298,7 @@ const raceStake: ComponentHandler = async (interaction, [ref, bookIndex, runnerI
   });
 };
 
-export const RACING_COMPONENTS: Record<string, ComponentHandler> = {
-  'race:pick': racePick,
-  'race:stake': raceStake,
+export const RACING_COMPONENTS: Record<string, ComponentRoute> = {
+  'race:pick': selectRoute(racePick),
+  'race:stake': modalRoute(raceStake),
 };
