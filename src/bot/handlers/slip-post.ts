@@ -1,8 +1,14 @@
-import type { ButtonInteraction, ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
+import type {
+  ButtonInteraction,
+  ChatInputCommandInteraction,
+  MessageMentionOptions,
+  ModalSubmitInteraction,
+} from 'discord.js';
 import type { SlipRequest } from '../betting/bet-service.js';
 import type { SlipLifetime } from '../betting/slip-kinds.js';
 import type { BotContext } from '../context.js';
 import { approvalsNeeded } from '../model/approval-policy.js';
+import type { MessageView } from '../model/limits.js';
 import type { SlipPayload } from '../model/slip-rules.js';
 import type { GuildSettings } from '../repos/guild-settings.js';
 import type { SlipRecord } from '../repos/slips.js';
@@ -61,33 +67,36 @@ export async function postPreparedSlip(
   if (needed > 0) {
     const proposal = await ctx.approvals.propose(slip, needed, settings);
     const view = ctx.approvals.view(proposal, slip.payload, [], settings);
-    await interaction.editReply({
-      content: `Your stake needs ${needed} approval${needed === 1 ? '' : 's'}: the proposal is posted below for approvers.`,
-      embeds: [],
-      components: [],
-    });
-    const message = await interaction.followUp({
-      content: view.content ?? '',
-      embeds: view.embeds,
-      components: view.components,
-      allowedMentions: { users: [slip.userId], roles: policy.approverRoleId ? [policy.approverRoleId] : [] },
-    });
+    const message = await postBelow(
+      interaction,
+      `Your stake needs ${needed} approval${needed === 1 ? '' : 's'}: the proposal is posted below for approvers.`,
+      view,
+      { users: [slip.userId], roles: policy.approverRoleId ? [policy.approverRoleId] : [] },
+    );
     await ctx.bets.attachMessage(slip.slipId, message.channelId, message.id);
     await ctx.approvals.attachMessage(proposal.proposalId, message.channelId, message.id);
     return;
   }
   const view = slipView({ slip: slip.payload, slipId: slip.slipId, userId: slip.userId, expiresAt: slip.expiresAt });
-  // The first follow-up after a defer would replace the (ephemeral) placeholder, so fill that first.
-  await interaction.editReply({
-    content: 'Your bet slip is posted below. Confirm it there.',
-    embeds: [],
-    components: [],
+  const message = await postBelow(interaction, 'Your bet slip is posted below. Confirm it there.', view, {
+    users: [slip.userId],
   });
-  const message = await interaction.followUp({
+  await ctx.bets.attachMessage(slip.slipId, message.channelId, message.id);
+}
+
+/** Fills the deferred (ephemeral) placeholder with `note`, then posts `view` publicly as a follow-up. */
+async function postBelow(
+  interaction: ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction,
+  note: string,
+  view: MessageView,
+  allowedMentions: MessageMentionOptions,
+) {
+  // The first follow-up after a defer would replace the (ephemeral) placeholder, so fill that first.
+  await interaction.editReply({ content: note, embeds: [], components: [] });
+  return interaction.followUp({
     content: view.content ?? '',
     embeds: view.embeds,
     components: view.components,
-    allowedMentions: { users: [slip.userId] },
+    allowedMentions,
   });
-  await ctx.bets.attachMessage(slip.slipId, message.channelId, message.id);
 }
