@@ -251,7 +251,8 @@ function buildServices(
     now,
   });
   const proposals = new ProposalRepo(store);
-  const approvals = new Approvals({ store, bets, slips, proposals, outbox, tunables, logger, now });
+  const ledger = new Ledger(store);
+  const approvals = new Approvals({ store, bets, slips, proposals, ledger, outbox, tunables, logger, now });
   const context: BotContext = {
     config,
     gateway,
@@ -264,7 +265,7 @@ function buildServices(
     records,
     slips,
     proposals,
-    ledger: new Ledger(store),
+    ledger,
     poster,
     logger,
     callbackUrl,

@@ -8,7 +8,7 @@ import { RANK } from '../model/edit-rank.js';
 import { formatOdds } from '../model/odds.js';
 import { decideOnLivePrice, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import { exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
-import { Ledger, type LedgerKind } from '../repos/ledger.js';
+import type { Ledger, LedgerKind } from '../repos/ledger.js';
 import type { Proposal, ProposalRepo } from '../repos/proposals.js';
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
 import type { Outbox } from '../results/outbox.js';
@@ -23,6 +23,7 @@ export interface ApprovalDeps {
   bets: BetService;
   slips: SlipRepo;
   proposals: ProposalRepo;
+  ledger: Ledger;
   outbox: Outbox;
   tunables: BotTunables;
   logger: Logger;
@@ -65,7 +66,7 @@ const progressRank = (p: Proposal, approvals: number) => Math.min(RANK.submitted
 export class Approvals {
   readonly #ledger: Ledger;
   constructor(private readonly d: ApprovalDeps) {
-    this.#ledger = new Ledger(d.store);
+    this.#ledger = d.ledger;
   }
 
   /** Turns a stored slip into an open proposal, or refuses it (the slip is closed) when a cap has no room. */
