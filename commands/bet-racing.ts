@@ -1,10 +1,10 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import { chooseDay } from '../src/bot/catalog/dates.js';
-import { resolveTrack, trackDay, trackZone } from '../src/bot/catalog/tracks.js';
-import { getSettings } from '../src/bot/config/settings.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { postRacingSlip, raceChoices, runnerChoices, trackChoices } from '../src/bot/handlers/racing.js';
+import { chooseDay } from '../src/bot/model/dates.js';
+import { resolveTrack, trackDay, trackZone } from '../src/bot/model/tracks.js';
+import { getSettings } from '../src/bot/repos/guild-settings.js';
 
 export const data = new SlashCommandBuilder()
   .setName('bet-racing')

@@ -1,6 +1,4 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import { postBestPriceSlip } from '../src/bot/betting/best-price.js';
-import { postSlip } from '../src/bot/betting/slip-post.js';
 import {
   bookieChoices,
   eventChoices,
@@ -14,6 +12,8 @@ import {
 } from '../src/bot/catalog/choices.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { respondChoices } from '../src/bot/discord/interact.js';
+import { postBestPriceSlip } from '../src/bot/handlers/best-price.js';
+import { postSlip } from '../src/bot/handlers/slip-post.js';
 
 // Discord lists required options first, so the optional book comes after the stake.
 export const data = new SlashCommandBuilder()

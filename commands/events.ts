@@ -1,12 +1,12 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import { knownLeagues, leagueChoices } from '../src/bot/catalog/choices.js';
-import { chooseDay } from '../src/bot/catalog/dates.js';
 import { type EventsQueryRef, eventsForDay } from '../src/bot/catalog/events-query.js';
-import { leagueKeyOf, leagueName } from '../src/bot/catalog/leagues.js';
-import { getSettings } from '../src/bot/config/settings.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { ownerOf, putRef } from '../src/bot/discord/refs.js';
+import { chooseDay } from '../src/bot/model/dates.js';
+import { leagueKeyOf, leagueName } from '../src/bot/model/leagues.js';
+import { getSettings } from '../src/bot/repos/guild-settings.js';
 import { eventsView } from '../src/bot/views/events.js';
 
 export const data = new SlashCommandBuilder()

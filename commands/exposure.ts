@@ -1,14 +1,12 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import { exposureReport, exposureView, stakeOfProposal, stakeOfRecord } from '../src/bot/betting/exposure.js';
-import type { SlipPayload } from '../src/bot/betting/slip-rules.js';
+import { exposureReport, stakeOfProposal, stakeOfRecord } from '../src/bot/betting/exposure.js';
 import { eventChoices, resolveEventOption } from '../src/bot/catalog/choices.js';
-import { dayIn } from '../src/bot/catalog/dates.js';
-import { getSettings, stakeLimits } from '../src/bot/config/settings.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
-import { BetRecordRepo } from '../src/bot/repos/bet-records.js';
-import { ProposalRepo } from '../src/bot/repos/proposals.js';
-import { SlipRepo } from '../src/bot/repos/slips.js';
+import { dayIn } from '../src/bot/model/dates.js';
+import type { SlipPayload } from '../src/bot/model/slip-rules.js';
+import { getSettings, stakeLimits } from '../src/bot/repos/guild-settings.js';
+import { exposureView } from '../src/bot/views/exposure.js';
 
 export const data = new SlashCommandBuilder()
   .setName('exposure')
@@ -24,9 +22,9 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   const epk = eventOpt ? await resolveEventOption(ctx, eventOpt) : undefined;
   const settings = await getSettings(ctx.store, guildId);
   const day = dayIn(ctx.now(), settings.timezone);
-  const records = await new BetRecordRepo(ctx.store).forExposure(guildId, day);
-  const proposals = await new ProposalRepo(ctx.store).holding(guildId);
-  const slips = new SlipRepo(ctx.store);
+  const records = await ctx.records.forExposure(guildId, day);
+  const proposals = await ctx.proposals.holding(guildId);
+  const slips = ctx.slips;
   const stakes = [
     ...records.map((r) => stakeOfRecord(r, day)),
     // A proposal being placed has its record already: count it once, as the record.

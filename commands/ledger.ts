@@ -5,13 +5,13 @@ import {
   PermissionFlagsBits,
   SlashCommandBuilder,
 } from 'discord.js';
-import { dayIn, dayStart } from '../src/bot/catalog/dates.js';
-import { getSettings } from '../src/bot/config/settings.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral } from '../src/bot/discord/interact.js';
 import { recordBalanceChecks } from '../src/bot/ledger/balance-check.js';
 import { checksOf, reconcileDay, reconciliationView } from '../src/bot/ledger/daily-reconciliation.js';
-import { Ledger, ledgerCsv, verifyText } from '../src/bot/ledger/ledger.js';
+import { dayIn, dayStart } from '../src/bot/model/dates.js';
+import { getSettings } from '../src/bot/repos/guild-settings.js';
+import { ledgerCsv, verifyText } from '../src/bot/repos/ledger.js';
 
 export const data = new SlashCommandBuilder()
   .setName('ledger')
@@ -40,7 +40,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   if (!interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) {
     return replyEphemeral(interaction, 'Only members with Manage Server can read the ledger.');
   }
-  const ledger = new Ledger(ctx.store);
+  const ledger = ctx.ledger;
   if (interaction.options.getSubcommand() === 'verify') {
     const result = await ledger.verify();
     return replyEphemeral(interaction, verifyText(result), result.ok ? 'ok' : 'error');

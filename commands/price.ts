@@ -1,5 +1,4 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import { bettable } from '../src/bot/betting/markets.js';
 import {
   bookieChoices,
   eventChoices,
@@ -9,13 +8,14 @@ import {
   resolveRefOption,
   selectionChoices,
 } from '../src/bot/catalog/choices.js';
-import { chooseDay } from '../src/bot/catalog/dates.js';
-import { KNOWN_TRACKS, RACE_TYPES, resolveTrack, trackValue } from '../src/bot/catalog/tracks.js';
-import { getSettings } from '../src/bot/config/settings.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { ownerOf } from '../src/bot/discord/refs.js';
 import { raceBoard } from '../src/bot/handlers/racing.js';
+import { chooseDay } from '../src/bot/model/dates.js';
+import { bettable } from '../src/bot/model/markets.js';
+import { KNOWN_TRACKS, RACE_TYPES, resolveTrack, trackValue } from '../src/bot/model/tracks.js';
+import { getSettings } from '../src/bot/repos/guild-settings.js';
 import { priceView } from '../src/bot/views/desk.js';
 
 export const data = new SlashCommandBuilder()

@@ -1,23 +1,24 @@
 import {
   ChannelType,
+  type ChatInputCommandInteraction,
   InteractionContextType,
   MessageFlags,
   PermissionFlagsBits,
   SlashCommandBuilder,
 } from 'discord.js';
-import { stakeCentsOf } from '../src/bot/betting/odds.js';
+import type { BotContext } from '../src/bot/context.js';
+import type { Command } from '../src/bot/discord/command.js';
+import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
+import { approvalPolicy } from '../src/bot/model/approval-policy.js';
+import { stakeCentsOf } from '../src/bot/model/odds.js';
 import {
-  approvalPolicy,
   exposureCaps,
   type GuildSettings,
   getSettings,
   isValidTimezone,
   stakeLimits,
   updateSettings,
-} from '../src/bot/config/settings.js';
-import type { Command } from '../src/bot/discord/command.js';
-import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
-import { Ledger } from '../src/bot/ledger/ledger.js';
+} from '../src/bot/repos/guild-settings.js';
 import { settingsView } from '../src/bot/views/desk.js';
 
 export const data = new SlashCommandBuilder()
@@ -115,6 +116,167 @@ function limitsOf(s: GuildSettings, stake: { perBet: number; perDay: number }) {
   };
 }
 
+/** What a subcommand did: the settings to show (and a warning to add), or a refusal saying what to do. */
+type Outcome = { settings: GuildSettings; warning?: string } | { refuse: string };
+
+/** One /settings call, as each subcommand sees it: the server's settings were read once, before it runs. */
+interface SettingsCall {
+  interaction: ChatInputCommandInteraction;
+  ctx: BotContext;
+  guildId: string;
+  settings: GuildSettings;
+}
+
+const resultsChannel = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Outcome> => {
+  const channel = interaction.options.getChannel('channel', true);
+  return { settings: await updateSettings(ctx.store, guildId, (s) => ({ ...s, resultsChannelId: channel.id })) };
+};
+
+const betRole = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Outcome> => {
+  const role = interaction.options.getRole('role');
+  const settings = await updateSettings(ctx.store, guildId, (s) => {
+    const { betRoleId: _drop, ...rest } = s;
+    return role ? { ...rest, betRoleId: role.id } : rest;
+  });
+  return { settings };
+};
+
+const limits = async ({ interaction, ctx, guildId, settings }: SettingsCall): Promise<Outcome> => {
+  const perBet = interaction.options.getNumber('per_bet') ?? undefined;
+  const perDay = interaction.options.getNumber('per_day') ?? undefined;
+  const caps = {
+    maxPerEvent: interaction.options.getNumber('per_event') ?? undefined,
+    maxPerMarket: interaction.options.getNumber('per_market') ?? undefined,
+    maxPerSessionDay: interaction.options.getNumber('per_session_day') ?? undefined,
+    maxPerSyndicateDay: interaction.options.getNumber('per_syndicate_day') ?? undefined,
+  };
+  if (perBet === undefined && perDay === undefined && Object.values(caps).every((v) => v === undefined)) {
+    return {
+      refuse:
+        'Give at least one limit in dollars: per_bet, per_day, per_event, per_market, per_session_day or per_syndicate_day.',
+    };
+  }
+  const wholeCents = [perBet, perDay, ...Object.values(caps)].every(
+    (v) => v === undefined || stakeCentsOf(v) !== undefined,
+  );
+  if (!wholeCents) return { refuse: 'Limits are dollars and whole cents, e.g. 250 or 99.50.' };
+  const current = stakeLimits(settings, ctx.config.tunables);
+  if ((perBet ?? current.perBet) > (perDay ?? current.perDay)) {
+    return { refuse: 'The per-bet limit cannot be above the per-day limit. Raise per_day too.' };
+  }
+  const before = limitsOf(settings, current);
+  const saved = await updateSettings(ctx.store, guildId, (s) => {
+    const next: typeof s = {
+      ...s,
+      ...(perBet === undefined ? {} : { maxStakePerBet: perBet }),
+      ...(perDay === undefined ? {} : { maxStakePerDay: perDay }),
+    };
+    // 0 lifts a cap; an option left out keeps the cap as it was.
+    for (const [k, v] of Object.entries(caps) as Array<[keyof typeof caps, number | undefined]>) {
+      if (v === undefined) continue;
+      if (v === 0) delete next[k];
+      else next[k] = v;
+    }
+    return next;
+  });
+  await ctx.ledger.append({
+    at: ctx.now(),
+    guildKey: guildId,
+    kind: 'limit_change',
+    ref: 'limits',
+    actor: interaction.user.id,
+    amountCents: null,
+    data: { before, after: limitsOf(saved, stakeLimits(saved, ctx.config.tunables)) },
+  });
+  return { settings: saved };
+};
+
+const approvals = async ({ interaction, ctx, guildId, settings }: SettingsCall): Promise<Outcome> => {
+  const t1 = interaction.options.getNumber('t1') ?? undefined;
+  const t2 = interaction.options.getNumber('t2') ?? undefined;
+  const role = interaction.options.getRole('approver_role');
+  const minutes = interaction.options.getNumber('expiry_minutes') ?? undefined;
+  if (t1 === undefined && t2 === undefined && !role && minutes === undefined) {
+    return { refuse: 'Give at least one of t1, t2 (dollars), approver_role or expiry_minutes.' };
+  }
+  if ([t1, t2].some((v) => v !== undefined && stakeCentsOf(v) === undefined)) {
+    return { refuse: 'Tiers are dollars and whole cents, e.g. 50 or 99.50.' };
+  }
+  const before = approvalPolicy(settings);
+  const nextT1 = t1 === undefined ? before.t1Cents : Math.round(t1 * 100);
+  const nextT2 = t2 === undefined ? before.t2Cents : Math.round(t2 * 100);
+  if (nextT1 > nextT2) {
+    return { refuse: 't1 cannot be above t2: stakes above t2 need two approvers. Raise t2 too.' };
+  }
+  const saved = await updateSettings(ctx.store, guildId, (s) => ({
+    ...s,
+    ...(t1 === undefined ? {} : { approvalT1: t1 }),
+    ...(t2 === undefined ? {} : { approvalT2: t2 }),
+    ...(role ? { approverRoleId: role.id } : {}),
+    ...(minutes === undefined ? {} : { approvalMinutes: minutes }),
+  }));
+  await ctx.ledger.append({
+    at: ctx.now(),
+    guildKey: guildId,
+    kind: 'limit_change',
+    ref: 'approvals',
+    actor: interaction.user.id,
+    amountCents: null,
+    data: {
+      before: { ...before, approverRoleId: before.approverRoleId ?? null },
+      after: { ...approvalPolicy(saved), approverRoleId: saved.approverRoleId ?? null },
+    },
+  });
+  return { settings: saved };
+};
+
+const session = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Outcome> => {
+  const bookie = interaction.options.getString('bookie', true).trim();
+  const sessionId = interaction.options.getString('session')?.trim();
+  const sessions = await ctx.gateway.sessions.list();
+  let warning: string | undefined;
+  if (sessionId) {
+    const s = sessions.find((x) => x.session_id === sessionId);
+    if (!s || s.bookie !== bookie) {
+      return { refuse: `No session ${sessionId.slice(0, 60)} for ${bookie}. See /sessions for the ids.` };
+    }
+    // Saved all the same (it may be started later), but said plainly: bets on it are refused until then.
+    if (!s.active) {
+      warning = `⚠️ Session ${sessionId.slice(0, 60)} is inactive: bets on ${bookie} are refused until it is started. See /sessions.`;
+    }
+  } else if (!sessions.some((s) => s.bookie === bookie)) {
+    return { refuse: `No session for "${bookie}" on this desk. See /sessions.` };
+  } else if (!sessions.some((s) => s.bookie === bookie && s.active)) {
+    warning = `⚠️ ${bookie} has no active session: bets on it are refused until one is started. See /sessions.`;
+  }
+  const settings = await updateSettings(ctx.store, guildId, (s) => {
+    const next = { ...s.sessions };
+    if (sessionId) next[bookie] = sessionId;
+    else delete next[bookie];
+    return { ...s, sessions: next };
+  });
+  return warning === undefined ? { settings } : { settings, warning };
+};
+
+const timezone = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Outcome> => {
+  const zone = interaction.options.getString('zone', true).trim();
+  if (!isValidTimezone(zone)) {
+    return { refuse: `"${zone.slice(0, 60)}" is not a time zone. Use an IANA name such as Australia/Sydney or UTC.` };
+  }
+  return { settings: await updateSettings(ctx.store, guildId, (s) => ({ ...s, timezone: zone })) };
+};
+
+/** Each subcommand of /settings by name; `show` changes nothing. */
+const SUBCOMMANDS: Record<string, (call: SettingsCall) => Promise<Outcome>> = {
+  show: async ({ settings }) => ({ settings }),
+  'results-channel': resultsChannel,
+  'bet-role': betRole,
+  limits,
+  approvals,
+  session,
+  timezone,
+};
+
 export const execute: Command['execute'] = async (interaction, ctx) => {
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const guildId = interaction.guildId;
@@ -124,142 +286,15 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     return replyEphemeral(interaction, 'Only members with Manage Server can change the desk settings.');
   }
   const sub = interaction.options.getSubcommand();
-  let settings = await getSettings(ctx.store, guildId);
-  let warning = '';
-  if (sub === 'results-channel') {
-    const channel = interaction.options.getChannel('channel', true);
-    settings = await updateSettings(ctx.store, guildId, (s) => ({ ...s, resultsChannelId: channel.id }));
-  } else if (sub === 'bet-role') {
-    const role = interaction.options.getRole('role');
-    settings = await updateSettings(ctx.store, guildId, (s) => {
-      const { betRoleId: _drop, ...rest } = s;
-      return role ? { ...rest, betRoleId: role.id } : rest;
-    });
-  } else if (sub === 'limits') {
-    const perBet = interaction.options.getNumber('per_bet') ?? undefined;
-    const perDay = interaction.options.getNumber('per_day') ?? undefined;
-    const caps = {
-      maxPerEvent: interaction.options.getNumber('per_event') ?? undefined,
-      maxPerMarket: interaction.options.getNumber('per_market') ?? undefined,
-      maxPerSessionDay: interaction.options.getNumber('per_session_day') ?? undefined,
-      maxPerSyndicateDay: interaction.options.getNumber('per_syndicate_day') ?? undefined,
-    };
-    if (perBet === undefined && perDay === undefined && Object.values(caps).every((v) => v === undefined)) {
-      return replyEphemeral(
-        interaction,
-        'Give at least one limit in dollars: per_bet, per_day, per_event, per_market, per_session_day or per_syndicate_day.',
-      );
-    }
-    const wholeCents = [perBet, perDay, ...Object.values(caps)].every(
-      (v) => v === undefined || stakeCentsOf(v) !== undefined,
-    );
-    if (!wholeCents) return replyEphemeral(interaction, 'Limits are dollars and whole cents, e.g. 250 or 99.50.');
-    const current = stakeLimits(settings, ctx.config.tunables);
-    if ((perBet ?? current.perBet) > (perDay ?? current.perDay)) {
-      return replyEphemeral(interaction, 'The per-bet limit cannot be above the per-day limit. Raise per_day too.');
-    }
-    const before = limitsOf(settings, current);
-    settings = await updateSettings(ctx.store, guildId, (s) => {
-      const next: typeof s = {
-        ...s,
-        ...(perBet === undefined ? {} : { maxStakePerBet: perBet }),
-        ...(perDay === undefined ? {} : { maxStakePerDay: perDay }),
-      };
-      // 0 lifts a cap; an option left out keeps the cap as it was.
-      for (const [k, v] of Object.entries(caps) as Array<[keyof typeof caps, number | undefined]>) {
-        if (v === undefined) continue;
-        if (v === 0) delete next[k];
-        else next[k] = v;
-      }
-      return next;
-    });
-    await new Ledger(ctx.store).append({
-      at: ctx.now(),
-      guildKey: guildId,
-      kind: 'limit_change',
-      ref: 'limits',
-      actor: interaction.user.id,
-      amountCents: null,
-      data: { before, after: limitsOf(settings, stakeLimits(settings, ctx.config.tunables)) },
-    });
-  } else if (sub === 'approvals') {
-    const t1 = interaction.options.getNumber('t1') ?? undefined;
-    const t2 = interaction.options.getNumber('t2') ?? undefined;
-    const role = interaction.options.getRole('approver_role');
-    const minutes = interaction.options.getNumber('expiry_minutes') ?? undefined;
-    if (t1 === undefined && t2 === undefined && !role && minutes === undefined) {
-      return replyEphemeral(interaction, 'Give at least one of t1, t2 (dollars), approver_role or expiry_minutes.');
-    }
-    if ([t1, t2].some((v) => v !== undefined && stakeCentsOf(v) === undefined)) {
-      return replyEphemeral(interaction, 'Tiers are dollars and whole cents, e.g. 50 or 99.50.');
-    }
-    const before = approvalPolicy(settings);
-    const nextT1 = t1 === undefined ? before.t1Cents : Math.round(t1 * 100);
-    const nextT2 = t2 === undefined ? before.t2Cents : Math.round(t2 * 100);
-    if (nextT1 > nextT2) {
-      return replyEphemeral(interaction, 't1 cannot be above t2: stakes above t2 need two approvers. Raise t2 too.');
-    }
-    settings = await updateSettings(ctx.store, guildId, (s) => ({
-      ...s,
-      ...(t1 === undefined ? {} : { approvalT1: t1 }),
-      ...(t2 === undefined ? {} : { approvalT2: t2 }),
-      ...(role ? { approverRoleId: role.id } : {}),
-      ...(minutes === undefined ? {} : { approvalMinutes: minutes }),
-    }));
-    await new Ledger(ctx.store).append({
-      at: ctx.now(),
-      guildKey: guildId,
-      kind: 'limit_change',
-      ref: 'approvals',
-      actor: interaction.user.id,
-      amountCents: null,
-      data: {
-        before: { ...before, approverRoleId: before.approverRoleId ?? null },
-        after: { ...approvalPolicy(settings), approverRoleId: settings.approverRoleId ?? null },
-      },
-    });
-  } else if (sub === 'session') {
-    const bookie = interaction.options.getString('bookie', true).trim();
-    const sessionId = interaction.options.getString('session')?.trim();
-    const sessions = await ctx.gateway.sessions.list();
-    if (sessionId) {
-      const s = sessions.find((x) => x.session_id === sessionId);
-      if (!s || s.bookie !== bookie) {
-        return replyEphemeral(
-          interaction,
-          `No session ${sessionId.slice(0, 60)} for ${bookie}. See /sessions for the ids.`,
-        );
-      }
-      // Saved all the same (it may be started later), but said plainly: bets on it are refused until then.
-      if (!s.active) {
-        warning = `⚠️ Session ${sessionId.slice(0, 60)} is inactive: bets on ${bookie} are refused until it is started. See /sessions.`;
-      }
-    } else if (!sessions.some((s) => s.bookie === bookie)) {
-      return replyEphemeral(interaction, `No session for "${bookie}" on this desk. See /sessions.`);
-    } else if (!sessions.some((s) => s.bookie === bookie && s.active)) {
-      warning = `⚠️ ${bookie} has no active session: bets on it are refused until one is started. See /sessions.`;
-    }
-    settings = await updateSettings(ctx.store, guildId, (s) => {
-      const next = { ...s.sessions };
-      if (sessionId) next[bookie] = sessionId;
-      else delete next[bookie];
-      return { ...s, sessions: next };
-    });
-  } else if (sub === 'timezone') {
-    const zone = interaction.options.getString('zone', true).trim();
-    if (!isValidTimezone(zone)) {
-      return replyEphemeral(
-        interaction,
-        `"${zone.slice(0, 60)}" is not a time zone. Use an IANA name such as Australia/Sydney or UTC.`,
-      );
-    }
-    settings = await updateSettings(ctx.store, guildId, (s) => ({ ...s, timezone: zone }));
-  }
-  const view = settingsView(settings, {
+  const settings = await getSettings(ctx.store, guildId);
+  const run = SUBCOMMANDS[sub] ?? SUBCOMMANDS.show!;
+  const outcome = await run({ interaction, ctx, guildId, settings });
+  if ('refuse' in outcome) return replyEphemeral(interaction, outcome.refuse);
+  const view = settingsView(outcome.settings, {
     perBet: ctx.config.tunables.defaultMaxStakePerBet,
     perDay: ctx.config.tunables.defaultMaxStakePerDay,
   });
-  const content = sub === 'show' ? '' : warning ? `Saved. ${warning}` : 'Saved.';
+  const content = sub === 'show' ? '' : outcome.warning ? `Saved. ${outcome.warning}` : 'Saved.';
   await interaction.editReply({ content, embeds: view.embeds, components: [] });
 };
 

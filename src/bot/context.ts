@@ -5,7 +5,11 @@ import type { BotConfig } from './config/config.js';
 import type { Logger } from './config/logger.js';
 import type { DiscordPoster } from './discord/poster.js';
 import type { GatewayPort } from './gateway-port.js';
+import type { BetRecordRepo } from './repos/bet-records.js';
 import type { JobRepo } from './repos/jobs.js';
+import type { Ledger } from './repos/ledger.js';
+import type { ProposalRepo } from './repos/proposals.js';
+import type { SlipRepo } from './repos/slips.js';
 import type { ResultTracker } from './results/result-tracker.js';
 import type { BotStore } from './store/index.js';
 
@@ -19,6 +23,11 @@ export interface BotContext {
   approvals: Approvals;
   tracker: ResultTracker;
   jobs: JobRepo;
+  /** The repositories, built once: handlers and commands use these, never a `new …Repo(store)` of their own. */
+  records: BetRecordRepo;
+  slips: SlipRepo;
+  proposals: ProposalRepo;
+  ledger: Ledger;
   poster: DiscordPoster;
   logger: Logger;
   callbackUrl: string | undefined;

@@ -24,6 +24,7 @@ import { reconcileYesterday } from './ledger/daily-reconciliation.js';
 import { loadCommands } from './loader.js';
 import { BetRecordRepo } from './repos/bet-records.js';
 import { JobRepo } from './repos/jobs.js';
+import { Ledger } from './repos/ledger.js';
 import { OnceRepo } from './repos/once.js';
 import { ProposalRepo } from './repos/proposals.js';
 import { SlipRepo } from './repos/slips.js';
@@ -257,7 +258,8 @@ function buildServices(
     now,
   });
   const proposals = new ProposalRepo(store);
-  const approvals = new Approvals({ store, bets, slips, proposals, outbox, tunables, logger, now });
+  const ledger = new Ledger(store);
+  const approvals = new Approvals({ store, bets, slips, proposals, ledger, outbox, tunables, logger, now });
   const context: BotContext = {
     config,
     gateway,
@@ -267,6 +269,10 @@ function buildServices(
     approvals,
     tracker,
     jobs,
+    records,
+    slips,
+    proposals,
+    ledger,
     poster,
     logger,
     callbackUrl,

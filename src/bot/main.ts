@@ -15,9 +15,9 @@ import { loadEnvFile } from './config/env-file.js';
 import { freePort } from './config/free-port.js';
 import { SandboxClock, type SandboxClockReading } from './config/sandbox-clock.js';
 import { Secret } from './config/secret.js';
-import { updateSettings } from './config/settings.js';
 import { startShardManager } from './discord/shards.js';
 import { startBot } from './index.js';
+import { updateSettings } from './repos/guild-settings.js';
 
 /** The key the embedded sandbox's fixture account answers to (no secret: the sandbox is local). */
 const SANDBOX_KEY = 'sandbox-key-alpha';

@@ -1,6 +1,7 @@
 // Attacks on the desk's interaction handling, run with the other scenarios by `npm run chaos`.
-import { STAKE_HINT } from '../../src/bot/betting/odds.js';
+
 import { GUARD_TEXT } from '../../src/bot/discord/component-guard.js';
+import { STAKE_HINT } from '../../src/bot/model/odds.js';
 import { newTrail, openSlip, pickEvent } from '../e2e/flows.js';
 import { forgedAnswer, moneyTrail, SCOPES, scopeControls } from '../e2e/forged-clicks.js';
 import { startDesk } from '../e2e/harness.js';

@@ -1,4 +1,4 @@
-import { updateSettings } from '../../src/bot/config/settings.js';
+import { updateSettings } from '../../src/bot/repos/guild-settings.js';
 import { signWebhook } from '../../src/gateway/webhooks.js';
 import { setBetRole } from '../e2e/bet-role.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press, SlipRefusedError } from '../e2e/flows.js';

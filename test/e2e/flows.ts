@@ -1,5 +1,5 @@
 import type { APIUser } from 'discord.js';
-import { formatMoney } from '../../src/bot/betting/odds.js';
+import { formatMoney } from '../../src/bot/model/odds.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 import type { InteractionHandle, LocalMessage } from '../../src/local-discord/index.js';
 import { DRIFT_STEP_MS } from '../../src/sandbox/world/drift.js';

@@ -1,26 +1,29 @@
 import { randomBytes } from 'node:crypto';
-import { dayIn } from '../catalog/dates.js';
 import type { BotTunables } from '../config/config.js';
 import type { Logger } from '../config/logger.js';
-import { approvalPolicy, exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../config/settings.js';
 import { UserFacingError } from '../discord/user-errors.js';
-import { Ledger, type LedgerKind } from '../ledger/ledger.js';
+import { approvalPolicy } from '../model/approval-policy.js';
+import { dayIn } from '../model/dates.js';
+import { RANK } from '../model/edit-rank.js';
+import { formatOdds } from '../model/odds.js';
+import { decideOnLivePrice, type SlipPayload, slipKind } from '../model/slip-rules.js';
+import { exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
+import type { Ledger, LedgerKind } from '../repos/ledger.js';
 import type { Proposal, ProposalRepo } from '../repos/proposals.js';
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
-import { type Outbox, RANK } from '../results/outbox.js';
+import type { Outbox } from '../results/outbox.js';
 import type { BotStore } from '../store/index.js';
 import { proposalClosedView, proposalView, reminderView } from '../views/proposal.js';
 import type { BetService } from './bet-service.js';
 import { overLimitText } from './bet-service.js';
-import { formatOdds } from './odds.js';
 import { boundSelection } from './slip-kinds.js';
-import { decideOnLivePrice, type SlipPayload, slipKind } from './slip-rules.js';
 
 export interface ApprovalDeps {
   store: BotStore;
   bets: BetService;
   slips: SlipRepo;
   proposals: ProposalRepo;
+  ledger: Ledger;
   outbox: Outbox;
   tunables: BotTunables;
   logger: Logger;
@@ -63,7 +66,7 @@ const progressRank = (p: Proposal, approvals: number) => Math.min(RANK.submitted
 export class Approvals {
   readonly #ledger: Ledger;
   constructor(private readonly d: ApprovalDeps) {
-    this.#ledger = new Ledger(d.store);
+    this.#ledger = d.ledger;
   }
 
   /** Turns a stored slip into an open proposal, or refuses it (the slip is closed) when a cap has no room. */

@@ -8,29 +8,33 @@ import {
   type SportsPriceCheckResult,
 } from '../../gateway/index.js';
 import type { Catalog } from '../catalog/catalog.js';
-import { dayIn } from '../catalog/dates.js';
 import type { BotTunables } from '../config/config.js';
 import type { Logger } from '../config/logger.js';
-import {
-  approvalPolicy,
-  approvalsNeeded,
-  exposureCaps,
-  type GuildSettings,
-  getSettings,
-  stakeLimits,
-} from '../config/settings.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import type { GatewayPort } from '../gateway-port.js';
+import { approvalPolicy, approvalsNeeded } from '../model/approval-policy.js';
+import { dayIn } from '../model/dates.js';
+import { RANK } from '../model/edit-rank.js';
+import { selectionName, sortMarkets } from '../model/markets.js';
+import { formatMoney } from '../model/odds.js';
+import {
+  checkMinOdds,
+  checkStake,
+  decideOnLivePrice,
+  type PriceDecision,
+  type PriceRoute,
+  type SlipPayload,
+  slipKind,
+} from '../model/slip-rules.js';
 import type { BetRecord, BetRecordRepo, ClaimOutcome } from '../repos/bet-records.js';
+import { exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
 import type { JobRecord } from '../repos/jobs.js';
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
-import { type Outbox, RANK } from '../results/outbox.js';
+import type { Outbox } from '../results/outbox.js';
 import type { ResultTracker } from '../results/result-tracker.js';
 import type { BotStore } from '../store/index.js';
 import { recordView } from '../views/bet-record.js';
 import { closedSlipView, jobLostView, receiptView, submittedView } from '../views/slip.js';
-import { selectionName, sortMarkets } from './markets.js';
-import { formatMoney } from './odds.js';
 import { waitForPriceCheck } from './price-wait.js';
 import {
   kindLivePrice,
@@ -42,15 +46,6 @@ import {
   type SlipLifetime,
   submitRecord,
 } from './slip-kinds.js';
-import {
-  checkMinOdds,
-  checkStake,
-  decideOnLivePrice,
-  type PriceDecision,
-  type PriceRoute,
-  type SlipPayload,
-  slipKind,
-} from './slip-rules.js';
 
 const RESEND_WAIT_MS = 120_000;
 
@@ -89,6 +84,8 @@ export interface SlipRequest {
    * Otherwise the book's session.
    */
   sessionId?: string;
+  /** The guild's settings when the interaction's gate already read them (read once per interaction). */
+  settings?: GuildSettings;
 }
 
 export interface BetJobContext {
@@ -179,8 +176,8 @@ export class BetService {
   }
 
   /** Picks the session for a bookie: the admin's choice, else the first active one; refuses an inactive one. */
-  async sessionFor(guildId: string | null, bookie: string): Promise<string> {
-    const settings = await getSettings(this.d.store, guildId);
+  async sessionFor(guildId: string | null, bookie: string, known?: GuildSettings): Promise<string> {
+    const settings = known ?? (await getSettings(this.d.store, guildId));
     const sessions = await this.d.catalog.loadSessions();
     const chosen = settings.sessions[bookie];
     if (chosen !== undefined) {
@@ -288,7 +285,7 @@ export class BetService {
       tunables: d.tunables,
       callbackUrl: d.callbackUrl,
       now: d.now,
-      sessionFor: (guildId, bookie) => this.sessionFor(guildId, bookie),
+      sessionFor: (guildId, bookie, settings) => this.sessionFor(guildId, bookie, settings),
     };
   }
 
@@ -297,7 +294,7 @@ export class BetService {
    * becomes a proposal lives as long as the proposal (`expiresInMs`).
    */
   async prepareSlip(req: SlipRequest, expiresInMs?: (stakeCents: number) => number): Promise<SlipRecord<SlipPayload>> {
-    const settings = await getSettings(this.d.store, req.guildId);
+    const settings = req.settings ?? (await getSettings(this.d.store, req.guildId));
     const stakeCheck = checkStake(req.stake, stakeLimits(settings, this.d.tunables));
     if (!stakeCheck.ok) throw new UserFacingError(stakeCheck.message);
     const card = await this.d.catalog.loadCard(req.epk, req.bookie);
@@ -320,7 +317,7 @@ export class BetService {
       ? await this.#chosenSession(req.routed.sessionId, req.bookie, 'Run /bet again.')
       : req.sessionId
         ? await this.#chosenSession(req.sessionId, req.bookie, 'Make a new slip with /bet or /compare.')
-        : await this.sessionFor(req.guildId, req.bookie);
+        : await this.sessionFor(req.guildId, req.bookie, settings);
     const live = req.routed?.live ?? (await this.livePrice(sessionId, sport, req.epk, req.marketRef, req.bookie));
     const minCheck = checkMinOdds(req.minOdds, live);
     if (!minCheck.ok) throw new UserFacingError(minCheck.message);

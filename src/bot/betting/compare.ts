@@ -3,52 +3,22 @@
  * one price-check job per session and selection, all in parallel; the best price per selection marked.
  */
 
-import type { Event, MarketCard, MarketRow, MarketSelection, Session } from '../../gateway/index.js';
+import type { Event, MarketCard, MarketSelection, Session } from '../../gateway/index.js';
 import type { BotContext } from '../context.js';
 import { UserFacingError, userMessage } from '../discord/user-errors.js';
+import {
+  type BookPrice,
+  bestOf,
+  comparableMarket,
+  MAX_SELECTIONS,
+  type SelectionComparison,
+  selectionKey,
+  selectionMatches,
+} from '../model/compare.js';
+import { bettable } from '../model/markets.js';
 import { livePriceOf } from './bet-service.js';
-import { bettable } from './markets.js';
 
 const PRICE_WAIT_MS = 20_000;
-/** More selections than this (a scorer list) make a wall of jobs: the member picks one instead. */
-export const MAX_SELECTIONS = 6;
-
-export interface BookPrice {
-  bookie: string;
-  sessionId: string;
-  marketRef: string;
-  price: number | null;
-  error?: string;
-}
-
-export interface SelectionComparison {
-  /** Key comparable across books: the selection's slug, else its label and line. */
-  key: string;
-  label: string;
-  books: BookPrice[];
-  /** The book with the highest live price, if any priced. */
-  best: BookPrice | undefined;
-}
-
-export const selectionKey = (s: MarketSelection) => s.slug ?? `${s.label.toLowerCase()}|${s.line ?? ''}`;
-
-/** The best (highest) live price among books; ties go to the first listed. */
-export function bestOf(books: readonly BookPrice[]): BookPrice | undefined {
-  let best: BookPrice | undefined;
-  for (const b of books) if (b.price !== null && (best === undefined || b.price > (best.price ?? 0))) best = b;
-  return best;
-}
-
-/** A selection named by its slug, its label or its key (slugs and labels are shared across books, market_refs not). */
-export const selectionMatches = (s: MarketSelection, wanted: string) => {
-  const w = wanted.trim().toLowerCase();
-  return s.slug?.toLowerCase() === w || s.label.toLowerCase() === w || selectionKey(s).toLowerCase() === w;
-};
-
-/** A market comparable across books: named (mapped) markets only, by their market key. */
-export const comparableMarket = (card: MarketCard | undefined, market: string): MarketRow | undefined =>
-  card?.markets.find((m) => m.market === market && m.tier !== 'unmapped');
-
 export interface EventBooks {
   event: Event;
   /** Active sessions whose book lists the event. */

@@ -1,29 +1,8 @@
-import type { APIEmbedField } from 'discord.js';
-import { exposureCaps, type GuildSettings } from '../config/settings.js';
+import type { ExposureReport } from '../model/exposure.js';
+import type { SlipPayload } from '../model/slip-rules.js';
 import { type BetRecord, EXPOSED, HOLDING } from '../repos/bet-records.js';
+import { exposureCaps, type GuildSettings } from '../repos/guild-settings.js';
 import type { Proposal } from '../repos/proposals.js';
-import { COLOUR } from '../views/colours.js';
-import { clip, fitView, LIMITS, type MessageView } from '../views/limits.js';
-import { formatMoney } from './odds.js';
-import type { SlipPayload } from './slip-rules.js';
-
-/** One line of /exposure: what is held or at risk in a scope, and the room its cap leaves. */
-export interface ExposureLine {
-  label: string;
-  cents: number;
-  capCents: number | undefined;
-}
-
-export interface ExposureReport {
-  /** The event asked about (epk and name), or undefined for the whole desk. */
-  event: { epk: string; name: string } | undefined;
-  totalOpenCents: number;
-  events: ExposureLine[];
-  markets: ExposureLine[];
-  members: ExposureLine[];
-  accounts: ExposureLine[];
-  syndicateDay: ExposureLine;
-}
 
 /** One stake as /exposure counts it: a bet record or an open proposal. */
 export interface Stake {
@@ -129,45 +108,4 @@ export function exposureReport(input: {
       capCents: caps.perSyndicateDayCents,
     },
   };
-}
-
-const MAX_LINES = 12;
-
-function lines(rows: ExposureLine[]): string {
-  if (rows.length === 0) return 'nothing';
-  const shown = rows.slice(0, MAX_LINES).map((r) => {
-    const room =
-      r.capCents === undefined
-        ? 'no cap'
-        : `room ${formatMoney(Math.max(0, r.capCents - r.cents) / 100)} of ${formatMoney(r.capCents / 100)}`;
-    return `${r.label}: **${formatMoney(r.cents / 100)}** · ${room}`;
-  });
-  if (rows.length > MAX_LINES) shown.push(`… and ${rows.length - MAX_LINES} more`);
-  return shown.join('\n');
-}
-
-const field = (name: string, value: string): APIEmbedField => ({
-  name: clip(name, LIMITS.fieldName),
-  value: clip(value, LIMITS.fieldValue),
-});
-
-export function exposureView(r: ExposureReport, day: string): MessageView {
-  const scope = r.event ? `on ${r.event.name}` : 'across the desk';
-  return fitView({
-    embeds: [
-      {
-        title: `Exposure ${scope}`,
-        description: `Open stake ${scope}: **${formatMoney(r.totalOpenCents / 100)}** (bets held, in flight or placed and not yet settled, and open proposals). Members and accounts: stake on ${day}${r.event ? ' on this event' : ''}.`,
-        color: COLOUR.info,
-        fields: [
-          ...(r.event ? [] : [field('By event (open)', lines(r.events))]),
-          field('By market (open)', lines(r.markets)),
-          field(`By member (${day})`, lines(r.members)),
-          field(`By account (${day})`, lines(r.accounts)),
-          field('Syndicate (today)', lines([r.syndicateDay])),
-        ],
-      },
-    ],
-    components: [],
-  });
 }

@@ -1,10 +1,12 @@
 // Slips nobody confirmed in time lose their buttons. The row stays (a late click is told "expired") until the
 // store's sweep removes it.
+
+import { RANK } from '../model/edit-rank.js';
+import type { SlipPayload } from '../model/slip-rules.js';
 import type { ProposalRepo } from '../repos/proposals.js';
 import type { SlipRepo } from '../repos/slips.js';
-import { type Outbox, RANK } from '../results/outbox.js';
+import type { Outbox } from '../results/outbox.js';
 import { closedSlipView } from '../views/slip.js';
-import type { SlipPayload } from './slip-rules.js';
 
 /** Closes the messages of up to `batch` expired slips; a proposal's slip is left to the proposal's own expiry. */
 export async function closeExpiredSlips(

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { type AccountPromo, BetType, type RacingSingleBet, type SportsMarketRefBet } from '../../gateway/index.js';
 import type { BotTunables } from '../config/config.js';
-import { getSettings, stakeLimits } from '../config/settings.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import type { GatewayPort } from '../gateway-port.js';
+import { formatMoney } from '../model/odds.js';
+import { checkMinOdds, checkStake, type RacingLeg, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import type { BetRecord } from '../repos/bet-records.js';
+import { type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
 import type { BotStore } from '../store/index.js';
-import { formatMoney } from './odds.js';
 import { waitForPriceCheck } from './price-wait.js';
-import { checkMinOdds, checkStake, type RacingLeg, type SlipPayload, slipKind } from './slip-rules.js';
 
 const BONUS_READ_WAIT_MS = 20_000;
 
@@ -21,13 +21,15 @@ export interface SlipKindDeps {
   tunables: BotTunables;
   callbackUrl: string | undefined;
   now: () => number;
-  sessionFor(guildId: string | null, bookie: string): Promise<string>;
+  sessionFor(guildId: string | null, bookie: string, settings?: GuildSettings): Promise<string>;
 }
 
 interface SlipOwner {
   guildId: string | null;
   channelId: string;
   userId: string;
+  /** The guild's settings when the interaction's gate already read them (read once per interaction). */
+  settings?: GuildSettings;
 }
 
 export interface RacingSlipRequest extends SlipOwner {
@@ -213,8 +215,8 @@ export async function holdsBonusToken(
   );
 }
 
-async function checkedStake(d: SlipKindDeps, guildId: string | null, stake: number): Promise<number> {
-  const settings = await getSettings(d.store, guildId);
+async function checkedStake(d: SlipKindDeps, owner: SlipOwner, stake: number): Promise<number> {
+  const settings = owner.settings ?? (await getSettings(d.store, owner.guildId));
   const check = checkStake(stake, stakeLimits(settings, d.tunables));
   if (!check.ok) throw new UserFacingError(check.message);
   return Math.round(stake * 100);
@@ -254,8 +256,8 @@ export async function prepareRacingSlip(
   req: RacingSlipRequest,
   lifetime?: SlipLifetime,
 ): Promise<SlipRecord<SlipPayload>> {
-  const stakeCents = await checkedStake(d, req.guildId, req.stake);
-  const sessionId = await d.sessionFor(req.guildId, req.bookie);
+  const stakeCents = await checkedStake(d, req, req.stake);
+  const sessionId = await d.sessionFor(req.guildId, req.bookie, req.settings);
   const leg = {
     track: req.track,
     raceNum: req.raceNum,
@@ -308,7 +310,7 @@ export async function preparePromoSlip(
   req: PromoSlipRequest,
   lifetime?: SlipLifetime,
 ): Promise<SlipRecord<SlipPayload>> {
-  const stakeCents = await checkedStake(d, req.guildId, req.stake);
+  const stakeCents = await checkedStake(d, req, req.stake);
   const promo = await findPromo(d.gateway, req.promoId);
   if (!promo)
     throw new UserFacingError(`Promo ${req.promoId} is not active any more. See /promos for the current ones.`);

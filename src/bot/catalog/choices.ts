@@ -1,16 +1,16 @@
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import type { Event, MarketCard, MarketRow } from '../../gateway/index.js';
-import { selectionMatches } from '../betting/compare.js';
-import { bettable, selectionName, sortMarkets } from '../betting/markets.js';
-import { formatOdds } from '../betting/odds.js';
 import type { BotContext } from '../context.js';
 import { matchText } from '../discord/interact.js';
 import { getRef, putRef } from '../discord/refs.js';
 import { UserFacingError } from '../discord/user-errors.js';
+import { selectionMatches } from '../model/compare.js';
+import { dayIn } from '../model/dates.js';
+import { leagueName, PRESET_LEAGUES } from '../model/leagues.js';
+import { LIMITS } from '../model/limits.js';
+import { bettable, selectionName, sortMarkets } from '../model/markets.js';
+import { formatOdds } from '../model/odds.js';
 import { StoreClosedError } from '../store/index.js';
-import { LIMITS } from '../views/limits.js';
-import { dayIn } from './dates.js';
-import { leagueName, PRESET_LEAGUES } from './leagues.js';
 
 type Choice = ApplicationCommandOptionChoiceData<string>;
 

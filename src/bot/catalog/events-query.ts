@@ -1,6 +1,6 @@
 import type { Event } from '../../gateway/index.js';
 import type { BotContext } from '../context.js';
-import { dayIn, utcWindowFor } from './dates.js';
+import { dayIn, utcWindowFor } from '../model/dates.js';
 
 export interface EventsQueryRef {
   league: string;

@@ -6,8 +6,14 @@ import {
   MessageFlags,
   type RepliableInteraction,
 } from 'discord.js';
-import { clip, LIMITS } from '../views/limits.js';
-import { noticeView } from '../views/notice.js';
+import { COLOUR } from '../model/colours.js';
+import { clip, LIMITS, type MessageView } from '../model/limits.js';
+
+/** A plain ephemeral answer: an error that says what to do, or a short confirmation. */
+export function noticeView(text: string, kind: 'error' | 'ok' | 'info' = 'error'): MessageView {
+  const color = kind === 'error' ? COLOUR.refused : kind === 'ok' ? COLOUR.ok : COLOUR.info;
+  return { embeds: [{ description: clip(text, LIMITS.embedDescription), color }], components: [] };
+}
 
 /** Discord's "Unknown interaction": the 3 s window passed (or the user typed on); nothing left to answer. */
 export const UNKNOWN_INTERACTION = 10062;

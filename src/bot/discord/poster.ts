@@ -1,5 +1,5 @@
 import { type Client, Routes } from 'discord.js';
-import type { MessageView } from '../views/limits.js';
+import type { MessageView } from '../model/limits.js';
 
 /** The one place the bot writes to channels outside an interaction (results, settlements). */
 export interface DiscordPoster {

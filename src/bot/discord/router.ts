@@ -1,11 +1,16 @@
 import { type Client, Events, type Interaction } from 'discord.js';
 import type { BotContext } from '../context.js';
 import type { Command } from './command.js';
+
 import { guardComponent, type OwnerLookup } from './component-guard.js';
-import type { ComponentHandler } from './component-handler.js';
+import { type ComponentRoute, componentKind } from './component-handler.js';
+
 import { decodeCustomId } from './custom-id.js';
 import { isDiscordCode, replyEphemeral, UNKNOWN_INTERACTION } from './interact.js';
 import { isMemberMistake, UserFacingError, userMessage } from './user-errors.js';
+
+/** The answer to a control that got another kind of interaction than its handler takes (a forged or stale id). */
+export const WRONG_KIND = 'This control does not take that kind of interaction. Run the command again.';
 
 /**
  * One listener for every interaction: commands by name, components by the custom id's scope:action.
@@ -14,7 +19,7 @@ import { isMemberMistake, UserFacingError, userMessage } from './user-errors.js'
 export function attachRouter(
   client: Client,
   commands: Map<string, Command>,
-  components: Record<string, ComponentHandler>,
+  components: Record<string, ComponentRoute>,
   owners: Record<string, OwnerLookup>,
   ctx: BotContext,
 ): void {
@@ -26,7 +31,7 @@ export function attachRouter(
 export async function route(
   interaction: Interaction,
   commands: Map<string, Command>,
-  components: Record<string, ComponentHandler>,
+  components: Record<string, ComponentRoute>,
   owners: Record<string, OwnerLookup>,
   shared: BotContext,
 ): Promise<void> {
@@ -62,13 +67,20 @@ export async function route(
       if (!id || !handler) {
         return replyEphemeral(interaction, 'This control is from an older version of the bot. Run the command again.');
       }
+      if (componentKind(interaction) !== handler.kind) {
+        ctx.logger.warn('control got another kind of interaction', {
+          want: handler.kind,
+          got: componentKind(interaction),
+        });
+        return replyEphemeral(interaction, WRONG_KIND);
+      }
       // The record behind the custom id must be this server's (and this message's): checked here, once for all.
       const verdict = await guardComponent(interaction, id, owners[id.scope], ctx);
       if (!verdict.ok) {
         ctx.logger.info('component refused', { reason: verdict.reason, guild: interaction.guildId });
         return replyEphemeral(interaction, verdict.text);
       }
-      await handler(interaction, id.args, ctx);
+      await handler.handle(interaction, id.args, ctx);
     }
   } catch (err) {
     const command = interaction.isCommand() ? interaction.commandName : undefined;

@@ -1,14 +1,14 @@
 // Handlers of a market card (`card:*` custom ids): paging, opening a market, picking a selection.
 import { ModalBuilder } from 'discord.js';
 import { type CardRef, cardOf, loadCardRef } from '../betting/card-ref.js';
-import { selectionName, sortMarkets } from '../betting/markets.js';
-import { assertMayBet } from '../betting/slip-post.js';
-import { minOddsField, stakeField } from '../betting/stake-form.js';
 import type { BotContext } from '../context.js';
 import type { ComponentHandler } from '../discord/component-handler.js';
 import { encodeCustomId, pageArg } from '../discord/custom-id.js';
 import { getRef } from '../discord/refs.js';
+import { selectionName, sortMarkets } from '../model/markets.js';
 import { cardView, marketView, stakeFormTitle } from '../views/card.js';
+import { checkBettable } from './bet-gate.js';
+import { minOddsField, stakeField } from './stake-form.js';
 
 export const cardPage: ComponentHandler = async (interaction, [ref, page], ctx) => {
   if (!interaction.isButton()) return;
@@ -72,7 +72,7 @@ async function stakeTitle(ctx: BotContext, ref: string, marketIndex: string, sel
 export const cardPick: ComponentHandler = async (interaction, [ref, marketIndex], ctx) => {
   if (!interaction.isStringSelectMenu()) return;
   // Refused before the stake is asked for (one store read, well inside the 3 s a modal must come in).
-  await assertMayBet(ctx, interaction);
+  await checkBettable(ctx, interaction);
   const selIndex = interaction.values[0] ?? '0';
   const title = await stakeTitle(ctx, ref ?? '', marketIndex ?? '0', selIndex).catch(() => stakeFormTitle());
   const modal = new ModalBuilder()

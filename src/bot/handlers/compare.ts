@@ -1,13 +1,14 @@
 /** "Bet at best" under a /compare answer: asks the stake, then starts the normal slip at that book. */
 
 import { MessageFlags, ModalBuilder } from 'discord.js';
-import { assertMayBet, postSlip } from '../betting/slip-post.js';
-import { readStake, stakeField } from '../betting/stake-form.js';
-import type { ComponentHandler } from '../discord/component-handler.js';
+import { buttonRoute, type ComponentHandler, type ComponentRoute, modalRoute } from '../discord/component-handler.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { replyEphemeral } from '../discord/interact.js';
 import { getRef } from '../discord/refs.js';
 import { UserFacingError } from '../discord/user-errors.js';
+import { checkBettable } from './bet-gate.js';
+import { postSlip } from './slip-post.js';
+import { readStake, stakeField } from './stake-form.js';
 
 export interface BestPriceRef {
   epk: string;
@@ -20,7 +21,7 @@ export interface BestPriceRef {
 /** A modal must be the first answer to the click, so no gateway call here. */
 const betAtBest: ComponentHandler = async (interaction, [ref], ctx) => {
   if (!interaction.isButton()) return;
-  await assertMayBet(ctx, interaction);
+  await checkBettable(ctx, interaction);
   await interaction.showModal(
     new ModalBuilder()
       .setCustomId(encodeCustomId('cmp', 'stake', ref ?? ''))
@@ -45,7 +46,7 @@ const stakeAtBest: ComponentHandler = async (interaction, [ref], ctx) => {
   });
 };
 
-export const COMPARE_COMPONENTS: Record<string, ComponentHandler> = {
-  'cmp:bet': betAtBest,
-  'cmp:stake': stakeAtBest,
+export const COMPARE_COMPONENTS: Record<string, ComponentRoute> = {
+  'cmp:bet': buttonRoute(betAtBest),
+  'cmp:stake': modalRoute(stakeAtBest),
 };

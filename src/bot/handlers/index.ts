@@ -1,29 +1,29 @@
 // Every button, select menu and modal handler, by `<scope>:<action>` of the v1 custom id (one file per scope).
 
-import { slipReprice } from '../betting/reprice.js';
-import type { ComponentHandler } from '../discord/component-handler.js';
+import { buttonRoute, type ComponentRoute, modalRoute, selectRoute } from '../discord/component-handler.js';
 import { cardOpen, cardPage, cardPick, marketSelections } from './card.js';
 import { COMPARE_COMPONENTS } from './compare.js';
 import { eventsPage } from './events.js';
 import { PROMO_COMPONENTS } from './promos.js';
 import { proposalApprove, proposalReject } from './proposal.js';
 import { RACING_COMPONENTS } from './racing.js';
+import { slipReprice } from './reprice.js';
 import { slipCancel, slipConfirm, slipStake } from './slip.js';
 
-/** Component handlers by `<scope>:<action>` of the v1 custom id. */
-export const COMPONENTS: Record<string, ComponentHandler> = {
-  'ev:page': eventsPage,
-  'card:page': cardPage,
-  'card:open': cardOpen,
-  'card:sels': marketSelections,
-  'card:pick': cardPick,
-  'slip:stake': slipStake,
-  'slip:confirm': slipConfirm,
-  'slip:cancel': slipCancel,
-  'prop:approve': proposalApprove,
-  'prop:reject': proposalReject,
+/** Component handlers by `<scope>:<action>` of the v1 custom id, each with the kind of interaction it takes. */
+export const COMPONENTS: Record<string, ComponentRoute> = {
+  'ev:page': buttonRoute(eventsPage),
+  'card:page': buttonRoute(cardPage),
+  'card:open': selectRoute(cardOpen),
+  'card:sels': buttonRoute(marketSelections),
+  'card:pick': selectRoute(cardPick),
+  'slip:stake': modalRoute(slipStake),
+  'slip:confirm': buttonRoute(slipConfirm),
+  'slip:cancel': buttonRoute(slipCancel),
+  'prop:approve': buttonRoute(proposalApprove),
+  'prop:reject': buttonRoute(proposalReject),
   ...COMPARE_COMPONENTS,
-  'slip:reprice': slipReprice,
+  'slip:reprice': buttonRoute(slipReprice),
   ...RACING_COMPONENTS,
   ...PROMO_COMPONENTS,
 };

@@ -1,18 +1,24 @@
 import { MessageFlags, ModalBuilder } from 'discord.js';
 import type { AccountPromo } from '../../gateway/index.js';
-import { formatOdds } from '../betting/odds.js';
-import { postPreparedSlip } from '../betting/slip-post.js';
-import { readStake, stakeField } from '../betting/stake-form.js';
-import { trackValue } from '../catalog/tracks.js';
 import type { BotContext } from '../context.js';
-import type { ComponentHandler } from '../discord/component-handler.js';
+import {
+  buttonRoute,
+  type ComponentHandler,
+  type ComponentRoute,
+  modalRoute,
+  selectRoute,
+} from '../discord/component-handler.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { replyEphemeral } from '../discord/interact.js';
 import { ownerOf, putRef, type RefOwner } from '../discord/refs.js';
-import { COLOUR } from '../views/colours.js';
+import { COLOUR } from '../model/colours.js';
+import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
+import { formatOdds } from '../model/odds.js';
+import { trackValue } from '../model/tracks.js';
 import { button, row, select } from '../views/components.js';
-import { clip, fitView, LIMITS, type MessageView } from '../views/limits.js';
 import { raceBoard } from './racing.js';
+import { postPreparedSlip } from './slip-post.js';
+import { readStake, stakeField } from './stake-form.js';
 
 const SHOWN = 10;
 
@@ -173,8 +179,8 @@ const promoRace: ComponentHandler = async (interaction, [, promoId], ctx) => {
   await interaction.editReply({ embeds: board.embeds, components: board.components });
 };
 
-export const PROMO_COMPONENTS: Record<string, ComponentHandler> = {
-  'promo:race': promoRace,
-  'promo:pick': promoPick,
-  'promo:stake': promoStake,
+export const PROMO_COMPONENTS: Record<string, ComponentRoute> = {
+  'promo:race': buttonRoute(promoRace),
+  'promo:pick': selectRoute(promoPick),
+  'promo:stake': modalRoute(promoStake),
 };

@@ -1,9 +1,9 @@
 // Handlers of a bet proposal (`prop:*` custom ids): Approve and Reject.
 import { PermissionFlagsBits } from 'discord.js';
 import type { Member } from '../betting/approvals.js';
-import { formatOdds } from '../betting/odds.js';
 import type { ComponentHandler, ComponentInteraction } from '../discord/component-handler.js';
 import { replyEphemeral } from '../discord/interact.js';
+import { formatOdds } from '../model/odds.js';
 
 /** Who clicked, as the approval rules need it: roles in the guild and Manage Server. */
 function memberOf(interaction: ComponentInteraction): Member {

@@ -8,19 +8,19 @@ import {
   TextInputBuilder,
   TextInputStyle,
 } from 'discord.js';
-import { formatOdds } from '../betting/odds.js';
-import { postPreparedSlip } from '../betting/slip-post.js';
-import { minOddsField, readMinOdds, readStake, stakeField } from '../betting/stake-form.js';
-import { KNOWN_TRACKS, RACE_TYPES, RACES_OFFERED, type RaceType, trackValue } from '../catalog/tracks.js';
 import type { BotContext } from '../context.js';
-import type { ComponentHandler } from '../discord/component-handler.js';
+import { type ComponentHandler, type ComponentRoute, modalRoute, selectRoute } from '../discord/component-handler.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { matchText, replyEphemeral } from '../discord/interact.js';
 import { getRef, putRef, type RefOwner } from '../discord/refs.js';
 import { UserFacingError, userMessage } from '../discord/user-errors.js';
+import type { MessageView } from '../model/limits.js';
+import { formatOdds } from '../model/odds.js';
+import { KNOWN_TRACKS, RACE_TYPES, RACES_OFFERED, type RaceType, trackValue } from '../model/tracks.js';
 import { row, select } from '../views/components.js';
 import { type PriceRow, priceView } from '../views/desk.js';
-import type { MessageView } from '../views/limits.js';
+import { postPreparedSlip } from './slip-post.js';
+import { minOddsField, readMinOdds, readStake, stakeField } from './stake-form.js';
 
 const RUNNERS_WAIT_MS = 1_500;
 const PRICE_WAIT_MS = 20_000;
@@ -302,7 +302,7 @@ const raceStake: ComponentHandler = async (interaction, [ref, bookIndex, runnerI
   });
 };
 
-export const RACING_COMPONENTS: Record<string, ComponentHandler> = {
-  'race:pick': racePick,
-  'race:stake': raceStake,
+export const RACING_COMPONENTS: Record<string, ComponentRoute> = {
+  'race:pick': selectRoute(racePick),
+  'race:stake': modalRoute(raceStake),
 };

@@ -1,18 +1,19 @@
 // Handlers of a bet slip (`slip:*` custom ids): the stake form, Confirm and Cancel.
 import { MessageFlags } from 'discord.js';
 import { cardOf, loadCardRef } from '../betting/card-ref.js';
-import { sortMarkets } from '../betting/markets.js';
-import { priceMovedOptions } from '../betting/reprice.js';
-import { assertMayBet, postSlip } from '../betting/slip-post.js';
-import { slipKind } from '../betting/slip-rules.js';
-import { readMinOdds, readStake } from '../betting/stake-form.js';
 import type { ComponentHandler } from '../discord/component-handler.js';
 import { pageArg } from '../discord/custom-id.js';
 import { replyEphemeral } from '../discord/interact.js';
 import { ownerOf } from '../discord/refs.js';
 import { UserFacingError } from '../discord/user-errors.js';
+import { sortMarkets } from '../model/markets.js';
+import { slipKind } from '../model/slip-rules.js';
 import { recordStateText } from '../views/bet-record.js';
 import { closedSlipView } from '../views/slip.js';
+import { checkBettable } from './bet-gate.js';
+import { priceMovedOptions } from './reprice.js';
+import { postSlip } from './slip-post.js';
+import { readMinOdds, readStake } from './stake-form.js';
 
 export const slipStake: ComponentHandler = async (interaction, [ref, marketIndex, selIndex], ctx) => {
   if (!interaction.isModalSubmit()) return;
@@ -40,7 +41,7 @@ export const slipStake: ComponentHandler = async (interaction, [ref, marketIndex
 export const slipConfirm: ComponentHandler = async (interaction, [slipId], ctx) => {
   if (!interaction.isButton()) return;
   await interaction.deferUpdate();
-  await assertMayBet(ctx, interaction);
+  await checkBettable(ctx, interaction);
   const result = await ctx.bets.confirm(slipId ?? '', interaction.user.id, {
     channelId: interaction.channelId,
     messageId: interaction.message.id,

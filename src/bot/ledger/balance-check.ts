@@ -1,7 +1,7 @@
 import type { BalanceRecord, Transaction } from '../../gateway/index.js';
-import { formatMoney } from '../betting/odds.js';
+import { formatMoney } from '../model/odds.js';
+import { Ledger, type LedgerEntry } from '../repos/ledger.js';
 import type { BotStore } from '../store/index.js';
-import { Ledger, type LedgerEntry } from './ledger.js';
 
 /**
  * A session's cash at the gateway against what the desk's records imply

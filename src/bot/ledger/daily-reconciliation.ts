@@ -1,13 +1,14 @@
 import type { Transaction } from '../../gateway/index.js';
-import { formatMoney } from '../betting/odds.js';
-import { dayIn, dayStart } from '../catalog/dates.js';
-import { getSettings } from '../config/settings.js';
 import type { GatewayPort } from '../gateway-port.js';
+import { COLOUR } from '../model/colours.js';
+import { dayIn, dayStart } from '../model/dates.js';
+import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
+import { formatMoney } from '../model/odds.js';
+import { getSettings } from '../repos/guild-settings.js';
+import { Ledger } from '../repos/ledger.js';
 import type { Outbox } from '../results/outbox.js';
 import { readTransactionsSince } from '../results/transactions.js';
 import type { BotStore } from '../store/index.js';
-import { COLOUR } from '../views/colours.js';
-import { clip, fitView, LIMITS, type MessageView } from '../views/limits.js';
 import {
   type BalanceCheck,
   balanceMismatch,
@@ -16,7 +17,6 @@ import {
   previousCheck,
   recordBalanceChecks,
 } from './balance-check.js';
-import { Ledger } from './ledger.js';
 
 /** What the day's reconciliation found wrong, each naming the bet. */
 export interface ReconMismatch {

@@ -1,6 +1,6 @@
-import type { SlipPayload } from '../betting/slip-rules.js';
-import { Ledger, type LedgerKind } from '../ledger/ledger.js';
+import type { SlipPayload } from '../model/slip-rules.js';
 import type { BotStore } from '../store/index.js';
+import { Ledger, type LedgerKind } from './ledger.js';
 
 /**
  * A bet's life, one row per Confirm (docs/reliability.md has the table of states and who moves them).

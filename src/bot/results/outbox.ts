@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '../config/logger.js';
 import type { DiscordPoster } from '../discord/poster.js';
+import type { MessageView } from '../model/limits.js';
 import type { BotStore } from '../store/index.js';
-import type { MessageView } from '../views/limits.js';
 
 /**
  * Every Discord write that reports money (submitted, receipt, refusal, settlement notice) goes through here:
@@ -14,13 +14,6 @@ import type { MessageView } from '../views/limits.js';
  * carry Discord's `nonce` with `enforce_nonce`, so a create resent after a crash (Discord accepted it, the
  * process died before marking it done) is not posted twice.
  */
-
-/** Ranks of the edits of one slip message: higher wins. */
-export const RANK = {
-  submitted: 10,
-  unknown: 20,
-  final: 30,
-} as const;
 
 const MAX_BACKOFF_MS = 60_000;
 /** A refusal that is not about load (unknown message, missing access) is tried this many times. */

@@ -1,7 +1,7 @@
 import type { Logger } from '../config/logger.js';
-import { getSettings } from '../config/settings.js';
 import type { GatewayPort } from '../gateway-port.js';
 import type { BetRecord, BetRecordRepo } from '../repos/bet-records.js';
+import { getSettings } from '../repos/guild-settings.js';
 import type { BotStore } from '../store/index.js';
 import { missingBetView, settlementView } from '../views/notice.js';
 import type { Outbox } from './outbox.js';

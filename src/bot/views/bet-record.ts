@@ -1,7 +1,7 @@
+import { COLOUR } from '../model/colours.js';
+import { RANK } from '../model/edit-rank.js';
+import { fitView, type MessageView } from '../model/limits.js';
 import type { BetRecord } from '../repos/bet-records.js';
-import { RANK } from '../results/outbox.js';
-import { COLOUR } from './colours.js';
-import { fitView, type MessageView } from './limits.js';
 import { closedSlipView, receiptView, submittedView } from './slip.js';
 
 /** The slip message for each state of a bet record, with the outbox rank of that stage. */

@@ -1,11 +1,11 @@
 import type { APIEmbedField } from 'discord.js';
 import type { MarketCard, MarketRow } from '../../gateway/index.js';
-import { bettable, selectionName, sortMarkets } from '../betting/markets.js';
-import { formatOdds } from '../betting/odds.js';
 import { encodeCustomId } from '../discord/custom-id.js';
-import { COLOUR } from './colours.js';
+import { COLOUR } from '../model/colours.js';
+import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
+import { bettable, selectionName, sortMarkets } from '../model/markets.js';
+import { formatOdds } from '../model/odds.js';
 import { button, pager, row, select } from './components.js';
-import { clip, fitView, LIMITS, type MessageView } from './limits.js';
 import { startsText } from './when.js';
 
 /** Markets per page: 10 fields keeps a page far under the 6000-character embed budget. */

@@ -1,9 +1,9 @@
 import { ButtonStyle, ComponentType } from 'discord.js';
-import type { SelectionComparison } from '../betting/compare.js';
-import { formatOdds } from '../betting/odds.js';
 import { encodeCustomId } from '../discord/custom-id.js';
-import { COLOUR } from './colours.js';
-import { clip, fitView, LIMITS, type MessageView } from './limits.js';
+import { COLOUR } from '../model/colours.js';
+import type { SelectionComparison } from '../model/compare.js';
+import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
+import { formatOdds } from '../model/odds.js';
 
 export function compareView(input: {
   eventName: string;

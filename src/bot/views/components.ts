@@ -7,7 +7,7 @@ import {
   ButtonStyle,
   ComponentType,
 } from 'discord.js';
-import { clip, LIMITS } from './limits.js';
+import { clip, LIMITS } from '../model/limits.js';
 
 export function button(
   customId: string,

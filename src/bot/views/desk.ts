@@ -1,10 +1,11 @@
 import type { APIEmbedField } from 'discord.js';
 import { type BalanceRecord, betOutcomeOf, type Session } from '../../gateway/index.js';
-import { formatMoney, formatOdds } from '../betting/odds.js';
-import { approvalPolicy, type GuildSettings } from '../config/settings.js';
+import { approvalPolicy } from '../model/approval-policy.js';
+import { COLOUR } from '../model/colours.js';
+import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
+import { formatMoney, formatOdds } from '../model/odds.js';
+import type { GuildSettings } from '../repos/guild-settings.js';
 import type { JobRecord } from '../repos/jobs.js';
-import { COLOUR } from './colours.js';
-import { clip, fitView, LIMITS, type MessageView } from './limits.js';
 
 const field = (name: string, value: string, inline = false): APIEmbedField => ({
   name: clip(name || '–', LIMITS.fieldName),

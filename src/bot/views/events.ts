@@ -1,10 +1,10 @@
 import type { APIEmbedField } from 'discord.js';
 import type { Event } from '../../gateway/index.js';
-import { leagueName } from '../catalog/leagues.js';
 import { encodeCustomId } from '../discord/custom-id.js';
-import { COLOUR } from './colours.js';
+import { COLOUR } from '../model/colours.js';
+import { leagueName } from '../model/leagues.js';
+import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { pager } from './components.js';
-import { clip, fitView, LIMITS, type MessageView } from './limits.js';
 
 export const EVENTS_PAGE_SIZE = 10;
 

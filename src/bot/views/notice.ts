@@ -1,13 +1,7 @@
 import type { Transaction } from '../../gateway/index.js';
-import { formatMoney, formatOdds, roundCents } from '../betting/odds.js';
-import { COLOUR } from './colours.js';
-import { clip, fitView, LIMITS, type MessageView } from './limits.js';
-
-/** A plain ephemeral answer: an error that says what to do, or a short confirmation. */
-export function noticeView(text: string, kind: 'error' | 'ok' | 'info' = 'error'): MessageView {
-  const color = kind === 'error' ? COLOUR.refused : kind === 'ok' ? COLOUR.ok : COLOUR.info;
-  return { embeds: [{ description: clip(text, LIMITS.embedDescription), color }], components: [] };
-}
+import { COLOUR } from '../model/colours.js';
+import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
+import { formatMoney, formatOdds, roundCents } from '../model/odds.js';
 
 const OUTCOME: Record<string, string> = { won: 'Won 🎉', lost: 'Lost', void: 'Void', cashed_out: 'Cashed out' };
 

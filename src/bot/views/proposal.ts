@@ -1,11 +1,11 @@
 import { ButtonStyle } from 'discord.js';
-import { formatMoney, formatOdds } from '../betting/odds.js';
-import { type SlipPayload, slipKind } from '../betting/slip-rules.js';
 import { encodeCustomId } from '../discord/custom-id.js';
+import { COLOUR } from '../model/colours.js';
+import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
+import { formatMoney, formatOdds } from '../model/odds.js';
+import { type SlipPayload, slipKind } from '../model/slip-rules.js';
 import type { Approval, Proposal } from '../repos/proposals.js';
-import { COLOUR } from './colours.js';
 import { button, row } from './components.js';
-import { clip, fitView, LIMITS, type MessageView } from './limits.js';
 import { routeText, sessionLabel, slipFields } from './slip.js';
 
 const approversText = (roleId: string | undefined) => (roleId ? `<@&${roleId}>` : 'a member with Manage Server');

@@ -1,11 +1,11 @@
 import { ButtonStyle } from 'discord.js';
 import { betOutcomeOf } from '../../gateway/index.js';
-import { formatMoney, formatOdds, potentialReturn } from '../betting/odds.js';
-import type { PriceRoute, SlipPayload } from '../betting/slip-rules.js';
 import { encodeCustomId } from '../discord/custom-id.js';
-import { COLOUR } from './colours.js';
+import { COLOUR } from '../model/colours.js';
+import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
+import { formatMoney, formatOdds, potentialReturn } from '../model/odds.js';
+import type { PriceRoute, SlipPayload } from '../model/slip-rules.js';
 import { button, row } from './components.js';
-import { clip, fitView, LIMITS, type MessageView } from './limits.js';
 import { startsText } from './when.js';
 
 /** Start time and bettor, when the slip carries them. */

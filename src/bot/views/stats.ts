@@ -1,8 +1,8 @@
 import type { APIEmbedField } from 'discord.js';
 import type { Leaderboard } from '../analytics/leaderboard.js';
 import type { GroupReport, Report } from '../analytics/report.js';
-import { COLOUR } from './colours.js';
-import { clip, fitView, LIMITS, type MessageView } from './limits.js';
+import { COLOUR } from '../model/colours.js';
+import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 
 export const STATS_CHART_FILE = 'stats.png';
 

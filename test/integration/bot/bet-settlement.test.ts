@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bettable } from '../../../src/bot/betting/markets.js';
 import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
-import { updateSettings } from '../../../src/bot/config/settings.js';
+import { bettable } from '../../../src/bot/model/markets.js';
+import { updateSettings } from '../../../src/bot/repos/guild-settings.js';
 import type { Event } from '../../../src/gateway/index.js';
 import { until } from '../../support/wait.js';
 import { type Desk, startDesk } from './desk.js';

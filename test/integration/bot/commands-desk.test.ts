@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bettable } from '../../../src/bot/betting/markets.js';
 import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
-import { dayIn } from '../../../src/bot/catalog/dates.js';
-import { getSettings } from '../../../src/bot/config/settings.js';
+import { dayIn } from '../../../src/bot/model/dates.js';
+import { bettable } from '../../../src/bot/model/markets.js';
+import { getSettings } from '../../../src/bot/repos/guild-settings.js';
 import type { Event } from '../../../src/gateway/index.js';
 import type { OptionInput } from '../../../src/local-discord/index.js';
 import { until } from '../../support/wait.js';

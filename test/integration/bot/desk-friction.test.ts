@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { priceMovedOptions } from '../../../src/bot/betting/reprice.js';
 import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
-import { dayIn } from '../../../src/bot/catalog/dates.js';
-import { updateSettings } from '../../../src/bot/config/settings.js';
+import { priceMovedOptions } from '../../../src/bot/handlers/reprice.js';
+import { dayIn } from '../../../src/bot/model/dates.js';
+import { updateSettings } from '../../../src/bot/repos/guild-settings.js';
 import { closedSlipView } from '../../../src/bot/views/slip.js';
 import type { Event } from '../../../src/gateway/index.js';
 import type { OptionInput } from '../../../src/local-discord/index.js';

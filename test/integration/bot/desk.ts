@@ -1,7 +1,7 @@
-import { bettable } from '../../../src/bot/betting/markets.js';
 import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
 import { createLogger } from '../../../src/bot/config/logger.js';
 import { type RunningBot, startBot } from '../../../src/bot/index.js';
+import { bettable } from '../../../src/bot/model/markets.js';
 import type { Event, MarketCard } from '../../../src/gateway/index.js';
 import type { LocalDiscord, OptionInput } from '../../../src/local-discord/index.js';
 import type { RunningSandbox } from '../../../src/sandbox/index.js';

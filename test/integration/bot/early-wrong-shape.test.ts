@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bettable } from '../../../src/bot/betting/markets.js';
 import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
+import { bettable } from '../../../src/bot/model/markets.js';
 import { GatewayClient, signWebhook } from '../../../src/gateway/index.js';
 import { until } from '../../support/wait.js';
 import { API_KEY, type Desk, startDesk } from './desk.js';

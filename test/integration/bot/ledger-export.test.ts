@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ledger, ledgerCsv } from '../../../src/bot/ledger/ledger.js';
+import { Ledger, ledgerCsv } from '../../../src/bot/repos/ledger.js';
 import { until } from '../../support/wait.js';
 import { type Desk, startDesk } from './desk.js';
 

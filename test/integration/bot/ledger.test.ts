@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { canonicalJson, GENESIS, Ledger, type LedgerInput, ledgerCsv } from '../../../src/bot/ledger/ledger.js';
+import { canonicalJson, GENESIS, Ledger, type LedgerInput, ledgerCsv } from '../../../src/bot/repos/ledger.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 

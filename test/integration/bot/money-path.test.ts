@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bettable } from '../../../src/bot/betting/markets.js';
+import { bettable } from '../../../src/bot/model/markets.js';
 import { BetRecordRepo } from '../../../src/bot/repos/bet-records.js';
 import type { Event } from '../../../src/gateway/index.js';
 import { until } from '../../support/wait.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bettable } from '../../../src/bot/betting/markets.js';
-import type { SlipPayload } from '../../../src/bot/betting/slip-rules.js';
 import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
+import { bettable } from '../../../src/bot/model/markets.js';
+import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
 import { JobRepo } from '../../../src/bot/repos/jobs.js';
 import { openStore } from '../../../src/bot/store/index.js';
 import { GatewayClient } from '../../../src/gateway/index.js';

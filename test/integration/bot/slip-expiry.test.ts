@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bettable } from '../../../src/bot/betting/markets.js';
+import { bettable } from '../../../src/bot/model/markets.js';
 import { until } from '../../support/wait.js';
 import { bettableBookieACard, control, controls, type Desk, startDesk } from './desk.js';
 

@@ -2,8 +2,8 @@
 // the same delivery arriving at two processes. Each "process" is a store opened separately (own pools).
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getSettings, updateSettings } from '../../../src/bot/config/settings.js';
 import { BetRecordRepo } from '../../../src/bot/repos/bet-records.js';
+import { getSettings, updateSettings } from '../../../src/bot/repos/guild-settings.js';
 import { OnceRepo } from '../../../src/bot/repos/once.js';
 import { SlipRepo } from '../../../src/bot/repos/slips.js';
 import { type BotStore, LATEST_VERSION, MIGRATIONS, openStore } from '../../../src/bot/store/index.js';

@@ -6,8 +6,8 @@ import {
   noBookText,
   rankPrices,
   routeOf,
-} from '../../../src/bot/betting/best-price.js';
-import type { SlipPayload } from '../../../src/bot/betting/slip-rules.js';
+} from '../../../src/bot/handlers/best-price.js';
+import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
 import type { Proposal } from '../../../src/bot/repos/proposals.js';
 import { proposalView } from '../../../src/bot/views/proposal.js';
 import { leftOutLine, routeLine, slipView } from '../../../src/bot/views/slip.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exposureReport, type Stake } from '../../../src/bot/betting/exposure.js';
-import { approvalPolicy, approvalsNeeded, type GuildSettings } from '../../../src/bot/config/settings.js';
+import { approvalPolicy, approvalsNeeded } from '../../../src/bot/model/approval-policy.js';
+import type { GuildSettings } from '../../../src/bot/repos/guild-settings.js';
 
 const settings = (over: Partial<GuildSettings> = {}): GuildSettings => ({ timezone: 'UTC', sessions: {}, ...over });
 

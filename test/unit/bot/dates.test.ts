@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseDay, dayIn, utcWindowFor } from '../../../src/bot/catalog/dates.js';
+import { chooseDay, dayIn, utcWindowFor } from '../../../src/bot/model/dates.js';
 
 const now = Date.parse('2026-11-21T22:30:00Z');
 

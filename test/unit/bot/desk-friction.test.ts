@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { selectionName } from '../../../src/bot/betting/markets.js';
-import { formatMoney, parseStake } from '../../../src/bot/betting/odds.js';
-import { checkDailyRoom, type SlipPayload } from '../../../src/bot/betting/slip-rules.js';
 import { pageLimit } from '../../../src/bot/catalog/catalog.js';
-import { chooseDay } from '../../../src/bot/catalog/dates.js';
-import { leagueKeyOf, leagueName } from '../../../src/bot/catalog/leagues.js';
-import { resolveTrack } from '../../../src/bot/catalog/tracks.js';
 import { isMemberMistake, UserFacingError, userMessage } from '../../../src/bot/discord/user-errors.js';
+import { chooseDay } from '../../../src/bot/model/dates.js';
+import { leagueKeyOf, leagueName } from '../../../src/bot/model/leagues.js';
+import { LIMITS } from '../../../src/bot/model/limits.js';
+import { selectionName } from '../../../src/bot/model/markets.js';
+import { formatMoney, parseStake } from '../../../src/bot/model/odds.js';
+import { checkDailyRoom, type SlipPayload } from '../../../src/bot/model/slip-rules.js';
+import { resolveTrack } from '../../../src/bot/model/tracks.js';
 import { cardView, stakeFormTitle } from '../../../src/bot/views/card.js';
 import { eventsView } from '../../../src/bot/views/events.js';
-import { LIMITS } from '../../../src/bot/views/limits.js';
 import { amountReturned, settlementView } from '../../../src/bot/views/notice.js';
 import { closedSlipView, receiptView, slipView } from '../../../src/bot/views/slip.js';
 import {

@@ -1,8 +1,8 @@
 import type { APIStringSelectComponent } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { decodeCustomId } from '../../../src/bot/discord/custom-id.js';
+import { limitViolations, type MessageView } from '../../../src/bot/model/limits.js';
 import { marketView } from '../../../src/bot/views/card.js';
-import { limitViolations, type MessageView } from '../../../src/bot/views/limits.js';
 import type { MarketCard } from '../../../src/gateway/index.js';
 
 function cardWith(selections: number): MarketCard {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { acceptableFloor, parseStake, potentialReturn, stakeCentsOf } from '../../../src/bot/betting/odds.js';
-import { checkMinOdds, checkStake, decideOnLivePrice, type SlipPayload } from '../../../src/bot/betting/slip-rules.js';
+import { acceptableFloor, parseStake, potentialReturn, stakeCentsOf } from '../../../src/bot/model/odds.js';
+import { checkMinOdds, checkStake, decideOnLivePrice, type SlipPayload } from '../../../src/bot/model/slip-rules.js';
 
 const slip: SlipPayload = {
   epk: 'basketball/us/nba/a_v_b/2026-11-22',

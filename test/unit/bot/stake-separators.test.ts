@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseStake, STAKE_HINT, stakeCentsOf } from '../../../src/bot/betting/odds.js';
+import { parseStake, STAKE_HINT, stakeCentsOf } from '../../../src/bot/model/odds.js';
 
 describe('stakes with separators', () => {
   it.each([

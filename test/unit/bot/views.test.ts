@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { SlipPayload } from '../../../src/bot/betting/slip-rules.js';
+import { limitViolations } from '../../../src/bot/model/limits.js';
+import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
 import { cardView, marketView } from '../../../src/bot/views/card.js';
 import { eventsView } from '../../../src/bot/views/events.js';
-import { limitViolations } from '../../../src/bot/views/limits.js';
 import { settlementView } from '../../../src/bot/views/notice.js';
 import { receiptView, slipView } from '../../../src/bot/views/slip.js';
 import type { Event, MarketCard, MarketRow } from '../../../src/gateway/index.js';

@@ -6,14 +6,15 @@
 
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { BalanceRecord } from '../../gateway/index.js';
-import { getSettings, stakeLimits } from '../config/settings.js';
+import { eventBooks, priceAtSession } from '../betting/compare.js';
 import type { BotContext } from '../context.js';
 import { UserFacingError, userMessage } from '../discord/user-errors.js';
-import { comparableMarket, eventBooks, priceAtSession, selectionKey, selectionMatches } from './compare.js';
-import { bettable } from './markets.js';
-import { formatMoney, stakeCentsOf } from './odds.js';
-import { assertDailyRoom, assertMayBet, postSlip } from './slip-post.js';
-import { checkStake, type PriceRoute } from './slip-rules.js';
+import { comparableMarket, selectionKey, selectionMatches } from '../model/compare.js';
+import { bettable } from '../model/markets.js';
+import { formatMoney, stakeCentsOf } from '../model/odds.js';
+import type { PriceRoute } from '../model/slip-rules.js';
+import { checkBettable } from './bet-gate.js';
+import { postSlip } from './slip-post.js';
 
 /** Why a session cannot take the bet. */
 export type LeftOut =
@@ -157,10 +158,17 @@ export interface RoutedBet {
  */
 export async function routeToBestPrice(
   ctx: BotContext,
-  q: { guildId: string | null; epk: string; market: string; selection: string; stakeCents: number },
+  q: {
+    /** bookie → the session an admin chose for it (the guild's settings, as the gate read them). */
+    chosen: Readonly<Record<string, string>>;
+    epk: string;
+    market: string;
+    selection: string;
+    stakeCents: number;
+  },
 ): Promise<RoutedBet> {
   const { event, sessions, cards } = await eventBooks(ctx, q.epk);
-  const chosen = (await getSettings(ctx.store, q.guildId)).sessions;
+  const { chosen } = q;
   const checks: BookCheck[] = [];
   // A book whose session an admin chose is routed through that session alone, as a named bookie would be.
   for (const book of event.books ?? []) {
@@ -229,27 +237,29 @@ export async function routeToBestPrice(
 }
 
 /**
- * /bet with no bookie: the bettor, stake and day's room are checked first (no price check for a bet that would be
- * refused anyway), then the book is chosen and the normal slip is posted there (same claim and confirm path).
+ * /bet with no bookie: the gate (bettor, stake, day's room) runs first (no price check for a bet that would be
+ * refused anyway), then the book is chosen and the normal slip is posted there with what the gate read (same claim
+ * and confirm path).
  */
 export async function postBestPriceSlip(
   ctx: BotContext,
   interaction: ChatInputCommandInteraction,
   q: { epk: string; market: string; selection: string; stake: number; minOdds?: number },
 ): Promise<void> {
-  await assertMayBet(ctx, interaction);
-  const settings = await getSettings(ctx.store, interaction.guildId);
-  const stakeCheck = checkStake(q.stake, stakeLimits(settings, ctx.config.tunables));
-  if (!stakeCheck.ok) throw new UserFacingError(stakeCheck.message);
-  await assertDailyRoom(ctx, interaction.guildId, interaction.user.id, q.stake);
+  const gate = await checkBettable(ctx, interaction, q.stake);
   const stakeCents = stakeCentsOf(q.stake) as number;
-  const best = await routeToBestPrice(ctx, { guildId: interaction.guildId, ...q, stakeCents });
-  await postSlip(ctx, interaction, {
-    epk: q.epk,
-    bookie: best.bookie,
-    marketRef: best.marketRef,
-    stake: q.stake,
-    ...(q.minOdds === undefined ? {} : { minOdds: q.minOdds }),
-    routed: { sessionId: best.sessionId, live: best.price, route: best.route },
-  });
+  const best = await routeToBestPrice(ctx, { chosen: gate.settings.sessions, ...q, stakeCents });
+  await postSlip(
+    ctx,
+    interaction,
+    {
+      epk: q.epk,
+      bookie: best.bookie,
+      marketRef: best.marketRef,
+      stake: q.stake,
+      ...(q.minOdds === undefined ? {} : { minOdds: q.minOdds }),
+      routed: { sessionId: best.sessionId, live: best.price, route: best.route },
+    },
+    gate,
+  );
 }

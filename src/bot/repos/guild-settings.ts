@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { ExposureCaps } from '../repos/bet-records.js';
+import type { BotTunables } from '../config/config.js';
 import type { BotStore } from '../store/index.js';
-import type { BotTunables } from './config.js';
+import type { ExposureCaps } from './bet-records.js';
 
 const GuildSettingsSchema = z.object({
   timezone: z.string().default('UTC'),
@@ -73,29 +73,4 @@ export function exposureCaps(s: GuildSettings): ExposureCaps {
   set('perSessionDayCents', cents(s.maxPerSessionDay));
   set('perSyndicateDayCents', cents(s.maxPerSyndicateDay));
   return caps;
-}
-
-/** Approval defaults: stakes up to $50 need none, up to $100 one approver, above that two; 10 minutes to decide. */
-export const APPROVAL_DEFAULTS = { t1: 50, t2: 100, minutes: 10 } as const;
-
-export interface ApprovalPolicy {
-  t1Cents: number;
-  t2Cents: number;
-  approverRoleId: string | undefined;
-  expiryMs: number;
-}
-
-export function approvalPolicy(s: GuildSettings): ApprovalPolicy {
-  return {
-    t1Cents: Math.round((s.approvalT1 ?? APPROVAL_DEFAULTS.t1) * 100),
-    t2Cents: Math.round((s.approvalT2 ?? APPROVAL_DEFAULTS.t2) * 100),
-    approverRoleId: s.approverRoleId,
-    expiryMs: Math.round((s.approvalMinutes ?? APPROVAL_DEFAULTS.minutes) * 60_000),
-  };
-}
-
-/** How many approvers a stake needs under the server's tiers. */
-export function approvalsNeeded(policy: ApprovalPolicy, stakeCents: number): 0 | 1 | 2 {
-  if (stakeCents <= policy.t1Cents) return 0;
-  return stakeCents <= policy.t2Cents ? 1 : 2;
 }

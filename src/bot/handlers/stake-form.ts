@@ -1,5 +1,5 @@
 import { ActionRowBuilder, type ModalSubmitInteraction, TextInputBuilder, TextInputStyle } from 'discord.js';
-import { parseStake, STAKE_HINT } from './odds.js';
+import { parseStake, STAKE_HINT } from '../model/odds.js';
 
 // The fields the stake forms share (a sports selection, a racing runner, a promo) and how they are read back.
 

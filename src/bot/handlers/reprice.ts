@@ -3,9 +3,9 @@ import type { BotContext } from '../context.js';
 import type { ComponentHandler } from '../discord/component-handler.js';
 import { getRef, putRef, type RefOwner } from '../discord/refs.js';
 import { UserFacingError } from '../discord/user-errors.js';
+import type { SlipPayload } from '../model/slip-rules.js';
 import type { ClosedSlipOptions } from '../views/slip.js';
 import { postSlip } from './slip-post.js';
-import type { SlipPayload } from './slip-rules.js';
 
 /** What "Bet again at the new price" needs to build a fresh slip: stored under a ref (custom ids are short). */
 interface RepriceRef {

@@ -1,5 +1,5 @@
-import type { RaceType } from '../catalog/tracks.js';
 import { acceptableFloor, formatMoney, formatOdds, stakeCentsOf } from './odds.js';
+import type { RaceType } from './tracks.js';
 
 /** Everything a slip needs to be confirmed later, by anyone's process: stored as JSON. */
 export interface SlipPayload {

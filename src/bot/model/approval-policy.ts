@@ -1,0 +1,32 @@
+/** The approval tiers a server set (dollars and minutes; absent: the defaults). */
+export interface ApprovalSettings {
+  approvalT1?: number | undefined;
+  approvalT2?: number | undefined;
+  approverRoleId?: string | undefined;
+  approvalMinutes?: number | undefined;
+}
+
+/** Approval defaults: stakes up to $50 need none, up to $100 one approver, above that two; 10 minutes to decide. */
+export const APPROVAL_DEFAULTS = { t1: 50, t2: 100, minutes: 10 } as const;
+
+export interface ApprovalPolicy {
+  t1Cents: number;
+  t2Cents: number;
+  approverRoleId: string | undefined;
+  expiryMs: number;
+}
+
+export function approvalPolicy(s: ApprovalSettings): ApprovalPolicy {
+  return {
+    t1Cents: Math.round((s.approvalT1 ?? APPROVAL_DEFAULTS.t1) * 100),
+    t2Cents: Math.round((s.approvalT2 ?? APPROVAL_DEFAULTS.t2) * 100),
+    approverRoleId: s.approverRoleId,
+    expiryMs: Math.round((s.approvalMinutes ?? APPROVAL_DEFAULTS.minutes) * 60_000),
+  };
+}
+
+/** How many approvers a stake needs under the server's tiers. */
+export function approvalsNeeded(policy: ApprovalPolicy, stakeCents: number): 0 | 1 | 2 {
+  if (stakeCents <= policy.t1Cents) return 0;
+  return stakeCents <= policy.t2Cents ? 1 : 2;
+}

@@ -1,0 +1,46 @@
+import type { APIEmbedField } from 'discord.js';
+import { COLOUR } from '../model/colours.js';
+import type { ExposureLine, ExposureReport } from '../model/exposure.js';
+import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
+import { formatMoney } from '../model/odds.js';
+
+const MAX_LINES = 12;
+
+function lines(rows: ExposureLine[]): string {
+  if (rows.length === 0) return 'nothing';
+  const shown = rows.slice(0, MAX_LINES).map((r) => {
+    const room =
+      r.capCents === undefined
+        ? 'no cap'
+        : `room ${formatMoney(Math.max(0, r.capCents - r.cents) / 100)} of ${formatMoney(r.capCents / 100)}`;
+    return `${r.label}: **${formatMoney(r.cents / 100)}** · ${room}`;
+  });
+  if (rows.length > MAX_LINES) shown.push(`… and ${rows.length - MAX_LINES} more`);
+  return shown.join('\n');
+}
+
+const field = (name: string, value: string): APIEmbedField => ({
+  name: clip(name, LIMITS.fieldName),
+  value: clip(value, LIMITS.fieldValue),
+});
+
+export function exposureView(r: ExposureReport, day: string): MessageView {
+  const scope = r.event ? `on ${r.event.name}` : 'across the desk';
+  return fitView({
+    embeds: [
+      {
+        title: `Exposure ${scope}`,
+        description: `Open stake ${scope}: **${formatMoney(r.totalOpenCents / 100)}** (bets held, in flight or placed and not yet settled, and open proposals). Members and accounts: stake on ${day}${r.event ? ' on this event' : ''}.`,
+        color: COLOUR.info,
+        fields: [
+          ...(r.event ? [] : [field('By event (open)', lines(r.events))]),
+          field('By market (open)', lines(r.markets)),
+          field(`By member (${day})`, lines(r.members)),
+          field(`By account (${day})`, lines(r.accounts)),
+          field('Syndicate (today)', lines([r.syndicateDay])),
+        ],
+      },
+    ],
+    components: [],
+  });
+}

@@ -1,0 +1,86 @@
+// The one gate of a betting interaction, over a real SQLite store: it reads the guild's settings once and
+// answers every refusal a member can get before a price check.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PermissionFlagsBits } from 'discord.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BotConfig } from '../../../src/bot/config/config.js';
+import { type BetAsker, CLOSED_BY_DEFAULT, checkBettable } from '../../../src/bot/handlers/bet-gate.js';
+import { BetRecordRepo } from '../../../src/bot/repos/bet-records.js';
+import { updateSettings } from '../../../src/bot/repos/guild-settings.js';
+import { type BotStore, openStore } from '../../../src/bot/store/index.js';
+
+const NOW = Date.UTC(2026, 0, 15, 12);
+const ROLE = 'role-bettors';
+let dir: string;
+let store: BotStore;
+let settingsReads: number;
+
+const gateCtx = () => ({
+  store,
+  records: new BetRecordRepo(store),
+  config: { tunables: { defaultMaxStakePerBet: 50, defaultMaxStakePerDay: 200 } } as BotConfig,
+  now: () => NOW,
+});
+
+const asker = (over: Partial<BetAsker> = {}): BetAsker => ({
+  guildId: 'g1',
+  channelId: 'c1',
+  user: { id: 'u1' },
+  member: { roles: [ROLE] },
+  memberPermissions: { has: () => false },
+  ...over,
+});
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'bet-gate-'));
+  store = await openStore(`sqlite://${join(dir, 'bot.sqlite')}`);
+  await updateSettings(store, 'g1', (s) => ({ ...s, betRoleId: ROLE, maxStakePerBet: 100, maxStakePerDay: 30 }));
+  settingsReads = 0;
+  const get = store.kv.get.bind(store.kv);
+  store.kv.get = ((key: string) => {
+    if (key === 'guild:g1') settingsReads++;
+    return get(key);
+  }) as typeof store.kv.get;
+});
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('checkBettable', () => {
+  it('reads the settings once for a bet it lets through, and hands on the limits and tiers they set', async () => {
+    const gate = await checkBettable(gateCtx(), asker(), 20);
+    expect(settingsReads).toBe(1);
+    expect(gate).toMatchObject({ guildId: 'g1', channelId: 'c1', userId: 'u1', limits: { perBet: 100, perDay: 30 } });
+    expect(gate.settings.betRoleId).toBe(ROLE);
+    expect(gate.policy.t1Cents).toBe(5000);
+  });
+
+  it.each([
+    ['a direct message', asker({ guildId: null }), 10, 'Bets can only be made in a server channel.'],
+    ['a member without the bet role', asker({ member: { roles: [] } }), 10, `<@&${ROLE}> role`],
+    ['a stake above the per-bet limit', asker(), 150, "above this server's per-bet limit of $100.00"],
+    ['a stake past the day', asker(), 40, "past today's limit of $30.00"],
+    ['a stake that is not whole cents', asker(), 10.005, 'whole cents'],
+  ])('refuses %s with what to do, reading the settings at most once', async (_what, who, stake, says) => {
+    await expect(checkBettable(gateCtx(), who, stake)).rejects.toThrow(says);
+    expect(settingsReads).toBeLessThanOrEqual(1);
+  });
+
+  it('keeps betting closed to all but Manage Server while no bet role is set', async () => {
+    await updateSettings(store, 'g1', (s) => ({ ...s, betRoleId: undefined }));
+    await expect(checkBettable(gateCtx(), asker(), 10)).rejects.toThrow(CLOSED_BY_DEFAULT);
+    const manager = asker({
+      member: { roles: [] },
+      memberPermissions: { has: (b) => b === PermissionFlagsBits.ManageGuild },
+    });
+    await expect(checkBettable(gateCtx(), manager, 10)).resolves.toMatchObject({ userId: 'u1' });
+  });
+
+  it('checks only the member when no stake is given (a button that opens the stake form)', async () => {
+    await expect(checkBettable(gateCtx(), asker(), undefined)).resolves.toMatchObject({ channelId: 'c1' });
+    expect(settingsReads).toBe(1);
+  });
+});
