@@ -451,7 +451,8 @@ export class BetService {
       const to = sendFailure(err);
       const reason = this.d.logger.redact(String((err as Error)?.message ?? err)).slice(0, 300);
       this.d.logger.warn('place_bet failed', { placementId: record.placementId, to, err });
-      const moved = await this.d.records.move(record.placementId, ['sending'], to, { note: reason }, this.d.now());
+      const mark = to === 'not_sent' ? 'markNotSent' : 'markSendUnknown';
+      const moved = await this.d.records[mark](record.placementId, { note: reason }, this.d.now());
       if (moved) await this.#show(moved);
       return moved ?? (await this.d.records.get(record.placementId)) ?? record;
     }
@@ -476,10 +477,8 @@ export class BetService {
       envelope: handle.envelope as unknown as Record<string, unknown>,
       context,
     });
-    const moved = await this.d.records.move(
+    const moved = await this.d.records.markSubmitted(
       record.placementId,
-      ['sending', 'unknown'],
-      'submitted',
       { correlationId: handle.correlationId, timeoutAt: Number.isFinite(timeoutAt) ? timeoutAt : null, odds: live },
       this.d.now(),
     );
@@ -536,18 +535,14 @@ export class BetService {
     if (outcome.status === 'completed') {
       const receipt = betOutcomeOf(outcome.result);
       if (receipt.placed) {
-        moved = await this.d.records.move(
+        moved = await this.d.records.markPlaced(
           placementId,
-          ['sending', 'submitted', 'unknown', 'not_placed'],
-          'placed',
           { betId: receipt.betId, odds: receipt.odds ?? job.context.odds },
           now,
         );
       } else if (!receipt.unreadable) {
-        moved = await this.d.records.move(
+        moved = await this.d.records.markRefused(
           placementId,
-          ['sending', 'submitted', 'unknown'],
-          'refused',
           { note: receipt.message ?? 'the bookmaker refused the bet' },
           now,
         );
@@ -555,19 +550,11 @@ export class BetService {
         this.d.logger.warn('bet result of an unexpected shape; the bet is checked against the book instead', {
           correlationId: job.correlationId,
         });
-        moved = await this.d.records.move(
-          placementId,
-          ['sending', 'submitted'],
-          'unknown',
-          { note: 'unreadable result' },
-          now,
-        );
+        moved = await this.d.records.markResultUnknown(placementId, { note: 'unreadable result' }, now);
       }
     } else {
-      moved = await this.d.records.move(
+      moved = await this.d.records.markResultUnknown(
         placementId,
-        ['sending', 'submitted'],
-        'unknown',
         { note: `the gateway reported the job as ${outcome.status}` },
         now,
       );

@@ -100,10 +100,9 @@ describe.each(ENGINES)('bet records on %s', (engine) => {
     const a = await claim('r1');
     await claim('r2');
     if (a.kind !== 'claimed') throw new Error('claim failed');
-    await records.move(a.record.placementId, ['sending'], 'submitted', { correlationId: 'c1' }, Date.now());
-    const from = ['sending', 'submitted', 'unknown'] as const;
+    await records.markSubmitted(a.record.placementId, { correlationId: 'c1', timeoutAt: null, odds: 2 }, Date.now());
     const moves = await Promise.all(
-      Array.from({ length: 5 }, () => records.move(a.record.placementId, from, 'refused', {}, Date.now())),
+      Array.from({ length: 5 }, () => records.markRefused(a.record.placementId, { note: 'refused' }, Date.now())),
     );
     expect(moves.filter(Boolean)).toHaveLength(1);
     expect(await records.usedCents('g1', 'u1', DAY)).toBe(3_000);
@@ -115,9 +114,9 @@ describe.each(ENGINES)('bet records on %s', (engine) => {
     const a = await claim('x1');
     const b = await claim('x2');
     if (a.kind !== 'claimed' || b.kind !== 'claimed') throw new Error('claim failed');
-    await records.move(a.record.placementId, ['sending'], 'placed', { betId: 'BET-1' }, Date.now());
+    await records.markPlaced(a.record.placementId, { betId: 'BET-1', odds: 2 }, Date.now());
     await expect(
-      records.move(b.record.placementId, ['sending'], 'placed', { betId: 'BET-1' }, Date.now()),
+      records.markAdopted(b.record.placementId, { betId: 'BET-1', odds: 2, note: 'adopted' }, Date.now()),
     ).rejects.toThrow(/UNIQUE constraint failed|duplicate key value violates unique constraint/);
   });
 
@@ -166,7 +165,7 @@ describe.each(ENGINES)('bet records on %s', (engine) => {
     const first = await claim('f1', { userId: 'a', caps });
     expect((await claim('f2', { userId: 'b', caps })).kind).toBe('over_limit');
     if (first.kind !== 'claimed') throw new Error('claim failed');
-    await records.move(first.record.placementId, ['sending'], 'refused', {}, Date.now());
+    await records.markRefused(first.record.placementId, { note: 'refused' }, Date.now());
     await slip('f3', 'b');
     expect((await claim('f3', { userId: 'b', caps })).kind).toBe('claimed');
   });
