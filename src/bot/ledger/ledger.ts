@@ -104,6 +104,8 @@ export type VerifyResult =
   | { ok: false; entries: number; seq: number; reason: string };
 
 const PAGE = 1000;
+/** Refs bound in one read (well under either engine's parameter limit). */
+const REFS_PER_READ = 500;
 
 /** Entries waiting for the next group append of one store, and whether a group is being written. */
 interface AppendQueue {
@@ -246,6 +248,20 @@ export class Ledger {
       ...kinds,
     );
     return rows.map(toEntry);
+  }
+
+  /** Every entry about these refs (placement ids), oldest first. */
+  async forRefs(refs: readonly string[]): Promise<LedgerEntry[]> {
+    const out: LedgerEntry[] = [];
+    for (let i = 0; i < refs.length; i += REFS_PER_READ) {
+      const chunk = refs.slice(i, i + REFS_PER_READ);
+      const rows = await this.store.query<Row>(
+        `SELECT * FROM ledger WHERE ref IN (${chunk.map(() => '?').join(', ')}) ORDER BY seq`,
+        ...chunk,
+      );
+      out.push(...rows.map(toEntry));
+    }
+    return out.sort((x, y) => x.seq - y.seq);
   }
 
   /** The newest entry of one kind about one ref (a session's last balance check), or undefined. */

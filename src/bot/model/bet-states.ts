@@ -61,6 +61,11 @@ export const BET_TRANSITIONS = {
 
 export type BetMove = Exclude<keyof typeof BET_TRANSITIONS, 'claim'>;
 
+/** The ledger kinds a bet record's moves write. */
+export const BET_ENTRY_KINDS: ReadonlySet<string> = new Set(
+  (Object.values(BET_TRANSITIONS) as BetTransition[]).map((t) => t.ledger),
+);
+
 /** States whose stake counts against the member's day: a release is the move out of them. */
 export const HOLDING: readonly BetState[] = ['sending', 'submitted', 'unknown', 'placed', 'settled', 'missing'];
 /** States whose stake is still at risk on its event: held, in flight or placed and not yet settled. */
