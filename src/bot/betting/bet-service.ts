@@ -131,15 +131,17 @@ export function overLimitText(o: Extract<ClaimOutcome, { kind: 'over_limit' }>, 
   return `Not placed: this bet would take the desk past ${what[o.cap]}. Room left: ${room}. Try a smaller stake, or see /exposure.`;
 }
 
-/** How place_bet failed: `not_sent` only when the gateway certainly did not take the bet. */
-export function sendFailure(err: unknown): 'not_sent' | 'unknown' {
-  if (err instanceof UserFacingError) return 'not_sent';
+/** The move a failed place_bet makes: `markNotSent` only when the gateway certainly did not take the bet. */
+export function sendFailure(err: unknown): 'markNotSent' | 'markSendUnknown' {
+  if (err instanceof UserFacingError) return 'markNotSent';
   if (err instanceof NetworkError || err instanceof RequestTimeoutError) {
-    return err.mayHaveReachedServer ? 'unknown' : 'not_sent';
+    return err.mayHaveReachedServer ? 'markSendUnknown' : 'markNotSent';
   }
   // A 4xx (including 429) is a refusal before any bet was made; a 5xx may come after the bookmaker acted.
-  if (err instanceof APIError && err.status !== undefined && err.status >= 400 && err.status < 500) return 'not_sent';
-  return 'unknown';
+  if (err instanceof APIError && err.status !== undefined && err.status >= 400 && err.status < 500) {
+    return 'markNotSent';
+  }
+  return 'markSendUnknown';
 }
 
 function findSelection(
@@ -448,11 +450,10 @@ export class BetService {
       handle = await submitRecord(this.d.gateway, record, floor, this.d.callbackUrl);
       onHandle?.(handle);
     } catch (err) {
-      const to = sendFailure(err);
+      const move = sendFailure(err);
       const reason = this.d.logger.redact(String((err as Error)?.message ?? err)).slice(0, 300);
-      this.d.logger.warn('place_bet failed', { placementId: record.placementId, to, err });
-      const mark = to === 'not_sent' ? 'markNotSent' : 'markSendUnknown';
-      const moved = await this.d.records[mark](record.placementId, { note: reason }, this.d.now());
+      this.d.logger.warn('place_bet failed', { placementId: record.placementId, move, err });
+      const moved = await this.d.records[move](record.placementId, { note: reason }, this.d.now());
       if (moved) await this.#show(moved);
       return moved ?? (await this.d.records.get(record.placementId)) ?? record;
     }
