@@ -239,9 +239,7 @@ function buildServices(
   stops.push(() => tracker.stop());
   const catalog = new Catalog(gateway, store);
   const callbackUrl = callbackUrlOf(config);
-  const records = new BetRecordRepo(store, {
-    onLedgerError: (err, placementId) => logger.error('ledger entry not written', { placementId, err }),
-  });
+  const records = new BetRecordRepo(store);
   const slips = new SlipRepo(store);
   const { tunables } = config;
   const bets = new BetService({

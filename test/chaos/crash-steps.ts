@@ -5,6 +5,7 @@ import { startDesk } from '../e2e/harness.js';
 import { textOf } from '../e2e/messages.js';
 import { until } from '../support/wait.js';
 import { type BotChild, spawnBot } from './bot-child.js';
+import { ledgerAgainstRecords } from './ledger-check.js';
 import { emptyResult, type ScenarioResult } from './tally.js';
 
 const FINAL = /Bet placed ✅|Bet not placed/;
@@ -22,16 +23,23 @@ interface Step {
  * after the slip; after Confirm before the request reached the gateway; with the request at the gateway and
  * its 202 held at a proxy; after the 202; after the result while Discord refuses the edit; during a
  * settlement post Discord refuses. Then: no duplicate bet, no gateway bet unknown to the desk, every slip
- * final, one settlement notice per settled bet, and the day's stake held exactly for the placed bets.
+ * final, one settlement notice per settled bet, the day's stake held exactly for the placed bets, and the
+ * ledger holds exactly the entries of the moves that committed (each record's entries walk the transition
+ * table to its state) in an unbroken chain. `storeUrl`: the store to run on (default: SQLite in the desk's folder).
  */
-export async function crashSteps(): Promise<ScenarioResult> {
+export async function crashSteps(opts: { storeUrl?: string } = {}): Promise<ScenarioResult> {
   const r = emptyResult('kill -9 at every step of a bet');
   const desk = await startDesk({
     webhooks: true,
     proxy: true,
     inProcessBot: false,
     // A short safe window and quick passes, so reconciliation decides within the test.
-    env: { RECONCILE_WINDOW_SECONDS: '4', RECONCILE_INTERVAL_SECONDS: '1', SETTLEMENT_INTERVAL_SECONDS: '1' },
+    env: {
+      RECONCILE_WINDOW_SECONDS: '4',
+      RECONCILE_INTERVAL_SECONDS: '1',
+      SETTLEMENT_INTERVAL_SECONDS: '1',
+      ...(opts.storeUrl ? { STORE_URL: opts.storeUrl } : {}),
+    },
   });
   const proxy = desk.proxy!;
   let child: BotChild | undefined;
@@ -218,16 +226,19 @@ export async function crashSteps(): Promise<ScenarioResult> {
     );
     const expectedCents = placedSteps.reduce((a, s) => a + s.stake * 100, 0);
     const stakeRight = Number(heldCents[0]?.total) === expectedCents;
+    const ledgerProblems = await ledgerAgainstRecords(store);
+    r.notes.push(...ledgerProblems);
     r.survived =
       r.duplicateBets === 0 &&
       r.lostResults === 0 &&
       unknownToDesk === 0 &&
       noticeCount === placedSteps.length &&
-      stakeRight;
+      stakeRight &&
+      ledgerProblems.length === 0;
     r.notes.push(
       `steps ${steps.length}, duplicate bets ${r.duplicateBets}, gateway bets unknown to the desk ${unknownToDesk}, ` +
         `lost results ${r.lostResults}, settlement notices ${noticeCount} of ${placedSteps.length}, ` +
-        `stake held ${Number(heldCents[0]?.total) / 100} of ${expectedCents / 100}`,
+        `stake held ${Number(heldCents[0]?.total) / 100} of ${expectedCents / 100}, ledger problems ${ledgerProblems.length}`,
     );
   } finally {
     const exit = child ? await Promise.race([child.exited, Promise.resolve(undefined)]) : undefined;

@@ -135,15 +135,17 @@ export function overLimitText(o: Extract<ClaimOutcome, { kind: 'over_limit' }>, 
   return `Not placed: this bet would take the desk past ${what[o.cap]}. Room left: ${room}. Try a smaller stake, or see /exposure.`;
 }
 
-/** How place_bet failed: `not_sent` only when the gateway certainly did not take the bet. */
-export function sendFailure(err: unknown): 'not_sent' | 'unknown' {
-  if (err instanceof UserFacingError) return 'not_sent';
+/** The move a failed place_bet makes: `markNotSent` only when the gateway certainly did not take the bet. */
+export function sendFailure(err: unknown): 'markNotSent' | 'markSendUnknown' {
+  if (err instanceof UserFacingError) return 'markNotSent';
   if (err instanceof NetworkError || err instanceof RequestTimeoutError) {
-    return err.mayHaveReachedServer ? 'unknown' : 'not_sent';
+    return err.mayHaveReachedServer ? 'markSendUnknown' : 'markNotSent';
   }
   // A 4xx (including 429) is a refusal before any bet was made; a 5xx may come after the bookmaker acted.
-  if (err instanceof APIError && err.status !== undefined && err.status >= 400 && err.status < 500) return 'not_sent';
-  return 'unknown';
+  if (err instanceof APIError && err.status !== undefined && err.status >= 400 && err.status < 500) {
+    return 'markNotSent';
+  }
+  return 'markSendUnknown';
 }
 
 function findSelection(
@@ -470,10 +472,10 @@ export class BetService {
       handle = await submitRecord(this.d.gateway, record, floor, this.d.callbackUrl);
       onHandle?.(handle);
     } catch (err) {
-      const to = sendFailure(err);
+      const move = sendFailure(err);
       const reason = this.d.logger.redact(String((err as Error)?.message ?? err)).slice(0, 300);
-      this.d.logger.warn('place_bet failed', { placementId: record.placementId, to, err });
-      const moved = await this.d.records.move(record.placementId, ['sending'], to, { note: reason }, this.d.now());
+      this.d.logger.warn('place_bet failed', { placementId: record.placementId, move, err });
+      const moved = await this.d.records[move](record.placementId, { note: reason }, this.d.now());
       if (moved) await this.#show(moved);
       return moved ?? (await this.d.records.get(record.placementId)) ?? record;
     }
@@ -498,10 +500,8 @@ export class BetService {
       envelope: handle.envelope as unknown as Record<string, unknown>,
       context,
     });
-    const moved = await this.d.records.move(
+    const moved = await this.d.records.markSubmitted(
       record.placementId,
-      ['sending', 'unknown'],
-      'submitted',
       { correlationId: handle.correlationId, timeoutAt: Number.isFinite(timeoutAt) ? timeoutAt : null, odds: live },
       this.d.now(),
     );
@@ -558,18 +558,14 @@ export class BetService {
     if (outcome.status === 'completed') {
       const receipt = betOutcomeOf(outcome.result);
       if (receipt.placed) {
-        moved = await this.d.records.move(
+        moved = await this.d.records.markPlaced(
           placementId,
-          ['sending', 'submitted', 'unknown', 'not_placed'],
-          'placed',
           { betId: receipt.betId, odds: receipt.odds ?? job.context.odds },
           now,
         );
       } else if (!receipt.unreadable) {
-        moved = await this.d.records.move(
+        moved = await this.d.records.markRefused(
           placementId,
-          ['sending', 'submitted', 'unknown'],
-          'refused',
           { note: receipt.message ?? 'the bookmaker refused the bet' },
           now,
         );
@@ -577,19 +573,11 @@ export class BetService {
         this.d.logger.warn('bet result of an unexpected shape; the bet is checked against the book instead', {
           correlationId: job.correlationId,
         });
-        moved = await this.d.records.move(
-          placementId,
-          ['sending', 'submitted'],
-          'unknown',
-          { note: 'unreadable result' },
-          now,
-        );
+        moved = await this.d.records.markResultUnknown(placementId, { note: 'unreadable result' }, now);
       }
     } else {
-      moved = await this.d.records.move(
+      moved = await this.d.records.markResultUnknown(
         placementId,
-        ['sending', 'submitted'],
-        'unknown',
         { note: `the gateway reported the job as ${outcome.status}` },
         now,
       );

@@ -1,5 +1,6 @@
 import type { Transaction } from '../../gateway/index.js';
 import type { GatewayPort } from '../gateway-port.js';
+import { BET_ENTRY_KINDS, type BetState, checkBetEntries } from '../model/bet-states.js';
 import { COLOUR } from '../model/colours.js';
 import { dayIn, dayStart } from '../model/dates.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
@@ -20,9 +21,13 @@ import {
 
 /** What the day's reconciliation found wrong, each naming the bet. */
 export interface ReconMismatch {
-  kind: 'unknown_bet' | 'missed_settlement' | 'balance';
+  /**
+   * unknown_bet, missed_settlement: the gateway against the ledger. missing_entry, extra_entry: a bet record's
+   * ledger entries against its state (a move without its entry, an entry without its move).
+   */
+  kind: 'unknown_bet' | 'missed_settlement' | 'balance' | 'missing_entry' | 'extra_entry';
   sessionId: string;
-  /** The bet named, or '' for a balance mismatch. */
+  /** The bet named (the gateway's bet id, or the placement id for a ledger entry mismatch), or '' for a balance mismatch. */
   betId: string;
   detail: string;
 }
@@ -77,7 +82,11 @@ export async function reconcileDay(input: {
   );
   const active = (await input.gateway.sessions.list()).filter((s) => s.active).map((s) => s.session_id);
   const sessions = [...new Set([...used.map((r) => r.session_id), ...active])].sort();
-  const report: ReconReport = { day: input.day, sessions: [], mismatches: [] };
+  const report: ReconReport = {
+    day: input.day,
+    sessions: [],
+    mismatches: await entryMismatches(input.store, input.guildKey, from, to),
+  };
   const inDay = (iso: string | null | undefined) => {
     const t = Date.parse(String(iso ?? ''));
     return Number.isFinite(t) && t >= from && t < to;
@@ -147,6 +156,44 @@ export async function reconcileDay(input: {
   return report;
 }
 
+/**
+ * Every bet record of the guild last moved on the day, its ledger entries against its state: each move writes
+ * its entry in the move's own transaction, so any mismatch here is named (a lost entry, one written without its
+ * move, or a record changed outside the bot).
+ */
+async function entryMismatches(store: BotStore, guildKey: string, from: number, to: number): Promise<ReconMismatch[]> {
+  const records = await store.query<{ placement_id: string; session_id: string; state: BetState }>(
+    `SELECT placement_id, session_id, state FROM bet_records
+     WHERE guild_key = ? AND updated_at >= ? AND updated_at < ? ORDER BY created_at`,
+    guildKey,
+    from,
+    to,
+  );
+  if (records.length === 0) return [];
+  const byRef = new Map<string, Array<{ seq: number; kind: string; from: BetState | null; to: BetState }>>();
+  const entries = await new Ledger(store).forRefs(records.map((r) => r.placement_id));
+  for (const e of entries.filter((x) => BET_ENTRY_KINDS.has(x.kind))) {
+    const list = byRef.get(e.ref) ?? [];
+    list.push({
+      seq: e.seq,
+      kind: e.kind,
+      from: (e.data.from ?? null) as BetState | null,
+      to: e.data.to as BetState,
+    });
+    byRef.set(e.ref, list);
+  }
+  return records.flatMap((r) =>
+    checkBetEntries(r.state, byRef.get(r.placement_id) ?? []).map(
+      (p): ReconMismatch => ({
+        kind: p.problem,
+        sessionId: r.session_id,
+        betId: r.placement_id,
+        detail: `the bet record is ${r.state}, but ${p.detail} in the ledger`,
+      }),
+    ),
+  );
+}
+
 export function reconciliationView(r: ReconReport): MessageView {
   const bets = r.sessions.reduce((a, s) => a + s.gatewayBets, 0);
   const matched = r.sessions.reduce((a, s) => a + s.matched, 0);
@@ -154,7 +201,7 @@ export function reconciliationView(r: ReconReport): MessageView {
   const clean = r.mismatches.length === 0 && unread.length === 0;
   const lines = r.mismatches
     .slice(0, 15)
-    .map((m) => `**${m.kind === 'balance' ? 'Balance' : m.betId}** (${m.sessionId}): ${m.detail}`)
+    .map((m) => `${mismatchLabel(m)} (${m.sessionId}): ${m.detail}`)
     .concat(r.mismatches.length > 15 ? [`… and ${r.mismatches.length - 15} more`] : []);
   return fitView({
     content: '',
@@ -188,6 +235,13 @@ export function reconciliationView(r: ReconReport): MessageView {
     ],
     components: [],
   });
+}
+
+function mismatchLabel(m: ReconMismatch): string {
+  if (m.kind === 'balance') return '**Balance**';
+  if (m.kind === 'missing_entry') return `**Missing ledger entry** · bet ${m.betId}`;
+  if (m.kind === 'extra_entry') return `**Extra ledger entry** · bet ${m.betId}`;
+  return `**${m.betId}**`;
 }
 
 /** A session's balance in the report: compared, or why not. */

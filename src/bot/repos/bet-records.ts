@@ -1,26 +1,17 @@
+import {
+  BET_TRANSITIONS,
+  type BetMove,
+  type BetState,
+  type BetTransition,
+  EXPOSED,
+  HOLDING,
+} from '../model/bet-states.js';
 import type { SlipPayload } from '../model/slip-rules.js';
-import type { BotStore } from '../store/index.js';
-import { Ledger, type LedgerKind } from './ledger.js';
+import type { BotStore, Tx } from '../store/index.js';
+import { appendInTx, type LedgerInput } from './ledger.js';
 
-/**
- * A bet's life, one row per Confirm (docs/reliability.md has the table of states and who moves them).
- * `sending` is written in the same statement that claims the slip, before place_bet leaves the process.
- */
-export type BetState =
-  | 'sending'
-  | 'not_sent'
-  | 'submitted'
-  | 'unknown'
-  | 'placed'
-  | 'refused'
-  | 'not_placed'
-  | 'settled'
-  | 'missing';
-
-/** States whose stake counts against the member's day: a release is the move out of them. */
-export const HOLDING: readonly BetState[] = ['sending', 'submitted', 'unknown', 'placed', 'settled', 'missing'];
-/** States reconciliation may still move: the gateway may hold a bet the desk has not seen. */
-export const UNRESOLVED: readonly BetState[] = ['sending', 'unknown'];
+export type { BetState } from '../model/bet-states.js';
+export { EXPOSED, HOLDING, UNRESOLVED } from '../model/bet-states.js';
 
 const list = (states: readonly string[]) => states.map((s) => `'${s}'`).join(', ');
 const HOLDING_SQL = list(HOLDING);
@@ -110,8 +101,6 @@ const toRecord = (r: Row): BetRecord => ({
   updatedAt: Number(r.updated_at),
 });
 
-/** States whose stake is still at risk on its event: held, in flight or placed and not yet settled. */
-export const EXPOSED: readonly BetState[] = ['sending', 'submitted', 'unknown', 'placed', 'missing'];
 const EXPOSED_SQL = list(EXPOSED);
 
 /** Whole-cent caps beyond the member's day; an absent cap is not checked. */
@@ -216,95 +205,99 @@ export function claimLockKeys(
   return keys;
 }
 
-/** The ledger entry each state a record moves into writes (docs/reliability.md, "A bet's life"). */
-const LEDGER_KIND: Record<BetState, LedgerKind> = {
-  sending: 'hold',
-  submitted: 'submitted',
-  placed: 'placement',
-  unknown: 'unknown',
-  refused: 'release',
-  not_sent: 'release',
-  not_placed: 'release',
-  settled: 'settlement',
-  missing: 'missing',
-};
+type Query = Pick<Tx, 'query'>;
 
-/** Bet records: the claim, every later move (each guarded by the state it leaves), and the day's holds. */
+/** The stake counted against one cap right now. */
+async function capUsage(q: Query, cap: CapName, scope: ExposureScope): Promise<number> {
+  const usage = capUsageSql(cap, scope);
+  const rows = await q.query<{ total: number | null }>(`SELECT ${usage.sql} AS total`, ...usage.params);
+  return Number(rows[0]?.total ?? 0);
+}
+
+async function slipPayload(q: Query, slipId: string): Promise<SlipPayload | undefined> {
+  const rows = await q.query<{ payload: string }>('SELECT payload FROM slips WHERE slip_id = ?', slipId);
+  return rows[0] ? (JSON.parse(rows[0].payload) as SlipPayload) : undefined;
+}
+
+/** What a move may set besides the state, by column. */
+export interface MoveFields {
+  correlationId: string;
+  timeoutAt: number | null;
+  betId: string;
+  odds: number | null;
+  note: string;
+  settledStatus: string;
+  pnl: number | null;
+}
+
+/** The ledger entry of a record's move from `from` (null: the claim), by the table's row. */
+function entryOf(r: BetRecord, t: BetTransition, from: BetState | null, actor: string | null): LedgerInput {
+  const p = r.payload;
+  const pnlCents = r.pnl === null ? null : Math.round(r.pnl * 100);
+  return {
+    at: r.updatedAt,
+    guildKey: r.guildKey,
+    kind: t.ledger,
+    ref: r.placementId,
+    actor,
+    amountCents: t.amount === 'pnl' ? pnlCents : r.stakeCents,
+    data: {
+      from,
+      to: r.state,
+      slipId: r.slipId,
+      userId: r.userId,
+      sessionId: r.sessionId,
+      bookie: r.bookie,
+      epk: p.epk,
+      market: p.marketKey,
+      marketRef: p.marketRef,
+      selection: p.selectionLabel,
+      stakeCents: r.stakeCents,
+      shownOdds: p.shownOdds,
+      odds: r.odds,
+      betId: r.betId,
+      settledStatus: r.settledStatus,
+      pnlCents,
+      note: r.note,
+    },
+  };
+}
+
+/** How often a move re-reads a record another process moved between its read and its UPDATE. */
+const MOVE_ATTEMPTS = 10;
+
+/**
+ * Bet records: the claim and every later move, each a row of the transition table (src/bot/model/bet-states.ts)
+ * applied in one transaction with its ledger entry, so a record never moves without its entry nor an entry
+ * lands without its move; and the day's holds.
+ */
 export class BetRecordRepo {
-  readonly #ledger: Ledger;
-  /**
-   * `onLedgerError`: a ledger entry that could not be written is reported there and the move stands, so the
-   * caller still shows the bet's state (the bot logs it; without it the error is thrown).
-   */
-  constructor(
-    private readonly store: BotStore,
-    private readonly opts: { onLedgerError?: (err: unknown, placementId: string) => void } = {},
-  ) {
-    this.#ledger = new Ledger(store);
-  }
-
-  /** One ledger entry for a move that happened (only the caller that moved the record writes it). */
-  async #record(r: BetRecord, from: BetState | null, actor: string | null): Promise<void> {
-    const p = r.payload;
-    const pnlCents = r.pnl === null ? null : Math.round(r.pnl * 100);
-    try {
-      await this.#append(r, p, pnlCents, from, actor);
-    } catch (err) {
-      if (!this.opts.onLedgerError) throw err;
-      this.opts.onLedgerError(err, r.placementId);
-    }
-  }
-
-  async #append(r: BetRecord, p: SlipPayload, pnlCents: number | null, from: BetState | null, actor: string | null) {
-    await this.#ledger.append({
-      at: r.updatedAt,
-      guildKey: r.guildKey,
-      kind: LEDGER_KIND[r.state],
-      ref: r.placementId,
-      actor,
-      amountCents: r.state === 'settled' ? pnlCents : r.stakeCents,
-      data: {
-        from,
-        to: r.state,
-        slipId: r.slipId,
-        userId: r.userId,
-        sessionId: r.sessionId,
-        bookie: r.bookie,
-        epk: p.epk,
-        market: p.marketKey,
-        marketRef: p.marketRef,
-        selection: p.selectionLabel,
-        stakeCents: r.stakeCents,
-        shownOdds: p.shownOdds,
-        odds: r.odds,
-        betId: r.betId,
-        settledStatus: r.settledStatus,
-        pnlCents,
-        note: r.note,
-      },
-    });
-  }
+  constructor(private readonly store: BotStore) {}
 
   /**
    * Claims the slip and writes the record in state `sending`, in one statement: only the owner, only
    * before expiry, only once per slip (slip_id is unique), and only while every cap (the member's day,
    * the event, the market, the session's day, the syndicate's day) still has room for this stake. The
    * hold is the record itself, so two claims can never both fit where only one does. Whoever gets no row
-   * learns why afterwards.
+   * learns why afterwards. The `hold` entry is written in the same transaction.
    */
-  async claim(req: ClaimRequest): Promise<ClaimOutcome> {
+  claim(req: ClaimRequest): Promise<ClaimOutcome> {
     // Serialized with close() of the same slip, with the member's other claims and, where a cap spans members,
-    // with the guild's other claims: on PostgreSQL neither statement would see the other's row.
-    const outcome = await this.store.serialize(claimLockKeys(req.slipId, req.guildKey, req.userId, req), () =>
-      this.#claim(req),
+    // with the guild's other claims: on PostgreSQL neither statement would see the other's row. The keys are
+    // held until the transaction has committed.
+    return this.store.serialize(claimLockKeys(req.slipId, req.guildKey, req.userId, req), () =>
+      this.store.transaction(async (tx) => {
+        const outcome = await this.#claim(tx, req);
+        if (outcome.kind === 'claimed') {
+          await appendInTx(tx, [entryOf(outcome.record, BET_TRANSITIONS.claim, null, req.userId)]);
+        }
+        return outcome;
+      }),
     );
-    // The ledger entry is written after the locks are let go: the ledger takes a lock of its own.
-    if (outcome.kind === 'claimed') await this.#record(outcome.record, null, req.userId);
-    return outcome;
   }
 
-  async #claim(req: ClaimRequest): Promise<ClaimOutcome> {
-    const slip = await this.#slipPayload(req.slipId);
+  async #claim(tx: Tx, req: ClaimRequest): Promise<ClaimOutcome> {
+    const slip = await slipPayload(tx, req.slipId);
     const scope: ExposureScope = {
       slipId: req.slipId,
       guildKey: req.guildKey,
@@ -322,7 +315,7 @@ export class BetRecordRepo {
       conditions.push(`AND ${usage.sql} + ? <= ?`);
       capParams.push(...usage.params, req.stakeCents, limit);
     }
-    const rows = await this.store.query<Row>(
+    const rows = await tx.query<Row>(
       `INSERT INTO bet_records (placement_id, slip_id, guild_key, guild_id, channel_id, message_id, user_id,
          session_id, bookie, epk, market_key, day, stake_cents, payload, state, created_at, updated_at)
        SELECT ?, s.slip_id, ?, s.guild_id, s.channel_id, s.message_id, s.user_id, ?, ?, ?, ?, ?, ?, s.payload,
@@ -347,25 +340,18 @@ export class BetRecordRepo {
       ...capParams,
     );
     if (rows[0] !== undefined) return { kind: 'claimed', record: toRecord(rows[0]) };
-    const existing = await this.bySlip(req.slipId);
-    if (existing) return { kind: 'handled', record: existing };
+    const [existing] = await tx.query<Row>('SELECT * FROM bet_records WHERE slip_id = ?', req.slipId);
+    if (existing) return { kind: 'handled', record: toRecord(existing) };
     for (const [cap, limit] of caps) {
-      const used = await this.capUsage(cap, scope);
+      const used = await capUsage(tx, cap, scope);
       if (used + req.stakeCents > limit) return { kind: 'over_limit', cap, usedCents: used, limitCents: limit };
     }
     return { kind: 'other' };
   }
 
   /** The stake counted against one cap right now. */
-  async capUsage(cap: CapName, scope: ExposureScope): Promise<number> {
-    const usage = capUsageSql(cap, scope);
-    const rows = await this.store.query<{ total: number | null }>(`SELECT ${usage.sql} AS total`, ...usage.params);
-    return Number(rows[0]?.total ?? 0);
-  }
-
-  async #slipPayload(slipId: string): Promise<SlipPayload | undefined> {
-    const rows = await this.store.query<{ payload: string }>('SELECT payload FROM slips WHERE slip_id = ?', slipId);
-    return rows[0] ? (JSON.parse(rows[0].payload) as SlipPayload) : undefined;
+  capUsage(cap: CapName, scope: ExposureScope): Promise<number> {
+    return capUsage(this.store, cap, scope);
   }
 
   async bySlip(slipId: string): Promise<BetRecord | undefined> {
@@ -400,47 +386,88 @@ export class BetRecordRepo {
     return Number(rows[0]?.total ?? 0);
   }
 
+  /** The 202 is stored (job row first): the correlation id, its deadline and the price sent. */
+  markSubmitted(placementId: string, set: Pick<MoveFields, 'correlationId' | 'timeoutAt' | 'odds'>, now: number) {
+    return this.#apply(placementId, 'markSubmitted', set, now);
+  }
+  /** place_bet failed before anything could be placed; `note` says why. */
+  markNotSent(placementId: string, set: Pick<MoveFields, 'note'>, now: number) {
+    return this.#apply(placementId, 'markNotSent', set, now);
+  }
+  /** place_bet failed after the request may have reached the gateway. */
+  markSendUnknown(placementId: string, set: Pick<MoveFields, 'note'>, now: number) {
+    return this.#apply(placementId, 'markSendUnknown', set, now);
+  }
+  /** The job ended without a usable result. */
+  markResultUnknown(placementId: string, set: Pick<MoveFields, 'note'>, now: number) {
+    return this.#apply(placementId, 'markResultUnknown', set, now);
+  }
+  /** A result with a bet id. */
+  markPlaced(placementId: string, set: Pick<MoveFields, 'betId' | 'odds'>, now: number) {
+    return this.#apply(placementId, 'markPlaced', set, now);
+  }
+  /** The reconciler found the bet in the book's history (a bet id another record holds throws). */
+  markAdopted(placementId: string, set: Pick<MoveFields, 'betId' | 'odds' | 'note'>, now: number) {
+    return this.#apply(placementId, 'markAdopted', set, now);
+  }
+  markRefused(placementId: string, set: Pick<MoveFields, 'note'>, now: number) {
+    return this.#apply(placementId, 'markRefused', set, now);
+  }
+  markNotPlaced(placementId: string, set: Pick<MoveFields, 'note'>, now: number) {
+    return this.#apply(placementId, 'markNotPlaced', set, now);
+  }
+  markSettled(placementId: string, set: Pick<MoveFields, 'settledStatus' | 'pnl'>, now: number) {
+    return this.#apply(placementId, 'markSettled', set, now);
+  }
+  markMissing(placementId: string, set: Pick<MoveFields, 'note'>, now: number) {
+    return this.#apply(placementId, 'markMissing', set, now);
+  }
+
   /**
-   * Moves a record from one of `from` to `to`, setting the given columns; the record only for the caller
-   * that moved it (a second handling of the same evidence changes nothing).
+   * Applies one row of the transition table: reads the record's state, and when the row may leave it, moves the
+   * record with `UPDATE … WHERE state = <that state>` and appends the entry (naming that exact from-state) in the
+   * same transaction. The record comes back only to the caller that moved it: a second handling of the same
+   * evidence changes nothing and writes no entry.
    */
-  async move(
-    placementId: string,
-    from: readonly BetState[],
-    to: BetState,
-    set: Partial<{
-      correlationId: string;
-      timeoutAt: number | null;
-      betId: string;
-      odds: number | null;
-      note: string;
-      settledStatus: string;
-      pnl: number | null;
-    }>,
-    now: number,
-  ): Promise<BetRecord | undefined> {
+  #apply(placementId: string, name: BetMove, set: Partial<MoveFields>, now: number): Promise<BetRecord | undefined> {
+    const t: BetTransition = BET_TRANSITIONS[name];
     const cols: string[] = ['state = ?', 'updated_at = ?'];
-    const params: unknown[] = [to, now];
-    const add = (col: string, v: unknown) => {
+    const params: unknown[] = [t.to, now];
+    const columns: Array<[keyof MoveFields, string]> = [
+      ['correlationId', 'correlation_id'],
+      ['timeoutAt', 'timeout_at'],
+      ['betId', 'bet_id'],
+      ['odds', 'odds'],
+      ['note', 'note'],
+      ['settledStatus', 'settled_status'],
+      ['pnl', 'pnl'],
+    ];
+    for (const [field, col] of columns) {
+      if (set[field] === undefined) continue;
       cols.push(`${col} = ?`);
-      params.push(v);
-    };
-    if (set.correlationId !== undefined) add('correlation_id', set.correlationId);
-    if (set.timeoutAt !== undefined) add('timeout_at', set.timeoutAt);
-    if (set.betId !== undefined) add('bet_id', set.betId);
-    if (set.odds !== undefined) add('odds', set.odds);
-    if (set.note !== undefined) add('note', set.note);
-    if (set.settledStatus !== undefined) add('settled_status', set.settledStatus);
-    if (set.pnl !== undefined) add('pnl', set.pnl);
-    const rows = await this.store.query<Row>(
-      `UPDATE bet_records SET ${cols.join(', ')} WHERE placement_id = ? AND state IN (${list(from)}) RETURNING *`,
-      ...params,
-      placementId,
-    );
-    if (rows[0] === undefined) return undefined;
-    const moved = toRecord(rows[0]);
-    await this.#record(moved, from.length === 1 ? (from[0] ?? null) : null, null);
-    return moved;
+      params.push(set[field]);
+    }
+    return this.store.transaction(async (tx) => {
+      for (let attempt = 0; attempt < MOVE_ATTEMPTS; attempt++) {
+        const [current] = await tx.query<{ state: BetState }>(
+          'SELECT state FROM bet_records WHERE placement_id = ?',
+          placementId,
+        );
+        if (!current || !t.from.includes(current.state)) return undefined;
+        // On PostgreSQL another process may move the row after the read: then no row matches and it is read again.
+        const rows = await tx.query<Row>(
+          `UPDATE bet_records SET ${cols.join(', ')} WHERE placement_id = ? AND state = ? RETURNING *`,
+          ...params,
+          placementId,
+          current.state,
+        );
+        if (rows[0] === undefined) continue;
+        const moved = toRecord(rows[0]);
+        await appendInTx(tx, [entryOf(moved, t, current.state, null)]);
+        return moved;
+      }
+      throw new Error(`bet record ${placementId} kept moving under ${name}; it was left as it is`);
+    });
   }
 
   /** Counts a settlement read that did not find a placed bet; returns the new count. */

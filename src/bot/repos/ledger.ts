@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BotStore } from '../store/index.js';
+import type { BotStore, Tx } from '../store/index.js';
 
 /**
  * The syndicate's ledger: one append-only table, each entry carrying the SHA-256 of the previous entry
@@ -104,12 +104,8 @@ export type VerifyResult =
   | { ok: false; entries: number; seq: number; reason: string };
 
 const PAGE = 1000;
-
-/** A unique-key violation on either engine: another writer took the sequence number first. */
-function isDuplicateKey(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e?.code === '23505' || /UNIQUE constraint failed|duplicate key value/.test(String(e?.message));
-}
+/** Refs bound in one read (well under either engine's parameter limit). */
+const REFS_PER_READ = 500;
 
 /** Entries waiting for the next group append of one store, and whether a group is being written. */
 interface AppendQueue {
@@ -122,6 +118,47 @@ const queues = new WeakMap<BotStore, AppendQueue>();
 
 /** At most this many entries in one INSERT (10 parameters each: well under either engine's limit). */
 const GROUP_MAX = 200;
+
+/**
+ * Chains entries after the current head and inserts them in one statement, inside the caller's transaction, so
+ * they commit with whatever else the transaction writes (a bet record's move) or not at all. The transaction
+ * holds the chain's lock (`ledger:append`) from before the head is read until it ends, so no other writer, in
+ * this process or another, can chain on the same head: the chain never forks and has no gap. The sequence
+ * number is the primary key, so a writer that somehow read a stale head fails whole instead of forking.
+ */
+export async function appendInTx(tx: Tx, inputs: readonly LedgerInput[]): Promise<LedgerEntry[]> {
+  if (inputs.length === 0) return [];
+  await tx.lock('ledger:append');
+  const [head] = await tx.query<{ seq: number; hash: string }>(
+    'SELECT seq, hash FROM ledger ORDER BY seq DESC LIMIT 1',
+  );
+  let seq = head ? Number(head.seq) : 0;
+  let prevHash = head?.hash ?? GENESIS;
+  const entries = inputs.map((input): LedgerEntry => {
+    seq += 1;
+    const entry = { ...input, seq, prevHash };
+    const hash = entryHash(entry);
+    prevHash = hash;
+    return { ...entry, hash };
+  });
+  await tx.query(
+    `INSERT INTO ledger (seq, at, guild_key, kind, ref, actor, amount_cents, data, prev_hash, hash)
+     VALUES ${entries.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+    ...entries.flatMap((e) => [
+      e.seq,
+      e.at,
+      e.guildKey,
+      e.kind,
+      e.ref,
+      e.actor,
+      e.amountCents,
+      canonicalJson(e.data),
+      e.prevHash,
+      e.hash,
+    ]),
+  );
+  return entries;
+}
 
 export class Ledger {
   constructor(private readonly store: BotStore) {}
@@ -161,51 +198,9 @@ export class Ledger {
     }
   }
 
-  /**
-   * Chains the group after the current head and inserts it in one statement. The sequence number is the
-   * primary key and the INSERT has no conflict clause, so the statement goes in whole or not at all: a writer
-   * that read a stale head (another process appended) fails on the key, reads the new head and tries again.
-   * The chain can never fork or be left with a gap.
-   */
-  async #appendGroup(inputs: LedgerInput[]): Promise<LedgerEntry[]> {
-    return this.store.withLock('ledger:append', async () => {
-      let lastErr: unknown;
-      for (let attempt = 0; attempt < 50; attempt++) {
-        const head = await this.head();
-        let seq = head?.seq ?? 0;
-        let prevHash = head?.hash ?? GENESIS;
-        const entries = inputs.map((input): LedgerEntry => {
-          seq += 1;
-          const entry = { ...input, seq, prevHash };
-          const hash = entryHash(entry);
-          prevHash = hash;
-          return { ...entry, hash };
-        });
-        try {
-          await this.store.query(
-            `INSERT INTO ledger (seq, at, guild_key, kind, ref, actor, amount_cents, data, prev_hash, hash)
-             VALUES ${entries.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-            ...entries.flatMap((e) => [
-              e.seq,
-              e.at,
-              e.guildKey,
-              e.kind,
-              e.ref,
-              e.actor,
-              e.amountCents,
-              canonicalJson(e.data),
-              e.prevHash,
-              e.hash,
-            ]),
-          );
-          return entries;
-        } catch (err) {
-          if (!isDuplicateKey(err)) throw err;
-          lastErr = err;
-        }
-      }
-      throw new Error(`the ledger head kept moving; the entries were not appended (${String(lastErr)})`);
-    });
+  /** One group in a transaction of its own. */
+  #appendGroup(inputs: LedgerInput[]): Promise<LedgerEntry[]> {
+    return this.store.transaction((tx) => appendInTx(tx, inputs));
   }
 
   async head(): Promise<{ seq: number; hash: string } | undefined> {
@@ -253,6 +248,20 @@ export class Ledger {
       ...kinds,
     );
     return rows.map(toEntry);
+  }
+
+  /** Every entry about these refs (placement ids), oldest first. */
+  async forRefs(refs: readonly string[]): Promise<LedgerEntry[]> {
+    const out: LedgerEntry[] = [];
+    for (let i = 0; i < refs.length; i += REFS_PER_READ) {
+      const chunk = refs.slice(i, i + REFS_PER_READ);
+      const rows = await this.store.query<Row>(
+        `SELECT * FROM ledger WHERE ref IN (${chunk.map(() => '?').join(', ')}) ORDER BY seq`,
+        ...chunk,
+      );
+      out.push(...rows.map(toEntry));
+    }
+    return out.sort((x, y) => x.seq - y.seq);
   }
 
   /** The newest entry of one kind about one ref (a session's last balance check), or undefined. */

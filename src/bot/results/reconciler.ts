@@ -151,10 +151,8 @@ export class Reconciler {
       }
       // Only a read that reaches back past the send can say "no such bet".
       if (read.complete && now > deadlineOf(record, this.o.safeWindowMs)) {
-        const moved = await this.o.records.move(
+        const moved = await this.o.records.markNotPlaced(
           record.placementId,
-          UNRESOLVED,
-          'not_placed',
           { note: "no matching bet in the book's history after the safe window" },
           now,
         );
@@ -168,10 +166,8 @@ export class Reconciler {
 
   async #adopt(record: BetRecord, tx: Transaction): Promise<BetRecord | undefined> {
     try {
-      return await this.o.records.move(
+      return await this.o.records.markAdopted(
         record.placementId,
-        [...UNRESOLVED, 'submitted'],
-        'placed',
         { betId: tx.id, odds: tx.odds ?? record.odds, note: 'found in the book history by reconciliation' },
         this.o.now(),
       );

@@ -98,10 +98,8 @@ export class SettlementWatcher {
         channelId,
         settlementView({ tx, userId: bet.userId, detail: bet.payload as unknown as Record<string, unknown> }),
       );
-      const moved = await this.o.records.move(
+      const moved = await this.o.records.markSettled(
         bet.placementId,
-        ['placed'],
-        'settled',
         { settledStatus: tx.status, pnl: tx.pnl ?? null },
         this.o.now(),
       );
@@ -120,13 +118,7 @@ export class SettlementWatcher {
       settings.resultsChannelId ?? bet.channelId,
       missingBetView(bet),
     );
-    await this.o.records.move(
-      bet.placementId,
-      ['placed'],
-      'missing',
-      { note: 'not in the book history' },
-      this.o.now(),
-    );
+    await this.o.records.markMissing(bet.placementId, { note: 'not in the book history' }, this.o.now());
     this.o.logger.warn('a placed bet is not in the book history; flagged to the members', { betId: bet.betId });
   }
 }

@@ -13,8 +13,8 @@
  * - Column types in migrations: `INTEGER` for epoch milliseconds, cents and counts (PostgreSQL gets
  *   `BIGINT`), `REAL` for non-money fractions (PostgreSQL gets `DOUBLE PRECISION`), `TEXT` for strings and
  *   JSON. Rows come back alike: BIGINT and NUMERIC are parsed to JS numbers on PostgreSQL.
- * - No `PRAGMA`, no `BEGIN` on the shared connection (each statement is atomic on its own); engine setup
- *   lives in the engine's file.
+ * - No `PRAGMA`, no `BEGIN` on the shared connection (each statement is atomic on its own; statements that
+ *   must commit together go through `BotStore.transaction`); engine setup lives in the engine's file.
  * - Parameters: strings, finite numbers, null. ±Infinity is sent to PostgreSQL as ±(2^53 − 1).
  */
 export type Engine = 'sqlite' | 'postgres';

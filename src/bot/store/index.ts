@@ -3,7 +3,7 @@ import type { BotStore, OpenOptions } from './types.js';
 export type { Dialect, Engine } from './dialect.js';
 export type { LeaderOptions, LeaderRun, LeaderWork, StopWork } from './leader.js';
 export { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations.js';
-export { type BotStore, type OpenOptions, type Row, StoreClosedError } from './types.js';
+export { type BotStore, type OpenOptions, type Row, StoreClosedError, type Tx } from './types.js';
 export { redactUrl } from './url.js';
 
 /**

@@ -12,6 +12,7 @@ import {
   StoreClosedError,
   sharedStoreParts,
   sortedKeys,
+  type Tx,
 } from './types.js';
 import { redactUrl } from './url.js';
 
@@ -168,12 +169,44 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
       c.release(broken !== undefined);
     }
   };
+  // A transaction on a pool connection of its own; a connection whose ROLLBACK failed is closed, not reused.
+  const transaction = async <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => {
+    if (closed) throw new StoreClosedError();
+    const c = await pool.connect();
+    let broken: unknown;
+    const tx: Tx = {
+      query: async <R extends Row = Row>(sql: string, ...params: unknown[]): Promise<R[]> => {
+        if (closed) throw new StoreClosedError();
+        const text = toNumberedPlaceholders(sql);
+        const name = nameOf(text);
+        const values = toPostgresParams(params) as unknown[];
+        return (await c.query(name ? { name, text, values } : { text, values })).rows as R[];
+      },
+      lock: async (key) => {
+        await c.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_KEYS, key]);
+      },
+    };
+    try {
+      await c.query('BEGIN');
+      const result = await fn(tx);
+      await c.query('COMMIT');
+      return result;
+    } catch (err) {
+      await c.query('ROLLBACK').catch((e: unknown) => {
+        broken = e;
+      });
+      throw err;
+    } finally {
+      c.release(broken !== undefined);
+    }
+  };
   const store: BotStore = {
     engine: 'postgres',
     dialect: postgresDialect,
     kv,
     query,
     withLock,
+    transaction,
     serialize: (keys, fn) =>
       lockAll(
         sortedKeys(keys).map((k) => `serialize:${k}`),

@@ -13,6 +13,7 @@ import {
   StoreClosedError,
   sharedStoreParts,
   sortedKeys,
+  type Tx,
 } from './types.js';
 
 /** A leader lease that has not been renewed for this long is free for another process. */
@@ -49,10 +50,25 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
   const adapter = new KeyvSqlite({ uri: url, busyTimeout: 5000 });
   let closed = false;
   // Every call (keyv's too) goes through adapter.query: after close it fails with a clear error instead of
-  // reaching the closed sqlite handle (SQLITE_MISUSE).
+  // reaching the closed sqlite handle (SQLITE_MISUSE). A transaction runs on this same connection, so while one
+  // is open (or waits for the calls in flight to finish before its BEGIN) every other call waits: none of them
+  // can land inside it, and its BEGIN never starts under another call.
   const run = adapter.query;
-  adapter.query = (sql: string, ...params: unknown[]) =>
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  let txOpen: Promise<void> | undefined;
+  const direct = (sql: string, ...params: unknown[]) =>
     closed ? Promise.reject(new StoreClosedError()) : run(sql, ...params);
+  adapter.query = async (sql: string, ...params: unknown[]) => {
+    while (txOpen) await txOpen;
+    inFlight++;
+    try {
+      return await direct(sql, ...params);
+    } finally {
+      inFlight--;
+      if (inFlight === 0) drained?.();
+    }
+  };
   const kv = new Keyv({ store: adapter, namespace: 'bot', throwOnErrors: true });
   const query = async <T extends Row = Row>(sql: string, ...params: unknown[]): Promise<T[]> =>
     (await adapter.query(sql, ...params)) as T[];
@@ -115,12 +131,48 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
     });
 
   const serialQueue = keyedQueue();
+  // One transaction at a time in this process. It starts with a deferred BEGIN: with BEGIN IMMEDIATE, a writer
+  // of another process busy-waiting on this connection's file could stall both for the whole busy_timeout.
+  // SQLite runs write transactions one at a time, so one that read before another process's commit cannot
+  // write (SQLITE_BUSY): it is rolled back and run again on fresh data (fn must only use `tx`, so a rerun
+  // repeats nothing else).
+  const txQueue = keyedQueue();
+  const attempt = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> =>
+    txQueue('tx', async () => {
+      let opened: () => void = () => {};
+      txOpen = new Promise<void>((resolve) => {
+        opened = resolve;
+      });
+      try {
+        if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
+        drained = undefined;
+        await direct('BEGIN');
+        try {
+          const result = await fn({
+            query: async <R extends Row = Row>(sql: string, ...params: unknown[]) =>
+              (await direct(sql, ...params)) as R[],
+            lock: async () => {},
+          });
+          await direct('COMMIT');
+          return result;
+        } catch (err) {
+          await direct('ROLLBACK').catch(() => undefined);
+          throw err;
+        }
+      } finally {
+        txOpen = undefined;
+        opened();
+      }
+    });
+  const transaction = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => retryBusy(() => attempt(fn));
+
   const store: BotStore = {
     engine: 'sqlite',
     dialect: sqliteDialect,
     kv,
     query,
     withLock,
+    transaction,
     serialize: <T>(keys: string | string[], fn: () => Promise<T>): Promise<T> =>
       sortedKeys(keys).reduceRight<() => Promise<T>>((inner, key) => () => serialQueue(key, inner), fn)(),
     ...sharedStoreParts({

@@ -4,6 +4,18 @@ import { type LeaderOptions, type LeaderRun, type LeaderWork, type LeaseBackend,
 
 export type Row = Record<string, unknown>;
 
+/** The statements of one transaction (see BotStore.transaction). */
+export interface Tx {
+  /** One statement inside the transaction, in the same portable subset as BotStore.query. */
+  query<T extends Row = Row>(sql: string, ...params: unknown[]): Promise<T[]>;
+  /**
+   * Holds a lock on key until the transaction ends, across every process on this store: the same lock
+   * `withLock(key)` takes (PostgreSQL: a transaction advisory lock; SQLite: no-op, since its write transactions
+   * are serializable: one that read before another's commit is rolled back and run again).
+   */
+  lock(key: string): Promise<void>;
+}
+
 /** A store call made after close(): work still running while the bot stops. */
 export class StoreClosedError extends Error {
   override name = 'StoreClosedError';
@@ -34,6 +46,14 @@ export interface BotStore {
    * within the process.
    */
   serialize<T>(keys: string | string[], fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs fn in one database transaction: every statement it makes through `tx` commits together, or none does
+   * (fn throws, or the process dies before COMMIT). fn must use only `tx` for SQL, and may run more than once.
+   * SQLite: the connection is keyv's, so every other call of this process waits until the transaction ends;
+   * write transactions are serializable, and one that meets another process's commit is rolled back and run
+   * again. PostgreSQL: a pool connection of its own at READ COMMITTED (use `tx.lock` where order matters).
+   */
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /**
    * Runs work in one process at a time among all processes on this store: work() is called when this
    * process is elected; the function it returns is called when the lease is lost or the run stops.

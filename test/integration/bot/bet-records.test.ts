@@ -100,13 +100,53 @@ describe.each(ENGINES)('bet records on %s', (engine) => {
     const a = await claim('r1');
     await claim('r2');
     if (a.kind !== 'claimed') throw new Error('claim failed');
-    await records.move(a.record.placementId, ['sending'], 'submitted', { correlationId: 'c1' }, Date.now());
-    const from = ['sending', 'submitted', 'unknown'] as const;
+    await records.markSubmitted(a.record.placementId, { correlationId: 'c1', timeoutAt: null, odds: 2 }, Date.now());
     const moves = await Promise.all(
-      Array.from({ length: 5 }, () => records.move(a.record.placementId, from, 'refused', {}, Date.now())),
+      Array.from({ length: 5 }, () => records.markRefused(a.record.placementId, { note: 'refused' }, Date.now())),
     );
     expect(moves.filter(Boolean)).toHaveLength(1);
     expect(await records.usedCents('g1', 'u1', DAY)).toBe(3_000);
+  });
+
+  const entriesOf = (ref: string) =>
+    store.query<{ kind: string; data: string }>('SELECT kind, data FROM ledger WHERE ref = ? ORDER BY seq', ref);
+
+  it('writes one ledger entry per move, naming the state the record left, and none for a move that lost', async () => {
+    await slip('l1');
+    const a = await claim('l1');
+    if (a.kind !== 'claimed') throw new Error('claim failed');
+    const id = a.record.placementId;
+    await records.markSubmitted(id, { correlationId: 'c-l1', timeoutAt: null, odds: 2 }, Date.now());
+    const placed = await Promise.all(
+      Array.from({ length: 5 }, () => records.markPlaced(id, { betId: 'BET-L1', odds: 2 }, Date.now())),
+    );
+    expect(placed.filter(Boolean)).toHaveLength(1);
+    expect(await records.markSubmitted(id, { correlationId: 'c-late', timeoutAt: null, odds: 2 }, Date.now())).toBe(
+      undefined,
+    );
+    const entries = (await entriesOf(id)).map((e) => {
+      const d = JSON.parse(e.data) as { from: string | null; to: string };
+      return `${e.kind}:${d.from}→${d.to}`;
+    });
+    expect(entries).toEqual(['hold:null→sending', 'submitted:sending→submitted', 'placement:submitted→placed']);
+  });
+
+  it('leaves the record and the slip as they were when the ledger entry of a move or a claim cannot be written', async () => {
+    await slip('t1');
+    await slip('t2');
+    const a = await claim('t1');
+    if (a.kind !== 'claimed') throw new Error('claim failed');
+    // The ledger table out of reach: the entry's INSERT fails inside the move's transaction.
+    await store.query('ALTER TABLE ledger RENAME TO ledger_away');
+    try {
+      await expect(records.markRefused(a.record.placementId, { note: 'refused' }, Date.now())).rejects.toThrow();
+      await expect(claim('t2')).rejects.toThrow();
+    } finally {
+      await store.query('ALTER TABLE ledger_away RENAME TO ledger');
+    }
+    expect((await records.get(a.record.placementId))?.state).toBe('sending');
+    expect(await records.bySlip('t2')).toBeUndefined();
+    expect((await entriesOf(a.record.placementId)).map((e) => e.kind)).toEqual(['hold']);
   });
 
   it('adopts one gateway bet id for at most one record', async () => {
@@ -115,9 +155,9 @@ describe.each(ENGINES)('bet records on %s', (engine) => {
     const a = await claim('x1');
     const b = await claim('x2');
     if (a.kind !== 'claimed' || b.kind !== 'claimed') throw new Error('claim failed');
-    await records.move(a.record.placementId, ['sending'], 'placed', { betId: 'BET-1' }, Date.now());
+    await records.markPlaced(a.record.placementId, { betId: 'BET-1', odds: 2 }, Date.now());
     await expect(
-      records.move(b.record.placementId, ['sending'], 'placed', { betId: 'BET-1' }, Date.now()),
+      records.markAdopted(b.record.placementId, { betId: 'BET-1', odds: 2, note: 'adopted' }, Date.now()),
     ).rejects.toThrow(/UNIQUE constraint failed|duplicate key value violates unique constraint/);
   });
 
@@ -166,7 +206,7 @@ describe.each(ENGINES)('bet records on %s', (engine) => {
     const first = await claim('f1', { userId: 'a', caps });
     expect((await claim('f2', { userId: 'b', caps })).kind).toBe('over_limit');
     if (first.kind !== 'claimed') throw new Error('claim failed');
-    await records.move(first.record.placementId, ['sending'], 'refused', {}, Date.now());
+    await records.markRefused(first.record.placementId, { note: 'refused' }, Date.now());
     await slip('f3', 'b');
     expect((await claim('f3', { userId: 'b', caps })).kind).toBe('claimed');
   });

@@ -1,0 +1,140 @@
+/**
+ * A bet's life as data: the states of a bet record and every move between them, each naming the states it may
+ * leave, the state it enters and the ledger entry it writes (docs/reliability.md, "A bet's life"; decision
+ * 1640). Pure: the repository applies a row of this table in one transaction with its ledger entry, and the
+ * daily reconciliation checks each record's entries against it.
+ */
+
+export type BetState =
+  | 'sending'
+  | 'not_sent'
+  | 'submitted'
+  | 'unknown'
+  | 'placed'
+  | 'refused'
+  | 'not_placed'
+  | 'settled'
+  | 'missing';
+
+/** The ledger kinds a bet record's moves write (a subset of the ledger's kinds). */
+export type BetEntryKind = 'hold' | 'submitted' | 'unknown' | 'placement' | 'release' | 'settlement' | 'missing';
+
+export interface BetTransition {
+  /** The states the move may leave (the claim leaves none: it writes the record). */
+  from: readonly BetState[];
+  to: BetState;
+  ledger: BetEntryKind;
+  /** The entry's amount: the stake, or the settled profit or loss. */
+  amount: 'stake' | 'pnl';
+}
+
+/** Every move of a bet record, by the name its callers use. */
+export const BET_TRANSITIONS = {
+  /** Confirm claimed the slip (the same statement holds the stake against every cap). */
+  claim: { from: [], to: 'sending', ledger: 'hold', amount: 'stake' },
+  /** The 202 is stored; a late 202 for a bet thought unknown counts too. */
+  markSubmitted: { from: ['sending', 'unknown'], to: 'submitted', ledger: 'submitted', amount: 'stake' },
+  /** place_bet failed before anything could be placed (a 4xx, nothing sent): the hold is released. */
+  markNotSent: { from: ['sending'], to: 'not_sent', ledger: 'release', amount: 'stake' },
+  /** place_bet failed after the request may have reached the gateway. */
+  markSendUnknown: { from: ['sending'], to: 'unknown', ledger: 'unknown', amount: 'stake' },
+  /** The job ended timeout/unknown, or its result was of an unexpected shape. */
+  markResultUnknown: { from: ['sending', 'submitted'], to: 'unknown', ledger: 'unknown', amount: 'stake' },
+  /** A result with a bet id: evidence that wins even over a record reconciliation gave up on. */
+  markPlaced: {
+    from: ['sending', 'submitted', 'unknown', 'not_placed'],
+    to: 'placed',
+    ledger: 'placement',
+    amount: 'stake',
+  },
+  /** The reconciler found the bet in the book's history. */
+  markAdopted: { from: ['sending', 'unknown', 'submitted'], to: 'placed', ledger: 'placement', amount: 'stake' },
+  /** The bookmaker refused the bet: the hold is released. */
+  markRefused: { from: ['sending', 'submitted', 'unknown'], to: 'refused', ledger: 'release', amount: 'stake' },
+  /** No matching bet in the book's history after the safe window: the hold is released. */
+  markNotPlaced: { from: ['sending', 'unknown'], to: 'not_placed', ledger: 'release', amount: 'stake' },
+  /** The book's transaction shows the bet settled. */
+  markSettled: { from: ['placed'], to: 'settled', ledger: 'settlement', amount: 'pnl' },
+  /** A placed bet the book's history no longer lists. */
+  markMissing: { from: ['placed'], to: 'missing', ledger: 'missing', amount: 'stake' },
+} as const satisfies Record<string, BetTransition>;
+
+export type BetMove = Exclude<keyof typeof BET_TRANSITIONS, 'claim'>;
+
+/** The ledger kinds a bet record's moves write. */
+export const BET_ENTRY_KINDS: ReadonlySet<string> = new Set(
+  (Object.values(BET_TRANSITIONS) as BetTransition[]).map((t) => t.ledger),
+);
+
+/** States whose stake counts against the member's day: a release is the move out of them. */
+export const HOLDING: readonly BetState[] = ['sending', 'submitted', 'unknown', 'placed', 'settled', 'missing'];
+/** States whose stake is still at risk on its event: held, in flight or placed and not yet settled. */
+export const EXPOSED: readonly BetState[] = ['sending', 'submitted', 'unknown', 'placed', 'missing'];
+/** States reconciliation may still move: the gateway may hold a bet the desk has not seen. */
+export const UNRESOLVED: readonly BetState[] = ['sending', 'unknown'];
+
+/** The ledger kind of a move from `from` (null: the claim) to `to`, or undefined when no row allows it. */
+export function entryKindOf(from: BetState | null, to: BetState): BetEntryKind | undefined {
+  for (const t of Object.values(BET_TRANSITIONS) as BetTransition[]) {
+    if (t.to !== to) continue;
+    if (from === null ? t.from.length === 0 : t.from.includes(from)) return t.ledger;
+  }
+  return undefined;
+}
+
+/** What a bet record's ledger entry says about its move (`from` is null on the claim and on old entries). */
+export interface BetEntry {
+  seq: number;
+  kind: string;
+  from: BetState | null;
+  to: BetState;
+}
+
+export interface EntryProblem {
+  problem: 'missing_entry' | 'extra_entry';
+  detail: string;
+}
+
+/**
+ * A record's entries (oldest first) against its state: they must walk the table from the claim to the state
+ * the record is in, one entry per move. A move with no entry (a gap in the walk, or an end short of the
+ * record's state) is missing; an entry that repeats the move before it or is no move of the table is extra.
+ * Entries written before moves recorded their exact from-state carry `from: null` after the claim; those are
+ * taken to leave the state the walk is in.
+ */
+export function checkBetEntries(state: BetState, entries: readonly BetEntry[]): EntryProblem[] {
+  const problems: EntryProblem[] = [];
+  const extra = (e: BetEntry, why: string) =>
+    problems.push({ problem: 'extra_entry', detail: `entry ${e.seq} ${why}` });
+  const missing = (from: BetState | null, to: BetState) =>
+    problems.push({ problem: 'missing_entry', detail: `no entry for ${moveText(from, to)}` });
+  let at: BetState | null = null;
+  let last: BetEntry | undefined;
+  for (const e of entries) {
+    const claim = e.kind === 'hold' && e.to === 'sending';
+    if (claim && last) {
+      extra(e, 'is a second hold (the claim)');
+      continue;
+    }
+    const from = claim ? null : (e.from ?? at);
+    if (last && last.from === e.from && last.to === e.to && last.kind === e.kind) {
+      extra(e, `repeats the ${e.kind} for ${moveText(from, e.to)}`);
+      continue;
+    }
+    if (entryKindOf(from, e.to) !== e.kind) {
+      extra(e, `is a ${e.kind} for ${moveText(from, e.to)}, which is no move of a bet`);
+      continue;
+    }
+    if (from !== at && from !== null) missing(at, from);
+    at = e.to;
+    last = e;
+  }
+  if (at === null) problems.push({ problem: 'missing_entry', detail: `no entry at all (the record is ${state})` });
+  else if (at !== state) missing(at, state);
+  return problems;
+}
+
+function moveText(from: BetState | null, to: BetState): string {
+  if (from !== null) return `${from} → ${to}`;
+  return to === 'sending' ? 'the claim (hold)' : `the claim and the moves up to ${to}`;
+}
