@@ -511,6 +511,16 @@ describe('the offline playground in Chromium', () => {
     await tick.waitFor();
     await expect(tick.getAttribute('src')).resolves.toBe('/vendor/@twemoji/svg/2705.svg');
     await expect(tick.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).resolves.toBe(true);
+    // In the title's own order: the words, then the tick.
+    await expect(
+      receipt
+        .locator('.discord-embed-title')
+        .evaluate((title) =>
+          [...title.querySelectorAll('span, discord-custom-emoji')].map((n) =>
+            n.tagName === 'SPAN' ? n.textContent?.trim() : n.getAttribute('name'),
+          ),
+        ),
+    ).resolves.toEqual(['Bet placed', '✅']);
 
     const betId = (await receipt.locator('discord-embed-field[field-title="Bet id"]').textContent())?.trim();
     expect(betId).toBeTruthy();

@@ -1,6 +1,6 @@
 // Turns a message as the Discord API returns it into the Discord web components.
 import { ButtonStyle, ComponentType, MessageFlags } from 'discord-api-types/v10';
-import { EMOJI_BASE, emojiFile, emojify, isEmoji } from './emoji.js';
+import { EMOJI_BASE, emojiFile, emojify, splitEmoji } from './emoji.js';
 import { escapeHtml, markdown } from './markdown.js';
 
 // The component's button types by Discord style; any other style is drawn as secondary.
@@ -112,15 +112,28 @@ export function fileSize(n) {
   return { bytes: Number(value.toFixed(2)), unit };
 }
 
-// The embed component draws its title itself and turns a word found in the global emoji map into an image:
-// register each emoji word of the title there, so it shows as Twemoji too.
-function registerTitleEmoji(title) {
-  if (!title) return;
-  const config = globalThis.$discordMessage;
-  config.emojis ??= {};
-  for (const word of title.split(/\s+/)) {
-    if (isEmoji(word)) config.emojis[word] ??= { name: word, url: `${EMOJI_BASE}${emojiFile(word)}` };
-  }
+/**
+ * The embed component draws a title's emoji before all of its words (it gathers the words and adds them last):
+ * its title and author name are drawn here instead, in order, each emoji a Twemoji image.
+ */
+function orderedTitle(title) {
+  if (!title) return null;
+  const nodes = [];
+  title.split('\n').forEach((line, i) => {
+    if (i > 0) nodes.push(document.createElement('br'));
+    for (const part of splitEmoji(line)) {
+      if ('text' in part) nodes.push(part.text);
+      else
+        nodes.push(
+          el('discord-custom-emoji', {
+            name: part.emoji,
+            url: `${EMOJI_BASE}${emojiFile(part.emoji)}`,
+            'embed-emoji': true,
+          }),
+        );
+    }
+  });
+  return nodes;
 }
 
 /** An embed's `attachment://name` points at the message's file of that name (its URL), as in Discord. */
@@ -131,8 +144,6 @@ function resolveUrl(url, message) {
 }
 
 function renderEmbed(embed, ctx, message) {
-  registerTitleEmoji(embed.title);
-  registerTitleEmoji(embed.author?.name);
   const node = el('discord-embed', {
     slot: 'embeds',
     color: embed.color !== undefined && embed.color !== null ? hex(embed.color) : undefined,
@@ -143,6 +154,7 @@ function renderEmbed(embed, ctx, message) {
     thumbnail: resolveUrl(embed.thumbnail?.url, message),
     image: resolveUrl(embed.image?.url, message),
   });
+  node.parseTitle = orderedTitle;
   if (embed.description) {
     node.append(
       html('discord-embed-description', { slot: 'description' }, markdown(embed.description, ctx.names, ctx.clock)),
