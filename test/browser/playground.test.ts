@@ -516,7 +516,7 @@ describe('the offline playground in Chromium', () => {
       receipt
         .locator('.discord-embed-title')
         .evaluate((title) =>
-          [...title.querySelectorAll('span, discord-custom-emoji')].map((n) =>
+          Array.from(title.querySelectorAll('span, discord-custom-emoji')).map((n) =>
             n.tagName === 'SPAN' ? n.textContent?.trim() : n.getAttribute('name'),
           ),
         ),
