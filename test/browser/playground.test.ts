@@ -511,15 +511,19 @@ describe('the offline playground in Chromium', () => {
     await tick.waitFor();
     await expect(tick.getAttribute('src')).resolves.toBe('/vendor/@twemoji/svg/2705.svg');
     await expect(tick.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).resolves.toBe(true);
-    // In the title's own order: the words, then the tick.
+    // In the title's own order: the words, then the tick (text nodes here, spans where the component draws it).
     await expect(
-      receipt
-        .locator('.discord-embed-title')
-        .evaluate((title) =>
-          Array.from(title.querySelectorAll('span, discord-custom-emoji')).map((n) =>
-            n.tagName === 'SPAN' ? n.textContent?.trim() : n.getAttribute('name'),
-          ),
-        ),
+      receipt.locator('.discord-embed-title').evaluate((title) =>
+        Array.from(title.childNodes)
+          .map((n) =>
+            n.nodeName === 'DISCORD-CUSTOM-EMOJI'
+              ? (n as Element).getAttribute('name')
+              : n.nodeType === 3 || n.nodeName === 'SPAN'
+                ? n.textContent?.trim()
+                : '',
+          )
+          .filter(Boolean),
+      ),
     ).resolves.toEqual(['Bet placed', '✅']);
 
     const betId = (await receipt.locator('discord-embed-field[field-title="Bet id"]').textContent())?.trim();
@@ -670,5 +674,17 @@ describe('the offline playground in Chromium', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'playground-clock.png') });
     await slip.locator('discord-button', { hasText: 'Cancel' }).click();
     expect(pageErrors).toEqual([]);
+  });
+
+  it('closes the about banner with its close button, and keeps it closed after a reload', async () => {
+    await page.goto(`${app.playgroundUrl}/?as=bettor`);
+    await page.locator('body[data-ready="true"]').waitFor();
+    const about = page.locator('#about');
+    await expect(about.isVisible()).resolves.toBe(true);
+    await about.getByRole('button', { name: 'Close' }).click();
+    await expect(about.isVisible()).resolves.toBe(false);
+    await page.reload();
+    await page.locator('body[data-ready="true"]').waitFor();
+    await expect(about.isVisible()).resolves.toBe(false);
   });
 });

@@ -414,6 +414,15 @@ ui.composer.addEventListener('submit', (e) => e.preventDefault());
 
 // ---- start ----
 
+// The about banner stays closed once closed, in this browser.
+const ABOUT_CLOSED = 'playground.about-closed';
+const about = $('about');
+about.hidden = localStorage.getItem(ABOUT_CLOSED) === 'true';
+$('about-close').addEventListener('click', () => {
+  about.hidden = true;
+  localStorage.setItem(ABOUT_CLOSED, 'true');
+});
+
 async function start() {
   app.state = await api('/api/state');
   document.getElementById('guild-name').textContent = app.state.guild.name;
