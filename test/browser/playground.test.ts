@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from '../../src/bot/main.js';
+import { relativeTime } from '../../src/local-discord/playground/public/timestamps.js';
 import { launchChromium } from './chromium.js';
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts');
@@ -510,6 +511,20 @@ describe('the offline playground in Chromium', () => {
     await tick.waitFor();
     await expect(tick.getAttribute('src')).resolves.toBe('/vendor/@twemoji/svg/2705.svg');
     await expect(tick.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).resolves.toBe(true);
+    // In the title's own order: the words, then the tick (text nodes here, spans where the component draws it).
+    await expect(
+      receipt.locator('.discord-embed-title').evaluate((title) =>
+        Array.from(title.childNodes)
+          .map((n) =>
+            n.nodeName === 'DISCORD-CUSTOM-EMOJI'
+              ? (n as Element).getAttribute('name')
+              : n.nodeType === 3 || n.nodeName === 'SPAN'
+                ? n.textContent?.trim()
+                : '',
+          )
+          .filter(Boolean),
+      ),
+    ).resolves.toEqual(['Bet placed', '✅']);
 
     const betId = (await receipt.locator('discord-embed-field[field-title="Bet id"]').textContent())?.trim();
     expect(betId).toBeTruthy();
@@ -585,5 +600,91 @@ describe('the offline playground in Chromium', () => {
     await stats.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(ARTIFACTS, 'playground-stats.png') });
     expect(pageErrors).toEqual([]);
+  });
+
+  it("picks a role by name in /settings bet-role from the guild's roles and draws its mention as a name", async () => {
+    await page.goto(`${app.playgroundUrl}/?as=admin`);
+    await page.locator('body[data-ready="true"]').waitFor();
+    const input = page.locator('#command-input');
+    await input.click();
+    await type('/settings bet-role role:Bet');
+    // Discord's role picker: the guild's roles filtered by what is typed.
+    await choicesFor('role');
+    await expect(page.locator('#suggestions .suggestion-label').allTextContents()).resolves.toEqual(['@Bettor']);
+    await page.keyboard.press('Enter');
+    await expect(input.inputValue()).resolves.toBe('/settings bet-role role:@Bettor ');
+    await page.keyboard.press('Enter');
+    // The reply names the role as Discord draws a role mention: "@Bettor", never its id.
+    const reply = page.locator('discord-message', { has: page.locator('.md-mention', { hasText: '@Bettor' }) }).last();
+    await reply.waitFor({ timeout: 20_000 });
+    await expect(reply.textContent()).resolves.not.toMatch(/<@&|\d{17,}/);
+    await reply.scrollIntoViewIfNeeded();
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-role.png') });
+  });
+
+  it('shows the CSV of /ledger export as a file card whose link downloads the file', async () => {
+    await page.goto(`${app.playgroundUrl}/?as=admin`);
+    await page.locator('body[data-ready="true"]').waitFor();
+    await page.locator('#command-input').click();
+    await type('/ledger export ');
+    await page.keyboard.press('Enter');
+    const card = page.locator('discord-file-attachment[name$=".csv"]').last();
+    await card.waitFor({ timeout: 20_000 });
+    const name = (await card.getAttribute('name')) ?? '';
+    expect(name).toMatch(/^ledger-\d{4}-\d\d-\d\d-to-\d{4}-\d\d-\d\d\.csv$/);
+    await expect(card.locator('.discord-file-attachment-metadata').textContent()).resolves.toMatch(
+      /^\s*[\d.]+ (bytes|KB|MB)\s*$/,
+    );
+    await card.scrollIntoViewIfNeeded();
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-file.png') });
+    const [download] = await Promise.all([page.waitForEvent('download'), card.locator('discord-link a').click()]);
+    expect(download.suggestedFilename()).toBe(name);
+    const saved = await download.path();
+    // The ledger's CSV, its header first.
+    expect(readFileSync(saved, 'utf8').split(/\r?\n/)[0]).toBe('seq,at,kind,ref,actor,amount,data,prev_hash,hash');
+  });
+
+  it('reads relative times on the sandbox clock after "Advance 1 day": a new slip expires in 2 minutes', async () => {
+    await page.goto(`${app.playgroundUrl}/?as=bettor`);
+    await page.locator('body[data-ready="true"]').waitFor();
+    const clock = page.locator('#sandbox-clock');
+    await page.waitForFunction(() => document.getElementById('sandbox-clock')?.getAttribute('datetime'));
+    const before = Date.parse((await clock.getAttribute('datetime')) ?? '');
+    await page.locator('#sandbox-panel').getByRole('button', { name: 'Advance 1 day' }).click();
+    await page.waitForFunction(
+      (from) =>
+        Date.parse(document.getElementById('sandbox-clock')?.getAttribute('datetime') ?? '') - from >= 86_400_000,
+      before,
+    );
+    await page.locator('#command-input').fill('');
+    await typeBet(5);
+    const slip = page.locator('discord-message', { has: page.locator('discord-embed[embed-title="Bet slip"]') }).last();
+    await slip.waitFor({ timeout: 20_000 });
+    // The bot gives the slip two minutes on the sandbox clock; the browser's clock is a day behind it.
+    await expect(slip.locator('.content time[data-style="R"]').textContent()).resolves.toMatch(/^in [12] minutes?$/);
+    // The start reads against the sandbox clock the panel shows, not the browser's.
+    const start = slip.locator('discord-embed-field time[data-style="R"]').first();
+    const at = Date.parse((await start.getAttribute('datetime')) ?? '');
+    const now = Date.parse((await clock.getAttribute('datetime')) ?? '');
+    await expect(start.textContent()).resolves.toBeOneOf([relativeTime(at, now), relativeTime(at, now + 60_000)]);
+    await slip.scrollIntoViewIfNeeded();
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-clock.png') });
+    await slip.locator('discord-button', { hasText: 'Cancel' }).click();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('closes the about banner with its close button, and keeps it closed after a reload', async () => {
+    await page.goto(`${app.playgroundUrl}/?as=bettor`);
+    await page.locator('body[data-ready="true"]').waitFor();
+    const about = page.locator('#about');
+    await expect(about.isVisible()).resolves.toBe(true);
+    await about.getByRole('button', { name: 'Close' }).click();
+    await expect(about.isVisible()).resolves.toBe(false);
+    await page.reload();
+    await page.locator('body[data-ready="true"]').waitFor();
+    await expect(about.isVisible()).resolves.toBe(false);
   });
 });

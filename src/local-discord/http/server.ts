@@ -89,6 +89,10 @@ function sendAttachment(world: World, pathname: string, res: ServerResponse): vo
       'content-type': file.contentType,
       'content-length': String(file.data.length),
       'cache-control': 'public, max-age=31536000, immutable',
+      // A file that is not a picture is saved, not shown, when its link is followed, as from Discord's CDN.
+      ...(file.contentType.startsWith('image/')
+        ? {}
+        : { 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}` }),
     })
     .end(file.data);
 }

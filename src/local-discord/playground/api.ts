@@ -83,6 +83,8 @@ export class PlaygroundApi {
         { id: channelIds.bets, name: 'bets' },
         { id: channelIds.results, name: 'results' },
       ],
+      // For role mentions and the role picker, highest first (@everyone last) as Discord lists them.
+      roles: [...this.ld.roles].sort((a, b) => b.position - a.position).map((r) => ({ id: r.id, name: r.name })),
       commands: this.commands(),
       sandbox: this.sandboxControls,
     };

@@ -68,6 +68,11 @@ export class LiveEvents {
     this.#send((v) => v.userId === userId, event, data);
   }
 
+  /** Tells every open page something (the sandbox clock moved, for one). */
+  broadcast(event: string, data: unknown): void {
+    this.#send(() => true, event, data);
+  }
+
   get viewerCount(): number {
     return this.#viewers.size;
   }

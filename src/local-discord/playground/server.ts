@@ -85,7 +85,12 @@ const SANDBOX_ROUTES = new RouteTable<SandboxHandler>()
 export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
   const live = new LiveEvents(options.ld);
   const api = new PlaygroundApi(options.ld, live, options.sandboxUrl !== undefined);
-  const sandbox = options.sandboxUrl ? new SandboxControl(options.sandboxUrl, options.onSandboxClock) : undefined;
+  // Every clock reading goes to the bot's clock and to every open page (its times are read against it).
+  const onClock = (reading: { now: string; speed?: number }) => {
+    options.onSandboxClock?.(reading);
+    live.broadcast('clock', reading);
+  };
+  const sandbox = options.sandboxUrl ? new SandboxControl(options.sandboxUrl, onClock) : undefined;
 
   const server = createServer((req, res) => {
     handle(req, res, api, live, sandbox).catch((err) => fail(res, err));

@@ -165,6 +165,25 @@ describe('interaction responses and channel messages as Discord stores them', ()
     expect(await (await fetch(followUp!.attachments[0]!.url)).text()).toBe('csv,bytes');
   });
 
+  it('serves a file that is not a picture to be saved under its name, and a picture to be shown', async () => {
+    h.onInteraction = async (i) => {
+      if (!i.isChatInputCommand()) return;
+      await i.reply({
+        files: [
+          { attachment: Buffer.from('a,b'), name: 'ledger 1.csv' },
+          { attachment: Buffer.from([0x89, 0x50]), name: 'chart.png' },
+        ],
+      });
+    };
+    const ix = await run();
+    await expect.poll(() => ix.responses()[0]?.attachments.length).toBe(2);
+    const [csv, png] = ix.responses()[0]!.attachments;
+    expect((await fetch(csv!.url)).headers.get('content-disposition')).toBe(
+      "attachment; filename*=UTF-8''ledger%201.csv",
+    );
+    expect((await fetch(png!.url)).headers.get('content-disposition')).toBeNull();
+  });
+
   it('answers 404 for an attachment it does not hold', async () => {
     const res = await fetch(`${h.ld.apiUrl.replace(/\/api.*$/, '')}/attachments/${h.ld.channelIds.bets}/1/x.png`);
     expect(res.status).toBe(404);

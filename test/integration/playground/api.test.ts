@@ -57,6 +57,14 @@ describe('the playground API over the local Discord', () => {
     expect(state.commands.map((c) => c.name)).toEqual(['card', 'secret']);
   });
 
+  it("lists the guild's roles, highest first, for role mentions and the role picker", async () => {
+    const state = (await (await fetch(`${pg.url}/api/state`)).json()) as { roles: Array<{ id: string; name: string }> };
+    expect(state.roles).toEqual(
+      [...ld.roles].sort((a, b) => b.position - a.position).map((r) => ({ id: r.id, name: r.name })),
+    );
+    expect(state.roles.map((r) => r.name)).toEqual(['Syndicate Desk', 'Admin', 'Bettor', '@everyone']);
+  });
+
   it("gives each persona's guild permissions, so the page hides commands they lack (Manage Server: 32)", async () => {
     const state = (await (await fetch(`${pg.url}/api/state`)).json()) as {
       personas: Array<{ key: string; permissions: string }>;

@@ -8,6 +8,7 @@ import { type Playground, startPlayground } from '../../../src/local-discord/pla
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
 import type { SimWorld } from '../../../src/sandbox/world/index.js';
 import type { SportEvent } from '../../../src/sandbox/world/sports.js';
+import { SseReader } from './sse.js';
 
 const HOUR_MS = 3_600_000;
 const KEY = { 'x-api-key': 'sandbox-key-alpha', 'content-type': 'application/json' };
@@ -100,6 +101,18 @@ describe('the Sandbox panel API over the embedded sandbox', () => {
     expect(day.status).toBe(200);
     expect(Date.parse(String(day.body.now)) - before).toBeGreaterThanOrEqual(25 * HOUR_MS);
     expect(sandbox.sb.clock.now().getTime() - before).toBeGreaterThanOrEqual(25 * HOUR_MS);
+  });
+
+  it('tells every open page the new clock when one page moves it, so times everywhere follow', async () => {
+    const other = new SseReader(`${pg.url}/api/events?as=viewer`);
+    try {
+      await other.waitFor((e) => e.event === 'ready');
+      const moved = await call(`${pg.url}/api/sandbox/advance`, { ms: HOUR_MS });
+      const told = await other.waitFor((e) => e.event === 'clock');
+      expect(told.data).toEqual({ now: moved.body.now });
+    } finally {
+      await other.close();
+    }
   });
 
   it('refuses a step that is missing, backwards or huge, saying what to send', async () => {

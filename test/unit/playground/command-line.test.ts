@@ -125,3 +125,61 @@ describe('commands offered to a member', () => {
     expect(commandsFor(all, String(32n | 8n)).map((c) => c.name)).toEqual(['bet', 'settings']);
   });
 });
+
+describe("the message box's pickers for roles, members and channels", () => {
+  const withPickers: Command[] = [
+    {
+      name: 'settings',
+      options: [
+        { name: 'bet-role', type: 1, options: [{ name: 'role', type: 8, required: true }] },
+        { name: 'results-channel', type: 1, options: [{ name: 'channel', type: 7, required: true }] },
+        { name: 'limit', type: 1, options: [{ name: 'member', type: 6, required: true }] },
+      ],
+    },
+  ];
+  const lookups = {
+    users: { Ben: '101', bettor: '101', Ada: '102' },
+    channels: { bets: '201', results: '202' },
+    roles: { Admin: '302', Bettor: '301', everyone: '300' },
+  };
+
+  it("lists the guild's roles filtered by what is typed, and a pick sends the role's id", () => {
+    const items = suggest('/settings bet-role role:bet', withPickers, lookups);
+    expect(items.map((s) => s.label)).toEqual(['@Bettor']);
+    expect(items[0]).toMatchObject({
+      text: '/settings bet-role role:@Bettor ',
+      choice: { option: 'role', name: '@Bettor', value: '301' },
+    });
+    expect(suggest('/settings bet-role role:', withPickers, lookups).map((s) => s.label)).toEqual([
+      '@Admin',
+      '@Bettor',
+      '@everyone',
+    ]);
+  });
+
+  it('sends the id for a role typed by name, with or without @, in any case', () => {
+    for (const typed of ['Bettor', '@Bettor', 'bettor']) {
+      expect(buildCommand(`/settings bet-role role:${typed}`, withPickers, {}, lookups)).toEqual({
+        name: 'settings',
+        subcommand: 'bet-role',
+        options: [{ name: 'role', type: 8, value: '301' }],
+      });
+    }
+  });
+
+  it('refuses a role name the guild does not have and says to pick one', () => {
+    expect(buildCommand('/settings bet-role role:Punters', withPickers, {}, lookups)).toEqual({
+      error: 'role must name a role, like @Bettor: pick one from the list.',
+    });
+  });
+
+  it('lists each member once and channels with #, sending their ids', () => {
+    expect(suggest('/settings limit member:', withPickers, lookups).map((s) => s.label)).toEqual(['@Ben', '@Ada']);
+    expect(suggest('/settings results-channel channel:#res', withPickers, lookups)).toMatchObject([
+      { label: '#results', choice: { value: '202' } },
+    ]);
+    expect(buildCommand('/settings results-channel channel:#results', withPickers, {}, lookups)).toMatchObject({
+      options: [{ name: 'channel', value: '202' }],
+    });
+  });
+});

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { emojiFile, emojify, isEmoji } from '../../../src/local-discord/playground/public/emoji.js';
+import { emojiFile, emojify, isEmoji, splitEmoji } from '../../../src/local-discord/playground/public/emoji.js';
 import { packageDir } from '../../../src/local-discord/playground/static-files.js';
 
 const twemoji = packageDir('@twemoji/svg');
@@ -31,5 +31,13 @@ describe('Twemoji images for emoji in the playground', () => {
     expect(isEmoji('🎉')).toBe(true);
     expect(isEmoji('Won🎉')).toBe(false);
     expect(isEmoji('2')).toBe(false);
+  });
+});
+
+describe('text cut at its emoji', () => {
+  it('keeps the words and the emoji in their order', () => {
+    expect(splitEmoji('Bet placed ✅')).toEqual([{ text: 'Bet placed ' }, { emoji: '✅' }]);
+    expect(splitEmoji('✅ Bet placed')).toEqual([{ emoji: '✅' }, { text: ' Bet placed' }]);
+    expect(splitEmoji('a 🇬🇧 b')).toEqual([{ text: 'a ' }, { emoji: '🇬🇧' }, { text: ' b' }]);
   });
 });

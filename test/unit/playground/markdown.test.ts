@@ -1,20 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import { markdown, refreshRelativeTimes, relativeTime } from '../../../src/local-discord/playground/public/markdown.js';
+import { markdown } from '../../../src/local-discord/playground/public/markdown.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 
-describe('relative timestamps in the playground', () => {
-  it('reads as Discord does', () => {
-    expect(relativeTime(NOW + 5 * 60_000, NOW)).toBe('in 5 minutes');
-    expect(relativeTime(NOW - 2 * 3_600_000, NOW)).toBe('2 hours ago');
-    expect(relativeTime(NOW + 3 * 86_400_000, NOW)).toBe('in 3 days');
+describe('timestamps in message text', () => {
+  it('draws <t:…:R> against the clock it is given, marked so the page can draw it again', () => {
+    // A day ahead of the machine, as after the Sandbox panel's "Advance 1 day".
+    const html = markdown(`expires <t:${(NOW + 2 * 60_000) / 1000}:R>`, {}, { now: NOW, timeZone: 'UTC' });
+    expect(html).toMatch(/<time class="md-time" data-style="R" datetime="2026-11-22T12:02:00.000Z"[^>]*>in 2 minutes</);
   });
 
-  it('marks <t:…:R> so the page can move it on, and moves it on', () => {
-    const html = markdown(`starts <t:${(NOW + 5 * 60_000) / 1000}:R>`);
-    expect(html).toMatch(/<time class="md-time" data-relative datetime="2026-11-22T12:05:00.000Z"/);
-    const el = { textContent: 'in 5 minutes', getAttribute: () => '2026-11-22T12:05:00.000Z' };
-    refreshRelativeTimes({ querySelectorAll: () => [el] }, NOW + 10 * 60_000);
-    expect(el.textContent).toBe('5 minutes ago');
+  it('draws <t:…:f> as Today/Tomorrow at a time on the given clock', () => {
+    const at = (NOW + 8.5 * 3_600_000) / 1000;
+    expect(markdown(`<t:${at}:f>`, {}, { now: NOW, timeZone: 'UTC' })).toContain('>Today at 8:30 PM<');
+    expect(markdown(`<t:${at}:f>`, {}, { now: NOW - 86_400_000, timeZone: 'UTC' })).toContain('>Tomorrow at 8:30 PM<');
+  });
+});
+
+describe('mentions in message text', () => {
+  const names = { '101': 'Ben', '201': 'results', '301': 'Bettor' };
+
+  it('draws role, member and channel mentions by name, as Discord does', () => {
+    const html = markdown('<@&301> and <@101> in <#201>', names);
+    expect(html).toBe(
+      '<span class="md-mention">@Bettor</span> and <span class="md-mention">@Ben</span> in <span class="md-mention">#results</span>',
+    );
+  });
+
+  it('draws a mention of someone unknown as Discord does, not as an id', () => {
+    expect(markdown('<@&999> <@998> <#997>', names)).toBe(
+      '<span class="md-mention">@unknown-role</span> <span class="md-mention">@unknown-user</span> <span class="md-mention">#unknown</span>',
+    );
   });
 });

@@ -1,10 +1,11 @@
 // The playground page: a channel view over the local Discord, driven through the playground's JSON API.
 import '@skyra/discord-components-core';
+import { clockNow, onClockChange, setClock } from './clock.js';
 import { applyChoice, buildCommand, commandsFor, partialOptions, suggest } from './command-line.js';
-import { refreshRelativeTimes } from './markdown.js';
 import { openModal } from './modal.js';
 import { renderMessage } from './render.js';
 import { setupSandboxPanel } from './sandbox-panel.js';
+import { refreshTimestamps } from './timestamps.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -73,6 +74,7 @@ function names() {
   const map = {};
   for (const p of app.state.personas) map[p.id] = p.username;
   for (const c of app.state.channels) map[c.id] = c.name;
+  for (const r of app.state.roles) map[r.id] = r.name.replace(/^@/, '');
   return map;
 }
 
@@ -87,6 +89,9 @@ function avatarFor(user) {
 const renderCtx = {
   get names() {
     return names();
+  },
+  get clock() {
+    return { now: clockNow() };
   },
   avatarFor,
   onButton: (message, component) =>
@@ -226,6 +231,7 @@ function connect() {
   source.addEventListener('message', (e) => applyMessageEvent(JSON.parse(e.data)));
   source.addEventListener('failed', (e) => showNotice(JSON.parse(e.data).message));
   source.addEventListener('modal', (e) => onModal(JSON.parse(e.data)));
+  source.addEventListener('clock', (e) => setClock(JSON.parse(e.data)));
 }
 
 async function onModal({ interactionId, channelId, modal }) {
@@ -253,15 +259,17 @@ function commands() {
   return commandsFor(app.state.commands, persona?.permissions);
 }
 
+/** Names the pickers list and typed names resolve to: members (display name first, then key), channels, roles. */
 function lookups() {
   return {
     users: Object.fromEntries(
       app.state.personas.flatMap((p) => [
-        [p.key, p.id],
         [p.username, p.id],
+        [p.key, p.id],
       ]),
     ),
     channels: Object.fromEntries(app.state.channels.map((c) => [c.name, c.id])),
+    roles: Object.fromEntries(app.state.roles.map((r) => [r.name.replace(/^@/, ''), r.id])),
   };
 }
 
@@ -306,7 +314,7 @@ async function updateSuggestions(retry = 0) {
   const text = ui.input.value;
   setHint('');
   const seq = ++app.suggestSeq;
-  const local = suggest(text, commands());
+  const local = suggest(text, commands(), lookups());
   const auto = local.find((s) => s.autocomplete);
   if (!auto) {
     // Highlight the first item only while a word is being typed, so Enter still sends a finished line.
@@ -406,6 +414,15 @@ ui.composer.addEventListener('submit', (e) => e.preventDefault());
 
 // ---- start ----
 
+// The about banner stays closed once closed, in this browser.
+const ABOUT_CLOSED = 'playground.about-closed';
+const about = $('about');
+about.hidden = localStorage.getItem(ABOUT_CLOSED) === 'true';
+$('about-close').addEventListener('click', () => {
+  about.hidden = true;
+  localStorage.setItem(ABOUT_CLOSED, 'true');
+});
+
 async function start() {
   app.state = await api('/api/state');
   document.getElementById('guild-name').textContent = app.state.guild.name;
@@ -422,11 +439,15 @@ async function start() {
     await loadChannel(app.channelId);
   });
   setupSandboxPanel(app.state.sandbox === true);
+  // Times in messages are read against the sandbox clock: take its reading before drawing any.
+  if (app.state.sandbox) await api('/api/sandbox').then(setClock, () => {});
   connect();
   await loadChannel(app.state.channels[0].id);
 }
 
 start().catch((err) => showNotice(`The playground could not start: ${err.message}`));
 
-// Relative times ("in 5 minutes") move on as the clock does, as in Discord.
-setInterval(() => refreshRelativeTimes(document), 20_000);
+// Timestamps ("in 5 minutes", "Today at 8:30 PM") move on as the clock does, as in Discord, and follow a move
+// of the sandbox clock at once.
+setInterval(() => refreshTimestamps(document, clockNow()), 20_000);
+onClockChange(() => refreshTimestamps(document, clockNow()));

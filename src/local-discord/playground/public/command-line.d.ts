@@ -42,6 +42,7 @@ export type Picked = Record<string, { name: string; value: string | number }>;
 export interface Lookups {
   users?: Record<string, string>;
   channels?: Record<string, string>;
+  roles?: Record<string, string>;
 }
 export type Built =
   | { error: string }
@@ -49,7 +50,7 @@ export type Built =
 
 export function leafOptions(command: Command | undefined, subcommandName?: string): CommandOption[];
 export function parseLine(text: string, commands: Command[]): ParsedLine;
-export function suggest(text: string, commands: Command[]): Suggestion[];
+export function suggest(text: string, commands: Command[], lookups?: Lookups): Suggestion[];
 export function applyChoice(text: string, commands: Command[], choiceName: string): string;
 export function buildCommand(text: string, commands: Command[], picked?: Picked, lookups?: Lookups): Built;
 export function partialOptions(

@@ -65,7 +65,7 @@ function escapeRe(s) {
  * Suggestions for the end of the line: `{ label, detail, text }` where `text` is the whole new line.
  * Autocomplete options return `{ autocomplete: optionName }` instead; the page asks the bot.
  */
-export function suggest(text, commands) {
+export function suggest(text, commands, lookups = {}) {
   const p = parseLine(text, commands);
   if (p.stage === 'command') {
     return commands
@@ -96,6 +96,18 @@ export function suggest(text, commands) {
           choice: { option: option.name, ...c },
         }));
     }
+    const picker = pickerEntries(option, lookups);
+    if (picker) {
+      const q = p.prefix.replace(/^[@#]/, '').toLowerCase();
+      return picker
+        .filter((e) => e.name.toLowerCase().includes(q))
+        .map((e) => ({
+          label: e.label,
+          detail: option.name,
+          text: `${base}${e.label} `,
+          choice: { option: option.name, name: e.label, value: e.id },
+        }));
+    }
     if (option?.type === ApplicationCommandOptionType.Boolean) {
       return ['true', 'false']
         .filter((v) => v.startsWith(p.prefix))
@@ -117,6 +129,43 @@ export function suggest(text, commands) {
       }));
   }
   return [];
+}
+
+// Discord's pickers for user, role and channel options: what each lists, and the sign before a name.
+const PICKERS = {
+  [ApplicationCommandOptionType.User]: [['users', '@']],
+  [ApplicationCommandOptionType.Role]: [['roles', '@']],
+  [ApplicationCommandOptionType.Mentionable]: [
+    ['users', '@'],
+    ['roles', '@'],
+  ],
+  [ApplicationCommandOptionType.Channel]: [['channels', '#']],
+};
+
+/** The picker's entries for an option (`{ id, name, label }`, one per id), or undefined if it has none. */
+function pickerEntries(option, lookups) {
+  const kinds = PICKERS[option?.type];
+  if (!kinds) return undefined;
+  const seen = new Set();
+  const entries = [];
+  for (const [kind, sign] of kinds) {
+    for (const [name, id] of Object.entries(lookups[kind] ?? {})) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      entries.push({ id, name, label: `${sign}${name}` });
+    }
+  }
+  return entries;
+}
+
+/** The id a typed name ("@Bettor", "bettor", "#bets") or id stands for among `kinds` of lookups. */
+function lookUp(raw, lookups, kinds) {
+  if (/^\d+$/.test(raw)) return raw;
+  const name = raw.replace(/^[@#]/, '').toLowerCase();
+  for (const kind of kinds) {
+    for (const [key, id] of Object.entries(lookups[kind] ?? {})) if (key.toLowerCase() === name) return id;
+  }
+  return undefined;
 }
 
 /** The text to put in the box after the user picks an autocomplete choice for the last option. */
@@ -180,14 +229,21 @@ function convert(def, raw, picked, lookups) {
     case ApplicationCommandOptionType.Boolean:
       if (raw !== 'true' && raw !== 'false') return { error: `${def.name} must be true or false.` };
       return { value: raw === 'true' };
-    case ApplicationCommandOptionType.User:
+    case ApplicationCommandOptionType.User: {
+      const id = lookUp(raw, lookups, ['users']);
+      return id ? { value: id } : { error: `${def.name} must name a member, like @bettor: pick one from the list.` };
+    }
+    case ApplicationCommandOptionType.Role: {
+      const id = lookUp(raw, lookups, ['roles']);
+      return id ? { value: id } : { error: `${def.name} must name a role, like @Bettor: pick one from the list.` };
+    }
     case ApplicationCommandOptionType.Mentionable: {
-      const id = lookups.users?.[raw.replace(/^@/, '')] ?? (/^\d+$/.test(raw) ? raw : undefined);
-      return id ? { value: id } : { error: `${def.name} must name a user, like @bettor.` };
+      const id = lookUp(raw, lookups, ['users', 'roles']);
+      return id ? { value: id } : { error: `${def.name} must name a member or a role: pick one from the list.` };
     }
     case ApplicationCommandOptionType.Channel: {
-      const id = lookups.channels?.[raw.replace(/^#/, '')] ?? (/^\d+$/.test(raw) ? raw : undefined);
-      return id ? { value: id } : { error: `${def.name} must name a channel, like #bets.` };
+      const id = lookUp(raw, lookups, ['channels']);
+      return id ? { value: id } : { error: `${def.name} must name a channel, like #bets: pick one from the list.` };
     }
     default:
       if (def.choices?.length)

@@ -4,3 +4,4 @@ export function emojiFile(emoji: string): string;
 export function isEmoji(text: string): boolean;
 export function emojiImg(emoji: string, className?: string): string;
 export function emojify(html: string): string;
+export function splitEmoji(text: string): Array<{ text: string } | { emoji: string }>;

@@ -29,3 +29,16 @@ export function emojify(html) {
     .map((part) => (part.startsWith('<') ? part : part.replace(EMOJI, (e) => emojiImg(e))))
     .join('');
 }
+
+/** The text cut at its emoji, in order: `[{ text: 'Bet placed ' }, { emoji: '✅' }]`. */
+export function splitEmoji(text) {
+  const parts = [];
+  let last = 0;
+  for (const m of text.matchAll(EMOJI)) {
+    if (m.index > last) parts.push({ text: text.slice(last, m.index) });
+    parts.push({ emoji: m[0] });
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) parts.push({ text: text.slice(last) });
+  return parts;
+}

@@ -1,11 +1,15 @@
 // A small subset of Discord markdown, enough for bot messages: escape first, then mark up.
 import { emojify } from './emoji.js';
+import { formatTimestamp, timestampTitle } from './timestamps.js';
 
 const ESC = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ESC[c]);
 
-/** `names` maps user and channel ids to display names for mentions. */
-export function markdown(text, names = {}) {
+/**
+ * `names` maps user, role and channel ids to names for mentions, drawn as Discord draws them ("@Ben", "@Bettor",
+ * "#results"); `clock` (`{ now, timeZone }`) is what timestamps are read against.
+ */
+export function markdown(text, names = {}, clock = {}) {
   if (!text) return '';
   const codes = [];
   let html = escapeHtml(text).replace(/```(?:\w*\n)?([\s\S]*?)```|`([^`\n]+)`/g, (_, block, inline) => {
@@ -13,9 +17,10 @@ export function markdown(text, names = {}) {
     return `@@code${codes.length - 1}@@`;
   });
   html = html
-    .replace(/&lt;t:(-?\d+)(?::([tTdDfFR]))?&gt;/g, (_, s, style) => formatTime(Number(s), style))
-    .replace(/&lt;@!?(\d+)&gt;/g, (_, id) => `<span class="md-mention">@${escapeHtml(names[id] ?? id)}</span>`)
-    .replace(/&lt;#(\d+)&gt;/g, (_, id) => `<span class="md-mention">#${escapeHtml(names[id] ?? id)}</span>`)
+    .replace(/&lt;t:(-?\d+)(?::([tTdDfFR]))?&gt;/g, (_, s, style) => formatTime(Number(s), style, clock))
+    .replace(/&lt;@&amp;(\d+)&gt;/g, (_, id) => mention(`@${names[id] ?? 'unknown-role'}`))
+    .replace(/&lt;@!?(\d+)&gt;/g, (_, id) => mention(`@${names[id] ?? 'unknown-user'}`))
+    .replace(/&lt;#(\d+)&gt;/g, (_, id) => mention(`#${names[id] ?? 'unknown'}`))
     .replace(/\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)/g, '<a href="$2" target="_blank" rel="noopener noreferrer">$1</a>')
     .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
     .replace(/__([^_]+)__/g, '<u>$1</u>')
@@ -28,35 +33,11 @@ export function markdown(text, names = {}) {
   return emojify(html.replace(/@@code(\d+)@@/g, (_, i) => codes[Number(i)]));
 }
 
-const rtf = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-
-/** "in 5 minutes", "2 hours ago": what Discord shows for a <t:…:R> timestamp at `now`. */
-export function relativeTime(ms, now = Date.now()) {
-  const diff = Math.round((ms - now) / 60000);
-  if (Math.abs(diff) < 60) return rtf.format(diff, 'minute');
-  if (Math.abs(diff) < 48 * 60) return rtf.format(Math.round(diff / 60), 'hour');
-  return rtf.format(Math.round(diff / 1440), 'day');
+function formatTime(seconds, style = 'f', clock = {}) {
+  const ms = seconds * 1000;
+  const iso = new Date(ms).toISOString();
+  const text = formatTimestamp(ms, style, clock);
+  return `<time class="md-time" data-style="${style}" datetime="${iso}" title="${timestampTitle(ms, clock.timeZone)}">${text}</time>`;
 }
 
-/** Re-renders every relative time under `root` (the page calls it on a timer). */
-export function refreshRelativeTimes(root, now = Date.now()) {
-  for (const el of root.querySelectorAll('time[data-relative]')) {
-    el.textContent = relativeTime(Date.parse(el.getAttribute('datetime')), now);
-  }
-}
-
-function formatTime(seconds, style = 'f') {
-  const d = new Date(seconds * 1000);
-  if (style === 'R') {
-    return `<time class="md-time" data-relative datetime="${d.toISOString()}" title="${d.toUTCString()}">${relativeTime(d.getTime())}</time>`;
-  }
-  const opts = {
-    t: { timeStyle: 'short' },
-    T: { timeStyle: 'medium' },
-    d: { dateStyle: 'short' },
-    D: { dateStyle: 'long' },
-    f: { dateStyle: 'long', timeStyle: 'short' },
-    F: { dateStyle: 'full', timeStyle: 'short' },
-  }[style] ?? { dateStyle: 'long', timeStyle: 'short' };
-  return `<time class="md-time" datetime="${d.toISOString()}">${new Intl.DateTimeFormat('en', opts).format(d)}</time>`;
-}
+const mention = (label) => `<span class="md-mention">${escapeHtml(label)}</span>`;

@@ -1,6 +1,6 @@
 // Turns a message as the Discord API returns it into the Discord web components.
 import { ButtonStyle, ComponentType, MessageFlags } from 'discord-api-types/v10';
-import { EMOJI_BASE, emojiFile, emojify, isEmoji } from './emoji.js';
+import { EMOJI_BASE, emojiFile, emojify, splitEmoji } from './emoji.js';
 import { escapeHtml, markdown } from './markdown.js';
 
 // The component's button types by Discord style; any other style is drawn as secondary.
@@ -32,7 +32,7 @@ const hex = (n) => `#${Number(n).toString(16).padStart(6, '0')}`;
 const displayName = (u) => u?.global_name || u?.username || 'unknown';
 
 /**
- * `ctx`: `{ names, avatarFor(user), onButton(message, component), onSelect(message, component, values) }`.
+ * `ctx`: `{ names, clock: { now }, avatarFor(user), onButton(message, component), onSelect(message, component, values) }`.
  */
 export function renderMessage(message, ctx) {
   const author = message.author ?? {};
@@ -64,7 +64,7 @@ export function renderMessage(message, ctx) {
   if (flags & MessageFlags.Loading) {
     node.append(html('span', { class: 'thinking' }, `${escapeHtml(displayName(author))} is thinking…`));
   } else if (message.content) {
-    node.append(html('span', { class: 'content' }, markdown(message.content, ctx.names)));
+    node.append(html('span', { class: 'content' }, markdown(message.content, ctx.names, ctx.clock)));
   }
   for (const embed of message.embeds ?? []) node.append(renderEmbed(embed, ctx, message));
   // Image files no embed shows are drawn under the message, as Discord does.
@@ -81,6 +81,21 @@ export function renderMessage(message, ctx) {
     for (const a of images) box.append(el('img', { src: a.url, alt: a.filename, 'data-filename': a.filename }));
     node.append(box);
   }
+  // Any other file is a card with its name (a link that downloads it), its size and a download button.
+  for (const a of message.attachments ?? []) {
+    if (a.content_type?.startsWith('image/')) continue;
+    const size = fileSize(a.size ?? 0);
+    node.append(
+      el('discord-file-attachment', {
+        slot: 'attachments',
+        name: a.filename,
+        href: a.url,
+        bytes: size.bytes,
+        'bytes-unit': size.unit,
+        'data-filename': a.filename,
+      }),
+    );
+  }
   const rows = (message.components ?? []).filter((c) => c.type === ComponentType.ActionRow);
   if (rows.length) {
     const box = el('discord-attachments', { slot: 'components' });
@@ -90,15 +105,35 @@ export function renderMessage(message, ctx) {
   return node;
 }
 
-// The embed component draws its title itself and turns a word found in the global emoji map into an image:
-// register each emoji word of the title there, so it shows as Twemoji too.
-function registerTitleEmoji(title) {
-  if (!title) return;
-  const config = globalThis.$discordMessage;
-  config.emojis ??= {};
-  for (const word of title.split(/\s+/)) {
-    if (isEmoji(word)) config.emojis[word] ??= { name: word, url: `${EMOJI_BASE}${emojiFile(word)}` };
-  }
+/** A file's size as Discord writes it under the name: "512 bytes", "1.58 KB", "2.4 MB". */
+export function fileSize(n) {
+  if (n < 1024) return { bytes: n, unit: 'bytes' };
+  const [value, unit] = n < 1024 ** 2 ? [n / 1024, 'KB'] : [n / 1024 ** 2, 'MB'];
+  return { bytes: Number(value.toFixed(2)), unit };
+}
+
+/**
+ * The embed component draws a title's emoji before all of its words (it gathers the words and adds them last):
+ * its title and author name are drawn here instead, in order, each emoji a Twemoji image.
+ */
+function orderedTitle(title) {
+  if (!title) return null;
+  const nodes = [];
+  title.split('\n').forEach((line, i) => {
+    if (i > 0) nodes.push(document.createElement('br'));
+    for (const part of splitEmoji(line)) {
+      if ('text' in part) nodes.push(part.text);
+      else
+        nodes.push(
+          el('discord-custom-emoji', {
+            name: part.emoji,
+            url: `${EMOJI_BASE}${emojiFile(part.emoji)}`,
+            'embed-emoji': true,
+          }),
+        );
+    }
+  });
+  return nodes;
 }
 
 /** An embed's `attachment://name` points at the message's file of that name (its URL), as in Discord. */
@@ -109,8 +144,6 @@ function resolveUrl(url, message) {
 }
 
 function renderEmbed(embed, ctx, message) {
-  registerTitleEmoji(embed.title);
-  registerTitleEmoji(embed.author?.name);
   const node = el('discord-embed', {
     slot: 'embeds',
     color: embed.color !== undefined && embed.color !== null ? hex(embed.color) : undefined,
@@ -121,8 +154,11 @@ function renderEmbed(embed, ctx, message) {
     thumbnail: resolveUrl(embed.thumbnail?.url, message),
     image: resolveUrl(embed.image?.url, message),
   });
+  node.parseTitle = orderedTitle;
   if (embed.description) {
-    node.append(html('discord-embed-description', { slot: 'description' }, markdown(embed.description, ctx.names)));
+    node.append(
+      html('discord-embed-description', { slot: 'description' }, markdown(embed.description, ctx.names, ctx.clock)),
+    );
   }
   if (embed.fields?.length) {
     const fields = el('discord-embed-fields', { slot: 'fields' });
@@ -134,7 +170,7 @@ function renderEmbed(embed, ctx, message) {
         inline: Boolean(f.inline),
         'inline-index': f.inline ? inlineRun : undefined,
       });
-      field.innerHTML = markdown(f.value, ctx.names);
+      field.innerHTML = markdown(f.value, ctx.names, ctx.clock);
       fields.append(field);
     }
     node.append(fields);

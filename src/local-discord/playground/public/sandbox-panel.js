@@ -1,5 +1,6 @@
 // The sidebar's "Sandbox" panel: shows the sandbox clock and moves it on, or settles started events,
 // so results and settlement notices arrive without waiting real hours.
+import { clockNow, onClockChange, setClock } from './clock.js';
 
 const HOUR_MS = 3_600_000;
 const REFRESH_MS = 15_000; // re-read the clock now and then; between reads it ticks locally
@@ -36,20 +37,20 @@ export function setupSandboxPanel(enabled) {
   const buttons = [...panel.querySelectorAll('button')];
   panel.hidden = false;
 
-  // The last clock reading: sandbox ms at a real ms, and how fast it runs.
-  let reading;
+  let read = false;
   const show = () => {
-    if (!reading) return;
-    const now = reading.sandboxMs + (Date.now() - reading.realMs) * reading.speed;
+    if (!read) return;
+    const now = clockNow();
     clockEl.dateTime = new Date(now).toISOString();
     clockEl.textContent = `${formatter.format(now)} UTC`;
   };
-  const take = (data) => {
-    const speed = typeof data.speed === 'number' ? data.speed : (reading?.speed ?? 1);
-    reading = { sandboxMs: Date.parse(data.now), realMs: Date.now(), speed };
-    panel.dataset.now = data.now;
+  // Readings come from this panel and from the live stream (a move made in another tab).
+  onClockChange(() => {
+    read = true;
+    panel.dataset.now = new Date(clockNow()).toISOString();
     show();
-  };
+  });
+  const take = (data) => setClock(data);
   const refresh = () =>
     call('/api/sandbox')
       .then(take)
