@@ -228,6 +228,7 @@ export async function crashSteps(opts: { storeUrl?: string } = {}): Promise<Scen
     const stakeRight = Number(heldCents[0]?.total) === expectedCents;
     const ledgerProblems = await ledgerAgainstRecords(store);
     r.notes.push(...ledgerProblems);
+    r.ledgerProblems = ledgerProblems.length;
     r.survived =
       r.duplicateBets === 0 &&
       r.lostResults === 0 &&

@@ -5,6 +5,8 @@ export interface ScenarioResult {
   duplicateBets: number;
   lostResults: number;
   crashes: number;
+  /** Ledger entries missing or extra against the moves that committed (kill -9 scenarios check them). */
+  ledgerProblems?: number;
   /** The scenario itself threw (a harness timeout or error): not survived, but no evidence the bot died. */
   threw?: boolean;
   notes: string[];
@@ -20,6 +22,7 @@ export interface Summary {
   duplicateBets: number;
   lostResults: number;
   crashes: number;
+  ledgerProblems: number;
   /** Scenarios that threw before they could judge the bot (counted in total, not in survived). */
   threw: number;
 }
@@ -31,6 +34,7 @@ export function summarise(results: ScenarioResult[]): Summary {
     duplicateBets: results.reduce((n, r) => n + r.duplicateBets, 0),
     lostResults: results.reduce((n, r) => n + r.lostResults, 0),
     crashes: results.reduce((n, r) => n + r.crashes, 0),
+    ledgerProblems: results.reduce((n, r) => n + (r.ledgerProblems ?? 0), 0),
     threw: results.filter((r) => r.threw).length,
   };
 }
@@ -42,5 +46,5 @@ export function failedLine(s: Summary): string {
 
 /** The line the chaos run prints last (pasted into the README). */
 export function summaryLine(s: Summary): string {
-  return `faults survived: ${s.survived}/${s.total}, duplicate bets: ${s.duplicateBets}, lost results: ${s.lostResults}, crashes: ${s.crashes}`;
+  return `faults survived: ${s.survived}/${s.total}, duplicate bets: ${s.duplicateBets}, lost results: ${s.lostResults}, crashes: ${s.crashes}, ledger entries missing or extra: ${s.ledgerProblems}`;
 }
