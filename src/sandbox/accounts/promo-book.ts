@@ -4,6 +4,9 @@ import type { Envelope } from '../core/jobs.js';
 import type { SimWorld } from '../world/index.js';
 import { type AccountPromo, buildAccountPromos, replacementCard } from './account-promos.js';
 
+/** Replacement cards take ids from here up, above every block the first cards use. */
+const REPLACEMENT_IDS_FROM = 6001;
+
 export class PromoBook {
   private promos: AccountPromo[] | undefined;
   /** Cards whose event started and that already have a like card on a later fixture. */
@@ -55,8 +58,7 @@ export class PromoBook {
     for (const gone of [...promos]) {
       if (gone.state !== 'active' || this.replaced.has(gone.promo_id) || this.goneReason(gone) === null) continue;
       const taken = new Set(promos.filter((p) => p.account_id === gone.account_id && p.epk).map((p) => p.epk!));
-      const block = Math.floor(gone.promo_id / 1000);
-      const id = Math.max(...promos.filter((p) => Math.floor(p.promo_id / 1000) === block).map((p) => p.promo_id)) + 1;
+      const id = Math.max(REPLACEMENT_IDS_FROM - 1, ...promos.map((p) => p.promo_id)) + 1;
       const w = this.world();
       const card =
         gone.kind === 'racing'

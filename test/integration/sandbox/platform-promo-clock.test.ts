@@ -50,7 +50,7 @@ describe('account promos at any sandbox time', () => {
     expect((await advance(sb.url, event.startMs - sb.sb.clock.nowMs() + MINUTE)).status).toBe(200);
     const after = await listed(ALPHA);
     expect(after.some((p) => p.promo_id === before.promo_id)).toBe(false);
-    const replacement = after.find((p) => p.promo_id > before.promo_id && p.promo_id < 2000 && p.epk);
+    const replacement = after.find((p) => p.promo_id > 6000 && p.kind === 'sports');
     expect(replacement).toMatchObject({ bookie: 'bookie_c', voucher_type: 'single', placeable_by_id: true });
     expect(sb.sb.world.findEvent(replacement.epk)!.startMs).toBeGreaterThan(sb.sb.clock.nowMs());
   });
