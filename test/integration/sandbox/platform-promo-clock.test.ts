@@ -1,7 +1,7 @@
 // The account-promo fixtures hold at any sandbox time: the sandbox clock starts at an hour when the first
 // upcoming events start within minutes, and is then moved on by the control route only.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ALPHA, advance, BRAVO, get, type Sandbox, start } from './platform-helpers.js';
+import { ALPHA, advance, BRAVO, get, post, type Sandbox, start } from './platform-helpers.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -53,6 +53,18 @@ describe('account promos at any sandbox time', () => {
     const replacement = after.find((p) => p.promo_id > 6000 && p.kind === 'sports');
     expect(replacement).toMatchObject({ bookie: 'bookie_c', voucher_type: 'single', placeable_by_id: true });
     expect(sb.sb.world.findEvent(replacement.epk)!.startMs).toBeGreaterThan(sb.sb.clock.nowMs());
+  });
+
+  it('keeps which cards were replaced in a snapshot document, so a restore deals no second replacement', async () => {
+    sb = await start({ speed: 1, start: EVENTS_AT_19_45 });
+    const first = promisedCards(await listed(ALPHA)).placeable[0];
+    await advance(sb.url, sb.sb.world.findEvent(first.epk)!.startMs - sb.sb.clock.nowMs() + MINUTE);
+    const ids = (await listed(ALPHA)).map((p) => p.promo_id);
+    const { document } = (await post(sb.url, '/_sandbox/snapshot', undefined, { document: true })).body;
+    await sb.close();
+    sb = await start({ speed: 1, start: EVENTS_AT_19_45 });
+    expect((await post(sb.url, '/_sandbox/restore', undefined, { document })).status).toBe(200);
+    expect((await listed(ALPHA)).map((p) => p.promo_id)).toEqual(ids);
   });
 
   it('deals cards only on events far enough ahead to outlive a test run at speed 50', async () => {
