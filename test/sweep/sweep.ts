@@ -77,7 +77,8 @@ function runVitest(name: string, prefix: string[], suites: string[], beforeExec 
   const dir = mkdtempSync(join(tmpdir(), 'sweep-'));
   const report = join(dir, 'report.json');
   const log = join(dir, 'vitest.log');
-  const vitest = ['npx', 'vitest', 'run', '--project', 'main', '--reporter=json', `--outputFile=${report}`, ...suites];
+  const vitest = ['npx', 'vitest', 'run', '--project', 'main', '--reporter=default', '--reporter=json'];
+  vitest.push(`--outputFile.json=${report}`, ...suites);
   const quoted = [...prefix, ...vitest].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ');
   // `exec` keeps the shell's pid for vitest, so a cgroup joined by the shell holds vitest and its workers.
   const script = `${beforeExec}exec ${quoted} > '${log}' 2>&1`;
@@ -94,9 +95,14 @@ function runVitest(name: string, prefix: string[], suites: string[], beforeExec 
       const json = JSON.parse(readFileSync(report, 'utf8'));
       leg.passed = json.numPassedTests;
       leg.failed = json.numFailedTests + (json.numFailedTestSuites ?? 0);
-      for (const file of json.testResults ?? [])
-        for (const t of file.assertionResults ?? [])
-          if (t.status === 'failed') leg.failures.push(`${file.name.replace(`${process.cwd()}/`, '')} > ${t.fullName}`);
+      for (const file of json.testResults ?? []) {
+        const path = file.name.replace(`${process.cwd()}/`, '');
+        const failed = (file.assertionResults ?? []).filter((t: { status: string }) => t.status === 'failed');
+        for (const t of failed) leg.failures.push(`${path} > ${t.fullName}`);
+        // A file that failed outside its tests (a hook, an import): its tests are reported as skipped.
+        if (file.status === 'failed' && failed.length === 0) leg.failures.push(`${path}: failed outside its tests`);
+      }
+      if (leg.failures.length > 0) leg.failures.push(`details in ${log}`);
       resolve(leg);
     });
   });
