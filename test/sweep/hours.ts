@@ -24,11 +24,11 @@ export const SWEEP_STARTS: readonly SweepStart[] = [
   { at: '2026-11-26 09:45:00', why: 'no racing left today at the tracks' },
 ];
 
-/** The first `n` starts (all when n is undefined); refuses a count outside 1..12. */
+/** The first `n` starts (all when n is undefined; none for 0, the CPU leg alone); refuses a count outside 0..12. */
 export function sweepStarts(n?: number): SweepStart[] {
   if (n === undefined) return [...SWEEP_STARTS];
-  if (!Number.isInteger(n) || n < 1 || n > SWEEP_STARTS.length)
-    throw new Error(`--hours takes a whole number from 1 to ${SWEEP_STARTS.length}, got ${n}`);
+  if (!Number.isInteger(n) || n < 0 || n > SWEEP_STARTS.length)
+    throw new Error(`--hours takes a whole number from 0 to ${SWEEP_STARTS.length}, got ${n}`);
   return SWEEP_STARTS.slice(0, n);
 }
 

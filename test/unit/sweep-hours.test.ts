@@ -44,10 +44,12 @@ describe('the sweep’s start hours', () => {
     }
   });
 
-  it('takes the first N for --hours N and refuses a count outside 1..12', () => {
+  it('takes the first N for --hours N and refuses a count outside 0..12', () => {
     expect(sweepStarts(3).map((s) => s.at)).toEqual(SWEEP_STARTS.slice(0, 3).map((s) => s.at));
     expect(sweepStarts()).toHaveLength(12);
-    expect(() => sweepStarts(0)).toThrow(/--hours takes a whole number from 1 to 12/);
-    expect(() => sweepStarts(13)).toThrow(/from 1 to 12/);
+    expect(sweepStarts(0)).toEqual([]);
+    expect(() => sweepStarts(-1)).toThrow(/--hours takes a whole number from 0 to 12/);
+    expect(() => sweepStarts(13)).toThrow(/from 0 to 12/);
+    expect(() => sweepStarts(1.5)).toThrow(/from 0 to 12/);
   });
 });
