@@ -41,15 +41,22 @@ describe('approvals of racing bets', () => {
     expect(capRunners.length).toBeGreaterThan(2);
   }, 60_000);
 
+  /**
+   * The race's runners from /bet-racing's autocomplete. The bot answers an autocomplete within its short budget,
+   * with no runners when the race's prices have not come back yet (a busy machine), so ask until they have.
+   */
   async function runnersOf(r: Race): Promise<string[]> {
-    const choices = (await desk.ld.autocomplete({
-      user: desk.ld.users.bettor,
-      channelId: desk.ld.channelIds.bets,
-      name: 'bet-racing',
-      options: { track: r.value, race: r.raceNum, date: r.date, runner: '' },
-      focused: 'runner',
-    })) as Array<{ value: string }>;
-    return choices.map((c) => c.value);
+    const ask = async () => {
+      const choices = (await desk.ld.autocomplete({
+        user: desk.ld.users.bettor,
+        channelId: desk.ld.channelIds.bets,
+        name: 'bet-racing',
+        options: { track: r.value, race: r.raceNum, date: r.date, runner: '' },
+        focused: 'runner',
+      })) as Array<{ value: string }>;
+      return choices.length > 0 ? choices.map((c) => c.value) : undefined;
+    };
+    return until(`the runners of ${r.track} R${r.raceNum}`, ask, { timeoutMs: 20_000, everyMs: 250 });
   }
   afterAll(() => desk?.close());
 

@@ -1,5 +1,6 @@
 // Account promos held by bookmaker accounts (GET /v3/account_promos, POST /v3/place_promo).
-// Built from the world's upcoming fixtures, so the same seed gives the same cards.
+// Built from the world's upcoming fixtures, so the same seed and start time give the same cards; a card whose
+// event starts is withdrawn and a like card on a later fixture takes its place (replacementCard).
 import { money } from '../core/rng.js';
 import type { PromoRace, PromoSportsEvent, RacingMeeting } from '../world/promo-sources.js';
 import { BOOK_ACCOUNT_IDS } from './fixtures.js';
@@ -230,6 +231,22 @@ function depositOffer(id: number, account_id: string, bookie: string): AccountPr
     not_placeable_reason: 'a deposit offer is not a bet',
     state: 'active',
   };
+}
+
+/**
+ * A like card on a later fixture for a bet-boost single whose event has started: same account, kind and capture
+ * state, a new promo_id. `event` is used for a sports card, `race` for a racing one.
+ */
+export function replacementCard(
+  gone: AccountPromo,
+  id: number,
+  from: { event?: PromoSportsEvent; race?: PromoRace },
+): AccountPromo | undefined {
+  if (gone.kind === 'racing' && gone.promo === 'bet_boost')
+    return from.race && racingCard(id, gone.account_id, gone.bookie, from.race);
+  if (gone.kind === 'sports' && gone.voucher_type === 'single' && gone.epk)
+    return from.event && sportsCard(id, gone.account_id, gone.bookie, from.event, gone.placeable_by_id);
+  return undefined;
 }
 
 export function buildAccountPromos(

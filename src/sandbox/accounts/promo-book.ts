@@ -2,10 +2,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Envelope } from '../core/jobs.js';
 import type { SimWorld } from '../world/index.js';
-import { type AccountPromo, buildAccountPromos } from './account-promos.js';
+import { type AccountPromo, buildAccountPromos, replacementCard } from './account-promos.js';
+
+/** Replacement cards take ids from here up, above every block the first cards use. */
+const REPLACEMENT_IDS_FROM = 6001;
 
 export class PromoBook {
   private promos: AccountPromo[] | undefined;
+  /** Cards whose event started and that already have a like card on a later fixture. */
+  private readonly replaced = new Set<number>();
   private readonly idempotent = new Map<string, Envelope>();
   private betSeq = 0;
   /** Bet ids differ between runs: a client's store outlives a sandbox restart. */
@@ -39,7 +44,32 @@ export class PromoBook {
 
   /** Promos still active now (the listing shows only these). */
   active(): AccountPromo[] {
+    this.replaceStarted();
     return this.all().filter((p) => this.goneReason(p) === null);
+  }
+
+  /**
+   * Gives every bet-boost single whose event has started (not one that was used) a like card on the next
+   * fixture far enough ahead, so the cards the fixtures promise exist at any sandbox time.
+   */
+  private replaceStarted(): void {
+    const promos = this.all();
+    let added = false;
+    for (const gone of [...promos]) {
+      if (gone.state !== 'active' || this.replaced.has(gone.promo_id) || this.goneReason(gone) === null) continue;
+      const taken = new Set(promos.filter((p) => p.account_id === gone.account_id && p.epk).map((p) => p.epk!));
+      const id = Math.max(REPLACEMENT_IDS_FROM - 1, ...promos.map((p) => p.promo_id)) + 1;
+      const w = this.world();
+      const card =
+        gone.kind === 'racing'
+          ? replacementCard(gone, id, { race: w.promoRace(taken) })
+          : replacementCard(gone, id, { event: w.sportsEventsForPromos(taken)[0] });
+      if (!card) continue;
+      this.replaced.add(gone.promo_id);
+      promos.push(card);
+      added = true;
+    }
+    if (added) promos.sort((a, b) => a.promo_id - b.promo_id);
   }
 
   find(promo_id: number): AccountPromo | undefined {
@@ -60,13 +90,26 @@ export class PromoBook {
     return `promo-${promo_id}-${this.runId}-${String(this.betSeq).padStart(4, '0')}`;
   }
 
-  dump(): { promos: AccountPromo[] | null; idempotent: [string, Envelope][]; betSeq: number } {
-    return structuredClone({ promos: this.promos ?? null, idempotent: [...this.idempotent], betSeq: this.betSeq });
+  dump(): { promos: AccountPromo[] | null; idempotent: [string, Envelope][]; betSeq: number; replaced: number[] } {
+    return structuredClone({
+      promos: this.promos ?? null,
+      idempotent: [...this.idempotent],
+      betSeq: this.betSeq,
+      replaced: [...this.replaced],
+    });
   }
 
-  load(d: { promos: AccountPromo[] | null; idempotent: [string, Envelope][]; betSeq: number }): void {
+  load(d: {
+    promos: AccountPromo[] | null;
+    idempotent: [string, Envelope][];
+    betSeq: number;
+    /** Absent in snapshots from before card replacement. */
+    replaced?: number[];
+  }): void {
     const copy = structuredClone(d);
     this.promos = copy.promos ?? undefined;
+    this.replaced.clear();
+    for (const id of copy.replaced ?? []) this.replaced.add(id);
     this.idempotent.clear();
     for (const [k, v] of copy.idempotent) this.idempotent.set(k, v);
     this.betSeq = Math.max(this.betSeq, copy.betSeq);
@@ -74,6 +117,7 @@ export class PromoBook {
 
   reset(): void {
     this.promos = undefined;
+    this.replaced.clear();
     this.idempotent.clear();
     this.betSeq = 0;
   }

@@ -26,8 +26,13 @@ import { RollingLimit } from './rate-limit.js';
 import { type BetOutcome, legWins, sportsOutcome } from './settlement.js';
 import { epkDay, outrights, type SportEvent, sportsDay } from './sports.js';
 
-/** A racing boost card goes on a race at least this far from its start. */
-const PROMO_RACE_LEAD_MS = 30 * 60_000;
+/**
+ * A bet-boost card (sports or racing) goes on an event at least this far from its start, so a card a client
+ * has just listed stays placeable for a while even on a fast clock (3 hours are 3.6 real minutes at speed 50).
+ */
+export const PROMO_CARD_LEAD_MS = 3 * 60 * 60_000;
+/** Days from today (UTC) searched for promo fixtures: far enough that the lead always finds some. */
+const PROMO_DAYS = 3;
 
 /** How a placed bet is decided, kept by the betting routes when they record it. */
 export type PlacedBet =
@@ -284,15 +289,20 @@ export class SimWorld {
     });
   }
 
-  /** The first thoroughbred race, today or tomorrow, at least 30 minutes from its start: it carries a boost card. */
-  promoRace(): PromoRace | undefined {
+  /**
+   * The first thoroughbred race at least PROMO_CARD_LEAD_MS from its start (racing keys in `exclude` skipped):
+   * it carries a racing boost card.
+   */
+  promoRace(exclude: ReadonlySet<string> = new Set()): PromoRace | undefined {
     const now = this.nowMs();
     const today = dayOf(now);
-    for (const date of [today, addDays(today, 1)]) {
+    // Meetings are dated by the track's local day, which runs ahead of UTC: start a day back.
+    for (let i = -1; i < PROMO_DAYS; i++) {
+      const date = addDays(today, i);
       for (const m of this.racingMeetings(date).filter((x) => x.race_type === 'R')) {
         for (let n = 1; n <= m.races; n++) {
           const race = this.race(m.track, n, m.race_type, date, m.country);
-          if (!race || race.startMs < now + PROMO_RACE_LEAD_MS) continue;
+          if (!race || race.startMs < now + PROMO_CARD_LEAD_MS || exclude.has(race.key)) continue;
           const runners = race.runners.map(({ number, name, win }) => ({ number, name, win }));
           return {
             epk: race.key,
@@ -318,13 +328,19 @@ export class SimWorld {
     return this.nowMs() >= race.startMs ? 'in_play' : 'prematch';
   }
 
-  sportsEventsForPromos(): PromoSportsEvent[] {
+  /**
+   * Up to 12 events, soonest first, that start at least PROMO_CARD_LEAD_MS from now (epks in `exclude` skipped):
+   * the bet-boost cards go on these.
+   */
+  sportsEventsForPromos(exclude: ReadonlySet<string> = new Set()): PromoSportsEvent[] {
     const now = this.nowMs();
     const today = dayOf(now);
     const out: PromoSportsEvent[] = [];
-    for (const d of [today, addDays(today, 1)]) {
+    for (let i = 0; i < PROMO_DAYS; i++) {
+      const d = addDays(today, i);
       for (const ev of this.day(d)) {
-        if (ev.isOutright || ev.startMs <= now || ev.def.perDay < 4) continue;
+        if (ev.isOutright || ev.startMs < now + PROMO_CARD_LEAD_MS || ev.def.perDay < 4 || exclude.has(ev.epk))
+          continue;
         const h2h =
           ev.links.length > 0 ? this.card(ev, ev.links[0]!.bookie).find((m) => m.market === 'head_to_head') : undefined;
         const sel = h2h?.selections[0];
