@@ -45,16 +45,23 @@ const sandboxBets = async () =>
 
 const title = (id: string) => desk.ld.message(id)?.embeds[0]?.title ?? '';
 
+/**
+ * The race's runners from /bet-racing's autocomplete. The bot answers within its short autocomplete budget, with
+ * no runners while the race's prices have not come back yet (a busy machine), so ask until they have.
+ */
 async function runnersOfRace(): Promise<string[]> {
   const { ld } = desk;
-  const choices = (await ld.autocomplete({
-    user: ld.users.bettor,
-    channelId: ld.channelIds.bets,
-    name: 'bet-racing',
-    options: { track: race.value, race: race.raceNum, date: race.date, runner: '' },
-    focused: 'runner',
-  })) as Array<{ value: string }>;
-  return choices.map((c) => c.value);
+  const ask = async () => {
+    const choices = (await ld.autocomplete({
+      user: ld.users.bettor,
+      channelId: ld.channelIds.bets,
+      name: 'bet-racing',
+      options: { track: race.value, race: race.raceNum, date: race.date, runner: '' },
+      focused: 'runner',
+    })) as Array<{ value: string }>;
+    return choices.length > 0 ? choices.map((c) => c.value) : undefined;
+  };
+  return until(`the runners of ${race.track} R${race.raceNum}`, ask, { timeoutMs: 20_000, everyMs: 250 });
 }
 
 /** Sends /bet-racing and returns the public slip message. */
