@@ -4,6 +4,7 @@ import { Client, Events, GatewayIntentBits, Options } from 'discord.js';
 import { GatewayClient } from '../gateway/index.js';
 import { ClosingCapture } from './analytics/closing.js';
 import { Approvals } from './betting/approvals.js';
+import { type BetJobContext, BetResults } from './betting/bet-results.js';
 import { BetService } from './betting/bet-service.js';
 import { closeExpiredSlips } from './betting/slip-expiry.js';
 import { Catalog } from './catalog/catalog.js';
@@ -23,7 +24,7 @@ import { COMPONENT_OWNERS } from './handlers/owners.js';
 import { reconcileYesterday } from './ledger/daily-reconciliation.js';
 import { loadCommands } from './loader.js';
 import { BetRecordRepo } from './repos/bet-records.js';
-import { JobRepo } from './repos/jobs.js';
+import { type JobRecord, JobRepo } from './repos/jobs.js';
 import { Ledger } from './repos/ledger.js';
 import { OnceRepo } from './repos/once.js';
 import { ProposalRepo } from './repos/proposals.js';
@@ -242,6 +243,9 @@ function buildServices(
   const records = new BetRecordRepo(store);
   const slips = new SlipRepo(store);
   const { tunables } = config;
+  const results = new BetResults({ records, outbox, logger, now });
+  // A bet job's outcome moves its record (placed, refused, result unknown) and queues the slip message's edit.
+  tracker.on('bet', (job, outcome) => results.apply(job as JobRecord<BetJobContext>, outcome));
   const bets = new BetService({
     gateway,
     store,
@@ -249,7 +253,7 @@ function buildServices(
     slips,
     records,
     tracker,
-    outbox,
+    results,
     tunables,
     callbackUrl,
     logger,

@@ -1,12 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { APIError, NetworkError, RequestTimeoutError } from '../../gateway/errors.js';
-import {
-  betOutcomeOf,
-  type JobOutcome,
-  type MarketCard,
-  type MarketSelection,
-  type SportsPriceCheckResult,
-} from '../../gateway/index.js';
+import type { MarketCard, MarketSelection, SportsPriceCheckResult } from '../../gateway/index.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { BotTunables } from '../config/config.js';
 import type { Logger } from '../config/logger.js';
@@ -14,7 +8,6 @@ import { UserFacingError } from '../discord/user-errors.js';
 import type { GatewayPort } from '../gateway-port.js';
 import { approvalPolicy, approvalsNeeded } from '../model/approval-policy.js';
 import { dayIn } from '../model/dates.js';
-import { RANK } from '../model/edit-rank.js';
 import { selectionName, sortMarkets } from '../model/markets.js';
 import { formatMoney } from '../model/odds.js';
 import {
@@ -30,11 +23,9 @@ import type { BetRecord, BetRecordRepo, ClaimOutcome } from '../repos/bet-record
 import { exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
 import type { JobRecord } from '../repos/jobs.js';
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
-import type { Outbox } from '../results/outbox.js';
 import type { ResultTracker } from '../results/result-tracker.js';
 import type { BotStore } from '../store/index.js';
-import { recordView } from '../views/bet-record.js';
-import { closedSlipView, jobLostView, receiptView, submittedView } from '../views/slip.js';
+import type { BetJobContext, BetResults } from './bet-results.js';
 import { waitForPriceCheck } from './price-wait.js';
 import {
   kindLivePrice,
@@ -56,7 +47,7 @@ export interface BetServiceDeps {
   slips: SlipRepo;
   records: BetRecordRepo;
   tracker: ResultTracker;
-  outbox: Outbox;
+  results: BetResults;
   tunables: BotTunables;
   callbackUrl: string | undefined;
   logger: Logger;
@@ -86,16 +77,6 @@ export interface SlipRequest {
   sessionId?: string;
   /** The guild's settings when the interaction's gate already read them (read once per interaction). */
   settings?: GuildSettings;
-}
-
-export interface BetJobContext {
-  /** The bet record this job belongs to (write-ahead, see repos/bet-records.ts). */
-  placementId: string;
-  slip: SlipPayload;
-  guildId: string | null;
-  userId: string;
-  day: string;
-  odds: number;
 }
 
 /** What Confirm did. After a claim, everything shown goes through the outbox, so only the state is returned. */
@@ -173,9 +154,7 @@ export function livePriceOf(result: SportsPriceCheckResult, marketRef: string): 
  * and turn the result into one edit of the slip message.
  */
 export class BetService {
-  constructor(private readonly d: BetServiceDeps) {
-    d.tracker.on('bet', (job, outcome) => this.#onBetOutcome(job as JobRecord<BetJobContext>, outcome));
-  }
+  constructor(private readonly d: BetServiceDeps) {}
 
   /** Picks the session for a bookie: the admin's choice, else the first active one; refuses an inactive one. */
   async sessionFor(guildId: string | null, bookie: string, known?: GuildSettings): Promise<string> {
@@ -273,7 +252,7 @@ export class BetService {
       } as JobRecord<BetJobContext>;
       void handle
         .wait({ signal: AbortSignal.timeout(RESEND_WAIT_MS) })
-        .then((outcome) => this.#onBetOutcome(job, outcome))
+        .then((outcome) => this.d.results.apply(job, outcome))
         .catch((err) => this.d.logger.warn('a resent promo gave no outcome yet', { err }));
     });
   }
@@ -476,7 +455,7 @@ export class BetService {
       const reason = this.d.logger.redact(String((err as Error)?.message ?? err)).slice(0, 300);
       this.d.logger.warn('place_bet failed', { placementId: record.placementId, move, err });
       const moved = await this.d.records[move](record.placementId, { note: reason }, this.d.now());
-      if (moved) await this.#show(moved);
+      if (moved) await this.d.results.show(moved);
       return moved ?? (await this.d.records.get(record.placementId)) ?? record;
     }
     // The 202 is stored before anything else happens to it: the job row, then the record's move.
@@ -505,7 +484,7 @@ export class BetService {
       { correlationId: handle.correlationId, timeoutAt: Number.isFinite(timeoutAt) ? timeoutAt : null, odds: live },
       this.d.now(),
     );
-    if (moved) await this.#show(moved);
+    if (moved) await this.d.results.show(moved);
     this.d.tracker.track(handle.envelope);
     return moved ?? (await this.d.records.get(record.placementId)) ?? record;
   }
@@ -537,67 +516,11 @@ export class BetService {
     if (!closed) return { kind: 'handled', record: await this.d.records.bySlip(slipId) };
     return { kind: 'cancelled', slip: slip.payload };
   }
-
-  /** Queues the slip message's edit for the record's state (idempotent: the outbox keeps the latest stage). */
-  async #show(record: BetRecord): Promise<void> {
-    if (!record.messageId) return;
-    const staged = recordView(record);
-    if (staged) await this.d.outbox.edit(record.channelId, record.messageId, staged.view, staged.rank);
-  }
-
   /** Re-queues the message of a record (after reconciliation or a restart). */
   show(record: BetRecord): Promise<void> {
-    return this.#show(record);
-  }
-
-  async #onBetOutcome(job: JobRecord<BetJobContext>, outcome: JobOutcome): Promise<void> {
-    const placementId = job.context.placementId;
-    if (placementId === undefined) return this.#onLegacyOutcome(job, outcome);
-    const now = this.d.now();
-    let moved: BetRecord | undefined;
-    if (outcome.status === 'completed') {
-      const receipt = betOutcomeOf(outcome.result);
-      if (receipt.placed) {
-        moved = await this.d.records.markPlaced(
-          placementId,
-          { betId: receipt.betId, odds: receipt.odds ?? job.context.odds },
-          now,
-        );
-      } else if (!receipt.unreadable) {
-        moved = await this.d.records.markRefused(
-          placementId,
-          { note: receipt.message ?? 'the bookmaker refused the bet' },
-          now,
-        );
-      } else {
-        this.d.logger.warn('bet result of an unexpected shape; the bet is checked against the book instead', {
-          correlationId: job.correlationId,
-        });
-        moved = await this.d.records.markResultUnknown(placementId, { note: 'unreadable result' }, now);
-      }
-    } else {
-      moved = await this.d.records.markResultUnknown(
-        placementId,
-        { note: `the gateway reported the job as ${outcome.status}` },
-        now,
-      );
-    }
-    const record = moved ?? (await this.d.records.get(placementId));
-    if (record) await this.#show(record);
-  }
-
-  /** Jobs recorded before bet records existed carry no placement id: show their result as before. */
-  async #onLegacyOutcome(job: JobRecord<BetJobContext>, outcome: JobOutcome): Promise<void> {
-    if (!job.channelId || !job.messageId) return;
-    const view =
-      outcome.status === 'completed'
-        ? receiptView(job.context.slip, outcome.result ?? { success: false })
-        : jobLostView(job.context.slip, outcome.status);
-    await this.d.outbox.edit(job.channelId, job.messageId, view, RANK.final);
+    return this.d.results.show(record);
   }
 }
-
-export { closedSlipView, submittedView };
 
 const PROPOSE_WITH = { sports: '/bet', racing: '/bet-racing', promo: '/promos' } as const;
 
