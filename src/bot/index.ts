@@ -246,12 +246,14 @@ function buildServices(
   const results = new BetResults({ records, outbox, logger, now });
   // A bet job's outcome moves its record (placed, refused, result unknown) and queues the slip message's edit.
   tracker.on('bet', (job, outcome) => results.apply(job as JobRecord<BetJobContext>, outcome));
+  const proposals = new ProposalRepo(store);
   const bets = new BetService({
     gateway,
     store,
     catalog,
     slips,
     records,
+    proposals,
     tracker,
     results,
     tunables,
@@ -259,7 +261,6 @@ function buildServices(
     logger,
     now,
   });
-  const proposals = new ProposalRepo(store);
   const ledger = new Ledger(store);
   const approvals = new Approvals({ store, bets, slips, proposals, ledger, outbox, tunables, logger, now });
   const context: BotContext = {

@@ -15,7 +15,7 @@ import type { Outbox } from '../results/outbox.js';
 import type { BotStore } from '../store/index.js';
 import { proposalClosedView, proposalView, reminderView } from '../views/proposal.js';
 import type { BetService } from './bet-service.js';
-import { overLimitText } from './bet-service.js';
+import { overLimitText } from './placement.js';
 import { boundSelection } from './slip-kinds.js';
 
 export interface ApprovalDeps {
