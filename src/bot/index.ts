@@ -6,7 +6,9 @@ import { ClosingCapture } from './analytics/closing.js';
 import { Approvals } from './betting/approvals.js';
 import { type BetJobContext, BetResults } from './betting/bet-results.js';
 import { BetService } from './betting/bet-service.js';
+import { Placement } from './betting/placement.js';
 import { closeExpiredSlips } from './betting/slip-expiry.js';
+import { SlipFactory } from './betting/slip-factory.js';
 import { Catalog } from './catalog/catalog.js';
 import { warmCaches } from './catalog/choices.js';
 import { type BotConfig, callbackUrlOf } from './config/config.js';
@@ -247,22 +249,36 @@ function buildServices(
   // A bet job's outcome moves its record (placed, refused, result unknown) and queues the slip message's edit.
   tracker.on('bet', (job, outcome) => results.apply(job as JobRecord<BetJobContext>, outcome));
   const proposals = new ProposalRepo(store);
-  const bets = new BetService({
+  const factory = new SlipFactory({ gateway, store, catalog, slips, tunables, callbackUrl, now });
+  const placement = new Placement({
     gateway,
     store,
-    catalog,
     slips,
     records,
     proposals,
     tracker,
     results,
+    prices: factory,
     tunables,
     callbackUrl,
     logger,
     now,
   });
+  const bets = new BetService({ factory, placement, results, slips, records });
   const ledger = new Ledger(store);
-  const approvals = new Approvals({ store, bets, slips, proposals, ledger, outbox, tunables, logger, now });
+  const approvals = new Approvals({
+    store,
+    placement,
+    prices: factory,
+    records,
+    slips,
+    proposals,
+    ledger,
+    outbox,
+    tunables,
+    logger,
+    now,
+  });
   const context: BotContext = {
     config,
     gateway,

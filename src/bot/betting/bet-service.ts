@@ -1,259 +1,53 @@
-import { randomBytes } from 'node:crypto';
-import type { MarketCard, MarketSelection, SportsPriceCheckResult } from '../../gateway/index.js';
-import type { Catalog } from '../catalog/catalog.js';
-import type { BotTunables } from '../config/config.js';
-import type { Logger } from '../config/logger.js';
-import { UserFacingError } from '../discord/user-errors.js';
-import type { GatewayPort } from '../gateway-port.js';
-import { selectionName, sortMarkets } from '../model/markets.js';
-import { checkMinOdds, checkStake, type PriceRoute, type SlipPayload, slipKind } from '../model/slip-rules.js';
+import type { SlipPayload } from '../model/slip-rules.js';
 import type { BetRecord, BetRecordRepo } from '../repos/bet-records.js';
-import { type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
-import type { ProposalRepo } from '../repos/proposals.js';
+import type { GuildSettings } from '../repos/guild-settings.js';
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
-import type { ResultTracker } from '../results/result-tracker.js';
-import type { BotStore } from '../store/index.js';
 import type { BetResults } from './bet-results.js';
-import { type CancelResult, type ConfirmResult, Placement } from './placement.js';
-import { waitForPriceCheck } from './price-wait.js';
-import {
-  kindLivePrice,
-  type PromoSlipRequest,
-  preparePromoSlip,
-  prepareRacingSlip,
-  type RacingSlipRequest,
-  type SlipKindDeps,
-  type SlipLifetime,
-} from './slip-kinds.js';
+import type { CancelResult, ConfirmResult, Placement } from './placement.js';
+import type { SlipFactory, SlipRequest } from './slip-factory.js';
+import type { PromoSlipRequest, RacingSlipRequest, SlipLifetime } from './slip-kinds.js';
 
 export interface BetServiceDeps {
-  gateway: GatewayPort;
-  store: BotStore;
-  catalog: Catalog;
+  factory: SlipFactory;
+  placement: Placement;
+  results: BetResults;
   slips: SlipRepo;
   records: BetRecordRepo;
-  proposals: ProposalRepo;
-  tracker: ResultTracker;
-  results: BetResults;
-  tunables: BotTunables;
-  callbackUrl: string | undefined;
-  logger: Logger;
-  now: () => number;
-}
-
-export interface SlipRequest {
-  guildId: string | null;
-  channelId: string;
-  userId: string;
-  epk: string;
-  bookie: string;
-  marketRef: string;
-  /** Dollars; must be whole cents (checked with checkStake). */
-  stake: number;
-  minOdds?: number;
-  /**
-   * Set when /bet chose the book (no bookie named): the session it chose and the live price it just checked there,
-   * so the slip goes through that session at that price instead of a second check; `route` is shown on the slip.
-   */
-  routed?: { sessionId: string; live: number; route: PriceRoute };
-  /**
-   * The session to bet through when the member picked it from a price read there (/compare's "Bet at best",
-   * "Bet again at" after a price move): still checked active and on the book, and the price is checked again.
-   * Otherwise the book's session.
-   */
-  sessionId?: string;
-  /** The guild's settings when the interaction's gate already read them (read once per interaction). */
-  settings?: GuildSettings;
-}
-
-function findSelection(
-  card: MarketCard,
-  marketRef: string,
-): { market: MarketCard['markets'][number]; sel: MarketSelection } | undefined {
-  for (const market of sortMarkets(card.markets)) {
-    const sel = market.selections.find((s) => s.market_ref === marketRef);
-    if (sel) return { market, sel };
-  }
-  return undefined;
-}
-
-/** A sports price-check result's price for one market_ref (or the only price it carries). */
-export function livePriceOf(result: SportsPriceCheckResult, marketRef: string): number | undefined {
-  if (result.status !== 'success') return undefined;
-  const rows = result.selections ?? [];
-  const row = rows.find((s) => s.market_ref === marketRef) ?? (rows.length === 1 ? rows[0] : undefined);
-  const price = row?.price;
-  return typeof price === 'number' && price > 1 ? price : undefined;
 }
 
 /**
- * The bet flow without Discord: build a slip (price-checked), confirm it once, place by market_ref,
- * and turn the result into one edit of the slip message.
+ * The bet flow as handlers and commands call it (`ctx.bets`): slips are made by the SlipFactory, confirmed and sent
+ * by Placement, and their records shown by BetResults. Only attachMessage is its own: storing a slip's message and
+ * showing the bet's state there when a claim came first.
  */
 export class BetService {
-  readonly #placement: Placement;
+  constructor(private readonly d: BetServiceDeps) {}
 
-  constructor(private readonly d: BetServiceDeps) {
-    this.#placement = new Placement({ ...d, prices: this });
+  /** The session for a bookie (see SlipFactory.sessionFor). */
+  sessionFor(guildId: string | null, bookie: string, known?: GuildSettings): Promise<string> {
+    return this.d.factory.sessionFor(guildId, bookie, known);
   }
 
-  /** Picks the session for a bookie: the admin's choice, else the first active one; refuses an inactive one. */
-  async sessionFor(guildId: string | null, bookie: string, known?: GuildSettings): Promise<string> {
-    const settings = known ?? (await getSettings(this.d.store, guildId));
-    const sessions = await this.d.catalog.loadSessions();
-    const chosen = settings.sessions[bookie];
-    if (chosen !== undefined) {
-      const s = sessions.find((x) => x.session_id === chosen);
-      if (!s)
-        throw new UserFacingError(
-          `The session chosen for ${bookie} (${chosen}) no longer exists. An admin can pick another with /settings.`,
-        );
-      if (!s.active) {
-        throw new UserFacingError(
-          `The session chosen for ${bookie} (${chosen}) is inactive. Start it, or have an admin pick another with /settings.`,
-        );
-      }
-      return chosen;
-    }
-    const active = sessions.find((s) => s.bookie === bookie && s.active);
-    if (!active) {
-      throw new UserFacingError(
-        `No active session for ${bookie}. Start one (see /sessions), or bet with another book.`,
-      );
-    }
-    return active.session_id;
+  /** Live price of one sports selection (see SlipFactory.livePrice). */
+  livePrice(sessionId: string, sport: string, epk: string, marketRef: string, bookie?: string): Promise<number> {
+    return this.d.factory.livePrice(sessionId, sport, epk, marketRef, bookie);
   }
 
-  /** A session chosen for the best price (by /bet or /compare): still there, still active, on the slip's book. */
-  async #chosenSession(sessionId: string, bookie: string, again: string): Promise<string> {
-    const s = (await this.d.catalog.loadSessions()).find((x) => x.session_id === sessionId);
-    if (!s?.active || s.bookie !== bookie) {
-      throw new UserFacingError(`The ${bookie} session this price was read at is no longer active. ${again}`);
-    }
-    return sessionId;
+  /** The live price of any kind of slip (see SlipFactory.livePriceFor). */
+  livePriceFor(p: SlipPayload): Promise<number> {
+    return this.d.factory.livePriceFor(p);
   }
 
-  /** Live price of one selection, by market_ref, through the price check of the session. */
-  async livePrice(sessionId: string, sport: string, epk: string, marketRef: string, bookie?: string): Promise<number> {
-    const submission = await this.d.gateway.priceChecks.sports({
-      session_ids: [sessionId],
-      category: 'sports',
-      sport,
-      epk,
-      market_ref: marketRef,
-      ...(this.d.callbackUrl ? { callback_url: this.d.callbackUrl } : {}),
-    });
-    const job = submission.jobs[0];
-    if (!job) throw new UserFacingError('The price check returned nothing. Try again in a moment.');
-    const outcome = await waitForPriceCheck(job, bookie);
-    if (outcome.status !== 'completed') {
-      throw new UserFacingError(`The price check did not finish (${outcome.status}). Try again in a moment.`);
-    }
-    const price = livePriceOf(outcome.result, marketRef);
-    if (price === undefined) {
-      const err = outcome.result.error;
-      throw new UserFacingError(
-        `The bookmaker gave no live price for this selection${typeof err === 'string' ? ` (${err.slice(0, 200)})` : ''}. It may be suspended: pick another.`,
-      );
-    }
-    return price;
+  prepareSlip(req: SlipRequest, expiresInMs?: SlipLifetime): Promise<SlipRecord<SlipPayload>> {
+    return this.d.factory.prepareSlip(req, expiresInMs);
   }
 
-  /** The live price of any kind of slip (sports by market_ref, a racing runner, a promo card's boosted price). */
-  async livePriceFor(p: SlipPayload): Promise<number> {
-    if (slipKind(p) === 'sports') return this.livePrice(p.sessionId, p.sport, p.epk, p.marketRef, p.bookie);
-    const live = await kindLivePrice(this.d.gateway, p, this.d.callbackUrl);
-    if (live === undefined) throw new UserFacingError('This slip cannot be priced any more. Make a new one.');
-    return live;
-  }
-
-  /** A racing slip (win or place on a runner at one book), price-checked and stored like a sports one. */
   prepareRacingSlip(req: RacingSlipRequest, expiresInMs?: SlipLifetime): Promise<SlipRecord<SlipPayload>> {
-    return prepareRacingSlip(this.#kindDeps(), req, expiresInMs);
+    return this.d.factory.prepareRacingSlip(req, expiresInMs);
   }
 
-  /** A promo slip (a bet-boost card placed by id through place_promo). */
   preparePromoSlip(req: PromoSlipRequest, expiresInMs?: SlipLifetime): Promise<SlipRecord<SlipPayload>> {
-    return preparePromoSlip(this.#kindDeps(), req, expiresInMs);
-  }
-
-  #kindDeps(): SlipKindDeps {
-    const d = this.d;
-    return {
-      gateway: d.gateway,
-      store: d.store,
-      slips: d.slips,
-      tunables: d.tunables,
-      callbackUrl: d.callbackUrl,
-      now: d.now,
-      sessionFor: (guildId, bookie, settings) => this.sessionFor(guildId, bookie, settings),
-    };
-  }
-
-  /**
-   * Checks everything a slip needs, price-checks it and stores it; the caller shows slipView. A slip that
-   * becomes a proposal lives as long as the proposal (`expiresInMs`).
-   */
-  async prepareSlip(req: SlipRequest, expiresInMs?: (stakeCents: number) => number): Promise<SlipRecord<SlipPayload>> {
-    const settings = req.settings ?? (await getSettings(this.d.store, req.guildId));
-    const stakeCheck = checkStake(req.stake, stakeLimits(settings, this.d.tunables));
-    if (!stakeCheck.ok) throw new UserFacingError(stakeCheck.message);
-    const card = await this.d.catalog.loadCard(req.epk, req.bookie);
-    if (!card.bound)
-      throw new UserFacingError(
-        `${req.bookie} is not attached to this event, so no bet can be routed. Pick another book.`,
-      );
-    if (!card.market_ref_betting_enabled) {
-      throw new UserFacingError(`${req.bookie} does not take bets by market reference right now. Pick another book.`);
-    }
-    const found = findSelection(card, req.marketRef);
-    if (!found?.sel.bettable) {
-      throw new UserFacingError(
-        'That selection is no longer bettable on this card. Open the card again with /markets and pick another.',
-      );
-    }
-    const event = await this.d.catalog.event(req.epk);
-    const sport = event?.sport ?? req.epk.split('/')[0] ?? '';
-    const sessionId = req.routed
-      ? await this.#chosenSession(req.routed.sessionId, req.bookie, 'Run /bet again.')
-      : req.sessionId
-        ? await this.#chosenSession(req.sessionId, req.bookie, 'Make a new slip with /bet or /compare.')
-        : await this.sessionFor(req.guildId, req.bookie, settings);
-    const live = req.routed?.live ?? (await this.livePrice(sessionId, sport, req.epk, req.marketRef, req.bookie));
-    const minCheck = checkMinOdds(req.minOdds, live);
-    if (!minCheck.ok) throw new UserFacingError(minCheck.message);
-    const now = this.d.now();
-    const slip: SlipRecord<SlipPayload> = {
-      slipId: randomBytes(9).toString('base64url'),
-      guildId: req.guildId,
-      channelId: req.channelId,
-      messageId: null,
-      userId: req.userId,
-      createdAt: now,
-      expiresAt: now + (expiresInMs?.(Math.round(req.stake * 100)) ?? this.d.tunables.slipExpiryMs),
-      payload: {
-        epk: req.epk,
-        sport,
-        eventName: event?.name ?? req.epk,
-        bookie: req.bookie,
-        sessionId,
-        marketKey: found.market.market,
-        marketLabel: found.market.label || found.market.market,
-        selectionLabel: selectionName(found.sel.label, found.sel.line),
-        selectionName: found.sel.label,
-        marketRef: req.marketRef,
-        stake: Math.round(req.stake * 100) / 100,
-        stakeCents: Math.round(req.stake * 100),
-        ...(event && Number.isFinite(Date.parse(event.start_time)) ? { startsAt: Date.parse(event.start_time) } : {}),
-        shownOdds: live,
-        ...(req.minOdds === undefined ? {} : { minOdds: req.minOdds }),
-        ...(event?.start_time ? { startTime: event.start_time } : {}),
-        userId: req.userId,
-        ...(req.routed ? { route: req.routed.route } : {}),
-      },
-    };
-    await this.d.slips.create(slip);
-    return slip;
+    return this.d.factory.preparePromoSlip(req, expiresInMs);
   }
 
   async attachMessage(slipId: string, channelId: string, messageId: string): Promise<void> {
@@ -275,17 +69,17 @@ export class BetService {
     where: { channelId: string; messageId: string | null },
     opts: { approved?: boolean } = {},
   ): Promise<ConfirmResult> {
-    return this.#placement.confirm(slipId, userId, where, opts);
+    return this.d.placement.confirm(slipId, userId, where, opts);
   }
 
   /** Cancel by the owner (see Placement.cancel). */
   cancel(slipId: string, userId: string): Promise<CancelResult> {
-    return this.#placement.cancel(slipId, userId);
+    return this.d.placement.cancel(slipId, userId);
   }
 
   /** Sends a promo record again with its stored idempotency key (see Placement.resendPromo). */
   resendPromo(record: BetRecord): Promise<BetRecord> {
-    return this.#placement.resendPromo(record);
+    return this.d.placement.resendPromo(record);
   }
 
   /** Re-queues the message of a record (after reconciliation or a restart). */

@@ -4,7 +4,7 @@ import type {
   MessageMentionOptions,
   ModalSubmitInteraction,
 } from 'discord.js';
-import type { SlipRequest } from '../betting/bet-service.js';
+import type { SlipRequest } from '../betting/slip-factory.js';
 import type { SlipLifetime } from '../betting/slip-kinds.js';
 import type { BotContext } from '../context.js';
 import { approvalsNeeded } from '../model/approval-policy.js';
