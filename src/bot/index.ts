@@ -5,7 +5,6 @@ import { GatewayClient } from '../gateway/index.js';
 import { ClosingCapture } from './analytics/closing.js';
 import { Approvals } from './betting/approvals.js';
 import { type BetJobContext, BetResults } from './betting/bet-results.js';
-import { BetService } from './betting/bet-service.js';
 import { Placement } from './betting/placement.js';
 import { closeExpiredSlips } from './betting/slip-expiry.js';
 import { SlipFactory } from './betting/slip-factory.js';
@@ -264,7 +263,6 @@ function buildServices(
     logger,
     now,
   });
-  const bets = new BetService({ factory, placement, results, slips, records });
   const ledger = new Ledger(store);
   const approvals = new Approvals({
     store,
@@ -284,7 +282,9 @@ function buildServices(
     gateway,
     store,
     catalog,
-    bets,
+    slipFactory: factory,
+    placement,
+    betResults: results,
     approvals,
     tracker,
     jobs,
@@ -308,7 +308,8 @@ function buildServices(
     records,
     slips,
     proposals,
-    bets,
+    results,
+    placement,
     approvals,
     callbackUrl,
     context,
@@ -339,7 +340,7 @@ async function startWebhookReceiver({ config, deps, logger, now, stops }: Start,
 
 /** The reconciler, the closing-line capture and the settlement watcher (run by the leader, see startBeats). */
 function backgroundWorkers({ config, logger, now, stops }: Start, s: Services) {
-  const { gateway, records, bets, callbackUrl } = s;
+  const { gateway, records, results, placement, callbackUrl } = s;
   const reconciler = new Reconciler({
     gateway,
     records,
@@ -348,8 +349,8 @@ function backgroundWorkers({ config, logger, now, stops }: Start, s: Services) {
     safeWindowMs: config.tunables.reconcileWindowMs,
     intervalMs: config.tunables.reconcileIntervalMs,
     callbackUrl,
-    show: (record) => bets.show(record),
-    resend: (record) => bets.resendPromo(record),
+    show: (record) => results.show(record),
+    resend: (record) => placement.resendPromo(record),
   });
   stops.push(() => reconciler.stop());
 
@@ -433,7 +434,7 @@ async function resumeAfterStop({ config, logger, now }: Start, s: Services): Pro
     const staged = recordView(record);
     if (staged) stages.push({ record, channelId: record.channelId, messageId: record.messageId, rank: staged.rank });
   }
-  for (const { record } of await s.outbox.unrecorded(stages)) await s.bets.show(record);
+  for (const { record } of await s.outbox.unrecorded(stages)) await s.results.show(record);
 }
 
 /**

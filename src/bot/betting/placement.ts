@@ -97,6 +97,13 @@ export function sendFailure(err: unknown): 'markNotSent' | 'markSendUnknown' {
 export class Placement {
   constructor(private readonly d: PlacementDeps) {}
 
+  /** Stores the slip's message; when a claim came first (a quick last approval), it shows the bet's state. */
+  async attachMessage(slipId: string, channelId: string, messageId: string): Promise<void> {
+    await this.d.slips.setMessage(slipId, channelId, messageId);
+    const record = await this.d.records.bySlip(slipId);
+    if (record) await this.d.results.show(record);
+  }
+
   /**
    * Confirm: check the live price (nothing is held yet, so a failure leaves the slip confirmable), then claim
    * the slip and write the bet record `sending` with the day's hold in one statement, then place. From the
