@@ -68,8 +68,14 @@ const sports: Command['execute'] = async (interaction, ctx) => {
     return replyEphemeral(interaction, 'That selection is not on the card any more. Pick it again from the list.');
   }
   const event = await ctx.catalog.event(epk);
-  const sessionId = await ctx.bets.sessionFor(interaction.guildId, bookie);
-  const live = await ctx.bets.livePrice(sessionId, event?.sport ?? epk.split('/')[0] ?? '', epk, marketRef, bookie);
+  const sessionId = await ctx.slipFactory.sessionFor(interaction.guildId, bookie);
+  const live = await ctx.slipFactory.livePrice(
+    sessionId,
+    event?.sport ?? epk.split('/')[0] ?? '',
+    epk,
+    marketRef,
+    bookie,
+  );
   const view = priceView({
     title: `${sel.label} — ${market?.label ?? 'market'}`,
     subtitle: `${event?.name ?? epk} · card price ${sel.odds.toFixed(2)}`,

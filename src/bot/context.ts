@@ -1,5 +1,7 @@
 import type { Approvals } from './betting/approvals.js';
-import type { BetService } from './betting/bet-service.js';
+import type { BetResults } from './betting/bet-results.js';
+import type { Placement } from './betting/placement.js';
+import type { SlipFactory } from './betting/slip-factory.js';
 import type { Catalog } from './catalog/catalog.js';
 import type { BotConfig } from './config/config.js';
 import type { Logger } from './config/logger.js';
@@ -19,7 +21,10 @@ export interface BotContext {
   gateway: GatewayPort;
   store: BotStore;
   catalog: Catalog;
-  bets: BetService;
+  /** The bet flow: slips made (sessions, prices), then confirmed and sent, then their records shown. */
+  slipFactory: SlipFactory;
+  placement: Placement;
+  betResults: BetResults;
   approvals: Approvals;
   tracker: ResultTracker;
   jobs: JobRepo;

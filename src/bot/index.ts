@@ -4,8 +4,10 @@ import { Client, Events, GatewayIntentBits, Options } from 'discord.js';
 import { GatewayClient } from '../gateway/index.js';
 import { ClosingCapture } from './analytics/closing.js';
 import { Approvals } from './betting/approvals.js';
-import { BetService } from './betting/bet-service.js';
+import { type BetJobContext, BetResults } from './betting/bet-results.js';
+import { Placement } from './betting/placement.js';
 import { closeExpiredSlips } from './betting/slip-expiry.js';
+import { SlipFactory } from './betting/slip-factory.js';
 import { Catalog } from './catalog/catalog.js';
 import { warmCaches } from './catalog/choices.js';
 import { type BotConfig, callbackUrlOf } from './config/config.js';
@@ -23,7 +25,7 @@ import { COMPONENT_OWNERS } from './handlers/owners.js';
 import { reconcileYesterday } from './ledger/daily-reconciliation.js';
 import { loadCommands } from './loader.js';
 import { BetRecordRepo } from './repos/bet-records.js';
-import { JobRepo } from './repos/jobs.js';
+import { type JobRecord, JobRepo } from './repos/jobs.js';
 import { Ledger } from './repos/ledger.js';
 import { OnceRepo } from './repos/once.js';
 import { ProposalRepo } from './repos/proposals.js';
@@ -242,28 +244,47 @@ function buildServices(
   const records = new BetRecordRepo(store);
   const slips = new SlipRepo(store);
   const { tunables } = config;
-  const bets = new BetService({
+  const results = new BetResults({ records, outbox, logger, now });
+  // A bet job's outcome moves its record (placed, refused, result unknown) and queues the slip message's edit.
+  tracker.on('bet', (job, outcome) => results.apply(job as JobRecord<BetJobContext>, outcome));
+  const proposals = new ProposalRepo(store);
+  const factory = new SlipFactory({ gateway, store, catalog, slips, tunables, callbackUrl, now });
+  const placement = new Placement({
     gateway,
     store,
-    catalog,
     slips,
     records,
+    proposals,
     tracker,
-    outbox,
+    results,
+    prices: factory,
     tunables,
     callbackUrl,
     logger,
     now,
   });
-  const proposals = new ProposalRepo(store);
   const ledger = new Ledger(store);
-  const approvals = new Approvals({ store, bets, slips, proposals, ledger, outbox, tunables, logger, now });
+  const approvals = new Approvals({
+    store,
+    placement,
+    prices: factory,
+    records,
+    slips,
+    proposals,
+    ledger,
+    outbox,
+    tunables,
+    logger,
+    now,
+  });
   const context: BotContext = {
     config,
     gateway,
     store,
     catalog,
-    bets,
+    slipFactory: factory,
+    placement,
+    betResults: results,
     approvals,
     tracker,
     jobs,
@@ -287,7 +308,8 @@ function buildServices(
     records,
     slips,
     proposals,
-    bets,
+    results,
+    placement,
     approvals,
     callbackUrl,
     context,
@@ -318,7 +340,7 @@ async function startWebhookReceiver({ config, deps, logger, now, stops }: Start,
 
 /** The reconciler, the closing-line capture and the settlement watcher (run by the leader, see startBeats). */
 function backgroundWorkers({ config, logger, now, stops }: Start, s: Services) {
-  const { gateway, records, bets, callbackUrl } = s;
+  const { gateway, records, results, placement, callbackUrl } = s;
   const reconciler = new Reconciler({
     gateway,
     records,
@@ -327,8 +349,8 @@ function backgroundWorkers({ config, logger, now, stops }: Start, s: Services) {
     safeWindowMs: config.tunables.reconcileWindowMs,
     intervalMs: config.tunables.reconcileIntervalMs,
     callbackUrl,
-    show: (record) => bets.show(record),
-    resend: (record) => bets.resendPromo(record),
+    show: (record) => results.show(record),
+    resend: (record) => placement.resendPromo(record),
   });
   stops.push(() => reconciler.stop());
 
@@ -412,7 +434,7 @@ async function resumeAfterStop({ config, logger, now }: Start, s: Services): Pro
     const staged = recordView(record);
     if (staged) stages.push({ record, channelId: record.channelId, messageId: record.messageId, rank: staged.rank });
   }
-  for (const { record } of await s.outbox.unrecorded(stages)) await s.bets.show(record);
+  for (const { record } of await s.outbox.unrecorded(stages)) await s.results.show(record);
 }
 
 /**

@@ -7,6 +7,7 @@ import { dayIn } from '../model/dates.js';
 import { RANK } from '../model/edit-rank.js';
 import { formatOdds } from '../model/odds.js';
 import { decideOnLivePrice, type SlipPayload, slipKind } from '../model/slip-rules.js';
+import type { BetRecordRepo } from '../repos/bet-records.js';
 import { exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
 import type { Ledger, LedgerKind } from '../repos/ledger.js';
 import type { Proposal, ProposalRepo } from '../repos/proposals.js';
@@ -14,13 +15,14 @@ import type { SlipRecord, SlipRepo } from '../repos/slips.js';
 import type { Outbox } from '../results/outbox.js';
 import type { BotStore } from '../store/index.js';
 import { proposalClosedView, proposalView, reminderView } from '../views/proposal.js';
-import type { BetService } from './bet-service.js';
-import { overLimitText } from './bet-service.js';
+import { type ConfirmResult, type LivePrices, overLimitText, type Placement } from './placement.js';
 import { boundSelection } from './slip-kinds.js';
 
 export interface ApprovalDeps {
   store: BotStore;
-  bets: BetService;
+  placement: Placement;
+  prices: LivePrices;
+  records: BetRecordRepo;
   slips: SlipRepo;
   proposals: ProposalRepo;
   ledger: Ledger;
@@ -151,7 +153,7 @@ export class Approvals {
       return { kind: 'duplicate', left: Math.max(0, p.needed - before.length) };
     }
     // The live price of the bound bet, by its kind (a sports selection, a racing runner, a promo card).
-    const live = await this.d.bets.livePriceFor({ ...slip.payload, shownOdds: p.shownOdds });
+    const live = await this.d.prices.livePriceFor({ ...slip.payload, shownOdds: p.shownOdds });
     const decision = decideOnLivePrice(
       { ...slip.payload, shownOdds: p.shownOdds },
       live,
@@ -189,10 +191,10 @@ export class Approvals {
   async #place(p: Proposal, slip: SlipPayload, member: Member): Promise<ApproveResult> {
     const placing = await this.d.proposals.move(p.proposalId, ['open'], 'placing', this.d.now(), { round: p.round });
     if (!placing) return { kind: 'approved', left: 0 };
-    let result: Awaited<ReturnType<BetService['confirm']>>;
+    let result: ConfirmResult;
     try {
       // The message id is not needed: the proposal names the slip (its message may not be stored yet).
-      result = await this.d.bets.confirm(
+      result = await this.d.placement.confirm(
         p.slipId,
         p.proposerId,
         { channelId: p.channelId, messageId: p.messageId },
@@ -282,7 +284,7 @@ export class Approvals {
     for (const p of stale) {
       const slip = await this.d.slips.get<SlipPayload>(p.slipId);
       await this.d.slips.close(p.slipId);
-      if (await this.d.bets.recordOf(p.slipId)) {
+      if (await this.d.records.bySlip(p.slipId)) {
         await this.d.proposals.move(p.proposalId, ['placing'], 'placed', now);
         continue;
       }

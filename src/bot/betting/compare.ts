@@ -16,7 +16,7 @@ import {
   selectionMatches,
 } from '../model/compare.js';
 import { bettable } from '../model/markets.js';
-import { livePriceOf } from './bet-service.js';
+import { livePriceOf } from './slip-factory.js';
 
 const PRICE_WAIT_MS = 20_000;
 export interface EventBooks {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type AccountPromo, BetType, type RacingSingleBet, type SportsMarketRefBet } from '../../gateway/index.js';
+import type { Catalog } from '../catalog/catalog.js';
 import type { BotTunables } from '../config/config.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import type { GatewayPort } from '../gateway-port.js';
@@ -10,10 +11,11 @@ import { type GuildSettings, getSettings, stakeLimits } from '../repos/guild-set
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
 import type { BotStore } from '../store/index.js';
 import { waitForPriceCheck } from './price-wait.js';
+import { sessionFor } from './sessions.js';
 
 const BONUS_READ_WAIT_MS = 20_000;
 
-/** What building a racing or promo slip needs from the bet service. */
+/** What building a slip needs: the gateway, settings and sessions, and the slip table. */
 export interface SlipKindDeps {
   gateway: GatewayPort;
   store: BotStore;
@@ -21,7 +23,7 @@ export interface SlipKindDeps {
   tunables: BotTunables;
   callbackUrl: string | undefined;
   now: () => number;
-  sessionFor(guildId: string | null, bookie: string, settings?: GuildSettings): Promise<string>;
+  catalog: Catalog;
 }
 
 interface SlipOwner {
@@ -257,7 +259,7 @@ export async function prepareRacingSlip(
   lifetime?: SlipLifetime,
 ): Promise<SlipRecord<SlipPayload>> {
   const stakeCents = await checkedStake(d, req, req.stake);
-  const sessionId = await d.sessionFor(req.guildId, req.bookie, req.settings);
+  const sessionId = await sessionFor(d, req.guildId, req.bookie, req.settings);
   const leg = {
     track: req.track,
     raceNum: req.raceNum,

@@ -60,7 +60,7 @@ export function postRacingSlip(
 ): Promise<void> {
   // A stake above the approval tier asks for the proposal's lifetime: the slip is posted as a proposal.
   return postPreparedSlip(ctx, interaction, bet.stake, (where, lifetime) =>
-    ctx.bets.prepareRacingSlip({ ...bet, ...where }, lifetime),
+    ctx.slipFactory.prepareRacingSlip({ ...bet, ...where }, lifetime),
   );
 }
 

@@ -4,7 +4,7 @@ import type {
   MessageMentionOptions,
   ModalSubmitInteraction,
 } from 'discord.js';
-import type { SlipRequest } from '../betting/bet-service.js';
+import type { SlipRequest } from '../betting/slip-factory.js';
 import type { SlipLifetime } from '../betting/slip-kinds.js';
 import type { BotContext } from '../context.js';
 import { approvalsNeeded } from '../model/approval-policy.js';
@@ -30,7 +30,7 @@ export async function postSlip(
     ctx,
     interaction,
     req.stake,
-    (where, expiresInMs) => ctx.bets.prepareSlip({ ...req, ...where }, expiresInMs),
+    (where, expiresInMs) => ctx.slipFactory.prepareSlip({ ...req, ...where }, expiresInMs),
     gate,
   );
 }
@@ -73,7 +73,7 @@ export async function postPreparedSlip(
       view,
       { users: [slip.userId], roles: policy.approverRoleId ? [policy.approverRoleId] : [] },
     );
-    await ctx.bets.attachMessage(slip.slipId, message.channelId, message.id);
+    await ctx.placement.attachMessage(slip.slipId, message.channelId, message.id);
     await ctx.approvals.attachMessage(proposal.proposalId, message.channelId, message.id);
     return;
   }
@@ -81,7 +81,7 @@ export async function postPreparedSlip(
   const message = await postBelow(interaction, 'Your bet slip is posted below. Confirm it there.', view, {
     users: [slip.userId],
   });
-  await ctx.bets.attachMessage(slip.slipId, message.channelId, message.id);
+  await ctx.placement.attachMessage(slip.slipId, message.channelId, message.id);
 }
 
 /** Fills the deferred (ephemeral) placeholder with `note`, then posts `view` publicly as a follow-up. */

@@ -42,7 +42,7 @@ export const slipConfirm: ComponentHandler = async (interaction, [slipId], ctx) 
   if (!interaction.isButton()) return;
   await interaction.deferUpdate();
   await checkBettable(ctx, interaction);
-  const result = await ctx.bets.confirm(slipId ?? '', interaction.user.id, {
+  const result = await ctx.placement.confirm(slipId ?? '', interaction.user.id, {
     channelId: interaction.channelId,
     messageId: interaction.message.id,
   });
@@ -79,7 +79,7 @@ export const slipConfirm: ComponentHandler = async (interaction, [slipId], ctx) 
     }
     case 'handled':
       // Buttons still showing on a handled slip: the record's own message is re-queued (it may be in flight).
-      if (result.record) await ctx.bets.show(result.record);
+      if (result.record) await ctx.betResults.show(result.record);
       else if (interaction.message.createdTimestamp + ctx.config.tunables.slipExpiryMs < ctx.now()) {
         await interaction.editReply({ components: [] });
       }
@@ -90,7 +90,7 @@ export const slipConfirm: ComponentHandler = async (interaction, [slipId], ctx) 
 export const slipCancel: ComponentHandler = async (interaction, [slipId], ctx) => {
   if (!interaction.isButton()) return;
   await interaction.deferUpdate();
-  const result = await ctx.bets.cancel(slipId ?? '', interaction.user.id);
+  const result = await ctx.placement.cancel(slipId ?? '', interaction.user.id);
   if (result.kind === 'cancelled') {
     const view = closedSlipView(result.slip, 'Bet slip cancelled', 'Cancelled. Nothing was placed.');
     return void (await interaction.editReply({ content: '', embeds: view.embeds, components: [] }));

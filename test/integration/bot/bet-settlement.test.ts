@@ -41,7 +41,7 @@ afterAll(async () => {
 /** A slip as /bet would make it, posted in #bets by the bot so its message can be edited. */
 async function slipFor(marketRef: string, stake = 5) {
   const ctx = desk.bot.context;
-  const slip = await ctx.bets.prepareSlip({
+  const slip = await ctx.slipFactory.prepareSlip({
     guildId: desk.ld.guildId,
     channelId: desk.ld.channelIds.bets,
     userId: desk.ld.users.bettor.id,
@@ -55,7 +55,7 @@ async function slipFor(marketRef: string, stake = 5) {
     embeds: [{ title: 'Bet slip' }],
     components: [],
   });
-  await ctx.bets.attachMessage(slip.slipId, desk.ld.channelIds.bets, messageId);
+  await ctx.placement.attachMessage(slip.slipId, desk.ld.channelIds.bets, messageId);
   return { slip, messageId };
 }
 
@@ -69,7 +69,7 @@ describe('bet service and settlement against the sandbox', () => {
     });
     const where = { channelId: desk.ld.channelIds.bets, messageId };
     const results = await Promise.all(
-      Array.from({ length: 5 }, () => ctx.bets.confirm(slip.slipId, desk.ld.users.bettor.id, where)),
+      Array.from({ length: 5 }, () => ctx.placement.confirm(slip.slipId, desk.ld.users.bettor.id, where)),
     );
     expect(results.filter((r) => r.kind === 'recorded')).toHaveLength(1);
     await until('the receipt', () => edits.some((t) => t.startsWith('Bet placed')), { timeoutMs: 15_000 });
@@ -98,7 +98,7 @@ describe('bet service and settlement against the sandbox', () => {
       slip.slipId,
     );
     const before = (await state()).bets.length;
-    const r = await ctx.bets.confirm(slip.slipId, desk.ld.users.bettor.id, {
+    const r = await ctx.placement.confirm(slip.slipId, desk.ld.users.bettor.id, {
       channelId: desk.ld.channelIds.bets,
       messageId,
     });
@@ -137,7 +137,7 @@ describe('bet service and settlement against the sandbox', () => {
       ...s,
       sessions: { ...s.sessions, bookie_a: '5e55a1fa-0000-4000-8000-0000000000b2' },
     }));
-    await expect(ctx.bets.sessionFor(desk.ld.guildId, 'bookie_a')).rejects.toThrow(/no longer exists|inactive/);
+    await expect(ctx.slipFactory.sessionFor(desk.ld.guildId, 'bookie_a')).rejects.toThrow(/no longer exists|inactive/);
     const sessions = await ctx.gateway.sessions.list();
     const idle = sessions.find((x) => !x.active);
     expect(idle).toBeDefined();
@@ -145,6 +145,8 @@ describe('bet service and settlement against the sandbox', () => {
       ...s,
       sessions: { ...s.sessions, [idle?.bookie ?? '']: idle?.session_id ?? '' },
     }));
-    await expect(ctx.bets.sessionFor(desk.ld.guildId, idle?.bookie ?? '')).rejects.toThrow(/is inactive.*\/settings/);
+    await expect(ctx.slipFactory.sessionFor(desk.ld.guildId, idle?.bookie ?? '')).rejects.toThrow(
+      /is inactive.*\/settings/,
+    );
   });
 });

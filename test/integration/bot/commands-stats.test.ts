@@ -25,7 +25,7 @@ beforeAll(async () => {
   expect(event).toBeDefined();
   // Three bets through the bet service, as the slip's Confirm places them.
   for (const [i, marketRef] of refs.slice(0, 3).entries()) {
-    const slip = await ctx.bets.prepareSlip({
+    const slip = await ctx.slipFactory.prepareSlip({
       guildId: desk.ld.guildId,
       channelId: desk.ld.channelIds.bets,
       userId: desk.ld.users.bettor.id,
@@ -35,8 +35,8 @@ beforeAll(async () => {
       stake: 5 + i,
     });
     const messageId = await ctx.poster.post(desk.ld.channelIds.bets, { embeds: [{ title: 'slip' }], components: [] });
-    await ctx.bets.attachMessage(slip.slipId, desk.ld.channelIds.bets, messageId);
-    const r = await ctx.bets.confirm(slip.slipId, desk.ld.users.bettor.id, {
+    await ctx.placement.attachMessage(slip.slipId, desk.ld.channelIds.bets, messageId);
+    const r = await ctx.placement.confirm(slip.slipId, desk.ld.users.bettor.id, {
       channelId: desk.ld.channelIds.bets,
       messageId,
     });

@@ -40,13 +40,15 @@ beforeAll(async () => {
   await desk.bot.store.kv.delete('cache:sessions');
   const events = await desk.bot.context.catalog.loadEvents(upcomingWindow(Date.now()));
   // An event whose head-to-head both bookie_c sessions price now.
-  const { bets, catalog } = desk.bot.context;
+  const { slipFactory, catalog } = desk.bot.context;
   for (const e of events.filter((x) => x.status === 'prematch' && (x.books ?? []).includes('bookie_c'))) {
     const card = await catalog.loadCard(e.event_id, 'bookie_c');
     const sel = card.markets.find((m) => m.market === 'head_to_head')?.selections.find((x) => x.bettable);
     if (!card.bound || !card.market_ref_betting_enabled || !sel?.market_ref) continue;
     const priced = await Promise.all(
-      [first, second].map((id) => bets.livePrice(id, e.sport, e.event_id, sel.market_ref as string).catch(() => 0)),
+      [first, second].map((id) =>
+        slipFactory.livePrice(id, e.sport, e.event_id, sel.market_ref as string).catch(() => 0),
+      ),
     );
     if (priced.every((p) => p > 0)) {
       event = e;

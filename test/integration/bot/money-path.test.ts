@@ -32,7 +32,7 @@ const gatewayBets = async () =>
 /** A slip as /bet makes it, posted in #bets by the bot. */
 async function slipFor(stake: number, ref = refs[0] as string) {
   const ctx = desk.bot.context;
-  const slip = await ctx.bets.prepareSlip({
+  const slip = await ctx.slipFactory.prepareSlip({
     guildId: desk.ld.guildId,
     channelId: desk.ld.channelIds.bets,
     userId: desk.ld.users.bettor.id,
@@ -42,7 +42,7 @@ async function slipFor(stake: number, ref = refs[0] as string) {
     stake,
   });
   const messageId = await ctx.poster.post(desk.ld.channelIds.bets, { content: 'slip', embeds: [], components: [] });
-  await ctx.bets.attachMessage(slip.slipId, desk.ld.channelIds.bets, messageId);
+  await ctx.placement.attachMessage(slip.slipId, desk.ld.channelIds.bets, messageId);
   return { slip, where: { channelId: desk.ld.channelIds.bets, messageId } };
 }
 
@@ -64,7 +64,7 @@ describe('the money path against the sandbox and the local Discord', () => {
       components: [],
     });
     const before = await gatewayBets();
-    const r = await desk.bot.context.bets.confirm(slip.slipId, desk.ld.users.bettor.id, {
+    const r = await desk.bot.context.placement.confirm(slip.slipId, desk.ld.users.bettor.id, {
       channelId: desk.ld.channelIds.bets,
       messageId: other,
     });
@@ -77,14 +77,14 @@ describe('the money path against the sandbox and the local Discord', () => {
     const { slip, where } = await slipFor(3);
     await sandbox('/faults', { errorRates: { '/v3/price_check': 1 } });
     try {
-      await expect(desk.bot.context.bets.confirm(slip.slipId, desk.ld.users.bettor.id, where)).rejects.toThrow(
+      await expect(desk.bot.context.placement.confirm(slip.slipId, desk.ld.users.bettor.id, where)).rejects.toThrow(
         /Nothing was placed and the slip is still open/,
       );
     } finally {
       await sandbox('/faults', {});
     }
     expect(await new BetRecordRepo(desk.bot.store).bySlip(slip.slipId)).toBeUndefined();
-    const again = await desk.bot.context.bets.confirm(slip.slipId, desk.ld.users.bettor.id, where);
+    const again = await desk.bot.context.placement.confirm(slip.slipId, desk.ld.users.bettor.id, where);
     expect(again.kind).toBe('recorded');
     await until('the result of the retried Confirm', () => /^Bet placed|^Bet not placed/.test(title(where.messageId)), {
       timeoutMs: 15_000,
@@ -94,7 +94,7 @@ describe('the money path against the sandbox and the local Discord', () => {
   it('retries a receipt edit Discord refuses with 5xx until it lands, without a restart', async () => {
     const { slip, where } = await slipFor(4, refs[1] ?? refs[0]);
     desk.ld.faults.inject({ method: 'PATCH', path: `/messages/${where.messageId}`, status: 502, times: 6 });
-    const r = await desk.bot.context.bets.confirm(slip.slipId, desk.ld.users.bettor.id, where);
+    const r = await desk.bot.context.placement.confirm(slip.slipId, desk.ld.users.bettor.id, where);
     expect(r.kind).toBe('recorded');
     await until('the receipt after the 5xx', () => /^Bet placed|^Bet not placed/.test(title(where.messageId)), {
       timeoutMs: 30_000,

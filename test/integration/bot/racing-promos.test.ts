@@ -387,7 +387,7 @@ describe('the promo inbox', () => {
       intervalMs: 60_000,
       callbackUrl: undefined,
       show: async () => undefined,
-      resend: (r) => desk.bot.context.bets.resendPromo(r),
+      resend: (r) => desk.bot.context.placement.resendPromo(r),
     });
     await reconciler.run();
     const after = await until(

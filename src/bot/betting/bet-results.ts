@@ -1,0 +1,89 @@
+import { betOutcomeOf, type JobOutcome } from '../../gateway/index.js';
+import type { Logger } from '../config/logger.js';
+import { RANK } from '../model/edit-rank.js';
+import type { SlipPayload } from '../model/slip-rules.js';
+import type { BetRecord, BetRecordRepo } from '../repos/bet-records.js';
+import type { JobRecord } from '../repos/jobs.js';
+import type { Outbox } from '../results/outbox.js';
+import { recordView } from '../views/bet-record.js';
+import { jobLostView, receiptView } from '../views/slip.js';
+
+/** What a bet job carries from the send to its outcome. */
+export interface BetJobContext {
+  /** The bet record this job belongs to (write-ahead, see repos/bet-records.ts). */
+  placementId: string;
+  slip: SlipPayload;
+  guildId: string | null;
+  userId: string;
+  day: string;
+  odds: number;
+}
+
+export interface BetResultsDeps {
+  records: BetRecordRepo;
+  outbox: Outbox;
+  logger: Logger;
+  now: () => number;
+}
+
+/**
+ * A bet job's outcome applied to its record: the named bet move it makes (placed, refused, result unknown), then
+ * the slip message's edit for the state the record is in. index.ts hands it the tracker's `bet` outcomes.
+ */
+export class BetResults {
+  constructor(private readonly d: BetResultsDeps) {}
+
+  /** Queues the slip message's edit for the record's state (idempotent: the outbox keeps the latest stage). */
+  async show(record: BetRecord): Promise<void> {
+    if (!record.messageId) return;
+    const staged = recordView(record);
+    if (staged) await this.d.outbox.edit(record.channelId, record.messageId, staged.view, staged.rank);
+  }
+
+  /** Moves the job's record by its outcome (every move is guarded, so applying one twice is harmless). */
+  async apply(job: JobRecord<BetJobContext>, outcome: JobOutcome): Promise<void> {
+    const placementId = job.context.placementId;
+    if (placementId === undefined) return this.#applyLegacy(job, outcome);
+    const now = this.d.now();
+    let moved: BetRecord | undefined;
+    if (outcome.status === 'completed') {
+      const receipt = betOutcomeOf(outcome.result);
+      if (receipt.placed) {
+        moved = await this.d.records.markPlaced(
+          placementId,
+          { betId: receipt.betId, odds: receipt.odds ?? job.context.odds },
+          now,
+        );
+      } else if (!receipt.unreadable) {
+        moved = await this.d.records.markRefused(
+          placementId,
+          { note: receipt.message ?? 'the bookmaker refused the bet' },
+          now,
+        );
+      } else {
+        this.d.logger.warn('bet result of an unexpected shape; the bet is checked against the book instead', {
+          correlationId: job.correlationId,
+        });
+        moved = await this.d.records.markResultUnknown(placementId, { note: 'unreadable result' }, now);
+      }
+    } else {
+      moved = await this.d.records.markResultUnknown(
+        placementId,
+        { note: `the gateway reported the job as ${outcome.status}` },
+        now,
+      );
+    }
+    const record = moved ?? (await this.d.records.get(placementId));
+    if (record) await this.show(record);
+  }
+
+  /** Jobs recorded before bet records existed carry no placement id: show their result as before. */
+  async #applyLegacy(job: JobRecord<BetJobContext>, outcome: JobOutcome): Promise<void> {
+    if (!job.channelId || !job.messageId) return;
+    const view =
+      outcome.status === 'completed'
+        ? receiptView(job.context.slip, outcome.result ?? { success: false })
+        : jobLostView(job.context.slip, outcome.status);
+    await this.d.outbox.edit(job.channelId, job.messageId, view, RANK.final);
+  }
+}

@@ -1,0 +1,308 @@
+import { randomBytes } from 'node:crypto';
+import { APIError, NetworkError, RequestTimeoutError } from '../../gateway/errors.js';
+import type { BotTunables } from '../config/config.js';
+import type { Logger } from '../config/logger.js';
+import { UserFacingError } from '../discord/user-errors.js';
+import type { GatewayPort } from '../gateway-port.js';
+import { approvalPolicy, approvalsNeeded } from '../model/approval-policy.js';
+import { dayIn } from '../model/dates.js';
+import { formatMoney } from '../model/odds.js';
+import { checkStake, decideOnLivePrice, type PriceDecision, type SlipPayload, slipKind } from '../model/slip-rules.js';
+import type { BetRecord, BetRecordRepo, ClaimOutcome } from '../repos/bet-records.js';
+import { exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
+import type { JobRecord } from '../repos/jobs.js';
+import type { ProposalRepo } from '../repos/proposals.js';
+import type { SlipRecord, SlipRepo } from '../repos/slips.js';
+import type { ResultTracker } from '../results/result-tracker.js';
+import type { BotStore } from '../store/index.js';
+import type { BetJobContext, BetResults } from './bet-results.js';
+import { submitRecord } from './slip-kinds.js';
+
+const RESEND_WAIT_MS = 120_000;
+
+/** The live price of a slip of any kind, read at Confirm. */
+export interface LivePrices {
+  livePriceFor(p: SlipPayload): Promise<number>;
+}
+
+export interface PlacementDeps {
+  gateway: GatewayPort;
+  store: BotStore;
+  slips: SlipRepo;
+  records: BetRecordRepo;
+  proposals: ProposalRepo;
+  tracker: ResultTracker;
+  results: BetResults;
+  prices: LivePrices;
+  tunables: BotTunables;
+  callbackUrl: string | undefined;
+  logger: Logger;
+  now: () => number;
+}
+
+/** What Confirm did. After a claim, everything shown goes through the outbox, so only the state is returned. */
+export type ConfirmResult =
+  | { kind: 'recorded'; record: BetRecord }
+  | { kind: 'not_owner'; ownerId: string }
+  | { kind: 'expired'; slip: SlipPayload }
+  | { kind: 'handled'; record: BetRecord | undefined }
+  | { kind: 'wrong_message' }
+  | { kind: 'needs_approval' }
+  | {
+      kind: 'closed';
+      slip: SlipPayload;
+      title: string;
+      message: string;
+      /** The live price when the price moved: the slip offers to bet again at it. */
+      priceMoved?: number;
+    };
+
+export type CancelResult =
+  | { kind: 'cancelled'; slip: SlipPayload }
+  | { kind: 'not_owner'; ownerId: string }
+  | { kind: 'handled'; record: BetRecord | undefined };
+
+/** Why a claim found no room: the cap, what it allows, what is already held against it. */
+export function overLimitText(o: Extract<ClaimOutcome, { kind: 'over_limit' }>, p: SlipPayload): string {
+  const limit = formatMoney(o.limitCents / 100);
+  const used = formatMoney(o.usedCents / 100);
+  const room = formatMoney(Math.max(0, o.limitCents - o.usedCents) / 100);
+  const what: Record<typeof o.cap, string> = {
+    member_day: `today's limit of ${limit} per member (you have ${used} staked)`,
+    event: `the syndicate's cap of ${limit} on ${p.eventName} (${used} already rides on it)`,
+    market: `the syndicate's cap of ${limit} on ${p.marketLabel} in ${p.eventName} (${used} already rides on it)`,
+    session_day: `today's cap of ${limit} through the ${p.bookie} account ${p.sessionId} (${used} staked today)`,
+    syndicate_day: `the syndicate's daily cap of ${limit} (${used} staked today)`,
+  };
+  return `Not placed: this bet would take the desk past ${what[o.cap]}. Room left: ${room}. Try a smaller stake, or see /exposure.`;
+}
+
+/** The move a failed place_bet makes: `markNotSent` only when the gateway certainly did not take the bet. */
+export function sendFailure(err: unknown): 'markNotSent' | 'markSendUnknown' {
+  if (err instanceof UserFacingError) return 'markNotSent';
+  if (err instanceof NetworkError || err instanceof RequestTimeoutError) {
+    return err.mayHaveReachedServer ? 'markSendUnknown' : 'markNotSent';
+  }
+  // A 4xx (including 429) is a refusal before any bet was made; a 5xx may come after the bookmaker acted.
+  if (err instanceof APIError && err.status !== undefined && err.status >= 400 && err.status < 500) {
+    return 'markNotSent';
+  }
+  return 'markSendUnknown';
+}
+
+/**
+ * Placing a prepared slip: Confirm's checks (owner, message, expiry, stake, tiers, live price), the claim that
+ * writes the bet record with its hold, the send, and the move a failed send makes. Cancel closes a slip instead.
+ */
+export class Placement {
+  constructor(private readonly d: PlacementDeps) {}
+
+  /** Stores the slip's message; when a claim came first (a quick last approval), it shows the bet's state. */
+  async attachMessage(slipId: string, channelId: string, messageId: string): Promise<void> {
+    await this.d.slips.setMessage(slipId, channelId, messageId);
+    const record = await this.d.records.bySlip(slipId);
+    if (record) await this.d.results.show(record);
+  }
+
+  /**
+   * Confirm: check the live price (nothing is held yet, so a failure leaves the slip confirmable), then claim
+   * the slip and write the bet record `sending` with the day's hold in one statement, then place. From the
+   * claim on, the record says what happened and every message about it goes through the outbox.
+   */
+  async confirm(
+    slipId: string,
+    userId: string,
+    where: { channelId: string; messageId: string | null },
+    opts: { approved?: boolean } = {},
+  ): Promise<ConfirmResult> {
+    const slip = await this.d.slips.get<SlipPayload>(slipId);
+    if (!slip) return { kind: 'handled', record: await this.d.records.bySlip(slipId) };
+    const refused = await this.#mayConfirm(slip, userId, where, opts.approved === true);
+    if (refused) return refused;
+    const p = slip.payload;
+    const settings = await getSettings(this.d.store, slip.guildId);
+    const limits = stakeLimits(settings, this.d.tunables);
+    const perBet = checkStake(p.stake, limits);
+    if (!perBet.ok) return this.#closeBeforeSending(slipId, p, perBet.message);
+    // The tiers are read again too: a slip made under t1 that an admin's lower t1 now puts above it is refused.
+    const tier = opts.approved === true ? undefined : tierRefusal(settings, p);
+    if (tier) return this.#closeBeforeSending(slipId, p, tier);
+    const price = await this.#checkLivePrice(p);
+    if (!price.decision.ok) return this.#closeBeforeSending(slipId, p, price.decision.message, price.live);
+    const claim = await this.d.records.claim({
+      placementId: randomBytes(12).toString('base64url'),
+      slipId,
+      userId,
+      guildKey: slip.guildId ?? 'dm',
+      day: dayIn(this.d.now(), settings.timezone),
+      stakeCents: p.stakeCents ?? Math.round(p.stake * 100),
+      dayLimitCents: Math.round(limits.perDay * 100),
+      caps: exposureCaps(settings),
+      now: this.d.now(),
+    });
+    if (claim.kind === 'handled') return { kind: 'handled', record: claim.record };
+    if (claim.kind === 'other') return { kind: 'handled', record: undefined };
+    if (claim.kind === 'over_limit') return this.#closeBeforeSending(slipId, p, overLimitText(claim, p));
+    return { kind: 'recorded', record: await this.#send(claim.record, price.decision.floor, price.live) };
+  }
+
+  /**
+   * Confirm's first step: whether this click may go on. A proposal's slip is placed only by its last approval; the
+   * click must come from the slip's own message and owner; an expired slip closes. Undefined: go on.
+   */
+  async #mayConfirm(
+    slip: SlipRecord<SlipPayload>,
+    userId: string,
+    where: { channelId: string; messageId: string | null },
+    approved: boolean,
+  ): Promise<ConfirmResult | undefined> {
+    if (!approved && (await this.#isProposal(slip.slipId))) return { kind: 'needs_approval' };
+    // A proposal's approvals place it, from its record: its message id may not be stored yet (decision 1631).
+    if (
+      !approved &&
+      slip.messageId !== null &&
+      (slip.messageId !== where.messageId || slip.channelId !== where.channelId)
+    ) {
+      return { kind: 'wrong_message' };
+    }
+    if (slip.userId !== userId) return { kind: 'not_owner', ownerId: slip.userId };
+    // A crash between posting the slip and storing its message id: the owner's click names the message.
+    if (slip.messageId === null && where.messageId !== null) {
+      await this.d.slips.adoptMessage(slip.slipId, where.channelId, where.messageId);
+    }
+    if (slip.expiresAt > this.d.now()) return undefined;
+    const closed = await this.d.slips.close(slip.slipId);
+    return closed
+      ? { kind: 'expired', slip: slip.payload }
+      : { kind: 'handled', record: await this.d.records.bySlip(slip.slipId) };
+  }
+
+  /** Confirm's price step: the live price and whether the slip still stands at it (nothing is held yet). */
+  async #checkLivePrice(p: SlipPayload): Promise<{ live: number; decision: PriceDecision }> {
+    let live: number;
+    try {
+      live = await this.d.prices.livePriceFor(p);
+    } catch (err) {
+      const why = err instanceof UserFacingError ? err.message : 'The price check failed.';
+      throw new UserFacingError(`${why} Nothing was placed and the slip is still open: press Confirm to try again.`);
+    }
+    return { live, decision: decideOnLivePrice(p, live, this.d.tunables.priceTolerance) };
+  }
+
+  async #isProposal(slipId: string): Promise<boolean> {
+    return (await this.d.proposals.bySlip(slipId)) !== undefined;
+  }
+
+  /** place_bet for a record in `sending`; every way it can end moves the record and queues its message. */
+  async #send(
+    record: BetRecord,
+    floor: number,
+    live: number,
+    onHandle?: (handle: Awaited<ReturnType<typeof submitRecord>>) => void,
+  ): Promise<BetRecord> {
+    const p = record.payload;
+    let handle: Awaited<ReturnType<typeof submitRecord>>;
+    try {
+      handle = await submitRecord(this.d.gateway, record, floor, this.d.callbackUrl);
+      onHandle?.(handle);
+    } catch (err) {
+      const move = sendFailure(err);
+      const reason = this.d.logger.redact(String((err as Error)?.message ?? err)).slice(0, 300);
+      this.d.logger.warn('place_bet failed', { placementId: record.placementId, move, err });
+      const moved = await this.d.records[move](record.placementId, { note: reason }, this.d.now());
+      if (moved) await this.d.results.show(moved);
+      return moved ?? (await this.d.records.get(record.placementId)) ?? record;
+    }
+    // The 202 is stored before anything else happens to it: the job row, then the record's move.
+    const timeoutAt = Date.parse(String(handle.envelope.timeout_at ?? ''));
+    const context: BetJobContext = {
+      placementId: record.placementId,
+      slip: p,
+      guildId: record.guildId,
+      userId: record.userId,
+      day: record.day,
+      odds: live,
+    };
+    await this.d.tracker.record({
+      correlationId: handle.correlationId,
+      kind: 'bet',
+      guildId: record.guildId,
+      channelId: record.channelId,
+      messageId: record.messageId,
+      userId: record.userId,
+      sessionId: p.sessionId,
+      envelope: handle.envelope as unknown as Record<string, unknown>,
+      context,
+    });
+    const moved = await this.d.records.markSubmitted(
+      record.placementId,
+      { correlationId: handle.correlationId, timeoutAt: Number.isFinite(timeoutAt) ? timeoutAt : null, odds: live },
+      this.d.now(),
+    );
+    if (moved) await this.d.results.show(moved);
+    this.d.tracker.track(handle.envelope);
+    return moved ?? (await this.d.records.get(record.placementId)) ?? record;
+  }
+
+  /** A refusal before anything was held or sent: the slip closes (its row goes), nothing was placed. */
+  async #closeBeforeSending(
+    slipId: string,
+    slip: SlipPayload,
+    message: string,
+    priceMoved?: number,
+  ): Promise<ConfirmResult> {
+    const closed = await this.d.slips.close(slipId);
+    if (!closed) return { kind: 'handled', record: await this.d.records.bySlip(slipId) };
+    return {
+      kind: 'closed',
+      slip,
+      title: 'Bet not placed',
+      message,
+      ...(priceMoved === undefined ? {} : { priceMoved }),
+    };
+  }
+
+  /** Cancel by the owner: closes the slip unless a Confirm claimed it first (one statement decides). */
+  async cancel(slipId: string, userId: string): Promise<CancelResult> {
+    const slip = await this.d.slips.get<SlipPayload>(slipId);
+    if (!slip) return { kind: 'handled', record: await this.d.records.bySlip(slipId) };
+    if (slip.userId !== userId) return { kind: 'not_owner', ownerId: slip.userId };
+    const closed = await this.d.slips.close(slipId);
+    if (!closed) return { kind: 'handled', record: await this.d.records.bySlip(slipId) };
+    return { kind: 'cancelled', slip: slip.payload };
+  }
+  /**
+   * Sends a promo record again with its stored idempotency key: the gateway answers with the first job when it
+   * had taken the bet, so this never places twice (reconciliation of promo records, which have no price to match).
+   */
+  async resendPromo(record: BetRecord): Promise<BetRecord> {
+    if (slipKind(record.payload) !== 'promo') return record;
+    const odds = record.odds ?? record.payload.shownOdds;
+    return this.#send(record, odds, odds, (handle) => {
+      // The same key may return a job this desk stored and resolved before (a timeout): its stored outcome runs
+      // no handler again, so the resend reads the job's outcome itself (every move is guarded, twice is harmless).
+      const job = {
+        correlationId: handle.correlationId,
+        context: { placementId: record.placementId, odds },
+      } as JobRecord<BetJobContext>;
+      void handle
+        .wait({ signal: AbortSignal.timeout(RESEND_WAIT_MS) })
+        .then((outcome) => this.d.results.apply(job, outcome))
+        .catch((err) => this.d.logger.warn('a resent promo gave no outcome yet', { err }));
+    });
+  }
+}
+
+const PROPOSE_WITH = { sports: '/bet', racing: '/bet-racing', promo: '/promos' } as const;
+
+/**
+ * Confirm's tier check (decision 1634): a slip whose stake is now above the server's first tier is refused, not
+ * turned into a proposal, because approvers must see a proposal message of its own. The text says how to propose it.
+ */
+export function tierRefusal(settings: GuildSettings, p: SlipPayload): string | undefined {
+  const policy = approvalPolicy(settings);
+  const cents = p.stakeCents ?? Math.round(p.stake * 100);
+  const needed = approvalsNeeded(policy, cents);
+  if (needed === 0) return undefined;
+  return `This stake now needs ${needed === 1 ? 'one approval' : 'two approvals'}: the approval tier was lowered to ${formatMoney(policy.t1Cents / 100)} after this slip was made. Nothing was placed. Run ${PROPOSE_WITH[slipKind(p)]} again with the same stake to propose it for approval.`;
+}
