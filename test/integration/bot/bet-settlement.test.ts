@@ -3,8 +3,8 @@ import { bettable } from '../../../src/bot/betting/markets.js';
 import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
 import { updateSettings } from '../../../src/bot/config/settings.js';
 import type { Event } from '../../../src/gateway/index.js';
+import { type Desk, startDesk } from '../../support/bot-desk.js';
 import { until } from '../../support/wait.js';
-import { type Desk, startDesk } from './desk.js';
 
 let desk: Desk;
 let event: Event;

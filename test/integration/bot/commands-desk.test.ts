@@ -5,8 +5,8 @@ import { dayIn } from '../../../src/bot/catalog/dates.js';
 import { getSettings } from '../../../src/bot/config/settings.js';
 import type { Event } from '../../../src/gateway/index.js';
 import type { OptionInput } from '../../../src/local-discord/index.js';
+import { type Desk, runCommand, startDesk } from '../../support/bot-desk.js';
 import { until } from '../../support/wait.js';
-import { type Desk, runCommand, startDesk } from './desk.js';
 
 let desk: Desk;
 let event: Event;

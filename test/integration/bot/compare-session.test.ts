@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
 import { type Event, GatewayClient } from '../../../src/gateway/index.js';
+import { control, type Desk, startDesk } from '../../support/bot-desk.js';
 import { until } from '../../support/wait.js';
-import { control, type Desk, startDesk } from './desk.js';
 
 // The bravo account: its bookie_c login has a second machine (a laptop, offline until it connects).
 const BRAVO = 'sandbox-key-bravo';

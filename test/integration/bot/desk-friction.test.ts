@@ -6,8 +6,8 @@ import { updateSettings } from '../../../src/bot/config/settings.js';
 import { closedSlipView } from '../../../src/bot/views/slip.js';
 import type { Event } from '../../../src/gateway/index.js';
 import type { OptionInput } from '../../../src/local-discord/index.js';
+import { bettableBookieACard, control, type Desk, runCommand, startDesk } from '../../support/bot-desk.js';
 import { until } from '../../support/wait.js';
-import { bettableBookieACard, control, type Desk, runCommand, startDesk } from './desk.js';
 
 let desk: Desk;
 let event: Event;

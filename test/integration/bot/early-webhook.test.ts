@@ -3,8 +3,8 @@ import { bettable } from '../../../src/bot/betting/markets.js';
 import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
 import type { JobOutcome } from '../../../src/gateway/index.js';
 import { GatewayClient } from '../../../src/gateway/index.js';
+import { API_KEY, type Desk, startDesk } from '../../support/bot-desk.js';
 import { until } from '../../support/wait.js';
-import { API_KEY, type Desk, startDesk } from './desk.js';
 
 const SESSION = '5e55a1fa-0000-4000-8000-00000000000a';
 let desk: Desk;
