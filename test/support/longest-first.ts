@@ -3,11 +3,14 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Files that start a whole desk (sandbox, local Discord, the bot) or several bot processes: the long ones. */
 const DESK_FILES = [/^test\/multi\//, /^test\/chaos\//, /^test\/e2e\//, /^test\/integration\/bot\//];
+/** Files whose beforeAll compiles or installs (tsc over the project, npm pack and install): a minute or so. */
+const BUILD_FILES = [/^test\/integration\/build\//, /^test\/integration\/client\/package-consumer\.test\.ts$/];
 
 /**
  * Runs the longest files first, across both projects, so the run does not end on one long file while the other
- * workers sit idle. "Longest" is the file's duration in the last run (vitest's results cache); a file with no
- * recorded run is guessed: 20 s when it starts a desk, else by its size.
+ * workers sit idle. "Longest" is the file's test time in the last run (vitest's results cache; it leaves out
+ * the file's beforeAll, so a build adds a minute); a file with no recorded run is guessed: 20 s when it starts
+ * a desk, else by its size.
  */
 export default class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -15,10 +18,11 @@ export default class LongestFirst extends BaseSequencer {
     const estimate = (spec: TestSpecification): number => {
       const path = relative(config.root, spec.moduleId);
       const key = `${spec.project.name}:${path}`;
+      const setup = BUILD_FILES.some((file) => file.test(path)) ? 60_000 : 0;
       const last = cache.getFileTestResults(key);
-      if (last) return last.duration;
+      if (last) return setup + last.duration;
       const guess = DESK_FILES.some((dir) => dir.test(path)) ? 20_000 : 0;
-      return guess + (cache.getFileStats(key)?.size ?? 0) / 10;
+      return setup + guess + (cache.getFileStats(key)?.size ?? 0) / 10;
     };
     const ms = new Map(files.map((f) => [f, estimate(f)]));
     return [...files].sort((a, b) => (ms.get(b) ?? 0) - (ms.get(a) ?? 0));
