@@ -3,6 +3,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Files that start a whole desk (sandbox, local Discord, the bot) or several bot processes: the long ones. */
 const DESK_FILES = [/^test\/multi\//, /^test\/chaos\//, /^test\/e2e\//, /^test\/integration\/bot\//];
+/** Files that start bot child processes (each loads the bot under tsx: seconds of CPU before it is ready). */
+const CHILD_PROCESS_FILES = [/^test\/multi\//, /^test\/chaos\//];
 /** Files whose beforeAll compiles or installs (tsc over the project, npm pack and install): a minute or so. */
 const BUILD_FILES = [/^test\/integration\/build\//, /^test\/integration\/client\/package-consumer\.test\.ts$/];
 
@@ -25,6 +27,28 @@ export default class LongestFirst extends BaseSequencer {
       return setup + guess + (cache.getFileStats(key)?.size ?? 0) / 10;
     };
     const ms = new Map(files.map((f) => [f, estimate(f)]));
-    return [...files].sort((a, b) => (ms.get(b) ?? 0) - (ms.get(a) ?? 0));
+    const longestFirst = [...files].sort((a, b) => (ms.get(b) ?? 0) - (ms.get(a) ?? 0));
+    return spaceOut(longestFirst, (f) =>
+      CHILD_PROCESS_FILES.some((dir) => dir.test(relative(config.root, f.moduleId))),
+    );
   }
+}
+
+/**
+ * Keeps two `heavy` files at least three places apart (a heavy file waits while the two before it include one),
+ * so with three workers the bot child processes of two files rarely start at the same moment.
+ */
+function spaceOut<T>(ordered: T[], heavy: (item: T) => boolean): T[] {
+  const out: T[] = [];
+  const waiting: T[] = [];
+  const recentHeavy = () => out.slice(-2).some(heavy);
+  for (const item of ordered) {
+    if (waiting.length > 0 && !recentHeavy()) out.push(waiting.shift() as T);
+    if (heavy(item) && recentHeavy()) waiting.push(item);
+    else if (heavy(item) && waiting.length > 0) {
+      waiting.push(item);
+      out.push(waiting.shift() as T);
+    } else out.push(item);
+  }
+  return [...out, ...waiting];
 }
