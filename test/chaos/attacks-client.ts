@@ -4,13 +4,13 @@ import { inspect } from 'node:util';
 import { AUTOCOMPLETE_READS } from '../../src/bot/catalog/read-allowance.js';
 import { type RunningBot, startBot } from '../../src/bot/index.js';
 import { GatewayClient, GatewayError, parseWebhook, signWebhook, WebhookKeyError } from '../../src/gateway/index.js';
-import { startDesk } from '../e2e/harness.js';
 import {
   cardReadsAtSandbox,
   cardsOfUpcomingEvents,
   floodAutocomplete,
   openMarkets,
 } from '../support/autocomplete-flood.js';
+import { startDesk } from '../support/harness.js';
 import { type HostileMode, startHostileGateway } from '../support/hostile-bodies.js';
 import { emptyResult, type ScenarioResult } from './tally.js';
 

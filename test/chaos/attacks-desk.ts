@@ -2,10 +2,10 @@
 
 import { GUARD_TEXT } from '../../src/bot/discord/component-guard.js';
 import { STAKE_HINT } from '../../src/bot/model/odds.js';
-import { newTrail, openSlip, pickEvent } from '../e2e/flows.js';
-import { forgedAnswer, moneyTrail, SCOPES, scopeControls } from '../e2e/forged-clicks.js';
-import { startDesk } from '../e2e/harness.js';
-import { textOf } from '../e2e/messages.js';
+import { newTrail, openSlip, pickEvent } from '../support/flows.js';
+import { forgedAnswer, moneyTrail, SCOPES, scopeControls } from '../support/forged-clicks.js';
+import { startDesk } from '../support/harness.js';
+import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
 import { emptyResult, type ScenarioResult } from './tally.js';
 

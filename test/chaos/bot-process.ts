@@ -1,7 +1,7 @@
 // The bot alone in a process, configured from the environment, so the chaos suite can kill -9 it.
 // Prints one JSON line `{"ready":true,"receiverUrl":…}` on stdout once it is connected; logs go to stderr.
 import { parseConfig } from '../../src/bot/config/config.js';
-import { loadStartBot } from '../e2e/bot-entry.js';
+import { loadStartBot } from '../support/bot-entry.js';
 
 const startBot = await loadStartBot();
 // A restarted process of the same deployment keeps its lease owner id (BOT_PROCESS_ID) and resumes its jobs.

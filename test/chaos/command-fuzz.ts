@@ -1,5 +1,5 @@
 import { CommandInputError, type InteractionHandle, type LocalDiscord } from '../../src/local-discord/index.js';
-import { textOf } from '../e2e/messages.js';
+import { textOf } from '../support/messages.js';
 import { type CommandCase, makeCommandCase } from './command-cases.js';
 import { createRng } from './rng.js';
 

@@ -1,8 +1,8 @@
 import { type BotStore, openStore } from '../../src/bot/store/index.js';
-import { setBetRole } from '../e2e/bet-role.js';
-import { betSlip, messageMatching, newTrail, pickEvent, press } from '../e2e/flows.js';
-import { startDesk } from '../e2e/harness.js';
-import { textOf } from '../e2e/messages.js';
+import { setBetRole } from '../support/bet-role.js';
+import { betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
+import { startDesk } from '../support/harness.js';
+import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
 import { type BotChild, spawnBot } from './bot-child.js';
 import { ledgerAgainstRecords } from './ledger-check.js';

@@ -1,10 +1,10 @@
 import { expect, it } from 'vitest';
 import { openStore } from '../../src/bot/store/index.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
-import { setBetRole } from '../e2e/bet-role.js';
-import { messageMatching, newTrail, pickEvent, press } from '../e2e/flows.js';
-import { startDesk } from '../e2e/harness.js';
-import { textOf } from '../e2e/messages.js';
+import { setBetRole } from '../support/bet-role.js';
+import { messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
+import { startDesk } from '../support/harness.js';
+import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
 import { type BotChild, spawnBot } from './bot-child.js';
 

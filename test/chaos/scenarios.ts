@@ -1,9 +1,9 @@
 import { updateSettings } from '../../src/bot/repos/guild-settings.js';
 import { signWebhook } from '../../src/gateway/webhooks.js';
-import { setBetRole } from '../e2e/bet-role.js';
-import { betSlip, messageMatching, newTrail, pickEvent, press, SlipRefusedError } from '../e2e/flows.js';
-import { API_KEY, type Desk, startDesk } from '../e2e/harness.js';
-import { textOf } from '../e2e/messages.js';
+import { setBetRole } from '../support/bet-role.js';
+import { betSlip, messageMatching, newTrail, pickEvent, press, SlipRefusedError } from '../support/flows.js';
+import { API_KEY, type Desk, startDesk } from '../support/harness.js';
+import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
 import { spawnBot } from './bot-child.js';
 import { fuzzCommands } from './command-fuzz.js';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalMessage } from '../../src/local-discord/index.js';
 import { localDay, raceStartMs, TRACKS } from '../../src/sandbox/world/racing.js';
+import { messageMatching, newTrail, press, steadyPrices, waitForModal } from '../support/flows.js';
+import { type Desk, startDesk } from '../support/harness.js';
+import { findControl, textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
-import { messageMatching, newTrail, press, steadyPrices, waitForModal } from './flows.js';
-import { type Desk, startDesk } from './harness.js';
-import { findControl, textOf } from './messages.js';
 
 /**
  * Maker-checker for racing bets through the local Discord: a /bet-racing stake above t1 is a proposal like a

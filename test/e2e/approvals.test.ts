@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalMessage } from '../../src/local-discord/index.js';
+import { type BettableSelection, messageMatching, newTrail, pickEvent, press, steadyPrices } from '../support/flows.js';
+import { type Desk, startDesk } from '../support/harness.js';
+import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
-import { type BettableSelection, messageMatching, newTrail, pickEvent, press, steadyPrices } from './flows.js';
-import { type Desk, startDesk } from './harness.js';
-import { textOf } from './messages.js';
 
 /**
  * Maker-checker through the local Discord: stakes above t1 become proposals that approvers (here the Bettor role

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../src/gateway/index.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
 import { findSecrets } from '../chaos/secrets.js';
+import { messageMatching, newTrail, press, type Trail } from '../support/flows.js';
+import { API_KEY, type Desk, startDesk } from '../support/harness.js';
+import { ACK_DEADLINE_MS, ackTime, lastResponseText, textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
-import { messageMatching, newTrail, press, type Trail } from './flows.js';
-import { API_KEY, type Desk, startDesk } from './harness.js';
-import { ACK_DEADLINE_MS, ackTime, lastResponseText, textOf } from './messages.js';
 
 /** The alpha syndicate's active sessions (the sandbox's fixture accounts). */
 const SESSION = {

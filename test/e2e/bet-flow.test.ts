@@ -1,9 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findSecrets } from '../chaos/secrets.js';
+import {
+  type BettableSelection,
+  betSlip,
+  current,
+  messageMatching,
+  newTrail,
+  pickEvent,
+  press,
+} from '../support/flows.js';
+import { type Desk, startDesk } from '../support/harness.js';
+import { ACK_DEADLINE_MS, responseMatching, textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
-import { type BettableSelection, betSlip, current, messageMatching, newTrail, pickEvent, press } from './flows.js';
-import { type Desk, startDesk } from './harness.js';
-import { ACK_DEADLINE_MS, responseMatching, textOf } from './messages.js';
 
 /** The bet flow with WEBHOOK_PUBLIC_URL set: results come by signed webhook (and the poller as backup). */
 describe('betting end to end, webhook path', () => {

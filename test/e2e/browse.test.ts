@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../src/gateway/index.js';
+import { type BettableSelection, pickEvent } from '../support/flows.js';
+import { API_KEY, type Desk, startDesk } from '../support/harness.js';
+import { ACK_DEADLINE_MS, findControl, responseMatching, textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
-import { type BettableSelection, pickEvent } from './flows.js';
-import { API_KEY, type Desk, startDesk } from './harness.js';
-import { ACK_DEADLINE_MS, findControl, responseMatching, textOf } from './messages.js';
 
 describe('browsing events and cards end to end', () => {
   let desk: Desk;

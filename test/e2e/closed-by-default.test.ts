@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setBetRole } from '../support/bet-role.js';
+import { type BettableSelection, betSlip, newTrail, pickEvent, SlipRefusedError } from '../support/flows.js';
+import { type Desk, startDesk } from '../support/harness.js';
+import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
-import { setBetRole } from './bet-role.js';
-import { type BettableSelection, betSlip, newTrail, pickEvent, SlipRefusedError } from './flows.js';
-import { type Desk, startDesk } from './harness.js';
-import { textOf } from './messages.js';
 
 /** A server that has not named a bet role: only Manage Server may bet, and every refusal says how to open it. */
 describe('betting is closed by default', () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BettableSelection, betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
+import { type Desk, startDesk } from '../support/harness.js';
+import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
-import { type BettableSelection, betSlip, messageMatching, newTrail, pickEvent, press } from './flows.js';
-import { type Desk, startDesk } from './harness.js';
-import { textOf } from './messages.js';
 
 /**
  * Exposure caps across members: the hold is the claim, so two Confirms at once never breach a cap together. Each

@@ -2,10 +2,10 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../src/gateway/index.js';
+import { betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
+import { API_KEY, type Desk, startDesk } from '../support/harness.js';
+import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
-import { betSlip, messageMatching, newTrail, pickEvent, press } from './flows.js';
-import { API_KEY, type Desk, startDesk } from './harness.js';
-import { textOf } from './messages.js';
 
 const run = promisify(execFile);
 

@@ -1,8 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type BettableSelection,
+  betSlip,
+  current,
+  messageMatching,
+  newTrail,
+  pickEvent,
+  press,
+} from '../support/flows.js';
+import { type Desk, startDesk } from '../support/harness.js';
+import { ACK_DEADLINE_MS, responseMatching, textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
-import { type BettableSelection, betSlip, current, messageMatching, newTrail, pickEvent, press } from './flows.js';
-import { type Desk, startDesk } from './harness.js';
-import { ACK_DEADLINE_MS, responseMatching, textOf } from './messages.js';
 
 /** No WEBHOOK_PUBLIC_URL: every result comes by the batched poller. A proxy lets the test hold the polls. */
 describe('betting end to end, poll-only path', () => {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../src/gateway/index.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
+import { betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
+import { API_KEY, type Desk, startDesk } from '../support/harness.js';
+import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
-import { betSlip, messageMatching, newTrail, pickEvent, press } from './flows.js';
-import { API_KEY, type Desk, startDesk } from './harness.js';
-import { textOf } from './messages.js';
 
 /**
  * The reconciliation's balance comparison through Discord: each session's cash at the gateway against the

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/bot/repos/ledger.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
+import { betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
+import { type Desk, startDesk } from '../support/harness.js';
+import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
-import { betSlip, messageMatching, newTrail, pickEvent, press } from './flows.js';
-import { type Desk, startDesk } from './harness.js';
-import { textOf } from './messages.js';
 
 /**
  * The reconciliation checks each bet record's ledger entries against its state: a record moved in the store

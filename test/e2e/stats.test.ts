@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../src/gateway/index.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
 import { findSecrets } from '../chaos/secrets.js';
-import { type BettableSelection, betSlip, messageMatching, newTrail, pickEvent, press } from './flows.js';
-import { API_KEY, type Desk, startDesk } from './harness.js';
-import { ACK_DEADLINE_MS, responseMatching } from './messages.js';
+import { type BettableSelection, betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
+import { API_KEY, type Desk, startDesk } from '../support/harness.js';
+import { ACK_DEADLINE_MS, responseMatching } from '../support/messages.js';
 
 const MINUTE = 60_000;
 /** The capture schedule's lead times before the off (src/bot/analytics/closing.ts). */

@@ -7,12 +7,12 @@ import { openStore } from '../../src/bot/store/index.js';
 import { signWebhook } from '../../src/gateway/index.js';
 import type { LocalMessage } from '../../src/local-discord/types.js';
 import { type BotChild, spawnBot } from '../chaos/bot-child.js';
-import { setBetRole } from '../e2e/bet-role.js';
-import { type BettableSelection, betSlip, messageMatching, newTrail, pickEvent, press } from '../e2e/flows.js';
-import { API_KEY, type Desk, startDesk } from '../e2e/harness.js';
-import { textOf } from '../e2e/messages.js';
-import type { SandboxBet } from '../e2e/sandbox-control.js';
 import { createDatabase } from '../pg/cluster.js';
+import { setBetRole } from '../support/bet-role.js';
+import { type BettableSelection, betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
+import { API_KEY, type Desk, startDesk } from '../support/harness.js';
+import { textOf } from '../support/messages.js';
+import type { SandboxBet } from '../support/sandbox-control.js';
 import { until } from '../support/wait.js';
 
 const RESULT = /Bet placed ✅|Bet not placed/;

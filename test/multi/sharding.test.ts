@@ -5,11 +5,11 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { setBetRole } from '../e2e/bet-role.js';
-import { betSlip, messageMatching, newTrail, pickEvent, press } from '../e2e/flows.js';
-import { type Desk, startDesk } from '../e2e/harness.js';
-import { textOf } from '../e2e/messages.js';
 import { createDatabase } from '../pg/cluster.js';
+import { setBetRole } from '../support/bet-role.js';
+import { betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
+import { type Desk, startDesk } from '../support/harness.js';
+import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
 
 const MAIN = fileURLToPath(new URL('../../src/bot/main.ts', import.meta.url));

@@ -64,13 +64,13 @@ export async function startPgCluster(): Promise<PgCluster> {
 
 let seq = 0;
 
-/** A new empty database on the cluster; returns its URL. */
-export async function createDatabase(adminUrl: string, prefix = 't'): Promise<string> {
+/** A new database on the cluster, empty or a copy of `template` (a database name); returns its URL. */
+export async function createDatabase(adminUrl: string, prefix = 't', template?: string): Promise<string> {
   const name = `${prefix}_${process.pid}_${Date.now().toString(36)}_${seq++}`;
   const c = new pg.Client({ connectionString: adminUrl });
   await c.connect();
   try {
-    await c.query(`CREATE DATABASE ${name}`);
+    await c.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   } finally {
     await c.end();
   }

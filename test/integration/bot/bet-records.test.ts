@@ -52,7 +52,7 @@ const claim = (slipId: string, over: Partial<ClaimRequest> = {}) =>
 // The money path's statements on both engines: SQLite on a temp file, PostgreSQL on a fresh database.
 describe.each(ENGINES)('bet records on %s', (engine) => {
   beforeEach(async () => {
-    const fresh = await freshStoreUrl(engine);
+    const fresh = await freshStoreUrl(engine, { migrated: true });
     cleanup = fresh.cleanup;
     store = await openStore(fresh.url);
     slips = new SlipRepo(store);

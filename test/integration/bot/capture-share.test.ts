@@ -1,6 +1,6 @@
 // CAPTURE_SHARE_PERCENT reaches the card limiter of the client the bot builds: the closing capture's lane.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Desk, startDesk } from './desk.js';
+import { type Desk, startDesk } from '../../support/bot-desk.js';
 
 let desk: Desk;
 beforeAll(async () => {

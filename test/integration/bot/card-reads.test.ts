@@ -10,7 +10,7 @@ import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import type { Event, QueuedInfo } from '../../../src/gateway/index.js';
 import { GatewayClient } from '../../../src/gateway/index.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
-import { API_KEY } from './desk.js';
+import { API_KEY } from '../../support/bot-desk.js';
 
 let sandbox: RunningSandbox;
 let dir: string;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobRepo } from '../../../src/bot/repos/jobs.js';
 import { openStore } from '../../../src/bot/store/index.js';
-import { type Desk, startDesk } from './desk.js';
+import { type Desk, startDesk } from '../../support/bot-desk.js';
 
 const job = (correlationId: string) => ({
   correlationId,

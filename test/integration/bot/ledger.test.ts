@@ -76,7 +76,7 @@ describe.each(ENGINES)('the ledger appended from two processes on %s', (engine) 
   let b: BotStore;
   let cleanup: () => void;
   beforeEach(async () => {
-    const fresh = await freshStoreUrl(engine);
+    const fresh = await freshStoreUrl(engine, { migrated: true });
     cleanup = fresh.cleanup;
     a = await openStore(fresh.url);
     b = await openStore(fresh.url);

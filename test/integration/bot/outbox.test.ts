@@ -13,7 +13,7 @@ describe.each(ENGINES)('outbox stages on %s', (engine) => {
   let cleanup: () => void;
   const poster: DiscordPoster = { edit: async () => {}, post: async () => 'm' };
   beforeEach(async () => {
-    const fresh = await freshStoreUrl(engine);
+    const fresh = await freshStoreUrl(engine, { migrated: true });
     cleanup = fresh.cleanup;
     store = await openStore(fresh.url);
     outbox = new Outbox({ store, poster, logger: createLogger({ write: () => {} }), now: Date.now, owner: 'p1' });

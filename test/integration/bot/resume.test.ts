@@ -5,8 +5,8 @@ import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
 import { JobRepo } from '../../../src/bot/repos/jobs.js';
 import { openStore } from '../../../src/bot/store/index.js';
 import { GatewayClient } from '../../../src/gateway/index.js';
+import { API_KEY, type Desk, startDesk } from '../../support/bot-desk.js';
 import { until } from '../../support/wait.js';
-import { API_KEY, type Desk, startDesk } from './desk.js';
 
 let desk: Desk;
 

@@ -20,7 +20,7 @@ describe.each(ENGINES)('store on %s', (engine) => {
   let store: BotStore;
   let cleanup: () => void;
   beforeEach(async () => {
-    const fresh = await freshStoreUrl(engine);
+    const fresh = await freshStoreUrl(engine, { migrated: true });
     cleanup = fresh.cleanup;
     store = await openStore(fresh.url);
   });

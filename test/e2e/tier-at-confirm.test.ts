@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { betSlip, messageMatching, newTrail, pickEvent, press } from '../../e2e/flows.js';
-import { type Desk, startDesk } from '../../e2e/harness.js';
-import { textOf } from '../../e2e/messages.js';
-import { until } from '../../support/wait.js';
+import { betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
+import { type Desk, startDesk } from '../support/harness.js';
+import { textOf } from '../support/messages.js';
+import { until } from '../support/wait.js';
 
 describe('approval tiers at Confirm', () => {
   let desk: Desk;

@@ -1,14 +1,14 @@
-import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
-import { createLogger } from '../../../src/bot/config/logger.js';
-import { type RunningBot, startBot } from '../../../src/bot/index.js';
-import { bettable } from '../../../src/bot/model/markets.js';
-import type { Event, MarketCard } from '../../../src/gateway/index.js';
-import type { LocalDiscord, OptionInput } from '../../../src/local-discord/index.js';
-import type { RunningSandbox } from '../../../src/sandbox/index.js';
-import { startDesk as startE2eDesk } from '../../e2e/harness.js';
-import { until } from '../../support/wait.js';
+import { upcomingWindow } from '../../src/bot/catalog/choices.js';
+import { createLogger } from '../../src/bot/config/logger.js';
+import { type RunningBot, startBot } from '../../src/bot/index.js';
+import { bettable } from '../../src/bot/model/markets.js';
+import type { Event, MarketCard } from '../../src/gateway/index.js';
+import type { LocalDiscord, OptionInput } from '../../src/local-discord/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { startDesk as startE2eDesk } from './harness.js';
+import { until } from './wait.js';
 
-export { API_KEY } from '../../e2e/harness.js';
+export { API_KEY } from './harness.js';
 
 /**
  * Sends a slash command from a member in the bets channel and waits for its first public reply (with an embed,

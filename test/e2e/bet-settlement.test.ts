@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
-import { bettable } from '../../../src/bot/model/markets.js';
-import { updateSettings } from '../../../src/bot/repos/guild-settings.js';
-import type { Event } from '../../../src/gateway/index.js';
-import { until } from '../../support/wait.js';
-import { type Desk, startDesk } from './desk.js';
+import { upcomingWindow } from '../../src/bot/catalog/choices.js';
+import { bettable } from '../../src/bot/model/markets.js';
+import { updateSettings } from '../../src/bot/repos/guild-settings.js';
+import type { Event } from '../../src/gateway/index.js';
+import { type Desk, startDesk } from '../support/bot-desk.js';
+import { until } from '../support/wait.js';
 
 let desk: Desk;
 let event: Event;

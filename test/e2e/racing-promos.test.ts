@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BetRecordRepo } from '../../../src/bot/repos/bet-records.js';
-import { Reconciler } from '../../../src/bot/results/reconciler.js';
-import { localDay, raceStartMs, TRACKS } from '../../../src/sandbox/world/racing.js';
-import { until } from '../../support/wait.js';
-import { control, type Desk, startDesk } from './desk.js';
+import { BetRecordRepo } from '../../src/bot/repos/bet-records.js';
+import { Reconciler } from '../../src/bot/results/reconciler.js';
+import { localDay, raceStartMs, TRACKS } from '../../src/sandbox/world/racing.js';
+import { control, type Desk, startDesk } from '../support/bot-desk.js';
+import { until } from '../support/wait.js';
 
 let desk: Desk;
 /** A race that jumps well after the test: today's on its track if one is left, else tomorrow's first. */

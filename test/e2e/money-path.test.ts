@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bettable } from '../../../src/bot/model/markets.js';
-import { BetRecordRepo } from '../../../src/bot/repos/bet-records.js';
-import type { Event } from '../../../src/gateway/index.js';
-import { until } from '../../support/wait.js';
-import { bettableBookieACard, type Desk, startDesk } from './desk.js';
+import { bettable } from '../../src/bot/model/markets.js';
+import { BetRecordRepo } from '../../src/bot/repos/bet-records.js';
+import type { Event } from '../../src/gateway/index.js';
+import { bettableBookieACard, type Desk, startDesk } from '../support/bot-desk.js';
+import { until } from '../support/wait.js';
 
 let desk: Desk;
 let event: Event;

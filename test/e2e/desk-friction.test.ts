@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
-import { priceMovedOptions } from '../../../src/bot/handlers/reprice.js';
-import { dayIn } from '../../../src/bot/model/dates.js';
-import { updateSettings } from '../../../src/bot/repos/guild-settings.js';
-import { closedSlipView } from '../../../src/bot/views/slip.js';
-import type { Event } from '../../../src/gateway/index.js';
-import type { OptionInput } from '../../../src/local-discord/index.js';
-import { until } from '../../support/wait.js';
-import { bettableBookieACard, control, type Desk, runCommand, startDesk } from './desk.js';
+import { upcomingWindow } from '../../src/bot/catalog/choices.js';
+import { priceMovedOptions } from '../../src/bot/handlers/reprice.js';
+import { dayIn } from '../../src/bot/model/dates.js';
+import { updateSettings } from '../../src/bot/repos/guild-settings.js';
+import { closedSlipView } from '../../src/bot/views/slip.js';
+import type { Event } from '../../src/gateway/index.js';
+import type { OptionInput } from '../../src/local-discord/index.js';
+import { bettableBookieACard, control, type Desk, runCommand, startDesk } from '../support/bot-desk.js';
+import { until } from '../support/wait.js';
 
 let desk: Desk;
 let event: Event;

@@ -1,6 +1,6 @@
 // One member typing through many events must not spend the desk's card reads (decision 1610).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTOCOMPLETE_READS } from '../../../src/bot/catalog/read-allowance.js';
+import { AUTOCOMPLETE_READS } from '../../src/bot/catalog/read-allowance.js';
 import {
   askMarkets,
   type CardAsk,
@@ -8,9 +8,9 @@ import {
   cardsOfUpcomingEvents,
   floodAutocomplete,
   openMarkets,
-} from '../../support/autocomplete-flood.js';
-import { until } from '../../support/wait.js';
-import { type Desk, startDesk } from './desk.js';
+} from '../support/autocomplete-flood.js';
+import { type Desk, startDesk } from '../support/bot-desk.js';
+import { until } from '../support/wait.js';
 
 let desk: Desk;
 /** Distinct (event, book) cards nobody has read yet. */

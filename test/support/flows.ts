@@ -3,10 +3,10 @@ import { formatMoney } from '../../src/bot/model/odds.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 import type { InteractionHandle, LocalMessage } from '../../src/local-discord/index.js';
 import { DRIFT_STEP_MS } from '../../src/sandbox/world/drift.js';
-import { until } from '../support/wait.js';
 import type { Desk } from './harness.js';
 import { API_KEY } from './harness.js';
 import { ackTime, findControl, responseMatching, textOf } from './messages.js';
+import { until } from './wait.js';
 
 /** What a user did and saw; every interaction's acknowledgement time is kept for the < 3 s check. */
 export interface Trail {

@@ -1,5 +1,5 @@
 import type { InteractionHandle, LocalMessage } from '../../src/local-discord/index.js';
-import { until } from '../support/wait.js';
+import { until } from './wait.js';
 
 /** Discord's window for acknowledging an interaction. */
 export const ACK_DEADLINE_MS = 3000;

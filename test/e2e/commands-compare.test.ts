@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
-import type { Event } from '../../../src/gateway/index.js';
-import { until } from '../../support/wait.js';
-import { controls, type Desk, startDesk } from './desk.js';
+import { upcomingWindow } from '../../src/bot/catalog/choices.js';
+import type { Event } from '../../src/gateway/index.js';
+import { controls, type Desk, startDesk } from '../support/bot-desk.js';
+import { until } from '../support/wait.js';
 
 let desk: Desk;
 let event: Event;

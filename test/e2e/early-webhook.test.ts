@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
-import { bettable } from '../../../src/bot/model/markets.js';
-import type { JobOutcome } from '../../../src/gateway/index.js';
-import { GatewayClient } from '../../../src/gateway/index.js';
-import { until } from '../../support/wait.js';
-import { API_KEY, type Desk, startDesk } from './desk.js';
+import { upcomingWindow } from '../../src/bot/catalog/choices.js';
+import { bettable } from '../../src/bot/model/markets.js';
+import type { JobOutcome } from '../../src/gateway/index.js';
+import { GatewayClient } from '../../src/gateway/index.js';
+import { API_KEY, type Desk, startDesk } from '../support/bot-desk.js';
+import { until } from '../support/wait.js';
 
 const SESSION = '5e55a1fa-0000-4000-8000-00000000000a';
 let desk: Desk;

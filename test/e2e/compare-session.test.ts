@@ -1,9 +1,9 @@
 // "Bet at best" under /compare bets through the session whose price was best, not the book's default session.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
-import { type Event, GatewayClient } from '../../../src/gateway/index.js';
-import { until } from '../../support/wait.js';
-import { control, type Desk, startDesk } from './desk.js';
+import { upcomingWindow } from '../../src/bot/catalog/choices.js';
+import { type Event, GatewayClient } from '../../src/gateway/index.js';
+import { control, type Desk, startDesk } from '../support/bot-desk.js';
+import { until } from '../support/wait.js';
 
 // The bravo account: its bookie_c login has a second machine (a laptop, offline until it connects).
 const BRAVO = 'sandbox-key-bravo';

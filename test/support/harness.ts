@@ -7,12 +7,12 @@ import { SandboxClock } from '../../src/bot/config/sandbox-clock.js';
 import { type LocalDiscord, startLocalDiscord } from '../../src/local-discord/index.js';
 import { type RunningSandbox, type StartSandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { createDatabase } from '../pg/cluster.js';
-import { until } from '../support/wait.js';
 import { setBetRole } from './bet-role.js';
 import { type BotDeps, loadStartBot, type RunningBot } from './bot-entry.js';
 import { type GatewayProxy, startGatewayProxy } from './gateway-proxy.js';
 import { captureLogs, type LogCapture } from './log-capture.js';
 import { SandboxControl } from './sandbox-control.js';
+import { until } from './wait.js';
 
 export const API_KEY = 'sandbox-key-alpha';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GUARD_TEXT } from '../../../src/bot/discord/component-guard.js';
+import { GUARD_TEXT } from '../../src/bot/discord/component-guard.js';
 import {
   forgedAnswer,
   moneyTrail,
@@ -7,9 +7,9 @@ import {
   SCOPES,
   type ScopeControl,
   scopeControls,
-} from '../../e2e/forged-clicks.js';
-import { type Desk, startDesk } from '../../e2e/harness.js';
-import { until } from '../../support/wait.js';
+} from '../support/forged-clicks.js';
+import { type Desk, startDesk } from '../support/harness.js';
+import { until } from '../support/wait.js';
 
 /**
  * A custom id is text a modified client can send from anywhere. Every component scope is clicked with a real

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalMessage } from '../../../src/local-discord/index.js';
-import { messageMatching, newTrail, pickEvent, press } from '../../e2e/flows.js';
-import { type Desk, startDesk } from '../../e2e/harness.js';
-import { textOf } from '../../e2e/messages.js';
-import { until } from '../../support/wait.js';
+import type { LocalMessage } from '../../src/local-discord/index.js';
+import { messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
+import { type Desk, startDesk } from '../support/harness.js';
+import { textOf } from '../support/messages.js';
+import { until } from '../support/wait.js';
 
 /** The last approval places the proposal even when the bot has not yet learnt its message's id. */
 describe('a proposal approved before its message id is stored', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ledger, ledgerCsv } from '../../../src/bot/repos/ledger.js';
-import { until } from '../../support/wait.js';
-import { type Desk, startDesk } from './desk.js';
+import { Ledger, ledgerCsv } from '../../src/bot/repos/ledger.js';
+import { type Desk, startDesk } from '../support/bot-desk.js';
+import { until } from '../support/wait.js';
 
 /** /ledger export through the local Discord: the CSV of this server's entries arrives as an attachment. */
 describe('/ledger export', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bettable } from '../../../src/bot/model/markets.js';
-import { until } from '../../support/wait.js';
-import { bettableBookieACard, control, controls, type Desk, startDesk } from './desk.js';
+import { bettable } from '../../src/bot/model/markets.js';
+import { bettableBookieACard, control, controls, type Desk, startDesk } from '../support/bot-desk.js';
+import { until } from '../support/wait.js';
 
 let desk: Desk;
 let pick: { epk: string; market: string; ref: string };

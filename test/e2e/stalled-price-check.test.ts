@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pickEvent } from '../../e2e/flows.js';
-import type { Desk as E2eDesk } from '../../e2e/harness.js';
-import { textOf } from '../../e2e/messages.js';
-import { until } from '../../support/wait.js';
-import { type Desk, startDesk } from './desk.js';
+import { type Desk, startDesk } from '../support/bot-desk.js';
+import { pickEvent } from '../support/flows.js';
+import type { Desk as E2eDesk } from '../support/harness.js';
+import { textOf } from '../support/messages.js';
+import { until } from '../support/wait.js';
 
 let desk: Desk;
 beforeAll(async () => {

@@ -1,0 +1,54 @@
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/** Files that start a whole desk (sandbox, local Discord, the bot) or several bot processes: the long ones. */
+const DESK_FILES = [/^test\/multi\//, /^test\/chaos\//, /^test\/e2e\//, /^test\/integration\/bot\//];
+/** Files that start bot child processes (each loads the bot under tsx: seconds of CPU before it is ready). */
+const CHILD_PROCESS_FILES = [/^test\/multi\//, /^test\/chaos\//];
+/** Files whose beforeAll compiles or installs (tsc over the project, npm pack and install): a minute or so. */
+const BUILD_FILES = [/^test\/integration\/build\//, /^test\/integration\/client\/package-consumer\.test\.ts$/];
+
+/**
+ * Runs the longest files first, across both projects, so the run does not end on one long file while the other
+ * workers sit idle. "Longest" is the file's test time in the last run (vitest's results cache; it leaves out
+ * the file's beforeAll, so a build adds a minute); a file with no recorded run is guessed: 20 s when it starts
+ * a desk, else by its size.
+ */
+export default class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const { cache, config } = this.ctx;
+    const estimate = (spec: TestSpecification): number => {
+      const path = relative(config.root, spec.moduleId);
+      const key = `${spec.project.name}:${path}`;
+      const setup = BUILD_FILES.some((file) => file.test(path)) ? 60_000 : 0;
+      const last = cache.getFileTestResults(key);
+      if (last) return setup + last.duration;
+      const guess = DESK_FILES.some((dir) => dir.test(path)) ? 20_000 : 0;
+      return setup + guess + (cache.getFileStats(key)?.size ?? 0) / 10;
+    };
+    const ms = new Map(files.map((f) => [f, estimate(f)]));
+    const longestFirst = [...files].sort((a, b) => (ms.get(b) ?? 0) - (ms.get(a) ?? 0));
+    return spaceOut(longestFirst, (f) =>
+      CHILD_PROCESS_FILES.some((dir) => dir.test(relative(config.root, f.moduleId))),
+    );
+  }
+}
+
+/**
+ * Keeps two `heavy` files at least three places apart (a heavy file waits while the two before it include one),
+ * so with three workers the bot child processes of two files rarely start at the same moment.
+ */
+function spaceOut<T>(ordered: T[], heavy: (item: T) => boolean): T[] {
+  const out: T[] = [];
+  const waiting: T[] = [];
+  const recentHeavy = () => out.slice(-2).some(heavy);
+  for (const item of ordered) {
+    if (waiting.length > 0 && !recentHeavy()) out.push(waiting.shift() as T);
+    if (heavy(item) && recentHeavy()) waiting.push(item);
+    else if (heavy(item) && waiting.length > 0) {
+      waiting.push(item);
+      out.push(waiting.shift() as T);
+    } else out.push(item);
+  }
+  return [...out, ...waiting];
+}
