@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from '../../src/bot/main.js';
 import { relativeTime } from '../../src/local-discord/playground/public/timestamps.js';
@@ -71,7 +71,7 @@ async function sandboxBets(): Promise<number> {
  * Types /bet with every option picked from the bot's choices (an event starting over an hour after the sandbox
  * clock), then the stake, and sends it.
  */
-async function typeBet(stake: number) {
+async function typeBet(stake: number, skip = 0) {
   const input = page.locator('#command-input');
   await input.click();
   await type('/bet');
@@ -86,12 +86,13 @@ async function typeBet(stake: number) {
   await page.waitForFunction(() => document.getElementById('sandbox-clock')?.getAttribute('datetime'));
   const sandboxNow = Date.parse((await page.locator('#sandbox-clock').getAttribute('datetime')) ?? '');
   const labels = await page.locator('#suggestions .suggestion .suggestion-label').allTextContents();
-  const later = labels.findIndex((label) => {
+  const laterOnes = labels.flatMap((label, i) => {
     const m = / (\d\d)-(\d\d) (\d\d:\d\d) UTC$/.exec(label.trim());
-    if (!m) return false;
+    if (!m) return [];
     const year = new Date(sandboxNow).getUTCFullYear();
-    return Date.parse(`${year}-${m[1]}-${m[2]}T${m[3]}:00Z`) > sandboxNow + 3_600_000;
+    return Date.parse(`${year}-${m[1]}-${m[2]}T${m[3]}:00Z`) > sandboxNow + 3_600_000 ? [i] : [];
   });
+  const later = laterOnes[skip] ?? -1;
   expect(later, `no upcoming event among: ${labels.join(' | ')}`).toBeGreaterThanOrEqual(0);
   for (let i = 0; i < later; i++) await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
@@ -108,6 +109,28 @@ async function typeBet(stake: number) {
     new RegExp(`^/bet event:.+ market:.+ selection:.+ stake:${stake}$`),
   );
   await page.keyboard.press('Enter');
+}
+
+/**
+ * /bet on the first upcoming event a book can take the stake at, as a person would: told "No book can take this
+ * bet" (no book that lists the event gives a live price for the selection), they pick the next event. `answered`
+ * matches every message the bet is expected to produce (a slip, a proposal).
+ */
+async function betWhereABookTakesIt(stake: number, answered: Locator): Promise<void> {
+  const refusals = page.locator('discord-message', { hasText: 'No book can take this bet' });
+  const answeredBefore = await answered.count();
+  for (let skip = 0; skip < 4; skip++) {
+    const refusedBefore = await refusals.count();
+    await page.locator('#command-input').fill('');
+    await typeBet(stake, skip);
+    await expect
+      .poll(async () => (await answered.count()) > answeredBefore || (await refusals.count()) > refusedBefore, {
+        timeout: 20_000,
+      })
+      .toBe(true);
+    if ((await answered.count()) > answeredBefore) return;
+  }
+  throw new Error('none of the first four upcoming events had a book that could take the bet');
 }
 
 describe('the offline playground in Chromium', () => {
@@ -142,7 +165,7 @@ describe('the offline playground in Chromium', () => {
 
     // /bet: event, market and selection each from the bot's choices, then the stake. No bookie: the bot
     // routes the bet to the best live price among the books that can take it.
-    await typeBet(5);
+    await betWhereABookTakesIt(5, page.locator('discord-message', { hasText: 'confirm your bet' }));
 
     const slip = page.locator('discord-message', { hasText: 'confirm your bet' }).last();
     await slip.waitFor({ timeout: 20_000 });
@@ -173,7 +196,10 @@ describe('the offline playground in Chromium', () => {
     await page.locator('#persona').selectOption('bettor');
     await expect.poll(() => page.locator('#persona').inputValue()).toBe('bettor');
     const betsBefore = await sandboxBets();
-    await typeBet(10);
+    await betWhereABookTakesIt(
+      10,
+      page.locator('discord-message', { has: page.locator('discord-embed[embed-title^="Bet proposal"]') }),
+    );
     const proposal = page
       .locator('discord-message', { has: page.locator('discord-embed[embed-title^="Bet proposal"]') })
       .last();
@@ -658,8 +684,10 @@ describe('the offline playground in Chromium', () => {
         Date.parse(document.getElementById('sandbox-clock')?.getAttribute('datetime') ?? '') - from >= 86_400_000,
       before,
     );
-    await page.locator('#command-input').fill('');
-    await typeBet(5);
+    await betWhereABookTakesIt(
+      5,
+      page.locator('discord-message', { has: page.locator('discord-embed[embed-title="Bet slip"]') }),
+    );
     const slip = page.locator('discord-message', { has: page.locator('discord-embed[embed-title="Bet slip"]') }).last();
     await slip.waitFor({ timeout: 20_000 });
     // The bot gives the slip two minutes on the sandbox clock; the browser's clock is a day behind it.
