@@ -56,4 +56,40 @@ describe('a proposal approved before its message id is stored', () => {
     const states = await desk.bot.store.query<{ state: string }>('SELECT state FROM proposals');
     expect(states.map((r) => r.state)).toEqual(['placed']);
   });
+
+  it('shows a quick first approval on the proposal once the late follow-up answer gives the desk its message', async () => {
+    // Above t2 two approvals are needed, so the first one only redraws the proposal.
+    const tiers = await desk.ld.sendCommand({
+      user: desk.ld.users.admin,
+      channelId: desk.ld.channelIds.bets,
+      name: 'settings',
+      subcommand: 'approvals',
+      options: { t1: 5, t2: 10 },
+    });
+    await until('the tiers saved', () => tiers.responses().find((m) => /Saved/.test(m.content ?? '')), {
+      timeoutMs: 20_000,
+    });
+    const sel = await pickEvent(desk, 'nba', 2);
+    desk.ld.faults.inject({ method: 'POST', path: /^\/webhooks\/\d+\/[^/]+$/, answerDelayMs: 3_000 });
+    await desk.ld.sendCommand({
+      user: desk.ld.users.bettor,
+      channelId: desk.ld.channelIds.bets,
+      name: 'bet',
+      options: { event: sel.epk, bookie: sel.bookie, market: sel.market, selection: sel.marketRef, stake: 20 },
+    });
+    const proposal: LocalMessage = await until(
+      'the proposal',
+      () =>
+        desk.ld
+          .messages(desk.ld.channelIds.bets)
+          .find((m) => m.visibleTo === null && /Bet proposal: 2 more/.test(textOf(m)) && textOf(m).includes(sel.label)),
+      { timeoutMs: 20_000, everyMs: 10 },
+    );
+    const handle = await press(desk, newTrail(), desk.ld.users.admin, proposal, /^Approve$/);
+    const answer = await until('the approver’s answer', () =>
+      handle.responses().find((m) => m.visibleTo === desk.ld.users.admin.id && textOf(m) !== ''),
+    );
+    expect(textOf(answer)).toMatch(/Approved\. 1 more approval needed/);
+    await messageMatching(desk, proposal, /Bet proposal: 1 more approval needed/, 15_000);
+  });
 });

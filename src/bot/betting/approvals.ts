@@ -113,8 +113,21 @@ export class Approvals {
     return outcome.proposal;
   }
 
+  /**
+   * Stores the proposal's message. An approval or a lapse that came first (a quick approver, a late follow-up
+   * answer) could not redraw a message the desk did not know yet, so the message is drawn again from the
+   * current round.
+   */
   async attachMessage(proposalId: string, channelId: string, messageId: string): Promise<void> {
     await this.d.proposals.setMessage(proposalId, channelId, messageId);
+    const p = await this.d.proposals.get(proposalId);
+    if (p?.state !== 'open' || !p.messageId) return;
+    const approvals = await this.d.proposals.approvals(p.proposalId, p.round);
+    if (approvals.length === 0 && p.round === 1) return;
+    const slip = await this.d.slips.get<SlipPayload>(p.slipId);
+    if (!slip) return;
+    const settings = await getSettings(this.d.store, p.guildId);
+    await this.#show(p, { ...slip.payload, shownOdds: p.shownOdds }, settings, approvals);
   }
 
   view(
