@@ -10,38 +10,53 @@ describe('a proposal approved before its message id is stored', () => {
   let desk: Desk;
   beforeAll(async () => {
     desk = await startDesk({ webhooks: false });
+    await setTiers(5, 100);
+  }, 60_000);
+  afterAll(() => desk?.close());
+
+  /** An admin sets the approval tiers (in dollars) and waits for them to be saved. */
+  async function setTiers(t1: number, t2: number): Promise<void> {
     const ix = await desk.ld.sendCommand({
       user: desk.ld.users.admin,
       channelId: desk.ld.channelIds.bets,
       name: 'settings',
       subcommand: 'approvals',
-      options: { t1: 5, t2: 100 },
+      options: { t1, t2 },
     });
     await until('the tiers saved', () => ix.responses().find((m) => /Saved/.test(m.content ?? '')), {
       timeoutMs: 20_000,
     });
-  }, 60_000);
-  afterAll(() => desk?.close());
+  }
 
-  it('is placed once by a quick approver while the follow-up answer is 3 s late, and its message shows the bet', async () => {
-    const sel = await pickEvent(desk, 'nba', 1);
-    // The proposal is a follow-up (POST /webhooks/{app}/{token}): posted at once, its answer held 3 s.
+  /**
+   * The bettor bets $20 on `sel`; the proposal is a follow-up (POST /webhooks/{app}/{token}), posted at once with
+   * its answer held 3 s, so the desk learns the message's id late. Returns the proposal once it is in the channel.
+   */
+  async function proposeWithLateAnswer(
+    sel: Awaited<ReturnType<typeof pickEvent>>,
+    title: RegExp,
+  ): Promise<LocalMessage> {
     desk.ld.faults.inject({ method: 'POST', path: /^\/webhooks\/\d+\/[^/]+$/, answerDelayMs: 3_000 });
-    const started = Date.now();
     await desk.ld.sendCommand({
       user: desk.ld.users.bettor,
       channelId: desk.ld.channelIds.bets,
       name: 'bet',
       options: { event: sel.epk, bookie: sel.bookie, market: sel.market, selection: sel.marketRef, stake: 20 },
     });
-    const proposal: LocalMessage = await until(
+    return until(
       'the proposal',
       () =>
         desk.ld
           .messages(desk.ld.channelIds.bets)
-          .find((m) => m.visibleTo === null && /Bet proposal/.test(textOf(m)) && textOf(m).includes(sel.label)),
+          .find((m) => m.visibleTo === null && title.test(textOf(m)) && textOf(m).includes(sel.label)),
       { timeoutMs: 20_000, everyMs: 10 },
     );
+  }
+
+  it('is placed once by a quick approver while the follow-up answer is 3 s late, and its message shows the bet', async () => {
+    const sel = await pickEvent(desk, 'nba', 1);
+    const started = Date.now();
+    const proposal = await proposeWithLateAnswer(sel, /Bet proposal/);
     const stored = await desk.bot.store.query<{ message_id: string | null }>('SELECT message_id FROM proposals');
     expect(stored.map((r) => r.message_id)).toEqual([null]);
     const handle = await press(desk, newTrail(), desk.ld.users.admin, proposal, /^Approve$/);
@@ -59,32 +74,9 @@ describe('a proposal approved before its message id is stored', () => {
 
   it('shows a quick first approval on the proposal once the late follow-up answer gives the desk its message', async () => {
     // Above t2 two approvals are needed, so the first one only redraws the proposal.
-    const tiers = await desk.ld.sendCommand({
-      user: desk.ld.users.admin,
-      channelId: desk.ld.channelIds.bets,
-      name: 'settings',
-      subcommand: 'approvals',
-      options: { t1: 5, t2: 10 },
-    });
-    await until('the tiers saved', () => tiers.responses().find((m) => /Saved/.test(m.content ?? '')), {
-      timeoutMs: 20_000,
-    });
+    await setTiers(5, 10);
     const sel = await pickEvent(desk, 'nba', 2);
-    desk.ld.faults.inject({ method: 'POST', path: /^\/webhooks\/\d+\/[^/]+$/, answerDelayMs: 3_000 });
-    await desk.ld.sendCommand({
-      user: desk.ld.users.bettor,
-      channelId: desk.ld.channelIds.bets,
-      name: 'bet',
-      options: { event: sel.epk, bookie: sel.bookie, market: sel.market, selection: sel.marketRef, stake: 20 },
-    });
-    const proposal: LocalMessage = await until(
-      'the proposal',
-      () =>
-        desk.ld
-          .messages(desk.ld.channelIds.bets)
-          .find((m) => m.visibleTo === null && /Bet proposal: 2 more/.test(textOf(m)) && textOf(m).includes(sel.label)),
-      { timeoutMs: 20_000, everyMs: 10 },
-    );
+    const proposal = await proposeWithLateAnswer(sel, /Bet proposal: 2 more/);
     const handle = await press(desk, newTrail(), desk.ld.users.admin, proposal, /^Approve$/);
     const answer = await until('the approver’s answer', () =>
       handle.responses().find((m) => m.visibleTo === desk.ld.users.admin.id && textOf(m) !== ''),
