@@ -9,7 +9,7 @@ import { until } from '../support/wait.js';
 describe('a proposal approved before its message id is stored', () => {
   let desk: Desk;
   beforeAll(async () => {
-    desk = await startDesk({ webhooks: false });
+    desk = await startDesk({ webhooks: false, proxy: true });
     await setTiers(5, 100);
   }, 60_000);
   afterAll(() => desk?.close());
@@ -35,8 +35,9 @@ describe('a proposal approved before its message id is stored', () => {
   async function proposeWithLateAnswer(
     sel: Awaited<ReturnType<typeof pickEvent>>,
     title: RegExp,
+    answerDelayMs = 3_000,
   ): Promise<LocalMessage> {
-    desk.ld.faults.inject({ method: 'POST', path: /^\/webhooks\/\d+\/[^/]+$/, answerDelayMs: 3_000 });
+    desk.ld.faults.inject({ method: 'POST', path: /^\/webhooks\/\d+\/[^/]+$/, answerDelayMs });
     await desk.ld.sendCommand({
       user: desk.ld.users.bettor,
       channelId: desk.ld.channelIds.bets,
@@ -82,6 +83,32 @@ describe('a proposal approved before its message id is stored', () => {
       handle.responses().find((m) => m.visibleTo === desk.ld.users.admin.id && textOf(m) !== ''),
     );
     expect(textOf(answer)).toMatch(/Approved\. 1 more approval needed/);
+    await messageMatching(desk, proposal, /Bet proposal: 1 more approval needed/, 15_000);
+  });
+  it('shows a first approval whose price check ends after the late follow-up answer on the proposal', async () => {
+    await setTiers(5, 10);
+    const sel = await pickEvent(desk, 'nba', 3);
+    const proxy = desk.proxy as NonNullable<Desk['proxy']>;
+    const proposal = await proposeWithLateAnswer(sel, /Bet proposal: 2 more/, 1_000);
+    // The approval reads the proposal before its message id is stored (the answer is held 1 s); its price check's
+    // result (polled) is held until the id is stored, so the approval is written after: only a read after the write
+    // can draw it.
+    proxy.hold('/v3/price_check');
+    try {
+      const handle = await press(desk, newTrail(), desk.ld.users.admin, proposal, /^Approve$/);
+      await until('the approval’s price check', () => proxy.heldFor('/v3/price_check') > 0 || undefined);
+      await until('the proposal’s message id stored', async () => {
+        const rows = await desk.bot.store.query<{ message_id: string | null }>('SELECT message_id FROM proposals');
+        return rows.some((r) => r.message_id === proposal.id) || undefined;
+      });
+      proxy.release();
+      const answer = await until('the approver’s answer', () =>
+        handle.responses().find((m) => m.visibleTo === desk.ld.users.admin.id && textOf(m) !== ''),
+      );
+      expect(textOf(answer)).toMatch(/Approved\. 1 more approval needed/);
+    } finally {
+      proxy.release();
+    }
     await messageMatching(desk, proposal, /Bet proposal: 1 more approval needed/, 15_000);
   });
 });

@@ -41,7 +41,9 @@ export async function startGatewayProxy(target: string): Promise<GatewayProxy> {
   const waitingPaths: string[] = [];
 
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
-    if (res.destroyed || req.destroyed) return;
+    // A request is read to its end before it is held, so `req` itself is done by now: only a caller that hung up
+    // (its socket gone) is not forwarded.
+    if (res.destroyed || res.socket === null || res.socket.destroyed) return;
     const out = request(
       {
         host: upstream.hostname,

@@ -194,7 +194,10 @@ export class Approvals {
     await this.#record(p, 'approval', member.id, { round: p.round, odds: p.shownOdds, live });
     const approvals = await this.d.proposals.approvals(p.proposalId, p.round);
     if (approvals.length < p.needed) {
-      await this.#show(p, slip.payload, settings, approvals);
+      // Read again after the write: the message may have been stored since `p` was read (attachMessage stores
+      // it, then reads the approvals), so one of the two always sees the other and draws the approval.
+      const messageId = p.messageId ?? (await this.d.proposals.get(p.proposalId))?.messageId ?? null;
+      await this.#show({ ...p, messageId }, slip.payload, settings, approvals);
       return { kind: 'approved', left: p.needed - approvals.length };
     }
     return this.#place(p, slip.payload, member);
