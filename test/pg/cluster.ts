@@ -2,7 +2,7 @@
 // dir, a free loopback port, trust auth; stopped and deleted at the end. As root the programs run as the
 // `postgres` user (initdb refuses root).
 import { execFile } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -46,11 +46,23 @@ export async function startPgCluster(): Promise<PgCluster> {
   }
   const as = (prog: string, args: string[]) =>
     asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, prog), ...args]) : run(join(bin, prog), args);
-  const port = await freePort();
   await as('initdb', ['-D', data, '--auth=trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
-  // fsync off: a test cluster is thrown away, durability across OS crashes is not under test.
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
-  await as('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
+  const log = join(dir, 'log');
+  // A free port can be taken by another process between the probe and the server's bind: try another one.
+  let port = 0;
+  for (let attempt = 1; ; attempt++) {
+    port = await freePort();
+    // fsync off: a test cluster is thrown away, durability across OS crashes is not under test.
+    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
+    try {
+      await as('pg_ctl', ['-D', data, '-o', options, '-l', log, '-w', 'start']);
+      break;
+    } catch (err) {
+      const taken = existsSync(log) && readFileSync(log, 'utf8').includes('Address already in use');
+      if (!taken || attempt === 3) throw err;
+      rmSync(log, { force: true });
+    }
+  }
   const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {
     adminUrl,
