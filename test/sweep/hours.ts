@@ -15,7 +15,7 @@ export const SWEEP_STARTS: readonly SweepStart[] = [
   { at: '2026-11-26 00:10:00', why: 'just after UTC midnight' },
   { at: '2026-11-26 12:50:00', why: 'just before the tracks’ local midnight (AEDT)' },
   { at: '2026-11-26 13:10:00', why: 'just after the tracks’ local midnight (AEDT)' },
-  { at: '2026-07-15 14:05:00', why: 'just after the tracks’ local midnight in winter (AEST)' },
+  { at: '2026-09-16 14:05:00', why: 'just after the tracks’ local midnight in winter (AEST)' },
   { at: '2026-10-03 15:50:00', why: 'ten minutes before Australian daylight saving starts' },
   { at: '2027-04-03 16:10:00', why: 'ten minutes after Australian daylight saving ends' },
   { at: '2026-11-30 21:30:00', why: 'month end (already December at the tracks)' },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FINISHED_HISTORY_FROM } from '../../src/sandbox/world/events-query.js';
 import { localDay, TRACKS } from '../../src/sandbox/world/racing.js';
 import { SWEEP_STARTS, startMs, sweepStarts } from '../sweep/hours.js';
 
@@ -42,6 +43,12 @@ describe('the sweep’s start hours', () => {
         change,
       ).toBe(true);
     }
+  });
+
+  it('start a week or more after the gateway’s finished history begins, so past days have finished events', () => {
+    // The spec lists finished events from 2026-08-26 only; the tests read the past week's.
+    const earliest = Date.parse(`${FINISHED_HISTORY_FROM}T00:00:00Z`) + 7 * 24 * HOUR;
+    expect(times.filter((t) => t < earliest).map((t) => new Date(t).toISOString())).toEqual([]);
   });
 
   it('takes the first N for --hours N and refuses a count outside 0..12', () => {
