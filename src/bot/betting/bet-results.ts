@@ -51,13 +51,13 @@ export class BetResults {
       if (receipt.placed) {
         moved = await this.d.records.markPlaced(
           placementId,
-          { betId: receipt.betId, odds: receipt.odds ?? job.context.odds },
+          { betId: receipt.betId, odds: receipt.odds ?? job.context.odds, correlationId: job.correlationId },
           now,
         );
       } else if (!receipt.unreadable) {
         moved = await this.d.records.markRefused(
           placementId,
-          { note: receipt.message ?? 'the bookmaker refused the bet' },
+          { note: receipt.message ?? 'the bookmaker refused the bet', correlationId: job.correlationId },
           now,
         );
       } else {

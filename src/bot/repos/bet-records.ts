@@ -402,15 +402,26 @@ export class BetRecordRepo {
   markResultUnknown(placementId: string, set: Pick<MoveFields, 'note'>, now: number) {
     return this.#apply(placementId, 'markResultUnknown', set, now);
   }
-  /** A result with a bet id. */
-  markPlaced(placementId: string, set: Pick<MoveFields, 'betId' | 'odds'>, now: number) {
+  /**
+   * A result with a bet id. Its job's correlation id comes with it: a resent bet's result can be read before its
+   * 202 is stored (markSubmitted then finds the record placed), and the record must still name its job.
+   */
+  markPlaced(
+    placementId: string,
+    set: Pick<MoveFields, 'betId' | 'odds'> & Partial<Pick<MoveFields, 'correlationId'>>,
+    now: number,
+  ) {
     return this.#apply(placementId, 'markPlaced', set, now);
   }
   /** The reconciler found the bet in the book's history (a bet id another record holds throws). */
   markAdopted(placementId: string, set: Pick<MoveFields, 'betId' | 'odds' | 'note'>, now: number) {
     return this.#apply(placementId, 'markAdopted', set, now);
   }
-  markRefused(placementId: string, set: Pick<MoveFields, 'note'>, now: number) {
+  markRefused(
+    placementId: string,
+    set: Pick<MoveFields, 'note'> & Partial<Pick<MoveFields, 'correlationId'>>,
+    now: number,
+  ) {
     return this.#apply(placementId, 'markRefused', set, now);
   }
   markNotPlaced(placementId: string, set: Pick<MoveFields, 'note'>, now: number) {

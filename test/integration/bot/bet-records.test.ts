@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BetResults } from '../../../src/bot/betting/bet-results.js';
+import { silentLogger } from '../../../src/bot/config/logger.js';
 import { BetRecordRepo, type ClaimRequest } from '../../../src/bot/repos/bet-records.js';
+import type { JobRecord } from '../../../src/bot/repos/jobs.js';
 import { SlipRepo } from '../../../src/bot/repos/slips.js';
+import type { Outbox } from '../../../src/bot/results/outbox.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 
@@ -159,6 +163,26 @@ describe.each(ENGINES)('bet records on %s', (engine) => {
     await expect(
       records.markAdopted(b.record.placementId, { betId: 'BET-1', odds: 2, note: 'adopted' }, Date.now()),
     ).rejects.toThrow(/UNIQUE constraint failed|duplicate key value violates unique constraint/);
+  });
+
+  it('keeps the job’s correlation id on a record whose result is applied before its 202 is stored', async () => {
+    // A resent promo: the record is unknown (its first 202 was lost); the resend's result is read at once.
+    await slip('r1');
+    const a = await claim('r1');
+    if (a.kind !== 'claimed') throw new Error('claim failed');
+    const id = a.record.placementId;
+    await records.markSendUnknown(id, { note: 'no answer' }, Date.now());
+    // Discord is not under test here: the slip's edit is dropped.
+    const outbox = { edit: async () => undefined } as unknown as Outbox;
+    const results = new BetResults({ records, outbox, logger: silentLogger, now: Date.now });
+    const job = { correlationId: 'c-resent', context: { placementId: id, odds: 2 } } as JobRecord<never>;
+    await results.apply(job, {
+      status: 'completed',
+      result: { success: true, bet_id: 'BET-R1', odds: 2 },
+      entry: undefined,
+    });
+    const after = await records.get(id);
+    expect([after?.state, after?.betId, after?.correlationId]).toEqual(['placed', 'BET-R1', 'c-resent']);
   });
 
   it('lets a close and a claim of the same slip never both win', async () => {
