@@ -41,7 +41,9 @@ export async function startGatewayProxy(target: string): Promise<GatewayProxy> {
   const waitingPaths: string[] = [];
 
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
-    if (res.destroyed || req.destroyed) return;
+    // Only the caller's side tells whether it still waits: a request read to its end reports destroyed (autoDestroy),
+    // so checking it dropped every held request at release() instead of forwarding it.
+    if (res.destroyed) return;
     const out = request(
       {
         host: upstream.hostname,

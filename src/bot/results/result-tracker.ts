@@ -95,8 +95,17 @@ export class ResultTracker {
     }
   }
 
-  /** A verified webhook delivery: resolves the job and tells the library's poller to stop polling it. */
-  async fromWebhook(body: WebhookDelivery): Promise<void> {
+  /**
+   * A verified webhook delivery: resolves the job and tells the library's poller to stop polling it. Counted among
+   * the work idle() waits for, so a drain does not stop between a delivery and its result's edit.
+   */
+  fromWebhook(body: WebhookDelivery): Promise<void> {
+    const p = this.#fromWebhook(body);
+    this.#keep(p.catch(() => undefined));
+    return p;
+  }
+
+  async #fromWebhook(body: WebhookDelivery): Promise<void> {
     // The receiver quarantines anything else; a stored delivery replayed at start is checked again here.
     const status = finalStatusOf(body);
     const entry = { ...body, status: status ?? 'completed' };
