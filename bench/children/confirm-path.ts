@@ -8,6 +8,7 @@
 import { BetResults } from '../../src/bot/betting/bet-results.js';
 import { submitRecord } from '../../src/bot/betting/slip-kinds.js';
 import { createLogger } from '../../src/bot/config/logger.js';
+import { METRICS } from '../../src/bot/config/metrics.js';
 import { BetRecordRepo } from '../../src/bot/repos/bet-records.js';
 import { JobRepo } from '../../src/bot/repos/jobs.js';
 import { Outbox } from '../../src/bot/results/outbox.js';
@@ -100,6 +101,7 @@ async function run(r: Extract<Request, { type: 'prepare' }>) {
   let placed = 0;
   let failed = 0;
   const cpu0 = process.cpuUsage();
+  const statements0 = METRICS.statementSeconds.count();
   const t0 = performance.now();
   const until = t0 + r.seconds * 1000;
   const worker = async () => {
@@ -148,7 +150,8 @@ async function run(r: Extract<Request, { type: 'prepare' }>) {
   await Promise.all(Array.from({ length: r.concurrency }, worker));
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  return { ms, placed, failed, latencies, cpuMs: (cpu.user + cpu.system) / 1000 };
+  const statements = METRICS.statementSeconds.count() - statements0;
+  return { ms, placed, failed, latencies, cpuMs: (cpu.user + cpu.system) / 1000, statements };
 }
 
 process.on('message', (msg: Request) => {

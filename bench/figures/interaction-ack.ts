@@ -4,6 +4,7 @@
 // bare discord.js bot that only defers, the floor any bot pays on this machine. Read as figure 1 reads its sides:
 // paired rounds (each round one burst to each bot, in alternating order), the p99 ratio per round, and the median
 // of those ratios, so one noisy burst cannot decide it.
+import { readFileSync } from 'node:fs';
 import { FIXTURE_IDS, type LocalDiscord } from '../../src/local-discord/index.js';
 import { pairedRounds } from '../lib/ab.js';
 import { startChildBot } from '../lib/child-bot.js';
@@ -27,6 +28,19 @@ interface Burst {
   ms: number[];
   missed: number;
   cardsShown: number;
+  /** CPU the bot process used over the burst (its card reads and replies included), ms per interaction. */
+  cpuMsPer?: number;
+}
+
+/** CPU seconds a process has used (user + system), from /proc; 0 where there is no /proc. */
+function cpuSecondsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
 }
 
 async function burst(ld: LocalDiscord, picks: EventPick[], waitForCards: boolean): Promise<Burst> {
@@ -59,7 +73,9 @@ async function burstTo(
   const child = await startChildBot(stack.env, which);
   try {
     await waitForBotReady(ld, which === 'bare' ? 'markets' : undefined);
-    return await burst(ld, picks, which === 'bot');
+    const cpu0 = cpuSecondsOf(child.pid);
+    const b = await burst(ld, picks, which === 'bot');
+    return { ...b, cpuMsPer: ((cpuSecondsOf(child.pid) - cpu0) * 1000) / (CONCURRENT + 1) };
   } finally {
     await child.stop();
     await waitFor(() => ld.connectedBots === 0, 10_000, `the ${which} bot to disconnect`);
@@ -87,7 +103,7 @@ export async function interactionAck(): Promise<FigureResult[]> {
     const missed = measuredBot.reduce((n, b) => n + b.missed, 0);
     const cards = measuredBot.map((b) => b.cardsShown).join(', ');
     const rounds = botP99.map((v, i) => `${v.toFixed(0)}/${bareP99[i]!.toFixed(0)}`).join(', ');
-    const note = `${CONCURRENT} /markets sent at once over ${DISTINCT_EVENTS} events to the bot in its own process, ${ROUNDS} paired rounds (desk and bare bot alternating first) after a warm-up; ${missed} not acknowledged within 3 s; cards shown per round ${cards} of ${CONCURRENT} within ${CARD_WAIT_MS / 1000} s; p99 desk/bare per round (ms): ${rounds}`;
+    const note = `${CONCURRENT} /markets sent at once over ${DISTINCT_EVENTS} events to the bot in its own process, ${ROUNDS} paired rounds (desk and bare bot alternating first) after a warm-up; ${missed} not acknowledged within 3 s; cards shown per round ${cards} of ${CONCURRENT} within ${CARD_WAIT_MS / 1000} s; p99 desk/bare per round (ms): ${rounds}; the desk's CPU per /markets (defer, card read, card reply) ${median(measuredBot.map((b) => b.cpuMsPer ?? 0)).toFixed(1)} ms, the bare bot's per defer ${median(measuredBare.map((b) => b.cpuMsPer ?? 0)).toFixed(1)} ms`;
     return [
       figure({
         name: '5 /markets ack p50 (200 concurrent)',

@@ -103,6 +103,10 @@ interface Run {
   latencies: number[];
   failed: number;
   cpuMsPerConfirm: number;
+  /** Store calls (statements and transactions) per confirm, as the desk's metrics count them. */
+  statementsPerConfirm: number;
+  /** Growth of the database per confirm, bytes. */
+  bytesPerConfirm: number;
   dbCpu: number;
   lockWaits: number[];
 }
@@ -113,6 +117,7 @@ interface Done {
   failed: number;
   latencies: number[];
   cpuMs: number;
+  statements: number;
 }
 
 export async function scaleOut(): Promise<FigureResult[]> {
@@ -131,6 +136,7 @@ export async function scaleOut(): Promise<FigureResult[]> {
   const groups: string[] = [];
   try {
     const url = await createDatabase(cluster.adminUrl, 'scale');
+    const dbName = url.slice(url.lastIndexOf('/') + 1);
     const [pick] = await betPicks(sandbox.url, API_KEY, 1);
     if (!pick) throw new Error('the sandbox offered no bettable selection');
     const client = new GatewayClient({ baseUrl: sandbox.url, apiKey: API_KEY });
@@ -214,6 +220,9 @@ export async function scaleOut(): Promise<FigureResult[]> {
             await new Promise((r) => setTimeout(r, 50));
           }
         })();
+        const size = async () =>
+          Number((await admin.query<{ b: string }>(`SELECT pg_database_size('${dbName}') AS b`)).rows[0]?.b ?? 0);
+        const bytes0 = await size();
         const db0 = pgCpuSeconds(port);
         const done = await Promise.all(
           children.map(({ child }) => {
@@ -223,6 +232,7 @@ export async function scaleOut(): Promise<FigureResult[]> {
           }),
         );
         const dbCpu = pgCpuSeconds(port) - db0;
+        const bytes = (await size()) - bytes0;
         sampling = false;
         await sampler;
         const placed = done.reduce((n, d) => n + d.placed, 0);
@@ -232,6 +242,8 @@ export async function scaleOut(): Promise<FigureResult[]> {
           latencies: done.flatMap((d) => d.latencies),
           failed: done.reduce((n, d) => n + d.failed, 0),
           cpuMsPerConfirm: done.reduce((n, d) => n + d.cpuMs, 0) / Math.max(1, placed),
+          statementsPerConfirm: done.reduce((n, d) => n + d.statements, 0) / Math.max(1, placed),
+          bytesPerConfirm: bytes / Math.max(1, placed),
           dbCpu: dbCpu / (ms / 1000),
           lockWaits,
         };
@@ -265,9 +277,9 @@ export async function scaleOut(): Promise<FigureResult[]> {
       const runs = out[k] ?? [];
       const lat = runs.flatMap((r) => r.latencies);
       const waits = runs.flatMap((r) => r.lockWaits);
-      return `${k.replace('L', '')} process(es): ${median(rate(k)).toFixed(0)} confirms/s, p50 ${percentile(lat, 50).toFixed(0)} ms, p99 ${percentile(lat, 99).toFixed(0)} ms, bot CPU ${median(runs.map((r) => r.cpuMsPerConfirm)).toFixed(1)} ms/confirm, database CPU ${median(runs.map((r) => r.dbCpu)).toFixed(2)} cores, lock waits mean ${(waits.reduce((a, b) => a + b, 0) / Math.max(1, waits.length)).toFixed(2)} (max ${Math.max(0, ...waits)}), ${runs.reduce((n, r) => n + r.failed, 0)} sends failed`;
+      return `${k.replace('L', '')} process(es): ${median(rate(k)).toFixed(0)} confirms/s, p50 ${percentile(lat, 50).toFixed(0)} ms, p99 ${percentile(lat, 99).toFixed(0)} ms, bot CPU ${median(runs.map((r) => r.cpuMsPerConfirm)).toFixed(1)} ms/confirm, ${median(runs.map((r) => r.statementsPerConfirm)).toFixed(1)} store calls/confirm, database +${(median(runs.map((r) => r.bytesPerConfirm)) / 1024).toFixed(1)} KiB/confirm, database CPU ${median(runs.map((r) => r.dbCpu)).toFixed(2)} cores, lock waits mean ${(waits.reduce((a, b) => a + b, 0) / Math.max(1, waits.length)).toFixed(2)} (max ${Math.max(0, ...waits)}), ${runs.reduce((n, r) => n + r.failed, 0)} sends failed`;
     };
-    const confined = `each bot process in its own cgroup v1 cpu group (cpu.cfs_quota_us ${Math.round(CPU_SHARE * PERIOD_US)} of ${PERIOD_US}: ${CPU_SHARE} CPU); PostgreSQL ${cluster.version}, the sandbox gateway and the driver outside them; ${SECONDS} s runs, ${CONCURRENCY} confirms at once per process, whole confirm path (claim with hold and ledger entry, place_bet at the sandbox over HTTP, job row, move to submitted with its entry, receipt edit queued and sent to a no-op poster); median of ${ROUNDS} per-round ratios after a warm-up`;
+    const confined = `each bot process in its own cgroup v1 cpu group (cpu.cfs_quota_us ${Math.round(CPU_SHARE * PERIOD_US)} of ${PERIOD_US}: ${CPU_SHARE} CPU); PostgreSQL ${cluster.version}, the sandbox gateway and the driver outside them; ${SECONDS} s runs, ${CONCURRENCY} confirms at once per process, whole confirm path (claim with hold and ledger entry, place_bet at the sandbox over HTTP, job row, move to submitted with its entry, receipt edit queued and sent to a no-op poster); each confirm appends two ledger entries, each holding the one chain lock (ledger:append) to its commit, which is what the lock waits count; median of ${ROUNDS} per-round ratios after a warm-up`;
     const row = (i: number, n: number, leader: boolean): FigureResult => {
       const spec = SCALE_ROWS[i]!;
       const k = `${n}${leader ? 'L' : ''}`;

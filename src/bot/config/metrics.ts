@@ -123,6 +123,12 @@ export class Histogram extends Metric {
     cell.sum += value;
     cell.count += 1;
   }
+  /** Observations so far, over every label set. */
+  count(): number {
+    let n = 0;
+    for (const c of this.#cells.values()) n += c.count;
+    return n;
+  }
   /** Starts a timer; the function it returns observes the seconds since. */
   time(labels?: Labels): () => void {
     const t0 = process.hrtime.bigint();
