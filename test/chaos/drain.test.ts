@@ -97,3 +97,74 @@ describe.each(ENGINES)('SIGTERM drain on %s', (engine) => {
     }
   }, 180_000);
 });
+
+/**
+ * A second SIGTERM while the drain waits on Confirms held at the gateway's door: the process exits at once, and the
+ * next start loses nothing: the bets that never reached the gateway are found not placed, their holds released, and
+ * their slips say so.
+ */
+describe.each(ENGINES)('a second SIGTERM on %s', (engine) => {
+  it('exits at once, and the next start settles every bet it left sending, once', async () => {
+    const env: Record<string, string> = {
+      DRAIN_GRACE_SECONDS: '60',
+      RECONCILE_WINDOW_SECONDS: '1',
+      RECONCILE_INTERVAL_SECONDS: '1',
+    };
+    if (engine === 'postgres') env.STORE_URL = await createDatabase(inject('pgAdminUrl'), 'drain2');
+    const desk = await startDesk({ webhooks: true, proxy: true, inProcessBot: false, env });
+    let child: BotChild | undefined;
+    const store = await openStore(desk.env.STORE_URL as string);
+    try {
+      child = await spawnBot(desk.env);
+      await desk.ld.waitForBot(15_000);
+      await until('the commands', () => desk.ld.commands().length > 0, { timeoutMs: 15_000 });
+      await setBetRole(desk.ld);
+      const sel = await pickEvent(desk, 'nba', 2);
+      const trail = newTrail();
+      const { bettor } = desk.ld.users;
+      const slips = [];
+      for (const stake of BEFORE) slips.push((await betSlip(desk, trail, { user: bettor, sel, stake })).slip);
+      desk.proxy!.hold('/v3/place_bet');
+      await Promise.all(slips.map((slip) => press(desk, trail, bettor, slip, /^Confirm$/)));
+      await until('the Confirms at the gateway', () => desk.proxy!.heldFor('/v3/place_bet') === BEFORE.length, {
+        timeoutMs: 20_000,
+      });
+      process.kill(child.pid, 'SIGTERM');
+      await until('the drain to start', async () =>
+        /draining/.test(await (await fetch(`${child!.receiverUrl}/readyz`)).text()),
+      );
+      const t0 = Date.now();
+      process.kill(child.pid, 'SIGTERM');
+      expect(await child.exited).toEqual({ code: 1, signal: null });
+      expect(Date.now() - t0).toBeLessThan(5_000);
+      // The held sends die with the process: nothing reached the gateway.
+      desk.proxy!.drop();
+      const sending = await store.query<{ n: number }>("SELECT COUNT(*) AS n FROM bet_records WHERE state = 'sending'");
+      expect(Number(sending[0]?.n)).toBe(BEFORE.length);
+
+      await until('the old gateway session to drop', () => desk.ld.connectedBots === 0, { timeoutMs: 5_000 });
+      child = await spawnBot(desk.env);
+      await until(
+        'every record settled',
+        async () => {
+          const rows = await store.query<{ state: string }>('SELECT state FROM bet_records');
+          return rows.length === BEFORE.length && rows.every((r) => r.state === 'not_placed');
+        },
+        { timeoutMs: 40_000 },
+      );
+      for (const slip of slips) {
+        await until('the slip to say not placed', () => /Bet not placed/.test(textOf(desk.ld.message(slip.id)!)), {
+          timeoutMs: 20_000,
+        });
+      }
+      const releases = await store.query<{ n: number }>("SELECT COUNT(*) AS n FROM ledger WHERE kind = 'release'");
+      expect(Number(releases[0]?.n)).toBe(BEFORE.length);
+      const bets = (await desk.control.state()).bets.filter((b) => JSON.stringify(b.bet).includes(sel.epk));
+      expect(bets).toHaveLength(0);
+    } finally {
+      await child?.stop();
+      await store.close();
+      await desk.close();
+    }
+  }, 180_000);
+});
