@@ -10,13 +10,15 @@ import { closeExpiredSlips } from './betting/slip-expiry.js';
 import { SlipFactory } from './betting/slip-factory.js';
 import { Catalog } from './catalog/catalog.js';
 import { warmCaches } from './catalog/choices.js';
-import { type BotConfig, callbackUrlOf } from './config/config.js';
+import { type BotConfig, callbackUrlOf, DEFAULT_DRAIN_GRACE_MS } from './config/config.js';
 import { createLogger, type Logger } from './config/logger.js';
+import { METRICS } from './config/metrics.js';
 import type { Secret } from './config/secret.js';
 import type { BotContext } from './context.js';
 import type { Command } from './discord/command.js';
 import { deployCommands } from './discord/deploy.js';
 import { makeRequest } from './discord/discord-rest.js';
+import { Intake } from './discord/intake.js';
 import { type DiscordPoster, restPoster } from './discord/poster.js';
 import { attachRouter } from './discord/router.js';
 import type { GatewayPort } from './gateway-port.js';
@@ -31,6 +33,7 @@ import { OnceRepo } from './repos/once.js';
 import { ProposalRepo } from './repos/proposals.js';
 import { SlipRepo } from './repos/slips.js';
 import { Outbox } from './results/outbox.js';
+import { readiness } from './results/readiness.js';
 import { type Receiver, shapeProblem, startReceiver, type WebhookDelivery } from './results/receiver.js';
 import { Reconciler } from './results/reconciler.js';
 import { ResultTracker } from './results/result-tracker.js';
@@ -85,6 +88,12 @@ export interface RunningBot {
   closing: ClosingCapture;
   /** Closes the messages of expired slips nobody clicked (runs on a timer; tests call it directly). */
   closeExpiredSlips(): Promise<void>;
+  /**
+   * SIGTERM's clean stop: new interactions are told the desk is restarting, those under way finish, their results
+   * are applied and the outbox sent, for at most graceMs; then the bot stops (leases released). True when all of it
+   * finished within the grace period; what did not resumes on the next start from the store.
+   */
+  drain(graceMs?: number): Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -132,6 +141,8 @@ interface Start {
   logger: Logger;
   now: () => number;
   stops: Stops;
+  /** Whether new interactions are taken (closed by a drain). */
+  intake: Intake;
 }
 
 /**
@@ -143,7 +154,7 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
   const logger =
     deps.logger ?? createLogger({ level: config.logLevel, secrets: [config.gateway.apiKey, config.discord.token] });
   const stops = new Stops(logger);
-  const start: Start = { config, deps, logger, now: deps.now ?? Date.now, stops };
+  const start: Start = { config, deps, logger, now: deps.now ?? Date.now, stops, intake: new Intake() };
   try {
     const store = await openStore(deps.storeUrl ?? config.storeUrl);
     stops.push(() => store.close());
@@ -156,6 +167,14 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     await resumeAfterStop(start, services);
     const closeExpired = () => closeExpiredSlips({ ...services, now: start.now });
     startBeats(start, services, workers, closeExpired);
+    stops.push(
+      METRICS.registry.collect(async () => {
+        METRICS.outboxPending.set(await services.outbox.pendingCount());
+        METRICS.cardQueue.set(services.gateway.marketsLimiter.queued);
+        const refused = services.gateway.marketsLimiter.refused - METRICS.cardRefusals.get();
+        if (refused > 0) METRICS.cardRefusals.inc(undefined, refused);
+      }),
+    );
     return {
       client,
       receiverUrl: receiver.url,
@@ -164,6 +183,7 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
       ...workers,
       outbox: services.outbox,
       closeExpiredSlips: closeExpired,
+      drain: (graceMs) => drain(start, services, graceMs ?? config.ops?.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS),
       stop: () => stops.run(),
     };
   } catch (err) {
@@ -241,7 +261,7 @@ function buildServices(
   stops.push(() => tracker.stop());
   const catalog = new Catalog(gateway, store);
   const callbackUrl = callbackUrlOf(config);
-  const records = new BetRecordRepo(store);
+  const records = new BetRecordRepo(store, (m) => METRICS.betTransitions.inc(m));
   const slips = new SlipRepo(store);
   const { tunables } = config;
   const results = new BetResults({ records, outbox, logger, now });
@@ -318,9 +338,40 @@ function buildServices(
 
 type Services = ReturnType<typeof buildServices>;
 
+/** How often the drain looks whether the outbox has sent everything. */
+const DRAIN_POLL_MS = 100;
+
+async function drain({ logger, stops, intake }: Start, s: Services, graceMs: number): Promise<boolean> {
+  intake.close();
+  METRICS.draining.set(1);
+  logger.info('draining: new interactions are refused; finishing those under way', {
+    inFlight: intake.inFlight,
+    graceSeconds: graceMs / 1000,
+  });
+  const finish = async () => {
+    await intake.idle();
+    await s.tracker.idle();
+    for (;;) {
+      s.outbox.kick();
+      await s.outbox.idle();
+      if ((await s.outbox.pendingCount()) === 0) return true;
+      await delay(DRAIN_POLL_MS);
+    }
+  };
+  const clean = await Promise.race([finish(), delay(graceMs, false, { ref: false })]);
+  if (!clean) logger.warn('drain: the grace period ended first; what is left resumes on the next start');
+  await stops.run();
+  METRICS.draining.set(0);
+  return clean;
+}
+
 /** The webhook receiver: verified deliveries are stored once (dedupe in the store), then handed to the tracker. */
-async function startWebhookReceiver({ config, deps, logger, now, stops }: Start, s: Services): Promise<Receiver> {
+async function startWebhookReceiver(
+  { config, deps, logger, now, stops, intake }: Start,
+  s: Services,
+): Promise<Receiver> {
   const { store, jobs, tracker } = s;
+  const token = config.ops?.metricsToken?.reveal();
   const receiver = await startReceiver({
     port: config.webhook.port,
     ...(deps.webhookHost ? { host: deps.webhookHost } : {}),
@@ -333,6 +384,13 @@ async function startWebhookReceiver({ config, deps, logger, now, stops }: Start,
     onDelivery: (body: WebhookDelivery) => tracker.fromWebhook(body),
     logger,
     now,
+    ...(config.ops?.metrics ? { metrics: { text: () => METRICS.registry.text(), ...(token ? { token } : {}) } } : {}),
+    ready: readiness({
+      store,
+      discordReady: () => s.client.isReady(),
+      gateway: s.gateway,
+      draining: () => !intake.open,
+    }),
   });
   stops.push(() => receiver.close());
   return receiver;
@@ -397,9 +455,9 @@ function backgroundWorkers({ config, logger, now, stops }: Start, s: Services) {
 type Workers = ReturnType<typeof backgroundWorkers>;
 
 /** Routes interactions, registers the commands, warms the autocomplete caches, logs in. */
-async function goOnline({ config, deps, logger, stops }: Start, s: Services, token: Secret): Promise<void> {
+async function goOnline({ config, deps, logger, stops, intake }: Start, s: Services, token: Secret): Promise<void> {
   const commands: Map<string, Command> = await loadCommands();
-  attachRouter(s.client, commands, COMPONENTS, COMPONENT_OWNERS, s.context);
+  attachRouter(s.client, commands, COMPONENTS, COMPONENT_OWNERS, s.context, intake);
   if (deps.deployCommands ?? config.discord.guildId !== undefined) {
     await deployCommands({ config, commands: [...commands.values()] });
   }
@@ -485,4 +543,32 @@ function startBeats(
   stops.every(Math.min(60_000, config.tunables.slipExpiryMs), 'sweep', () =>
     closeExpired().then(() => store.sweep(now())),
   );
+}
+
+/**
+ * SIGTERM and SIGINT for a process running one bot: the first drains it and exits 0; a second exits at once (1). Nothing is lost either way: bets,
+ * jobs and outbox rows are in the store before anything is sent, and the next start resumes them.
+ */
+export function drainOnSignals(
+  bot: Pick<RunningBot, 'drain'>,
+  graceMs?: number,
+  log = (line: string) => console.error(line),
+) {
+  let draining = false;
+  const onSignal = (signal: string) => {
+    if (draining) {
+      log(`${signal} again: exiting now; what is left resumes on the next start`);
+      process.exit(1);
+    }
+    draining = true;
+    log(`${signal}: draining (new interactions are refused)…`);
+    // Exit 0 either way: the drain stopped the bot in order (leases released); a grace period that ended first
+    // only leaves work the next start resumes.
+    void bot.drain(graceMs).then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
 }

@@ -16,7 +16,7 @@ import { freePort } from './config/free-port.js';
 import { SandboxClock, type SandboxClockReading } from './config/sandbox-clock.js';
 import { Secret } from './config/secret.js';
 import { startShardManager } from './discord/shards.js';
-import { startBot } from './index.js';
+import { drainOnSignals, startBot } from './index.js';
 import { updateSettings } from './repos/guild-settings.js';
 
 /** The key the embedded sandbox's fixture account answers to (no secret: the sandbox is local). */
@@ -27,6 +27,8 @@ export interface RunningApp {
   playgroundUrl: string | undefined;
   /** The embedded sandbox gateway, when one was started. */
   sandboxUrl: string | undefined;
+  /** The bot on Discord: SIGTERM's clean stop (see RunningBot.drain). */
+  drain?: (graceMs?: number) => Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -62,7 +64,7 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
   if (config.discord.token) {
     const bot = await startBot(shardProcessConfig(config, env));
     print(`Bot is running on Discord as ${bot.client.user?.tag ?? 'the configured application'}.`);
-    return { playgroundUrl: undefined, sandboxUrl: undefined, stop: () => bot.stop() };
+    return { playgroundUrl: undefined, sandboxUrl: undefined, drain: (ms) => bot.drain(ms), stop: () => bot.stop() };
   }
 
   const parsedPort = playgroundPort.safeParse(env.PLAYGROUND_PORT);
@@ -184,6 +186,10 @@ async function main() {
     // Config errors already say which variable to fix; anything else is printed without secrets (none reach here).
     console.error(err instanceof ConfigError ? err.message : `Could not start: ${(err as Error).message}`);
     process.exit(1);
+  }
+  if (app.drain) {
+    drainOnSignals({ drain: app.drain });
+    return;
   }
   let stopping = false;
   const shutdown = async (signal: string) => {

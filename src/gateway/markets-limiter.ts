@@ -102,6 +102,7 @@ export class MarketsLimiter {
   #timer: unknown;
   #timerAt = 0;
   #closed = false;
+  #refused = 0;
 
   constructor(opts: MarketsLimiterOptions = {}) {
     this.perMinute = opts.perMinute ?? 120;
@@ -115,6 +116,11 @@ export class MarketsLimiter {
     }
     this.backgroundCapacity = Math.max(1, Math.floor(this.perMinute * share));
     this.#clock = opts.clock ?? systemClock;
+  }
+
+  /** Reads refused since the limiter was made (nothing sent for them). */
+  get refused(): number {
+    return this.#refused;
   }
 
   /** Reads waiting for a slot, both lanes. */
@@ -285,6 +291,7 @@ export class MarketsLimiter {
   }
 
   #refusal(waitMs: number, why: string): CardLimitError {
+    this.#refused += 1;
     return new CardLimitError(
       `GET /v3/markets: the card limit (${this.perMinute} per ${Math.round(this.windowMs / 1000)} s) is reached; ${why}. Nothing was sent; try again in about ${secs(waitMs)} s.`,
       { retryAfterMs: waitMs, method: 'GET', path: '/v3/markets' },

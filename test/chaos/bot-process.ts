@@ -1,6 +1,7 @@
 // The bot alone in a process, configured from the environment, so the chaos suite can kill -9 it.
 // Prints one JSON line `{"ready":true,"receiverUrl":…}` on stdout once it is connected; logs go to stderr.
 import { parseConfig } from '../../src/bot/config/config.js';
+import { drainOnSignals } from '../../src/bot/index.js';
 import { loadStartBot } from '../support/bot-entry.js';
 
 const startBot = await loadStartBot();
@@ -9,9 +10,5 @@ const processId = process.env.BOT_PROCESS_ID;
 const bot = await startBot(parseConfig(process.env), processId ? { processId } : {});
 process.stdout.write(`${JSON.stringify({ ready: true, receiverUrl: bot.receiverUrl, pid: process.pid })}\n`);
 
-const stop = async () => {
-  await bot.stop().catch(() => {});
-  process.exit(0);
-};
-process.on('SIGTERM', () => void stop());
-process.on('SIGINT', () => void stop());
+// SIGTERM as in production: a drain (DRAIN_GRACE_SECONDS), a second SIGTERM exits at once.
+drainOnSignals(bot);

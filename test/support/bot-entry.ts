@@ -9,6 +9,8 @@ export interface RunningBot {
   store: BotStore;
   /** Closing line capture; a test runs its passes by hand after moving the clock. */
   closing: { tick(): Promise<{ read: number; recorded: number; deferred: number; failed: number }> };
+  /** SIGTERM's clean stop: refuse new interactions, finish those under way, send the outbox, stop. */
+  drain(graceMs?: number): Promise<boolean>;
   stop(): Promise<void>;
 }
 

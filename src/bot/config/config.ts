@@ -50,7 +50,21 @@ export interface BotConfig {
   processId?: string;
   logLevel: LogLevel;
   tunables: BotTunables;
+  /** What operators run the desk by (docs/operations.md); absent: metrics off, a 20 s drain. */
+  ops?: OpsConfig;
 }
+
+export interface OpsConfig {
+  /** GET /metrics on the receiver's port: on when METRICS=on or a METRICS_TOKEN is set. */
+  metrics: boolean;
+  /** When set, /metrics answers only a request with `Authorization: Bearer <token>`. */
+  metricsToken: Secret | undefined;
+  /** How long a SIGTERM drain may finish confirms and flush the outbox before the process exits anyway. */
+  drainGraceMs: number;
+}
+
+/** The drain's grace period when none is configured. */
+export const DEFAULT_DRAIN_GRACE_MS = 20_000;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -150,6 +164,12 @@ const EnvSchema = z.object({
   RECONCILE_WINDOW_SECONDS: intIn(1, 86_400, 600),
   RECONCILE_INTERVAL_SECONDS: intIn(1, 86_400, 30),
   CAPTURE_SHARE_PERCENT: numberIn(1, 90, 25),
+  METRICS: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
+    z.enum(['on', 'off'], { error: 'must be on or off' }).default('off'),
+  ),
+  METRICS_TOKEN: optionalText,
+  DRAIN_GRACE_SECONDS: intIn(0, 600, DEFAULT_DRAIN_GRACE_MS / 1000),
 });
 
 /** Parses the environment once; a bad value throws a ConfigError naming each variable and what to put there. */
@@ -209,6 +229,11 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
       reconcileWindowMs: e.RECONCILE_WINDOW_SECONDS * 1000,
       reconcileIntervalMs: e.RECONCILE_INTERVAL_SECONDS * 1000,
       captureShare: e.CAPTURE_SHARE_PERCENT / 100,
+    },
+    ops: {
+      metrics: e.METRICS === 'on' || e.METRICS_TOKEN !== undefined,
+      metricsToken: e.METRICS_TOKEN === undefined ? undefined : new Secret(e.METRICS_TOKEN),
+      drainGraceMs: e.DRAIN_GRACE_SECONDS * 1000,
     },
   };
 }

@@ -5,10 +5,19 @@
  */
 
 import { DefaultRestOptions, type RESTOptions } from 'discord.js';
+import { acknowledged, callbackInteractionId } from './intake.js';
 
 type MakeRequest = RESTOptions['makeRequest'];
 
 export const makeRequest: MakeRequest = async (url, init) => {
+  const acks = callbackInteractionId(url);
+  const response = await send(url, init);
+  // An interaction's acknowledgement: timed from its arrival (desk_interaction_ack_seconds).
+  if (acks !== undefined) acknowledged(acks);
+  return response;
+};
+
+const send: MakeRequest = async (url, init) => {
   if (!(init.body instanceof FormData)) return DefaultRestOptions.makeRequest(url, init);
   const encoded = new Response(init.body);
   // discord.js sets no content type for a form (fetch would): the encoded one carries the boundary.

@@ -1,4 +1,5 @@
 import { type Client, Events, type Interaction } from 'discord.js';
+import { METRICS } from '../config/metrics.js';
 import type { BotContext } from '../context.js';
 import type { Command } from './command.js';
 
@@ -6,6 +7,7 @@ import { guardComponent, type OwnerLookup } from './component-guard.js';
 import { type ComponentRoute, componentKind } from './component-handler.js';
 
 import { decodeCustomId } from './custom-id.js';
+import { arrived, finished, Intake, RESTARTING } from './intake.js';
 import { isDiscordCode, replyEphemeral, UNKNOWN_INTERACTION } from './interact.js';
 import { isMemberMistake, UserFacingError, userMessage } from './user-errors.js';
 
@@ -22,10 +24,38 @@ export function attachRouter(
   components: Record<string, ComponentRoute>,
   owners: Record<string, OwnerLookup>,
   ctx: BotContext,
-): void {
+  intake: Intake = new Intake(),
+): Intake {
   client.on(Events.InteractionCreate, (interaction) => {
-    void route(interaction, commands, components, owners, ctx);
+    arrived(interaction.id);
+    const handled = (intake.open ? route(interaction, commands, components, owners, ctx) : refuse(interaction, ctx))
+      .catch(() => undefined)
+      .finally(() => finished(interaction.id));
+    intake.track(handled);
   });
+  return intake;
+}
+
+/** While the process drains: every new interaction is told to try again (autocomplete gets no choices). */
+async function refuse(interaction: Interaction, ctx: BotContext): Promise<void> {
+  METRICS.interactions.inc({ ...labelsOf(interaction), outcome: 'draining' });
+  try {
+    if (interaction.isAutocomplete()) await interaction.respond([]);
+    else await replyEphemeral(interaction, RESTARTING, 'info');
+  } catch (err) {
+    if (!isDiscordCode(err, UNKNOWN_INTERACTION)) ctx.logger.warn('could not answer during the drain', { err });
+  }
+}
+
+/** The kind and name of an interaction for the metrics: a command's name or a control's scope:action, never an id. */
+function labelsOf(interaction: Interaction): { kind: string; name: string } {
+  if (interaction.isAutocomplete()) return { kind: 'autocomplete', name: interaction.commandName };
+  if (interaction.isCommand()) return { kind: 'command', name: interaction.commandName };
+  if ('customId' in interaction) {
+    const id = decodeCustomId(interaction.customId);
+    return { kind: 'component', name: id ? `${id.scope}:${id.action}` : 'unknown' };
+  }
+  return { kind: 'other', name: 'unknown' };
 }
 
 export async function route(
@@ -35,6 +65,17 @@ export async function route(
   owners: Record<string, OwnerLookup>,
   shared: BotContext,
 ): Promise<void> {
+  const outcome = await routeOnce(interaction, commands, components, owners, shared);
+  METRICS.interactions.inc({ ...labelsOf(interaction), outcome });
+}
+
+async function routeOnce(
+  interaction: Interaction,
+  commands: Map<string, Command>,
+  components: Record<string, ComponentRoute>,
+  owners: Record<string, OwnerLookup>,
+  shared: BotContext,
+): Promise<'ok' | 'refused' | 'error'> {
   // Every line logged while handling this interaction carries its id, the member and what was used.
   const logger = shared.logger.child({
     interaction: interaction.id,
@@ -51,37 +92,44 @@ export async function route(
         await cmd?.autocomplete?.(interaction, ctx);
       } catch (err) {
         if (!isDiscordCode(err, UNKNOWN_INTERACTION)) ctx.logger.warn('autocomplete failed', { err });
+        return 'error';
       }
-      return;
+      return 'ok';
     }
     if (interaction.isChatInputCommand()) {
       const cmd = commands.get(interaction.commandName);
-      if (!cmd)
-        return replyEphemeral(interaction, 'This command is not available any more. Type / to see the current ones.');
+      if (!cmd) {
+        await replyEphemeral(interaction, 'This command is not available any more. Type / to see the current ones.');
+        return 'refused';
+      }
       await cmd.execute(interaction, ctx);
-      return;
+      return 'ok';
     }
     if (interaction.isButton() || interaction.isStringSelectMenu() || interaction.isModalSubmit()) {
       const id = decodeCustomId(interaction.customId);
       const handler = id ? components[`${id.scope}:${id.action}`] : undefined;
       if (!id || !handler) {
-        return replyEphemeral(interaction, 'This control is from an older version of the bot. Run the command again.');
+        await replyEphemeral(interaction, 'This control is from an older version of the bot. Run the command again.');
+        return 'refused';
       }
       if (componentKind(interaction) !== handler.kind) {
         ctx.logger.warn('control got another kind of interaction', {
           want: handler.kind,
           got: componentKind(interaction),
         });
-        return replyEphemeral(interaction, WRONG_KIND);
+        await replyEphemeral(interaction, WRONG_KIND);
+        return 'refused';
       }
       // The record behind the custom id must be this server's (and this message's): checked here, once for all.
       const verdict = await guardComponent(interaction, id, owners[id.scope], ctx);
       if (!verdict.ok) {
         ctx.logger.info('component refused', { reason: verdict.reason, guild: interaction.guildId });
-        return replyEphemeral(interaction, verdict.text);
+        await replyEphemeral(interaction, verdict.text);
+        return 'refused';
       }
       await handler.handle(interaction, id.args, ctx);
     }
+    return 'ok';
   } catch (err) {
     const command = interaction.isCommand() ? interaction.commandName : undefined;
     if (isMemberMistake(err)) {
@@ -98,11 +146,13 @@ export async function route(
     } else {
       ctx.logger.error('interaction failed', { err, kind: interaction.type, command });
     }
-    if (isDiscordCode(err, UNKNOWN_INTERACTION)) return;
+    const outcome = isMemberMistake(err) ? 'refused' : 'error';
+    if (isDiscordCode(err, UNKNOWN_INTERACTION)) return outcome;
     try {
       await replyEphemeral(interaction, ctx.logger.redact(userMessage(err)));
     } catch (replyErr) {
       ctx.logger.warn('could not tell the user about a failure', { err: replyErr });
     }
+    return outcome;
   }
 }

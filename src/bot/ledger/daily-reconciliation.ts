@@ -1,4 +1,5 @@
 import type { Transaction } from '../../gateway/index.js';
+import { METRICS } from '../config/metrics.js';
 import type { GatewayPort } from '../gateway-port.js';
 import { BET_ENTRY_KINDS, type BetState, checkBetEntries } from '../model/bet-states.js';
 import { COLOUR } from '../model/colours.js';
@@ -292,6 +293,7 @@ export async function reconcileYesterday(d: {
     });
     if (report.sessions.some((s) => s.unread)) continue;
     await d.outbox.create(key, settings.resultsChannelId, reconciliationView(report));
+    for (const m of report.mismatches) METRICS.reconciliationMismatches.inc({ kind: m.kind });
     await recordBalanceChecks(d.store, guildId, checksOf(report), d.now);
   }
 }

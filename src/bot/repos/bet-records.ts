@@ -272,7 +272,15 @@ const MOVE_ATTEMPTS = 10;
  * lands without its move; and the day's holds.
  */
 export class BetRecordRepo {
-  constructor(private readonly store: BotStore) {}
+  /** `onMove` hears every move made (the metrics count them by move and states); it must not throw. */
+  constructor(
+    private readonly store: BotStore,
+    private readonly onMove: (move: {
+      move: BetMove | 'claim';
+      from: BetState | 'none';
+      to: BetState;
+    }) => void = () => {},
+  ) {}
 
   /**
    * Claims the slip and writes the record in state `sending`, in one statement: only the owner, only
@@ -285,15 +293,20 @@ export class BetRecordRepo {
     // Serialized with close() of the same slip, with the member's other claims and, where a cap spans members,
     // with the guild's other claims: on PostgreSQL neither statement would see the other's row. The keys are
     // held until the transaction has committed.
-    return this.store.serialize(claimLockKeys(req.slipId, req.guildKey, req.userId, req), () =>
-      this.store.transaction(async (tx) => {
-        const outcome = await this.#claim(tx, req);
-        if (outcome.kind === 'claimed') {
-          await appendInTx(tx, [entryOf(outcome.record, BET_TRANSITIONS.claim, null, req.userId)]);
-        }
+    return this.store
+      .serialize(claimLockKeys(req.slipId, req.guildKey, req.userId, req), () =>
+        this.store.transaction(async (tx) => {
+          const outcome = await this.#claim(tx, req);
+          if (outcome.kind === 'claimed') {
+            await appendInTx(tx, [entryOf(outcome.record, BET_TRANSITIONS.claim, null, req.userId)]);
+          }
+          return outcome;
+        }),
+      )
+      .then((outcome) => {
+        if (outcome.kind === 'claimed') this.onMove({ move: 'claim', from: 'none', to: 'sending' });
         return outcome;
-      }),
-    );
+      });
   }
 
   async #claim(tx: Tx, req: ClaimRequest): Promise<ClaimOutcome> {
@@ -440,7 +453,23 @@ export class BetRecordRepo {
    * same transaction. The record comes back only to the caller that moved it: a second handling of the same
    * evidence changes nothing and writes no entry.
    */
-  #apply(placementId: string, name: BetMove, set: Partial<MoveFields>, now: number): Promise<BetRecord | undefined> {
+  async #apply(
+    placementId: string,
+    name: BetMove,
+    set: Partial<MoveFields>,
+    now: number,
+  ): Promise<BetRecord | undefined> {
+    const moved = await this.#move(placementId, name, set, now);
+    if (moved) this.onMove({ move: name, from: moved.from, to: moved.record.state });
+    return moved?.record;
+  }
+
+  #move(
+    placementId: string,
+    name: BetMove,
+    set: Partial<MoveFields>,
+    now: number,
+  ): Promise<{ record: BetRecord; from: BetState } | undefined> {
     const t: BetTransition = BET_TRANSITIONS[name];
     const cols: string[] = ['state = ?', 'updated_at = ?'];
     const params: unknown[] = [t.to, now];
@@ -475,7 +504,7 @@ export class BetRecordRepo {
         if (rows[0] === undefined) continue;
         const moved = toRecord(rows[0]);
         await appendInTx(tx, [entryOf(moved, t, current.state, null)]);
-        return moved;
+        return { record: moved, from: current.state };
       }
       throw new Error(`bet record ${placementId} kept moving under ${name}; it was left as it is`);
     });

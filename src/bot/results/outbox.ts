@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '../config/logger.js';
+import { METRICS } from '../config/metrics.js';
 import type { DiscordPoster } from '../discord/poster.js';
 import type { MessageView } from '../model/limits.js';
 import type { BotStore } from '../store/index.js';
@@ -247,6 +248,7 @@ export class Outbox {
         row.rank,
         row.lease_until,
       );
+      METRICS.outboxRetries.inc({ outcome: give ? 'gave_up' : 'retry' });
       const fields = { key: row.outbox_key, attempts, status: statusOf(err), err: message };
       if (give) this.#o.logger.error('Discord refused a money post; giving up on it', fields);
       else if (attempts === 1 || attempts % 10 === 0) this.#o.logger.warn('Discord write failed; will retry', fields);

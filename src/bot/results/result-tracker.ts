@@ -1,5 +1,6 @@
 import type { AsyncEnvelope, JobOutcome } from '../../gateway/index.js';
 import type { Logger } from '../config/logger.js';
+import { METRICS } from '../config/metrics.js';
 import type { GatewayPort } from '../gateway-port.js';
 import type { JobRecord, JobRepo, NewJob } from '../repos/jobs.js';
 import { finalStatusOf, type WebhookDelivery } from './receiver.js';
@@ -72,7 +73,7 @@ export class ResultTracker {
         // The poller's early answer was a quarantined delivery: poll the gateway for the real result instead.
         const accepted = (await this.#opts.accepts?.(envelope.correlation_id, outcome)) ?? true;
         const final = accepted ? outcome : await this.#opts.gateway.jobs.track(envelope);
-        return this.resolve(envelope.correlation_id, final);
+        return this.resolve(envelope.correlation_id, final, 'poll');
       })
       .catch((err) => {
         if (!this.#stopped)
@@ -94,8 +95,17 @@ export class ResultTracker {
     }
   }
 
-  /** A verified webhook delivery: resolves the job and tells the library's poller to stop polling it. */
-  async fromWebhook(body: WebhookDelivery): Promise<void> {
+  /**
+   * A verified webhook delivery: resolves the job and tells the library's poller to stop polling it. Counted among
+   * the work idle() waits for, so a drain does not stop between a delivery and its result's edit.
+   */
+  fromWebhook(body: WebhookDelivery): Promise<void> {
+    const p = this.#fromWebhook(body);
+    this.#keep(p.catch(() => undefined));
+    return p;
+  }
+
+  async #fromWebhook(body: WebhookDelivery): Promise<void> {
     // The receiver quarantines anything else; a stored delivery replayed at start is checked again here.
     const status = finalStatusOf(body);
     const entry = { ...body, status: status ?? 'completed' };
@@ -116,13 +126,15 @@ export class ResultTracker {
       this.#opts.logger.warn('poller refused the webhook body', { err });
     }
     if (!outcome || !known) return;
-    await this.resolve(body.correlation_id, outcome);
+    await this.resolve(body.correlation_id, outcome, 'webhook');
   }
 
   /** Records the outcome; the first caller for a job runs its handler. */
-  async resolve(correlationId: string, outcome: JobOutcome): Promise<boolean> {
+  async resolve(correlationId: string, outcome: JobOutcome, source: 'webhook' | 'poll' = 'poll'): Promise<boolean> {
     const job = await this.#opts.jobs.resolve(correlationId, outcome, this.#now());
     if (!job) return false;
+    METRICS.jobResults.inc({ source, status: outcome.status });
+    METRICS.jobSeconds.observe(Math.max(0, this.#now() - job.createdAt) / 1000, { source });
     await this.#handle(job, outcome);
     return true;
   }

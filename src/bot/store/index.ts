@@ -1,4 +1,5 @@
-import type { BotStore, OpenOptions } from './types.js';
+import { METRICS } from '../config/metrics.js';
+import type { BotStore, OpenOptions, Tx } from './types.js';
 
 export type { Dialect, Engine } from './dialect.js';
 export type { LeaderOptions, LeaderRun, LeaderWork, StopWork } from './leader.js';
@@ -11,7 +12,31 @@ export { redactUrl } from './url.js';
  * driver is loaded only when a store on it is opened.
  */
 export async function openStore(url: string, opts: OpenOptions = {}): Promise<BotStore> {
-  if (/^postgres(ql)?:\/\//.test(url)) return (await import('./postgres.js')).openPostgresStore(url, opts);
-  if (url.startsWith('sqlite://')) return (await import('./sqlite.js')).openSqliteStore(url, opts);
+  if (/^postgres(ql)?:\/\//.test(url)) return timed(await (await import('./postgres.js')).openPostgresStore(url, opts));
+  if (url.startsWith('sqlite://')) return timed(await (await import('./sqlite.js')).openSqliteStore(url, opts));
   throw new Error('STORE_URL must start with sqlite:// or postgres://');
+}
+
+/** The store with each statement and transaction timed into desk_store_statement_seconds. */
+function timed(store: BotStore): BotStore {
+  const engine = store.engine;
+  const time = async <T>(kind: string, run: () => Promise<T>): Promise<T> => {
+    const done = METRICS.statementSeconds.time({ engine, kind });
+    try {
+      return await run();
+    } finally {
+      done();
+    }
+  };
+  const timedTx = (tx: Tx): Tx => ({
+    query: (sql, ...params) => time('statement', () => tx.query(sql, ...params)),
+    lock: (key) => tx.lock(key),
+  });
+  return {
+    ...store,
+    query: ((sql: string, ...params: unknown[]) =>
+      time('statement', () => store.query(sql, ...params))) as BotStore['query'],
+    transaction: (<T>(fn: (tx: Tx) => Promise<T>) =>
+      time('transaction', () => store.transaction((tx) => fn(timedTx(tx))))) as BotStore['transaction'],
+  };
 }
