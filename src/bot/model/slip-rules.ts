@@ -35,6 +35,8 @@ export interface SlipPayload {
   useBonusBet?: boolean;
   /** Set when /bet chose the book itself (no bookie given): why this book, shown on the slip. */
   route?: PriceRoute;
+  /** Set when the member picked a book whose account health routing would have left out (shown on the slip). */
+  accountWarning?: string;
 }
 
 /** Why a slip went to its book: the books priced (best first, the slip's own book first) and those left out. */

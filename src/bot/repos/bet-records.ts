@@ -228,6 +228,8 @@ export interface MoveFields {
   note: string;
   settledStatus: string;
   pnl: number | null;
+  /** The stake the book accepted, when it took less than asked (the record then holds that stake). */
+  stakeCents: number;
 }
 
 /** The ledger entry of a record's move from `from` (null: the claim), by the table's row. */
@@ -402,8 +404,12 @@ export class BetRecordRepo {
   markResultUnknown(placementId: string, set: Pick<MoveFields, 'note'>, now: number) {
     return this.#apply(placementId, 'markResultUnknown', set, now);
   }
-  /** A result with a bet id. */
-  markPlaced(placementId: string, set: Pick<MoveFields, 'betId' | 'odds'>, now: number) {
+  /** A result with a bet id (and the stake the book took, when it took less than asked). */
+  markPlaced(
+    placementId: string,
+    set: Pick<MoveFields, 'betId' | 'odds'> & Partial<Pick<MoveFields, 'stakeCents'>>,
+    now: number,
+  ) {
     return this.#apply(placementId, 'markPlaced', set, now);
   }
   /** The reconciler found the bet in the book's history (a bet id another record holds throws). */
@@ -441,6 +447,7 @@ export class BetRecordRepo {
       ['note', 'note'],
       ['settledStatus', 'settled_status'],
       ['pnl', 'pnl'],
+      ['stakeCents', 'stake_cents'],
     ];
     for (const [field, col] of columns) {
       if (set[field] === undefined) continue;
