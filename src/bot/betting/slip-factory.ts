@@ -158,7 +158,7 @@ export class SlipFactory implements LivePrices {
       : ((await this.d.accounts?.slipWarning({
           sessionId,
           bookie: req.bookie,
-          sport,
+          sport: event?.league ?? sport,
           market: found.market.market,
           stakeCents: Math.round(req.stake * 100),
         })) ?? {});
@@ -174,6 +174,7 @@ export class SlipFactory implements LivePrices {
       payload: {
         epk: req.epk,
         sport,
+        ...(event?.league ? { league: event.league } : {}),
         eventName: event?.name ?? req.epk,
         bookie: req.bookie,
         sessionId,

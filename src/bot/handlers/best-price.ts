@@ -174,7 +174,7 @@ export async function leftOutAtBest(
   const [event, card] = await Promise.all([ctx.catalog.event(at.epk), ctx.catalog.loadCard(at.epk, at.bookie)]);
   const market = card.markets.find((m) => m.selections.some((s) => s.market_ref === at.marketRef))?.market ?? '';
   const out = await ctx.accounts.leaveOut([{ book: at.bookie, sessionId: at.sessionId, market }], {
-    sport: event?.sport ?? at.epk.split('/')[0] ?? '',
+    sport: event?.league ?? event?.sport ?? at.epk.split('/')[0] ?? '',
     stakeCents: at.stakeCents,
   });
   const why = out.get(at.sessionId);
@@ -248,7 +248,7 @@ export async function routeToBestPrice(
   }
   // Account health: sessions offline, restricted, or limited below this stake on the market (betting/account-health.ts).
   await leaveOutUnhealthy(ctx, checks, {
-    sport: event.sport,
+    sport: event.league ?? event.sport,
     stakeCents: q.stakeCents,
     marketOf: (b) => markets.get(b)?.market ?? q.market,
   });

@@ -5,6 +5,8 @@ import type { RaceType } from './tracks.js';
 export interface SlipPayload {
   epk: string;
   sport: string;
+  /** The event's league key (e.g. nfl), when the listing names it: account health reads limits per league. */
+  league?: string;
   eventName: string;
   bookie: string;
   sessionId: string;
