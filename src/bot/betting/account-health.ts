@@ -256,13 +256,14 @@ export class AccountHealth {
   /**
    * A state that differs from the one last announced: the notice is recorded in the outbox under the change's
    * number before the state moves, so a crash between the two repeats only the move (the same key posts nothing
-   * new), and the outbox sends it until Discord accepts it, once. A first sight of a healthy session is not news.
+   * new), and the outbox sends it until Discord accepts it, once.
    */
   async #announce(h: SessionHealth, place: NoticePlace | null): Promise<void> {
     const prev = await this.#repo.state(h.sessionId);
     if (prev?.state === h.state) return;
     const now = this.d.now();
-    if (!prev && h.state === 'healthy') {
+    // A first sight is news only when evidence shows trouble: healthy, or offline as listed, is where it starts.
+    if (!prev && (h.state === 'healthy' || h.state === 'offline')) {
       await this.#repo.moveState(h, undefined, now, null);
       return;
     }
@@ -273,7 +274,7 @@ export class AccountHealth {
     await this.d.outbox.create(
       `account-state:${h.sessionId}:${change}:${h.state}`,
       settings.resultsChannelId ?? place.channelId,
-      accountStateNoticeView(h, prev?.state ?? null, username ?? ''),
+      accountStateNoticeView(h, prev?.state ?? 'healthy', username ?? ''),
     );
     const moved = await this.#repo.moveState(h, prev, now, place.guildKey);
     if (moved) this.d.logger.info('account state changed', { sessionId: h.sessionId, from: prev?.state, to: h.state });
