@@ -177,6 +177,38 @@ describe('account health: a limited bookie_c account is seen, shown, announced a
     );
   }, 60_000);
 
+  it('/compare’s Bet at best at bookie_c above that stake answers with why it was left out, and posts no slip', async () => {
+    const { ld } = desk;
+    const ix = await ld.sendCommand({
+      user: ld.users.bettor,
+      channelId: ld.channelIds.bets,
+      name: 'compare',
+      options: { event: shared.epk, market: shared.market },
+    });
+    const reply = await until('the comparison', () => ix.responses().find((m) => m.embeds.length > 0), {
+      timeoutMs: 30_000,
+    });
+    const atC = reply.components
+      ?.flatMap((r) => (r as { components: Array<{ custom_id?: string; label?: string }> }).components)
+      .find((c) => c.custom_id?.startsWith('v1:cmp:bet:') && /@ bookie_c$/.test(c.label ?? ''));
+    if (!atC?.custom_id) throw new Error('no Bet at best button at bookie_c');
+    const modalSeen = new Promise<{ custom_id: string }>((resolve) =>
+      ld.events.once('modal', (e) => resolve({ custom_id: String(e.modal.custom_id) })),
+    );
+    await ld.clickButton({ user: ld.users.bettor, message: reply, customId: atC.custom_id });
+    const modal = await modalSeen;
+    const slipsBefore = ld.messages(ld.channelIds.bets).filter((m) => m.embeds[0]?.title === 'Bet slip').length;
+    const submitted = await ld.submitModal({
+      user: ld.users.bettor,
+      channelId: ld.channelIds.bets,
+      customId: modal.custom_id,
+      fields: { stake: String(limit + 10) },
+    });
+    const said = await until('the answer', () => lastResponseText(submitted) || undefined, { timeoutMs: 30_000 });
+    expect(said).toContain(`Left out: bookie_c (took at most $${limit.toFixed(2)} on`);
+    expect(ld.messages(ld.channelIds.bets).filter((m) => m.embeds[0]?.title === 'Bet slip')).toHaveLength(slipsBefore);
+  }, 60_000);
+
   it('an explicit bet at bookie_c warns on the slip, and its refusal is recorded with the book’s reason', async () => {
     // The book now refuses what it used to cut down.
     await desk.control.limits({ session_id: BOOKIE_C, sport: sportGroup, max_stake: limit, over_limit: 'refuse' });
