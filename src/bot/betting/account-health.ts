@@ -141,9 +141,10 @@ export class AccountHealth {
   /** The gateway's session list as seen now: a status that differs from the last one seen is evidence. */
   async sessionsSeen(sessions: readonly Session[], place: NoticePlace | null): Promise<void> {
     const at = this.d.now();
+    const seen = await this.#repo.lastStatuses();
     for (const s of sessions) {
       const status = statusOf(s);
-      const last = await this.#repo.lastStatus(s.session_id);
+      const last = seen.get(s.session_id);
       if (last === status || (last === undefined && status === 'active')) continue;
       await this.#record(
         { key: `status:${s.session_id}:${at}`, sessionId: s.session_id, bookie: s.bookie, kind: 'status', at, status },

@@ -101,13 +101,12 @@ export class AccountEvidenceRepo {
     return rows.map(toEvidence);
   }
 
-  /** The latest status a session was seen in (status evidence), if any. */
-  async lastStatus(sessionId: string): Promise<string | undefined> {
-    const [row] = await this.store.query<{ status: string }>(
-      `SELECT status FROM account_evidence WHERE session_id = ? AND kind = 'status' ORDER BY at DESC LIMIT 1`,
-      sessionId,
+  /** The latest status each session was seen in (status evidence), by session id. */
+  async lastStatuses(): Promise<Map<string, string>> {
+    const rows = await this.store.query<{ session_id: string; status: string }>(
+      `SELECT session_id, status FROM account_evidence WHERE kind = 'status' ORDER BY at, evidence_key`,
     );
-    return row?.status;
+    return new Map(rows.map((r) => [r.session_id, r.status]));
   }
 
   async states(): Promise<AccountStateRow[]> {
