@@ -69,7 +69,7 @@ export class AccountHealth {
   }
 
   /** A bet job's outcome for its record (BetResults): accepted stake against asked, or the refusal classified. */
-  async betResult(record: BetRecord, outcome: JobOutcome): Promise<void> {
+  async betResult(record: BetRecord, outcome: JobOutcome, at = this.d.now()): Promise<void> {
     if (outcome.status !== 'completed') return;
     const receipt = betOutcomeOf(outcome.result);
     if ('unreadable' in receipt && receipt.unreadable) return;
@@ -81,7 +81,7 @@ export class AccountHealth {
       sessionId: record.sessionId,
       bookie: record.bookie,
       guildKey: record.guildKey,
-      at: this.d.now(),
+      at,
       sport: p.league ?? p.sport ?? null,
       market: p.marketKey ?? null,
       marketLabel: p.marketLabel ?? null,
@@ -232,7 +232,7 @@ export class AccountHealth {
         r.state === 'refused'
           ? { success: false, error: r.note ?? 'refused' }
           : { success: true, bet_id: r.betId, stake: r.stakeCents / 100 };
-      await this.betResult(r, { status: 'completed', result } as JobOutcome);
+      await this.betResult(r, { status: 'completed', result } as JobOutcome, r.updatedAt);
     }
     const evidence = await this.#repo.since(now - HEALTH_RULES.windowMs);
     const places = new Map<string, NoticePlace>();
