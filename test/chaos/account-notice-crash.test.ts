@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { updateSettings } from '../../src/bot/repos/guild-settings.js';
 import { type BotStore, openStore } from '../../src/bot/store/index.js';
+import { ENGINES, freshStoreUrl } from '../pg/engines.js';
 import { setBetRole } from '../support/bet-role.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
 import { startDesk } from '../support/harness.js';
@@ -12,9 +13,10 @@ import { type BotChild, spawnBot } from './bot-child.js';
 
 const BOOKIE_A = '5e55a1fa-0000-4000-8000-00000000000a';
 
-describe('the notice of an account’s change of state, through kill -9', () => {
+describe.each(ENGINES)('the notice of an account’s change of state, through kill -9, on %s', (engine) => {
   it('is posted exactly once', async () => {
-    const desk = await startDesk({ inProcessBot: false });
+    const fresh = await freshStoreUrl(engine);
+    const desk = await startDesk({ inProcessBot: false, env: { STORE_URL: fresh.url } });
     let child: BotChild | undefined;
     let store: BotStore | undefined;
     const restart = async () => {
@@ -76,6 +78,7 @@ describe('the notice of an account’s change of state, through kill -9', () => 
       await child?.stop();
       await store?.close();
       await desk.close();
+      fresh.cleanup();
     }
   }, 180_000);
 });
