@@ -1,6 +1,7 @@
 // The slash commands the bot ships, sorted: the loader test (from source) and the build test (compiled) both
 // expect exactly these.
 export const EXPECTED_COMMANDS = [
+  'accounts',
   'balance',
   'bet',
   'bet-racing',

@@ -1,3 +1,4 @@
+import type { AccountHealth } from './betting/account-health.js';
 import type { Approvals } from './betting/approvals.js';
 import type { BetResults } from './betting/bet-results.js';
 import type { Placement } from './betting/placement.js';
@@ -26,6 +27,8 @@ export interface BotContext {
   placement: Placement;
   betResults: BetResults;
   approvals: Approvals;
+  /** Account health per session: evidence, /accounts, state-change notices, the best-price routing filter. */
+  accounts: AccountHealth;
   tracker: ResultTracker;
   jobs: JobRepo;
   /** The repositories, built once: handlers and commands use these, never a `new …Repo(store)` of their own. */

@@ -3,6 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Client, Events, GatewayIntentBits, Options } from 'discord.js';
 import { GatewayClient } from '../gateway/index.js';
 import { ClosingCapture } from './analytics/closing.js';
+import { AccountHealth } from './betting/account-health.js';
 import { Approvals } from './betting/approvals.js';
 import { type BetJobContext, BetResults } from './betting/bet-results.js';
 import { Placement } from './betting/placement.js';
@@ -264,11 +265,12 @@ function buildServices(
   const records = new BetRecordRepo(store, (m) => METRICS.betTransitions.inc(m));
   const slips = new SlipRepo(store);
   const { tunables } = config;
-  const results = new BetResults({ records, outbox, logger, now });
+  const accounts = new AccountHealth({ store, catalog, outbox, logger, now });
+  const results = new BetResults({ records, outbox, logger, now, accounts });
   // A bet job's outcome moves its record (placed, refused, result unknown) and queues the slip message's edit.
   tracker.on('bet', (job, outcome) => results.apply(job as JobRecord<BetJobContext>, outcome));
   const proposals = new ProposalRepo(store);
-  const factory = new SlipFactory({ gateway, store, catalog, slips, tunables, callbackUrl, now });
+  const factory = new SlipFactory({ gateway, store, catalog, slips, tunables, callbackUrl, now, accounts });
   const placement = new Placement({
     gateway,
     store,
@@ -282,6 +284,7 @@ function buildServices(
     callbackUrl,
     logger,
     now,
+    accounts,
   });
   const ledger = new Ledger(store);
   const approvals = new Approvals({
@@ -306,6 +309,7 @@ function buildServices(
     placement,
     betResults: results,
     approvals,
+    accounts,
     tracker,
     jobs,
     records,
@@ -331,6 +335,7 @@ function buildServices(
     results,
     placement,
     approvals,
+    accounts,
     callbackUrl,
     context,
   };
@@ -493,6 +498,7 @@ async function resumeAfterStop({ config, logger, now }: Start, s: Services): Pro
     if (staged) stages.push({ record, channelId: record.channelId, messageId: record.messageId, rank: staged.rank });
   }
   for (const { record } of await s.outbox.unrecorded(stages)) await s.results.show(record);
+  await s.accounts.resume(touched).catch((err) => logger.warn('judging account health after restart failed', { err }));
 }
 
 /**

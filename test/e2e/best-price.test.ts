@@ -6,6 +6,7 @@ import { findSecrets } from '../chaos/secrets.js';
 import { messageMatching, newTrail, press, type Trail } from '../support/flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { ACK_DEADLINE_MS, ackTime, lastResponseText, textOf } from '../support/messages.js';
+import { pickShared, type Shared } from '../support/shared-event.js';
 import { until } from '../support/wait.js';
 
 /** The alpha syndicate's active sessions (the sandbox's fixture accounts). */
@@ -13,40 +14,6 @@ const SESSION = {
   bookie_a: '5e55a1fa-0000-4000-8000-00000000000a',
   bookie_c: '5e55a1fa-0000-4000-8000-00000000000c',
 };
-
-/** A prematch event all three books list, and a named market with one selection bookie_a and bookie_c both take. */
-interface Shared {
-  epk: string;
-  market: string;
-  slug: string;
-}
-
-async function pickShared(desk: Desk): Promise<Shared> {
-  const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
-  try {
-    const page = await client.events.list({ status: 'prematch', limit: 200 });
-    for (const e of page.data) {
-      // bookie_c takes no basketball bets in the sandbox, so the event must be another sport.
-      if (e.sport === 'basketball' || !['bookie_a', 'bookie_b', 'bookie_c'].every((b) => e.books?.includes(b))) {
-        continue;
-      }
-      const [a, c] = await Promise.all(
-        ['bookie_a', 'bookie_c'].map((bookie) => client.markets.get({ epk: e.event_id, bookie })),
-      );
-      if (!a?.bound || !c?.bound) continue;
-      for (const m of a.markets.filter((x) => x.tier !== 'unmapped')) {
-        const atC = c.markets.find((x) => x.market === m.market);
-        const sel = m.selections.find(
-          (s) => s.bettable && s.slug && atC?.selections.some((t) => t.bettable && t.slug === s.slug),
-        );
-        if (sel?.slug) return { epk: e.event_id, market: m.market, slug: sel.slug };
-      }
-    }
-  } finally {
-    await client.close();
-  }
-  throw new Error('no prematch event with a named market shared by bookie_a and bookie_c in the sandbox');
-}
 
 /** The prices a slip's best-price line names, by book. */
 function routePrices(slip: LocalMessage): Record<string, number> {

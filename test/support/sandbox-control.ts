@@ -45,4 +45,21 @@ export class SandboxControl {
   faults(config: FaultConfig): Promise<unknown> {
     return this.#call('POST', '/faults', config);
   }
+
+  /** Sets (or with `clear`, removes) a simulated stake limit on a session's bookmaker account. */
+  limits(body: {
+    session_id: string;
+    sport: string;
+    max_stake?: number;
+    shrink_factor?: number;
+    min_stake?: number;
+    over_limit?: 'refuse' | 'reduce';
+    clear?: boolean;
+  }): Promise<{ limits: Array<{ sport: string; max_stake_now: number; wins: number }> }> {
+    return this.#call('POST', '/accounts/limits', body);
+  }
+
+  limitsOf(sessionId: string): Promise<{ limits: Array<{ sport: string; max_stake_now: number; wins: number }> }> {
+    return this.#call('GET', `/accounts/limits?session_id=${encodeURIComponent(sessionId)}`);
+  }
 }

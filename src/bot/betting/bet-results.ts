@@ -7,6 +7,14 @@ import type { JobRecord } from '../repos/jobs.js';
 import type { Outbox } from '../results/outbox.js';
 import { recordView } from '../views/bet-record.js';
 import { jobLostView, receiptView } from '../views/slip.js';
+import type { AccountHealth } from './account-health.js';
+
+/** The stake the book accepted when it took less than the slip asked (the record then holds that stake). */
+function takenForLess(slip: SlipPayload, receipt: { stake?: number }): { stakeCents?: number } {
+  const asked = slip.stakeCents ?? Math.round(slip.stake * 100);
+  const taken = receipt.stake === undefined ? undefined : Math.round(receipt.stake * 100);
+  return taken !== undefined && taken > 0 && taken < asked ? { stakeCents: taken } : {};
+}
 
 /** What a bet job carries from the send to its outcome. */
 export interface BetJobContext {
@@ -21,6 +29,8 @@ export interface BetJobContext {
 
 export interface BetResultsDeps {
   records: BetRecordRepo;
+  /** Account health: each result is evidence about its session (optional so older wiring still builds). */
+  accounts?: AccountHealth;
   outbox: Outbox;
   logger: Logger;
   now: () => number;
@@ -51,7 +61,12 @@ export class BetResults {
       if (receipt.placed) {
         moved = await this.d.records.markPlaced(
           placementId,
-          { betId: receipt.betId, odds: receipt.odds ?? job.context.odds, correlationId: job.correlationId },
+          {
+            betId: receipt.betId,
+            odds: receipt.odds ?? job.context.odds,
+            correlationId: job.correlationId,
+            ...takenForLess(job.context.slip, receipt),
+          },
           now,
         );
       } else if (!receipt.unreadable) {
@@ -75,6 +90,12 @@ export class BetResults {
     }
     const record = moved ?? (await this.d.records.get(placementId));
     if (record) await this.show(record);
+    // Evidence is secondary to the bet: a failure to record it is logged, never a reason to handle the result again.
+    if (record) {
+      await this.d.accounts
+        ?.betResult(record, outcome)
+        .catch((err) => this.d.logger.warn('recording account evidence failed', { placementId, err }));
+    }
   }
 
   /** Jobs recorded before bet records existed carry no placement id: show their result as before. */

@@ -15,6 +15,7 @@ import type { ProposalRepo } from '../repos/proposals.js';
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
 import type { ResultTracker } from '../results/result-tracker.js';
 import type { BotStore } from '../store/index.js';
+import type { AccountHealth } from './account-health.js';
 import type { BetJobContext, BetResults } from './bet-results.js';
 import { submitRecord } from './slip-kinds.js';
 
@@ -38,6 +39,8 @@ export interface PlacementDeps {
   callbackUrl: string | undefined;
   logger: Logger;
   now: () => number;
+  /** Account health: a place_bet refused before a job is evidence about its session. */
+  accounts?: AccountHealth;
 }
 
 /** What Confirm did. After a claim, everything shown goes through the outbox, so only the state is returned. */
@@ -211,6 +214,11 @@ export class Placement {
       this.d.logger.warn('place_bet failed', { placementId: record.placementId, move, err });
       const moved = await this.d.records[move](record.placementId, { note: reason }, this.d.now());
       if (moved) await this.d.results.show(moved);
+      await this.d.accounts
+        ?.sendFailed(record, reason)
+        .catch((e) =>
+          this.d.logger.warn('recording account evidence failed', { placementId: record.placementId, err: e }),
+        );
       return moved ?? (await this.d.records.get(record.placementId)) ?? record;
     }
     // The 202 is stored before anything else happens to it: the job row, then the record's move.

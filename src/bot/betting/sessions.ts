@@ -2,11 +2,14 @@ import type { Catalog } from '../catalog/catalog.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import { type GuildSettings, getSettings } from '../repos/guild-settings.js';
 import type { BotStore } from '../store/index.js';
+import type { AccountHealth } from './account-health.js';
 
 /** Where sessions are read from: the guild's chosen ones (settings) and the gateway's list (catalog). */
 export interface SessionSource {
   store: BotStore;
   catalog: Catalog;
+  /** Account health: the statuses read here are evidence (a session seen inactive is offline). */
+  accounts?: Pick<AccountHealth, 'sessionsSeen'>;
 }
 
 /** Picks the session for a bookie: the admin's choice, else the first active one; refuses an inactive one. */
@@ -18,6 +21,7 @@ export async function sessionFor(
 ): Promise<string> {
   const settings = known ?? (await getSettings(d.store, guildId));
   const sessions = await d.catalog.loadSessions();
+  await d.accounts?.sessionsSeen(sessions, null).catch(() => undefined);
   const chosen = settings.sessions[bookie];
   if (chosen !== undefined) {
     const s = sessions.find((x) => x.session_id === chosen);

@@ -152,6 +152,16 @@ export class SlipFactory implements LivePrices {
     const live = req.routed?.live ?? (await this.livePrice(sessionId, sport, req.epk, req.marketRef, req.bookie));
     const minCheck = checkMinOdds(req.minOdds, live);
     if (!minCheck.ok) throw new UserFacingError(minCheck.message);
+    // A book the member picked is still used, but the slip says when its account has been limiting or refusing.
+    const warning = req.routed
+      ? {}
+      : ((await this.d.accounts?.slipWarning({
+          sessionId,
+          bookie: req.bookie,
+          sport: event?.league ?? sport,
+          market: found.market.market,
+          stakeCents: Math.round(req.stake * 100),
+        })) ?? {});
     const now = this.d.now();
     const slip: SlipRecord<SlipPayload> = {
       slipId: randomBytes(9).toString('base64url'),
@@ -164,6 +174,7 @@ export class SlipFactory implements LivePrices {
       payload: {
         epk: req.epk,
         sport,
+        ...(event?.league ? { league: event.league } : {}),
         eventName: event?.name ?? req.epk,
         bookie: req.bookie,
         sessionId,
@@ -178,6 +189,7 @@ export class SlipFactory implements LivePrices {
         shownOdds: live,
         ...(req.minOdds === undefined ? {} : { minOdds: req.minOdds }),
         ...(event?.start_time ? { startTime: event.start_time } : {}),
+        ...warning,
         userId: req.userId,
         ...(req.routed ? { route: req.routed.route } : {}),
       },

@@ -10,6 +10,7 @@ import type { BetRecord } from '../repos/bet-records.js';
 import { type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
 import type { BotStore } from '../store/index.js';
+import type { AccountHealth } from './account-health.js';
 import { waitForPriceCheck } from './price-wait.js';
 import { sessionFor } from './sessions.js';
 
@@ -24,6 +25,8 @@ export interface SlipKindDeps {
   callbackUrl: string | undefined;
   now: () => number;
   catalog: Catalog;
+  /** Account health: a slip at a book the member picked warns when its account has been limited or refused. */
+  accounts?: AccountHealth;
 }
 
 interface SlipOwner {

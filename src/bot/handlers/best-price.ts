@@ -23,7 +23,8 @@ export type LeftOut =
   | { kind: 'market_ref_off' }
   | { kind: 'balance_short'; balanceCents: number }
   | { kind: 'balance_unread'; error: string }
-  | { kind: 'no_price'; error?: string };
+  | { kind: 'no_price'; error?: string }
+  | { kind: 'account'; why: string };
 
 /** One session's answer: a price (when it got that far) or why it was left out. */
 export interface BookCheck {
@@ -109,6 +110,8 @@ export function leftOutText(why: LeftOut, stakeCents: number): string {
       return `balance could not be read (${why.error})`;
     case 'no_price':
       return why.error ? `no live price (${why.error})` : 'no live price';
+    case 'account':
+      return why.why;
   }
 }
 
@@ -141,6 +144,43 @@ export function noBookText(route: PriceRoute): string {
 /** The cash part of a balance record, in cents: a stake is paid in cash, bonus funds go by token. */
 export function cashCents(b: BalanceRecord): number {
   return Math.round(b.balance * 100) - Math.round((b.bonus_balance ?? 0) * 100);
+}
+
+/** Marks the checks whose session account health leaves out (offline, restricted, limited below the stake). */
+export async function leaveOutUnhealthy(
+  ctx: BotContext,
+  checks: BookCheck[],
+  bet: { sport: string; stakeCents: number; marketOf: (bookie: string) => string },
+): Promise<void> {
+  const open = checks.filter((c) => !c.leftOut && c.sessionId !== undefined);
+  const out = await ctx.accounts.leaveOut(
+    open.map((c) => ({ book: c.bookie, sessionId: c.sessionId as string, market: bet.marketOf(c.bookie) })),
+    bet,
+  );
+  for (const c of open) {
+    const why = out.get(c.sessionId as string);
+    if (why) c.leftOut = { kind: 'account', why };
+  }
+}
+
+/**
+ * Why account health leaves out the one session a stored best price points at (/compare's Bet at best), as the
+ * answer to give instead of a slip; undefined when the session can take the stake.
+ */
+export async function leftOutAtBest(
+  ctx: BotContext,
+  at: { epk: string; bookie: string; sessionId: string; marketRef: string; stakeCents: number },
+): Promise<string | undefined> {
+  const [event, card] = await Promise.all([ctx.catalog.event(at.epk), ctx.catalog.loadCard(at.epk, at.bookie)]);
+  const market = card.markets.find((m) => m.selections.some((s) => s.market_ref === at.marketRef))?.market ?? '';
+  const out = await ctx.accounts.leaveOut([{ book: at.bookie, sessionId: at.sessionId, market }], {
+    sport: event?.league ?? event?.sport ?? at.epk.split('/')[0] ?? '',
+    stakeCents: at.stakeCents,
+  });
+  const why = out.get(at.sessionId);
+  return why
+    ? `Left out: ${at.bookie} (${why}). Run /bet without a bookie to route this stake to another book, or name ${at.bookie} in /bet to bet there anyway.`
+    : undefined;
 }
 
 export interface RoutedBet {
@@ -206,6 +246,12 @@ export async function routeToBestPrice(
       else c.marketRef = sel.market_ref;
     }
   }
+  // Account health: sessions offline, restricted, or limited below this stake on the market (betting/account-health.ts).
+  await leaveOutUnhealthy(ctx, checks, {
+    sport: event.league ?? event.sport,
+    stakeCents: q.stakeCents,
+    marketOf: (b) => markets.get(b)?.market ?? q.market,
+  });
   await Promise.all(
     checks
       .filter((c) => !c.leftOut)

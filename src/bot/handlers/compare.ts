@@ -6,6 +6,7 @@ import { encodeCustomId } from '../discord/custom-id.js';
 import { replyEphemeral } from '../discord/interact.js';
 import { getRef } from '../discord/refs.js';
 import { UserFacingError } from '../discord/user-errors.js';
+import { leftOutAtBest } from './best-price.js';
 import { checkBettable } from './bet-gate.js';
 import { postSlip } from './slip-post.js';
 import { readStake, stakeField } from './stake-form.js';
@@ -37,6 +38,10 @@ const stakeAtBest: ComponentHandler = async (interaction, [ref], ctx) => {
   if (!stake.ok) return replyEphemeral(interaction, stake.message);
   const best = ref ? await getRef<BestPriceRef>(ctx.store, ref) : undefined;
   if (!best) throw new UserFacingError('This comparison is too old to bet from. Run /compare again.');
+  const leftOut = best.sessionId
+    ? await leftOutAtBest(ctx, { ...best, sessionId: best.sessionId, stakeCents: Math.round(stake.value * 100) })
+    : undefined;
+  if (leftOut) return replyEphemeral(interaction, leftOut);
   await postSlip(ctx, interaction, {
     epk: best.epk,
     bookie: best.bookie,

@@ -1,5 +1,6 @@
 import type { BalanceRecord, Transaction } from '../../gateway/index.js';
 import { formatMoney } from '../model/odds.js';
+import { recordBalanceEvidence } from '../repos/account-evidence.js';
 import { Ledger, type LedgerEntry } from '../repos/ledger.js';
 import type { BotStore } from '../store/index.js';
 
@@ -180,6 +181,7 @@ export async function recordBalanceChecks(
   actor: string | null = null,
 ): Promise<void> {
   const ledger = new Ledger(store);
+  await recordBalanceEvidence(store, checks, now);
   for (const c of checks) {
     if (c.notCompared === 'moved_after_read' || c.notCompared === 'history_incomplete') continue;
     await ledger.append({

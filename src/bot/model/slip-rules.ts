@@ -5,6 +5,8 @@ import type { RaceType } from './tracks.js';
 export interface SlipPayload {
   epk: string;
   sport: string;
+  /** The event's league key (e.g. nfl), when the listing names it: account health reads limits per league. */
+  league?: string;
   eventName: string;
   bookie: string;
   sessionId: string;
@@ -35,6 +37,8 @@ export interface SlipPayload {
   useBonusBet?: boolean;
   /** Set when /bet chose the book itself (no bookie given): why this book, shown on the slip. */
   route?: PriceRoute;
+  /** Set when the member picked a book whose account health routing would have left out (shown on the slip). */
+  accountWarning?: string;
 }
 
 /** Why a slip went to its book: the books priced (best first, the slip's own book first) and those left out. */

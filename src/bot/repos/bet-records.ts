@@ -228,6 +228,8 @@ export interface MoveFields {
   note: string;
   settledStatus: string;
   pnl: number | null;
+  /** The stake the book accepted, when it took less than asked (the record then holds that stake). */
+  stakeCents: number;
 }
 
 /** The ledger entry of a record's move from `from` (null: the claim), by the table's row. */
@@ -416,12 +418,13 @@ export class BetRecordRepo {
     return this.#apply(placementId, 'markResultUnknown', set, now);
   }
   /**
-   * A result with a bet id. Its job's correlation id comes with it: a resent bet's result can be read before its
-   * 202 is stored (markSubmitted then finds the record placed), and the record must still name its job.
+   * A result with a bet id (and the stake the book took, when it took less than asked). Its job's correlation id
+   * comes with it: a resent bet's result can be read before its 202 is stored (markSubmitted then finds the record
+   * placed), and the record must still name its job.
    */
   markPlaced(
     placementId: string,
-    set: Pick<MoveFields, 'betId' | 'odds'> & Partial<Pick<MoveFields, 'correlationId'>>,
+    set: Pick<MoveFields, 'betId' | 'odds'> & Partial<Pick<MoveFields, 'correlationId' | 'stakeCents'>>,
     now: number,
   ) {
     return this.#apply(placementId, 'markPlaced', set, now);
@@ -481,6 +484,7 @@ export class BetRecordRepo {
       ['note', 'note'],
       ['settledStatus', 'settled_status'],
       ['pnl', 'pnl'],
+      ['stakeCents', 'stake_cents'],
     ];
     for (const [field, col] of columns) {
       if (set[field] === undefined) continue;

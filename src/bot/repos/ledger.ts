@@ -20,6 +20,7 @@ export type LedgerKind =
   | 'missing'
   | 'limit_change'
   | 'balance_check'
+  | 'account_state'
   | 'correction';
 
 export interface LedgerInput {

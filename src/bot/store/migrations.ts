@@ -115,6 +115,22 @@ export const MIGRATIONS: Migration[] = [
     name: 'drop posts, bets, stake usage',
     statements: [`DROP TABLE IF EXISTS posts`, `DROP TABLE IF EXISTS bets`, `DROP TABLE IF EXISTS stake_usage`],
   },
+  {
+    // Account health (docs/accounts.md): what the gateway's answers said about each session, once per piece of
+    // evidence (its key), and each session's last announced health state with the count of its changes.
+    version: 6,
+    name: 'account evidence, account states',
+    statements: [
+      `CREATE TABLE account_evidence (
+         evidence_key TEXT PRIMARY KEY, session_id TEXT NOT NULL, bookie TEXT NOT NULL, guild_key TEXT,
+         kind TEXT NOT NULL, sport TEXT, market TEXT, market_label TEXT, asked_cents INTEGER,
+         accepted_cents INTEGER, error_class TEXT, error_text TEXT, status TEXT, at INTEGER NOT NULL)`,
+      `CREATE INDEX account_evidence_session ON account_evidence(session_id, at)`,
+      `CREATE TABLE account_states (
+         session_id TEXT PRIMARY KEY, bookie TEXT NOT NULL, state TEXT NOT NULL, reasons TEXT NOT NULL,
+         changes INTEGER NOT NULL, changed_at INTEGER NOT NULL)`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);

@@ -56,6 +56,11 @@ export function routeText(route: PriceRoute | undefined): string {
   return route ? [routeLine(route), leftOutLine(route)].filter(Boolean).join('\n') : '';
 }
 
+/** The route lines and the account warning a slip carries, one per line. */
+function slipNotes(slip: SlipPayload): string {
+  return [routeText(slip.route), slip.accountWarning ? `⚠️ ${slip.accountWarning}` : ''].filter(Boolean).join('\n');
+}
+
 /** The confirmation: what will be placed, at which live price, and the two buttons. */
 export function slipView(input: { slip: SlipPayload; slipId: string; userId: string; expiresAt: number }): MessageView {
   const { slip } = input;
@@ -65,7 +70,7 @@ export function slipView(input: { slip: SlipPayload; slipId: string; userId: str
     embeds: [
       {
         title: 'Bet slip',
-        ...(slip.route ? { description: clip(routeText(slip.route), LIMITS.embedDescription) } : {}),
+        ...(slip.route || slip.accountWarning ? { description: clip(slipNotes(slip), LIMITS.embedDescription) } : {}),
         color: COLOUR.pending,
         fields: slipFields(slip, slip.shownOdds, sessionLabel(slip)),
         footer: { text: 'Only the person who made this slip can confirm it.' },

@@ -5,7 +5,7 @@ import { buildAccounts, buildBookAccounts } from './fixtures.js';
 import type { Account, BonusToken, BookAccount, Session, SessionStatus } from './types.js';
 
 export interface AccountsDump {
-  sessions: Pick<Session, 'session_id' | 'status' | 'revoked' | 'clientOnline' | 'pendingLaunch'>[];
+  sessions: Pick<Session, 'session_id' | 'status' | 'revoked' | 'clientOnline' | 'pendingLaunch' | 'restricted'>[];
   books: BookAccount[];
 }
 
@@ -42,12 +42,13 @@ export class Accounts {
   /** Session states and bookmaker accounts as plain data (snapshot). */
   dump(): AccountsDump {
     const sessions = this.all().flatMap((a) =>
-      a.sessions.map(({ session_id, status, revoked, clientOnline, pendingLaunch }) => ({
+      a.sessions.map(({ session_id, status, revoked, clientOnline, pendingLaunch, restricted }) => ({
         session_id,
         status,
         revoked,
         clientOnline,
         pendingLaunch,
+        ...(restricted ? { restricted } : {}),
       })),
     );
     return structuredClone({ sessions, books: this.bookAccounts() });
@@ -64,6 +65,8 @@ export class Accounts {
       session.revoked = s.revoked;
       session.clientOnline = s.clientOnline;
       session.pendingLaunch = s.pendingLaunch;
+      if (s.restricted) session.restricted = true;
+      else delete session.restricted;
       if (s.status === 'launching' && s.clientOnline && !s.pendingLaunch) relaunch(session);
     }
     for (const b of structuredClone(d.books)) {
@@ -71,6 +74,8 @@ export class Accounts {
       if (!book) continue;
       book.cash = b.cash;
       book.bonusTokens = b.bonusTokens;
+      if (b.stakeLimits) book.stakeLimits = b.stakeLimits;
+      else delete book.stakeLimits;
     }
   }
 

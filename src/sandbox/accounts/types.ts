@@ -18,6 +18,8 @@ export interface Session {
   clientOnline: boolean;
   /** A launch published while the client was offline: it runs when the client connects (unless revoked). */
   pendingLaunch: boolean;
+  /** The bookmaker restricted the account as this session sees it: every bet is refused (control route). */
+  restricted?: boolean;
 }
 
 /** The account behind one API key. */
@@ -51,6 +53,8 @@ export interface BookAccount {
   username: string;
   cash: number;
   bonusTokens: BonusToken[];
+  /** Simulated stake limits per sport (stake-limits.ts); none unless a fixture or a control route sets them. */
+  stakeLimits?: StakeLimitRule[];
 }
 
 export type SelectionResult = 'won' | 'lost' | 'pending';
@@ -99,4 +103,22 @@ export interface Transaction {
   placed_at: string;
   settled_at: string | null;
   selections: LedgerSelection[];
+}
+
+/** What the book does with a stake above the account's limit. */
+export type OverLimit = 'refuse' | 'reduce';
+
+export interface StakeLimitRule {
+  /** The sport group the limit covers (the epk's first part, e.g. `basketball`), or `*` for every sport. */
+  sport: string;
+  /** The limit before any win counts, in dollars (whole cents). */
+  max_stake: number;
+  /** Each winning bet on the sport settled after `since` multiplies the limit by this (0 < f ≤ 1). */
+  shrink_factor: number;
+  /** The limit never shrinks below this, in dollars. */
+  min_stake: number;
+  /** `refuse`: a bigger stake fails with max_stake_exceeded; `reduce`: it is taken for the limit. */
+  over_limit: OverLimit;
+  /** Wins count from this time (ISO): when the rule was set. */
+  since: string;
 }

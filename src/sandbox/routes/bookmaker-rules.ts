@@ -6,7 +6,9 @@ import type { BookmakerRules } from '../world/placement.js';
 export function bookmakerRules(sb: Sandbox, path: string, sessionId: string): BookmakerRules | undefined {
   const moved = sb.faults.strike('price_moved', path, [sessionId]);
   const max = sb.faults.strike('max_stake', path, [sessionId]);
-  const restricted = sb.faults.strike('restricted', path, [sessionId]);
+  // A session marked restricted through /_sandbox/accounts/restrict refuses as the restricted fault does.
+  const restricted =
+    sb.accounts.sessionById(sessionId)?.restricted || sb.faults.strike('restricted', path, [sessionId]);
   if (!moved && !max && !restricted) return undefined;
   return {
     ...(moved ? { priceFactor: moved.factor ?? DEFAULT_PRICE_MOVE } : {}),

@@ -8,6 +8,7 @@ import { ApiError, ok } from '../core/reply.js';
 import type { Sandbox } from '../core/sandbox.js';
 import { checkDocument, heldSnapshot, restoreDocument, restoreSnapshot, takeSnapshot } from '../core/snapshot.js';
 import { resetSandbox } from '../core/state.js';
+import { limitControlRoutes } from './limit-control.js';
 import { optionalBool, optionalString, requireInRange, requireString } from './validate.js';
 import { worldControlRoutes } from './world-control.js';
 
@@ -158,6 +159,7 @@ export const controlRoutes: Route[] = [
     },
   },
   ...worldControlRoutes,
+  ...limitControlRoutes,
 ];
 
 function clientSession(sb: Sandbox, body: Record<string, unknown>): Session {

@@ -3,6 +3,7 @@
 
 import type { Accounts } from '../accounts/accounts.js';
 import type { Ledger } from '../accounts/ledger.js';
+import { maxStakeError, RESTRICTED_ERROR } from '../accounts/stake-limits.js';
 import type { LedgerSelection, Session } from '../accounts/types.js';
 import type { PlacedBet, SimWorld } from './index.js';
 
@@ -30,13 +31,13 @@ export function accountRefusal(
   const rules = limits.rules;
   if (rules?.restricted) {
     return {
-      error: 'account_restricted: This account is restricted from placing bets. Please contact customer support.',
+      error: RESTRICTED_ERROR,
       extra: { restricted: true },
     };
   }
   if (rules?.maxStake !== undefined && stake > rules.maxStake) {
     return {
-      error: `max_stake_exceeded: The maximum stake for this bet is $${rules.maxStake.toFixed(2)}.`,
+      error: maxStakeError(rules.maxStake),
       extra: { max_stake: rules.maxStake },
     };
   }

@@ -1,4 +1,5 @@
 // Sports placement and pricing at the bookmaker (job time): by market_ref or by market/selection text.
+import { stakeLimitNow, stakeUnderLimit } from '../accounts/stake-limits.js';
 import type { Session } from '../accounts/types.js';
 import { type Bookie, bookieOnlyFeature } from './books.js';
 import { findSelection, isBettable } from './card-view.js';
@@ -146,13 +147,17 @@ export function placeSportsBet(
   };
   const refused = accountRefusal(req, req.stake);
   if (refused) return betFailure(refused.error, req.stake, null, { ...extra, ...refused.extra });
+  const limit = stakeLimitNow(books.accounts.bookAccountOf(session), r.ev.sport, books.ledger.bets());
+  const taken = stakeUnderLimit(limit, req.stake, req.useBonus);
+  if ('error' in taken) return betFailure(taken.error, req.stake, null, { ...extra, max_stake: taken.maxStake });
+  const stake = taken.stake;
   const price = movedPrice(world.livePrice(bookie, r.ev.epk, r.market.market, sel), req);
   const refusal = priceRefusal(price, req);
   if (refusal) return betFailure(refusal, req.stake, price, extra);
   const marketRef =
     req.ref?.market_ref ?? encodeMarketRef({ bookie, epk: r.ev.epk, market: r.market.market, selection: sel.slug });
   const done = commitBet(books, world, session, {
-    stake: req.stake,
+    stake,
     odds: price,
     useBonus: req.useBonus,
     betType: req.betType,
@@ -169,7 +174,7 @@ export function placeSportsBet(
     },
   });
   if (!done.ok) return betFailure(done.error, req.stake, price, extra);
-  return betSuccess(done.betId, price, req.stake, {
+  return betSuccess(done.betId, price, stake, {
     ...extra,
     is_bonus_bet: req.useBonus,
     bonus_token_id: done.bonusTokenId,

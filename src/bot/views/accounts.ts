@@ -1,0 +1,74 @@
+import type { HealthState, SessionHealth } from '../model/account-health.js';
+import { COLOUR } from '../model/colours.js';
+import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
+import { formatMoney } from '../model/odds.js';
+
+const BADGE: Record<HealthState, string> = {
+  healthy: '🟢 healthy',
+  'stake-limited': '🟡 stake-limited',
+  restricted: '🔴 restricted',
+  offline: '⚪ offline',
+};
+
+const STATE_COLOUR: Record<HealthState, number> = {
+  healthy: COLOUR.ok,
+  'stake-limited': COLOUR.pending,
+  restricted: COLOUR.refused,
+  offline: COLOUR.muted,
+};
+
+function rate(r: number | null): string {
+  return r === null ? '–' : `${Math.round(r * 100)}%`;
+}
+
+/** One session's lines on /accounts: state and why, largest accepted stake, refusal rates, last bet. */
+function accountLines(h: SessionHealth & { username: string }): string {
+  const why = h.reasons.length ? `\n${h.reasons.map((r) => `• ${r}`).join('\n')}` : '';
+  const largest = h.largestAcceptedCents === null ? '–' : formatMoney(h.largestAcceptedCents / 100);
+  const last = h.lastBetAt === null ? 'none' : `<t:${Math.floor(h.lastBetAt / 1000)}:R>`;
+  return `${BADGE[h.state]}${why}\nLargest accepted stake (30d): ${largest} · refused 7d ${rate(h.refusalRate7d)} · 30d ${rate(h.refusalRate30d)} · last bet ${last}`;
+}
+
+/** /accounts: every session's book, user name, health state and why. */
+export function accountsView(rows: ReadonlyArray<SessionHealth & { username: string }>): MessageView {
+  const shown = rows.slice(0, LIMITS.embedFields);
+  return fitView({
+    embeds: [
+      {
+        title: 'Accounts',
+        description:
+          rows.length === 0
+            ? 'This API key has no sessions.'
+            : 'Health of each bookmaker session, from what the gateway answered over the last 30 days.',
+        color: COLOUR.info,
+        fields: shown.map((h) => ({
+          name: clip(`${h.bookie} · ${h.username || h.sessionId}`, LIMITS.fieldName),
+          value: clip(accountLines(h), LIMITS.fieldValue),
+        })),
+        ...(rows.length > shown.length ? { footer: { text: `${rows.length - shown.length} more not shown` } } : {}),
+      },
+    ],
+    components: [],
+  });
+}
+
+/** The results channel's notice that a session's state changed. */
+export function accountStateNoticeView(h: SessionHealth, from: HealthState | null, username: string): MessageView {
+  const who = username ? `${h.bookie} (${username})` : h.bookie;
+  return fitView({
+    embeds: [
+      {
+        title: clip(`Account ${BADGE[h.state]} · ${who}`, LIMITS.embedTitle),
+        description: clip(
+          [`${who} is now **${h.state}**${from ? ` (was ${from})` : ''}.`, ...h.reasons.map((r) => `• ${r}`)].join(
+            '\n',
+          ),
+          LIMITS.embedDescription,
+        ),
+        color: STATE_COLOUR[h.state],
+        footer: { text: `Session ${h.sessionId}` },
+      },
+    ],
+    components: [],
+  });
+}
