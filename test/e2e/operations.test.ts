@@ -66,7 +66,7 @@ describe('GET /metrics on the receiver port', () => {
   }, 90_000);
 });
 
-describe('GET /readyz', () => {
+describe('GET /readyz (and /metrics left off)', () => {
   let cluster: PgCluster;
   let desk: Desk;
   beforeAll(async () => {
@@ -77,6 +77,10 @@ describe('GET /readyz', () => {
   afterAll(async () => {
     await desk?.close();
     await cluster?.stop();
+  });
+
+  it('leaves /metrics off when neither METRICS=on nor a token is set', async () => {
+    expect((await fetch(`${desk.bot.receiverUrl}/metrics`)).status).toBe(404);
   });
 
   it('is 200 while the store, Discord and the gateway answer, and 503 naming the store once PostgreSQL stops', async () => {
