@@ -4,6 +4,7 @@ import { Client, Events, GatewayIntentBits, Options } from 'discord.js';
 import { GatewayClient } from '../gateway/index.js';
 import { ClosingCapture } from './analytics/closing.js';
 import { Approvals } from './betting/approvals.js';
+import { SetBank } from './betting/bank.js';
 import { type BetJobContext, BetResults } from './betting/bet-results.js';
 import { Placement } from './betting/placement.js';
 import { closeExpiredSlips } from './betting/slip-expiry.js';
@@ -248,7 +249,8 @@ function buildServices(
   // A bet job's outcome moves its record (placed, refused, result unknown) and queues the slip message's edit.
   tracker.on('bet', (job, outcome) => results.apply(job as JobRecord<BetJobContext>, outcome));
   const proposals = new ProposalRepo(store);
-  const factory = new SlipFactory({ gateway, store, catalog, slips, tunables, callbackUrl, now });
+  const bank = new SetBank(store);
+  const factory = new SlipFactory({ gateway, store, catalog, slips, tunables, callbackUrl, now, bank });
   const placement = new Placement({
     gateway,
     store,
@@ -284,6 +286,7 @@ function buildServices(
     catalog,
     slipFactory: factory,
     placement,
+    bank,
     betResults: results,
     approvals,
     tracker,

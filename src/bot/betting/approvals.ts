@@ -75,7 +75,7 @@ export class Approvals {
   async propose(slip: SlipRecord<SlipPayload>, needed: number, settings: GuildSettings): Promise<Proposal> {
     const p = slip.payload;
     const now = this.d.now();
-    const limits = stakeLimits(settings, this.d.tunables);
+    const limits = stakeLimits(settings, this.d.tunables, p.capBankCents);
     const outcome = await this.d.proposals.create(
       {
         proposalId: randomBytes(9).toString('base64url'),
@@ -98,7 +98,7 @@ export class Approvals {
         expiresAt: slip.expiresAt,
         createdAt: now,
       },
-      { dayLimitCents: Math.round(limits.perDay * 100), caps: exposureCaps(settings) },
+      { dayLimitCents: Math.round(limits.perDay * 100), caps: exposureCaps(settings, p.capBankCents) },
     );
     if (outcome.kind === 'over_limit') {
       await this.d.slips.close(slip.slipId);

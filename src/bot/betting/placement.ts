@@ -121,7 +121,8 @@ export class Placement {
     if (refused) return refused;
     const p = slip.payload;
     const settings = await getSettings(this.d.store, slip.guildId);
-    const limits = stakeLimits(settings, this.d.tunables);
+    // Share caps are worked out from the bank the slip was made with: a bank change moves them from the next slip.
+    const limits = stakeLimits(settings, this.d.tunables, p.capBankCents);
     const perBet = checkStake(p.stake, limits);
     if (!perBet.ok) return this.#closeBeforeSending(slipId, p, perBet.message);
     // The tiers are read again too: a slip made under t1 that an admin's lower t1 now puts above it is refused.
@@ -137,7 +138,7 @@ export class Placement {
       day: dayIn(this.d.now(), settings.timezone),
       stakeCents: p.stakeCents ?? Math.round(p.stake * 100),
       dayLimitCents: Math.round(limits.perDay * 100),
-      caps: exposureCaps(settings),
+      caps: exposureCaps(settings, p.capBankCents),
       now: this.d.now(),
     });
     if (claim.kind === 'handled') return { kind: 'handled', record: claim.record };

@@ -10,6 +10,7 @@ import type { BetRecord } from '../repos/bet-records.js';
 import { type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
 import type { BotStore } from '../store/index.js';
+import { type BankSource, bankCentsFor } from './bank.js';
 import { waitForPriceCheck } from './price-wait.js';
 import { sessionFor } from './sessions.js';
 
@@ -24,6 +25,8 @@ export interface SlipKindDeps {
   callbackUrl: string | undefined;
   now: () => number;
   catalog: Catalog;
+  /** The bank stakes and share caps are sized by (absent: none, so only dollar caps apply). */
+  bank?: BankSource;
 }
 
 interface SlipOwner {
@@ -32,6 +35,8 @@ interface SlipOwner {
   userId: string;
   /** The guild's settings when the interaction's gate already read them (read once per interaction). */
   settings?: GuildSettings;
+  /** The bank the gate read (cents; null: none): share caps are worked out from it and the slip keeps it. */
+  bankCents?: number | null;
 }
 
 export interface RacingSlipRequest extends SlipOwner {
@@ -217,9 +222,14 @@ export async function holdsBonusToken(
   );
 }
 
+/**
+ * The stake checked against the per-bet limit (dollars and the share of the bank, the lower binding); the owner is
+ * given the bank it was checked with, which the slip keeps for Confirm (decision 1723).
+ */
 async function checkedStake(d: SlipKindDeps, owner: SlipOwner, stake: number): Promise<number> {
   const settings = owner.settings ?? (await getSettings(d.store, owner.guildId));
-  const check = checkStake(stake, stakeLimits(settings, d.tunables));
+  owner.bankCents = await bankCentsFor(d.bank, owner.guildId, owner.bankCents);
+  const check = checkStake(stake, stakeLimits(settings, d.tunables, owner.bankCents));
   if (!check.ok) throw new UserFacingError(check.message);
   return Math.round(stake * 100);
 }
@@ -242,7 +252,7 @@ async function store(
     userId: owner.userId,
     createdAt: now,
     expiresAt: now + (owner.lifetime?.(stakeCents) ?? d.tunables.slipExpiryMs),
-    payload,
+    payload: typeof owner.bankCents === 'number' ? { ...payload, capBankCents: owner.bankCents } : payload,
   };
   await d.slips.create(slip);
   return slip;
