@@ -37,8 +37,8 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   const betRefs = new Map<string, string>();
   for (const row of result.rows) {
     if (!row.best || row.best.price === null) continue;
-    const { bookie, marketRef, sessionId } = row.best;
-    const ref: BestPriceRef = { epk, bookie, marketRef, sessionId };
+    const { bookie, marketRef, sessionId, price } = row.best;
+    const ref: BestPriceRef = { epk, bookie, marketRef, sessionId, price };
     betRefs.set(row.key, await putRef(ctx.store, ref, ownerOf(interaction)));
   }
   const view = compareView({ ...result, betRefs });

@@ -3,7 +3,7 @@ import { GatewayClient, type MarketCard } from '../../src/gateway/index.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
 import { newTrail, steadyPrices } from '../support/flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
-import { ackTime, lastResponseText, textOf } from '../support/messages.js';
+import { ackTime, findControl, lastResponseText, textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
 
 const BOOKS = ['bookie_a', 'bookie_b', 'bookie_c'];
@@ -135,6 +135,45 @@ describe('the fair price, the edge and the suggested stake on a slip', () => {
     const kellyDollars = Math.floor(0.25 * (Math.max(0, edge) / (live - 1)) * 1000);
     expect(kellyDollars).toBeGreaterThan(0);
     expect(shown).toContain(`Suggested stake\n$${kellyDollars}.00 (0.25 Kelly of the $1,000.00 bank)`);
+  }, 120_000);
+
+  it('/compare marks each price with its edge, and Bet at best offers ¼ Kelly of the bank as the stake', async () => {
+    await admin({ amount: 1000 }, 'bank');
+    await admin({ per_bet_pct: 0 }, 'limits');
+    const user = desk.ld.users.bettor;
+    const ix = await desk.ld.sendCommand({
+      user,
+      channelId: desk.ld.channelIds.bets,
+      name: 'compare',
+      options: { event: priced.epk, market: priced.market, selection: priced.slug },
+    });
+    const reply = await until('the /compare reply', () => ix.responses().find((m) => m.embeds.length > 0), {
+      timeoutMs: 30_000,
+    });
+    const field = (reply.embeds[0]?.fields ?? [])[0]?.value ?? '';
+    const p = handFair(priced);
+    expect(field).toContain(`Fair ${(1 / p).toFixed(2)} (no-vig multiplicative, 3 books)`);
+    const priceLines = [...field.matchAll(/(bookie_\w+): (\d+\.\d\d)\** · edge ([+-]\d+\.\d%)/g)];
+    expect(priceLines.map((m) => m[1]).sort()).toEqual(BOOKS);
+    for (const [, , price, shown] of priceLines) {
+      const pct = Math.round((p * Number(price) - 1) * 1000) / 10;
+      expect(shown).toBe(`${pct < 0 ? '-' : '+'}${Math.abs(pct).toFixed(1)}%`);
+    }
+    const best = Number(/⭐ \*\*bookie_c: (\d+\.\d\d)/.exec(field)?.[1]);
+    const modal = new Promise<Record<string, unknown>>((resolve) => {
+      const listener = (e: { userId: string; modal: Record<string, unknown> }) => {
+        if (e.userId !== user.id) return;
+        desk.ld.events.off('modal', listener);
+        resolve(e.modal);
+      };
+      desk.ld.events.on('modal', listener);
+    });
+    const button = findControl(reply, /Bet at best/);
+    if (!button) throw new Error(`no Bet at best button: ${textOf(reply)}`);
+    await desk.ld.clickButton({ user, message: reply.id, customId: button.customId });
+    const kellyDollars = Math.floor(0.25 * ((p * best - 1) / (best - 1)) * 1000);
+    expect(kellyDollars).toBeGreaterThan(0);
+    expect(JSON.stringify(await modal)).toContain(`"value":"${kellyDollars}.00"`);
   }, 120_000);
 
   it('a percentage cap refuses a stake the dollar cap allows, naming both', async () => {

@@ -74,3 +74,31 @@ export function slipEdgeOf(input: {
     ...(suggested === undefined ? {} : { suggestedCents: suggested }),
   };
 }
+
+/**
+ * The suggested stake a stake form offers as its default, from cached cards only (a modal must answer a click
+ * within 3 s, so no gateway read): undefined when a card is not cached, no bank is set or there is no edge.
+ */
+export async function suggestedFromCache(
+  catalog: Pick<Catalog, 'event' | 'peekCard'>,
+  q: {
+    epk: string;
+    bookie: string;
+    marketRef: string;
+    /** The price the member is offered; the card's when absent. */
+    odds?: number;
+    settings: GuildSettings;
+    bankCents: number | null;
+    capCents: number;
+  },
+): Promise<number | undefined> {
+  if (q.bankCents === null) return undefined;
+  const books = (await catalog.event(q.epk))?.books ?? [q.bookie];
+  const read = await Promise.all(books.map((b) => catalog.peekCard(q.epk, b)));
+  const cards = new Map(books.map((b, i) => [b, read[i]] as const));
+  const row = cards.get(q.bookie)?.markets.find((m) => m.selections.some((s) => s.market_ref === q.marketRef));
+  const odds = q.odds ?? row?.selections.find((s) => s.market_ref === q.marketRef)?.odds ?? undefined;
+  if (!row || odds === undefined || odds === null) return undefined;
+  const edge = slipEdgeOf({ ...q, cards, market: row.market, odds });
+  return edge.suggestedCents && edge.suggestedCents > 0 ? edge.suggestedCents : undefined;
+}

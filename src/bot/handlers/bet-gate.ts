@@ -1,5 +1,6 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { type BankSource, bankCentsFor } from '../betting/bank.js';
+import { suggestedFromCache } from '../betting/slip-edge.js';
 import type { BotContext } from '../context.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import { type ApprovalPolicy, approvalPolicy } from '../model/approval-policy.js';
@@ -69,4 +70,15 @@ export async function checkBettable(
   const room = checkDailyRoom(stake, used, limits.perDay, limits.shares?.perDay);
   if (!room.ok) throw new UserFacingError(room.message);
   return gate;
+}
+
+/** The suggested stake a stake form offers for a selection, from what the gate read and cached cards (no reads). */
+export function suggestedStakeFor(
+  ctx: Pick<BotContext, 'catalog'>,
+  gate: Bettable,
+  q: { epk: string; bookie: string; marketRef: string; odds?: number },
+): Promise<number | undefined> {
+  const { settings, bankCents } = gate;
+  const capCents = Math.round(gate.limits.perBet * 100);
+  return suggestedFromCache(ctx.catalog, { ...q, settings, bankCents, capCents }).catch(() => undefined);
 }
