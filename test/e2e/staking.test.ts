@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayClient, type MarketCard } from '../../src/gateway/index.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
-import { newTrail, steadyPrices } from '../support/flows.js';
+import { messageMatching, newTrail, press, steadyPrices } from '../support/flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { ackTime, findControl, lastResponseText, textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
@@ -135,6 +135,23 @@ describe('the fair price, the edge and the suggested stake on a slip', () => {
     const kellyDollars = Math.floor(0.25 * (Math.max(0, edge) / (live - 1)) * 1000);
     expect(kellyDollars).toBeGreaterThan(0);
     expect(shown).toContain(`Suggested stake\n$${kellyDollars}.00 (0.25 Kelly of the $1,000.00 bank)`);
+
+    // The bet record keeps the fair price and the suggestion: /stats reports them once the bet is placed.
+    await press(desk, newTrail(), desk.ld.users.bettor, slip, /^Confirm$/);
+    await messageMatching(desk, slip, /Bet placed ✅/, 30_000);
+    const ix = await desk.ld.sendCommand({
+      user: desk.ld.users.bettor,
+      channelId: desk.ld.channelIds.bets,
+      name: 'stats',
+    });
+    const stats = await until('the /stats reply', () => ix.responses().find((m) => m.embeds.length > 0), {
+      timeoutMs: 30_000,
+    });
+    const statsText = textOf(stats);
+    expect(statsText).toContain(`Edge at placement\n+${(edge * 100).toFixed(2)}% over 1 bet(s) with a fair price`);
+    expect(statsText).toContain(
+      `<@${desk.ld.users.bettor.id}> staked $2.00 vs suggested $${kellyDollars}.00 · 0 of 1 above`,
+    );
   }, 120_000);
 
   it('/compare marks each price with its edge, and Bet at best offers ¼ Kelly of the bank as the stake', async () => {
