@@ -5,6 +5,7 @@ import { cardBurstBot } from './figures/card-burst-bot.js';
 import { cardBurstClient } from './figures/card-burst-client.js';
 import { clientOverhead } from './figures/client-overhead.js';
 import { compareTime } from './figures/compare-time.js';
+import { fairPriceCard } from './figures/fair-price-card.js';
 import { interactionAck } from './figures/interaction-ack.js';
 import { ledgerAppend } from './figures/ledger-append.js';
 import { memory } from './figures/memory.js';
@@ -199,5 +200,14 @@ export const FIGURES: FigureSpec[] = [
       },
     ],
     run: approveAck,
+  },
+  {
+    id: 19,
+    rows: (['multiplicative', 'shin'] as const).map((method) => ({
+      name: `19 fair price and edge, 301-selection card at 3 books, p95 (${method})`,
+      unit: 'ms',
+      target: { on: 'value', op: '<', limit: 5 } as const,
+    })),
+    run: fairPriceCard,
   },
 ];

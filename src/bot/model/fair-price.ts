@@ -18,14 +18,32 @@ export const METHOD_LABEL: Record<MarginMethod, string> = {
 
 const TOLERANCE = 1e-12;
 
-/** Bisection for the root of a decreasing function on [lo, hi] (f(lo) ≥ 0 ≥ f(hi)). */
-function bisect(f: (x: number) => number, lo: number, hi: number): number {
+/**
+ * The root of a decreasing function on [lo, hi] (f(lo) ≥ 0 ≥ f(hi)) by false position with the Illinois step:
+ * bracketed like bisection, but some ten evaluations instead of forty (figure 19 times a whole card).
+ */
+function solve(f: (x: number) => number, lo: number, hi: number): number {
   let a = lo;
   let b = hi;
-  for (let i = 0; i < 200 && b - a > TOLERANCE; i++) {
-    const mid = (a + b) / 2;
-    if (f(mid) > 0) a = mid;
-    else b = mid;
+  let fa = f(a);
+  let fb = f(b);
+  let side = 0;
+  for (let i = 0; i < 100; i++) {
+    if (fa === fb) break;
+    const x = (a * fb - b * fa) / (fb - fa);
+    const fx = f(x);
+    if (Math.abs(fx) < TOLERANCE || b - a < TOLERANCE) return x;
+    if (fx > 0) {
+      a = x;
+      fa = fx;
+      if (side === 1) fb /= 2;
+      side = 1;
+    } else {
+      b = x;
+      fb = fx;
+      if (side === -1) fa /= 2;
+      side = -1;
+    }
   }
   return (a + b) / 2;
 }
@@ -51,7 +69,7 @@ function power(implied: readonly number[]): number[] {
   // Σπ^k falls as k grows (every π < 1): widen the bracket until it holds the root.
   while (f(hi) > 0 && hi < 1e6) hi *= 2;
   while (f(lo) < 0 && lo > 1e-9) lo /= 2;
-  const k = bisect(f, lo, hi);
+  const k = solve(f, lo, hi);
   return normalise(implied.map((pi) => pi ** k));
 }
 
@@ -62,10 +80,15 @@ function power(implied: readonly number[]): number[] {
 function shin(implied: readonly number[]): number[] {
   const booksum = sum(implied);
   if (booksum <= 1) return multiplicative(implied);
-  const at = (z: number) =>
-    implied.map((pi) => (Math.sqrt(z * z + (4 * (1 - z) * pi * pi) / booksum) - z) / (2 * (1 - z)));
-  const z = bisect((x) => sum(at(x)) - 1, 0, 0.999_999);
-  return normalise(at(z));
+  const pOf = (pi: number, z: number) => (Math.sqrt(z * z + (4 * (1 - z) * pi * pi) / booksum) - z) / (2 * (1 - z));
+  // Σp(z) − 1 without allocating: the solver calls it some forty times per market.
+  const excess = (z: number) => {
+    let total = -1;
+    for (const pi of implied) total += pOf(pi, z);
+    return total;
+  };
+  const z = solve(excess, 0, 0.999_999);
+  return normalise(implied.map((pi) => pOf(pi, z)));
 }
 
 /**
@@ -101,30 +124,47 @@ export type FairPrice =
   | { kind: 'no_complete_market'; method: MarginMethod };
 
 /**
- * The selection's fair price from every book that prices all of `outcomes` (a complete market), each book's margin
- * removed by `method`, averaged with equal weights. No complete market at any book: says so, never guesses.
+ * The fair price of every outcome of one market from every book that prices all of `outcomes` (a complete market),
+ * each book's margin removed by `method`, averaged with equal weights. No complete market at any book: every outcome
+ * says so, never a guess.
  */
-export function consensusFair(input: {
+export function consensusMarket(input: {
   markets: readonly BookMarket[];
   /** Every outcome of the market (the union across books); at least two. */
+  outcomes: readonly string[];
+  method?: MarginMethod;
+}): Map<string, FairPrice> {
+  const method = input.method ?? DEFAULT_MARGIN_METHOD;
+  const sums = input.outcomes.map(() => 0);
+  const books: string[] = [];
+  if (input.outcomes.length >= 2) {
+    for (const m of input.markets) {
+      const odds = input.outcomes.map((o) => m.prices.get(o));
+      if (!odds.every((o): o is number => typeof o === 'number' && Number.isFinite(o) && o > 1)) continue;
+      removeMargin(odds, method).forEach((p, i) => {
+        sums[i] = (sums[i] as number) + p;
+      });
+      books.push(m.bookie);
+    }
+  }
+  return new Map(
+    input.outcomes.map((o, i): [string, FairPrice] => {
+      if (books.length === 0) return [o, { kind: 'no_complete_market', method }];
+      const probability = (sums[i] as number) / books.length;
+      return [o, { kind: 'fair', probability, odds: 1 / probability, method, books }];
+    }),
+  );
+}
+
+/** One selection's fair price: consensusMarket for its market, read at the selection. */
+export function consensusFair(input: {
+  markets: readonly BookMarket[];
   outcomes: readonly string[];
   selection: string;
   method?: MarginMethod;
 }): FairPrice {
   const method = input.method ?? DEFAULT_MARGIN_METHOD;
-  const at = input.outcomes.indexOf(input.selection);
-  if (at < 0 || input.outcomes.length < 2) return { kind: 'no_complete_market', method };
-  const probabilities: number[] = [];
-  const books: string[] = [];
-  for (const m of input.markets) {
-    const odds = input.outcomes.map((o) => m.prices.get(o));
-    if (!odds.every((o): o is number => typeof o === 'number' && Number.isFinite(o) && o > 1)) continue;
-    probabilities.push(removeMargin(odds, method)[at] as number);
-    books.push(m.bookie);
-  }
-  if (books.length === 0) return { kind: 'no_complete_market', method };
-  const probability = sum(probabilities) / probabilities.length;
-  return { kind: 'fair', probability, odds: 1 / probability, method, books };
+  return consensusMarket(input).get(input.selection) ?? { kind: 'no_complete_market', method };
 }
 
 /** The edge of a price against a fair probability: p·odds − 1 (0.024 is +2.4 %). */

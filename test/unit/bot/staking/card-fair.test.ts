@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fairFromCards } from '../../../../src/bot/model/card-fair.js';
+import { fairFromCards, fairPricesOfCard } from '../../../../src/bot/model/card-fair.js';
 import type { MarketCard } from '../../../../src/gateway/index.js';
 
 const sel = (slug: string, odds: number | null, extra: Record<string, unknown> = {}) => ({
@@ -51,5 +51,22 @@ describe('the fair price from the books cards', () => {
   it('a selection priced at no book has no complete market', () => {
     const cards = new Map([['a', card('a', [sel('home', null), sel('away', 1.9)])]]);
     expect(fairFromCards({ cards, market: 'h2h', selection: 'home' }).kind).toBe('no_complete_market');
+  });
+});
+
+describe('fair prices of a whole card', () => {
+  it('gives every selection the price the one-selection reading gives', () => {
+    const cards = new Map([
+      ['a', card('a', [sel('home', 1.9), sel('draw', 3.4), sel('away', 4.1)])],
+      ['b', card('b', [sel('home', 1.8), sel('draw', 3.6), sel('away', 4.4)])],
+      ['c', card('c', [sel('home', 1.95), sel('away', 4.0)])],
+    ]);
+    const all = fairPricesOfCard(cards, 'a', 'shin');
+    for (const s of ['home', 'draw', 'away']) {
+      const one = fairFromCards({ cards, market: 'h2h', selection: s, method: 'shin' });
+      expect(all.get(`ref-${s}-${cards.get('a')?.markets[0]?.selections.find((x) => x.slug === s)?.odds}`)).toEqual(
+        one,
+      );
+    }
   });
 });
