@@ -11,6 +11,7 @@ import { ledgerAppend } from './figures/ledger-append.js';
 import { memory } from './figures/memory.js';
 import { pollCoalescing } from './figures/poll-coalescing.js';
 import { resultLatency } from './figures/result-latency.js';
+import { slipEdgeTime } from './figures/slip-edge-time.js';
 import { slowBodies } from './figures/slow-bodies.js';
 import { statsChart } from './figures/stats-chart.js';
 import { storeConfirm } from './figures/store-confirm.js';
@@ -209,5 +210,16 @@ export const FIGURES: FigureSpec[] = [
       target: { on: 'value', op: '<', limit: 5 } as const,
     })),
     run: fairPriceCard,
+  },
+  {
+    id: 20,
+    rows: [
+      {
+        name: '20 slip time with the fair-price line vs without',
+        unit: 'ms',
+        target: { on: 'ratio', op: '<=', limit: 1.1 },
+      },
+    ],
+    run: slipEdgeTime,
   },
 ];

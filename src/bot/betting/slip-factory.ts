@@ -158,16 +158,18 @@ export class SlipFactory implements LivePrices {
     const live = req.routed?.live ?? (await this.livePrice(sessionId, sport, req.epk, req.marketRef, req.bookie));
     const minCheck = checkMinOdds(req.minOdds, live);
     if (!minCheck.ok) throw new UserFacingError(minCheck.message);
-    const cards = await cardsForFair(this.d.catalog, req.epk, { bookie: req.bookie, card }, req.routed?.cards);
-    const edge = slipEdgeOf({
-      cards,
-      market: found.market.market,
-      marketRef: req.marketRef,
-      odds: live,
-      settings,
-      bankCents,
-      capCents: Math.round(limits.perBet * 100),
-    });
+    const edge =
+      this.d.fairPrice === false
+        ? undefined
+        : slipEdgeOf({
+            cards: await cardsForFair(this.d.catalog, req.epk, { bookie: req.bookie, card }, req.routed?.cards),
+            market: found.market.market,
+            marketRef: req.marketRef,
+            odds: live,
+            settings,
+            bankCents,
+            capCents: Math.round(limits.perBet * 100),
+          });
     const now = this.d.now();
     const slip: SlipRecord<SlipPayload> = {
       slipId: randomBytes(9).toString('base64url'),
@@ -197,7 +199,7 @@ export class SlipFactory implements LivePrices {
         userId: req.userId,
         ...(req.routed ? { route: req.routed.route } : {}),
         ...(bankCents === null ? {} : { capBankCents: bankCents }),
-        edge,
+        ...(edge ? { edge } : {}),
       },
     };
     await this.d.slips.create(slip);

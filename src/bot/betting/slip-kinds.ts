@@ -27,6 +27,8 @@ export interface SlipKindDeps {
   catalog: Catalog;
   /** The bank stakes and share caps are sized by (absent: none, so only dollar caps apply). */
   bank?: BankSource;
+  /** false: slips carry no fair-price line (bench figure 20 measures what the line costs a slip). */
+  fairPrice?: boolean;
 }
 
 interface SlipOwner {
