@@ -8,7 +8,7 @@ import { RANK } from '../model/edit-rank.js';
 import { formatOdds } from '../model/odds.js';
 import { decideOnLivePrice, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import type { BetRecordRepo } from '../repos/bet-records.js';
-import { exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
+import { bindingShare, exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
 import type { Ledger, LedgerKind } from '../repos/ledger.js';
 import type { Proposal, ProposalRepo } from '../repos/proposals.js';
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
@@ -102,7 +102,8 @@ export class Approvals {
     );
     if (outcome.kind === 'over_limit') {
       await this.d.slips.close(slip.slipId);
-      throw new UserFacingError(overLimitText(outcome, p).replace('Not placed', 'Not proposed'));
+      const share = bindingShare(settings, this.d.tunables, p.capBankCents, outcome.cap);
+      throw new UserFacingError(overLimitText(outcome, p, share).replace('Not placed', 'Not proposed'));
     }
     await this.#record(outcome.proposal, 'proposal', slip.userId, {
       needed,

@@ -5,11 +5,12 @@ import type { Logger } from '../config/logger.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import type { GatewayPort } from '../gateway-port.js';
 import { approvalPolicy, approvalsNeeded } from '../model/approval-policy.js';
+import { type ShareCap, shareCapText } from '../model/bank-caps.js';
 import { dayIn } from '../model/dates.js';
 import { formatMoney } from '../model/odds.js';
 import { checkStake, decideOnLivePrice, type PriceDecision, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import type { BetRecord, BetRecordRepo, ClaimOutcome } from '../repos/bet-records.js';
-import { exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
+import { bindingShare, exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
 import type { JobRecord } from '../repos/jobs.js';
 import type { ProposalRepo } from '../repos/proposals.js';
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
@@ -63,7 +64,11 @@ export type CancelResult =
   | { kind: 'handled'; record: BetRecord | undefined };
 
 /** Why a claim found no room: the cap, what it allows, what is already held against it. */
-export function overLimitText(o: Extract<ClaimOutcome, { kind: 'over_limit' }>, p: SlipPayload): string {
+export function overLimitText(
+  o: Extract<ClaimOutcome, { kind: 'over_limit' }>,
+  p: SlipPayload,
+  share?: ShareCap,
+): string {
   const limit = formatMoney(o.limitCents / 100);
   const used = formatMoney(o.usedCents / 100);
   const room = formatMoney(Math.max(0, o.limitCents - o.usedCents) / 100);
@@ -74,7 +79,8 @@ export function overLimitText(o: Extract<ClaimOutcome, { kind: 'over_limit' }>, 
     session_day: `today's cap of ${limit} through the ${p.bookie} account ${p.sessionId} (${used} staked today)`,
     syndicate_day: `the syndicate's daily cap of ${limit} (${used} staked today)`,
   };
-  return `Not placed: this bet would take the desk past ${what[o.cap]}. Room left: ${room}. Try a smaller stake, or see /exposure.`;
+  const why = share ? ` The cap is ${shareCapText(share)}.` : '';
+  return `Not placed: this bet would take the desk past ${what[o.cap]}. Room left: ${room}.${why} Try a smaller stake, or see /exposure.`;
 }
 
 /** The move a failed place_bet makes: `markNotSent` only when the gateway certainly did not take the bet. */
@@ -143,7 +149,10 @@ export class Placement {
     });
     if (claim.kind === 'handled') return { kind: 'handled', record: claim.record };
     if (claim.kind === 'other') return { kind: 'handled', record: undefined };
-    if (claim.kind === 'over_limit') return this.#closeBeforeSending(slipId, p, overLimitText(claim, p));
+    if (claim.kind === 'over_limit') {
+      const share = bindingShare(settings, this.d.tunables, p.capBankCents, claim.cap);
+      return this.#closeBeforeSending(slipId, p, overLimitText(claim, p, share));
+    }
     return { kind: 'recorded', record: await this.#send(claim.record, price.decision.floor, price.live) };
   }
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { BotTunables } from '../config/config.js';
-import { lowerOf } from '../model/bank-caps.js';
+import { lowerOf, type ShareCap } from '../model/bank-caps.js';
 import type { StakeLimits } from '../model/slip-rules.js';
 import type { BotStore } from '../store/index.js';
-import type { ExposureCaps } from './bet-records.js';
+import type { CapName, ExposureCaps } from './bet-records.js';
 
 const GuildSettingsSchema = z.object({
   timezone: z.string().default('UTC'),
@@ -104,4 +104,17 @@ export function exposureCaps(s: GuildSettings, bankCents?: number | null): Expos
   set('perSessionDayCents', cents(s.maxPerSessionDay));
   set('perSyndicateDayCents', cents(s.maxPerSyndicateDay));
   return caps;
+}
+
+/** The share of the bank behind a cap a claim hit, when the share (not the dollar cap) bound: for the refusal. */
+export function bindingShare(
+  s: GuildSettings,
+  t: BotTunables,
+  bankCents: number | null | undefined,
+  cap: CapName,
+): ShareCap | undefined {
+  if (cap === 'member_day') return stakeLimits(s, t, bankCents).shares?.perDay;
+  if (cap === 'event') return lowerOf(s.maxPerEvent, s.maxPerEventPct, bankCents)?.share;
+  if (cap === 'market') return lowerOf(s.maxPerMarket, s.maxPerMarketPct, bankCents)?.share;
+  return undefined;
 }

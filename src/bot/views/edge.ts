@@ -29,12 +29,17 @@ export function suggestedLine(edge: SlipEdge, bankCents: number | undefined): st
   return `${formatMoney(edge.suggestedCents / 100)} (${edge.kellyFraction ?? 0.25} Kelly of the ${formatMoney(bankCents / 100)} bank${why})`;
 }
 
-/** The slip's fair-price and suggested-stake fields, when the slip carries them. */
-export function edgeFields(slip: { edge?: SlipEdge; capBankCents?: number }) {
+/**
+ * The slip's fair-price and suggested-stake fields, when the slip carries them; the edge at `odds`, the price the
+ * message shows (a re-priced proposal's, a receipt's), from the fair probability kept when the slip was made.
+ */
+export function edgeFields(slip: { edge?: SlipEdge; capBankCents?: number }, odds?: number) {
   if (!slip.edge) return [];
+  const p = slip.edge.fairProbability;
+  const edge = odds !== undefined && p !== undefined ? { ...slip.edge, edge: p * odds - 1 } : slip.edge;
   const suggested = suggestedLine(slip.edge, slip.capBankCents);
   return [
-    { name: 'Fair price', value: fairLine(slip.edge) },
+    { name: 'Fair price', value: fairLine(edge) },
     ...(suggested ? [{ name: 'Suggested stake', value: suggested, inline: true }] : []),
   ];
 }

@@ -29,7 +29,7 @@ export function slipFields(slip: SlipPayload, odds: number, sessionLabel: string
     { name: 'Stake', value: formatMoney(slip.stake), inline: true },
     { name: 'Potential return', value: formatMoney(potentialReturn(slip.stake, odds)), inline: true },
     ...(slip.minOdds === undefined ? [] : [{ name: 'Min odds', value: formatOdds(slip.minOdds), inline: true }]),
-    ...edgeFields(slip),
+    ...edgeFields(slip, odds),
   ];
 }
 

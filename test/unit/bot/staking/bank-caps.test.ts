@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { overLimitText } from '../../../../src/bot/betting/placement.js';
 import { lowerOf, shareOfBank } from '../../../../src/bot/model/bank-caps.js';
+import type { SlipPayload } from '../../../../src/bot/model/slip-rules.js';
 import { checkDailyRoom, checkStake } from '../../../../src/bot/model/slip-rules.js';
-import { exposureCaps, type GuildSettings, stakeLimits } from '../../../../src/bot/repos/guild-settings.js';
+import {
+  bindingShare,
+  exposureCaps,
+  type GuildSettings,
+  stakeLimits,
+} from '../../../../src/bot/repos/guild-settings.js';
 
 const tunables = { defaultMaxStakePerBet: 200, defaultMaxStakePerDay: 1000 } as Parameters<typeof stakeLimits>[1];
 const settings = (s: Partial<GuildSettings>): GuildSettings => ({ timezone: 'UTC', sessions: {}, ...s });
@@ -48,5 +55,27 @@ describe('caps as a share of the bank', () => {
     const s = settings({ maxPerEvent: 300, maxPerEventPct: 2, maxPerMarketPct: 1 });
     expect(exposureCaps(s, 1_000_000)).toEqual({ perEventCents: 20_000, perMarketCents: 10_000 });
     expect(exposureCaps(s, null)).toEqual({ perEventCents: 30_000 });
+  });
+});
+
+describe('an exposure cap refusal at Confirm', () => {
+  it('names the share and the dollar cap when the share bound', () => {
+    const s = settings({ maxPerEvent: 300, maxPerEventPct: 2 });
+    const share = bindingShare(s, tunables, 1_000_000, 'event');
+    const slip = { eventName: 'Home v Away' } as SlipPayload;
+    const text = overLimitText(
+      { kind: 'over_limit', cap: 'event', usedCents: 15_000, limitCents: 20_000 },
+      slip,
+      share,
+    );
+    expect(text).toBe(
+      "Not placed: this bet would take the desk past the syndicate's cap of $200.00 on Home v Away ($150.00 already rides on it). Room left: $50.00. The cap is 2% of the bank ($200.00); the dollar cap is $300.00. Try a smaller stake, or see /exposure.",
+    );
+  });
+
+  it('says nothing of a share when the dollar cap bound', () => {
+    expect(
+      bindingShare(settings({ maxPerEvent: 100, maxPerEventPct: 2 }), tunables, 1_000_000, 'event'),
+    ).toBeUndefined();
   });
 });

@@ -36,3 +36,12 @@ describe('the fair-price line on a slip', () => {
     ]);
   });
 });
+
+describe('the edge at the price a message shows', () => {
+  it('is worked out again from the fair probability kept on the slip', () => {
+    const slip = {
+      edge: { method: 'multiplicative' as const, fairOdds: 2, fairProbability: 0.5, books: 3, edge: 0.05 },
+    };
+    expect(edgeFields(slip, 1.96)[0]?.value).toBe('Fair 2.00 (no-vig multiplicative, 3 books) · edge -2.0%');
+  });
+});
