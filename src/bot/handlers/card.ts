@@ -71,7 +71,7 @@ async function pickedFromCache(ctx: BotContext, ref: string, marketIndex: string
 /** Picking a selection opens the stake modal; a modal must be the first answer, so no gateway call here. */
 export const cardPick: ComponentHandler = async (interaction, [ref, marketIndex], ctx) => {
   if (!interaction.isStringSelectMenu()) return;
-  // Refused before the stake is asked for (one store read, well inside the 3 s a modal must come in).
+  // Refused before the stake is asked for; store and cache reads only, well inside the 3 s a modal must come in.
   const gate = await checkBettable(ctx, interaction);
   const selIndex = interaction.values[0] ?? '0';
   const picked = await pickedFromCache(ctx, ref ?? '', marketIndex ?? '0', selIndex).catch(() => undefined);
