@@ -200,4 +200,17 @@ describe('the fair price, the edge and the suggested stake on a slip', () => {
     expect(slip).toBeUndefined();
     expect(said).toContain('$60.00 is above 5% of the bank ($50.00); the dollar cap is $100.00');
   }, 120_000);
+
+  it('a slip keeps the share cap of the bank it was made with: a lower bank set before Confirm binds only new slips', async () => {
+    await admin({ amount: 1000 }, 'bank');
+    await admin({ per_bet_pct: 5 }, 'limits');
+    const { slip, said } = await bet(40);
+    if (!slip) throw new Error(`no slip: ${said}`);
+    // 5% of $500 is $25: a new $40 slip is refused, the one already shown is not.
+    await admin({ amount: 500 }, 'bank');
+    const refused = await bet(40);
+    expect(refused.said).toContain('$40.00 is above 5% of the bank ($25.00); the dollar cap is $100.00');
+    await press(desk, newTrail(), desk.ld.users.bettor, slip, /^Confirm$/);
+    await messageMatching(desk, slip, /Bet placed ✅/, 30_000);
+  }, 120_000);
 });
