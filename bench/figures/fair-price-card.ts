@@ -1,6 +1,7 @@
 // Figure 19: the fair price and edge of every selection of a 300-selection card priced at three books (margin
 // removed per book, equal-weight consensus, edge at each of the card's prices), pure computation as the slip and
 // /compare run it. p95 of repeated runs against the 5 ms target.
+import { availableParallelism, loadavg } from 'node:os';
 import { fairPricesOfCard } from '../../src/bot/model/card-fair.js';
 import { edgeOf, type MarginMethod } from '../../src/bot/model/fair-price.js';
 import type { MarketCard } from '../../src/gateway/index.js';
@@ -110,7 +111,7 @@ export async function fairPriceCard(): Promise<FigureResult[]> {
         unit: 'ms',
         baseline: null,
         target: { on: 'value', op: '<', limit: 5 },
-        note: `${RUNS} runs after 50 warm-up; ${priced} of ${selections} selections in a complete market; p50 ${median(times).toFixed(3)} ms, max ${Math.max(...times).toFixed(3)} ms`,
+        note: `${RUNS} runs after 50 warm-up; ${priced} of ${selections} selections in a complete market; p50 ${median(times).toFixed(3)} ms, max ${Math.max(...times).toFixed(3)} ms; wall time, load average ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores`,
       }),
     );
   }
