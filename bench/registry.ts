@@ -5,12 +5,14 @@ import { cardBurstBot } from './figures/card-burst-bot.js';
 import { cardBurstClient } from './figures/card-burst-client.js';
 import { clientOverhead } from './figures/client-overhead.js';
 import { compareTime } from './figures/compare-time.js';
+import { fairPriceCard } from './figures/fair-price-card.js';
 import { interactionAck } from './figures/interaction-ack.js';
 import { ledgerAppend } from './figures/ledger-append.js';
 import { memory } from './figures/memory.js';
 import { pollCoalescing } from './figures/poll-coalescing.js';
 import { resultLatency } from './figures/result-latency.js';
 import { SCALE_ROWS, scaleOut } from './figures/scale-out.js';
+import { slipEdgeTime } from './figures/slip-edge-time.js';
 import { slowBodies } from './figures/slow-bodies.js';
 import { statsChart } from './figures/stats-chart.js';
 import { storeConfirm } from './figures/store-confirm.js';
@@ -214,5 +216,25 @@ export const FIGURES: FigureSpec[] = [
     id: 22,
     rows: SCALE_ROWS,
     run: scaleOut,
+  },
+  {
+    id: 19,
+    rows: (['multiplicative', 'shin'] as const).map((method) => ({
+      name: `19 fair price and edge, 301-selection card at 3 books, p95 (${method})`,
+      unit: 'ms',
+      target: { on: 'value', op: '<', limit: 5 } as const,
+    })),
+    run: fairPriceCard,
+  },
+  {
+    id: 20,
+    rows: [
+      {
+        name: '20 slip time with the fair-price line vs without',
+        unit: 'ms',
+        target: { on: 'ratio', op: '<=', limit: 1.1 },
+      },
+    ],
+    run: slipEdgeTime,
   },
 ];

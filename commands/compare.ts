@@ -10,6 +10,8 @@ import type { Command } from '../src/bot/discord/command.js';
 import { respondChoices } from '../src/bot/discord/interact.js';
 import { ownerOf, putRef } from '../src/bot/discord/refs.js';
 import type { BestPriceRef } from '../src/bot/handlers/compare.js';
+import { DEFAULT_MARGIN_METHOD } from '../src/bot/model/fair-price.js';
+import { getSettings } from '../src/bot/repos/guild-settings.js';
 import { compareView } from '../src/bot/views/compare.js';
 
 export const data = new SlashCommandBuilder()
@@ -29,12 +31,14 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   const epk = await resolveEventOption(ctx, interaction.options.getString('event', true));
   const market = interaction.options.getString('market', true).trim();
   const selection = interaction.options.getString('selection')?.trim() || undefined;
-  const result = await compareMarket(ctx, { epk, market, ...(selection ? { selection } : {}) });
+  const { marginMethod } = await getSettings(ctx.store, interaction.guildId);
+  const method = marginMethod ?? DEFAULT_MARGIN_METHOD;
+  const result = await compareMarket(ctx, { epk, market, method, ...(selection ? { selection } : {}) });
   const betRefs = new Map<string, string>();
   for (const row of result.rows) {
     if (!row.best || row.best.price === null) continue;
-    const { bookie, marketRef, sessionId } = row.best;
-    const ref: BestPriceRef = { epk, bookie, marketRef, sessionId };
+    const { bookie, marketRef, sessionId, price } = row.best;
+    const ref: BestPriceRef = { epk, bookie, marketRef, sessionId, price };
     betRefs.set(row.key, await putRef(ctx.store, ref, ownerOf(interaction)));
   }
   const view = compareView({ ...result, betRefs });

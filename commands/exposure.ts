@@ -21,6 +21,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   const eventOpt = interaction.options.getString('event')?.trim();
   const epk = eventOpt ? await resolveEventOption(ctx, eventOpt) : undefined;
   const settings = await getSettings(ctx.store, guildId);
+  const bankCents = (await ctx.bank.bankFor(guildId))?.cents ?? null;
   const day = dayIn(ctx.now(), settings.timezone);
   const records = await ctx.records.forExposure(guildId, day);
   const proposals = await ctx.proposals.holding(guildId);
@@ -37,7 +38,8 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   const report = exposureReport({
     stakes,
     settings,
-    memberDayCents: Math.round(stakeLimits(settings, ctx.config.tunables).perDay * 100),
+    memberDayCents: Math.round(stakeLimits(settings, ctx.config.tunables, bankCents).perDay * 100),
+    bankCents,
     ...(epk === undefined ? {} : { epk }),
   });
   if (epk !== undefined && report.event && report.totalOpenCents === 0) {

@@ -5,11 +5,14 @@ import {
   MessageFlags,
   PermissionFlagsBits,
   SlashCommandBuilder,
+  type SlashCommandNumberOption,
 } from 'discord.js';
+import { SetBank, setBankOf } from '../src/bot/betting/bank.js';
 import type { BotContext } from '../src/bot/context.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { approvalPolicy } from '../src/bot/model/approval-policy.js';
+import { MARGIN_METHODS, type MarginMethod } from '../src/bot/model/fair-price.js';
 import { stakeCentsOf } from '../src/bot/model/odds.js';
 import {
   exposureCaps,
@@ -66,6 +69,43 @@ export const data = new SlashCommandBuilder()
           .setName('per_syndicate_day')
           .setDescription('Most stake of the whole syndicate a day (0: no cap)')
           .setMinValue(0),
+      )
+      .addNumberOption((o) => pctOption(o, 'per_bet_pct', 'Most one bet may stake, % of the bank'))
+      .addNumberOption((o) => pctOption(o, 'per_day_pct', 'Most one member may stake a day, % of the bank'))
+      .addNumberOption((o) => pctOption(o, 'per_event_pct', 'Most open stake on one event, % of the bank'))
+      .addNumberOption((o) => pctOption(o, 'per_market_pct', 'Most open stake on one market, % of the bank')),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('bank')
+      .setDescription('The bank stakes and % caps are sized by, where no fund is open')
+      .addNumberOption((o) =>
+        o.setName('amount').setDescription('Dollars (0: clear it)').setRequired(true).setMinValue(0),
+      ),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('staking')
+      .setDescription('How the fair price and the suggested stake are worked out')
+      .addStringOption((o) =>
+        o
+          .setName('margin_method')
+          .setDescription("How each book's margin is removed")
+          .addChoices(
+            { name: 'multiplicative (default)', value: 'multiplicative' },
+            { name: 'power', value: 'power' },
+            { name: 'Shin', value: 'shin' },
+          ),
+      )
+      .addNumberOption((o) =>
+        o
+          .setName('kelly_fraction')
+          .setDescription('Share of full Kelly suggested, e.g. 0.25')
+          .setMinValue(0.01)
+          .setMaxValue(1),
+      )
+      .addNumberOption((o) =>
+        o.setName('stake_unit').setDescription('Suggested stakes are multiples of this, dollars').setMinValue(0.01),
       ),
   )
   .addSubcommand((s) =>
@@ -103,10 +143,19 @@ export const data = new SlashCommandBuilder()
       .addStringOption((o) => o.setName('zone').setDescription('IANA zone, e.g. Australia/Sydney').setRequired(true)),
   );
 
-/** Every limit in whole cents (null: no cap), for the ledger's before and after. */
+/** A percentage of the bank, 0 lifting it. */
+function pctOption(o: SlashCommandNumberOption, name: string, description: string) {
+  return o.setName(name).setDescription(`${description} (0: none)`).setMinValue(0).setMaxValue(100);
+}
+
+/** Every limit in whole cents (null: no cap) and share of the bank, for the ledger's before and after. */
 function limitsOf(s: GuildSettings, stake: { perBet: number; perDay: number }) {
   const c = exposureCaps(s);
   return {
+    perBetPct: s.maxStakePerBetPct ?? null,
+    perDayPct: s.maxStakePerDayPct ?? null,
+    perEventPct: s.maxPerEventPct ?? null,
+    perMarketPct: s.maxPerMarketPct ?? null,
     perBetCents: Math.round(stake.perBet * 100),
     perDayCents: Math.round(stake.perDay * 100),
     perEventCents: c.perEventCents ?? null,
@@ -150,10 +199,17 @@ const limits = async ({ interaction, ctx, guildId, settings }: SettingsCall): Pr
     maxPerSessionDay: interaction.options.getNumber('per_session_day') ?? undefined,
     maxPerSyndicateDay: interaction.options.getNumber('per_syndicate_day') ?? undefined,
   };
-  if (perBet === undefined && perDay === undefined && Object.values(caps).every((v) => v === undefined)) {
+  const shares = {
+    maxStakePerBetPct: interaction.options.getNumber('per_bet_pct') ?? undefined,
+    maxStakePerDayPct: interaction.options.getNumber('per_day_pct') ?? undefined,
+    maxPerEventPct: interaction.options.getNumber('per_event_pct') ?? undefined,
+    maxPerMarketPct: interaction.options.getNumber('per_market_pct') ?? undefined,
+  };
+  const noShares = Object.values(shares).every((v) => v === undefined);
+  if (perBet === undefined && perDay === undefined && Object.values(caps).every((v) => v === undefined) && noShares) {
     return {
       refuse:
-        'Give at least one limit in dollars: per_bet, per_day, per_event, per_market, per_session_day or per_syndicate_day.',
+        'Give at least one limit: in dollars per_bet, per_day, per_event, per_market, per_session_day or per_syndicate_day; as a % of the bank per_bet_pct, per_day_pct, per_event_pct or per_market_pct.',
     };
   }
   const wholeCents = [perBet, perDay, ...Object.values(caps)].every(
@@ -172,7 +228,9 @@ const limits = async ({ interaction, ctx, guildId, settings }: SettingsCall): Pr
       ...(perDay === undefined ? {} : { maxStakePerDay: perDay }),
     };
     // 0 lifts a cap; an option left out keeps the cap as it was.
-    for (const [k, v] of Object.entries(caps) as Array<[keyof typeof caps, number | undefined]>) {
+    for (const [k, v] of Object.entries({ ...caps, ...shares }) as Array<
+      [keyof typeof caps | keyof typeof shares, number | undefined]
+    >) {
       if (v === undefined) continue;
       if (v === 0) delete next[k];
       else next[k] = v;
@@ -266,6 +324,48 @@ const timezone = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Ou
   return { settings: await updateSettings(ctx.store, guildId, (s) => ({ ...s, timezone: zone })) };
 };
 
+const bank = async ({ interaction, ctx, guildId, settings }: SettingsCall): Promise<Outcome> => {
+  const amount = interaction.options.getNumber('amount', true);
+  if (stakeCentsOf(amount) === undefined)
+    return { refuse: 'The bank is dollars and whole cents, e.g. 10000 or 2500.50.' };
+  const saved = await SetBank.set(ctx.store, guildId, amount === 0 ? undefined : amount, ctx.now());
+  await ctx.ledger.append({
+    at: ctx.now(),
+    guildKey: guildId,
+    kind: 'limit_change',
+    ref: 'bank',
+    actor: interaction.user.id,
+    amountCents: null,
+    data: {
+      before: { bankCents: setBankOf(settings)?.cents ?? null },
+      after: { bankCents: setBankOf(saved)?.cents ?? null },
+    },
+  });
+  return { settings: saved };
+};
+
+const staking = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Outcome> => {
+  const method = interaction.options.getString('margin_method') ?? undefined;
+  const fraction = interaction.options.getNumber('kelly_fraction') ?? undefined;
+  const unit = interaction.options.getNumber('stake_unit') ?? undefined;
+  if (method === undefined && fraction === undefined && unit === undefined) {
+    return { refuse: 'Give at least one of margin_method, kelly_fraction (e.g. 0.25) or stake_unit (dollars).' };
+  }
+  if (method !== undefined && !MARGIN_METHODS.includes(method as MarginMethod)) {
+    return { refuse: `margin_method is one of ${MARGIN_METHODS.join(', ')}.` };
+  }
+  if (unit !== undefined && stakeCentsOf(unit) === undefined) {
+    return { refuse: 'stake_unit is dollars and whole cents, e.g. 1, 5 or 0.50.' };
+  }
+  const settings = await updateSettings(ctx.store, guildId, (s) => ({
+    ...s,
+    ...(method === undefined ? {} : { marginMethod: method as MarginMethod }),
+    ...(fraction === undefined ? {} : { kellyFraction: fraction }),
+    ...(unit === undefined ? {} : { stakeUnit: unit }),
+  }));
+  return { settings };
+};
+
 /** Each subcommand of /settings by name; `show` changes nothing. */
 const SUBCOMMANDS: Record<string, (call: SettingsCall) => Promise<Outcome>> = {
   show: async ({ settings }) => ({ settings }),
@@ -275,6 +375,8 @@ const SUBCOMMANDS: Record<string, (call: SettingsCall) => Promise<Outcome>> = {
   approvals,
   session,
   timezone,
+  bank,
+  staking,
 };
 
 export const execute: Command['execute'] = async (interaction, ctx) => {

@@ -2,6 +2,7 @@ import { AttachmentBuilder, InteractionContextType, MessageFlags, SlashCommandBu
 import { report, reportBy } from '../src/bot/analytics/report.js';
 import { profitCurve } from '../src/bot/analytics/series.js';
 import { analyticsSource } from '../src/bot/analytics/source.js';
+import { edgeAtPlacement, stakeDiscipline } from '../src/bot/analytics/staking.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { matchText, respondChoices } from '../src/bot/discord/interact.js';
 import { STATS_CHART_FILE, statsView } from '../src/bot/views/stats.js';
@@ -58,6 +59,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   const view = statsView({
     scope: facts.length ? scope : `${scope}\n\nNo bets in this window.`,
     report: report(facts, money),
+    staking: { edge: edgeAtPlacement(facts), discipline: stakeDiscipline(facts) },
     byBook: book ? [] : reportBy(facts, 'book', money),
     chart: files.length > 0,
   });

@@ -1,5 +1,6 @@
 import type { AccountHealth } from './betting/account-health.js';
 import type { Approvals } from './betting/approvals.js';
+import type { BankSource } from './betting/bank.js';
 import type { BetResults } from './betting/bet-results.js';
 import type { Placement } from './betting/placement.js';
 import type { SlipFactory } from './betting/slip-factory.js';
@@ -25,6 +26,8 @@ export interface BotContext {
   /** The bet flow: slips made (sessions, prices), then confirmed and sent, then their records shown. */
   slipFactory: SlipFactory;
   placement: Placement;
+  /** The bank stakes are sized by (a fund's NAV, else the bank an admin set). */
+  bank: BankSource;
   betResults: BetResults;
   approvals: Approvals;
   /** Account health per session: evidence, /accounts, state-change notices, the best-price routing filter. */

@@ -5,6 +5,7 @@ import { GatewayClient } from '../gateway/index.js';
 import { ClosingCapture } from './analytics/closing.js';
 import { AccountHealth } from './betting/account-health.js';
 import { Approvals } from './betting/approvals.js';
+import { SetBank } from './betting/bank.js';
 import { type BetJobContext, BetResults } from './betting/bet-results.js';
 import { Placement } from './betting/placement.js';
 import { closeExpiredSlips } from './betting/slip-expiry.js';
@@ -270,7 +271,8 @@ function buildServices(
   // A bet job's outcome moves its record (placed, refused, result unknown) and queues the slip message's edit.
   tracker.on('bet', (job, outcome) => results.apply(job as JobRecord<BetJobContext>, outcome));
   const proposals = new ProposalRepo(store);
-  const factory = new SlipFactory({ gateway, store, catalog, slips, tunables, callbackUrl, now, accounts });
+  const bank = new SetBank(store);
+  const factory = new SlipFactory({ gateway, store, catalog, slips, tunables, callbackUrl, now, accounts, bank });
   const placement = new Placement({
     gateway,
     store,
@@ -307,6 +309,7 @@ function buildServices(
     catalog,
     slipFactory: factory,
     placement,
+    bank,
     betResults: results,
     approvals,
     accounts,

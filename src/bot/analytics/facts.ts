@@ -34,6 +34,10 @@ export interface BetFact {
   /** Last pre-off price of the same selection at the same book; null when none was captured. */
   closeOdds: number | null;
   closeMarket: CloseMarket | null;
+  /** The consensus fair probability when the slip was made (absent: no complete market, or an older bet). */
+  fairProbability?: number | null;
+  /** The stake suggested when the slip was made (fractional Kelly of the bank), whole cents; absent: none. */
+  suggestedCents?: number | null;
 }
 
 export interface FactsFilter {

@@ -53,6 +53,8 @@ export function factOf(r: BetRecord): BetFact[] {
       returnCents,
       closeOdds: r.closeOdds,
       closeMarket: (r.closeMarket as CloseMarket | null) ?? null,
+      fairProbability: r.payload.edge?.fairProbability ?? null,
+      suggestedCents: r.payload.edge?.suggestedCents ?? null,
     },
   ];
 }

@@ -8,7 +8,7 @@ import { RANK } from '../model/edit-rank.js';
 import { formatOdds } from '../model/odds.js';
 import { decideOnLivePrice, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import type { BetRecordRepo } from '../repos/bet-records.js';
-import { exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
+import { bindingShare, exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
 import type { Ledger, LedgerKind } from '../repos/ledger.js';
 import type { Proposal, ProposalRepo } from '../repos/proposals.js';
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
@@ -75,7 +75,7 @@ export class Approvals {
   async propose(slip: SlipRecord<SlipPayload>, needed: number, settings: GuildSettings): Promise<Proposal> {
     const p = slip.payload;
     const now = this.d.now();
-    const limits = stakeLimits(settings, this.d.tunables);
+    const limits = stakeLimits(settings, this.d.tunables, p.capBankCents);
     const outcome = await this.d.proposals.create(
       {
         proposalId: randomBytes(9).toString('base64url'),
@@ -98,11 +98,12 @@ export class Approvals {
         expiresAt: slip.expiresAt,
         createdAt: now,
       },
-      { dayLimitCents: Math.round(limits.perDay * 100), caps: exposureCaps(settings) },
+      { dayLimitCents: Math.round(limits.perDay * 100), caps: exposureCaps(settings, p.capBankCents) },
     );
     if (outcome.kind === 'over_limit') {
       await this.d.slips.close(slip.slipId);
-      throw new UserFacingError(overLimitText(outcome, p).replace('Not placed', 'Not proposed'));
+      const share = bindingShare(settings, this.d.tunables, p.capBankCents, outcome.cap);
+      throw new UserFacingError(overLimitText(outcome, p, share).replace('Not placed', 'Not proposed'));
     }
     await this.#record(outcome.proposal, 'proposal', slip.userId, {
       needed,

@@ -6,6 +6,7 @@
 import type { Event, MarketCard, MarketSelection, Session } from '../../gateway/index.js';
 import type { BotContext } from '../context.js';
 import { UserFacingError, userMessage } from '../discord/user-errors.js';
+import { fairFromCards } from '../model/card-fair.js';
 import {
   type BookPrice,
   bestOf,
@@ -15,6 +16,7 @@ import {
   selectionKey,
   selectionMatches,
 } from '../model/compare.js';
+import { DEFAULT_MARGIN_METHOD, type MarginMethod } from '../model/fair-price.js';
 import { bettable } from '../model/markets.js';
 import { livePriceOf } from './slip-factory.js';
 
@@ -40,7 +42,7 @@ export async function eventBooks(ctx: BotContext, epk: string): Promise<EventBoo
 
 export async function compareMarket(
   ctx: BotContext,
-  q: { epk: string; market: string; selection?: string },
+  q: { epk: string; market: string; selection?: string; method?: MarginMethod },
 ): Promise<{ eventName: string; marketLabel: string; rows: SelectionComparison[] }> {
   const { event, sessions, cards } = await eventBooks(ctx, q.epk);
   if (sessions.length === 0) {
@@ -79,7 +81,9 @@ export async function compareMarket(
   const out: SelectionComparison[] = [];
   for (const [key, row] of rows) {
     const books = await Promise.all(row.jobs);
-    out.push({ key, label: row.label, books, best: bestOf(books) });
+    // The fair price comes from the cards just read: no read of its own.
+    const fair = fairFromCards({ cards, market: q.market, selection: key, method: q.method ?? DEFAULT_MARGIN_METHOD });
+    out.push({ key, label: row.label, books, best: bestOf(books), fair });
   }
   return { eventName: event.name, marketLabel: anyMarket.label || anyMarket.market, rows: out };
 }

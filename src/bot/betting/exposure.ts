@@ -71,8 +71,10 @@ export function exposureReport(input: {
   settings: GuildSettings;
   memberDayCents: number;
   epk?: string;
+  /** The bank share caps are worked out from (null or absent: dollar caps only). */
+  bankCents?: number | null;
 }): ExposureReport {
-  const caps = exposureCaps(input.settings);
+  const caps = exposureCaps(input.settings, input.bankCents);
   const inScope = input.stakes.filter((r) => input.epk === undefined || r.epk === input.epk);
   const open = inScope.filter((r) => r.open);
   const today = inScope.filter((r) => r.today);

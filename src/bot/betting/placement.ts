@@ -5,11 +5,12 @@ import type { Logger } from '../config/logger.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import type { GatewayPort } from '../gateway-port.js';
 import { approvalPolicy, approvalsNeeded } from '../model/approval-policy.js';
+import { type ShareCap, shareCapText } from '../model/bank-caps.js';
 import { dayIn } from '../model/dates.js';
 import { formatMoney } from '../model/odds.js';
 import { checkStake, decideOnLivePrice, type PriceDecision, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import type { BetRecord, BetRecordRepo, ClaimOutcome } from '../repos/bet-records.js';
-import { exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
+import { bindingShare, exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
 import type { JobRecord } from '../repos/jobs.js';
 import type { ProposalRepo } from '../repos/proposals.js';
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
@@ -66,7 +67,11 @@ export type CancelResult =
   | { kind: 'handled'; record: BetRecord | undefined };
 
 /** Why a claim found no room: the cap, what it allows, what is already held against it. */
-export function overLimitText(o: Extract<ClaimOutcome, { kind: 'over_limit' }>, p: SlipPayload): string {
+export function overLimitText(
+  o: Extract<ClaimOutcome, { kind: 'over_limit' }>,
+  p: SlipPayload,
+  share?: ShareCap,
+): string {
   const limit = formatMoney(o.limitCents / 100);
   const used = formatMoney(o.usedCents / 100);
   const room = formatMoney(Math.max(0, o.limitCents - o.usedCents) / 100);
@@ -77,7 +82,8 @@ export function overLimitText(o: Extract<ClaimOutcome, { kind: 'over_limit' }>, 
     session_day: `today's cap of ${limit} through the ${p.bookie} account ${p.sessionId} (${used} staked today)`,
     syndicate_day: `the syndicate's daily cap of ${limit} (${used} staked today)`,
   };
-  return `Not placed: this bet would take the desk past ${what[o.cap]}. Room left: ${room}. Try a smaller stake, or see /exposure.`;
+  const why = share ? ` The cap is ${shareCapText(share)}.` : '';
+  return `Not placed: this bet would take the desk past ${what[o.cap]}. Room left: ${room}.${why} Try a smaller stake, or see /exposure.`;
 }
 
 /** The move a failed place_bet makes: `markNotSent` only when the gateway certainly did not take the bet. */
@@ -124,7 +130,8 @@ export class Placement {
     if (refused) return refused;
     const p = slip.payload;
     const settings = await getSettings(this.d.store, slip.guildId);
-    const limits = stakeLimits(settings, this.d.tunables);
+    // Share caps are worked out from the bank the slip was made with: a bank change moves them from the next slip.
+    const limits = stakeLimits(settings, this.d.tunables, p.capBankCents);
     const perBet = checkStake(p.stake, limits);
     if (!perBet.ok) return this.#closeBeforeSending(slipId, p, perBet.message);
     // The tiers are read again too: a slip made under t1 that an admin's lower t1 now puts above it is refused.
@@ -140,12 +147,15 @@ export class Placement {
       day: dayIn(this.d.now(), settings.timezone),
       stakeCents: p.stakeCents ?? Math.round(p.stake * 100),
       dayLimitCents: Math.round(limits.perDay * 100),
-      caps: exposureCaps(settings),
+      caps: exposureCaps(settings, p.capBankCents),
       now: this.d.now(),
     });
     if (claim.kind === 'handled') return { kind: 'handled', record: claim.record };
     if (claim.kind === 'other') return { kind: 'handled', record: undefined };
-    if (claim.kind === 'over_limit') return this.#closeBeforeSending(slipId, p, overLimitText(claim, p));
+    if (claim.kind === 'over_limit') {
+      const share = bindingShare(settings, this.d.tunables, p.capBankCents, claim.cap);
+      return this.#closeBeforeSending(slipId, p, overLimitText(claim, p, share));
+    }
     return { kind: 'recorded', record: await this.#send(claim.record, price.decision.floor, price.live) };
   }
 

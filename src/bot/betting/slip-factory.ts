@@ -5,9 +5,11 @@ import { selectionName, sortMarkets } from '../model/markets.js';
 import { checkMinOdds, checkStake, type PriceRoute, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import { type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
 import type { SlipRecord } from '../repos/slips.js';
+import { bankCentsFor } from './bank.js';
 import type { LivePrices } from './placement.js';
 import { waitForPriceCheck } from './price-wait.js';
 import { chosenSession, sessionFor } from './sessions.js';
+import { type Cards, cardsForFair, slipEdgeOf } from './slip-edge.js';
 import {
   kindLivePrice,
   type PromoSlipRequest,
@@ -32,7 +34,7 @@ export interface SlipRequest {
    * Set when /bet chose the book (no bookie named): the session it chose and the live price it just checked there,
    * so the slip goes through that session at that price instead of a second check; `route` is shown on the slip.
    */
-  routed?: { sessionId: string; live: number; route: PriceRoute };
+  routed?: { sessionId: string; live: number; route: PriceRoute; cards?: Cards };
   /**
    * The session to bet through when the member picked it from a price read there (/compare's "Bet at best",
    * "Bet again at" after a price move): still checked active and on the book, and the price is checked again.
@@ -41,6 +43,8 @@ export interface SlipRequest {
   sessionId?: string;
   /** The guild's settings when the interaction's gate already read them (read once per interaction). */
   settings?: GuildSettings;
+  /** The bank (cents) the gate read; null: none set. Read here when absent. */
+  bankCents?: number | null;
 }
 
 function findSelection(
@@ -126,7 +130,9 @@ export class SlipFactory implements LivePrices {
    */
   async prepareSlip(req: SlipRequest, expiresInMs?: (stakeCents: number) => number): Promise<SlipRecord<SlipPayload>> {
     const settings = req.settings ?? (await getSettings(this.d.store, req.guildId));
-    const stakeCheck = checkStake(req.stake, stakeLimits(settings, this.d.tunables));
+    const bankCents = await bankCentsFor(this.d.bank, req.guildId, req.bankCents);
+    const limits = stakeLimits(settings, this.d.tunables, bankCents);
+    const stakeCheck = checkStake(req.stake, limits);
     if (!stakeCheck.ok) throw new UserFacingError(stakeCheck.message);
     const card = await this.d.catalog.loadCard(req.epk, req.bookie);
     if (!card.bound)
@@ -162,6 +168,18 @@ export class SlipFactory implements LivePrices {
           market: found.market.market,
           stakeCents: Math.round(req.stake * 100),
         })) ?? {});
+    const edge =
+      this.d.fairPrice === false
+        ? undefined
+        : slipEdgeOf({
+            cards: await cardsForFair(this.d.catalog, req.epk, { bookie: req.bookie, card }, req.routed?.cards),
+            market: found.market.market,
+            marketRef: req.marketRef,
+            odds: live,
+            settings,
+            bankCents,
+            capCents: Math.round(limits.perBet * 100),
+          });
     const now = this.d.now();
     const slip: SlipRecord<SlipPayload> = {
       slipId: randomBytes(9).toString('base64url'),
@@ -192,6 +210,8 @@ export class SlipFactory implements LivePrices {
         ...warning,
         userId: req.userId,
         ...(req.routed ? { route: req.routed.route } : {}),
+        ...(bankCents === null ? {} : { capBankCents: bankCents }),
+        ...(edge ? { edge } : {}),
       },
     };
     await this.d.slips.create(slip);

@@ -11,6 +11,7 @@ import { type GuildSettings, getSettings, stakeLimits } from '../repos/guild-set
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
 import type { BotStore } from '../store/index.js';
 import type { AccountHealth } from './account-health.js';
+import { type BankSource, bankCentsFor } from './bank.js';
 import { waitForPriceCheck } from './price-wait.js';
 import { sessionFor } from './sessions.js';
 
@@ -27,6 +28,10 @@ export interface SlipKindDeps {
   catalog: Catalog;
   /** Account health: a slip at a book the member picked warns when its account has been limited or refused. */
   accounts?: AccountHealth;
+  /** The bank stakes and share caps are sized by (absent: none, so only dollar caps apply). */
+  bank?: BankSource;
+  /** false: slips carry no fair-price line (bench figure 20 measures what the line costs a slip). */
+  fairPrice?: boolean;
 }
 
 interface SlipOwner {
@@ -35,6 +40,8 @@ interface SlipOwner {
   userId: string;
   /** The guild's settings when the interaction's gate already read them (read once per interaction). */
   settings?: GuildSettings;
+  /** The bank the gate read (cents; null: none): share caps are worked out from it and the slip keeps it. */
+  bankCents?: number | null;
 }
 
 export interface RacingSlipRequest extends SlipOwner {
@@ -220,9 +227,14 @@ export async function holdsBonusToken(
   );
 }
 
+/**
+ * The stake checked against the per-bet limit (dollars and the share of the bank, the lower binding); the owner is
+ * given the bank it was checked with, which the slip keeps for Confirm (decision 1723).
+ */
 async function checkedStake(d: SlipKindDeps, owner: SlipOwner, stake: number): Promise<number> {
   const settings = owner.settings ?? (await getSettings(d.store, owner.guildId));
-  const check = checkStake(stake, stakeLimits(settings, d.tunables));
+  owner.bankCents = await bankCentsFor(d.bank, owner.guildId, owner.bankCents);
+  const check = checkStake(stake, stakeLimits(settings, d.tunables, owner.bankCents));
   if (!check.ok) throw new UserFacingError(check.message);
   return Math.round(stake * 100);
 }
@@ -245,7 +257,7 @@ async function store(
     userId: owner.userId,
     createdAt: now,
     expiresAt: now + (owner.lifetime?.(stakeCents) ?? d.tunables.slipExpiryMs),
-    payload,
+    payload: typeof owner.bankCents === 'number' ? { ...payload, capBankCents: owner.bankCents } : payload,
   };
   await d.slips.create(slip);
   return slip;

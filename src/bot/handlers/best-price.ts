@@ -6,7 +6,7 @@
 
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { BalanceRecord } from '../../gateway/index.js';
-import { eventBooks, priceAtSession } from '../betting/compare.js';
+import { type EventBooks, eventBooks, priceAtSession } from '../betting/compare.js';
 import type { BotContext } from '../context.js';
 import { UserFacingError, userMessage } from '../discord/user-errors.js';
 import { comparableMarket, selectionKey, selectionMatches } from '../model/compare.js';
@@ -189,6 +189,8 @@ export interface RoutedBet {
   marketRef: string;
   price: number;
   route: PriceRoute;
+  /** The books' cards the route read: the slip's fair price is worked out from them, not read again. */
+  cards: EventBooks['cards'];
 }
 
 /**
@@ -279,7 +281,8 @@ export async function routeToBestPrice(
   const route = routeOf(ranked, leftOut, q.stakeCents);
   const best = ranked[0];
   if (!best) throw new UserFacingError(noBookText(route));
-  return { bookie: best.bookie, sessionId: best.sessionId, marketRef: best.marketRef, price: best.price, route };
+  const { bookie, sessionId, marketRef, price } = best;
+  return { bookie, sessionId, marketRef, price, route, cards };
 }
 
 /**
@@ -304,7 +307,7 @@ export async function postBestPriceSlip(
       marketRef: best.marketRef,
       stake: q.stake,
       ...(q.minOdds === undefined ? {} : { minOdds: q.minOdds }),
-      routed: { sessionId: best.sessionId, live: best.price, route: best.route },
+      routed: { sessionId: best.sessionId, live: best.price, route: best.route, cards: best.cards },
     },
     gate,
   );

@@ -1,4 +1,6 @@
 import { PermissionFlagsBits } from 'discord.js';
+import { type BankSource, bankCentsFor } from '../betting/bank.js';
+import { suggestedFromCache } from '../betting/slip-edge.js';
 import type { BotContext } from '../context.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import { type ApprovalPolicy, approvalPolicy } from '../model/approval-policy.js';
@@ -18,6 +20,8 @@ export interface Bettable {
   settings: GuildSettings;
   limits: StakeLimits;
   policy: ApprovalPolicy;
+  /** The bank (cents) the limits were worked out from; null when none is set. */
+  bankCents: number | null;
 }
 
 /** The interaction as the gate reads it: where it came from, and who (with their roles and permissions). */
@@ -36,7 +40,7 @@ export interface BetAsker {
  * members and Manage Server), then, when a stake is given, the per-bet limits and today's room.
  */
 export async function checkBettable(
-  ctx: Pick<BotContext, 'store' | 'records' | 'config' | 'now'>,
+  ctx: Pick<BotContext, 'store' | 'records' | 'config' | 'now'> & { bank?: BankSource },
   asker: BetAsker,
   stake?: number,
 ): Promise<Bettable> {
@@ -54,14 +58,27 @@ export async function checkBettable(
     }
   }
   if (!channelId) throw new UserFacingError('Bets can only be made in a server channel.');
-  const limits = stakeLimits(settings, ctx.config.tunables);
-  const gate = { guildId, channelId, userId: asker.user.id, settings, limits, policy: approvalPolicy(settings) };
+  const bankCents = await bankCentsFor(ctx.bank, guildId);
+  const limits = stakeLimits(settings, ctx.config.tunables, bankCents);
+  const policy = approvalPolicy(settings);
+  const gate = { guildId, channelId, userId: asker.user.id, settings, limits, policy, bankCents };
   if (stake === undefined) return gate;
   const perBet = checkStake(stake, limits);
   if (!perBet.ok) throw new UserFacingError(perBet.message);
   const day = dayIn(ctx.now(), settings.timezone);
   const used = (await ctx.records.usedCents(guildId, asker.user.id, day)) / 100;
-  const room = checkDailyRoom(stake, used, limits.perDay);
+  const room = checkDailyRoom(stake, used, limits.perDay, limits.shares?.perDay);
   if (!room.ok) throw new UserFacingError(room.message);
   return gate;
+}
+
+/** The suggested stake a stake form offers for a selection, from what the gate read and cached cards (no reads). */
+export function suggestedStakeFor(
+  ctx: Pick<BotContext, 'catalog'>,
+  gate: Bettable,
+  q: { epk: string; bookie: string; marketRef: string; odds?: number },
+): Promise<number | undefined> {
+  const { settings, bankCents } = gate;
+  const capCents = Math.round(gate.limits.perBet * 100);
+  return suggestedFromCache(ctx.catalog, { ...q, settings, bankCents, capCents }).catch(() => undefined);
 }

@@ -7,7 +7,7 @@ import { encodeCustomId, pageArg } from '../discord/custom-id.js';
 import { getRef } from '../discord/refs.js';
 import { selectionName, sortMarkets } from '../model/markets.js';
 import { cardView, marketView, stakeFormTitle } from '../views/card.js';
-import { checkBettable } from './bet-gate.js';
+import { checkBettable, suggestedStakeFor } from './bet-gate.js';
 import { minOddsField, stakeField } from './stake-form.js';
 
 export const cardPage: ComponentHandler = async (interaction, [ref, page], ctx) => {
@@ -55,8 +55,8 @@ export const marketSelections: ComponentHandler = async (interaction, [ref, mark
   await interaction.editReply({ embeds: view.embeds, components: view.components });
 };
 
-/** The stake form's title: the selection and its card price, read from the cache (never the gateway). */
-async function stakeTitle(ctx: BotContext, ref: string, marketIndex: string, selIndex: string): Promise<string> {
+/** The picked selection on its cached card (never the gateway). */
+async function pickedFromCache(ctx: BotContext, ref: string, marketIndex: string, selIndex: string) {
   const cardRef = await getRef<CardRef>(ctx.store, ref);
   const card = cardRef
     ? await ctx.catalog.peekCard(cardRef.epk, cardRef.bookie, {
@@ -65,19 +65,29 @@ async function stakeTitle(ctx: BotContext, ref: string, marketIndex: string, sel
       })
     : undefined;
   const sel = card ? sortMarkets(card.markets)[pageArg(marketIndex)]?.selections[pageArg(selIndex)] : undefined;
-  return sel ? stakeFormTitle(selectionName(sel.label, sel.line), sel.odds) : stakeFormTitle();
+  return { cardRef, sel };
 }
 
 /** Picking a selection opens the stake modal; a modal must be the first answer, so no gateway call here. */
 export const cardPick: ComponentHandler = async (interaction, [ref, marketIndex], ctx) => {
   if (!interaction.isStringSelectMenu()) return;
-  // Refused before the stake is asked for (one store read, well inside the 3 s a modal must come in).
-  await checkBettable(ctx, interaction);
+  // Refused before the stake is asked for; store and cache reads only, well inside the 3 s a modal must come in.
+  const gate = await checkBettable(ctx, interaction);
   const selIndex = interaction.values[0] ?? '0';
-  const title = await stakeTitle(ctx, ref ?? '', marketIndex ?? '0', selIndex).catch(() => stakeFormTitle());
+  const picked = await pickedFromCache(ctx, ref ?? '', marketIndex ?? '0', selIndex).catch(() => undefined);
+  const sel = picked?.sel;
+  const title = sel ? stakeFormTitle(selectionName(sel.label, sel.line), sel.odds) : stakeFormTitle();
+  const suggested =
+    picked?.cardRef && sel?.market_ref
+      ? await suggestedStakeFor(ctx, gate, {
+          epk: picked.cardRef.epk,
+          bookie: picked.cardRef.bookie,
+          marketRef: sel.market_ref,
+        })
+      : undefined;
   const modal = new ModalBuilder()
     .setCustomId(encodeCustomId('slip', 'stake', ref ?? '', marketIndex ?? '0', selIndex))
     .setTitle(title)
-    .addComponents(stakeField(), minOddsField('1.80'));
+    .addComponents(stakeField(suggested), minOddsField('1.80'));
   await interaction.showModal(modal);
 };

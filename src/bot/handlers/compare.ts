@@ -7,7 +7,7 @@ import { replyEphemeral } from '../discord/interact.js';
 import { getRef } from '../discord/refs.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import { leftOutAtBest } from './best-price.js';
-import { checkBettable } from './bet-gate.js';
+import { checkBettable, suggestedStakeFor } from './bet-gate.js';
 import { postSlip } from './slip-post.js';
 import { readStake, stakeField } from './stake-form.js';
 
@@ -17,17 +17,29 @@ export interface BestPriceRef {
   marketRef: string;
   /** The session whose price was best: the slip goes through it (absent in refs stored before it was kept). */
   sessionId?: string;
+  /** The best live price, for the stake form's suggested stake (absent in older refs). */
+  price?: number;
 }
 
 /** A modal must be the first answer to the click, so no gateway call here. */
 const betAtBest: ComponentHandler = async (interaction, [ref], ctx) => {
   if (!interaction.isButton()) return;
-  await checkBettable(ctx, interaction);
+  const gate = await checkBettable(ctx, interaction);
+  // Store and cache reads only: the modal must be the first answer.
+  const best = ref ? await getRef<BestPriceRef>(ctx.store, ref) : undefined;
+  const suggested = best
+    ? await suggestedStakeFor(ctx, gate, {
+        epk: best.epk,
+        bookie: best.bookie,
+        marketRef: best.marketRef,
+        ...(best.price === undefined ? {} : { odds: best.price }),
+      })
+    : undefined;
   await interaction.showModal(
     new ModalBuilder()
       .setCustomId(encodeCustomId('cmp', 'stake', ref ?? ''))
       .setTitle('Stake at the best price')
-      .addComponents(stakeField()),
+      .addComponents(stakeField(suggested)),
   );
 };
 

@@ -23,7 +23,7 @@ import { type Bettable, checkBettable } from './bet-gate.js';
 export async function postSlip(
   ctx: BotContext,
   interaction: ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction,
-  req: Omit<SlipRequest, 'guildId' | 'channelId' | 'userId' | 'settings'>,
+  req: Omit<SlipRequest, 'guildId' | 'channelId' | 'userId' | 'settings' | 'bankCents'>,
   gate?: Bettable,
 ): Promise<void> {
   await postPreparedSlip(
@@ -47,14 +47,21 @@ export async function postPreparedSlip(
   interaction: ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction,
   stake: number,
   prepare: (
-    where: { guildId: string | null; channelId: string; userId: string; settings: GuildSettings },
+    where: {
+      guildId: string | null;
+      channelId: string;
+      userId: string;
+      settings: GuildSettings;
+      bankCents: number | null;
+    },
     expiresInMs: SlipLifetime,
   ) => Promise<SlipRecord<SlipPayload>>,
   passed?: Bettable,
 ): Promise<void> {
-  const { guildId, channelId, userId, settings, policy } = passed ?? (await checkBettable(ctx, interaction, stake));
+  const { guildId, channelId, userId, settings, policy, bankCents } =
+    passed ?? (await checkBettable(ctx, interaction, stake));
   let asked = false;
-  const slip = await prepare({ guildId, channelId, userId, settings }, (stakeCents) => {
+  const slip = await prepare({ guildId, channelId, userId, settings, bankCents }, (stakeCents) => {
     asked = true;
     return approvalsNeeded(policy, stakeCents) > 0 ? policy.expiryMs : ctx.config.tunables.slipExpiryMs;
   });

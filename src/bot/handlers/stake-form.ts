@@ -8,17 +8,17 @@ export type FieldRead<T> = { ok: true; value: T } | { ok: false; message: string
 
 const rowOf = (input: TextInputBuilder) => new ActionRowBuilder<TextInputBuilder>().addComponents(input);
 
-/** The stake in dollars, required. */
-export function stakeField(): ActionRowBuilder<TextInputBuilder> {
-  return rowOf(
-    new TextInputBuilder()
-      .setCustomId('stake')
-      .setLabel('Stake in dollars')
-      .setPlaceholder('e.g. 10 or 12.50')
-      .setStyle(TextInputStyle.Short)
-      .setRequired(true)
-      .setMaxLength(12),
-  );
+/** The stake in dollars, required; `suggestedCents` (the suggested Kelly stake) is offered as its value. */
+export function stakeField(suggestedCents?: number): ActionRowBuilder<TextInputBuilder> {
+  const input = new TextInputBuilder()
+    .setCustomId('stake')
+    .setLabel(suggestedCents ? 'Stake in dollars (suggested filled in)' : 'Stake in dollars')
+    .setPlaceholder('e.g. 10 or 12.50')
+    .setStyle(TextInputStyle.Short)
+    .setRequired(true)
+    .setMaxLength(12);
+  if (suggestedCents && suggestedCents > 0) input.setValue((suggestedCents / 100).toFixed(2));
+  return rowOf(input);
 }
 
 /** The lowest price the member takes, optional; `example` is a price typical of the form's bets. */

@@ -1,6 +1,7 @@
 /** Comparing one market across books: which selections match, and which book prices each best. */
 
 import type { MarketCard, MarketRow, MarketSelection } from '../../gateway/index.js';
+import type { FairPrice } from './fair-price.js';
 
 /** More selections than this (a scorer list) make a wall of jobs: the member picks one instead. */
 export const MAX_SELECTIONS = 6;
@@ -20,6 +21,8 @@ export interface SelectionComparison {
   books: BookPrice[];
   /** The book with the highest live price, if any priced. */
   best: BookPrice | undefined;
+  /** The selection's fair price from the books' complete markets (absent on comparisons made without it). */
+  fair?: FairPrice;
 }
 
 export const selectionKey = (s: MarketSelection) => s.slug ?? `${s.label.toLowerCase()}|${s.line ?? ''}`;

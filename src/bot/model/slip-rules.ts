@@ -1,3 +1,4 @@
+import { type ShareCap, shareCapText } from './bank-caps.js';
 import { acceptableFloor, formatMoney, formatOdds, stakeCentsOf } from './odds.js';
 import type { RaceType } from './tracks.js';
 
@@ -39,6 +40,25 @@ export interface SlipPayload {
   route?: PriceRoute;
   /** Set when the member picked a book whose account health routing would have left out (shown on the slip). */
   accountWarning?: string;
+  /** The bank (cents) the slip's share caps were worked out from: Confirm keeps to it (decision 1723). */
+  capBankCents?: number;
+  /** The fair price, edge and suggested stake when the slip was made (sports slips; shown and kept on the record). */
+  edge?: SlipEdge;
+}
+
+/** What the slip says about its price against the fair one (model/fair-price.ts) and the stake Kelly suggests. */
+export interface SlipEdge {
+  method: 'multiplicative' | 'power' | 'shin';
+  /** Absent when no book had a complete market. */
+  fairOdds?: number;
+  fairProbability?: number;
+  /** How many books' complete markets went into the fair price. */
+  books: number;
+  /** p·odds − 1 at the slip's shown price. */
+  edge?: number;
+  /** Fractional Kelly of the bank, cents; absent when no bank is set. */
+  suggestedCents?: number;
+  kellyFraction?: number;
 }
 
 /** Why a slip went to its book: the books priced (best first, the slip's own book first) and those left out. */
@@ -66,6 +86,8 @@ export const slipKind = (p: SlipPayload): SlipKind => p.kind ?? 'sports';
 export interface StakeLimits {
   perBet: number;
   perDay: number;
+  /** Set when a share of the bank binds below the dollar limit: the refusal names both. */
+  shares?: { perBet?: ShareCap; perDay?: ShareCap };
 }
 
 export type RuleResult = { ok: true } | { ok: false; message: string };
@@ -83,6 +105,13 @@ export function checkStake(stake: number, limits: StakeLimits): RuleResult {
     return { ok: false, message: 'The stake must be more than $0. Enter an amount such as 10 or 12.50.' };
   }
   if (cents > Math.round(limits.perBet * 100)) {
+    const share = limits.shares?.perBet;
+    if (share) {
+      return {
+        ok: false,
+        message: `${formatMoney(stake)} is above ${shareCapText(share)}. Lower the stake, or ask an admin to change it with /settings limits.`,
+      };
+    }
     return {
       ok: false,
       message: `The stake ${formatMoney(stake)} is above this server's per-bet limit of ${formatMoney(limits.perBet)}. Lower it, or ask an admin to change it with /settings.`,
@@ -95,11 +124,17 @@ export function checkStake(stake: number, limits: StakeLimits): RuleResult {
  * Whether a stake still fits today's limit given what is already staked: checked before a slip is posted, so
  * a member hears it at once instead of at Confirm (Confirm still reserves, the source of truth for races).
  */
-export function checkDailyRoom(stake: number, usedToday: number, perDay: number): RuleResult {
+export function checkDailyRoom(stake: number, usedToday: number, perDay: number, share?: ShareCap): RuleResult {
   if (!Number.isFinite(stake) || stake <= 0) return { ok: true }; // checkStake says what is wrong with it
   const used = Math.round(usedToday * 100);
   if (used + Math.round(stake * 100) <= Math.round(perDay * 100)) return { ok: true };
   const left = Math.max(0, Math.round(perDay * 100) - used) / 100;
+  if (share) {
+    return {
+      ok: false,
+      message: `A ${formatMoney(stake)} bet would take you past today's limit of ${shareCapText(share)} (already staked ${formatMoney(usedToday)}; ${formatMoney(left)} left). Try a smaller stake or tomorrow.`,
+    };
+  }
   return {
     ok: false,
     message: `A ${formatMoney(stake)} bet would take you past today's limit of ${formatMoney(perDay)} (already staked ${formatMoney(usedToday)}; ${formatMoney(left)} left). Try a smaller stake or tomorrow.`,

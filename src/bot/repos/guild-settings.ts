@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { BotTunables } from '../config/config.js';
+import { lowerOf, type ShareCap } from '../model/bank-caps.js';
+import type { StakeLimits } from '../model/slip-rules.js';
 import type { BotStore } from '../store/index.js';
-import type { ExposureCaps } from './bet-records.js';
+import type { CapName, ExposureCaps } from './bet-records.js';
 
 const GuildSettingsSchema = z.object({
   timezone: z.string().default('UTC'),
@@ -20,6 +22,18 @@ const GuildSettingsSchema = z.object({
   /** Who may approve; none set: members with Manage Server. */
   approverRoleId: z.string().optional(),
   approvalMinutes: z.number().positive().optional(),
+  /** The same limits as a share of the bank, in percent (the lower of dollars and share binds; see capsFor). */
+  maxStakePerBetPct: z.number().positive().max(100).optional(),
+  maxStakePerDayPct: z.number().positive().max(100).optional(),
+  maxPerEventPct: z.number().positive().max(100).optional(),
+  maxPerMarketPct: z.number().positive().max(100).optional(),
+  /** The bank an admin set, in dollars, and when (epoch ms): sizes stakes and share caps where no fund is open. */
+  bank: z.number().positive().optional(),
+  bankSetAt: z.number().optional(),
+  /** Share of full Kelly suggested (default ¼), the stake unit in dollars (default $1), the margin method. */
+  kellyFraction: z.number().positive().max(1).optional(),
+  stakeUnit: z.number().positive().optional(),
+  marginMethod: z.enum(['multiplicative', 'power', 'shin']).optional(),
   /** bookie → session id chosen by an admin; otherwise the first active session of that bookie. */
   sessions: z.record(z.string(), z.string()).default({}),
 });
@@ -47,8 +61,25 @@ export async function updateSettings(
   });
 }
 
-export function stakeLimits(s: GuildSettings, t: BotTunables) {
-  return { perBet: s.maxStakePerBet ?? t.defaultMaxStakePerBet, perDay: s.maxStakePerDay ?? t.defaultMaxStakePerDay };
+/**
+ * Per-bet and per-day limits in dollars. With a bank (cents) and a share set, the lower of the dollar limit and the
+ * share binds; `shares` says which share bound, for the refusal that names both (model/bank-caps.ts).
+ */
+export function stakeLimits(s: GuildSettings, t: BotTunables, bankCents?: number | null): StakeLimits {
+  const perBet = lowerOf(s.maxStakePerBet ?? t.defaultMaxStakePerBet, s.maxStakePerBetPct, bankCents);
+  const perDay = lowerOf(s.maxStakePerDay ?? t.defaultMaxStakePerDay, s.maxStakePerDayPct, bankCents);
+  return {
+    perBet: perBet.cents / 100,
+    perDay: perDay.cents / 100,
+    ...(perBet.share || perDay.share
+      ? {
+          shares: {
+            ...(perBet.share ? { perBet: perBet.share } : {}),
+            ...(perDay.share ? { perDay: perDay.share } : {}),
+          },
+        }
+      : {}),
+  };
 }
 
 export function isValidTimezone(tz: string): boolean {
@@ -62,15 +93,28 @@ export function isValidTimezone(tz: string): boolean {
 
 const cents = (dollars: number | undefined) => (dollars === undefined ? undefined : Math.round(dollars * 100));
 
-/** The server's exposure caps in whole cents (absent: not capped). */
-export function exposureCaps(s: GuildSettings): ExposureCaps {
+/** The server's exposure caps in whole cents (absent: not capped); with a bank, share caps bind when lower. */
+export function exposureCaps(s: GuildSettings, bankCents?: number | null): ExposureCaps {
   const caps: ExposureCaps = {};
   const set = (k: keyof ExposureCaps, v: number | undefined) => {
     if (v !== undefined) caps[k] = v;
   };
-  set('perEventCents', cents(s.maxPerEvent));
-  set('perMarketCents', cents(s.maxPerMarket));
+  set('perEventCents', lowerOf(s.maxPerEvent, s.maxPerEventPct, bankCents)?.cents);
+  set('perMarketCents', lowerOf(s.maxPerMarket, s.maxPerMarketPct, bankCents)?.cents);
   set('perSessionDayCents', cents(s.maxPerSessionDay));
   set('perSyndicateDayCents', cents(s.maxPerSyndicateDay));
   return caps;
+}
+
+/** The share of the bank behind a cap a claim hit, when the share (not the dollar cap) bound: for the refusal. */
+export function bindingShare(
+  s: GuildSettings,
+  t: BotTunables,
+  bankCents: number | null | undefined,
+  cap: CapName,
+): ShareCap | undefined {
+  if (cap === 'member_day') return stakeLimits(s, t, bankCents).shares?.perDay;
+  if (cap === 'event') return lowerOf(s.maxPerEvent, s.maxPerEventPct, bankCents)?.share;
+  if (cap === 'market') return lowerOf(s.maxPerMarket, s.maxPerMarketPct, bankCents)?.share;
+  return undefined;
 }

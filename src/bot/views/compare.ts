@@ -2,8 +2,18 @@ import { ButtonStyle, ComponentType } from 'discord.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { COLOUR } from '../model/colours.js';
 import type { SelectionComparison } from '../model/compare.js';
+import { edgeOf, type FairPrice } from '../model/fair-price.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { formatOdds } from '../model/odds.js';
+import { fairHead, formatEdge, noCompleteMarket } from './edge.js';
+
+/** " · edge +2.4%" after a price, or '' with no fair price. */
+const priceEdge = (fair: FairPrice | undefined, price: number) =>
+  fair?.kind === 'fair' ? ` · edge ${formatEdge(edgeOf(fair.probability, price))}` : '';
+
+/** The row's fair price, or the no-complete-market line. */
+const fairText = (fair: FairPrice) =>
+  fair.kind === 'fair' ? fairHead(fair.method, fair.odds, fair.books.length) : noCompleteMarket(fair.method);
 
 export function compareView(input: {
   eventName: string;
@@ -40,13 +50,14 @@ export function compareView(input: {
         fields: input.rows.slice(0, LIMITS.embedFields).map((r) => ({
           name: clip(r.label, LIMITS.fieldName),
           value: clip(
-            r.books
-              .map((b) =>
+            [
+              ...r.books.map((b) =>
                 b.price === null
                   ? `${b.bookie}: no price${b.error ? ` (${b.error})` : ''}`
-                  : `${b === r.best ? '⭐ **' : ''}${b.bookie}: ${formatOdds(b.price)}${b === r.best ? '**' : ''}`,
-              )
-              .join('\n') || '–',
+                  : `${b === r.best ? '⭐ **' : ''}${b.bookie}: ${formatOdds(b.price)}${b === r.best ? '**' : ''}${priceEdge(r.fair, b.price)}`,
+              ),
+              ...(r.fair ? [fairText(r.fair)] : []),
+            ].join('\n') || '–',
             LIMITS.fieldValue,
           ),
           inline: true,

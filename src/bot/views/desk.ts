@@ -2,6 +2,8 @@ import type { APIEmbedField } from 'discord.js';
 import { type BalanceRecord, betOutcomeOf, type Session } from '../../gateway/index.js';
 import { approvalPolicy } from '../model/approval-policy.js';
 import { COLOUR } from '../model/colours.js';
+import { DEFAULT_MARGIN_METHOD, METHOD_LABEL } from '../model/fair-price.js';
+import { DEFAULT_KELLY_FRACTION } from '../model/kelly.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { formatMoney, formatOdds } from '../model/odds.js';
 import type { GuildSettings } from '../repos/guild-settings.js';
@@ -99,7 +101,10 @@ export function jobsView(jobs: JobRecord[]): MessageView {
   });
 }
 
-const cap = (dollars: number | undefined) => (dollars === undefined ? 'none' : formatMoney(dollars));
+const cap = (dollars: number | undefined, pct?: number) =>
+  [dollars === undefined ? undefined : formatMoney(dollars), pct === undefined ? undefined : `${pct}% of the bank`]
+    .filter(Boolean)
+    .join(' or ') || 'none';
 
 export function settingsView(s: GuildSettings, defaults: { perBet: number; perDay: number }): MessageView {
   const sessions = Object.entries(s.sessions);
@@ -129,17 +134,18 @@ export function settingsView(s: GuildSettings, defaults: { perBet: number; perDa
               ].join('\n');
             })(),
           ),
-          field('Per-bet limit', formatMoney(s.maxStakePerBet ?? defaults.perBet), true),
-          field('Per-day limit (per user)', formatMoney(s.maxStakePerDay ?? defaults.perDay), true),
+          field('Per-bet limit', cap(s.maxStakePerBet ?? defaults.perBet, s.maxStakePerBetPct), true),
+          field('Per-day limit (per user)', cap(s.maxStakePerDay ?? defaults.perDay, s.maxStakePerDayPct), true),
           field(
             'Exposure caps (all members and accounts)',
             [
-              `per event: ${cap(s.maxPerEvent)}`,
-              `per market: ${cap(s.maxPerMarket)}`,
+              `per event: ${cap(s.maxPerEvent, s.maxPerEventPct)}`,
+              `per market: ${cap(s.maxPerMarket, s.maxPerMarketPct)}`,
               `per account a day: ${cap(s.maxPerSessionDay)}`,
               `syndicate a day: ${cap(s.maxPerSyndicateDay)}`,
             ].join('\n'),
           ),
+          field('Staking', stakingText(s)),
           field(
             'Sessions by book',
             sessions.length === 0
@@ -191,4 +197,13 @@ export function priceView(input: {
     ],
     components: [],
   });
+}
+
+/** The bank, the Kelly fraction, the stake unit and the margin method, as /settings shows them. */
+function stakingText(s: GuildSettings): string {
+  return [
+    `bank: ${s.bank === undefined ? 'not set (no suggested stakes, no share caps)' : formatMoney(s.bank)}`,
+    `suggested stake: ${s.kellyFraction ?? DEFAULT_KELLY_FRACTION} Kelly, in units of ${formatMoney(s.stakeUnit ?? 1)}`,
+    `fair price: ${METHOD_LABEL[s.marginMethod ?? DEFAULT_MARGIN_METHOD]}`,
+  ].join('\n');
 }

@@ -6,6 +6,7 @@ import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { formatMoney, formatOdds, potentialReturn } from '../model/odds.js';
 import type { PriceRoute, SlipPayload } from '../model/slip-rules.js';
 import { button, row } from './components.js';
+import { edgeFields } from './edge.js';
 import { startsText } from './when.js';
 
 /** Start time and bettor, when the slip carries them. */
@@ -28,6 +29,7 @@ export function slipFields(slip: SlipPayload, odds: number, sessionLabel: string
     { name: 'Stake', value: formatMoney(slip.stake), inline: true },
     { name: 'Potential return', value: formatMoney(potentialReturn(slip.stake, odds)), inline: true },
     ...(slip.minOdds === undefined ? [] : [{ name: 'Min odds', value: formatOdds(slip.minOdds), inline: true }]),
+    ...edgeFields(slip, odds),
   ];
 }
 

@@ -1,6 +1,7 @@
 import type { APIEmbedField } from 'discord.js';
 import type { Leaderboard } from '../analytics/leaderboard.js';
 import type { GroupReport, Report } from '../analytics/report.js';
+import type { EdgeAtPlacement, MemberDiscipline } from '../analytics/staking.js';
 import { COLOUR } from '../model/colours.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 
@@ -22,6 +23,8 @@ export interface StatsViewInput {
   /** Who and what the numbers cover, e.g. "<@123> · bookie_a · last 30 days". */
   scope: string;
   report: Report;
+  /** The staking report (edge at placement, stake discipline); absent: not shown. */
+  staking?: { edge: EdgeAtPlacement; discipline: MemberDiscipline[] };
   byBook: GroupReport[];
   /** Whether a chart file is attached to the message. */
   chart: boolean;
@@ -56,6 +59,7 @@ export function statsView(input: StatsViewInput): MessageView {
     field('EV vs no-vig close', clv.evBets ? `${pct(clv.meanEv, true)} over ${clv.evBets} bet(s)` : '–'),
   );
   if (clv.noEv > 0) fields.push(field('EV left out', `${clv.noEv} bet(s): market incomplete at the close`));
+  if (input.staking) fields.push(...stakingFields(input.staking.edge, input.staking.discipline));
   if (input.byBook.length > 1) {
     fields.push(
       field(
@@ -83,6 +87,26 @@ export function statsView(input: StatsViewInput): MessageView {
     ],
     components: [],
   });
+}
+
+/** Edge at placement beside the close's EV, and each member's stakes against the suggested ones. */
+function stakingFields(edge: EdgeAtPlacement, discipline: MemberDiscipline[]): APIEmbedField[] {
+  const placement = edge.bets
+    ? [
+        `${pct(edge.meanEdge, true)} over ${edge.bets} bet(s) with a fair price`,
+        edge.withCloseEv
+          ? `at the close: EV ${pct(edge.meanCloseEv, true)} over ${edge.withCloseEv}; same sign on ${pct(edge.sameSign)}`
+          : 'no close to compare yet',
+      ].join('\n')
+    : 'no bets with a fair price at placement';
+  const lines = discipline.map(
+    (d) =>
+      `<@${d.member}> staked ${money(d.stakedCents)} vs suggested ${money(d.suggestedCents)} · ${d.over} of ${d.bets} above`,
+  );
+  return [
+    field('Edge at placement', placement, false),
+    field('Stake discipline (staked vs suggested)', lines.join('\n') || 'no bets with a suggested stake', false),
+  ];
 }
 
 export function leaderboardView(board: Leaderboard, scope: string): MessageView {

@@ -175,7 +175,10 @@ describe.each(ENGINES)('bet records on %s', (engine) => {
     // Discord is not under test here: the slip's edit is dropped.
     const outbox = { edit: async () => undefined } as unknown as Outbox;
     const results = new BetResults({ records, outbox, logger: silentLogger, now: Date.now });
-    const job = { correlationId: 'c-resent', context: { placementId: id, odds: 2 } } as JobRecord<never>;
+    const job = {
+      correlationId: 'c-resent',
+      context: { placementId: id, odds: 2, slip: a.record.payload },
+    } as JobRecord<never>;
     await results.apply(job, {
       status: 'completed',
       result: { success: true, bet_id: 'BET-R1', odds: 2 },

@@ -1,0 +1,94 @@
+// Figure 20: what the fair-price line costs a slip. The slip factory makes the same sports slip (a named book, its
+// price check at the sandbox at real speed, the slip stored in SQLite) with the line and without it, alternately,
+// in paired rounds; the ratio is the median of the per-round ratios, against the 1.1 target. The other books' cards
+// are in the catalog's cache after the first round, as they are after any /compare or /bet on the event.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SetBank } from '../../src/bot/betting/bank.js';
+import { SlipFactory } from '../../src/bot/betting/slip-factory.js';
+import { Catalog } from '../../src/bot/catalog/catalog.js';
+import { parseConfig } from '../../src/bot/config/config.js';
+import { bettable } from '../../src/bot/model/markets.js';
+import { SlipRepo } from '../../src/bot/repos/slips.js';
+import { openStore } from '../../src/bot/store/index.js';
+import { GatewayClient } from '../../src/gateway/index.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { type FigureResult, figure } from '../lib/figure.js';
+import { median, medianRatio } from '../lib/stats.js';
+
+const ROUNDS = 20;
+const BOOKS = ['bookie_a', 'bookie_b', 'bookie_c'];
+
+export async function slipEdgeTime(): Promise<FigureResult[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-slip-edge-'));
+  const sandbox = await startSandbox({ quiet: true });
+  const gateway = new GatewayClient({ baseUrl: sandbox.url, apiKey: 'sandbox-key-alpha' });
+  const store = await openStore(`sqlite://${join(dir, 'bot.sqlite')}`);
+  try {
+    const catalog = new Catalog(gateway, store);
+    const { tunables } = parseConfig({ GATEWAY_BASE_URL: sandbox.url, GATEWAY_API_KEY: 'sandbox-key-alpha' });
+    const events = await catalog.loadEvents({ status: 'prematch' });
+    const event = events.find((e) => e.sport !== 'basketball' && BOOKS.every((b) => e.books?.includes(b)));
+    if (!event) throw new Error('no prematch event listed by all three books');
+    const card = await catalog.loadCard(event.event_id, 'bookie_a');
+    const market = card.markets.find((m) => m.market === 'head_to_head') ?? card.markets[0];
+    const sel = market ? bettable(market)[0] : undefined;
+    if (!sel) throw new Error(`no bettable selection on ${event.event_id} at bookie_a`);
+    const guildId = 'bench-guild';
+    await SetBank.set(store, guildId, 10_000, Date.now());
+    const deps = {
+      gateway,
+      store,
+      catalog,
+      slips: new SlipRepo(store),
+      tunables,
+      callbackUrl: undefined,
+      now: Date.now,
+      bank: new SetBank(store),
+    };
+    const variants = { with: new SlipFactory(deps), without: new SlipFactory({ ...deps, fairPrice: false }) };
+    const req = {
+      guildId,
+      channelId: 'bench-channel',
+      userId: 'bench-user',
+      epk: event.event_id,
+      bookie: 'bookie_a',
+      marketRef: sel.market_ref,
+      stake: 2,
+    };
+    const time = async (f: SlipFactory) => {
+      const t0 = performance.now();
+      const slip = await f.prepareSlip(req);
+      const ms = performance.now() - t0;
+      return { ms, slip };
+    };
+    // Warm-up: caches, connections, and a check that the line is there with it and absent without it.
+    const warm = await time(variants.with);
+    await time(variants.without);
+    if (!warm.slip.payload.edge) throw new Error('the slip made with the line carries no fair price');
+    const withMs: number[] = [];
+    const withoutMs: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const order = i % 2 === 0 ? (['with', 'without'] as const) : (['without', 'with'] as const);
+      for (const v of order) (v === 'with' ? withMs : withoutMs).push((await time(variants[v])).ms);
+    }
+    const books = warm.slip.payload.edge.books;
+    return [
+      figure({
+        name: '20 slip time with the fair-price line vs without',
+        value: median(withMs),
+        unit: 'ms',
+        baseline: median(withoutMs),
+        ratio: medianRatio(withMs, withoutMs),
+        target: { on: 'ratio', op: '<=', limit: 1.1 },
+        note: `${ROUNDS} paired rounds, order alternating; the slip factory against the sandbox at real speed (price check polled), SQLite store; the line from ${books} book(s)' cards in the catalog's cache; medians ${median(withMs).toFixed(1)} ms with, ${median(withoutMs).toFixed(1)} ms without`,
+      }),
+    ];
+  } finally {
+    await gateway.close();
+    await store.close();
+    await sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The bank stakes and share caps are sized by: the fund's NAV at its last strike when a fund is open, else the bank
+ * an admin set with /settings bank. Read through one port so the NAV can be plugged in without touching its users.
+ */
+
+import { type GuildSettings, getSettings, updateSettings } from '../repos/guild-settings.js';
+import type { BotStore } from '../store/index.js';
+
+export interface Bank {
+  cents: number;
+  source: 'nav' | 'set';
+  asOf: Date;
+}
+
+export interface BankSource {
+  /** The guild's bank, or null when neither a fund nor a set bank gives one. */
+  bankFor(guildId: string): Promise<Bank | null>;
+}
+
+/** The bank a settings record holds (null: none set). */
+export function setBankOf(s: GuildSettings): Bank | null {
+  if (s.bank === undefined) return null;
+  return { cents: Math.round(s.bank * 100), source: 'set', asOf: new Date(s.bankSetAt ?? 0) };
+}
+
+/** The admin-set bank, from the guild's settings. */
+export class SetBank implements BankSource {
+  constructor(private readonly store: BotStore) {}
+
+  async bankFor(guildId: string): Promise<Bank | null> {
+    return setBankOf(await getSettings(this.store, guildId));
+  }
+
+  /** Sets (dollars > 0) or clears (undefined) the guild's bank; share caps move with it from the next slip on. */
+  static async set(store: BotStore, guildId: string, dollars: number | undefined, at: number): Promise<GuildSettings> {
+    return updateSettings(store, guildId, (s) => {
+      const { bank: _b, bankSetAt: _t, ...rest } = s;
+      return dollars === undefined ? rest : { ...rest, bank: dollars, bankSetAt: at };
+    });
+  }
+}
+
+/** The bank in cents for share caps: the one already read (`known`, null meaning none), else the source's. */
+export async function bankCentsFor(
+  source: BankSource | undefined,
+  guildId: string | null,
+  known?: number | null,
+): Promise<number | null> {
+  if (known !== undefined) return known;
+  if (!source || guildId === null) return null;
+  return (await source.bankFor(guildId))?.cents ?? null;
+}
