@@ -20,7 +20,14 @@ export type LedgerKind =
   | 'missing'
   | 'limit_change'
   | 'balance_check'
-  | 'correction';
+  | 'correction'
+  | 'fund_contribution'
+  | 'fund_strike'
+  | 'fund_issue'
+  | 'fund_redemption'
+  | 'fund_fee'
+  | 'fund_withdrawal'
+  | 'fund_paid';
 
 export interface LedgerInput {
   at: number;
