@@ -7,6 +7,7 @@ export const EXPECTED_COMMANDS = [
   'compare',
   'events',
   'exposure',
+  'fund',
   'jobs',
   'leaderboard',
   'ledger',

@@ -23,6 +23,7 @@ import type { GatewayPort } from './gateway-port.js';
 import { COMPONENTS } from './handlers/index.js';
 import { COMPONENT_OWNERS } from './handlers/owners.js';
 import { reconcileYesterday } from './ledger/daily-reconciliation.js';
+import { FundService } from './ledger/fund-service.js';
 import { loadCommands } from './loader.js';
 import { BetRecordRepo } from './repos/bet-records.js';
 import { type JobRecord, JobRepo } from './repos/jobs.js';
@@ -277,6 +278,15 @@ function buildServices(
     logger,
     now,
   });
+  const fund = new FundService({
+    store,
+    gateway,
+    outbox,
+    logger,
+    now,
+    callbackUrl,
+    withdrawalWindowMs: tunables.reconcileWindowMs,
+  });
   const context: BotContext = {
     config,
     gateway,
@@ -292,6 +302,7 @@ function buildServices(
     slips,
     proposals,
     ledger,
+    fund,
     poster,
     logger,
     callbackUrl,
@@ -466,6 +477,8 @@ function startBeats(
       const timers = [
         every(config.tunables.settlementIntervalMs, () => w.settlement.tick()),
         every(config.tunables.reconcileIntervalMs, () => w.reconciler.run()),
+        // The fund's scheduled strikes and withdrawals: one process at a time, so nothing is struck or sent twice.
+        every(config.tunables.fundCheckMs, () => s.context.fund.tick(s.client.guilds.cache.keys())),
       ];
       w.closing.start();
       return () => {

@@ -25,6 +25,17 @@ const proposalOwner: OwnerLookup = async (_action, [proposalId], ctx) => {
   return p ? where(p) : undefined;
 };
 
+const fundOwner: OwnerLookup = async (_action, [cashoutId], ctx) => {
+  const rows = cashoutId
+    ? await ctx.store.query<{ guild_key: string; channel_id: string | null; message_id: string | null }>(
+        'SELECT guild_key, channel_id, message_id FROM fund_cashouts WHERE cashout_id = ?',
+        cashoutId,
+      )
+    : [];
+  const r = rows[0];
+  return r?.channel_id ? { guildId: r.guild_key, channelId: r.channel_id, messageId: r.message_id } : undefined;
+};
+
 /** Every component scope the bot answers; a scope missing here is refused by the router. */
 export const COMPONENT_OWNERS: Record<string, OwnerLookup> = {
   ev: byRef,
@@ -34,4 +45,5 @@ export const COMPONENT_OWNERS: Record<string, OwnerLookup> = {
   cmp: byRef,
   race: byRef,
   promo: byRef,
+  fund: fundOwner,
 };

@@ -300,3 +300,44 @@ export function dealingKey(
   if (schedule.every === 'week' && local.weekday !== schedule.weekday) return undefined;
   return local.day;
 }
+
+const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+
+/** `daily 18:00` or `weekly mon 18:00` (24-hour time in the server's zone) to a schedule, or a message. */
+export function parseSchedule(text: string): StrikeSchedule | { error: string } {
+  const m = /^\s*(daily|weekly)\s+(?:(sun|mon|tue|wed|thu|fri|sat)[a-z]*\s+)?([01]?\d|2[0-3]):([0-5]\d)\s*$/i.exec(
+    text,
+  );
+  const hint = 'Write `daily 18:00` or `weekly mon 18:00` (24-hour time in the server’s time zone).';
+  if (!m) return { error: `Not a dealing schedule: "${text}". ${hint}` };
+  const at = `${String(m[3]).padStart(2, '0')}:${m[4]}`;
+  if (m[1]?.toLowerCase() === 'daily') {
+    if (m[2]) return { error: `A daily schedule names no weekday. ${hint}` };
+    return { every: 'day', at };
+  }
+  if (!m[2]) return { error: `A weekly schedule names its weekday. ${hint}` };
+  return { every: 'week', weekday: WEEKDAYS.indexOf(m[2].toLowerCase()), at };
+}
+
+/** The local day, weekday (0 = Sunday) and minutes past midnight of an instant in a time zone. */
+export function localParts(instant: number, zone: string): { day: string; weekday: number; minutes: number } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      weekday: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(instant)
+      .map((p) => [p.type, p.value]),
+  );
+  return {
+    day: `${parts.year}-${parts.month}-${parts.day}`,
+    weekday: WEEKDAYS.indexOf(String(parts.weekday).slice(0, 3).toLowerCase()),
+    minutes: Number(parts.hour) * 60 + Number(parts.minute),
+  };
+}

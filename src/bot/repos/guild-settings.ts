@@ -20,6 +20,13 @@ const GuildSettingsSchema = z.object({
   /** Who may approve; none set: members with Manage Server. */
   approverRoleId: z.string().optional(),
   approvalMinutes: z.number().positive().optional(),
+  /** The fund (docs/fund.md): who may act as treasurer besides admins, dealing days, the cash-out approval tier,
+   *  the performance fee (percent of gain above the high-water mark; 0: off) and the opening unit price. */
+  fundTreasurerRoleId: z.string().optional(),
+  fundSchedule: z.string().optional(),
+  fundCashoutTier: z.number().nonnegative().optional(),
+  fundFeePercent: z.number().min(0).max(50).optional(),
+  fundOpeningPrice: z.number().positive().optional(),
   /** bookie → session id chosen by an admin; otherwise the first active session of that bookie. */
   sessions: z.record(z.string(), z.string()).default({}),
 });
