@@ -164,6 +164,16 @@ export class FundService {
     for (const sessionId of sessionIds) {
       const b = await this.#d.gateway.balances.get({ session_id: sessionId }).catch(() => undefined);
       if (!b) return { ok: false, reason: `the balance of session ${sessionId} could not be read` };
+      // The gateway's balance is a cache refreshed on the session's heartbeat: one read before the desk's last
+      // placement, settlement or withdrawal on the session would miss that move.
+      const readAt = Date.parse(String(b.retrieved_at ?? ''));
+      const moved = await this.repo.lastMoveOn(sessionId);
+      if (Number.isFinite(readAt) && moved !== undefined && readAt < moved) {
+        return {
+          ok: false,
+          reason: `the balance of session ${sessionId} was refreshed at ${new Date(readAt).toISOString()}, before the desk's last move on it; the next heartbeat brings it up to date`,
+        };
+      }
       sessions.push({
         sessionId,
         balanceCents: cents(b.balance),

@@ -84,8 +84,14 @@ export function formatUnits(units: number): string {
   return `${units < 0 ? '-' : ''}${Math.abs(whole).toLocaleString('en-US')}.${frac}`;
 }
 
-/** Why a book cannot deal: no NAV to price units at while units are out. */
+/**
+ * Why a book cannot deal: no NAV to price units at while units are out, or, before the first units, money in the
+ * sessions that no contribution accounts for (it would fall to whoever is dealt first).
+ */
 export function cannotDeal(book: Book): string | undefined {
+  if (book.units === 0 && book.navCents !== 0) {
+    return `the fund's sessions hold ${book.navCents < 0 ? '-' : ''}$${(Math.abs(book.navCents) / 100).toFixed(2)} that no contribution accounts for: record whose money it is as a contribution, then strike again`;
+  }
   if (book.units > 0 && book.navCents <= 0) {
     return `NAV is ${book.navCents / 100 < 0 ? 'below' : 'at'} zero with units outstanding: no price to deal at`;
   }

@@ -364,6 +364,18 @@ export class FundRepo {
     return rows.map((r) => r.session_id).sort();
   }
 
+  /** When the desk last moved money on a session: a bet record's move or a withdrawal attempt's (epoch ms). */
+  async lastMoveOn(sessionId: string): Promise<number | undefined> {
+    const rows = await this.store.query<{ at: number | null }>(
+      `SELECT MAX(updated_at) AS at FROM bet_records WHERE session_id = ?
+       UNION ALL SELECT MAX(updated_at) AS at FROM fund_withdrawals WHERE session_id = ?`,
+      sessionId,
+      sessionId,
+    );
+    const at = rows.map((r) => (r.at === null ? Number.NaN : Number(r.at))).filter(Number.isFinite);
+    return at.length ? Math.max(...at) : undefined;
+  }
+
   /** Another server's bets through one of these sessions (a fund needs sessions of its own), if any. */
   async sharedSession(guildKey: string, sessions: string[]): Promise<string | undefined> {
     if (sessions.length === 0) return undefined;
