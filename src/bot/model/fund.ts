@@ -71,10 +71,10 @@ export function priceOf(book: Book, openingPriceCents: number): number {
   return num(floorDiv(big(book.navCents) * big(UNIT_SCALE) * big(PRICE_SCALE), big(book.units)));
 }
 
-/** Dollars per unit with six decimals: $1.052341. */
+/** Dollars per unit with six decimals, rounded down as the price is: $1.052341. */
 export function formatPrice(priceScaled: number): string {
-  const cents = priceScaled / PRICE_SCALE;
-  return `$${(cents / 100).toFixed(6)}`;
+  const micro = Math.floor(priceScaled / 100); // millionths of a dollar
+  return `$${Math.floor(micro / 1_000_000).toLocaleString('en-US')}.${String(micro % 1_000_000).padStart(6, '0')}`;
 }
 
 /** Units with UNIT_DECIMALS decimals: 1,234.500000. */

@@ -133,3 +133,31 @@ describe("members' shares of NAV", () => {
     expect(r.shares[0]?.residualCent).toBe(true);
   });
 });
+
+describe('the worked example of docs/fund.md', () => {
+  it('gives Bob $543.33 for his 500 units at $1.086666 and leaves Ann $1,086.67', () => {
+    const r = strike({
+      nav: { cashCents: 163_000, bonusCents: 0, navCents: 163_000 },
+      units: 1_500 * UNIT_SCALE,
+      holdings: new Map([
+        ['ann', 1_000 * UNIT_SCALE],
+        ['bob', 500 * UNIT_SCALE],
+      ]),
+      contributions: [],
+      cashouts: [{ id: 'o1', memberId: 'bob', ask: { kind: 'all' } }],
+      fee: noFee,
+      openingPriceCents: 100,
+    });
+    expect(formatPrice(r.price)).toBe('$1.086666');
+    expect(r.redeemed[0]?.cents).toBe(54_333);
+    expect(r.navAfterCents).toBe(108_667);
+    const before = shares(
+      [
+        { memberId: 'ann', units: 1_000 * UNIT_SCALE },
+        { memberId: 'bob', units: 500 * UNIT_SCALE },
+      ],
+      { navCents: 163_000, units: 1_500 * UNIT_SCALE },
+    );
+    expect(before.shares.map((s) => s.cents)).toEqual([108_667, 54_333]);
+  });
+});
