@@ -163,7 +163,7 @@ export class Ledger {
   /** A pending withdrawal completes, or fails and its cash goes back to the account. False when none is pending. */
   resolveWithdrawal(withdrawal_id: string, status: 'completed' | 'failed'): boolean {
     const entry = this.entries.find((e) => e.txn.id === withdrawal_id && e.txn.type === 'withdrawal');
-    if (!entry || entry.txn.withdrawal_status !== 'pending') return false;
+    if (entry?.txn.withdrawal_status !== 'pending') return false;
     if (status === 'failed') {
       const book = this.accounts.bookAccount(entry.account_id);
       book.cash = money(book.cash + entry.txn.stake);
