@@ -20,7 +20,7 @@ import { Ledger } from '../repos/ledger.js';
 import type { Outbox } from '../results/outbox.js';
 import { readTransactionsSince } from '../results/transactions.js';
 import type { BotStore } from '../store/index.js';
-import { type FundStatement, strikeView } from '../views/fund.js';
+import { type FundStatement, membersView, strikeView } from '../views/fund.js';
 
 /** How long a withdrawal whose answer was lost may take to show in the session's history before it counts as not sent. */
 const WITHDRAWAL_SAFE_WINDOW_MS = 5 * 60_000;
@@ -218,6 +218,7 @@ export class FundService {
     const last = await this.repo.lastStrike(guildId);
     // A crash between a strike's commit and its post: the post is made now (the outbox key makes it once).
     if (last) await this.#post(guildId, settings, last);
+    await this.#monthly(guildId, settings);
     if (!settings.fundSchedule) return;
     const schedule = parseSchedule(settings.fundSchedule);
     if ('error' in schedule) return;
@@ -234,6 +235,21 @@ export class FundService {
         });
       }
     }
+  }
+
+  /** Once a month (the first check of a month in the server's zone): every member's units and value at the last strike. */
+  async #monthly(guildId: string, settings: GuildSettings): Promise<void> {
+    if (!settings.resultsChannelId) return;
+    const month = localParts(this.#d.now(), settings.timezone).day.slice(0, 7);
+    const key = `fund-month:${guildId}:${month}`;
+    if (await this.#d.outbox.has(`create:${key}`)) return;
+    const v = await this.valuation(guildId);
+    if (!v.last) return;
+    const view = membersView({ ...v, cashouts: await this.repo.cashouts(guildId) });
+    await this.#d.outbox.create(key, settings.resultsChannelId, {
+      ...view,
+      content: `Monthly statement of the fund (${month} opens; values at the last strike).`,
+    });
   }
 
   async #post(guildId: string, settings: GuildSettings, s: StrikeRecord): Promise<void> {
