@@ -77,9 +77,8 @@ describe('the fund beat', () => {
     now = at(10, 9, 30);
     await fund.tick([GUILD]);
     expect(await strikes()).toEqual(['2026-01-10']);
-    expect(
-      posts.has(`fund-strike:${(await fund.lastStrike(GUILD)) && (await fund.repo.lastStrike(GUILD))?.strikeId}`),
-    ).toBe(true);
+    const struck = await fund.repo.lastStrike(GUILD);
+    expect(posts.get(`fund-strike:${struck?.strikeId}`)?.channelId).toBe('results');
     expect((await fund.lastStrike(GUILD))?.units).toBeGreaterThan(0);
   });
 
