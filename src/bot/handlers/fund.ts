@@ -20,6 +20,13 @@ const decide =
     if (!interaction.isButton()) return;
     await interaction.deferUpdate();
     const guildId = interaction.guildId;
+    const asked = await ctx.fund.repo.cashout(cashoutId ?? '');
+    if (asked?.memberId === interaction.user.id) {
+      return replyEphemeral(
+        interaction,
+        'You asked for this cash-out, so you cannot approve it. Another treasurer or approver must.',
+      );
+    }
     if (!guildId || !(await isChecker(interaction, guildId, ctx.store))) {
       return replyEphemeral(
         interaction,
