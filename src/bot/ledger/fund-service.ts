@@ -336,6 +336,9 @@ export class FundService {
 
   async #withdraw(c: Cashout & { guildKey: string }): Promise<void> {
     const amount = c.cents ?? 0;
+    // A refused or unsent attempt is tried again after the window, not at every beat.
+    const last = (await this.repo.withdrawalsOf(c.cashoutId)).at(-1);
+    if (last && this.#d.now() - last.createdAt < (this.#d.withdrawalWindowMs ?? WITHDRAWAL_SAFE_WINDOW_MS)) return;
     if (amount <= 0) {
       // Nothing to withdraw (a redemption worth less than a cent): owed nothing, paid nothing.
       await this.repo.setCashoutNote(c.cashoutId, 'worth less than a cent: nothing to withdraw');
