@@ -4,7 +4,14 @@ import { type BotStore, openStore } from '../../src/bot/store/index.js';
 import { GatewayClient, type Transaction } from '../../src/gateway/index.js';
 import { type BotChild, spawnBot } from '../chaos/bot-child.js';
 import { setBetRole } from '../support/bet-role.js';
-import { type BettableSelection, betSlip, messageMatching, newTrail, press } from '../support/flows.js';
+import {
+  type BettableSelection,
+  betSlip,
+  messageMatching,
+  newTrail,
+  press,
+  SlipRefusedError,
+} from '../support/flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
@@ -105,8 +112,10 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
   /** Two selections of one two-way market of an upcoming event at bookie_a: one wins, the other loses. */
   async function bothSides(skip: number): Promise<[BettableSelection, BettableSelection]> {
     const page = await gw.events.list({ league: 'nba', status: 'prematch', limit: 50 });
+    // Well ahead of the sandbox clock: the test moves it on, and an event near its start changes books and prices.
+    const soon = Date.parse((await desk.control.state()).now) + 3 * 3_600_000;
     for (const e of page.data) {
-      if (!e.books?.includes('bookie_a')) continue;
+      if (!e.books?.includes('bookie_a') || Date.parse(e.start_time) < soon) continue;
       const card = await gw.markets.get({ epk: e.event_id, bookie: 'bookie_a' });
       if (!card.bound || !card.market_ref_betting_enabled) continue;
       const m = card.markets.find(
@@ -130,14 +139,23 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
 
   /** Bets both sides through /bet, settles the event at the sandbox, waits for the desk: the bets' P&L in cents. */
   async function betAndSettle(skip: number, stakes: [number, number]): Promise<{ pnl: number; statuses: string[] }> {
-    const sides = await bothSides(skip);
     const trail = newTrail();
-    const ids: string[] = [];
-    for (const [i, sel] of sides.entries()) {
-      const { slip } = await betSlip(desk, trail, { user: desk.ld.users.bettor, sel, stake: stakes[i] as number });
+    // An event whose book the desk refuses before any slip (its card went since the listing) gives way to the next.
+    let sides = await bothSides(skip);
+    let first = await betSlip(desk, trail, { user: desk.ld.users.bettor, sel: sides[0], stake: stakes[0] }).catch(
+      (err) => (err instanceof SlipRefusedError ? undefined : Promise.reject(err)),
+    );
+    for (let next = skip + 2; !first && next < skip + 8; next++) {
+      sides = await bothSides(next);
+      first = await betSlip(desk, trail, { user: desk.ld.users.bettor, sel: sides[0], stake: stakes[0] }).catch(
+        (err) => (err instanceof SlipRefusedError ? undefined : Promise.reject(err)),
+      );
+    }
+    if (!first) throw new Error('no event took a slip');
+    const second = await betSlip(desk, trail, { user: desk.ld.users.bettor, sel: sides[1], stake: stakes[1] });
+    for (const { slip } of [first, second]) {
       await press(desk, trail, desk.ld.users.bettor, slip, /^Confirm$/);
       await messageMatching(desk, slip, /Bet placed ✅/, 30_000);
-      ids.push(sides[i]?.marketRef as string);
     }
     const placed = await store.query<{ bet_id: string }>(
       "SELECT bet_id FROM bet_records WHERE state = 'placed' AND session_id = ?",
