@@ -1,6 +1,7 @@
 // Who owns the record behind each custom-id scope: the component guard checks every click against it.
 import type { ComponentOwner, OwnerLookup } from '../discord/component-guard.js';
 import { refOwner } from '../discord/refs.js';
+import { FundRepo } from '../repos/fund.js';
 import { ProposalRepo } from '../repos/proposals.js';
 import { SlipRepo } from '../repos/slips.js';
 
@@ -26,14 +27,10 @@ const proposalOwner: OwnerLookup = async (_action, [proposalId], ctx) => {
 };
 
 const fundOwner: OwnerLookup = async (_action, [cashoutId], ctx) => {
-  const rows = cashoutId
-    ? await ctx.store.query<{ guild_key: string; channel_id: string | null; message_id: string | null }>(
-        'SELECT guild_key, channel_id, message_id FROM fund_cashouts WHERE cashout_id = ?',
-        cashoutId,
-      )
-    : [];
-  const r = rows[0];
-  return r?.channel_id ? { guildId: r.guild_key, channelId: r.channel_id, messageId: r.message_id } : undefined;
+  const where = cashoutId ? await new FundRepo(ctx.store).cashoutWhere(cashoutId) : undefined;
+  return where?.channelId
+    ? { guildId: where.guildId, channelId: where.channelId, messageId: where.messageId }
+    : undefined;
 };
 
 /** Every component scope the bot answers; a scope missing here is refused by the router. */

@@ -283,6 +283,17 @@ export class FundRepo {
     );
   }
 
+  /** Where a cash-out request was posted (its server, channel and message), for the component guard. */
+  async cashoutWhere(
+    cashoutId: string,
+  ): Promise<{ guildId: string; channelId: string | null; messageId: string | null } | undefined> {
+    const [r] = await this.store.query<{ guild_key: string; channel_id: string | null; message_id: string | null }>(
+      'SELECT guild_key, channel_id, message_id FROM fund_cashouts WHERE cashout_id = ?',
+      cashoutId,
+    );
+    return r ? { guildId: r.guild_key, channelId: r.channel_id, messageId: r.message_id } : undefined;
+  }
+
   async cashout(cashoutId: string): Promise<Cashout | undefined> {
     const [r] = await this.store.query('SELECT * FROM fund_cashouts WHERE cashout_id = ?', cashoutId);
     return r ? toCashout(r) : undefined;
