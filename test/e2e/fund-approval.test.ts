@@ -9,9 +9,10 @@ import { until } from '../support/wait.js';
 /**
  * A cash-out above the tier through the local Discord: the member's request is posted with Approve and Reject; the
  * member cannot approve their own, a member who is no checker cannot either, and the treasurer's approval makes it
- * wait for the next strike. Only a treasurer records contributions.
+ * wait for the next strike. Only a treasurer records contributions. Then /fund nav draws the strikes as a PNG and
+ * /fund export attaches the fund as CSV.
  */
-describe('a fund cash-out above the tier needs a checker other than the member', () => {
+describe('the fund through the local Discord: a cash-out’s checker, the NAV chart, the export', () => {
   let desk: Desk;
 
   beforeAll(async () => {
@@ -76,5 +77,21 @@ describe('a fund cash-out above the tier needs a checker other than the member',
       'SELECT state, approved_by FROM fund_cashouts',
     );
     expect(row).toEqual({ state: 'pending', approved_by: admin.id });
+  });
+
+  it('draws NAV per unit as a PNG and exports the fund as CSV', async () => {
+    const { admin } = desk.ld.users;
+    const nav = await command(admin, 'nav', {}, /strike.*a unit, NAV/);
+    const chart = nav.attachments.find((a) => a.filename === 'fund-nav.png');
+    expect(chart?.content_type).toBe('image/png');
+    const png = Buffer.from(await (await fetch(chart!.url)).arrayBuffer());
+    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    const exported = await command(admin, 'export', {}, /contributions, cash-outs and strikes/);
+    const csv = await (await fetch(exported.attachments.find((a) => a.filename === 'fund.csv')!.url)).text();
+    expect(csv.split('\r\n')[0]).toBe(
+      '"kind","id","at","member","amount","units","state","strike","price","nav","detail"',
+    );
+    expect(csv).toMatch(/"strike",.*"struck"/);
+    expect(csv).toMatch(/"cashout",.*"pending"/);
   });
 });
