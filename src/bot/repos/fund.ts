@@ -490,6 +490,8 @@ export class FundRepo {
         fee,
         openingPriceCents: fund.openingPriceCents,
       });
+      // Before the first units, money nobody contributed is for the treasurer to account for, not a strike to record.
+      if (result.held && fund.units === 0) return { struck: false, reason: result.held } as StrikeOutcome;
       const strikeId = `fs-${randomUUID()}`;
       const dealt = !result.held;
       const unitsAfter = dealt ? result.unitsAfter : fund.units;

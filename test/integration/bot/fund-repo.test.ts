@@ -102,6 +102,13 @@ describe.each(ENGINES)('the fund store on %s', (engine) => {
     expect((await repo.contributions('g1', 'bob'))[0]?.units).toBe(Math.floor((5_000 * 100 * UNIT_SCALE) / 12_000));
   });
 
+  it('refuses the first strike while the sessions hold money no contribution accounts for', async () => {
+    await contribute('ann', 10_000, T0);
+    const r = await strikeAt('d1', T0 + 1, 15_000);
+    expect(!r.struck && r.reason).toMatch(/hold \$50\.00 that no contribution accounts for/);
+    expect(await store.query('SELECT strike_id FROM fund_strikes')).toEqual([]);
+  });
+
   it('refuses to strike while a bet is in flight, saying why', async () => {
     await contribute('ann', 10_000, T0);
     await openBet(store, 'p1', 2_000, T0 + 1, 'unknown');
