@@ -9,6 +9,7 @@ import LongestFirst from './test/support/longest-first.js';
 const E2E_ON_POSTGRES = [
   'test/e2e/approvals.test.ts',
   'test/e2e/exposure.test.ts',
+  'test/e2e/fund.test.ts',
   'test/e2e/ledger.test.ts',
   'test/e2e/poll-restart.test.ts',
   'test/e2e/proposal-placing.test.ts',

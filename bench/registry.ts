@@ -6,6 +6,8 @@ import { cardBurstClient } from './figures/card-burst-client.js';
 import { clientOverhead } from './figures/client-overhead.js';
 import { compareTime } from './figures/compare-time.js';
 import { fairPriceCard } from './figures/fair-price-card.js';
+import { fundMeAck } from './figures/fund-me-ack.js';
+import { fundStrike } from './figures/fund-strike.js';
 import { interactionAck } from './figures/interaction-ack.js';
 import { ledgerAppend } from './figures/ledger-append.js';
 import { memory } from './figures/memory.js';
@@ -236,5 +238,19 @@ export const FIGURES: FigureSpec[] = [
       },
     ],
     run: slipEdgeTime,
+  },
+  {
+    id: 17,
+    rows: ['SQLite', 'PostgreSQL'].map((engine) => ({
+      name: `17 fund strike p95 (100 members, 5,000 open bets, ${engine})`,
+      unit: 'ms',
+      target: { on: 'value', op: '<', limit: 1_000 } as const,
+    })),
+    run: fundStrike,
+  },
+  {
+    id: 18,
+    rows: [{ name: '18 /fund me ack p99 (100 concurrent)', unit: 'ms', target: { on: 'value', op: '<', limit: 300 } }],
+    run: fundMeAck,
   },
 ];

@@ -13,6 +13,7 @@ import type { Command } from '../src/bot/discord/command.js';
 import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { approvalPolicy } from '../src/bot/model/approval-policy.js';
 import { MARGIN_METHODS, type MarginMethod } from '../src/bot/model/fair-price.js';
+import { parseSchedule } from '../src/bot/model/fund.js';
 import { stakeCentsOf } from '../src/bot/model/odds.js';
 import {
   exposureCaps,
@@ -141,6 +142,31 @@ export const data = new SlashCommandBuilder()
       .setName('timezone')
       .setDescription('Time zone for days in /events and daily limits')
       .addStringOption((o) => o.setName('zone').setDescription('IANA zone, e.g. Australia/Sydney').setRequired(true)),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('fund')
+      .setDescription('The fund: treasurer role, dealing days, cash-out approval tier, fee, opening price')
+      .addRoleOption((o) => o.setName('treasurer_role').setDescription('Who may record contributions and strike'))
+      .addStringOption((o) =>
+        o.setName('schedule').setDescription('Dealing days: daily 18:00 or weekly mon 18:00 (server time; off: none)'),
+      )
+      .addNumberOption((o) =>
+        o.setName('cashout_tier').setDescription('Cash-outs above this many dollars need approval').setMinValue(0),
+      )
+      .addNumberOption((o) =>
+        o
+          .setName('fee_percent')
+          .setDescription('Performance fee on gain above the high-water mark (0: off)')
+          .setMinValue(0)
+          .setMaxValue(50),
+      )
+      .addNumberOption((o) =>
+        o
+          .setName('opening_price')
+          .setDescription('Unit price the first contribution buys at (default 1.00)')
+          .setMinValue(0.01),
+      ),
   );
 
 /** A percentage of the bank, 0 lifting it. */
@@ -366,6 +392,38 @@ const staking = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Out
   return { settings };
 };
 
+const fund = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Outcome> => {
+  const role = interaction.options.getRole('treasurer_role');
+  const schedule = interaction.options.getString('schedule')?.trim();
+  const tier = interaction.options.getNumber('cashout_tier') ?? undefined;
+  const fee = interaction.options.getNumber('fee_percent') ?? undefined;
+  const opening = interaction.options.getNumber('opening_price') ?? undefined;
+  if (!role && schedule === undefined && tier === undefined && fee === undefined && opening === undefined) {
+    return { refuse: 'Give at least one of treasurer_role, schedule, cashout_tier, fee_percent or opening_price.' };
+  }
+  const off = schedule !== undefined && /^(none|off)$/i.test(schedule);
+  if (schedule !== undefined && !off) {
+    const parsed = parseSchedule(schedule);
+    if ('error' in parsed) return { refuse: parsed.error };
+  }
+  if (opening !== undefined && (await ctx.fund.repo.fund(guildId))) {
+    return { refuse: 'The fund is open: its opening price is fixed. Units now deal at the price of each strike.' };
+  }
+  const settings = await updateSettings(ctx.store, guildId, (s) => {
+    const next = {
+      ...s,
+      ...(role ? { fundTreasurerRoleId: role.id } : {}),
+      ...(schedule !== undefined && !off ? { fundSchedule: schedule } : {}),
+      ...(tier === undefined ? {} : { fundCashoutTier: tier }),
+      ...(fee === undefined ? {} : { fundFeePercent: fee }),
+      ...(opening === undefined ? {} : { fundOpeningPrice: opening }),
+    };
+    if (off) delete next.fundSchedule;
+    return next;
+  });
+  return { settings };
+};
+
 /** Each subcommand of /settings by name; `show` changes nothing. */
 const SUBCOMMANDS: Record<string, (call: SettingsCall) => Promise<Outcome>> = {
   show: async ({ settings }) => ({ settings }),
@@ -377,6 +435,7 @@ const SUBCOMMANDS: Record<string, (call: SettingsCall) => Promise<Outcome>> = {
   timezone,
   bank,
   staking,
+  fund,
 };
 
 export const execute: Command['execute'] = async (interaction, ctx) => {

@@ -8,6 +8,7 @@ export const EXPECTED_COMMANDS = [
   'compare',
   'events',
   'exposure',
+  'fund',
   'jobs',
   'leaderboard',
   'ledger',

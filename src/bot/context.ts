@@ -9,6 +9,7 @@ import type { BotConfig } from './config/config.js';
 import type { Logger } from './config/logger.js';
 import type { DiscordPoster } from './discord/poster.js';
 import type { GatewayPort } from './gateway-port.js';
+import type { FundService } from './ledger/fund-service.js';
 import type { BetRecordRepo } from './repos/bet-records.js';
 import type { JobRepo } from './repos/jobs.js';
 import type { Ledger } from './repos/ledger.js';
@@ -39,6 +40,8 @@ export interface BotContext {
   slips: SlipRepo;
   proposals: ProposalRepo;
   ledger: Ledger;
+  /** The syndicate's bank: contributions, strikes, cash-outs, statements. */
+  fund: FundService;
   poster: DiscordPoster;
   logger: Logger;
   callbackUrl: string | undefined;

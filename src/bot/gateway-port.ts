@@ -14,5 +14,6 @@ export type GatewayPort = Pick<
   | 'marketsLimiter'
   | 'events'
   | 'jobs'
+  | 'withdrawals'
   | 'close'
 >;

@@ -5,7 +5,7 @@ import { GatewayClient } from '../gateway/index.js';
 import { ClosingCapture } from './analytics/closing.js';
 import { AccountHealth } from './betting/account-health.js';
 import { Approvals } from './betting/approvals.js';
-import { SetBank } from './betting/bank.js';
+import { NavOrSetBank } from './betting/bank.js';
 import { type BetJobContext, BetResults } from './betting/bet-results.js';
 import { Placement } from './betting/placement.js';
 import { closeExpiredSlips } from './betting/slip-expiry.js';
@@ -27,6 +27,7 @@ import type { GatewayPort } from './gateway-port.js';
 import { COMPONENTS } from './handlers/index.js';
 import { COMPONENT_OWNERS } from './handlers/owners.js';
 import { reconcileYesterday } from './ledger/daily-reconciliation.js';
+import { FundService } from './ledger/fund-service.js';
 import { loadCommands } from './loader.js';
 import { BetRecordRepo } from './repos/bet-records.js';
 import { type JobRecord, JobRepo } from './repos/jobs.js';
@@ -271,7 +272,8 @@ function buildServices(
   // A bet job's outcome moves its record (placed, refused, result unknown) and queues the slip message's edit.
   tracker.on('bet', (job, outcome) => results.apply(job as JobRecord<BetJobContext>, outcome));
   const proposals = new ProposalRepo(store);
-  const bank = new SetBank(store);
+  // The fund (made below) is read only when a slip asks for the bank, by then it exists.
+  const bank = new NavOrSetBank(store, (guildId) => fund.lastStrike(guildId));
   const factory = new SlipFactory({ gateway, store, catalog, slips, tunables, callbackUrl, now, accounts, bank });
   const placement = new Placement({
     gateway,
@@ -302,6 +304,15 @@ function buildServices(
     logger,
     now,
   });
+  const fund = new FundService({
+    store,
+    gateway,
+    outbox,
+    logger,
+    now,
+    callbackUrl,
+    withdrawalWindowMs: tunables.reconcileWindowMs,
+  });
   const context: BotContext = {
     config,
     gateway,
@@ -319,6 +330,7 @@ function buildServices(
     slips,
     proposals,
     ledger,
+    fund,
     poster,
     logger,
     callbackUrl,
@@ -533,6 +545,8 @@ function startBeats(
       const timers = [
         every(config.tunables.settlementIntervalMs, () => w.settlement.tick()),
         every(config.tunables.reconcileIntervalMs, () => w.reconciler.run()),
+        // The fund's scheduled strikes and withdrawals: one process at a time, so nothing is struck or sent twice.
+        every(config.tunables.fundCheckMs, () => s.context.fund.tick(s.client.guilds.cache.keys())),
       ];
       w.closing.start();
       return () => {

@@ -42,6 +42,16 @@ export class SandboxControl {
     return this.#call('POST', '/clock/advance', { ms });
   }
 
+  /** Credits a session's account (a member's money arriving) and lists a `deposit` transaction. */
+  deposit(sessionId: string, amount: number): Promise<{ deposit_id: string; cash: number }> {
+    return this.#call('POST', '/deposit', { session_id: sessionId, amount });
+  }
+
+  /** How the bookmaker answers the next withdrawals. */
+  withdrawalMode(mode: 'completed' | 'pending' | 'failed'): Promise<unknown> {
+    return this.#call('POST', '/withdrawals/mode', { mode });
+  }
+
   faults(config: FaultConfig): Promise<unknown> {
     return this.#call('POST', '/faults', config);
   }

@@ -103,3 +103,31 @@ export function renderStatsChart(input: ChartInput): Buffer {
   });
   return out.toBuffer('image/png');
 }
+
+/** PNG bytes of NAV per unit at each strike (the /fund nav chart). */
+export function renderNavChart(input: {
+  title: string;
+  points: ReadonlyArray<{ label: string; price: number }>;
+}): Buffer {
+  const out = createCanvas(WIDTH, PROFIT_HEIGHT);
+  drawOnto(out, 0, PROFIT_HEIGHT, {
+    type: 'line',
+    data: {
+      labels: input.points.map((p) => p.label),
+      datasets: [
+        {
+          label: 'NAV per unit ($)',
+          data: input.points.map((p) => p.price),
+          borderColor: '#2563eb',
+          borderWidth: 2,
+          pointRadius: input.points.length > 60 ? 0 : 3,
+        },
+      ],
+    },
+    options: {
+      plugins: { title: { display: true, text: input.title } },
+      scales: { x: axis('strike'), y: axis('$ per unit') },
+    },
+  });
+  return out.toBuffer('image/png');
+}

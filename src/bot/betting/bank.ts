@@ -50,3 +50,26 @@ export async function bankCentsFor(
   if (!source || guildId === null) return null;
   return (await source.bankFor(guildId))?.cents ?? null;
 }
+
+/** The fund's NAV at its last strike, as the bank reads it (null: no strike yet). */
+export type LastNav = (guildId: string) => Promise<{ navCents: number; at: Date } | null>;
+
+/**
+ * The fund's NAV at its last strike when the fund holds money, else the bank an admin set: caps and suggested
+ * stakes move at a strike, never between two.
+ */
+export class NavOrSetBank implements BankSource {
+  readonly #set: SetBank;
+  constructor(
+    store: BotStore,
+    private readonly lastNav: LastNav,
+  ) {
+    this.#set = new SetBank(store);
+  }
+
+  async bankFor(guildId: string): Promise<Bank | null> {
+    const strike = await this.lastNav(guildId);
+    if (strike && strike.navCents > 0) return { cents: strike.navCents, source: 'nav', asOf: strike.at };
+    return this.#set.bankFor(guildId);
+  }
+}

@@ -22,6 +22,8 @@ export interface BotTunables {
   /** After this long from a send with no evidence at the gateway, a bet is not placed (stake released). */
   reconcileWindowMs: number;
   reconcileIntervalMs: number;
+  /** How often the fund checks for a due strike and follows its cash-outs' withdrawals. */
+  fundCheckMs: number;
   /** The most of any card-limit window the closing capture may use (0.25 = a quarter); members always go first. */
   captureShare: number;
 }
@@ -163,6 +165,7 @@ const EnvSchema = z.object({
   SETTLEMENT_INTERVAL_SECONDS: intIn(1, 86_400, 60),
   RECONCILE_WINDOW_SECONDS: intIn(1, 86_400, 600),
   RECONCILE_INTERVAL_SECONDS: intIn(1, 86_400, 30),
+  FUND_CHECK_SECONDS: intIn(1, 3_600, 60),
   CAPTURE_SHARE_PERCENT: numberIn(1, 90, 25),
   METRICS: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
@@ -228,6 +231,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
       jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
       reconcileWindowMs: e.RECONCILE_WINDOW_SECONDS * 1000,
       reconcileIntervalMs: e.RECONCILE_INTERVAL_SECONDS * 1000,
+      fundCheckMs: e.FUND_CHECK_SECONDS * 1000,
       captureShare: e.CAPTURE_SHARE_PERCENT / 100,
     },
     ops: {

@@ -1,6 +1,7 @@
 // Who owns the record behind each custom-id scope: the component guard checks every click against it.
 import type { ComponentOwner, OwnerLookup } from '../discord/component-guard.js';
 import { refOwner } from '../discord/refs.js';
+import { FundRepo } from '../repos/fund.js';
 import { ProposalRepo } from '../repos/proposals.js';
 import { SlipRepo } from '../repos/slips.js';
 
@@ -25,6 +26,13 @@ const proposalOwner: OwnerLookup = async (_action, [proposalId], ctx) => {
   return p ? where(p) : undefined;
 };
 
+const fundOwner: OwnerLookup = async (_action, [cashoutId], ctx) => {
+  const where = cashoutId ? await new FundRepo(ctx.store).cashoutWhere(cashoutId) : undefined;
+  return where?.channelId
+    ? { guildId: where.guildId, channelId: where.channelId, messageId: where.messageId }
+    : undefined;
+};
+
 /** Every component scope the bot answers; a scope missing here is refused by the router. */
 export const COMPONENT_OWNERS: Record<string, OwnerLookup> = {
   ev: byRef,
@@ -34,4 +42,5 @@ export const COMPONENT_OWNERS: Record<string, OwnerLookup> = {
   cmp: byRef,
   race: byRef,
   promo: byRef,
+  fund: fundOwner,
 };

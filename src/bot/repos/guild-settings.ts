@@ -34,6 +34,13 @@ const GuildSettingsSchema = z.object({
   kellyFraction: z.number().positive().max(1).optional(),
   stakeUnit: z.number().positive().optional(),
   marginMethod: z.enum(['multiplicative', 'power', 'shin']).optional(),
+  /** The fund (docs/fund.md): who may act as treasurer besides admins, dealing days, the cash-out approval tier,
+   *  the performance fee (percent of gain above the high-water mark; 0: off) and the opening unit price. */
+  fundTreasurerRoleId: z.string().optional(),
+  fundSchedule: z.string().optional(),
+  fundCashoutTier: z.number().nonnegative().optional(),
+  fundFeePercent: z.number().min(0).max(50).optional(),
+  fundOpeningPrice: z.number().positive().optional(),
   /** bookie → session id chosen by an admin; otherwise the first active session of that bookie. */
   sessions: z.record(z.string(), z.string()).default({}),
 });

@@ -21,7 +21,14 @@ export type LedgerKind =
   | 'limit_change'
   | 'balance_check'
   | 'account_state'
-  | 'correction';
+  | 'correction'
+  | 'fund_contribution'
+  | 'fund_strike'
+  | 'fund_issue'
+  | 'fund_redemption'
+  | 'fund_fee'
+  | 'fund_withdrawal'
+  | 'fund_paid';
 
 export interface LedgerInput {
   at: number;

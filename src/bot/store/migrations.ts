@@ -131,6 +131,45 @@ export const MIGRATIONS: Migration[] = [
          changes INTEGER NOT NULL, changed_at INTEGER NOT NULL)`,
     ],
   },
+  {
+    // The syndicate's bank (docs/fund.md): one fund per server, members' units, contributions, strikes,
+    // cash-outs and the withdraw_balance attempts that pay them (written before the call, never resubmitted).
+    version: 7,
+    name: 'fund, members, contributions, strikes, cash-outs, withdrawals',
+    statements: [
+      `CREATE TABLE funds (
+         guild_key TEXT PRIMARY KEY, opening_price_cents INTEGER NOT NULL, units INTEGER NOT NULL DEFAULT 0,
+         high_water_price INTEGER NOT NULL DEFAULT 0, fees_accrued_cents INTEGER NOT NULL DEFAULT 0,
+         last_strike_id TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`,
+      `CREATE TABLE fund_members (
+         guild_key TEXT NOT NULL, member_id TEXT NOT NULL, units INTEGER NOT NULL, joined_at INTEGER NOT NULL,
+         PRIMARY KEY (guild_key, member_id))`,
+      `CREATE TABLE fund_contributions (
+         contribution_id TEXT PRIMARY KEY, guild_key TEXT NOT NULL, member_id TEXT NOT NULL,
+         amount_cents INTEGER NOT NULL, session_id TEXT NOT NULL, reference TEXT, state TEXT NOT NULL,
+         strike_id TEXT, units INTEGER, deposit_id TEXT, recorded_by TEXT NOT NULL,
+         created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`,
+      `CREATE INDEX fund_contributions_state ON fund_contributions(guild_key, state)`,
+      `CREATE TABLE fund_strikes (
+         strike_id TEXT PRIMARY KEY, guild_key TEXT NOT NULL, dealing_key TEXT NOT NULL, at INTEGER NOT NULL,
+         gross_nav_cents INTEGER NOT NULL, fee_cents INTEGER NOT NULL, nav_cents INTEGER NOT NULL,
+         units_before INTEGER NOT NULL, price INTEGER NOT NULL, nav_after_cents INTEGER NOT NULL,
+         units_after INTEGER NOT NULL, residual_cents INTEGER NOT NULL, inputs TEXT NOT NULL, actor TEXT,
+         UNIQUE (guild_key, dealing_key))`,
+      `CREATE INDEX fund_strikes_at ON fund_strikes(guild_key, at)`,
+      `CREATE TABLE fund_cashouts (
+         cashout_id TEXT PRIMARY KEY, guild_key TEXT NOT NULL, member_id TEXT NOT NULL, ask TEXT NOT NULL,
+         state TEXT NOT NULL, approved_by TEXT, strike_id TEXT, units INTEGER, cents INTEGER, note TEXT,
+         channel_id TEXT, message_id TEXT, paid_by TEXT,
+         requested_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`,
+      `CREATE INDEX fund_cashouts_state ON fund_cashouts(guild_key, state)`,
+      `CREATE TABLE fund_withdrawals (
+         attempt_id TEXT PRIMARY KEY, cashout_id TEXT NOT NULL, guild_key TEXT NOT NULL, session_id TEXT NOT NULL,
+         amount_cents INTEGER NOT NULL, state TEXT NOT NULL, correlation_id TEXT, bookmaker_status TEXT,
+         gateway_withdrawal_id TEXT UNIQUE, note TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`,
+      `CREATE INDEX fund_withdrawals_state ON fund_withdrawals(state)`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);

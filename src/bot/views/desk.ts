@@ -152,6 +152,15 @@ export function settingsView(s: GuildSettings, defaults: { perBet: number; perDa
               ? 'first active session of each book'
               : sessions.map(([b, id]) => `${b}: ${id}`).join('\n'),
           ),
+          field(
+            'Fund',
+            [
+              `treasurers: ${s.fundTreasurerRoleId ? `<@&${s.fundTreasurerRoleId}> and Manage Server` : 'Manage Server'}`,
+              `dealing: ${s.fundSchedule ?? 'on demand only (/fund strike)'}`,
+              `cash-outs above ${formatMoney(s.fundCashoutTier ?? 500)} need approval`,
+              `performance fee: ${s.fundFeePercent ? `${s.fundFeePercent}% above the high-water mark` : 'off'}`,
+            ].join('\n'),
+          ),
         ],
       },
     ],

@@ -79,7 +79,8 @@ type SandboxHandler = (sandbox: SandboxControl, req: IncomingMessage) => Promise
 const SANDBOX_ROUTES = new RouteTable<SandboxHandler>()
   .add('GET', '/api/sandbox', (sandbox) => sandbox.clock())
   .add('POST', '/api/sandbox/advance', async (sandbox, req) => sandbox.advance(await readJson(req)))
-  .add('POST', '/api/sandbox/settle', (sandbox) => sandbox.settle());
+  .add('POST', '/api/sandbox/settle', (sandbox) => sandbox.settle())
+  .add('POST', '/api/sandbox/deposit', (sandbox) => sandbox.deposit());
 
 /** Serves the page that looks like a Discord channel, its JSON API and its live event stream. */
 export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
@@ -160,7 +161,7 @@ async function handleSandbox(
   const found = SANDBOX_ROUTES.match(req.method ?? 'GET', path);
   if (found.kind === 'found') return sendJson(res, 200, await found.route(sandbox, req));
   return sendJson(res, 404, {
-    error: `No route ${req.method} ${path}: use GET /api/sandbox, POST /api/sandbox/advance {"ms": n} or POST /api/sandbox/settle.`,
+    error: `No route ${req.method} ${path}: use GET /api/sandbox, POST /api/sandbox/advance {"ms": n}, POST /api/sandbox/settle or POST /api/sandbox/deposit.`,
   });
 }
 

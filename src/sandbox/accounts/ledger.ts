@@ -21,8 +21,13 @@ export interface WithdrawalResult {
   bookie: string;
 }
 
+/** How the bookmaker answers the next withdrawals: at once, held pending (resolved by a control call), or refused. */
+export type WithdrawalMode = 'completed' | 'pending' | 'failed';
+
 export class Ledger {
   private entries: Entry[] = [];
+  /** Set by POST /_sandbox/withdrawals/mode; back to completed on reset. */
+  withdrawalMode: WithdrawalMode = 'completed';
   private byBet = new Map<string, Entry>();
   private seq = 0;
   /** Distinguishes this run's ids from a previous run's (a client's store outlives a sandbox restart). */
@@ -36,6 +41,7 @@ export class Ledger {
   }
 
   reset(): void {
+    this.withdrawalMode = 'completed';
     this.entries = [];
     this.byBet.clear();
     this.seq = 0;
@@ -119,26 +125,61 @@ export class Ledger {
     return this.accounts.bookAccount(account_id).cash;
   }
 
-  /** Withdraws cash: refused (status failed) above the withdrawable balance, else completed at once. */
+  /**
+   * Withdraws cash: refused (status failed) above the withdrawable balance or when the mode says the bookmaker
+   * refuses; else the cash leaves at once and the withdrawal is completed, or pending until resolveWithdrawal.
+   */
   withdraw(account_id: string, amount: number): WithdrawalResult {
     const book = this.accounts.bookAccount(account_id);
-    if (amount > book.cash) {
+    if (amount > book.cash || this.withdrawalMode === 'failed') {
       return {
         success: false,
-        message: `Insufficient withdrawable balance: requested $${amount.toFixed(2)}, withdrawable $${book.cash.toFixed(2)}`,
+        message:
+          amount > book.cash
+            ? `Insufficient withdrawable balance: requested $${amount.toFixed(2)}, withdrawable $${book.cash.toFixed(2)}`
+            : 'The bookmaker declined the withdrawal',
         status: 'failed',
         bookie: book.bookie,
       };
     }
     book.cash = money(book.cash - amount);
-    const id = this.addMoneyMovement(account_id, 'withdrawal', amount, this.clock.now());
+    const pending = this.withdrawalMode === 'pending';
+    const id = this.addMoneyMovement(
+      account_id,
+      'withdrawal',
+      amount,
+      this.clock.now(),
+      pending ? 'pending' : 'completed',
+    );
     return {
       success: true,
-      message: `Withdrawal of $${amount.toFixed(2)} accepted`,
+      message: `Withdrawal of $${amount.toFixed(2)} ${pending ? 'pending at the bookmaker' : 'accepted'}`,
       withdrawal_id: id,
-      status: 'completed',
+      status: pending ? 'pending' : 'completed',
       bookie: book.bookie,
     };
+  }
+
+  /** A pending withdrawal completes, or fails and its cash goes back to the account. False when none is pending. */
+  resolveWithdrawal(withdrawal_id: string, status: 'completed' | 'failed'): boolean {
+    const entry = this.entries.find((e) => e.txn.id === withdrawal_id && e.txn.type === 'withdrawal');
+    if (entry?.txn.withdrawal_status !== 'pending') return false;
+    if (status === 'failed') {
+      const book = this.accounts.bookAccount(entry.account_id);
+      book.cash = money(book.cash + entry.txn.stake);
+      entry.txn.status = 'void';
+      entry.txn.pnl = 0;
+    } else entry.txn.status = 'cashed_out';
+    entry.txn.withdrawal_status = status;
+    entry.txn.settled_at = this.clock.now().toISOString();
+    return true;
+  }
+
+  /** A deposit into a bookmaker account (a member's money arriving): credits cash, lists a `deposit` transaction. */
+  deposit(account_id: string, amount: number): string {
+    const book = this.accounts.bookAccount(account_id);
+    book.cash = money(book.cash + amount);
+    return this.addMoneyMovement(account_id, 'deposit', amount, this.clock.now());
   }
 
   /** Transactions of one bookmaker account placed within `daysBack` days, newest first. */
@@ -161,23 +202,32 @@ export class Ledger {
     return `${prefix}-${this.runId}-${String(this.seq).padStart(6, '0')}`;
   }
 
-  // Deposits and withdrawals: stake is the amount, pnl the signed amount, status 'won' (in) / 'cashed_out' (out).
-  private addMoneyMovement(account_id: string, type: 'deposit' | 'withdrawal', amount: number, at: Date): string {
+  // Deposits and withdrawals: stake is the amount, pnl the signed amount, status 'won' (in) / 'cashed_out' (out);
+  // a withdrawal also carries the bookmaker's own state, and is 'pending' (no settled_at) while the bookmaker holds it.
+  private addMoneyMovement(
+    account_id: string,
+    type: 'deposit' | 'withdrawal',
+    amount: number,
+    at: Date,
+    withdrawal: 'pending' | 'completed' = 'completed',
+  ): string {
     const iso = at.toISOString();
+    const held = type === 'withdrawal' && withdrawal === 'pending';
     const id = this.nextId(type === 'deposit' ? 'dep' : 'wd');
     this.entries.push({
       account_id,
       txn: {
         id,
         type,
-        status: type === 'deposit' ? 'won' : 'cashed_out',
+        status: type === 'deposit' ? 'won' : held ? 'pending' : 'cashed_out',
         stake: amount,
         odds: null,
         pnl: type === 'deposit' ? amount : -amount,
         is_bonus_bet: false,
         placed_at: iso,
-        settled_at: iso,
+        settled_at: held ? null : iso,
         selections: [],
+        ...(type === 'withdrawal' ? { withdrawal_status: withdrawal } : {}),
       },
     });
     return id;

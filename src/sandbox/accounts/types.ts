@@ -103,6 +103,8 @@ export interface Transaction {
   placed_at: string;
   settled_at: string | null;
   selections: LedgerSelection[];
+  /** Withdrawals only: the bookmaker's own state (status is pending, cashed_out or void to match). */
+  withdrawal_status?: 'pending' | 'completed' | 'failed';
 }
 
 /** What the book does with a stake above the account's limit. */

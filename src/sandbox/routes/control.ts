@@ -9,7 +9,7 @@ import type { Sandbox } from '../core/sandbox.js';
 import { checkDocument, heldSnapshot, restoreDocument, restoreSnapshot, takeSnapshot } from '../core/snapshot.js';
 import { resetSandbox } from '../core/state.js';
 import { limitControlRoutes } from './limit-control.js';
-import { optionalBool, optionalString, requireInRange, requireString } from './validate.js';
+import { optionalBool, optionalString, requireInRange, requireMoney, requireString } from './validate.js';
 import { worldControlRoutes } from './world-control.js';
 
 /** Longest single clock step: a month of sandbox time (the events window); more in one call is refused. */
@@ -156,6 +156,49 @@ export const controlRoutes: Route[] = [
       const session = clientSession(sb, body);
       session.clientOnline = false;
       return ok({ session_id: session.session_id, client_online: false, status: session.status });
+    },
+  },
+  {
+    // A member's money arrives: {session_id, amount} credits the session's account and lists a `deposit`.
+    method: 'POST',
+    path: '/_sandbox/deposit',
+    auth: 'none',
+    handler: ({ sb, body }) => {
+      const session = clientSession(sb, body);
+      const amount = requireMoney(body, 'amount');
+      const deposit_id = sb.ledger.deposit(session.account_id, amount);
+      return ok({ deposit_id, session_id: session.session_id, cash: sb.ledger.available(session.account_id) });
+    },
+  },
+  {
+    // {mode: completed | pending | failed}: how the bookmaker answers the next withdrawals.
+    method: 'POST',
+    path: '/_sandbox/withdrawals/mode',
+    auth: 'none',
+    handler: ({ sb, body }) => {
+      const mode = requireString(body, 'mode');
+      if (mode !== 'completed' && mode !== 'pending' && mode !== 'failed') {
+        throw new ApiError(400, { detail: "Field 'mode' must be completed, pending or failed", field: 'mode' });
+      }
+      sb.ledger.withdrawalMode = mode;
+      return ok({ mode });
+    },
+  },
+  {
+    // {withdrawal_id, status: completed | failed}: a pending withdrawal is settled by the bookmaker.
+    method: 'POST',
+    path: '/_sandbox/withdrawals/resolve',
+    auth: 'none',
+    handler: ({ sb, body }) => {
+      const id = requireString(body, 'withdrawal_id');
+      const status = requireString(body, 'status');
+      if (status !== 'completed' && status !== 'failed') {
+        throw new ApiError(400, { detail: "Field 'status' must be completed or failed", field: 'status' });
+      }
+      if (!sb.ledger.resolveWithdrawal(id, status)) {
+        throw new ApiError(404, { detail: `No pending withdrawal '${id}'`, field: 'withdrawal_id' });
+      }
+      return ok({ withdrawal_id: id, status });
     },
   },
   ...worldControlRoutes,

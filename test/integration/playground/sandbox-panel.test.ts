@@ -160,6 +160,34 @@ describe('the Sandbox panel API over the embedded sandbox', () => {
     expect(again.body.settled).toBe(0);
   });
 
+  it('deposits $100 into the first active session, listed as a deposit at the gateway', async () => {
+    const res = await call(`${pg.url}/api/sandbox/deposit`, {});
+    expect(res.status).toBe(200);
+    const sessionId = String(res.body.session_id);
+    const listed = await fetch(`${sandbox.url}/v3/transactions`, {
+      method: 'POST',
+      headers: KEY,
+      body: JSON.stringify({ session_id: sessionId, days_back: 1, limit: 50 }),
+    });
+    const { correlation_id } = (await listed.json()) as { correlation_id: string };
+    const deadline = Date.now() + 10_000;
+    let txs: Array<{ id: string; type: string; stake: number }> | undefined;
+    while (!txs) {
+      const st = await fetch(`${sandbox.url}/api/bet_status`, {
+        method: 'POST',
+        headers: KEY,
+        body: JSON.stringify({ correlation_ids: [correlation_id] }),
+      });
+      const entry = (
+        (await st.json()) as { statuses: Array<{ status: string; result?: { transactions: typeof txs } }> }
+      ).statuses[0];
+      if (entry?.status === 'completed') txs = entry.result?.transactions;
+      else if (Date.now() > deadline) throw new Error('the transactions job stayed pending');
+      else await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(txs.find((t) => t.id === res.body.deposit_id)).toMatchObject({ type: 'deposit', stake: 100 });
+  });
+
   it('answers an unknown sandbox route with the ones that exist', async () => {
     const res = await call(`${pg.url}/api/sandbox/rewind`, { ms: 1 });
     expect(res.status).toBe(404);

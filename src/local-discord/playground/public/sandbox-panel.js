@@ -65,9 +65,11 @@ export function setupSandboxPanel(enabled) {
       const data = await call(path, body);
       take(data);
       status.textContent =
-        data.settled === undefined
-          ? `${label}: done. Settlement notices follow in the results channel (#results unless an admin changed it).`
-          : `Started events finished; ${data.settled} bet${data.settled === 1 ? '' : 's'} settled.`;
+        data.deposit_id !== undefined
+          ? `$100.00 deposited into session ${data.session_id}. A treasurer records it: /fund contribute member amount:100 session:${data.session_id}`
+          : data.settled === undefined
+            ? `${label}: done. Settlement notices follow in the results channel (#results unless an admin changed it).`
+            : `Started events finished; ${data.settled} bet${data.settled === 1 ? '' : 's'} settled.`;
     } catch (err) {
       status.textContent = `${label} failed: ${err.message}`;
     } finally {
@@ -83,6 +85,9 @@ export function setupSandboxPanel(enabled) {
   document
     .getElementById('settle-started')
     .addEventListener('click', () => act('Settle started events', '/api/sandbox/settle', {}));
+  document
+    .getElementById('deposit-100')
+    .addEventListener('click', () => act('Deposit $100', '/api/sandbox/deposit', {}));
 
   refresh();
   setInterval(show, 1_000);

@@ -1,0 +1,236 @@
+import {
+  AttachmentBuilder,
+  type ChatInputCommandInteraction,
+  InteractionContextType,
+  MessageFlags,
+  PermissionFlagsBits,
+  SlashCommandBuilder,
+} from 'discord.js';
+import type { BotContext } from '../src/bot/context.js';
+import type { Command } from '../src/bot/discord/command.js';
+import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
+import { type CashoutAsk, formatPrice, PRICE_SCALE, UNIT_SCALE } from '../src/bot/model/fund.js';
+import { stakeCentsOf } from '../src/bot/model/odds.js';
+import { getSettings } from '../src/bot/repos/guild-settings.js';
+import { askText, cashoutRequestView, fundCsv, membersView, statementView, strikeView } from '../src/bot/views/fund.js';
+
+const DAY_MS = 86_400_000;
+
+export const data = new SlashCommandBuilder()
+  .setName('fund')
+  .setDescription('The syndicate’s bank: members’ units at NAV, contributions, strikes and cash-outs')
+  .setContexts(InteractionContextType.Guild)
+  .addSubcommand((s) =>
+    s
+      .setName('contribute')
+      .setDescription('Record a member’s contribution (treasurer): units are issued at the next strike')
+      .addUserOption((o) => o.setName('member').setDescription('Whose money it is').setRequired(true))
+      .addNumberOption((o) =>
+        o.setName('amount').setDescription('Dollars deposited, e.g. 250 or 99.50').setRequired(true).setMinValue(0.01),
+      )
+      .addStringOption((o) =>
+        o
+          .setName('session')
+          .setDescription('The session the money was deposited into')
+          .setRequired(true)
+          .setAutocomplete(true),
+      )
+      .addStringOption((o) => o.setName('reference').setDescription('A bank or transfer reference').setMaxLength(80)),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('cashout')
+      .setDescription('Ask to cash out: an amount, a number of units, or all (redeemed at the next strike)')
+      .addNumberOption((o) => o.setName('amount').setDescription('Dollars').setMinValue(0.01))
+      .addNumberOption((o) => o.setName('units').setDescription('Units').setMinValue(0.000001))
+      .addBooleanOption((o) => o.setName('all').setDescription('Everything you hold')),
+  )
+  .addSubcommand((s) => s.setName('strike').setDescription('Strike NAV now and deal what is waiting (treasurer)'))
+  .addSubcommand((s) => s.setName('me').setDescription('Your units, their value, your profit and return'))
+  .addSubcommand((s) =>
+    s
+      .setName('nav')
+      .setDescription('NAV per unit over time, as a chart')
+      .addIntegerOption((o) =>
+        o.setName('days').setDescription('The last N days (default 90)').setMinValue(1).setMaxValue(3650),
+      ),
+  )
+  .addSubcommand((s) => s.setName('members').setDescription('Everyone’s units and value, summing to NAV (treasurer)'))
+  .addSubcommand((s) => s.setName('export').setDescription('Contributions, cash-outs and strikes as CSV (treasurer)'))
+  .addSubcommand((s) =>
+    s
+      .setName('paid')
+      .setDescription('Mark a withdrawn cash-out paid to the member (treasurer)')
+      .addStringOption((o) =>
+        o.setName('cashout').setDescription('The cash-out id (see /fund members)').setRequired(true),
+      ),
+  );
+
+/** A treasurer: Manage Server, or the fund's treasurer role set in /settings fund. */
+async function isTreasurer(
+  interaction: ChatInputCommandInteraction,
+  ctx: BotContext,
+  guildId: string,
+): Promise<boolean> {
+  if (interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) return true;
+  const { fundTreasurerRoleId } = await getSettings(ctx.store, guildId);
+  const member = interaction.member as { roles?: string[] | { cache?: Map<string, unknown> } } | null;
+  const roles = Array.isArray(member?.roles) ? member.roles : [...(member?.roles?.cache?.keys() ?? [])];
+  return fundTreasurerRoleId !== undefined && roles.includes(fundTreasurerRoleId);
+}
+
+const TREASURER_ONLY = new Set(['contribute', 'strike', 'members', 'export', 'paid']);
+
+export const execute: Command['execute'] = async (interaction, ctx) => {
+  const sub = interaction.options.getSubcommand();
+  // A cash-out above the tier is asked in the channel, where a checker can approve it; the rest is private.
+  await interaction.deferReply(sub === 'cashout' ? {} : { flags: MessageFlags.Ephemeral });
+  const guildId = interaction.guildId;
+  if (!guildId) return replyEphemeral(interaction, 'The fund belongs to a server: run /fund there.');
+  if (TREASURER_ONLY.has(sub) && !(await isTreasurer(interaction, ctx, guildId))) {
+    return replyEphemeral(
+      interaction,
+      'Only a treasurer can do that: members with Manage Server, or the treasurer role an admin sets with /settings fund.',
+    );
+  }
+  const fund = ctx.fund;
+  switch (sub) {
+    case 'contribute': {
+      const member = interaction.options.getUser('member', true);
+      const amount = interaction.options.getNumber('amount', true);
+      const amountCents = stakeCentsOf(amount);
+      if (amountCents === undefined)
+        return replyEphemeral(interaction, 'Amounts are dollars and whole cents, e.g. 250 or 99.50.');
+      const c = await fund.contribute({
+        guildId,
+        memberId: member.id,
+        amountCents,
+        sessionId: interaction.options.getString('session', true).trim(),
+        reference: interaction.options.getString('reference')?.trim() || null,
+        actor: interaction.user.id,
+      });
+      return replyEphemeral(
+        interaction,
+        `Recorded: <@${c.memberId}> contributed $${(c.amountCents / 100).toFixed(2)} into ${c.sessionId} (\`${c.contributionId}\`). Units are issued at the next strike's price.`,
+        'ok',
+      );
+    }
+    case 'cashout': {
+      const amount = interaction.options.getNumber('amount');
+      const units = interaction.options.getNumber('units');
+      const all = interaction.options.getBoolean('all') === true;
+      if ([amount !== null, units !== null, all].filter(Boolean).length !== 1) {
+        return replyEphemeral(interaction, 'Give exactly one of amount (dollars), units, or all: true.');
+      }
+      let ask: CashoutAsk;
+      if (amount !== null) {
+        const cents = stakeCentsOf(amount);
+        if (cents === undefined)
+          return replyEphemeral(interaction, 'Amounts are dollars and whole cents, e.g. 250 or 99.50.');
+        ask = { kind: 'amount', cents };
+      } else if (units !== null) {
+        ask = { kind: 'units', units: Math.round(units * UNIT_SCALE) };
+      } else ask = { kind: 'all' };
+      const { cashout, needsApproval } = await fund.requestCashout({ guildId, memberId: interaction.user.id, ask });
+      const view = cashoutRequestView(cashout, needsApproval);
+      const message = await interaction.editReply({
+        content: view.content ?? '',
+        embeds: view.embeds,
+        components: view.components,
+      });
+      await fund.repo.setCashoutMessage(cashout.cashoutId, interaction.channelId, message.id);
+      return;
+    }
+    case 'strike': {
+      const r = await fund.strike(guildId, { actor: interaction.user.id });
+      if (!r.ok)
+        return replyEphemeral(
+          interaction,
+          `Not struck: ${r.reason}. Nothing was dealt; try again when that is resolved.`,
+        );
+      const view = strikeView(r.strike);
+      await interaction.editReply({ content: 'Struck.', embeds: view.embeds, components: [] });
+      return;
+    }
+    case 'me': {
+      const view = statementView(await fund.statement(guildId, interaction.user.id));
+      await interaction.editReply({ content: '', embeds: view.embeds, components: [] });
+      return;
+    }
+    case 'nav': {
+      const days = interaction.options.getInteger('days') ?? 90;
+      const strikes = (await fund.repo.strikes(guildId, ctx.now() - days * DAY_MS)).filter((s) => s.unitsAfter > 0);
+      if (strikes.length === 0) return replyEphemeral(interaction, `No strike in the last ${days} days.`, 'info');
+      const { timezone } = await getSettings(ctx.store, guildId);
+      const label = new Intl.DateTimeFormat('en-CA', {
+        timeZone: timezone,
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      });
+      // Loaded on the first chart only, as /stats does.
+      const chart = await import('../src/bot/analytics/chart.js');
+      const png = chart.renderNavChart({
+        title: `NAV per unit · last ${days} day${days === 1 ? '' : 's'}`,
+        points: strikes.map((s) => ({ label: label.format(s.at), price: s.price / PRICE_SCALE / 100 })),
+      });
+      const last = strikes.at(-1)!;
+      await interaction.editReply({
+        content: `${strikes.length} strike${strikes.length === 1 ? '' : 's'}; last ${formatPrice(last.price)} a unit, NAV $${(last.navAfterCents / 100).toFixed(2)}.`,
+        files: [new AttachmentBuilder(png, { name: 'fund-nav.png' })],
+      });
+      return;
+    }
+    case 'members': {
+      const v = await fund.valuation(guildId);
+      const view = membersView({
+        last: v.last,
+        shares: v.shares,
+        residualCents: v.residualCents,
+        cashouts: await fund.repo.cashouts(guildId),
+      });
+      await interaction.editReply({ content: view.content ?? '', embeds: view.embeds, components: [] });
+      return;
+    }
+    case 'export': {
+      const csv = fundCsv({
+        contributions: await fund.repo.contributions(guildId),
+        cashouts: await fund.repo.cashouts(guildId),
+        strikes: await fund.repo.strikes(guildId, 0),
+      });
+      await interaction.editReply({
+        content: 'The fund’s contributions, cash-outs and strikes.',
+        files: [new AttachmentBuilder(Buffer.from(csv, 'utf8'), { name: 'fund.csv' })],
+      });
+      return;
+    }
+    case 'paid': {
+      const c = await fund.markPaid(
+        guildId,
+        interaction.options.getString('cashout', true).trim(),
+        interaction.user.id,
+      );
+      return replyEphemeral(
+        interaction,
+        `Marked paid: <@${c.memberId}> ${askText({ kind: 'amount', cents: c.cents ?? 0 })}.`,
+        'ok',
+      );
+    }
+  }
+};
+
+export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {
+  const typed = interaction.options.getFocused();
+  const sessions = (await ctx.catalog.peekSessions()) ?? [];
+  await respondChoices(
+    interaction,
+    matchText(sessions, typed, (s) => `${s.session_id} ${s.bookie}`).map((s) => ({
+      name: `${s.session_id} · ${s.bookie}${s.active ? '' : ' · inactive'}`,
+      value: s.session_id,
+    })),
+  );
+};
+
+export default { data, execute, autocomplete } satisfies Command;

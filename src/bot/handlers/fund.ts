@@ -1,0 +1,55 @@
+// Handlers of a fund cash-out above the tier (`fund:*` custom ids): Approve and Reject, by a checker other than the member.
+import { PermissionFlagsBits } from 'discord.js';
+import type { ComponentHandler, ComponentInteraction } from '../discord/component-handler.js';
+import { replyEphemeral } from '../discord/interact.js';
+import { getSettings } from '../repos/guild-settings.js';
+import { cashoutRequestView } from '../views/fund.js';
+
+/** A checker: Manage Server, the fund's treasurer role, or the desk's approver role. */
+async function isChecker(interaction: ComponentInteraction, guildId: string, store: Parameters<typeof getSettings>[0]) {
+  if (interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) return true;
+  const s = await getSettings(store, guildId);
+  const member = interaction.member as { roles?: string[] | { cache?: Map<string, unknown> } } | null;
+  const roles = Array.isArray(member?.roles) ? member.roles : [...(member?.roles?.cache?.keys() ?? [])];
+  return [s.fundTreasurerRoleId, s.approverRoleId].some((r) => r !== undefined && roles.includes(r));
+}
+
+const decide =
+  (approve: boolean): ComponentHandler =>
+  async (interaction, [cashoutId], ctx) => {
+    if (!interaction.isButton()) return;
+    await interaction.deferUpdate();
+    const guildId = interaction.guildId;
+    const asked = await ctx.fund.repo.cashout(cashoutId ?? '');
+    if (asked?.memberId === interaction.user.id) {
+      return replyEphemeral(
+        interaction,
+        'You asked for this cash-out, so you cannot approve it. Another treasurer or approver must.',
+      );
+    }
+    if (!guildId || !(await isChecker(interaction, guildId, ctx.store))) {
+      return replyEphemeral(
+        interaction,
+        'Only a treasurer or an approver can decide a cash-out (Manage Server, or the roles set in /settings).',
+      );
+    }
+    const r = await ctx.fund.repo.decideCashout(cashoutId ?? '', interaction.user.id, approve, ctx.now());
+    if (!r.ok) {
+      return replyEphemeral(
+        interaction,
+        r.why === 'own'
+          ? 'You asked for this cash-out, so you cannot approve it. Another treasurer or approver must.'
+          : 'This cash-out is no longer waiting for a decision.',
+      );
+    }
+    const view = cashoutRequestView(r.cashout, true);
+    await interaction.editReply({ embeds: view.embeds, components: view.components });
+    await replyEphemeral(
+      interaction,
+      approve ? 'Approved: it is redeemed at the next strike.' : 'Rejected: nothing is redeemed.',
+      'ok',
+    );
+  };
+
+export const fundApprove = decide(true);
+export const fundReject = decide(false);

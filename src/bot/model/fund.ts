@@ -1,0 +1,349 @@
+/**
+ * The syndicate's bank as arithmetic: NAV, units, dealing at a strike, the performance fee and members' shares.
+ * Pure (docs/fund.md, decisions 1700–1702). Money is whole cents; units are fixed-point integers with
+ * UNIT_DECIMALS decimals (1 unit = UNIT_SCALE). Products are taken in BigInt, so no step loses a cent to floats.
+ *
+ * The rounding rule, one for everything: **rounding favours the fund**. Units issued are rounded down, cash paid
+ * for units redeemed is rounded down, units cancelled for a cash amount are rounded up, a fee is rounded down;
+ * the fraction left over stays in NAV, shared by every unit. When NAV is shared out among members for a
+ * statement, each member gets the whole cents below their exact share and the cents left over (fewer than the
+ * number of members) go one each to the largest fractional parts, ties to the member who joined first; the
+ * residual is shown with the statement.
+ */
+
+export const UNIT_DECIMALS = 6;
+export const UNIT_SCALE = 10 ** UNIT_DECIMALS;
+/** Price precision: prices are kept as cents × PRICE_SCALE per unit (a millionth of a cent). */
+export const PRICE_SCALE = 1_000_000;
+
+const big = (n: number) => BigInt(n);
+const num = (n: bigint) => Number(n);
+const floorDiv = (a: bigint, b: bigint) => {
+  const q = a / b;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
+};
+const ceilDiv = (a: bigint, b: bigint) => -floorDiv(-a, b);
+
+/** What NAV is made of, each in cents. Bonus tokens are not cash: `bonusCents` is read and left out. */
+export interface NavInputs {
+  sessions: ReadonlyArray<{ sessionId: string; balanceCents: number; bonusCents: number }>;
+  /** Stake of the fund's placed bets not yet settled, at cost (decision 1701). */
+  openStakeCents: number;
+  /** Withdrawn from a session for a cash-out and not yet marked paid to the member. */
+  withdrawnUnpaidCents: number;
+  /** Redemptions struck and not yet paid (a liability until the member is paid). */
+  owedRedemptionsCents: number;
+  /** Performance fee accrued and not yet paid to the manager. */
+  feesAccruedCents: number;
+  /** Contributions recorded (the money is in a session) but not yet dealt: theirs, not the fund's, until dealt. */
+  pendingContributionsCents: number;
+}
+
+export interface Nav {
+  cashCents: number;
+  bonusCents: number;
+  navCents: number;
+}
+
+/** NAV = cash (balance − bonus) + open stake + withdrawn-not-paid − owed redemptions − fees − pending contributions. */
+export function navOf(i: NavInputs): Nav {
+  const cashCents = i.sessions.reduce((a, s) => a + s.balanceCents - s.bonusCents, 0);
+  const bonusCents = i.sessions.reduce((a, s) => a + s.bonusCents, 0);
+  const navCents =
+    cashCents +
+    i.openStakeCents +
+    i.withdrawnUnpaidCents -
+    i.owedRedemptionsCents -
+    i.feesAccruedCents -
+    i.pendingContributionsCents;
+  return { cashCents, bonusCents, navCents };
+}
+
+/** A strike's price: NAV over units (or the opening price when no unit is out yet). */
+export interface Book {
+  navCents: number;
+  units: number;
+}
+
+/** Price per whole unit in cents × PRICE_SCALE (rounded down; for display and the high-water mark). */
+export function priceOf(book: Book, openingPriceCents: number): number {
+  if (book.units === 0) return openingPriceCents * PRICE_SCALE;
+  return num(floorDiv(big(book.navCents) * big(UNIT_SCALE) * big(PRICE_SCALE), big(book.units)));
+}
+
+/** Dollars per unit with six decimals, rounded down as the price is: $1.052341. */
+export function formatPrice(priceScaled: number): string {
+  const micro = Math.floor(priceScaled / 100); // millionths of a dollar
+  return `$${Math.floor(micro / 1_000_000).toLocaleString('en-US')}.${String(micro % 1_000_000).padStart(6, '0')}`;
+}
+
+/** Units with UNIT_DECIMALS decimals: 1,234.500000. */
+export function formatUnits(units: number): string {
+  const whole = Math.trunc(units / UNIT_SCALE);
+  const frac = String(Math.abs(units % UNIT_SCALE)).padStart(UNIT_DECIMALS, '0');
+  return `${units < 0 ? '-' : ''}${Math.abs(whole).toLocaleString('en-US')}.${frac}`;
+}
+
+/**
+ * Why a book cannot deal: no NAV to price units at while units are out, or, before the first units, money in the
+ * sessions that no contribution accounts for (it would fall to whoever is dealt first).
+ */
+export function cannotDeal(book: Book): string | undefined {
+  if (book.units === 0 && book.navCents !== 0) {
+    return `the fund's sessions hold ${book.navCents < 0 ? '-' : ''}$${(Math.abs(book.navCents) / 100).toFixed(2)} that no contribution accounts for: record whose money it is as a contribution, then strike again`;
+  }
+  if (book.units > 0 && book.navCents <= 0) {
+    return `NAV is ${book.navCents / 100 < 0 ? 'below' : 'at'} zero with units outstanding: no price to deal at`;
+  }
+  return undefined;
+}
+
+/** Units issued for a contribution at the strike (rounded down). */
+export function unitsFor(amountCents: number, book: Book, openingPriceCents: number): number {
+  if (book.units === 0) return num(floorDiv(big(amountCents) * big(UNIT_SCALE), big(openingPriceCents)));
+  return num(floorDiv(big(amountCents) * big(book.units), big(book.navCents)));
+}
+
+/** Cash for units redeemed at the strike (rounded down). */
+export function centsFor(units: number, book: Book): number {
+  if (book.units === 0) return 0;
+  return num(floorDiv(big(units) * big(book.navCents), big(book.units)));
+}
+
+/** A cash-out request: an amount of money, a number of units, or everything the member holds. */
+export type CashoutAsk = { kind: 'amount'; cents: number } | { kind: 'units'; units: number } | { kind: 'all' };
+
+/**
+ * A redemption at the strike: the units cancelled and the cents owed. An amount cancels the units that buy it,
+ * rounded up; asking for more than the member holds redeems all they hold.
+ */
+export function redemptionFor(ask: CashoutAsk, holding: number, book: Book): { units: number; cents: number } {
+  if (holding <= 0 || book.units === 0 || book.navCents <= 0) return { units: 0, cents: 0 };
+  if (ask.kind === 'amount') {
+    const units = num(ceilDiv(big(ask.cents) * big(book.units), big(book.navCents)));
+    if (units < holding) return { units, cents: ask.cents };
+  }
+  const units = ask.kind === 'units' ? Math.min(ask.units, holding) : holding;
+  return { units, cents: centsFor(units, book) };
+}
+
+/** A performance fee: a share of the gain per unit above the high-water mark (off when rateBps is 0). */
+export interface FeeTerms {
+  rateBps: number;
+  /** Highest price (cents × PRICE_SCALE per unit) a fee has been charged up to; 0: none yet. */
+  highWaterPrice: number;
+}
+
+/**
+ * The fee accrued at a strike and the high-water mark after it: rateBps of (NAV − units × high-water price),
+ * rounded down; the mark moves to the price after the fee when that is higher. No fee before the first mark.
+ */
+export function feeAt(book: Book, terms: FeeTerms): { feeCents: number; highWaterPrice: number } {
+  if (book.units === 0) return { feeCents: 0, highWaterPrice: terms.highWaterPrice };
+  const price = priceOf(book, 0);
+  if (terms.rateBps <= 0 || terms.highWaterPrice === 0) {
+    return { feeCents: 0, highWaterPrice: Math.max(terms.highWaterPrice, terms.highWaterPrice === 0 ? price : 0) };
+  }
+  const markValue = ceilDiv(big(terms.highWaterPrice) * big(book.units), big(UNIT_SCALE) * big(PRICE_SCALE));
+  const gain = big(book.navCents) - markValue;
+  if (gain <= 0n) return { feeCents: 0, highWaterPrice: terms.highWaterPrice };
+  const feeCents = num(floorDiv(gain * big(terms.rateBps), 10_000n));
+  const after = priceOf({ navCents: book.navCents - feeCents, units: book.units }, 0);
+  return { feeCents, highWaterPrice: Math.max(terms.highWaterPrice, after) };
+}
+
+export interface DealIn {
+  id: string;
+  memberId: string;
+  cents: number;
+}
+export interface DealOut {
+  id: string;
+  memberId: string;
+  ask: CashoutAsk;
+}
+export interface Dealt {
+  id: string;
+  memberId: string;
+  units: number;
+  cents: number;
+}
+
+export interface StrikeResult {
+  /** NAV before the fee and dealing, from the inputs. */
+  grossNavCents: number;
+  feeCents: number;
+  highWaterPrice: number;
+  /** NAV after the fee and before dealing: the strike's price is this over `unitsBefore`. */
+  navCents: number;
+  unitsBefore: number;
+  price: number;
+  issued: Dealt[];
+  redeemed: Dealt[];
+  /** After dealing: NAV + contributions − redemptions, and units outstanding. */
+  navAfterCents: number;
+  unitsAfter: number;
+  /** Members' units after dealing. */
+  holdings: Map<string, number>;
+  /** Why nothing was dealt (requests stay pending), if so. */
+  held?: string;
+}
+
+/**
+ * One strike: accrue the fee, price units, issue units for contributions, redeem cash-outs. Contributions are
+ * dealt before cash-outs at the same price, so a member's own contribution can be cashed out at that strike.
+ */
+export function strike(input: {
+  nav: Nav;
+  units: number;
+  holdings: ReadonlyMap<string, number>;
+  contributions: readonly DealIn[];
+  cashouts: readonly DealOut[];
+  fee: FeeTerms;
+  openingPriceCents: number;
+}): StrikeResult {
+  const { feeCents, highWaterPrice } = feeAt({ navCents: input.nav.navCents, units: input.units }, input.fee);
+  const book: Book = { navCents: input.nav.navCents - feeCents, units: input.units };
+  const holdings = new Map(input.holdings);
+  const base = {
+    grossNavCents: input.nav.navCents,
+    feeCents,
+    highWaterPrice,
+    navCents: book.navCents,
+    unitsBefore: book.units,
+    price: priceOf(book, input.openingPriceCents),
+  };
+  const held = cannotDeal(book);
+  if (held) {
+    return { ...base, issued: [], redeemed: [], navAfterCents: book.navCents, unitsAfter: book.units, holdings, held };
+  }
+  const issued = input.contributions.map((c): Dealt => {
+    const units = unitsFor(c.cents, book, input.openingPriceCents);
+    holdings.set(c.memberId, (holdings.get(c.memberId) ?? 0) + units);
+    return { id: c.id, memberId: c.memberId, units, cents: c.cents };
+  });
+  const inCents = issued.reduce((a, d) => a + d.cents, 0);
+  const inUnits = issued.reduce((a, d) => a + d.units, 0);
+  const afterIn: Book = { navCents: book.navCents + inCents, units: book.units + inUnits };
+  const redeemed = input.cashouts.map((c): Dealt => {
+    // At the strike's price; at the opening strike (no units before it) at the price the contributions paid.
+    const r = redemptionFor(c.ask, holdings.get(c.memberId) ?? 0, book.units === 0 ? afterIn : book);
+    holdings.set(c.memberId, (holdings.get(c.memberId) ?? 0) - r.units);
+    return { id: c.id, memberId: c.memberId, ...r };
+  });
+  const outCents = redeemed.reduce((a, d) => a + d.cents, 0);
+  const outUnits = redeemed.reduce((a, d) => a + d.units, 0);
+  return {
+    ...base,
+    issued,
+    redeemed,
+    navAfterCents: afterIn.navCents - outCents,
+    unitsAfter: afterIn.units - outUnits,
+    holdings,
+  };
+}
+
+export interface Share {
+  memberId: string;
+  units: number;
+  cents: number;
+  /** Whether this member got one of the residual cents. */
+  residualCent: boolean;
+}
+
+/**
+ * NAV shared among members by their units: whole cents below each exact share, then the cents left over one
+ * each to the largest fractional parts (ties: the order given, oldest member first). The values sum to NAV.
+ */
+export function shares(
+  members: ReadonlyArray<{ memberId: string; units: number }>,
+  book: Book,
+): { shares: Share[]; residualCents: number } {
+  const total = big(book.units);
+  if (total === 0n) {
+    return { shares: members.map((m) => ({ ...m, cents: 0, residualCent: false })), residualCents: 0 };
+  }
+  const exact = members.map((m, i) => {
+    const scaled = big(m.units) * big(book.navCents);
+    return { i, floor: floorDiv(scaled, total), rem: scaled - floorDiv(scaled, total) * total };
+  });
+  const floors = exact.reduce((a, e) => a + e.floor, 0n);
+  const residual = num(big(book.navCents) - floors);
+  const order = [...exact].sort((a, b) => (a.rem === b.rem ? a.i - b.i : a.rem > b.rem ? -1 : 1));
+  const extra = new Set(order.slice(0, Math.max(0, residual)).map((e) => e.i));
+  return {
+    shares: members.map((m, i) => ({
+      memberId: m.memberId,
+      units: m.units,
+      cents: num((exact[i] as { floor: bigint }).floor) + (extra.has(i) ? 1 : 0),
+      residualCent: extra.has(i),
+    })),
+    residualCents: residual,
+  };
+}
+
+/** Money-weighted figures for one member: value now against money in and out. */
+export function memberReturn(m: { valueCents: number; contributedCents: number; cashedOutCents: number }): {
+  profitCents: number;
+  /** Profit over money contributed, or null before any contribution. */
+  returnRatio: number | null;
+} {
+  const profitCents = m.valueCents + m.cashedOutCents - m.contributedCents;
+  return { profitCents, returnRatio: m.contributedCents > 0 ? profitCents / m.contributedCents : null };
+}
+
+/** Dealing days: daily at a time, or weekly on a weekday at a time, in the server's time zone. */
+export type StrikeSchedule = { every: 'day'; at: string } | { every: 'week'; weekday: number; at: string };
+
+/** The dealing day key of an instant under a schedule (one strike per key), or undefined before the time. */
+export function dealingKey(
+  schedule: StrikeSchedule,
+  local: { day: string; weekday: number; minutes: number },
+): string | undefined {
+  const [h, m] = schedule.at.split(':').map(Number);
+  const due = (h ?? 0) * 60 + (m ?? 0);
+  if (local.minutes < due) return undefined;
+  if (schedule.every === 'week' && local.weekday !== schedule.weekday) return undefined;
+  return local.day;
+}
+
+const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+
+/** `daily 18:00` or `weekly mon 18:00` (24-hour time in the server's zone) to a schedule, or a message. */
+export function parseSchedule(text: string): StrikeSchedule | { error: string } {
+  const m = /^\s*(daily|weekly)\s+(?:(sun|mon|tue|wed|thu|fri|sat)[a-z]*\s+)?([01]?\d|2[0-3]):([0-5]\d)\s*$/i.exec(
+    text,
+  );
+  const hint = 'Write `daily 18:00` or `weekly mon 18:00` (24-hour time in the server’s time zone).';
+  if (!m) return { error: `Not a dealing schedule: "${text}". ${hint}` };
+  const at = `${String(m[3]).padStart(2, '0')}:${m[4]}`;
+  if (m[1]?.toLowerCase() === 'daily') {
+    if (m[2]) return { error: `A daily schedule names no weekday. ${hint}` };
+    return { every: 'day', at };
+  }
+  if (!m[2]) return { error: `A weekly schedule names its weekday. ${hint}` };
+  return { every: 'week', weekday: WEEKDAYS.indexOf(m[2].toLowerCase()), at };
+}
+
+/** The local day, weekday (0 = Sunday) and minutes past midnight of an instant in a time zone. */
+export function localParts(instant: number, zone: string): { day: string; weekday: number; minutes: number } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      weekday: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(instant)
+      .map((p) => [p.type, p.value]),
+  );
+  return {
+    day: `${parts.year}-${parts.month}-${parts.day}`,
+    weekday: WEEKDAYS.indexOf(String(parts.weekday).slice(0, 3).toLowerCase()),
+    minutes: Number(parts.hour) * 60 + Number(parts.minute),
+  };
+}

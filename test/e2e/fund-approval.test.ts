@@ -1,0 +1,97 @@
+import type { APIUser } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GatewayClient } from '../../src/gateway/index.js';
+import type { LocalMessage } from '../../src/local-discord/index.js';
+import { API_KEY, type Desk, startDesk } from '../support/harness.js';
+import { findControl, textOf } from '../support/messages.js';
+import { until } from '../support/wait.js';
+
+/**
+ * A cash-out above the tier through the local Discord: the member's request is posted with Approve and Reject; the
+ * member cannot approve their own, a member who is no checker cannot either, and the treasurer's approval makes it
+ * wait for the next strike. Only a treasurer records contributions. Then /fund nav draws the strikes as a PNG and
+ * /fund export attaches the fund as CSV.
+ */
+describe('the fund through the local Discord: a cash-out’s checker, the NAV chart, the export', () => {
+  let desk: Desk;
+
+  beforeAll(async () => {
+    desk = await startDesk();
+  }, 60_000);
+  afterAll(() => desk?.close());
+
+  async function command(
+    user: APIUser,
+    subcommand: string,
+    options: Record<string, string | number | boolean>,
+    done: RegExp,
+    name = 'fund',
+  ) {
+    const ix = await desk.ld.sendCommand({ user, channelId: desk.ld.channelIds.bets, name, subcommand, options });
+    return until(`/${name} ${subcommand} to answer ${done}`, () => ix.responses().find((m) => done.test(textOf(m))), {
+      timeoutMs: 20_000,
+      seen: () => ix.responses().map(textOf).join(' | '),
+    });
+  }
+
+  async function click(user: APIUser, message: LocalMessage, label: RegExp, done: RegExp): Promise<string> {
+    const control = findControl(message, label);
+    if (!control) throw new Error(`no ${label} on ${textOf(message)}`);
+    const ix = await desk.ld.clickButton({ user, message: message.id, customId: control.customId });
+    const reply = await until(`the answer to ${label}`, () => ix.responses().find((m) => done.test(textOf(m))), {
+      timeoutMs: 20_000,
+      seen: () => ix.responses().map(textOf).join(' | '),
+    });
+    return textOf(reply);
+  }
+
+  it('refuses the member and a non-checker, and takes the treasurer’s approval', async () => {
+    const { admin, bettor, viewer } = desk.ld.users;
+    const gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    const session = (await gw.sessions.list()).find((s) => s.bookie === 'bookie_a' && s.active)?.session_id ?? '';
+    const b = await gw.balances.get({ session_id: session });
+    await gw.close();
+    const cash = Math.round(b.balance * 100) - Math.round((b.bonus_balance ?? 0) * 100);
+
+    await command(viewer, 'contribute', { member: viewer.id, amount: 10, session }, /Only a treasurer can do that/);
+    await command(
+      admin,
+      'contribute',
+      { member: bettor.id, amount: cash / 100, session, reference: 'opening' },
+      /Recorded/,
+    );
+    await command(admin, 'strike', {}, /Struck/);
+    await command(admin, 'fund', { cashout_tier: 1 }, /Saved/, 'settings');
+
+    const request = await command(bettor, 'cashout', { amount: 5 }, /asks to cash out \$5\.00/);
+    expect(findControl(request, /^Approve$/)).toBeDefined();
+    expect(await click(bettor, request, /^Approve$/, /cannot approve it/)).toMatch(/You asked for this cash-out/);
+    expect(await click(viewer, request, /^Approve$/, /Only a treasurer or an approver/)).toBeTruthy();
+    expect(await click(admin, request, /^Approve$/, /Approved: it is redeemed at the next strike/)).toBeTruthy();
+    const edited = await until('the request to show its approval', () => {
+      const m = desk.ld.message(request.id);
+      return m && /Approved by/.test(textOf(m)) ? m : undefined;
+    });
+    expect(findControl(edited, /^Approve$/)).toBeUndefined();
+    const [row] = await desk.bot.store.query<{ state: string; approved_by: string }>(
+      'SELECT state, approved_by FROM fund_cashouts',
+    );
+    expect(row).toEqual({ state: 'pending', approved_by: admin.id });
+  });
+
+  it('draws NAV per unit as a PNG and exports the fund as CSV', async () => {
+    const { admin } = desk.ld.users;
+    const nav = await command(admin, 'nav', {}, /strike.*a unit, NAV/);
+    const chart = nav.attachments.find((a) => a.filename === 'fund-nav.png');
+    expect(chart?.content_type).toBe('image/png');
+    const png = Buffer.from(await (await fetch(chart!.url)).arrayBuffer());
+    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    const exported = await command(admin, 'export', {}, /contributions, cash-outs and strikes/);
+    const csv = await (await fetch(exported.attachments.find((a) => a.filename === 'fund.csv')!.url)).text();
+    expect(csv.split('\r\n')[0]).toBe(
+      '"kind","id","at","member","amount","units","state","strike","price","nav","detail"',
+    );
+    expect(csv).toMatch(/"strike",.*"struck"/);
+    expect(csv).toMatch(/"cashout",.*"pending"/);
+  });
+});

@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../src/bot/config/logger.js';
+import { FundService } from '../../../src/bot/ledger/fund-service.js';
+import type { MessageView } from '../../../src/bot/model/limits.js';
+import { updateSettings } from '../../../src/bot/repos/guild-settings.js';
+import { type BotStore, openStore } from '../../../src/bot/store/index.js';
+import { GatewayClient } from '../../../src/gateway/index.js';
+import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
+
+const GUILD = 'g-fund';
+const at = (day: number, h: number, m: number) => Date.UTC(2026, 0, day, h, m);
+
+/**
+ * The leader's beat against the sandbox gateway over HTTP: a scheduled strike runs once per dealing day, a strike
+ * that cannot be trusted posts why once and is tried again, and the monthly statement is posted once a month.
+ */
+describe('the fund beat', () => {
+  let dir: string;
+  let store: BotStore;
+  let sandbox: RunningSandbox;
+  let gateway: GatewayClient;
+  let now = 0;
+  const posts = new Map<string, { channelId: string; view: MessageView }>();
+  let fund: FundService;
+  let session = '';
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'fund-beat-'));
+    store = await openStore(`sqlite://${join(dir, 'bot.sqlite')}`);
+    sandbox = await startSandbox({ port: 0, quiet: true, control: true, seed: 1 });
+    gateway = new GatewayClient({ baseUrl: sandbox.url, apiKey: 'sandbox-key-alpha' });
+    fund = new FundService({
+      store,
+      gateway,
+      outbox: {
+        has: async (key) => posts.has(key.replace(/^create:/, '')),
+        create: async (key, channelId, view) => void posts.set(key, { channelId, view }),
+      },
+      logger: createLogger({ level: 'error', write: () => undefined }),
+      now: () => now,
+      callbackUrl: undefined,
+    });
+    session = (await gateway.sessions.list()).find((s) => s.bookie === 'bookie_b' && s.active)?.session_id ?? '';
+    const b = await gateway.balances.get({ session_id: session });
+    await updateSettings(store, GUILD, (s) => ({ ...s, resultsChannelId: 'results', fundSchedule: 'daily 09:00' }));
+    now = at(10, 8, 0);
+    // The bank already in the session is the first member's opening contribution.
+    const cash = Math.round(b.balance * 100) - Math.round((b.bonus_balance ?? 0) * 100);
+    await fund.contribute({
+      guildId: GUILD,
+      memberId: 'ann',
+      amountCents: cash,
+      sessionId: session,
+      reference: null,
+      actor: 'admin',
+    });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await store?.close();
+    await sandbox?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const strikes = async () =>
+    (await store.query('SELECT dealing_key FROM fund_strikes ORDER BY at')).map((r) => r.dealing_key);
+
+  it('strikes once on the dealing day, from its time on', async () => {
+    now = at(10, 8, 59);
+    await fund.tick([GUILD]);
+    expect(await strikes()).toEqual([]);
+    now = at(10, 9, 1);
+    await fund.tick([GUILD]);
+    now = at(10, 9, 30);
+    await fund.tick([GUILD]);
+    expect(await strikes()).toEqual(['2026-01-10']);
+    const struck = await fund.repo.lastStrike(GUILD);
+    expect(posts.get(`fund-strike:${struck?.strikeId}`)?.channelId).toBe('results');
+    expect((await fund.lastStrike(GUILD))?.units).toBeGreaterThan(0);
+  });
+
+  it('says once why a dealing day is not struck, and strikes it at a later check', async () => {
+    await store.query(
+      `INSERT INTO bet_records (placement_id, slip_id, guild_key, channel_id, user_id, session_id, bookie, day,
+         stake_cents, payload, state, created_at, updated_at) VALUES ('p1', 's1', ?, 'c', 'u', ?, 'bookie_b', 'd', 500, '{}', 'unknown', 1, 1)`,
+      GUILD,
+      session,
+    );
+    now = at(11, 9, 5);
+    await fund.tick([GUILD]);
+    now = at(11, 9, 6);
+    await fund.tick([GUILD]);
+    const notice = posts.get(`fund-held:${GUILD}:2026-01-11`);
+    expect(notice?.view.content).toMatch(/not struck yet: 1 bet is in flight or unresolved \(unknown\).*tried again/);
+    expect(await strikes()).toEqual(['2026-01-10']);
+    await store.query("UPDATE bet_records SET state = 'not_placed' WHERE placement_id = 'p1'");
+    now = at(11, 9, 7);
+    await fund.tick([GUILD]);
+    expect(await strikes()).toEqual(['2026-01-10', '2026-01-11']);
+  });
+
+  it('posts the monthly statement once a month', async () => {
+    const monthly = [...posts.keys()].filter((k) => k.startsWith(`fund-month:${GUILD}:`));
+    expect(monthly).toEqual([`fund-month:${GUILD}:2026-01`]);
+    expect(textOf(posts.get(monthly[0] as string)?.view)).toMatch(/<@ann>: [\d,]+\.\d{6} units/);
+  });
+});
+
+const textOf = (v: MessageView | undefined) => `${v?.content ?? ''} ${JSON.stringify(v?.embeds ?? [])}`;
