@@ -10,6 +10,7 @@ import type { Command } from '../src/bot/discord/command.js';
 import { respondChoices } from '../src/bot/discord/interact.js';
 import { ownerOf, putRef } from '../src/bot/discord/refs.js';
 import type { BestPriceRef } from '../src/bot/handlers/compare.js';
+import { getSettings } from '../src/bot/repos/guild-settings.js';
 import { compareView } from '../src/bot/views/compare.js';
 
 export const data = new SlashCommandBuilder()
@@ -29,12 +30,13 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   const epk = await resolveEventOption(ctx, interaction.options.getString('event', true));
   const market = interaction.options.getString('market', true).trim();
   const selection = interaction.options.getString('selection')?.trim() || undefined;
-  const result = await compareMarket(ctx, { epk, market, ...(selection ? { selection } : {}) });
+  const chosen = interaction.guildId ? (await getSettings(ctx.store, interaction.guildId)).sessions : {};
+  const result = await compareMarket(ctx, { epk, market, chosen, ...(selection ? { selection } : {}) });
   const betRefs = new Map<string, string>();
   for (const row of result.rows) {
-    if (!row.best || row.best.price === null) continue;
+    if (!row.best) continue;
     const { bookie, marketRef, sessionId } = row.best;
-    const ref: BestPriceRef = { epk, bookie, marketRef, sessionId };
+    const ref: BestPriceRef = { epk, bookie, marketRef, sessionId, market, selection: row.key };
     betRefs.set(row.key, await putRef(ctx.store, ref, ownerOf(interaction)));
   }
   const view = compareView({ ...result, betRefs });

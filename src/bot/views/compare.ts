@@ -1,7 +1,7 @@
 import { ButtonStyle, ComponentType } from 'discord.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { COLOUR } from '../model/colours.js';
-import type { SelectionComparison } from '../model/compare.js';
+import type { BookPrice, SelectionComparison } from '../model/compare.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { formatOdds } from '../model/odds.js';
 
@@ -14,7 +14,7 @@ export function compareView(input: {
 }): MessageView {
   const buttons = input.rows.flatMap((r) => {
     const ref = input.betRefs.get(r.key);
-    if (!ref || !r.best || r.best.price === null) return [];
+    if (!ref || !r.best) return [];
     return [
       {
         type: ComponentType.Button as const,
@@ -33,26 +33,28 @@ export function compareView(input: {
       {
         title: clip(`Compare · ${input.marketLabel}`, LIMITS.embedTitle),
         description: clip(
-          `${input.eventName}\nLive prices from a price check at every book; ⭐ marks the best.`,
+          `${input.eventName}\nLive prices from a price check at every book; ⭐ marks the best a bet can go to.`,
           LIMITS.embedDescription,
         ),
         color: COLOUR.info,
         fields: input.rows.slice(0, LIMITS.embedFields).map((r) => ({
           name: clip(r.label, LIMITS.fieldName),
-          value: clip(
-            r.books
-              .map((b) =>
-                b.price === null
-                  ? `${b.bookie}: no price${b.error ? ` (${b.error})` : ''}`
-                  : `${b === r.best ? '⭐ **' : ''}${b.bookie}: ${formatOdds(b.price)}${b === r.best ? '**' : ''}`,
-              )
-              .join('\n') || '–',
-            LIMITS.fieldValue,
-          ),
+          value: clip(r.books.map((b) => bookLine(b, b === r.best)).join('\n') || '–', LIMITS.fieldValue),
           inline: true,
         })),
       },
     ],
     components: rows,
   });
+}
+
+/** One book's line: its price (⭐ when best), with why a bet cannot go there; or why it has no price. */
+export function bookLine(b: BookPrice, best: boolean): string {
+  if (b.price === null) {
+    if (b.why) return `${b.bookie}: ${b.why}`;
+    return `${b.bookie}: no live price (${b.error ?? 'the price check returned none for this selection'})`;
+  }
+  const price = `${b.bookie}: ${formatOdds(b.price)}`;
+  if (best) return `⭐ **${price}**`;
+  return b.why ? `${price} (cannot bet here: ${b.why})` : price;
 }
