@@ -11,6 +11,7 @@ import { memory } from './figures/memory.js';
 import { pollCoalescing } from './figures/poll-coalescing.js';
 import { resultLatency } from './figures/result-latency.js';
 import { slowBodies } from './figures/slow-bodies.js';
+import { START_TARGET, startUnchanged } from './figures/start-unchanged.js';
 import { statsChart } from './figures/stats-chart.js';
 import { storeConfirm } from './figures/store-confirm.js';
 import { validationCost } from './figures/validation-cost.js';
@@ -199,5 +200,10 @@ export const FIGURES: FigureSpec[] = [
       },
     ],
     run: approveAck,
+  },
+  {
+    id: 25,
+    rows: [{ name: '25 npm start to the address, nothing changed', unit: 'ms', target: START_TARGET }],
+    run: startUnchanged,
   },
 ];
