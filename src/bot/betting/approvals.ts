@@ -149,8 +149,9 @@ export class Approvals {
     }
     const settings = await getSettings(this.d.store, p.guildId);
     const policy = approvalPolicy(settings);
-    if (!mayApprove(member, policy.approverRoleId)) return { kind: 'not_approver', roleId: policy.approverRoleId };
+    // The proposer hears the true reason first, whatever their roles: they proposed it.
     if (member.id === p.proposerId) return { kind: 'self' };
+    if (!mayApprove(member, policy.approverRoleId)) return { kind: 'not_approver', roleId: policy.approverRoleId };
     const before = await this.d.proposals.approvals(p.proposalId, p.round);
     const slip = await this.d.slips.get<SlipPayload>(p.slipId);
     if (!slip) return { kind: 'closed', state: p.state };
