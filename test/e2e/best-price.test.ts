@@ -74,7 +74,7 @@ async function pickLaterOnly(desk: Desk): Promise<Shared & { label: string }> {
 
 /** The prices a slip's best-price line names, by book. */
 function routePrices(slip: LocalMessage): Record<string, number> {
-  const line = /Best price of \d+ books?: [^\n]*/.exec(textOf(slip))?.[0] ?? '';
+  const line = /(?:Best price of \d+ books|The one book that can take it): [^\n]*/.exec(textOf(slip))?.[0] ?? '';
   return Object.fromEntries([...line.matchAll(/(bookie_\w+) (\d+\.\d+)/g)].map((m) => [m[1], Number(m[2])]));
 }
 
@@ -187,7 +187,7 @@ describe('/bet without a bookie: routed to the best live price', () => {
     if (!slip) throw new Error(`no slip: ${lastResponseText(handle)}`);
     const shown = textOf(slip);
     expect(shown).toMatch(/Book\nbookie_a/);
-    expect(shown).toMatch(/Best price of 1 book: bookie_a/);
+    expect(shown).toMatch(/The one book that can take it: bookie_a/);
     expect(shown).toMatch(/bookie_c \(balance \$4\.00 is below the \$10\.00 stake\)/);
   }, 60_000);
 

@@ -41,7 +41,10 @@ export function routeLine(route: PriceRoute): string {
   if (!best) return '';
   const n = route.priced.length;
   const others = rest.map((r) => `${r.book} ${formatOdds(r.price)}`).join(', ');
-  const head = `Best price of ${n} book${n === 1 ? '' : 's'}: ${best.book} ${formatOdds(best.price)}`;
+  const head =
+    n === 1
+      ? `The one book that can take it: ${best.book} ${formatOdds(best.price)}`
+      : `Best price of ${n} books: ${best.book} ${formatOdds(best.price)}`;
   return others ? `${head} (${others})` : head;
 }
 

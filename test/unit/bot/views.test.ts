@@ -4,7 +4,7 @@ import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
 import { cardView, marketView } from '../../../src/bot/views/card.js';
 import { eventsView } from '../../../src/bot/views/events.js';
 import { settlementView } from '../../../src/bot/views/notice.js';
-import { receiptView, slipView } from '../../../src/bot/views/slip.js';
+import { receiptView, routeLine, slipView } from '../../../src/bot/views/slip.js';
 import type { Event, MarketCard, MarketRow } from '../../../src/gateway/index.js';
 
 const long = (n: number) => 'x'.repeat(n);
@@ -136,5 +136,52 @@ describe('views stay within Discord limits', () => {
     });
     expect(limitViolations(v)).toEqual([]);
     expect(v.embeds[0]?.fields?.find((f) => f.name === 'P&L')?.value).toBe('+$10.00');
+  });
+
+  describe('words on the cards', () => {
+    const event = (i: number): Event => ({
+      event_id: `e${i}`,
+      sport: 'basketball',
+      league: 'nba',
+      name: `Team ${i} v Team ${i + 1}`,
+      start_time: '2026-11-22T01:00:00Z',
+      status: 'prematch',
+      books: ['bookie_a'],
+      score: null,
+    });
+    const listing = (n: number) =>
+      eventsView({
+        events: Array.from({ length: n }, (_, i) => event(i)),
+        league: 'nba',
+        date: '2026-11-22',
+        timezone: 'UTC',
+        page: 0,
+        ref: 'r',
+      }).embeds[0]?.description;
+
+    it('counts events in words, never "event(s)"', () => {
+      expect(listing(1)).toMatch(/^1 event, times in your local time/);
+      expect(listing(6)).toMatch(/^6 events, times in your local time/);
+    });
+
+    it("names the book's own wording of a market only when it is more than the label in other letter case", () => {
+      const card = bigCard(1, 2);
+      const market = card.markets[0] as MarketRow;
+      const footer = (raw: string) =>
+        marketView({
+          card: { ...card, markets: [{ ...market, label: 'Head to Head', raw_market_name: raw }] },
+          eventName: 'A v B',
+          ref: 'r',
+          marketIndex: 0,
+        }).embeds[0]?.footer?.text;
+      expect(footer('Head To Head')).toBe('bookie_a · popular');
+      expect(footer('Money Line')).toBe('bookie_a · popular · Money Line');
+    });
+
+    it('says "the one book" when only one book can take a routed bet', () => {
+      expect(routeLine({ priced: [{ book: 'bookie_a', price: 2.1 }], leftOut: [] })).toBe(
+        'The one book that can take it: bookie_a 2.10',
+      );
+    });
   });
 });
