@@ -1,3 +1,4 @@
+import { GatewayClient } from '../../src/gateway/index.js';
 import type { FaultConfig } from '../../src/sandbox/index.js';
 
 export interface SandboxBet {
@@ -44,5 +45,17 @@ export class SandboxControl {
 
   faults(config: FaultConfig): Promise<unknown> {
     return this.#call('POST', '/faults', config);
+  }
+}
+
+/** How the desk names a session to members: its book and account user name ("bookie_a · alpha_a"). */
+export async function accountLabel(sandboxUrl: string, apiKey: string, sessionId: string): Promise<string> {
+  const client = new GatewayClient({ baseUrl: sandboxUrl, apiKey });
+  try {
+    const s = (await client.sessions.list()).find((x) => x.session_id === sessionId);
+    if (!s) throw new Error(`no session ${sessionId} at the sandbox`);
+    return `${s.bookie} · ${s.username}`;
+  } finally {
+    await client.close();
   }
 }

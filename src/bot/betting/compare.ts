@@ -4,6 +4,7 @@
  */
 
 import type { Event, MarketCard, Session } from '../../gateway/index.js';
+import { upcomingWindow } from '../catalog/choices.js';
 import type { BotContext } from '../context.js';
 import { UserFacingError, userMessage } from '../discord/user-errors.js';
 import {
@@ -32,7 +33,10 @@ export interface EventBooks {
 
 /** The event, the active sessions on the books that list it, and those books' cards (read in parallel). */
 export async function eventBooks(ctx: BotContext, epk: string): Promise<EventBooks> {
-  const event = await ctx.catalog.event(epk);
+  // A cached event can lapse (its entry's lifetime, a moved clock): read the listing again before giving up.
+  const event =
+    (await ctx.catalog.event(epk)) ??
+    (await ctx.catalog.loadEvents(upcomingWindow(ctx.now())).then((events) => events.find((e) => e.event_id === epk)));
   if (!event) throw new UserFacingError('That event is not in the listing any more. Pick it again from the list.');
   const books = event.books ?? [];
   const sessions = (await ctx.catalog.loadSessions()).filter((s) => s.active && books.includes(s.bookie));

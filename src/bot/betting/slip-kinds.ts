@@ -11,7 +11,7 @@ import { type GuildSettings, getSettings, stakeLimits } from '../repos/guild-set
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
 import type { BotStore } from '../store/index.js';
 import { waitForPriceCheck } from './price-wait.js';
-import { sessionFor } from './sessions.js';
+import { accountOf, sessionFor } from './sessions.js';
 
 const BONUS_READ_WAIT_MS = 20_000;
 
@@ -234,6 +234,7 @@ async function store(
 ): Promise<SlipRecord<SlipPayload>> {
   const now = d.now();
   const stakeCents = payload.stakeCents ?? Math.round(payload.stake * 100);
+  const account = await accountOf(d.catalog, payload.sessionId);
   const slip: SlipRecord<SlipPayload> = {
     slipId: randomBytes(9).toString('base64url'),
     guildId: owner.guildId,
@@ -242,7 +243,7 @@ async function store(
     userId: owner.userId,
     createdAt: now,
     expiresAt: now + (owner.lifetime?.(stakeCents) ?? d.tunables.slipExpiryMs),
-    payload,
+    payload: account ? { ...payload, account } : payload,
   };
   await d.slips.create(slip);
   return slip;

@@ -8,6 +8,8 @@ export interface SlipPayload {
   eventName: string;
   bookie: string;
   sessionId: string;
+  /** The session's account user name at its book, as members know it (ids stay for /sessions and exports). */
+  account?: string;
   marketKey: string;
   marketLabel: string;
   selectionLabel: string;

@@ -23,7 +23,7 @@ export function slipFields(slip: SlipPayload, odds: number, sessionLabel: string
     { name: 'Event', value: clip(slip.eventName, LIMITS.fieldValue) },
     ...whoAndWhen(slip),
     { name: 'Book', value: clip(slip.bookie, LIMITS.fieldValue), inline: true },
-    { name: 'Session', value: clip(sessionLabel, LIMITS.fieldValue), inline: true },
+    { name: 'Account', value: clip(sessionLabel, LIMITS.fieldValue), inline: true },
     { name: 'Live price', value: formatOdds(odds), inline: true },
     { name: 'Stake', value: formatMoney(slip.stake), inline: true },
     { name: 'Potential return', value: formatMoney(potentialReturn(slip.stake, odds)), inline: true },
@@ -31,8 +31,9 @@ export function slipFields(slip: SlipPayload, odds: number, sessionLabel: string
   ];
 }
 
+/** The account a slip bets through, by its user name at the book (a slip stored before names were kept: its id). */
 export function sessionLabel(slip: SlipPayload): string {
-  return slip.sessionId;
+  return slip.account ?? slip.sessionId;
 }
 
 /** "Best price of 3 books: bookie_b 2.10 (bookie_a 2.05, bookie_c 2.00)". */

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { limitViolations } from '../../../src/bot/model/limits.js';
 import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
+import type { Proposal } from '../../../src/bot/repos/proposals.js';
 import { cardView, marketView } from '../../../src/bot/views/card.js';
 import { eventsView } from '../../../src/bot/views/events.js';
 import { settlementView } from '../../../src/bot/views/notice.js';
+import { proposalView } from '../../../src/bot/views/proposal.js';
 import { receiptView, routeLine, slipView } from '../../../src/bot/views/slip.js';
 import type { Event, MarketCard, MarketRow } from '../../../src/gateway/index.js';
 
@@ -182,6 +184,46 @@ describe('views stay within Discord limits', () => {
       expect(routeLine({ priced: [{ book: 'bookie_a', price: 2.1 }], leftOut: [] })).toBe(
         'The one book that can take it: bookie_a 2.10',
       );
+    });
+  });
+
+  describe("ids on members' cards", () => {
+    const marketRef = 'bWFya2V0LXJlZjpib29raWVfYToxMjM0NTY3ODkwOmhlYWRfdG9faGVhZDpob21lOjE3NjQxMTIwMDA'.repeat(2);
+    const named: SlipPayload = {
+      ...slip,
+      eventName: 'A v B',
+      selectionLabel: 'Home',
+      marketLabel: 'Head to Head',
+      sessionId: '5e55a1fa-0000-4000-8000-00000000000a',
+      account: 'alpha_a',
+      marketRef,
+    };
+
+    it('names the account by its user name on a slip, never the session id', () => {
+      const v = slipView({ slip: named, slipId: 'x', userId: 'u', expiresAt: 0 });
+      const fields = v.embeds?.[0]?.fields ?? [];
+      expect(fields.find((f) => f.name === 'Account')?.value).toBe('alpha_a');
+      expect(JSON.stringify(v)).not.toContain(named.sessionId);
+    });
+
+    it('says in words what an approval binds: book, account, selection and market, no market_ref', () => {
+      const proposal = {
+        proposalId: 'p',
+        bookie: 'bookie_a',
+        sessionId: named.sessionId,
+        marketRef,
+        needed: 1,
+        shownOdds: 2.1,
+        expiresAt: 0,
+        stakeCents: 60_00,
+        note: null,
+      } as Proposal;
+      const v = proposalView({ proposal, slip: named, approvals: [], approverRoleId: undefined });
+      expect(v.embeds?.[0]?.footer?.text).toBe(
+        'An approval binds bookie_a · alpha_a · Home — Head to Head · $60.00 at 2.10; the live price is checked again at each approval.',
+      );
+      expect(JSON.stringify(v)).not.toContain(marketRef);
+      expect(JSON.stringify(v)).not.toContain(named.sessionId);
     });
   });
 });
