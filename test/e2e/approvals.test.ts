@@ -84,6 +84,8 @@ describe('approvals', () => {
     expect(await click('viewer', proposal, /^Approve$/)).toMatch(/last approval/);
     const placed = await messageMatching(desk, proposal, /Bet placed ✅/, 20_000);
     expect(placed.components ?? []).toEqual([]);
+    // The receipt says who approved it, in the order they did.
+    expect(textOf(placed)).toContain(`Approved by\n<@${desk.ld.users.admin.id}>, <@${desk.ld.users.viewer.id}>`);
     expect(await betsAt(sel.epk)).toHaveLength(1);
     const kinds = (
       await desk.bot.store.query<{ kind: string; actor: string | null }>('SELECT kind, actor FROM ledger ORDER BY seq')

@@ -205,6 +205,9 @@ export class Approvals {
   async #place(p: Proposal, slip: SlipPayload, member: Member): Promise<ApproveResult> {
     const placing = await this.d.proposals.move(p.proposalId, ['open'], 'placing', this.d.now(), { round: p.round });
     if (!placing) return { kind: 'approved', left: 0 };
+    // The receipt says who approved: the slip carries them into the bet's record.
+    const approvedBy = (await this.d.proposals.approvals(p.proposalId, p.round)).map((a) => a.approverId);
+    await this.d.slips.setPayload(p.slipId, { ...slip, approvedBy });
     let result: ConfirmResult;
     try {
       // The message id is not needed: the proposal names the slip (its message may not be stored yet).

@@ -10,6 +10,8 @@ export interface SlipPayload {
   sessionId: string;
   /** The session's account user name at its book, as members know it (ids stay for /sessions and exports). */
   account?: string;
+  /** Who approved a proposed bet (member ids, in order), set at its last approval for the receipt. */
+  approvedBy?: string[];
   marketKey: string;
   marketLabel: string;
   selectionLabel: string;

@@ -178,6 +178,14 @@ export function receiptView(slip: SlipPayload, result: unknown): MessageView {
           { name: 'Selection', value: clip(`${slip.selectionLabel} — ${slip.marketLabel}`, LIMITS.fieldValue) },
           { name: 'Event', value: clip(`${slip.eventName} · ${slip.bookie}`, LIMITS.fieldValue) },
           ...whoAndWhen(slip),
+          ...(slip.approvedBy?.length
+            ? [
+                {
+                  name: 'Approved by',
+                  value: clip(slip.approvedBy.map((id) => `<@${id}>`).join(', '), LIMITS.fieldValue),
+                },
+              ]
+            : []),
         ],
       },
     ],
