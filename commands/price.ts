@@ -48,7 +48,7 @@ export const data = new SlashCommandBuilder()
       .addStringOption((o) =>
         o
           .setName('race_type')
-          .setDescription('Race type (default: the track’s own, else thoroughbred)')
+          .setDescription("Race type (default: the track's own, else thoroughbred)")
           .addChoices(
             { name: 'thoroughbred', value: '(R)' },
             { name: 'greyhound', value: '(G)' },

@@ -11,9 +11,9 @@ const DEFAULT_DAYS = 30;
 
 export const data = new SlashCommandBuilder()
   .setName('stats')
-  .setDescription('Profit and closing line value of the desk’s bets, with a chart')
+  .setDescription("Profit and closing line value of the desk's bets, with a chart")
   .setContexts(InteractionContextType.Guild)
-  .addUserOption((o) => o.setName('member').setDescription('Only this member’s bets (default: everyone)'))
+  .addUserOption((o) => o.setName('member').setDescription("Only this member's bets (default: everyone)"))
   .addStringOption((o) => o.setName('book').setDescription('Only this book').setAutocomplete(true))
   .addIntegerOption((o) =>
     o

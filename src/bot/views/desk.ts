@@ -4,6 +4,7 @@ import { approvalPolicy } from '../model/approval-policy.js';
 import { COLOUR } from '../model/colours.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { formatMoney, formatOdds } from '../model/odds.js';
+import { plural } from '../model/plural.js';
 import type { GuildSettings } from '../repos/guild-settings.js';
 import type { JobRecord } from '../repos/jobs.js';
 
@@ -27,7 +28,9 @@ export function sessionsView(sessions: Session[]): MessageView {
       {
         title: 'Sessions',
         description:
-          sessions.length === 0 ? 'This API key has no sessions.' : `${sessions.length} session(s) on this desk’s key.`,
+          sessions.length === 0
+            ? 'This API key has no sessions.'
+            : `${plural(sessions.length, 'session')} on this desk's key.`,
         color: COLOUR.info,
         fields: rows,
         ...(sessions.length > LIMITS.embedFields
