@@ -1,6 +1,6 @@
 import { AttachmentBuilder, InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import { report, reportBy } from '../src/bot/analytics/report.js';
-import { profitCurve } from '../src/bot/analytics/series.js';
+import { chartOf, profitCurve } from '../src/bot/analytics/series.js';
 import { analyticsSource } from '../src/bot/analytics/source.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { matchText, respondChoices } from '../src/bot/discord/interact.js';
@@ -46,7 +46,8 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   const points = profitCurve(facts);
   // The chart engine (chart.js on a native canvas) is loaded on the first chart, not at start: most desks
   // never draw one, and it is the largest thing the bot would otherwise hold in memory.
-  const chart = points.length > 0 ? await import('../src/bot/analytics/chart.js') : undefined;
+  const curve = chartOf(points);
+  const chart = curve.draw ? await import('../src/bot/analytics/chart.js') : undefined;
   const files = chart
     ? [
         new AttachmentBuilder(
@@ -56,7 +57,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
       ]
     : [];
   const view = statsView({
-    scope: facts.length ? scope : `${scope}\n\nNo bets in this window.`,
+    scope: facts.length ? `${scope}${curve.note ? `\n\n${curve.note}` : ''}` : `${scope}\n\nNo bets in this window.`,
     report: report(facts, money),
     byBook: book ? [] : reportBy(facts, 'book', money),
     chart: files.length > 0,
