@@ -16,6 +16,7 @@ import { resultLatency } from './figures/result-latency.js';
 import { SCALE_ROWS, scaleOut } from './figures/scale-out.js';
 import { slipEdgeTime } from './figures/slip-edge-time.js';
 import { slowBodies } from './figures/slow-bodies.js';
+import { START_TARGET, startUnchanged } from './figures/start-unchanged.js';
 import { statsChart } from './figures/stats-chart.js';
 import { storeConfirm } from './figures/store-confirm.js';
 import { validationCost } from './figures/validation-cost.js';
@@ -252,5 +253,10 @@ export const FIGURES: FigureSpec[] = [
     id: 18,
     rows: [{ name: '18 /fund me ack p99 (100 concurrent)', unit: 'ms', target: { on: 'value', op: '<', limit: 300 } }],
     run: fundMeAck,
+  },
+  {
+    id: 25,
+    rows: [{ name: '25 npm start to the address, nothing changed', unit: 'ms', target: START_TARGET }],
+    run: startUnchanged,
   },
 ];

@@ -6,7 +6,7 @@ import { balancesView } from '../src/bot/views/desk.js';
 
 export const data = new SlashCommandBuilder()
   .setName('balance')
-  .setDescription('Balances of the desk’s active sessions')
+  .setDescription("Balances of the desk's active sessions")
   .setContexts(InteractionContextType.Guild)
   .addStringOption((o) => o.setName('bookie').setDescription('Only this book').setAutocomplete(true));
 

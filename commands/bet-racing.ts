@@ -1,7 +1,7 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
-import { postRacingSlip, raceChoices, runnerChoices, trackChoices } from '../src/bot/handlers/racing.js';
+import { postRacingSlip, raceNumberChoices, runnerChoices, trackChoices } from '../src/bot/handlers/racing.js';
 import { chooseDay } from '../src/bot/model/dates.js';
 import { resolveTrack, trackDay, trackZone } from '../src/bot/model/tracks.js';
 import { getSettings } from '../src/bot/repos/guild-settings.js';
@@ -81,7 +81,11 @@ export const autocomplete: Command['autocomplete'] = async (interaction, ctx) =>
   const date = day.ok ? day.day : trackDay(track, ctx.now(), settings.timezone);
   if (focused.name === 'race') {
     // Integer choices: respond directly (respondChoices takes strings).
-    const choices = raceChoices(track, date, String(focused.value));
+    const choices = await raceNumberChoices(ctx, interaction.guildId, {
+      track,
+      date: interaction.options.getString('date'),
+      typed: String(focused.value),
+    });
     return void (await interaction.respond(choices.slice(0, 25)).catch(() => undefined));
   }
   if (focused.name === 'bookie') {

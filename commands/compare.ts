@@ -31,14 +31,15 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   const epk = await resolveEventOption(ctx, interaction.options.getString('event', true));
   const market = interaction.options.getString('market', true).trim();
   const selection = interaction.options.getString('selection')?.trim() || undefined;
-  const { marginMethod } = await getSettings(ctx.store, interaction.guildId);
-  const method = marginMethod ?? DEFAULT_MARGIN_METHOD;
-  const result = await compareMarket(ctx, { epk, market, method, ...(selection ? { selection } : {}) });
+  const settings = interaction.guildId ? await getSettings(ctx.store, interaction.guildId) : undefined;
+  const method = settings?.marginMethod ?? DEFAULT_MARGIN_METHOD;
+  const chosen = settings?.sessions ?? {};
+  const result = await compareMarket(ctx, { epk, market, method, chosen, ...(selection ? { selection } : {}) });
   const betRefs = new Map<string, string>();
   for (const row of result.rows) {
-    if (!row.best || row.best.price === null) continue;
+    if (!row.best) continue;
     const { bookie, marketRef, sessionId, price } = row.best;
-    const ref: BestPriceRef = { epk, bookie, marketRef, sessionId, price };
+    const ref: BestPriceRef = { epk, bookie, marketRef, sessionId, price, market, selection: row.key };
     betRefs.set(row.key, await putRef(ctx.store, ref, ownerOf(interaction)));
   }
   const view = compareView({ ...result, betRefs });

@@ -11,7 +11,7 @@ import { eventsView } from '../src/bot/views/events.js';
 
 export const data = new SlashCommandBuilder()
   .setName('events')
-  .setDescription('Events of a league for a day, in this server’s time zone')
+  .setDescription("Events of a league for a day, in this server's time zone")
   .setContexts(InteractionContextType.Guild)
   .addStringOption((o) =>
     o.setName('league').setDescription('League, e.g. nba').setRequired(true).setAutocomplete(true),

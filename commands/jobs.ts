@@ -7,7 +7,7 @@ export const data = new SlashCommandBuilder()
   .setName('jobs')
   .setDescription('Pending and recent gateway jobs of this server (bets and their results)')
   .setContexts(InteractionContextType.Guild)
-  .addStringOption((o) => o.setName('id').setDescription('One job’s correlation id'));
+  .addStringOption((o) => o.setName('id').setDescription("One job's correlation id"));
 
 export const execute: Command['execute'] = async (interaction, ctx) => {
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });

@@ -15,20 +15,20 @@ import { ledgerCsv, verifyText } from '../src/bot/repos/ledger.js';
 
 export const data = new SlashCommandBuilder()
   .setName('ledger')
-  .setDescription('The syndicate’s append-only ledger: check its hash chain or export it (Manage Server)')
+  .setDescription("The syndicate's append-only ledger: check its hash chain or export it (Manage Server)")
   .setContexts(InteractionContextType.Guild)
   .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
   .addSubcommand((s) => s.setName('verify').setDescription('Walk the hash chain and name the first broken entry'))
   .addSubcommand((s) =>
     s
       .setName('reconcile')
-      .setDescription('Check the ledger against every session’s transactions now; posts to the results channel')
+      .setDescription("Check the ledger against every session's transactions now; posts to the results channel")
       .addStringOption((o) => o.setName('day').setDescription('The day, YYYY-MM-DD (default: today)')),
   )
   .addSubcommand((s) =>
     s
       .setName('export')
-      .setDescription('This server’s entries as a CSV file')
+      .setDescription("This server's entries as a CSV file")
       .addStringOption((o) => o.setName('from').setDescription('First day, YYYY-MM-DD (default: 30 days ago)'))
       .addStringOption((o) => o.setName('to').setDescription('Last day, YYYY-MM-DD (default: today)')),
   );

@@ -9,7 +9,7 @@ import { Tier } from '../src/gateway/index.js';
 
 export const data = new SlashCommandBuilder()
   .setName('markets')
-  .setDescription('A book’s market card: markets, selections, odds; betting from it needs the bet role')
+  .setDescription("A book's market card: markets, selections, odds; betting from it needs the bet role")
   .setContexts(InteractionContextType.Guild)
   .addStringOption((o) => o.setName('event').setDescription('The event').setRequired(true).setAutocomplete(true))
   .addStringOption((o) =>

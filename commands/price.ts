@@ -11,11 +11,9 @@ import {
 import type { Command } from '../src/bot/discord/command.js';
 import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { ownerOf } from '../src/bot/discord/refs.js';
-import { raceBoard } from '../src/bot/handlers/racing.js';
-import { chooseDay } from '../src/bot/model/dates.js';
+import { raceBoard, raceDay, raceNumberChoices } from '../src/bot/handlers/racing.js';
 import { bettable } from '../src/bot/model/markets.js';
 import { KNOWN_TRACKS, RACE_TYPES, resolveTrack, trackValue } from '../src/bot/model/tracks.js';
-import { getSettings } from '../src/bot/repos/guild-settings.js';
 import { priceView } from '../src/bot/views/desk.js';
 
 export const data = new SlashCommandBuilder()
@@ -41,14 +39,22 @@ export const data = new SlashCommandBuilder()
         o.setName('track').setDescription('Track, e.g. Flemington').setRequired(true).setAutocomplete(true),
       )
       .addIntegerOption((o) =>
-        o.setName('race').setDescription('Race number').setRequired(true).setMinValue(1).setMaxValue(20),
+        o
+          .setName('race')
+          .setDescription("Race number (the track's local day)")
+          .setRequired(true)
+          .setMinValue(1)
+          .setMaxValue(20)
+          .setAutocomplete(true),
       )
-      .addStringOption((o) => o.setName('date').setDescription('today, tomorrow or YYYY-MM-DD (default today)'))
+      .addStringOption((o) =>
+        o.setName('date').setDescription("today, tomorrow or YYYY-MM-DD, the track's local day (default today)"),
+      )
       .addStringOption((o) => o.setName('runner').setDescription('Only this runner'))
       .addStringOption((o) =>
         o
           .setName('race_type')
-          .setDescription('Race type (default: the track’s own, else thoroughbred)')
+          .setDescription("Race type (default: the track's own, else thoroughbred)")
           .addChoices(
             { name: 'thoroughbred', value: '(R)' },
             { name: 'greyhound', value: '(G)' },
@@ -85,13 +91,13 @@ const sports: Command['execute'] = async (interaction, ctx) => {
 };
 
 const racing: Command['execute'] = async (interaction, ctx) => {
-  const settings = await getSettings(ctx.store, interaction.guildId);
-  const day = chooseDay(interaction.options.getString('date'), ctx.now(), settings.timezone);
-  if (!day.ok) return replyEphemeral(interaction, day.message);
   const { track, raceType } = resolveTrack(
     interaction.options.getString('track', true),
     interaction.options.getString('race_type'),
   );
+  // The track's own day, as /bet-racing reads it.
+  const day = await raceDay(ctx, interaction.guildId, track, interaction.options.getString('date'));
+  if (!day.ok) return replyEphemeral(interaction, day.message);
   const race = interaction.options.getInteger('race', true);
   const runner = interaction.options.getString('runner')?.trim() || undefined;
   const board = await raceBoard(
@@ -115,6 +121,16 @@ export const autocomplete: Command['autocomplete'] = async (interaction, ctx) =>
   const bookie = interaction.options.getString('bookie');
   const member = interaction.user.id;
   let choices: Awaited<ReturnType<typeof eventChoices>>;
+  if (focused.name === 'race') {
+    // Integer choices: respond directly (respondChoices takes strings).
+    const { track } = resolveTrack(interaction.options.getString('track') ?? '');
+    const races = await raceNumberChoices(ctx, interaction.guildId, {
+      track,
+      date: interaction.options.getString('date'),
+      typed: String(focused.value),
+    });
+    return void (await interaction.respond(races.slice(0, 25)).catch(() => undefined));
+  }
   if (focused.name === 'track') {
     // Each track with its race type, so a greyhound or harness track is asked for as one.
     const typed = focused.value.trim();

@@ -4,7 +4,7 @@ import { sessionsView } from '../src/bot/views/desk.js';
 
 export const data = new SlashCommandBuilder()
   .setName('sessions')
-  .setDescription('The desk’s betting sessions and their state')
+  .setDescription("The desk's betting sessions and their state")
   .setContexts(InteractionContextType.Guild);
 
 export const execute: Command['execute'] = async (interaction, ctx) => {

@@ -1,6 +1,6 @@
 import { AttachmentBuilder, InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import { report, reportBy } from '../src/bot/analytics/report.js';
-import { profitCurve } from '../src/bot/analytics/series.js';
+import { chartOf, profitCurve } from '../src/bot/analytics/series.js';
 import { analyticsSource } from '../src/bot/analytics/source.js';
 import { edgeAtPlacement, stakeDiscipline } from '../src/bot/analytics/staking.js';
 import type { Command } from '../src/bot/discord/command.js';
@@ -12,9 +12,9 @@ const DEFAULT_DAYS = 30;
 
 export const data = new SlashCommandBuilder()
   .setName('stats')
-  .setDescription('Profit and closing line value of the desk’s bets, with a chart')
+  .setDescription("Profit and closing line value of the desk's bets, with a chart")
   .setContexts(InteractionContextType.Guild)
-  .addUserOption((o) => o.setName('member').setDescription('Only this member’s bets (default: everyone)'))
+  .addUserOption((o) => o.setName('member').setDescription("Only this member's bets (default: everyone)"))
   .addStringOption((o) => o.setName('book').setDescription('Only this book').setAutocomplete(true))
   .addIntegerOption((o) =>
     o
@@ -47,7 +47,8 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   const points = profitCurve(facts);
   // The chart engine (chart.js on a native canvas) is loaded on the first chart, not at start: most desks
   // never draw one, and it is the largest thing the bot would otherwise hold in memory.
-  const chart = points.length > 0 ? await import('../src/bot/analytics/chart.js') : undefined;
+  const curve = chartOf(points);
+  const chart = curve.draw ? await import('../src/bot/analytics/chart.js') : undefined;
   const files = chart
     ? [
         new AttachmentBuilder(
@@ -57,7 +58,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
       ]
     : [];
   const view = statsView({
-    scope: facts.length ? scope : `${scope}\n\nNo bets in this window.`,
+    scope: facts.length ? `${scope}${curve.note ? `\n\n${curve.note}` : ''}` : `${scope}\n\nNo bets in this window.`,
     report: report(facts, money),
     staking: { edge: edgeAtPlacement(facts), discipline: stakeDiscipline(facts) },
     byBook: book ? [] : reportBy(facts, 'book', money),

@@ -1,4 +1,4 @@
-// Plain-text table of the figures, as printed by `npm run bench` and pasted into the README.
+// Plain-text table of the figures, as printed by `npm run bench` and pasted into docs/performance.md.
 import { type FigureResult, statusOf } from './figure.js';
 
 const show = (x: number | null) => (x === null ? '-' : String(x));

@@ -112,6 +112,12 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
       port: parsedPort.data,
       ...(sandboxUrl ? { sandboxUrl } : {}),
       ...(clock ? { onSandboxClock: (reading: SandboxClockReading) => clock.take(reading) } : {}),
+      // "Settle started events" shows the settlements at once: the watcher reads them now, not at its next look.
+      // A pass already running began before the settle, so a second pass follows it.
+      onSandboxSettled: async () => {
+        await bot.settlement.tick().catch(() => undefined);
+        await bot.settlement.tick().catch(() => undefined);
+      },
     });
     stops.push(() => playground.close());
 

@@ -44,7 +44,7 @@ export function failedLine(s: Summary): string {
   return `scenarios failed: ${s.total - s.survived} (of which threw in the harness: ${s.threw}); crashes count only bot processes that died or unhandled errors`;
 }
 
-/** The line the chaos run prints last (pasted into the README). */
+/** The line the chaos run prints last (pasted into docs/performance.md). */
 export function summaryLine(s: Summary): string {
   return `faults survived: ${s.survived}/${s.total}, duplicate bets: ${s.duplicateBets}, lost results: ${s.lostResults}, crashes: ${s.crashes}, ledger entries missing or extra: ${s.ledgerProblems}`;
 }

@@ -122,7 +122,7 @@ describe('approvals of racing bets', () => {
     const text = textOf(proposal);
     expect(text).toMatch(/Bet proposal: 2 more approvals needed/);
     expect(text).toContain(`${race.track} R${race.raceNum}`);
-    expect(text).toMatch(new RegExp(`An approval binds bookie_a · session \\S+ · ${race.track} R${race.raceNum} `));
+    expect(text).toMatch(new RegExp(`An approval binds bookie_a · alpha_a · ${race.track} R${race.raceNum} `));
     expect(text).toContain(`runner ${runner} · win · $12.00 at `);
     expect(text).not.toMatch(/^Confirm$/m);
 

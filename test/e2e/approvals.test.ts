@@ -73,7 +73,9 @@ describe('approvals', () => {
     expect(textOf(proposal)).toMatch(/Approve/);
     expect(textOf(proposal)).not.toMatch(/^Confirm$/m);
 
-    expect(await click('bettor', proposal, /^Approve$/)).toMatch(/You proposed this bet, so you cannot approve it/);
+    expect(await click('bettor', proposal, /^Approve$/)).toBe(
+      'You proposed this bet, so you cannot approve it: another approver must. You may Reject it to withdraw it.',
+    );
     expect(await click('admin', proposal, /^Approve$/)).toMatch(/Approved\. 1 more approval needed/);
     await messageMatching(desk, proposal, /1 more approval needed/);
     expect(await click('admin', proposal, /^Approve$/)).toMatch(/already approved this\. Each member counts once/);
@@ -82,6 +84,8 @@ describe('approvals', () => {
     expect(await click('viewer', proposal, /^Approve$/)).toMatch(/last approval/);
     const placed = await messageMatching(desk, proposal, /Bet placed ✅/, 20_000);
     expect(placed.components ?? []).toEqual([]);
+    // The receipt says who approved it, in the order they did.
+    expect(textOf(placed)).toContain(`Approved by\n<@${desk.ld.users.admin.id}>, <@${desk.ld.users.viewer.id}>`);
     expect(await betsAt(sel.epk)).toHaveLength(1);
     const kinds = (
       await desk.bot.store.query<{ kind: string; actor: string | null }>('SELECT kind, actor FROM ledger ORDER BY seq')
@@ -140,4 +144,16 @@ describe('approvals', () => {
     );
     expect(await betsAt(sel.epk)).toHaveLength(0);
   }, 60_000);
+
+  it('tells a proposer without the approver role that they proposed it, and that Reject withdraws it', async () => {
+    await settings({ approver_role: desk.ld.roleIds.admin, expiry_minutes: 10 });
+    const proposal = await propose(sels[0]!, 6);
+    expect(await click('bettor', proposal, /^Approve$/)).toBe(
+      'You proposed this bet, so you cannot approve it: another approver must. You may Reject it to withdraw it.',
+    );
+    const logged = desk.logs.lines.filter((l) => l.includes('request refused') && l.includes('You proposed this bet'));
+    expect(logged.length).toBeGreaterThan(0);
+    expect(logged.every((l) => (JSON.parse(l) as { level: string }).level === 'info')).toBe(true);
+    expect(await click('bettor', proposal, /^Reject$/)).toMatch(/Rejected\. Nothing was placed\./);
+  });
 });

@@ -15,9 +15,33 @@ const SESSION = {
   bookie_c: '5e55a1fa-0000-4000-8000-00000000000c',
 };
 
+/** An event, a named market and a selection bookie_c takes bets on that bookie_a (listed first) does not list. */
+async function pickLaterOnly(desk: Desk): Promise<Shared & { label: string }> {
+  const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+  try {
+    const page = await client.events.list({ status: 'prematch', limit: 200 });
+    for (const e of page.data) {
+      if (e.books?.[0] !== 'bookie_a' || !e.books.includes('bookie_c')) continue;
+      const [a, c] = await Promise.all(
+        ['bookie_a', 'bookie_c'].map((bookie) => client.markets.get({ epk: e.event_id, bookie })),
+      );
+      if (!a?.bound || !c?.bound || !c.market_ref_betting_enabled) continue;
+      for (const m of c.markets.filter((x) => x.tier !== 'unmapped')) {
+        const atA = a.markets.find((x) => x.market === m.market);
+        if (!atA) continue;
+        const sel = m.selections.find((s) => s.bettable && s.slug && !atA.selections.some((t) => t.slug === s.slug));
+        if (sel?.slug) return { epk: e.event_id, market: m.market, slug: sel.slug, label: sel.label };
+      }
+    }
+  } finally {
+    await client.close();
+  }
+  throw new Error('no prematch event where bookie_c lists a selection bookie_a does not');
+}
+
 /** The prices a slip's best-price line names, by book. */
 function routePrices(slip: LocalMessage): Record<string, number> {
-  const line = /Best price of \d+ books?: [^\n]*/.exec(textOf(slip))?.[0] ?? '';
+  const line = /(?:Best price of \d+ books|The one book that can take it): [^\n]*/.exec(textOf(slip))?.[0] ?? '';
   return Object.fromEntries([...line.matchAll(/(bookie_\w+) (\d+\.\d+)/g)].map((m) => [m[1], Number(m[2])]));
 }
 
@@ -130,7 +154,7 @@ describe('/bet without a bookie: routed to the best live price', () => {
     if (!slip) throw new Error(`no slip: ${lastResponseText(handle)}`);
     const shown = textOf(slip);
     expect(shown).toMatch(/Book\nbookie_a/);
-    expect(shown).toMatch(/Best price of 1 book: bookie_a/);
+    expect(shown).toMatch(/The one book that can take it: bookie_a/);
     expect(shown).toMatch(/bookie_c \(balance \$4\.00 is below the \$10\.00 stake\)/);
   }, 60_000);
 
@@ -161,6 +185,25 @@ describe('/bet without a bookie: routed to the best live price', () => {
     }
     expect(markets.map((c) => c.value)).toContain(shared.market);
     expect((await ask('selection', '')).map((c) => c.value)).toContain(shared.slug);
+  });
+
+  it('offers, with no book chosen, a selection only a later book lists (not only the first book’s)', async () => {
+    const only = await pickLaterOnly(desk);
+    const ask = async () =>
+      (await desk.ld.autocomplete({
+        user: desk.ld.users.bettor,
+        channelId: desk.ld.channelIds.bets,
+        name: 'bet',
+        options: { event: only.epk, market: only.market, selection: only.label },
+        focused: 'selection',
+      })) as Array<{ name: string; value: string }>;
+    // Autocomplete answers from cached cards: the first asks may only start the reads.
+    let values = (await ask()).map((c) => c.value);
+    for (let tries = 0; !values.includes(only.slug) && tries < 40; tries++) {
+      await new Promise((r) => setTimeout(r, 250));
+      values = (await ask()).map((c) => c.value);
+    }
+    expect(values).toContain(only.slug);
   });
 
   it('never shows the API key or the bot token', () => {

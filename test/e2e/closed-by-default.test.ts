@@ -26,6 +26,9 @@ describe('betting is closed by default', () => {
     const reply = await refusal(desk.ld.users.viewer);
     expect(reply).toMatch(/closed on this server until an admin sets a bet role with \/settings bet-role/);
     expect((await desk.control.state()).bets).toHaveLength(0);
+    const logged = desk.logs.lines.filter((l) => l.includes('request refused') && l.includes('Betting is closed'));
+    expect(logged).toHaveLength(1);
+    expect(JSON.parse(logged[0] as string)).toMatchObject({ level: 'info', command: 'bet' });
   });
 
   it('lets a member with Manage Server build a slip while no bet role is set', async () => {

@@ -2,7 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upcomingWindow } from '../../src/bot/catalog/choices.js';
 import type { Event } from '../../src/gateway/index.js';
 import { controls, type Desk, startDesk } from '../support/bot-desk.js';
+import { waitForModal } from '../support/flows.js';
+import { responseMatching, textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
+
+async function drift(desk: Desk, body: Record<string, unknown>) {
+  const r = await fetch(`${desk.sandbox.url}/_sandbox/world/drift`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(r.status).toBe(200);
+}
 
 let desk: Desk;
 let event: Event;
@@ -11,7 +22,11 @@ beforeAll(async () => {
   desk = await startDesk();
   const events = await desk.bot.context.catalog.loadEvents(upcomingWindow(Date.now()));
   const all3 = events.filter(
-    (e) => e.status === 'prematch' && ['bookie_a', 'bookie_b', 'bookie_c'].every((b) => (e.books ?? []).includes(b)),
+    // bookie_c takes no basketball bets in the sandbox: another sport keeps every book's price answerable.
+    (e) =>
+      e.status === 'prematch' &&
+      e.sport !== 'basketball' &&
+      ['bookie_a', 'bookie_b', 'bookie_c'].every((b) => (e.books ?? []).includes(b)),
   );
   for (const e of all3) {
     const cards = await Promise.all(
@@ -23,7 +38,17 @@ beforeAll(async () => {
     }
   }
   expect(event).toBeDefined();
-});
+  // bookie_b (market_ref betting off in the sandbox) gets the longest price of the first selection.
+  const card = await desk.bot.context.catalog.loadCard(event.event_id, 'bookie_b');
+  const first = card.markets.find((m) => m.market === 'head_to_head')?.selections.find((s) => s.bettable);
+  await drift(desk, {
+    factor: 3,
+    bookie: 'bookie_b',
+    epk: event.event_id,
+    market: 'head_to_head',
+    selection: first?.slug,
+  });
+}, 60_000);
 afterAll(async () => {
   await desk?.close();
 });
@@ -53,13 +78,47 @@ describe('/compare', () => {
     expect(buttons).toHaveLength(fields.length);
   });
 
-  it('marks the highest live price as the best', async () => {
+  it('marks the highest live price among the books that can take the bet as the best', async () => {
     const reply = await compare({ event: event.event_id, market: 'head_to_head' });
     const f = (reply.embeds[0] as { fields: Array<{ value: string }> }).fields[0]?.value ?? '';
-    const prices = [...f.matchAll(/bookie_\w: (\d+\.\d\d)/g)].map((m) => Number(m[1]));
+    const bettable = f.split('\n').filter((l) => !/cannot bet here/.test(l));
+    const prices = bettable.flatMap((l) => [...l.matchAll(/bookie_\w: (\d+\.\d\d)/g)].map((m) => Number(m[1])));
     const best = Number(/⭐ \*\*bookie_\w: (\d+\.\d\d)/.exec(f)?.[1]);
     expect(best).toBe(Math.max(...prices));
   });
+
+  it('prices bookie_b for comparison but says it cannot take the bet, and never offers Bet at best there', async () => {
+    const reply = await compare({ event: event.event_id, market: 'head_to_head' });
+    const text = JSON.stringify(reply.embeds);
+    expect(text).toMatch(/bookie_b: \d+\.\d\d \(cannot bet here: market_ref betting is off\)/);
+    expect(text).not.toMatch(/⭐ \*\*bookie_b/);
+    const labels = controls(reply).map((c) => c.label ?? '');
+    expect(labels.length).toBeGreaterThan(0);
+    expect(labels.filter((l) => l.includes('bookie_b'))).toEqual([]);
+  });
+
+  it('Bet at best routes the stake to a book that can take it and posts the slip there', async () => {
+    const reply = await compare({ event: event.event_id, market: 'head_to_head' });
+    const button = controls(reply).find((c) => c.custom_id?.startsWith('v1:cmp:bet:'));
+    const { bettor } = desk.ld.users;
+    const modal = waitForModal(desk, bettor.id);
+    await desk.ld.clickButton({ user: bettor, message: reply.id, customId: button?.custom_id as string });
+    const opened = await modal;
+    const handle = await desk.ld.submitModal({
+      user: bettor,
+      channelId: desk.ld.channelIds.bets,
+      customId: opened.customId,
+      fields: { [opened.stakeField]: '2' },
+    });
+    await responseMatching(handle, /posted below/, 30_000);
+    const slip = await until('the slip', () =>
+      desk.ld
+        .messages(desk.ld.channelIds.bets)
+        .find((m) => /Bet slip/.test(textOf(m)) && (m.content ?? '').includes(bettor.id)),
+    );
+    expect(textOf(slip)).toMatch(/Book\nbookie_[ac]/);
+    expect(textOf(slip)).toMatch(/Left out: [^\n]*bookie_b \(market_ref betting is off\)/);
+  }, 60_000);
 
   it('refuses a market no book names, saying unmapped markets cannot be compared', async () => {
     const reply = await compare({ event: event.event_id, market: 'no_such_market' });

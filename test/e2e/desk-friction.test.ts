@@ -62,7 +62,7 @@ describe('/events for every status', () => {
     const reply = await run('events', { league: event.league, date, status });
     expect(text(reply)).not.toMatch(/answered unexpectedly|is in the past/);
     expect(reply.embeds[0]?.title).toMatch(/ — \d{4}-\d\d-\d\d · /);
-    expect(reply.embeds[0]?.description).toMatch(/event\(s\)|No events/);
+    expect(reply.embeds[0]?.description).toMatch(/^\d+ events?, times in your local time|No events/);
   });
 
   it('lists finished events of a past day with their score', async () => {
@@ -80,6 +80,23 @@ describe('/events for every status', () => {
 });
 
 describe('racing tracks with their race type', () => {
+  it('offers race numbers for /price racing as /bet-racing does, on the same track-local day', async () => {
+    const { ld } = desk;
+    const races = (name: string, subcommand?: string) =>
+      ld.autocomplete({
+        user: ld.users.bettor,
+        channelId: ld.channelIds.bets,
+        name,
+        ...(subcommand ? { subcommand } : {}),
+        options: { track: 'Flemington (R)', race: '' },
+        focused: 'race',
+      }) as Promise<Array<{ name: string; value: number }>>;
+    const atPrice = await races('price', 'racing');
+    expect(atPrice.length).toBeGreaterThan(0);
+    expect(atPrice[0]?.name).toMatch(/^Race 1 · Flemington · \d{4}-\d\d-\d\d$/);
+    expect(atPrice).toEqual(await races('bet-racing'));
+  });
+
   it('offers each track with its race type and prices a greyhound track picked from the list', async () => {
     const { ld } = desk;
     const tracks = (await ld.autocomplete({

@@ -14,7 +14,12 @@ describe('exposure caps and /exposure', () => {
 
   beforeAll(async () => {
     desk = await startDesk({ webhooks: true });
-    sels = [await pickEvent(desk, 'nba', 1), await pickEvent(desk, 'nba', 2), await pickEvent(desk, 'nba', 3)];
+    sels = [
+      await pickEvent(desk, 'nba', 1),
+      await pickEvent(desk, 'nba', 2),
+      await pickEvent(desk, 'nba', 3),
+      await pickEvent(desk, 'nba', 4),
+    ];
   }, 60_000);
   afterAll(() => desk?.close());
 
@@ -35,10 +40,10 @@ describe('exposure caps and /exposure', () => {
     await admin('settings', { t1: 50, t2: 100 }, 'approvals');
   }
 
-  /** One $6 bet by the bettor on `sel`, placed. */
-  async function placeSix(sel: BettableSelection) {
+  /** One $6 bet (or `stake`) by the bettor on `sel`, placed. */
+  async function placeSix(sel: BettableSelection, stake = 6) {
     const trail = newTrail();
-    const { slip } = await betSlip(desk, trail, { user: desk.ld.users.bettor, sel, stake: 6 });
+    const { slip } = await betSlip(desk, trail, { user: desk.ld.users.bettor, sel, stake });
     await press(desk, trail, desk.ld.users.bettor, slip, /^Confirm$/);
     await messageMatching(desk, slip, /Bet placed ✅/, 20_000);
   }
@@ -83,6 +88,24 @@ describe('exposure caps and /exposure', () => {
     expect(text).toMatch(/By market \(open\)\n.*: \*\*\$6\.00\*\*/);
     const all = await admin('exposure', {});
     expect(textOf(all)).toContain(`${sel.name}: **$6.00** · room $4.00 of $10.00`);
+  });
+
+  it('/exposure event: agrees with the whole desk: the event line has its cap room, a member line is the whole day', async () => {
+    const [elsewhere, sel] = [sels[0] as BettableSelection, sels[3] as BettableSelection];
+    await capTen();
+    await placeSix(sel, 3);
+    // The bettor's day holds stake on another event too: the day cap counts it, so the event view must as well.
+    await placeSix(elsewhere, 2);
+    const one = textOf(await admin('exposure', { event: sel.epk }));
+    const all = textOf(await admin('exposure', {}));
+    const eventLine = new RegExp(
+      `${sel.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: \\*\\*\\$[\\d.,]+\\*\\* · room [^\\n]+`,
+    );
+    expect(one.match(eventLine)?.[0]).toBeDefined();
+    expect(one.match(eventLine)?.[0]).toBe(all.match(eventLine)?.[0]);
+    const memberLine = new RegExp(`<@${desk.ld.users.bettor.id}>: [^\\n]+`);
+    expect(one.match(memberLine)?.[0]).toBeDefined();
+    expect(one.match(memberLine)?.[0]).toBe(all.match(memberLine)?.[0]);
   });
 
   it('counts an open proposal as a hold: /exposure shows it and a Confirm that would pass the cap with it is refused', async () => {

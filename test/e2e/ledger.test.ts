@@ -5,6 +5,7 @@ import { GatewayClient } from '../../src/gateway/index.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
+import { accountLabel } from '../support/sandbox-control.js';
 import { until } from '../support/wait.js';
 
 const run = promisify(execFile);
@@ -100,9 +101,12 @@ describe('the hash-chained ledger', () => {
       20_000,
     );
     const text = textOf(post);
+    // The post names the session by its book and account user name, not its id.
+    const account = await accountLabel(desk.sandbox.url, API_KEY, rec!.session_id);
+    expect(text).not.toContain(rec!.session_id);
     expect(text).toMatch(/1 of 2 bets at the gateway matched the ledger\. 1 mismatch\./);
     expect(text).toContain(
-      `**${outsideBetId}** (${rec!.session_id}): a $4.25 bet at the gateway that the ledger has no placement for`,
+      `**${outsideBetId}** (${account}): a $4.25 bet at the gateway that the ledger has no placement for`,
     );
   });
 });

@@ -4,6 +4,7 @@ import type { LocalMessage } from '../../src/local-discord/index.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
+import { accountLabel } from '../support/sandbox-control.js';
 import { until } from '../support/wait.js';
 
 /**
@@ -14,6 +15,8 @@ import { until } from '../support/wait.js';
 describe('the reconciliation compares each session balance with what the ledger implies', () => {
   let desk: Desk;
   let sessionId = '';
+  /** How the post names the session: its book and account user name. */
+  let account = '';
 
   beforeAll(async () => {
     desk = await startDesk({ webhooks: true });
@@ -72,11 +75,12 @@ describe('the reconciliation compares each session balance with what the ledger 
       "SELECT session_id FROM bet_records WHERE state = 'placed' LIMIT 1",
     );
     sessionId = rec!.session_id;
+    account = await accountLabel(desk.sandbox.url, API_KEY, sessionId);
 
     const clean = await reconcile();
     expect(clean).toMatch(/No mismatches\./);
     expect(clean).toMatch(
-      new RegExp(`${sessionId}: 1 of 1 matched; cash \\$[\\d,]+\\.\\d\\d, as the desk's records imply`),
+      new RegExp(`${account}: 1 of 1 matched; cash \\$[\\d,]+\\.\\d\\d, as the desk's records imply`),
     );
   });
 
@@ -108,7 +112,7 @@ describe('the reconciliation compares each session balance with what the ledger 
     expect(outsideBetId).not.toBe('');
 
     const post = await reconcile();
-    const line = post.split('\n').find((l) => l.startsWith(`**Balance** (${sessionId})`));
+    const line = post.split('\n').find((l) => l.startsWith(`**Balance** (${account})`));
     expect(line, post).toBeDefined();
     expect(line).toMatch(
       /cash \$[\d,]+\.\d\d at the gateway, \$[\d,]+\.\d\d implied by the desk's records \(\$[\d,]+\.\d\d at the last check, less stakes placed, plus returns settled since\): −\$4\.25 apart\./,

@@ -214,7 +214,7 @@ export async function openSlip(
 
 /** The modal the bot opens next for `userId`: its custom id and the text input that takes the stake. */
 export function waitForModal(
-  desk: Desk,
+  desk: Pick<Desk, 'ld'>,
   userId: string,
   timeoutMs = 10_000,
 ): Promise<{ customId: string; stakeField: string }> {

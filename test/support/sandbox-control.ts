@@ -1,3 +1,4 @@
+import { GatewayClient } from '../../src/gateway/index.js';
 import type { FaultConfig } from '../../src/sandbox/index.js';
 
 export interface SandboxBet {
@@ -71,5 +72,17 @@ export class SandboxControl {
 
   limitsOf(sessionId: string): Promise<{ limits: Array<{ sport: string; max_stake_now: number; wins: number }> }> {
     return this.#call('GET', `/accounts/limits?session_id=${encodeURIComponent(sessionId)}`);
+  }
+}
+
+/** How the desk names a session to members: its book and account user name ("bookie_a · alpha_a"). */
+export async function accountLabel(sandboxUrl: string, apiKey: string, sessionId: string): Promise<string> {
+  const client = new GatewayClient({ baseUrl: sandboxUrl, apiKey });
+  try {
+    const s = (await client.sessions.list()).find((x) => x.session_id === sessionId);
+    if (!s) throw new Error(`no session ${sessionId} at the sandbox`);
+    return `${s.bookie} · ${s.username}`;
+  } finally {
+    await client.close();
   }
 }

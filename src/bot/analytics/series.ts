@@ -54,3 +54,14 @@ export function thinCurve(points: readonly CurvePoint[], max: number): CurvePoin
   if (out[out.length - 1] !== last) out.push(last);
   return out;
 }
+
+/**
+ * Whether a profit curve is worth drawing: a line needs two settled bets (one point draws an empty frame). The
+ * sentence says why no chart came when there is exactly one.
+ */
+export function chartOf(points: readonly CurvePoint[]): { draw: boolean; note?: string } {
+  if (points.length >= 2) return { draw: true };
+  return points.length === 1
+    ? { draw: false, note: 'One settled bet so far: the chart starts at two.' }
+    : { draw: false };
+}

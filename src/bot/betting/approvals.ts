@@ -150,8 +150,9 @@ export class Approvals {
     }
     const settings = await getSettings(this.d.store, p.guildId);
     const policy = approvalPolicy(settings);
-    if (!mayApprove(member, policy.approverRoleId)) return { kind: 'not_approver', roleId: policy.approverRoleId };
+    // The proposer hears the true reason first, whatever their roles: they proposed it.
     if (member.id === p.proposerId) return { kind: 'self' };
+    if (!mayApprove(member, policy.approverRoleId)) return { kind: 'not_approver', roleId: policy.approverRoleId };
     const before = await this.d.proposals.approvals(p.proposalId, p.round);
     const slip = await this.d.slips.get<SlipPayload>(p.slipId);
     if (!slip) return { kind: 'closed', state: p.state };
@@ -208,6 +209,9 @@ export class Approvals {
   async #place(p: Proposal, slip: SlipPayload, member: Member): Promise<ApproveResult> {
     const placing = await this.d.proposals.move(p.proposalId, ['open'], 'placing', this.d.now(), { round: p.round });
     if (!placing) return { kind: 'approved', left: 0 };
+    // The receipt says who approved: the slip carries them into the bet's record.
+    const approvedBy = (await this.d.proposals.approvals(p.proposalId, p.round)).map((a) => a.approverId);
+    await this.d.slips.setPayload(p.slipId, { ...slip, approvedBy });
     let result: ConfirmResult;
     try {
       // The message id is not needed: the proposal names the slip (its message may not be stored yet).

@@ -3,7 +3,8 @@
  * one price-check job per session and selection, all in parallel; the best price per selection marked.
  */
 
-import type { Event, MarketCard, MarketSelection, Session } from '../../gateway/index.js';
+import type { Event, MarketCard, Session } from '../../gateway/index.js';
+import { upcomingWindow } from '../catalog/choices.js';
 import type { BotContext } from '../context.js';
 import { UserFacingError, userMessage } from '../discord/user-errors.js';
 import { fairFromCards } from '../model/card-fair.js';
@@ -16,6 +17,7 @@ import {
   selectionKey,
   selectionMatches,
 } from '../model/compare.js';
+import { anyMarket, bookChecks, leftOutText } from '../model/eligibility.js';
 import { DEFAULT_MARGIN_METHOD, type MarginMethod } from '../model/fair-price.js';
 import { bettable } from '../model/markets.js';
 import { livePriceOf } from './slip-factory.js';
@@ -27,65 +29,106 @@ export interface EventBooks {
   sessions: Session[];
   /** Each such book's own card (undefined when it could not be read): market_refs are valid only at their book. */
   cards: Map<string, MarketCard | undefined>;
+  /** Why a book's card could not be read (the gateway's answer), by book. */
+  cardErrors: Map<string, string>;
 }
 
 /** The event, the active sessions on the books that list it, and those books' cards (read in parallel). */
 export async function eventBooks(ctx: BotContext, epk: string): Promise<EventBooks> {
-  const event = await ctx.catalog.event(epk);
+  // A cached event can lapse (its entry's lifetime, a moved clock): read the listing again before giving up.
+  const event =
+    (await ctx.catalog.event(epk)) ??
+    (await ctx.catalog.loadEvents(upcomingWindow(ctx.now())).then((events) => events.find((e) => e.event_id === epk)));
   if (!event) throw new UserFacingError('That event is not in the listing any more. Pick it again from the list.');
   const books = event.books ?? [];
   const sessions = (await ctx.catalog.loadSessions()).filter((s) => s.active && books.includes(s.bookie));
   const bookies = [...new Set(sessions.map((s) => s.bookie))];
-  const read = await Promise.all(bookies.map((b) => ctx.catalog.loadCard(epk, b).catch(() => undefined)));
-  return { event, sessions, cards: new Map(bookies.map((b, i) => [b, read[i]])) };
+  const cardErrors = new Map<string, string>();
+  const read = await Promise.all(
+    bookies.map((b) =>
+      ctx.catalog.loadCard(epk, b).catch((err: unknown) => {
+        cardErrors.set(b, userMessage(err).slice(0, 120));
+        return undefined;
+      }),
+    ),
+  );
+  return { event, sessions, cards: new Map(bookies.map((b, i) => [b, read[i]])), cardErrors };
 }
 
+/**
+ * Every book the event lists gets a line per selection: its live price, or why it has none. Only books that can
+ * take the bet (the eligibility of best-price /bet) can be the best; a book that prices it but cannot take a bet by
+ * market_ref is priced for comparison and says so.
+ */
 export async function compareMarket(
   ctx: BotContext,
-  q: { epk: string; market: string; selection?: string; method?: MarginMethod },
+  q: {
+    epk: string;
+    market: string;
+    selection?: string;
+    method?: MarginMethod;
+    chosen?: Readonly<Record<string, string>>;
+  },
 ): Promise<{ eventName: string; marketLabel: string; rows: SelectionComparison[] }> {
-  const { event, sessions, cards } = await eventBooks(ctx, q.epk);
+  const books = await eventBooks(ctx, q.epk);
+  const { event, sessions, cards } = books;
   if (sessions.length === 0) {
-    const books = event.books ?? [];
-    throw new UserFacingError(`No active session on a book that lists ${event.name} (${books.join(', ') || 'none'}).`);
+    const listed = event.books ?? [];
+    throw new UserFacingError(`No active session on a book that lists ${event.name} (${listed.join(', ') || 'none'}).`);
   }
-  const markets = new Map([...cards].map(([bookie, card]) => [bookie, comparableMarket(card, q.market)]));
-  const anyMarket = [...markets.values()].find((m) => m !== undefined);
-  if (!anyMarket) {
+  const market = anyMarket({ cards, market: q.market });
+  if (!market) {
     throw new UserFacingError(
       `No book has a comparable "${q.market}" market for ${event.name}. Unmapped markets are one book's own and cannot be compared.`,
     );
   }
-  const rows = new Map<string, { label: string; jobs: Array<Promise<BookPrice>> }>();
-  const wanted = (s: MarketSelection) => (q.selection ? selectionMatches(s, q.selection) : true);
-  for (const session of sessions) {
-    const market = markets.get(session.bookie);
-    for (const sel of market ? bettable(market).filter(wanted) : []) {
+  const labels = new Map<string, string>();
+  for (const card of cards.values()) {
+    const m = comparableMarket(card, q.market);
+    for (const sel of m ? bettable(m) : []) {
+      if (q.selection && !selectionMatches(sel, q.selection)) continue;
       const key = selectionKey(sel);
-      const row = rows.get(key) ?? { label: `${sel.label}`, jobs: [] };
-      if (!rows.has(key)) {
-        if (rows.size >= MAX_SELECTIONS) continue;
-        rows.set(key, row);
-      }
-      const at = { sessionId: session.session_id, bookie: session.bookie, marketRef: sel.market_ref as string };
-      row.jobs.push(priceAtSession(ctx, { sport: event.sport, epk: q.epk, ...at }));
+      if (!labels.has(key) && labels.size < MAX_SELECTIONS) labels.set(key, sel.label);
     }
   }
-  if (rows.size === 0) {
+  if (labels.size === 0) {
     throw new UserFacingError(
       q.selection
-        ? `No book offers "${q.selection}" in ${anyMarket.label}. Leave the selection out to see them all.`
-        : `Nothing in ${anyMarket.label} is bettable right now.`,
+        ? `No book offers "${q.selection}" in ${market.label}. Leave the selection out to see them all.`
+        : `Nothing in ${market.label} is bettable right now.`,
     );
   }
-  const out: SelectionComparison[] = [];
-  for (const [key, row] of rows) {
-    const books = await Promise.all(row.jobs);
+  const rows = [...labels].map(async ([key, label]) => {
+    const checks = bookChecks({
+      ...books,
+      books: event.books ?? [],
+      chosen: q.chosen ?? {},
+      market: q.market,
+      selection: key,
+    });
+    const answers = await Promise.all(
+      checks.map(async (c): Promise<BookPrice> => {
+        const shownOnly = c.leftOut?.kind === 'market_ref_off' ? refAt(cards.get(c.bookie), q.market, key) : undefined;
+        const marketRef = c.leftOut ? shownOnly : c.marketRef;
+        if (!c.sessionId || !marketRef) {
+          return { bookie: c.bookie, price: null, why: leftOutText(c.leftOut ?? { kind: 'no_price' }) };
+        }
+        const at = { sessionId: c.sessionId, bookie: c.bookie, marketRef };
+        const priced = await priceAtSession(ctx, { sport: event.sport, epk: q.epk, ...at });
+        return c.leftOut ? { ...priced, why: leftOutText(c.leftOut) } : priced;
+      }),
+    );
     // The fair price comes from the cards just read: no read of its own.
     const fair = fairFromCards({ cards, market: q.market, selection: key, method: q.method ?? DEFAULT_MARGIN_METHOD });
-    out.push({ key, label: row.label, books, best: bestOf(books), fair });
-  }
-  return { eventName: event.name, marketLabel: anyMarket.label || anyMarket.market, rows: out };
+    return { key, label, books: answers, best: bestOf(answers), fair };
+  });
+  return { eventName: event.name, marketLabel: market.label || market.market, rows: await Promise.all(rows) };
+}
+
+/** A selection's market_ref at one book, by its shared key. */
+function refAt(card: MarketCard | undefined, market: string, key: string): string | undefined {
+  const m = comparableMarket(card, market);
+  return m ? bettable(m).find((s) => selectionMatches(s, key))?.market_ref : undefined;
 }
 
 /** One price-check job at one session; a failure is kept on the row (the other books still answer). */

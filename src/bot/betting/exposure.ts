@@ -51,20 +51,29 @@ export function stakeOfProposal(p: Proposal, slip: SlipPayload | undefined, day:
 }
 
 function sumBy(stakes: Stake[], key: (r: Stake) => string, label: (r: Stake) => string) {
-  const out = new Map<string, { label: string; cents: number }>();
+  const out = new Map<string, { key: string; label: string; cents: number }>();
   for (const r of stakes) {
     const k = key(r);
-    const row = out.get(k) ?? { label: label(r), cents: 0 };
+    const row = out.get(k) ?? { key: k, label: label(r), cents: 0 };
     row.cents += r.stakeCents;
     out.set(k, row);
   }
   return [...out.values()].sort((a, b) => b.cents - a.cents || a.label.localeCompare(b.label));
 }
 
+const eventKey = (r: Stake) => r.epk;
+const marketKey = (r: Stake) => `${r.epk}\u0000${r.marketKey}`;
+const memberKey = (r: Stake) => r.userId;
+const accountKey = (r: Stake) => r.sessionId;
+
 /**
  * The figures of /exposure: open stakes (held, in flight, placed and unsettled, and open proposals) per event
  * and market; each member's and account's stake today against the day caps. These are the sums Confirm's
  * claim checks, so the room shown is the room a Confirm would find.
+ *
+ * One computation for the whole desk and for one event: with `epk`, the desk's lines are narrowed to that event,
+ * its markets, and the members and accounts with stake on it, each still with its whole day's stake and room
+ * (the day caps count every event), so the two views always agree.
  */
 export function exposureReport(input: {
   stakes: Stake[];
@@ -75,38 +84,40 @@ export function exposureReport(input: {
   bankCents?: number | null;
 }): ExposureReport {
   const caps = exposureCaps(input.settings, input.bankCents);
-  const inScope = input.stakes.filter((r) => input.epk === undefined || r.epk === input.epk);
-  const open = inScope.filter((r) => r.open);
-  const today = inScope.filter((r) => r.today);
-  const line = (cap: number | undefined) => (x: { label: string; cents: number }) => ({ ...x, capCents: cap });
-  const name = open.find((r) => r.epk === input.epk)?.eventName ?? input.epk;
-  const syndicateToday = input.stakes.filter((r) => r.today);
+  const open = input.stakes.filter((r) => r.open);
+  const today = input.stakes.filter((r) => r.today);
+  const onEvent = input.stakes.filter((r) => r.epk === input.epk);
+  const keep = (key: (r: Stake) => string) => {
+    const keys = new Set(onEvent.filter((r) => r.open || r.today).map(key));
+    return (x: { key: string }) => input.epk === undefined || keys.has(x.key);
+  };
+  const line = (cap: number | undefined) => (x: { label: string; cents: number }) => ({
+    label: x.label,
+    cents: x.cents,
+    capCents: cap,
+  });
+  const name = onEvent.find((r) => r.open)?.eventName ?? onEvent[0]?.eventName ?? input.epk;
+  const scoped = input.epk === undefined ? open : open.filter((r) => r.epk === input.epk);
   return {
     event: input.epk === undefined ? undefined : { epk: input.epk, name: name ?? input.epk },
-    totalOpenCents: open.reduce((a, r) => a + r.stakeCents, 0),
-    events: sumBy(
-      open,
-      (r) => r.epk,
-      (r) => r.eventName,
-    ).map(line(caps.perEventCents)),
-    markets: sumBy(
-      open,
-      (r) => `${r.epk}\u0000${r.marketKey}`,
-      (r) => (input.epk === undefined ? `${r.eventName} · ${r.marketLabel}` : r.marketLabel),
-    ).map(line(caps.perMarketCents)),
-    members: sumBy(
-      today,
-      (r) => r.userId,
-      (r) => `<@${r.userId}>`,
-    ).map(line(input.memberDayCents)),
-    accounts: sumBy(
-      today,
-      (r) => r.sessionId,
-      (r) => `${r.bookie} · ${r.sessionId}`,
-    ).map(line(caps.perSessionDayCents)),
+    totalOpenCents: scoped.reduce((a, r) => a + r.stakeCents, 0),
+    events: sumBy(open, eventKey, (r) => r.eventName)
+      .filter(keep(eventKey))
+      .map(line(caps.perEventCents)),
+    markets: sumBy(open, marketKey, (r) =>
+      input.epk === undefined ? `${r.eventName} · ${r.marketLabel}` : r.marketLabel,
+    )
+      .filter(keep(marketKey))
+      .map(line(caps.perMarketCents)),
+    members: sumBy(today, memberKey, (r) => `<@${r.userId}>`)
+      .filter(keep(memberKey))
+      .map(line(input.memberDayCents)),
+    accounts: sumBy(today, accountKey, (r) => `${r.bookie} · ${r.sessionId}`)
+      .filter(keep(accountKey))
+      .map(line(caps.perSessionDayCents)),
     syndicateDay: {
       label: 'The syndicate today',
-      cents: syndicateToday.reduce((a, r) => a + r.stakeCents, 0),
+      cents: today.reduce((a, r) => a + r.stakeCents, 0),
       capCents: caps.perSyndicateDayCents,
     },
   };

@@ -56,3 +56,13 @@ export async function chosenSession(
   }
   return sessionId;
 }
+
+/** The account user name of a session, from the cached session list; undefined when it cannot be read now. */
+export async function accountOf(catalog: Catalog, sessionId: string): Promise<string | undefined> {
+  try {
+    const sessions = (await catalog.peekSessions()) ?? (await catalog.loadSessions());
+    return sessions.find((s) => s.session_id === sessionId)?.username || undefined;
+  } catch {
+    return undefined;
+  }
+}

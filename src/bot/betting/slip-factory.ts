@@ -8,7 +8,7 @@ import type { SlipRecord } from '../repos/slips.js';
 import { bankCentsFor } from './bank.js';
 import type { LivePrices } from './placement.js';
 import { waitForPriceCheck } from './price-wait.js';
-import { chosenSession, sessionFor } from './sessions.js';
+import { accountOf, chosenSession, sessionFor } from './sessions.js';
 import { type Cards, cardsForFair, slipEdgeOf } from './slip-edge.js';
 import {
   kindLivePrice,
@@ -156,6 +156,7 @@ export class SlipFactory implements LivePrices {
         ? await chosenSession(this.d.catalog, req.sessionId, req.bookie, 'Make a new slip with /bet or /compare.')
         : await this.sessionFor(req.guildId, req.bookie, settings);
     const live = req.routed?.live ?? (await this.livePrice(sessionId, sport, req.epk, req.marketRef, req.bookie));
+    const account = await accountOf(this.d.catalog, sessionId);
     const minCheck = checkMinOdds(req.minOdds, live);
     if (!minCheck.ok) throw new UserFacingError(minCheck.message);
     // A book the member picked is still used, but the slip says when its account has been limiting or refusing.
@@ -196,6 +197,7 @@ export class SlipFactory implements LivePrices {
         eventName: event?.name ?? req.epk,
         bookie: req.bookie,
         sessionId,
+        ...(account ? { account } : {}),
         marketKey: found.market.market,
         marketLabel: found.market.label || found.market.market,
         selectionLabel: selectionName(found.sel.label, found.sel.line),

@@ -13,7 +13,7 @@ import type { BotStore } from '../store/index.js';
 import type { AccountHealth } from './account-health.js';
 import { type BankSource, bankCentsFor } from './bank.js';
 import { waitForPriceCheck } from './price-wait.js';
-import { sessionFor } from './sessions.js';
+import { accountOf, sessionFor } from './sessions.js';
 
 const BONUS_READ_WAIT_MS = 20_000;
 
@@ -249,6 +249,7 @@ async function store(
 ): Promise<SlipRecord<SlipPayload>> {
   const now = d.now();
   const stakeCents = payload.stakeCents ?? Math.round(payload.stake * 100);
+  const account = await accountOf(d.catalog, payload.sessionId);
   const slip: SlipRecord<SlipPayload> = {
     slipId: randomBytes(9).toString('base64url'),
     guildId: owner.guildId,
@@ -257,7 +258,11 @@ async function store(
     userId: owner.userId,
     createdAt: now,
     expiresAt: now + (owner.lifetime?.(stakeCents) ?? d.tunables.slipExpiryMs),
-    payload: typeof owner.bankCents === 'number' ? { ...payload, capBankCents: owner.bankCents } : payload,
+    payload: {
+      ...payload,
+      ...(typeof owner.bankCents === 'number' ? { capBankCents: owner.bankCents } : {}),
+      ...(account ? { account } : {}),
+    },
   };
   await d.slips.create(slip);
   return slip;

@@ -1,11 +1,12 @@
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
-import type { Event, MarketCard, MarketRow } from '../../gateway/index.js';
+import type { Event, MarketCard, MarketRow, MarketSelection, Session } from '../../gateway/index.js';
 import type { BotContext } from '../context.js';
 import { matchText } from '../discord/interact.js';
 import { getRef, putRef } from '../discord/refs.js';
 import { UserFacingError } from '../discord/user-errors.js';
-import { selectionMatches } from '../model/compare.js';
+import { comparableMarket, selectionKey, selectionMatches } from '../model/compare.js';
 import { dayIn } from '../model/dates.js';
+import { bookChecks } from '../model/eligibility.js';
 import { leagueName, PRESET_LEAGUES } from '../model/leagues.js';
 import { LIMITS } from '../model/limits.js';
 import { bettable, selectionName, sortMarkets } from '../model/markets.js';
@@ -215,27 +216,46 @@ export async function selectionChoices(
   return out;
 }
 
+/** The cached cards of an event's books, and whether a card that is missing may not be read now. */
+interface SharedCards {
+  books: string[];
+  cards: Map<string, MarketCard>;
+  sessions: Session[] | undefined;
+  refused: boolean;
+}
+
 /**
- * Markets every book names the same way (mapped tiers), for commands that span books (/compare, /bet with no
- * bookie): read from the first listed book's cached card, since autocomplete cannot wait for the gateway.
+ * The event's books' cached cards, for commands that span books (/compare, /bet with no bookie): autocomplete
+ * cannot wait for the gateway, so a book whose card is not cached has it read in the background for a later
+ * keystroke.
  */
-async function sharedMarkets(
-  ctx: BotContext,
-  eventOption: string | null,
-  member: string,
-): Promise<{ markets: MarketRow[]; refused: boolean }> {
+async function sharedCards(ctx: BotContext, eventOption: string | null, member: string): Promise<SharedCards> {
   const epk = eventOption ? await resolveEventOption(ctx, eventOption).catch(() => undefined) : undefined;
   const event = epk ? await ctx.catalog.event(epk) : undefined;
-  for (const bookie of event?.books ?? []) {
+  const books = event?.books ?? [];
+  const sessions = await ctx.catalog.peekSessions();
+  if (!sessions) warmInBackground(ctx);
+  const cards = new Map<string, MarketCard>();
+  let refused = false;
+  for (const bookie of books) {
+    if (sessions && !sessions.some((s) => s.active && s.bookie === bookie)) continue;
     const card = await ctx.catalog.peekCard(event?.event_id ?? '', bookie);
-    if (card) {
-      return { markets: card.markets.filter((m) => m.tier !== 'unmapped' && bettable(m).length > 0), refused: false };
-    }
+    if (card) cards.set(bookie, card);
+    else if (event && ctx.catalog.prefetchCard(event.event_id, bookie, member) === 'refused') refused = true;
   }
-  // Nothing cached yet: read the first book's card in the background, serve it on a later keystroke.
-  const first = event?.books?.[0];
-  const refused = event && first ? ctx.catalog.prefetchCard(event.event_id, first, member) === 'refused' : false;
-  return { markets: [], refused };
+  return { books, cards, sessions, refused: refused && cards.size === 0 };
+}
+
+/**
+ * The cached cards of the books that can take a bet on `market` (and `selection`), by the eligibility best-price
+ * /bet uses; before the sessions are known, every cached card whose book takes bets by market_ref.
+ */
+function eligibleCards(shared: SharedCards, market: string, selection?: string): MarketCard[] {
+  const { books, cards, sessions } = shared;
+  if (!sessions) return [...cards.values()].filter((c) => c.market_ref_betting_enabled);
+  const checks = bookChecks({ books, sessions, cards, chosen: {}, market, ...(selection ? { selection } : {}) });
+  const ok = new Set(checks.filter((c) => !c.leftOut).map((c) => c.bookie));
+  return [...cards].filter(([b]) => ok.has(b)).map(([, c]) => c);
 }
 
 /** Market choices across books: the value is the market key, which names the same market at every book. */
@@ -245,13 +265,25 @@ export async function sharedMarketChoices(
   typed: string,
   member: string,
 ): Promise<Choice[]> {
-  const shared = await sharedMarkets(ctx, eventOption, member);
+  const shared = await sharedCards(ctx, eventOption, member);
   if (shared.refused) return notLoadedChoices(typed);
-  const markets = shared.markets.filter((m) => m.market.length <= LIMITS.choiceValue);
-  return matchText(markets, typed, (m) => `${m.label} ${m.market}`).map((m) => ({ name: m.label, value: m.market }));
+  const markets = new Map<string, MarketRow>();
+  for (const card of shared.cards.values()) {
+    for (const m of card.markets) {
+      if (m.tier === 'unmapped' || bettable(m).length === 0 || m.market.length > LIMITS.choiceValue) continue;
+      if (!markets.has(m.market) && eligibleCards(shared, m.market).length > 0) markets.set(m.market, m);
+    }
+  }
+  return matchText([...markets.values()], typed, (m) => `${m.label} ${m.market}`).map((m) => ({
+    name: m.label,
+    value: m.market,
+  }));
 }
 
-/** Selection choices across books: the value is the slug (or label), shared by every book, never a market_ref. */
+/**
+ * Selection choices across books: every selection any book that can take the bet lists, once each; the value is
+ * the slug (or label), shared by every book, never a market_ref.
+ */
 export async function sharedSelectionChoices(
   ctx: BotContext,
   eventOption: string | null,
@@ -259,13 +291,18 @@ export async function sharedSelectionChoices(
   typed: string,
   member: string,
 ): Promise<Choice[]> {
-  const shared = await sharedMarkets(ctx, eventOption, member);
+  const shared = await sharedCards(ctx, eventOption, member);
   if (shared.refused) return notLoadedChoices(typed);
-  const m = shared.markets.find((x) => x.market === market);
-  const sels = m ? bettable(m) : [];
-  return matchText(sels, typed, (s) => s.label)
+  if (!market) return [];
+  const sels = new Map<string, MarketSelection>();
+  for (const card of eligibleCards(shared, market)) {
+    const m = comparableMarket(card, market);
+    for (const s of m ? bettable(m) : []) if (!sels.has(selectionKey(s))) sels.set(selectionKey(s), s);
+  }
+  return matchText([...sels.values()], typed, (s) => s.label)
     .map((s) => ({ name: selectionName(s.label, s.line), value: s.slug ?? s.label }))
-    .filter((c) => c.value.length <= LIMITS.choiceValue);
+    .filter((c) => c.value.length <= LIMITS.choiceValue)
+    .slice(0, LIMITS.autocompleteChoices);
 }
 
 /**

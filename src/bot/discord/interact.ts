@@ -37,6 +37,33 @@ export async function replyEphemeral(interaction: Interaction, text: string, kin
   }
 }
 
+/**
+ * A refusal of what a member asked: one `info` line ("request refused") with what was asked and the sentence the
+ * member was shown, then that sentence as an ephemeral answer. Every refusal goes through here or the router.
+ */
+export async function refuse(
+  logger: { info(msg: string, fields?: Record<string, unknown>): void },
+  interaction: Interaction,
+  text: string,
+): Promise<void> {
+  logRefusal(logger, interaction, text);
+  await replyEphemeral(interaction, text);
+}
+
+export function logRefusal(
+  logger: { info(msg: string, fields?: Record<string, unknown>): void },
+  interaction: Interaction,
+  message: string,
+  extra: Record<string, unknown> = {},
+): void {
+  const command = interaction.isCommand() ? interaction.commandName : undefined;
+  const control =
+    interaction.isMessageComponent() || interaction.isModalSubmit()
+      ? interaction.customId.split(':').slice(0, 3).join(':')
+      : undefined;
+  logger.info('request refused', { kind: interaction.type, command, control, message, ...extra });
+}
+
 /** Answers autocomplete within limits; a late answer (10062) is dropped silently. */
 export async function respondChoices(
   interaction: AutocompleteInteraction,

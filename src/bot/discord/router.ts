@@ -8,7 +8,7 @@ import { type ComponentRoute, componentKind } from './component-handler.js';
 
 import { decodeCustomId } from './custom-id.js';
 import { arrived, finished, Intake, RESTARTING } from './intake.js';
-import { isDiscordCode, replyEphemeral, UNKNOWN_INTERACTION } from './interact.js';
+import { isDiscordCode, logRefusal, replyEphemeral, UNKNOWN_INTERACTION } from './interact.js';
 import { isMemberMistake, UserFacingError, userMessage } from './user-errors.js';
 
 /** The answer to a control that got another kind of interaction than its handler takes (a forged or stale id). */
@@ -135,13 +135,9 @@ async function routeOnce(
     if (isMemberMistake(err)) {
       // A member's typo or a gateway refusal of what they asked: one short line, the answer tells them what to do.
       if (err instanceof UserFacingError && err.log) ctx.logger[err.log.level](err.log.line, err.log.fields);
-      else if (!(err instanceof UserFacingError)) {
-        ctx.logger.info('request refused', {
-          kind: interaction.type,
-          command,
-          error: (err as Error).name,
-          message: (err as Error).message,
-        });
+      else {
+        const error = err instanceof UserFacingError ? undefined : (err as Error).name;
+        logRefusal(ctx.logger, interaction, ctx.logger.redact(userMessage(err)), error ? { error } : {});
       }
     } else {
       ctx.logger.error('interaction failed', { err, kind: interaction.type, command });

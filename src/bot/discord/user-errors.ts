@@ -38,12 +38,12 @@ export function userMessage(err: unknown): string {
     return 'That betting session is not active. Start it from the desk (or pick another session with /settings), then try again.';
   }
   if (err instanceof SessionNotOwnedError || err instanceof SessionNotFoundError) {
-    return 'That session does not belong to this desk’s API key. Pick another one with /settings.';
+    return "That session does not belong to this desk's API key. Pick another one with /settings.";
   }
   if (err instanceof NoSubscriptionError)
     return 'The gateway account has no active subscription. Ask the desk owner to renew it.';
   if (err instanceof BettingNotEnabledError)
-    return 'Betting is not enabled on this desk’s API key. Ask the desk owner.';
+    return "Betting is not enabled on this desk's API key. Ask the desk owner.";
   if (err instanceof PermissionDeniedError)
     return 'The gateway refused this for our API key. Ask the desk owner to check its permissions.';
   if (err instanceof AuthenticationError)

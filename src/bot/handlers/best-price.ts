@@ -9,33 +9,12 @@ import type { BalanceRecord } from '../../gateway/index.js';
 import { type EventBooks, eventBooks, priceAtSession } from '../betting/compare.js';
 import type { BotContext } from '../context.js';
 import { UserFacingError, userMessage } from '../discord/user-errors.js';
-import { comparableMarket, selectionKey, selectionMatches } from '../model/compare.js';
-import { bettable } from '../model/markets.js';
-import { formatMoney, stakeCentsOf } from '../model/odds.js';
+import { comparableMarket, selectionKey } from '../model/compare.js';
+import { anyMarket, type BookCheck, balanceShort, bookChecks, leftOutText } from '../model/eligibility.js';
+import { stakeCentsOf } from '../model/odds.js';
 import type { PriceRoute } from '../model/slip-rules.js';
 import { checkBettable } from './bet-gate.js';
 import { postSlip } from './slip-post.js';
-
-/** Why a session cannot take the bet. */
-export type LeftOut =
-  | { kind: 'no_session'; chosen?: string }
-  | { kind: 'not_listed'; what: string }
-  | { kind: 'market_ref_off' }
-  | { kind: 'balance_short'; balanceCents: number }
-  | { kind: 'balance_unread'; error: string }
-  | { kind: 'no_price'; error?: string }
-  | { kind: 'account'; why: string };
-
-/** One session's answer: a price (when it got that far) or why it was left out. */
-export interface BookCheck {
-  bookie: string;
-  sessionId?: string;
-  marketRef?: string;
-  /** Cash that can take a stake, in cents. */
-  balanceCents?: number;
-  price?: number | null;
-  leftOut?: LeftOut;
-}
 
 export interface PricedBook {
   bookie: string;
@@ -47,13 +26,6 @@ export interface PricedBook {
 
 /** Prices are compared in thousandths, so 2.1 and 2.1000000001 (float noise) tie. */
 const priceKey = (p: number) => Math.round(p * 1000);
-
-/** A session whose cash is below the stake cannot take it (checked before its price, so no job is spent on it). */
-export function balanceShort(c: BookCheck, stakeCents: number): LeftOut | undefined {
-  return c.balanceCents !== undefined && c.balanceCents < stakeCents
-    ? { kind: 'balance_short', balanceCents: c.balanceCents }
-    : undefined;
-}
 
 /**
  * The routing rule, pure. Eligible: not left out, a live price, cash at least the stake. The highest live price
@@ -94,25 +66,6 @@ export function rankPrices(
       order(a.sessionId, b.sessionId),
   );
   return { ranked, leftOut };
-}
-
-export function leftOutText(why: LeftOut, stakeCents: number): string {
-  switch (why.kind) {
-    case 'no_session':
-      return why.chosen ? `the session chosen for it (${why.chosen}) is not active` : 'no active session';
-    case 'not_listed':
-      return `does not list ${why.what}`;
-    case 'market_ref_off':
-      return 'market_ref betting is off';
-    case 'balance_short':
-      return `balance ${formatMoney(why.balanceCents / 100)} is below the ${formatMoney(stakeCents / 100)} stake`;
-    case 'balance_unread':
-      return `balance could not be read (${why.error})`;
-    case 'no_price':
-      return why.error ? `no live price (${why.error})` : 'no live price';
-    case 'account':
-      return why.why;
-  }
 }
 
 /** A book's name, with its session when the book has more than one session in the list. */
@@ -191,6 +144,8 @@ export interface RoutedBet {
   route: PriceRoute;
   /** The books' cards the route read: the slip's fair price is worked out from them, not read again. */
   cards: EventBooks['cards'];
+  /** Every book that can take it, best first (the slip's own book included). */
+  ranked: PricedBook[];
 }
 
 /**
@@ -209,50 +164,24 @@ export async function routeToBestPrice(
     stakeCents: number;
   },
 ): Promise<RoutedBet> {
-  const { event, sessions, cards } = await eventBooks(ctx, q.epk);
-  const { chosen } = q;
-  const checks: BookCheck[] = [];
-  // A book whose session an admin chose is routed through that session alone, as a named bookie would be.
-  for (const book of event.books ?? []) {
-    const active = sessions.filter((s) => s.bookie === book);
-    const pick = chosen[book];
-    const usable = pick === undefined ? active : active.filter((s) => s.session_id === pick);
-    if (usable.length === 0)
-      checks.push({ bookie: book, leftOut: { kind: 'no_session', ...(pick ? { chosen: pick } : {}) } });
-    for (const s of usable) checks.push({ bookie: book, sessionId: s.session_id });
-  }
-  const markets = new Map([...cards].map(([b, card]) => [b, comparableMarket(card, q.market)]));
-  const anyMarket = [...markets.values()].find((m) => m !== undefined);
-  if (!anyMarket) {
+  const books = await eventBooks(ctx, q.epk);
+  const { event, cards } = books;
+  const market = anyMarket({ cards, market: q.market });
+  if (!market) {
     throw new UserFacingError(
       `No book has a comparable "${q.market}" market for ${event.name}. Pick the market from the list, or name a book with the bookie option.`,
     );
   }
   // A market_ref names a selection at one book only: find it there and route by its shared key.
-  let wanted = q.selection;
-  for (const m of markets.values()) {
-    const byRef = m?.selections.find((s) => s.market_ref === q.selection);
-    if (byRef) wanted = selectionKey(byRef);
-  }
-  const what = (m: string) => `"${wanted}" in ${m}`;
-  for (const c of checks) {
-    if (c.leftOut) continue;
-    const card = cards.get(c.bookie);
-    const market = markets.get(c.bookie);
-    if (!card?.bound) c.leftOut = { kind: 'not_listed', what: 'this event' };
-    else if (!card.market_ref_betting_enabled) c.leftOut = { kind: 'market_ref_off' };
-    else if (!market) c.leftOut = { kind: 'not_listed', what: anyMarket.label || q.market };
-    else {
-      const sel = bettable(market).find((s) => selectionMatches(s, wanted));
-      if (!sel?.market_ref) c.leftOut = { kind: 'not_listed', what: what(market.label || market.market) };
-      else c.marketRef = sel.market_ref;
-    }
-  }
+  const byRef = [...cards.values()].flatMap((c) => comparableMarket(c, q.market)?.selections ?? []);
+  const ref = byRef.find((s) => s.market_ref === q.selection);
+  const selection = ref ? selectionKey(ref) : q.selection;
+  const checks = bookChecks({ ...books, books: event.books ?? [], chosen: q.chosen, market: q.market, selection });
   // Account health: sessions offline, restricted, or limited below this stake on the market (betting/account-health.ts).
   await leaveOutUnhealthy(ctx, checks, {
     sport: event.league ?? event.sport,
     stakeCents: q.stakeCents,
-    marketOf: (b) => markets.get(b)?.market ?? q.market,
+    marketOf: (b) => comparableMarket(cards.get(b), q.market)?.market ?? q.market,
   });
   await Promise.all(
     checks
@@ -281,8 +210,15 @@ export async function routeToBestPrice(
   const route = routeOf(ranked, leftOut, q.stakeCents);
   const best = ranked[0];
   if (!best) throw new UserFacingError(noBookText(route));
-  const { bookie, sessionId, marketRef, price } = best;
-  return { bookie, sessionId, marketRef, price, route, cards };
+  return {
+    bookie: best.bookie,
+    sessionId: best.sessionId,
+    marketRef: best.marketRef,
+    price: best.price,
+    route,
+    cards,
+    ranked,
+  };
 }
 
 /**

@@ -63,7 +63,12 @@ export function promoLink(p: AccountPromo): string {
     const type = raceTypeOf(p);
     return `Bet it with \`/bet-racing track:${trackValue(p.track, type)} race:${p.race_num ?? 1} bookie:${p.bookie}\`${name}.`;
   }
-  if (p.epk) return `Bet it with \`/bet event:${p.epk} bookie:${p.bookie}\`${name}.`;
+  // The event as the /bet event list shows it (its name), never its raw key, which the list never offers.
+  if (p.epk) {
+    return p.event
+      ? `Bet it with \`/bet\`: pick **${p.event}** in its event list, then bookie ${p.bookie}${name}.`
+      : `Bet it with \`/bet\` at ${p.bookie}${name}: pick its event in the event list.`;
+  }
   return p.how_to_bet?.note ?? 'Not placeable through the desk.';
 }
 

@@ -2,7 +2,7 @@
 import { PermissionFlagsBits } from 'discord.js';
 import type { Member } from '../betting/approvals.js';
 import type { ComponentHandler, ComponentInteraction } from '../discord/component-handler.js';
-import { replyEphemeral } from '../discord/interact.js';
+import { refuse, replyEphemeral } from '../discord/interact.js';
 import { formatOdds } from '../model/odds.js';
 
 /** Who clicked, as the approval rules need it: roles in the guild and Manage Server. */
@@ -34,7 +34,8 @@ export const proposalApprove: ComponentHandler = async (interaction, [proposalId
   if (!interaction.isButton()) return;
   await interaction.deferUpdate();
   const result = await ctx.approvals.approve(proposalId ?? '', memberOf(interaction));
-  const say = (text: string, kind: 'error' | 'ok' | 'info' = 'info') => replyEphemeral(interaction, text, kind);
+  const say = (text: string, kind: 'error' | 'ok' | 'info' = 'info') =>
+    kind === 'error' ? refuse(ctx.logger, interaction, text) : replyEphemeral(interaction, text, kind);
   switch (result.kind) {
     case 'approved':
       return say(
@@ -53,7 +54,10 @@ export const proposalApprove: ComponentHandler = async (interaction, [proposalId
         'error',
       );
     case 'self':
-      return say('You proposed this bet, so you cannot approve it. Another approver must.', 'error');
+      return say(
+        'You proposed this bet, so you cannot approve it: another approver must. You may Reject it to withdraw it.',
+        'error',
+      );
     case 'duplicate':
       return say(
         `You already approved this. Each member counts once; ${result.left} more approval${result.left === 1 ? '' : 's'} needed from others.`,
@@ -75,8 +79,8 @@ export const proposalReject: ComponentHandler = async (interaction, [proposalId]
   await interaction.deferUpdate();
   const result = await ctx.approvals.reject(proposalId ?? '', memberOf(interaction));
   if (result.kind === 'rejected') return replyEphemeral(interaction, 'Rejected. Nothing was placed.', 'ok');
-  if (result.kind === 'not_approver') return replyEphemeral(interaction, approverText(result.roleId));
+  if (result.kind === 'not_approver') return refuse(ctx.logger, interaction, approverText(result.roleId));
   if (result.kind === 'closed')
-    return replyEphemeral(interaction, closedText[result.state] ?? 'This proposal is closed.');
+    return refuse(ctx.logger, interaction, closedText[result.state] ?? 'This proposal is closed.');
   return replyEphemeral(interaction, 'This proposal no longer exists. Nothing was placed.');
 };

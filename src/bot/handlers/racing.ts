@@ -14,9 +14,19 @@ import { encodeCustomId } from '../discord/custom-id.js';
 import { matchText, replyEphemeral } from '../discord/interact.js';
 import { getRef, putRef, type RefOwner } from '../discord/refs.js';
 import { UserFacingError, userMessage } from '../discord/user-errors.js';
+import { chooseDay, type DayChoice } from '../model/dates.js';
 import type { MessageView } from '../model/limits.js';
 import { formatOdds } from '../model/odds.js';
-import { KNOWN_TRACKS, RACE_TYPES, RACES_OFFERED, type RaceType, trackValue } from '../model/tracks.js';
+import {
+  KNOWN_TRACKS,
+  RACE_TYPES,
+  RACES_OFFERED,
+  type RaceType,
+  trackDay,
+  trackValue,
+  trackZone,
+} from '../model/tracks.js';
+import { getSettings } from '../repos/guild-settings.js';
 import { row, select } from '../views/components.js';
 import { type PriceRow, priceView } from '../views/desk.js';
 import { postPreparedSlip } from './slip-post.js';
@@ -74,6 +84,31 @@ export function trackChoices(typed: string): Array<{ name: string; value: string
   return t && !KNOWN_TRACKS.some((x) => x.track.toLowerCase() === t.toLowerCase())
     ? [...known, { name: t, value: t }]
     : known;
+}
+
+/**
+ * The day a race command means: `date` (default today) read in the track's own time zone, so /price racing and
+ * /bet-racing agree on "today" for the same track.
+ */
+export async function raceDay(
+  ctx: Pick<BotContext, 'store' | 'now'>,
+  guildId: string | null,
+  track: string,
+  date: string | null,
+): Promise<DayChoice> {
+  const settings = await getSettings(ctx.store, guildId);
+  return chooseDay(date, ctx.now(), trackZone(track, settings.timezone));
+}
+
+/** The race-number choices of a race command: the track's meeting on the day `raceDay` reads. */
+export async function raceNumberChoices(
+  ctx: Pick<BotContext, 'store' | 'now'>,
+  guildId: string | null,
+  q: { track: string; date: string | null; typed: string },
+): Promise<Array<{ name: string; value: number }>> {
+  const day = await raceDay(ctx, guildId, q.track, q.date);
+  const settings = await getSettings(ctx.store, guildId);
+  return raceChoices(q.track, day.ok ? day.day : trackDay(q.track, ctx.now(), settings.timezone), q.typed);
 }
 
 /** Race numbers of the track's meeting on its local day. */

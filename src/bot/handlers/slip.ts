@@ -3,7 +3,7 @@ import { MessageFlags } from 'discord.js';
 import { cardOf, loadCardRef } from '../betting/card-ref.js';
 import type { ComponentHandler } from '../discord/component-handler.js';
 import { pageArg } from '../discord/custom-id.js';
-import { replyEphemeral } from '../discord/interact.js';
+import { logRefusal, refuse, replyEphemeral } from '../discord/interact.js';
 import { ownerOf } from '../discord/refs.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import { sortMarkets } from '../model/markets.js';
@@ -51,11 +51,23 @@ export const slipConfirm: ComponentHandler = async (interaction, [slipId], ctx) 
       // The slip message shows the bet's state through the outbox (submitted, then the result).
       return;
     case 'wrong_message':
-      return replyEphemeral(interaction, 'This button does not belong to a slip on this message. Nothing was placed.');
+      return refuse(
+        ctx.logger,
+        interaction,
+        'This button does not belong to a slip on this message. Nothing was placed.',
+      );
     case 'needs_approval':
-      return replyEphemeral(interaction, 'This bet is a proposal: it is placed by its last approval, not by Confirm.');
+      return refuse(
+        ctx.logger,
+        interaction,
+        'This bet is a proposal: it is placed by its last approval, not by Confirm.',
+      );
     case 'not_owner':
-      return replyEphemeral(interaction, `Only <@${result.ownerId}> can confirm this slip. Make your own with /bet.`);
+      return refuse(
+        ctx.logger,
+        interaction,
+        `Only <@${result.ownerId}> can confirm this slip. Make your own with /bet.`,
+      );
     case 'expired': {
       // Tell the clicker why, then close the public slip for everyone.
       await replyEphemeral(
@@ -74,6 +86,7 @@ export const slipConfirm: ComponentHandler = async (interaction, [slipId], ctx) 
         result.priceMoved === undefined || slipKind(result.slip) !== 'sports'
           ? {}
           : await priceMovedOptions(ctx, result.slip, interaction.user.id, result.priceMoved, ownerOf(interaction));
+      logRefusal(ctx.logger, interaction, result.message);
       const view = closedSlipView(result.slip, result.title, result.message, moved);
       return void (await interaction.editReply({ content: '', embeds: view.embeds, components: view.components }));
     }
@@ -96,6 +109,6 @@ export const slipCancel: ComponentHandler = async (interaction, [slipId], ctx) =
     return void (await interaction.editReply({ content: '', embeds: view.embeds, components: [] }));
   }
   if (result.kind === 'not_owner')
-    return replyEphemeral(interaction, `Only <@${result.ownerId}> can cancel this slip.`);
+    return refuse(ctx.logger, interaction, `Only <@${result.ownerId}> can cancel this slip.`);
   return replyEphemeral(interaction, recordStateText(result.record));
 };

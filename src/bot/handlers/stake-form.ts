@@ -37,6 +37,9 @@ export function minOddsField(example: string): ActionRowBuilder<TextInputBuilder
 export function readStake(interaction: ModalSubmitInteraction): FieldRead<number> {
   const text = interaction.fields.getTextInputValue('stake');
   const stake = parseStake(text);
+  if (stake === undefined && /^\s*-\s*\$?\d/.test(text)) {
+    return { ok: false, message: `"${text.slice(0, 20)}" is negative: a stake is more than $0. ${STAKE_HINT}` };
+  }
   return stake === undefined
     ? { ok: false, message: `"${text.slice(0, 20)}" is not a stake. ${STAKE_HINT}` }
     : { ok: true, value: stake };

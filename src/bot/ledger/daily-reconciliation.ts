@@ -45,6 +45,8 @@ export interface ReconSession {
 
 export interface ReconReport {
   day: string;
+  /** Each session's book and account user name ("bookie_a · alpha_a"), the way the post names it. */
+  accounts?: Record<string, string>;
   sessions: ReconSession[];
   mismatches: ReconMismatch[];
 }
@@ -81,10 +83,12 @@ export async function reconcileDay(input: {
     'SELECT DISTINCT session_id FROM bet_records WHERE guild_key = ?',
     input.guildKey,
   );
-  const active = (await input.gateway.sessions.list()).filter((s) => s.active).map((s) => s.session_id);
+  const listed = await input.gateway.sessions.list();
+  const active = listed.filter((s) => s.active).map((s) => s.session_id);
   const sessions = [...new Set([...used.map((r) => r.session_id), ...active])].sort();
   const report: ReconReport = {
     day: input.day,
+    accounts: Object.fromEntries(listed.map((s) => [s.session_id, `${s.bookie} · ${s.username}`])),
     sessions: [],
     mismatches: await entryMismatches(input.store, input.guildKey, from, to),
   };
@@ -199,10 +203,11 @@ export function reconciliationView(r: ReconReport): MessageView {
   const bets = r.sessions.reduce((a, s) => a + s.gatewayBets, 0);
   const matched = r.sessions.reduce((a, s) => a + s.matched, 0);
   const unread = r.sessions.filter((s) => s.unread);
+  const who = (sessionId: string) => r.accounts?.[sessionId] ?? sessionId;
   const clean = r.mismatches.length === 0 && unread.length === 0;
   const lines = r.mismatches
     .slice(0, 15)
-    .map((m) => `${mismatchLabel(m)} (${m.sessionId}): ${m.detail}`)
+    .map((m) => `${mismatchLabel(m)} (${who(m.sessionId)}): ${m.detail}`)
     .concat(r.mismatches.length > 15 ? [`… and ${r.mismatches.length - 15} more`] : []);
   return fitView({
     content: '',
@@ -219,13 +224,13 @@ export function reconciliationView(r: ReconReport): MessageView {
         fields: [
           ...(lines.length ? [{ name: 'Mismatches', value: clip(lines.join('\n'), LIMITS.fieldValue) }] : []),
           {
-            name: 'Sessions',
+            name: 'Accounts',
             value: clip(
               r.sessions
                 .map((s) =>
                   s.unread
-                    ? `${s.sessionId}: transactions could not be read; checked again next run`
-                    : `${s.sessionId}: ${s.matched} of ${s.gatewayBets} matched; ${balanceLine(s.balance)}`,
+                    ? `${who(s.sessionId)}: transactions could not be read; checked again next run`
+                    : `${who(s.sessionId)}: ${s.matched} of ${s.gatewayBets} matched; ${balanceLine(s.balance)}`,
                 )
                 .join('\n') || 'none',
               LIMITS.fieldValue,

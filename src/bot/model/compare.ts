@@ -8,10 +8,13 @@ export const MAX_SELECTIONS = 6;
 
 export interface BookPrice {
   bookie: string;
-  sessionId: string;
-  marketRef: string;
+  /** Absent when the book was left out before a price check (no session, not listed, ...). */
+  sessionId?: string;
+  marketRef?: string;
   price: number | null;
   error?: string;
+  /** Why this book cannot take the bet (it may still show a price, for comparison). */
+  why?: string;
 }
 
 export interface SelectionComparison {
@@ -19,18 +22,24 @@ export interface SelectionComparison {
   key: string;
   label: string;
   books: BookPrice[];
-  /** The book with the highest live price, if any priced. */
-  best: BookPrice | undefined;
+  /** The book with the highest live price among those that can take the bet, if any. */
+  best: BettablePrice | undefined;
   /** The selection's fair price from the books' complete markets (absent on comparisons made without it). */
   fair?: FairPrice;
 }
 
 export const selectionKey = (s: MarketSelection) => s.slug ?? `${s.label.toLowerCase()}|${s.line ?? ''}`;
 
-/** The best (highest) live price among books; ties go to the first listed. */
-export function bestOf(books: readonly BookPrice[]): BookPrice | undefined {
-  let best: BookPrice | undefined;
-  for (const b of books) if (b.price !== null && (best === undefined || b.price > (best.price ?? 0))) best = b;
+/** A book that priced the selection and can take the bet there. */
+export type BettablePrice = BookPrice & { sessionId: string; marketRef: string; price: number };
+
+const canBet = (b: BookPrice): b is BettablePrice =>
+  b.price !== null && b.why === undefined && b.sessionId !== undefined && b.marketRef !== undefined;
+
+/** The best (highest) live price among books that can take the bet; ties go to the first listed. */
+export function bestOf(books: readonly BookPrice[]): BettablePrice | undefined {
+  let best: BettablePrice | undefined;
+  for (const b of books) if (canBet(b) && (best === undefined || b.price > best.price)) best = b;
   return best;
 }
 

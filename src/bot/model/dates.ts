@@ -22,7 +22,14 @@ export function chooseDay(
   const text = (input ?? '').trim().toLowerCase();
   if (text === '' || text === 'today') return { ok: true, day: today };
   if (text === 'tomorrow') return { ok: true, day: dayIn(addDays(now, 1).getTime(), zone) };
-  if (text === 'yesterday' && opts.past) return { ok: true, day: dayIn(addDays(now, -1).getTime(), zone) };
+  if (text === 'yesterday') {
+    const day = dayIn(addDays(now, -1).getTime(), zone);
+    if (opts.past) return { ok: true, day };
+    return {
+      ok: false,
+      message: `Yesterday (${day}) is in the past: past days need status:finished, which lists their results. Add it, or pick today or a later day.`,
+    };
+  }
   const parsed = parse(text, 'yyyy-MM-dd', new Date(0));
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || !isValid(parsed)) {
     return { ok: false, message: `"${input}" is not a date. Use today, tomorrow or YYYY-MM-DD (e.g. ${today}).` };

@@ -11,6 +11,10 @@ export interface SlipPayload {
   eventName: string;
   bookie: string;
   sessionId: string;
+  /** The session's account user name at its book, as members know it (ids stay for /sessions and exports). */
+  account?: string;
+  /** Who approved a proposed bet (member ids, in order), set at its last approval for the receipt. */
+  approvedBy?: string[];
   marketKey: string;
   marketLabel: string;
   selectionLabel: string;
@@ -93,6 +97,15 @@ export interface StakeLimits {
 export type RuleResult = { ok: true } | { ok: false; message: string };
 
 export function checkStake(stake: number, limits: StakeLimits): RuleResult {
+  if (Number.isFinite(stake) && stake < 0) {
+    return { ok: false, message: `The stake ${stake} is negative. Enter an amount such as 10 or 12.50.` };
+  }
+  if (Number.isFinite(stake) && stake > limits.perBet) {
+    return {
+      ok: false,
+      message: `The stake ${formatMoney(stake)} is above this server's per-bet limit of ${formatMoney(limits.perBet)}. Lower it, or ask an admin to change it with /settings.`,
+    };
+  }
   // Whole cents from the stake's decimal form: 1.1 is 110 cents exactly, while 1e-9 or 10.000000001 are refused.
   const cents = stakeCentsOf(stake);
   if (cents === undefined) {

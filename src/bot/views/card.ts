@@ -5,6 +5,7 @@ import { COLOUR } from '../model/colours.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { bettable, selectionName, sortMarkets } from '../model/markets.js';
 import { formatOdds } from '../model/odds.js';
+import { plural } from '../model/plural.js';
 import { button, pager, row, select } from './components.js';
 import { startsText } from './when.js';
 
@@ -79,7 +80,7 @@ export function cardView(input: CardViewInput): MessageView {
           openable.map((x) => ({
             label: x.m.label || x.m.market,
             value: String(x.index),
-            description: `${tierLabel(x.m.tier)} · ${bettable(x.m).length} selection(s)`,
+            description: `${tierLabel(x.m.tier)} · ${plural(bettable(x.m).length, 'selection')}`,
           })),
         ),
       ),
@@ -93,7 +94,7 @@ export function cardView(input: CardViewInput): MessageView {
         description: clip(notes.join('\n'), LIMITS.embedDescription),
         color: COLOUR.info,
         fields,
-        footer: { text: `Page ${page + 1} of ${pages} · ${markets.length} market(s)` },
+        footer: { text: `Page ${page + 1} of ${pages} · ${plural(markets.length, 'market')}` },
       },
     ],
     components,
@@ -101,6 +102,13 @@ export function cardView(input: CardViewInput): MessageView {
 }
 
 /** One market: its bettable selections, 25 to a page (Discord's cap per select), and a menu to bet on one. */
+/** The book's own name for a market, when it is more than the label in other letter case. */
+function bookWording(market: MarketRow): string {
+  const raw = market.raw_market_name;
+  if (!raw) return ` · ${market.market}`;
+  return raw.toLowerCase() === market.label.toLowerCase() ? '' : ` · ${raw}`;
+}
+
 export function marketView(input: {
   card: MarketCard;
   eventName: string;
@@ -152,7 +160,7 @@ export function marketView(input: {
         color: COLOUR.info,
         footer: {
           text: clip(
-            `${input.card.bookie} · ${tierLabel(market.tier)} · ${market.raw_market_name ?? market.market}${
+            `${input.card.bookie} · ${tierLabel(market.tier)}${bookWording(market)}${
               pages > 1 ? ` · selections ${page * perPage + 1}–${page * perPage + shown.length} of ${sels.length}` : ''
             }`,
             200,

@@ -1,7 +1,7 @@
 import { ButtonStyle, ComponentType } from 'discord.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { COLOUR } from '../model/colours.js';
-import type { SelectionComparison } from '../model/compare.js';
+import type { BookPrice, SelectionComparison } from '../model/compare.js';
 import { edgeOf, type FairPrice } from '../model/fair-price.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { formatOdds } from '../model/odds.js';
@@ -24,7 +24,7 @@ export function compareView(input: {
 }): MessageView {
   const buttons = input.rows.flatMap((r) => {
     const ref = input.betRefs.get(r.key);
-    if (!ref || !r.best || r.best.price === null) return [];
+    if (!ref || !r.best) return [];
     return [
       {
         type: ComponentType.Button as const,
@@ -43,7 +43,7 @@ export function compareView(input: {
       {
         title: clip(`Compare · ${input.marketLabel}`, LIMITS.embedTitle),
         description: clip(
-          `${input.eventName}\nLive prices from a price check at every book; ⭐ marks the best.`,
+          `${input.eventName}\nLive prices from a price check at every book; ⭐ marks the best a bet can go to.`,
           LIMITS.embedDescription,
         ),
         color: COLOUR.info,
@@ -51,11 +51,7 @@ export function compareView(input: {
           name: clip(r.label, LIMITS.fieldName),
           value: clip(
             [
-              ...r.books.map((b) =>
-                b.price === null
-                  ? `${b.bookie}: no price${b.error ? ` (${b.error})` : ''}`
-                  : `${b === r.best ? '⭐ **' : ''}${b.bookie}: ${formatOdds(b.price)}${b === r.best ? '**' : ''}${priceEdge(r.fair, b.price)}`,
-              ),
+              ...r.books.map((b) => bookLine(b, b === r.best) + (b.price === null ? '' : priceEdge(r.fair, b.price))),
               ...(r.fair ? [fairText(r.fair)] : []),
             ].join('\n') || '–',
             LIMITS.fieldValue,
@@ -66,4 +62,15 @@ export function compareView(input: {
     ],
     components: rows,
   });
+}
+
+/** One book's line: its price (⭐ when best), with why a bet cannot go there; or why it has no price. */
+export function bookLine(b: BookPrice, best: boolean): string {
+  if (b.price === null) {
+    if (b.why) return `${b.bookie}: ${b.why}`;
+    return `${b.bookie}: no live price (${b.error ?? 'the price check returned none for this selection'})`;
+  }
+  const price = `${b.bookie}: ${formatOdds(b.price)}`;
+  if (best) return `⭐ **${price}**`;
+  return b.why ? `${price} (cannot bet here: ${b.why})` : price;
 }

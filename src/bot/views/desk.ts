@@ -6,6 +6,7 @@ import { DEFAULT_MARGIN_METHOD, METHOD_LABEL } from '../model/fair-price.js';
 import { DEFAULT_KELLY_FRACTION } from '../model/kelly.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { formatMoney, formatOdds } from '../model/odds.js';
+import { plural } from '../model/plural.js';
 import type { GuildSettings } from '../repos/guild-settings.js';
 import type { JobRecord } from '../repos/jobs.js';
 
@@ -29,7 +30,9 @@ export function sessionsView(sessions: Session[]): MessageView {
       {
         title: 'Sessions',
         description:
-          sessions.length === 0 ? 'This API key has no sessions.' : `${sessions.length} session(s) on this desk’s key.`,
+          sessions.length === 0
+            ? 'This API key has no sessions.'
+            : `${plural(sessions.length, 'session')} on this desk's key.`,
         color: COLOUR.info,
         fields: rows,
         ...(sessions.length > LIMITS.embedFields

@@ -4,6 +4,7 @@ import { encodeCustomId } from '../discord/custom-id.js';
 import { COLOUR } from '../model/colours.js';
 import { leagueName } from '../model/leagues.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
+import { plural } from '../model/plural.js';
 import { pager } from './components.js';
 
 export const EVENTS_PAGE_SIZE = 10;
@@ -53,7 +54,7 @@ export function eventsView(input: EventsViewInput): MessageView {
         description:
           input.events.length === 0
             ? `No events for this league on ${input.date} (${input.timezone}). Try another date or league.`
-            : `${input.events.length} event(s), times in your local time; day in ${input.timezone}.`,
+            : `${plural(input.events.length, 'event')}, times in your local time; day in ${input.timezone}.`,
         color: COLOUR.info,
         fields,
         footer: { text: `Page ${page + 1} of ${pages} · /markets to see a book's card` },

@@ -30,10 +30,10 @@ export function exposureView(r: ExposureReport, day: string): MessageView {
     embeds: [
       {
         title: `Exposure ${scope}`,
-        description: `Open stake ${scope}: **${formatMoney(r.totalOpenCents / 100)}** (bets held, in flight or placed and not yet settled, and open proposals). Members and accounts: stake on ${day}${r.event ? ' on this event' : ''}.`,
+        description: `Open stake ${scope}: **${formatMoney(r.totalOpenCents / 100)}** (bets held, in flight or placed and not yet settled, and open proposals). Members and accounts: ${r.event ? 'those with stake on this event, with their whole stake' : 'stake'} on ${day}, as the day caps count it.`,
         color: COLOUR.info,
         fields: [
-          ...(r.event ? [] : [field('By event (open)', lines(r.events))]),
+          field(r.event ? 'This event (open)' : 'By event (open)', lines(r.events)),
           field('By market (open)', lines(r.markets)),
           field(`By member (${day})`, lines(r.members)),
           field(`By account (${day})`, lines(r.accounts)),

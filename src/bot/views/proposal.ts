@@ -10,11 +10,13 @@ import { routeText, sessionLabel, slipFields } from './slip.js';
 
 const approversText = (roleId: string | undefined) => (roleId ? `<@&${roleId}>` : 'a member with Manage Server');
 
-/** The bet an approval binds: a sports market_ref, or the race (type and day) with its runner and bet type. */
+/** The bet an approval binds, in words: a race's runner and market, a promo, or a sports selection and its market. */
 function boundBet(p: Proposal, slip: SlipPayload): string {
   const r = slip.racing;
   if (slipKind(slip) === 'racing' && r) return `${r.track} R${r.raceNum} ${r.raceType} ${r.date} · ${p.marketRef}`;
-  return p.marketRef;
+  // A sports market_ref is a long opaque key: the record keeps it, the card names the selection. Other kinds bind
+  // a readable key already (a runner and market, a promo's number).
+  return slipKind(slip) === 'sports' ? `${slip.selectionLabel} — ${slip.marketLabel}` : p.marketRef;
 }
 
 /** The proposal as approvers see it: the exact bet and price they approve, who approved, Approve/Reject. */
@@ -48,7 +50,7 @@ export function proposalView(input: {
         ],
         footer: {
           text: clip(
-            `An approval binds ${p.bookie} · session ${p.sessionId} · ${boundBet(p, slip)} · ${formatMoney(p.stakeCents / 100)} at ${formatOdds(p.shownOdds)}; the live price is checked again at each approval.`,
+            `An approval binds ${p.bookie} · ${sessionLabel(slip)} · ${boundBet(p, slip)} · ${formatMoney(p.stakeCents / 100)} at ${formatOdds(p.shownOdds)}; the live price is checked again at each approval.`,
             LIMITS.footer,
           ),
         },

@@ -24,7 +24,7 @@ export function slipFields(slip: SlipPayload, odds: number, sessionLabel: string
     { name: 'Event', value: clip(slip.eventName, LIMITS.fieldValue) },
     ...whoAndWhen(slip),
     { name: 'Book', value: clip(slip.bookie, LIMITS.fieldValue), inline: true },
-    { name: 'Session', value: clip(sessionLabel, LIMITS.fieldValue), inline: true },
+    { name: 'Account', value: clip(sessionLabel, LIMITS.fieldValue), inline: true },
     { name: 'Live price', value: formatOdds(odds), inline: true },
     { name: 'Stake', value: formatMoney(slip.stake), inline: true },
     { name: 'Potential return', value: formatMoney(potentialReturn(slip.stake, odds)), inline: true },
@@ -33,8 +33,9 @@ export function slipFields(slip: SlipPayload, odds: number, sessionLabel: string
   ];
 }
 
+/** The account a slip bets through, by its user name at the book (a slip stored before names were kept: its id). */
 export function sessionLabel(slip: SlipPayload): string {
-  return slip.sessionId;
+  return slip.account ?? slip.sessionId;
 }
 
 /** "Best price of 3 books: bookie_b 2.10 (bookie_a 2.05, bookie_c 2.00)". */
@@ -43,7 +44,10 @@ export function routeLine(route: PriceRoute): string {
   if (!best) return '';
   const n = route.priced.length;
   const others = rest.map((r) => `${r.book} ${formatOdds(r.price)}`).join(', ');
-  const head = `Best price of ${n} book${n === 1 ? '' : 's'}: ${best.book} ${formatOdds(best.price)}`;
+  const head =
+    n === 1
+      ? `The one book that can take it: ${best.book} ${formatOdds(best.price)}`
+      : `Best price of ${n} books: ${best.book} ${formatOdds(best.price)}`;
   return others ? `${head} (${others})` : head;
 }
 
@@ -181,6 +185,14 @@ export function receiptView(slip: SlipPayload, result: unknown): MessageView {
           { name: 'Selection', value: clip(`${slip.selectionLabel} — ${slip.marketLabel}`, LIMITS.fieldValue) },
           { name: 'Event', value: clip(`${slip.eventName} · ${slip.bookie}`, LIMITS.fieldValue) },
           ...whoAndWhen(slip),
+          ...(slip.approvedBy?.length
+            ? [
+                {
+                  name: 'Approved by',
+                  value: clip(slip.approvedBy.map((id) => `<@${id}>`).join(', '), LIMITS.fieldValue),
+                },
+              ]
+            : []),
         ],
       },
     ],

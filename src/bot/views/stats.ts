@@ -4,6 +4,7 @@ import type { GroupReport, Report } from '../analytics/report.js';
 import type { EdgeAtPlacement, MemberDiscipline } from '../analytics/staking.js';
 import { COLOUR } from '../model/colours.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
+import { plural } from '../model/plural.js';
 
 export const STATS_CHART_FILE = 'stats.png';
 
@@ -51,7 +52,7 @@ export function statsView(input: StatsViewInput): MessageView {
   if (pnl.roiOnBank !== null) fields.push(field('ROI on bank', pct(pnl.roiOnBank, true)));
   if (pnl.units) fields.push(field('Units', `${units(pnl.units.profit)} on ${pnl.units.turnover.toFixed(2)}u staked`));
   if (pnl.unknownReturn > 0)
-    fields.push(field('Return unknown', `${pnl.unknownReturn} settled bet(s) left out of the money`));
+    fields.push(field('Return unknown', `${plural(pnl.unknownReturn, 'settled bet')} left out of the money`));
   fields.push(
     field('Close captured', capture),
     field('CLV (mean)', `${pct(clv.meanClv, true)} · log ${signedNum(clv.meanLogClv)}`),

@@ -28,6 +28,8 @@ export class SandboxControl {
     private readonly sandboxUrl: string,
     /** Told every clock reading, so the bot's clock can follow a move at once. */
     private readonly onClock: (view: { now: string; speed?: number }) => void = () => {},
+    /** Told after events were settled, so the bot reads the settlements at once instead of at its next look. */
+    private readonly onSettled: () => Promise<void> = async () => {},
   ) {}
 
   async clock(): Promise<SandboxClockView> {
@@ -46,6 +48,7 @@ export class SandboxControl {
   /** Finishes every started event now; `settled` counts the bets that settled. */
   async settle(): Promise<{ settled: number; now: string }> {
     const { settled } = (await this.#call('POST', '/_sandbox/settle', {})) as { settled: number };
+    await this.onSettled();
     return { settled, ...(await this.clock()) };
   }
 

@@ -21,6 +21,8 @@ export interface PlaygroundOptions {
   sandboxUrl?: string;
   /** Told the sandbox clock whenever the page reads or moves it (the offline bot follows that clock). */
   onSandboxClock?: (reading: { now: string; speed?: number }) => void;
+  /** Called after the panel settled events (before it answers): the bot reads the settlements now. */
+  onSandboxSettled?: () => Promise<void>;
 }
 
 export interface Playground {
@@ -91,7 +93,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     options.onSandboxClock?.(reading);
     live.broadcast('clock', reading);
   };
-  const sandbox = options.sandboxUrl ? new SandboxControl(options.sandboxUrl, onClock) : undefined;
+  const settled = options.onSandboxSettled ?? (async () => {});
+  const sandbox = options.sandboxUrl ? new SandboxControl(options.sandboxUrl, onClock, settled) : undefined;
 
   const server = createServer((req, res) => {
     handle(req, res, api, live, sandbox).catch((err) => fail(res, err));

@@ -10,7 +10,7 @@ export interface FaultConfig {
   stuckJobs?: number;
   /** Probability that a webhook delivery attempt counts as failed whatever the receiver answered. */
   webhookFailures?: number;
-  /** Betting-specific faults, each scoped to a route and/or a session (README "Faults"). */
+  /** Betting-specific faults, each scoped to a route and/or a session (docs/sandbox.md, "Faults"). */
   betting?: BettingFault[];
 }
 

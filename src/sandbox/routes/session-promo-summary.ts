@@ -1,5 +1,5 @@
 // POST /v2/session_promo_summary (sync, not deprecated). The spec names the route but not its shape; the
-// sandbox answers a plain count of what the session's bookmaker account holds today (README.md, Spec notes).
+// sandbox answers a plain count of what the session's bookmaker account holds today (docs/spec-notes.md).
 import { listBonusBets } from '../accounts/bonus.js';
 import { racePromos } from '../accounts/race-promos.js';
 import type { Route } from '../core/http.js';

@@ -1,5 +1,5 @@
-// Sports same-game multis (bookie_a only). The spec does not show a sports leg; the sandbox's choice (README,
-// Spec notes): `legs` of `{market_ref}` from the event's card, or `{market, selection, player?, line?}` named
+// Sports same-game multis (bookie_a only). The spec does not show a sports leg; the sandbox's choice (docs/spec-notes.md):
+// `legs` of `{market_ref}` from the event's card, or `{market, selection, player?, line?}` named
 // like a single sports bet. All legs on one event; priced as the legs' product less a correlation discount.
 import type { Session } from '../accounts/types.js';
 import type { Bookie } from './books.js';

@@ -20,7 +20,7 @@ let sandbox: RunningSandbox;
 let project: string;
 let env: NodeJS.ProcessEnv;
 
-/** The first ts example after `heading` in a README, as a consumer would paste it. */
+/** The first ts example after `heading` in a README or guide, as a consumer would paste it. */
 function readmeExample(file: string, heading = ''): string {
   const readme = readFileSync(file, 'utf8');
   const section = readme.slice(readme.indexOf(heading));
@@ -44,7 +44,7 @@ beforeAll(async () => {
   const tsconfig = JSON.parse(readFileSync(join(FIXTURES, 'tsconfig.json'), 'utf8'));
   tsconfig.compilerOptions.typeRoots = [join(ROOT, 'node_modules/@types')];
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
-  writeFileSync(join(project, 'readme-example.ts'), readmeExample(join(ROOT, 'README.md'), '\n## Library'));
+  writeFileSync(join(project, 'readme-example.ts'), readmeExample(join(ROOT, 'docs', 'library.md')));
   // The package's own README ships in the tarball; its example must compile too.
   const shipped = join(project, 'node_modules', PACKAGE, 'README.md');
   writeFileSync(join(project, 'package-readme-example.ts'), readmeExample(shipped));

@@ -195,6 +195,37 @@ describe('the Sandbox panel API over the embedded sandbox', () => {
   });
 });
 
+describe('"Settle started events" and the bot', () => {
+  let sandbox: RunningSandbox;
+  let ld: LocalDiscord;
+  let pg: Playground;
+  const told: number[] = [];
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, quiet: true, control: true, seed: 1 });
+    ld = await startLocalDiscord({ port: 0 });
+    pg = await startPlayground({
+      ld,
+      port: 0,
+      sandboxUrl: sandbox.url,
+      onSandboxSettled: async () => {
+        told.push(Date.now());
+      },
+    });
+  });
+  afterAll(async () => {
+    await pg?.close();
+    await ld?.close();
+    await sandbox?.close();
+  });
+
+  it('tells the bot to read the settlements before the panel answers, so they show at once', async () => {
+    const res = await call(`${pg.url}/api/sandbox/settle`, {});
+    expect(res.status).toBe(200);
+    expect(told).toHaveLength(1);
+  });
+});
+
 describe('the Sandbox panel without the embedded sandbox', () => {
   let ld: LocalDiscord;
   let pg: Playground;

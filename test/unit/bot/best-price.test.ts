@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type BookCheck,
-  cashCents,
-  leftOutText,
-  noBookText,
-  rankPrices,
-  routeOf,
-} from '../../../src/bot/handlers/best-price.js';
+import { cashCents, noBookText, rankPrices, routeOf } from '../../../src/bot/handlers/best-price.js';
+import { type BookCheck, leftOutText } from '../../../src/bot/model/eligibility.js';
 import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
 import type { Proposal } from '../../../src/bot/repos/proposals.js';
 import { proposalView } from '../../../src/bot/views/proposal.js';

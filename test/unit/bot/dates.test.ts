@@ -26,6 +26,14 @@ describe('viewer days', () => {
     expect(chooseDay('2026-02-30', now, 'UTC').ok).toBe(false);
   });
 
+  it('says past days need status:finished when yesterday is asked without it', () => {
+    const r = chooseDay('yesterday', now, 'UTC');
+    expect(r.ok ? '' : r.message).toBe(
+      'Yesterday (2026-11-20) is in the past: past days need status:finished, which lists their results. Add it, or pick today or a later day.',
+    );
+    expect(chooseDay('yesterday', now, 'UTC', { past: true })).toEqual({ ok: true, day: '2026-11-20' });
+  });
+
   it('covers neighbouring UTC days for a local day', () => {
     expect(utcWindowFor('2026-11-22')).toEqual({ since: '2026-11-21', until: '2026-11-23' });
   });

@@ -232,6 +232,21 @@ describe('the promo inbox view', () => {
     expect(placeBetRequest(withPromo, 1250, 2.28, undefined)).toMatchObject({ promo_name: '2/3', bet_type: '2/3' });
   });
 
+  it("names a sports promo's event as the /bet event list shows it, never its raw key", () => {
+    const sports = {
+      promo_id: 9,
+      bookie: 'bookie_b',
+      label: 'Same game boost',
+      kind: 'sports',
+      event: 'Kansas City Chiefs v Cincinnati Bengals',
+      epk: 'american_football/us/nfl/kansas-city-chiefs-v-cincinnati-bengals/2026-11-26',
+      placeable_by_id: false,
+    };
+    expect(promoLink(sports as never)).toBe(
+      'Bet it with `/bet`: pick **Kansas City Chiefs v Cincinnati Bengals** in its event list, then bookie bookie_b.',
+    );
+  });
+
   it('links a promo needing a chosen selection to the racing slip for its race', () => {
     expect(promoLink(token)).toBe('Bet it with `/bet-racing track:Flemington (R) race:5 bookie:bookie_a` (promo 2/3).');
   });

@@ -1,4 +1,6 @@
+import type { ModalSubmitInteraction } from 'discord.js';
 import { describe, expect, it } from 'vitest';
+import { readStake } from '../../../src/bot/handlers/stake-form.js';
 import { acceptableFloor, parseStake, potentialReturn, stakeCentsOf } from '../../../src/bot/model/odds.js';
 import { checkMinOdds, checkStake, decideOnLivePrice, type SlipPayload } from '../../../src/bot/model/slip-rules.js';
 
@@ -51,6 +53,24 @@ describe('slip rules', () => {
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.message).toContain('$50.00');
     expect(checkStake(50, limits).ok).toBe(true);
+  });
+
+  it('says a negative stake is negative, not that it has too many decimals', () => {
+    const r = checkStake(-5, limits);
+    expect(r.ok ? '' : r.message).toBe('The stake -5 is negative. Enter an amount such as 10 or 12.50.');
+  });
+
+  it('says a huge stake (1e9) is above the per-bet limit, naming both amounts', () => {
+    const r = checkStake(1e9, limits);
+    expect(r.ok ? '' : r.message).toMatch(
+      /^The stake \$1,000,000,000\.00 is above this server's per-bet limit of \$50\.00\./,
+    );
+  });
+
+  it('says a negative stake typed in the stake form is negative', () => {
+    const form = { fields: { getTextInputValue: () => '-5' } } as unknown as ModalSubmitInteraction;
+    const r = readStake(form);
+    expect(r.ok ? '' : r.message).toMatch(/^"-5" is negative: a stake is more than \$0\./);
   });
 
   it('refuses fractions of a cent', () => {

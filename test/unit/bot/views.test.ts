@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { limitViolations } from '../../../src/bot/model/limits.js';
 import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
+import type { Proposal } from '../../../src/bot/repos/proposals.js';
 import { cardView, marketView } from '../../../src/bot/views/card.js';
 import { eventsView } from '../../../src/bot/views/events.js';
 import { settlementView } from '../../../src/bot/views/notice.js';
-import { receiptView, slipView } from '../../../src/bot/views/slip.js';
+import { proposalView } from '../../../src/bot/views/proposal.js';
+import { receiptView, routeLine, slipView } from '../../../src/bot/views/slip.js';
 import type { Event, MarketCard, MarketRow } from '../../../src/gateway/index.js';
 
 const long = (n: number) => 'x'.repeat(n);
@@ -136,5 +138,92 @@ describe('views stay within Discord limits', () => {
     });
     expect(limitViolations(v)).toEqual([]);
     expect(v.embeds[0]?.fields?.find((f) => f.name === 'P&L')?.value).toBe('+$10.00');
+  });
+
+  describe('words on the cards', () => {
+    const event = (i: number): Event => ({
+      event_id: `e${i}`,
+      sport: 'basketball',
+      league: 'nba',
+      name: `Team ${i} v Team ${i + 1}`,
+      start_time: '2026-11-22T01:00:00Z',
+      status: 'prematch',
+      books: ['bookie_a'],
+      score: null,
+    });
+    const listing = (n: number) =>
+      eventsView({
+        events: Array.from({ length: n }, (_, i) => event(i)),
+        league: 'nba',
+        date: '2026-11-22',
+        timezone: 'UTC',
+        page: 0,
+        ref: 'r',
+      }).embeds[0]?.description;
+
+    it('counts events in words, never "event(s)"', () => {
+      expect(listing(1)).toMatch(/^1 event, times in your local time/);
+      expect(listing(6)).toMatch(/^6 events, times in your local time/);
+    });
+
+    it("names the book's own wording of a market only when it is more than the label in other letter case", () => {
+      const card = bigCard(1, 2);
+      const market = card.markets[0] as MarketRow;
+      const footer = (raw: string) =>
+        marketView({
+          card: { ...card, markets: [{ ...market, label: 'Head to Head', raw_market_name: raw }] },
+          eventName: 'A v B',
+          ref: 'r',
+          marketIndex: 0,
+        }).embeds[0]?.footer?.text;
+      expect(footer('Head To Head')).toBe('bookie_a · popular');
+      expect(footer('Money Line')).toBe('bookie_a · popular · Money Line');
+    });
+
+    it('says "the one book" when only one book can take a routed bet', () => {
+      expect(routeLine({ priced: [{ book: 'bookie_a', price: 2.1 }], leftOut: [] })).toBe(
+        'The one book that can take it: bookie_a 2.10',
+      );
+    });
+  });
+
+  describe("ids on members' cards", () => {
+    const marketRef = 'bWFya2V0LXJlZjpib29raWVfYToxMjM0NTY3ODkwOmhlYWRfdG9faGVhZDpob21lOjE3NjQxMTIwMDA'.repeat(2);
+    const named: SlipPayload = {
+      ...slip,
+      eventName: 'A v B',
+      selectionLabel: 'Home',
+      marketLabel: 'Head to Head',
+      sessionId: '5e55a1fa-0000-4000-8000-00000000000a',
+      account: 'alpha_a',
+      marketRef,
+    };
+
+    it('names the account by its user name on a slip, never the session id', () => {
+      const v = slipView({ slip: named, slipId: 'x', userId: 'u', expiresAt: 0 });
+      const fields = v.embeds?.[0]?.fields ?? [];
+      expect(fields.find((f) => f.name === 'Account')?.value).toBe('alpha_a');
+      expect(JSON.stringify(v)).not.toContain(named.sessionId);
+    });
+
+    it('says in words what an approval binds: book, account, selection and market, no market_ref', () => {
+      const proposal = {
+        proposalId: 'p',
+        bookie: 'bookie_a',
+        sessionId: named.sessionId,
+        marketRef,
+        needed: 1,
+        shownOdds: 2.1,
+        expiresAt: 0,
+        stakeCents: 60_00,
+        note: null,
+      } as Proposal;
+      const v = proposalView({ proposal, slip: named, approvals: [], approverRoleId: undefined });
+      expect(v.embeds?.[0]?.footer?.text).toBe(
+        'An approval binds bookie_a · alpha_a · Home — Head to Head · $60.00 at 2.10; the live price is checked again at each approval.',
+      );
+      expect(JSON.stringify(v)).not.toContain(marketRef);
+      expect(JSON.stringify(v)).not.toContain(named.sessionId);
+    });
   });
 });

@@ -1,0 +1,63 @@
+// `npm start`'s build: nothing to do when dist/ is newer than every source it is built from; otherwise an
+// incremental tsc (its build info kept in dist/), the playground's static page copied, and compiled files whose
+// source is gone removed, so a deleted command never loads. `npm run build` is the clean build.
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = join(REPO, 'dist');
+const STAMP = join(DIST, '.build-stamp');
+/** What tsconfig.build.json compiles, plus the page copied beside it and the settings that change the output. */
+const SOURCE_DIRS = ['src', 'commands', 'bench/children'];
+const SOURCE_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'scripts/build.mjs'];
+const SKIP = new Set(['node_modules', 'dist', '.pack']);
+const PUBLIC = 'src/local-discord/playground/public';
+
+/** The newest modification time (ms) under `dir`, directories included (a deleted file changes its folder). */
+function newest(dir) {
+  let top = statSync(dir).mtimeMs;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (SKIP.has(entry.name)) continue;
+    const path = join(dir, entry.name);
+    const t = entry.isDirectory() ? newest(path) : statSync(path).mtimeMs;
+    if (t > top) top = t;
+  }
+  return top;
+}
+
+function sourcesNewest() {
+  let top = 0;
+  for (const d of SOURCE_DIRS) top = Math.max(top, newest(join(REPO, d)));
+  for (const f of SOURCE_FILES) top = Math.max(top, statSync(join(REPO, f)).mtimeMs);
+  return top;
+}
+
+/** Compiled .js (and .js.map) files under dist/<dir> whose .ts source no longer exists. */
+function removeOrphans(dir) {
+  const out = join(DIST, dir);
+  if (!existsSync(out)) return;
+  for (const entry of readdirSync(out, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !/\.js(\.map)?$/.test(entry.name)) continue;
+    const path = join(entry.parentPath, entry.name);
+    const rel = relative(DIST, path).replace(/\.js(\.map)?$/, '');
+    if (rel.startsWith(PUBLIC)) continue;
+    if (!existsSync(join(REPO, `${rel}.ts`)) && !existsSync(join(REPO, `${rel}.js`))) rmSync(path);
+  }
+}
+
+if (existsSync(STAMP) && statSync(STAMP).mtimeMs >= sourcesNewest()) process.exit(0);
+
+// The stamp carries the build's start time: a source saved while tsc runs is newer, so the next start builds.
+const started = new Date();
+
+const tsc = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
+const args = ['-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', join(DIST, '.tsbuildinfo')];
+execFileSync(process.execPath, [tsc, ...args], { cwd: REPO, stdio: 'inherit' });
+const publicOut = join(DIST, PUBLIC);
+rmSync(publicOut, { recursive: true, force: true });
+cpSync(join(REPO, PUBLIC), publicOut, { recursive: true });
+for (const d of SOURCE_DIRS) removeOrphans(d);
+writeFileSync(STAMP, `${started.toISOString()}\n`);
+utimesSync(STAMP, started, started);
