@@ -170,9 +170,10 @@ describe('close()', () => {
       timeoutMs: 5_000,
       everyMs: 10,
     });
-    // A plain loop, not until(): vi.waitFor's own timers would count as the client's here.
-    for (const end = Date.now() + 5_000; activeTimers() <= before; await new Promise((r) => setImmediate(r))) {
-      if (Date.now() > end) throw new Error('no retry timer was armed within 5000 ms');
+    // A plain loop, not until(): vi.waitFor's own timers would count as the client's here. The bound is generous:
+    // on a loaded machine reading the 429 and arming the sleep took over 5 s once.
+    for (const end = Date.now() + 20_000; activeTimers() <= before; await new Promise((r) => setImmediate(r))) {
+      if (Date.now() > end) throw new Error('no retry timer was armed within 20000 ms');
     }
     await client.close();
     expect(await call).toBeInstanceOf(ClientClosedError);
