@@ -12,7 +12,7 @@ export const data = new SlashCommandBuilder()
 export const execute: Command['execute'] = async (interaction, ctx) => {
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const guildId = interaction.guildId;
-  if (!guildId) return replyEphemeral(interaction, 'Accounts belong to a server’s desk: run /accounts there.');
+  if (!guildId) return replyEphemeral(interaction, "Accounts belong to a server's desk: run /accounts there.");
   if (!interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) {
     return replyEphemeral(interaction, 'Only members with Manage Server can read account health.');
   }

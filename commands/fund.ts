@@ -18,12 +18,12 @@ const DAY_MS = 86_400_000;
 
 export const data = new SlashCommandBuilder()
   .setName('fund')
-  .setDescription('The syndicate’s bank: members’ units at NAV, contributions, strikes and cash-outs')
+  .setDescription("The syndicate's bank: members' units at NAV, contributions, strikes and cash-outs")
   .setContexts(InteractionContextType.Guild)
   .addSubcommand((s) =>
     s
       .setName('contribute')
-      .setDescription('Record a member’s contribution (treasurer): units are issued at the next strike')
+      .setDescription("Record a member's contribution (treasurer): units are issued at the next strike")
       .addUserOption((o) => o.setName('member').setDescription('Whose money it is').setRequired(true))
       .addNumberOption((o) =>
         o.setName('amount').setDescription('Dollars deposited, e.g. 250 or 99.50').setRequired(true).setMinValue(0.01),
@@ -55,7 +55,7 @@ export const data = new SlashCommandBuilder()
         o.setName('days').setDescription('The last N days (default 90)').setMinValue(1).setMaxValue(3650),
       ),
   )
-  .addSubcommand((s) => s.setName('members').setDescription('Everyone’s units and value, summing to NAV (treasurer)'))
+  .addSubcommand((s) => s.setName('members').setDescription("Everyone's units and value, summing to NAV (treasurer)"))
   .addSubcommand((s) => s.setName('export').setDescription('Contributions, cash-outs and strikes as CSV (treasurer)'))
   .addSubcommand((s) =>
     s
@@ -201,7 +201,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
         strikes: await fund.repo.strikes(guildId, 0),
       });
       await interaction.editReply({
-        content: 'The fund’s contributions, cash-outs and strikes.',
+        content: "The fund's contributions, cash-outs and strikes.",
         files: [new AttachmentBuilder(Buffer.from(csv, 'utf8'), { name: 'fund.csv' })],
       });
       return;

@@ -177,7 +177,7 @@ describe('account health: a limited bookie_c account is seen, shown, announced a
     );
   }, 60_000);
 
-  it('/compare’s Bet at best at bookie_c above that stake answers with why it was left out, and posts no slip', async () => {
+  it('/compare’s Bet at best at bookie_c above that stake routes it to another book, naming why bookie_c was left out', async () => {
     const { ld } = desk;
     const ix = await ld.sendCommand({
       user: ld.users.bettor,
@@ -204,9 +204,17 @@ describe('account health: a limited bookie_c account is seen, shown, announced a
       customId: modal.custom_id,
       fields: { stake: String(limit + 10) },
     });
-    const said = await until('the answer', () => lastResponseText(submitted) || undefined, { timeoutMs: 30_000 });
-    expect(said).toContain(`Left out: bookie_c (took at most $${limit.toFixed(2)} on`);
-    expect(ld.messages(ld.channelIds.bets).filter((m) => m.embeds[0]?.title === 'Bet slip')).toHaveLength(slipsBefore);
+    // The stake is routed afresh at the stake form: the slip goes to a book that can take it and says why not C.
+    const slip = await until(
+      'the routed slip',
+      () => ld.messages(ld.channelIds.bets).filter((m) => m.embeds[0]?.title === 'Bet slip')[slipsBefore],
+      { timeoutMs: 30_000, seen: () => lastResponseText(submitted) },
+    );
+    const leftOut = textOf(slip)
+      .split('\n')
+      .find((l) => l.startsWith('Left out: '));
+    expect(leftOut).toContain(`bookie_c (took at most $${limit.toFixed(2)} on`);
+    expect(slip.embeds[0]?.fields?.find((f) => f.name === 'Book')?.value).not.toBe('bookie_c');
   }, 60_000);
 
   it('an explicit bet at bookie_c warns on the slip, and its refusal is recorded with the book’s reason', async () => {

@@ -314,7 +314,7 @@ export function parseSchedule(text: string): StrikeSchedule | { error: string } 
   const m = /^\s*(daily|weekly)\s+(?:(sun|mon|tue|wed|thu|fri|sat)[a-z]*\s+)?([01]?\d|2[0-3]):([0-5]\d)\s*$/i.exec(
     text,
   );
-  const hint = 'Write `daily 18:00` or `weekly mon 18:00` (24-hour time in the server’s time zone).';
+  const hint = "Write `daily 18:00` or `weekly mon 18:00` (24-hour time in the server's time zone).";
   if (!m) return { error: `Not a dealing schedule: "${text}". ${hint}` };
   const at = `${String(m[3]).padStart(2, '0')}:${m[4]}`;
   if (m[1]?.toLowerCase() === 'daily') {

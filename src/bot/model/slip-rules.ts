@@ -100,12 +100,7 @@ export function checkStake(stake: number, limits: StakeLimits): RuleResult {
   if (Number.isFinite(stake) && stake < 0) {
     return { ok: false, message: `The stake ${stake} is negative. Enter an amount such as 10 or 12.50.` };
   }
-  if (Number.isFinite(stake) && stake > limits.perBet) {
-    return {
-      ok: false,
-      message: `The stake ${formatMoney(stake)} is above this server's per-bet limit of ${formatMoney(limits.perBet)}. Lower it, or ask an admin to change it with /settings.`,
-    };
-  }
+  if (Number.isFinite(stake) && stake > limits.perBet) return overPerBet(stake, limits);
   // Whole cents from the stake's decimal form: 1.1 is 110 cents exactly, while 1e-9 or 10.000000001 are refused.
   const cents = stakeCentsOf(stake);
   if (cents === undefined) {
@@ -117,20 +112,23 @@ export function checkStake(stake: number, limits: StakeLimits): RuleResult {
   if (cents <= 0) {
     return { ok: false, message: 'The stake must be more than $0. Enter an amount such as 10 or 12.50.' };
   }
-  if (cents > Math.round(limits.perBet * 100)) {
-    const share = limits.shares?.perBet;
-    if (share) {
-      return {
-        ok: false,
-        message: `${formatMoney(stake)} is above ${shareCapText(share)}. Lower the stake, or ask an admin to change it with /settings limits.`,
-      };
-    }
+  if (cents > Math.round(limits.perBet * 100)) return overPerBet(stake, limits);
+  return { ok: true };
+}
+
+/** A stake above the per-bet limit: the share of the bank when that is what binds, else the dollar limit. */
+function overPerBet(stake: number, limits: StakeLimits): RuleResult {
+  const share = limits.shares?.perBet;
+  if (share) {
     return {
       ok: false,
-      message: `The stake ${formatMoney(stake)} is above this server's per-bet limit of ${formatMoney(limits.perBet)}. Lower it, or ask an admin to change it with /settings.`,
+      message: `${formatMoney(stake)} is above ${shareCapText(share)}. Lower the stake, or ask an admin to change it with /settings limits.`,
     };
   }
-  return { ok: true };
+  return {
+    ok: false,
+    message: `The stake ${formatMoney(stake)} is above this server's per-bet limit of ${formatMoney(limits.perBet)}. Lower it, or ask an admin to change it with /settings.`,
+  };
 }
 
 /**

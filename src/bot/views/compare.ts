@@ -51,7 +51,7 @@ export function compareView(input: {
           name: clip(r.label, LIMITS.fieldName),
           value: clip(
             [
-              ...r.books.map((b) => bookLine(b, b === r.best) + (b.price === null ? '' : priceEdge(r.fair, b.price))),
+              ...r.books.map((b) => bookLine(b, b === r.best, b.price === null ? '' : priceEdge(r.fair, b.price))),
               ...(r.fair ? [fairText(r.fair)] : []),
             ].join('\n') || '–',
             LIMITS.fieldValue,
@@ -65,12 +65,12 @@ export function compareView(input: {
 }
 
 /** One book's line: its price (⭐ when best), with why a bet cannot go there; or why it has no price. */
-export function bookLine(b: BookPrice, best: boolean): string {
+export function bookLine(b: BookPrice, best: boolean, edge = ''): string {
   if (b.price === null) {
     if (b.why) return `${b.bookie}: ${b.why}`;
     return `${b.bookie}: no live price (${b.error ?? 'the price check returned none for this selection'})`;
   }
   const price = `${b.bookie}: ${formatOdds(b.price)}`;
-  if (best) return `⭐ **${price}**`;
-  return b.why ? `${price} (cannot bet here: ${b.why})` : price;
+  if (best) return `⭐ **${price}**${edge}`;
+  return b.why ? `${price}${edge} (cannot bet here: ${b.why})` : `${price}${edge}`;
 }
