@@ -90,7 +90,7 @@ describe('/compare', () => {
   it('prices bookie_b for comparison but says it cannot take the bet, and never offers Bet at best there', async () => {
     const reply = await compare({ event: event.event_id, market: 'head_to_head' });
     const text = JSON.stringify(reply.embeds);
-    expect(text).toMatch(/bookie_b: \d+\.\d\d \(cannot bet here: market_ref betting is off\)/);
+    expect(text).toMatch(/bookie_b: \d+\.\d\d(?: · edge [+-]\d+\.\d%)? \(cannot bet here: market_ref betting is off\)/);
     expect(text).not.toMatch(/⭐ \*\*bookie_b/);
     const labels = controls(reply).map((c) => c.label ?? '');
     expect(labels.length).toBeGreaterThan(0);
