@@ -27,8 +27,9 @@ export async function warmCaches(ctx: BotContext): Promise<void> {
 }
 
 const warming = new WeakMap<BotContext, Promise<void>>();
-function warmInBackground(ctx: BotContext): void {
-  if (warming.has(ctx)) return;
+function warmInBackground(ctx: BotContext): Promise<void> {
+  const running = warming.get(ctx);
+  if (running) return running;
   const p = warmCaches(ctx)
     .catch((err) => {
       // A warm-up cut short by stop is not a failure worth a warning.
@@ -36,12 +37,29 @@ function warmInBackground(ctx: BotContext): void {
     })
     .finally(() => warming.delete(ctx));
   warming.set(ctx, p);
+  return p;
 }
 
+/**
+ * How long a suggestion waits for the events to load on a cache miss (after start, or when the clock moved the
+ * window on): within Discord's 3 s, so the member's typing gets choices instead of an empty list that only the
+ * next keystroke would fill.
+ */
+const WARM_WAIT_MS = 1_500;
+
 async function upcoming(ctx: BotContext): Promise<Event[]> {
-  const hit = await ctx.catalog.peekEvents(upcomingWindow(ctx.now()));
-  if (!hit) warmInBackground(ctx);
-  return hit ?? [];
+  const window = upcomingWindow(ctx.now());
+  const hit = await ctx.catalog.peekEvents(window);
+  if (hit) return hit;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    warmInBackground(ctx),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, WARM_WAIT_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  return (await ctx.catalog.peekEvents(window)) ?? [];
 }
 
 /**
