@@ -2,7 +2,6 @@
 // middle of bets and later in the middle of a settlement post. The survivor finishes every job.
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort } from '../../src/bot/config/free-port.js';
 import { openStore } from '../../src/bot/store/index.js';
 import { signWebhook } from '../../src/gateway/index.js';
 import type { LocalMessage } from '../../src/local-discord/types.js';
@@ -12,6 +11,7 @@ import { setBetRole } from '../support/bet-role.js';
 import { type BettableSelection, betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
+import { testPort } from '../support/ports.js';
 import type { SandboxBet } from '../support/sandbox-control.js';
 import { until } from '../support/wait.js';
 
@@ -32,7 +32,7 @@ describe('two bot processes on one PostgreSQL, one killed -9', () => {
         ...desk.env,
         SHARDS: String(id),
         BOT_PROCESS_ID: `shard-${id}-${started++}`,
-        WEBHOOK_PORT: String(await freePort()),
+        WEBHOOK_PORT: String(await testPort()),
       },
       40_000,
     );

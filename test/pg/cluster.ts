@@ -7,7 +7,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { freePort } from '../../src/bot/config/free-port.js';
+import { testPort } from '../support/ports.js';
 
 const run = promisify(execFile);
 
@@ -51,7 +51,7 @@ export async function startPgCluster(): Promise<PgCluster> {
   // A free port can be taken by another process between the probe and the server's bind: try another one.
   let port = 0;
   for (let attempt = 1; ; attempt++) {
-    port = await freePort();
+    port = await testPort();
     // fsync off: a test cluster is thrown away, durability across OS crashes is not under test.
     const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
     try {

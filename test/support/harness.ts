@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BotConfig, parseConfig } from '../../src/bot/config/config.js';
-import { freePort } from '../../src/bot/config/free-port.js';
 import { SandboxClock } from '../../src/bot/config/sandbox-clock.js';
 import { type LocalDiscord, startLocalDiscord } from '../../src/local-discord/index.js';
 import { type RunningSandbox, type StartSandboxOptions, startSandbox } from '../../src/sandbox/index.js';
@@ -11,6 +10,7 @@ import { setBetRole } from './bet-role.js';
 import { type BotDeps, loadStartBot, type RunningBot } from './bot-entry.js';
 import { type GatewayProxy, startGatewayProxy } from './gateway-proxy.js';
 import { captureLogs, type LogCapture } from './log-capture.js';
+import { testPort } from './ports.js';
 import { SandboxControl } from './sandbox-control.js';
 import { until } from './wait.js';
 
@@ -65,7 +65,7 @@ export async function startDesk<B extends RunningBot = RunningBot>(opts: DeskOpt
   const sandbox = await startSandbox({ port: 0, control: true, seed: opts.seed ?? 1, quiet: true, ...opts.sandbox });
   const proxy = opts.proxy ? await startGatewayProxy(sandbox.url) : undefined;
   const ld = await startLocalDiscord({ port: 0, ...(opts.discordShards ? { shards: opts.discordShards } : {}) });
-  const webhookPort = await freePort();
+  const webhookPort = await testPort();
   const env: Record<string, string> = {
     GATEWAY_BASE_URL: proxy?.url ?? sandbox.url,
     GATEWAY_API_KEY: API_KEY,
