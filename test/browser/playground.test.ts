@@ -95,29 +95,36 @@ async function pickUpcomingEvent(skip: number) {
  * Waits for the bot's choices for `option`, typing `retype` again when none came (autocomplete answers from
  * cached cards, so a first ask may only start their read, as a person who types on would see).
  */
-async function choicesAfterTyping(option: string, retype: string) {
-  for (let tries = 0; tries < 10; tries++) {
+async function choicesAfterTyping(option: string, retype: string, giveUpAfter?: number): Promise<boolean> {
+  for (let tries = 0; tries < (giveUpAfter ?? 10); tries++) {
     const shown = page.locator('#suggestions .suggestion', {
       has: page.locator('.suggestion-detail', { hasText: option }),
     });
-    if (
-      await shown
-        .first()
-        .isVisible({ timeout: 2_000 })
-        .catch(() => false)
-    )
-      return;
+    // The page asks the bot again itself for about 2 s before it says nothing matches.
+    const came = await shown
+      .first()
+      .waitFor({ timeout: 4_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (came) return true;
     for (let i = 0; i < retype.length; i++) await page.keyboard.press('Backspace');
     await type(retype);
+    // With nothing to retype, a key typed and taken back asks again for the same text.
+    if (retype === '') {
+      await type('x');
+      await page.keyboard.press('Backspace');
+    }
   }
+  if (giveUpAfter !== undefined) return false;
   await choicesFor(option);
+  return true;
 }
 
 /**
  * Types /bet with every option picked from the bot's choices (an event starting over an hour after the sandbox
  * clock), then the stake, and sends it.
  */
-async function typeBet(stake: number, skip = 0) {
+async function typeBet(stake: number, skip = 0): Promise<boolean> {
   const input = page.locator('#command-input');
   await input.click();
   await type('/bet');
@@ -130,7 +137,10 @@ async function typeBet(stake: number, skip = 0) {
   for (const option of ['market', 'selection']) {
     await page.locator('.suggestion', { hasText: option }).first().waitFor();
     await page.keyboard.press('Tab'); // option:
-    await choicesFor(option);
+    // The cards load in the background within the card limit; after many reads (the tests before) a person sees
+    // "No matching options" for a moment and types again. An event whose books offer no market to bet on (a
+    // fixture listed moments ago has no card yet) is given up for the next, as a person would.
+    if (!(await choicesAfterTyping(option, '', 6))) return false;
     await page.keyboard.press('Enter');
   }
   await page.locator('.suggestion', { hasText: 'stake' }).first().waitFor();
@@ -140,6 +150,7 @@ async function typeBet(stake: number, skip = 0) {
     new RegExp(`^/bet event:.+ market:.+ selection:.+ stake:${stake}$`),
   );
   await page.keyboard.press('Enter');
+  return true;
 }
 
 /**
@@ -153,7 +164,7 @@ async function betWhereABookTakesIt(stake: number, answered: Locator): Promise<v
   for (let skip = 0; skip < 4; skip++) {
     const refusedBefore = await refusals.count();
     await page.locator('#command-input').fill('');
-    await typeBet(stake, skip);
+    if (!(await typeBet(stake, skip))) continue;
     await expect
       .poll(async () => (await answered.count()) > answeredBefore || (await refusals.count()) > refusedBefore, {
         timeout: 20_000,
