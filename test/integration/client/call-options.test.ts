@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ClientClosedError,
@@ -23,8 +24,6 @@ afterEach(async () => {
   client = undefined;
   harness = undefined;
 });
-
-const activeTimers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 
 describe('per-call options', () => {
   it('aborts a call in flight with the signal, rejecting with its reason', async () => {
@@ -164,20 +163,26 @@ describe('close()', () => {
   it('rejects a read sleeping on Retry-After at once with ClientClosedError and leaves no timer', async () => {
     harness = await startHarness((_req, res) => json(res, 429, { detail: 'later' }, { 'retry-after': '30' }));
     client = new GatewayClient({ baseUrl: harness.url, apiKey: KEY, timeoutMs: 120_000 });
-    const before = activeTimers();
-    const call = client.balances.get({ session_id: 's1' }).catch((e: unknown) => e);
-    await until('the balance request at the server', () => harness!.count('/v3/balance') === 1, {
-      timeoutMs: 5_000,
-      everyMs: 10,
-    });
-    // A plain loop, not until(): vi.waitFor's own timers would count as the client's here. The bound is generous:
-    // on a loaded machine reading the 429 and arming the sleep took over 5 s once.
-    for (const end = Date.now() + 20_000; activeTimers() <= before; await new Promise((r) => setImmediate(r))) {
-      if (Date.now() > end) throw new Error('no retry timer was armed within 20000 ms');
+    // The client's own 30 s sleep, seen as it is created (counting every timer of the process raced with others).
+    const sleeps: Array<{ _destroyed?: boolean }> = [];
+    const hook = createHook({
+      init(_id, type, _trigger, resource) {
+        if (type === 'Timeout' && (resource as { _idleTimeout?: number })._idleTimeout === 30_000)
+          sleeps.push(resource as { _destroyed?: boolean });
+      },
+    }).enable();
+    try {
+      const call = client.balances.get({ session_id: 's1' }).catch((e: unknown) => e);
+      // A plain loop, not until(): it must not arm timers of its own.
+      for (const end = Date.now() + 20_000; sleeps.length === 0; await new Promise((r) => setImmediate(r))) {
+        if (Date.now() > end) throw new Error('the client armed no 30 s retry sleep within 20000 ms');
+      }
+      await client.close();
+      expect(await call).toBeInstanceOf(ClientClosedError);
+      expect(sleeps.map((t) => t._destroyed)).toEqual([true]);
+    } finally {
+      hook.disable();
     }
-    await client.close();
-    expect(await call).toBeInstanceOf(ClientClosedError);
-    expect(activeTimers()).toBeLessThanOrEqual(before);
   });
 
   it('rejects a call in flight with ClientClosedError saying it may have reached the gateway', async () => {
