@@ -248,7 +248,7 @@ function buildServices(
   const owner = deps.processId ?? config.processId ?? hostname();
   const jobLeaseMs = config.tunables.jobLeaseMs;
   const jobs = new JobRepo(store, owner, jobLeaseMs);
-  const outbox = new Outbox({ store, poster, logger, now, owner });
+  const outbox = new Outbox({ store, poster, logger, now, owner, leaseMs: config.tunables.outboxLeaseMs });
   stops.push(() => outbox.stop());
   // Runs after the tracker stopped renewing: a restart or another process resumes these jobs at once.
   stops.push(() => jobs.releaseLeases());

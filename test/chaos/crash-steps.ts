@@ -1,10 +1,9 @@
 import { type BotStore, openStore } from '../../src/bot/store/index.js';
-import { setBetRole } from '../support/bet-role.js';
+import { type BotChild, respawnBot, spawnReadyBot } from '../support/bot-child.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
 import { startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
-import { type BotChild, spawnBot } from './bot-child.js';
 import { ledgerAgainstRecords } from './ledger-check.js';
 import { emptyResult, type ScenarioResult } from './tally.js';
 
@@ -38,6 +37,9 @@ export async function crashSteps(opts: { storeUrl?: string } = {}): Promise<Scen
       RECONCILE_WINDOW_SECONDS: '4',
       RECONCILE_INTERVAL_SECONDS: '1',
       SETTLEMENT_INTERVAL_SECONDS: '1',
+      // A notice post in flight when the bot dies is sent again once its lease runs out: seconds, not the
+      // default half minute.
+      OUTBOX_LEASE_SECONDS: '6',
       ...(opts.storeUrl ? { STORE_URL: opts.storeUrl } : {}),
     },
   });
@@ -45,19 +47,11 @@ export async function crashSteps(opts: { storeUrl?: string } = {}): Promise<Scen
   let child: BotChild | undefined;
   let store: BotStore | undefined;
   const restart = async () => {
-    await child?.kill9();
-    await until('the old gateway session to drop', () => desk.ld.connectedBots === 0, {
-      timeoutMs: 5_000,
-    }).catch(() => undefined);
-    child = await spawnBot(desk.env);
-    await desk.ld.waitForBot(15_000);
+    child = await respawnBot(desk, child);
   };
   const steps: Step[] = [];
   try {
-    child = await spawnBot(desk.env);
-    await desk.ld.waitForBot(15_000);
-    await until('the commands', () => desk.ld.commands().length > 0, { timeoutMs: 15_000 });
-    await setBetRole(desk.ld);
+    child = await spawnReadyBot(desk);
     store = await openStore(desk.env.STORE_URL as string);
     const sel = await pickEvent(desk, 'nba', 3);
     const { bettor } = desk.ld.users;

@@ -3,12 +3,11 @@ import { openStore } from '../../src/bot/store/index.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
 import { createDatabase } from '../pg/cluster.js';
 import { ENGINES } from '../pg/engines.js';
-import { setBetRole } from '../support/bet-role.js';
+import { type BotChild, spawnBot, spawnReadyBot } from '../support/bot-child.js';
 import { betSlip, newTrail, pickEvent, press } from '../support/flows.js';
 import { startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
-import { type BotChild, spawnBot } from './bot-child.js';
 
 const BEFORE = [11, 12, 13, 14];
 const AFTER = [21, 22, 23, 24];
@@ -26,10 +25,7 @@ describe.each(ENGINES)('SIGTERM drain on %s', (engine) => {
     let child: BotChild | undefined;
     const store = await openStore(desk.env.STORE_URL as string);
     try {
-      child = await spawnBot(desk.env);
-      await desk.ld.waitForBot(15_000);
-      await until('the commands', () => desk.ld.commands().length > 0, { timeoutMs: 15_000 });
-      await setBetRole(desk.ld);
+      child = await spawnReadyBot(desk);
       const sel = await pickEvent(desk, 'nba', 1);
       const trail = newTrail();
       const { bettor } = desk.ld.users;
@@ -115,10 +111,7 @@ describe.each(ENGINES)('a second SIGTERM on %s', (engine) => {
     let child: BotChild | undefined;
     const store = await openStore(desk.env.STORE_URL as string);
     try {
-      child = await spawnBot(desk.env);
-      await desk.ld.waitForBot(15_000);
-      await until('the commands', () => desk.ld.commands().length > 0, { timeoutMs: 15_000 });
-      await setBetRole(desk.ld);
+      child = await spawnReadyBot(desk);
       const sel = await pickEvent(desk, 'nba', 2);
       const trail = newTrail();
       const { bettor } = desk.ld.users;

@@ -1,12 +1,11 @@
 import { expect, it } from 'vitest';
 import { openStore } from '../../src/bot/store/index.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
-import { setBetRole } from '../support/bet-role.js';
+import { type BotChild, respawnBot, spawnReadyBot } from '../support/bot-child.js';
 import { messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
 import { startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
-import { type BotChild, spawnBot } from './bot-child.js';
 
 /**
  * kill -9 of the bot between the last approval (proposal `placing`) and the bet's claim: the Confirm's price check
@@ -18,10 +17,7 @@ it('releases a proposal a kill -9 left placing, exactly once, and places nothing
   let child: BotChild | undefined;
   const store = await openStore(desk.env.STORE_URL as string);
   try {
-    child = await spawnBot(desk.env);
-    await desk.ld.waitForBot(15_000);
-    await until('the commands', () => desk.ld.commands().length > 0, { timeoutMs: 15_000 });
-    await setBetRole(desk.ld);
+    child = await spawnReadyBot(desk);
     const tiers = await desk.ld.sendCommand({
       user: desk.ld.users.admin,
       channelId: desk.ld.channelIds.bets,
@@ -54,9 +50,7 @@ it('releases a proposal a kill -9 left placing, exactly once, and places nothing
     expect(await state()).toBe('placing');
     await child.kill9();
     desk.proxy!.drop();
-    await until('the old gateway session to drop', () => desk.ld.connectedBots === 0, { timeoutMs: 5_000 });
-    child = await spawnBot(desk.env);
-    await desk.ld.waitForBot(15_000);
+    child = await respawnBot(desk, child);
 
     const closed = await messageMatching(desk, proposal, /Bet not placed/, 30_000);
     expect(textOf(closed)).toMatch(/interrupted before the bet was sent\. Nothing was placed and the hold is released/);

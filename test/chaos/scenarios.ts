@@ -1,11 +1,10 @@
 import { updateSettings } from '../../src/bot/repos/guild-settings.js';
 import { signWebhook } from '../../src/gateway/webhooks.js';
-import { setBetRole } from '../support/bet-role.js';
+import { spawnBot, spawnReadyBot } from '../support/bot-child.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press, SlipRefusedError } from '../support/flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
-import { spawnBot } from './bot-child.js';
 import { fuzzCommands } from './command-fuzz.js';
 import { findSecrets } from './secrets.js';
 import { emptyResult, type ScenarioResult } from './tally.js';
@@ -194,11 +193,8 @@ export async function duplicateDeliveries(): Promise<ScenarioResult> {
 export async function killNine(): Promise<ScenarioResult> {
   const r = emptyResult('kill -9 between 202 and result');
   const desk = await startDesk({ webhooks: true, proxy: true, inProcessBot: false });
-  let child = await spawnBot(desk.env);
+  let child = await spawnReadyBot(desk);
   try {
-    await desk.ld.waitForBot(15_000);
-    await until('the commands', () => desk.ld.commands().length > 0, { timeoutMs: 15_000 });
-    await setBetRole(desk.ld);
     const sel = await pickEvent(desk, 'nba', 2);
     const trail = newTrail();
     const stake = 9;

@@ -2,8 +2,8 @@ import type { APIUser } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BotStore, openStore } from '../../src/bot/store/index.js';
 import { GatewayClient, type Transaction } from '../../src/gateway/index.js';
-import { type BotChild, spawnBot } from '../chaos/bot-child.js';
 import { setBetRole } from '../support/bet-role.js';
+import { type BotChild, spawnBot } from '../support/bot-child.js';
 import {
   type BettableSelection,
   betSlip,

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openStore } from '../../src/bot/store/index.js';
 import { signWebhook } from '../../src/gateway/index.js';
 import type { LocalMessage } from '../../src/local-discord/types.js';
-import { type BotChild, spawnBot } from '../chaos/bot-child.js';
 import { createDatabase } from '../pg/cluster.js';
 import { setBetRole } from '../support/bet-role.js';
+import { type BotChild, spawnBot } from '../support/bot-child.js';
 import { type BettableSelection, betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
@@ -54,6 +54,7 @@ describe('two bot processes on one PostgreSQL, one killed -9', () => {
         STORE_URL: storeUrl,
         SHARD_COUNT: '2',
         JOB_LEASE_SECONDS: '3',
+        OUTBOX_LEASE_SECONDS: '6',
         SETTLEMENT_INTERVAL_SECONDS: '1',
         RECONCILE_WINDOW_SECONDS: '5',
         RECONCILE_INTERVAL_SECONDS: '1',

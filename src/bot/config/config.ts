@@ -19,6 +19,8 @@ export interface BotTunables {
   settlementIntervalMs: number;
   /** A pending job whose process stopped renewing it for this long is taken over by another process. */
   jobLeaseMs: number;
+  /** A Discord write a process took from the outbox and did not finish in this long is sent again by another pass. */
+  outboxLeaseMs: number;
   /** After this long from a send with no evidence at the gateway, a bet is not placed (stake released). */
   reconcileWindowMs: number;
   reconcileIntervalMs: number;
@@ -148,6 +150,7 @@ const EnvSchema = z.object({
       .optional(),
   ),
   JOB_LEASE_SECONDS: intIn(2, 3600, 60),
+  OUTBOX_LEASE_SECONDS: intIn(5, 3600, 30),
   BOT_PROCESS_ID: z.preprocess(
     blankToUndefined,
     z.string().trim().max(200, { error: 'must be at most 200 characters, e.g. desk-1' }).optional(),
@@ -229,6 +232,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
       webhookMaxBodyBytes: e.WEBHOOK_MAX_BODY_BYTES,
       settlementIntervalMs: e.SETTLEMENT_INTERVAL_SECONDS * 1000,
       jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
+      outboxLeaseMs: e.OUTBOX_LEASE_SECONDS * 1000,
       reconcileWindowMs: e.RECONCILE_WINDOW_SECONDS * 1000,
       reconcileIntervalMs: e.RECONCILE_INTERVAL_SECONDS * 1000,
       fundCheckMs: e.FUND_CHECK_SECONDS * 1000,

@@ -20,6 +20,7 @@ const MAX_BACKOFF_MS = 60_000;
 /** A refusal that is not about load (unknown message, missing access) is tried this many times. */
 const MAX_HARD_FAILURES = 3;
 const BATCH = 20;
+/** How long a pass owns the entries it took, unless `leaseMs` says otherwise (OUTBOX_LEASE_SECONDS). */
 const LEASE_MS = 30_000;
 
 interface OutboxRow extends Record<string, unknown> {
@@ -43,6 +44,8 @@ export interface OutboxOptions {
   owner: string;
   /** How often due retries are looked for (new entries are sent at once). */
   intervalMs?: number;
+  /** How long a pass owns the entries it took: a process that died mid-send has them sent again after this. */
+  leaseMs?: number;
 }
 
 /** Discord's nonce: at most 25 characters, the same for the same outbox key. */
@@ -188,7 +191,7 @@ export class Outbox {
          WHERE outbox_key IN (SELECT outbox_key FROM outbox WHERE state = 'pending' AND next_at <= ?
            AND lease_until <= ? ORDER BY created_at LIMIT ${BATCH})
          RETURNING *`,
-        now + LEASE_MS,
+        now + (this.#o.leaseMs ?? LEASE_MS),
         now,
         now,
         now,

@@ -79,6 +79,37 @@ describe.each(ENGINES)('outbox stages on %s', (engine) => {
     }
   });
 
+  it('sends again an edit a dead process took, once its lease (leaseMs) ran out and not before', async () => {
+    let now = 1_000_000;
+    const clock = () => now;
+    const quiet = createLogger({ write: () => {} });
+    // The first process takes the edit and never hears back from Discord (it died mid-send).
+    const hung: DiscordPoster = { edit: () => new Promise<void>(() => {}), post: async () => 'm' };
+    const dead = new Outbox({ store, poster: hung, logger: quiet, now: clock, owner: 'dead', leaseMs: 5_000 });
+    const sent: string[] = [];
+    const live: DiscordPoster = { edit: async (_c, _m, v) => void sent.push(String(v.content)), post: async () => 'm' };
+    const survivor = new Outbox({ store, poster: live, logger: quiet, now: clock, owner: 'live', leaseMs: 5_000 });
+    try {
+      await dead.edit('c1', 'm5', view('placed'), RANK.final);
+      await expect
+        .poll(
+          async () =>
+            (await store.query("SELECT 1 FROM outbox WHERE lease_until > 0 AND outbox_key LIKE '%m5%'")).length,
+        )
+        .toBe(1);
+      now += 4_999;
+      survivor.kick();
+      await survivor.idle();
+      expect(sent).toEqual([]);
+      now += 1;
+      survivor.kick();
+      await survivor.idle();
+      expect(sent).toEqual(['placed']);
+    } finally {
+      await survivor.stop();
+    }
+  });
+
   /** An outbox whose poster fails (503) the edits `failing` names, after `gate` opens. */
   function failingBox(failing: string[], gate: Promise<void>, sent: string[], owner: string): Outbox {
     const poster: DiscordPoster = {

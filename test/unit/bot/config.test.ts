@@ -20,6 +20,12 @@ describe('bot config', () => {
     expect(() => parseConfig({ CAPTURE_SHARE_PERCENT: '95' })).toThrow(/CAPTURE_SHARE_PERCENT/);
   });
 
+  it('reads the outbox lease: 30 s by default, refused below 5 s (shorter than a slow Discord write)', () => {
+    expect(parseConfig({}).tunables.outboxLeaseMs).toBe(30_000);
+    expect(parseConfig({ OUTBOX_LEASE_SECONDS: '6' }).tunables.outboxLeaseMs).toBe(6_000);
+    expect(() => parseConfig({ OUTBOX_LEASE_SECONDS: '2' })).toThrow(/OUTBOX_LEASE_SECONDS/);
+  });
+
   it('uses a stable process id for job leases: BOT_PROCESS_ID, else the host name', () => {
     expect(parseConfig({}).processId).toBe(hostname());
     expect(parseConfig({ BOT_PROCESS_ID: ' desk-2 ' }).processId).toBe('desk-2');

@@ -2,6 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { setBetRole } from './bet-role.js';
+import type { Desk } from './harness.js';
+import { until } from './wait.js';
 
 const ENTRY = fileURLToPath(new URL('./bot-process.ts', import.meta.url));
 // tsx's loader in this very node process: the tsx CLI would run the bot in a grandchild that a SIGKILL of
@@ -71,4 +74,30 @@ export async function spawnBot(env: Record<string, string>, readyTimeoutMs = 20_
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * A bot process for `desk` (its environment, plus `env`), connected to the local Discord with its commands
+ * registered and betting open (the admin named the bet role).
+ */
+export async function spawnReadyBot(desk: Desk, env: Record<string, string> = {}): Promise<BotChild> {
+  const child = await spawnBot({ ...desk.env, ...env });
+  await desk.ld.waitForBot(15_000);
+  await until('the commands', () => desk.ld.commands().length > 0, { timeoutMs: 15_000 });
+  await setBetRole(desk.ld);
+  return child;
+}
+
+/**
+ * kill -9 of `child` (a process that already exited is fine), then a new bot process on the same store once the
+ * local Discord has seen the old one's gateway session drop, connected again.
+ */
+export async function respawnBot(desk: Desk, child: BotChild | undefined): Promise<BotChild> {
+  await child?.kill9();
+  await until('the old gateway session to drop', () => desk.ld.connectedBots === 0, { timeoutMs: 5_000 }).catch(
+    () => undefined,
+  );
+  const next = await spawnBot(desk.env);
+  await desk.ld.waitForBot(15_000);
+  return next;
 }

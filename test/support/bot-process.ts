@@ -2,7 +2,7 @@
 // Prints one JSON line `{"ready":true,"receiverUrl":…}` on stdout once it is connected; logs go to stderr.
 import { parseConfig } from '../../src/bot/config/config.js';
 import { drainOnSignals } from '../../src/bot/index.js';
-import { loadStartBot } from '../support/bot-entry.js';
+import { loadStartBot } from './bot-entry.js';
 
 const startBot = await loadStartBot();
 // A restarted process of the same deployment keeps its lease owner id (BOT_PROCESS_ID) and resumes its jobs.
