@@ -46,26 +46,35 @@ async function winAtBookieC(): Promise<void> {
     (m) => m.selections.filter((s) => s.bettable).length >= 2,
   );
   if (!market) throw new Error('no market with two bettable selections');
-  // Every selection of one market: one of them wins when the event is settled.
-  for (const sel of market.selections.filter((s) => s.bettable)) {
-    const body = {
-      session_id: BOOKIE_C,
-      sport: other.league,
-      epk: other.event_id,
-      market_ref: sel.market_ref,
-      stake: 5,
-      target_odds: 1.01,
-    };
-    const placed = await sandbox('/v3/place_bet', body, API_KEY);
-    await until(
-      'the direct bet to be placed',
-      async () => {
-        const st = await sandbox('/api/bet_status', { correlation_ids: [placed.correlation_id] }, API_KEY);
-        return st.statuses?.[0]?.status === 'completed' ? true : undefined;
-      },
-      { timeoutMs: 15_000 },
-    );
-  }
+  // Every selection of one market: one of them wins when the event is settled. Placed at once, then awaited.
+  const placed = await Promise.all(
+    market.selections
+      .filter((s) => s.bettable)
+      .map((sel) =>
+        sandbox(
+          '/v3/place_bet',
+          {
+            session_id: BOOKIE_C,
+            sport: other.league,
+            epk: other.event_id,
+            market_ref: sel.market_ref,
+            stake: 5,
+            target_odds: 1.01,
+          },
+          API_KEY,
+        ),
+      ),
+  );
+  const ids = placed.map((p: { correlation_id: string }) => p.correlation_id);
+  await until(
+    'the direct bets to be placed',
+    async () => {
+      const st = await sandbox('/api/bet_status', { correlation_ids: ids }, API_KEY);
+      const done = (st.statuses ?? []).filter((x: { status: string }) => x.status === 'completed');
+      return done.length === ids.length ? true : undefined;
+    },
+    { timeoutMs: 15_000 },
+  );
   await desk.control.settle(other.event_id);
 }
 

@@ -22,7 +22,6 @@ import { DEFAULT_MARGIN_METHOD, type MarginMethod } from '../model/fair-price.js
 import { bettable } from '../model/markets.js';
 import { livePriceOf } from './slip-factory.js';
 
-const PRICE_WAIT_MS = 20_000;
 export interface EventBooks {
   event: Event;
   /** Active sessions whose book lists the event. */
@@ -149,7 +148,7 @@ export async function priceAtSession(
     });
     const job = submission.jobs[0];
     if (!job) return { ...base, price: null, error: 'no job' };
-    const outcome = await job.wait({ signal: AbortSignal.timeout(PRICE_WAIT_MS) });
+    const outcome = await job.wait({ signal: AbortSignal.timeout(ctx.config.tunables.priceCheckWaitMs) });
     if (outcome.status !== 'completed') return { ...base, price: null, error: `job ${outcome.status}` };
     return { ...base, price: livePriceOf(outcome.result, marketRef) ?? null };
   } catch (err) {

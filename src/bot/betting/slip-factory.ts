@@ -92,7 +92,7 @@ export class SlipFactory implements LivePrices {
     });
     const job = submission.jobs[0];
     if (!job) throw new UserFacingError('The price check returned nothing. Try again in a moment.');
-    const outcome = await waitForPriceCheck(job, bookie);
+    const outcome = await waitForPriceCheck(job, bookie, this.d.tunables.priceCheckWaitMs);
     if (outcome.status !== 'completed') {
       throw new UserFacingError(`The price check did not finish (${outcome.status}). Try again in a moment.`);
     }
@@ -109,7 +109,7 @@ export class SlipFactory implements LivePrices {
   /** The live price of any kind of slip (sports by market_ref, a racing runner, a promo card's boosted price). */
   async livePriceFor(p: SlipPayload): Promise<number> {
     if (slipKind(p) === 'sports') return this.livePrice(p.sessionId, p.sport, p.epk, p.marketRef, p.bookie);
-    const live = await kindLivePrice(this.d.gateway, p, this.d.callbackUrl);
+    const live = await kindLivePrice(this.d.gateway, p, this.d.callbackUrl, this.d.tunables.priceCheckWaitMs);
     if (live === undefined) throw new UserFacingError('This slip cannot be priced any more. Make a new one.');
     return live;
   }

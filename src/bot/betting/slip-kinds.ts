@@ -156,6 +156,7 @@ export async function racingLivePrice(
   sessionId: string,
   leg: Omit<RacingLeg, 'market'> & { market: 'win' | 'place' },
   callbackUrl: string | undefined,
+  waitMs: number,
 ): Promise<{ runner: string; price: number }> {
   const submission = await gateway.priceChecks.racing({
     session_ids: [sessionId],
@@ -169,7 +170,7 @@ export async function racingLivePrice(
   });
   const job = submission.jobs[0];
   if (!job) throw new UserFacingError('The price check returned nothing. Try again in a moment.');
-  const outcome = await waitForPriceCheck(job, undefined);
+  const outcome = await waitForPriceCheck(job, undefined, waitMs);
   if (outcome.status !== 'completed') {
     throw new UserFacingError(`The price check did not finish (${outcome.status}). Try again in a moment.`);
   }
@@ -288,7 +289,7 @@ export async function prepareRacingSlip(
     runner: req.runner,
     market: req.market,
   };
-  const live = await racingLivePrice(d.gateway, sessionId, leg, d.callbackUrl);
+  const live = await racingLivePrice(d.gateway, sessionId, leg, d.callbackUrl, d.tunables.priceCheckWaitMs);
   const minCheck = checkMinOdds(req.minOdds, live.price);
   if (!minCheck.ok) throw new UserFacingError(minCheck.message);
   if (req.useBonusBet && !(await holdsBonusToken(d.gateway, sessionId, stakeCents, d.callbackUrl))) {
@@ -397,11 +398,12 @@ export async function kindLivePrice(
   gateway: GatewayPort,
   p: SlipPayload,
   callbackUrl: string | undefined,
+  waitMs: number,
 ): Promise<number | undefined> {
   switch (slipKind(p)) {
     case 'racing':
       if (!p.racing) return undefined;
-      return (await racingLivePrice(gateway, p.sessionId, p.racing, callbackUrl)).price;
+      return (await racingLivePrice(gateway, p.sessionId, p.racing, callbackUrl, waitMs)).price;
     case 'promo':
       return promoLivePrice(gateway, p);
     default:

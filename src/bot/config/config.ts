@@ -21,6 +21,8 @@ export interface BotTunables {
   jobLeaseMs: number;
   /** A Discord write a process took from the outbox and did not finish in this long is sent again by another pass. */
   outboxLeaseMs: number;
+  /** How long a price check (a slip's, /compare's, /price racing's) may take before the member is told so. */
+  priceCheckWaitMs: number;
   /** After this long from a send with no evidence at the gateway, a bet is not placed (stake released). */
   reconcileWindowMs: number;
   reconcileIntervalMs: number;
@@ -69,6 +71,8 @@ export interface OpsConfig {
 
 /** The drain's grace period when none is configured. */
 export const DEFAULT_DRAIN_GRACE_MS = 20_000;
+/** How long a price check may take before the member is told to try again (PRICE_CHECK_WAIT_SECONDS). */
+export const DEFAULT_PRICE_CHECK_WAIT_MS = 20_000;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -151,6 +155,7 @@ const EnvSchema = z.object({
   ),
   JOB_LEASE_SECONDS: intIn(2, 3600, 60),
   OUTBOX_LEASE_SECONDS: intIn(5, 3600, 30),
+  PRICE_CHECK_WAIT_SECONDS: intIn(2, 300, DEFAULT_PRICE_CHECK_WAIT_MS / 1000),
   BOT_PROCESS_ID: z.preprocess(
     blankToUndefined,
     z.string().trim().max(200, { error: 'must be at most 200 characters, e.g. desk-1' }).optional(),
@@ -233,6 +238,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
       settlementIntervalMs: e.SETTLEMENT_INTERVAL_SECONDS * 1000,
       jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
       outboxLeaseMs: e.OUTBOX_LEASE_SECONDS * 1000,
+      priceCheckWaitMs: e.PRICE_CHECK_WAIT_SECONDS * 1000,
       reconcileWindowMs: e.RECONCILE_WINDOW_SECONDS * 1000,
       reconcileIntervalMs: e.RECONCILE_INTERVAL_SECONDS * 1000,
       fundCheckMs: e.FUND_CHECK_SECONDS * 1000,

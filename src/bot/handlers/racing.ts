@@ -33,7 +33,6 @@ import { postPreparedSlip } from './slip-post.js';
 import { minOddsField, readMinOdds, readStake, stakeField } from './stake-form.js';
 
 const RUNNERS_WAIT_MS = 1_500;
-const PRICE_WAIT_MS = 20_000;
 const RUNNERS_FILL_MS = 20_000;
 const RUNNERS_TTL_MS = 60_000;
 
@@ -218,7 +217,7 @@ export async function raceBoard(
     submission.jobs.map(async (job, i) => {
       const bookie = sessions.find((s) => s.session_id === job.sessionId)?.bookie ?? sessions[i]?.bookie ?? '?';
       try {
-        const out = await job.wait({ signal: AbortSignal.timeout(PRICE_WAIT_MS) });
+        const out = await job.wait({ signal: AbortSignal.timeout(ctx.config.tunables.priceCheckWaitMs) });
         if (out.status !== 'completed') return { bookie, error: `job ${out.status}` };
         const r = out.result as {
           status?: string;

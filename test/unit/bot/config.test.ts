@@ -26,6 +26,12 @@ describe('bot config', () => {
     expect(() => parseConfig({ OUTBOX_LEASE_SECONDS: '2' })).toThrow(/OUTBOX_LEASE_SECONDS/);
   });
 
+  it('reads the price-check wait: 20 s by default, 2-300 s', () => {
+    expect(parseConfig({}).tunables.priceCheckWaitMs).toBe(20_000);
+    expect(parseConfig({ PRICE_CHECK_WAIT_SECONDS: '3' }).tunables.priceCheckWaitMs).toBe(3_000);
+    expect(() => parseConfig({ PRICE_CHECK_WAIT_SECONDS: '1' })).toThrow(/PRICE_CHECK_WAIT_SECONDS/);
+  });
+
   it('uses a stable process id for job leases: BOT_PROCESS_ID, else the host name', () => {
     expect(parseConfig({}).processId).toBe(hostname());
     expect(parseConfig({ BOT_PROCESS_ID: ' desk-2 ' }).processId).toBe('desk-2');
