@@ -92,5 +92,5 @@ describe('the packed library in an empty project', () => {
     const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
     expect(out).toMatchObject({ via: 'ts', placed: true, betId: expect.any(String) });
     expect(out.price).toEqual(expect.any(Number));
-  });
+  }, 120_000); // tsc over the consumer project: seconds of CPU, more on a loaded machine
 });
