@@ -97,9 +97,10 @@ async function pickUpcomingEvent(skip: number) {
  */
 async function choicesAfterTyping(option: string, retype: string, giveUpAfter?: number): Promise<boolean> {
   for (let tries = 0; tries < (giveUpAfter ?? 10); tries++) {
-    const shown = page.locator('#suggestions .suggestion', {
-      has: page.locator('.suggestion-detail', { hasText: option }),
-    });
+    // A choice that says why there are none ("… type again in a minute") is read, not picked.
+    const shown = page
+      .locator('#suggestions .suggestion', { has: page.locator('.suggestion-detail', { hasText: option }) })
+      .filter({ hasNotText: /type again|pick another book/ });
     // The page asks the bot again itself for about 2 s before it says nothing matches.
     const came = await shown
       .first()
