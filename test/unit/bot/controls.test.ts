@@ -67,4 +67,14 @@ describe('/exposure figures', () => {
     expect(r.accounts.find((a) => a.label === 'bookie_a · s1')?.cents).toBe(6_700);
     expect(r.syndicateDay).toEqual({ label: 'The syndicate today', cents: 9_250, capCents: 20_000 });
   });
+
+  it('names each account by its book and user name, keeping the session id only for a session it cannot name', () => {
+    const r = exposureReport({
+      stakes: [stake({}), stake({ sessionId: 's2', stakeCents: 500 })],
+      settings: settings({}),
+      memberDayCents: 50_000,
+      accountNames: { s1: 'alpha_a' },
+    });
+    expect(r.accounts.map((a) => a.label)).toEqual(['bookie_a · alpha_a', 'bookie_a · s2']);
+  });
 });
