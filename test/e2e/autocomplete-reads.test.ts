@@ -80,4 +80,12 @@ describe("a member's autocomplete flood", () => {
     );
     expect(markets[0]?.value).toBeTruthy();
   });
+
+  it('answers the first ask for a card nobody has read with its markets, waiting for the read it starts', async () => {
+    const ask = card(180);
+    expect(await desk.bot.context.catalog.peekCard(ask.epk, ask.bookie)).toBeUndefined();
+    const choices = await askMarkets(desk, 'bettor', ask);
+    expect(choices.length).toBeGreaterThan(0);
+    expect(choices.every((c) => !/type again|pick another book/.test(c.name))).toBe(true);
+  });
 });
