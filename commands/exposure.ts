@@ -35,8 +35,12 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
         .map(async (p) => stakeOfProposal(p, (await slips.get<SlipPayload>(p.slipId))?.payload, day)),
     )),
   ];
+  // Accounts are named by their user names at the books, as on slips (ids stay for /sessions and exports).
+  const sessions = (await ctx.catalog.peekSessions()) ?? (await ctx.catalog.loadSessions().catch(() => []));
+  const accountNames = Object.fromEntries(sessions.map((s) => [s.session_id, s.username ?? '']));
   const report = exposureReport({
     stakes,
+    accountNames,
     settings,
     memberDayCents: Math.round(stakeLimits(settings, ctx.config.tunables, bankCents).perDay * 100),
     bankCents,

@@ -1,6 +1,9 @@
 // `npm start`'s build: nothing to do when dist/ is newer than every source it is built from; otherwise an
 // incremental tsc (its build info kept in dist/), the playground's static page copied, and compiled files whose
 // source is gone removed, so a deleted command never loads. `npm run build` is the clean build.
+// `npm start` preloads this file (`node --import=./scripts/build.mjs dist/src/bot/main.js`): it runs before the
+// entry point is read, in the bot's own process, so a start with nothing changed boots one node, not two. It
+// can also be run on its own (`node scripts/build.mjs`).
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -47,17 +50,18 @@ function removeOrphans(dir) {
   }
 }
 
-if (existsSync(STAMP) && statSync(STAMP).mtimeMs >= sourcesNewest()) process.exit(0);
+function build() {
+  // The stamp carries the build's start time: a source saved while tsc runs is newer, so the next start builds.
+  const started = new Date();
+  const tsc = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
+  const args = ['-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', join(DIST, '.tsbuildinfo')];
+  execFileSync(process.execPath, [tsc, ...args], { cwd: REPO, stdio: 'inherit' });
+  const publicOut = join(DIST, PUBLIC);
+  rmSync(publicOut, { recursive: true, force: true });
+  cpSync(join(REPO, PUBLIC), publicOut, { recursive: true });
+  for (const d of SOURCE_DIRS) removeOrphans(d);
+  writeFileSync(STAMP, `${started.toISOString()}\n`);
+  utimesSync(STAMP, started, started);
+}
 
-// The stamp carries the build's start time: a source saved while tsc runs is newer, so the next start builds.
-const started = new Date();
-
-const tsc = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
-const args = ['-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', join(DIST, '.tsbuildinfo')];
-execFileSync(process.execPath, [tsc, ...args], { cwd: REPO, stdio: 'inherit' });
-const publicOut = join(DIST, PUBLIC);
-rmSync(publicOut, { recursive: true, force: true });
-cpSync(join(REPO, PUBLIC), publicOut, { recursive: true });
-for (const d of SOURCE_DIRS) removeOrphans(d);
-writeFileSync(STAMP, `${started.toISOString()}\n`);
-utimesSync(STAMP, started, started);
+if (!existsSync(STAMP) || statSync(STAMP).mtimeMs < sourcesNewest()) build();

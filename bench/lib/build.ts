@@ -25,9 +25,12 @@ export function buildOnce(): Promise<void> {
   return built;
 }
 
+/** npm start's build check, preloaded before the bot: the bench builds once itself (buildOnce). */
+const BUILD_PRELOAD = /^--import=(\.\/)?scripts\/build\.mjs$/;
+
 /**
  * The node flags `npm start` passes before dist/src/bot/main.js (read from package.json), so the bench's
- * bot children run with exactly the V8 settings production uses and no others.
+ * bot children run with exactly the V8 settings production uses and no others (the build check left out).
  */
 export function startNodeFlags(startScript = packageStartScript()): string[] {
   const m = /(?:^|&&\s*)node((?:\s+--\S+)*)\s+dist\/src\/bot\/main\.js\s*$/.exec(startScript);
@@ -36,7 +39,7 @@ export function startNodeFlags(startScript = packageStartScript()): string[] {
       `package.json "start" should end with "node [flags] dist/src/bot/main.js" for the bench to run the bot the same way (it is "${startScript}")`,
     );
   }
-  return (m[1] ?? '').split(/\s+/).filter(Boolean);
+  return (m[1] ?? '').split(/\s+/).filter((flag) => flag !== '' && !BUILD_PRELOAD.test(flag));
 }
 
 function packageStartScript(): string {

@@ -30,6 +30,7 @@ export const unknownMessage = () => new DiscordApiError(404, 10008, 'Unknown Mes
 export const unknownChannel = () => new DiscordApiError(404, 10003, 'Unknown Channel');
 export const unknownGuild = () => new DiscordApiError(404, 10004, 'Unknown Guild');
 export const unknownMember = () => new DiscordApiError(404, 10007, 'Unknown Member');
+export const missingAccess = () => new DiscordApiError(403, 50001, 'Missing Access');
 export const unknownCommand = () => new DiscordApiError(404, 10063, 'Unknown application command');
 export const emptyMessage = () => new DiscordApiError(400, 50006, 'Cannot send an empty message');
 export const otherUsersMessage = () =>

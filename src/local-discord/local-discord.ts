@@ -137,6 +137,14 @@ export class LocalDiscord {
     member.roles = [...roleIds];
   }
 
+  /**
+   * Turns the application's Server Members Intent on or off, as the Developer Portal's switch does: off, the member
+   * list route answers 403 Missing Access (on by default).
+   */
+  setServerMembersIntent(on: boolean): void {
+    this.#world.serverMembersIntent = on;
+  }
+
   /** How many bot gateway sessions are connected right now. */
   get connectedBots(): number {
     return this.#gateway.connectedSessions;

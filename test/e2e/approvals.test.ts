@@ -156,4 +156,58 @@ describe('approvals', () => {
     expect(logged.every((l) => (JSON.parse(l) as { level: string }).level === 'info')).toBe(true);
     expect(await click('bettor', proposal, /^Reject$/)).toMatch(/Rejected\. Nothing was placed\./);
   });
+
+  /** /bet above t1 as the bettor: the private answer, once the desk has said whether it proposed it. */
+  async function tryPropose(sel: BettableSelection, stake: number): Promise<string> {
+    const handle = await desk.ld.sendCommand({
+      user: desk.ld.users.bettor,
+      channelId: desk.ld.channelIds.bets,
+      name: 'bet',
+      options: { event: sel.epk, bookie: sel.bookie, market: sel.market, selection: sel.marketRef, stake },
+    });
+    const answer = await until(
+      'the answer',
+      () =>
+        handle
+          .responses()
+          .find((m) => m.visibleTo === desk.ld.users.bettor.id && /Not proposed|proposal is posted/.test(textOf(m))),
+      { timeoutMs: 20_000 },
+    );
+    return textOf(answer);
+  }
+
+  it('refuses a stake above t2 when the server has one approver besides the proposer, saying what to do', async () => {
+    // Approvers are the Admin role or Manage Server: Ada alone (Vic holds only the Bettor role).
+    await settings({ t1: 5, t2: 10, approver_role: desk.ld.roleIds.admin });
+    const before = (await desk.bot.store.query('SELECT proposal_id FROM proposals')).length;
+    expect(await tryPropose(sels[2]!, 12)).toBe(
+      `Not proposed: a $12.00 stake needs 2 approvals from members with the <@&${desk.ld.roleIds.admin}> role or Manage Server, not counting you, and this server has only 1, so it could never pass. Lower the stake to $10.00 or less (one approval), or ask an admin to give another member Manage Server or name an approver role (/settings approvals approver_role:), or to raise the tiers (/settings approvals t1: t2:).`,
+    );
+    expect(await desk.bot.store.query('SELECT proposal_id FROM proposals')).toHaveLength(before);
+  });
+
+  it('proposes the same stake once a second member may approve it', async () => {
+    await settings({ t1: 5, t2: 10, approver_role: desk.ld.roleIds.admin });
+    desk.ld.setMemberRoles(desk.ld.users.viewer.id, [desk.ld.roleIds.admin]);
+    try {
+      expect(await tryPropose(sels[2]!, 12)).toBe(
+        'Your stake needs 2 approvals: the proposal is posted below for approvers.',
+      );
+    } finally {
+      desk.ld.setMemberRoles(desk.ld.users.viewer.id, [desk.ld.roleIds.bettor]);
+    }
+  });
+
+  it('proposes as before, and warns how to fix it, when Discord refuses the member list (Server Members Intent off)', async () => {
+    await settings({ t1: 5, t2: 10, approver_role: desk.ld.roleIds.admin });
+    desk.ld.setServerMembersIntent(false);
+    try {
+      expect(await tryPropose(sels[2]!, 12)).toBe(
+        'Your stake needs 2 approvals: the proposal is posted below for approvers.',
+      );
+      expect(desk.logs.lines.some((l) => l.includes('Switch on Server Members Intent'))).toBe(true);
+    } finally {
+      desk.ld.setServerMembersIntent(true);
+    }
+  });
 });

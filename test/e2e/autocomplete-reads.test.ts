@@ -1,5 +1,6 @@
 // One member typing through many events must not spend the desk's card reads (decision 1610).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cardKey } from '../../src/bot/catalog/catalog.js';
 import { AUTOCOMPLETE_READS } from '../../src/bot/catalog/read-allowance.js';
 import {
   askMarkets,
@@ -46,8 +47,29 @@ describe("a member's autocomplete flood", () => {
     expect(cardReadsAtSandbox(desk) - before).toBe(0);
   });
 
+  it('once refused with nothing typed, says why in the one choice instead of showing none', async () => {
+    expect(await askMarkets(desk, 'viewer', card(161))).toEqual([
+      { name: 'card not loaded yet: type again in a minute, or open it with /markets', value: 'none' },
+    ]);
+  });
+
+  it('says a book has no markets for an event yet when its card is not bound (a fixture listed moments ago)', async () => {
+    // The gateway lists a book once it read a card within the hour, and the card can still be unbound (spec, GET
+    // /v3/markets rule 5, "retry shortly"); the sandbox links a book before listing it, so the desk's cache is
+    // given the card the gateway would answer: the book's real card, unbound and empty.
+    const ask = card(175);
+    const real = await desk.bot.context.catalog.loadCard(ask.epk, ask.bookie);
+    const unbound = { ...real, bound: false, markets: [], n_markets: 0, n_selections: 0, n_bettable_selections: 0 };
+    await desk.bot.context.store.kv.set(cardKey(ask.epk, ask.bookie, {}), unbound, 60_000);
+    expect(await askMarkets(desk, 'admin', ask)).toEqual([
+      { name: `${ask.bookie} has no markets for this event yet: type again in a minute`, value: 'none' },
+    ]);
+    expect(await askMarkets(desk, 'admin', ask, 'head')).toEqual([
+      { name: `head (${ask.bookie} has no markets for this event yet: type again in a minute)`, value: 'head' },
+    ]);
+  });
+
   it("leaves another member's autocomplete its own reads", async () => {
-    expect(await askMarkets(desk, 'admin', card(170))).toEqual([]);
     const markets = await until(
       "the admin's card, read in the background",
       async () => {
@@ -57,5 +79,13 @@ describe("a member's autocomplete flood", () => {
       { timeoutMs: 15_000 },
     );
     expect(markets[0]?.value).toBeTruthy();
+  });
+
+  it('answers the first ask for a card nobody has read with its markets, waiting for the read it starts', async () => {
+    const ask = card(180);
+    expect(await desk.bot.context.catalog.peekCard(ask.epk, ask.bookie)).toBeUndefined();
+    const choices = await askMarkets(desk, 'bettor', ask);
+    expect(choices.length).toBeGreaterThan(0);
+    expect(choices.every((c) => !/type again|pick another book/.test(c.name))).toBe(true);
   });
 });

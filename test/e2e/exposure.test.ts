@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BettableSelection, betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
-import { type Desk, startDesk } from '../support/harness.js';
+import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
+import { accountLabel } from '../support/sandbox-control.js';
 import { until } from '../support/wait.js';
 
 /**
@@ -88,6 +89,17 @@ describe('exposure caps and /exposure', () => {
     expect(text).toMatch(/By market \(open\)\n.*: \*\*\$6\.00\*\*/);
     const all = await admin('exposure', {});
     expect(textOf(all)).toContain(`${sel.name}: **$6.00** · room $4.00 of $10.00`);
+  });
+
+  it('/exposure names the account a bet went through by its book and user name, not its session id', async () => {
+    const rows = await desk.bot.store.query<{ session_id: string }>(
+      `SELECT session_id FROM bet_records WHERE epk = ? AND state = 'placed'`,
+      (sels[1] as BettableSelection).epk,
+    );
+    const sessionId = rows[0]?.session_id as string;
+    const text = textOf(await admin('exposure', {}));
+    expect(text).toContain(`${await accountLabel(desk.sandbox.url, API_KEY, sessionId)}: **$`);
+    expect(text).not.toContain(sessionId);
   });
 
   it('/exposure event: agrees with the whole desk: the event line has its cap room, a member line is the whole day', async () => {

@@ -10,6 +10,8 @@ describe('a proposal approved before its message id is stored', () => {
   let desk: Desk;
   beforeAll(async () => {
     desk = await startDesk({ webhooks: false, proxy: true });
+    // Vic is an admin too, so a stake above t2 has the two approvers it needs besides the proposer.
+    desk.ld.setMemberRoles(desk.ld.users.viewer.id, [desk.ld.roleIds.admin]);
     await setTiers(5, 100);
   }, 60_000);
   afterAll(() => desk?.close());

@@ -1,7 +1,8 @@
 /** One call for a set of bets' CLV and P&L, whole or grouped per member, book, session, sport or period. */
 
 import { tz } from '@date-fns/tz';
-import { format, startOfISOWeek } from 'date-fns';
+import { format } from 'date-fns/format';
+import { startOfISOWeek } from 'date-fns/startOfISOWeek';
 import { type ClvSummary, clvSummary } from './clv-summary.js';
 import type { BetFact } from './facts.js';
 import { type PnlOptions, type PnlSummary, pnl } from './pnl.js';

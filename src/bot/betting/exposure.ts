@@ -82,6 +82,8 @@ export function exposureReport(input: {
   epk?: string;
   /** The bank share caps are worked out from (null or absent: dollar caps only). */
   bankCents?: number | null;
+  /** Account user names by session id, as members know the accounts (a session not listed: its id). */
+  accountNames?: Readonly<Record<string, string>>;
 }): ExposureReport {
   const caps = exposureCaps(input.settings, input.bankCents);
   const open = input.stakes.filter((r) => r.open);
@@ -112,7 +114,7 @@ export function exposureReport(input: {
     members: sumBy(today, memberKey, (r) => `<@${r.userId}>`)
       .filter(keep(memberKey))
       .map(line(input.memberDayCents)),
-    accounts: sumBy(today, accountKey, (r) => `${r.bookie} · ${r.sessionId}`)
+    accounts: sumBy(today, accountKey, (r) => `${r.bookie} · ${input.accountNames?.[r.sessionId] || r.sessionId}`)
       .filter(keep(accountKey))
       .map(line(caps.perSessionDayCents)),
     syndicateDay: {

@@ -63,7 +63,8 @@ export function pageLimit(q: EventsFilter): number {
   return q.status === 'finished' ? 200 : 500;
 }
 
-const cardKey = (epk: string, bookie: string, filters: CardFilters) =>
+/** Where a card is cached in the store's key-value face. */
+export const cardKey = (epk: string, bookie: string, filters: CardFilters) =>
   `cache:card:${bookie}:${filters.tier ?? '*'}:${filters.market ?? '*'}:${epk}`;
 
 const eventsKey = (q: EventsFilter) =>
@@ -187,6 +188,25 @@ export class Catalog {
     throw new UserFacingError(
       `${bookie} has no card for ${event.name}. Its books: ${books.join(', ')}. Pick one of those.`,
     );
+  }
+
+  /**
+   * The card once the read under way (if any) has ended, waiting at most `ms`: autocomplete's answer to a card
+   * it just asked for, within Discord's 3 s. Undefined when it is still being read or the read failed.
+   */
+  async waitForCard(epk: string, bookie: string, ms: number): Promise<MarketCard | undefined> {
+    const running = this.flights.pending(cardKey(epk, bookie, {}));
+    if (running) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        running.catch(() => undefined),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, ms);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
+    return this.peekCard(epk, bookie);
   }
 
   async peekCard(epk: string, bookie: string, filters: CardFilters = {}): Promise<MarketCard | undefined> {

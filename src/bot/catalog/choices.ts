@@ -169,18 +169,37 @@ async function cardFor(
   if (!epk) return { card: undefined, refused: false };
   const card = await ctx.catalog.peekCard(epk, bookie);
   if (card) return { card, refused: false };
-  // Autocomplete cannot wait for the gateway: read in the background, serve from the cache on a later keystroke.
-  return { card: undefined, refused: ctx.catalog.prefetchCard(epk, bookie, member) === 'refused' };
+  // Read in the background and wait for it a little (a card read is usually quick); one still being read is
+  // served from the cache on a later keystroke.
+  if (ctx.catalog.prefetchCard(epk, bookie, member) === 'refused') return { card: undefined, refused: true };
+  return { card: await ctx.catalog.waitForCard(epk, bookie, WARM_WAIT_MS), refused: false };
+}
+
+/**
+ * One choice that says why there are none and what to do, where Discord would show only "No matching options".
+ * Its value is the member's own text (or "none"), which no market or selection matches: picking it changes nothing.
+ */
+export function reasonChoices(typed: string, reason: string): Choice[] {
+  const value = typed.trim().slice(0, LIMITS.choiceValue) || 'none';
+  const name = typed.trim() ? `${typed.trim()} (${reason})` : reason;
+  return [{ name: name.slice(0, LIMITS.choiceName), value }];
 }
 
 /**
  * What autocomplete answers when the card may not be read now (the member's or everyone's share of card reads is
- * used): the member's own text as the one choice, saying what to do.
+ * used): the one choice says to type again or open the card with /markets.
  */
 export function notLoadedChoices(typed: string): Choice[] {
-  const value = typed.trim();
-  if (!value) return [];
-  return [{ name: `${value} (card not loaded yet: type again in a minute, or open it with /markets)`, value }];
+  return reasonChoices(typed, 'card not loaded yet: type again in a minute, or open it with /markets');
+}
+
+/** Why a card read for autocomplete offers nothing, or undefined when it has markets to offer. */
+function emptyCardReason(card: MarketCard): string | undefined {
+  if (!card.bound) return `${card.bookie} has no markets for this event yet: type again in a minute`;
+  if (!card.markets.some((m) => bettable(m).length > 0)) {
+    return `${card.bookie} has nothing to bet on this event now: pick another book`;
+  }
+  return undefined;
 }
 
 export function marketValue(m: MarketRow, index: number): string {
@@ -202,6 +221,8 @@ export async function marketChoices(
 ): Promise<Choice[]> {
   const { card, refused } = await cardFor(ctx, eventOption, bookie, member);
   if (!card) return refused ? notLoadedChoices(typed) : [];
+  const empty = emptyCardReason(card);
+  if (empty) return reasonChoices(typed, empty);
   const markets = sortMarkets(card.markets)
     .map((m, i) => ({ m, i }))
     .filter((x) => bettable(x.m).length > 0);
@@ -221,6 +242,8 @@ export async function selectionChoices(
 ): Promise<Choice[]> {
   const { card, refused } = await cardFor(ctx, eventOption, bookie, member);
   if (!card) return refused ? notLoadedChoices(typed) : [];
+  const empty = emptyCardReason(card);
+  if (empty) return reasonChoices(typed, empty);
   if (!market) return [];
   const m = findMarket(card.markets, market);
   if (!m) return [];
@@ -255,11 +278,20 @@ async function sharedCards(ctx: BotContext, eventOption: string | null, member: 
   if (!sessions) warmInBackground(ctx);
   const cards = new Map<string, MarketCard>();
   let refused = false;
+  const loading: string[] = [];
   for (const bookie of books) {
     if (sessions && !sessions.some((s) => s.active && s.bookie === bookie)) continue;
     const card = await ctx.catalog.peekCard(event?.event_id ?? '', bookie);
     if (card) cards.set(bookie, card);
     else if (event && ctx.catalog.prefetchCard(event.event_id, bookie, member) === 'refused') refused = true;
+    else loading.push(bookie);
+  }
+  // With no card at hand, wait a little for the reads just started, as for one book's card.
+  if (event && cards.size === 0 && loading.length > 0) {
+    const read = await Promise.all(loading.map((b) => ctx.catalog.waitForCard(event.event_id, b, WARM_WAIT_MS)));
+    read.forEach((card, i) => {
+      if (card) cards.set(loading[i] as string, card);
+    });
   }
   return { books, cards, sessions, refused: refused && cards.size === 0 };
 }
@@ -285,6 +317,10 @@ export async function sharedMarketChoices(
 ): Promise<Choice[]> {
   const shared = await sharedCards(ctx, eventOption, member);
   if (shared.refused) return notLoadedChoices(typed);
+  const cards = [...shared.cards.values()];
+  if (cards.length > 0 && cards.every((c) => !c.bound)) {
+    return reasonChoices(typed, 'no book has markets for this event yet: type again in a minute');
+  }
   const markets = new Map<string, MarketRow>();
   for (const card of shared.cards.values()) {
     for (const m of card.markets) {

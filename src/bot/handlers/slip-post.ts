@@ -7,7 +7,9 @@ import type {
 import type { SlipRequest } from '../betting/slip-factory.js';
 import type { SlipLifetime } from '../betting/slip-kinds.js';
 import type { BotContext } from '../context.js';
-import { approvalsNeeded } from '../model/approval-policy.js';
+import { countApprovers } from '../discord/approvers.js';
+import { UserFacingError } from '../discord/user-errors.js';
+import { approvalsNeeded, tooFewApproversText } from '../model/approval-policy.js';
 import type { MessageView } from '../model/limits.js';
 import type { SlipPayload } from '../model/slip-rules.js';
 import type { GuildSettings } from '../repos/guild-settings.js';
@@ -72,6 +74,7 @@ export async function postPreparedSlip(
     throw new Error('a slip above the approval tier was built without asking for its lifetime');
   }
   if (needed > 0) {
+    await refuseIfNeverPasses(ctx, interaction, slip, policy);
     const proposal = await ctx.approvals.propose(slip, needed, settings);
     const view = ctx.approvals.view(proposal, slip.payload, [], settings);
     const message = await postBelow(
@@ -89,6 +92,27 @@ export async function postPreparedSlip(
     users: [slip.userId],
   });
   await ctx.placement.attachMessage(slip.slipId, message.channelId, message.id);
+}
+
+/** Closes the slip and refuses it when the server has fewer members who may approve it than its stake needs. */
+async function refuseIfNeverPasses(
+  ctx: BotContext,
+  interaction: ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction,
+  slip: SlipRecord<SlipPayload>,
+  policy: Bettable['policy'],
+): Promise<void> {
+  if (!interaction.guild) return;
+  const approvers = await countApprovers(
+    interaction.guild,
+    { proposerId: slip.userId, approverRoleId: policy.approverRoleId },
+    ctx.logger,
+  );
+  if (approvers === undefined) return;
+  const stakeCents = slip.payload.stakeCents ?? Math.round(slip.payload.stake * 100);
+  const refusal = tooFewApproversText(policy, stakeCents, approvers);
+  if (refusal === undefined) return;
+  await ctx.slips.close(slip.slipId);
+  throw new UserFacingError(refusal);
 }
 
 /** Fills the deferred (ephemeral) placeholder with `note`, then posts `view` publicly as a follow-up. */

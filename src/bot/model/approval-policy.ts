@@ -1,3 +1,5 @@
+import { formatMoney } from './odds.js';
+
 /** The approval tiers a server set (dollars and minutes; absent: the defaults). */
 export interface ApprovalSettings {
   approvalT1?: number | undefined;
@@ -29,4 +31,28 @@ export function approvalPolicy(s: ApprovalSettings): ApprovalPolicy {
 export function approvalsNeeded(policy: ApprovalPolicy, stakeCents: number): 0 | 1 | 2 {
   if (stakeCents <= policy.t1Cents) return 0;
   return stakeCents <= policy.t2Cents ? 1 : 2;
+}
+
+/**
+ * Why a proposal can never pass, or undefined when it can: the stake needs more approvers than the server has
+ * (members who may approve, the proposer left out). Says what each way out is: a lower stake, another approver,
+ * or other tiers.
+ */
+export function tooFewApproversText(policy: ApprovalPolicy, stakeCents: number, approvers: number): string | undefined {
+  const needed = approvalsNeeded(policy, stakeCents);
+  if (approvers >= needed) return undefined;
+  const who = policy.approverRoleId
+    ? `members with the <@&${policy.approverRoleId}> role or Manage Server`
+    : 'members with Manage Server';
+  const has = approvers === 0 ? 'none' : `only ${approvers}`;
+  const lower =
+    approvers === 0
+      ? `${formatMoney(policy.t1Cents / 100)} or less (no approval needed)`
+      : `${formatMoney(policy.t2Cents / 100)} or less (one approval)`;
+  return (
+    `Not proposed: a ${formatMoney(stakeCents / 100)} stake needs ${needed} approval${needed === 1 ? '' : 's'} from ${who}, ` +
+    `not counting you, and this server has ${has}, so it could never pass. Lower the stake to ${lower}, ` +
+    'or ask an admin to give another member Manage Server or name an approver role (/settings approvals approver_role:), ' +
+    'or to raise the tiers (/settings approvals t1: t2:).'
+  );
 }

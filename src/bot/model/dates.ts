@@ -1,5 +1,9 @@
 import { TZDate, tz } from '@date-fns/tz';
-import { addDays, format, isValid, parse } from 'date-fns';
+// One module per function: the package index loads all of date-fns (about 300 modules) at every start.
+import { addDays } from 'date-fns/addDays';
+import { format } from 'date-fns/format';
+import { isValid } from 'date-fns/isValid';
+import { parse } from 'date-fns/parse';
 
 /** The calendar day (YYYY-MM-DD) of an instant in a time zone. */
 export function dayIn(instant: number, zone: string): string {

@@ -13,6 +13,11 @@ export class SingleFlight {
     return started;
   }
 
+  /** The load of `key` that is running, if any (to wait on it without starting one). */
+  pending(key: string): Promise<unknown> | undefined {
+    return this.inFlight.get(key);
+  }
+
   /** Whether a load of `key` is running. */
   has(key: string): boolean {
     return this.inFlight.has(key);

@@ -1,4 +1,12 @@
-import { otherUsersMessage, unknownChannel, unknownGuild, unknownMember, unknownMessage } from '../api-error.js';
+import {
+  DiscordApiError,
+  missingAccess,
+  otherUsersMessage,
+  unknownChannel,
+  unknownGuild,
+  unknownMember,
+  unknownMessage,
+} from '../api-error.js';
 import type { Route, RouteContext } from '../http/router.js';
 import { buildMessage, editPatch } from '../payloads/message.js';
 import { toApiMessage } from '../types.js';
@@ -128,6 +136,34 @@ export const channelRoutes: Route[] = [
     handle: (ctx) => {
       if (ctx.params.guild !== ctx.world.guildId) throw unknownGuild();
       return { status: 200, body: ctx.world.fixtures.roles };
+    },
+  },
+  {
+    // List Guild Members: by user id ascending, `limit` 1–1000 (default 1) after the user id `after` (default 0);
+    // refused when the application's Server Members Intent is off, as Discord does.
+    method: 'GET',
+    path: '/guilds/:guild/members',
+    auth: true,
+    handle: (ctx) => {
+      if (ctx.params.guild !== ctx.world.guildId) throw unknownGuild();
+      if (!ctx.world.serverMembersIntent) throw missingAccess();
+      const limit = Number(ctx.query.get('limit') ?? '1');
+      const after = ctx.query.get('after') ?? '0';
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+        throw new DiscordApiError(400, 50035, 'Invalid Form Body', {
+          limit: { _errors: [{ code: 'NUMBER_TYPE_MAX', message: 'int value should be less than or equal to 1000.' }] },
+        });
+      }
+      if (!/^\d+$/.test(after)) {
+        throw new DiscordApiError(400, 50035, 'Invalid Form Body', {
+          after: { _errors: [{ code: 'SNOWFLAKE_TYPE_INVALID', message: `Value "${after}" is not snowflake.` }] },
+        });
+      }
+      const members = ctx.world.fixtures.members
+        .filter((m) => BigInt(m.user?.id ?? '0') > BigInt(after))
+        .sort((a, b) => (BigInt(a.user?.id ?? '0') < BigInt(b.user?.id ?? '0') ? -1 : 1))
+        .slice(0, limit);
+      return { status: 200, body: members };
     },
   },
   {

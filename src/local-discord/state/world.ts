@@ -32,6 +32,11 @@ export class World {
   readonly commands: CommandRegistry;
   readonly attachments: AttachmentStore;
   dispatch: Dispatch = () => 0;
+  /**
+   * The Developer Portal's Server Members Intent switch for this application. Off, Discord refuses the member
+   * list (GET /guilds/:id/members) with 403 Missing Access, whatever intents the bot identified with.
+   */
+  serverMembersIntent = true;
 
   constructor(readonly options: WorldOptions) {
     this.snowflake = createSnowflakes(options.now);

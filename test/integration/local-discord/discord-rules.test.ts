@@ -164,6 +164,23 @@ describe('the local Discord enforces Discord rules on a real discord.js bot', ()
     expect(h.ld.commands(h.ld.guildId).map((c) => c.name)).toEqual(['ping']);
   });
 
+  it('lists guild members by user id in pages of `limit` after `after`, and answers 50001 with the members intent off', async () => {
+    const guild = h.client.guilds.cache.get(h.ld.guildId)!;
+    const ids = h.ld.members.map((m) => m.user!.id).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
+    const first = await guild.members.list({ limit: 2 });
+    expect([...first.keys()]).toEqual(ids.slice(0, 2));
+    const rest = await guild.members.list({ limit: 1000, after: ids[1] });
+    expect([...rest.keys()]).toEqual(ids.slice(2));
+    expect((await rejection(guild.members.list({ limit: 1001 }))).code).toBe(50035);
+    h.ld.setServerMembersIntent(false);
+    try {
+      const refused = await rejection(guild.members.list({ limit: 10 }));
+      expect([refused.status, refused.code]).toEqual([403, 50001]);
+    } finally {
+      h.ld.setServerMembersIntent(true);
+    }
+  });
+
   it('answers 401 to bot routes without the bot token and 404 to unknown routes', async () => {
     const noAuth = await fetch(`${h.ld.apiUrl}/v10/users/@me`);
     expect(noAuth.status).toBe(401);

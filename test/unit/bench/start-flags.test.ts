@@ -8,6 +8,12 @@ describe('the node flags the bench takes from npm start', () => {
     );
   });
 
+  it('leaves out the build check npm start preloads, which is no V8 setting', () => {
+    expect(startNodeFlags('node --max-semi-space-size=4 --import=./scripts/build.mjs dist/src/bot/main.js')).toEqual([
+      '--max-semi-space-size=4',
+    ]);
+  });
+
   it('is empty when npm start passes no flag', () => {
     expect(startNodeFlags('npm run build --silent && node dist/src/bot/main.js')).toEqual([]);
   });

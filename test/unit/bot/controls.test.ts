@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { exposureReport, type Stake } from '../../../src/bot/betting/exposure.js';
-import { approvalPolicy, approvalsNeeded } from '../../../src/bot/model/approval-policy.js';
+import { approvalPolicy, approvalsNeeded, tooFewApproversText } from '../../../src/bot/model/approval-policy.js';
 import type { GuildSettings } from '../../../src/bot/repos/guild-settings.js';
 
 const settings = (over: Partial<GuildSettings> = {}): GuildSettings => ({ timezone: 'UTC', sessions: {}, ...over });
@@ -16,6 +16,15 @@ describe('approval tiers', () => {
     const p = approvalPolicy(settings({ approvalT1: 5, approvalT2: 10, approvalMinutes: 0.25 }));
     expect([500, 501, 1_000, 1_001].map((c) => approvalsNeeded(p, c))).toEqual([0, 1, 1, 2]);
     expect(p.expiryMs).toBe(15_000);
+  });
+
+  it('refuses a stake the server has too few approvers for, offering the stake that needs none when it has none', () => {
+    const p = approvalPolicy(settings({ approvalT1: 50, approvalT2: 100 }));
+    expect(tooFewApproversText(p, 6_000, 1)).toBeUndefined();
+    expect(tooFewApproversText(p, 10_001, 2)).toBeUndefined();
+    expect(tooFewApproversText(p, 6_000, 0)).toBe(
+      'Not proposed: a $60.00 stake needs 1 approval from members with Manage Server, not counting you, and this server has none, so it could never pass. Lower the stake to $50.00 or less (no approval needed), or ask an admin to give another member Manage Server or name an approver role (/settings approvals approver_role:), or to raise the tiers (/settings approvals t1: t2:).',
+    );
   });
 });
 
@@ -57,5 +66,15 @@ describe('/exposure figures', () => {
     ]);
     expect(r.accounts.find((a) => a.label === 'bookie_a · s1')?.cents).toBe(6_700);
     expect(r.syndicateDay).toEqual({ label: 'The syndicate today', cents: 9_250, capCents: 20_000 });
+  });
+
+  it('names each account by its book and user name, keeping the session id only for a session it cannot name', () => {
+    const r = exposureReport({
+      stakes: [stake({}), stake({ sessionId: 's2', stakeCents: 500 })],
+      settings: settings({}),
+      memberDayCents: 50_000,
+      accountNames: { s1: 'alpha_a' },
+    });
+    expect(r.accounts.map((a) => a.label)).toEqual(['bookie_a · alpha_a', 'bookie_a · s2']);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  applyChoice,
   buildCommand,
   type Command,
   commandsFor,
@@ -44,7 +45,9 @@ describe('the message box', () => {
       '/markets bookie:',
       '/markets tier:',
     ]);
-    expect(suggest('/markets event:x ', commands).map((s) => s.text)).toEqual([
+    // A value picked from the list ends at the space after it.
+    const picked = { event: { name: 'x', value: 'e1' } };
+    expect(suggest('/markets event:x ', commands, {}, picked).map((s) => s.text)).toEqual([
       '/markets event:x bookie:',
       '/markets event:x tier:',
     ]);
@@ -52,6 +55,25 @@ describe('the message box', () => {
 
   it('asks the bot for choices while an autocomplete option is typed', () => {
     expect(suggest('/markets event:Lak', commands)).toEqual([{ autocomplete: 'event', prefix: 'Lak' }]);
+  });
+
+  it('keeps a typed autocomplete value going across a trailing space, as Discord does, and sends the space', () => {
+    expect(suggest('/markets event:Fremantle v ', commands)).toEqual([
+      { autocomplete: 'event', prefix: 'Fremantle v ' },
+    ]);
+    expect(partialOptions('/markets event:Fremantle v ', commands)).toMatchObject({
+      focused: 'event',
+      options: [{ name: 'event', value: 'Fremantle v ' }],
+    });
+    expect(applyChoice('/markets event:Fremantle v ', commands, 'Fremantle v Geelong')).toBe(
+      '/markets event:Fremantle v Geelong ',
+    );
+  });
+
+  it('ends a non-autocomplete value at a trailing space and suggests the next options', () => {
+    expect(suggest('/markets event:e1 bookie:Bookie A ', commands, {}, {}).map((s) => s.text)).toEqual([
+      '/markets event:e1 bookie:Bookie A tier:',
+    ]);
   });
 
   it('offers fixed choices by name and sends their value', () => {

@@ -314,7 +314,7 @@ async function updateSuggestions(retry = 0) {
   const text = ui.input.value;
   setHint('');
   const seq = ++app.suggestSeq;
-  const local = suggest(text, commands(), lookups());
+  const local = suggest(text, commands(), lookups(), app.picked);
   const auto = local.find((s) => s.autocomplete);
   if (!auto) {
     // Highlight the first item only while a word is being typed, so Enter still sends a finished line.

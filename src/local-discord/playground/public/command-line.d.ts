@@ -49,9 +49,9 @@ export type Built =
   | { name: string; subcommand?: string; options: Array<{ name: string; type: number; value: unknown }> };
 
 export function leafOptions(command: Command | undefined, subcommandName?: string): CommandOption[];
-export function parseLine(text: string, commands: Command[]): ParsedLine;
-export function suggest(text: string, commands: Command[], lookups?: Lookups): Suggestion[];
-export function applyChoice(text: string, commands: Command[], choiceName: string): string;
+export function parseLine(text: string, commands: Command[], picked?: Picked): ParsedLine;
+export function suggest(text: string, commands: Command[], lookups?: Lookups, picked?: Picked): Suggestion[];
+export function applyChoice(text: string, commands: Command[], choiceName: string, picked?: Picked): string;
 export function buildCommand(text: string, commands: Command[], picked?: Picked, lookups?: Lookups): Built;
 export function partialOptions(
   text: string,

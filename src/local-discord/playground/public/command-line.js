@@ -14,9 +14,11 @@ export function leafOptions(command, subcommandName) {
 
 /**
  * Splits the typed line. Values run until the next " known-option:" so they may hold spaces, as in
- * Discord's own box. `stage` says what the user is typing at the end of the line.
+ * Discord's own box. `stage` says what the user is typing at the end of the line. A trailing space ends the
+ * last value, except in an autocomplete option whose value was typed rather than picked (`picked` maps an
+ * option to the choice taken from a list): Discord keeps that space in the value it sends the bot.
  */
-export function parseLine(text, commands) {
+export function parseLine(text, commands, picked = {}) {
   const result = { command: undefined, subcommand: undefined, segments: [], stage: 'none', prefix: '', rest: '' };
   if (!text.startsWith('/')) return result;
   const m = /^\/(\S*)(\s?)(.*)$/s.exec(text);
@@ -47,7 +49,7 @@ export function parseLine(text, commands) {
   const last = result.segments.at(-1);
   const tail = last ? last.raw : rest;
   const trailingWord = /(\S*)$/.exec(tail)[1];
-  if (last && !/\s$/.test(last.raw)) {
+  if (last && (!/\s$/.test(last.raw) || typedIntoAutocomplete(result, last, picked))) {
     result.stage = 'value';
     result.prefix = last.raw.trimStart();
   } else {
@@ -55,6 +57,14 @@ export function parseLine(text, commands) {
     result.prefix = last ? '' : trailingWord;
   }
   return result;
+}
+
+/** Whether the last value is free text in an autocomplete option, not a choice picked from its list. */
+function typedIntoAutocomplete(parsed, last, picked) {
+  const option = leafOptions(parsed.command, parsed.subcommand).find((o) => o.name === last.name);
+  if (!option?.autocomplete) return false;
+  const value = last.raw.trim();
+  return value !== '' && picked[last.name]?.name !== value;
 }
 
 function escapeRe(s) {
@@ -65,8 +75,8 @@ function escapeRe(s) {
  * Suggestions for the end of the line: `{ label, detail, text }` where `text` is the whole new line.
  * Autocomplete options return `{ autocomplete: optionName }` instead; the page asks the bot.
  */
-export function suggest(text, commands, lookups = {}) {
-  const p = parseLine(text, commands);
+export function suggest(text, commands, lookups = {}, picked = {}) {
+  const p = parseLine(text, commands, picked);
   if (p.stage === 'command') {
     return commands
       .filter((c) => c.name.startsWith(p.prefix))
@@ -169,8 +179,8 @@ function lookUp(raw, lookups, kinds) {
 }
 
 /** The text to put in the box after the user picks an autocomplete choice for the last option. */
-export function applyChoice(text, commands, choiceName) {
-  const p = parseLine(text, commands);
+export function applyChoice(text, commands, choiceName, picked = {}) {
+  const p = parseLine(text, commands, picked);
   if (p.stage !== 'value') return text;
   return `${text.slice(0, text.length - p.prefix.length)}${choiceName} `;
 }
@@ -266,7 +276,7 @@ function withinRange(def, n) {
 
 /** Options typed so far, for an autocomplete request (values as text, the focused one included). */
 export function partialOptions(text, commands, picked = {}) {
-  const p = parseLine(text, commands);
+  const p = parseLine(text, commands, picked);
   if (!p.command) return undefined;
   const defs = leafOptions(p.command, p.subcommand);
   const options = p.segments.map((s, i) => {
