@@ -7,6 +7,8 @@ import {
   type CashoutAsk,
   centsFor,
   dealingKey,
+  FEE_MANAGER_UNSET,
+  feePeriodKey,
   localParts,
   memberReturn,
   PRICE_SCALE,
@@ -50,6 +52,13 @@ export interface LastStrike {
 export type StrikeAttempt = { ok: true; strike: StrikeRecord } | { ok: false; reason: string };
 
 const cents = (dollars: number | null | undefined) => Math.round(Number(dollars ?? 0) * 100);
+
+/** The fee period of a strike at `at`, and of any earlier instant, in the server's time zone. */
+function feePeriods(settings: GuildSettings, at: number) {
+  const period = settings.fundFeePeriod ?? 'month';
+  const feePeriodOf = (t: number) => feePeriodKey(localParts(t, settings.timezone).day, period);
+  return { feePeriod: feePeriodOf(at), feePeriodOf };
+}
 
 /**
  * The syndicate's bank (docs/fund.md): contributions, strikes on the server's dealing days and on demand,
@@ -190,6 +199,8 @@ export class FundService {
       actor: opts.actor,
       sessions,
       feeRateBps: Math.round((settings.fundFeePercent ?? 0) * 100),
+      ...feePeriods(settings, at),
+      managerId: settings.fundFeeManagerId ?? FEE_MANAGER_UNSET,
     });
     if (!outcome.struck) return { ok: false, reason: outcome.reason };
     await this.#post(guildId, settings, outcome.strike);
@@ -479,7 +490,8 @@ export class FundService {
     const { last, shares: all } = await this.valuation(guildId);
     const mine = all.find((s) => s.memberId === memberId);
     const contributions = await this.repo.contributions(guildId, memberId);
-    const cashouts = await this.repo.cashouts(guildId, memberId);
+    // A performance fee owed to a manager who is also a member is not a cash-out of their units.
+    const cashouts = (await this.repo.cashouts(guildId, memberId)).filter((c) => c.ask.kind !== 'fee');
     const contributedCents = contributions.filter((c) => c.state === 'issued').reduce((a, c) => a + c.amountCents, 0);
     const cashedOutCents = cashouts.reduce((a, c) => a + (c.cents ?? 0), 0);
     const valueCents = mine?.cents ?? 0;

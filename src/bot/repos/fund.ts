@@ -104,8 +104,13 @@ export interface StrikeInputs {
   openBets: number;
   withdrawnUnpaidCents: number;
   owedRedemptionsCents: number;
+  /** The fee accrual standing before this strike (the strike works it out afresh: decision 1704). */
   feesAccruedCents: number;
   pendingContributionsCents: number;
+  /** The fee period this strike accrues in (`2026-11`); a strike in a new period crystallises the fee. */
+  feePeriod?: string;
+  /** What the fee came to at this strike: accrued, crystallised (owed to the manager) and left accrued. */
+  fee?: { accruedCents: number; crystallisedCents: number; accruedAfterCents: number; highWaterPrice: number };
   /** Requests left for a later strike: bets open when they were made have not all settled (decision 1701). */
   deferred: { contributions: number; cashouts: number };
   held?: string;
@@ -410,6 +415,11 @@ export class FundRepo {
     actor: string | null;
     sessions: StrikeInputs['sessions'];
     feeRateBps: number;
+    /** The fee period of this strike, and of an earlier instant (for strikes recorded without one). */
+    feePeriod: string;
+    feePeriodOf: (at: number) => string;
+    /** Who a crystallised fee is owed to (its cash-out row names them). */
+    managerId: string;
   }): Promise<StrikeOutcome> {
     return this.store.transaction(async (tx) => {
       await tx.lock(`fund:${s.guildKey}`);
@@ -476,9 +486,19 @@ export class FundRepo {
         openStakeCents,
         withdrawnUnpaidCents: n(withdrawn?.c ?? 0),
         owedRedemptionsCents: n(owed?.c ?? 0),
-        feesAccruedCents: fund.feesAccruedCents,
         pendingContributionsCents: pendingIn.reduce((a, c) => a + c.amountCents, 0),
       };
+      // The first strike of a new fee period crystallises the accrual (decision 1704).
+      const [previous] = fund.lastStrikeId
+        ? await tx.query<{ at: number; inputs: string }>(
+            'SELECT at, inputs FROM fund_strikes WHERE strike_id = ?',
+            fund.lastStrikeId,
+          )
+        : [];
+      const previousPeriod = previous
+        ? ((JSON.parse(String(previous.inputs)) as StrikeInputs).feePeriod ?? s.feePeriodOf(n(previous.at)))
+        : s.feePeriod;
+      const crystallise = fund.units > 0 && previousPeriod !== s.feePeriod;
       const members = await tx.query('SELECT member_id, units FROM fund_members WHERE guild_key = ?', s.guildKey);
       const fee: FeeTerms = { rateBps: s.feeRateBps, highWaterPrice: fund.highWaterPrice };
       const result = strike({
@@ -489,6 +509,7 @@ export class FundRepo {
         cashouts: eligibleOut.map((c) => ({ id: c.cashoutId, memberId: c.memberId, ask: c.ask })),
         fee,
         openingPriceCents: fund.openingPriceCents,
+        crystallise,
       });
       // Before the first units, money nobody contributed is for the treasurer to account for, not a strike to record.
       if (result.held && fund.units === 0) return { struck: false, reason: result.held } as StrikeOutcome;
@@ -498,8 +519,17 @@ export class FundRepo {
       const navAfter = dealt ? result.navAfterCents : result.navCents;
       const held = [...result.holdings].filter(([, u]) => u > 0).map(([memberId, units]) => ({ memberId, units }));
       const residual = shares(held, { navCents: navAfter, units: unitsAfter }).residualCents;
+      const feeOwed = {
+        accruedCents: result.feeCents,
+        crystallisedCents: result.crystallisedCents,
+        accruedAfterCents: result.accruedAfterCents,
+        highWaterPrice: result.highWaterPrice,
+      };
       const recorded: StrikeInputs = {
         ...inputs,
+        feesAccruedCents: fund.feesAccruedCents,
+        feePeriod: s.feePeriod,
+        fee: feeOwed,
         sessions: s.sessions,
         openBets: placed.length,
         deferred: {
@@ -538,12 +568,27 @@ export class FundRepo {
           inputs: recorded,
         }),
       ];
-      if (result.feeCents > 0) {
+      if (result.feeCents > 0 || fund.feesAccruedCents > 0) {
+        const feeCashoutId = result.crystallisedCents > 0 ? `fee-${strikeId}` : null;
         entries.push(
-          entry(s.guildKey, s.at, 'fund_fee', strikeId, null, result.feeCents, {
-            highWaterPrice: result.highWaterPrice,
-          }),
+          entry(s.guildKey, s.at, 'fund_fee', strikeId, null, result.feeCents, { ...feeOwed, feeCashoutId }),
         );
+        // A crystallised fee is owed to the manager as a cash-out already struck: withdrawn and paid like one.
+        if (feeCashoutId) {
+          await tx.query(
+            `INSERT INTO fund_cashouts (cashout_id, guild_key, member_id, ask, state, strike_id, units, cents,
+               requested_at, updated_at)
+             VALUES (?, ?, ?, ?, 'redeemed', ?, 0, ?, ?, ?)`,
+            feeCashoutId,
+            s.guildKey,
+            s.managerId,
+            JSON.stringify({ kind: 'fee' } satisfies CashoutAsk),
+            strikeId,
+            result.crystallisedCents,
+            s.at,
+            s.at,
+          );
+        }
       }
       if (dealt) {
         for (const d of result.issued) {
@@ -587,7 +632,7 @@ export class FundRepo {
          WHERE guild_key = ?`,
         unitsAfter,
         result.highWaterPrice,
-        fund.feesAccruedCents + result.feeCents,
+        result.accruedAfterCents,
         strikeId,
         s.at,
         s.guildKey,
