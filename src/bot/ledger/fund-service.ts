@@ -10,6 +10,7 @@ import {
   FEE_MANAGER_UNSET,
   feePeriodKey,
   localParts,
+  matchDeposits,
   memberReturn,
   PRICE_SCALE,
   parseSchedule,
@@ -297,30 +298,15 @@ export class FundService {
     return undefined;
   }
 
-  /** Pending contributions against the `deposit` transactions of their session: same amount, at or after the record's day. */
+  /** Contributions not yet matched against the `deposit` transactions of their session (matchDeposits). */
   async #matchDeposits(guildId: string): Promise<void> {
     const waiting = (await this.repo.contributions(guildId)).filter((c) => !c.depositId);
-    if (waiting.length === 0) return;
-    const used = new Set((await this.repo.contributions(guildId)).flatMap((c) => (c.depositId ? [c.depositId] : [])));
     for (const sessionId of new Set(waiting.map((c) => c.sessionId))) {
-      const mine = waiting.filter((c) => c.sessionId === sessionId);
-      const since = Math.min(...mine.map((c) => c.createdAt)) - 86_400_000;
+      const since = Math.min(...waiting.filter((c) => c.sessionId === sessionId).map((c) => c.createdAt)) - 86_400_000;
       const read = await readTransactionsSince(this.#d.gateway, sessionId, since, this.#d.now(), {
         callbackUrl: this.#d.callbackUrl,
       });
-      if (!read) continue;
-      const deposits = read.transactions.filter((t: Transaction) => t.type === 'deposit' && !used.has(t.id));
-      for (const c of mine) {
-        const d = deposits.find(
-          (t) =>
-            !used.has(t.id) &&
-            cents(t.stake) === c.amountCents &&
-            Date.parse(String(t.placed_at)) >= c.createdAt - 86_400_000,
-        );
-        if (!d) continue;
-        used.add(d.id);
-        await this.repo.markDepositMatched(c.contributionId, d.id);
-      }
+      if (read) await matchSessionDeposits(this.repo, guildId, sessionId, read.transactions);
     }
   }
 
@@ -515,8 +501,30 @@ export class FundService {
   }
 }
 
+/**
+ * The guild's contributions on a session not yet matched, against that session's `deposit` transactions (as read):
+ * each match is stored. The strike and the daily reconciliation both call it. Returns the contributions' matches.
+ */
+export async function matchSessionDeposits(
+  repo: FundRepo,
+  guildId: string,
+  sessionId: string,
+  transactions: readonly Transaction[],
+): Promise<Array<{ contributionId: string; depositId: string }>> {
+  const all = await repo.contributions(guildId);
+  const waiting = all.filter((c) => !c.depositId && c.sessionId === sessionId);
+  if (waiting.length === 0) return [];
+  const used = new Set(all.flatMap((c) => (c.depositId ? [c.depositId] : [])));
+  const deposits = transactions
+    .filter((t) => t.type === 'deposit')
+    .map((t) => ({ id: t.id, cents: cents(t.stake), at: Date.parse(String(t.placed_at)) }));
+  const matches = matchDeposits(waiting, deposits, used);
+  for (const m of matches) await repo.markDepositMatched(m.contributionId, m.depositId);
+  return matches;
+}
+
 /** The bookmaker's state of a withdrawal transaction: its own field where given, else from the status. */
-function withdrawalStatus(t: Transaction): 'pending' | 'completed' | 'failed' {
+export function withdrawalStatus(t: Transaction): 'pending' | 'completed' | 'failed' {
   const own = (t as { withdrawal_status?: unknown }).withdrawal_status;
   if (own === 'pending' || own === 'completed' || own === 'failed') return own;
   if (t.status === 'pending') return 'pending';

@@ -352,6 +352,26 @@ export function memberReturn(m: { valueCents: number; contributedCents: number; 
   return { profitCents, returnRatio: m.contributedCents > 0 ? profitCents / m.contributedCents : null };
 }
 
+/**
+ * Contributions waiting for their deposit against the `deposit` transactions of their session: the same amount,
+ * made no earlier than a day before the contribution was recorded, each deposit to one contribution, oldest first.
+ */
+export function matchDeposits(
+  waiting: ReadonlyArray<{ contributionId: string; amountCents: number; createdAt: number }>,
+  deposits: ReadonlyArray<{ id: string; cents: number; at: number }>,
+  used: ReadonlySet<string>,
+): Array<{ contributionId: string; depositId: string }> {
+  const taken = new Set(used);
+  const out: Array<{ contributionId: string; depositId: string }> = [];
+  for (const c of waiting) {
+    const d = deposits.find((t) => !taken.has(t.id) && t.cents === c.amountCents && t.at >= c.createdAt - 86_400_000);
+    if (!d) continue;
+    taken.add(d.id);
+    out.push({ contributionId: c.contributionId, depositId: d.id });
+  }
+  return out;
+}
+
 export type FeePeriod = 'month' | 'quarter' | 'year';
 
 /** The member id a crystallised fee is owed to when no manager is set (/settings fund fee_manager). */

@@ -772,6 +772,35 @@ export class FundRepo {
   }
 
   /** Gateway withdrawal ids already matched to an attempt (each pays one cash-out only). */
+  /** The desk's withdrawals found at the gateway, by the gateway's id: the cash-out each paid and for whom. */
+  async withdrawalsByGatewayId(
+    guildKey: string,
+  ): Promise<Map<string, { cashoutId: string; memberId: string; fee: boolean; state: WithdrawalState }>> {
+    const rows = await this.store.query<{
+      gateway_withdrawal_id: string;
+      cashout_id: string;
+      member_id: string;
+      ask: string;
+      state: WithdrawalState;
+    }>(
+      `SELECT w.gateway_withdrawal_id, w.cashout_id, c.member_id, c.ask, w.state FROM fund_withdrawals w
+       JOIN fund_cashouts c ON c.cashout_id = w.cashout_id
+       WHERE w.guild_key = ? AND w.gateway_withdrawal_id IS NOT NULL`,
+      guildKey,
+    );
+    return new Map(
+      rows.map((r) => [
+        r.gateway_withdrawal_id,
+        {
+          cashoutId: r.cashout_id,
+          memberId: r.member_id,
+          fee: (JSON.parse(r.ask) as CashoutAsk).kind === 'fee',
+          state: r.state,
+        },
+      ]),
+    );
+  }
+
   async matchedWithdrawalIds(): Promise<Set<string>> {
     const rows = await this.store.query<{ id: string }>(
       'SELECT gateway_withdrawal_id AS id FROM fund_withdrawals WHERE gateway_withdrawal_id IS NOT NULL',
