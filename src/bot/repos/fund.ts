@@ -110,7 +110,14 @@ export interface StrikeInputs {
   /** The fee period this strike accrues in (`2026-11`); a strike in a new period crystallises the fee. */
   feePeriod?: string;
   /** What the fee came to at this strike: accrued, crystallised (owed to the manager) and left accrued. */
-  fee?: { accruedCents: number; crystallisedCents: number; accruedAfterCents: number; highWaterPrice: number };
+  fee?: {
+    accruedCents: number;
+    crystallisedCents: number;
+    accruedAfterCents: number;
+    highWaterPrice: number;
+    /** Fees a fund struck before fee periods had charged for good, owed from this strike on. */
+    chargedBeforeCents?: number;
+  };
   /** Requests left for a later strike: bets open when they were made have not all settled (decision 1701). */
   deferred: { contributions: number; cashouts: number };
   held?: string;
@@ -495,10 +502,12 @@ export class FundRepo {
             fund.lastStrikeId,
           )
         : [];
-      const previousPeriod = previous
-        ? ((JSON.parse(String(previous.inputs)) as StrikeInputs).feePeriod ?? s.feePeriodOf(n(previous.at)))
-        : s.feePeriod;
+      const previousInputs = previous ? (JSON.parse(String(previous.inputs)) as StrikeInputs) : undefined;
+      const previousPeriod = previous ? (previousInputs?.feePeriod ?? s.feePeriodOf(n(previous.at))) : s.feePeriod;
       const crystallise = fund.units > 0 && previousPeriod !== s.feePeriod;
+      // A fund struck before fees had periods charged its fee for good at each strike: that total is owed now.
+      const legacyOwed = previous && previousInputs?.feePeriod === undefined ? fund.feesAccruedCents : 0;
+      inputs.owedRedemptionsCents += legacyOwed;
       const members = await tx.query('SELECT member_id, units FROM fund_members WHERE guild_key = ?', s.guildKey);
       const fee: FeeTerms = { rateBps: s.feeRateBps, highWaterPrice: fund.highWaterPrice };
       const result = strike({
@@ -524,6 +533,7 @@ export class FundRepo {
         crystallisedCents: result.crystallisedCents,
         accruedAfterCents: result.accruedAfterCents,
         highWaterPrice: result.highWaterPrice,
+        ...(legacyOwed > 0 ? { chargedBeforeCents: legacyOwed } : {}),
       };
       const recorded: StrikeInputs = {
         ...inputs,
@@ -569,7 +579,8 @@ export class FundRepo {
         }),
       ];
       if (result.feeCents > 0 || fund.feesAccruedCents > 0) {
-        const feeCashoutId = result.crystallisedCents > 0 ? `fee-${strikeId}` : null;
+        const owedNow = result.crystallisedCents + legacyOwed;
+        const feeCashoutId = owedNow > 0 ? `fee-${strikeId}` : null;
         entries.push(
           entry(s.guildKey, s.at, 'fund_fee', strikeId, null, result.feeCents, { ...feeOwed, feeCashoutId }),
         );
@@ -584,7 +595,7 @@ export class FundRepo {
             s.managerId,
             JSON.stringify({ kind: 'fee' } satisfies CashoutAsk),
             strikeId,
-            result.crystallisedCents,
+            owedNow,
             s.at,
             s.at,
           );

@@ -175,6 +175,25 @@ describe.each(ENGINES)('the fund store on %s', (engine) => {
     expect(entries.map((e) => [e.amountCents, e.data.crystallisedCents])).toEqual([[800, 800]]);
   });
 
+  it('owes the manager what a fund struck before fee periods had already charged, NAV unchanged', async () => {
+    await contribute('ann', 10_000, T0);
+    await strikeAt('d1', T0 + 1, 10_000);
+    // As the first version left it: a $5 fee charged for good, and a strike recorded without a fee period.
+    await store.query("UPDATE funds SET fees_accrued_cents = 500 WHERE guild_key = 'g1'");
+    const [last] = await store.query<{ strike_id: string; inputs: string }>(
+      'SELECT strike_id, inputs FROM fund_strikes ORDER BY at DESC LIMIT 1',
+    );
+    const { feePeriod: _, ...old } = JSON.parse(String(last?.inputs)) as Record<string, unknown>;
+    await store.query('UPDATE fund_strikes SET inputs = ? WHERE strike_id = ?', JSON.stringify(old), last?.strike_id);
+    const r = await strikeAt('d2', T0 + 2, 10_000);
+    expect(r.struck && r.strike.navCents).toBe(9_500);
+    expect((await repo.cashouts('g1')).filter((c) => c.ask.kind === 'fee')).toMatchObject([
+      { memberId: 'mgr', state: 'redeemed', cents: 500 },
+    ]);
+    const next = await strikeAt('d3', T0 + 3, 10_000);
+    expect(next.struck && next.strike.navCents).toBe(9_500);
+  });
+
   it('lets a checker other than the member approve a cash-out above the tier', async () => {
     const co = await repo.requestCashout({
       guildKey: 'g1',
