@@ -332,38 +332,54 @@ export class FundService {
   }
 
   async #withdraw(c: Cashout & { guildKey: string }): Promise<void> {
-    const amount = c.cents ?? 0;
+    // What is still owed: a cash-out paid in parts from several sessions has some already withdrawn.
+    const amount = (c.cents ?? 0) - (await this.repo.withdrawnSoFar(c.cashoutId));
     // A refused or unsent attempt is tried again after the window, not at every beat.
     const last = (await this.repo.withdrawalsOf(c.cashoutId)).at(-1);
-    if (last && this.#d.now() - last.createdAt < (this.#d.withdrawalWindowMs ?? WITHDRAWAL_SAFE_WINDOW_MS)) return;
+    const refused = last && last.state !== 'completed';
+    if (refused && this.#d.now() - last.createdAt < (this.#d.withdrawalWindowMs ?? WITHDRAWAL_SAFE_WINDOW_MS)) return;
     if (amount <= 0) {
       // Nothing to withdraw (a redemption worth less than a cent): owed nothing, paid nothing.
       await this.repo.setCashoutNote(c.cashoutId, 'worth less than a cent: nothing to withdraw');
       return;
     }
-    let best: { sessionId: string; cents: number } | undefined;
+    const parts = await this.repo.withdrawalsOf(c.cashoutId);
+    const withdrawable: Array<{ sessionId: string; cents: number }> = [];
     for (const sessionId of await this.repo.sessionsOf(c.guildKey)) {
       const b = await this.#d.gateway.balances.get({ session_id: sessionId }).catch(() => undefined);
       if (!b) continue;
-      const w = cents(b.withdrawable_balance ?? b.balance - (b.bonus_balance ?? 0));
-      if (!best || w > best.cents) best = { sessionId, cents: w };
+      // The balance is a cache: a part taken from this session since it was read is not in it yet.
+      const readAt = Date.parse(String(b.retrieved_at ?? ''));
+      const since = parts
+        .filter((p) => p.sessionId === sessionId && p.state === 'completed' && !(p.createdAt < readAt))
+        .reduce((a, p) => a + p.amountCents, 0);
+      withdrawable.push({
+        sessionId,
+        cents: cents(b.withdrawable_balance ?? b.balance - (b.bonus_balance ?? 0)) - since,
+      });
     }
-    if (!best || best.cents < amount) {
+    const best = withdrawable.sort((a, b) => b.cents - a.cents)[0];
+    const total = withdrawable.reduce((a, w) => a + Math.max(0, w.cents), 0);
+    // One session when one holds it all; otherwise the largest part from the session holding most, the rest from
+    // the next at a later beat, but only when the sessions together hold it (decision 1706).
+    if (!best || best.cents <= 0 || total < amount) {
       await this.repo.setCashoutNote(
         c.cashoutId,
-        `waits: the most withdrawable cash in one session is $${((best?.cents ?? 0) / 100).toFixed(2)}, short of $${(amount / 100).toFixed(2)} (bets still open hold the rest)`,
+        `waits: the fund's sessions hold $${(total / 100).toFixed(2)} withdrawable, short of $${(amount / 100).toFixed(2)} (bets still open hold the rest)`,
       );
       return;
     }
+    const part = Math.min(amount, best.cents);
     const attempt = await this.repo.beginWithdrawal({
       cashoutId: c.cashoutId,
       sessionId: best.sessionId,
       at: this.#d.now(),
+      amountCents: part,
     });
     if (!attempt) return;
     let correlationId: string;
     try {
-      const handle = await this.#d.gateway.withdrawals.create({ session_id: best.sessionId, amount: amount / 100 });
+      const handle = await this.#d.gateway.withdrawals.create({ session_id: best.sessionId, amount: part / 100 });
       correlationId = handle.correlationId;
     } catch (err) {
       const move = sendFailure(err);

@@ -481,8 +481,10 @@ export class FundRepo {
         `SELECT SUM(cents) AS c FROM fund_cashouts WHERE guild_key = ? AND state IN ${OWED}`,
         s.guildKey,
       );
+      // Cash that left a session for a cash-out not yet paid, whole or in parts (decision 1706).
       const [withdrawn] = await tx.query<{ c: number | null }>(
-        "SELECT SUM(cents) AS c FROM fund_cashouts WHERE guild_key = ? AND state = 'withdrawn'",
+        `SELECT SUM(w.amount_cents) AS c FROM fund_withdrawals w JOIN fund_cashouts c ON c.cashout_id = w.cashout_id
+         WHERE w.guild_key = ? AND w.state = 'completed' AND c.state IN ${OWED}`,
         s.guildKey,
       );
       // Dealt only when every bet open when the request was made has settled (decision 1701).
@@ -672,10 +674,21 @@ export class FundRepo {
    * Writes the withdrawal attempt before anything leaves the process: the cash-out moves to withdrawing and the
    * attempt is `sending`, with its ledger entry, in one transaction. Undefined when the cash-out has moved on.
    */
+  /** What the cash-out's completed attempts have taken from sessions so far, in cents. */
+  async withdrawnSoFar(cashoutId: string): Promise<number> {
+    const [row] = await this.store.query<{ c: number | null }>(
+      "SELECT SUM(amount_cents) AS c FROM fund_withdrawals WHERE cashout_id = ? AND state = 'completed'",
+      cashoutId,
+    );
+    return n(row?.c ?? 0);
+  }
+
+  /** An attempt for `amountCents` (the whole cash-out when omitted, else one part of what is left). */
   async beginWithdrawal(c: {
     cashoutId: string;
     sessionId: string;
     at: number;
+    amountCents?: number;
   }): Promise<WithdrawalAttempt | undefined> {
     return this.store.transaction(async (tx) => {
       const [co] = await tx.query(
@@ -692,7 +705,7 @@ export class FundRepo {
         c.cashoutId,
         co.guild_key,
         c.sessionId,
-        co.cents,
+        c.amountCents ?? co.cents,
         c.at,
         c.at,
       );
@@ -739,8 +752,18 @@ export class FundRepo {
       if (!row) return undefined;
       const a = toAttempt(row);
       if (to === 'completed') {
+        // Withdrawn once its parts add up to what is owed; until then back to redeemed for the next part.
+        const [sum] = await tx.query<{ c: number | null; owed: number }>(
+          `SELECT (SELECT SUM(amount_cents) FROM fund_withdrawals WHERE cashout_id = ? AND state = 'completed') AS c,
+             (SELECT cents FROM fund_cashouts WHERE cashout_id = ?) AS owed`,
+          a.cashoutId,
+          a.cashoutId,
+        );
+        const whole = n(sum?.c ?? 0) >= n(sum?.owed ?? 0);
         await tx.query(
-          "UPDATE fund_cashouts SET state = 'withdrawn', updated_at = ? WHERE cashout_id = ? AND state = 'withdrawing'",
+          `UPDATE fund_cashouts SET state = ?, note = ?, updated_at = ? WHERE cashout_id = ? AND state = 'withdrawing'`,
+          whole ? 'withdrawn' : 'redeemed',
+          whole ? null : `part withdrawn: $${(n(sum?.c ?? 0) / 100).toFixed(2)} of $${(n(sum?.owed) / 100).toFixed(2)}`,
           at,
           a.cashoutId,
         );
