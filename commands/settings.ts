@@ -13,7 +13,7 @@ import type { Command } from '../src/bot/discord/command.js';
 import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { approvalPolicy } from '../src/bot/model/approval-policy.js';
 import { MARGIN_METHODS, type MarginMethod } from '../src/bot/model/fair-price.js';
-import { parseSchedule } from '../src/bot/model/fund.js';
+import { type FeePeriod, parseSchedule } from '../src/bot/model/fund.js';
 import { stakeCentsOf } from '../src/bot/model/odds.js';
 import {
   exposureCaps,
@@ -161,6 +161,17 @@ export const data = new SlashCommandBuilder()
           .setMinValue(0)
           .setMaxValue(50),
       )
+      .addStringOption((o) =>
+        o
+          .setName('fee_period')
+          .setDescription('How often the accrued fee crystallises and is owed (default: month)')
+          .addChoices(
+            { name: 'month', value: 'month' },
+            { name: 'quarter', value: 'quarter' },
+            { name: 'year', value: 'year' },
+          ),
+      )
+      .addUserOption((o) => o.setName('fee_manager').setDescription('Who a crystallised fee is owed to'))
       .addNumberOption((o) =>
         o
           .setName('opening_price')
@@ -398,8 +409,14 @@ const fund = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Outcom
   const tier = interaction.options.getNumber('cashout_tier') ?? undefined;
   const fee = interaction.options.getNumber('fee_percent') ?? undefined;
   const opening = interaction.options.getNumber('opening_price') ?? undefined;
-  if (!role && schedule === undefined && tier === undefined && fee === undefined && opening === undefined) {
-    return { refuse: 'Give at least one of treasurer_role, schedule, cashout_tier, fee_percent or opening_price.' };
+  const feePeriod = (interaction.options.getString('fee_period') ?? undefined) as FeePeriod | undefined;
+  const manager = interaction.options.getUser('fee_manager');
+  const given = [role, schedule, tier, fee, opening, feePeriod, manager ?? undefined];
+  if (given.every((x) => x === undefined || x === null)) {
+    return {
+      refuse:
+        'Give at least one of treasurer_role, schedule, cashout_tier, fee_percent, fee_period, fee_manager or opening_price.',
+    };
   }
   const off = schedule !== undefined && /^(none|off)$/i.test(schedule);
   if (schedule !== undefined && !off) {
@@ -416,6 +433,8 @@ const fund = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Outcom
       ...(schedule !== undefined && !off ? { fundSchedule: schedule } : {}),
       ...(tier === undefined ? {} : { fundCashoutTier: tier }),
       ...(fee === undefined ? {} : { fundFeePercent: fee }),
+      ...(feePeriod === undefined ? {} : { fundFeePeriod: feePeriod }),
+      ...(manager ? { fundFeeManagerId: manager.id } : {}),
       ...(opening === undefined ? {} : { fundOpeningPrice: opening }),
     };
     if (off) delete next.fundSchedule;

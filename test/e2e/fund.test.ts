@@ -174,6 +174,15 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
     return { pnl: mine.reduce((a, t) => a + cents(t.pnl), 0), statuses: mine.map((t) => String(t.status)) };
   }
 
+  /** /ledger reconcile for a day (UTC, the server's zone here), then that day's new post in #results. */
+  async function reconcilePost(day: string): Promise<string> {
+    const posts = () =>
+      desk.ld.messages(desk.ld.channelIds.results).filter((m) => textOf(m).includes(`Daily reconciliation · ${day}`));
+    const before = posts().length;
+    await command(desk.ld.users.admin, 'ledger', 'reconcile', { day }, /Reconciliation of/);
+    return textOf(await until(`the reconciliation post of ${day}`, () => posts()[before], { timeoutMs: 30_000 }));
+  }
+
   const units = async (member: string) =>
     BigInt(
       (await store.query<{ units: number }>('SELECT units FROM fund_members WHERE member_id = ?', member))[0]?.units ??
@@ -290,6 +299,28 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
     expect(members).toContain(`= NAV ${$(nav5)}`);
     const me = await command(bettor, 'fund', 'me', {}, /Your share of the fund/);
     expect(me).toContain($(owed));
+
+    // The daily reconciliation of the days the money moved names the fund's moves: the bettor's deposit matched to
+    // the contribution, the withdrawal for the cash-out, and the opening bank, recorded with no deposit behind it.
+    const moved = (await history()).filter(
+      (t) =>
+        (t.type === 'deposit' && cents(t.stake) === 5_000) ||
+        (t.type === 'withdrawal' && cents(t.stake) === Number(owed)),
+    );
+    expect(moved).toHaveLength(2);
+    const days = [...new Set(moved.map((t) => String(t.placed_at).slice(0, 10)))];
+    const posts = (await Promise.all(days.map(reconcilePost))).join('\n');
+    const [opening] = await store.query<{ contribution_id: string }>(
+      'SELECT contribution_id FROM fund_contributions WHERE member_id = ?',
+      admin.id,
+    );
+    expect(posts).toMatch(new RegExp(`✓ [^\n]*: deposit \\$50\\.00 matched to <@${bettor.id}>'s contribution`));
+    expect(posts).toMatch(
+      new RegExp(
+        `✓ [^\n]*: withdrawal \\${$(owed)} \\(completed\\) for <@${bettor.id}>'s cash-out \`${cashout?.cashout_id}\``,
+      ),
+    );
+    expect(posts).toContain(`contribution \`${opening?.contribution_id}\` of <@${admin.id}>, ${$(c0)}: no deposit`);
 
     // Every strike once, every contribution issued once, the chain unbroken.
     expect((await store.query('SELECT strike_id FROM fund_strikes')).length).toBe(5);

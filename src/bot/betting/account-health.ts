@@ -56,6 +56,39 @@ function listedNow(s: Session): SessionNow {
 
 const askedCentsOf = (r: BetRecord): number => r.payload.stakeCents ?? Math.round(r.payload.stake * 100);
 
+/** What a bet job's outcome says about its session, or nothing when the answer says nothing (not completed, unreadable). */
+function betEvidence(record: BetRecord, outcome: JobOutcome, at: number): EvidenceInput | undefined {
+  if (outcome.status !== 'completed') return undefined;
+  const receipt = betOutcomeOf(outcome.result);
+  if ('unreadable' in receipt && receipt.unreadable) return undefined;
+  const p = record.payload;
+  const asked = askedCentsOf(record);
+  const softMiss = (outcome.result as { soft_miss?: unknown } | undefined)?.soft_miss === true;
+  const base = {
+    key: `bet:${record.placementId}`,
+    sessionId: record.sessionId,
+    bookie: record.bookie,
+    guildKey: record.guildKey,
+    at,
+    sport: p.league ?? p.sport ?? null,
+    market: p.marketKey ?? null,
+    marketLabel: p.marketLabel ?? null,
+    askedCents: asked,
+  };
+  return receipt.placed
+    ? {
+        ...base,
+        kind: 'accepted',
+        acceptedCents: receipt.stake !== undefined ? Math.min(asked, Math.round(receipt.stake * 100)) : asked,
+      }
+    : {
+        ...base,
+        kind: softMiss ? 'soft_miss' : 'refused',
+        errorClass: classifyRefusal(receipt.message),
+        errorText: receipt.message ?? null,
+      };
+}
+
 /**
  * Account health: records what the gateway's answers say about each session (account_evidence), works out each
  * session's state with the pure rules of model/account-health.ts, announces a change of state once, and tells
@@ -70,35 +103,8 @@ export class AccountHealth {
 
   /** A bet job's outcome for its record (BetResults): accepted stake against asked, or the refusal classified. */
   async betResult(record: BetRecord, outcome: JobOutcome, at = this.d.now()): Promise<void> {
-    if (outcome.status !== 'completed') return;
-    const receipt = betOutcomeOf(outcome.result);
-    if ('unreadable' in receipt && receipt.unreadable) return;
-    const p = record.payload;
-    const asked = askedCentsOf(record);
-    const softMiss = (outcome.result as { soft_miss?: unknown } | undefined)?.soft_miss === true;
-    const base = {
-      key: `bet:${record.placementId}`,
-      sessionId: record.sessionId,
-      bookie: record.bookie,
-      guildKey: record.guildKey,
-      at,
-      sport: p.league ?? p.sport ?? null,
-      market: p.marketKey ?? null,
-      marketLabel: p.marketLabel ?? null,
-      askedCents: asked,
-    };
-    const evidence: EvidenceInput = receipt.placed
-      ? {
-          ...base,
-          kind: 'accepted',
-          acceptedCents: receipt.stake !== undefined ? Math.min(asked, Math.round(receipt.stake * 100)) : asked,
-        }
-      : {
-          ...base,
-          kind: softMiss ? 'soft_miss' : 'refused',
-          errorClass: classifyRefusal(receipt.message),
-          errorText: receipt.message ?? null,
-        };
+    const evidence = betEvidence(record, outcome, at);
+    if (!evidence) return;
     await this.#record(evidence, { guildId: record.guildId, guildKey: record.guildKey, channelId: record.channelId });
   }
 
@@ -220,20 +226,30 @@ export class AccountHealth {
   }
 
   /**
-   * After a restart: bet results a crash left without their evidence are recorded from the records, and every
-   * session with evidence is judged again, so a change whose notice was not yet recorded is announced (once).
+   * After a restart: bet results a crash left without their evidence are recorded from the records (one
+   * transaction, whatever their number), then every session with evidence is judged once, so a change whose notice
+   * was not yet recorded is announced (once). Judging per record would read the window once per record: a desk
+   * whose records predate the evidence (its first start on this version) would take minutes to start.
    */
   async resume(records: readonly BetRecord[]): Promise<void> {
     const now = this.d.now();
-    for (const r of records) {
-      if (now - r.updatedAt > HEALTH_RULES.windowMs || (await this.#repo.has(`bet:${r.placementId}`))) continue;
-      if (r.state !== 'refused' && r.state !== 'placed' && r.state !== 'settled') continue;
+    const recent = records.filter(
+      (r) =>
+        now - r.updatedAt <= HEALTH_RULES.windowMs &&
+        (r.state === 'refused' || r.state === 'placed' || r.state === 'settled'),
+    );
+    const known = await this.#repo.keysIn(recent.map((r) => `bet:${r.placementId}`));
+    const missing: EvidenceInput[] = [];
+    for (const r of recent) {
+      if (known.has(`bet:${r.placementId}`)) continue;
       const result =
         r.state === 'refused'
           ? { success: false, error: r.note ?? 'refused' }
           : { success: true, bet_id: r.betId, stake: r.stakeCents / 100 };
-      await this.betResult(r, { status: 'completed', result } as JobOutcome, r.updatedAt);
+      const e = betEvidence(r, { status: 'completed', result } as JobOutcome, r.updatedAt);
+      if (e) missing.push(e);
     }
+    await this.#repo.recordAll(missing);
     const evidence = await this.#repo.since(now - HEALTH_RULES.windowMs);
     const places = new Map<string, NoticePlace>();
     for (const r of records)

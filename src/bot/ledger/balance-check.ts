@@ -155,13 +155,18 @@ export function compareBalance(input: {
   return { ...check, impliedCents: implied };
 }
 
-/** The mismatch a check names, or undefined when the cash is what the desk's records imply. */
-export function balanceMismatch(c: BalanceCheck): string | undefined {
+/**
+ * The mismatch a check names, or undefined when the cash is what the desk's records imply, or what they imply
+ * plus moves the gateway lists that the desk knows (`explained`: the fund's matched deposits and withdrawals).
+ */
+export function balanceMismatch(c: BalanceCheck, explained: ReadonlySet<string> = new Set()): string | undefined {
   if (c.impliedCents === null || !c.previous) return undefined;
   const gap = c.cashCents - c.impliedCents;
-  if (gap === 0 && c.listed.length === 0) return undefined;
+  const unknown = c.listed.filter((m) => !explained.has(m.id));
+  if (gap === 0 && unknown.length === 0) return undefined;
   const listedSum = c.listed.reduce((a, m) => a + m.cents, 0);
   const unexplained = gap - listedSum;
+  if (unexplained === 0 && unknown.length === 0) return undefined;
   const parts = [
     `cash ${formatMoney(c.cashCents / 100)} at the gateway, ${formatMoney(c.impliedCents / 100)} implied by the desk's records (${formatMoney(c.previous.cashCents / 100)} at the last check, less stakes placed, plus returns settled since): ${signed(gap)} apart.`,
   ];

@@ -6,6 +6,7 @@ import { COLOUR } from '../model/colours.js';
 import { dayIn, dayStart } from '../model/dates.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { formatMoney } from '../model/odds.js';
+import { FundRepo } from '../repos/fund.js';
 import { getSettings } from '../repos/guild-settings.js';
 import { Ledger } from '../repos/ledger.js';
 import type { Outbox } from '../results/outbox.js';
@@ -19,6 +20,7 @@ import {
   previousCheck,
   recordBalanceChecks,
 } from './balance-check.js';
+import { matchSessionDeposits, withdrawalStatus } from './fund-service.js';
 
 /** What the day's reconciliation found wrong, each naming the bet. */
 export interface ReconMismatch {
@@ -41,6 +43,8 @@ export interface ReconSession {
   unread: boolean;
   /** The cash against what the desk's records imply; undefined when the balance could not be read. */
   balance?: BalanceCheck;
+  /** Moves the gateway lists that the fund explains (matched deposits, the desk's withdrawals), by id. */
+  fundExplained?: string[];
 }
 
 export interface ReconReport {
@@ -49,6 +53,8 @@ export interface ReconReport {
   accounts?: Record<string, string>;
   sessions: ReconSession[];
   mismatches: ReconMismatch[];
+  /** The day's fund moves (deposits, withdrawals, contributions still unmatched), each in words; none without a fund. */
+  fundMoves?: Array<{ sessionId: string; text: string; matched: boolean }>;
 }
 
 const SETTLED = new Set(['won', 'lost', 'void', 'cashed_out', 'half_won', 'half_lost']);
@@ -92,6 +98,9 @@ export async function reconcileDay(input: {
     sessions: [],
     mismatches: await entryMismatches(input.store, input.guildKey, from, to),
   };
+  const fundRepo = new FundRepo(input.store);
+  const hasFund = (await fundRepo.fund(input.guildKey)) !== undefined;
+  if (hasFund) report.fundMoves = [];
   const inDay = (iso: string | null | undefined) => {
     const t = Date.parse(String(iso ?? ''));
     return Number.isFinite(t) && t >= from && t < to;
@@ -123,7 +132,12 @@ export async function reconcileDay(input: {
       compared && !read.complete && compared.notCompared === undefined
         ? { ...compared, impliedCents: null, notCompared: 'history_incomplete' as const }
         : compared;
-    const balanceDetail = check ? balanceMismatch(check) : undefined;
+    const fund = hasFund
+      ? await fundMovesOn(fundRepo, input.guildKey, sessionId, read.transactions, { inDay, to })
+      : undefined;
+    if (fund) report.fundMoves?.push(...fund.moves);
+    const explained = new Set(fund?.explained ?? []);
+    const balanceDetail = check ? balanceMismatch(check, explained) : undefined;
     if (balanceDetail) report.mismatches.push({ kind: 'balance', sessionId, betId: '', detail: balanceDetail });
     const bets = read.transactions.filter((t: Transaction) => t.type === 'bet');
     const placedToday = bets.filter((t) => inDay(t.placed_at));
@@ -156,9 +170,63 @@ export async function reconcileDay(input: {
       matched,
       unread: false,
       ...(check ? { balance: check } : {}),
+      ...(fund ? { fundExplained: fund.explained } : {}),
     });
   }
   return report;
+}
+
+/**
+ * A session's deposits and withdrawals made on the day, against the fund: a deposit matched to a contribution (the
+ * match is made here too, as at a strike), a withdrawal the desk made for a cash-out or the fee, and what is not;
+ * then the contributions recorded by the day's end that no deposit matches yet.
+ */
+async function fundMovesOn(
+  repo: FundRepo,
+  guildKey: string,
+  sessionId: string,
+  transactions: readonly Transaction[],
+  day: { inDay: (iso: string | null | undefined) => boolean; to: number },
+): Promise<{ moves: NonNullable<ReconReport['fundMoves']>; explained: string[] }> {
+  await matchSessionDeposits(repo, guildKey, sessionId, transactions);
+  const contributions = (await repo.contributions(guildKey)).filter((c) => c.sessionId === sessionId);
+  const byDeposit = new Map(contributions.flatMap((c) => (c.depositId ? [[c.depositId, c] as const] : [])));
+  const desk = await repo.withdrawalsByGatewayId(guildKey);
+  const moves: NonNullable<ReconReport['fundMoves']> = [];
+  const explained: string[] = [];
+  const money = (t: Transaction) => formatMoney(Number(t.stake ?? 0));
+  for (const t of transactions.filter((x) => day.inDay(x.placed_at))) {
+    if (t.type === 'deposit') {
+      const c = byDeposit.get(t.id);
+      if (c) explained.push(t.id);
+      moves.push({
+        sessionId,
+        matched: c !== undefined,
+        text: c
+          ? `deposit ${money(t)} matched to <@${c.memberId}>'s contribution \`${c.contributionId}\``
+          : `deposit ${money(t)} (${t.id}): no contribution recorded for it; a treasurer records it with /fund contribute`,
+      });
+    } else if (t.type === 'withdrawal') {
+      const w = desk.get(t.id);
+      if (w) explained.push(t.id);
+      const status = withdrawalStatus(t);
+      moves.push({
+        sessionId,
+        matched: w !== undefined,
+        text: w
+          ? `withdrawal ${money(t)} (${status}) for ${w.fee ? 'the performance fee' : `<@${w.memberId}>'s cash-out`} \`${w.cashoutId}\``
+          : `withdrawal ${money(t)} (${t.id}, ${status}): not made by the desk`,
+      });
+    }
+  }
+  for (const c of contributions.filter((x) => !x.depositId && x.createdAt < day.to)) {
+    moves.push({
+      sessionId,
+      matched: false,
+      text: `contribution \`${c.contributionId}\` of <@${c.memberId}>, ${formatMoney(c.amountCents / 100)}: no deposit of that amount on the session yet`,
+    });
+  }
+  return { moves, explained };
 }
 
 /**
@@ -223,6 +291,17 @@ export function reconciliationView(r: ReconReport): MessageView {
         color: clean ? COLOUR.ok : COLOUR.refused,
         fields: [
           ...(lines.length ? [{ name: 'Mismatches', value: clip(lines.join('\n'), LIMITS.fieldValue) }] : []),
+          ...(r.fundMoves?.length
+            ? [
+                {
+                  name: 'Fund moves',
+                  value: clip(
+                    r.fundMoves.map((m) => `${m.matched ? '✓' : '✗'} ${who(m.sessionId)}: ${m.text}`).join('\n'),
+                    LIMITS.fieldValue,
+                  ),
+                },
+              ]
+            : []),
           {
             name: 'Accounts',
             value: clip(
@@ -230,7 +309,7 @@ export function reconciliationView(r: ReconReport): MessageView {
                 .map((s) =>
                   s.unread
                     ? `${who(s.sessionId)}: transactions could not be read; checked again next run`
-                    : `${who(s.sessionId)}: ${s.matched} of ${s.gatewayBets} matched; ${balanceLine(s.balance)}`,
+                    : `${who(s.sessionId)}: ${s.matched} of ${s.gatewayBets} matched; ${balanceLine(s.balance, s.fundExplained)}`,
                 )
                 .join('\n') || 'none',
               LIMITS.fieldValue,
@@ -251,13 +330,16 @@ function mismatchLabel(m: ReconMismatch): string {
 }
 
 /** A session's balance in the report: compared, or why not. */
-function balanceLine(c: BalanceCheck | undefined): string {
+function balanceLine(c: BalanceCheck | undefined, fundExplained: readonly string[] = []): string {
   if (!c) return 'balance could not be read; compared next run';
   const cash = formatMoney(c.cashCents / 100);
   if (c.notCompared === 'first') return `cash ${cash} recorded, compared from the next run`;
   if (c.notCompared === 'moved_after_read') return 'money moved after the balance was read; compared next run';
   if (c.notCompared === 'history_incomplete')
     return 'not compared: the history since the last check is longer than one read';
+  if (c.listed.length > 0 && balanceMismatch(c, new Set(fundExplained)) === undefined && c.previous) {
+    return `cash ${cash}, as the desk's records and the fund's moves imply`;
+  }
   return c.impliedCents === c.cashCents && c.listed.length === 0
     ? `cash ${cash}, as the desk's records imply`
     : `cash ${cash}, ${formatMoney((c.impliedCents ?? 0) / 100)} implied`;

@@ -7,7 +7,10 @@ import {
   type CashoutAsk,
   centsFor,
   dealingKey,
+  FEE_MANAGER_UNSET,
+  feePeriodKey,
   localParts,
+  matchDeposits,
   memberReturn,
   PRICE_SCALE,
   parseSchedule,
@@ -50,6 +53,13 @@ export interface LastStrike {
 export type StrikeAttempt = { ok: true; strike: StrikeRecord } | { ok: false; reason: string };
 
 const cents = (dollars: number | null | undefined) => Math.round(Number(dollars ?? 0) * 100);
+
+/** The fee period of a strike at `at`, and of any earlier instant, in the server's time zone. */
+function feePeriods(settings: GuildSettings, at: number) {
+  const period = settings.fundFeePeriod ?? 'month';
+  const feePeriodOf = (t: number) => feePeriodKey(localParts(t, settings.timezone).day, period);
+  return { feePeriod: feePeriodOf(at), feePeriodOf };
+}
 
 /**
  * The syndicate's bank (docs/fund.md): contributions, strikes on the server's dealing days and on demand,
@@ -190,6 +200,8 @@ export class FundService {
       actor: opts.actor,
       sessions,
       feeRateBps: Math.round((settings.fundFeePercent ?? 0) * 100),
+      ...feePeriods(settings, at),
+      managerId: settings.fundFeeManagerId ?? FEE_MANAGER_UNSET,
     });
     if (!outcome.struck) return { ok: false, reason: outcome.reason };
     await this.#post(guildId, settings, outcome.strike);
@@ -286,30 +298,15 @@ export class FundService {
     return undefined;
   }
 
-  /** Pending contributions against the `deposit` transactions of their session: same amount, at or after the record's day. */
+  /** Contributions not yet matched against the `deposit` transactions of their session (matchDeposits). */
   async #matchDeposits(guildId: string): Promise<void> {
     const waiting = (await this.repo.contributions(guildId)).filter((c) => !c.depositId);
-    if (waiting.length === 0) return;
-    const used = new Set((await this.repo.contributions(guildId)).flatMap((c) => (c.depositId ? [c.depositId] : [])));
     for (const sessionId of new Set(waiting.map((c) => c.sessionId))) {
-      const mine = waiting.filter((c) => c.sessionId === sessionId);
-      const since = Math.min(...mine.map((c) => c.createdAt)) - 86_400_000;
+      const since = Math.min(...waiting.filter((c) => c.sessionId === sessionId).map((c) => c.createdAt)) - 86_400_000;
       const read = await readTransactionsSince(this.#d.gateway, sessionId, since, this.#d.now(), {
         callbackUrl: this.#d.callbackUrl,
       });
-      if (!read) continue;
-      const deposits = read.transactions.filter((t: Transaction) => t.type === 'deposit' && !used.has(t.id));
-      for (const c of mine) {
-        const d = deposits.find(
-          (t) =>
-            !used.has(t.id) &&
-            cents(t.stake) === c.amountCents &&
-            Date.parse(String(t.placed_at)) >= c.createdAt - 86_400_000,
-        );
-        if (!d) continue;
-        used.add(d.id);
-        await this.repo.markDepositMatched(c.contributionId, d.id);
-      }
+      if (read) await matchSessionDeposits(this.repo, guildId, sessionId, read.transactions);
     }
   }
 
@@ -335,38 +332,54 @@ export class FundService {
   }
 
   async #withdraw(c: Cashout & { guildKey: string }): Promise<void> {
-    const amount = c.cents ?? 0;
+    // What is still owed: a cash-out paid in parts from several sessions has some already withdrawn.
+    const amount = (c.cents ?? 0) - (await this.repo.withdrawnSoFar(c.cashoutId));
     // A refused or unsent attempt is tried again after the window, not at every beat.
     const last = (await this.repo.withdrawalsOf(c.cashoutId)).at(-1);
-    if (last && this.#d.now() - last.createdAt < (this.#d.withdrawalWindowMs ?? WITHDRAWAL_SAFE_WINDOW_MS)) return;
+    const refused = last && last.state !== 'completed';
+    if (refused && this.#d.now() - last.createdAt < (this.#d.withdrawalWindowMs ?? WITHDRAWAL_SAFE_WINDOW_MS)) return;
     if (amount <= 0) {
       // Nothing to withdraw (a redemption worth less than a cent): owed nothing, paid nothing.
       await this.repo.setCashoutNote(c.cashoutId, 'worth less than a cent: nothing to withdraw');
       return;
     }
-    let best: { sessionId: string; cents: number } | undefined;
+    const parts = await this.repo.withdrawalsOf(c.cashoutId);
+    const withdrawable: Array<{ sessionId: string; cents: number }> = [];
     for (const sessionId of await this.repo.sessionsOf(c.guildKey)) {
       const b = await this.#d.gateway.balances.get({ session_id: sessionId }).catch(() => undefined);
       if (!b) continue;
-      const w = cents(b.withdrawable_balance ?? b.balance - (b.bonus_balance ?? 0));
-      if (!best || w > best.cents) best = { sessionId, cents: w };
+      // The balance is a cache: a part taken from this session since it was read is not in it yet.
+      const readAt = Date.parse(String(b.retrieved_at ?? ''));
+      const since = parts
+        .filter((p) => p.sessionId === sessionId && p.state === 'completed' && !(p.createdAt < readAt))
+        .reduce((a, p) => a + p.amountCents, 0);
+      withdrawable.push({
+        sessionId,
+        cents: cents(b.withdrawable_balance ?? b.balance - (b.bonus_balance ?? 0)) - since,
+      });
     }
-    if (!best || best.cents < amount) {
+    const best = withdrawable.sort((a, b) => b.cents - a.cents)[0];
+    const total = withdrawable.reduce((a, w) => a + Math.max(0, w.cents), 0);
+    // One session when one holds it all; otherwise the largest part from the session holding most, the rest from
+    // the next at a later beat, but only when the sessions together hold it (decision 1706).
+    if (!best || best.cents <= 0 || total < amount) {
       await this.repo.setCashoutNote(
         c.cashoutId,
-        `waits: the most withdrawable cash in one session is $${((best?.cents ?? 0) / 100).toFixed(2)}, short of $${(amount / 100).toFixed(2)} (bets still open hold the rest)`,
+        `waits: the fund's sessions hold $${(total / 100).toFixed(2)} withdrawable, short of $${(amount / 100).toFixed(2)} (bets still open hold the rest)`,
       );
       return;
     }
+    const part = Math.min(amount, best.cents);
     const attempt = await this.repo.beginWithdrawal({
       cashoutId: c.cashoutId,
       sessionId: best.sessionId,
       at: this.#d.now(),
+      amountCents: part,
     });
     if (!attempt) return;
     let correlationId: string;
     try {
-      const handle = await this.#d.gateway.withdrawals.create({ session_id: best.sessionId, amount: amount / 100 });
+      const handle = await this.#d.gateway.withdrawals.create({ session_id: best.sessionId, amount: part / 100 });
       correlationId = handle.correlationId;
     } catch (err) {
       const move = sendFailure(err);
@@ -479,7 +492,8 @@ export class FundService {
     const { last, shares: all } = await this.valuation(guildId);
     const mine = all.find((s) => s.memberId === memberId);
     const contributions = await this.repo.contributions(guildId, memberId);
-    const cashouts = await this.repo.cashouts(guildId, memberId);
+    // A performance fee owed to a manager who is also a member is not a cash-out of their units.
+    const cashouts = (await this.repo.cashouts(guildId, memberId)).filter((c) => c.ask.kind !== 'fee');
     const contributedCents = contributions.filter((c) => c.state === 'issued').reduce((a, c) => a + c.amountCents, 0);
     const cashedOutCents = cashouts.reduce((a, c) => a + (c.cents ?? 0), 0);
     const valueCents = mine?.cents ?? 0;
@@ -503,8 +517,30 @@ export class FundService {
   }
 }
 
+/**
+ * The guild's contributions on a session not yet matched, against that session's `deposit` transactions (as read):
+ * each match is stored. The strike and the daily reconciliation both call it. Returns the contributions' matches.
+ */
+export async function matchSessionDeposits(
+  repo: FundRepo,
+  guildId: string,
+  sessionId: string,
+  transactions: readonly Transaction[],
+): Promise<Array<{ contributionId: string; depositId: string }>> {
+  const all = await repo.contributions(guildId);
+  const waiting = all.filter((c) => !c.depositId && c.sessionId === sessionId);
+  if (waiting.length === 0) return [];
+  const used = new Set(all.flatMap((c) => (c.depositId ? [c.depositId] : [])));
+  const deposits = transactions
+    .filter((t) => t.type === 'deposit')
+    .map((t) => ({ id: t.id, cents: cents(t.stake), at: Date.parse(String(t.placed_at)) }));
+  const matches = matchDeposits(waiting, deposits, used);
+  for (const m of matches) await repo.markDepositMatched(m.contributionId, m.depositId);
+  return matches;
+}
+
 /** The bookmaker's state of a withdrawal transaction: its own field where given, else from the status. */
-function withdrawalStatus(t: Transaction): 'pending' | 'completed' | 'failed' {
+export function withdrawalStatus(t: Transaction): 'pending' | 'completed' | 'failed' {
   const own = (t as { withdrawal_status?: unknown }).withdrawal_status;
   if (own === 'pending' || own === 'completed' || own === 'failed') return own;
   if (t.status === 'pending') return 'pending';

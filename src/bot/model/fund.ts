@@ -31,10 +31,8 @@ export interface NavInputs {
   openStakeCents: number;
   /** Withdrawn from a session for a cash-out and not yet marked paid to the member. */
   withdrawnUnpaidCents: number;
-  /** Redemptions struck and not yet paid (a liability until the member is paid). */
+  /** Redemptions struck and fees crystallised, not yet paid (a liability until the member or manager is paid). */
   owedRedemptionsCents: number;
-  /** Performance fee accrued and not yet paid to the manager. */
-  feesAccruedCents: number;
   /** Contributions recorded (the money is in a session) but not yet dealt: theirs, not the fund's, until dealt. */
   pendingContributionsCents: number;
 }
@@ -45,17 +43,16 @@ export interface Nav {
   navCents: number;
 }
 
-/** NAV = cash (balance − bonus) + open stake + withdrawn-not-paid − owed redemptions − fees − pending contributions. */
+/**
+ * NAV before the performance fee's accrual = cash (balance − bonus) + open stake + withdrawn-not-paid − owed
+ * (redemptions and crystallised fees) − pending contributions. The accrual is worked out afresh at each strike
+ * (strike()), so it is not an input: the strike's NAV is this less it.
+ */
 export function navOf(i: NavInputs): Nav {
   const cashCents = i.sessions.reduce((a, s) => a + s.balanceCents - s.bonusCents, 0);
   const bonusCents = i.sessions.reduce((a, s) => a + s.bonusCents, 0);
   const navCents =
-    cashCents +
-    i.openStakeCents +
-    i.withdrawnUnpaidCents -
-    i.owedRedemptionsCents -
-    i.feesAccruedCents -
-    i.pendingContributionsCents;
+    cashCents + i.openStakeCents + i.withdrawnUnpaidCents - i.owedRedemptionsCents - i.pendingContributionsCents;
   return { cashCents, bonusCents, navCents };
 }
 
@@ -110,15 +107,22 @@ export function centsFor(units: number, book: Book): number {
   return num(floorDiv(big(units) * big(book.navCents), big(book.units)));
 }
 
-/** A cash-out request: an amount of money, a number of units, or everything the member holds. */
-export type CashoutAsk = { kind: 'amount'; cents: number } | { kind: 'units'; units: number } | { kind: 'all' };
+/**
+ * A cash-out request: an amount of money, a number of units, or everything the member holds; `fee` is the
+ * manager's crystallised performance fee, owed and paid out like a struck cash-out (it cancels no units).
+ */
+export type CashoutAsk =
+  | { kind: 'amount'; cents: number }
+  | { kind: 'units'; units: number }
+  | { kind: 'all' }
+  | { kind: 'fee' };
 
 /**
  * A redemption at the strike: the units cancelled and the cents owed. An amount cancels the units that buy it,
  * rounded up; asking for more than the member holds redeems all they hold.
  */
 export function redemptionFor(ask: CashoutAsk, holding: number, book: Book): { units: number; cents: number } {
-  if (holding <= 0 || book.units === 0 || book.navCents <= 0) return { units: 0, cents: 0 };
+  if (ask.kind === 'fee' || holding <= 0 || book.units === 0 || book.navCents <= 0) return { units: 0, cents: 0 };
   if (ask.kind === 'amount') {
     const units = num(ceilDiv(big(ask.cents) * big(book.units), big(book.navCents)));
     if (units < holding) return { units, cents: ask.cents };
@@ -127,29 +131,26 @@ export function redemptionFor(ask: CashoutAsk, holding: number, book: Book): { u
   return { units, cents: centsFor(units, book) };
 }
 
-/** A performance fee: a share of the gain per unit above the high-water mark (off when rateBps is 0). */
+/**
+ * A performance fee: a share of the gain above the high-water mark (off when rateBps is 0). The mark is a price
+ * per unit that moves only when the fee crystallises (or, as an average, when units are dealt: strike()).
+ */
 export interface FeeTerms {
   rateBps: number;
-  /** Highest price (cents × PRICE_SCALE per unit) a fee has been charged up to; 0: none yet. */
+  /** The high-water mark, cents × PRICE_SCALE per unit; 0: not set yet (set by the first units dealt). */
   highWaterPrice: number;
 }
 
 /**
- * The fee accrued at a strike and the high-water mark after it: rateBps of (NAV − units × high-water price),
- * rounded down; the mark moves to the price after the fee when that is higher. No fee before the first mark.
+ * The fee accrued at a strike: rateBps of (NAV before the fee − units × mark), rounded down; nothing at or below
+ * the mark. Worked out afresh at every strike, so a loss after a gain takes the accrual back down.
  */
-export function feeAt(book: Book, terms: FeeTerms): { feeCents: number; highWaterPrice: number } {
-  if (book.units === 0) return { feeCents: 0, highWaterPrice: terms.highWaterPrice };
-  const price = priceOf(book, 0);
-  if (terms.rateBps <= 0 || terms.highWaterPrice === 0) {
-    return { feeCents: 0, highWaterPrice: Math.max(terms.highWaterPrice, terms.highWaterPrice === 0 ? price : 0) };
-  }
+export function feeAt(book: Book, terms: FeeTerms): number {
+  if (book.units === 0 || terms.rateBps <= 0 || terms.highWaterPrice === 0) return 0;
   const markValue = ceilDiv(big(terms.highWaterPrice) * big(book.units), big(UNIT_SCALE) * big(PRICE_SCALE));
   const gain = big(book.navCents) - markValue;
-  if (gain <= 0n) return { feeCents: 0, highWaterPrice: terms.highWaterPrice };
-  const feeCents = num(floorDiv(gain * big(terms.rateBps), 10_000n));
-  const after = priceOf({ navCents: book.navCents - feeCents, units: book.units }, 0);
-  return { feeCents, highWaterPrice: Math.max(terms.highWaterPrice, after) };
+  if (gain <= 0n) return 0;
+  return num(floorDiv(gain * big(terms.rateBps), 10_000n));
 }
 
 export interface DealIn {
@@ -172,7 +173,13 @@ export interface Dealt {
 export interface StrikeResult {
   /** NAV before the fee and dealing, from the inputs. */
   grossNavCents: number;
+  /** The fee accrued at this strike (the whole period's, worked out afresh). */
   feeCents: number;
+  /** Of it, what crystallises now (owed to the manager): all of it on a crystallisation, else the leavers' share. */
+  crystallisedCents: number;
+  /** Of it, what stays accrued after the strike. */
+  accruedAfterCents: number;
+  /** The high-water mark after the strike. */
   highWaterPrice: number;
   /** NAV after the fee and before dealing: the strike's price is this over `unitsBefore`. */
   navCents: number;
@@ -192,6 +199,12 @@ export interface StrikeResult {
 /**
  * One strike: accrue the fee, price units, issue units for contributions, redeem cash-outs. Contributions are
  * dealt before cash-outs at the same price, so a member's own contribution can be cashed out at that strike.
+ *
+ * The fee (decision 1704): the accrual is worked out afresh on the whole fund; units redeemed take their share of
+ * it with them, crystallised (they paid it through the price); on a crystallisation (`crystallise`, the first
+ * strike of each fee period) all of it crystallises and the mark moves up to the price after the strike. Dealing
+ * moves the mark as an average: money coming in raises the mark's value by its amount, units leaving take their
+ * share of it, so dealing neither charges a newcomer for gains made before they came nor changes the accrual.
  */
 export function strike(input: {
   nav: Nav;
@@ -201,14 +214,22 @@ export function strike(input: {
   cashouts: readonly DealOut[];
   fee: FeeTerms;
   openingPriceCents: number;
+  /** The first strike of a fee period: the accrual crystallises. */
+  crystallise?: boolean;
 }): StrikeResult {
-  const { feeCents, highWaterPrice } = feeAt({ navCents: input.nav.navCents, units: input.units }, input.fee);
+  const feeCents = feeAt({ navCents: input.nav.navCents, units: input.units }, input.fee);
   const book: Book = { navCents: input.nav.navCents - feeCents, units: input.units };
   const holdings = new Map(input.holdings);
+  const crystallise = input.crystallise === true;
   const base = {
     grossNavCents: input.nav.navCents,
     feeCents,
-    highWaterPrice,
+    crystallisedCents: crystallise ? feeCents : 0,
+    accruedAfterCents: crystallise ? 0 : feeCents,
+    highWaterPrice:
+      crystallise && book.units > 0 && book.navCents > 0
+        ? Math.max(input.fee.highWaterPrice, priceOf(book, 0))
+        : input.fee.highWaterPrice,
     navCents: book.navCents,
     unitsBefore: book.units,
     price: priceOf(book, input.openingPriceCents),
@@ -233,14 +254,53 @@ export function strike(input: {
   });
   const outCents = redeemed.reduce((a, d) => a + d.cents, 0);
   const outUnits = redeemed.reduce((a, d) => a + d.units, 0);
+  const navAfterCents = afterIn.navCents - outCents;
+  const unitsAfter = afterIn.units - outUnits;
+  const leaving = book.units > 0 ? num(floorDiv(big(feeCents) * big(outUnits), big(book.units))) : 0;
+  const crystallisedCents = crystallise ? feeCents : leaving;
   return {
     ...base,
+    crystallisedCents,
+    accruedAfterCents: feeCents - crystallisedCents,
+    highWaterPrice: markAfter({
+      mark: input.fee.highWaterPrice,
+      unitsBefore: book.units,
+      inCents,
+      outUnits,
+      after: { navCents: navAfterCents, units: unitsAfter },
+      crystallise,
+    }),
     issued,
     redeemed,
-    navAfterCents: afterIn.navCents - outCents,
-    unitsAfter: afterIn.units - outUnits,
+    navAfterCents,
+    unitsAfter,
     holdings,
   };
+}
+
+/**
+ * The mark after dealing: as an average over units, the value of the mark (units × mark) loses the leavers' share
+ * and gains the money that came in (rounded up: a higher mark charges less fee). The first units dealt set it at
+ * their price; a crystallisation raises it to the price after the strike; with no units out it is unset.
+ */
+function markAfter(m: {
+  mark: number;
+  unitsBefore: number;
+  inCents: number;
+  outUnits: number;
+  after: Book;
+  crystallise: boolean;
+}): number {
+  if (m.after.units <= 0) return 0;
+  const priceAfter = priceOf(m.after, 0);
+  if (m.mark === 0 || m.unitsBefore === 0) return priceAfter;
+  const averaged = num(
+    ceilDiv(
+      big(m.mark) * big(m.unitsBefore - m.outUnits) + big(m.inCents) * big(UNIT_SCALE) * big(PRICE_SCALE),
+      big(m.after.units),
+    ),
+  );
+  return m.crystallise ? Math.max(averaged, priceAfter) : averaged;
 }
 
 export interface Share {
@@ -290,6 +350,39 @@ export function memberReturn(m: { valueCents: number; contributedCents: number; 
 } {
   const profitCents = m.valueCents + m.cashedOutCents - m.contributedCents;
   return { profitCents, returnRatio: m.contributedCents > 0 ? profitCents / m.contributedCents : null };
+}
+
+/**
+ * Contributions waiting for their deposit against the `deposit` transactions of their session: the same amount,
+ * made no earlier than a day before the contribution was recorded, each deposit to one contribution, oldest first.
+ */
+export function matchDeposits(
+  waiting: ReadonlyArray<{ contributionId: string; amountCents: number; createdAt: number }>,
+  deposits: ReadonlyArray<{ id: string; cents: number; at: number }>,
+  used: ReadonlySet<string>,
+): Array<{ contributionId: string; depositId: string }> {
+  const taken = new Set(used);
+  const out: Array<{ contributionId: string; depositId: string }> = [];
+  for (const c of waiting) {
+    const d = deposits.find((t) => !taken.has(t.id) && t.cents === c.amountCents && t.at >= c.createdAt - 86_400_000);
+    if (!d) continue;
+    taken.add(d.id);
+    out.push({ contributionId: c.contributionId, depositId: d.id });
+  }
+  return out;
+}
+
+export type FeePeriod = 'month' | 'quarter' | 'year';
+
+/** The member id a crystallised fee is owed to when no manager is set (/settings fund fee_manager). */
+export const FEE_MANAGER_UNSET = 'manager';
+
+/** The fee period a local day (`2026-11-26`) falls in: `2026-11`, `2026-Q4` or `2026`. */
+export function feePeriodKey(day: string, period: FeePeriod): string {
+  const year = day.slice(0, 4);
+  if (period === 'year') return year;
+  if (period === 'quarter') return `${year}-Q${Math.floor((Number(day.slice(5, 7)) - 1) / 3) + 1}`;
+  return day.slice(0, 7);
 }
 
 /** Dealing days: daily at a time, or weekly on a weekday at a time, in the server's time zone. */

@@ -1,5 +1,5 @@
 import type { Evidence, EvidenceKind, HealthState, RefusalClass, SessionHealth } from '../model/account-health.js';
-import type { BotStore } from '../store/index.js';
+import type { BotStore, Tx } from '../store/index.js';
 import { appendInTx } from './ledger.js';
 
 /**
@@ -59,35 +59,57 @@ function toEvidence(r: EvidenceRow): Evidence {
   };
 }
 
+async function insertEvidence(q: Pick<Tx, 'query'>, e: EvidenceInput): Promise<boolean> {
+  const rows = await q.query(
+    `INSERT INTO account_evidence (evidence_key, session_id, bookie, guild_key, kind, sport, market, market_label,
+       asked_cents, accepted_cents, error_class, error_text, status, at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (evidence_key) DO NOTHING RETURNING evidence_key`,
+    e.key,
+    e.sessionId,
+    e.bookie,
+    e.guildKey ?? null,
+    e.kind,
+    e.sport ?? null,
+    e.market ?? null,
+    e.marketLabel ?? null,
+    e.askedCents ?? null,
+    e.acceptedCents ?? null,
+    e.errorClass ?? null,
+    e.errorText ?? null,
+    e.status ?? null,
+    e.at,
+  );
+  return rows.length > 0;
+}
+
 export class AccountEvidenceRepo {
   constructor(private readonly store: BotStore) {}
 
   /** Records one piece of evidence; false when its key was recorded before. */
   async record(e: EvidenceInput): Promise<boolean> {
-    const rows = await this.store.query(
-      `INSERT INTO account_evidence (evidence_key, session_id, bookie, guild_key, kind, sport, market, market_label,
-         asked_cents, accepted_cents, error_class, error_text, status, at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (evidence_key) DO NOTHING RETURNING evidence_key`,
-      e.key,
-      e.sessionId,
-      e.bookie,
-      e.guildKey ?? null,
-      e.kind,
-      e.sport ?? null,
-      e.market ?? null,
-      e.marketLabel ?? null,
-      e.askedCents ?? null,
-      e.acceptedCents ?? null,
-      e.errorClass ?? null,
-      e.errorText ?? null,
-      e.status ?? null,
-      e.at,
-    );
-    return rows.length > 0;
+    return insertEvidence(this.store, e);
   }
 
-  async has(key: string): Promise<boolean> {
-    return (await this.store.query('SELECT 1 AS one FROM account_evidence WHERE evidence_key = ?', key)).length > 0;
+  /** Records many pieces in one transaction (a restart's backlog), each once per key. */
+  async recordAll(all: readonly EvidenceInput[]): Promise<void> {
+    if (all.length === 0) return;
+    await this.store.transaction(async (tx) => {
+      for (const e of all) await insertEvidence(tx, e);
+    });
+  }
+
+  /** Of these keys, the ones recorded (a few hundred per statement, inside either engine's parameter limit). */
+  async keysIn(keys: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < keys.length; i += 500) {
+      const chunk = keys.slice(i, i + 500);
+      const rows = await this.store.query<{ evidence_key: string }>(
+        `SELECT evidence_key FROM account_evidence WHERE evidence_key IN (${chunk.map(() => '?').join(', ')})`,
+        ...chunk,
+      );
+      for (const r of rows) found.add(r.evidence_key);
+    }
+    return found;
   }
 
   /** Evidence since `since` (every session, or the ones named), oldest first. */

@@ -104,8 +104,20 @@ export interface StrikeInputs {
   openBets: number;
   withdrawnUnpaidCents: number;
   owedRedemptionsCents: number;
+  /** The fee accrual standing before this strike (the strike works it out afresh: decision 1704). */
   feesAccruedCents: number;
   pendingContributionsCents: number;
+  /** The fee period this strike accrues in (`2026-11`); a strike in a new period crystallises the fee. */
+  feePeriod?: string;
+  /** What the fee came to at this strike: accrued, crystallised (owed to the manager) and left accrued. */
+  fee?: {
+    accruedCents: number;
+    crystallisedCents: number;
+    accruedAfterCents: number;
+    highWaterPrice: number;
+    /** Fees a fund struck before fee periods had charged for good, owed from this strike on. */
+    chargedBeforeCents?: number;
+  };
   /** Requests left for a later strike: bets open when they were made have not all settled (decision 1701). */
   deferred: { contributions: number; cashouts: number };
   held?: string;
@@ -410,6 +422,11 @@ export class FundRepo {
     actor: string | null;
     sessions: StrikeInputs['sessions'];
     feeRateBps: number;
+    /** The fee period of this strike, and of an earlier instant (for strikes recorded without one). */
+    feePeriod: string;
+    feePeriodOf: (at: number) => string;
+    /** Who a crystallised fee is owed to (its cash-out row names them). */
+    managerId: string;
   }): Promise<StrikeOutcome> {
     return this.store.transaction(async (tx) => {
       await tx.lock(`fund:${s.guildKey}`);
@@ -464,8 +481,10 @@ export class FundRepo {
         `SELECT SUM(cents) AS c FROM fund_cashouts WHERE guild_key = ? AND state IN ${OWED}`,
         s.guildKey,
       );
+      // Cash that left a session for a cash-out not yet paid, whole or in parts (decision 1706).
       const [withdrawn] = await tx.query<{ c: number | null }>(
-        "SELECT SUM(cents) AS c FROM fund_cashouts WHERE guild_key = ? AND state = 'withdrawn'",
+        `SELECT SUM(w.amount_cents) AS c FROM fund_withdrawals w JOIN fund_cashouts c ON c.cashout_id = w.cashout_id
+         WHERE w.guild_key = ? AND w.state = 'completed' AND c.state IN ${OWED}`,
         s.guildKey,
       );
       // Dealt only when every bet open when the request was made has settled (decision 1701).
@@ -476,9 +495,21 @@ export class FundRepo {
         openStakeCents,
         withdrawnUnpaidCents: n(withdrawn?.c ?? 0),
         owedRedemptionsCents: n(owed?.c ?? 0),
-        feesAccruedCents: fund.feesAccruedCents,
         pendingContributionsCents: pendingIn.reduce((a, c) => a + c.amountCents, 0),
       };
+      // The first strike of a new fee period crystallises the accrual (decision 1704).
+      const [previous] = fund.lastStrikeId
+        ? await tx.query<{ at: number; inputs: string }>(
+            'SELECT at, inputs FROM fund_strikes WHERE strike_id = ?',
+            fund.lastStrikeId,
+          )
+        : [];
+      const previousInputs = previous ? (JSON.parse(String(previous.inputs)) as StrikeInputs) : undefined;
+      const previousPeriod = previous ? (previousInputs?.feePeriod ?? s.feePeriodOf(n(previous.at))) : s.feePeriod;
+      const crystallise = fund.units > 0 && previousPeriod !== s.feePeriod;
+      // A fund struck before fees had periods charged its fee for good at each strike: that total is owed now.
+      const legacyOwed = previous && previousInputs?.feePeriod === undefined ? fund.feesAccruedCents : 0;
+      inputs.owedRedemptionsCents += legacyOwed;
       const members = await tx.query('SELECT member_id, units FROM fund_members WHERE guild_key = ?', s.guildKey);
       const fee: FeeTerms = { rateBps: s.feeRateBps, highWaterPrice: fund.highWaterPrice };
       const result = strike({
@@ -489,6 +520,7 @@ export class FundRepo {
         cashouts: eligibleOut.map((c) => ({ id: c.cashoutId, memberId: c.memberId, ask: c.ask })),
         fee,
         openingPriceCents: fund.openingPriceCents,
+        crystallise,
       });
       // Before the first units, money nobody contributed is for the treasurer to account for, not a strike to record.
       if (result.held && fund.units === 0) return { struck: false, reason: result.held } as StrikeOutcome;
@@ -498,8 +530,18 @@ export class FundRepo {
       const navAfter = dealt ? result.navAfterCents : result.navCents;
       const held = [...result.holdings].filter(([, u]) => u > 0).map(([memberId, units]) => ({ memberId, units }));
       const residual = shares(held, { navCents: navAfter, units: unitsAfter }).residualCents;
+      const feeOwed = {
+        accruedCents: result.feeCents,
+        crystallisedCents: result.crystallisedCents,
+        accruedAfterCents: result.accruedAfterCents,
+        highWaterPrice: result.highWaterPrice,
+        ...(legacyOwed > 0 ? { chargedBeforeCents: legacyOwed } : {}),
+      };
       const recorded: StrikeInputs = {
         ...inputs,
+        feesAccruedCents: fund.feesAccruedCents,
+        feePeriod: s.feePeriod,
+        fee: feeOwed,
         sessions: s.sessions,
         openBets: placed.length,
         deferred: {
@@ -538,12 +580,28 @@ export class FundRepo {
           inputs: recorded,
         }),
       ];
-      if (result.feeCents > 0) {
+      if (result.feeCents > 0 || fund.feesAccruedCents > 0) {
+        const owedNow = result.crystallisedCents + legacyOwed;
+        const feeCashoutId = owedNow > 0 ? `fee-${strikeId}` : null;
         entries.push(
-          entry(s.guildKey, s.at, 'fund_fee', strikeId, null, result.feeCents, {
-            highWaterPrice: result.highWaterPrice,
-          }),
+          entry(s.guildKey, s.at, 'fund_fee', strikeId, null, result.feeCents, { ...feeOwed, feeCashoutId }),
         );
+        // A crystallised fee is owed to the manager as a cash-out already struck: withdrawn and paid like one.
+        if (feeCashoutId) {
+          await tx.query(
+            `INSERT INTO fund_cashouts (cashout_id, guild_key, member_id, ask, state, strike_id, units, cents,
+               requested_at, updated_at)
+             VALUES (?, ?, ?, ?, 'redeemed', ?, 0, ?, ?, ?)`,
+            feeCashoutId,
+            s.guildKey,
+            s.managerId,
+            JSON.stringify({ kind: 'fee' } satisfies CashoutAsk),
+            strikeId,
+            owedNow,
+            s.at,
+            s.at,
+          );
+        }
       }
       if (dealt) {
         for (const d of result.issued) {
@@ -587,7 +645,7 @@ export class FundRepo {
          WHERE guild_key = ?`,
         unitsAfter,
         result.highWaterPrice,
-        fund.feesAccruedCents + result.feeCents,
+        result.accruedAfterCents,
         strikeId,
         s.at,
         s.guildKey,
@@ -616,10 +674,21 @@ export class FundRepo {
    * Writes the withdrawal attempt before anything leaves the process: the cash-out moves to withdrawing and the
    * attempt is `sending`, with its ledger entry, in one transaction. Undefined when the cash-out has moved on.
    */
+  /** What the cash-out's completed attempts have taken from sessions so far, in cents. */
+  async withdrawnSoFar(cashoutId: string): Promise<number> {
+    const [row] = await this.store.query<{ c: number | null }>(
+      "SELECT SUM(amount_cents) AS c FROM fund_withdrawals WHERE cashout_id = ? AND state = 'completed'",
+      cashoutId,
+    );
+    return n(row?.c ?? 0);
+  }
+
+  /** An attempt for `amountCents` (the whole cash-out when omitted, else one part of what is left). */
   async beginWithdrawal(c: {
     cashoutId: string;
     sessionId: string;
     at: number;
+    amountCents?: number;
   }): Promise<WithdrawalAttempt | undefined> {
     return this.store.transaction(async (tx) => {
       const [co] = await tx.query(
@@ -636,7 +705,7 @@ export class FundRepo {
         c.cashoutId,
         co.guild_key,
         c.sessionId,
-        co.cents,
+        c.amountCents ?? co.cents,
         c.at,
         c.at,
       );
@@ -683,8 +752,18 @@ export class FundRepo {
       if (!row) return undefined;
       const a = toAttempt(row);
       if (to === 'completed') {
+        // Withdrawn once its parts add up to what is owed; until then back to redeemed for the next part.
+        const [sum] = await tx.query<{ c: number | null; owed: number }>(
+          `SELECT (SELECT SUM(amount_cents) FROM fund_withdrawals WHERE cashout_id = ? AND state = 'completed') AS c,
+             (SELECT cents FROM fund_cashouts WHERE cashout_id = ?) AS owed`,
+          a.cashoutId,
+          a.cashoutId,
+        );
+        const whole = n(sum?.c ?? 0) >= n(sum?.owed ?? 0);
         await tx.query(
-          "UPDATE fund_cashouts SET state = 'withdrawn', updated_at = ? WHERE cashout_id = ? AND state = 'withdrawing'",
+          `UPDATE fund_cashouts SET state = ?, note = ?, updated_at = ? WHERE cashout_id = ? AND state = 'withdrawing'`,
+          whole ? 'withdrawn' : 'redeemed',
+          whole ? null : `part withdrawn: $${(n(sum?.c ?? 0) / 100).toFixed(2)} of $${(n(sum?.owed) / 100).toFixed(2)}`,
           at,
           a.cashoutId,
         );
@@ -727,6 +806,35 @@ export class FundRepo {
   }
 
   /** Gateway withdrawal ids already matched to an attempt (each pays one cash-out only). */
+  /** The desk's withdrawals found at the gateway, by the gateway's id: the cash-out each paid and for whom. */
+  async withdrawalsByGatewayId(
+    guildKey: string,
+  ): Promise<Map<string, { cashoutId: string; memberId: string; fee: boolean; state: WithdrawalState }>> {
+    const rows = await this.store.query<{
+      gateway_withdrawal_id: string;
+      cashout_id: string;
+      member_id: string;
+      ask: string;
+      state: WithdrawalState;
+    }>(
+      `SELECT w.gateway_withdrawal_id, w.cashout_id, c.member_id, c.ask, w.state FROM fund_withdrawals w
+       JOIN fund_cashouts c ON c.cashout_id = w.cashout_id
+       WHERE w.guild_key = ? AND w.gateway_withdrawal_id IS NOT NULL`,
+      guildKey,
+    );
+    return new Map(
+      rows.map((r) => [
+        r.gateway_withdrawal_id,
+        {
+          cashoutId: r.cashout_id,
+          memberId: r.member_id,
+          fee: (JSON.parse(r.ask) as CashoutAsk).kind === 'fee',
+          state: r.state,
+        },
+      ]),
+    );
+  }
+
   async matchedWithdrawalIds(): Promise<Set<string>> {
     const rows = await this.store.query<{ id: string }>(
       'SELECT gateway_withdrawal_id AS id FROM fund_withdrawals WHERE gateway_withdrawal_id IS NOT NULL',

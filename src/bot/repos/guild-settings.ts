@@ -40,6 +40,9 @@ const GuildSettingsSchema = z.object({
   fundSchedule: z.string().optional(),
   fundCashoutTier: z.number().nonnegative().optional(),
   fundFeePercent: z.number().min(0).max(50).optional(),
+  /** How often the accrued fee crystallises (default month) and who it is then owed to (decision 1704). */
+  fundFeePeriod: z.enum(['month', 'quarter', 'year']).optional(),
+  fundFeeManagerId: z.string().optional(),
   fundOpeningPrice: z.number().positive().optional(),
   /** bookie → session id chosen by an admin; otherwise the first active session of that bookie. */
   sessions: z.record(z.string(), z.string()).default({}),

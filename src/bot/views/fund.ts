@@ -1,7 +1,7 @@
 import { ButtonStyle, ComponentType } from 'discord.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { COLOUR } from '../model/colours.js';
-import { type CashoutAsk, formatPrice, formatUnits, type Share } from '../model/fund.js';
+import { type CashoutAsk, FEE_MANAGER_UNSET, formatPrice, formatUnits, type Share } from '../model/fund.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { formatMoney } from '../model/odds.js';
 import type { Cashout, Contribution, StrikeRecord } from '../repos/fund.js';
@@ -13,6 +13,7 @@ const when = (ms: number) => `<t:${Math.floor(ms / 1000)}:f>`;
 export function askText(ask: CashoutAsk): string {
   if (ask.kind === 'all') return 'all units';
   if (ask.kind === 'units') return `${formatUnits(ask.units)} units`;
+  if (ask.kind === 'fee') return 'the performance fee';
   return $(ask.cents);
 }
 
@@ -26,13 +27,18 @@ export function strikeView(s: StrikeRecord, unmatched: Contribution[] = []): Mes
     ),
     `Open stake at cost: ${$(i.openStakeCents)} (${i.openBets} placed bet${i.openBets === 1 ? '' : 's'} not settled)`,
     `Withdrawn, not yet paid: ${$(i.withdrawnUnpaidCents)}`,
-    `Owed to members (struck, not paid): −${$(i.owedRedemptionsCents)}`,
-    `Fees accrued: −${$(i.feesAccruedCents)}`,
+    `Owed to members and the manager (struck or crystallised, not paid): −${$(i.owedRedemptionsCents)}`,
+    `Performance fee accrued this period: −${$(s.feeCents)} (worked out afresh; ${$(i.feesAccruedCents)} at the last strike)`,
     `Contributions awaiting dealing: −${$(i.pendingContributionsCents)}`,
   ];
   const dealt = [
     `NAV ${$(s.navCents)}${s.feeCents > 0 ? ` after a performance fee of ${$(s.feeCents)}` : ''} over ${formatUnits(s.unitsBefore)} units: **${formatPrice(s.price)}** a unit.`,
     `After dealing: NAV ${$(s.navAfterCents)}, ${formatUnits(s.unitsAfter)} units.`,
+    ...(i.fee && i.fee.crystallisedCents > 0
+      ? [
+          `Performance fee crystallised: ${$(i.fee.crystallisedCents)} owed to the manager (paid by withdrawal, then /fund paid); ${$(i.fee.accruedAfterCents)} stays accrued. High-water mark ${formatPrice(i.fee.highWaterPrice)}.`,
+        ]
+      : []),
     ...(s.residualCents > 0
       ? [
           `Rounding: ${s.residualCents} cent${s.residualCents === 1 ? '' : 's'} shared out to the largest fractions (docs/fund.md).`,
@@ -120,8 +126,9 @@ export function statementView(s: FundStatement): MessageView {
 }
 
 export function cashoutLine(c: Cashout): string {
-  const amount = c.cents !== null ? $(c.cents) : askText(c.ask);
-  return `\`${c.cashoutId}\` <@${c.memberId}> ${amount}: ${c.state.replace('_', ' ')}${c.note ? ` (${c.note})` : ''}`;
+  const amount = `${c.cents !== null ? $(c.cents) : askText(c.ask)}${c.ask.kind === 'fee' ? ' (performance fee)' : ''}`;
+  const who = c.memberId === FEE_MANAGER_UNSET ? 'the manager' : `<@${c.memberId}>`;
+  return `\`${c.cashoutId}\` ${who} ${amount}: ${c.state.replace('_', ' ')}${c.note ? ` (${c.note})` : ''}`;
 }
 
 export function membersView(v: {

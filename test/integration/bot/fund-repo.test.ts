@@ -49,8 +49,18 @@ describe.each(ENGINES)('the fund store on %s', (engine) => {
       openingPriceCents: 100,
       at,
     });
-  const strikeAt = (key: string, at: number, balanceCents: number) =>
-    repo.strike({ guildKey: 'g1', dealingKey: key, at, actor: null, sessions: session(balanceCents), feeRateBps: 0 });
+  const strikeAt = (key: string, at: number, balanceCents: number, fee = { rateBps: 0, period: 'p1' }) =>
+    repo.strike({
+      guildKey: 'g1',
+      dealingKey: key,
+      at,
+      actor: null,
+      sessions: session(balanceCents),
+      feeRateBps: fee.rateBps,
+      feePeriod: fee.period,
+      feePeriodOf: () => 'p1',
+      managerId: 'mgr',
+    });
 
   it('issues units at the strike, values members at the next one, and writes each step to the ledger once', async () => {
     await contribute('ann', 10_000, T0);
@@ -141,6 +151,47 @@ describe.each(ENGINES)('the fund store on %s', (engine) => {
     expect(await repo.markPaid(co.cashoutId, 'treasurer', T0 + 9)).toBeUndefined();
     const kinds = (await new Ledger(store).range('g1', T0 + 4, T0 + 10)).map((e) => e.kind);
     expect(kinds).toEqual(['fund_withdrawal', 'fund_withdrawal', 'fund_withdrawal', 'fund_strike', 'fund_paid']);
+  });
+
+  it('accrues the fee at each strike and crystallises it at the first strike of a new period as owed to the manager, NAV unchanged', async () => {
+    const fee = (period: string) => ({ rateBps: 2_000, period });
+    await contribute('ann', 10_000, T0);
+    await strikeAt('d1', T0 + 1, 10_000, fee('p1'));
+    // A win to $150: 20% of the $50 above the $1.00 mark accrues; then $140: the accrual comes back to $8.
+    const up = await strikeAt('d2', T0 + 2, 15_000, fee('p1'));
+    expect(up.struck && [up.strike.feeCents, up.strike.navCents]).toEqual([1_000, 14_000]);
+    const down = await strikeAt('d3', T0 + 3, 14_000, fee('p1'));
+    expect(down.struck && [down.strike.feeCents, down.strike.navCents]).toEqual([800, 13_200]);
+    const crystal = await strikeAt('d4', T0 + 4, 14_000, fee('p2'));
+    expect(crystal.struck && crystal.strike.navCents).toBe(13_200);
+    expect(crystal.struck && crystal.strike.inputs.fee).toMatchObject({ crystallisedCents: 800, accruedAfterCents: 0 });
+    const owed = (await repo.cashouts('g1')).filter((c) => c.ask.kind === 'fee');
+    expect(owed).toMatchObject([{ memberId: 'mgr', state: 'redeemed', cents: 800, units: 0 }]);
+    expect((await repo.redeemedWaiting('g1')).map((c) => c.cashoutId)).toEqual(owed.map((c) => c.cashoutId));
+    // The next strike counts the fee as owed, charges nothing more at the mark, and NAV is $132 again.
+    const next = await strikeAt('d5', T0 + 5, 14_000, fee('p2'));
+    expect(next.struck && [next.strike.feeCents, next.strike.navCents]).toEqual([0, 13_200]);
+    const entries = (await new Ledger(store).range('g1', T0 + 4, T0 + 5)).filter((e) => e.kind === 'fund_fee');
+    expect(entries.map((e) => [e.amountCents, e.data.crystallisedCents])).toEqual([[800, 800]]);
+  });
+
+  it('owes the manager what a fund struck before fee periods had already charged, NAV unchanged', async () => {
+    await contribute('ann', 10_000, T0);
+    await strikeAt('d1', T0 + 1, 10_000);
+    // As the first version left it: a $5 fee charged for good, and a strike recorded without a fee period.
+    await store.query("UPDATE funds SET fees_accrued_cents = 500 WHERE guild_key = 'g1'");
+    const [last] = await store.query<{ strike_id: string; inputs: string }>(
+      'SELECT strike_id, inputs FROM fund_strikes ORDER BY at DESC LIMIT 1',
+    );
+    const { feePeriod: _, ...old } = JSON.parse(String(last?.inputs)) as Record<string, unknown>;
+    await store.query('UPDATE fund_strikes SET inputs = ? WHERE strike_id = ?', JSON.stringify(old), last?.strike_id);
+    const r = await strikeAt('d2', T0 + 2, 10_000);
+    expect(r.struck && r.strike.navCents).toBe(9_500);
+    expect((await repo.cashouts('g1')).filter((c) => c.ask.kind === 'fee')).toMatchObject([
+      { memberId: 'mgr', state: 'redeemed', cents: 500 },
+    ]);
+    const next = await strikeAt('d3', T0 + 3, 10_000);
+    expect(next.struck && next.strike.navCents).toBe(9_500);
   });
 
   it('lets a checker other than the member approve a cash-out above the tier', async () => {

@@ -9,6 +9,7 @@ import { updateSettings } from '../../../src/bot/repos/guild-settings.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import { GatewayClient } from '../../../src/gateway/index.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { SandboxControl } from '../../support/sandbox-control.js';
 
 const GUILD = 'g-fund';
 const at = (day: number, h: number, m: number) => Date.UTC(2026, 0, day, h, m);
@@ -106,6 +107,41 @@ describe('the fund beat', () => {
     const monthly = [...posts.keys()].filter((k) => k.startsWith(`fund-month:${GUILD}:`));
     expect(monthly).toEqual([`fund-month:${GUILD}:2026-01`]);
     expect(textOf(posts.get(monthly[0] as string)?.view)).toMatch(/<@ann>: [\d,]+\.\d{6} units/);
+  });
+
+  it("accrues the fee in January, crystallises it at February's first strike as owed to the manager, and pays it by withdrawal", async () => {
+    const control = new SandboxControl(sandbox.url);
+    await updateSettings(store, GUILD, (s) => ({ ...s, fundFeePercent: 20, fundFeeManagerId: 'mgr' }));
+    // The bank makes $100 (credited straight to the session), seen after the next heartbeat.
+    await control.deposit(session, 100);
+    await control.advance(31_000);
+    now = at(12, 9, 1);
+    await fund.tick([GUILD]);
+    const january = await fund.repo.lastStrike(GUILD);
+    expect(january?.dealingKey).toBe('2026-01-12');
+    expect(january?.feeCents).toBe(2_000);
+    expect(january?.inputs.fee).toMatchObject({ crystallisedCents: 0, accruedAfterCents: 2_000 });
+    now = Date.UTC(2026, 1, 2, 9, 1);
+    await fund.tick([GUILD]);
+    const february = await fund.repo.lastStrike(GUILD);
+    expect(february?.dealingKey).toBe('2026-02-02');
+    expect(february?.navAfterCents).toBe(january?.navAfterCents);
+    expect(february?.inputs.fee).toMatchObject({ crystallisedCents: 2_000, accruedAfterCents: 0 });
+    // The tick that struck also started the fee's withdrawal; the beat follows it to the gateway's answer.
+    const deadline = Date.now() + 20_000;
+    let fee = (await fund.repo.cashouts(GUILD)).find((c) => c.ask.kind === 'fee');
+    while (fee?.state !== 'withdrawn' && Date.now() < deadline) {
+      await fund.withdrawals();
+      await new Promise((r) => setTimeout(r, 100));
+      fee = (await fund.repo.cashouts(GUILD)).find((c) => c.ask.kind === 'fee');
+    }
+    expect(fee).toMatchObject({ memberId: 'mgr', cents: 2_000, state: 'withdrawn' });
+    expect((await fund.markPaid(GUILD, fee?.cashoutId as string, 'admin')).state).toBe('paid');
+    // Paid out, the fee leaves NAV where the February strike put it.
+    await control.advance(31_000);
+    now = Date.UTC(2026, 1, 3, 9, 1);
+    await fund.tick([GUILD]);
+    expect((await fund.repo.lastStrike(GUILD))?.navAfterCents).toBe(february?.navAfterCents);
   });
 });
 

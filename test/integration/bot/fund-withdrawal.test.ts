@@ -165,7 +165,49 @@ describe('a cash-out paid through withdraw_balance', () => {
     await fund.withdrawals();
     const s = await state(cashout.cashoutId);
     expect(s?.state).toBe('redeemed');
-    expect(s?.note).toMatch(/^waits: the most withdrawable cash in one session is \$[\d.]+, short of \$[\d.]+/);
+    expect(s?.note).toMatch(/^waits: the fund's sessions hold \$[\d.]+ withdrawable, short of \$[\d.]+/);
     expect(await attempts(cashout.cashoutId)).toEqual([]);
+  });
+
+  it('pays a cash-out no one session can cover in parts from two sessions, once they hold it together', async () => {
+    // The cash-out left waiting above, and a second session of the fund (a contribution recorded on it).
+    const [waiting] = await fund.repo.redeemedWaiting(GUILD);
+    const owed = waiting?.cents ?? 0;
+    const second = (await gateway.sessions.list()).find((x) => x.bookie === 'bookie_a' && x.active)?.session_id ?? '';
+    await fund.contribute({
+      guildId: GUILD,
+      memberId: 'bob',
+      amountCents: 100,
+      sessionId: second,
+      reference: null,
+      actor: 'admin',
+    });
+    const withdrawable = async (id: string) =>
+      Math.round(((await gateway.balances.get({ session_id: id })).withdrawable_balance ?? 0) * 100);
+    const first = await withdrawable(session);
+    // The second session holds more than the first but less than what is owed: two parts, the larger first.
+    const target = owed - Math.floor(first / 2);
+    const held = await withdrawable(second);
+    if (held > target) {
+      await fetch(`${sandbox.url}/v3/withdraw_balance`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'sandbox-key-alpha' },
+        body: JSON.stringify({ session_id: second, amount: (held - target) / 100 }),
+      });
+    } else if (held < target) {
+      await control.deposit(second, (target - held) / 100);
+    }
+    await control.advance(31_000);
+    await new Promise((res) => setTimeout(res, 500));
+    expect(await withdrawable(second)).toBe(target);
+    await beatUntil(waiting?.cashoutId as string, 'withdrawn');
+    const parts = await store.query<{ session_id: string; amount_cents: number; state: string }>(
+      'SELECT session_id, amount_cents, state FROM fund_withdrawals WHERE cashout_id = ? ORDER BY created_at',
+      waiting?.cashoutId,
+    );
+    expect(parts.map((p) => [p.session_id, Number(p.amount_cents), p.state])).toEqual([
+      [second, target, 'completed'],
+      [session, owed - target, 'completed'],
+    ]);
   });
 });

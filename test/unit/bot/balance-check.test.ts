@@ -65,6 +65,21 @@ describe('the balance the desk’s records imply', () => {
     );
   });
 
+  it('finds no mismatch when every move the gateway lists is one the fund knows and nothing else is apart', () => {
+    const deposit: Transaction = {
+      id: 'dep-1',
+      type: 'deposit',
+      status: 'won',
+      stake: 50,
+      pnl: 50,
+      placed_at: iso(5),
+      settled_at: iso(5),
+    };
+    const c = compare(balance(1_050), [deposit], desk({}));
+    expect(balanceMismatch(c, new Set(['dep-1']))).toBeUndefined();
+    expect(balanceMismatch(c)).toMatch(/The gateway lists a deposit \(\+\$50\.00\)\.$/);
+  });
+
   it('names a settlement the book paid that the ledger has not recorded', () => {
     const txs = [bet('b1', { placed_at: iso(-600), status: 'void', stake: 10, pnl: 0, settled_at: iso(30) })];
     const c = compare(balance(1_010), txs, desk({ b1: 1_000 }));

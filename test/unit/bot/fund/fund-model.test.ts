@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   centsFor,
+  type FeePeriod,
   feeAt,
+  feePeriodKey,
   formatPrice,
   formatUnits,
   navOf,
@@ -25,8 +27,7 @@ describe('NAV', () => {
       ],
       openStakeCents: 4_000,
       withdrawnUnpaidCents: 1_000,
-      owedRedemptionsCents: 3_000,
-      feesAccruedCents: 500,
+      owedRedemptionsCents: 3_500,
       pendingContributionsCents: 10_000,
     });
     expect(nav).toEqual({ cashCents: 147_500, bonusCents: 2_500, navCents: 139_000 });
@@ -100,21 +101,63 @@ describe('a strike', () => {
 });
 
 describe('the performance fee', () => {
-  it('charges its rate on the gain above the high-water mark and raises the mark', () => {
-    // Mark $1.00 over 100 units; NAV $120: gain $20, 20% fee is $4.00; the price after is $1.16.
-    const r = feeAt(
-      { navCents: 12_000, units: 100 * UNIT_SCALE },
-      { rateBps: 2_000, highWaterPrice: 100 * PRICE_SCALE },
-    );
-    expect(r).toEqual({ feeCents: 400, highWaterPrice: 116 * PRICE_SCALE });
+  const mark = { rateBps: 2_000, highWaterPrice: 100 * PRICE_SCALE };
+  const ann = new Map([['ann', 100 * UNIT_SCALE]]);
+  const at = (navCents: number, more: Partial<Parameters<typeof strike>[0]> = {}) =>
+    strike({
+      nav: { cashCents: navCents, bonusCents: 0, navCents },
+      units: 100 * UNIT_SCALE,
+      holdings: ann,
+      contributions: [],
+      cashouts: [],
+      fee: mark,
+      openingPriceCents: 100,
+      ...more,
+    });
+
+  it('names the fee period of a local day by month, quarter or year', () => {
+    expect(['month', 'quarter', 'year'].map((p) => feePeriodKey('2026-11-26', p as FeePeriod))).toEqual([
+      '2026-11',
+      '2026-Q4',
+      '2026',
+    ]);
   });
 
-  it('charges nothing below the mark and leaves the mark where it was', () => {
-    const r = feeAt(
-      { navCents: 9_000, units: 100 * UNIT_SCALE },
-      { rateBps: 2_000, highWaterPrice: 100 * PRICE_SCALE },
-    );
-    expect(r).toEqual({ feeCents: 0, highWaterPrice: 100 * PRICE_SCALE });
+  it('accrues its rate on the gain above the high-water mark', () => {
+    // Mark $1.00 over 100 units; NAV $120: gain $20, 20% fee is $4.00.
+    expect(feeAt({ navCents: 12_000, units: 100 * UNIT_SCALE }, mark)).toBe(400);
+  });
+
+  it('accrues nothing at or below the mark', () => {
+    expect(feeAt({ navCents: 9_000, units: 100 * UNIT_SCALE }, mark)).toBe(0);
+  });
+
+  it('leaves the mark where it is between crystallisations, so a loss takes the accrual back down', () => {
+    const up = at(12_000);
+    expect(up).toMatchObject({ feeCents: 400, crystallisedCents: 0, accruedAfterCents: 400, navCents: 11_600 });
+    expect(up.highWaterPrice).toBe(100 * PRICE_SCALE);
+    expect(at(11_000, { fee: { ...mark, highWaterPrice: up.highWaterPrice } }).feeCents).toBe(200);
+  });
+
+  it('crystallises the whole accrual at the first strike of a period and raises the mark to the price after', () => {
+    const r = at(12_000, { crystallise: true });
+    expect(r).toMatchObject({ feeCents: 400, crystallisedCents: 400, accruedAfterCents: 0, navCents: 11_600 });
+    expect(r.highWaterPrice).toBe(116 * PRICE_SCALE);
+  });
+
+  it('crystallises the share of the accrual that leaves with units redeemed, and dealing leaves the rest as it was', () => {
+    // Ann (100 units) cashes out half at $1.16 (NAV $120 less the $4 accrual); Bob puts in $116.
+    const r = at(12_000, {
+      holdings: ann,
+      contributions: [{ id: 'c', memberId: 'bob', cents: 11_600 }],
+      cashouts: [{ id: 'o', memberId: 'ann', ask: { kind: 'units', units: 50 * UNIT_SCALE } }],
+    });
+    expect(r).toMatchObject({ feeCents: 400, crystallisedCents: 200, accruedAfterCents: 200 });
+    // At the next strike with nothing moved (gross = NAV after + what stays accrued), the accrual is the same, but
+    // for the cent the averaged mark's rounding up may keep from the manager.
+    const gross = r.navAfterCents + r.accruedAfterCents;
+    const again = feeAt({ navCents: gross, units: r.unitsAfter }, { ...mark, highWaterPrice: r.highWaterPrice });
+    expect([199, 200]).toContain(again);
   });
 });
 
