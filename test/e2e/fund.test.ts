@@ -2,8 +2,7 @@ import type { APIUser } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BotStore, openStore } from '../../src/bot/store/index.js';
 import { GatewayClient, type Transaction } from '../../src/gateway/index.js';
-import { setBetRole } from '../support/bet-role.js';
-import { type BotChild, spawnBot } from '../support/bot-child.js';
+import { type BotChild, respawnBot, spawnReadyBot } from '../support/bot-child.js';
 import {
   type BettableSelection,
   betSlip,
@@ -35,12 +34,7 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
   let session = '';
 
   const restart = async () => {
-    await child?.kill9();
-    await until('the old gateway session to drop', () => desk.ld.connectedBots === 0, { timeoutMs: 5_000 }).catch(
-      () => undefined,
-    );
-    child = await spawnBot(desk.env);
-    await desk.ld.waitForBot(15_000);
+    child = await respawnBot(desk, child);
   };
 
   beforeAll(async () => {
@@ -54,10 +48,7 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
         FUND_CHECK_SECONDS: '1',
       },
     });
-    child = await spawnBot(desk.env);
-    await desk.ld.waitForBot(15_000);
-    await until('the commands', () => desk.ld.commands().length > 0, { timeoutMs: 15_000 });
-    await setBetRole(desk.ld);
+    child = await spawnReadyBot(desk);
     store = await openStore(desk.env.STORE_URL as string);
     gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
     session = (await gw.sessions.list()).find((s) => s.bookie === 'bookie_a' && s.active)?.session_id ?? '';
