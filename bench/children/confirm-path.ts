@@ -104,6 +104,13 @@ async function run(r: Extract<Request, { type: 'prepare' }>) {
   const statements0 = METRICS.statementSeconds.count();
   const t0 = performance.now();
   const until = t0 + r.seconds * 1000;
+  // Wall time spent in each step of the confirm path, summed over the confirms (where a confirm's time goes).
+  const spans = { claim: 0, placeBet: 0, job: 0, submitted: 0, receipt: 0 };
+  const since = (step: keyof typeof spans, from: number): number => {
+    const at = performance.now();
+    spans[step] += at - from;
+    return at;
+  };
   const worker = async () => {
     for (let i = next++; i < r.slips && performance.now() < until; i = next++) {
       const started = performance.now();
@@ -118,8 +125,10 @@ async function run(r: Extract<Request, { type: 'prepare' }>) {
         now: now(),
       });
       if (claim.kind !== 'claimed') throw new Error(`slip ${r.prefix}-${i} was not claimed: ${claim.kind}`);
+      let at = since('claim', started);
       try {
         const handle = await submitRecord(gw, claim.record, 1.01, undefined);
+        at = since('placeBet', at);
         await jobs.insert(
           {
             correlationId: handle.correlationId,
@@ -134,12 +143,15 @@ async function run(r: Extract<Request, { type: 'prepare' }>) {
           },
           now(),
         );
+        at = since('job', at);
         const moved = await records.markSubmitted(
           claim.record.placementId,
           { correlationId: handle.correlationId, timeoutAt: null, odds: 2 },
           now(),
         );
+        at = since('submitted', at);
         if (moved) await results.show(moved);
+        since('receipt', at);
         placed++;
         latencies.push(performance.now() - started);
       } catch {
@@ -151,7 +163,7 @@ async function run(r: Extract<Request, { type: 'prepare' }>) {
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   const statements = METRICS.statementSeconds.count() - statements0;
-  return { ms, placed, failed, latencies, cpuMs: (cpu.user + cpu.system) / 1000, statements };
+  return { ms, placed, failed, latencies, cpuMs: (cpu.user + cpu.system) / 1000, statements, spans };
 }
 
 process.on('message', (msg: Request) => {
