@@ -8,8 +8,9 @@ const arrivals = new Map<string, bigint>();
 
 /** Interactions that reached the desk and whose acknowledgement has not been sent yet. */
 const unsent = new Set<string>();
-/** When the last interaction reached the desk (performance.now()). */
+/** When the last interaction reached the desk, and the one before it (performance.now()). */
 let lastArrival = Number.NEGATIVE_INFINITY;
+let arrivalBefore = Number.NEGATIVE_INFINITY;
 /** Work waiting for every acknowledgement under way to be sent (see `acksSent`). */
 let waiting: Array<() => void> = [];
 
@@ -24,6 +25,7 @@ function wakeIfAllSent(): void {
 export function arrived(interactionId: string): void {
   arrivals.set(interactionId, process.hrtime.bigint());
   unsent.add(interactionId);
+  arrivalBefore = lastArrival;
   lastArrival = performance.now();
 }
 
@@ -33,9 +35,12 @@ export function callbackSent(interactionId: string): void {
 }
 
 /** How long work after a defer waits for other interactions' acknowledgements at most. */
-export const ACKS_FIRST_MAX_WAIT_MS = 500;
-/** No interaction arrived for this long: a burst is over (they come a millisecond or two apart within one). */
-export const BURST_QUIET_MS = 20;
+export const ACKS_FIRST_MAX_WAIT_MS = 1_500;
+/**
+ * Two interactions this close together make a burst, and a burst is over once none arrived for this long (within
+ * one they come a few milliseconds apart, in chunks that a busy connection delivers tens of milliseconds apart).
+ */
+export const BURST_QUIET_MS = 100;
 
 /** Resolves when no acknowledgement is waiting to be sent, or after `ms`. */
 function allSentOr(ms: number): Promise<void> {
@@ -54,11 +59,11 @@ function allSentOr(ms: number): Promise<void> {
 }
 
 /**
- * Resolves once every interaction that has reached the desk has had its acknowledgement sent and none has arrived
- * for `BURST_QUIET_MS`, or after `maxMs`. A handler awaits it after its own defer and before its heavy work (a card
+ * Resolves once every interaction that has reached the desk has had its acknowledgement sent and, in a burst, none
+ * has arrived for `BURST_QUIET_MS`; or after `maxMs`. A handler awaits it after its own defer and before its heavy work (a card
  * read and its rendering), so under a burst the acknowledgements go out first, as from a bot that only defers, and
  * the cards follow (Discord allows 3 s for the acknowledgement, 15 minutes for the reply). A lone interaction
- * waits `BURST_QUIET_MS`.
+ * does not wait.
  */
 export async function acksSent(maxMs = ACKS_FIRST_MAX_WAIT_MS): Promise<void> {
   const until = performance.now() + maxMs;
@@ -66,7 +71,7 @@ export async function acksSent(maxMs = ACKS_FIRST_MAX_WAIT_MS): Promise<void> {
     const now = performance.now();
     if (now >= until) return;
     if (unsent.size > 0) await allSentOr(until - now);
-    else if (now - lastArrival >= BURST_QUIET_MS) return;
+    else if (now - lastArrival >= BURST_QUIET_MS || lastArrival - arrivalBefore >= BURST_QUIET_MS) return;
     else await new Promise((r) => setTimeout(r, Math.min(BURST_QUIET_MS - (now - lastArrival), until - now)));
   }
 }

@@ -46,6 +46,13 @@ describe('work after a defer waits for the burst’s acknowledgements', () => {
     expect(await settled(wait)).toBe(true);
   });
 
+  it('does not wait after a lone interaction once its acknowledgement is sent', async () => {
+    await vi.advanceTimersByTimeAsync(BURST_QUIET_MS * 10);
+    arrived('a1');
+    callbackSent('a1');
+    expect(await settled(acksSent(60_000))).toBe(true);
+  });
+
   it('resumes after the longest wait when an acknowledgement never leaves', async () => {
     arrived('a4');
     const wait = acksSent(500);
