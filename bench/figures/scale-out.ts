@@ -117,6 +117,10 @@ interface Run {
   throttled: number;
   /** CPU of this driver process (the sandbox gateway and the samplers), in cores. */
   driverCpu: number;
+  /** Ms per confirm the bot processes' main threads waited, runnable, for a CPU (throttled or held off). */
+  runWaitPerConfirm: number;
+  /** Ms per confirm the bot processes' groups were throttled (their allowance spent). */
+  throttledPerConfirm: number;
 }
 
 interface Done {
@@ -127,6 +131,7 @@ interface Done {
   cpuMs: number;
   statements: number;
   spans: Record<string, number>;
+  runWaitMs: number;
 }
 
 /** The ledger chain lock's advisory key as pg_locks shows it (key space 0x53440002, then hashtext of the key). */
@@ -135,11 +140,11 @@ const CHAIN_LOCK_WAITS = `SELECT COUNT(*) FILTER (WHERE NOT granted) AS n,
     AND objid::bigint = (hashtext('ledger:append')::bigint + 4294967296) % 4294967296) AS chain
   FROM pg_locks`;
 
-/** nr_periods and nr_throttled of a cpu group. */
-function throttling(group: string): { periods: number; throttled: number } {
+/** nr_periods, nr_throttled and throttled_time (ns) of a cpu group. */
+function throttling(group: string): { periods: number; throttled: number; ns: number } {
   const stat = readFileSync(join(group, 'cpu.stat'), 'utf8');
   const field = (k: string) => Number(new RegExp(`^${k} (\\d+)`, 'm').exec(stat)?.[1] ?? 0);
-  return { periods: field('nr_periods'), throttled: field('nr_throttled') };
+  return { periods: field('nr_periods'), throttled: field('nr_throttled'), ns: field('throttled_time') };
 }
 
 export async function scaleOut(): Promise<FigureResult[]> {
@@ -261,8 +266,8 @@ export async function scaleOut(): Promise<FigureResult[]> {
         const driver = process.cpuUsage(driver0);
         const throttle = children.map(({ group }, i) => {
           const t = throttling(group);
-          const t0 = throttle0[i] ?? { periods: 0, throttled: 0 };
-          return { periods: t.periods - t0.periods, throttled: t.throttled - t0.throttled };
+          const t0 = throttle0[i] ?? { periods: 0, throttled: 0, ns: 0 };
+          return { periods: t.periods - t0.periods, throttled: t.throttled - t0.throttled, ns: t.ns - t0.ns };
         });
         const bytes = (await size()) - bytes0;
         sampling = false;
@@ -292,6 +297,8 @@ export async function scaleOut(): Promise<FigureResult[]> {
               throttle.reduce((n, t) => n + t.periods, 0),
             ),
           driverCpu: (driver.user + driver.system) / 1000 / ms,
+          runWaitPerConfirm: done.reduce((n, d) => n + d.runWaitMs, 0) / Math.max(1, placed),
+          throttledPerConfirm: throttle.reduce((n, t) => n + t.ns / 1e6, 0) / Math.max(1, placed),
         };
       } finally {
         for (const { child } of children) if (child.exitCode === null) child.send({ type: 'stop' });
@@ -328,7 +335,7 @@ export async function scaleOut(): Promise<FigureResult[]> {
       const steps = Object.keys(runs[0]?.spans ?? {})
         .map((s) => `${s} ${median(runs.map((r) => r.spans[s] ?? 0)).toFixed(0)}`)
         .join(', ');
-      return `${k.replace('L', '')} process(es): ${median(rate(k)).toFixed(0)} confirms/s, p50 ${percentile(lat, 50).toFixed(0)} ms, p99 ${percentile(lat, 99).toFixed(0)} ms, bot CPU ${median(runs.map((r) => r.cpuMsPerConfirm)).toFixed(1)} ms/confirm, ${median(runs.map((r) => r.statementsPerConfirm)).toFixed(1)} store calls/confirm, database +${(median(runs.map((r) => r.bytesPerConfirm)) / 1024).toFixed(1)} KiB/confirm, database CPU ${median(runs.map((r) => r.dbCpu)).toFixed(2)} cores, lock waits mean ${mean(waits).toFixed(2)} (max ${Math.max(0, ...waits)}), of them on the ledger chain mean ${mean(chain).toFixed(2)} (max ${Math.max(0, ...chain)}), ms per confirm by step: ${steps}, throttled in ${(median(runs.map((r) => r.throttled)) * 100).toFixed(0)} % of CPU periods, driver and sandbox CPU ${median(runs.map((r) => r.driverCpu)).toFixed(2)} cores, ${runs.reduce((n, r) => n + r.failed, 0)} sends failed`;
+      return `${k.replace('L', '')} process(es): ${median(rate(k)).toFixed(0)} confirms/s, p50 ${percentile(lat, 50).toFixed(0)} ms, p99 ${percentile(lat, 99).toFixed(0)} ms, bot CPU ${median(runs.map((r) => r.cpuMsPerConfirm)).toFixed(1)} ms/confirm, ${median(runs.map((r) => r.statementsPerConfirm)).toFixed(1)} store calls/confirm, database +${(median(runs.map((r) => r.bytesPerConfirm)) / 1024).toFixed(1)} KiB/confirm, database CPU ${median(runs.map((r) => r.dbCpu)).toFixed(2)} cores, lock waits mean ${mean(waits).toFixed(2)} (max ${Math.max(0, ...waits)}), of them on the ledger chain mean ${mean(chain).toFixed(2)} (max ${Math.max(0, ...chain)}), ms per confirm by step: ${steps}, throttled in ${(median(runs.map((r) => r.throttled)) * 100).toFixed(0)} % of CPU periods, main threads waited runnable for a CPU ${median(runs.map((r) => r.runWaitPerConfirm)).toFixed(0)} ms/confirm of which their groups were throttled ${median(runs.map((r) => r.throttledPerConfirm)).toFixed(0)} ms (the rest: the machine's other work held the CPUs), driver and sandbox CPU ${median(runs.map((r) => r.driverCpu)).toFixed(2)} cores, ${runs.reduce((n, r) => n + r.failed, 0)} sends failed`;
     };
     const confined = `each bot process in its own cgroup v1 cpu group (cpu.cfs_quota_us ${Math.round(CPU_SHARE * PERIOD_US)} of ${PERIOD_US}: ${CPU_SHARE} CPU); PostgreSQL ${cluster.version}, the sandbox gateway and the driver outside them; ${SECONDS} s runs, ${CONCURRENCY} confirms at once per process, whole confirm path (claim with hold and ledger entry, place_bet at the sandbox over HTTP, job row, move to submitted with its entry, receipt edit queued and sent to a no-op poster); each confirm's two ledger entries are staged in their moves' transactions and chained just after, a group at a time under the one chain lock (ledger:append, decision 1763); lock waits count sessions waiting on any lock (sampled every 50 ms), those on the chain lock apart; ms per confirm by step is wall time summed over the confirms; throttled: share of CFS periods in which a process spent its allowance (cpu.stat); median of ${ROUNDS} per-round ratios after a warm-up`;
     const row = (i: number, n: number, leader: boolean): FigureResult => {
