@@ -2,6 +2,7 @@ import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'disco
 import { CARD_PATIENCE_MS, cardOf, cardQueuedMessage, saveCardRef } from '../src/bot/betting/card-ref.js';
 import { bookieChoices, eventChoices, marketChoices, resolveEventOption } from '../src/bot/catalog/choices.js';
 import type { Command } from '../src/bot/discord/command.js';
+import { acksSent } from '../src/bot/discord/intake.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { ownerOf } from '../src/bot/discord/refs.js';
 import { cardView } from '../src/bot/views/card.js';
@@ -29,6 +30,8 @@ export const data = new SlashCommandBuilder()
 
 export const execute: Command['execute'] = async (interaction, ctx) => {
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  // Under a burst, the other members' acknowledgements leave before this card's read and rendering.
+  await acksSent();
   const epk = await resolveEventOption(ctx, interaction.options.getString('event', true));
   const bookie = interaction.options.getString('bookie', true).trim();
   const tierOption = interaction.options.getString('tier');

@@ -5,6 +5,7 @@
 // and services the bot runs; only the price check and Discord's interaction are left out. With `leader`, the
 // process also competes for the settlement lease and, while it holds it, runs the settlement watcher and the
 // reconciler on their beats, as the leader of a deployment does.
+import { readFileSync } from 'node:fs';
 import { BetResults } from '../../src/bot/betting/bet-results.js';
 import { submitRecord } from '../../src/bot/betting/slip-kinds.js';
 import { createLogger } from '../../src/bot/config/logger.js';
@@ -31,6 +32,19 @@ type Request =
     }
   | { type: 'go' }
   | { type: 'stop' };
+
+/**
+ * Milliseconds the main thread has waited, runnable, for a CPU (the second field of /proc/self/schedstat): both the
+ * time its cpu group was throttled (its allowance spent) and the time other work of the machine held the CPUs.
+ * 0 without /proc.
+ */
+function runQueueWaitMs(): number {
+  try {
+    return Number(readFileSync('/proc/self/schedstat', 'utf8').split(' ')[1] ?? 0) / 1e6;
+  } catch {
+    return 0;
+  }
+}
 
 const send = (msg: Record<string, unknown>) => process.send?.(msg);
 const logger = createLogger({ level: 'error' });
@@ -101,9 +115,17 @@ async function run(r: Extract<Request, { type: 'prepare' }>) {
   let placed = 0;
   let failed = 0;
   const cpu0 = process.cpuUsage();
+  const runWait0 = runQueueWaitMs();
   const statements0 = METRICS.statementSeconds.count();
   const t0 = performance.now();
   const until = t0 + r.seconds * 1000;
+  // Wall time spent in each step of the confirm path, summed over the confirms (where a confirm's time goes).
+  const spans = { claim: 0, placeBet: 0, job: 0, submitted: 0, receipt: 0 };
+  const since = (step: keyof typeof spans, from: number): number => {
+    const at = performance.now();
+    spans[step] += at - from;
+    return at;
+  };
   const worker = async () => {
     for (let i = next++; i < r.slips && performance.now() < until; i = next++) {
       const started = performance.now();
@@ -118,8 +140,10 @@ async function run(r: Extract<Request, { type: 'prepare' }>) {
         now: now(),
       });
       if (claim.kind !== 'claimed') throw new Error(`slip ${r.prefix}-${i} was not claimed: ${claim.kind}`);
+      let at = since('claim', started);
       try {
         const handle = await submitRecord(gw, claim.record, 1.01, undefined);
+        at = since('placeBet', at);
         await jobs.insert(
           {
             correlationId: handle.correlationId,
@@ -134,12 +158,15 @@ async function run(r: Extract<Request, { type: 'prepare' }>) {
           },
           now(),
         );
+        at = since('job', at);
         const moved = await records.markSubmitted(
           claim.record.placementId,
           { correlationId: handle.correlationId, timeoutAt: null, odds: 2 },
           now(),
         );
+        at = since('submitted', at);
         if (moved) await results.show(moved);
+        since('receipt', at);
         placed++;
         latencies.push(performance.now() - started);
       } catch {
@@ -150,8 +177,9 @@ async function run(r: Extract<Request, { type: 'prepare' }>) {
   await Promise.all(Array.from({ length: r.concurrency }, worker));
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  const runWaitMs = runQueueWaitMs() - runWait0;
   const statements = METRICS.statementSeconds.count() - statements0;
-  return { ms, placed, failed, latencies, cpuMs: (cpu.user + cpu.system) / 1000, statements };
+  return { ms, placed, failed, latencies, cpuMs: (cpu.user + cpu.system) / 1000, statements, spans, runWaitMs };
 }
 
 process.on('message', (msg: Request) => {

@@ -109,6 +109,18 @@ interface Run {
   bytesPerConfirm: number;
   dbCpu: number;
   lockWaits: number[];
+  /** Sessions waiting on the ledger chain's lock, per sample. */
+  chainWaits: number[];
+  /** Wall ms per confirm in each step of the confirm path, summed over the processes. */
+  spans: Record<string, number>;
+  /** Share of CFS periods in which a bot process's group was throttled (its allowance spent), 0–1. */
+  throttled: number;
+  /** CPU of this driver process (the sandbox gateway and the samplers), in cores. */
+  driverCpu: number;
+  /** Ms per confirm the bot processes' main threads waited, runnable, for a CPU (throttled or held off). */
+  runWaitPerConfirm: number;
+  /** Ms per confirm the bot processes' groups were throttled (their allowance spent). */
+  throttledPerConfirm: number;
 }
 
 interface Done {
@@ -118,6 +130,21 @@ interface Done {
   latencies: number[];
   cpuMs: number;
   statements: number;
+  spans: Record<string, number>;
+  runWaitMs: number;
+}
+
+/** The ledger chain lock's advisory key as pg_locks shows it (key space 0x53440002, then hashtext of the key). */
+const CHAIN_LOCK_WAITS = `SELECT COUNT(*) FILTER (WHERE NOT granted) AS n,
+  COUNT(*) FILTER (WHERE NOT granted AND locktype = 'advisory' AND classid = ${0x5344_0002}
+    AND objid::bigint = (hashtext('ledger:append')::bigint + 4294967296) % 4294967296) AS chain
+  FROM pg_locks`;
+
+/** nr_periods, nr_throttled and throttled_time (ns) of a cpu group. */
+function throttling(group: string): { periods: number; throttled: number; ns: number } {
+  const stat = readFileSync(join(group, 'cpu.stat'), 'utf8');
+  const field = (k: string) => Number(new RegExp(`^${k} (\\d+)`, 'm').exec(stat)?.[1] ?? 0);
+  return { periods: field('nr_periods'), throttled: field('nr_throttled'), ns: field('throttled_time') };
 }
 
 export async function scaleOut(): Promise<FigureResult[]> {
@@ -191,7 +218,7 @@ export async function scaleOut(): Promise<FigureResult[]> {
         writeFileSync(join(group, 'cpu.cfs_period_us'), String(PERIOD_US));
         writeFileSync(join(group, 'cpu.cfs_quota_us'), String(Math.round(CPU_SHARE * PERIOD_US)));
         writeFileSync(join(group, 'cgroup.procs'), String(child.pid));
-        return { child, prefix };
+        return { child, prefix, group };
       });
       try {
         await Promise.all(children.map(({ child }) => next(child, 'ready')));
@@ -212,11 +239,13 @@ export async function scaleOut(): Promise<FigureResult[]> {
           }),
         );
         const lockWaits: number[] = [];
+        const chainWaits: number[] = [];
         let sampling = true;
         const sampler = (async () => {
           while (sampling) {
-            const { rows } = await admin.query<{ n: string }>('SELECT COUNT(*) AS n FROM pg_locks WHERE NOT granted');
+            const { rows } = await admin.query<{ n: string; chain: string }>(CHAIN_LOCK_WAITS);
             lockWaits.push(Number(rows[0]?.n ?? 0));
+            chainWaits.push(Number(rows[0]?.chain ?? 0));
             await new Promise((r) => setTimeout(r, 50));
           }
         })();
@@ -224,6 +253,8 @@ export async function scaleOut(): Promise<FigureResult[]> {
           Number((await admin.query<{ b: string }>(`SELECT pg_database_size('${dbName}') AS b`)).rows[0]?.b ?? 0);
         const bytes0 = await size();
         const db0 = pgCpuSeconds(port);
+        const driver0 = process.cpuUsage();
+        const throttle0 = children.map(({ group }) => throttling(group));
         const done = await Promise.all(
           children.map(({ child }) => {
             const d = next<Done>(child, 'done');
@@ -232,6 +263,12 @@ export async function scaleOut(): Promise<FigureResult[]> {
           }),
         );
         const dbCpu = pgCpuSeconds(port) - db0;
+        const driver = process.cpuUsage(driver0);
+        const throttle = children.map(({ group }, i) => {
+          const t = throttling(group);
+          const t0 = throttle0[i] ?? { periods: 0, throttled: 0, ns: 0 };
+          return { periods: t.periods - t0.periods, throttled: t.throttled - t0.throttled, ns: t.ns - t0.ns };
+        });
         const bytes = (await size()) - bytes0;
         sampling = false;
         await sampler;
@@ -246,6 +283,22 @@ export async function scaleOut(): Promise<FigureResult[]> {
           bytesPerConfirm: bytes / Math.max(1, placed),
           dbCpu: dbCpu / (ms / 1000),
           lockWaits,
+          chainWaits,
+          spans: Object.fromEntries(
+            Object.keys(done[0]?.spans ?? {}).map((k) => [
+              k,
+              done.reduce((n, d) => n + (d.spans[k] ?? 0), 0) / Math.max(1, placed),
+            ]),
+          ),
+          throttled:
+            throttle.reduce((n, t) => n + t.throttled, 0) /
+            Math.max(
+              1,
+              throttle.reduce((n, t) => n + t.periods, 0),
+            ),
+          driverCpu: (driver.user + driver.system) / 1000 / ms,
+          runWaitPerConfirm: done.reduce((n, d) => n + d.runWaitMs, 0) / Math.max(1, placed),
+          throttledPerConfirm: throttle.reduce((n, t) => n + t.ns / 1e6, 0) / Math.max(1, placed),
         };
       } finally {
         for (const { child } of children) if (child.exitCode === null) child.send({ type: 'stop' });
@@ -277,9 +330,14 @@ export async function scaleOut(): Promise<FigureResult[]> {
       const runs = out[k] ?? [];
       const lat = runs.flatMap((r) => r.latencies);
       const waits = runs.flatMap((r) => r.lockWaits);
-      return `${k.replace('L', '')} process(es): ${median(rate(k)).toFixed(0)} confirms/s, p50 ${percentile(lat, 50).toFixed(0)} ms, p99 ${percentile(lat, 99).toFixed(0)} ms, bot CPU ${median(runs.map((r) => r.cpuMsPerConfirm)).toFixed(1)} ms/confirm, ${median(runs.map((r) => r.statementsPerConfirm)).toFixed(1)} store calls/confirm, database +${(median(runs.map((r) => r.bytesPerConfirm)) / 1024).toFixed(1)} KiB/confirm, database CPU ${median(runs.map((r) => r.dbCpu)).toFixed(2)} cores, lock waits mean ${(waits.reduce((a, b) => a + b, 0) / Math.max(1, waits.length)).toFixed(2)} (max ${Math.max(0, ...waits)}), ${runs.reduce((n, r) => n + r.failed, 0)} sends failed`;
+      const chain = runs.flatMap((r) => r.chainWaits);
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+      const steps = Object.keys(runs[0]?.spans ?? {})
+        .map((s) => `${s} ${median(runs.map((r) => r.spans[s] ?? 0)).toFixed(0)}`)
+        .join(', ');
+      return `${k.replace('L', '')} process(es): ${median(rate(k)).toFixed(0)} confirms/s, p50 ${percentile(lat, 50).toFixed(0)} ms, p99 ${percentile(lat, 99).toFixed(0)} ms, bot CPU ${median(runs.map((r) => r.cpuMsPerConfirm)).toFixed(1)} ms/confirm, ${median(runs.map((r) => r.statementsPerConfirm)).toFixed(1)} store calls/confirm, database +${(median(runs.map((r) => r.bytesPerConfirm)) / 1024).toFixed(1)} KiB/confirm, database CPU ${median(runs.map((r) => r.dbCpu)).toFixed(2)} cores, lock waits mean ${mean(waits).toFixed(2)} (max ${Math.max(0, ...waits)}), of them on the ledger chain mean ${mean(chain).toFixed(2)} (max ${Math.max(0, ...chain)}), ms per confirm by step: ${steps}, throttled in ${(median(runs.map((r) => r.throttled)) * 100).toFixed(0)} % of CPU periods, main threads waited runnable for a CPU ${median(runs.map((r) => r.runWaitPerConfirm)).toFixed(0)} ms/confirm of which their groups were throttled ${median(runs.map((r) => r.throttledPerConfirm)).toFixed(0)} ms (the rest: the machine's other work held the CPUs), driver and sandbox CPU ${median(runs.map((r) => r.driverCpu)).toFixed(2)} cores, ${runs.reduce((n, r) => n + r.failed, 0)} sends failed`;
     };
-    const confined = `each bot process in its own cgroup v1 cpu group (cpu.cfs_quota_us ${Math.round(CPU_SHARE * PERIOD_US)} of ${PERIOD_US}: ${CPU_SHARE} CPU); PostgreSQL ${cluster.version}, the sandbox gateway and the driver outside them; ${SECONDS} s runs, ${CONCURRENCY} confirms at once per process, whole confirm path (claim with hold and ledger entry, place_bet at the sandbox over HTTP, job row, move to submitted with its entry, receipt edit queued and sent to a no-op poster); each confirm appends two ledger entries, each holding the one chain lock (ledger:append) to its commit: the one lock every confirm of every process takes (twice); lock waits count sessions waiting on any lock; median of ${ROUNDS} per-round ratios after a warm-up`;
+    const confined = `each bot process in its own cgroup v1 cpu group (cpu.cfs_quota_us ${Math.round(CPU_SHARE * PERIOD_US)} of ${PERIOD_US}: ${CPU_SHARE} CPU); PostgreSQL ${cluster.version}, the sandbox gateway and the driver outside them; ${SECONDS} s runs, ${CONCURRENCY} confirms at once per process, whole confirm path (claim with hold and ledger entry, place_bet at the sandbox over HTTP, job row, move to submitted with its entry, receipt edit queued and sent to a no-op poster); each confirm's two ledger entries are staged in their moves' transactions and chained just after, a group at a time under the one chain lock (ledger:append, decision 1763); lock waits count sessions waiting on any lock (sampled every 50 ms), those on the chain lock apart; ms per confirm by step is wall time summed over the confirms; throttled: share of CFS periods in which a process spent its allowance (cpu.stat); median of ${ROUNDS} per-round ratios after a warm-up`;
     const row = (i: number, n: number, leader: boolean): FigureResult => {
       const spec = SCALE_ROWS[i]!;
       const k = `${n}${leader ? 'L' : ''}`;

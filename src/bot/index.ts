@@ -31,7 +31,7 @@ import { FundService } from './ledger/fund-service.js';
 import { loadCommands } from './loader.js';
 import { BetRecordRepo } from './repos/bet-records.js';
 import { type JobRecord, JobRepo } from './repos/jobs.js';
-import { Ledger } from './repos/ledger.js';
+import { chainStaged, Ledger } from './repos/ledger.js';
 import { OnceRepo } from './repos/once.js';
 import { ProposalRepo } from './repos/proposals.js';
 import { SlipRepo } from './repos/slips.js';
@@ -496,10 +496,13 @@ async function goOnline({ config, deps, logger, stops, intake }: Start, s: Servi
 }
 
 /**
- * What a stop (or crash) left half done: deliveries stored but not applied, jobs to re-track and results to post,
- * and records between states whose message the outbox has not recorded (re-queued; the reconciler asks the gateway).
+ * What a stop (or crash) left half done: ledger entries staged and not chained, deliveries stored but not applied,
+ * jobs to re-track and results to post, and records between states whose message the outbox has not recorded
+ * (re-queued; the reconciler asks the gateway).
  */
 async function resumeAfterStop({ config, logger, now }: Start, s: Services): Promise<void> {
+  // Ledger entries a crash left staged (committed with their moves, not yet chained).
+  await chainStaged(s.store);
   await replayStoredDeliveries(s.store, (body) => s.tracker.fromWebhook(body), logger, now());
   // Proposals a crash left `placing` (after a lease, in case another process is placing them).
   await s.approvals.recoverPlacing(config.tunables.jobLeaseMs);

@@ -5,12 +5,13 @@
  */
 
 import { DefaultRestOptions, type RESTOptions } from 'discord.js';
-import { acknowledged, callbackInteractionId } from './intake.js';
+import { acknowledged, callbackInteractionId, callbackSent } from './intake.js';
 
 type MakeRequest = RESTOptions['makeRequest'];
 
 export const makeRequest: MakeRequest = async (url, init) => {
   const acks = callbackInteractionId(url);
+  if (acks !== undefined) callbackSent(acks);
   const response = await send(url, init);
   // An interaction's acknowledgement: timed from its arrival (desk_interaction_ack_seconds).
   if (acks !== undefined) acknowledged(acks);

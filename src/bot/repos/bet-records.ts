@@ -8,7 +8,7 @@ import {
 } from '../model/bet-states.js';
 import type { SlipPayload } from '../model/slip-rules.js';
 import type { BotStore, Tx } from '../store/index.js';
-import { appendInTx, type LedgerInput } from './ledger.js';
+import { chainStaged, type LedgerInput, stageInTx } from './ledger.js';
 
 export type { BetState } from '../model/bet-states.js';
 export { EXPOSED, HOLDING, UNRESOLVED } from '../model/bet-states.js';
@@ -300,15 +300,26 @@ export class BetRecordRepo {
         this.store.transaction(async (tx) => {
           const outcome = await this.#claim(tx, req);
           if (outcome.kind === 'claimed') {
-            await appendInTx(tx, [entryOf(outcome.record, BET_TRANSITIONS.claim, null, req.userId)]);
+            await stageInTx(tx, [entryOf(outcome.record, BET_TRANSITIONS.claim, null, req.userId)]);
           }
           return outcome;
         }),
       )
-      .then((outcome) => {
-        if (outcome.kind === 'claimed') this.onMove({ move: 'claim', from: 'none', to: 'sending' });
+      .then(async (outcome) => {
+        if (outcome.kind === 'claimed') {
+          await this.#chain();
+          this.onMove({ move: 'claim', from: 'none', to: 'sending' });
+        }
         return outcome;
       });
+  }
+
+  /**
+   * Chains the entry a move staged (decision 1763), outside the move's transaction and after it committed. A
+   * failure leaves the entry staged, chained by the next move or the next read of the ledger; the move stands.
+   */
+  async #chain(): Promise<void> {
+    await chainStaged(this.store).catch(() => undefined);
   }
 
   async #claim(tx: Tx, req: ClaimRequest): Promise<ClaimOutcome> {
@@ -467,7 +478,7 @@ export class BetRecordRepo {
     return moved?.record;
   }
 
-  #move(
+  async #move(
     placementId: string,
     name: BetMove,
     set: Partial<MoveFields>,
@@ -491,7 +502,7 @@ export class BetRecordRepo {
       cols.push(`${col} = ?`);
       params.push(set[field]);
     }
-    return this.store.transaction(async (tx) => {
+    const moved = await this.store.transaction(async (tx) => {
       for (let attempt = 0; attempt < MOVE_ATTEMPTS; attempt++) {
         const [current] = await tx.query<{ state: BetState }>(
           'SELECT state FROM bet_records WHERE placement_id = ?',
@@ -507,11 +518,13 @@ export class BetRecordRepo {
         );
         if (rows[0] === undefined) continue;
         const moved = toRecord(rows[0]);
-        await appendInTx(tx, [entryOf(moved, t, current.state, null)]);
+        await stageInTx(tx, [entryOf(moved, t, current.state, null)]);
         return { record: moved, from: current.state };
       }
       throw new Error(`bet record ${placementId} kept moving under ${name}; it was left as it is`);
     });
+    if (moved) await this.#chain();
+    return moved;
   }
 
   /** Counts a settlement read that did not find a placed bet; returns the new count. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { BotStore, Tx } from '../store/index.js';
 
 /**
@@ -127,16 +127,25 @@ const queues = new WeakMap<BotStore, AppendQueue>();
 /** At most this many entries in one INSERT (10 parameters each: well under either engine's limit). */
 const GROUP_MAX = 200;
 
+/** The chain's one lock, across processes: whoever holds it may read the head and chain after it. */
+const CHAIN_LOCK = 'ledger:append';
+
 /**
  * Chains entries after the current head and inserts them in one statement, inside the caller's transaction, so
- * they commit with whatever else the transaction writes (a bet record's move) or not at all. The transaction
- * holds the chain's lock (`ledger:append`) from before the head is read until it ends, so no other writer, in
- * this process or another, can chain on the same head: the chain never forks and has no gap. The sequence
- * number is the primary key, so a writer that somehow read a stale head fails whole instead of forking.
+ * they commit with whatever else the transaction writes or not at all. The transaction holds the chain's lock
+ * (`ledger:append`) from before the head is read until it ends, so no other writer, in this process or another,
+ * can chain on the same head: the chain never forks and has no gap. The sequence number is the primary key, so a
+ * writer that somehow read a stale head fails whole instead of forking.
  */
 export async function appendInTx(tx: Tx, inputs: readonly LedgerInput[]): Promise<LedgerEntry[]> {
   if (inputs.length === 0) return [];
-  await tx.lock('ledger:append');
+  await tx.lock(CHAIN_LOCK);
+  return insertAfterHead(tx, inputs);
+}
+
+/** Chains and inserts entries after the head; the caller's transaction holds the chain's lock. */
+async function insertAfterHead(tx: Tx, inputs: readonly LedgerInput[]): Promise<LedgerEntry[]> {
+  if (inputs.length === 0) return [];
   const [head] = await tx.query<{ seq: number; hash: string }>(
     'SELECT seq, hash FROM ledger ORDER BY seq DESC LIMIT 1',
   );
@@ -168,6 +177,114 @@ export async function appendInTx(tx: Tx, inputs: readonly LedgerInput[]): Promis
   return entries;
 }
 
+interface StagedRow extends Record<string, unknown> {
+  stage_key: string;
+  at: number;
+  guild_key: string;
+  kind: LedgerKind;
+  ref: string;
+  actor: string | null;
+  amount_cents: number | null;
+  data: string;
+}
+
+/** Orders a process's staged entries: the entry's time, then a count kept by this process. */
+const PROCESS_TAG = randomUUID().slice(0, 8);
+let stagedCount = 0;
+const stageKey = (at: number): string =>
+  `${String(Math.max(0, Math.trunc(at))).padStart(16, '0')}-${String(++stagedCount).padStart(12, '0')}-${PROCESS_TAG}`;
+
+/**
+ * Writes entries inside the caller's transaction without taking the chain's lock (decision 1763): they commit
+ * with the caller's move or not at all, exactly once, and wait in `ledger_staged` until `chainStaged` moves them
+ * into the chain. A move's transaction therefore never waits on another process's chain work.
+ */
+export async function stageInTx(tx: Tx, inputs: readonly LedgerInput[]): Promise<void> {
+  if (inputs.length === 0) return;
+  await tx.query(
+    `INSERT INTO ledger_staged (stage_key, at, guild_key, kind, ref, actor, amount_cents, data)
+     VALUES ${inputs.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+    ...inputs.flatMap((e) => [
+      stageKey(e.at),
+      e.at,
+      e.guildKey,
+      e.kind,
+      e.ref,
+      e.actor,
+      e.amountCents,
+      canonicalJson(e.data),
+    ]),
+  );
+}
+
+/** The chain run in flight for one store, and the one queued behind it. */
+interface ChainRuns {
+  current?: Promise<void>;
+  next?: Promise<void>;
+}
+const chainRuns = new WeakMap<BotStore, ChainRuns>();
+
+/**
+ * Moves every staged entry into the chain, resolving once the entries staged before the call are chained (by
+ * this call or by any other process's). Each group is one short transaction: the chain's lock, the staged rows
+ * taken (deleted) in order, the head read, one INSERT; so a staged entry is chained exactly once, and a crash
+ * before the commit leaves it staged for the next run. Calls made while a run is in flight share the next run
+ * (the one in flight may have read before their entries committed); whichever process holds the lock chains
+ * every process's staged entries, so the lock is taken once per group, not once per entry.
+ */
+export function chainStaged(store: BotStore): Promise<void> {
+  let runs = chainRuns.get(store);
+  if (!runs) {
+    runs = {};
+    chainRuns.set(store, runs);
+  }
+  const r = runs;
+  if (!r.current) {
+    r.current = chainAll(store).finally(() => {
+      r.current = undefined;
+    });
+    return r.current;
+  }
+  r.next ??= r.current
+    .catch(() => undefined)
+    .then(() => {
+      r.next = undefined;
+      return chainStaged(store);
+    });
+  return r.next;
+}
+
+async function chainAll(store: BotStore): Promise<void> {
+  for (;;) {
+    // Read without the lock first: when another process has chained everything, no lock is taken.
+    if ((await store.query('SELECT stage_key FROM ledger_staged LIMIT 1')).length === 0) return;
+    const chained = await store.transaction(async (tx) => {
+      await tx.lock(CHAIN_LOCK);
+      const rows = await tx.query<StagedRow>(
+        `DELETE FROM ledger_staged WHERE stage_key IN
+           (SELECT stage_key FROM ledger_staged ORDER BY stage_key LIMIT ?) RETURNING *`,
+        GROUP_MAX,
+      );
+      rows.sort((a, b) => (a.stage_key < b.stage_key ? -1 : a.stage_key > b.stage_key ? 1 : 0));
+      await insertAfterHead(
+        tx,
+        rows.map((r) => ({
+          at: Number(r.at),
+          guildKey: r.guild_key,
+          kind: r.kind,
+          ref: r.ref,
+          actor: r.actor,
+          amountCents: r.amount_cents === null ? null : Number(r.amount_cents),
+          data: JSON.parse(r.data) as Record<string, unknown>,
+        })),
+      );
+      return rows.length;
+    });
+    if (chained < GROUP_MAX) return;
+  }
+}
+
+/** Every read chains the staged entries first, so it sees every move that has committed. */
 export class Ledger {
   constructor(private readonly store: BotStore) {}
 
@@ -212,6 +329,7 @@ export class Ledger {
   }
 
   async head(): Promise<{ seq: number; hash: string } | undefined> {
+    await chainStaged(this.store);
     const rows = await this.store.query<{ seq: number; hash: string }>(
       'SELECT seq, hash FROM ledger ORDER BY seq DESC LIMIT 1',
     );
@@ -220,6 +338,7 @@ export class Ledger {
 
   /** Walks the chain from the first entry: the first entry whose link, hash or position is wrong is named. */
   async verify(): Promise<VerifyResult> {
+    await chainStaged(this.store);
     let expectedSeq = 1;
     let prev = GENESIS;
     for (;;) {
@@ -251,6 +370,7 @@ export class Ledger {
 
   /** Every entry of these kinds, oldest first (for the daily reconciliation). */
   async allOfKinds(kinds: readonly LedgerKind[]): Promise<LedgerEntry[]> {
+    await chainStaged(this.store);
     const rows = await this.store.query<Row>(
       `SELECT * FROM ledger WHERE kind IN (${kinds.map(() => '?').join(', ')}) ORDER BY seq`,
       ...kinds,
@@ -260,6 +380,7 @@ export class Ledger {
 
   /** Every entry about these refs (placement ids), oldest first. */
   async forRefs(refs: readonly string[]): Promise<LedgerEntry[]> {
+    await chainStaged(this.store);
     const out: LedgerEntry[] = [];
     for (let i = 0; i < refs.length; i += REFS_PER_READ) {
       const chunk = refs.slice(i, i + REFS_PER_READ);
@@ -274,6 +395,7 @@ export class Ledger {
 
   /** The newest entry of one kind about one ref (a session's last balance check), or undefined. */
   async latest(kind: LedgerKind, ref: string): Promise<LedgerEntry | undefined> {
+    await chainStaged(this.store);
     const rows = await this.store.query<Row>(
       'SELECT * FROM ledger WHERE kind = ? AND ref = ? ORDER BY seq DESC LIMIT 1',
       kind,
@@ -284,6 +406,7 @@ export class Ledger {
 
   /** Entries with `from <= at < to` (epoch ms) for one guild, oldest first. */
   async range(guildKey: string, from: number, to: number, limit = 50_000): Promise<LedgerEntry[]> {
+    await chainStaged(this.store);
     const rows = await this.store.query<Row>(
       'SELECT * FROM ledger WHERE guild_key = ? AND at >= ? AND at < ? ORDER BY seq LIMIT ?',
       guildKey,

@@ -170,6 +170,17 @@ export const MIGRATIONS: Migration[] = [
       `CREATE INDEX fund_withdrawals_state ON fund_withdrawals(state)`,
     ],
   },
+  {
+    // Ledger entries written in a bet record's move transaction without the chain's lock, then chained into
+    // `ledger` (and deleted here) in one short transaction under it (decision 1763).
+    version: 8,
+    name: 'staged ledger entries',
+    statements: [
+      `CREATE TABLE ledger_staged (
+         stage_key TEXT PRIMARY KEY, at INTEGER NOT NULL, guild_key TEXT NOT NULL, kind TEXT NOT NULL,
+         ref TEXT NOT NULL, actor TEXT, amount_cents INTEGER, data TEXT NOT NULL)`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);

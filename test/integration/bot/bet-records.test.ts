@@ -140,13 +140,13 @@ describe.each(ENGINES)('bet records on %s', (engine) => {
     await slip('t2');
     const a = await claim('t1');
     if (a.kind !== 'claimed') throw new Error('claim failed');
-    // The ledger table out of reach: the entry's INSERT fails inside the move's transaction.
-    await store.query('ALTER TABLE ledger RENAME TO ledger_away');
+    // The staged entries' table out of reach: the entry's INSERT fails inside the move's transaction.
+    await store.query('ALTER TABLE ledger_staged RENAME TO ledger_staged_away');
     try {
       await expect(records.markRefused(a.record.placementId, { note: 'refused' }, Date.now())).rejects.toThrow();
       await expect(claim('t2')).rejects.toThrow();
     } finally {
-      await store.query('ALTER TABLE ledger_away RENAME TO ledger');
+      await store.query('ALTER TABLE ledger_staged_away RENAME TO ledger_staged');
     }
     expect((await records.get(a.record.placementId))?.state).toBe('sending');
     expect(await records.bySlip('t2')).toBeUndefined();

@@ -2,7 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { canonicalJson, GENESIS, Ledger, type LedgerInput, ledgerCsv } from '../../../src/bot/repos/ledger.js';
+import {
+  canonicalJson,
+  chainStaged,
+  GENESIS,
+  Ledger,
+  type LedgerInput,
+  ledgerCsv,
+  stageInTx,
+} from '../../../src/bot/repos/ledger.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 
@@ -95,5 +103,31 @@ describe.each(ENGINES)('the ledger appended from two processes on %s', (engine) 
     ]);
     expect(new Set(written.map((e) => e.seq)).size).toBe(200);
     expect(await la.verify()).toMatchObject({ ok: true, entries: 200 });
+  });
+
+  it('chains every entry staged by two stores exactly once while both chain at once', async () => {
+    const stageAndChain = (st: BotStore, i: number) =>
+      st.transaction((tx) => stageInTx(tx, [entry(i)])).then(() => chainStaged(st));
+    await Promise.all([
+      ...Array.from({ length: 100 }, (_, i) => stageAndChain(a, i)),
+      ...Array.from({ length: 100 }, (_, i) => stageAndChain(b, 100 + i)),
+    ]);
+    // Each call resolved after its own entry was chained: the chain holds all 200 before any read chains more.
+    const rows = await a.query<{ ref: string }>('SELECT ref FROM ledger ORDER BY seq');
+    expect(new Set(rows.map((r) => r.ref)).size).toBe(200);
+    expect(rows).toHaveLength(200);
+    expect(await a.query('SELECT stage_key FROM ledger_staged')).toEqual([]);
+    expect(await new Ledger(b).verify()).toMatchObject({ ok: true, entries: 200 });
+  });
+
+  it('chains an entry a crash left staged at the next read, once, after the entries chained before it', async () => {
+    const la = new Ledger(a);
+    await la.append(entry(1));
+    // Committed with its move, then the process died before chaining it.
+    await a.transaction((tx) => stageInTx(tx, [entry(2)]));
+    const [found] = await new Ledger(b).forRefs(['p2']);
+    expect(found).toMatchObject({ seq: 2, ref: 'p2', amountCents: 102 });
+    await chainStaged(a);
+    expect(await la.verify()).toMatchObject({ ok: true, entries: 2 });
   });
 });
