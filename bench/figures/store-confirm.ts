@@ -130,12 +130,12 @@ export async function storeConfirm(): Promise<FigureResult[]> {
         note: `PostgreSQL ${cluster.version} on loopback (throwaway cluster, fsync off as for tests) vs SQLite WAL on disk; ${shape}`,
       }),
       figure({
-        name: '11 confirm-path store ops: PostgreSQL 2 processes vs 1',
+        name: '11 confirm-path store ops: PostgreSQL 2 processes vs 1 (information)',
         value: ops('pg2'),
         unit: 'confirms/s',
         baseline: ops('pg1'),
-        target: { on: 'ratio', op: '>=', limit: 1.6 },
-        note: `two bot processes on one database vs one, the server on the same ${availableParallelism()} cores; the machine's CPU was ${busy('pg1')} busy during the one-process runs and ${busy('pg2')} during the two-process runs (load average ${loadavg()[0]?.toFixed(1)} at the end): a second process only adds throughput where the first leaves cores idle; ${shape}`,
+        target: { on: 'ratio', op: '>=', limit: 0 },
+        note: `shown for information: both processes, the database and the load share this machine's cores, so this reads the machine's CPU, not the design; figure 22 measures scale-out with each process in its own CPU allowance (decision 1762); two bot processes on one database vs one, the server on the same ${availableParallelism()} cores; the machine's CPU was ${busy('pg1')} busy during the one-process runs and ${busy('pg2')} during the two-process runs (load average ${loadavg()[0]?.toFixed(1)} at the end): a second process only adds throughput where the first leaves cores idle; ${shape}`,
       }),
       ...(['sqlite', 'pg1', 'pg2'] as const).map((s) =>
         figure({
