@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
 import Keyv from 'keyv';
@@ -18,6 +19,28 @@ import {
 
 /** A leader lease that has not been renewed for this long is free for another process. */
 const LEASE_TTL_MS = 15_000;
+
+/** A leader lease's owner: this machine, this process, and a random part (one per lease run). */
+function localOwner(): string {
+  return `${hostname()}:${process.pid}:${randomUUID()}`;
+}
+
+/**
+ * Whether a lease owner names a process of this machine that no longer runs. Owners written elsewhere, in an
+ * older form, or by a process that still runs (or cannot be asked) are not gone: their lease runs out by itself.
+ */
+export function isGoneLocalOwner(owner: string): boolean {
+  const m = /^(.*):(\d+):[0-9a-f-]{36}$/.exec(owner);
+  if (!m || m[1] !== hostname()) return false;
+  const pid = Number(m[2]);
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
 /** A key lock of a process that died holding it frees itself after this long. */
 const KEY_LOCK_TTL_MS = 30_000;
 
@@ -179,18 +202,26 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
       query,
       dialect: sqliteDialect,
       lease: (name) => {
-        const owner = randomUUID();
+        const owner = localOwner();
         return {
           async tryAcquire() {
             const t = now();
+            // A holder that was a process on this machine and no longer runs (killed, crashed) frees its lease
+            // at once: a SQLite file is one machine's, so its processes can be asked (decision 1790).
+            const [held] = await query<{ owner: string; lease_until: number }>(
+              'SELECT owner, lease_until FROM leases WHERE name = ?',
+              `leader:${name}`,
+            );
+            const gone = held && Number(held.lease_until) > t && isGoneLocalOwner(held.owner) ? held.owner : '';
             const rows = await query(
               `INSERT INTO leases (name, owner, lease_until) VALUES (?, ?, ?)
                ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
-               WHERE leases.lease_until <= ? OR leases.owner = excluded.owner RETURNING owner`,
+               WHERE leases.lease_until <= ? OR leases.owner = excluded.owner OR leases.owner = ? RETURNING owner`,
               `leader:${name}`,
               owner,
               t + LEASE_TTL_MS,
               t,
+              gone,
             );
             return rows.length === 1;
           },
