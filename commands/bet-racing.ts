@@ -1,7 +1,13 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
-import { postRacingSlip, raceNumberChoices, runnerChoices, trackChoices } from '../src/bot/handlers/racing.js';
+import {
+  postRacingSlip,
+  raceNumberChoices,
+  raceNumberOption,
+  runnerChoices,
+  trackChoices,
+} from '../src/bot/handlers/racing.js';
 import { chooseDay } from '../src/bot/model/dates.js';
 import { resolveTrack, trackDay, trackZone } from '../src/bot/model/tracks.js';
 import { getSettings } from '../src/bot/repos/guild-settings.js';
@@ -13,15 +19,7 @@ export const data = new SlashCommandBuilder()
   .addStringOption((o) =>
     o.setName('track').setDescription('Track, with its race type').setRequired(true).setAutocomplete(true),
   )
-  .addIntegerOption((o) =>
-    o
-      .setName('race')
-      .setDescription("Race number (the track's local day)")
-      .setRequired(true)
-      .setMinValue(1)
-      .setMaxValue(20)
-      .setAutocomplete(true),
-  )
+  .addIntegerOption(raceNumberOption)
   .addStringOption((o) => o.setName('runner').setDescription('The runner').setRequired(true).setAutocomplete(true))
   .addStringOption((o) =>
     o

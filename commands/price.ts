@@ -11,7 +11,7 @@ import {
 import type { Command } from '../src/bot/discord/command.js';
 import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { ownerOf } from '../src/bot/discord/refs.js';
-import { raceBoard, raceDay, raceNumberChoices } from '../src/bot/handlers/racing.js';
+import { raceBoard, raceDay, raceNumberChoices, raceNumberOption } from '../src/bot/handlers/racing.js';
 import { bettable } from '../src/bot/model/markets.js';
 import { KNOWN_TRACKS, RACE_TYPES, resolveTrack, trackValue } from '../src/bot/model/tracks.js';
 import { priceView } from '../src/bot/views/desk.js';
@@ -38,15 +38,7 @@ export const data = new SlashCommandBuilder()
       .addStringOption((o) =>
         o.setName('track').setDescription('Track, e.g. Flemington').setRequired(true).setAutocomplete(true),
       )
-      .addIntegerOption((o) =>
-        o
-          .setName('race')
-          .setDescription("Race number (the track's local day)")
-          .setRequired(true)
-          .setMinValue(1)
-          .setMaxValue(20)
-          .setAutocomplete(true),
-      )
+      .addIntegerOption(raceNumberOption)
       .addStringOption((o) =>
         o.setName('date').setDescription("today, tomorrow or YYYY-MM-DD, the track's local day (default today)"),
       )

@@ -5,6 +5,7 @@ import {
   MessageFlags,
   ModalBuilder,
   type ModalSubmitInteraction,
+  type SlashCommandIntegerOption,
   TextInputBuilder,
   TextInputStyle,
 } from 'discord.js';
@@ -97,6 +98,17 @@ export async function raceDay(
 ): Promise<DayChoice> {
   const settings = await getSettings(ctx.store, guildId);
   return chooseDay(date, ctx.now(), trackZone(track, settings.timezone));
+}
+
+/** The `race` option of a race command (/price racing, /bet-racing): a number of the track's local day. */
+export function raceNumberOption(o: SlashCommandIntegerOption): SlashCommandIntegerOption {
+  return o
+    .setName('race')
+    .setDescription("Race number (the track's local day)")
+    .setRequired(true)
+    .setMinValue(1)
+    .setMaxValue(20)
+    .setAutocomplete(true);
 }
 
 /** The race-number choices of a race command: the track's meeting on the day `raceDay` reads. */

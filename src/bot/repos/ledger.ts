@@ -49,8 +49,8 @@ export interface LedgerEntry extends LedgerInput {
   hash: string;
 }
 
-interface Row extends Record<string, unknown> {
-  seq: number;
+/** The columns of an entry before it is chained (a staged row has them too). */
+interface InputRow extends Record<string, unknown> {
   at: number;
   guild_key: string;
   kind: LedgerKind;
@@ -58,6 +58,10 @@ interface Row extends Record<string, unknown> {
   actor: string | null;
   amount_cents: number | null;
   data: string;
+}
+
+interface Row extends InputRow {
+  seq: number;
   prev_hash: string;
   hash: string;
 }
@@ -94,8 +98,7 @@ export function entryHash(e: Omit<LedgerEntry, 'hash'>): string {
     .digest('hex');
 }
 
-const toEntry = (r: Row): LedgerEntry => ({
-  seq: Number(r.seq),
+const toInput = (r: InputRow): LedgerInput => ({
   at: Number(r.at),
   guildKey: r.guild_key,
   kind: r.kind,
@@ -103,6 +106,11 @@ const toEntry = (r: Row): LedgerEntry => ({
   actor: r.actor,
   amountCents: r.amount_cents === null ? null : Number(r.amount_cents),
   data: JSON.parse(r.data) as Record<string, unknown>,
+});
+
+const toEntry = (r: Row): LedgerEntry => ({
+  ...toInput(r),
+  seq: Number(r.seq),
   prevHash: r.prev_hash,
   hash: r.hash,
 });
@@ -177,15 +185,8 @@ async function insertAfterHead(tx: Tx, inputs: readonly LedgerInput[]): Promise<
   return entries;
 }
 
-interface StagedRow extends Record<string, unknown> {
+interface StagedRow extends InputRow {
   stage_key: string;
-  at: number;
-  guild_key: string;
-  kind: LedgerKind;
-  ref: string;
-  actor: string | null;
-  amount_cents: number | null;
-  data: string;
 }
 
 /** Orders a process's staged entries: the entry's time, then a count kept by this process. */
@@ -266,18 +267,7 @@ async function chainAll(store: BotStore): Promise<void> {
         GROUP_MAX,
       );
       rows.sort((a, b) => (a.stage_key < b.stage_key ? -1 : a.stage_key > b.stage_key ? 1 : 0));
-      await insertAfterHead(
-        tx,
-        rows.map((r) => ({
-          at: Number(r.at),
-          guildKey: r.guild_key,
-          kind: r.kind,
-          ref: r.ref,
-          actor: r.actor,
-          amountCents: r.amount_cents === null ? null : Number(r.amount_cents),
-          data: JSON.parse(r.data) as Record<string, unknown>,
-        })),
-      );
+      await insertAfterHead(tx, rows.map(toInput));
       return rows.length;
     });
     if (chained < GROUP_MAX) return;
