@@ -9,7 +9,7 @@ import { freePort } from '../../src/bot/config/free-port.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 import { FIXTURE_IDS, type LocalMessage } from '../../src/local-discord/index.js';
 import { type BetPick, betPicks } from '../lib/bet-picks.js';
-import { betIdOf, watchCompletions } from '../lib/completion-watch.js';
+import { betIdOf, type Completion, watchCompletions } from '../lib/completion-watch.js';
 import { type FigureResult, figure } from '../lib/figure.js';
 import { SANDBOX_KEY, startStack } from '../lib/stack.js';
 import { percentile } from '../lib/stats.js';
@@ -36,6 +36,36 @@ function confirmButton(messages: LocalMessage[]): { message: APIMessage; customI
     }
   }
   return undefined;
+}
+
+/**
+ * Runs `bet` for BETS picks, WORKERS at a time, then waits for every placed bet's receipt edit: each receipt's
+ * time from the sandbox finishing the bookmaker work to the local Discord applying the edit.
+ */
+async function runBets(
+  picks: BetPick[],
+  bet: (pick: BetPick) => Promise<void>,
+  completions: Map<string, Completion>,
+  edited: Map<string, number>,
+): Promise<{ ms: number[]; placed: number }> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: WORKERS }, async () => {
+      for (let i = next++; i < BETS; i = next++) await bet(picks[i % picks.length]!);
+    }),
+  );
+  const placedIds = () =>
+    [...completions.values()].flatMap((c) => {
+      const id = betIdOf(c.result);
+      return id ? [{ id, at: c.at }] : [];
+    });
+  await waitFor(() => placedIds().every((p) => edited.has(p.id)), 30_000, 'every receipt edit').catch(() => undefined);
+  const placed = placedIds();
+  const ms = placed.flatMap((p) => {
+    const at = edited.get(p.id);
+    return at === undefined ? [] : [at - p.at];
+  });
+  return { ms, placed: placed.length };
 }
 
 async function measurePath(webhook: boolean): Promise<PathResult> {
@@ -88,26 +118,8 @@ async function measurePath(webhook: boolean): Promise<PathResult> {
       clicked++;
     };
     let clicked = 0;
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: WORKERS }, async () => {
-        for (let i = next++; i < BETS; i = next++) await bet(picks[i % picks.length]!);
-      }),
-    );
-    const placedIds = () =>
-      [...completions.values()].flatMap((c) => {
-        const id = betIdOf(c.result);
-        return id ? [{ id, at: c.at }] : [];
-      });
-    await waitFor(() => placedIds().every((p) => edited.has(p.id)), 30_000, 'every receipt edit').catch(
-      () => undefined,
-    );
-    const placed = placedIds();
-    const ms = placed.flatMap((p) => {
-      const at = edited.get(p.id);
-      return at === undefined ? [] : [at - p.at];
-    });
-    return { ms, placed: placed.length, attempted: BETS, confirmed: clicked, slipFailures };
+    const ms = await runBets(picks, bet, completions, edited);
+    return { ...ms, attempted: BETS, confirmed: clicked, slipFailures };
   } finally {
     await stack.close();
   }
@@ -181,27 +193,9 @@ async function measureFloor(): Promise<PathResult> {
         failures.push(String((err as Error).message).slice(0, 160));
       }
     };
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: WORKERS }, async () => {
-        for (let i = next++; i < BETS; i = next++) await bet(picks[i % picks.length]!);
-      }),
-    );
-    const placedIds = () =>
-      [...completions.values()].flatMap((c) => {
-        const id = betIdOf(c.result);
-        return id ? [{ id, at: c.at }] : [];
-      });
-    await waitFor(() => placedIds().every((p) => edited.has(p.id)), 30_000, 'every receipt edit').catch(
-      () => undefined,
-    );
+    const ms = await runBets(picks, bet, completions, edited);
     await Promise.allSettled(edits);
-    const placed = placedIds();
-    const ms = placed.flatMap((p) => {
-      const at = edited.get(p.id);
-      return at === undefined ? [] : [at - p.at];
-    });
-    return { ms, placed: placed.length, attempted: BETS, confirmed: sent, slipFailures: failures };
+    return { ...ms, attempted: BETS, confirmed: sent, slipFailures: failures };
   } finally {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await client.close();
