@@ -55,6 +55,12 @@ export class BetResults {
     const placementId = job.context.placementId;
     if (placementId === undefined) return this.#applyLegacy(job, outcome);
     const now = this.d.now();
+    // The slip's edit is queued as soon as the move commits, before its ledger entry is chained.
+    let shown = false;
+    const show = async (record: BetRecord) => {
+      shown = true;
+      await this.show(record);
+    };
     let moved: BetRecord | undefined;
     if (outcome.status === 'completed') {
       const receipt = betOutcomeOf(outcome.result);
@@ -68,28 +74,31 @@ export class BetResults {
             ...takenForLess(job.context.slip, receipt),
           },
           now,
+          show,
         );
       } else if (!receipt.unreadable) {
         moved = await this.d.records.markRefused(
           placementId,
           { note: receipt.message ?? 'the bookmaker refused the bet', correlationId: job.correlationId },
           now,
+          show,
         );
       } else {
         this.d.logger.warn('bet result of an unexpected shape; the bet is checked against the book instead', {
           correlationId: job.correlationId,
         });
-        moved = await this.d.records.markResultUnknown(placementId, { note: 'unreadable result' }, now);
+        moved = await this.d.records.markResultUnknown(placementId, { note: 'unreadable result' }, now, show);
       }
     } else {
       moved = await this.d.records.markResultUnknown(
         placementId,
         { note: `the gateway reported the job as ${outcome.status}` },
         now,
+        show,
       );
     }
     const record = moved ?? (await this.d.records.get(placementId));
-    if (record) await this.show(record);
+    if (record && !shown) await this.show(record);
     // Evidence is secondary to the bet: a failure to record it is logged, never a reason to handle the result again.
     if (record) {
       await this.d.accounts
