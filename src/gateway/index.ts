@@ -1,4 +1,5 @@
 export { APIPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
+export { type AmbiguousReason, type GuardedCard, guardCardIds, type IdClash } from './card-ids.js';
 export { GatewayClient, type GatewayClientOptions } from './client.js';
 export { errorFromResponse } from './error-map.js';
 export * from './errors.js';
