@@ -18,7 +18,14 @@ export {
   type QueuedInfo,
   type ReadLane,
 } from './markets-limiter.js';
-export { type BetOutcome, betOutcomeOf, type PlacedBet, type UnplacedBet } from './receipts.js';
+export {
+  type BetOutcome,
+  betOutcomeOf,
+  type PlacedBet,
+  type PlacedSelection,
+  placedSelectionOf,
+  type UnplacedBet,
+} from './receipts.js';
 export type { RequestOptions } from './request-options.js';
 export type { PromoJobHandle } from './resources/account-promos.js';
 export { type EventsPageQuery, EventsPager, type EventsPagerOptions } from './resources/events.js';

@@ -435,7 +435,7 @@ export class BetRecordRepo {
    */
   markPlaced(
     placementId: string,
-    set: Pick<MoveFields, 'betId' | 'odds'> & Partial<Pick<MoveFields, 'correlationId' | 'stakeCents'>>,
+    set: Pick<MoveFields, 'betId' | 'odds'> & Partial<Pick<MoveFields, 'correlationId' | 'stakeCents' | 'note'>>,
     now: number,
   ) {
     return this.#apply(placementId, 'markPlaced', set, now);

@@ -189,6 +189,7 @@ describe('placing by market_ref places that row (issue 36)', () => {
       expect(result.success, `${kind}: ${result.error}`).toBe(true);
       expect(result.selection, kind).toBe(shown?.label);
       expect(result.market, kind).toBe(picks.get(kind)?.market);
+      expect(result.line, kind).toBe(shown?.line);
       expect(Math.abs(result.odds - (shown?.odds as number)) / (shown?.odds as number), kind).toBeLessThan(0.05);
     }
   }, 120_000);
