@@ -12,15 +12,18 @@ import { until } from '../support/wait.js';
 let desk: Desk<RunningBot>;
 let sel: BettableSelection & { line: number };
 
-/** A bookie_a handicap row (with its line) of the event pickEvent finds. */
+/** A bookie_a handicap row (with its line) of one of the first events pickEvent finds. */
 async function handicapRow(): Promise<BettableSelection & { line: number }> {
-  const base = await pickEvent(desk, 'nba');
   const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
   try {
-    const card = await client.markets.get({ epk: base.epk, bookie: 'bookie_a', market: 'line' });
-    const row = card.markets[0]?.selections.find((s) => s.bettable && s.market_ref && typeof s.line === 'number');
-    if (!row?.market_ref || typeof row.line !== 'number') throw new Error('no bettable line row on the card');
-    return { ...base, market: 'line', marketRef: row.market_ref, label: row.label, line: row.line };
+    for (let skip = 0; skip < 5; skip++) {
+      const base = await pickEvent(desk, 'nba', skip);
+      const card = await client.markets.get({ epk: base.epk, bookie: 'bookie_a', market: 'line' });
+      const row = card.markets[0]?.selections.find((s) => s.bettable && s.market_ref && typeof s.line === 'number');
+      if (row?.market_ref && typeof row.line === 'number')
+        return { ...base, market: 'line', marketRef: row.market_ref, label: row.label, line: row.line };
+    }
+    throw new Error('no bettable line row on the first five nba cards');
   } finally {
     await client.close();
   }
