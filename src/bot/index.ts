@@ -262,7 +262,7 @@ function buildServices(
     accepts: (correlationId, outcome) => outcomeAccepted(store, outcome, correlationId, logger, now()),
   });
   stops.push(() => tracker.stop());
-  const catalog = new Catalog(gateway, store);
+  const catalog = new Catalog(gateway, store, { logger });
   const callbackUrl = callbackUrlOf(config);
   const records = new BetRecordRepo(store, (m) => METRICS.betTransitions.inc(m));
   const slips = new SlipRepo(store);

@@ -1,6 +1,9 @@
-import { betOutcomeOf, type JobOutcome } from '../../gateway/index.js';
+import { betOutcomeOf, type JobOutcome, placedSelectionOf } from '../../gateway/index.js';
 import type { Logger } from '../config/logger.js';
+import { COLOUR } from '../model/colours.js';
 import { RANK } from '../model/edit-rank.js';
+import { fitView } from '../model/limits.js';
+import { placedOther, placedOtherNote } from '../model/placed-other.js';
 import type { SlipPayload } from '../model/slip-rules.js';
 import type { BetRecord, BetRecordRepo } from '../repos/bet-records.js';
 import type { JobRecord } from '../repos/jobs.js';
@@ -65,6 +68,9 @@ export class BetResults {
     if (outcome.status === 'completed') {
       const receipt = betOutcomeOf(outcome.result);
       if (receipt.placed) {
+        // The bet stands whatever was placed (it is the book's), but another selection than the slip's is never
+        // passed over: the placement's ledger entry names it, and the member is told (issue 36).
+        const other = placedOther(job.context.slip, placedSelectionOf(outcome.result));
         moved = await this.d.records.markPlaced(
           placementId,
           {
@@ -72,10 +78,12 @@ export class BetResults {
             odds: receipt.odds ?? job.context.odds,
             correlationId: job.correlationId,
             ...takenForLess(job.context.slip, receipt),
+            ...(other ? { note: placedOtherNote(other) } : {}),
           },
           now,
           show,
         );
+        if (moved && other) await this.#tellPlacedOther(moved, other);
       } else if (!receipt.unreadable) {
         moved = await this.d.records.markRefused(
           placementId,
@@ -105,6 +113,29 @@ export class BetResults {
         ?.betResult(record, outcome)
         .catch((err) => this.d.logger.warn('recording account evidence failed', { placementId, err }));
     }
+  }
+
+  /** The notice of a bet placed on another selection than its slip's: once per record (outbox key), loud. */
+  async #tellPlacedOther(record: BetRecord, other: string): Promise<void> {
+    this.d.logger.error('the gateway placed another selection than the slip showed', {
+      placementId: record.placementId,
+      betId: record.betId,
+      marketRef: record.payload.marketRef,
+      what: other,
+    });
+    await this.d.outbox.create(`placed-other:${record.placementId}`, record.channelId, {
+      ...fitView({
+        content: `<@${record.userId}> ⚠️ Your bet ${record.betId ?? ''} was placed, but not as your slip showed: ${other}. It is recorded in the ledger as placed that way; check it with the book before betting again.`,
+        embeds: [
+          {
+            title: '⚠️ Placed selection differs from the slip',
+            description: `Slip: ${record.payload.eventName} · ${record.payload.bookie}. ${other}.`,
+            color: COLOUR.refused,
+          },
+        ],
+        components: [],
+      }),
+    });
   }
 
   /** Jobs recorded before bet records existed carry no placement id: show their result as before. */

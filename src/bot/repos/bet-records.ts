@@ -441,7 +441,7 @@ export class BetRecordRepo {
    */
   markPlaced(
     placementId: string,
-    set: Pick<MoveFields, 'betId' | 'odds'> & Partial<Pick<MoveFields, 'correlationId' | 'stakeCents'>>,
+    set: Pick<MoveFields, 'betId' | 'odds'> & Partial<Pick<MoveFields, 'correlationId' | 'stakeCents' | 'note'>>,
     now: number,
     onCommitted?: OnCommitted,
   ) {
