@@ -104,6 +104,8 @@ function stageModules() {
  * `bindings`).
  */
 const NOT_AT_RUN_TIME = { '': ['tsx'], sqlite3: ['node-gyp', 'prebuild-install', 'tar', 'node-addon-api'] };
+/** Packages' own test suites and CI settings (thread-stream ships its tests, for one). */
+const PACKAGE_TESTS = /^(test|tests|__tests__|\.github)$/;
 /** Files no running program reads: type declarations, source maps, TypeScript sources and documentation. */
 const NOT_RUN = /\.(d\.[cm]?ts|map|ts|cts|mts|md|markdown)$/i;
 
@@ -157,9 +159,15 @@ function pruneModules(modules) {
   };
   scan(modules);
   for (let i = 0; i < installed.length; i++) scan(join(installed[i], 'node_modules'));
-  for (const dir of installed) if (!keep.has(dir)) rmSync(dir, { recursive: true, force: true });
+  // @types packages hold only declarations (a dependency's dependency on @types/node, for one).
+  for (const dir of installed) {
+    if (!keep.has(dir) || /[\\/]@types[\\/]/.test(dir)) rmSync(dir, { recursive: true, force: true });
+  }
   for (const e of readdirSync(modules, { withFileTypes: true, recursive: true })) {
-    if (e.isFile() && NOT_RUN.test(e.name)) rmSync(join(e.parentPath, e.name));
+    const path = join(e.parentPath, e.name);
+    if (!existsSync(path)) continue; // inside a folder removed a moment ago
+    if (e.isDirectory() && PACKAGE_TESTS.test(e.name)) rmSync(path, { recursive: true, force: true });
+    else if (e.isFile() && (NOT_RUN.test(e.name) || /\.(test|spec)\.[cm]?js$/.test(e.name))) rmSync(path);
   }
   for (const e of readdirSync(modules, { withFileTypes: true })) {
     if (e.isDirectory() && e.name.startsWith('@') && readdirSync(join(modules, e.name)).length === 0) {
