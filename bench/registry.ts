@@ -5,6 +5,7 @@ import { cardBurstBot } from './figures/card-burst-bot.js';
 import { cardBurstClient } from './figures/card-burst-client.js';
 import { clientOverhead } from './figures/client-overhead.js';
 import { compareTime } from './figures/compare-time.js';
+import { containerImage, IMAGE_READY_TARGET, IMAGE_SIZE_TARGET } from './figures/container-image.js';
 import { fairPriceCard } from './figures/fair-price-card.js';
 import { fundMeAck } from './figures/fund-me-ack.js';
 import { fundStrike } from './figures/fund-strike.js';
@@ -275,5 +276,13 @@ export const FIGURES: FigureSpec[] = [
     id: 25,
     rows: [{ name: '25 npm start to the address, nothing changed', unit: 'ms', target: START_TARGET }],
     run: startUnchanged,
+  },
+  {
+    id: 26,
+    rows: [
+      { name: '26 container image size', unit: 'MB', target: IMAGE_SIZE_TARGET },
+      { name: '26 container start to ready, warm store', unit: 'ms', target: IMAGE_READY_TARGET },
+    ],
+    run: containerImage,
   },
 ];

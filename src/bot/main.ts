@@ -110,6 +110,8 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
     const playground = await startPlayground({
       ld,
       port: parsedPort.data,
+      // Loopback unless asked: a container publishes the page with PLAYGROUND_HOST=0.0.0.0.
+      ...(env.PLAYGROUND_HOST?.trim() ? { host: env.PLAYGROUND_HOST.trim() } : {}),
       ...(sandboxUrl ? { sandboxUrl } : {}),
       ...(clock ? { onSandboxClock: (reading: SandboxClockReading) => clock.take(reading) } : {}),
       // "Settle started events" shows the settlements at once: the watcher reads them now, not at its next look.
