@@ -53,6 +53,22 @@ describe('desk commands through the local Discord', () => {
     expect(text(reply)).toMatch(/No session for .*bookie_zzz.*bookie_a/);
   });
 
+  it('/bet offers books after a stake typed earlier in the line, as the box sends it (text, not a number)', async () => {
+    const { ld } = desk;
+    const books = (await ld.autocomplete({
+      user: ld.users.bettor,
+      channelId: ld.channelIds.bets,
+      name: 'bet',
+      options: [
+        { name: 'event', value: event.event_id },
+        { name: 'stake', value: '30' },
+        { name: 'bookie', value: '' },
+      ],
+      focused: 'bookie',
+    })) as Array<{ value: string }>;
+    expect(books.map((b) => b.value)).toContain('bookie_a');
+  });
+
   it('/price sports price-checks one selection chosen through autocomplete', async () => {
     const { ld } = desk;
     const base = { user: ld.users.bettor, channelId: ld.channelIds.bets, name: 'price', subcommand: 'sports' };

@@ -325,7 +325,7 @@ async function updateSuggestions(retry = 0) {
   // Stale items must not be taken by Enter while the bot is asked; Discord shows "Loading options" too.
   showSuggestions([], -1);
   setHint('Loading options…', 'info');
-  const partial = partialOptions(text, commands(), app.picked);
+  const partial = partialOptions(text, commands(), app.picked, lookups());
   try {
     const { choices } = await api('/api/autocomplete', {
       name: partial.name,
@@ -380,6 +380,8 @@ async function send() {
     ui.input.value = '';
     app.picked = {};
     showSuggestions([], -1);
+    // What the line said about itself (an error, "No matching options.") is gone with the line.
+    setHint('');
   } catch (err) {
     setHint(err.message);
   }
