@@ -8,6 +8,7 @@ import {
   type SlashCommandNumberOption,
 } from 'discord.js';
 import { SetBank, setBankOf } from '../src/bot/betting/bank.js';
+import { sessionsForChoices } from '../src/bot/catalog/choices.js';
 import type { BotContext } from '../src/bot/context.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
@@ -480,7 +481,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
 
 export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {
   const focused = interaction.options.getFocused(true);
-  const sessions = (await ctx.catalog.peekSessions()) ?? [];
+  const sessions = await sessionsForChoices(ctx);
   if (focused.name === 'bookie') {
     const books = [...new Set(sessions.map((s) => s.bookie))].sort();
     return respondChoices(
