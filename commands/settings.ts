@@ -471,10 +471,16 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   const run = SUBCOMMANDS[sub] ?? SUBCOMMANDS.show!;
   const outcome = await run({ interaction, ctx, guildId, settings });
   if ('refuse' in outcome) return replyEphemeral(interaction, outcome.refuse);
-  const view = settingsView(outcome.settings, {
-    perBet: ctx.config.tunables.defaultMaxStakePerBet,
-    perDay: ctx.config.tunables.defaultMaxStakePerDay,
-  });
+  // The bank slips size from now: with a fund holding money, its NAV at the last strike, not the set one.
+  const bank = await ctx.bank.bankFor(guildId);
+  const view = settingsView(
+    outcome.settings,
+    {
+      perBet: ctx.config.tunables.defaultMaxStakePerBet,
+      perDay: ctx.config.tunables.defaultMaxStakePerDay,
+    },
+    bank,
+  );
   const content = sub === 'show' ? '' : outcome.warning ? `Saved. ${outcome.warning}` : 'Saved.';
   await interaction.editReply({ content, embeds: view.embeds, components: [] });
 };

@@ -94,4 +94,4 @@ function build() {
 }
 
 if (!existsSync(STAMP) || statSync(STAMP).mtimeMs < sourcesNewest()) build();
-else say('dist/ is up to date: nothing to build.');
+else say('dist/ is up to date: nothing to build. Loading the desk…');
