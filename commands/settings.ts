@@ -338,7 +338,7 @@ const session = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Out
     }
     // Saved all the same (it may be started later), but said plainly: bets on it are refused until then.
     if (!s.active) {
-      warning = `⚠️ Session ${sessionId.slice(0, 60)} is inactive: bets on ${bookie} are refused until it is started. See /sessions.`;
+      warning = `⚠️ ${s.username} (session …${sessionId.slice(-4)}) is inactive: bets on ${bookie} are refused until it is started. See /sessions.`;
     }
   } else if (!sessions.some((s) => s.bookie === bookie)) {
     return { refuse: `No session for "${bookie}" on this desk. See /sessions.` };
@@ -473,6 +473,11 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   if ('refuse' in outcome) return replyEphemeral(interaction, outcome.refuse);
   // The bank slips size from now: with a fund holding money, its NAV at the last strike, not the set one.
   const bank = await ctx.bank.bankFor(guildId);
+  const listed = Object.keys(outcome.settings.sessions).length > 0 ? await sessionsForChoices(ctx) : [];
+  const sessionLabel = (id: string) => {
+    const s = listed.find((x) => x.session_id === id);
+    return s ? `${s.username} (session …${id.slice(-4)}${s.active ? '' : ', inactive'})` : `session …${id.slice(-4)}`;
+  };
   const view = settingsView(
     outcome.settings,
     {
@@ -480,6 +485,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
       perDay: ctx.config.tunables.defaultMaxStakePerDay,
     },
     bank,
+    sessionLabel,
   );
   const content = sub === 'show' ? '' : outcome.warning ? `Saved. ${outcome.warning}` : 'Saved.';
   await interaction.editReply({ content, embeds: view.embeds, components: [] });

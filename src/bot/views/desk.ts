@@ -16,13 +16,18 @@ const field = (name: string, value: string, inline = false): APIEmbedField => ({
   inline,
 });
 
+/** A session as people read it: its account at the book and the end of its id, never the whole UUID. */
+export function sessionName(s: { session_id: string; username?: string | null }): string {
+  return `${s.username || 'unnamed account'} (session …${s.session_id.slice(-4)})`;
+}
+
 export function sessionsView(sessions: Session[]): MessageView {
   const rows = sessions
     .slice(0, LIMITS.embedFields)
     .map((s) =>
       field(
-        `${s.bookie} · ${s.session_id}`,
-        `${s.active ? '🟢 active' : '⚪ inactive'}${s.username ? ` · ${s.username}` : ''}${s.pc_id ? ` · ${s.pc_id}` : ''}`,
+        `${s.bookie} · ${sessionName(s)}`,
+        `${s.active ? '🟢 active' : '⚪ inactive'}${s.pc_id ? ` · ${s.pc_id}` : ''}`,
       ),
     );
   return fitView({
@@ -55,7 +60,7 @@ export function balancesView(rows: Array<{ session: Session; balance?: BalanceRe
           .slice(0, LIMITS.embedFields)
           .map(({ session, balance, error }) =>
             field(
-              `${session.bookie} · ${session.session_id}`,
+              `${session.bookie} · ${sessionName(session)}`,
               balance
                 ? `**${formatMoney(balance.balance)}** total · ${formatMoney(balance.withdrawable_balance ?? 0)} withdrawable · ${formatMoney(balance.bonus_balance ?? 0)} bonus${balance.retrieved_at ? ` · as of <t:${Math.floor(Date.parse(balance.retrieved_at) / 1000)}:R>` : ''}`
                 : `unavailable: ${error ?? 'unknown error'}`,
@@ -94,7 +99,7 @@ export function jobsView(jobs: JobRecord[]): MessageView {
             ? `${ctx.slip.selectionLabel ?? ''} · ${formatMoney(ctx.slip.stake ?? 0)} · ${ctx.slip.bookie ?? ''}`
             : j.kind;
           return field(
-            `${j.kind} · ${j.correlationId}`,
+            `${j.kind} · job …${j.correlationId.slice(-8)}`,
             `${STATE[j.state] ?? j.state} · ${outcomeText(j)}\n${what} · <t:${Math.floor(j.createdAt / 1000)}:R>`,
           );
         }),
@@ -120,6 +125,8 @@ export function settingsView(
   s: GuildSettings,
   defaults: { perBet: number; perDay: number },
   bank: BankInUse | null = setBank(s),
+  /** How a chosen session is named: its account (e.g. "alpha_b"), not its UUID. */
+  sessionLabel: (sessionId: string) => string = (id) => `session …${id.slice(-4)}`,
 ): MessageView {
   const sessions = Object.entries(s.sessions);
   return fitView({
@@ -164,7 +171,7 @@ export function settingsView(
             'Sessions by book',
             sessions.length === 0
               ? 'first active session of each book'
-              : sessions.map(([b, id]) => `${b}: ${id}`).join('\n'),
+              : sessions.map(([b, id]) => `${b}: ${sessionLabel(id)}`).join('\n'),
           ),
           field(
             'Fund',
