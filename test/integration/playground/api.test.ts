@@ -77,7 +77,7 @@ describe('the playground API over the local Discord', () => {
     expect(state.roles).toEqual(
       [...ld.roles].sort((a, b) => b.position - a.position).map((r) => ({ id: r.id, name: r.name })),
     );
-    expect(state.roles.map((r) => r.name)).toEqual(['Syndicate Desk', 'Admin', 'Bettor', '@everyone']);
+    expect(state.roles.map((r) => r.name)).toEqual(['Syndicate Desk', 'Admin', 'Treasurer', 'Bettor', '@everyone']);
   });
 
   it("gives each persona's guild permissions, so the page hides commands they lack (Manage Server: 32)", async () => {
