@@ -4,6 +4,7 @@ import { chartOf, profitCurve } from '../src/bot/analytics/series.js';
 import { DEFAULT_SKILL_MIN_BETS, skillOf } from '../src/bot/analytics/skill.js';
 import { analyticsSource } from '../src/bot/analytics/source.js';
 import { edgeAtPlacement, stakeDiscipline } from '../src/bot/analytics/staking.js';
+import { sessionsForChoices } from '../src/bot/catalog/choices.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { matchText, respondChoices } from '../src/bot/discord/interact.js';
 import { STATS_CHART_FILE, statsView } from '../src/bot/views/stats.js';
@@ -79,7 +80,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
 
 export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {
   const typed = interaction.options.getFocused();
-  const sessions = (await ctx.catalog.peekSessions()) ?? [];
+  const sessions = await sessionsForChoices(ctx);
   const books = [...new Set(sessions.map((s) => s.bookie))].sort();
   await respondChoices(
     interaction,
