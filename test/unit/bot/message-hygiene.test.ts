@@ -2,6 +2,7 @@
 // for support, an HTTP path or an unformatted amount (issue 32): every desk view, built from fixtures shaped like
 // the sandbox's (its session ids are UUIDs, amounts reach the thousands).
 import { describe, expect, it } from 'vitest';
+import { skillOf } from '../../../src/bot/analytics/skill.js';
 import type { MessageView } from '../../../src/bot/model/limits.js';
 import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
 import type { GuildSettings } from '../../../src/bot/repos/guild-settings.js';
@@ -224,6 +225,22 @@ const VIEWS: Record<string, () => MessageView> = {
           {
             member: BEN,
             clv: { meanClv: 0.031, meanLogClv: 0.03, beatCloseRate: 0.6, withClose: 40 } as never,
+            skill: skillOf(
+              Array.from({ length: 40 }, (_, i) => ({
+                betId: `b${i}`,
+                member: BEN,
+                book: 'bookie_a',
+                session: 's1',
+                sport: 'basketball_nba',
+                placedAt: 0,
+                stakeCents: 1_000,
+                oddsTaken: 2 + (i % 5) / 50,
+                status: 'lost' as const,
+                returnCents: 0,
+                closeOdds: 2,
+                closeMarket: null,
+              })),
+            ),
             profitCents: 160_000,
           },
         ],
