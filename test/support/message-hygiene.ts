@@ -17,7 +17,9 @@ const HTTP_PATH = /\b(?:GET|POST|PUT|PATCH|DELETE)\s+\/|\/v3\/|\/api\/[a-z_]/;
  * A dollar amount as money reads: $1,234.56 or $12.50 (or $5: whole dollars in prose). Flags $1600.00 (no
  * grouping), $1.000000 and $1,600.000000 (more than cents), $12.5.
  */
-const AMOUNT = /\$\d[\d,]*(?:\.\d+)?/g;
+const AMOUNT = /\$\d[\d,]*(?:\.\d+)?(?:\*{0,2} a unit)?/g;
+/** A unit price may carry six decimals, as the fund prices units ("$1.086666 a unit"). */
+const UNIT_PRICE = /^\$\d{1,3}(?:,\d{3})*\.\d{6}\*{0,2} a unit$/;
 const MONEY = /^\$(?:\d{1,3}(?:,\d{3})*)(?:\.\d{2})?$/;
 /** A footer that says it is for support may carry an internal id. */
 const SUPPORT_FOOTER = /^For support:/;
@@ -61,7 +63,9 @@ export function hygieneViolations(view: MessageView): string[] {
     if (!support && RECORD_ID.test(text)) found.push(`${where}: an internal record id (${text})`);
     if (HTTP_PATH.test(text)) found.push(`${where}: an HTTP path (${text})`);
     for (const amount of text.match(AMOUNT) ?? []) {
-      if (!MONEY.test(amount.replace(/[.,]$/, ''))) found.push(`${where}: an unformatted amount ${amount} (${text})`);
+      if (UNIT_PRICE.test(amount)) continue;
+      if (!MONEY.test(amount.replace(/\*{0,2} a unit$/, '').replace(/[.,]$/, '')))
+        found.push(`${where}: an unformatted amount ${amount} (${text})`);
     }
   }
   return found;

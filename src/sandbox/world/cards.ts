@@ -105,7 +105,9 @@ class CardBuilder {
   add(market: string, label: string, tier: Tier, drafts: Draft[], opts: { allUnbettable?: boolean } = {}): void {
     const margin = BOOK_MARGIN[this.bookie];
     const bookIndex = this.bookie === 'bookie_a' ? 0 : this.bookie === 'bookie_b' ? 1 : 2;
-    const rawName = RAW_NAMES[market]?.[bookIndex] ?? label;
+    // A book that says "Total Points" says "Total Goals" on a football match.
+    const named = RAW_NAMES[market]?.[bookIndex];
+    const rawName = named === 'Total Points' && label === 'Total Goals' ? label : (named ?? label);
     const selections = drafts.map((d): CardSelection => {
       const slug = d.slug ?? slugify(d.label);
       const r = this.rng();
@@ -151,6 +153,9 @@ function overUnder(line: number, player: string | null, prefix: string, lean = 0
     },
   ];
 }
+
+/** Sports scored in goals: their totals read "Total Goals" and their margins are a goal or two, not points. */
+const GOAL_SPORTS = new Set(['soccer', 'ice_hockey']);
 
 // Typical totals and line sizes per sport.
 const TOTALS: Record<string, [number, number]> = {
@@ -262,7 +267,8 @@ function fixtureCard(b: CardBuilder, seed: number, ev: SportEvent, rng: Rng): vo
     ];
     b.add('line', 'Line', 'popular', lineDrafts(homeLine));
     const mainTotal = halfLine(total + (rng() - 0.5) * spread * 0.3);
-    b.add('total_points', 'Total Points', 'popular', overUnder(mainTotal, null, ''));
+    const goals = GOAL_SPORTS.has(ev.sport);
+    b.add('total_points', goals ? 'Total Goals' : 'Total Points', 'popular', overUnder(mainTotal, null, ''));
     const step = Math.max(0.5, Math.round(spread / 4));
     const alt: Draft[] = [];
     const altLines: Draft[] = [];
@@ -277,7 +283,7 @@ function fixtureCard(b: CardBuilder, seed: number, ev: SportEvent, rng: Rng): vo
           chance: d.outcome?.kind === 'line' && d.outcome.side === 'home' ? 0.5 + k * 0.08 : 0.5 - k * 0.08,
         });
     }
-    b.add('alternate_total_points', 'Alternate Total Points', 'other', alt);
+    b.add('alternate_total_points', goals ? 'Alternate Total Goals' : 'Alternate Total Points', 'other', alt);
     b.add('alternate_line', 'Alternate Line', 'other', altLines);
   }
 
@@ -330,7 +336,7 @@ function fixtureCard(b: CardBuilder, seed: number, ev: SportEvent, rng: Rng): vo
     ]);
   }
   // Bookmaker-specific markets nobody has named yet: compared across books at your peril.
-  const bands = ['1-12', '13+'];
+  const bands = GOAL_SPORTS.has(ev.sport) ? ['1', '2+'] : ['1-12', '13+'];
   const special = `${ev.def.name} Winning Margin (${b.bookLabel})`;
   b.add(
     slugify(special),
@@ -338,7 +344,7 @@ function fixtureCard(b: CardBuilder, seed: number, ev: SportEvent, rng: Rng): vo
     'unmapped',
     teams.flatMap(([team, side]) =>
       bands.map((band, i) => ({
-        label: `${team} ${band}`,
+        label: `${team} by ${band}`,
         chance: (side === 'home' ? p : 1 - p) * (i === 0 ? 0.6 : 0.4),
       })),
     ),
