@@ -129,7 +129,7 @@ export async function containerImage(): Promise<FigureResult[]> {
         if (cpu !== undefined) cpus.push(cpu);
       }
       await podmanOk(['stop', NAME]);
-      await podmanOk(['rm', NAME]);
+      await podmanOk(['rm', '-v', NAME]);
     }
   } finally {
     removeAll({ containers: [NAME], volumes: [VOLUME], secrets: SECRETS });

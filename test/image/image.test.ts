@@ -157,7 +157,7 @@ describe('the image, listed', () => {
         .map((f) => f.replace(/^\.\//, ''))
         .filter(Boolean);
     } finally {
-      podmanRun(['rm', '-f', made]);
+      podmanRun(['rm', '-f', '-v', made]);
       rmSync(dir, { recursive: true, force: true });
     }
     expect(files.length).toBeGreaterThan(1000);
@@ -220,7 +220,7 @@ describe('the image with no token', () => {
     );
     expect(podman(['exec', PLAYGROUND, 'id', '-u'])).toBe('10001');
     expect(podman(['logs', PLAYGROUND])).toContain('Offline playground');
-    await podmanOk(['rm', '-f', '-t', '5', PLAYGROUND]);
+    await podmanOk(['rm', '-f', '-v', '-t', '5', PLAYGROUND]);
   });
 });
 
