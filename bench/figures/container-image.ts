@@ -95,9 +95,13 @@ export async function containerImage(): Promise<FigureResult[]> {
       '--stop-timeout',
       '30',
       '--secret',
-      `${SECRETS[0]},type=env,target=DISCORD_TOKEN`,
+      `${SECRETS[0]},type=mount,target=discord-token,uid=10001,mode=0400`,
       '--secret',
-      `${SECRETS[1]},type=env,target=GATEWAY_API_KEY`,
+      `${SECRETS[1]},type=mount,target=gateway-api-key,uid=10001,mode=0400`,
+      '-e',
+      'DISCORD_TOKEN_FILE=/run/secrets/discord-token',
+      '-e',
+      'GATEWAY_API_KEY_FILE=/run/secrets/gateway-api-key',
       '-e',
       `DISCORD_APP_ID=${ld.applicationId}`,
       '-e',
@@ -125,7 +129,7 @@ export async function containerImage(): Promise<FigureResult[]> {
         if (cpu !== undefined) cpus.push(cpu);
       }
       await podmanOk(['stop', NAME]);
-      await podmanOk(['rm', NAME]);
+      await podmanOk(['rm', '-v', NAME]);
     }
   } finally {
     removeAll({ containers: [NAME], volumes: [VOLUME], secrets: SECRETS });

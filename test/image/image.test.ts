@@ -65,6 +65,8 @@ async function runBot(name: string, extraEnv: Record<string, string> = {}): Prom
     DISCORD_GUILD_ID: ld.guildId,
     DISCORD_API_URL: hostUrl(ld.apiUrl),
     GATEWAY_BASE_URL: hostUrl(sandbox.url),
+    DISCORD_TOKEN_FILE: '/run/secrets/discord-token',
+    GATEWAY_API_KEY_FILE: '/run/secrets/gateway-api-key',
     BOT_PROCESS_ID: 'desk-image',
     SETTLEMENT_INTERVAL_SECONDS: '1',
     ...extraEnv,
@@ -80,10 +82,12 @@ async function runBot(name: string, extraEnv: Record<string, string> = {}): Prom
     '127.0.0.1::8790',
     '-v',
     `${VOLUME}:/data`,
+    // Files only the desk's user reads; the process reads them through DISCORD_TOKEN_FILE and GATEWAY_API_KEY_FILE
+    // (podman shows a type=env secret's value in `podman inspect` once the container has started).
     '--secret',
-    `${TOKEN_SECRET},type=env,target=DISCORD_TOKEN`,
+    `${TOKEN_SECRET},type=mount,target=discord-token,uid=10001,mode=0400`,
     '--secret',
-    `${KEY_SECRET},type=env,target=GATEWAY_API_KEY`,
+    `${KEY_SECRET},type=mount,target=gateway-api-key,uid=10001,mode=0400`,
     // More than DRAIN_GRACE_SECONDS (20): podman's default 10 s would SIGKILL a drain.
     '--stop-timeout',
     '30',
@@ -153,7 +157,7 @@ describe('the image, listed', () => {
         .map((f) => f.replace(/^\.\//, ''))
         .filter(Boolean);
     } finally {
-      podmanRun(['rm', '-f', made]);
+      podmanRun(['rm', '-f', '-v', made]);
       rmSync(dir, { recursive: true, force: true });
     }
     expect(files.length).toBeGreaterThan(1000);
@@ -216,7 +220,7 @@ describe('the image with no token', () => {
     );
     expect(podman(['exec', PLAYGROUND, 'id', '-u'])).toBe('10001');
     expect(podman(['logs', PLAYGROUND])).toContain('Offline playground');
-    await podmanOk(['rm', '-f', '-t', '5', PLAYGROUND]);
+    await podmanOk(['rm', '-f', '-v', '-t', '5', PLAYGROUND]);
   });
 });
 
@@ -253,8 +257,12 @@ describe('the bot on Discord in the image, its store on a volume', () => {
     expect(stoppedIn).toBeLessThan(25_000);
     const logs = podmanRun(['logs', BOT_A]);
     expect(logs.stdout + logs.stderr).toContain('SIGTERM: draining');
-    // Neither secret was ever printed.
-    for (const secret of [ld.token, API_KEY]) expect(logs.stdout + logs.stderr).not.toContain(secret);
+    // Neither secret was ever printed, nor kept in the container's configuration.
+    const inspected = podman(['inspect', BOT_A]);
+    for (const secret of [ld.token, API_KEY]) {
+      expect(logs.stdout + logs.stderr).not.toContain(secret);
+      expect(inspected).not.toContain(secret);
+    }
   }, 60_000);
 
   it('resumes in a second container on the same volume: the bet it never saw placed is settled and told once', async () => {

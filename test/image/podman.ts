@@ -91,7 +91,7 @@ export function publishedPort(container: string, port: number): number {
 
 /** Removes containers, pods, volumes and secrets by name, whatever state they are in. */
 export function removeAll(names: { containers?: string[]; volumes?: string[]; secrets?: string[] }): void {
-  for (const c of names.containers ?? []) podmanRun(['rm', '-f', '-t', '0', c]);
+  for (const c of names.containers ?? []) podmanRun(['rm', '-f', '-v', '-t', '0', c]);
   for (const v of names.volumes ?? []) podmanRun(['volume', 'rm', '-f', v]);
   for (const s of names.secrets ?? []) podmanRun(['secret', 'rm', s]);
 }
