@@ -25,7 +25,13 @@ describe('discord.js logs in to the local Discord', () => {
     expect(bets?.type).toBe(ChannelType.GuildText);
     expect(bets?.name).toBe('bets');
     expect(guild?.channels.cache.get(h.ld.channelIds.results)?.name).toBe('results');
-    expect(guild?.roles.cache.map((r) => r.name).sort()).toEqual(['@everyone', 'Admin', 'Bettor', 'Syndicate Desk']);
+    expect(guild?.roles.cache.map((r) => r.name).sort()).toEqual([
+      '@everyone',
+      'Admin',
+      'Bettor',
+      'Syndicate Desk',
+      'Treasurer',
+    ]);
     const admin = guild?.members.cache.get(h.ld.users.admin.id);
     expect(admin?.permissions.has(PermissionFlagsBits.Administrator)).toBe(true);
     const bettor = guild?.members.cache.get(h.ld.users.bettor.id);
