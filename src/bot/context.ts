@@ -9,7 +9,7 @@ import type { BotConfig } from './config/config.js';
 import type { Logger } from './config/logger.js';
 import type { DiscordPoster } from './discord/poster.js';
 import type { GatewayPort } from './gateway-port.js';
-import type { FundService } from './ledger/fund-service.js';
+import type { FundService } from './fund/fund-service.js';
 import type { BetRecordRepo } from './repos/bet-records.js';
 import type { JobRepo } from './repos/jobs.js';
 import type { Ledger } from './repos/ledger.js';

@@ -27,7 +27,7 @@ import type { GatewayPort } from './gateway-port.js';
 import { COMPONENTS } from './handlers/index.js';
 import { COMPONENT_OWNERS } from './handlers/owners.js';
 import { reconcileYesterday } from './ledger/daily-reconciliation.js';
-import { FundService } from './ledger/fund-service.js';
+import { FundService } from './fund/fund-service.js';
 import { loadCommands } from './loader.js';
 import { BetRecordRepo } from './repos/bet-records.js';
 import { type JobRecord, JobRepo } from './repos/jobs.js';

@@ -4,7 +4,7 @@ import { buttonRoute, type ComponentRoute, modalRoute, selectRoute } from '../di
 import { cardOpen, cardPage, cardPick, marketSelections } from './card.js';
 import { COMPARE_COMPONENTS } from './compare.js';
 import { eventsPage } from './events.js';
-import { fundApprove, fundReject } from './fund.js';
+import { fundApprove, fundReject } from '../fund/handlers.js';
 import { PROMO_COMPONENTS } from './promos.js';
 import { proposalApprove, proposalReject } from './proposal.js';
 import { RACING_COMPONENTS } from './racing.js';

@@ -6,7 +6,7 @@ import { COLOUR } from '../model/colours.js';
 import { dayIn, dayStart } from '../model/dates.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { formatMoney } from '../model/odds.js';
-import { FundRepo } from '../repos/fund.js';
+import { FundRepo } from '../fund/fund-repo.js';
 import { getSettings } from '../repos/guild-settings.js';
 import { Ledger } from '../repos/ledger.js';
 import type { Outbox } from '../results/outbox.js';
@@ -20,7 +20,7 @@ import {
   previousCheck,
   recordBalanceChecks,
 } from './balance-check.js';
-import { matchSessionDeposits, withdrawalStatus } from './fund-service.js';
+import { matchSessionDeposits, withdrawalStatus } from '../fund/fund-service.js';
 
 /** What the day's reconciliation found wrong, each naming the bet. */
 export interface ReconMismatch {

@@ -181,6 +181,24 @@ export const MIGRATIONS: Migration[] = [
          ref TEXT NOT NULL, actor TEXT, amount_cents INTEGER, data TEXT NOT NULL)`,
     ],
   },
+  {
+    // The fund owns named bookmaker accounts (bookie + username), each in at most one fund (decision 1800); a
+    // contribution or cash-out can be cancelled with a reason (decision 1807).
+    version: 9,
+    name: 'fund accounts, cancellation notes',
+    statements: [
+      `CREATE TABLE fund_accounts (
+         bookie TEXT NOT NULL, username TEXT NOT NULL, guild_key TEXT NOT NULL,
+         float_cents INTEGER NOT NULL DEFAULT 0, added_by TEXT NOT NULL, added_at INTEGER NOT NULL,
+         bridge_from INTEGER NOT NULL,
+         PRIMARY KEY (bookie, username))`,
+      `CREATE INDEX fund_accounts_guild ON fund_accounts(guild_key)`,
+      `ALTER TABLE fund_contributions ADD COLUMN note TEXT`,
+      `CREATE TABLE fund_explained (
+         txn_id TEXT NOT NULL, guild_key TEXT NOT NULL, account TEXT NOT NULL, cents INTEGER NOT NULL,
+         reason TEXT NOT NULL, actor TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (guild_key, txn_id))`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);

@@ -161,6 +161,7 @@ export function settingsView(s: GuildSettings, defaults: { perBet: number; perDa
               `treasurers: ${s.fundTreasurerRoleId ? `<@&${s.fundTreasurerRoleId}> and Manage Server` : 'Manage Server'}`,
               `dealing: ${s.fundSchedule ?? 'on demand only (/fund strike)'}`,
               `cash-outs above ${formatMoney(s.fundCashoutTier ?? 500)} need approval`,
+              `smallest cash-out ${formatMoney(s.fundMinCashout ?? 10)} (all: any amount)`,
               `performance fee: ${s.fundFeePercent ? `${s.fundFeePercent}% above the high-water mark` : 'off'}`,
             ].join('\n'),
           ),
