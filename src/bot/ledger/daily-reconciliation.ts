@@ -1,12 +1,13 @@
 import type { Transaction } from '../../gateway/index.js';
 import { METRICS } from '../config/metrics.js';
+import { FundRepo } from '../fund/fund-repo.js';
+import { matchSessionDeposits, withdrawalStatus } from '../fund/fund-service.js';
 import type { GatewayPort } from '../gateway-port.js';
 import { BET_ENTRY_KINDS, type BetState, checkBetEntries } from '../model/bet-states.js';
 import { COLOUR } from '../model/colours.js';
 import { dayIn, dayStart } from '../model/dates.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { formatMoney } from '../model/odds.js';
-import { FundRepo } from '../fund/fund-repo.js';
 import { getSettings } from '../repos/guild-settings.js';
 import { Ledger } from '../repos/ledger.js';
 import type { Outbox } from '../results/outbox.js';
@@ -20,7 +21,6 @@ import {
   previousCheck,
   recordBalanceChecks,
 } from './balance-check.js';
-import { matchSessionDeposits, withdrawalStatus } from '../fund/fund-service.js';
 
 /** What the day's reconciliation found wrong, each naming the bet. */
 export interface ReconMismatch {

@@ -23,7 +23,6 @@ describe('a cash-out paid through withdraw_balance', () => {
   let gateway: GatewayClient;
   let fund: FundService;
   let session = '';
-  let cash = 0;
 
   const state = async (id: string) =>
     (
@@ -73,8 +72,6 @@ describe('a cash-out paid through withdraw_balance', () => {
       withdrawalWindowMs: 1_000,
     });
     session = (await gateway.sessions.list()).find((s) => s.bookie === 'bookie_c' && s.active)?.session_id ?? '';
-    const b = await gateway.balances.get({ session_id: session });
-    cash = Math.round(b.balance * 100) - Math.round((b.bonus_balance ?? 0) * 100);
     await fund.addAccount({ guildId: GUILD, sessionId: session, actor: 'admin', openingMemberId: 'ann' });
     const r = await fund.strike(GUILD, { actor: 'admin' });
     if (!r.ok) throw new Error(r.reason);
