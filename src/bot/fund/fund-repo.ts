@@ -320,8 +320,11 @@ export class FundRepo {
       if (id.startsWith('fc-')) {
         const t = CONTRIBUTION_MOVES.cancel;
         const [row] = await tx.query(
-          `UPDATE fund_contributions SET state = ?, note = ?, updated_at = ?
-           WHERE contribution_id = ? AND guild_key = ? AND state IN ${sqlList(t.from)} RETURNING *`,
+          // Its deposit, if one was matched, is no longer explained by it: the cash bridge asks about it again. The
+          // opening bank is not cancelled here: it is the account's cash as it joined, not a deposit.
+          `UPDATE fund_contributions SET state = ?, note = ?, deposit_id = NULL, updated_at = ?
+           WHERE contribution_id = ? AND guild_key = ? AND state IN ${sqlList(t.from)}
+           AND (deposit_id IS NULL OR deposit_id NOT LIKE 'opening:%') RETURNING *`,
           t.to,
           `cancelled: ${reason}`,
           at,
