@@ -3,6 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FundService } from '../../src/bot/fund/fund-service.js';
 import { GatewayClient, type Transaction } from '../../src/gateway/index.js';
 import type { RunningBot } from '../support/bot-entry.js';
+import {
+  type BettableSelection,
+  betSlip,
+  messageMatching,
+  newTrail,
+  press,
+  SlipRefusedError,
+} from '../support/flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
@@ -28,7 +36,8 @@ describe('the fund values only its own accounts, each once, and pays each cash-o
   beforeAll(async () => {
     desk = await startDesk<FundBot>({
       proxy: true,
-      env: { FUND_CHECK_SECONDS: '1', RECONCILE_WINDOW_SECONDS: '3', SETTLEMENT_INTERVAL_SECONDS: '1' },
+      // The settlement watcher is slow here, so a strike meets a bet the book has settled and the desk has not read.
+      env: { FUND_CHECK_SECONDS: '1', RECONCILE_WINDOW_SECONDS: '3', SETTLEMENT_INTERVAL_SECONDS: '3600' },
     });
     gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
     const sessions = await gw.sessions.list();
@@ -97,6 +106,46 @@ describe('the fund values only its own accounts, each once, and pays each cash-o
         'SELECT nav_after_cents, price, units_after FROM fund_strikes ORDER BY at DESC LIMIT 1',
       )
     )[0];
+  /** A bettable selection of an upcoming event at a book, well ahead of the sandbox clock. */
+  async function selectionAt(bookie: string, skip: number): Promise<BettableSelection> {
+    const page = await gw.events.list({ league: 'nba', status: 'prematch', limit: 50 });
+    const soon = Date.parse((await desk.control.state()).now) + 3 * 3_600_000;
+    for (const e of page.data) {
+      if (!e.books?.includes(bookie) || Date.parse(e.start_time) < soon) continue;
+      const card = await gw.markets.get({ epk: e.event_id, bookie });
+      if (!card.bound || !card.market_ref_betting_enabled) continue;
+      const m = card.markets.find(
+        (x) => x.selections.length === 2 && x.selections.every((y) => y.bettable && y.market_ref),
+      );
+      if (!m || skip-- > 0) continue;
+      const sel = m.selections[0]!;
+      return {
+        epk: e.event_id,
+        name: e.name,
+        bookie,
+        market: m.market,
+        marketRef: sel.market_ref as string,
+        label: sel.label ?? '',
+        startsAt: Date.parse(e.start_time),
+      };
+    }
+    throw new Error(`no two-way market at ${bookie}`);
+  }
+  /** Ann bets through a book with /bet and Confirm; the selection's event, once placed. */
+  async function placeBet(bookie: string, stake: number): Promise<BettableSelection> {
+    const trail = newTrail();
+    for (let skip = 0; skip < 6; skip++) {
+      const sel = await selectionAt(bookie, skip);
+      const shown = await betSlip(desk, trail, { user: ann, sel, stake }).catch((err) =>
+        err instanceof SlipRefusedError ? undefined : Promise.reject(err),
+      );
+      if (!shown) continue;
+      await press(desk, trail, ann, shown.slip, /^Confirm$/);
+      await messageMatching(desk, shown.slip, /Bet placed ✅/, 30_000);
+      return sel;
+    }
+    throw new Error(`no event at ${bookie} took a slip`);
+  }
   const strikeCount = async () => (await q('SELECT strike_id FROM fund_strikes')).length;
 
   it('opens on an account already holding money by recording it as the opening bank, not by inventing a deposit', async () => {
@@ -191,6 +240,38 @@ describe('the fund values only its own accounts, each once, and pays each cash-o
     expect((await lastStrike())?.nav_after_cents).toBe((await cashOf(ids.c)) + (await cashOf(ids.b)));
     expect(await unitsOf(bob)).toBe(360_000_000);
   });
+
+  it('1: values no account outside the fund, whatever the server bets through it', async () => {
+    const sel = await placeBet('bookie_a', 5);
+    await desk.control.settle(sel.epk);
+    expect((await historyOf(ids.a)).some((t) => t.type === 'bet' && cents(t.stake) === 500)).toBe(true);
+    expect(await strike()).toMatch(/Struck/);
+    // NAV is the fund's two accounts' cash, not bookie_a's, however the bet went.
+    expect((await lastStrike())?.nav_after_cents).toBe((await cashOf(ids.c)) + (await cashOf(ids.b)));
+    expect(await q('SELECT bookie FROM fund_accounts WHERE bookie = ?', 'bookie_a')).toEqual([]);
+  }, 90_000);
+
+  it('6: counts a settlement the book made and the desk has not read once, in the cash', async () => {
+    // bookie_a's cash joins as a float the fund does not own (only bookie_a takes market_ref bets here).
+    await desk.advance(31_000);
+    const float = await cashOf(ids.a);
+    await fund(admin, 'accounts', { action: 'add', session: ids.a, float: float / 100 }, /Added bookie_a\/alpha_a/);
+    const sel = await placeBet('bookie_a', 20);
+    expect(await strike()).toMatch(/Struck/);
+    const books = async () => (await cashOf(ids.c)) + (await cashOf(ids.b)) + (await cashOf(ids.a)) - float;
+    // The open bet is at cost: NAV is the cash plus its stake.
+    expect((await lastStrike())?.nav_after_cents).toBe((await books()) + 2_000);
+    await desk.control.settle(sel.epk);
+    expect(
+      (await historyOf(ids.a)).find((t) => t.type === 'bet' && t.status !== 'pending' && cents(t.stake) === 2_000),
+    ).toBeDefined();
+    // The desk still reads the bet as placed; the strike finds its settlement in the book and counts it once.
+    expect(
+      await q("SELECT 1 AS x FROM bet_records WHERE state = 'placed' AND session_id = ? AND stake_cents = 2000", ids.a),
+    ).toHaveLength(1);
+    expect(await strike()).toMatch(/Struck/);
+    expect((await lastStrike())?.nav_after_cents).toBe(await books());
+  }, 90_000);
 
   it('4: pays each of two cash-outs with its own withdrawal when the first request is lost on its way', async () => {
     await fund(ann, 'cashout', { amount: 300 }, /asks to cash out \$300\.00/);

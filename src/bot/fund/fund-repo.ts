@@ -578,8 +578,11 @@ export class FundRepo {
     feePeriodOf: (at: number) => string;
     /** Who a crystallised fee is owed to (its cash-out row names them). */
     managerId: string;
-    /** Every session of the fund's accounts: only bets through them are the fund's (decision 1802). */
-    fundSessions: readonly string[];
+    /**
+     * Every session of the fund's accounts, with when its account joined: only bets through them placed since then
+     * are the fund's (one open as the account joined is in the cash it joined with, or its float).
+     */
+    fundSessions: ReadonlyArray<{ sessionId: string; since: number }>;
     /** Bet ids the book has settled and the desk has not read yet: their return is in the cash already. */
     settledUnread?: readonly string[];
   }): Promise<StrikeOutcome> {
@@ -594,7 +597,7 @@ export class FundRepo {
       const [fundRow] = await tx.query('SELECT * FROM funds WHERE guild_key = ?', s.guildKey);
       if (!fundRow) return { struck: false, reason: 'the fund has no contribution yet' } as StrikeOutcome;
       const fund = fundOf(fundRow);
-      const ofFund = new Set(s.fundSessions);
+      const ofFund = new Map(s.fundSessions.map((x) => [x.sessionId, x.since]));
       const unread = new Set(s.settledUnread ?? []);
       const bets = (
         await tx.query<{
@@ -609,7 +612,11 @@ export class FundRepo {
            WHERE guild_key = ? AND state IN ('placed', ${IN_FLIGHT_BETS.map((x) => `'${x}'`).join(', ')})`,
           s.guildKey,
         )
-      ).filter((b) => ofFund.has(b.session_id) && !(b.state === 'placed' && b.bet_id && unread.has(b.bet_id)));
+      ).filter(
+        (b) =>
+          n(b.created_at) >= (ofFund.get(b.session_id) ?? Number.POSITIVE_INFINITY) &&
+          !(b.state === 'placed' && b.bet_id && unread.has(b.bet_id)),
+      );
       const inFlight = bets.filter((b) => b.state !== 'placed');
       if (inFlight.length > 0) {
         return {

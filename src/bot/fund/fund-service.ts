@@ -471,7 +471,9 @@ export class FundService {
       at,
       actor: opts.actor,
       sessions: plan.sessions,
-      fundSessions: reads.flatMap((r) => r.sessionIds),
+      fundSessions: accounts.flatMap((a, i) =>
+        (reads[i]?.sessionIds ?? []).map((id) => ({ sessionId: id, since: a.addedAt })),
+      ),
       settledUnread: plan.settledUnread,
       feeRateBps: Math.round((settings.fundFeePercent ?? 0) * 100),
       ...feePeriods(settings, at),
