@@ -614,8 +614,10 @@ export class FundRepo {
         )
       ).filter(
         (b) =>
-          n(b.created_at) >= (ofFund.get(b.session_id) ?? Number.POSITIVE_INFINITY) &&
-          !(b.state === 'placed' && b.bet_id && unread.has(b.bet_id)),
+          ofFund.has(b.session_id) &&
+          // A bet in flight on a fund account holds the strike whenever it was made (its cash is not known).
+          (b.state !== 'placed' ||
+            (n(b.created_at) >= (ofFund.get(b.session_id) ?? 0) && !(b.bet_id && unread.has(b.bet_id)))),
       );
       const inFlight = bets.filter((b) => b.state !== 'placed');
       if (inFlight.length > 0) {
