@@ -329,6 +329,8 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
       ),
     );
     expect(posts).not.toContain(`contribution \`${opening?.contribution_id}\``);
+    // The fund's rows agree: units issued less redeemed are the units outstanding, and the members hold them.
+    expect(posts).not.toContain("The fund's units");
 
     // Every strike once, every contribution issued once, the chain unbroken.
     expect((await store.query('SELECT strike_id FROM fund_strikes')).length).toBe(5);

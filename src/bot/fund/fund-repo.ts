@@ -1108,6 +1108,32 @@ export class FundRepo {
     return this.matchedWithdrawalIds();
   }
 
+  /** Units issued, redeemed, held by members and outstanding (the daily reconciliation checks they agree). */
+  async unitsCheck(guildKey: string): Promise<{ issued: number; redeemed: number; held: number; outstanding: number }> {
+    const [r] = await this.store.query<{
+      issued: number | null;
+      redeemed: number | null;
+      held: number | null;
+      outstanding: number | null;
+    }>(
+      `SELECT
+         (SELECT SUM(units) FROM fund_contributions WHERE guild_key = ? AND state = 'issued') AS issued,
+         (SELECT SUM(units) FROM fund_cashouts WHERE guild_key = ? AND strike_id IS NOT NULL AND state IN ${sqlList(['redeemed', 'withdrawing', 'withdrawn', 'paid'])}) AS redeemed,
+         (SELECT SUM(units) FROM fund_members WHERE guild_key = ?) AS held,
+         (SELECT units FROM funds WHERE guild_key = ?) AS outstanding`,
+      guildKey,
+      guildKey,
+      guildKey,
+      guildKey,
+    );
+    return {
+      issued: n(r?.issued ?? 0),
+      redeemed: n(r?.redeemed ?? 0),
+      held: n(r?.held ?? 0),
+      outstanding: n(r?.outstanding ?? 0),
+    };
+  }
+
   async matchedWithdrawalIds(): Promise<Set<string>> {
     const rows = await this.store.query<{ id: string }>(
       'SELECT gateway_withdrawal_id AS id FROM fund_withdrawals WHERE gateway_withdrawal_id IS NOT NULL',

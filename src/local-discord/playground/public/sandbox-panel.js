@@ -66,7 +66,7 @@ export function setupSandboxPanel(enabled) {
       take(data);
       status.textContent =
         data.deposit_id !== undefined
-          ? `$100.00 deposited into session ${data.session_id}. A treasurer records it: /fund contribute member amount:100 session:${data.session_id}`
+          ? `$100.00 deposited into session ${data.session_id}. A treasurer records it: /fund contribute member amount:100 session:${data.session_id} (once its account is the fund's: /fund accounts action:add session:${data.session_id} opening_member:@you)`
           : data.settled === undefined
             ? `${label}: done. Settlement notices follow in the results channel (#results unless an admin changed it).`
             : `Started events finished; ${data.settled} bet${data.settled === 1 ? '' : 's'} settled.`;
