@@ -571,7 +571,10 @@ export class FundService {
     if (!settings.resultsChannelId) return;
     const key = `fund-strike:${s.strikeId}`;
     if (await this.#d.outbox.has(`create:${key}`)) return;
-    const unmatched = (await this.repo.contributions(guildId)).filter((c) => c.strikeId === s.strikeId && !c.depositId);
+    // Contributions still waiting for their deposit as of this strike: not dealt, named so the treasurer sees why.
+    const unmatched = (await this.repo.contributions(guildId)).filter(
+      (c) => c.state === 'pending' && !c.depositId && c.createdAt <= s.at,
+    );
     await this.#d.outbox.create(key, settings.resultsChannelId, strikeView(s, unmatched));
   }
 

@@ -52,7 +52,7 @@ export function strikeView(s: StrikeRecord, unmatched: Contribution[] = []): Mes
       : []),
     ...(unmatched.length > 0
       ? [
-          `Unmatched contributions (no matching deposit listed by the gateway yet): ${unmatched
+          `Waiting for their deposit (not dealt, not in NAV until the gateway lists it): ${unmatched
             .map((c) => `<@${c.memberId}> ${$(c.amountCents)} on ${c.sessionId}`)
             .join('; ')}`,
         ]
