@@ -33,7 +33,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'main', include: ['test/**/*.test.ts'], exclude: ['test/browser/**', 'node_modules/**'] },
+        test: {
+          name: 'main',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/browser/**', 'test/image/**', 'node_modules/**'],
+        },
       },
       {
         extends: true,

@@ -1,4 +1,5 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
+import { sessionsForChoices } from '../src/bot/catalog/choices.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { userMessage } from '../src/bot/discord/user-errors.js';
@@ -35,7 +36,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
 };
 
 export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {
-  const sessions = (await ctx.catalog.peekSessions()) ?? [];
+  const sessions = await sessionsForChoices(ctx);
   const books = [...new Set(sessions.map((s) => s.bookie))].sort();
   await respondChoices(
     interaction,

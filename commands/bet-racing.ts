@@ -1,6 +1,6 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import type { Command } from '../src/bot/discord/command.js';
-import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
+import { replyEphemeral, respondChoices, typedNumber } from '../src/bot/discord/interact.js';
 import {
   postRacingSlip,
   raceNumberChoices,
@@ -94,7 +94,7 @@ export const autocomplete: Command['autocomplete'] = async (interaction, ctx) =>
       books.filter((b) => b.includes(focused.value.trim().toLowerCase())).map((b) => ({ name: b, value: b })),
     );
   }
-  const raceNum = interaction.options.getInteger('race') ?? 1;
+  const raceNum = typedNumber(interaction, 'race') ?? 1;
   const choices = await runnerChoices(ctx, { track, raceNum, raceType, date }, focused.value);
   await respondChoices(interaction, choices);
 };

@@ -1,17 +1,16 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import { leaderboard } from '../src/bot/analytics/leaderboard.js';
+import { DEFAULT_SKILL_MIN_BETS } from '../src/bot/analytics/skill.js';
 import { analyticsSource } from '../src/bot/analytics/source.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { leaderboardView } from '../src/bot/views/stats.js';
 
 const DAY_MS = 86_400_000;
 const DEFAULT_DAYS = 90;
-/** CLV settles into a signal in 100–300 bets; below about 20 one lucky line move tops the table. */
-const DEFAULT_MIN_BETS = 20;
 
 export const data = new SlashCommandBuilder()
   .setName('leaderboard')
-  .setDescription('Members ranked by closing line value (not by profit)')
+  .setDescription('Members ranked by closing line value (not by profit), surest edge first')
   .setContexts(InteractionContextType.Guild)
   .addIntegerOption((o) =>
     o
@@ -23,15 +22,15 @@ export const data = new SlashCommandBuilder()
   .addIntegerOption((o) =>
     o
       .setName('min_bets')
-      .setDescription(`Bets with a captured close needed to be ranked (default ${DEFAULT_MIN_BETS})`)
-      .setMinValue(1)
+      .setDescription(`Bets with a captured close needed to be ranked (default ${DEFAULT_SKILL_MIN_BETS})`)
+      .setMinValue(2)
       .setMaxValue(10_000),
   );
 
 export const execute: Command['execute'] = async (interaction, ctx) => {
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const days = interaction.options.getInteger('days') ?? DEFAULT_DAYS;
-  const minBets = interaction.options.getInteger('min_bets') ?? DEFAULT_MIN_BETS;
+  const minBets = interaction.options.getInteger('min_bets') ?? DEFAULT_SKILL_MIN_BETS;
   const facts = await analyticsSource(ctx).facts({ guild: interaction.guildId, since: ctx.now() - days * DAY_MS });
   const view = leaderboardView(
     leaderboard(facts, minBets),

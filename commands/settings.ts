@@ -8,6 +8,7 @@ import {
   type SlashCommandNumberOption,
 } from 'discord.js';
 import { SetBank, setBankOf } from '../src/bot/betting/bank.js';
+import { sessionsForChoices } from '../src/bot/catalog/choices.js';
 import type { BotContext } from '../src/bot/context.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
@@ -349,7 +350,7 @@ const session = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Out
     }
     // Saved all the same (it may be started later), but said plainly: bets on it are refused until then.
     if (!s.active) {
-      warning = `⚠️ Session ${sessionId.slice(0, 60)} is inactive: bets on ${bookie} are refused until it is started. See /sessions.`;
+      warning = `⚠️ ${s.username} (session …${sessionId.slice(-4)}) is inactive: bets on ${bookie} are refused until it is started. See /sessions.`;
     }
   } else if (!sessions.some((s) => s.bookie === bookie)) {
     return { refuse: `No session for "${bookie}" on this desk. See /sessions.` };
@@ -501,17 +502,29 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   const run = SUBCOMMANDS[sub] ?? SUBCOMMANDS.show!;
   const outcome = await run({ interaction, ctx, guildId, settings });
   if ('refuse' in outcome) return replyEphemeral(interaction, outcome.refuse);
-  const view = settingsView(outcome.settings, {
-    perBet: ctx.config.tunables.defaultMaxStakePerBet,
-    perDay: ctx.config.tunables.defaultMaxStakePerDay,
-  });
+  // The bank slips size from now: with a fund holding money, its NAV at the last strike, not the set one.
+  const bank = await ctx.bank.bankFor(guildId);
+  const listed = Object.keys(outcome.settings.sessions).length > 0 ? await sessionsForChoices(ctx) : [];
+  const sessionLabel = (id: string) => {
+    const s = listed.find((x) => x.session_id === id);
+    return s ? `${s.username} (session …${id.slice(-4)}${s.active ? '' : ', inactive'})` : `session …${id.slice(-4)}`;
+  };
+  const view = settingsView(
+    outcome.settings,
+    {
+      perBet: ctx.config.tunables.defaultMaxStakePerBet,
+      perDay: ctx.config.tunables.defaultMaxStakePerDay,
+    },
+    bank,
+    sessionLabel,
+  );
   const content = sub === 'show' ? '' : outcome.warning ? `Saved. ${outcome.warning}` : 'Saved.';
   await interaction.editReply({ content, embeds: view.embeds, components: [] });
 };
 
 export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {
   const focused = interaction.options.getFocused(true);
-  const sessions = (await ctx.catalog.peekSessions()) ?? [];
+  const sessions = await sessionsForChoices(ctx);
   if (focused.name === 'bookie') {
     const books = [...new Set(sessions.map((s) => s.bookie))].sort();
     return respondChoices(

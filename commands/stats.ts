@@ -1,8 +1,10 @@
 import { AttachmentBuilder, InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import { report, reportBy } from '../src/bot/analytics/report.js';
 import { chartOf, profitCurve } from '../src/bot/analytics/series.js';
+import { DEFAULT_SKILL_MIN_BETS, skillOf } from '../src/bot/analytics/skill.js';
 import { analyticsSource } from '../src/bot/analytics/source.js';
 import { edgeAtPlacement, stakeDiscipline } from '../src/bot/analytics/staking.js';
+import { sessionsForChoices } from '../src/bot/catalog/choices.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { matchText, respondChoices } from '../src/bot/discord/interact.js';
 import { STATS_CHART_FILE, statsView } from '../src/bot/views/stats.js';
@@ -23,6 +25,13 @@ export const data = new SlashCommandBuilder()
       .setMinValue(1)
       .setMaxValue(3650),
   )
+  .addIntegerOption((o) =>
+    o
+      .setName('min_bets')
+      .setDescription(`Bets with a close needed before saying skill or luck (default ${DEFAULT_SKILL_MIN_BETS})`)
+      .setMinValue(2)
+      .setMaxValue(10_000),
+  )
   .addNumberOption((o) => o.setName('unit').setDescription('Dollars per unit, to show units too').setMinValue(0.01))
   .addNumberOption((o) => o.setName('bank').setDescription('Bank in dollars, for ROI on bank').setMinValue(0.01));
 
@@ -31,6 +40,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   const member = interaction.options.getUser('member');
   const book = interaction.options.getString('book')?.trim() || undefined;
   const days = interaction.options.getInteger('days') ?? DEFAULT_DAYS;
+  const minBets = interaction.options.getInteger('min_bets') ?? DEFAULT_SKILL_MIN_BETS;
   const unit = interaction.options.getNumber('unit');
   const bank = interaction.options.getNumber('bank');
   const facts = await analyticsSource(ctx).facts({
@@ -62,6 +72,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     report: report(facts, money),
     staking: { edge: edgeAtPlacement(facts), discipline: stakeDiscipline(facts) },
     byBook: book ? [] : reportBy(facts, 'book', money),
+    skill: skillOf(facts, minBets),
     chart: files.length > 0,
   });
   await interaction.editReply({ embeds: view.embeds, components: [], files });
@@ -69,7 +80,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
 
 export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {
   const typed = interaction.options.getFocused();
-  const sessions = (await ctx.catalog.peekSessions()) ?? [];
+  const sessions = await sessionsForChoices(ctx);
   const books = [...new Set(sessions.map((s) => s.bookie))].sort();
   await respondChoices(
     interaction,

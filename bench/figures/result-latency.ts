@@ -1,10 +1,15 @@
 // Figure 6: a bet's job completed at the gateway → the slip message edited in Discord with the receipt,
 // once with webhooks (callback_url set) and once by the batched poller alone. Real bot, sandbox, local Discord;
-// the bets go through /bet and the slip's Confirm button as a user would.
-import type { APIMessage } from 'discord.js';
+// the bets go through /bet and the slip's Confirm button as a user would. The floor path: the same bets placed
+// straight through the API with callback_url at a bare receiver that edits the message through discord.js REST
+// at once (no store, no outbox, no checks): what the webhook path is held to.
+import { createServer } from 'node:http';
+import { type APIMessage, REST, Routes } from 'discord.js';
+import { freePort } from '../../src/bot/config/free-port.js';
+import { GatewayClient } from '../../src/gateway/index.js';
 import { FIXTURE_IDS, type LocalMessage } from '../../src/local-discord/index.js';
 import { type BetPick, betPicks } from '../lib/bet-picks.js';
-import { betIdOf, watchCompletions } from '../lib/completion-watch.js';
+import { betIdOf, type Completion, watchCompletions } from '../lib/completion-watch.js';
 import { type FigureResult, figure } from '../lib/figure.js';
 import { SANDBOX_KEY, startStack } from '../lib/stack.js';
 import { percentile } from '../lib/stats.js';
@@ -31,6 +36,36 @@ function confirmButton(messages: LocalMessage[]): { message: APIMessage; customI
     }
   }
   return undefined;
+}
+
+/**
+ * Runs `bet` for BETS picks, WORKERS at a time, then waits for every placed bet's receipt edit: each receipt's
+ * time from the sandbox finishing the bookmaker work to the local Discord applying the edit.
+ */
+async function runBets(
+  picks: BetPick[],
+  bet: (pick: BetPick) => Promise<void>,
+  completions: Map<string, Completion>,
+  edited: Map<string, number>,
+): Promise<{ ms: number[]; placed: number }> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: WORKERS }, async () => {
+      for (let i = next++; i < BETS; i = next++) await bet(picks[i % picks.length]!);
+    }),
+  );
+  const placedIds = () =>
+    [...completions.values()].flatMap((c) => {
+      const id = betIdOf(c.result);
+      return id ? [{ id, at: c.at }] : [];
+    });
+  await waitFor(() => placedIds().every((p) => edited.has(p.id)), 30_000, 'every receipt edit').catch(() => undefined);
+  const placed = placedIds();
+  const ms = placed.flatMap((p) => {
+    const at = edited.get(p.id);
+    return at === undefined ? [] : [at - p.at];
+  });
+  return { ms, placed: placed.length };
 }
 
 async function measurePath(webhook: boolean): Promise<PathResult> {
@@ -83,27 +118,87 @@ async function measurePath(webhook: boolean): Promise<PathResult> {
       clicked++;
     };
     let clicked = 0;
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: WORKERS }, async () => {
-        for (let i = next++; i < BETS; i = next++) await bet(picks[i % picks.length]!);
-      }),
-    );
-    const placedIds = () =>
-      [...completions.values()].flatMap((c) => {
-        const id = betIdOf(c.result);
-        return id ? [{ id, at: c.at }] : [];
-      });
-    await waitFor(() => placedIds().every((p) => edited.has(p.id)), 30_000, 'every receipt edit').catch(
-      () => undefined,
-    );
-    const placed = placedIds();
-    const ms = placed.flatMap((p) => {
-      const at = edited.get(p.id);
-      return at === undefined ? [] : [at - p.at];
-    });
-    return { ms, placed: placed.length, attempted: BETS, confirmed: clicked, slipFailures };
+    const ms = await runBets(picks, bet, completions, edited);
+    return { ...ms, attempted: BETS, confirmed: clicked, slipFailures };
   } finally {
+    await stack.close();
+  }
+}
+
+/** The floor: a bare receiver edits each bet's message through discord.js REST as its webhook arrives. */
+async function measureFloor(): Promise<PathResult> {
+  const stack = await startStack({ webhook: true, startBotHere: false, sandbox: { speed: 4 } });
+  const client = new GatewayClient({ baseUrl: stack.sandbox.url, apiKey: SANDBOX_KEY });
+  const rest = new REST({ api: stack.ld.apiUrl }).setToken(stack.ld.token);
+  const port = await freePort();
+  /** correlation id → the message its receipt edits; a delivery that beats its 202 waits in `early`. */
+  const messageOf = new Map<string, string>();
+  const early = new Map<string, string>();
+  const edits: Promise<unknown>[] = [];
+  const edit = (messageId: string, betId: string) =>
+    edits.push(rest.patch(Routes.channelMessage(CHANNEL, messageId), { body: { content: `Placed · ${betId}` } }));
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      res.writeHead(200).end();
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { correlation_id: string; result?: unknown };
+      const betId = betIdOf(body.result);
+      if (!betId) return;
+      const messageId = messageOf.get(body.correlation_id);
+      if (messageId) edit(messageId, betId);
+      else early.set(body.correlation_id, betId);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  try {
+    const { ld } = stack;
+    const picks = await betPicks(stack.sandbox.url, SANDBOX_KEY, 30);
+    const sessions = await client.sessions.list();
+    const sessionOf = (bookie: string) => sessions.find((x) => x.bookie === bookie && x.active)?.session_id ?? '';
+    const completions = watchCompletions(stack.sandbox);
+    const edited = new Map<string, number>();
+    ld.events.on('messageUpdate', ({ message }: { message: LocalMessage }) => {
+      const now = performance.now();
+      const m = /Placed · (\S+)/.exec(message.content ?? '');
+      if (m?.[1] && !edited.has(m[1])) edited.set(m[1], now);
+    });
+    const failures: string[] = [];
+    let sent = 0;
+    // The slips exist before the bets, as the desk's do (its slips are interaction replies, outside the REST
+    // budget): then a second passes, so only the receipts' edits share discord.js's 50 requests a second.
+    const slips: string[] = [];
+    for (let i = 0; i < BETS; i++) {
+      slips.push(((await rest.post(Routes.channelMessages(CHANNEL), { body: { content: 'slip' } })) as APIMessage).id);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const bet = async (pick: BetPick) => {
+      const message = { id: slips.pop() as string };
+      try {
+        const handle = await client.bets.place({
+          session_id: sessionOf(pick.bookie),
+          category: 'sports',
+          sport: pick.sport,
+          epk: pick.epk,
+          market_ref: pick.marketRef,
+          stake: 2,
+          target_odds: pick.odds,
+          callback_url: `http://127.0.0.1:${port}/`,
+        });
+        sent++;
+        messageOf.set(handle.correlationId, message.id);
+        const betId = early.get(handle.correlationId);
+        if (betId) edit(message.id, betId);
+      } catch (err) {
+        failures.push(String((err as Error).message).slice(0, 160));
+      }
+    };
+    const ms = await runBets(picks, bet, completions, edited);
+    await Promise.allSettled(edits);
+    return { ...ms, attempted: BETS, confirmed: sent, slipFailures: failures };
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await client.close();
     await stack.close();
   }
 }
@@ -136,8 +231,24 @@ function rows(path: 'webhook' | 'poll', r: PathResult): FigureResult[] {
   ];
 }
 
+function floorRow(desk: PathResult, floor: PathResult): FigureResult {
+  if (floor.ms.length === 0)
+    throw new Error(`no receipt edit seen on the floor path (${floor.placed} placed; ${floor.slipFailures[0] ?? ''})`);
+  const deskP99 = percentile(desk.ms, 99);
+  const floorP99 = percentile(floor.ms, 99);
+  return figure({
+    name: '6 result latency webhook p99 vs its floor',
+    value: deskP99,
+    unit: 'ms',
+    baseline: floorP99,
+    target: { on: 'ratio', op: '<=', limit: 1.5 },
+    note: `floor: the same ${BETS} bets (${WORKERS} at a time) placed through the API with callback_url at a bare receiver that edits each message through discord.js REST at once: p50 ${percentile(floor.ms, 50).toFixed(1)} ms, p99 ${floorP99.toFixed(1)} ms over ${floor.ms.length} receipts`,
+  });
+}
+
 export async function resultLatency(): Promise<FigureResult[]> {
   const viaWebhook = await measurePath(true);
+  const floor = await measureFloor();
   const viaPoll = await measurePath(false);
-  return [...rows('webhook', viaWebhook), ...rows('poll', viaPoll)];
+  return [...rows('webhook', viaWebhook), floorRow(viaWebhook, floor), ...rows('poll', viaPoll)];
 }

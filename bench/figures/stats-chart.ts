@@ -1,8 +1,12 @@
-// Figure 9: what /stats spends turning 10,000 bets into its numbers and its PNG chart (no I/O, no Discord).
+// Figure 9: what /stats spends turning 10,000 bets into its numbers and its PNG chart, and /leaderboard its
+// ranking with every member's interval (no I/O, no Discord).
 import { renderStatsChart } from '../../src/bot/analytics/chart.js';
 import type { BetFact } from '../../src/bot/analytics/facts.js';
+import { leaderboard } from '../../src/bot/analytics/leaderboard.js';
 import { report } from '../../src/bot/analytics/report.js';
 import { profitCurve } from '../../src/bot/analytics/series.js';
+import { DEFAULT_SKILL_MIN_BETS } from '../../src/bot/analytics/skill.js';
+import { leaderboardView } from '../../src/bot/views/stats.js';
 import { type FigureResult, figure } from '../lib/figure.js';
 import { median, percentile } from '../lib/stats.js';
 
@@ -11,7 +15,7 @@ const RUNS = 15;
 const WARMUP = 2;
 
 /** A deterministic season of settled bets: prices around evens, a small edge, closes captured. */
-export function seasonOfBets(n: number): BetFact[] {
+export function seasonOfBets(n: number, members = 7): BetFact[] {
   let x = 12345;
   const rnd = () => {
     x = (x * 1103515245 + 12345) % 2147483648;
@@ -25,7 +29,7 @@ export function seasonOfBets(n: number): BetFact[] {
     const won = rnd() < 1 / close;
     return {
       betId: `b${i}`,
-      member: `m${i % 7}`,
+      member: `m${i % members}`,
       book: `bookie_${'abc'[i % 3]}`,
       session: `s${i % 3}`,
       sport: 'soccer',
@@ -41,6 +45,8 @@ export function seasonOfBets(n: number): BetFact[] {
   });
 }
 
+const LEADERBOARD_MEMBERS = 50;
+
 export async function statsChart(): Promise<FigureResult[]> {
   const facts = seasonOfBets(BETS);
   const times: number[] = [];
@@ -53,7 +59,26 @@ export async function statsChart(): Promise<FigureResult[]> {
     bytes = png.length;
     if (i >= WARMUP) times.push(ms);
   }
+  const season = seasonOfBets(BETS, LEADERBOARD_MEMBERS);
+  const boardTimes: number[] = [];
+  let ranked = 0;
+  for (let i = 0; i < WARMUP + RUNS; i++) {
+    const t0 = performance.now();
+    const board = leaderboard(season, DEFAULT_SKILL_MIN_BETS);
+    leaderboardView(board, 'bench');
+    const ms = performance.now() - t0;
+    ranked = board.ranked.length;
+    if (i >= WARMUP) boardTimes.push(ms);
+  }
   return [
+    figure({
+      name: '9 /leaderboard ranking (10,000 bets, 50 members) p95',
+      value: percentile(boardTimes, 95),
+      unit: 'ms',
+      baseline: null,
+      target: { on: 'value', op: '<', limit: 500 },
+      note: `CLV summary, 95 % t-interval and verdict per member, ranked by the lower end, and the embed (${ranked} ranked); median ${median(boardTimes).toFixed(1)} ms over ${RUNS} runs`,
+    }),
     figure({
       name: '9 /stats chart render (10,000 bets) p95',
       value: percentile(times, 95),

@@ -7,6 +7,9 @@ export interface BetPick {
   bookie: string;
   market: string;
   marketRef: string;
+  /** The event's sport key and the row's card price, for placing it straight through the API. */
+  sport: string;
+  odds: number;
 }
 
 export async function betPicks(baseUrl: string, apiKey: string, count: number): Promise<BetPick[]> {
@@ -20,7 +23,14 @@ export async function betPicks(baseUrl: string, apiKey: string, count: number): 
       for (const m of card.markets) {
         const sel = m.selections.find((s) => s.bettable && s.market_ref && s.odds !== null);
         if (sel?.market_ref) {
-          out.push({ epk: e.epk, bookie: e.bookie, market: m.market, marketRef: sel.market_ref });
+          out.push({
+            epk: e.epk,
+            bookie: e.bookie,
+            market: m.market,
+            marketRef: sel.market_ref,
+            sport: e.sport,
+            odds: sel.odds as number,
+          });
           break;
         }
       }

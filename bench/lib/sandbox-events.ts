@@ -5,6 +5,7 @@ export interface EventPick {
   epk: string;
   bookie: string;
   name: string;
+  sport: string;
 }
 
 export async function bookedEvents(baseUrl: string, apiKey: string, count: number): Promise<EventPick[]> {
@@ -15,7 +16,7 @@ export async function bookedEvents(baseUrl: string, apiKey: string, count: numbe
     const events = await client.events.all({ since: day(-1), until: day(7), limit: 500 });
     const picks = events
       .filter((e) => e.status !== 'finished' && (e.books ?? []).length > 0)
-      .map((e) => ({ epk: e.event_id, bookie: e.books![0]!, name: e.name }));
+      .map((e) => ({ epk: e.event_id, bookie: e.books![0]!, name: e.name, sport: e.sport }));
     if (picks.length < count)
       throw new Error(`the sandbox lists ${picks.length} unfinished events with books; need ${count}`);
     return picks.slice(0, count);

@@ -70,7 +70,7 @@ export interface BotDeps {
   now?: () => number;
   logger?: Logger;
   poster?: DiscordPoster;
-  /** Host the webhook receiver binds (default 127.0.0.1; 0.0.0.0 behind a proxy). */
+  /** Host the webhook receiver binds (default config.webhook.host, else 127.0.0.1; 0.0.0.0 behind a proxy). */
   webhookHost?: string;
   /** Register the slash commands at start (default: when DISCORD_GUILD_ID is set). */
   deployCommands?: boolean;
@@ -262,7 +262,7 @@ function buildServices(
     accepts: (correlationId, outcome) => outcomeAccepted(store, outcome, correlationId, logger, now()),
   });
   stops.push(() => tracker.stop());
-  const catalog = new Catalog(gateway, store);
+  const catalog = new Catalog(gateway, store, { logger });
   const callbackUrl = callbackUrlOf(config);
   const records = new BetRecordRepo(store, (m) => METRICS.betTransitions.inc(m));
   const slips = new SlipRepo(store);
@@ -394,7 +394,7 @@ async function startWebhookReceiver(
   const token = config.ops?.metricsToken?.reveal();
   const receiver = await startReceiver({
     port: config.webhook.port,
-    ...(deps.webhookHost ? { host: deps.webhookHost } : {}),
+    ...((deps.webhookHost ?? config.webhook.host) ? { host: deps.webhookHost ?? config.webhook.host } : {}),
     maxBodyBytes: config.tunables.webhookMaxBodyBytes,
     toleranceMs: config.tunables.webhookToleranceMs,
     apiKey: config.gateway.apiKey?.reveal(),

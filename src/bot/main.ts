@@ -62,6 +62,7 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
   }
 
   if (config.discord.token) {
+    print('Starting the bot on Discord…');
     const bot = await startBot(shardProcessConfig(config, env));
     print(`Bot is running on Discord as ${bot.client.user?.tag ?? 'the configured application'}.`);
     return { playgroundUrl: undefined, sandboxUrl: undefined, drain: (ms) => bot.drain(ms), stop: () => bot.stop() };
@@ -78,6 +79,7 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
     let { baseUrl, apiKey } = config.gateway;
     let sandboxUrl: string | undefined;
     if (!baseUrl) {
+      print('Starting the sandbox gateway…');
       // Control routes on: the page's Sandbox panel moves the real-speed clock on and settles events.
       // Only for this local sandbox, never for a gateway at GATEWAY_BASE_URL.
       const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', quiet: true, ...opts.sandbox, control: true });
@@ -86,6 +88,7 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
       sandboxUrl = sandbox.url;
       apiKey = new Secret(SANDBOX_KEY);
     }
+    print('Starting the local Discord (Syndicate HQ: an admin, a bettor and a viewer)…');
     const ld = await startLocalDiscord({ port: 0 });
     stops.push(() => ld.close());
 
@@ -97,6 +100,7 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
       await clock.start((err) => print(`Could not read the sandbox clock: ${(err as Error).message}`));
       stops.push(async () => clock.stop());
     }
+    print('Starting the bot: its store, its commands, logging in to the local Discord…');
     const bot = await startBot(offline.config, clock ? { now: clock.now } : {});
     stops.push(() => bot.stop());
     // On Discord settlement notices go to the bet's channel until an admin picks one; the playground has a
@@ -110,6 +114,8 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
     const playground = await startPlayground({
       ld,
       port: parsedPort.data,
+      // Loopback unless asked: a container publishes the page with PLAYGROUND_HOST=0.0.0.0.
+      ...(env.PLAYGROUND_HOST?.trim() ? { host: env.PLAYGROUND_HOST.trim() } : {}),
       ...(sandboxUrl ? { sandboxUrl } : {}),
       ...(clock ? { onSandboxClock: (reading: SandboxClockReading) => clock.take(reading) } : {}),
       // "Settle started events" shows the settlements at once: the watcher reads them now, not at its next look.

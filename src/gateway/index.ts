@@ -1,4 +1,5 @@
 export { APIPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
+export { type AmbiguousReason, type GuardedCard, guardCardIds, type IdClash } from './card-ids.js';
 export { GatewayClient, type GatewayClientOptions } from './client.js';
 export { errorFromResponse } from './error-map.js';
 export * from './errors.js';
@@ -17,7 +18,14 @@ export {
   type QueuedInfo,
   type ReadLane,
 } from './markets-limiter.js';
-export { type BetOutcome, betOutcomeOf, type PlacedBet, type UnplacedBet } from './receipts.js';
+export {
+  type BetOutcome,
+  betOutcomeOf,
+  type PlacedBet,
+  type PlacedSelection,
+  placedSelectionOf,
+  type UnplacedBet,
+} from './receipts.js';
 export type { RequestOptions } from './request-options.js';
 export type { PromoJobHandle } from './resources/account-promos.js';
 export { type EventsPageQuery, EventsPager, type EventsPagerOptions } from './resources/events.js';

@@ -79,3 +79,31 @@ export function betOutcomeOf(result: unknown): BetOutcome {
     message: message ?? 'the bookmaker refused the bet',
   };
 }
+
+/** What a placed bet's result says was placed, when it says so (the spec's receipt names neither). */
+export interface PlacedSelection {
+  /** The selection's label as the bookmaker took it. */
+  selection?: string;
+  /** The market key. */
+  market?: string;
+  /** The line of a handicap or total, or null when the selection has none. */
+  line?: number | null;
+}
+
+/**
+ * The selection a bet result reports as placed (`selection`, `market`, `line` beside the receipt, or inside
+ * `bet_result`), so a caller can check it is the one it asked for. Fields the result does not carry are absent.
+ */
+export function placedSelectionOf(result: unknown): PlacedSelection {
+  if (!isRec(result)) return {};
+  const inner = isRec(result.bet_result) ? result.bet_result : {};
+  const selection = str(inner.selection) ?? str(result.selection);
+  const market = str(inner.market) ?? str(result.market);
+  const rawLine = 'line' in inner ? inner.line : result.line;
+  const line = rawLine === null ? null : num(rawLine);
+  return {
+    ...(selection !== undefined ? { selection } : {}),
+    ...(market !== undefined ? { market } : {}),
+    ...(line !== undefined ? { line } : {}),
+  };
+}

@@ -9,7 +9,13 @@ import { isoFromMs } from './ids.js';
 export const FIXTURE_IDS = {
   application: '1200000000000000001',
   guild: '1200000000000000100',
-  roles: { everyone: '1200000000000000100', bettor: '1200000000000000201', admin: '1200000000000000202' },
+  roles: {
+    everyone: '1200000000000000100',
+    bettor: '1200000000000000201',
+    admin: '1200000000000000202',
+    // No one holds it at first: there for `/settings fund treasurer_role:@Treasurer`, given with setMemberRoles.
+    treasurer: '1200000000000000204',
+  },
   botRole: '1200000000000000203',
   channels: { bets: '1200000000000000301', results: '1200000000000000302' },
   users: { admin: '1200000000000000401', bettor: '1200000000000000402', viewer: '1200000000000000403' },
@@ -126,8 +132,9 @@ export function createFixtures(): Fixtures {
   const roles = [
     role(FIXTURE_IDS.roles.everyone, '@everyone', everyoneBits, 0),
     role(FIXTURE_IDS.roles.bettor, 'Bettor', everyoneBits, 1),
-    role(FIXTURE_IDS.roles.admin, 'Admin', PermissionFlagsBits.Administrator, 2),
-    role(FIXTURE_IDS.botRole, 'Syndicate Desk', botBits, 3, true),
+    role(FIXTURE_IDS.roles.treasurer, 'Treasurer', everyoneBits, 2),
+    role(FIXTURE_IDS.roles.admin, 'Admin', PermissionFlagsBits.Administrator, 3),
+    role(FIXTURE_IDS.botRole, 'Syndicate Desk', botBits, 4, true),
   ];
   const members = [
     member(users.admin, [FIXTURE_IDS.roles.admin]),

@@ -18,13 +18,12 @@ const pageErrors: string[] = [];
 /** The event the Bet at best test placed a bet on, for the /exposure test after it. */
 let exposureEvent: string | undefined;
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'playground-browser-'));
-  // A clean environment: what `npm start` sees on a machine with no Discord token and no gateway URL.
-  app = await startApp({
+/** What `npm start` sees on a machine with no Discord token and no gateway URL (`port`: the page's). */
+function startPlayground(port = '0', store = 'bot.sqlite'): Promise<RunningApp> {
+  return startApp({
     env: {
-      PLAYGROUND_PORT: '0',
-      STORE_URL: `sqlite://${join(dir, 'bot.sqlite')}`,
+      PLAYGROUND_PORT: port,
+      STORE_URL: `sqlite://${join(dir, store)}`,
       LOG_LEVEL: 'warn',
       // The settlement watcher looks every second, so the settlement notice follows the clock advance below.
       SETTLEMENT_INTERVAL_SECONDS: '1',
@@ -32,6 +31,11 @@ beforeAll(async () => {
     print: (line) => printed.push(line),
     sandbox: { seed: 1 },
   });
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'playground-browser-'));
+  app = await startPlayground();
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('pageerror', (err) => pageErrors.push(err.message));
@@ -179,7 +183,13 @@ async function betWhereABookTakesIt(stake: number, answered: Locator): Promise<v
 describe('the offline playground in Chromium', () => {
   it('prints where the playground is and what runs behind it', () => {
     expect(app.playgroundUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(printed[0]).toBe(`Offline playground: ${app.playgroundUrl}`);
+    // What it is doing, step by step, then the address.
+    expect(printed.slice(0, 4)).toEqual([
+      'Starting the sandbox gateway…',
+      'Starting the local Discord (Syndicate HQ: an admin, a bettor and a viewer)…',
+      'Starting the bot: its store, its commands, logging in to the local Discord…',
+      `Offline playground: ${app.playgroundUrl}`,
+    ]);
     expect(printed.join('\n')).toMatch(/local Discord double and the embedded sandbox gateway/);
   });
 
@@ -862,6 +872,106 @@ describe('the offline playground in Chromium', () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'playground-clock.png') });
     await slip.locator('discord-button', { hasText: 'Cancel' }).click();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('offers choices for an autocompleted option after a number typed earlier in the line, with no red hint', async () => {
+    await page.goto(`${app.playgroundUrl}/?as=bettor`);
+    await page.locator('body[data-ready="true"]').waitFor();
+    const input = page.locator('#command-input');
+    await input.click();
+    // The stake first, then the event: Discord sends the stake as the text "30" beside the focused event.
+    await type('/bet stake:30 event:');
+    await choicesFor('event');
+    await expect(page.locator('#hint').textContent()).resolves.not.toMatch(/refuse|expects a number/);
+    await expect(page.locator('#hint').getAttribute('data-kind')).resolves.not.toBe('error');
+    // A line the box refuses says what to fix in red; sending a good line after it clears that.
+    await input.fill('');
+    await type('/bet stake:abc');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#hint').textContent()).toMatch(/stake must be a number/);
+    await input.fill('');
+    await type('/sessions');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#hint').textContent()).toBe('');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("follows the README's first screen word for word: the admin's /settings show, then the bettor's /bet", async () => {
+    // "Open the address it prints."
+    await page.goto(app.playgroundUrl ?? '');
+    await page.locator('body[data-ready="true"]').waitFor();
+    const input = page.locator('#command-input');
+    // "In **You are** at the bottom left, pick **Ada — admin** and type `/settings show`: betting is already open to
+    // the **Bettor** role, and the bank slips size stakes from is named."
+    await page.locator('#persona').selectOption({ label: 'Ada — admin' });
+    await expect.poll(() => page.locator('#persona').inputValue()).toBe('admin');
+    await input.click();
+    await type('/settings show');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
+    const shown = page
+      .locator('discord-message[ephemeral]', { has: page.locator('discord-embed[embed-title="Desk settings"]') })
+      .last();
+    await shown.waitFor({ timeout: 20_000 });
+    const roleField = shown.locator('discord-embed-field[field-title="Role allowed to bet"]');
+    await expect(roleField.textContent()).resolves.toContain('@Bettor');
+    await expect(shown.locator('discord-embed-field[field-title="Staking"]').textContent()).resolves.toMatch(/bank: /);
+    await expect(shown.textContent()).resolves.toMatch(/performance fee: /);
+    // "Pick **Ben — bettor** and type `/bet`: take the bot's choices for event, market and selection, give a stake
+    // and press Enter. The slip appears; press **Confirm**."
+    await page.locator('#persona').selectOption({ label: 'Ben — bettor' });
+    await expect.poll(() => page.locator('#persona').inputValue()).toBe('bettor');
+    await betWhereABookTakesIt(5, page.locator('discord-message', { hasText: 'confirm your bet' }));
+    const slip = page.locator('discord-message', { hasText: 'confirm your bet' }).last();
+    const slipId = await slip.getAttribute('data-message-id');
+    await slip.locator('discord-button', { hasText: 'Confirm' }).click();
+    // "The result is edited into the slip."
+    await page
+      .locator(`discord-message[data-message-id="${slipId}"] discord-embed[embed-title="Bet placed ✅"]`)
+      .waitFor({ timeout: 30_000 });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('tells the truth across a restart of npm start: the page says a new run began and clears the old one', async () => {
+    await page.goto(`${app.playgroundUrl}/?as=bettor`);
+    await page.locator('body[data-ready="true"]').waitFor();
+    const input = page.locator('#command-input');
+    await input.click();
+    await type('/sessions');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
+    await page.locator('discord-embed[embed-title="Sessions"]').last().waitFor({ timeout: 20_000 });
+    const firstRun = await page.locator('body').getAttribute('data-run');
+    expect(await page.locator('discord-message').count()).toBeGreaterThan(0);
+
+    // Ctrl-C, then npm start again on the same address (a fresh store, as a new run has).
+    const port = new URL(app.playgroundUrl ?? '').port;
+    await app.stop();
+    await expect.poll(() => page.locator('#live-status').textContent(), { timeout: 10_000 }).toMatch(/reconnecting/);
+    // The Sandbox panel says npm start is away, never the browser's "Failed to fetch".
+    await page.locator('#advance-hour').click();
+    await expect
+      .poll(() => page.locator('#sandbox-status').textContent(), { timeout: 10_000 })
+      .toMatch(/not answering/);
+    await expect(page.locator('#sandbox-status').textContent()).resolves.not.toMatch(/Failed to fetch/);
+    app = await startPlayground(port, 'bot-second-run.sqlite');
+
+    await expect.poll(() => page.locator('#notice').textContent(), { timeout: 20_000 }).toMatch(/a new run began/);
+    await expect.poll(() => page.locator('body').getAttribute('data-run')).not.toBe(firstRun);
+    await expect.poll(() => page.locator('discord-message').count()).toBe(0);
+    await expect(page.locator('#sandbox-status').textContent()).resolves.toBe('');
+    await expect(page.locator('#live-status').textContent()).resolves.toBe('live');
+    // The new run answers: a command works without reloading the page.
+    await input.click();
+    await type('/sessions');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
+    await page.locator('discord-embed[embed-title="Sessions"]').last().waitFor({ timeout: 20_000 });
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-restart.png') });
     expect(pageErrors).toEqual([]);
   });
 

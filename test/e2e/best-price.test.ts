@@ -116,7 +116,7 @@ describe('/bet without a bookie: routed to the best live price', () => {
     expect(Object.keys(prices).sort()).toEqual(['bookie_a', 'bookie_c']);
     expect(prices.bookie_c).toBeGreaterThan(prices.bookie_a as number);
     expect(shown).toMatch(/Best price of 2 books: bookie_c/);
-    expect(shown).toMatch(/Left out: bookie_b \(market_ref betting is off\)/);
+    expect(shown).toMatch(/Left out: bookie_b \(not taking bets on this event\)/);
 
     await press(desk, trail, bettor, slip, /^Confirm$/);
     const placed = await messageMatching(desk, slip, /Bet placed ✅/, 30_000);

@@ -90,7 +90,9 @@ describe('/compare', () => {
   it('prices bookie_b for comparison but says it cannot take the bet, and never offers Bet at best there', async () => {
     const reply = await compare({ event: event.event_id, market: 'head_to_head' });
     const text = JSON.stringify(reply.embeds);
-    expect(text).toMatch(/bookie_b: \d+\.\d\d(?: · edge [+-]\d+\.\d%)? \(cannot bet here: market_ref betting is off\)/);
+    expect(text).toMatch(
+      /bookie_b: \d+\.\d\d(?: · edge [+-]\d+\.\d%)? \(cannot bet here: not taking bets on this event\)/,
+    );
     expect(text).not.toMatch(/⭐ \*\*bookie_b/);
     const labels = controls(reply).map((c) => c.label ?? '');
     expect(labels.length).toBeGreaterThan(0);
@@ -117,7 +119,7 @@ describe('/compare', () => {
         .find((m) => /Bet slip/.test(textOf(m)) && (m.content ?? '').includes(bettor.id)),
     );
     expect(textOf(slip)).toMatch(/Book\nbookie_[ac]/);
-    expect(textOf(slip)).toMatch(/Left out: [^\n]*bookie_b \(market_ref betting is off\)/);
+    expect(textOf(slip)).toMatch(/Left out: [^\n]*bookie_b \(not taking bets on this event\)/);
   }, 60_000);
 
   it('refuses a market no book names, saying unmapped markets cannot be compared', async () => {

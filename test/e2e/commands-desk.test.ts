@@ -53,6 +53,46 @@ describe('desk commands through the local Discord', () => {
     expect(text(reply)).toMatch(/No session for .*bookie_zzz.*bookie_a/);
   });
 
+  it('/bet offers books after a stake typed earlier in the line, as the box sends it (text, not a number)', async () => {
+    const { ld } = desk;
+    const books = (await ld.autocomplete({
+      user: ld.users.bettor,
+      channelId: ld.channelIds.bets,
+      name: 'bet',
+      options: [
+        { name: 'event', value: event.event_id },
+        { name: 'stake', value: '30' },
+        { name: 'bookie', value: '' },
+      ],
+      focused: 'bookie',
+    })) as Array<{ value: string }>;
+    expect(books.map((b) => b.value)).toContain('bookie_a');
+  });
+
+  it('/balance and /settings still offer books and sessions once the 30 s sessions cache has expired', async () => {
+    const { ld } = desk;
+    // An expired keyv entry reads as absent: drop it, as its 30 s would.
+    await desk.bot.context.store.kv.delete('cache:sessions');
+    const books = (await ld.autocomplete({
+      user: ld.users.bettor,
+      channelId: ld.channelIds.bets,
+      name: 'balance',
+      options: { bookie: '' },
+      focused: 'bookie',
+    })) as Array<{ value: string }>;
+    expect(books.map((b) => b.value)).toContain('bookie_a');
+    await desk.bot.context.store.kv.delete('cache:sessions');
+    const sessions = (await ld.autocomplete({
+      user: ld.users.admin,
+      channelId: ld.channelIds.bets,
+      name: 'settings',
+      subcommand: 'session',
+      options: { session: '' },
+      focused: 'session',
+    })) as Array<{ name: string }>;
+    expect(sessions.length).toBeGreaterThan(0);
+  });
+
   it('/price sports price-checks one selection chosen through autocomplete', async () => {
     const { ld } = desk;
     const base = { user: ld.users.bettor, channelId: ld.channelIds.bets, name: 'price', subcommand: 'sports' };

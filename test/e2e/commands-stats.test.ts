@@ -112,6 +112,15 @@ describe('/stats and /leaderboard over the bets the desk placed', () => {
     expect(JSON.stringify(reply.embeds)).toContain('No bets in this window');
   });
 
+  it('/stats tells skill from luck by the number of bets with a close it has against the minimum asked', async () => {
+    const closes = await desk.bot.store.query('SELECT bet_id FROM bet_records WHERE close_odds IS NOT NULL');
+    const reply = await run('stats', { days: 7, min_bets: closes.length + 1 });
+    const fields = (reply.embeds[0] as { fields?: Array<{ name: string; value: string }> }).fields ?? [];
+    expect(fields.find((f) => f.name === 'Skill or luck?')?.value).toBe(
+      `too few bets to tell: ${closes.length} of the ${closes.length + 1} needed (bets with a close)`,
+    );
+  });
+
   it('/leaderboard leaves out members under the minimum number of bets with a close', async () => {
     const closes = await desk.bot.store.query('SELECT bet_id FROM bet_records WHERE close_odds IS NOT NULL');
     const reply = await run('leaderboard', { min_bets: closes.length + 1 });

@@ -164,9 +164,7 @@ describe('books a bet can go to', () => {
       { bookie: 'bookie_b', session: '5e55a1fa-0000-4000-8000-0000000000b2' },
       { subcommand: 'session', user: 'admin' },
     );
-    expect(reply.content).toMatch(
-      /^Saved\. ⚠️ Session 5e55a1fa-0000-4000-8000-0000000000b2 is inactive: bets on bookie_b are refused/,
-    );
+    expect(reply.content).toMatch(/^Saved\. ⚠️ alpha_b \(session …00b2\) is inactive: bets on bookie_b are refused/);
     await run('settings', { bookie: 'bookie_b' }, { subcommand: 'session', user: 'admin' });
   });
 });

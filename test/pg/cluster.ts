@@ -2,7 +2,17 @@
 // dir, a free loopback port, trust auth; stopped and deleted at the end. As root the programs run as the
 // `postgres` user (initdb refuses root).
 import { execFile } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  appendFileSync,
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -34,7 +44,17 @@ function binDir(): { bin: string; version: string } {
   return { bin: join(root, versions[0], 'bin'), version: versions[0] };
 }
 
-export async function startPgCluster(): Promise<PgCluster> {
+/** For a cluster other machines (containers) reach: their addresses, and the password they log in with. */
+export interface PgClusterOptions {
+  /** Listen on every address too (default: 127.0.0.1 only). */
+  listenEverywhere?: boolean;
+  /** Password for `postgres` over TCP (scram-sha-256); without it TCP logins are trusted, on loopback only. */
+  password?: string;
+  /** CIDR that may log in over TCP with the password, e.g. a container network's subnet. */
+  allowFrom?: string;
+}
+
+export async function startPgCluster(opts: PgClusterOptions = {}): Promise<PgCluster> {
   const { bin, version } = binDir();
   const dir = mkdtempSync(join(tmpdir(), 'pg-test-'));
   const data = join(dir, 'data');
@@ -46,14 +66,23 @@ export async function startPgCluster(): Promise<PgCluster> {
   }
   const as = (prog: string, args: string[]) =>
     asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, prog), ...args]) : run(join(bin, prog), args);
-  await as('initdb', ['-D', data, '--auth=trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  const auth = ['--auth=trust'];
+  if (opts.password) {
+    const pwfile = join(dir, 'pw');
+    writeFileSync(pwfile, `${opts.password}\n`, { mode: 0o600 });
+    if (asRoot) chownSync(pwfile, statSync(dir).uid, statSync(dir).gid);
+    auth.splice(0, 1, '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${pwfile}`);
+  }
+  await as('initdb', ['-D', data, ...auth, '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  if (opts.allowFrom) appendFileSync(join(data, 'pg_hba.conf'), `host all all ${opts.allowFrom} scram-sha-256\n`);
+  const listenOn = opts.listenEverywhere ? '*' : '127.0.0.1';
   const log = join(dir, 'log');
   // A free port can be taken by another process between the probe and the server's bind: try another one.
   let port = 0;
   for (let attempt = 1; ; attempt++) {
     port = await testPort();
     // fsync off: a test cluster is thrown away, durability across OS crashes is not under test.
-    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
+    const options = `-p ${port} -k ${dir} -c listen_addresses=${listenOn} -c fsync=off -c max_connections=200`;
     try {
       await as('pg_ctl', ['-D', data, '-o', options, '-l', log, '-w', 'start']);
       break;
@@ -63,7 +92,8 @@ export async function startPgCluster(): Promise<PgCluster> {
       rmSync(log, { force: true });
     }
   }
-  const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const login = opts.password ? `postgres:${encodeURIComponent(opts.password)}@` : 'postgres@';
+  const adminUrl = `postgres://${login}127.0.0.1:${port}/postgres`;
   return {
     adminUrl,
     version,

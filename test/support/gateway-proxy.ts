@@ -18,6 +18,12 @@ export interface GatewayProxy {
    * until release() (or drop()): the gateway has the request, the bot has no reply yet.
    */
   holdAnswers(pathPrefix: string): void;
+  /**
+   * Forges the JSON answers to requests whose path starts with `pathPrefix`: the sandbox acts on the request, and
+   * the bot reads `forge(answer)` instead of its answer (a gateway that answers other than it should). Until
+   * release().
+   */
+  forgeAnswers(pathPrefix: string, forge: (answer: unknown) => unknown): void;
   release(): void;
   /** Cuts every held request or answer off (their connections are destroyed), as a dying caller would see. */
   drop(): void;
@@ -35,6 +41,7 @@ export async function startGatewayProxy(target: string): Promise<GatewayProxy> {
   const holding = new Set<string>();
   const passes = new Map<string, number>();
   let holdingAnswers: string | undefined;
+  let forging: { prefix: string; forge: (answer: unknown) => unknown } | undefined;
   const waiting: Array<() => void> = [];
   const waitingAnswers: Array<{ send: () => void; res: ServerResponse }> = [];
   const waitingRequests: ServerResponse[] = [];
@@ -53,6 +60,18 @@ export async function startGatewayProxy(target: string): Promise<GatewayProxy> {
         headers: { ...req.headers, host: upstream.host },
       },
       (answer) => {
+        const forge = forging && (req.url ?? '').startsWith(forging.prefix) ? forging.forge : undefined;
+        if (forge) {
+          const parts: Buffer[] = [];
+          answer.on('data', (c: Buffer) => parts.push(c));
+          answer.on('end', () => {
+            const text = JSON.stringify(forge(JSON.parse(Buffer.concat(parts).toString('utf8'))));
+            const { 'content-length': _length, 'transfer-encoding': _chunked, ...headers } = answer.headers;
+            res.writeHead(answer.statusCode ?? 502, { ...headers, 'content-length': Buffer.byteLength(text) });
+            res.end(text);
+          });
+          return;
+        }
         const send = () => {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
@@ -98,7 +117,11 @@ export async function startGatewayProxy(target: string): Promise<GatewayProxy> {
     holdAnswers(pathPrefix) {
       holdingAnswers = pathPrefix;
     },
+    forgeAnswers(prefix, forge) {
+      forging = { prefix, forge };
+    },
     release() {
+      forging = undefined;
       holding.clear();
       passes.clear();
       waitingPaths.length = 0;

@@ -1,6 +1,9 @@
-import { betOutcomeOf, type JobOutcome } from '../../gateway/index.js';
+import { betOutcomeOf, type JobOutcome, placedSelectionOf } from '../../gateway/index.js';
 import type { Logger } from '../config/logger.js';
+import { COLOUR } from '../model/colours.js';
 import { RANK } from '../model/edit-rank.js';
+import { fitView } from '../model/limits.js';
+import { placedOther, placedOtherNote } from '../model/placed-other.js';
 import type { SlipPayload } from '../model/slip-rules.js';
 import type { BetRecord, BetRecordRepo } from '../repos/bet-records.js';
 import type { JobRecord } from '../repos/jobs.js';
@@ -55,10 +58,19 @@ export class BetResults {
     const placementId = job.context.placementId;
     if (placementId === undefined) return this.#applyLegacy(job, outcome);
     const now = this.d.now();
+    // The slip's edit is queued as soon as the move commits, before its ledger entry is chained.
+    let shown = false;
+    const show = async (record: BetRecord) => {
+      shown = true;
+      await this.show(record);
+    };
     let moved: BetRecord | undefined;
     if (outcome.status === 'completed') {
       const receipt = betOutcomeOf(outcome.result);
       if (receipt.placed) {
+        // The bet stands whatever was placed (it is the book's), but another selection than the slip's is never
+        // passed over: the placement's ledger entry names it, and the member is told (issue 36).
+        const other = placedOther(job.context.slip, placedSelectionOf(outcome.result));
         moved = await this.d.records.markPlaced(
           placementId,
           {
@@ -66,36 +78,64 @@ export class BetResults {
             odds: receipt.odds ?? job.context.odds,
             correlationId: job.correlationId,
             ...takenForLess(job.context.slip, receipt),
+            ...(other ? { note: placedOtherNote(other) } : {}),
           },
           now,
+          show,
         );
+        if (moved && other) await this.#tellPlacedOther(moved, other);
       } else if (!receipt.unreadable) {
         moved = await this.d.records.markRefused(
           placementId,
           { note: receipt.message ?? 'the bookmaker refused the bet', correlationId: job.correlationId },
           now,
+          show,
         );
       } else {
         this.d.logger.warn('bet result of an unexpected shape; the bet is checked against the book instead', {
           correlationId: job.correlationId,
         });
-        moved = await this.d.records.markResultUnknown(placementId, { note: 'unreadable result' }, now);
+        moved = await this.d.records.markResultUnknown(placementId, { note: 'unreadable result' }, now, show);
       }
     } else {
       moved = await this.d.records.markResultUnknown(
         placementId,
         { note: `the gateway reported the job as ${outcome.status}` },
         now,
+        show,
       );
     }
     const record = moved ?? (await this.d.records.get(placementId));
-    if (record) await this.show(record);
+    if (record && !shown) await this.show(record);
     // Evidence is secondary to the bet: a failure to record it is logged, never a reason to handle the result again.
     if (record) {
       await this.d.accounts
         ?.betResult(record, outcome)
         .catch((err) => this.d.logger.warn('recording account evidence failed', { placementId, err }));
     }
+  }
+
+  /** The notice of a bet placed on another selection than its slip's: once per record (outbox key), loud. */
+  async #tellPlacedOther(record: BetRecord, other: string): Promise<void> {
+    this.d.logger.error('the gateway placed another selection than the slip showed', {
+      placementId: record.placementId,
+      betId: record.betId,
+      marketRef: record.payload.marketRef,
+      what: other,
+    });
+    await this.d.outbox.create(`placed-other:${record.placementId}`, record.channelId, {
+      ...fitView({
+        content: `<@${record.userId}> ⚠️ Your bet ${record.betId ?? ''} was placed, but not as your slip showed: ${other}. It is recorded in the ledger as placed that way; check it with the book before betting again.`,
+        embeds: [
+          {
+            title: '⚠️ Placed selection differs from the slip',
+            description: `Slip: ${record.payload.eventName} · ${record.payload.bookie}. ${other}.`,
+            color: COLOUR.refused,
+          },
+        ],
+        components: [],
+      }),
+    });
   }
 
   /** Jobs recorded before bet records existed carry no placement id: show their result as before. */

@@ -202,6 +202,7 @@ export class SlipFactory implements LivePrices {
         marketLabel: found.market.label || found.market.market,
         selectionLabel: selectionName(found.sel.label, found.sel.line),
         selectionName: found.sel.label,
+        ...(found.sel.line !== undefined ? { line: found.sel.line } : {}),
         marketRef: req.marketRef,
         stake: Math.round(req.stake * 100) / 100,
         stakeCents: Math.round(req.stake * 100),

@@ -2,12 +2,15 @@ import {
   CardLimitError,
   type Event,
   type EventsQuery,
+  guardCardIds,
+  type IdClash,
   type MarketCard,
   type MarketCardQuery,
   type QueuedInfo,
   type ReadLane,
   type Session,
 } from '../../gateway/index.js';
+import type { Logger } from '../config/logger.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import type { GatewayPort } from '../gateway-port.js';
 import { SingleFlight } from '../results/single-flight.js';
@@ -32,7 +35,12 @@ export interface CatalogOptions {
   /** Card reads autocomplete may start (default AUTOCOMPLETE_READS: 4 per member, 12 in all, a minute). */
   autocompleteReads?: ReadAllowanceLimits;
   now?: () => number;
+  /** Told once per card whose rows share an id (those rows are then not offered for betting). */
+  logger?: Pick<Logger, 'warn'>;
 }
+
+/** How many cards with shared ids are remembered as already reported (then the memory starts again). */
+const CLASH_MEMORY = 1000;
 
 /** What prefetchCard did: a read of the card is under way (started now or before), or none may start now. */
 export type Prefetch = 'loading' | 'refused';
@@ -81,12 +89,16 @@ export class Catalog {
   /** Cards autocomplete is reading in the background lane (keys of their flights). */
   private readonly prefetching = new Set<string>();
   private readonly autocompleteReads: ReadAllowance;
+  private readonly logger: Pick<Logger, 'warn'> | undefined;
+  /** Cards whose shared ids were reported (`bookie|epk|ids`), so each is told once. */
+  private readonly clashesTold = new Set<string>();
 
   constructor(
     private readonly gateway: GatewayPort,
     private readonly store: BotStore,
     opts: CatalogOptions = {},
   ) {
+    this.logger = opts.logger;
     // A read may queue for a quarter of the limiter's window (15 s of a minute): long enough to absorb a burst's
     // edge, short enough that a user hears "try again in N s" instead of watching "thinking…" for a minute.
     this.maxWaitMs = opts.cardMaxWaitMs ?? gateway.marketsLimiter.windowMs / 4;
@@ -175,9 +187,25 @@ export class Catalog {
         throw new CardLimitRefusal(cardLimitMessage(err.retryAfterMs ?? this.maxWaitMs));
       throw err;
     }
+    // Rows sharing a market_ref (or a bettable proposition_id) cannot say which bet their id places: not offered.
+    const guarded = guardCardIds(card);
+    if (guarded.clashes.length > 0) this.tellClashes(epk, bookie, guarded.clashes);
+    card = guarded.card;
     await this.store.kv.set(k, card, CARD_TTL_MS);
     if (card.bound) await this.store.kv.set(`cache:by-id:${bookie}`, card.market_ref_betting_enabled, BY_ID_TTL_MS);
     return card;
+  }
+
+  private tellClashes(epk: string, bookie: string, clashes: IdClash[]): void {
+    const key = `${bookie}|${epk}|${clashes.map((c) => `${c.reason}:${c.id}`).join(',')}`;
+    if (this.clashesTold.has(key)) return;
+    if (this.clashesTold.size >= CLASH_MEMORY) this.clashesTold.clear();
+    this.clashesTold.add(key);
+    this.logger?.warn('card rows share an id: those rows are not offered for betting', {
+      epk,
+      bookie,
+      clashes: clashes.map((c) => ({ reason: c.reason, rows: c.rows })),
+    });
   }
 
   /** An unknown book is refused here, naming the event's books, instead of costing a card read. */

@@ -63,6 +63,29 @@ async function upcoming(ctx: BotContext): Promise<Event[]> {
 }
 
 /**
+ * The key's sessions for a suggestion: the cached list, or, once it has expired (it lives 30 s), a fresh read
+ * waited for as long as the events' (WARM_WAIT_MS). A bare peek answered "No matching options." for every ask
+ * after the first 30 s of a run, since nothing else refills that cache while nobody bets.
+ */
+export async function sessionsForChoices(ctx: BotContext): Promise<Session[]> {
+  const hit = await ctx.catalog.peekSessions();
+  if (hit) return hit;
+  let timer: NodeJS.Timeout | undefined;
+  const read = ctx.catalog.loadSessions().catch((err) => {
+    if (!(err instanceof StoreClosedError)) ctx.logger.warn('sessions read for suggestions failed', { err });
+    return undefined;
+  });
+  const sessions = await Promise.race([
+    read,
+    new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), WARM_WAIT_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  return sessions ?? [];
+}
+
+/**
  * Leagues with events in the window; before the first read of events (just after start) the spec's preset
  * leagues, so the first ask is never answered with nothing.
  */

@@ -48,7 +48,8 @@ export interface BotConfig {
     guildId: string | undefined;
     apiUrl: string | undefined;
   };
-  webhook: { port: number; publicUrl: string | undefined };
+  /** host: the address the receiver binds (WEBHOOK_HOST; absent: 127.0.0.1). */
+  webhook: { port: number; publicUrl: string | undefined; host?: string };
   /** sqlite://path (one process) or postgres://user:pass@host:port/db (several processes share it). */
   storeUrl: string;
   sharding: ShardingConfig;
@@ -119,6 +120,16 @@ const EnvSchema = z.object({
   DISCORD_GUILD_ID: snowflake,
   DISCORD_API_URL: optionalUrl,
   WEBHOOK_PORT: intIn(0, 65535, 8790),
+  // The address the receiver (webhooks, probes, metrics) binds: loopback unless a proxy, a probe or a container's
+  // port mapping must reach it from outside the machine.
+  WEBHOOK_HOST: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^[0-9A-Za-z.:[\]-]+$/, { error: 'must be an address to listen on, e.g. 127.0.0.1 or 0.0.0.0' })
+      .optional(),
+  ),
   WEBHOOK_PUBLIC_URL: optionalUrl,
   STORE_URL: z.preprocess(
     blankToUndefined,
@@ -220,7 +231,11 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
       guildId: e.DISCORD_GUILD_ID,
       apiUrl: e.DISCORD_API_URL?.replace(/\/+$/, ''),
     },
-    webhook: { port: e.WEBHOOK_PORT, publicUrl: e.WEBHOOK_PUBLIC_URL?.replace(/\/+$/, '') },
+    webhook: {
+      port: e.WEBHOOK_PORT,
+      publicUrl: e.WEBHOOK_PUBLIC_URL?.replace(/\/+$/, ''),
+      ...(e.WEBHOOK_HOST ? { host: e.WEBHOOK_HOST.replace(/^\[(.*)\]$/, '$1') } : {}),
+    },
     storeUrl: e.STORE_URL,
     sharding: {
       count: e.SHARD_COUNT,

@@ -80,6 +80,19 @@ export async function respondChoices(
   }
 }
 
+/**
+ * A number option already typed, read in an autocomplete: Discord sends every Integer and Number option there as
+ * a string (discord-api-types#1175), so discord.js's getNumber/getInteger hand back "3", not 3. Null when absent
+ * or not a finite number.
+ */
+export function typedNumber(interaction: AutocompleteInteraction, name: string): number | null {
+  const value = interaction.options.get(name)?.value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value !== 'string' || value.trim() === '') return null;
+  const n = Number(value.trim());
+  return Number.isFinite(n) ? n : null;
+}
+
 /** Case-insensitive "contains" ranking: prefix matches first. */
 export function matchText<T>(items: T[], typed: string, text: (t: T) => string): T[] {
   const q = typed.trim().toLowerCase();

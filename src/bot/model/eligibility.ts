@@ -107,13 +107,13 @@ export function balanceShort(c: BookCheck, stakeCents: number): LeftOut | undefi
 export function leftOutText(why: LeftOut, stakeCents?: number): string {
   switch (why.kind) {
     case 'no_session':
-      return why.chosen ? `the session chosen for it (${why.chosen}) is not active` : 'no active session';
+      return why.chosen ? 'the session an admin chose for it is not active (/settings session)' : 'no active session';
     case 'card_unread':
       return `its markets could not be read (${why.error})`;
     case 'not_listed':
       return `does not list ${why.what}`;
     case 'market_ref_off':
-      return 'market_ref betting is off';
+      return 'not taking bets on this event';
     case 'balance_short':
       return stakeCents === undefined
         ? `balance ${formatMoney(why.balanceCents / 100)} is below the stake`

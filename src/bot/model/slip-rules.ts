@@ -20,6 +20,8 @@ export interface SlipPayload {
   selectionLabel: string;
   /** The selection as the book names it (its transactions use this text); absent on older slips. */
   selectionName?: string;
+  /** The card row's line (handicap or total; null when it has none): the receipt checks the placed one against it. */
+  line?: number | null;
   marketRef: string;
   stake: number;
   /** When the event goes off (epoch ms), for the closing-line capture; absent on older slips. */

@@ -273,6 +273,12 @@ const MOVE_ATTEMPTS = 10;
  * applied in one transaction with its ledger entry, so a record never moves without its entry nor an entry
  * lands without its move; and the day's holds.
  */
+/**
+ * Runs after a move's transaction committed and before its ledger entry is chained: for what the move's caller shows
+ * at once (the slip's receipt), which the chain's wait under a burst would otherwise hold back.
+ */
+export type OnCommitted = (record: BetRecord) => Promise<void>;
+
 export class BetRecordRepo {
   /** `onMove` hears every move made (the metrics count them by move and states); it must not throw. */
   constructor(
@@ -425,8 +431,8 @@ export class BetRecordRepo {
     return this.#apply(placementId, 'markSendUnknown', set, now);
   }
   /** The job ended without a usable result. */
-  markResultUnknown(placementId: string, set: Pick<MoveFields, 'note'>, now: number) {
-    return this.#apply(placementId, 'markResultUnknown', set, now);
+  markResultUnknown(placementId: string, set: Pick<MoveFields, 'note'>, now: number, onCommitted?: OnCommitted) {
+    return this.#apply(placementId, 'markResultUnknown', set, now, onCommitted);
   }
   /**
    * A result with a bet id (and the stake the book took, when it took less than asked). Its job's correlation id
@@ -435,10 +441,11 @@ export class BetRecordRepo {
    */
   markPlaced(
     placementId: string,
-    set: Pick<MoveFields, 'betId' | 'odds'> & Partial<Pick<MoveFields, 'correlationId' | 'stakeCents'>>,
+    set: Pick<MoveFields, 'betId' | 'odds'> & Partial<Pick<MoveFields, 'correlationId' | 'stakeCents' | 'note'>>,
     now: number,
+    onCommitted?: OnCommitted,
   ) {
-    return this.#apply(placementId, 'markPlaced', set, now);
+    return this.#apply(placementId, 'markPlaced', set, now, onCommitted);
   }
   /** The reconciler found the bet in the book's history (a bet id another record holds throws). */
   markAdopted(placementId: string, set: Pick<MoveFields, 'betId' | 'odds' | 'note'>, now: number) {
@@ -448,8 +455,9 @@ export class BetRecordRepo {
     placementId: string,
     set: Pick<MoveFields, 'note'> & Partial<Pick<MoveFields, 'correlationId'>>,
     now: number,
+    onCommitted?: OnCommitted,
   ) {
-    return this.#apply(placementId, 'markRefused', set, now);
+    return this.#apply(placementId, 'markRefused', set, now, onCommitted);
   }
   markNotPlaced(placementId: string, set: Pick<MoveFields, 'note'>, now: number) {
     return this.#apply(placementId, 'markNotPlaced', set, now);
@@ -472,8 +480,9 @@ export class BetRecordRepo {
     name: BetMove,
     set: Partial<MoveFields>,
     now: number,
+    onCommitted?: OnCommitted,
   ): Promise<BetRecord | undefined> {
-    const moved = await this.#move(placementId, name, set, now);
+    const moved = await this.#move(placementId, name, set, now, onCommitted);
     if (moved) this.onMove({ move: name, from: moved.from, to: moved.record.state });
     return moved?.record;
   }
@@ -483,6 +492,7 @@ export class BetRecordRepo {
     name: BetMove,
     set: Partial<MoveFields>,
     now: number,
+    onCommitted?: OnCommitted,
   ): Promise<{ record: BetRecord; from: BetState } | undefined> {
     const t: BetTransition = BET_TRANSITIONS[name];
     const cols: string[] = ['state = ?', 'updated_at = ?'];
@@ -523,7 +533,11 @@ export class BetRecordRepo {
       }
       throw new Error(`bet record ${placementId} kept moving under ${name}; it was left as it is`);
     });
-    if (moved) await this.#chain();
+    if (moved) {
+      // What the move's caller shows (the slip's receipt) need not wait for the chain: it is queued first.
+      if (onCommitted) await onCommitted(moved.record);
+      await this.#chain();
+    }
     return moved;
   }
 

@@ -20,6 +20,8 @@ const MAX_BACKOFF_MS = 60_000;
 /** A refusal that is not about load (unknown message, missing access) is tried this many times. */
 const MAX_HARD_FAILURES = 3;
 const BATCH = 20;
+/** Sends handed to Discord at once at most; discord.js queues them per route and keeps Discord's limits. */
+const MAX_IN_FLIGHT = 50;
 /** How long a pass owns the entries it took, unless `leaseMs` says otherwise (OUTBOX_LEASE_SECONDS). */
 const LEASE_MS = 30_000;
 
@@ -70,6 +72,12 @@ export class Outbox {
   #draining: Promise<void> | undefined;
   #again = false;
   #stopped = false;
+  /** Sends handed to Discord and not finished; a pass takes new entries as soon as there is room. */
+  readonly #sending = new Set<Promise<void>>();
+  /** Sends ended so far: a pass that saw one end while it read the store reads again. */
+  #finished = 0;
+  /** Wakes a pass waiting on its sends when a new entry is recorded. */
+  #wake: (() => void) | undefined;
 
   constructor(o: OutboxOptions) {
     this.#o = o;
@@ -164,6 +172,7 @@ export class Outbox {
     if (this.#stopped) return;
     if (this.#draining) {
       this.#again = true;
+      this.#wake?.();
       return;
     }
     this.#draining = this.#drain()
@@ -182,24 +191,56 @@ export class Outbox {
     while (this.#draining) await this.#draining;
   }
 
+  /**
+   * Takes due entries and hands each to Discord as soon as there is room, without waiting for the rest of its
+   * batch: an entry recorded while others are being sent (a receipt behind a burst of "submitted" edits) goes
+   * out at once rather than after the slowest of them. Ends when nothing is due and nothing is being sent.
+   */
   async #drain(): Promise<void> {
     for (;;) {
-      if (this.#stopped) return;
-      const now = this.#o.now();
-      const rows = await this.#o.store.query<OutboxRow>(
-        `UPDATE outbox SET lease_until = ?, updated_at = ?
-         WHERE outbox_key IN (SELECT outbox_key FROM outbox WHERE state = 'pending' AND next_at <= ?
-           AND lease_until <= ? ORDER BY created_at LIMIT ${BATCH})
-         RETURNING *`,
-        now + (this.#o.leaseMs ?? LEASE_MS),
-        now,
-        now,
-        now,
-      );
-      if (rows.length === 0) return;
-      // Entries for different messages go out together; Discord's per-route limits are handled by its client.
-      await Promise.all(rows.map((row) => this.#send(row)));
+      if (this.#stopped) break;
+      // A kick while this pass reads the store sets it again: the pass then looks once more before waiting.
+      this.#again = false;
+      const finishedBefore = this.#finished;
+      const room = MAX_IN_FLIGHT - this.#sending.size;
+      const rows = room > 0 ? await this.#take(Math.min(room, BATCH)) : [];
+      for (const row of rows) {
+        const sent: Promise<void> = this.#send(row)
+          .catch((err) => this.#o.logger.warn('outbox send failed; will retry', { key: row.outbox_key, err }))
+          .finally(() => {
+            this.#finished++;
+            this.#sending.delete(sent);
+          });
+        this.#sending.add(sent);
+      }
+      if (rows.length > 0 && this.#sending.size < MAX_IN_FLIGHT) continue;
+      // A send that ended while the store was read may have let a later stage go after the read: look again.
+      if (this.#again || this.#finished !== finishedBefore) continue;
+      if (this.#sending.size === 0) break;
+      // Something is being sent: wait for one send to end (its lease may have held a later stage back) or for
+      // a new entry to be recorded, then look again.
+      const woken = new Promise<void>((resolve) => {
+        this.#wake = resolve;
+      });
+      await Promise.race([woken, ...this.#sending]);
+      this.#wake = undefined;
     }
+    await Promise.all(this.#sending);
+  }
+
+  /** Leases up to `limit` due entries, oldest first. */
+  async #take(limit: number): Promise<OutboxRow[]> {
+    const now = this.#o.now();
+    return this.#o.store.query<OutboxRow>(
+      `UPDATE outbox SET lease_until = ?, updated_at = ?
+       WHERE outbox_key IN (SELECT outbox_key FROM outbox WHERE state = 'pending' AND next_at <= ?
+         AND lease_until <= ? ORDER BY created_at LIMIT ${limit})
+       RETURNING *`,
+      now + (this.#o.leaseMs ?? LEASE_MS),
+      now,
+      now,
+      now,
+    );
   }
 
   async #send(row: OutboxRow): Promise<void> {

@@ -29,9 +29,28 @@ function accountLines(h: SessionHealth & { username: string }): string {
   return `${BADGE[h.state]}${why}\nLargest accepted stake (30d): ${largest} · refused 7d ${rate(h.refusalRate7d)} · 30d ${rate(h.refusalRate30d)} · last bet ${last}`;
 }
 
+/**
+ * A row's name: book and account; several sessions (machines) on one account are told apart by their place and
+ * the end of the session id ("bookie_b · alpha_b · machine 2, session …00b2"), never by the whole UUID.
+ */
+function rowNames(rows: ReadonlyArray<SessionHealth & { username: string }>): string[] {
+  const account = (h: SessionHealth & { username: string }) => `${h.bookie} · ${h.username || 'unnamed account'}`;
+  const counts = new Map<string, number>();
+  for (const h of rows) counts.set(account(h), (counts.get(account(h)) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  return rows.map((h) => {
+    const name = account(h);
+    if ((counts.get(name) ?? 0) < 2) return name;
+    const n = (seen.get(name) ?? 0) + 1;
+    seen.set(name, n);
+    return `${name} · machine ${n}, session …${h.sessionId.slice(-4)}`;
+  });
+}
+
 /** /accounts: every session's book, user name, health state and why. */
 export function accountsView(rows: ReadonlyArray<SessionHealth & { username: string }>): MessageView {
   const shown = rows.slice(0, LIMITS.embedFields);
+  const names = rowNames(shown);
   return fitView({
     embeds: [
       {
@@ -41,8 +60,8 @@ export function accountsView(rows: ReadonlyArray<SessionHealth & { username: str
             ? 'This API key has no sessions.'
             : 'Health of each bookmaker session, from what the gateway answered over the last 30 days.',
         color: COLOUR.info,
-        fields: shown.map((h) => ({
-          name: clip(`${h.bookie} · ${h.username || h.sessionId}`, LIMITS.fieldName),
+        fields: shown.map((h, i) => ({
+          name: clip(names[i] ?? h.bookie, LIMITS.fieldName),
           value: clip(accountLines(h), LIMITS.fieldValue),
         })),
         ...(rows.length > shown.length ? { footer: { text: `${rows.length - shown.length} more not shown` } } : {}),
@@ -66,7 +85,7 @@ export function accountStateNoticeView(h: SessionHealth, from: HealthState | nul
           LIMITS.embedDescription,
         ),
         color: STATE_COLOUR[h.state],
-        footer: { text: `Session ${h.sessionId}` },
+        footer: { text: `For support: session …${h.sessionId.slice(-4)}` },
       },
     ],
     components: [],

@@ -1,6 +1,7 @@
 import { COLOUR } from '../model/colours.js';
 import { RANK } from '../model/edit-rank.js';
 import { fitView, type MessageView } from '../model/limits.js';
+import { placedOtherOf } from '../model/placed-other.js';
 import type { BetRecord } from '../repos/bet-records.js';
 import { closedSlipView, receiptView, submittedView } from './slip.js';
 
@@ -21,16 +22,16 @@ export function recordView(record: BetRecord): { view: MessageView; rank: number
       return { view: recolour(base, COLOUR.muted), rank: RANK.unknown };
     }
     case 'placed':
-    case 'settled':
-      return {
-        view: receiptView(slip, {
-          success: true,
-          bet_id: record.betId,
-          odds: record.odds ?? slip.shownOdds,
-          stake: record.stakeCents / 100,
-        }),
-        rank: RANK.final,
-      };
+    case 'settled': {
+      const view = receiptView(slip, {
+        success: true,
+        bet_id: record.betId,
+        odds: record.odds ?? slip.shownOdds,
+        stake: record.stakeCents / 100,
+      });
+      const other = placedOtherOf(record.note);
+      return { view: other ? flagPlacedOther(view, other) : view, rank: RANK.final };
+    }
     case 'refused':
       return {
         view: receiptView(slip, { success: false, error: record.note ?? 'the bookmaker refused the bet' }),
@@ -82,4 +83,22 @@ export function recordStateText(record: BetRecord | undefined): string {
     case 'not_placed':
       return 'This slip was already confirmed, and nothing was placed. Make a new slip with /bet.';
   }
+}
+
+/** A receipt whose bet the book placed on another selection than the slip's: said in its title and first field. */
+function flagPlacedOther(view: MessageView, other: string): MessageView {
+  const [first, ...rest] = view.embeds ?? [];
+  if (!first) return view;
+  return fitView({
+    ...view,
+    embeds: [
+      {
+        ...first,
+        title: 'Bet placed ⚠️ not as the slip showed',
+        color: COLOUR.refused,
+        fields: [{ name: '⚠️ Placed selection differs', value: other.slice(0, 1000) }, ...(first.fields ?? [])],
+      },
+      ...rest,
+    ],
+  });
 }

@@ -16,13 +16,18 @@ const field = (name: string, value: string, inline = false): APIEmbedField => ({
   inline,
 });
 
+/** A session as people read it: its account at the book and the end of its id, never the whole UUID. */
+export function sessionName(s: { session_id: string; username?: string | null }): string {
+  return `${s.username || 'unnamed account'} (session …${s.session_id.slice(-4)})`;
+}
+
 export function sessionsView(sessions: Session[]): MessageView {
   const rows = sessions
     .slice(0, LIMITS.embedFields)
     .map((s) =>
       field(
-        `${s.bookie} · ${s.session_id}`,
-        `${s.active ? '🟢 active' : '⚪ inactive'}${s.username ? ` · ${s.username}` : ''}${s.pc_id ? ` · ${s.pc_id}` : ''}`,
+        `${s.bookie} · ${sessionName(s)}`,
+        `${s.active ? '🟢 active' : '⚪ inactive'}${s.pc_id ? ` · ${s.pc_id}` : ''}`,
       ),
     );
   return fitView({
@@ -55,7 +60,7 @@ export function balancesView(rows: Array<{ session: Session; balance?: BalanceRe
           .slice(0, LIMITS.embedFields)
           .map(({ session, balance, error }) =>
             field(
-              `${session.bookie} · ${session.session_id}`,
+              `${session.bookie} · ${sessionName(session)}`,
               balance
                 ? `**${formatMoney(balance.balance)}** total · ${formatMoney(balance.withdrawable_balance ?? 0)} withdrawable · ${formatMoney(balance.bonus_balance ?? 0)} bonus${balance.retrieved_at ? ` · as of <t:${Math.floor(Date.parse(balance.retrieved_at) / 1000)}:R>` : ''}`
                 : `unavailable: ${error ?? 'unknown error'}`,
@@ -94,7 +99,7 @@ export function jobsView(jobs: JobRecord[]): MessageView {
             ? `${ctx.slip.selectionLabel ?? ''} · ${formatMoney(ctx.slip.stake ?? 0)} · ${ctx.slip.bookie ?? ''}`
             : j.kind;
           return field(
-            `${j.kind} · ${j.correlationId}`,
+            `${j.kind} · job …${j.correlationId.slice(-8)}`,
             `${STATE[j.state] ?? j.state} · ${outcomeText(j)}\n${what} · <t:${Math.floor(j.createdAt / 1000)}:R>`,
           );
         }),
@@ -109,7 +114,20 @@ const cap = (dollars: number | undefined, pct?: number) =>
     .filter(Boolean)
     .join(' or ') || 'none';
 
-export function settingsView(s: GuildSettings, defaults: { perBet: number; perDay: number }): MessageView {
+/** The bank slips size from, as the desk reads it now (a fund's NAV at its last strike, else the set bank). */
+export interface BankInUse {
+  cents: number;
+  source: 'nav' | 'set';
+  asOf: Date;
+}
+
+export function settingsView(
+  s: GuildSettings,
+  defaults: { perBet: number; perDay: number },
+  bank: BankInUse | null = setBank(s),
+  /** How a chosen session is named: its account (e.g. "alpha_b"), not its UUID. */
+  sessionLabel: (sessionId: string) => string = (id) => `session …${id.slice(-4)}`,
+): MessageView {
   const sessions = Object.entries(s.sessions);
   return fitView({
     embeds: [
@@ -148,12 +166,12 @@ export function settingsView(s: GuildSettings, defaults: { perBet: number; perDa
               `syndicate a day: ${cap(s.maxPerSyndicateDay)}`,
             ].join('\n'),
           ),
-          field('Staking', stakingText(s)),
+          field('Staking', stakingText(s, bank)),
           field(
             'Sessions by book',
             sessions.length === 0
               ? 'first active session of each book'
-              : sessions.map(([b, id]) => `${b}: ${id}`).join('\n'),
+              : sessions.map(([b, id]) => `${b}: ${sessionLabel(id)}`).join('\n'),
           ),
           field(
             'Fund',
@@ -162,7 +180,7 @@ export function settingsView(s: GuildSettings, defaults: { perBet: number; perDa
               `dealing: ${s.fundSchedule ?? 'on demand only (/fund strike)'}`,
               `cash-outs above ${formatMoney(s.fundCashoutTier ?? 500)} need approval`,
               `smallest cash-out ${formatMoney(s.fundMinCashout ?? 10)} (all: any amount)`,
-              `performance fee: ${s.fundFeePercent ? `${s.fundFeePercent}% above the high-water mark` : 'off'}`,
+              `performance fee: ${feeText(s)}`,
             ].join('\n'),
           ),
         ],
@@ -213,9 +231,35 @@ export function priceView(input: {
 }
 
 /** The bank, the Kelly fraction, the stake unit and the margin method, as /settings shows them. */
-function stakingText(s: GuildSettings): string {
+function setBank(s: GuildSettings): BankInUse | null {
+  return s.bank === undefined
+    ? null
+    : { cents: Math.round(s.bank * 100), source: 'set', asOf: new Date(s.bankSetAt ?? 0) };
+}
+
+/** Which bank slips and share caps use now, and where it comes from. */
+function bankText(s: GuildSettings, bank: BankInUse | null): string {
+  if (bank === null) return 'not set (no suggested stakes, no share caps)';
+  if (bank.source === 'set') return `${formatMoney(bank.cents / 100)} (set with /settings bank)`;
+  const when = `<t:${Math.floor(bank.asOf.getTime() / 1000)}:f>`;
+  const unused =
+    s.bank === undefined ? '' : `; the set ${formatMoney(s.bank)} applies only while the fund holds nothing`;
+  return `the fund's NAV, ${formatMoney(bank.cents / 100)} at its strike of ${when}${unused}`;
+}
+
+/** The performance fee: its rate, how often it crystallises, and whom it is owed to (decision 1704). */
+function feeText(s: GuildSettings): string {
+  if (!s.fundFeePercent) return 'off';
+  const period = s.fundFeePeriod ?? 'month';
+  const manager = s.fundFeeManagerId
+    ? `<@${s.fundFeeManagerId}>`
+    : 'no one yet (name them with /settings fund fee_manager:)';
+  return `${s.fundFeePercent}% above the high-water mark, crystallised each ${period}, owed to ${manager}`;
+}
+
+function stakingText(s: GuildSettings, bank: BankInUse | null): string {
   return [
-    `bank: ${s.bank === undefined ? 'not set (no suggested stakes, no share caps)' : formatMoney(s.bank)}`,
+    `bank: ${bankText(s, bank)}`,
     `suggested stake: ${s.kellyFraction ?? DEFAULT_KELLY_FRACTION} Kelly, in units of ${formatMoney(s.stakeUnit ?? 1)}`,
     `fair price: ${METHOD_LABEL[s.marginMethod ?? DEFAULT_MARGIN_METHOD]}`,
   ].join('\n');

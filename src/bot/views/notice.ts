@@ -79,7 +79,7 @@ export function missingBetView(bet: {
       {
         title: clip(`Bet not found at ${bet.bookie}: ${bet.payload.selectionLabel}`, LIMITS.embedTitle),
         description: clip(
-          `The desk placed bet ${bet.betId ?? '?'} (${formatMoney(bet.stakeCents / 100)} on ${bet.payload.eventName}, <t:${Math.floor(bet.createdAt / 1000)}:f>) but the book's history for session ${bet.sessionId} no longer lists it, so its settlement cannot be announced. Check it with the book; the desk stops looking for it.`,
+          `The desk placed bet ${bet.betId ?? '?'} (${formatMoney(bet.stakeCents / 100)} on ${bet.payload.eventName}, <t:${Math.floor(bet.createdAt / 1000)}:f>) but the book's history for its session (…${bet.sessionId.slice(-4)}) no longer lists it, so its settlement cannot be announced. Check it with the book; the desk stops looking for it.`,
           LIMITS.embedDescription,
         ),
         color: COLOUR.muted,

@@ -51,7 +51,7 @@ export function routeLine(route: PriceRoute): string {
   return others ? `${head} (${others})` : head;
 }
 
-/** "Left out: bookie_b (market_ref betting is off); …", or '' when none was. */
+/** "Left out: bookie_b (not taking bets on this event); …", or '' when none was. */
 export function leftOutLine(route: PriceRoute): string {
   if (route.leftOut.length === 0) return '';
   return `Left out: ${route.leftOut.map((l) => `${l.book} (${l.why})`).join('; ')}`;
@@ -100,7 +100,7 @@ export function submittedView(slip: SlipPayload, odds: number, correlationId: st
         description: 'Waiting for the bookmaker… this message is updated with the result.',
         color: COLOUR.pending,
         fields: slipFields(slip, odds, sessionLabel(slip)),
-        footer: { text: clip(`job ${correlationId}`, LIMITS.footer) },
+        footer: { text: clip(`For support: job ${correlationId}`, LIMITS.footer) },
       },
     ],
     components: [],

@@ -1,14 +1,17 @@
 import type { APIEmbedField } from 'discord.js';
 import type { Leaderboard } from '../analytics/leaderboard.js';
 import type { GroupReport, Report } from '../analytics/report.js';
+import type { Skill } from '../analytics/skill.js';
 import type { EdgeAtPlacement, MemberDiscipline } from '../analytics/staking.js';
 import { COLOUR } from '../model/colours.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
+import { formatMoney } from '../model/odds.js';
 import { plural } from '../model/plural.js';
 
 export const STATS_CHART_FILE = 'stats.png';
 
-const money = (cents: number) => `${cents < 0 ? '-' : ''}$${(Math.abs(cents) / 100).toFixed(2)}`;
+/** Money as everywhere else: $1,600.00, -$20.00 (thousands grouped). */
+const money = (cents: number) => formatMoney(cents / 100);
 const pct = (x: number | null, signed = false) =>
   x === null ? '–' : `${signed && x > 0 ? '+' : ''}${(x * 100).toFixed(2)}%`;
 const signedNum = (x: number | null) => (x === null ? '–' : `${x > 0 ? '+' : ''}${x.toFixed(4)}`);
@@ -27,6 +30,8 @@ export interface StatsViewInput {
   /** The staking report (edge at placement, stake discipline); absent: not shown. */
   staking?: { edge: EdgeAtPlacement; discipline: MemberDiscipline[] };
   byBook: GroupReport[];
+  /** Mean CLV with its interval and verdict. */
+  skill: Skill;
   /** Whether a chart file is attached to the message. */
   chart: boolean;
 }
@@ -57,6 +62,7 @@ export function statsView(input: StatsViewInput): MessageView {
     field('Close captured', capture),
     field('CLV (mean)', `${pct(clv.meanClv, true)} · log ${signedNum(clv.meanLogClv)}`),
     field('Beat the close', clv.withClose ? `${pct(clv.beatCloseRate)} of ${clv.withClose}` : '–'),
+    field('Skill or luck?', skillText(input.skill), false),
     field('EV vs no-vig close', clv.evBets ? `${pct(clv.meanEv, true)} over ${clv.evBets} bet(s)` : '–'),
   );
   if (clv.noEv > 0) fields.push(field('EV left out', `${clv.noEv} bet(s): market incomplete at the close`));
@@ -110,18 +116,31 @@ function stakingFields(edge: EdgeAtPlacement, discipline: MemberDiscipline[]): A
   ];
 }
 
+/** The verdict in plain words, e.g. "beats the close: 95 % interval +1.20% to +3.80% (120 bets)". */
+export function skillText(skill: Skill): string {
+  const v = skill.verdict;
+  if (v.kind === 'too-few') return `too few bets to tell: ${v.have} of the ${v.need} needed (bets with a close)`;
+  const range = `${Math.round(v.interval.confidence * 100)} % interval ${pct(v.interval.low, true)} to ${pct(v.interval.high, true)}`;
+  const verdict =
+    v.kind === 'beats-close' ? 'beats the close' : v.kind === 'behind-close' ? 'behind the close' : 'no clear edge yet';
+  return `${verdict}: ${range} (${plural(skill.n, 'bet')})`;
+}
+
 export function leaderboardView(board: Leaderboard, scope: string): MessageView {
   const lines = board.ranked
     .slice(0, 20)
     .map(
       (r, i) =>
-        `**${i + 1}.** <@${r.member}> CLV ${pct(r.clv.meanClv, true)} (log ${signedNum(r.clv.meanLogClv)}) · beat close ${pct(r.clv.beatCloseRate)} · ${r.clv.withClose} bets · profit ${money(r.profitCents)}`,
+        `**${i + 1}.** <@${r.member}> CLV ${pct(r.clv.meanClv, true)} · ${skillText(r.skill)} · beat close ${pct(r.clv.beatCloseRate)} · profit ${money(r.profitCents)}`,
     );
   const waiting = board.tooFew.map((t) => `<@${t.member}> (${t.withClose})`).join(', ');
   return fitView({
     embeds: [
       {
         title: 'Leaderboard by closing line value',
+        footer: {
+          text: 'Ranked by the low end of each 95 % interval of mean CLV, so a short lucky run does not lead.',
+        },
         description: clip(
           [
             scope,

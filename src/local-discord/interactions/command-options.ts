@@ -71,13 +71,15 @@ export function buildCommandData(
         `/${command.name} has no option "${name}"; options: ${defs.map((d) => d.name).join(', ') || 'none'}`,
       );
     }
-    const focused = input.focused === name;
-    values.push({
-      name,
-      type: def.type,
-      value: focused ? String(value) : coerce(command.name, def, value, world, resolved),
-      ...(focused ? { focused: true } : {}),
-    });
+    if (input.focused === undefined) {
+      values.push({ name, type: def.type, value: coerce(command.name, def, value, world, resolved) });
+    } else if (input.focused === name) {
+      // The option being typed is not validated: its text goes as it stands, an empty or half-typed number too.
+      values.push({ name, type: def.type, value: String(value), focused: true });
+    } else {
+      const checked = autocompleteValue(command.name, def, value, world, resolved);
+      if (checked !== undefined) values.push({ name, type: def.type, value: checked });
+    }
   }
   if (input.focused === undefined) {
     for (const def of defs) {
@@ -101,6 +103,55 @@ export function buildCommandData(
     options,
     ...(Object.keys(resolved).length > 0 ? { resolved } : {}),
   };
+}
+
+/**
+ * What Discord sends for an option that is not focused in an autocomplete interaction: it is validated as the
+ * command's option would be (a typed "100" reads as the number 100, within min/max), an option that fails is
+ * left out rather than refused, and numbers go as strings (discord-api-docs#4358, discord-api-types#1175).
+ */
+function autocompleteValue(
+  commandName: string,
+  def: Json,
+  value: OptionValue,
+  world: World,
+  resolved: Record<string, Json>,
+): OptionValue | undefined {
+  const type = Number(def.type);
+  const numeric = type === ApplicationCommandOptionType.Integer || type === ApplicationCommandOptionType.Number;
+  let typed: OptionValue = value;
+  if (typeof value === 'string') {
+    const text = value.trim();
+    if (numeric && /^-?(\d+\.?\d*|\.\d+)$/.test(text)) typed = Number(text);
+    else if (type === ApplicationCommandOptionType.Boolean && (text === 'true' || text === 'false'))
+      typed = text === 'true';
+  }
+  const scratch: Record<string, Json> = {};
+  let checked: OptionValue;
+  try {
+    checked = coerce(commandName, def, typed, world, scratch);
+  } catch (err) {
+    if (err instanceof CommandInputError) return undefined;
+    throw err;
+  }
+  if (numeric && !withinBounds(def, Number(checked))) return undefined;
+  if (type === ApplicationCommandOptionType.String && !withinLength(def, String(checked))) return undefined;
+  for (const [kind, entries] of Object.entries(scratch)) Object.assign(bucket(resolved, kind), entries);
+  return numeric ? String(checked) : checked;
+}
+
+function withinBounds(def: Json, n: number): boolean {
+  return !(
+    (typeof def.min_value === 'number' && n < def.min_value) ||
+    (typeof def.max_value === 'number' && n > def.max_value)
+  );
+}
+
+function withinLength(def: Json, s: string): boolean {
+  return !(
+    (typeof def.min_length === 'number' && s.length < def.min_length) ||
+    (typeof def.max_length === 'number' && s.length > def.max_length)
+  );
 }
 
 function coerce(

@@ -65,12 +65,15 @@ export class PlaygroundApi {
     private readonly live: LiveEvents,
     /** Whether the Sandbox panel's routes work (the embedded sandbox with its control routes). */
     private readonly sandboxControls = false,
+    /** This start's id (see LiveEvents): the page compares it across reconnects. */
+    private readonly runId = '',
   ) {}
 
   state() {
     const { users, channelIds, guild } = this.ld;
     return {
       title: 'Offline playground: a local Discord double, the sandbox gateway and the real bot',
+      runId: this.runId,
       guild: { id: guild.id, name: guild.name ?? 'Local guild' },
       personas: PERSONAS.map((key) => ({
         key,

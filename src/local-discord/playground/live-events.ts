@@ -27,7 +27,11 @@ export class LiveEvents {
   readonly #unsubscribe: Array<() => void> = [];
   readonly #heartbeat: NodeJS.Timeout;
 
-  constructor(ld: PlaygroundDiscord) {
+  constructor(
+    ld: PlaygroundDiscord,
+    /** This start's id, in every `ready` event: a page that saw another one knows npm start was restarted. */
+    private readonly runId = '',
+  ) {
     const onCreate = (e: MessageEvent) => this.#onMessage('create', e);
     const onUpdate = (e: MessageEvent) => this.#onMessage('update', e);
     const onDelete = (e: MessageEvent) => this.#onMessage('delete', e);
@@ -60,7 +64,7 @@ export class LiveEvents {
     const viewer = { userId, res };
     this.#viewers.add(viewer);
     res.on('close', () => this.#viewers.delete(viewer));
-    this.#write(viewer, 'ready', { userId });
+    this.#write(viewer, 'ready', { userId, runId: this.runId });
   }
 
   /** Tells one user something the page must show (an interaction that failed, for one). */

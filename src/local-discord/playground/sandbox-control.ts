@@ -56,7 +56,14 @@ export class SandboxControl {
    * A member's money arriving: $100 into the first active session (the fund's cycle starts with a deposit the
    * treasurer then records with /fund contribute).
    */
-  async deposit(): Promise<{ deposit_id: string; session_id: string; now: string; speed: number }> {
+  async deposit(): Promise<{
+    deposit_id: string;
+    session_id: string;
+    bookie: string;
+    username: string;
+    now: string;
+    speed: number;
+  }> {
     const state = (await this.#call('GET', '/_sandbox/state')) as {
       sessions?: Array<{ session_id: string; status: string }>;
     };
@@ -64,8 +71,16 @@ export class SandboxControl {
     if (!session) throw new ApiError(409, 'No active session to deposit into: start one with /sessions first.');
     const done = (await this.#call('POST', '/_sandbox/deposit', { session_id: session.session_id, amount: 100 })) as {
       deposit_id: string;
+      bookie: string;
+      username: string;
     };
-    return { deposit_id: done.deposit_id, session_id: session.session_id, ...(await this.clock()) };
+    return {
+      deposit_id: done.deposit_id,
+      session_id: session.session_id,
+      bookie: done.bookie,
+      username: done.username,
+      ...(await this.clock()),
+    };
   }
 
   async #call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { ZodError } from 'zod';
 import { type Listening, listen } from '../../http/listen.js';
@@ -86,8 +87,10 @@ const SANDBOX_ROUTES = new RouteTable<SandboxHandler>()
 
 /** Serves the page that looks like a Discord channel, its JSON API and its live event stream. */
 export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
-  const live = new LiveEvents(options.ld);
-  const api = new PlaygroundApi(options.ld, live, options.sandboxUrl !== undefined);
+  // One id per start: a page open across a restart of npm start sees a new run (nothing of the old one is kept).
+  const runId = randomUUID();
+  const live = new LiveEvents(options.ld, runId);
+  const api = new PlaygroundApi(options.ld, live, options.sandboxUrl !== undefined, runId);
   // Every clock reading goes to the bot's clock and to every open page (its times are read against it).
   const onClock = (reading: { now: string; speed?: number }) => {
     options.onSandboxClock?.(reading);

@@ -1,11 +1,22 @@
 // Who holds which key, session and bookmaker account; session lookup with the spec's ownership rules.
+import { holdBalance } from './balances.js';
 import { takeBonusToken } from './bonus.js';
 import { type ErrorStyle, sessionNotActive, sessionNotFound, sessionNotOwned } from './errors.js';
 import { buildAccounts, buildBookAccounts } from './fixtures.js';
 import type { Account, BonusToken, BookAccount, Session, SessionStatus } from './types.js';
 
 export interface AccountsDump {
-  sessions: Pick<Session, 'session_id' | 'status' | 'revoked' | 'clientOnline' | 'pendingLaunch' | 'restricted'>[];
+  sessions: Pick<
+    Session,
+    | 'session_id'
+    | 'status'
+    | 'revoked'
+    | 'clientOnline'
+    | 'pendingLaunch'
+    | 'restricted'
+    | 'balanceSeededAtMs'
+    | 'balanceHeld'
+  >[];
   books: BookAccount[];
 }
 
@@ -37,19 +48,26 @@ export class Accounts {
       accounts.flatMap((a) => a.sessions.map((s) => [s.session_id, { account: a, session: s }])),
     );
     this.books = new Map(buildBookAccounts(accounts, now).map((b) => [b.account_id, b]));
+    // A fixture session that is not running has no heartbeat: its cache holds what it read before the start.
+    for (const { session } of this.bySession.values())
+      if (!session.active) holdBalance(session, this.bookAccountOf(session), now.getTime());
   }
 
   /** Session states and bookmaker accounts as plain data (snapshot). */
   dump(): AccountsDump {
     const sessions = this.all().flatMap((a) =>
-      a.sessions.map(({ session_id, status, revoked, clientOnline, pendingLaunch, restricted }) => ({
-        session_id,
-        status,
-        revoked,
-        clientOnline,
-        pendingLaunch,
-        ...(restricted ? { restricted } : {}),
-      })),
+      a.sessions.map(
+        ({ session_id, status, revoked, clientOnline, pendingLaunch, restricted, balanceSeededAtMs, balanceHeld }) => ({
+          session_id,
+          status,
+          revoked,
+          clientOnline,
+          pendingLaunch,
+          ...(restricted ? { restricted } : {}),
+          ...(balanceSeededAtMs !== undefined ? { balanceSeededAtMs } : {}),
+          ...(balanceHeld ? { balanceHeld } : {}),
+        }),
+      ),
     );
     return structuredClone({ sessions, books: this.bookAccounts() });
   }
@@ -67,6 +85,10 @@ export class Accounts {
       session.pendingLaunch = s.pendingLaunch;
       if (s.restricted) session.restricted = true;
       else delete session.restricted;
+      if (s.balanceSeededAtMs !== undefined) session.balanceSeededAtMs = s.balanceSeededAtMs;
+      else delete session.balanceSeededAtMs;
+      if (s.balanceHeld) session.balanceHeld = { ...s.balanceHeld };
+      else delete session.balanceHeld;
       if (s.status === 'launching' && s.clientOnline && !s.pendingLaunch) relaunch(session);
     }
     for (const b of structuredClone(d.books)) {

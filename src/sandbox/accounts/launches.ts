@@ -1,6 +1,7 @@
 // A session's launch on its client machine: started now when the client is online, or when it next connects.
 import type { SandboxClock } from '../core/clock.js';
 import type { Accounts } from './accounts.js';
+import { releaseBalance } from './balances.js';
 import type { Session } from './types.js';
 
 /** Sandbox ms a launching session takes to become active (the spec does not show this move). */
@@ -16,6 +17,7 @@ export interface LaunchBooks {
 export function runLaunch({ accounts, clock }: LaunchBooks, session: Session): void {
   accounts.launches.get(session.session_id)?.cancel();
   session.pendingLaunch = false;
+  releaseBalance(session);
   accounts.setStatus(session, 'launching');
   const timer = clock.schedule(LAUNCH_DELAY_MS, () => {
     accounts.launches.delete(session.session_id);

@@ -20,6 +20,18 @@ export interface Session {
   pendingLaunch: boolean;
   /** The bookmaker restricted the account as this session sees it: every bet is refused (control route). */
   restricted?: boolean;
+  /** When the last start or restart seeded the balance cache (sandbox ms); unset before the first in this run. */
+  balanceSeededAtMs?: number;
+  /** The cached balance while no client heartbeats refresh it (stopped, or started with its client offline). */
+  balanceHeld?: HeldBalance;
+}
+
+/** A balance cache entry as the gateway last refreshed it. */
+export interface HeldBalance {
+  balance: number;
+  bonus_balance: number;
+  withdrawable_balance: number;
+  retrieved_at: string;
 }
 
 /** The account behind one API key. */

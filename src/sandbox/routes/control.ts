@@ -167,7 +167,13 @@ export const controlRoutes: Route[] = [
       const session = clientSession(sb, body);
       const amount = requireMoney(body, 'amount');
       const deposit_id = sb.ledger.deposit(session.account_id, amount);
-      return ok({ deposit_id, session_id: session.session_id, cash: sb.ledger.available(session.account_id) });
+      return ok({
+        deposit_id,
+        session_id: session.session_id,
+        bookie: session.bookie,
+        username: session.username,
+        cash: sb.ledger.available(session.account_id),
+      });
     },
   },
   {

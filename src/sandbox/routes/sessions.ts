@@ -1,5 +1,6 @@
 // Sessions: list, start, restart, stop. Session operations answer errors as {status: 'error', message}.
 
+import { holdBalance, seedBalance } from '../accounts/balances.js';
 import { runLaunch } from '../accounts/launches.js';
 import type { Session } from '../accounts/types.js';
 import type { Ctx, Route } from '../core/http.js';
@@ -33,6 +34,7 @@ const checkSessionId = (ctx: Ctx) => {
 
 function launch(ctx: Ctx, session: Session) {
   session.revoked = false; // the flag is cleared by the next start
+  seedBalance(session, ctx.sb.accounts.bookAccountOf(session), ctx.sb.clock.nowMs());
   if (!session.clientOnline) {
     // No client is connected: the command waits, and the session will not start until one connects.
     ctx.sb.accounts.launches.get(session.session_id)?.cancel();
@@ -90,6 +92,7 @@ export const sessionRoutes: Route[] = [
       const session = ctx.sb.accounts.findSession(ctx.account, id, { style: 'session-op' });
       ctx.sb.accounts.launches.get(id)?.cancel();
       ctx.sb.accounts.launches.delete(id);
+      holdBalance(session, ctx.sb.accounts.bookAccountOf(session), ctx.sb.clock.nowMs());
       ctx.sb.accounts.setStatus(session, 'stopped');
       session.revoked = revoke;
       // A connected client gets the cancel at once; an offline one only hears of it if revoked (on reconnect).

@@ -68,6 +68,28 @@ function halfLine(x: number): number {
   return Math.floor(x) + 0.5;
 }
 
+/** A handicap as slug words that keep its sign: -1.5 → 'minus 1.5', +1.5 → 'plus 1.5' (issue 36). */
+function signedWords(line: number): string {
+  return `${line < 0 ? 'minus' : 'plus'} ${Math.abs(line)}`;
+}
+
+/**
+ * The name a card shows for each player of a fixture: the player's own name, or, when both squads hold someone
+ * of that name, the name with the team, so that two people never share a row's label, slug or `player`.
+ */
+function shownSquads(seed: number, ev: SportEvent): Map<string, string[]> {
+  const home = ev.home as string;
+  const away = ev.away as string;
+  const homeSquad = squad(seed, ev.league, home, 8);
+  const awaySquad = squad(seed, ev.league, away, 8);
+  const shared = new Set(homeSquad.filter((n) => awaySquad.includes(n)));
+  const shown = (team: string, names: string[]) => names.map((n) => (shared.has(n) ? `${n} (${team})` : n));
+  return new Map([
+    [home, shown(home, homeSquad)],
+    [away, shown(away, awaySquad)],
+  ]);
+}
+
 class CardBuilder {
   readonly markets: CardMarket[] = [];
   readonly bookLabel: string;
@@ -83,7 +105,9 @@ class CardBuilder {
   add(market: string, label: string, tier: Tier, drafts: Draft[], opts: { allUnbettable?: boolean } = {}): void {
     const margin = BOOK_MARGIN[this.bookie];
     const bookIndex = this.bookie === 'bookie_a' ? 0 : this.bookie === 'bookie_b' ? 1 : 2;
-    const rawName = RAW_NAMES[market]?.[bookIndex] ?? label;
+    // A book that says "Total Points" says "Total Goals" on a football match.
+    const named = RAW_NAMES[market]?.[bookIndex];
+    const rawName = named === 'Total Points' && label === 'Total Goals' ? label : (named ?? label);
     const selections = drafts.map((d): CardSelection => {
       const slug = d.slug ?? slugify(d.label);
       const r = this.rng();
@@ -129,6 +153,9 @@ function overUnder(line: number, player: string | null, prefix: string, lean = 0
     },
   ];
 }
+
+/** Sports scored in goals: their totals read "Total Goals" and their margins are a goal or two, not points. */
+const GOAL_SPORTS = new Set(['soccer', 'ice_hockey']);
 
 // Typical totals and line sizes per sport.
 const TOTALS: Record<string, [number, number]> = {
@@ -227,20 +254,21 @@ function fixtureCard(b: CardBuilder, seed: number, ev: SportEvent, rng: Rng): vo
         label: `${home} ${hl > 0 ? '+' : ''}${hl}`,
         chance: 0.5,
         line: hl,
-        slug: slugify(`home ${hl}`),
+        slug: slugify(`home ${signedWords(hl)}`),
         outcome: { kind: 'line', side: 'home', line: hl },
       },
       {
         label: `${away} ${-hl > 0 ? '+' : ''}${-hl}`,
         chance: 0.5,
         line: -hl,
-        slug: slugify(`away ${-hl}`),
+        slug: slugify(`away ${signedWords(-hl)}`),
         outcome: { kind: 'line', side: 'away', line: -hl },
       },
     ];
     b.add('line', 'Line', 'popular', lineDrafts(homeLine));
     const mainTotal = halfLine(total + (rng() - 0.5) * spread * 0.3);
-    b.add('total_points', 'Total Points', 'popular', overUnder(mainTotal, null, ''));
+    const goals = GOAL_SPORTS.has(ev.sport);
+    b.add('total_points', goals ? 'Total Goals' : 'Total Points', 'popular', overUnder(mainTotal, null, ''));
     const step = Math.max(0.5, Math.round(spread / 4));
     const alt: Draft[] = [];
     const altLines: Draft[] = [];
@@ -255,7 +283,7 @@ function fixtureCard(b: CardBuilder, seed: number, ev: SportEvent, rng: Rng): vo
           chance: d.outcome?.kind === 'line' && d.outcome.side === 'home' ? 0.5 + k * 0.08 : 0.5 - k * 0.08,
         });
     }
-    b.add('alternate_total_points', 'Alternate Total Points', 'other', alt);
+    b.add('alternate_total_points', goals ? 'Alternate Total Goals' : 'Alternate Total Points', 'other', alt);
     b.add('alternate_line', 'Alternate Line', 'other', altLines);
   }
 
@@ -263,15 +291,14 @@ function fixtureCard(b: CardBuilder, seed: number, ev: SportEvent, rng: Rng): vo
     [home, 'home'],
     [away, 'away'],
   ];
+  const squads = shownSquads(seed, ev);
   for (const prop of PROPS[ev.sport] ?? []) {
     const drafts: Draft[] = [];
     for (const [team] of teams) {
-      squad(seed, ev.league, team, 8)
-        .slice(0, prop.players)
-        .forEach((player, rank) => {
-          const line = halfLine(Math.max(0.5, prop.base * (1 - rank * 0.15)));
-          drafts.push(...overUnder(line, player, `${prop.market} `));
-        });
+      (squads.get(team) ?? []).slice(0, prop.players).forEach((player, rank) => {
+        const line = halfLine(Math.max(0.5, prop.base * (1 - rank * 0.15)));
+        drafts.push(...overUnder(line, player, `${prop.market} `));
+      });
     }
     b.add(prop.market, prop.label, prop.tier, drafts);
   }
@@ -279,20 +306,18 @@ function fixtureCard(b: CardBuilder, seed: number, ev: SportEvent, rng: Rng): vo
   if (scorer) {
     const drafts: Draft[] = [];
     for (const [team] of teams) {
-      squad(seed, ev.league, team, 8)
-        .slice(0, scorer.players)
-        .forEach((player, rank) => {
-          for (const n of scorer.thresholds) {
-            const chance = Math.max(0.03, (0.55 - rank * 0.07) / n ** 1.6);
-            drafts.push({
-              label: n === 1 ? player : `${player} ${n}+`,
-              chance,
-              line: n,
-              player,
-              slug: slugify(`${player} ${n} plus`),
-            });
-          }
-        });
+      (squads.get(team) ?? []).slice(0, scorer.players).forEach((player, rank) => {
+        for (const n of scorer.thresholds) {
+          const chance = Math.max(0.03, (0.55 - rank * 0.07) / n ** 1.6);
+          drafts.push({
+            label: n === 1 ? player : `${player} ${n}+`,
+            chance,
+            line: n,
+            player,
+            slug: slugify(`${player} ${n} plus`),
+          });
+        }
+      });
     }
     b.add(scorer.market, scorer.label, scorer.tier, drafts);
   }
@@ -311,7 +336,7 @@ function fixtureCard(b: CardBuilder, seed: number, ev: SportEvent, rng: Rng): vo
     ]);
   }
   // Bookmaker-specific markets nobody has named yet: compared across books at your peril.
-  const bands = ['1-12', '13+'];
+  const bands = GOAL_SPORTS.has(ev.sport) ? ['1', '2+'] : ['1-12', '13+'];
   const special = `${ev.def.name} Winning Margin (${b.bookLabel})`;
   b.add(
     slugify(special),
@@ -319,7 +344,7 @@ function fixtureCard(b: CardBuilder, seed: number, ev: SportEvent, rng: Rng): vo
     'unmapped',
     teams.flatMap(([team, side]) =>
       bands.map((band, i) => ({
-        label: `${team} ${band}`,
+        label: `${team} by ${band}`,
         chance: (side === 'home' ? p : 1 - p) * (i === 0 ? 0.6 : 0.4),
       })),
     ),
@@ -346,17 +371,16 @@ function fixtureCard(b: CardBuilder, seed: number, ev: SportEvent, rng: Rng): vo
 function basketballExtras(b: CardBuilder, seed: number, ev: SportEvent, rng: Rng): void {
   const home = ev.home as string;
   const away = ev.away as string;
+  const squads = shownSquads(seed, ev);
   for (const prop of [
     { market: 'steals', label: 'Player Steals', base: 2 },
     { market: 'blocks', label: 'Player Blocks', base: 1.5 },
   ]) {
     const drafts: Draft[] = [];
     for (const team of [home, away]) {
-      squad(seed, ev.league, team, 8)
-        .slice(0, 3)
-        .forEach((player, rank) => {
-          drafts.push(...overUnder(halfLine(Math.max(0.5, prop.base * (1 - rank * 0.2))), player, `${prop.market} `));
-        });
+      (squads.get(team) ?? []).slice(0, 3).forEach((player, rank) => {
+        drafts.push(...overUnder(halfLine(Math.max(0.5, prop.base * (1 - rank * 0.2))), player, `${prop.market} `));
+      });
     }
     b.add(prop.market, prop.label, 'other', drafts);
   }
@@ -369,14 +393,14 @@ function basketballExtras(b: CardBuilder, seed: number, ev: SportEvent, rng: Rng
       label: `${home} ${hl > 0 ? '+' : ''}${hl}`,
       chance: 0.5,
       line: hl,
-      slug: slugify(`first half home ${hl}`),
+      slug: slugify(`first half home ${signedWords(hl)}`),
       outcome: { kind: 'draw' },
     },
     {
       label: `${away} ${-hl > 0 ? '+' : ''}${-hl}`,
       chance: 0.5,
       line: -hl,
-      slug: slugify(`first half away ${-hl}`),
+      slug: slugify(`first half away ${signedWords(-hl)}`),
       outcome: { kind: 'draw' },
     },
   ]);

@@ -143,6 +143,7 @@ export function placeSportsBet(
     event: r.ev.name,
     market: r.market.market,
     selection: sel.label,
+    line: sel.line,
     ...(r.dispatched ? { dispatched: r.dispatched } : {}),
   };
   const refused = accountRefusal(req, req.stake);

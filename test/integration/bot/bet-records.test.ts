@@ -153,6 +153,20 @@ describe.each(ENGINES)('bet records on %s', (engine) => {
     expect((await entriesOf(a.record.placementId)).map((e) => e.kind)).toEqual(['hold']);
   });
 
+  it('hands a committed move to its caller before the move’s ledger entry is chained', async () => {
+    await slip('oc1');
+    const a = await claim('oc1');
+    if (a.kind !== 'claimed') throw new Error('claim failed');
+    const seen: Array<{ state: string | undefined; staged: number }> = [];
+    await records.markPlaced(a.record.placementId, { betId: 'BET-OC1', odds: 2 }, Date.now(), async (r) => {
+      const [row] = await store.query<{ n: number }>('SELECT COUNT(*) AS n FROM ledger_staged');
+      seen.push({ state: (await records.get(r.placementId))?.state, staged: Number(row?.n) });
+    });
+    expect(seen).toEqual([{ state: 'placed', staged: 1 }]);
+    const [after] = await store.query<{ n: number }>('SELECT COUNT(*) AS n FROM ledger_staged');
+    expect(Number(after?.n)).toBe(0);
+  });
+
   it('adopts one gateway bet id for at most one record', async () => {
     await slip('x1');
     await slip('x2');

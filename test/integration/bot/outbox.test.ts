@@ -79,6 +79,40 @@ describe.each(ENGINES)('outbox stages on %s', (engine) => {
     }
   });
 
+  it('sends an edit recorded while another message’s edit is still in flight without waiting for it', async () => {
+    const sent: string[] = [];
+    let release!: () => void;
+    const slow = new Promise<void>((r) => {
+      release = r;
+    });
+    const box = new Outbox({
+      store,
+      poster: {
+        edit: async (_c, m) => {
+          sent.push(m);
+          if (m === 'slow') await slow;
+        },
+        post: async () => 'm',
+      },
+      logger: createLogger({ write: () => {} }),
+      now: Date.now,
+      owner: 'p5',
+    });
+    try {
+      await box.edit('c1', 'slow', view('submitted'), RANK.submitted);
+      await expect.poll(() => sent).toEqual(['slow']);
+      // A receipt for another slip arrives while Discord has not answered the first edit.
+      await box.edit('c1', 'receipt', view('placed'), RANK.final);
+      await expect.poll(() => sent).toEqual(['slow', 'receipt']);
+      release();
+      await box.idle();
+      expect(await box.unrecorded([stage('slow', RANK.submitted), stage('receipt', RANK.final)])).toEqual([]);
+    } finally {
+      release();
+      await box.stop();
+    }
+  });
+
   it('sends again an edit a dead process took, once its lease (leaseMs) ran out and not before', async () => {
     let now = 1_000_000;
     const clock = () => now;

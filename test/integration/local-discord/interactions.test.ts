@@ -269,6 +269,54 @@ describe('interactions from the local Discord to a real discord.js bot', () => {
     expect(choices).toEqual([{ name: 'NBA lak', value: 'nba-lak' }]);
   });
 
+  it('sends a number typed before the focused option as Discord does in autocomplete: as a string', async () => {
+    let seen: { name: string; value: unknown; focused?: boolean }[] = [];
+    h.onInteraction = async (i) => {
+      if (!i.isAutocomplete()) return;
+      seen = i.options.data.map(({ name, value, focused }) => ({ name, value, ...(focused ? { focused } : {}) }));
+      await i.respond([{ name: 'Lakers v Celtics', value: 'nba-lal-bos' }]);
+    };
+    const choices = await h.ld.autocomplete({
+      user: h.ld.users.bettor,
+      channelId: h.ld.channelIds.bets,
+      name: 'markets',
+      // What the playground's box sends: the text typed so far for every option.
+      options: [
+        { name: 'stake', value: '100' },
+        { name: 'for', value: h.ld.users.viewer.id },
+        { name: 'event', value: 'la' },
+      ],
+      focused: 'event',
+    });
+    expect(choices).toEqual([{ name: 'Lakers v Celtics', value: 'nba-lal-bos' }]);
+    expect(seen).toEqual([
+      { name: 'stake', value: '100' },
+      { name: 'for', value: h.ld.users.viewer.id },
+      { name: 'event', value: 'la', focused: true },
+    ]);
+  });
+
+  it('leaves out of an autocomplete the other options that fail validation, and sends the focused one as typed', async () => {
+    let seen: { name: string; value: unknown }[] = [];
+    h.onInteraction = async (i) => {
+      if (!i.isAutocomplete()) return;
+      seen = i.options.data.map(({ name, value }) => ({ name, value }));
+      await i.respond([]);
+    };
+    await h.ld.autocomplete({
+      user: h.ld.users.bettor,
+      channelId: h.ld.channelIds.bets,
+      name: 'markets',
+      options: [
+        { name: 'stake', value: '12,5' },
+        { name: 'for', value: '@nobody' },
+        { name: 'event', value: '' },
+      ],
+      focused: 'event',
+    });
+    expect(seen).toEqual([{ name: 'event', value: '' }]);
+  });
+
   it('reports the acknowledgement time measured by the double', async () => {
     h.onInteraction = async (i) => {
       if (!i.isChatInputCommand()) return;

@@ -57,12 +57,27 @@ describe('the playground API over the local Discord', () => {
     expect(state.commands.map((c) => c.name)).toEqual(['card', 'secret']);
   });
 
+  it('names its run in the state and in the stream, a new start another, so an open page can tell a restart', async () => {
+    const state = (await (await fetch(`${pg.url}/api/state`)).json()) as { runId: string };
+    const sse = listen('viewer');
+    const ready = await sse.waitFor((e) => e.event === 'ready');
+    expect((ready.data as { runId: string }).runId).toBe(state.runId);
+    const next = await startPlayground({ ld, port: 0 });
+    try {
+      const again = (await (await fetch(`${next.url}/api/state`)).json()) as { runId: string };
+      expect(again.runId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(again.runId).not.toBe(state.runId);
+    } finally {
+      await next.close();
+    }
+  });
+
   it("lists the guild's roles, highest first, for role mentions and the role picker", async () => {
     const state = (await (await fetch(`${pg.url}/api/state`)).json()) as { roles: Array<{ id: string; name: string }> };
     expect(state.roles).toEqual(
       [...ld.roles].sort((a, b) => b.position - a.position).map((r) => ({ id: r.id, name: r.name })),
     );
-    expect(state.roles.map((r) => r.name)).toEqual(['Syndicate Desk', 'Admin', 'Bettor', '@everyone']);
+    expect(state.roles.map((r) => r.name)).toEqual(['Syndicate Desk', 'Admin', 'Treasurer', 'Bettor', '@everyone']);
   });
 
   it("gives each persona's guild permissions, so the page hides commands they lack (Manage Server: 32)", async () => {

@@ -163,6 +163,8 @@ describe('the Sandbox panel API over the embedded sandbox', () => {
   it('deposits $100 into the first active session, listed as a deposit at the gateway', async () => {
     const res = await call(`${pg.url}/api/sandbox/deposit`, {});
     expect(res.status).toBe(200);
+    // The panel names the book and account, not the session's UUID.
+    expect(res.body).toMatchObject({ bookie: 'bookie_a', username: 'alpha_a' });
     const sessionId = String(res.body.session_id);
     const listed = await fetch(`${sandbox.url}/v3/transactions`, {
       method: 'POST',

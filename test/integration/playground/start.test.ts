@@ -36,7 +36,13 @@ describe('npm start', () => {
         print: (line) => printed.push(line),
       }),
     );
-    expect(printed[0]).toBe(`Offline playground: ${app.playgroundUrl}`);
+    // Progress first, each step as it starts, then the address.
+    expect(printed.slice(0, 4)).toEqual([
+      'Starting the sandbox gateway…',
+      'Starting the local Discord (Syndicate HQ: an admin, a bettor and a viewer)…',
+      'Starting the bot: its store, its commands, logging in to the local Discord…',
+      `Offline playground: ${app.playgroundUrl}`,
+    ]);
     expect(printed.join('\n')).not.toMatch(TOKEN_SHAPE);
     expect(printed.join('\n')).not.toContain('sandbox-key');
 

@@ -61,6 +61,35 @@ describe('GET /v3/markets', () => {
     expect(b.markets.some((m: { market: string }) => m.market === 'points')).toBe(true);
   });
 
+  it("names a football match's total in goals and its winning margin by a goal or two, not in points", async () => {
+    const ev = findEvent((e) => e.sport === 'soccer' && linkedTo(e, 'bookie_a'));
+    const res = await card({ epk: ev.epk, bookie: 'bookie_a', include_unbettable: true });
+    expect(res.status).toBe(200);
+    const markets = res.body.markets as Array<{
+      market: string;
+      label: string;
+      raw_market_name?: string;
+      selections: Array<{ label: string }>;
+    }>;
+    const total = markets.find((m) => m.market === 'total_points');
+    expect(total).toMatchObject({ label: 'Total Goals', raw_market_name: 'Total Goals' });
+    // Not every book deals its unnamed specials on every match: the first football card that has one.
+    let margin: (typeof markets)[number] | undefined;
+    for (const e of world.allEvents().filter((x) => !x.isOutright && x.sport === 'soccer')) {
+      for (const bookie of ['bookie_a', 'bookie_b', 'bookie_c']) {
+        if (margin || !linkedTo(e, bookie)) continue;
+        const c = (await card({ epk: e.epk, bookie, include_unbettable: true })).body.markets as typeof markets;
+        margin = c.find((m) => m.label.includes('Winning Margin'));
+      }
+      if (margin) break;
+    }
+    expect(margin?.selections.map((s) => s.label.replace(/^.* by /, ''))).toEqual(['1', '2+', '1', '2+']);
+    const nba = findEvent((e) => e.league === 'nba' && linkedTo(e, 'bookie_a'));
+    const points = (await card({ epk: nba.epk, bookie: 'bookie_a', include_unbettable: true })).body
+      .markets as typeof markets;
+    expect(points.find((m) => m.market === 'total_points')?.label).toBe('Total Points');
+  });
+
   it('shows unbettable rows (with a reason, no market_ref) and empty markets only with include_unbettable=true', async () => {
     const ev = findEvent((e) => e.league === 'afl' && linkedTo(e, 'bookie_c'));
     const hidden = await card({ epk: ev.epk, bookie: 'bookie_c' });

@@ -121,7 +121,7 @@ describe('what the slip says about its book', () => {
 
   it('names each book left out and why', () => {
     expect(leftOutLine(route)).toBe(
-      'Left out: bookie_d (market_ref betting is off); bookie_e (balance $3.00 is below the $10.00 stake); bookie_f (does not list "home" in Match result)',
+      'Left out: bookie_d (not taking bets on this event); bookie_e (balance $3.00 is below the $10.00 stake); bookie_f (does not list "home" in Match result)',
     );
   });
 

@@ -32,6 +32,13 @@ describe('bot config', () => {
     expect(() => parseConfig({ PRICE_CHECK_WAIT_SECONDS: '1' })).toThrow(/PRICE_CHECK_WAIT_SECONDS/);
   });
 
+  it('binds the receiver to loopback unless WEBHOOK_HOST names an address (a container sets 0.0.0.0)', () => {
+    expect(parseConfig({}).webhook.host).toBeUndefined();
+    expect(parseConfig({ WEBHOOK_HOST: ' 0.0.0.0 ' }).webhook.host).toBe('0.0.0.0');
+    expect(parseConfig({ WEBHOOK_HOST: '[::]' }).webhook.host).toBe('::');
+    expect(() => parseConfig({ WEBHOOK_HOST: 'http://0.0.0.0' })).toThrow(/WEBHOOK_HOST/);
+  });
+
   it('uses a stable process id for job leases: BOT_PROCESS_ID, else the host name', () => {
     expect(parseConfig({}).processId).toBe(hostname());
     expect(parseConfig({ BOT_PROCESS_ID: ' desk-2 ' }).processId).toBe('desk-2');

@@ -46,7 +46,9 @@ describe('which sessions can take a bet (one rule for best-price /bet, /compare 
   it('reaches a book through the session an admin chose, and says when that session is not active', () => {
     const sessions = [session('bookie_a', 's-1'), session('bookie_a', 's-2')];
     expect(bookChecks(input({ sessions, chosen: { bookie_a: 's-2' } })).map((c) => c.sessionId)).toEqual(['s-2']);
-    expect(why({ chosen: { bookie_a: 's-9' } })).toEqual(['the session chosen for it (s-9) is not active']);
+    expect(why({ chosen: { bookie_a: 's-9' } })).toEqual([
+      'the session an admin chose for it is not active (/settings session)',
+    ]);
   });
 
   it('says why a book’s markets are missing when its card could not be read', () => {
@@ -59,7 +61,7 @@ describe('which sessions can take a bet (one rule for best-price /bet, /compare 
   it('leaves out a book that does not list the event, the market or the selection, or takes no market_ref bets', () => {
     expect(why({ cards: new Map([['bookie_a', card({ bound: false })]]) })).toEqual(['does not list this event']);
     expect(why({ cards: new Map([['bookie_a', card({ market_ref_betting_enabled: false })]]) })).toEqual([
-      'market_ref betting is off',
+      'not taking bets on this event',
     ]);
     expect(why({ market: 'total_points' })).toEqual(['does not list total_points']);
     expect(why({ selection: 'draw' })).toEqual(['does not list "draw" in Head to Head']);
@@ -74,8 +76,8 @@ describe('a /compare line per book', () => {
     expect(bookLine({ bookie: 'bookie_c', price: null, error: 'job failed' }, false)).toBe(
       'bookie_c: no live price (job failed)',
     );
-    expect(bookLine({ bookie: 'bookie_b', price: 2.5, why: 'market_ref betting is off' }, false)).toBe(
-      'bookie_b: 2.50 (cannot bet here: market_ref betting is off)',
+    expect(bookLine({ bookie: 'bookie_b', price: 2.5, why: 'not taking bets on this event' }, false)).toBe(
+      'bookie_b: 2.50 (cannot bet here: not taking bets on this event)',
     );
     expect(bookLine({ bookie: 'bookie_a', sessionId: 's', marketRef: 'r', price: 2.1 }, true)).toBe(
       '⭐ **bookie_a: 2.10**',

@@ -102,6 +102,28 @@ describe('the message box', () => {
     });
   });
 
+  it('sends the text of options typed before the focused one, a member typed by name as its id', () => {
+    const withMember: Command[] = [
+      {
+        name: 'give',
+        options: [
+          { name: 'member', type: 6 },
+          { name: 'amount', type: 10 },
+          { name: 'session', type: 3, autocomplete: true },
+        ],
+      },
+    ];
+    const lookups = { users: { Ben: '200' } };
+    expect(partialOptions('/give member:@Ben amount:100 session:', withMember, {}, lookups)).toMatchObject({
+      focused: 'session',
+      options: [
+        { name: 'member', value: '200' },
+        { name: 'amount', value: '100' },
+        { name: 'session', value: '' },
+      ],
+    });
+  });
+
   it('refuses a line with a missing required option and names it', () => {
     expect(buildCommand('/markets event:e1', commands)).toEqual({ error: 'Missing required option: bookie.' });
   });

@@ -63,10 +63,16 @@ async function api(path, body) {
   return data;
 }
 
-function showNotice(text) {
+/** The line above the message box: an error (red), or 'info' for news such as a new run. */
+function showNotice(text, kind = 'error') {
   ui.notice.textContent = text;
+  ui.notice.dataset.kind = kind;
   ui.notice.hidden = !text;
 }
+
+/** Said once the page reconnects to a restarted npm start: what happened, and that the old run is gone. */
+const NEW_RUN =
+  "npm start was restarted, so a new run began: the offline playground keeps nothing between runs (a fresh local Discord and a fresh store), and this page cleared the old run's messages.";
 
 // ---- names and avatars ----
 
@@ -218,10 +224,20 @@ function connect() {
   ui.live.textContent = 'connecting…';
   const source = new EventSource(`/api/events?as=${encodeURIComponent(app.as)}`);
   app.events = source;
-  source.addEventListener('ready', () => {
+  source.addEventListener('ready', (e) => {
     ui.live.dataset.state = 'live';
     ui.live.textContent = 'live';
+    const { runId } = JSON.parse(e.data);
+    if (app.state && runId !== app.state.runId) {
+      // npm start was restarted: what the page shows belongs to a run that is gone.
+      startOver().catch((err) => showNotice(err.message));
+    } else if (app.connectedOnce && app.channelId) {
+      // Same run, the stream dropped for a moment: read the channel again for what was missed meanwhile.
+      loadChannel(app.channelId).catch((err) => showNotice(err.message));
+    }
+    app.connectedOnce = true;
     document.body.dataset.ready = 'true';
+    document.body.dataset.run = runId;
   });
   source.addEventListener('error', () => {
     ui.live.dataset.state = 'connecting';
@@ -232,6 +248,23 @@ function connect() {
   source.addEventListener('failed', (e) => showNotice(JSON.parse(e.data).message));
   source.addEventListener('modal', (e) => onModal(JSON.parse(e.data)));
   source.addEventListener('clock', (e) => setClock(JSON.parse(e.data)));
+}
+
+/** A new run began: take its state, forget the old run's messages, picks and controls, and say so. */
+async function startOver() {
+  app.state = await api('/api/state');
+  app.messages.clear();
+  app.unread.clear();
+  app.origins.clear();
+  app.picked = {};
+  ui.input.value = '';
+  setHint('');
+  showSuggestions([], -1);
+  if (ui.modal.open) ui.modal.close();
+  if (app.state.sandbox) await api('/api/sandbox').then(setClock, () => {});
+  app.sandboxPanel?.reset();
+  await loadChannel(app.channelId ?? app.state.channels[0].id);
+  showNotice(NEW_RUN, 'info');
 }
 
 async function onModal({ interactionId, channelId, modal }) {
@@ -325,7 +358,7 @@ async function updateSuggestions(retry = 0) {
   // Stale items must not be taken by Enter while the bot is asked; Discord shows "Loading options" too.
   showSuggestions([], -1);
   setHint('Loading options…', 'info');
-  const partial = partialOptions(text, commands(), app.picked);
+  const partial = partialOptions(text, commands(), app.picked, lookups());
   try {
     const { choices } = await api('/api/autocomplete', {
       name: partial.name,
@@ -380,6 +413,8 @@ async function send() {
     ui.input.value = '';
     app.picked = {};
     showSuggestions([], -1);
+    // What the line said about itself (an error, "No matching options.") is gone with the line.
+    setHint('');
   } catch (err) {
     setHint(err.message);
   }
@@ -429,7 +464,10 @@ async function start() {
   document.getElementById('about-title').textContent = app.state.title;
   if (!app.state.personas.some((p) => p.key === app.as)) app.as = 'bettor';
   ui.personas.replaceChildren(
-    ...app.state.personas.map((p) => new Option(`${p.username} — ${p.key}`, p.key, false, p.key === app.as)),
+    // "Ada — admin", not "Ada (admin) — admin": the fixture's display names already carry the role.
+    ...app.state.personas.map(
+      (p) => new Option(`${p.username.replace(` (${p.key})`, '')} — ${p.key}`, p.key, false, p.key === app.as),
+    ),
   );
   ui.personas.addEventListener('change', async () => {
     app.as = ui.personas.value;
@@ -438,7 +476,7 @@ async function start() {
     connect();
     await loadChannel(app.channelId);
   });
-  setupSandboxPanel(app.state.sandbox === true);
+  app.sandboxPanel = setupSandboxPanel(app.state.sandbox === true);
   // Times in messages are read against the sandbox clock: take its reading before drawing any.
   if (app.state.sandbox) await api('/api/sandbox').then(setClock, () => {});
   connect();

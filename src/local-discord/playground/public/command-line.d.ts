@@ -57,6 +57,7 @@ export function partialOptions(
   text: string,
   commands: Command[],
   picked?: Picked,
+  lookups?: Lookups,
 ):
   | {
       name: string;

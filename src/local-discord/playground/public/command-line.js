@@ -274,8 +274,11 @@ function withinRange(def, n) {
   return { value: n };
 }
 
-/** Options typed so far, for an autocomplete request (values as text, the focused one included). */
-export function partialOptions(text, commands, picked = {}) {
+/**
+ * Options typed so far, for an autocomplete request (values as text, the focused one included). Discord checks
+ * the others on its side and leaves out those that fail; a member, role or channel typed by name goes as its id.
+ */
+export function partialOptions(text, commands, picked = {}, lookups = {}) {
   const p = parseLine(text, commands, picked);
   if (!p.command) return undefined;
   const defs = leafOptions(p.command, p.subcommand);
@@ -283,7 +286,12 @@ export function partialOptions(text, commands, picked = {}) {
     const def = defs.find((o) => o.name === s.name);
     const raw = i === p.segments.length - 1 ? s.raw.trimStart() : s.raw.trim();
     // Options already picked from a list send their value, as Discord does; the focused one sends its text.
-    const value = picked[s.name]?.name === raw ? picked[s.name].value : raw;
+    let value = picked[s.name]?.name === raw ? picked[s.name].value : raw;
+    const kinds = PICKERS[def?.type];
+    if (value === raw && kinds && i < p.segments.length - 1) {
+      const names = kinds.map(([kind]) => kind);
+      value = lookUp(raw, lookups, names) ?? raw;
+    }
     return { name: s.name, type: def?.type ?? ApplicationCommandOptionType.String, value };
   });
   return { name: p.command.name, subcommand: p.subcommand, options, focused: p.segments.at(-1)?.name };

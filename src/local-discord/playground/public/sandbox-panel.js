@@ -16,22 +16,33 @@ const formatter = new Intl.DateTimeFormat('en-GB', {
   second: '2-digit',
 });
 
+/** Said instead of the browser's "Failed to fetch" when npm start is not answering. */
+const OFFLINE = 'npm start is not answering (stopped or restarting); the panel works again once it is back.';
+
 async function call(path, body) {
-  const res = await fetch(
-    path,
-    body === undefined
-      ? {}
-      : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
-  );
+  let res;
+  try {
+    res = await fetch(
+      path,
+      body === undefined
+        ? {}
+        : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    );
+  } catch {
+    throw new Error(OFFLINE);
+  }
   const data = await res.json().catch(() => ({}));
   if (!res.ok) throw new Error(data.error ?? `${res.status} ${res.statusText}`);
   return data;
 }
 
-/** Shows the panel when the playground runs the embedded sandbox; does nothing otherwise. */
+/**
+ * Shows the panel when the playground runs the embedded sandbox; does nothing otherwise. Returns `reset()`, for a
+ * new run of npm start: the old run's status line goes.
+ */
 export function setupSandboxPanel(enabled) {
   const panel = document.getElementById('sandbox-panel');
-  if (!enabled || !panel) return;
+  if (!enabled || !panel) return { reset() {} };
   const clockEl = document.getElementById('sandbox-clock');
   const status = document.getElementById('sandbox-status');
   const buttons = [...panel.querySelectorAll('button')];
@@ -51,10 +62,17 @@ export function setupSandboxPanel(enabled) {
     show();
   });
   const take = (data) => setClock(data);
+  // A reading that fails while npm start is away says so; the next one that works clears it.
+  let away = false;
   const refresh = () =>
     call('/api/sandbox')
-      .then(take)
+      .then((data) => {
+        take(data);
+        if (away) status.textContent = '';
+        away = false;
+      })
       .catch((err) => {
+        away = true;
         status.textContent = err.message;
       });
 
@@ -66,7 +84,7 @@ export function setupSandboxPanel(enabled) {
       take(data);
       status.textContent =
         data.deposit_id !== undefined
-          ? `$100.00 deposited into session ${data.session_id}. A treasurer records it: /fund contribute member amount:100 session:${data.session_id} (once its account is the fund's: /fund accounts action:add session:${data.session_id} opening_member:@you)`
+          ? `$100.00 arrived in ${data.bookie} (${data.username}). Once that account is the fund's (/fund accounts action:add session:${data.bookie} opening_member:@Ada), a treasurer records whose it is: /fund contribute member:@Bettor amount:100 session:${data.bookie}, picking the ${data.bookie} session from the list.`
           : data.settled === undefined
             ? `${label}: done. Settlement notices follow in the results channel (#results unless an admin changed it).`
             : `Started events finished; ${data.settled} bet${data.settled === 1 ? '' : 's'} settled.`;
@@ -92,4 +110,11 @@ export function setupSandboxPanel(enabled) {
   refresh();
   setInterval(show, 1_000);
   setInterval(refresh, REFRESH_MS);
+  return {
+    reset() {
+      away = false;
+      status.textContent = '';
+      refresh();
+    },
+  };
 }

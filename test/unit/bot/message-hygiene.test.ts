@@ -1,0 +1,298 @@
+// No message a member or treasurer sees holds a raw session UUID, an internal record id outside a footer labelled
+// for support, an HTTP path or an unformatted amount (issue 32): every desk view, built from fixtures shaped like
+// the sandbox's (its session ids are UUIDs, amounts reach the thousands).
+import { describe, expect, it } from 'vitest';
+import { skillOf } from '../../../src/bot/analytics/skill.js';
+import type { MessageView } from '../../../src/bot/model/limits.js';
+import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
+import type { GuildSettings } from '../../../src/bot/repos/guild-settings.js';
+import type { JobRecord } from '../../../src/bot/repos/jobs.js';
+import type { Proposal } from '../../../src/bot/repos/proposals.js';
+import { accountStateNoticeView, accountsView } from '../../../src/bot/views/accounts.js';
+import { cardView, marketView } from '../../../src/bot/views/card.js';
+import { balancesView, jobsView, sessionsView, settingsView } from '../../../src/bot/views/desk.js';
+import { eventsView } from '../../../src/bot/views/events.js';
+import { exposureView } from '../../../src/bot/views/exposure.js';
+import { missingBetView, settlementView } from '../../../src/bot/views/notice.js';
+import { proposalClosedView, proposalView, reminderView } from '../../../src/bot/views/proposal.js';
+import { closedSlipView, jobLostView, receiptView, slipView, submittedView } from '../../../src/bot/views/slip.js';
+import { leaderboardView } from '../../../src/bot/views/stats.js';
+import type { MarketCard, Session, Transaction } from '../../../src/gateway/index.js';
+import { hygieneViolations } from '../../support/message-hygiene.js';
+
+const SESSION_A = '5e55a1fa-0000-4000-8000-00000000000a';
+const SESSION_B = '5e55a1fa-0000-4000-8000-00000000000b';
+const SESSION_B2 = '5e55a1fa-0000-4000-8000-0000000000b2';
+const CORRELATION = '0f6d6c1e-3a53-4a4e-9a39-2b4b8c1f0d11';
+const T = Date.parse('2026-11-27T15:17:30Z');
+const BEN = '1200000000000000012';
+const ADA = '1200000000000000011';
+
+const sessions: Session[] = [
+  { session_id: SESSION_A, bookie: 'bookie_a', username: 'alpha_a', active: true },
+  { session_id: SESSION_B, bookie: 'bookie_b', username: 'alpha_b', active: true },
+  { session_id: SESSION_B2, bookie: 'bookie_b', username: 'alpha_b', active: false },
+] as Session[];
+
+const slip: SlipPayload = {
+  epk: 'nba-lal-bos-2026-11-28',
+  sport: 'basketball',
+  league: 'nba',
+  eventName: 'Lakers v Celtics',
+  bookie: 'bookie_a',
+  sessionId: SESSION_A,
+  account: 'alpha_a',
+  marketKey: 'h2h',
+  marketLabel: 'Head to head',
+  selectionLabel: 'Lakers',
+  marketRef: 'mref-1',
+  stake: 1250,
+  stakeCents: 125_000,
+  shownOdds: 2.1,
+  startTime: '2026-11-28T01:00:00Z',
+  userId: BEN,
+};
+
+const proposal: Proposal = {
+  proposalId: 'p1',
+  slipId: 's1',
+  guildKey: 'g',
+  guildId: 'g',
+  channelId: 'c',
+  messageId: 'm',
+  proposerId: BEN,
+  sessionId: SESSION_A,
+  bookie: 'bookie_a',
+  epk: slip.epk,
+  marketKey: 'h2h',
+  marketRef: 'mref-1',
+  day: '2026-11-27',
+  stakeCents: 125_000,
+  shownOdds: 2.1,
+  needed: 2,
+  round: 1,
+  state: 'open',
+  note: null,
+  reminded: false,
+  remindAt: T,
+  expiresAt: T + 600_000,
+  createdAt: T,
+  updatedAt: T,
+} as Proposal;
+
+const card: MarketCard = {
+  epk: slip.epk,
+  bookie: 'bookie_a',
+  bound: true,
+  market_ref_betting_enabled: true,
+  markets: [
+    {
+      market: 'h2h',
+      label: 'Head to head',
+      tier: 'popular',
+      selections: [
+        { label: 'Lakers', odds: 2.1, line: null, market_ref: 'mref-1', bettable: true },
+        { label: 'Celtics', odds: 1.8, line: null, market_ref: 'mref-2', bettable: true },
+      ],
+    },
+  ],
+} as MarketCard;
+
+const settings = {
+  timezone: 'UTC',
+  betRoleId: '1200000000000000201',
+  bank: 12_500,
+  bankSetAt: T,
+  maxStakePerBet: 1500,
+  maxPerEvent: 25_000,
+  fundFeePercent: 20,
+  fundFeeManagerId: ADA,
+  sessions: { bookie_b: SESSION_B2 },
+} as GuildSettings;
+
+const job: JobRecord = {
+  correlationId: CORRELATION,
+  kind: 'place_bet',
+  guildId: 'g',
+  channelId: 'c',
+  messageId: 'm',
+  userId: BEN,
+  sessionId: SESSION_A,
+  envelope: {},
+  context: { slip },
+  state: 'posted',
+  outcome: { success: true, bet_id: 'B-77', odds: 2.1, stake: 1250 },
+  timeoutAt: null,
+  createdAt: T,
+} as JobRecord;
+
+const settledTx = {
+  id: 'B-77',
+  type: 'bet',
+  status: 'won',
+  stake: 1250,
+  pnl: 1375,
+  odds: 2.1,
+  session_id: SESSION_A,
+  selections: [{ selection: 'Lakers', event: 'Lakers v Celtics' }],
+} as unknown as Transaction;
+
+const health = {
+  sessionId: SESSION_B2,
+  bookie: 'bookie_b',
+  state: 'offline' as const,
+  reasons: ['the session is inactive'],
+  caps: [],
+  largestAcceptedCents: 150_000,
+  refusalRate7d: null,
+  refusalRate30d: 0.1,
+  lastBetAt: T,
+};
+
+/** Every view a member or treasurer is shown, outside the fund's (those are in the fund's own follow-up). */
+const VIEWS: Record<string, () => MessageView> = {
+  sessions: () => sessionsView(sessions),
+  balances: () =>
+    balancesView([
+      {
+        session: sessions[0] as Session,
+        balance: { bookie: 'bookie_a', balance: 12_345.5, bonus_balance: 25 } as never,
+      },
+      { session: sessions[2] as Session, error: 'the session is not active' },
+    ]),
+  jobs: () => jobsView([job]),
+  settings: () =>
+    settingsView(
+      settings,
+      { perBet: 100, perDay: 500 },
+      { cents: 160_000, source: 'nav', asOf: new Date(T) },
+      () => 'alpha_b (session …00b2, inactive)',
+    ),
+  slip: () => slipView({ slip, slipId: 'slip-1', userId: BEN, expiresAt: T + 120_000 }),
+  submitted: () => submittedView(slip, 2.1, CORRELATION),
+  closed: () =>
+    closedSlipView(slip, 'Price moved', 'The price moved from 2.10 to 1.95.', {
+      priceMoved: { slipId: 'slip-1', live: 1.95 },
+    }),
+  receipt: () => receiptView(slip, { success: true, bet_id: 'B-77', odds: 2.1, stake: 1250 }),
+  refused: () =>
+    receiptView(slip, { success: false, message: 'max_stake_exceeded: The maximum stake for this bet is $1,000.00.' }),
+  'job lost': () => jobLostView(slip, 'timeout'),
+  proposal: () =>
+    proposalView({
+      proposal,
+      slip,
+      approvals: [{ approverId: ADA, odds: 2.1, createdAt: T }],
+      approverRoleId: undefined,
+    }),
+  reminder: () => reminderView(proposal, slip, undefined),
+  'proposal closed': () => proposalClosedView(proposal, slip, 'Proposal expired', 'Nobody approved it in time.'),
+  settlement: () =>
+    settlementView({ tx: settledTx, userId: BEN, detail: { selectionLabel: 'Lakers', eventName: 'Lakers v Celtics' } }),
+  'missing bet': () =>
+    missingBetView({
+      betId: 'B-77',
+      userId: BEN,
+      bookie: 'bookie_a',
+      sessionId: SESSION_A,
+      stakeCents: 125_000,
+      createdAt: T,
+      payload: { selectionLabel: 'Lakers', eventName: 'Lakers v Celtics' },
+    }),
+  accounts: () =>
+    accountsView([
+      { ...health, sessionId: SESSION_B, state: 'healthy', reasons: [], username: 'alpha_b' },
+      { ...health, username: 'alpha_b' },
+    ]),
+  'account notice': () => accountStateNoticeView(health, 'healthy', 'alpha_b'),
+  exposure: () =>
+    exposureView(
+      {
+        event: undefined,
+        totalOpenCents: 250_000,
+        events: [{ label: 'Lakers v Celtics', cents: 125_000, capCents: 2_500_000 }],
+        markets: [{ label: 'Head to head', cents: 125_000, capCents: undefined }],
+        members: [{ label: `<@${BEN}>`, cents: 125_000, capCents: 150_000 }],
+        accounts: [{ label: 'bookie_a · alpha_a', cents: 125_000, capCents: undefined }],
+        syndicateDay: { label: 'syndicate', cents: 250_000, capCents: undefined },
+      },
+      '2026-11-27',
+    ),
+  leaderboard: () =>
+    leaderboardView(
+      {
+        ranked: [
+          {
+            member: BEN,
+            clv: { meanClv: 0.031, meanLogClv: 0.03, beatCloseRate: 0.6, withClose: 40 } as never,
+            skill: skillOf(
+              Array.from({ length: 40 }, (_, i) => ({
+                betId: `b${i}`,
+                member: BEN,
+                book: 'bookie_a',
+                session: 's1',
+                sport: 'basketball_nba',
+                placedAt: 0,
+                stakeCents: 1_000,
+                oddsTaken: 2 + (i % 5) / 50,
+                status: 'lost' as const,
+                returnCents: 0,
+                closeOdds: 2,
+                closeMarket: null,
+              })),
+            ),
+            profitCents: 160_000,
+          },
+        ],
+        tooFew: [],
+        minBets: 20,
+      },
+      'all time',
+    ),
+  card: () =>
+    cardView({ card, eventName: 'Lakers v Celtics', ref: 'abcdef123456', page: 0, startTime: slip.startTime }),
+  market: () => marketView({ card, eventName: 'Lakers v Celtics', ref: 'abcdef123456', marketIndex: 0 }),
+  events: () =>
+    eventsView({
+      events: [
+        {
+          event_id: slip.epk,
+          sport: 'basketball',
+          league: 'nba',
+          name: 'Lakers v Celtics',
+          start_time: '2026-11-28T01:00:00Z',
+          status: 'prematch',
+          books: ['bookie_a', 'bookie_b'],
+          score: null,
+        },
+      ],
+      league: 'nba',
+      date: '2026-11-28',
+      timezone: 'UTC',
+      page: 0,
+      ref: 'abcdef123456',
+    }),
+};
+
+describe('what members and treasurers are shown', () => {
+  it.each(Object.keys(VIEWS))('%s: no session UUID, internal id, HTTP path or unformatted amount', (name) => {
+    const view = VIEWS[name]?.();
+    expect(view).toBeDefined();
+    expect(hygieneViolations(view as MessageView)).toEqual([]);
+  });
+
+  it('the check itself flags each kind of leak and lets a support footer carry an id', () => {
+    const view: MessageView = {
+      content: 'Session 5e55a1fa-0000-4000-8000-00000000000a (POST /v3/balance) holds $1600.00 and $1.000000',
+      embeds: [{ description: 'cash-out fo-e0733556', footer: { text: 'For support: fs-1a2b3c4d' } }],
+      components: [],
+    };
+    expect(hygieneViolations(view)).toEqual([
+      expect.stringMatching(/^content: a raw UUID/),
+      expect.stringMatching(/^content: an HTTP path/),
+      expect.stringMatching(/^content: an unformatted amount \$1600\.00/),
+      expect.stringMatching(/^content: an unformatted amount \$1\.000000/),
+      expect.stringMatching(/^embed 0 description: an internal record id/),
+    ]);
+  });
+});

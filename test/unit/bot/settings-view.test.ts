@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { GuildSettings } from '../../../src/bot/repos/guild-settings.js';
+import { settingsView } from '../../../src/bot/views/desk.js';
+
+const DEFAULTS = { perBet: 100, perDay: 500 };
+const settings = (over: Partial<GuildSettings> = {}): GuildSettings =>
+  ({ timezone: 'UTC', sessions: {}, ...over }) as GuildSettings;
+const field = (view: ReturnType<typeof settingsView>, name: string) =>
+  view.embeds[0]?.fields?.find((f) => f.name === name)?.value ?? '';
+
+describe('/settings show', () => {
+  it("names the fund's NAV as the bank slips size from when a fund is open, not 'not set'", () => {
+    const at = new Date('2026-11-27T15:17:30Z');
+    const view = settingsView(settings(), DEFAULTS, { cents: 160_000, source: 'nav', asOf: at });
+    expect(field(view, 'Staking')).toContain(
+      `bank: the fund's NAV, $1,600.00 at its strike of <t:${at.getTime() / 1000}:f>`,
+    );
+    expect(field(view, 'Staking')).not.toContain('not set');
+  });
+
+  it('says a set bank waits while the fund holds money, and shows a set bank as set', () => {
+    const nav = settingsView(settings({ bank: 2500 }), DEFAULTS, { cents: 160_000, source: 'nav', asOf: new Date(0) });
+    expect(field(nav, 'Staking')).toContain('the set $2,500.00 applies only while the fund holds nothing');
+    const set = settingsView(settings({ bank: 2500, bankSetAt: 0 }), DEFAULTS);
+    expect(field(set, 'Staking')).toContain('bank: $2,500.00 (set with /settings bank)');
+    expect(field(settingsView(settings(), DEFAULTS, null), 'Staking')).toContain(
+      'bank: not set (no suggested stakes, no share caps)',
+    );
+  });
+
+  it('shows the performance fee with its period and the manager it is owed to', () => {
+    const view = settingsView(
+      settings({ fundFeePercent: 20, fundFeePeriod: 'quarter', fundFeeManagerId: '1200000000000000011' }),
+      DEFAULTS,
+    );
+    expect(field(view, 'Fund')).toContain(
+      'performance fee: 20% above the high-water mark, crystallised each quarter, owed to <@1200000000000000011>',
+    );
+    expect(field(settingsView(settings({ fundFeePercent: 10 }), DEFAULTS), 'Fund')).toContain(
+      'crystallised each month, owed to no one yet (name them with /settings fund fee_manager:)',
+    );
+  });
+});
