@@ -76,7 +76,7 @@ describe('watch control routes', () => {
     expect(res.body.steam.books.map((b: { bookie: string }) => b.bookie)).toEqual(books);
     sb.sb.clock.advance(scrape - world.nowMs());
     const after = await Promise.all(books.map((b) => cardPrice(b, t)));
-    after.forEach((p, i) => expect(p).toBeCloseTo(natural[i]! * 0.8, 1));
+    for (const [i, p] of after.entries()) expect(p).toBeCloseTo(natural[i]! * 0.8, 1);
   });
 
   it('refuses an unknown selection (404) and a steam of one book (400)', async () => {
