@@ -8,6 +8,7 @@ import {
   type ReadLane,
   type Session,
 } from '../../gateway/index.js';
+import { METRICS } from '../config/metrics.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import type { GatewayPort } from '../gateway-port.js';
 import { SingleFlight } from '../results/single-flight.js';
@@ -175,9 +176,32 @@ export class Catalog {
         throw new CardLimitRefusal(cardLimitMessage(err.retryAfterMs ?? this.maxWaitMs));
       throw err;
     }
+    METRICS.cardReads.inc({ purpose: admission.lane === 'background' ? 'autocomplete' : 'interactive' });
     await this.store.kv.set(k, card, CARD_TTL_MS);
     if (card.bound) await this.store.kv.set(`cache:by-id:${bookie}`, card.market_ref_betting_enabled, BY_ID_TTL_MS);
     return card;
+  }
+
+  /**
+   * A fresh read of a whole card for a watch (the watch scheduler owns these): in the limiter's background lane and
+   * never queued, so it takes no slot a member waits for and is refused (CardLimitRefusal) when the lane's share of
+   * the window is spent. The cache is refreshed with it, so members' next /markets of the card reads it for free.
+   */
+  refreshCard(epk: string, bookie: string): Promise<MarketCard> {
+    const k = cardKey(epk, bookie, {});
+    return this.flights.run(`watch:${k}`, async () => {
+      let card: MarketCard;
+      try {
+        card = await this.gateway.markets.get({ epk, bookie }, { maxQueueMs: 0, lane: 'background' });
+      } catch (err) {
+        if (err instanceof CardLimitError) throw new CardLimitRefusal(cardLimitMessage(err.retryAfterMs ?? 0));
+        throw err;
+      }
+      METRICS.cardReads.inc({ purpose: 'watch' });
+      await this.store.kv.set(k, card, CARD_TTL_MS);
+      if (card.bound) await this.store.kv.set(`cache:by-id:${bookie}`, card.market_ref_betting_enabled, BY_ID_TTL_MS);
+      return card;
+    });
   }
 
   /** An unknown book is refused here, naming the event's books, instead of costing a card read. */

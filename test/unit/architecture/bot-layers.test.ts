@@ -24,6 +24,7 @@ const BOT_LAYERS: readonly (readonly string[])[] = [
   ['catalog'],
   ['betting'],
   ['ledger'],
+  ['watch'],
   ['handlers'],
   ['context.ts', 'index.ts', 'main.ts', 'commands'],
 ];
