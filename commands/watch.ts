@@ -17,6 +17,7 @@ import {
   selectionChoices,
   sharedMarketChoices,
   sharedSelectionChoices,
+  warmCaches,
 } from '../src/bot/catalog/choices.js';
 import type { BotContext } from '../src/bot/context.js';
 import type { Command } from '../src/bot/discord/command.js';
@@ -132,7 +133,8 @@ const isAdmin = (i: ChatInputCommandInteraction) => i.memberPermissions?.has(Per
 /** The event, market and selection an interaction names, read from a card (the book's, else the event's first). */
 async function resolveTarget(ctx: BotContext, i: ChatInputCommandInteraction, needSelection: boolean) {
   const epk = await resolveEventOption(ctx, i.options.getString('event', true));
-  const event = await ctx.catalog.event(epk);
+  // An event outside the listing autocomplete holds (or after the cache expired): the window is read again once.
+  const event = (await ctx.catalog.event(epk)) ?? (await warmCaches(ctx).then(() => ctx.catalog.event(epk)));
   if (!event) throw new UserFacingError('That event is not listed now. Pick one from the list.');
   const books = event.books ?? [];
   const bookie = i.options.getString('bookie')?.trim() || null;

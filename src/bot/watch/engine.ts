@@ -108,6 +108,11 @@ export class WatchEngine {
       });
   }
 
+  /** Resolves once no pass is running (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.#running) await this.#running;
+  }
+
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#timer) clearInterval(this.#timer);
