@@ -17,6 +17,7 @@ const E2E_ON_POSTGRES = [
   'test/e2e/reconciliation-entries.test.ts',
   'test/e2e/stats.test.ts',
   'test/e2e/watch-alerts.test.ts',
+  'test/chaos/watch-crash.test.ts',
 ];
 
 export default defineConfig({
