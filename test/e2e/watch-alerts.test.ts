@@ -179,6 +179,16 @@ describe('watches and their alerts through the local Discord', () => {
     const betButton = findControl(alert, /watch:bet/)!;
     expect(textOf(alert)).toContain(`Bet at bookie_a ${price.toFixed(2)}`);
 
+    // The same gate as /bet: a member without the bet role is refused before any stake form.
+    const viewer = await desk.ld.clickButton({
+      user: desk.ld.users.viewer,
+      message: alert.id,
+      customId: betButton.customId,
+    });
+    expect(await until('the refusal', () => textOf(viewer.responses().at(-1)) || undefined)).toMatch(
+      /needs the .* role/,
+    );
+
     const before = (await desk.control.state()).bets.length;
     const modal = waitForModal(desk, user.id);
     await desk.ld.clickButton({ user, message: alert.id, customId: betButton.customId });
