@@ -124,6 +124,11 @@ describe('watches and their alerts through the local Discord', () => {
     // /watch list names the watch and how fresh its card is.
     const list = await watchCommand(desk, user, 'list', {});
     expect(list).toMatch(new RegExp(`price ≥ ${target.toFixed(2)} at bookie_c · read \\d+ s ago`));
+    // Removed by its id, it is gone from the list.
+    const id = new RegExp(`\`([\\w-]+)\` [^\\n]*price ≥ ${target.toFixed(2)} at bookie_c`).exec(list)?.[1];
+    expect(id).toBeDefined();
+    expect(await watchCommand(desk, user, 'remove', { id: id! })).toMatch(/Removed/);
+    expect(await watchCommand(desk, user, 'list', {})).not.toContain(id!);
   }, 120_000);
 
   it('a steam move across three books gives one steam alert, not repeated for the same move', async () => {
