@@ -17,6 +17,7 @@ import type { ProposalRepo } from './repos/proposals.js';
 import type { SlipRepo } from './repos/slips.js';
 import type { ResultTracker } from './results/result-tracker.js';
 import type { BotStore } from './store/index.js';
+import type { WatchEngine } from './watch/engine.js';
 
 /** Everything a command or component handler may use; built once by startBot. */
 export interface BotContext {
@@ -43,6 +44,8 @@ export interface BotContext {
   /** The syndicate's bank: contributions, strikes, cash-outs, statements. */
   fund: FundService;
   poster: DiscordPoster;
+  /** Watches and their alerts: the scheduler (run by the 'watch' leader) and its repository. */
+  watch: WatchEngine;
   logger: Logger;
   callbackUrl: string | undefined;
   now: () => number;

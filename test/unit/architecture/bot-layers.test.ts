@@ -25,6 +25,7 @@ const BOT_LAYERS: readonly (readonly string[])[] = [
   ['betting'],
   ['fund'],
   ['ledger'],
+  ['watch'],
   ['handlers'],
   ['context.ts', 'index.ts', 'main.ts', 'commands'],
 ];
