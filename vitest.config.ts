@@ -5,17 +5,20 @@ import LongestFirst from './test/support/longest-first.js';
 // again with the store on PostgreSQL (decision 1650).
 // The end-to-end files whose desk runs SQL that no store test runs on PostgreSQL: proposals and approvals,
 // exposure sums, the ledger and the daily reconciliation (with its check of each bet's entries), a proposal's
-// placing recovery, closing capture and /stats, the slip-expiry sweep.
+// placing recovery, closing capture and /stats, the slip-expiry sweep; watches, their episodes and alerts.
 const E2E_ON_POSTGRES = [
   'test/e2e/approvals.test.ts',
   'test/e2e/exposure.test.ts',
   'test/e2e/fund.test.ts',
+  'test/e2e/fund-books.test.ts',
   'test/e2e/ledger.test.ts',
   'test/e2e/poll-restart.test.ts',
   'test/e2e/proposal-placing.test.ts',
   'test/e2e/reconciliation-balance.test.ts',
   'test/e2e/reconciliation-entries.test.ts',
   'test/e2e/stats.test.ts',
+  'test/e2e/watch-alerts.test.ts',
+  'test/chaos/watch-crash.test.ts',
 ];
 
 export default defineConfig({

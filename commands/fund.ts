@@ -26,7 +26,12 @@ export const data = new SlashCommandBuilder()
       .setDescription("Record a member's contribution (treasurer): units are issued at the next strike")
       .addUserOption((o) => o.setName('member').setDescription('Whose money it is').setRequired(true))
       .addNumberOption((o) =>
-        o.setName('amount').setDescription('Dollars deposited, e.g. 250 or 99.50').setRequired(true).setMinValue(0.01),
+        o
+          .setName('amount')
+          .setDescription('Dollars deposited, e.g. 250 or 99.50')
+          .setRequired(true)
+          .setMinValue(0.01)
+          .setMaxValue(1_000_000),
       )
       .addStringOption((o) =>
         o
@@ -46,6 +51,60 @@ export const data = new SlashCommandBuilder()
       .addBooleanOption((o) => o.setName('all').setDescription('Everything you hold')),
   )
   .addSubcommand((s) => s.setName('strike').setDescription('Strike NAV now and deal what is waiting (treasurer)'))
+  .addSubcommand((s) =>
+    s
+      .setName('accounts')
+      .setDescription("The fund's bookmaker accounts: list, add or remove one (treasurer)")
+      .addStringOption((o) =>
+        o
+          .setName('action')
+          .setDescription('list (default), add or remove')
+          .addChoices(
+            { name: 'list', value: 'list' },
+            { name: 'add', value: 'add' },
+            { name: 'remove', value: 'remove' },
+          ),
+      )
+      .addStringOption((o) =>
+        o.setName('session').setDescription('A session of the account (add, remove)').setAutocomplete(true),
+      )
+      .addUserOption((o) =>
+        o.setName('opening_member').setDescription('Cash already in it is this member’s opening contribution (add)'),
+      )
+      .addNumberOption((o) =>
+        o
+          .setName('float')
+          .setDescription('Dollars in it that are not the fund’s, kept out of NAV (add)')
+          .setMinValue(0)
+          .setMaxValue(1_000_000),
+      ),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('cancel')
+      .setDescription('Cancel a contribution or cash-out not yet dealt (treasurer)')
+      .addStringOption((o) => o.setName('id').setDescription('fc-… or fo-… (see /fund members)').setRequired(true))
+      .addStringOption((o) =>
+        o.setName('reason').setDescription('Why, for the ledger').setRequired(true).setMaxLength(200),
+      ),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('withdrawal')
+      .setDescription('Settle an unresolved cash-out withdrawal by hand (treasurer)')
+      .addStringOption((o) => o.setName('attempt').setDescription('The attempt id, fw-…').setRequired(true))
+      .addStringOption((o) => o.setName('withdrawal_id').setDescription('The bookmaker withdrawal that was its own'))
+      .addBooleanOption((o) => o.setName('none').setDescription('It was never made')),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('explain')
+      .setDescription('Accept a move the cash bridge cannot name as the fund’s (treasurer)')
+      .addStringOption((o) => o.setName('transaction').setDescription('The book’s transaction id').setRequired(true))
+      .addStringOption((o) =>
+        o.setName('reason').setDescription('What the money is, for the ledger').setRequired(true).setMaxLength(200),
+      ),
+  )
   .addSubcommand((s) => s.setName('me').setDescription('Your units, their value, your profit and return'))
   .addSubcommand((s) =>
     s
@@ -79,7 +138,18 @@ async function isTreasurer(
   return fundTreasurerRoleId !== undefined && roles.includes(fundTreasurerRoleId);
 }
 
-const TREASURER_ONLY = new Set(['contribute', 'strike', 'members', 'export', 'paid']);
+const TREASURER_ONLY = new Set([
+  'contribute',
+  'strike',
+  'members',
+  'export',
+  'paid',
+  'accounts',
+  'cancel',
+  'withdrawal',
+  'explain',
+]);
+const dollars = (c: number) => `$${(c / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
 
 export const execute: Command['execute'] = async (interaction, ctx) => {
   const sub = interaction.options.getSubcommand();
@@ -111,7 +181,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
       });
       return replyEphemeral(
         interaction,
-        `Recorded: <@${c.memberId}> contributed $${(c.amountCents / 100).toFixed(2)} into ${c.sessionId} (\`${c.contributionId}\`). Units are issued at the next strike's price.`,
+        `Recorded: <@${c.memberId}> contributed ${dollars(c.amountCents)} into ${c.sessionId} (\`${c.contributionId}\`). Units are issued at the first strike after its deposit has reached the account.`,
         'ok',
       );
     }
@@ -129,6 +199,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
           return replyEphemeral(interaction, 'Amounts are dollars and whole cents, e.g. 250 or 99.50.');
         ask = { kind: 'amount', cents };
       } else if (units !== null) {
+        if (!Number.isFinite(units) || units <= 0) return replyEphemeral(interaction, 'Units are a positive number.');
         ask = { kind: 'units', units: Math.round(units * UNIT_SCALE) };
       } else ask = { kind: 'all' };
       const { cashout, needsApproval } = await fund.requestCashout({ guildId, memberId: interaction.user.id, ask });
@@ -138,8 +209,108 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
         embeds: view.embeds,
         components: view.components,
       });
-      await fund.repo.setCashoutMessage(cashout.cashoutId, interaction.channelId, message.id);
+      await fund.setCashoutMessage(cashout.cashoutId, interaction.channelId, message.id);
       return;
+    }
+    case 'accounts': {
+      const action = interaction.options.getString('action') ?? 'list';
+      const sessionId = interaction.options.getString('session')?.trim();
+      if (action !== 'list' && !sessionId) {
+        return replyEphemeral(interaction, `Name a session of the account to ${action} (session:).`);
+      }
+      if (action === 'add') {
+        const float = interaction.options.getNumber('float');
+        const floatCents = float === null ? 0 : stakeCentsOf(float);
+        if (floatCents === undefined) {
+          return replyEphemeral(interaction, 'A float is dollars and whole cents, from 0 to 1,000,000.');
+        }
+        const opening = interaction.options.getUser('opening_member');
+        const r = await fund.addAccount({
+          guildId,
+          sessionId: sessionId as string,
+          actor: interaction.user.id,
+          floatCents,
+          ...(opening ? { openingMemberId: opening.id } : {}),
+        });
+        const name = `${r.account.bookie}/${r.account.username}`;
+        return replyEphemeral(
+          interaction,
+          `Added ${name} to the fund (it holds ${dollars(r.cashCents)}${r.account.floatCents ? `, of which ${dollars(r.account.floatCents)} is a float kept out of NAV` : ''}).${r.openingCents > 0 && opening ? ` ${dollars(r.openingCents)} is <@${opening.id}>'s opening contribution, dealt at the next strike.` : ''}`,
+          'ok',
+        );
+      }
+      if (action === 'remove') {
+        const name = await fund.removeAccount({ guildId, sessionId: sessionId as string, actor: interaction.user.id });
+        return replyEphemeral(interaction, `Removed ${name} from the fund.`, 'ok');
+      }
+      const list = await fund.accounts(guildId);
+      if (list.length === 0) {
+        return replyEphemeral(
+          interaction,
+          'The fund has no account yet. Add one with `/fund accounts action:add session:<id>`; money already in it is the opening bank (opening_member:) or a float (float:).',
+          'info',
+        );
+      }
+      return replyEphemeral(
+        interaction,
+        `The fund's accounts:\n${list
+          .map(
+            (a) =>
+              `• ${a.bookie}/${a.username}: ${a.cashCents === undefined ? 'balance unreadable' : dollars(a.cashCents)}${a.floatCents ? ` (float ${dollars(a.floatCents)} not the fund's)` : ''}; sessions ${a.sessions.join(', ') || 'none live'}`,
+          )
+          .join('\n')}`,
+        'info',
+      );
+    }
+    case 'cancel': {
+      const done = await fund.cancel({
+        guildId,
+        id: interaction.options.getString('id', true),
+        actor: interaction.user.id,
+        reason: interaction.options.getString('reason', true),
+      });
+      const what =
+        done.kind === 'contribution'
+          ? `<@${done.contribution.memberId}>'s contribution of ${dollars(done.contribution.amountCents)} (\`${done.contribution.contributionId}\`)`
+          : `<@${done.cashout.memberId}>'s cash-out of ${askText(done.cashout.ask)} (\`${done.cashout.cashoutId}\`)`;
+      return replyEphemeral(interaction, `Cancelled ${what}. Nothing of it is dealt.`, 'ok');
+    }
+    case 'withdrawal': {
+      const none = interaction.options.getBoolean('none') === true;
+      const id = interaction.options.getString('withdrawal_id')?.trim() || null;
+      if (none === (id !== null)) {
+        return replyEphemeral(
+          interaction,
+          'Give exactly one of withdrawal_id (the one that was its own) or none:true.',
+        );
+      }
+      const a = await fund.settleWithdrawal({
+        guildId,
+        attemptId: interaction.options.getString('attempt', true),
+        withdrawalId: id,
+        actor: interaction.user.id,
+      });
+      return replyEphemeral(
+        interaction,
+        a.state === 'completed'
+          ? `Settled: attempt \`${a.attemptId}\` was withdrawal ${a.gatewayWithdrawalId} (${dollars(a.amountCents)}).`
+          : `Settled: attempt \`${a.attemptId}\` was never made; its cash-out is tried again.`,
+        'ok',
+      );
+    }
+    case 'explain': {
+      const txn = interaction.options.getString('transaction', true).trim();
+      const fresh = await fund.explain({
+        guildId,
+        txnId: txn,
+        actor: interaction.user.id,
+        reason: interaction.options.getString('reason', true),
+      });
+      return replyEphemeral(
+        interaction,
+        fresh ? `Accepted ${txn} as the fund's; the next strike counts it.` : `${txn} was already accepted.`,
+        'ok',
+      );
     }
     case 'strike': {
       const r = await fund.strike(guildId, { actor: interaction.user.id });
@@ -159,7 +330,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     }
     case 'nav': {
       const days = interaction.options.getInteger('days') ?? 90;
-      const strikes = (await fund.repo.strikes(guildId, ctx.now() - days * DAY_MS)).filter((s) => s.unitsAfter > 0);
+      const strikes = (await fund.strikes(guildId, ctx.now() - days * DAY_MS)).filter((s) => s.unitsAfter > 0);
       if (strikes.length === 0) return replyEphemeral(interaction, `No strike in the last ${days} days.`, 'info');
       const { timezone } = await getSettings(ctx.store, guildId);
       const label = new Intl.DateTimeFormat('en-CA', {
@@ -189,16 +360,17 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
         last: v.last,
         shares: v.shares,
         residualCents: v.residualCents,
-        cashouts: await fund.repo.cashouts(guildId),
+        cashouts: await fund.cashouts(guildId),
+        unresolved: await fund.unresolvedWithdrawals(guildId),
       });
       await interaction.editReply({ content: view.content ?? '', embeds: view.embeds, components: [] });
       return;
     }
     case 'export': {
       const csv = fundCsv({
-        contributions: await fund.repo.contributions(guildId),
-        cashouts: await fund.repo.cashouts(guildId),
-        strikes: await fund.repo.strikes(guildId, 0),
+        contributions: await fund.contributions(guildId),
+        cashouts: await fund.cashouts(guildId),
+        strikes: await fund.strikes(guildId, 0),
       });
       await interaction.editReply({
         content: "The fund's contributions, cash-outs and strikes.",

@@ -153,7 +153,18 @@ export const data = new SlashCommandBuilder()
         o.setName('schedule').setDescription('Dealing days: daily 18:00 or weekly mon 18:00 (server time; off: none)'),
       )
       .addNumberOption((o) =>
-        o.setName('cashout_tier').setDescription('Cash-outs above this many dollars need approval').setMinValue(0),
+        o
+          .setName('cashout_tier')
+          .setDescription('Cash-outs above this many dollars need approval')
+          .setMinValue(0)
+          .setMaxValue(1_000_000),
+      )
+      .addNumberOption((o) =>
+        o
+          .setName('min_cashout')
+          .setDescription('The smallest cash-out in dollars (default 10; all is always allowed)')
+          .setMinValue(0)
+          .setMaxValue(100_000),
       )
       .addNumberOption((o) =>
         o
@@ -177,7 +188,8 @@ export const data = new SlashCommandBuilder()
         o
           .setName('opening_price')
           .setDescription('Unit price the first contribution buys at (default 1.00)')
-          .setMinValue(0.01),
+          .setMinValue(0.01)
+          .setMaxValue(10_000),
       ),
   );
 
@@ -412,19 +424,37 @@ const fund = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Outcom
   const opening = interaction.options.getNumber('opening_price') ?? undefined;
   const feePeriod = (interaction.options.getString('fee_period') ?? undefined) as FeePeriod | undefined;
   const manager = interaction.options.getUser('fee_manager');
-  const given = [role, schedule, tier, fee, opening, feePeriod, manager ?? undefined];
+  const minCashout = interaction.options.getNumber('min_cashout') ?? undefined;
+  const given = [role, schedule, tier, fee, opening, feePeriod, manager ?? undefined, minCashout];
   if (given.every((x) => x === undefined || x === null)) {
     return {
       refuse:
-        'Give at least one of treasurer_role, schedule, cashout_tier, fee_percent, fee_period, fee_manager or opening_price.',
+        'Give at least one of treasurer_role, schedule, cashout_tier, min_cashout, fee_percent, fee_period, fee_manager or opening_price.',
     };
+  }
+  // Checked here whatever Discord sent: a value past an option's bounds is refused with the allowed range.
+  const ranges: Array<[string, number | undefined, number, number]> = [
+    ['cashout_tier', tier, 0, 1_000_000],
+    ['min_cashout', minCashout, 0, 100_000],
+    ['fee_percent', fee, 0, 50],
+    ['opening_price', opening, 0.01, 10_000],
+  ];
+  for (const [name, v, lo, hi] of ranges) {
+    if (
+      v !== undefined &&
+      !(Number.isFinite(v) && v >= lo && v <= hi && Math.abs(Math.round(v * 100) - v * 100) < 1e-6)
+    ) {
+      return {
+        refuse: `${name} must be from ${lo.toLocaleString('en-US')} to ${hi.toLocaleString('en-US')}${name === 'fee_percent' ? '' : ' dollars'}, in whole cents.`,
+      };
+    }
   }
   const off = schedule !== undefined && /^(none|off)$/i.test(schedule);
   if (schedule !== undefined && !off) {
     const parsed = parseSchedule(schedule);
     if ('error' in parsed) return { refuse: parsed.error };
   }
-  if (opening !== undefined && (await ctx.fund.repo.fund(guildId))) {
+  if (opening !== undefined && (await ctx.fund.fund(guildId))) {
     return { refuse: 'The fund is open: its opening price is fixed. Units now deal at the price of each strike.' };
   }
   const settings = await updateSettings(ctx.store, guildId, (s) => {
@@ -433,6 +463,7 @@ const fund = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Outcom
       ...(role ? { fundTreasurerRoleId: role.id } : {}),
       ...(schedule !== undefined && !off ? { fundSchedule: schedule } : {}),
       ...(tier === undefined ? {} : { fundCashoutTier: tier }),
+      ...(minCashout === undefined ? {} : { fundMinCashout: minCashout }),
       ...(fee === undefined ? {} : { fundFeePercent: fee }),
       ...(feePeriod === undefined ? {} : { fundFeePeriod: feePeriod }),
       ...(manager ? { fundFeeManagerId: manager.id } : {}),

@@ -18,4 +18,5 @@ export const EXPECTED_COMMANDS = [
   'sessions',
   'settings',
   'stats',
+  'watch',
 ];

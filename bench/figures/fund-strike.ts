@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '../../src/bot/config/logger.js';
-import { FundService } from '../../src/bot/ledger/fund-service.js';
+import { FundService } from '../../src/bot/fund/fund-service.js';
 import { openStore } from '../../src/bot/store/index.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';

@@ -18,6 +18,13 @@ export async function seedFund(
     old,
     old,
   );
+  // The fund owns the session's account (decision 1800), joined before every seeded row; its cash bridge starts now.
+  await store.query(
+    `INSERT INTO fund_accounts (bookie, username, guild_key, float_cents, added_by, added_at, bridge_from)
+     VALUES ('bookie_a', 'alpha_a', ?, 0, 'seed', 0, ?)`,
+    o.guildKey,
+    o.now,
+  );
   for (let i = 0; i < memberIds.length; i += ROWS_PER_INSERT) {
     const chunk = memberIds.slice(i, i + ROWS_PER_INSERT);
     await store.query(

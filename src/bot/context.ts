@@ -8,8 +8,8 @@ import type { Catalog } from './catalog/catalog.js';
 import type { BotConfig } from './config/config.js';
 import type { Logger } from './config/logger.js';
 import type { DiscordPoster } from './discord/poster.js';
+import type { FundService } from './fund/fund-service.js';
 import type { GatewayPort } from './gateway-port.js';
-import type { FundService } from './ledger/fund-service.js';
 import type { BetRecordRepo } from './repos/bet-records.js';
 import type { JobRepo } from './repos/jobs.js';
 import type { Ledger } from './repos/ledger.js';
@@ -17,6 +17,7 @@ import type { ProposalRepo } from './repos/proposals.js';
 import type { SlipRepo } from './repos/slips.js';
 import type { ResultTracker } from './results/result-tracker.js';
 import type { BotStore } from './store/index.js';
+import type { WatchEngine } from './watch/engine.js';
 
 /** Everything a command or component handler may use; built once by startBot. */
 export interface BotContext {
@@ -43,6 +44,8 @@ export interface BotContext {
   /** The syndicate's bank: contributions, strikes, cash-outs, statements. */
   fund: FundService;
   poster: DiscordPoster;
+  /** Watches and their alerts: the scheduler (run by the 'watch' leader) and its repository. */
+  watch: WatchEngine;
   logger: Logger;
   callbackUrl: string | undefined;
   now: () => number;

@@ -23,11 +23,11 @@ import { makeRequest } from './discord/discord-rest.js';
 import { Intake } from './discord/intake.js';
 import { type DiscordPoster, restPoster } from './discord/poster.js';
 import { attachRouter } from './discord/router.js';
+import { FundService } from './fund/fund-service.js';
 import type { GatewayPort } from './gateway-port.js';
 import { COMPONENTS } from './handlers/index.js';
 import { COMPONENT_OWNERS } from './handlers/owners.js';
 import { reconcileYesterday } from './ledger/daily-reconciliation.js';
-import { FundService } from './ledger/fund-service.js';
 import { loadCommands } from './loader.js';
 import { BetRecordRepo } from './repos/bet-records.js';
 import { type JobRecord, JobRepo } from './repos/jobs.js';
@@ -50,6 +50,7 @@ import {
 import { startJobTakeover } from './results/takeover.js';
 import { type BotStore, type LeaderRun, openStore, StoreClosedError } from './store/index.js';
 import { recordView } from './views/bet-record.js';
+import { WatchEngine } from './watch/engine.js';
 
 /** How often the daily reconciliation checks whether yesterday's post is due. */
 const RECONCILIATION_CHECK_MS = 10 * 60_000;
@@ -313,11 +314,27 @@ function buildServices(
     callbackUrl,
     withdrawalWindowMs: tunables.reconcileWindowMs,
   });
+  // Watches: the scheduler owns every card read made for them; it runs in one process at a time (startBeats).
+  const watch = new WatchEngine({
+    store,
+    catalog,
+    outbox,
+    logger,
+    now,
+    tickMs: tunables.watchTickMs,
+    schedule: {
+      fallbackMs: tunables.watchFallbackMs,
+      probeMs: Math.max(1_000, Math.round(tunables.watchFallbackMs / 6)),
+      maxStaleMs: 30 * 60_000,
+    },
+  });
+  stops.push(() => watch.stop());
   const context: BotContext = {
     config,
     gateway,
     store,
     catalog,
+    watch,
     slipFactory: factory,
     placement,
     bank,
@@ -560,6 +577,16 @@ function startBeats(
     { onError: (err) => logger.warn('settlement leader lease failed; will retry', { err }) },
   );
   stops.push(() => leader.stop());
+  // Watch reads and alerts: one process at a time on the store, so the watch budget is spent once per key.
+  const watchLeader: LeaderRun = store.runAsLeader(
+    'watch',
+    () => {
+      s.context.watch.start();
+      return () => void s.context.watch.stop();
+    },
+    { onError: (err) => logger.warn('watch leader lease failed; will retry', { err }) },
+  );
+  stops.push(() => watchLeader.stop());
   // Once a day per server with a results channel: yesterday's ledger against every session's transactions.
   stops.every(RECONCILIATION_CHECK_MS, 'daily reconciliation', () =>
     reconcileYesterday({ ...s, guildIds: s.client.guilds.cache.keys(), now: now() }),

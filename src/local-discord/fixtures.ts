@@ -37,7 +37,7 @@ const CREATED_AT = isoFromMs(Date.UTC(2024, 0, 15, 12));
 export type FixtureUserName = keyof typeof FIXTURE_IDS.users;
 export type FixtureChannelName = keyof typeof FIXTURE_IDS.channels;
 
-function user(id: string, username: string, globalName: string, bot = false): APIUser {
+export function user(id: string, username: string, globalName: string, bot = false): APIUser {
   return {
     id,
     username,
@@ -50,7 +50,7 @@ function user(id: string, username: string, globalName: string, bot = false): AP
   } as unknown as APIUser;
 }
 
-function member(u: APIUser, roles: string[]): APIGuildMember {
+export function member(u: APIUser, roles: string[]): APIGuildMember {
   return {
     user: u,
     nick: null,

@@ -1,6 +1,6 @@
 import type { APIChannel, APIGuild, APIGuildMember, APIRole, APIUser } from 'discord.js';
 import { type Listening, listen } from '../http/listen.js';
-import { FIXTURE_IDS, type FixtureChannelName, type FixtureUserName } from './fixtures.js';
+import { FIXTURE_IDS, type FixtureChannelName, type FixtureUserName, member, user } from './fixtures.js';
 import { forwardMessageEvents } from './gateway/message-events.js';
 import { GatewayServer, shardOfGuild } from './gateway/server.js';
 import { FaultInjector } from './http/faults.js';
@@ -123,6 +123,19 @@ export class LocalDiscord {
   /** The shard id that owns the fixture guild for a bot running `count` shards ((guild_id >> 22) % count). */
   guildShard(count: number): number {
     return shardOfGuild(this.guildId, count);
+  }
+
+  /**
+   * Adds a member with no roles to the fixture guild (load tests: many members at once, each starting their own
+   * interactions); returns the new user.
+   */
+  addMember(username: string): APIUser {
+    const fixtures = this.#world.fixtures;
+    const id = String(BigInt(FIXTURE_IDS.users.viewer) + 1000n + BigInt(fixtures.members.length));
+    const added = user(id, username, username);
+    (fixtures.users as Record<string, APIUser>)[`member:${id}`] = added;
+    fixtures.members.push(member(added, []));
+    return structuredClone(added);
   }
 
   /**

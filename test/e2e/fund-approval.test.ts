@@ -49,21 +49,14 @@ describe('the fund through the local Discord: a cash-out’s checker, the NAV ch
     const { admin, bettor, viewer } = desk.ld.users;
     const gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
     const session = (await gw.sessions.list()).find((s) => s.bookie === 'bookie_a' && s.active)?.session_id ?? '';
-    const b = await gw.balances.get({ session_id: session });
     await gw.close();
-    const cash = Math.round(b.balance * 100) - Math.round((b.bonus_balance ?? 0) * 100);
 
     await command(viewer, 'contribute', { member: viewer.id, amount: 10, session }, /Only a treasurer can do that/);
-    await command(
-      admin,
-      'contribute',
-      { member: bettor.id, amount: cash / 100, session, reference: 'opening' },
-      /Recorded/,
-    );
+    await command(admin, 'accounts', { action: 'add', session, opening_member: bettor.id }, /Added bookie_a/);
     await command(admin, 'strike', {}, /Struck/);
     await command(admin, 'fund', { cashout_tier: 1 }, /Saved/, 'settings');
 
-    const request = await command(bettor, 'cashout', { amount: 5 }, /asks to cash out \$5\.00/);
+    const request = await command(bettor, 'cashout', { amount: 15 }, /asks to cash out \$15\.00/);
     expect(findControl(request, /^Approve$/)).toBeDefined();
     expect(await click(bettor, request, /^Approve$/, /cannot approve it/)).toMatch(/You asked for this cash-out/);
     expect(await click(viewer, request, /^Approve$/, /Only a treasurer or an approver/)).toBeTruthy();

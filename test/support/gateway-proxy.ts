@@ -33,6 +33,8 @@ export interface GatewayProxy {
   readonly held: number;
   /** How many requests whose path starts with `pathPrefix` are waiting. */
   heldFor(pathPrefix: string): number;
+  /** How many answers with this status the sandbox gave to requests whose path starts with `pathPrefix`. */
+  answered(pathPrefix: string, status: number): number;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export async function startGatewayProxy(target: string): Promise<GatewayProxy> {
   const waitingAnswers: Array<{ send: () => void; res: ServerResponse }> = [];
   const waitingRequests: ServerResponse[] = [];
   const waitingPaths: string[] = [];
+  const answers: { path: string; status: number }[] = [];
 
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
     // A request is read to its end before it is held, so `req` itself is done by now: only a caller that hung up
@@ -60,6 +63,7 @@ export async function startGatewayProxy(target: string): Promise<GatewayProxy> {
         headers: { ...req.headers, host: upstream.host },
       },
       (answer) => {
+        answers.push({ path: req.url ?? '', status: answer.statusCode ?? 0 });
         const forge = forging && (req.url ?? '').startsWith(forging.prefix) ? forging.forge : undefined;
         if (forge) {
           const parts: Buffer[] = [];
@@ -144,6 +148,9 @@ export async function startGatewayProxy(target: string): Promise<GatewayProxy> {
     },
     heldFor(pathPrefix) {
       return waitingPaths.filter((p) => p.startsWith(pathPrefix)).length;
+    },
+    answered(pathPrefix, status) {
+      return answers.filter((a) => a.status === status && a.path.startsWith(pathPrefix)).length;
     },
     get heldAnswers() {
       return waitingAnswers.length;

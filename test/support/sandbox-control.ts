@@ -53,6 +53,20 @@ export class SandboxControl {
     return this.#call('POST', '/withdrawals/mode', { mode });
   }
 
+  /** A selection's price at a book becomes `price` at the next scrape (the watch control). */
+  movePrice(body: { bookie: string; epk: string; market: string; selection: string; price: number }): Promise<{
+    move: { price: number; scrape_at: string };
+  }> {
+    return this.#call('POST', '/world/price', body);
+  }
+
+  /** Every named book (default all) moves the selection's price by `factor` at the next scrape. */
+  steam(body: { epk: string; market: string; selection: string; factor: number; books?: string[] }): Promise<{
+    steam: { books: { bookie: string; at: string }[] };
+  }> {
+    return this.#call('POST', '/world/steam', body);
+  }
+
   faults(config: FaultConfig): Promise<unknown> {
     return this.#call('POST', '/faults', config);
   }

@@ -11,6 +11,7 @@ import {
   type Session,
 } from '../../gateway/index.js';
 import type { Logger } from '../config/logger.js';
+import { METRICS } from '../config/metrics.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import type { GatewayPort } from '../gateway-port.js';
 import { SingleFlight } from '../results/single-flight.js';
@@ -187,13 +188,18 @@ export class Catalog {
         throw new CardLimitRefusal(cardLimitMessage(err.retryAfterMs ?? this.maxWaitMs));
       throw err;
     }
-    // Rows sharing a market_ref (or a bettable proposition_id) cannot say which bet their id places: not offered.
-    const guarded = guardCardIds(card);
-    if (guarded.clashes.length > 0) this.tellClashes(epk, bookie, guarded.clashes);
-    card = guarded.card;
+    METRICS.cardReads.inc({ purpose: admission.lane === 'background' ? 'autocomplete' : 'interactive' });
+    card = this.guarded(epk, bookie, card);
     await this.store.kv.set(k, card, CARD_TTL_MS);
     if (card.bound) await this.store.kv.set(`cache:by-id:${bookie}`, card.market_ref_betting_enabled, BY_ID_TTL_MS);
     return card;
+  }
+
+  /** Rows sharing a market_ref (or a bettable proposition_id) cannot say which bet their id places: not offered. */
+  private guarded(epk: string, bookie: string, card: MarketCard): MarketCard {
+    const guarded = guardCardIds(card);
+    if (guarded.clashes.length > 0) this.tellClashes(epk, bookie, guarded.clashes);
+    return guarded.card;
   }
 
   private tellClashes(epk: string, bookie: string, clashes: IdClash[]): void {
@@ -205,6 +211,29 @@ export class Catalog {
       epk,
       bookie,
       clashes: clashes.map((c) => ({ reason: c.reason, rows: c.rows })),
+    });
+  }
+
+  /**
+   * A fresh read of a whole card for a watch (the watch scheduler owns these): in the limiter's background lane and
+   * never queued, so it takes no slot a member waits for and is refused (CardLimitRefusal) when the lane's share of
+   * the window is spent. The cache is refreshed with it, so members' next /markets of the card reads it for free.
+   */
+  refreshCard(epk: string, bookie: string): Promise<MarketCard> {
+    const k = cardKey(epk, bookie, {});
+    return this.flights.run(`watch:${k}`, async () => {
+      let card: MarketCard;
+      try {
+        card = await this.gateway.markets.get({ epk, bookie }, { maxQueueMs: 0, lane: 'background' });
+      } catch (err) {
+        if (err instanceof CardLimitError) throw new CardLimitRefusal(cardLimitMessage(err.retryAfterMs ?? 0));
+        throw err;
+      }
+      METRICS.cardReads.inc({ purpose: 'watch' });
+      card = this.guarded(epk, bookie, card);
+      await this.store.kv.set(k, card, CARD_TTL_MS);
+      if (card.bound) await this.store.kv.set(`cache:by-id:${bookie}`, card.market_ref_betting_enabled, BY_ID_TTL_MS);
+      return card;
     });
   }
 

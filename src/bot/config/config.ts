@@ -30,6 +30,10 @@ export interface BotTunables {
   fundCheckMs: number;
   /** The most of any card-limit window the closing capture may use (0.25 = a quarter); members always go first. */
   captureShare: number;
+  /** How often the watch scheduler looks for due cards (WATCH_TICK_SECONDS). */
+  watchTickMs: number;
+  /** A watched card is read again after this while its book's re-scrape cadence is unknown (WATCH_FALLBACK_SECONDS). */
+  watchFallbackMs: number;
 }
 
 /** Discord sharding: how many shards the bot has in all, and which of them this process (or manager) runs. */
@@ -186,6 +190,8 @@ const EnvSchema = z.object({
   RECONCILE_INTERVAL_SECONDS: intIn(1, 86_400, 30),
   FUND_CHECK_SECONDS: intIn(1, 3_600, 60),
   CAPTURE_SHARE_PERCENT: numberIn(1, 90, 25),
+  WATCH_TICK_SECONDS: numberIn(0.05, 60, 2),
+  WATCH_FALLBACK_SECONDS: numberIn(1, 3600, 60),
   METRICS: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
     z.enum(['on', 'off'], { error: 'must be on or off' }).default('off'),
@@ -258,6 +264,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
       reconcileIntervalMs: e.RECONCILE_INTERVAL_SECONDS * 1000,
       fundCheckMs: e.FUND_CHECK_SECONDS * 1000,
       captureShare: e.CAPTURE_SHARE_PERCENT / 100,
+      watchTickMs: Math.round(e.WATCH_TICK_SECONDS * 1000),
+      watchFallbackMs: Math.round(e.WATCH_FALLBACK_SECONDS * 1000),
     },
     ops: {
       metrics: e.METRICS === 'on' || e.METRICS_TOKEN !== undefined,

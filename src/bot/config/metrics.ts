@@ -224,6 +224,25 @@ export function deskMetrics(registry = new Registry()) {
     cardRefusals: r.register(
       new Counter('desk_card_reads_refused_total', 'Market card reads refused by the card limit (nothing sent).'),
     ),
+    cardReads: r.register(
+      new Counter('desk_card_reads_total', 'Market card reads sent to the gateway, by purpose.', ['purpose']),
+    ),
+    watchReadsSaved: r.register(
+      new Counter(
+        'desk_watch_reads_saved_total',
+        'Watched card reads a round-robin at the fallback interval would have made that the cadence model skipped.',
+      ),
+    ),
+    watchAlerts: r.register(
+      new Counter('desk_watch_alerts_total', 'Watch alerts recorded in the outbox, by kind of watch.', ['kind']),
+    ),
+    watchAlertSeconds: r.register(
+      new Histogram(
+        'desk_watch_alert_seconds',
+        'Seconds from the earliest moment a watched card could have changed (its read before) to its alert being recorded.',
+        JOB_BUCKETS,
+      ),
+    ),
     reconciliationMismatches: r.register(
       new Counter('desk_reconciliation_mismatches_total', 'Daily reconciliation findings, by kind.', ['kind']),
     ),

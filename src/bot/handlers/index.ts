@@ -1,15 +1,16 @@
 // Every button, select menu and modal handler, by `<scope>:<action>` of the v1 custom id (one file per scope).
 
 import { buttonRoute, type ComponentRoute, modalRoute, selectRoute } from '../discord/component-handler.js';
+import { fundApprove, fundReject } from '../fund/handlers.js';
 import { cardOpen, cardPage, cardPick, marketSelections } from './card.js';
 import { COMPARE_COMPONENTS } from './compare.js';
 import { eventsPage } from './events.js';
-import { fundApprove, fundReject } from './fund.js';
 import { PROMO_COMPONENTS } from './promos.js';
 import { proposalApprove, proposalReject } from './proposal.js';
 import { RACING_COMPONENTS } from './racing.js';
 import { slipReprice } from './reprice.js';
 import { slipCancel, slipConfirm, slipStake } from './slip.js';
+import { WATCH_COMPONENTS } from './watch.js';
 
 /** Component handlers by `<scope>:<action>` of the v1 custom id, each with the kind of interaction it takes. */
 export const COMPONENTS: Record<string, ComponentRoute> = {
@@ -29,4 +30,5 @@ export const COMPONENTS: Record<string, ComponentRoute> = {
   ...PROMO_COMPONENTS,
   'fund:approve': buttonRoute(fundApprove),
   'fund:reject': buttonRoute(fundReject),
+  ...WATCH_COMPONENTS,
 };

@@ -1,9 +1,10 @@
 // Who owns the record behind each custom-id scope: the component guard checks every click against it.
 import type { ComponentOwner, OwnerLookup } from '../discord/component-guard.js';
 import { refOwner } from '../discord/refs.js';
-import { FundRepo } from '../repos/fund.js';
+import { FundRepo } from '../fund/fund-repo.js';
 import { ProposalRepo } from '../repos/proposals.js';
 import { SlipRepo } from '../repos/slips.js';
+import { watchOwner } from './watch.js';
 
 /** Scopes whose first argument is a stored ref (a listing, a card, a comparison, race prices, a promo inbox). */
 const byRef: OwnerLookup = (_action, [ref], ctx) => (ref ? refOwner(ctx.store, ref) : Promise.resolve(undefined));
@@ -43,4 +44,5 @@ export const COMPONENT_OWNERS: Record<string, OwnerLookup> = {
   race: byRef,
   promo: byRef,
   fund: fundOwner,
+  watch: watchOwner,
 };

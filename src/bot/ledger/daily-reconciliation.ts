@@ -1,12 +1,13 @@
 import type { Transaction } from '../../gateway/index.js';
 import { METRICS } from '../config/metrics.js';
+import { FundRepo } from '../fund/fund-repo.js';
+import { matchSessionDeposits, withdrawalStatus } from '../fund/fund-service.js';
 import type { GatewayPort } from '../gateway-port.js';
 import { BET_ENTRY_KINDS, type BetState, checkBetEntries } from '../model/bet-states.js';
 import { COLOUR } from '../model/colours.js';
 import { dayIn, dayStart } from '../model/dates.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { formatMoney } from '../model/odds.js';
-import { FundRepo } from '../repos/fund.js';
 import { getSettings } from '../repos/guild-settings.js';
 import { Ledger } from '../repos/ledger.js';
 import type { Outbox } from '../results/outbox.js';
@@ -20,7 +21,6 @@ import {
   previousCheck,
   recordBalanceChecks,
 } from './balance-check.js';
-import { matchSessionDeposits, withdrawalStatus } from './fund-service.js';
 
 /** What the day's reconciliation found wrong, each naming the bet. */
 export interface ReconMismatch {
@@ -28,7 +28,7 @@ export interface ReconMismatch {
    * unknown_bet, missed_settlement: the gateway against the ledger. missing_entry, extra_entry: a bet record's
    * ledger entries against its state (a move without its entry, an entry without its move).
    */
-  kind: 'unknown_bet' | 'missed_settlement' | 'balance' | 'missing_entry' | 'extra_entry';
+  kind: 'unknown_bet' | 'missed_settlement' | 'balance' | 'missing_entry' | 'extra_entry' | 'fund_units';
   sessionId: string;
   /** The bet named (the gateway's bet id, or the placement id for a ledger entry mismatch), or '' for a balance mismatch. */
   betId: string;
@@ -173,6 +173,19 @@ export async function reconcileDay(input: {
       ...(fund ? { fundExplained: fund.explained } : {}),
     });
   }
+  if (hasFund) {
+    // The fund's rows against each other: units issued less units redeemed are the units outstanding, and the
+    // members' holdings add up to them.
+    const u = await fundRepo.unitsCheck(input.guildKey);
+    if (u.issued - u.redeemed !== u.outstanding || u.held !== u.outstanding) {
+      report.mismatches.push({
+        kind: 'fund_units',
+        sessionId: '',
+        betId: '',
+        detail: `units issued ${u.issued} − redeemed ${u.redeemed} = ${u.issued - u.redeemed}, members hold ${u.held}, the fund reads ${u.outstanding} outstanding (in millionths of a unit)`,
+      });
+    }
+  }
   return report;
 }
 
@@ -275,7 +288,7 @@ export function reconciliationView(r: ReconReport): MessageView {
   const clean = r.mismatches.length === 0 && unread.length === 0;
   const lines = r.mismatches
     .slice(0, 15)
-    .map((m) => `${mismatchLabel(m)} (${who(m.sessionId)}): ${m.detail}`)
+    .map((m) => `${mismatchLabel(m)}${m.sessionId ? ` (${who(m.sessionId)})` : ''}: ${m.detail}`)
     .concat(r.mismatches.length > 15 ? [`… and ${r.mismatches.length - 15} more`] : []);
   return fitView({
     content: '',
@@ -324,6 +337,7 @@ export function reconciliationView(r: ReconReport): MessageView {
 
 function mismatchLabel(m: ReconMismatch): string {
   if (m.kind === 'balance') return '**Balance**';
+  if (m.kind === 'fund_units') return "**The fund's units**";
   if (m.kind === 'missing_entry') return `**Missing ledger entry** · bet ${m.betId}`;
   if (m.kind === 'extra_entry') return `**Extra ledger entry** · bet ${m.betId}`;
   return `**${m.betId}**`;

@@ -26,7 +26,8 @@ const ceilDiv = (a: bigint, b: bigint) => -floorDiv(-a, b);
 
 /** What NAV is made of, each in cents. Bonus tokens are not cash: `bonusCents` is read and left out. */
 export interface NavInputs {
-  sessions: ReadonlyArray<{ sessionId: string; balanceCents: number; bonusCents: number }>;
+  /** One row per fund account; `floatCents` is cash in it the fund does not own (kept out by amount). */
+  sessions: ReadonlyArray<{ sessionId: string; balanceCents: number; bonusCents: number; floatCents?: number }>;
   /** Stake of the fund's placed bets not yet settled, at cost (decision 1701). */
   openStakeCents: number;
   /** Withdrawn from a session for a cash-out and not yet marked paid to the member. */
@@ -49,7 +50,7 @@ export interface Nav {
  * (strike()), so it is not an input: the strike's NAV is this less it.
  */
 export function navOf(i: NavInputs): Nav {
-  const cashCents = i.sessions.reduce((a, s) => a + s.balanceCents - s.bonusCents, 0);
+  const cashCents = i.sessions.reduce((a, s) => a + s.balanceCents - s.bonusCents - (s.floatCents ?? 0), 0);
   const bonusCents = i.sessions.reduce((a, s) => a + s.bonusCents, 0);
   const navCents =
     cashCents + i.openStakeCents + i.withdrawnUnpaidCents - i.owedRedemptionsCents - i.pendingContributionsCents;
@@ -70,8 +71,9 @@ export function priceOf(book: Book, openingPriceCents: number): number {
 
 /** Dollars per unit with six decimals, rounded down as the price is: $1.052341. */
 export function formatPrice(priceScaled: number): string {
-  const micro = Math.floor(priceScaled / 100); // millionths of a dollar
-  return `$${Math.floor(micro / 1_000_000).toLocaleString('en-US')}.${String(micro % 1_000_000).padStart(6, '0')}`;
+  const micro = Math.floor(Math.abs(priceScaled) / 100); // millionths of a dollar
+  const sign = priceScaled < 0 ? '-' : '';
+  return `${sign}$${Math.floor(micro / 1_000_000).toLocaleString('en-US')}.${String(micro % 1_000_000).padStart(6, '0')}`;
 }
 
 /** Units with UNIT_DECIMALS decimals: 1,234.500000. */

@@ -39,6 +39,8 @@ const GuildSettingsSchema = z.object({
   fundTreasurerRoleId: z.string().optional(),
   fundSchedule: z.string().optional(),
   fundCashoutTier: z.number().nonnegative().optional(),
+  /** The smallest cash-out in dollars (asking for everything is always allowed). */
+  fundMinCashout: z.number().nonnegative().optional(),
   fundFeePercent: z.number().min(0).max(50).optional(),
   /** How often the accrued fee crystallises (default month) and who it is then owed to (decision 1704). */
   fundFeePeriod: z.enum(['month', 'quarter', 'year']).optional(),

@@ -28,7 +28,10 @@ export type LedgerKind =
   | 'fund_redemption'
   | 'fund_fee'
   | 'fund_withdrawal'
-  | 'fund_paid';
+  | 'fund_paid'
+  | 'fund_account'
+  | 'fund_cancel'
+  | 'fund_decision';
 
 export interface LedgerInput {
   at: number;

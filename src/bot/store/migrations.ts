@@ -181,6 +181,51 @@ export const MIGRATIONS: Migration[] = [
          ref TEXT NOT NULL, actor TEXT, amount_cents INTEGER, data TEXT NOT NULL)`,
     ],
   },
+  {
+    // The fund owns named bookmaker accounts (bookie + username), each in at most one fund (decision 1800); a
+    // contribution or cash-out can be cancelled with a reason (decision 1807).
+    version: 9,
+    name: 'fund accounts, cancellation notes',
+    statements: [
+      `CREATE TABLE fund_accounts (
+         bookie TEXT NOT NULL, username TEXT NOT NULL, guild_key TEXT NOT NULL,
+         float_cents INTEGER NOT NULL DEFAULT 0, added_by TEXT NOT NULL, added_at INTEGER NOT NULL,
+         bridge_from INTEGER NOT NULL,
+         PRIMARY KEY (bookie, username))`,
+      `CREATE INDEX fund_accounts_guild ON fund_accounts(guild_key)`,
+      `ALTER TABLE fund_contributions ADD COLUMN note TEXT`,
+      `CREATE TABLE fund_explained (
+         txn_id TEXT NOT NULL, guild_key TEXT NOT NULL, account TEXT NOT NULL, cents INTEGER NOT NULL,
+         reason TEXT NOT NULL, actor TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (guild_key, txn_id))`,
+    ],
+  },
+  {
+    // Watches and their alerts (docs/decisions/1850-watch-read-scheduler.md): each watch's episodes (one alert
+    // each, keyed by the episode's number), the alerts a Bet button opens a slip from, the watched cards' last
+    // reads (freshness across processes) and the watched selections' prices as seen (odds in hundredths).
+    version: 10,
+    name: 'watches',
+    statements: [
+      `CREATE TABLE watches (
+         watch_id TEXT PRIMARY KEY, guild_id TEXT NOT NULL, user_id TEXT NOT NULL, scope TEXT NOT NULL,
+         channel_id TEXT NOT NULL, epk TEXT NOT NULL, event_name TEXT NOT NULL, starts_at INTEGER,
+         books TEXT NOT NULL, market TEXT NOT NULL, selection TEXT, selection_label TEXT, bookie TEXT,
+         rule TEXT NOT NULL, state TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`,
+      `CREATE INDEX watches_state ON watches(state, guild_id)`,
+      `CREATE TABLE watch_episodes (
+         watch_id TEXT NOT NULL, episode_key TEXT NOT NULL, state TEXT NOT NULL, seq INTEGER NOT NULL,
+         opened_at INTEGER, closed_at INTEGER, PRIMARY KEY (watch_id, episode_key))`,
+      `CREATE TABLE watch_alerts (
+         alert_id TEXT PRIMARY KEY, watch_id TEXT NOT NULL, guild_id TEXT NOT NULL, channel_id TEXT NOT NULL,
+         payload TEXT NOT NULL, created_at INTEGER NOT NULL)`,
+      `CREATE TABLE watch_cards (
+         epk TEXT NOT NULL, bookie TEXT NOT NULL, read_at INTEGER NOT NULL, changed_at INTEGER,
+         digest TEXT NOT NULL, PRIMARY KEY (epk, bookie))`,
+      `CREATE TABLE watch_prices (
+         epk TEXT NOT NULL, bookie TEXT NOT NULL, market TEXT NOT NULL, selection TEXT NOT NULL,
+         seen_at INTEGER NOT NULL, odds INTEGER NOT NULL, PRIMARY KEY (epk, bookie, market, selection, seen_at))`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);

@@ -179,6 +179,7 @@ export function settingsView(
               `treasurers: ${s.fundTreasurerRoleId ? `<@&${s.fundTreasurerRoleId}> and Manage Server` : 'Manage Server'}`,
               `dealing: ${s.fundSchedule ?? 'on demand only (/fund strike)'}`,
               `cash-outs above ${formatMoney(s.fundCashoutTier ?? 500)} need approval`,
+              `smallest cash-out ${formatMoney(s.fundMinCashout ?? 10)} (all: any amount)`,
               `performance fee: ${feeText(s)}`,
             ].join('\n'),
           ),

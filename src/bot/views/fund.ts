@@ -2,9 +2,9 @@ import { ButtonStyle, ComponentType } from 'discord.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { COLOUR } from '../model/colours.js';
 import { type CashoutAsk, FEE_MANAGER_UNSET, formatPrice, formatUnits, type Share } from '../model/fund.js';
+import type { Cashout, Contribution, StrikeRecord, WithdrawalAttempt } from '../model/fund-records.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { formatMoney } from '../model/odds.js';
-import type { Cashout, Contribution, StrikeRecord } from '../repos/fund.js';
 
 const $ = (c: number) => formatMoney(c / 100);
 const pct = (r: number | null) => (r === null ? '—' : `${(r * 100).toFixed(2)}%`);
@@ -52,7 +52,7 @@ export function strikeView(s: StrikeRecord, unmatched: Contribution[] = []): Mes
       : []),
     ...(unmatched.length > 0
       ? [
-          `Unmatched contributions (no matching deposit listed by the gateway yet): ${unmatched
+          `Waiting for their deposit (not dealt, not in NAV until the gateway lists it): ${unmatched
             .map((c) => `<@${c.memberId}> ${$(c.amountCents)} on ${c.sessionId}`)
             .join('; ')}`,
         ]
@@ -136,13 +136,16 @@ export function membersView(v: {
   shares: Share[];
   residualCents: number;
   cashouts: Cashout[];
+  /** Withdrawal attempts a treasurer must settle by hand (/fund withdrawal). */
+  unresolved?: WithdrawalAttempt[];
 }): MessageView {
   if (!v.last) return { content: 'The fund has not been struck yet.', embeds: [], components: [] };
   const rows = v.shares.map(
     (s) => `<@${s.memberId}>: ${formatUnits(s.units)} units, ${$(s.cents)}${s.residualCent ? ' (+1¢ rounding)' : ''}`,
   );
   const total = v.shares.reduce((a, s) => a + s.cents, 0);
-  const open = v.cashouts.filter((c) => !['paid', 'rejected'].includes(c.state));
+  const open = v.cashouts.filter((c) => !['paid', 'rejected', 'cancelled'].includes(c.state));
+  const unresolved = v.unresolved ?? [];
   return fitView({
     content: '',
     embeds: [
@@ -153,9 +156,24 @@ export function membersView(v: {
           LIMITS.embedDescription,
         ),
         color: COLOUR.ok,
-        fields: open.length
-          ? [{ name: 'Cash-outs in progress', value: clip(open.map(cashoutLine).join('\n'), LIMITS.fieldValue) }]
-          : [],
+        fields: [
+          ...(open.length
+            ? [{ name: 'Cash-outs in progress', value: clip(open.map(cashoutLine).join('\n'), LIMITS.fieldValue) }]
+            : []),
+          ...(unresolved.length
+            ? [
+                {
+                  name: 'Withdrawals to settle by hand (/fund withdrawal)',
+                  value: clip(
+                    unresolved
+                      .map((a) => `\`${a.attemptId}\` ${$(a.amountCents)} for \`${a.cashoutId}\`: ${a.note ?? ''}`)
+                      .join('\n'),
+                    LIMITS.fieldValue,
+                  ),
+                },
+              ]
+            : []),
+        ],
       },
     ],
     components: [],
@@ -167,10 +185,13 @@ export function cashoutRequestView(c: Cashout, needsApproval: boolean): MessageV
   const text = needsApproval
     ? `<@${c.memberId}> asks to cash out ${askText(c.ask)}. Above the tier: a treasurer or approver other than the member approves it; it is then redeemed at the next strike.`
     : `<@${c.memberId}> asks to cash out ${askText(c.ask)}. It is redeemed at the next strike.`;
+  // Only people who acted are mentioned: a cash-out below the tier had no checker.
   const decided =
-    c.state === 'awaiting_approval'
-      ? ''
-      : `\n${c.state === 'rejected' ? 'Rejected' : 'Approved'} by <@${c.approvedBy}>.`;
+    c.state === 'cancelled'
+      ? `\nCancelled${c.note ? ` (${c.note.replace(/^cancelled: /, '')})` : ''}.`
+      : c.state === 'awaiting_approval' || c.approvedBy === null
+        ? ''
+        : `\n${c.state === 'rejected' ? 'Rejected' : 'Approved'} by <@${c.approvedBy}>.`;
   return {
     content: '',
     embeds: [{ title: 'Fund cash-out', description: text + decided, color: COLOUR.ok, footer: { text: c.cashoutId } }],

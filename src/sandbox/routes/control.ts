@@ -10,6 +10,7 @@ import { checkDocument, heldSnapshot, restoreDocument, restoreSnapshot, takeSnap
 import { resetSandbox } from '../core/state.js';
 import { limitControlRoutes } from './limit-control.js';
 import { optionalBool, optionalString, requireInRange, requireMoney, requireString } from './validate.js';
+import { watchControlRoutes } from './watch-control.js';
 import { worldControlRoutes } from './world-control.js';
 
 /** Longest single clock step: a month of sandbox time (the events window); more in one call is refused. */
@@ -208,6 +209,7 @@ export const controlRoutes: Route[] = [
     },
   },
   ...worldControlRoutes,
+  ...watchControlRoutes,
   ...limitControlRoutes,
 ];
 

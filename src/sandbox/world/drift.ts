@@ -20,6 +20,8 @@ export interface ForcedDrift {
   selection?: string;
   /** Multiplies the price (0.8 = shortens by 20%). */
   factor: number;
+  /** Sets the price outright instead (a pin: the watch control route); later moves apply on top of it. */
+  price?: number;
   /** Sandbox time the move happened; cards show it from the next scrape step. */
   atMs: number;
 }
@@ -57,7 +59,7 @@ export function priceAt(
   const step = Math.floor((tMs - epochMs) / DRIFT_STEP_MS);
   const wobble = (unit(seed, 'drift', key.bookie, key.event, key.market, key.selection, step) - 0.5) * 2;
   let price = base * Math.exp(DRIFT_AMPLITUDE * wobble);
-  for (const f of forced) if (f.atMs <= tMs && matches(f, key)) price *= f.factor;
+  for (const f of forced) if (f.atMs <= tMs && matches(f, key)) price = f.price ?? price * f.factor;
   return Math.min(1001, Math.max(1.01, round2(price)));
 }
 

@@ -6,7 +6,7 @@ import type { SandboxClock } from '../core/clock.js';
 import type { Bookie } from './books.js';
 import { buildCard, type CardMarket, type CardSelection, type Outcome } from './cards.js';
 import { addDays, dayOf, dayStartMs } from './dates.js';
-import { type ForcedDrift, priceAt, scrapeTime } from './drift.js';
+import { DRIFT_STEP_MS, type ForcedDrift, priceAt, scrapeTime } from './drift.js';
 import { finalScore, statusAt } from './lifecycle.js';
 import { unit } from './prng.js';
 import type { PromoRace, PromoSportsEvent, RacingMeeting } from './promo-sources.js';
@@ -247,6 +247,22 @@ export class SimWorld {
   forceDrift(drift: Omit<ForcedDrift, 'atMs'>): ForcedDrift {
     if (!(drift.factor > 0)) throw new Error('factor must be a positive number, e.g. 0.8 to shorten prices by 20%');
     const entry = { ...drift, atMs: this.nowMs() };
+    this.drifts.push(entry);
+    return entry;
+  }
+
+  /** When the next scrape lands: cards (and live prices moved by the watch controls) change then. */
+  nextScrapeMs(nowMs = this.nowMs()): number {
+    return scrapeTime(nowMs, this.priceEpochMs) + DRIFT_STEP_MS;
+  }
+
+  /**
+   * Moves prices at the next scrape (the watch controls): live prices and cards change together at that step, so
+   * a price check and the card agree. `price` pins a selection's price; `factor` multiplies it.
+   */
+  scheduleMove(move: Omit<ForcedDrift, 'atMs'>): ForcedDrift {
+    if (!(move.factor > 0)) throw new Error('factor must be a positive number');
+    const entry = { ...move, atMs: this.nextScrapeMs() };
     this.drifts.push(entry);
     return entry;
   }

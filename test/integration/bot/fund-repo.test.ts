@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FundRepo } from '../../../src/bot/fund/fund-repo.js';
 import { UNIT_SCALE } from '../../../src/bot/model/fund.js';
-import { FundRepo } from '../../../src/bot/repos/fund.js';
 import { Ledger } from '../../../src/bot/repos/ledger.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
@@ -38,6 +38,7 @@ describe.each(ENGINES)('the fund store on %s', (engine) => {
     cleanup();
   });
 
+  // Each contribution's deposit is already matched (units are dealt only then: decision 1803).
   const contribute = (memberId: string, cents: number, at: number) =>
     repo.recordContribution({
       guildKey: 'g1',
@@ -48,6 +49,7 @@ describe.each(ENGINES)('the fund store on %s', (engine) => {
       actor: 'treasurer',
       openingPriceCents: 100,
       at,
+      depositId: `dep-${memberId}-${at}`,
     });
   const strikeAt = (key: string, at: number, balanceCents: number, fee = { rateBps: 0, period: 'p1' }) =>
     repo.strike({
@@ -60,6 +62,7 @@ describe.each(ENGINES)('the fund store on %s', (engine) => {
       feePeriod: fee.period,
       feePeriodOf: () => 'p1',
       managerId: 'mgr',
+      fundSessions: [{ sessionId: 's1', since: 0 }],
     });
 
   it('issues units at the strike, values members at the next one, and writes each step to the ledger once', async () => {
@@ -139,16 +142,23 @@ describe.each(ENGINES)('the fund store on %s', (engine) => {
     });
     const r = await strikeAt('d2', T0 + 3, 10_000);
     expect(r.struck && r.strike.navAfterCents).toBe(7_000);
-    const attempt = await repo.beginWithdrawal({ cashoutId: co.cashoutId, sessionId: 's1', at: T0 + 4 });
+    const attempt = await repo.beginWithdrawal({
+      cashoutId: co!.cashoutId,
+      sessionId: 's1',
+      at: T0 + 4,
+      amountCents: 3_000,
+    });
     expect(attempt?.state).toBe('sending');
-    expect(await repo.beginWithdrawal({ cashoutId: co.cashoutId, sessionId: 's1', at: T0 + 4 })).toBeUndefined();
-    await repo.moveWithdrawal(attempt!.attemptId, ['sending'], 'submitted', { correlationId: 'cid' }, T0 + 5);
-    await repo.moveWithdrawal(attempt!.attemptId, ['submitted'], 'completed', { gatewayWithdrawalId: 'wd-1' }, T0 + 6);
+    expect(
+      await repo.beginWithdrawal({ cashoutId: co!.cashoutId, sessionId: 's1', at: T0 + 4, amountCents: 3_000 }),
+    ).toBeUndefined();
+    await repo.moveWithdrawal(attempt!.attemptId, 'markSubmitted', { correlationId: 'cid' }, T0 + 5);
+    await repo.moveWithdrawal(attempt!.attemptId, 'markCompleted', { gatewayWithdrawalId: 'wd-1' }, T0 + 6);
     // Cash 70 after the withdrawal + 30 withdrawn not paid − 30 owed: NAV stays $70.
     const after = await strikeAt('d3', T0 + 7, 7_000);
     expect(after.struck && after.strike.navCents).toBe(7_000);
-    expect((await repo.markPaid(co.cashoutId, 'treasurer', T0 + 8))?.state).toBe('paid');
-    expect(await repo.markPaid(co.cashoutId, 'treasurer', T0 + 9)).toBeUndefined();
+    expect((await repo.markPaid(co!.cashoutId, 'treasurer', T0 + 8))?.state).toBe('paid');
+    expect(await repo.markPaid(co!.cashoutId, 'treasurer', T0 + 9)).toBeUndefined();
     const kinds = (await new Ledger(store).range('g1', T0 + 4, T0 + 10)).map((e) => e.kind);
     expect(kinds).toEqual(['fund_withdrawal', 'fund_withdrawal', 'fund_withdrawal', 'fund_strike', 'fund_paid']);
   });
@@ -202,8 +212,8 @@ describe.each(ENGINES)('the fund store on %s', (engine) => {
       needsApproval: true,
       at: T0,
     });
-    expect(await repo.decideCashout(co.cashoutId, 'ann', true, T0 + 1)).toEqual({ ok: false, why: 'own' });
-    const ok = await repo.decideCashout(co.cashoutId, 'bob', true, T0 + 1);
+    expect(await repo.decideCashout(co!.cashoutId, 'ann', true, T0 + 1)).toEqual({ ok: false, why: 'own' });
+    const ok = await repo.decideCashout(co!.cashoutId, 'bob', true, T0 + 1);
     expect(ok.ok && ok.cashout.state).toBe('pending');
   });
 });

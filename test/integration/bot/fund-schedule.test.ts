@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/bot/config/logger.js';
-import { FundService } from '../../../src/bot/ledger/fund-service.js';
+import { FundService } from '../../../src/bot/fund/fund-service.js';
 import type { MessageView } from '../../../src/bot/model/limits.js';
 import { updateSettings } from '../../../src/bot/repos/guild-settings.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
@@ -48,16 +48,10 @@ describe('the fund beat', () => {
     const b = await gateway.balances.get({ session_id: session });
     await updateSettings(store, GUILD, (s) => ({ ...s, resultsChannelId: 'results', fundSchedule: 'daily 09:00' }));
     now = at(10, 8, 0);
-    // The bank already in the session is the first member's opening contribution.
+    // The bank already in the account is the first member's opening contribution, recorded as the account joins.
     const cash = Math.round(b.balance * 100) - Math.round((b.bonus_balance ?? 0) * 100);
-    await fund.contribute({
-      guildId: GUILD,
-      memberId: 'ann',
-      amountCents: cash,
-      sessionId: session,
-      reference: null,
-      actor: 'admin',
-    });
+    const added = await fund.addAccount({ guildId: GUILD, sessionId: session, actor: 'admin', openingMemberId: 'ann' });
+    expect(added.openingCents).toBe(cash);
   });
   afterAll(async () => {
     await gateway?.close();
@@ -112,8 +106,15 @@ describe('the fund beat', () => {
   it("accrues the fee in January, crystallises it at February's first strike as owed to the manager, and pays it by withdrawal", async () => {
     const control = new SandboxControl(sandbox.url);
     await updateSettings(store, GUILD, (s) => ({ ...s, fundFeePercent: 20, fundFeeManagerId: 'mgr' }));
-    // The bank makes $100 (credited straight to the session), seen after the next heartbeat.
+    // The bank makes $100 (credited straight to the account, accepted by the treasurer as the fund's gain: the cash
+    // bridge names every move), seen after the next heartbeat.
     await control.deposit(session, 100);
+    const job = await gateway.transactions.list({ session_id: session, days_back: 2, limit: 50 });
+    const out = await job.wait();
+    const deposit = out.status === 'completed' ? out.result.transactions?.find((t) => t.type === 'deposit') : undefined;
+    expect(await fund.explain({ guildId: GUILD, txnId: String(deposit?.id), actor: 'admin', reason: 'a win' })).toBe(
+      true,
+    );
     await control.advance(31_000);
     now = at(12, 9, 1);
     await fund.tick([GUILD]);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/bot/config/logger.js';
-import { FundService } from '../../../src/bot/ledger/fund-service.js';
+import { FundService } from '../../../src/bot/fund/fund-service.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import { GatewayClient } from '../../../src/gateway/index.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
@@ -23,7 +23,6 @@ describe('a cash-out paid through withdraw_balance', () => {
   let gateway: GatewayClient;
   let fund: FundService;
   let session = '';
-  let cash = 0;
 
   const state = async (id: string) =>
     (
@@ -73,16 +72,7 @@ describe('a cash-out paid through withdraw_balance', () => {
       withdrawalWindowMs: 1_000,
     });
     session = (await gateway.sessions.list()).find((s) => s.bookie === 'bookie_c' && s.active)?.session_id ?? '';
-    const b = await gateway.balances.get({ session_id: session });
-    cash = Math.round(b.balance * 100) - Math.round((b.bonus_balance ?? 0) * 100);
-    await fund.contribute({
-      guildId: GUILD,
-      memberId: 'ann',
-      amountCents: cash,
-      sessionId: session,
-      reference: null,
-      actor: 'admin',
-    });
+    await fund.addAccount({ guildId: GUILD, sessionId: session, actor: 'admin', openingMemberId: 'ann' });
     const r = await fund.strike(GUILD, { actor: 'admin' });
     if (!r.ok) throw new Error(r.reason);
   });
@@ -123,7 +113,7 @@ describe('a cash-out paid through withdraw_balance', () => {
 
   it('tries a refused withdrawal again as a new attempt, the refused one kept', async () => {
     await control.withdrawalMode('failed');
-    const id = await redeemed(700);
+    const id = await redeemed(1_200);
     const deadline = Date.now() + 20_000;
     while (!(await attempts(id)).includes('failed')) {
       if (Date.now() > deadline) throw new Error('the refused withdrawal was never recorded');
@@ -165,23 +155,16 @@ describe('a cash-out paid through withdraw_balance', () => {
     await fund.withdrawals();
     const s = await state(cashout.cashoutId);
     expect(s?.state).toBe('redeemed');
-    expect(s?.note).toMatch(/^waits: the fund's sessions hold \$[\d.]+ withdrawable, short of \$[\d.]+/);
+    expect(s?.note).toMatch(/^waits: the fund's accounts hold \$[\d,.]+ withdrawable, short of \$[\d,.]+/);
     expect(await attempts(cashout.cashoutId)).toEqual([]);
   });
 
   it('pays a cash-out no one session can cover in parts from two sessions, once they hold it together', async () => {
-    // The cash-out left waiting above, and a second session of the fund (a contribution recorded on it).
+    // The cash-out left waiting above, and a second account of the fund (its cash Bob's opening contribution).
     const [waiting] = await fund.repo.redeemedWaiting(GUILD);
     const owed = waiting?.cents ?? 0;
     const second = (await gateway.sessions.list()).find((x) => x.bookie === 'bookie_a' && x.active)?.session_id ?? '';
-    await fund.contribute({
-      guildId: GUILD,
-      memberId: 'bob',
-      amountCents: 100,
-      sessionId: second,
-      reference: null,
-      actor: 'admin',
-    });
+    await fund.addAccount({ guildId: GUILD, sessionId: second, actor: 'admin', openingMemberId: 'bob' });
     const withdrawable = async (id: string) =>
       Math.round(((await gateway.balances.get({ session_id: id })).withdrawable_balance ?? 0) * 100);
     const first = await withdrawable(session);

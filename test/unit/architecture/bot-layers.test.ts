@@ -23,7 +23,9 @@ const BOT_LAYERS: readonly (readonly string[])[] = [
   ['results'],
   ['catalog'],
   ['betting'],
+  ['fund'],
   ['ledger'],
+  ['watch'],
   ['handlers'],
   ['context.ts', 'index.ts', 'main.ts', 'commands'],
 ];
@@ -145,6 +147,30 @@ describe('the layers of src/bot', () => {
 
   it('keep the repositories on the store and the model, naming the config by type only', () => {
     expect(outside('repos', ['store', 'model'], ['config'])).toEqual([]);
+  });
+
+  it('keep the fund wing over the rooms below it: its rules in the model, no ledger, catalog or handlers', () => {
+    expect(
+      outside('fund', [
+        'model',
+        'config',
+        'gateway-port.ts',
+        'store',
+        'repos',
+        'discord',
+        'views',
+        'results',
+        'betting',
+      ]),
+    ).toEqual([]);
+  });
+
+  it("write the fund's tables in its repository alone", () => {
+    const writers = [...tsFiles(BOT), ...tsFiles(join(ROOT, 'commands'))]
+      .filter((file) => !file.endsWith('store/migrations.ts') && !file.endsWith('fund/fund-repo.ts'))
+      .filter((file) => /(INSERT INTO|UPDATE|DELETE FROM)\s+fund_/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(ROOT, file));
+    expect(writers).toEqual([]);
   });
 
   it('keep discord.js out of betting: the bet services answer in data, not in interactions', () => {

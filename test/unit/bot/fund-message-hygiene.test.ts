@@ -1,8 +1,8 @@
 // The fund's views under the same rule as every other view (test/unit/bot/message-hygiene.test.ts): no raw
 // session UUID, no internal record id outside a footer labelled for support, no HTTP path, no unformatted amount.
 import { describe, expect, it } from 'vitest';
+import type { Cashout, Contribution, StrikeRecord } from '../../../src/bot/model/fund-records.js';
 import type { MessageView } from '../../../src/bot/model/limits.js';
-import type { Cashout, Contribution, StrikeRecord } from '../../../src/bot/repos/fund.js';
 import { cashoutRequestView, membersView, statementView, strikeView } from '../../../src/bot/views/fund.js';
 import { hygieneViolations } from '../../support/message-hygiene.js';
 

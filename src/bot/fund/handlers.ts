@@ -20,7 +20,7 @@ const decide =
     if (!interaction.isButton()) return;
     await interaction.deferUpdate();
     const guildId = interaction.guildId;
-    const asked = await ctx.fund.repo.cashout(cashoutId ?? '');
+    const asked = await ctx.fund.cashout(cashoutId ?? '');
     if (asked?.memberId === interaction.user.id) {
       return replyEphemeral(
         interaction,
@@ -33,7 +33,7 @@ const decide =
         'Only a treasurer or an approver can decide a cash-out (Manage Server, or the roles set in /settings).',
       );
     }
-    const r = await ctx.fund.repo.decideCashout(cashoutId ?? '', interaction.user.id, approve, ctx.now());
+    const r = await ctx.fund.decideCashout(cashoutId ?? '', interaction.user.id, approve);
     if (!r.ok) {
       return replyEphemeral(
         interaction,

@@ -8,8 +8,32 @@ import {
   shares,
   strike,
 } from '../model/fund.js';
+import {
+  accountName,
+  type Cashout,
+  type Contribution,
+  type FundAccount,
+  type StrikeInputs,
+  type StrikeRecord,
+  type WithdrawalAttempt,
+} from '../model/fund-records.js';
+import {
+  CASHOUT_MOVES,
+  CASHOUT_OWED,
+  CASHOUT_UNDEALT,
+  type CashoutMove,
+  type CashoutState,
+  CONTRIBUTION_MOVES,
+  type ContributionState,
+  sqlList,
+  WITHDRAWAL_FOLLOWED,
+  WITHDRAWAL_IN_FLIGHT,
+  WITHDRAWAL_MOVES,
+  type WithdrawalMove,
+  type WithdrawalState,
+} from '../model/fund-states.js';
+import { appendInTx, type LedgerInput } from '../repos/ledger.js';
 import type { BotStore } from '../store/index.js';
-import { appendInTx, type LedgerInput } from './ledger.js';
 
 /**
  * The fund's tables (migration 6): contributions, strikes, cash-outs and the withdraw_balance attempts that pay
@@ -25,103 +49,15 @@ export interface FundRow {
   lastStrikeId: string | null;
 }
 
-export type ContributionState = 'pending' | 'issued';
-export interface Contribution {
-  contributionId: string;
-  memberId: string;
-  amountCents: number;
-  sessionId: string;
-  reference: string | null;
-  state: ContributionState;
-  strikeId: string | null;
-  units: number | null;
-  depositId: string | null;
-  createdAt: number;
-}
-
-/**
- * A cash-out's life: awaiting_approval (above the tier) → pending (dealt at the next eligible strike) →
- * redeemed (units cancelled, cents owed) → withdrawing (a withdraw_balance attempt open) → withdrawn (cash left
- * the session) → paid (the treasurer paid the member). rejected ends one awaiting approval.
- */
-export type CashoutState =
-  | 'awaiting_approval'
-  | 'pending'
-  | 'redeemed'
-  | 'withdrawing'
-  | 'withdrawn'
-  | 'paid'
-  | 'rejected';
-export interface Cashout {
-  cashoutId: string;
-  memberId: string;
-  ask: CashoutAsk;
-  state: CashoutState;
-  approvedBy: string | null;
-  strikeId: string | null;
-  units: number | null;
-  cents: number | null;
-  note: string | null;
-  requestedAt: number;
-}
-
-/** A withdraw_balance attempt: sending (record written, call not yet answered) → submitted → completed/failed. */
-export type WithdrawalState = 'sending' | 'submitted' | 'unknown' | 'completed' | 'failed' | 'not_sent';
-export interface WithdrawalAttempt {
-  attemptId: string;
-  cashoutId: string;
-  guildKey: string;
-  sessionId: string;
-  amountCents: number;
-  state: WithdrawalState;
-  correlationId: string | null;
-  bookmakerStatus: string | null;
-  gatewayWithdrawalId: string | null;
-  createdAt: number;
-}
-
-export interface StrikeRecord {
-  strikeId: string;
-  guildKey: string;
-  dealingKey: string;
-  at: number;
-  grossNavCents: number;
-  feeCents: number;
-  navCents: number;
-  unitsBefore: number;
-  price: number;
-  navAfterCents: number;
-  unitsAfter: number;
-  residualCents: number;
-  inputs: StrikeInputs;
-  actor: string | null;
-}
-
-/** What a strike was computed from, each with its source and time (kept on the strike and its ledger entry). */
-export interface StrikeInputs {
-  sessions: Array<{ sessionId: string; balanceCents: number; bonusCents: number; retrievedAt: string | null }>;
-  openStakeCents: number;
-  openBets: number;
-  withdrawnUnpaidCents: number;
-  owedRedemptionsCents: number;
-  /** The fee accrual standing before this strike (the strike works it out afresh: decision 1704). */
-  feesAccruedCents: number;
-  pendingContributionsCents: number;
-  /** The fee period this strike accrues in (`2026-11`); a strike in a new period crystallises the fee. */
-  feePeriod?: string;
-  /** What the fee came to at this strike: accrued, crystallised (owed to the manager) and left accrued. */
-  fee?: {
-    accruedCents: number;
-    crystallisedCents: number;
-    accruedAfterCents: number;
-    highWaterPrice: number;
-    /** Fees a fund struck before fee periods had charged for good, owed from this strike on. */
-    chargedBeforeCents?: number;
-  };
-  /** Requests left for a later strike: bets open when they were made have not all settled (decision 1701). */
-  deferred: { contributions: number; cashouts: number };
-  held?: string;
-}
+export type {
+  Cashout,
+  Contribution,
+  FundAccount,
+  StrikeInputs,
+  StrikeRecord,
+  WithdrawalAttempt,
+} from '../model/fund-records.js';
+export { accountName } from '../model/fund-records.js';
 
 const n = (v: unknown) => Number(v);
 const nOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -136,6 +72,7 @@ const toContribution = (r: Record<string, unknown>): Contribution => ({
   strikeId: (r.strike_id as string | null) ?? null,
   units: nOrNull(r.units),
   depositId: (r.deposit_id as string | null) ?? null,
+  note: (r.note as string | null) ?? null,
   createdAt: n(r.created_at),
 });
 
@@ -163,6 +100,17 @@ const toAttempt = (r: Record<string, unknown>): WithdrawalAttempt => ({
   bookmakerStatus: (r.bookmaker_status as string | null) ?? null,
   gatewayWithdrawalId: (r.gateway_withdrawal_id as string | null) ?? null,
   createdAt: n(r.created_at),
+  note: (r.note as string | null) ?? null,
+});
+
+const toAccount = (r: Record<string, unknown>): FundAccount => ({
+  guildKey: String(r.guild_key),
+  bookie: String(r.bookie),
+  username: String(r.username),
+  floatCents: n(r.float_cents),
+  addedBy: String(r.added_by),
+  addedAt: n(r.added_at),
+  bridgeFrom: n(r.bridge_from),
 });
 
 const toStrike = (r: Record<string, unknown>): StrikeRecord => ({
@@ -185,7 +133,7 @@ const toStrike = (r: Record<string, unknown>): StrikeRecord => ({
 /** Bet states whose money the desk cannot place yet: the strike waits for them (decision 1701). */
 export const IN_FLIGHT_BETS = ['sending', 'submitted', 'unknown', 'missing'] as const;
 /** Cash-out states whose cents are owed to the member (struck, not yet paid). */
-const OWED = "('redeemed', 'withdrawing', 'withdrawn')";
+const OWED = sqlList(CASHOUT_OWED);
 
 export type StrikeOutcome =
   | { struck: true; strike: StrikeRecord; result: StrikeResult }
@@ -209,6 +157,8 @@ export class FundRepo {
     actor: string;
     openingPriceCents: number;
     at: number;
+    /** Already matched: the opening bank found in an account as it joined the fund (decision 1801). */
+    depositId?: string;
   }): Promise<Contribution> {
     const id = `fc-${randomUUID()}`;
     return this.store.transaction(async (tx) => {
@@ -222,13 +172,15 @@ export class FundRepo {
       );
       const [row] = await tx.query(
         `INSERT INTO fund_contributions (contribution_id, guild_key, member_id, amount_cents, session_id, reference,
-           state, recorded_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?) RETURNING *`,
+           state, deposit_id, recorded_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
         id,
         c.guildKey,
         c.memberId,
         c.amountCents,
         c.sessionId,
         c.reference,
+        CONTRIBUTION_MOVES.record.to,
+        c.depositId ?? null,
         c.actor,
         c.at,
         c.at,
@@ -238,34 +190,108 @@ export class FundRepo {
           memberId: c.memberId,
           sessionId: c.sessionId,
           reference: c.reference,
+          ...(c.depositId ? { depositId: c.depositId } : {}),
         }),
       ]);
       return toContribution(row as Record<string, unknown>);
     });
   }
 
+  /**
+   * A member's ask, written with its ledger entry. `undealtLimit`: refused (undefined) when the member already has
+   * an ask not yet dealt (one cash-out per member per strike); checked in the same transaction as the write.
+   */
   async requestCashout(c: {
     guildKey: string;
     memberId: string;
     ask: CashoutAsk;
     needsApproval: boolean;
     at: number;
-  }): Promise<Cashout> {
-    const [row] = await this.store.query(
-      `INSERT INTO fund_cashouts (cashout_id, guild_key, member_id, ask, state, requested_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-      `fo-${randomUUID()}`,
-      c.guildKey,
-      c.memberId,
-      JSON.stringify(c.ask),
-      c.needsApproval ? 'awaiting_approval' : 'pending',
-      c.at,
-      c.at,
-    );
-    return toCashout(row as Record<string, unknown>);
+  }): Promise<Cashout | undefined> {
+    const move = c.needsApproval ? CASHOUT_MOVES.askAboveTier : CASHOUT_MOVES.askBelowTier;
+    return this.store.transaction(async (tx) => {
+      await tx.lock(`fund:${c.guildKey}`);
+      const open = await tx.query(
+        `SELECT cashout_id FROM fund_cashouts WHERE guild_key = ? AND member_id = ? AND state IN ${sqlList(CASHOUT_UNDEALT)}`,
+        c.guildKey,
+        c.memberId,
+      );
+      if (open.length > 0) return undefined;
+      const [row] = await tx.query(
+        `INSERT INTO fund_cashouts (cashout_id, guild_key, member_id, ask, state, requested_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+        `fo-${randomUUID()}`,
+        c.guildKey,
+        c.memberId,
+        JSON.stringify(c.ask),
+        move.to,
+        c.at,
+        c.at,
+      );
+      const cashout = toCashout(row as Record<string, unknown>);
+      await appendInTx(tx, [
+        entry(c.guildKey, c.at, move.ledger, cashout.cashoutId, c.memberId, null, {
+          from: null,
+          to: move.to,
+          ask: c.ask,
+        }),
+      ]);
+      return cashout;
+    });
   }
 
-  /** The checker's answer on a cash-out above the tier; the member who asked cannot approve their own. */
+  /** Asks of a member since an instant (the dealing period), any state: the approval tier counts them together. */
+  async asksSince(guildKey: string, memberId: string, since: number): Promise<Cashout[]> {
+    const rows = await this.store.query(
+      `SELECT * FROM fund_cashouts WHERE guild_key = ? AND member_id = ? AND requested_at >= ?
+       AND state NOT IN ('rejected', 'cancelled') ORDER BY requested_at`,
+      guildKey,
+      memberId,
+      since,
+    );
+    return rows.map(toCashout);
+  }
+
+  /** Applies one named move of a cash-out with its ledger entry, in the caller's transaction. */
+  async #moveCashout(
+    tx: Parameters<Parameters<BotStore['transaction']>[0]>[0],
+    cashoutId: string,
+    move: CashoutMove,
+    at: number,
+    actor: string | null,
+    set: { approvedBy?: string; note?: string | null; paidBy?: string } = {},
+    data: Record<string, unknown> = {},
+  ): Promise<Cashout | undefined> {
+    const t = CASHOUT_MOVES[move];
+    const [row] = await tx.query(
+      `UPDATE fund_cashouts SET state = ?, approved_by = COALESCE(?, approved_by), paid_by = COALESCE(?, paid_by),
+         note = ${set.note === undefined ? 'note' : '?'}, updated_at = ?
+       WHERE cashout_id = ? AND state IN ${sqlList(t.from)} RETURNING *`,
+      ...[
+        t.to,
+        set.approvedBy ?? null,
+        set.paidBy ?? null,
+        ...(set.note === undefined ? [] : [set.note]),
+        at,
+        cashoutId,
+      ],
+    );
+    if (!row) return undefined;
+    const c = toCashout(row);
+    if (t.ledger !== 'fund_withdrawal') {
+      await appendInTx(tx, [
+        entry(String(row.guild_key), at, t.ledger, cashoutId, actor, c.cents, {
+          memberId: c.memberId,
+          move,
+          to: t.to,
+          ...data,
+        }),
+      ]);
+    }
+    return c;
+  }
+
+  /** The checker's answer on a cash-out above the tier (ledgered); the member who asked cannot approve their own. */
   async decideCashout(
     cashoutId: string,
     approver: string,
@@ -275,15 +301,162 @@ export class FundRepo {
     const [current] = await this.store.query('SELECT * FROM fund_cashouts WHERE cashout_id = ?', cashoutId);
     if (current?.state !== 'awaiting_approval') return { ok: false, why: 'not_waiting' };
     if (current.member_id === approver) return { ok: false, why: 'own' };
-    const [row] = await this.store.query(
-      `UPDATE fund_cashouts SET state = ?, approved_by = ?, updated_at = ?
-       WHERE cashout_id = ? AND state = 'awaiting_approval' RETURNING *`,
-      approve ? 'pending' : 'rejected',
-      approver,
-      at,
-      cashoutId,
+    const c = await this.store.transaction((tx) =>
+      this.#moveCashout(tx, cashoutId, approve ? 'approve' : 'reject', at, approver, { approvedBy: approver }),
     );
-    return row ? { ok: true, cashout: toCashout(row) } : { ok: false, why: 'not_waiting' };
+    return c ? { ok: true, cashout: c } : { ok: false, why: 'not_waiting' };
+  }
+
+  /** A treasurer cancels a contribution or a cash-out not yet dealt, with a reason (ledgered). */
+  async cancel(
+    guildKey: string,
+    id: string,
+    actor: string,
+    reason: string,
+    at: number,
+  ): Promise<{ kind: 'contribution'; contribution: Contribution } | { kind: 'cashout'; cashout: Cashout } | undefined> {
+    return this.store.transaction(async (tx) => {
+      await tx.lock(`fund:${guildKey}`);
+      if (id.startsWith('fc-')) {
+        const t = CONTRIBUTION_MOVES.cancel;
+        const [row] = await tx.query(
+          // Its deposit, if one was matched, is no longer explained by it: the cash bridge asks about it again. The
+          // opening bank is not cancelled here: it is the account's cash as it joined, not a deposit.
+          `UPDATE fund_contributions SET state = ?, note = ?, deposit_id = NULL, updated_at = ?
+           WHERE contribution_id = ? AND guild_key = ? AND state IN ${sqlList(t.from)}
+           AND (deposit_id IS NULL OR deposit_id NOT LIKE 'opening:%') RETURNING *`,
+          t.to,
+          `cancelled: ${reason}`,
+          at,
+          id,
+          guildKey,
+        );
+        if (!row) return undefined;
+        const c = toContribution(row);
+        await appendInTx(tx, [
+          entry(guildKey, at, t.ledger, id, actor, c.amountCents, { memberId: c.memberId, reason, to: t.to }),
+        ]);
+        return { kind: 'contribution' as const, contribution: c };
+      }
+      const [own] = await tx.query(
+        'SELECT 1 AS x FROM fund_cashouts WHERE cashout_id = ? AND guild_key = ?',
+        id,
+        guildKey,
+      );
+      if (!own) return undefined;
+      const c = await this.#moveCashout(tx, id, 'cancel', at, actor, { note: `cancelled: ${reason}` }, { reason });
+      return c ? { kind: 'cashout' as const, cashout: c } : undefined;
+    });
+  }
+
+  /** The fund's accounts, oldest first. */
+  async accounts(guildKey: string): Promise<FundAccount[]> {
+    const rows = await this.store.query(
+      'SELECT * FROM fund_accounts WHERE guild_key = ? ORDER BY added_at, bookie, username',
+      guildKey,
+    );
+    return rows.map(toAccount);
+  }
+
+  /** The fund an account belongs to, if any. */
+  async accountOwner(bookie: string, username: string): Promise<FundAccount | undefined> {
+    const [r] = await this.store.query(
+      'SELECT * FROM fund_accounts WHERE bookie = ? AND username = ?',
+      bookie,
+      username,
+    );
+    return r ? toAccount(r) : undefined;
+  }
+
+  /**
+   * Adds an account to a fund (ledgered), with the opening bank found in it recorded in the same transaction as a
+   * contribution already matched. Undefined when the account belongs to a fund already (the primary key decides,
+   * so two servers adding it at once cannot both win).
+   */
+  async addAccount(a: {
+    guildKey: string;
+    bookie: string;
+    username: string;
+    floatCents: number;
+    actor: string;
+    at: number;
+    bridgeFrom: number;
+    cashCents: number;
+    opening?: { memberId: string; sessionId: string; cents: number; openingPriceCents: number };
+  }): Promise<{ account: FundAccount; opening?: Contribution } | undefined> {
+    return this.store.transaction(async (tx) => {
+      const [row] = await tx.query(
+        `INSERT INTO fund_accounts (bookie, username, guild_key, float_cents, added_by, added_at, bridge_from)
+         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (bookie, username) DO NOTHING RETURNING *`,
+        a.bookie,
+        a.username,
+        a.guildKey,
+        a.floatCents,
+        a.actor,
+        a.at,
+        a.bridgeFrom,
+      );
+      if (!row) return undefined;
+      const account = toAccount(row);
+      await appendInTx(tx, [
+        entry(a.guildKey, a.at, 'fund_account', accountName(a), a.actor, a.cashCents, {
+          action: 'add',
+          floatCents: a.floatCents,
+          openingCents: a.opening?.cents ?? 0,
+        }),
+      ]);
+      if (!a.opening) return { account };
+      await tx.query(
+        `INSERT INTO funds (guild_key, opening_price_cents, created_at, updated_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (guild_key) DO NOTHING`,
+        a.guildKey,
+        a.opening.openingPriceCents,
+        a.at,
+        a.at,
+      );
+      const id = `fc-${randomUUID()}`;
+      const [c] = await tx.query(
+        `INSERT INTO fund_contributions (contribution_id, guild_key, member_id, amount_cents, session_id, reference,
+           state, deposit_id, recorded_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+        id,
+        a.guildKey,
+        a.opening.memberId,
+        a.opening.cents,
+        a.opening.sessionId,
+        `opening bank of ${accountName(a)}`,
+        CONTRIBUTION_MOVES.record.to,
+        `opening:${accountName(a)}:${a.at}`,
+        a.actor,
+        a.at,
+        a.at,
+      );
+      await appendInTx(tx, [
+        entry(a.guildKey, a.at, 'fund_contribution', id, a.actor, a.opening.cents, {
+          memberId: a.opening.memberId,
+          sessionId: a.opening.sessionId,
+          reference: 'opening bank',
+          account: accountName(a),
+        }),
+      ]);
+      return { account, opening: toContribution(c as Record<string, unknown>) };
+    });
+  }
+
+  /** Removes an account from the fund (ledgered); the service checks it holds none of the fund's money first. */
+  async removeAccount(guildKey: string, bookie: string, username: string, actor: string, at: number): Promise<boolean> {
+    return this.store.transaction(async (tx) => {
+      const gone = await tx.query(
+        'DELETE FROM fund_accounts WHERE guild_key = ? AND bookie = ? AND username = ? RETURNING bookie',
+        guildKey,
+        bookie,
+        username,
+      );
+      if (gone.length === 0) return false;
+      await appendInTx(tx, [
+        entry(guildKey, at, 'fund_account', accountName({ bookie, username }), actor, null, { action: 'remove' }),
+      ]);
+      return true;
+    });
   }
 
   async setCashoutMessage(cashoutId: string, channelId: string, messageId: string): Promise<void> {
@@ -376,17 +549,6 @@ export class FundRepo {
     return rows.length > 0;
   }
 
-  /** Sessions the fund's money is in: those its contributions named and those its bets went through. */
-  async sessionsOf(guildKey: string): Promise<string[]> {
-    const rows = await this.store.query<{ session_id: string }>(
-      `SELECT session_id FROM fund_contributions WHERE guild_key = ?
-       UNION SELECT session_id FROM bet_records WHERE guild_key = ?`,
-      guildKey,
-      guildKey,
-    );
-    return rows.map((r) => r.session_id).sort();
-  }
-
   /** When the desk last moved money on a session: a bet record's move or a withdrawal attempt's (epoch ms). */
   async lastMoveOn(sessionId: string): Promise<number | undefined> {
     const rows = await this.store.query<{ at: number | null }>(
@@ -397,17 +559,6 @@ export class FundRepo {
     );
     const at = rows.map((r) => (r.at === null ? Number.NaN : Number(r.at))).filter(Number.isFinite);
     return at.length ? Math.max(...at) : undefined;
-  }
-
-  /** Another server's bets through one of these sessions (a fund needs sessions of its own), if any. */
-  async sharedSession(guildKey: string, sessions: string[]): Promise<string | undefined> {
-    if (sessions.length === 0) return undefined;
-    const rows = await this.store.query<{ session_id: string }>(
-      `SELECT session_id FROM bet_records WHERE guild_key <> ? AND session_id IN (${sessions.map(() => '?').join(', ')}) LIMIT 1`,
-      guildKey,
-      ...sessions,
-    );
-    return rows[0]?.session_id;
   }
 
   /**
@@ -427,6 +578,13 @@ export class FundRepo {
     feePeriodOf: (at: number) => string;
     /** Who a crystallised fee is owed to (its cash-out row names them). */
     managerId: string;
+    /**
+     * Every session of the fund's accounts, with when its account joined: only bets through them placed since then
+     * are the fund's (one open as the account joined is in the cash it joined with, or its float).
+     */
+    fundSessions: ReadonlyArray<{ sessionId: string; since: number }>;
+    /** Bet ids the book has settled and the desk has not read yet: their return is in the cash already. */
+    settledUnread?: readonly string[];
   }): Promise<StrikeOutcome> {
     return this.store.transaction(async (tx) => {
       await tx.lock(`fund:${s.guildKey}`);
@@ -439,10 +597,27 @@ export class FundRepo {
       const [fundRow] = await tx.query('SELECT * FROM funds WHERE guild_key = ?', s.guildKey);
       if (!fundRow) return { struck: false, reason: 'the fund has no contribution yet' } as StrikeOutcome;
       const fund = fundOf(fundRow);
-      const bets = await tx.query<{ state: string; stake_cents: number; payload: string; created_at: number }>(
-        `SELECT state, stake_cents, payload, created_at FROM bet_records
-         WHERE guild_key = ? AND state IN ('placed', ${IN_FLIGHT_BETS.map((x) => `'${x}'`).join(', ')})`,
-        s.guildKey,
+      const ofFund = new Map(s.fundSessions.map((x) => [x.sessionId, x.since]));
+      const unread = new Set(s.settledUnread ?? []);
+      const bets = (
+        await tx.query<{
+          state: string;
+          stake_cents: number;
+          payload: string;
+          created_at: number;
+          session_id: string;
+          bet_id: string | null;
+        }>(
+          `SELECT state, stake_cents, payload, created_at, session_id, bet_id FROM bet_records
+           WHERE guild_key = ? AND state IN ('placed', ${IN_FLIGHT_BETS.map((x) => `'${x}'`).join(', ')})`,
+          s.guildKey,
+        )
+      ).filter(
+        (b) =>
+          ofFund.has(b.session_id) &&
+          // A bet in flight on a fund account holds the strike whenever it was made (its cash is not known).
+          (b.state !== 'placed' ||
+            (n(b.created_at) >= (ofFund.get(b.session_id) ?? 0) && !(b.bet_id && unread.has(b.bet_id)))),
       );
       const inFlight = bets.filter((b) => b.state !== 'placed');
       if (inFlight.length > 0) {
@@ -452,7 +627,7 @@ export class FundRepo {
         } as StrikeOutcome;
       }
       const [flying] = await tx.query<{ c: number }>(
-        `SELECT COUNT(*) AS c FROM fund_withdrawals WHERE guild_key = ? AND state IN ('sending', 'submitted', 'unknown')`,
+        `SELECT COUNT(*) AS c FROM fund_withdrawals WHERE guild_key = ? AND state IN ${sqlList(WITHDRAWAL_IN_FLIGHT)}`,
         s.guildKey,
       );
       if (n(flying?.c) > 0) {
@@ -487,15 +662,17 @@ export class FundRepo {
          WHERE w.guild_key = ? AND w.state = 'completed' AND c.state IN ${OWED}`,
         s.guildKey,
       );
-      // Dealt only when every bet open when the request was made has settled (decision 1701).
-      const eligibleIn = pendingIn.filter((c) => c.createdAt < oldestOpen);
+      // Dealt only once its deposit is matched (decision 1803) and every bet open when the request was made has
+      // settled (decision 1701). Money not yet arrived is not in the cash, so it is not taken off NAV either.
+      const arrived = pendingIn.filter((c) => c.depositId !== null);
+      const eligibleIn = arrived.filter((c) => c.createdAt < oldestOpen);
       const eligibleOut = pendingOut.filter((c) => c.requestedAt < oldestOpen);
       const inputs: NavInputs = {
         sessions: s.sessions,
         openStakeCents,
         withdrawnUnpaidCents: n(withdrawn?.c ?? 0),
         owedRedemptionsCents: n(owed?.c ?? 0),
-        pendingContributionsCents: pendingIn.reduce((a, c) => a + c.amountCents, 0),
+        pendingContributionsCents: arrived.reduce((a, c) => a + c.amountCents, 0),
       };
       // The first strike of a new fee period crystallises the accrual (decision 1704).
       const [previous] = fund.lastStrikeId
@@ -591,11 +768,12 @@ export class FundRepo {
           await tx.query(
             `INSERT INTO fund_cashouts (cashout_id, guild_key, member_id, ask, state, strike_id, units, cents,
                requested_at, updated_at)
-             VALUES (?, ?, ?, ?, 'redeemed', ?, 0, ?, ?, ?)`,
+             VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
             feeCashoutId,
             s.guildKey,
             s.managerId,
             JSON.stringify({ kind: 'fee' } satisfies CashoutAsk),
+            CASHOUT_MOVES.redeem.to,
             strikeId,
             owedNow,
             s.at,
@@ -606,8 +784,9 @@ export class FundRepo {
       if (dealt) {
         for (const d of result.issued) {
           await tx.query(
-            `UPDATE fund_contributions SET state = 'issued', strike_id = ?, units = ?, updated_at = ?
-             WHERE contribution_id = ? AND state = 'pending'`,
+            `UPDATE fund_contributions SET state = ?, strike_id = ?, units = ?, updated_at = ?
+             WHERE contribution_id = ? AND state IN ${sqlList(CONTRIBUTION_MOVES.issue.from)}`,
+            CONTRIBUTION_MOVES.issue.to,
             strikeId,
             d.units,
             s.at,
@@ -617,8 +796,9 @@ export class FundRepo {
         }
         for (const d of result.redeemed) {
           await tx.query(
-            `UPDATE fund_cashouts SET state = 'redeemed', strike_id = ?, units = ?, cents = ?, updated_at = ?
-             WHERE cashout_id = ? AND state = 'pending'`,
+            `UPDATE fund_cashouts SET state = ?, strike_id = ?, units = ?, cents = ?, updated_at = ?
+             WHERE cashout_id = ? AND state IN ${sqlList(CASHOUT_MOVES.redeem.from)}`,
+            CASHOUT_MOVES.redeem.to,
             strikeId,
             d.units,
             d.cents,
@@ -656,13 +836,11 @@ export class FundRepo {
   }
 
   /** Cash-outs struck and waiting for their withdrawal, oldest first. */
-  async redeemedWaiting(guildKey?: string): Promise<Array<Cashout & { guildKey: string }>> {
-    const rows = guildKey
-      ? await this.store.query(
-          "SELECT * FROM fund_cashouts WHERE state = 'redeemed' AND guild_key = ? ORDER BY requested_at",
-          guildKey,
-        )
-      : await this.store.query("SELECT * FROM fund_cashouts WHERE state = 'redeemed' ORDER BY requested_at");
+  async redeemedWaiting(guildKey: string): Promise<Array<Cashout & { guildKey: string }>> {
+    const rows = await this.store.query(
+      "SELECT * FROM fund_cashouts WHERE state = 'redeemed' AND guild_key = ? ORDER BY requested_at",
+      guildKey,
+    );
     return rows.map((r) => ({ ...toCashout(r), guildKey: String(r.guild_key) }));
   }
 
@@ -670,10 +848,6 @@ export class FundRepo {
     await this.store.query('UPDATE fund_cashouts SET note = ? WHERE cashout_id = ?', note, cashoutId);
   }
 
-  /**
-   * Writes the withdrawal attempt before anything leaves the process: the cash-out moves to withdrawing and the
-   * attempt is `sending`, with its ledger entry, in one transaction. Undefined when the cash-out has moved on.
-   */
   /** What the cash-out's completed attempts have taken from sessions so far, in cents. */
   async withdrawnSoFar(cashoutId: string): Promise<number> {
     const [row] = await this.store.query<{ c: number | null }>(
@@ -683,39 +857,46 @@ export class FundRepo {
     return n(row?.c ?? 0);
   }
 
-  /** An attempt for `amountCents` (the whole cash-out when omitted, else one part of what is left). */
+  /**
+   * Writes the withdrawal attempt before anything leaves the process: the cash-out moves to withdrawing and the
+   * attempt is `sending`, with its ledger entry, in one transaction. Undefined when the cash-out has moved on.
+   */
   async beginWithdrawal(c: {
     cashoutId: string;
     sessionId: string;
     at: number;
-    amountCents?: number;
+    amountCents: number;
   }): Promise<WithdrawalAttempt | undefined> {
+    const start = CASHOUT_MOVES.startWithdrawal;
     return this.store.transaction(async (tx) => {
       const [co] = await tx.query(
-        `UPDATE fund_cashouts SET state = 'withdrawing', note = NULL, updated_at = ?
-         WHERE cashout_id = ? AND state = 'redeemed' RETURNING *`,
+        `UPDATE fund_cashouts SET state = ?, note = NULL, updated_at = ?
+         WHERE cashout_id = ? AND state IN ${sqlList(start.from)} RETURNING *`,
+        start.to,
         c.at,
         c.cashoutId,
       );
       if (!co) return undefined;
       const [row] = await tx.query(
         `INSERT INTO fund_withdrawals (attempt_id, cashout_id, guild_key, session_id, amount_cents, state, created_at,
-           updated_at) VALUES (?, ?, ?, ?, ?, 'sending', ?, ?) RETURNING *`,
+           updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
         `fw-${randomUUID()}`,
         c.cashoutId,
         co.guild_key,
         c.sessionId,
-        c.amountCents ?? co.cents,
+        c.amountCents,
+        WITHDRAWAL_MOVES.begin.to,
         c.at,
         c.at,
       );
       const attempt = toAttempt(row as Record<string, unknown>);
       await appendInTx(tx, [
-        entry(attempt.guildKey, c.at, 'fund_withdrawal', attempt.attemptId, null, attempt.amountCents, {
+        entry(attempt.guildKey, c.at, WITHDRAWAL_MOVES.begin.ledger, attempt.attemptId, null, attempt.amountCents, {
           cashoutId: c.cashoutId,
           sessionId: c.sessionId,
+          move: 'begin',
           from: null,
-          to: 'sending',
+          to: WITHDRAWAL_MOVES.begin.to,
         }),
       ]);
       return attempt;
@@ -723,24 +904,26 @@ export class FundRepo {
   }
 
   /**
-   * Moves an attempt from one of `from` to `to` with its ledger entry; a final failure puts the cash-out back
-   * to redeemed (a new attempt may be made: nothing left the session), a completion makes it withdrawn.
+   * One named move of an attempt (WITHDRAWAL_MOVES) with its ledger entry; its cash-out follows in the same
+   * transaction: a completion makes it withdrawn once the parts add up (else back to redeemed for the next part),
+   * a failure or an attempt never sent puts it back to redeemed. `actor`: a treasurer settling one by hand.
    */
   async moveWithdrawal(
     attemptId: string,
-    from: readonly WithdrawalState[],
-    to: WithdrawalState,
+    move: WithdrawalMove,
     set: { correlationId?: string; bookmakerStatus?: string; gatewayWithdrawalId?: string; note?: string },
     at: number,
+    actor: string | null = null,
   ): Promise<WithdrawalAttempt | undefined> {
+    const t = WITHDRAWAL_MOVES[move];
     return this.store.transaction(async (tx) => {
       const [cur] = await tx.query('SELECT * FROM fund_withdrawals WHERE attempt_id = ?', attemptId);
-      if (!cur || !from.includes(cur.state as WithdrawalState)) return undefined;
+      if (!cur || !(t.from as readonly string[]).includes(String(cur.state))) return undefined;
       const [row] = await tx.query(
         `UPDATE fund_withdrawals SET state = ?, correlation_id = COALESCE(?, correlation_id),
            bookmaker_status = COALESCE(?, bookmaker_status), gateway_withdrawal_id = COALESCE(?, gateway_withdrawal_id),
            note = COALESCE(?, note), updated_at = ? WHERE attempt_id = ? AND state = ? RETURNING *`,
-        to,
+        t.to,
         set.correlationId ?? null,
         set.bookmakerStatus ?? null,
         set.gatewayWithdrawalId ?? null,
@@ -751,8 +934,7 @@ export class FundRepo {
       );
       if (!row) return undefined;
       const a = toAttempt(row);
-      if (to === 'completed') {
-        // Withdrawn once its parts add up to what is owed; until then back to redeemed for the next part.
+      if (t.to === 'completed') {
         const [sum] = await tx.query<{ c: number | null; owed: number }>(
           `SELECT (SELECT SUM(amount_cents) FROM fund_withdrawals WHERE cashout_id = ? AND state = 'completed') AS c,
              (SELECT cents FROM fund_cashouts WHERE cashout_id = ?) AS owed`,
@@ -760,41 +942,57 @@ export class FundRepo {
           a.cashoutId,
         );
         const whole = n(sum?.c ?? 0) >= n(sum?.owed ?? 0);
-        await tx.query(
-          `UPDATE fund_cashouts SET state = ?, note = ?, updated_at = ? WHERE cashout_id = ? AND state = 'withdrawing'`,
-          whole ? 'withdrawn' : 'redeemed',
-          whole ? null : `part withdrawn: $${(n(sum?.c ?? 0) / 100).toFixed(2)} of $${(n(sum?.owed) / 100).toFixed(2)}`,
-          at,
-          a.cashoutId,
-        );
-      } else if (to === 'failed' || to === 'not_sent') {
-        await tx.query(
-          "UPDATE fund_cashouts SET state = 'redeemed', note = ?, updated_at = ? WHERE cashout_id = ? AND state = 'withdrawing'",
-          set.note ?? `the withdrawal ${to === 'failed' ? 'failed' : 'was not sent'}; tried again at the next check`,
-          at,
-          a.cashoutId,
-        );
+        await this.#moveCashout(tx, a.cashoutId, whole ? 'withdrawnWhole' : 'backToRedeemed', at, actor, {
+          note: whole
+            ? null
+            : `part withdrawn: $${(n(sum?.c ?? 0) / 100).toFixed(2)} of $${(n(sum?.owed) / 100).toFixed(2)}`,
+        });
+      } else if (t.to === 'failed' || t.to === 'not_sent') {
+        await this.#moveCashout(tx, a.cashoutId, 'backToRedeemed', at, actor, {
+          note:
+            set.note ??
+            `the withdrawal ${t.to === 'failed' ? 'failed' : 'was not sent'}; tried again at the next check`,
+        });
       }
       await appendInTx(tx, [
-        entry(a.guildKey, at, 'fund_withdrawal', attemptId, null, a.amountCents, {
+        entry(a.guildKey, at, t.ledger, attemptId, actor, a.amountCents, {
           cashoutId: a.cashoutId,
           sessionId: a.sessionId,
+          move,
           from: cur.state,
-          to,
+          to: t.to,
           ...(a.correlationId ? { correlationId: a.correlationId } : {}),
           ...(a.gatewayWithdrawalId ? { withdrawalId: a.gatewayWithdrawalId } : {}),
           ...(a.bookmakerStatus ? { bookmakerStatus: a.bookmakerStatus } : {}),
+          ...(set.note && actor ? { note: set.note } : {}),
         }),
       ]);
       return a;
     });
   }
 
-  async openWithdrawals(): Promise<WithdrawalAttempt[]> {
+  /** An attempt by id. */
+  async withdrawal(attemptId: string): Promise<WithdrawalAttempt | undefined> {
+    const [r] = await this.store.query('SELECT * FROM fund_withdrawals WHERE attempt_id = ?', attemptId);
+    return r ? toAttempt(r) : undefined;
+  }
+
+  /** Attempts waiting for a treasurer (the evidence could not say whose a withdrawal was). */
+  async unresolvedWithdrawals(guildKey: string): Promise<WithdrawalAttempt[]> {
     const rows = await this.store.query(
-      "SELECT * FROM fund_withdrawals WHERE state IN ('sending', 'submitted', 'unknown') ORDER BY created_at",
+      "SELECT * FROM fund_withdrawals WHERE guild_key = ? AND state = 'unresolved' ORDER BY created_at",
+      guildKey,
     );
     return rows.map(toAttempt);
+  }
+
+  /** Attempts the beat follows up, of one fund; those with their own job first (their evidence names ids). */
+  async openWithdrawals(guildKey: string): Promise<WithdrawalAttempt[]> {
+    const rows = await this.store.query(
+      `SELECT * FROM fund_withdrawals WHERE guild_key = ? AND state IN ${sqlList(WITHDRAWAL_FOLLOWED)} ORDER BY created_at`,
+      guildKey,
+    );
+    return rows.map(toAttempt).sort((a, b) => Number(b.correlationId !== null) - Number(a.correlationId !== null));
   }
 
   async withdrawalsOf(cashoutId: string): Promise<WithdrawalAttempt[]> {
@@ -835,6 +1033,107 @@ export class FundRepo {
     );
   }
 
+  /** What the cash bridge can name for a fund: its bets, matched deposits, own withdrawals, accepted moves. */
+  async named(guildKey: string): Promise<{
+    bets: Map<string, { open: boolean }>;
+    deposits: Set<string>;
+    withdrawals: Set<string>;
+    explained: Set<string>;
+  }> {
+    const bets = await this.store.query<{ bet_id: string; state: string }>(
+      'SELECT bet_id, state FROM bet_records WHERE guild_key = ? AND bet_id IS NOT NULL',
+      guildKey,
+    );
+    const deposits = await this.store.query<{ id: string }>(
+      'SELECT deposit_id AS id FROM fund_contributions WHERE guild_key = ? AND deposit_id IS NOT NULL',
+      guildKey,
+    );
+    const withdrawals = await this.store.query<{ id: string }>(
+      'SELECT gateway_withdrawal_id AS id FROM fund_withdrawals WHERE guild_key = ? AND gateway_withdrawal_id IS NOT NULL',
+      guildKey,
+    );
+    const explained = await this.store.query<{ id: string }>(
+      'SELECT txn_id AS id FROM fund_explained WHERE guild_key = ?',
+      guildKey,
+    );
+    return {
+      bets: new Map(bets.map((b) => [String(b.bet_id), { open: b.state === 'placed' }])),
+      deposits: new Set(deposits.map((r) => String(r.id))),
+      withdrawals: new Set(withdrawals.map((r) => String(r.id))),
+      explained: new Set(explained.map((r) => String(r.id))),
+    };
+  }
+
+  /** A treasurer accepts a transaction of a fund account as the fund's (ledgered); false when already accepted. */
+  async explain(guildKey: string, txnId: string, actor: string, reason: string, at: number): Promise<boolean> {
+    return this.store.transaction(async (tx) => {
+      const rows = await tx.query(
+        `INSERT INTO fund_explained (txn_id, guild_key, account, cents, reason, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (guild_key, txn_id) DO NOTHING RETURNING txn_id`,
+        txnId,
+        guildKey,
+        '',
+        0,
+        reason,
+        actor,
+        at,
+      );
+      if (rows.length === 0) return false;
+      await appendInTx(tx, [entry(guildKey, at, 'fund_decision', txnId, actor, null, { explained: true, reason })]);
+      return true;
+    });
+  }
+
+  /** Funds with withdrawal work: attempts to follow or struck cash-outs waiting for theirs. */
+  async guildsWithWithdrawals(): Promise<string[]> {
+    const rows = await this.store.query<{ g: string }>(
+      `SELECT DISTINCT guild_key AS g FROM fund_withdrawals WHERE state IN ${sqlList(WITHDRAWAL_FOLLOWED)}
+       UNION SELECT DISTINCT guild_key AS g FROM fund_cashouts WHERE state = 'redeemed'`,
+    );
+    return rows.map((r) => String(r.g));
+  }
+
+  /** Whether another attempt still waits for its own job to name its withdrawal (its evidence comes first). */
+  async attemptsAwaitingIds(exceptAttemptId: string): Promise<boolean> {
+    const rows = await this.store.query(
+      `SELECT 1 AS x FROM fund_withdrawals WHERE attempt_id <> ? AND correlation_id IS NOT NULL
+       AND gateway_withdrawal_id IS NULL AND state IN ('submitted', 'unknown') LIMIT 1`,
+      exceptAttemptId,
+    );
+    return rows.length > 0;
+  }
+
+  /** Every gateway withdrawal id an attempt owns, in any fund (a withdrawal pays one cash-out only). */
+  async ownedWithdrawalIds(): Promise<Set<string>> {
+    return this.matchedWithdrawalIds();
+  }
+
+  /** Units issued, redeemed, held by members and outstanding (the daily reconciliation checks they agree). */
+  async unitsCheck(guildKey: string): Promise<{ issued: number; redeemed: number; held: number; outstanding: number }> {
+    const [r] = await this.store.query<{
+      issued: number | null;
+      redeemed: number | null;
+      held: number | null;
+      outstanding: number | null;
+    }>(
+      `SELECT
+         (SELECT SUM(units) FROM fund_contributions WHERE guild_key = ? AND state = 'issued') AS issued,
+         (SELECT SUM(units) FROM fund_cashouts WHERE guild_key = ? AND strike_id IS NOT NULL AND state IN ${sqlList(['redeemed', 'withdrawing', 'withdrawn', 'paid'])}) AS redeemed,
+         (SELECT SUM(units) FROM fund_members WHERE guild_key = ?) AS held,
+         (SELECT units FROM funds WHERE guild_key = ?) AS outstanding`,
+      guildKey,
+      guildKey,
+      guildKey,
+      guildKey,
+    );
+    return {
+      issued: n(r?.issued ?? 0),
+      redeemed: n(r?.redeemed ?? 0),
+      held: n(r?.held ?? 0),
+      outstanding: n(r?.outstanding ?? 0),
+    };
+  }
+
   async matchedWithdrawalIds(): Promise<Set<string>> {
     const rows = await this.store.query<{ id: string }>(
       'SELECT gateway_withdrawal_id AS id FROM fund_withdrawals WHERE gateway_withdrawal_id IS NOT NULL',
@@ -844,21 +1143,7 @@ export class FundRepo {
 
   /** The treasurer paid the member: withdrawn → paid, with its ledger entry. */
   async markPaid(cashoutId: string, actor: string, at: number): Promise<Cashout | undefined> {
-    return this.store.transaction(async (tx) => {
-      const [row] = await tx.query(
-        `UPDATE fund_cashouts SET state = 'paid', paid_by = ?, updated_at = ?
-         WHERE cashout_id = ? AND state = 'withdrawn' RETURNING *`,
-        actor,
-        at,
-        cashoutId,
-      );
-      if (!row) return undefined;
-      const c = toCashout(row);
-      await appendInTx(tx, [
-        entry(String(row.guild_key), at, 'fund_paid', cashoutId, actor, c.cents, { memberId: c.memberId }),
-      ]);
-      return c;
-    });
+    return this.store.transaction((tx) => this.#moveCashout(tx, cashoutId, 'markPaid', at, actor, { paidBy: actor }));
   }
 }
 

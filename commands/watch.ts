@@ -1,0 +1,284 @@
+import {
+  ChannelType,
+  type ChatInputCommandInteraction,
+  InteractionContextType,
+  MessageFlags,
+  PermissionFlagsBits,
+  SlashCommandBuilder,
+  type SlashCommandSubcommandBuilder,
+} from 'discord.js';
+import {
+  bookieChoices,
+  eventChoices,
+  findMarket,
+  marketChoices,
+  resolveEventOption,
+  resolveRefOption,
+  selectionChoices,
+  sharedMarketChoices,
+  sharedSelectionChoices,
+  warmCaches,
+} from '../src/bot/catalog/choices.js';
+import type { BotContext } from '../src/bot/context.js';
+import type { Command } from '../src/bot/discord/command.js';
+import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
+import { UserFacingError } from '../src/bot/discord/user-errors.js';
+import { selectionMatches } from '../src/bot/model/compare.js';
+import { selectionName } from '../src/bot/model/markets.js';
+import type { WatchRule } from '../src/bot/model/watch-rules.js';
+import type { Watch } from '../src/bot/repos/watches.js';
+import { freshnessText, ruleText, watchListView } from '../src/bot/views/watch.js';
+
+/** Personal watches a member may hold in one server: each costs card reads from the key's shared budget. */
+export const MAX_PERSONAL_WATCHES = 25;
+const ALERTS_CHANNEL_KEY = (guildId: string) => `settings:watch-alerts-channel:${guildId}`;
+
+const eventAndMarket = (s: SlashCommandSubcommandBuilder) =>
+  s
+    .addStringOption((o) => o.setName('event').setDescription('The event').setRequired(true).setAutocomplete(true))
+    .addStringOption((o) => o.setName('market').setDescription('The market').setRequired(true).setAutocomplete(true));
+
+const selectionOption = (s: SlashCommandSubcommandBuilder, required: boolean) =>
+  s.addStringOption((o) =>
+    o
+      .setName('selection')
+      .setDescription(required ? 'The selection' : 'One selection (leave out: every selection of the market)')
+      .setRequired(required)
+      .setAutocomplete(true),
+  );
+
+const bookieOption = (s: SlashCommandSubcommandBuilder) =>
+  s.addStringOption((o) =>
+    o.setName('bookie').setDescription('One book (leave out: any of the event’s books)').setAutocomplete(true),
+  );
+
+export const data = new SlashCommandBuilder()
+  .setName('watch')
+  .setDescription('Alerts on prices, value and line moves, posted once per move with a Bet button')
+  .setContexts(InteractionContextType.Guild)
+  .addSubcommand((s) => {
+    eventAndMarket(s);
+    selectionOption(s, true);
+    s.addNumberOption((o) =>
+      o.setName('target').setDescription('Decimal odds to alert at, e.g. 3.20').setRequired(true).setMinValue(1.01),
+    );
+    bookieOption(s);
+    return s
+      .setName('price')
+      .setDescription('Alert when a price reaches your target')
+      .addStringOption((o) =>
+        o
+          .setName('direction')
+          .setDescription('above (default): at or above the target; below: at or under it')
+          .addChoices({ name: 'at or above', value: 'above' }, { name: 'at or below', value: 'below' }),
+      );
+  })
+  .addSubcommand((s) => {
+    eventAndMarket(s);
+    s.addNumberOption((o) =>
+      o
+        .setName('edge')
+        .setDescription('Least edge over the fair price, in %, e.g. 3')
+        .setRequired(true)
+        .setMinValue(0.1)
+        .setMaxValue(100),
+    );
+    selectionOption(s, false);
+    bookieOption(s);
+    return s
+      .setName('value')
+      .setDescription('Alert when a book beats the fair price by your edge')
+      .addBooleanOption((o) =>
+        o.setName('server').setDescription('The server’s watch, posted for everyone (Manage Server only)'),
+      );
+  })
+  .addSubcommand((s) => {
+    eventAndMarket(s);
+    selectionOption(s, true);
+    return s
+      .setName('moves')
+      .setDescription('Alert when the consensus price moves (steam: several books the same way)')
+      .addNumberOption((o) =>
+        o.setName('move').setDescription('Least move, in %, e.g. 8').setRequired(true).setMinValue(1).setMaxValue(90),
+      )
+      .addIntegerOption((o) =>
+        o.setName('minutes').setDescription('Within this many minutes (default 15)').setMinValue(1).setMaxValue(240),
+      )
+      .addIntegerOption((o) =>
+        o
+          .setName('steam_books')
+          .setDescription('Only steam: at least this many books moved the same way')
+          .setMinValue(2)
+          .setMaxValue(10),
+      );
+  })
+  .addSubcommand((s) => s.setName('list').setDescription('Your watches and the server’s, and how fresh each is'))
+  .addSubcommand((s) =>
+    s
+      .setName('remove')
+      .setDescription('Remove a watch by its id (from /watch list)')
+      .addStringOption((o) => o.setName('id').setDescription('The watch id').setRequired(true)),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('alerts-channel')
+      .setDescription('Where alerts are posted (Manage Server only)')
+      .addChannelOption((o) =>
+        o.setName('channel').setDescription('A text channel').setRequired(true).addChannelTypes(ChannelType.GuildText),
+      ),
+  );
+
+const isAdmin = (i: ChatInputCommandInteraction) => i.memberPermissions?.has(PermissionFlagsBits.ManageGuild) === true;
+
+/** The event, market and selection an interaction names, read from a card (the book's, else the event's first). */
+async function resolveTarget(ctx: BotContext, i: ChatInputCommandInteraction, needSelection: boolean) {
+  const epk = await resolveEventOption(ctx, i.options.getString('event', true));
+  // An event outside the listing autocomplete holds (or after the cache expired): the window is read again once.
+  const event = (await ctx.catalog.event(epk)) ?? (await warmCaches(ctx).then(() => ctx.catalog.event(epk)));
+  if (!event) throw new UserFacingError('That event is not listed now. Pick one from the list.');
+  const books = event.books ?? [];
+  const bookie = i.options.getString('bookie')?.trim() || null;
+  if (bookie && !books.includes(bookie)) {
+    throw new UserFacingError(`${bookie} does not list ${event.name}. Its books: ${books.join(', ')}.`);
+  }
+  const readAt = bookie ?? books[0];
+  if (!readAt) throw new UserFacingError(`${event.name} has no books listing it now.`);
+  const card = await ctx.catalog.loadCard(epk, readAt);
+  const market = findMarket(card.markets, i.options.getString('market', true).trim());
+  if (!market) throw new UserFacingError(`${readAt} has no such market on ${event.name}. Pick one from the list.`);
+  const typed = i.options.getString('selection')?.trim();
+  let selection: { slug: string; label: string } | null = null;
+  if (typed) {
+    const value = await resolveRefOption(ctx, typed, 'selection');
+    const sel = market.selections.find((s) => s.market_ref === value || selectionMatches(s, value));
+    if (!sel) throw new UserFacingError(`${readAt} has no such selection in ${market.label}. Pick one from the list.`);
+    selection = { slug: sel.slug ?? sel.label, label: selectionName(sel.label, sel.line) };
+  } else if (needSelection) throw new UserFacingError('Pick a selection.');
+  const startsAt = Date.parse(event.start_time);
+  return {
+    epk,
+    eventName: event.name,
+    startsAt: Number.isFinite(startsAt) ? startsAt : null,
+    books,
+    market: market.market,
+    marketLabel: market.label || market.market,
+    selection,
+    bookie,
+  };
+}
+
+async function alertsChannel(ctx: BotContext, guildId: string): Promise<string | undefined> {
+  const id = await ctx.store.kv.get<string>(ALERTS_CHANNEL_KEY(guildId));
+  return typeof id === 'string' ? id : undefined;
+}
+
+async function addWatch(ctx: BotContext, i: ChatInputCommandInteraction, rule: WatchRule, server = false) {
+  const guildId = i.guildId as string;
+  if (server && !isAdmin(i)) throw new UserFacingError('A server watch needs Manage Server. Leave out `server`.');
+  if (!server && (await ctx.watch.repo.countFor(guildId, i.user.id)) >= MAX_PERSONAL_WATCHES) {
+    throw new UserFacingError(
+      `You hold ${MAX_PERSONAL_WATCHES} watches, the most one member may. Remove one with /watch remove.`,
+    );
+  }
+  const t = await resolveTarget(ctx, i, rule.kind !== 'value');
+  if (t.startsAt !== null && t.startsAt <= ctx.now()) throw new UserFacingError(`${t.eventName} has started.`);
+  // Personal alerts go to the alerts channel when the server has one (with a mention), else where the watch was made.
+  const channelId = (await alertsChannel(ctx, guildId)) ?? (i.channelId as string);
+  const watch: Watch = await ctx.watch.repo.add({
+    guildId,
+    userId: i.user.id,
+    scope: server ? 'server' : 'personal',
+    channelId,
+    epk: t.epk,
+    eventName: t.eventName,
+    startsAt: t.startsAt,
+    books: t.books,
+    market: t.market,
+    selection: t.selection?.slug ?? null,
+    selectionLabel: t.selection?.label ?? t.marketLabel,
+    bookie: t.bookie,
+    rule,
+  });
+  ctx.watch.kick();
+  await replyEphemeral(
+    i,
+    `Watching ${watch.selectionLabel} · ${t.eventName}: ${ruleText(watch)}. Alerts go to <#${channelId}>; the id is \`${watch.watchId}\`.`,
+    'ok',
+  );
+}
+
+export const execute: Command['execute'] = async (interaction, ctx) => {
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  const sub = interaction.options.getSubcommand();
+  const guildId = interaction.guildId;
+  if (!guildId) throw new UserFacingError('Watches belong to a server: use /watch in a server channel.');
+  switch (sub) {
+    case 'price': {
+      const direction = interaction.options.getString('direction') === 'below' ? 'below' : 'above';
+      return addWatch(ctx, interaction, {
+        kind: 'price',
+        target: Math.round(interaction.options.getNumber('target', true) * 100) / 100,
+        direction,
+      });
+    }
+    case 'value':
+      return addWatch(
+        ctx,
+        interaction,
+        { kind: 'value', edgePct: interaction.options.getNumber('edge', true) },
+        interaction.options.getBoolean('server') === true,
+      );
+    case 'moves':
+      return addWatch(ctx, interaction, {
+        kind: 'moves',
+        movePct: interaction.options.getNumber('move', true),
+        windowMs: (interaction.options.getInteger('minutes') ?? 15) * 60_000,
+        steamBooks: interaction.options.getInteger('steam_books'),
+      });
+    case 'list': {
+      const watches = await ctx.watch.repo.listFor(guildId, interaction.user.id);
+      const now = ctx.now();
+      const rows = [];
+      for (const watch of watches)
+        rows.push({ watch, freshness: freshnessText(await ctx.watch.oldestRead(watch), now) });
+      const view = watchListView(rows);
+      return void (await interaction.editReply({ embeds: view.embeds, components: [] }));
+    }
+    case 'remove': {
+      const id = interaction.options.getString('id', true).trim();
+      const removed = await ctx.watch.repo.remove(guildId, id, interaction.user.id, isAdmin(interaction));
+      if (!removed) throw new UserFacingError(`No watch \`${id.slice(0, 40)}\` of yours here. See /watch list.`);
+      return replyEphemeral(interaction, `Removed: ${removed.selectionLabel} · ${ruleText(removed)}.`, 'ok');
+    }
+    case 'alerts-channel': {
+      if (!isAdmin(interaction)) throw new UserFacingError('Setting the alerts channel needs Manage Server.');
+      const channel = interaction.options.getChannel('channel', true);
+      await ctx.store.kv.set(ALERTS_CHANNEL_KEY(guildId), channel.id);
+      return replyEphemeral(interaction, `Alerts of new watches go to <#${channel.id}>.`, 'ok');
+    }
+  }
+};
+
+/** The same choices as /bet: with a book, its card (market_refs); without, what every book shares (slugs). */
+export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {
+  const focused = interaction.options.getFocused(true);
+  const eventOpt = interaction.options.getString('event');
+  const bookie = interaction.options.getString('bookie')?.trim() || null;
+  const market = interaction.options.getString('market');
+  const member = interaction.user.id;
+  let choices: Awaited<ReturnType<typeof eventChoices>>;
+  if (focused.name === 'event') choices = await eventChoices(ctx, focused.value);
+  else if (focused.name === 'bookie') choices = await bookieChoices(ctx, eventOpt, focused.value);
+  else if (focused.name === 'market') {
+    choices = bookie
+      ? await marketChoices(ctx, eventOpt, bookie, focused.value, member)
+      : await sharedMarketChoices(ctx, eventOpt, focused.value, member);
+  } else {
+    choices = bookie
+      ? await selectionChoices(ctx, eventOpt, bookie, market, focused.value, member)
+      : await sharedSelectionChoices(ctx, eventOpt, market, focused.value, member);
+  }
+  await respondChoices(interaction, choices);
+};
+
+export default { data, execute, autocomplete } satisfies Command;

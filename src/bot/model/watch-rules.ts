@@ -1,0 +1,133 @@
+/**
+ * The rules of a watch, pure: when a price, an edge or a move opens an alert episode, and when the episode ends so
+ * the next crossing may alert again (the hysteresis band, docs/decisions/1850-watch-read-scheduler.md).
+ */
+
+export type WatchKind = 'price' | 'value' | 'moves';
+
+/** A price watch alerts when the price reaches the target from the side named. */
+export interface PriceRule {
+  kind: 'price';
+  /** Decimal odds. */
+  target: number;
+  /** above: the price is at or above the target (a longer price); below: at or under it. */
+  direction: 'above' | 'below';
+}
+
+/** A value watch alerts when a book's price beats the fair price by at least `edgePct` %. */
+export interface ValueRule {
+  kind: 'value';
+  edgePct: number;
+}
+
+/** A moves watch alerts when the consensus price moves by at least `movePct` % within `windowMs`. */
+export interface MovesRule {
+  kind: 'moves';
+  movePct: number;
+  windowMs: number;
+  /** When set, only a steam move alerts: at least this many books moved the same way by movePct inside the window. */
+  steamBooks: number | null;
+}
+
+export type WatchRule = PriceRule | ValueRule | MovesRule;
+
+/** A price episode ends once the price is this share back past the target (2 %: a 3.00 target re-arms under 2.94). */
+export const PRICE_BAND = 0.02;
+/** A value episode ends once the edge is this many points under the rule's (a 3 % rule re-arms under 2 %). */
+export const VALUE_BAND_POINTS = 1;
+/** A moves episode ends once the move inside the window is under this share of the rule's (half). */
+export const MOVES_REARM_SHARE = 0.5;
+
+/** What one observation does to an episode: open it (alert), close it (re-arm), or nothing. */
+export type EpisodeStep = 'open' | 'close' | null;
+
+function step(open: boolean, crossed: boolean, backPastBand: boolean): EpisodeStep {
+  if (!open && crossed) return 'open';
+  if (open && backPastBand) return 'close';
+  return null;
+}
+
+/** A price against a price rule, given whether its episode is open. */
+export function priceStep(rule: PriceRule, open: boolean, price: number): EpisodeStep {
+  if (rule.direction === 'above') {
+    return step(open, price >= rule.target, price < rule.target * (1 - PRICE_BAND));
+  }
+  return step(open, price <= rule.target, price > rule.target * (1 + PRICE_BAND));
+}
+
+/** An edge (0.031 is 3.1 %) against a value rule. */
+export function valueStep(rule: ValueRule, open: boolean, edge: number): EpisodeStep {
+  const pct = edge * 100;
+  return step(open, pct >= rule.edgePct, pct < rule.edgePct - VALUE_BAND_POINTS);
+}
+
+/** A price seen at a book at a time (decimal odds). */
+export interface PricePoint {
+  at: number;
+  price: number;
+}
+
+/** One book's move inside the window: its price then (the last seen at or before the window's start) and now. */
+export interface BookMove {
+  bookie: string;
+  before: number;
+  now: number;
+  /** Signed share: −0.1 is a price 10 % shorter. */
+  change: number;
+}
+
+/** A book's move over the window, from its price history (oldest first); undefined without two points. */
+export function bookMove(
+  bookie: string,
+  history: readonly PricePoint[],
+  now: number,
+  windowMs: number,
+): BookMove | undefined {
+  const last = history.at(-1);
+  if (!last || history.length < 2) return undefined;
+  const start = now - windowMs;
+  // The price when the window opened: the last seen at or before its start, else the oldest seen inside it.
+  let before = history[0]!;
+  for (const p of history) if (p.at <= start) before = p;
+  if (before === last) return undefined;
+  return { bookie, before: before.price, now: last.price, change: last.price / before.price - 1 };
+}
+
+/** The consensus move (mean of the books' moves) and how many books moved at least movePct each way. */
+export interface MoveReading {
+  change: number;
+  books: BookMove[];
+  shortened: number;
+  lengthened: number;
+}
+
+export function readMoves(moves: readonly BookMove[], movePct: number): MoveReading | undefined {
+  if (moves.length === 0) return undefined;
+  const change = moves.reduce((s, m) => s + m.change, 0) / moves.length;
+  const threshold = movePct / 100;
+  return {
+    change,
+    books: [...moves],
+    shortened: moves.filter((m) => m.change <= -threshold).length,
+    lengthened: moves.filter((m) => m.change >= threshold).length,
+  };
+}
+
+/** Whether a move reading is steam: at least `books` books moved the same way by the rule's share. */
+export function isSteam(reading: MoveReading, books: number): boolean {
+  return reading.shortened >= books || reading.lengthened >= books;
+}
+
+/** A move reading against a moves rule. */
+export function movesStep(rule: MovesRule, open: boolean, reading: MoveReading | undefined): EpisodeStep {
+  if (!reading) return open ? 'close' : null;
+  const size = Math.abs(reading.change) * 100;
+  const steam = rule.steamBooks === null || isSteam(reading, rule.steamBooks);
+  const crossed = size >= rule.movePct && steam;
+  const calm = size < rule.movePct * MOVES_REARM_SHARE && (rule.steamBooks === null || !steam);
+  return step(open, crossed, calm);
+}
+
+/** Odds as whole hundredths (the store keeps prices exact). */
+export const oddsToHundredths = (odds: number): number => Math.round(odds * 100);
+export const hundredthsToOdds = (h: number): number => h / 100;

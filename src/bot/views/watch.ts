@@ -1,0 +1,128 @@
+import { ButtonStyle } from 'discord.js';
+import { encodeCustomId } from '../discord/custom-id.js';
+import { COLOUR } from '../model/colours.js';
+import { clip, LIMITS, type MessageView } from '../model/limits.js';
+import { formatOdds } from '../model/odds.js';
+import type { WatchRule } from '../model/watch-rules.js';
+import type { Watch } from '../repos/watches.js';
+import { button, row } from './components.js';
+import { formatEdge } from './edge.js';
+import { startsText } from './when.js';
+
+/** What one alert says: the selection, the book, the price before and now, the fair price and edge, the start. */
+export interface AlertFacts {
+  alertId: string;
+  kind: WatchRule['kind'];
+  /** "Price reached 3.20", "Steam: 3 books shortened 21 % in 15 min". */
+  headline: string;
+  eventName: string;
+  marketLabel: string;
+  selectionLabel: string;
+  bookie: string;
+  before: number | null;
+  now: number;
+  fairOdds: number | null;
+  edge: number | null;
+  startsAt: number | null;
+  /** Other books' moves (steam), "bookie_a 2.50 → 2.00". */
+  books?: string[];
+  /** Mentioned in the alert (a personal watch's member). */
+  userId: string | null;
+  /** The Bet button's book may take bets by market_ref (false: no button). */
+  bettable: boolean;
+}
+
+const TITLE: Record<WatchRule['kind'], string> = {
+  price: 'Price alert',
+  value: 'Value alert',
+  moves: 'Line move',
+};
+
+/** The alert: its facts, and a Bet button that opens an ordinary slip at that book and price. */
+export function alertView(a: AlertFacts): MessageView {
+  const starts = a.startsAt === null ? undefined : startsText(new Date(a.startsAt).toISOString());
+  const fields = [
+    { name: 'Selection', value: clip(`${a.selectionLabel} · ${a.marketLabel}`, LIMITS.fieldValue), inline: false },
+    { name: 'Book', value: a.bookie, inline: true },
+    {
+      name: 'Price',
+      value: a.before === null ? formatOdds(a.now) : `${formatOdds(a.before)} → ${formatOdds(a.now)}`,
+      inline: true,
+    },
+    {
+      name: 'Fair price',
+      value:
+        a.fairOdds === null || a.edge === null
+          ? 'no complete market on the cards read'
+          : `${formatOdds(a.fairOdds)} · edge ${formatEdge(a.edge)}`,
+      inline: true,
+    },
+    ...(starts ? [{ name: 'Starts', value: starts, inline: false }] : []),
+    ...(a.books && a.books.length > 0
+      ? [{ name: 'Books', value: clip(a.books.join('\n'), LIMITS.fieldValue), inline: false }]
+      : []),
+  ];
+  return {
+    ...(a.userId ? { content: `<@${a.userId}>` } : {}),
+    embeds: [
+      {
+        title: clip(`${TITLE[a.kind]}: ${a.headline}`, LIMITS.embedTitle),
+        description: clip(a.eventName, LIMITS.embedDescription),
+        color: a.kind === 'moves' ? COLOUR.pending : COLOUR.info,
+        fields,
+      },
+    ],
+    components: a.bettable
+      ? [
+          row(
+            button(
+              encodeCustomId('watch', 'bet', a.alertId),
+              `Bet at ${a.bookie} ${formatOdds(a.now)}`,
+              ButtonStyle.Success,
+            ),
+          ),
+        ]
+      : [],
+  };
+}
+
+/** "price ≥ 3.20 at bookie_b", "edge ≥ 3 % at any book", "moves ≥ 10 % in 15 min, steam on 3 books". */
+export function ruleText(w: Pick<Watch, 'rule' | 'bookie'>): string {
+  const at = w.bookie ? `at ${w.bookie}` : 'at any book';
+  const r = w.rule;
+  if (r.kind === 'price') return `price ${r.direction === 'above' ? '≥' : '≤'} ${formatOdds(r.target)} ${at}`;
+  if (r.kind === 'value') return `edge ≥ ${r.edgePct} % ${at}`;
+  const mins = Math.round(r.windowMs / 60_000);
+  return `moves ≥ ${r.movePct} % in ${mins} min${r.steamBooks ? `, steam on ${r.steamBooks} books` : ''}`;
+}
+
+/** How fresh a watch is: its cards' oldest read, as "read 40 s ago", or "not read yet". */
+export function freshnessText(oldestReadAt: number | null, now: number): string {
+  if (oldestReadAt === null) return 'not read yet';
+  const s = Math.max(0, Math.round((now - oldestReadAt) / 1000));
+  if (s < 120) return `read ${s} s ago`;
+  return `read ${Math.round(s / 60)} min ago`;
+}
+
+/** /watch list: one line per watch with its id (for remove), its rule and how fresh its cards are. */
+export function watchListView(watches: readonly { watch: Watch; freshness: string }[], note?: string): MessageView {
+  const lines = watches.map(
+    ({ watch: w, freshness }) =>
+      `\`${w.watchId}\` ${w.scope === 'server' ? '(server) ' : ''}${w.selectionLabel ?? w.market} · ${w.eventName}: ${ruleText(w)} · ${freshness}`,
+  );
+  return {
+    embeds: [
+      {
+        title: watches.length === 0 ? 'No watches' : `Watches (${watches.length})`,
+        description: clip(
+          [lines.length === 0 ? 'Make one with /watch price, /watch value or /watch moves.' : lines.join('\n'), note]
+            .filter(Boolean)
+            .join('\n\n'),
+          LIMITS.embedDescription,
+        ),
+        color: COLOUR.info,
+      },
+    ],
+    components: [],
+  };
+}

@@ -1,0 +1,88 @@
+// Controls that make a watch alert happen on purpose (tests, the playground): a price moved at one book, or a
+// steam move across several, landing at the next scrape so the card and a price check agree from then on.
+import type { Route } from '../core/http.js';
+import { ApiError, ok } from '../core/reply.js';
+import { BOOKIES, type Bookie, isBookie } from '../world/books.js';
+import { findSelection } from '../world/card-view.js';
+import { iso } from '../world/dates.js';
+import type { SimWorld } from '../world/index.js';
+import { optionalNumber, requireInRange, requireString } from './validate.js';
+
+interface Target {
+  epk: string;
+  market: string;
+  selection: string;
+}
+
+/** The event, market and selection slug a body names, checked to exist on the book's card. */
+function targetAt(world: SimWorld, body: Record<string, unknown>, bookie: Bookie): Target {
+  const epk = requireString(body, 'epk');
+  const market = requireString(body, 'market');
+  const selection = requireString(body, 'selection');
+  const ev = world.findEvent(epk);
+  if (!ev) throw new ApiError(404, { detail: `Unknown event '${epk}': send an event_id from GET /odds/v1/events` });
+  if (!findSelection(world.card(ev, bookie), market, selection)) {
+    throw new ApiError(404, {
+      detail: `${bookie} lists no selection '${selection}' in market '${market}' of '${epk}': send a slug from its card`,
+      field: 'selection',
+    });
+  }
+  return { epk, market, selection };
+}
+
+function bookieOf(value: unknown, field: string): Bookie {
+  if (!isBookie(value)) {
+    throw new ApiError(400, { detail: `Field '${field}' must name a book (${BOOKIES.join(', ')})`, field });
+  }
+  return value;
+}
+
+export const watchControlRoutes: Route[] = [
+  {
+    // {bookie, epk, market, selection, price}: the selection's price at that book is `price` from the next scrape.
+    method: 'POST',
+    path: '/_sandbox/world/price',
+    auth: 'none',
+    handler: ({ sb, body }) => {
+      const bookie = bookieOf(body.bookie, 'bookie');
+      const target = targetAt(sb.world, body, bookie);
+      const price = requireInRange(body, 'price', { min: 1.01, max: 1001 });
+      const move = sb.world.scheduleMove({ ...target, bookie, factor: 1, price: Math.round(price * 100) / 100 });
+      return ok({ move: { bookie, ...target, price: move.price, scrape_at: iso(move.atMs) } });
+    },
+  },
+  {
+    // {epk, market, selection, factor, books?}: every book named (default all) moves the same way at the next
+    // scrape: a steam move. factor < 1 shortens the price (money came in), > 1 lengthens it.
+    method: 'POST',
+    path: '/_sandbox/world/steam',
+    auth: 'none',
+    handler: ({ sb, body }) => {
+      const factor = requireInRange(body, 'factor', { min: 0.2, max: 5 });
+      if (factor === 1)
+        throw new ApiError(400, { detail: "Field 'factor' must not be 1: a steam move moves", field: 'factor' });
+      const named = body.books === undefined ? [...BOOKIES] : body.books;
+      if (!Array.isArray(named) || named.length < 2) {
+        throw new ApiError(400, { detail: "Field 'books' must list at least two books", field: 'books' });
+      }
+      const books = [...new Set(named.map((b) => bookieOf(b, 'books')))];
+      const targets = books.map((bookie) => ({ bookie, ...targetAt(sb.world, body, bookie) }));
+      const spreadMs = Math.max(0, optionalNumber(body, 'spread_ms') ?? 0);
+      // Each later book moves spreadMs after the one before (still inside the steam window the watch uses).
+      const moves = targets.map((t, i) => {
+        const move = sb.world.scheduleMove({ ...t, factor });
+        move.atMs += i * spreadMs;
+        return move;
+      });
+      return ok({
+        steam: {
+          factor,
+          epk: targets[0]!.epk,
+          market: targets[0]!.market,
+          selection: targets[0]!.selection,
+          books: moves.map((m) => ({ bookie: m.bookie, at: iso(m.atMs) })),
+        },
+      });
+    },
+  },
+];

@@ -1,0 +1,218 @@
+// Watches end to end: /watch through the local Discord, the sandbox moving prices at its next scrape, the bot's
+// watch scheduler reading the cards, and the alerts it posts through the outbox (E2E_STORE=postgres: on PostgreSQL).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningBot } from '../../src/bot/index.js';
+import type { LocalMessage } from '../../src/local-discord/index.js';
+import { messageMatching, newTrail, press, waitForModal } from '../support/flows.js';
+import { type Desk, startDesk } from '../support/harness.js';
+import { findControl, responseMatching, textOf } from '../support/messages.js';
+import { until } from '../support/wait.js';
+import { alerts, cardReadSince, pickWatched, type Watched, watchCommand } from '../support/watch-flows.js';
+
+/** The sandbox's natural prices step every 5 minutes of its clock: advancing this far crosses one scrape. */
+const SCRAPE_MS = 5 * 60_000;
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+describe('watches and their alerts through the local Discord', () => {
+  let desk: Desk<RunningBot>;
+  const bot = () => desk.bot;
+
+  beforeAll(async () => {
+    desk = await startDesk<RunningBot>({
+      sandboxClock: true,
+      env: { WATCH_TICK_SECONDS: '0.2', WATCH_FALLBACK_SECONDS: '20' },
+    });
+  }, 60_000);
+  afterAll(() => desk?.close());
+
+  /** Everything the scheduler does after the clock moved: the books' cards read, judged, and the outbox sent. */
+  async function settled(w: Watched, books: readonly string[], since: number): Promise<void> {
+    for (const b of books) await cardReadSince(bot().store, w.epk, b, since);
+    await bot().context.watch.idle();
+    await bot().outbox.idle();
+  }
+
+  /** Moves the sandbox (and the bot's) clock past the next scrape; the new time. */
+  async function nextScrape(scrapeAt?: string): Promise<number> {
+    const now = Date.parse((await desk.control.state()).now);
+    return desk.advance(scrapeAt ? Date.parse(scrapeAt) - now + 1_000 : SCRAPE_MS);
+  }
+
+  function alertsAt(bookie: string, title: RegExp): LocalMessage[] {
+    return alerts(desk, title).filter((m) => m.embeds?.some((e) => e.fields?.some((f) => f.value === bookie)));
+  }
+
+  it('a price watch alerts once past the target, not again while there or inside the band, again after leaving it', async () => {
+    const w = pickWatched(desk, 0);
+    const user = desk.ld.users.bettor;
+    const start = w.prices.bookie_c!;
+    const target = round2(start * 1.25);
+    const reply = await watchCommand(desk, user, 'price', {
+      event: w.epk,
+      market: w.market,
+      selection: w.slug,
+      target,
+      bookie: 'bookie_c',
+    });
+    expect(reply).toMatch(/Watching .* price ≥ .* at bookie_c/);
+    await settled(w, ['bookie_c'], 0);
+    const priceAlerts = () => alertsAt('bookie_c', /^Price alert/);
+    expect(priceAlerts()).toHaveLength(0);
+
+    // The sandbox moves bookie_c past the target at its next scrape: one alert.
+    const past = round2(target + 0.2);
+    const move = await desk.control.movePrice({
+      bookie: 'bookie_c',
+      epk: w.epk,
+      market: w.market,
+      selection: w.slug,
+      price: past,
+    });
+    await settled(w, ['bookie_c'], await nextScrape(move.move.scrape_at));
+    await until('the price alert', () => (priceAlerts().length === 1 ? true : undefined));
+    const alert = textOf(priceAlerts()[0]);
+    expect(alert).toContain(`<@${user.id}>`);
+    expect(alert).toMatch(new RegExp(`→ ${past.toFixed(2)}`));
+    expect(alert).toMatch(/Fair price[\s\S]*edge [+-]\d+\.\d%/);
+    expect(alert).toMatch(/Starts/);
+    expect(findControl(priceAlerts()[0]!, /watch:bet/)).toBeDefined();
+
+    // Still past the target at the next scrape: no second alert.
+    await settled(w, ['bookie_c'], await nextScrape());
+    // Back under the target but inside the 2 % band, then past it again: the same episode, no alert.
+    const inBand = round2(target * 0.99);
+    const back = await desk.control.movePrice({
+      bookie: 'bookie_c',
+      epk: w.epk,
+      market: w.market,
+      selection: w.slug,
+      price: inBand,
+    });
+    await settled(w, ['bookie_c'], await nextScrape(back.move.scrape_at));
+    const again = await desk.control.movePrice({
+      bookie: 'bookie_c',
+      epk: w.epk,
+      market: w.market,
+      selection: w.slug,
+      price: past,
+    });
+    await settled(w, ['bookie_c'], await nextScrape(again.move.scrape_at));
+    expect(priceAlerts()).toHaveLength(1);
+
+    // Out past the band, then back past the target: a new episode, a second alert.
+    const out = await desk.control.movePrice({
+      bookie: 'bookie_c',
+      epk: w.epk,
+      market: w.market,
+      selection: w.slug,
+      price: round2(target * 0.9),
+    });
+    await settled(w, ['bookie_c'], await nextScrape(out.move.scrape_at));
+    expect(priceAlerts()).toHaveLength(1);
+    const returns = await desk.control.movePrice({
+      bookie: 'bookie_c',
+      epk: w.epk,
+      market: w.market,
+      selection: w.slug,
+      price: past,
+    });
+    await settled(w, ['bookie_c'], await nextScrape(returns.move.scrape_at));
+    await until('the second price alert', () => (priceAlerts().length === 2 ? true : undefined));
+    await settled(w, ['bookie_c'], await nextScrape());
+    expect(priceAlerts()).toHaveLength(2);
+
+    // /watch list names the watch and how fresh its card is.
+    const list = await watchCommand(desk, user, 'list', {});
+    expect(list).toMatch(new RegExp(`price ≥ ${target.toFixed(2)} at bookie_c · read \\d+ s ago`));
+    // Removed by its id, it is gone from the list.
+    const id = new RegExp(`\`([\\w-]+)\` [^\\n]*price ≥ ${target.toFixed(2)} at bookie_c`).exec(list)?.[1];
+    expect(id).toBeDefined();
+    expect(await watchCommand(desk, user, 'remove', { id: id! })).toMatch(/Removed/);
+    expect(await watchCommand(desk, user, 'list', {})).not.toContain(id!);
+  }, 120_000);
+
+  it('a steam move across three books gives one steam alert, not repeated for the same move', async () => {
+    const w = pickWatched(desk, 1);
+    const user = desk.ld.users.bettor;
+    const books = ['bookie_a', 'bookie_b', 'bookie_c'];
+    const reply = await watchCommand(desk, user, 'moves', {
+      event: w.epk,
+      market: w.market,
+      selection: w.slug,
+      move: 10,
+      minutes: 15,
+      steam_books: 3,
+    });
+    expect(reply).toMatch(/steam on 3 books/);
+    await settled(w, books, 0);
+    const steamAlerts = () =>
+      alerts(desk, /^Line move: steam, 3 books shortened/).filter((m) =>
+        m.embeds?.some((e) =>
+          books.every((b) => (e.fields ?? []).some((f) => f.value.includes(`${b} ${w.prices[b]!.toFixed(2)} →`))),
+        ),
+      );
+    const steam = await desk.control.steam({ epk: w.epk, market: w.market, selection: w.slug, factor: 0.78 });
+    await settled(w, books, await nextScrape(steam.steam.books[0]!.at));
+    await until('the steam alert', () => (steamAlerts().length === 1 ? true : undefined));
+    // The next scrape: the move is still inside the window, the same move; no second alert.
+    await settled(w, books, await nextScrape());
+    expect(steamAlerts()).toHaveLength(1);
+  }, 120_000);
+
+  it("the alert's Bet button opens a slip at the alerted price, and Confirm places exactly one bet", async () => {
+    const w = pickWatched(desk, 2);
+    const user = desk.ld.users.bettor;
+    const target = round2(w.prices.bookie_a! * 1.2);
+    await watchCommand(desk, user, 'price', {
+      event: w.epk,
+      market: w.market,
+      selection: w.slug,
+      target,
+      bookie: 'bookie_a',
+    });
+    await settled(w, ['bookie_a'], 0);
+    const price = round2(target + 0.1);
+    const move = await desk.control.movePrice({
+      bookie: 'bookie_a',
+      epk: w.epk,
+      market: w.market,
+      selection: w.slug,
+      price,
+    });
+    await settled(w, ['bookie_a'], await nextScrape(move.move.scrape_at));
+    const alert = await until('the price alert at bookie_a', () => alertsAt('bookie_a', /^Price alert/)[0]);
+    const betButton = findControl(alert, /watch:bet/)!;
+    expect(textOf(alert)).toContain(`Bet at bookie_a ${price.toFixed(2)}`);
+
+    // The same gate as /bet: a member without the bet role is refused before any stake form.
+    const viewer = await desk.ld.clickButton({
+      user: desk.ld.users.viewer,
+      message: alert.id,
+      customId: betButton.customId,
+    });
+    expect(await until('the refusal', () => textOf(viewer.responses().at(-1)) || undefined)).toMatch(
+      /needs the .* role/,
+    );
+
+    const before = (await desk.control.state()).bets.length;
+    const modal = waitForModal(desk, user.id);
+    await desk.ld.clickButton({ user, message: alert.id, customId: betButton.customId });
+    const opened = await modal;
+    const slipHandle = await desk.ld.submitModal({
+      user,
+      channelId: desk.ld.channelIds.bets,
+      customId: opened.customId,
+      fields: { [opened.stakeField]: '5' },
+    });
+    const slip = await responseMatching(slipHandle, /Bet slip/, 20_000);
+    expect(textOf(slip)).toContain('bookie_a');
+    expect(textOf(slip)).toContain(price.toFixed(2));
+    const trail = newTrail();
+    await press(desk, trail, user, slip, /^Confirm$/);
+    await messageMatching(desk, slip, /Bet placed/, 30_000);
+    const placed = (await desk.control.state()).bets.slice(before);
+    expect(placed).toHaveLength(1);
+    expect(placed[0]!.bet.stake).toBe(5);
+    expect(placed[0]!.bet.odds).toBe(price);
+  }, 120_000);
+});

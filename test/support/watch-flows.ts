@@ -1,0 +1,96 @@
+// What the watch suites share: a selection every book shows, /watch through the local Discord, and the alerts
+// the bot posted.
+import type { APIUser } from 'discord.js';
+import type { BotStore } from '../../src/bot/store/index.js';
+import type { LocalMessage } from '../../src/local-discord/index.js';
+import { isBettable } from '../../src/sandbox/world/card-view.js';
+import type { Desk } from './harness.js';
+import { textOf } from './messages.js';
+import { until } from './wait.js';
+
+export const BOOKS = ['bookie_a', 'bookie_b', 'bookie_c'] as const;
+
+/** A prematch event all three books list and bind, a named market, and a selection bettable on every card. */
+export interface Watched {
+  epk: string;
+  market: string;
+  slug: string;
+  /** Each book's card price now. */
+  prices: Record<string, number>;
+}
+
+export function pickWatched(desk: Pick<Desk, 'sandbox'>, skip = 0): Watched {
+  // Picked from the sandbox's world, not its API: the cards read here would spend the key's card budget the bot uses.
+  const world = desk.sandbox.sb.world;
+  const now = world.nowMs();
+  let skipped = 0;
+  for (const ev of world.allEvents()) {
+    // bookie_c takes no basketball bets in the sandbox; the event starts well after the tests move the clock, and
+    // inside the week the bot lists.
+    if (ev.isOutright || ev.sport === 'basketball') continue;
+    if (ev.startMs < now + 2 * 86_400_000 || ev.startMs > now + 6 * 86_400_000) continue;
+    if (!BOOKS.every((b) => world.link(ev, b).linked)) continue;
+    const rows = BOOKS.map((b) => world.card(ev, b).find((m) => m.market === 'head_to_head'));
+    const sel = rows[0]?.selections.find((s) =>
+      rows.every((r) => r?.selections.some((t) => t.slug === s.slug && isBettable(t))),
+    );
+    if (!sel) continue;
+    if (skipped++ < skip) continue;
+    const prices = Object.fromEntries(
+      BOOKS.map((b, i) => [
+        b,
+        world.cardPrice(b, ev.epk, 'head_to_head', rows[i]!.selections.find((t) => t.slug === sel.slug)!),
+      ]),
+    );
+    return { epk: ev.epk, market: 'head_to_head', slug: sel.slug, prices };
+  }
+  throw new Error('no prematch event with a head-to-head selection every book shows');
+}
+
+/** /watch <subcommand> as `user` in the bets channel; the ephemeral answer's text. */
+export async function watchCommand(
+  desk: Pick<Desk, 'ld'>,
+  user: APIUser,
+  subcommand: string,
+  options: Record<string, string | number | boolean>,
+): Promise<string> {
+  const handle = await desk.ld.sendCommand({
+    user,
+    channelId: desk.ld.channelIds.bets,
+    name: 'watch',
+    subcommand,
+    options,
+  });
+  const reply = await until(
+    `the answer to /watch ${subcommand}`,
+    () => {
+      const text = textOf(handle.responses().at(-1));
+      return text === '' ? undefined : text;
+    },
+    { timeoutMs: 20_000 },
+  );
+  return reply;
+}
+
+/** The alerts posted in a channel whose title matches. */
+export function alerts(desk: Pick<Desk, 'ld'>, title: RegExp, channelId?: string): LocalMessage[] {
+  return desk.ld
+    .messages(channelId ?? desk.ld.channelIds.bets)
+    .filter((m) => m.embeds?.some((e) => title.test(e.title ?? '')));
+}
+
+/** Waits until the bot's watch scheduler has read the card of `bookie` at or after `since` (bot clock). */
+export async function cardReadSince(store: BotStore, epk: string, bookie: string, since: number): Promise<void> {
+  await until(
+    `the watch scheduler to read ${bookie}'s card`,
+    async () => {
+      const rows = await store.query<{ read_at: number }>(
+        'SELECT read_at FROM watch_cards WHERE epk = ? AND bookie = ?',
+        epk,
+        bookie,
+      );
+      return Number(rows[0]?.read_at ?? 0) >= since ? true : undefined;
+    },
+    { timeoutMs: 30_000, everyMs: 50 },
+  );
+}

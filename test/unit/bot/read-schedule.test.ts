@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type BookCadence,
+  type CardWatchState,
+  cadenceOf,
+  planReads,
+  priorityCompare,
+  sawChange,
+  sawQuiet,
+} from '../../../src/bot/model/read-schedule.js';
+
+const MIN = 60_000;
+const opts = { fallbackMs: MIN, probeMs: 10_000, maxStaleMs: 30 * MIN };
+
+function card(over: Partial<CardWatchState>): CardWatchState {
+  return { epk: 'e', bookie: 'bookie_a', readAt: 0, changedAt: null, startsAt: null, watches: 1, edge: 0, ...over };
+}
+
+describe('a book re-scrape cadence learned from the changes seen', () => {
+  it('is the median gap between distinct re-scrapes; changes seen in one sweep are one re-scrape', () => {
+    let c: BookCadence | undefined;
+    for (const at of [0, 5_000, 5 * MIN, 10 * MIN + 2_000, 15 * MIN]) c = sawChange(c, at);
+    expect(c!.seen).toEqual([0, 5 * MIN, 10 * MIN + 2_000, 15 * MIN]);
+    expect(cadenceOf(c)).toBe(5 * MIN);
+    expect(cadenceOf(sawChange(undefined, 0))).toBeNull();
+  });
+});
+
+describe('which watched cards are read now', () => {
+  const cadence = new Map<string, BookCadence>([['bookie_a', { seen: [0, 5 * MIN, 10 * MIN], quietAt: null }]]);
+
+  it('reads nothing of a book before its next likely re-scrape, and counts what a round-robin would have read', () => {
+    const cards = [card({ readAt: 10 * MIN + 1_000 }), card({ epk: 'f', readAt: 10 * MIN + 1_000 })];
+    const plan = planReads(cards, cadence, 13 * MIN, opts);
+    expect(plan.reads).toEqual([]);
+    expect(plan.saved).toHaveLength(2);
+  });
+
+  it('probes one card per book at the likely re-scrape, then sweeps the rest once a change is seen', () => {
+    const cards = [card({ readAt: 10 * MIN + 1_000 }), card({ epk: 'f', readAt: 10 * MIN + 1_000 })];
+    const probe = planReads(cards, cadence, 15 * MIN, opts);
+    expect(probe.reads.map((r) => r.reason)).toEqual(['probe']);
+    const seen = new Map([['bookie_a', sawChange(cadence.get('bookie_a'), 15 * MIN + 500)]]);
+    const sweep = planReads(
+      [card({ readAt: 15 * MIN + 500 }), card({ epk: 'f', readAt: 10 * MIN + 1_000 })],
+      seen,
+      15 * MIN + 600,
+      opts,
+    );
+    expect(sweep.reads.map((r) => [r.card.epk, r.reason])).toEqual([['f', 'sweep']]);
+  });
+
+  it('after a probe finds nothing, the next waits probeMs', () => {
+    const quiet = new Map([['bookie_a', sawQuiet(cadence.get('bookie_a'), 15 * MIN)]]);
+    const cards = [card({ readAt: 15 * MIN })];
+    expect(planReads(cards, quiet, 15 * MIN + 5_000, opts).reads).toEqual([]);
+    expect(planReads(cards, quiet, 15 * MIN + 10_000, opts).reads.map((r) => r.reason)).toEqual(['probe']);
+  });
+
+  it('orders cards by events starting soon, then watches, then edge', () => {
+    const now = 0;
+    const later = card({ epk: 'later', startsAt: 3 * 86_400_000, watches: 9 });
+    const soon = card({ epk: 'soon', startsAt: 3_600_000 });
+    const sooner = card({ epk: 'sooner', startsAt: 600_000 });
+    const busy = card({ epk: 'busy', startsAt: 3 * 86_400_000, watches: 9, edge: 0.05 });
+    expect([later, soon, busy, sooner].sort(priorityCompare(now)).map((c) => c.epk)).toEqual([
+      'sooner',
+      'soon',
+      'busy',
+      'later',
+    ]);
+  });
+});
