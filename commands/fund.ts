@@ -69,12 +69,12 @@ export const data = new SlashCommandBuilder()
         o.setName('session').setDescription('A session of the account (add, remove)').setAutocomplete(true),
       )
       .addUserOption((o) =>
-        o.setName('opening_member').setDescription('Cash already in it is this member’s opening contribution (add)'),
+        o.setName('opening_member').setDescription("Cash already in it is this member's opening contribution (add)"),
       )
       .addNumberOption((o) =>
         o
           .setName('float')
-          .setDescription('Dollars in it that are not the fund’s, kept out of NAV (add)')
+          .setDescription("Dollars in it that are not the fund's, kept out of NAV (add)")
           .setMinValue(0)
           .setMaxValue(1_000_000),
       ),
@@ -99,8 +99,8 @@ export const data = new SlashCommandBuilder()
   .addSubcommand((s) =>
     s
       .setName('explain')
-      .setDescription('Accept a move the cash bridge cannot name as the fund’s (treasurer)')
-      .addStringOption((o) => o.setName('transaction').setDescription('The book’s transaction id').setRequired(true))
+      .setDescription("Accept a move the cash bridge cannot name as the fund's (treasurer)")
+      .addStringOption((o) => o.setName('transaction').setDescription("The book's transaction id").setRequired(true))
       .addStringOption((o) =>
         o.setName('reason').setDescription('What the money is, for the ledger').setRequired(true).setMaxLength(200),
       ),

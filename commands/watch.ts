@@ -49,7 +49,7 @@ const selectionOption = (s: SlashCommandSubcommandBuilder, required: boolean) =>
 
 const bookieOption = (s: SlashCommandSubcommandBuilder) =>
   s.addStringOption((o) =>
-    o.setName('bookie').setDescription('One book (leave out: any of the event’s books)').setAutocomplete(true),
+    o.setName('bookie').setDescription("One book (leave out: any of the event's books)").setAutocomplete(true),
   );
 
 export const data = new SlashCommandBuilder()
@@ -89,7 +89,7 @@ export const data = new SlashCommandBuilder()
       .setName('value')
       .setDescription('Alert when a book beats the fair price by your edge')
       .addBooleanOption((o) =>
-        o.setName('server').setDescription('The server’s watch, posted for everyone (Manage Server only)'),
+        o.setName('server').setDescription("The server's watch, posted for everyone (Manage Server only)"),
       );
   })
   .addSubcommand((s) => {
@@ -112,7 +112,7 @@ export const data = new SlashCommandBuilder()
           .setMaxValue(10),
       );
   })
-  .addSubcommand((s) => s.setName('list').setDescription('Your watches and the server’s, and how fresh each is'))
+  .addSubcommand((s) => s.setName('list').setDescription("Your watches and the server's, and how fresh each is"))
   .addSubcommand((s) =>
     s
       .setName('remove')
