@@ -1,15 +1,5 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import {
-  bookieChoices,
-  eventChoices,
-  marketChoices,
-  resolveEventOption,
-  resolveRefOption,
-  selectionChoices,
-  selectionRefAt,
-  sharedMarketChoices,
-  sharedSelectionChoices,
-} from '../src/bot/catalog/choices.js';
+import { resolveEventOption, resolveRefOption, selectionRefAt, slipOptionChoices } from '../src/bot/catalog/choices.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { respondChoices } from '../src/bot/discord/interact.js';
 import { postBestPriceSlip } from '../src/bot/handlers/best-price.js';
@@ -56,19 +46,12 @@ export const autocomplete: Command['autocomplete'] = async (interaction, ctx) =>
   const bookie = interaction.options.getString('bookie')?.trim() || null;
   const market = interaction.options.getString('market');
   const member = interaction.user.id;
-  let choices: Awaited<ReturnType<typeof eventChoices>>;
-  if (focused.name === 'event') choices = await eventChoices(ctx, focused.value);
-  else if (focused.name === 'bookie')
-    choices = await bookieChoices(ctx, eventOpt, focused.value, { forBetting: { member } });
-  else if (focused.name === 'market') {
-    choices = bookie
-      ? await marketChoices(ctx, eventOpt, bookie, focused.value, member)
-      : await sharedMarketChoices(ctx, eventOpt, focused.value, member);
-  } else {
-    choices = bookie
-      ? await selectionChoices(ctx, eventOpt, bookie, market, focused.value, member)
-      : await sharedSelectionChoices(ctx, eventOpt, market, focused.value, member);
-  }
+  const choices = await slipOptionChoices(
+    ctx,
+    focused,
+    { event: eventOpt, bookie, market, member },
+    { forBetting: { member } },
+  );
   await respondChoices(interaction, choices);
 };
 

@@ -8,15 +8,10 @@ import {
   type SlashCommandSubcommandBuilder,
 } from 'discord.js';
 import {
-  bookieChoices,
-  eventChoices,
   findMarket,
-  marketChoices,
   resolveEventOption,
   resolveRefOption,
-  selectionChoices,
-  sharedMarketChoices,
-  sharedSelectionChoices,
+  slipOptionChoices,
   warmCaches,
 } from '../src/bot/catalog/choices.js';
 import type { BotContext } from '../src/bot/context.js';
@@ -266,18 +261,7 @@ export const autocomplete: Command['autocomplete'] = async (interaction, ctx) =>
   const bookie = interaction.options.getString('bookie')?.trim() || null;
   const market = interaction.options.getString('market');
   const member = interaction.user.id;
-  let choices: Awaited<ReturnType<typeof eventChoices>>;
-  if (focused.name === 'event') choices = await eventChoices(ctx, focused.value);
-  else if (focused.name === 'bookie') choices = await bookieChoices(ctx, eventOpt, focused.value);
-  else if (focused.name === 'market') {
-    choices = bookie
-      ? await marketChoices(ctx, eventOpt, bookie, focused.value, member)
-      : await sharedMarketChoices(ctx, eventOpt, focused.value, member);
-  } else {
-    choices = bookie
-      ? await selectionChoices(ctx, eventOpt, bookie, market, focused.value, member)
-      : await sharedSelectionChoices(ctx, eventOpt, market, focused.value, member);
-  }
+  const choices = await slipOptionChoices(ctx, focused, { event: eventOpt, bookie, market, member });
   await respondChoices(interaction, choices);
 };
 

@@ -397,3 +397,25 @@ export async function selectionRefAt(
   const sel = market ? bettable(market).find((s) => selectionMatches(s, q.selection)) : undefined;
   return sel?.market_ref ?? q.selection;
 }
+
+/**
+ * The choices of a command whose options are event, bookie, market and selection, as /bet's: with a book chosen,
+ * its own card (values are market_refs); without, the markets and selections every book shares (slugs).
+ */
+export async function slipOptionChoices(
+  ctx: BotContext,
+  focused: { name: string; value: string },
+  o: { event: string | null; bookie: string | null; market: string | null; member: string },
+  bookieOpts: { forBetting?: { member: string } } = {},
+): Promise<Choice[]> {
+  if (focused.name === 'event') return eventChoices(ctx, focused.value);
+  if (focused.name === 'bookie') return bookieChoices(ctx, o.event, focused.value, bookieOpts);
+  if (focused.name === 'market') {
+    return o.bookie
+      ? marketChoices(ctx, o.event, o.bookie, focused.value, o.member)
+      : sharedMarketChoices(ctx, o.event, focused.value, o.member);
+  }
+  return o.bookie
+    ? selectionChoices(ctx, o.event, o.bookie, o.market, focused.value, o.member)
+    : sharedSelectionChoices(ctx, o.event, o.market, focused.value, o.member);
+}
