@@ -124,24 +124,42 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
     throw err;
   }
 
+  /**
+   * Takes the lease row `name` for `owner` until `until` when it is free: expired, already this owner's, or held
+   * by a process of this machine that no longer runs (killed, crashed). A SQLite file is one machine's, so its
+   * processes can be asked (decision 1790). One conditional UPDATE decides, so two askers cannot both win.
+   */
+  const claimRow = async (name: string, owner: string, until: number): Promise<boolean> => {
+    const t = now();
+    const claim = async (gone: string) =>
+      (
+        await query(
+          `INSERT INTO leases (name, owner, lease_until) VALUES (?, ?, ?)
+           ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
+           WHERE leases.lease_until <= ? OR leases.owner = excluded.owner OR leases.owner = ? RETURNING owner`,
+          name,
+          owner,
+          until,
+          t,
+          gone,
+        )
+      ).length === 1;
+    if (await claim('')) return true;
+    const [held] = await query<{ owner: string; lease_until: number }>(
+      'SELECT owner, lease_until FROM leases WHERE name = ?',
+      name,
+    );
+    return !!held && Number(held.lease_until) > t && isGoneLocalOwner(held.owner) && claim(held.owner);
+  };
+
   // Key locks are lease rows, so another process on the same file waits too; in-process waiters queue first.
+  // A lock left by a process that died holding it is free at once (the same test as the leader lease's).
   const inProcess = keyedQueue();
-  const lockOwner = randomUUID();
+  const lockOwner = localOwner();
   const withLock = <T>(key: string, fn: () => Promise<T>): Promise<T> =>
     inProcess(key, async () => {
       const name = `lock:${key}`;
-      for (let wait = 2; ; wait = Math.min(wait * 2, 50)) {
-        const t = now();
-        const got = await query(
-          `INSERT INTO leases (name, owner, lease_until) VALUES (?, ?, ?)
-           ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
-           WHERE leases.lease_until <= ? RETURNING owner`,
-          name,
-          lockOwner,
-          t + KEY_LOCK_TTL_MS,
-          t,
-        );
-        if (got.length === 1) break;
+      for (let wait = 2; !(await claimRow(name, lockOwner, now() + KEY_LOCK_TTL_MS)); wait = Math.min(wait * 2, 50)) {
         await new Promise((r) => setTimeout(r, wait));
       }
       try {
@@ -205,25 +223,7 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
         const owner = localOwner();
         return {
           async tryAcquire() {
-            const t = now();
-            // A holder that was a process on this machine and no longer runs (killed, crashed) frees its lease
-            // at once: a SQLite file is one machine's, so its processes can be asked (decision 1790).
-            const [held] = await query<{ owner: string; lease_until: number }>(
-              'SELECT owner, lease_until FROM leases WHERE name = ?',
-              `leader:${name}`,
-            );
-            const gone = held && Number(held.lease_until) > t && isGoneLocalOwner(held.owner) ? held.owner : '';
-            const rows = await query(
-              `INSERT INTO leases (name, owner, lease_until) VALUES (?, ?, ?)
-               ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
-               WHERE leases.lease_until <= ? OR leases.owner = excluded.owner OR leases.owner = ? RETURNING owner`,
-              `leader:${name}`,
-              owner,
-              t + LEASE_TTL_MS,
-              t,
-              gone,
-            );
-            return rows.length === 1;
+            return claimRow(`leader:${name}`, owner, now() + LEASE_TTL_MS);
           },
           async holds() {
             const rows = await query(

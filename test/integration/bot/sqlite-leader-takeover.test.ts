@@ -1,4 +1,4 @@
-// A leader lease on SQLite held by a process that was killed: the next process takes it at once instead of
+// A leader lease (or a key lock) on SQLite held by a process that was killed: the next process takes it at once instead of
 // waiting out the lease (decision 1790); a holder that still runs, or runs elsewhere, keeps it.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -37,16 +37,16 @@ describe('whether a SQLite lease owner is a process of this machine that is gone
   });
 });
 
-/** A process holding the 'settlement' leader lease of the store at `url`. */
-async function leadingHolder(url: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, HOLDER, url, 'settlement'], {
+/** A process holding the 'settlement' leader lease of the store at `url` (or, with `what` "lock:<key>", a key lock). */
+async function leadingHolder(url: string, what = 'settlement'): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, HOLDER, url, what], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
   child.stdout?.on('data', (c: Buffer) => {
     out += c.toString('utf8');
   });
-  await until('the holder to lead', () => out.includes('leader'), { timeoutMs: 20_000 });
+  await until('the holder to lead', () => /leader|locked/.test(out), { timeoutMs: 20_000 });
   return child;
 }
 
@@ -102,5 +102,40 @@ describe('a SQLite leader lease whose holder was killed -9', () => {
     await new Promise((r) => setTimeout(r, 1_500));
     await run.stop();
     expect(elected).toBe(false);
+  });
+});
+
+describe('a SQLite key lock whose holder was killed -9 while holding it', () => {
+  let url: string;
+  let cleanup: () => void;
+  let holder: ChildProcess | undefined;
+  let store: BotStore | undefined;
+  beforeEach(async () => {
+    ({ url, cleanup } = await freshStoreUrl('sqlite', { migrated: true }));
+  });
+  afterEach(async () => {
+    holder?.kill('SIGKILL');
+    await store?.close();
+    cleanup();
+  });
+
+  it('is taken by the next process at once, not when its 30 s run out', async () => {
+    holder = await leadingHolder(url, 'lock:fund-beat:g1');
+    holder.kill('SIGKILL');
+    await once(holder, 'exit');
+    store = await openStore(url);
+    const killedAt = Date.now();
+    const lockedAt = await store.withLock('fund-beat:g1', async () => Date.now());
+    expect(lockedAt - killedAt).toBeLessThan(5_000);
+  });
+
+  it('waits for a holder that still runs', async () => {
+    holder = await leadingHolder(url, 'lock:fund-beat:g1');
+    store = await openStore(url);
+    const got = await Promise.race([
+      store.withLock('fund-beat:g1', async () => 'locked'),
+      new Promise((r) => setTimeout(() => r('waiting'), 1_500)),
+    ]);
+    expect(got).toBe('waiting');
   });
 });
