@@ -21,6 +21,11 @@ const E2E_ON_POSTGRES = [
   'test/chaos/watch-crash.test.ts',
 ];
 
+// Unit files share one module graph per worker (`isolate: false`, decision 1880): a unit file must leave no global
+// state behind. These two change process-wide state (undici's global dispatcher, the command loader's module
+// cache), so they run isolated with the rest.
+const UNIT_ISOLATED = ['test/unit/bot/discord-rest.test.ts', 'test/unit/bot/loader.test.ts'];
+
 export default defineConfig({
   test: {
     // forks pool: the native sqlite3 addon is not thread-safe to share.
@@ -38,8 +43,16 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/browser/**', 'test/image/**', 'node_modules/**'],
+          exclude: ['test/browser/**', 'test/image/**', 'test/unit/**', 'node_modules/**'],
         },
+      },
+      {
+        extends: true,
+        test: { name: 'main-isolated-units', include: UNIT_ISOLATED },
+      },
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: UNIT_ISOLATED, isolate: false },
       },
       {
         extends: true,
