@@ -1,11 +1,10 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import { CARD_PATIENCE_MS, cardOf, cardQueuedMessage, saveCardRef } from '../src/bot/betting/card-ref.js';
 import { bookieChoices, eventChoices, marketChoices, resolveEventOption } from '../src/bot/catalog/choices.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { acksSent } from '../src/bot/discord/intake.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { ownerOf } from '../src/bot/discord/refs.js';
-import { cardView } from '../src/bot/views/card.js';
+import { openCard } from '../src/bot/handlers/card-show.js';
 import { Tier } from '../src/gateway/index.js';
 
 export const data = new SlashCommandBuilder()
@@ -54,18 +53,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     ...(market && !market.startsWith('#') ? { market } : {}),
   };
   // Over the card limit the read queues in the client library; the member is told how long, once.
-  const told: Promise<unknown>[] = [];
-  const card = await cardOf(ctx, cardRef, {
-    maxQueueMs: CARD_PATIENCE_MS,
-    onQueued: ({ estimatedWaitMs }) => {
-      const edit = interaction.editReply({ content: cardQueuedMessage(estimatedWaitMs, ctx.gateway.marketsLimiter) });
-      edit.catch(() => undefined);
-      told.push(edit);
-    },
-  });
-  await Promise.all(told);
-  const ref = await saveCardRef(ctx, cardRef, ownerOf(interaction));
-  const view = cardView({ card, eventName: cardRef.eventName, ref, page: 0, startTime: cardRef.startTime });
+  const view = await openCard(ctx, cardRef, ownerOf(interaction), (content) => interaction.editReply({ content }));
   await interaction.editReply({ content: '', embeds: view.embeds, components: view.components });
 };
 

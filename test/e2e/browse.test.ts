@@ -36,6 +36,52 @@ describe('browsing events and cards end to end', () => {
     expect(text).toContain(first.home ?? first.name);
   }, 30_000);
 
+  it('/events opens an event: picking it, then a book, shows that book\u2019s market card of that event', async () => {
+    const day = sel.epk.split('/').at(-1)!;
+    const handle = await desk.ld.sendCommand({
+      user: desk.ld.users.viewer,
+      channelId: desk.ld.channelIds.bets,
+      name: 'events',
+      options: { league: 'nba', date: day },
+    });
+    let page = await until('the listing with its picker', () =>
+      handle.responses().find((m) => findControl(m, /ev:pick/)),
+    );
+    // The event may be on a later page of the day: page on until the picker offers it by name.
+    for (let turn = 0; !findControl(page, /ev:pick/)?.options?.some((o) => o.label === sel.name); turn++) {
+      const next = findControl(page, /Next/);
+      expect(next !== undefined && turn < 20, 'the event is offered by name on some page').toBe(true);
+      const shown = textOf(page);
+      await desk.ld.clickButton({ user: desk.ld.users.viewer, message: page.id, customId: next!.customId });
+      page = await until('the next page', () => {
+        const m = desk.ld.message(page.id);
+        return m && textOf(m) !== shown ? m : undefined;
+      });
+    }
+    const picker = findControl(page, /ev:pick/)!;
+    const pick = await desk.ld.selectMenu({
+      user: desk.ld.users.viewer,
+      message: page.id,
+      customId: picker.customId,
+      values: [picker.options!.find((o) => o.label === sel.name)!.value],
+    });
+    const books = await until('the books menu', () => pick.responses().find((m) => findControl(m, /ev:book/)));
+    const bookMenu = findControl(books, /ev:book/)!;
+    expect(bookMenu.options!.map((o) => o.value)).toContain(sel.bookie);
+    const open = await desk.ld.selectMenu({
+      user: desk.ld.users.viewer,
+      message: books.id,
+      customId: bookMenu.customId,
+      values: [sel.bookie],
+    });
+    expect((await open.acknowledged).ms).toBeLessThan(ACK_DEADLINE_MS);
+    const card = await until('the card in place of the menu', () => {
+      const m = desk.ld.message(books.id);
+      return m && findControl(m, /card:open/) ? m : undefined;
+    });
+    expect(textOf(card)).toContain(`${sel.name} — ${sel.bookie}`);
+  }, 45_000);
+
   it('/events refuses an impossible date with what to type instead', async () => {
     const handle = await desk.ld.sendCommand({
       user: desk.ld.users.viewer,

@@ -4,7 +4,7 @@ import { buttonRoute, type ComponentRoute, modalRoute, selectRoute } from '../di
 import { fundApprove, fundReject } from '../fund/handlers.js';
 import { cardOpen, cardPage, cardPick, marketSelections } from './card.js';
 import { COMPARE_COMPONENTS } from './compare.js';
-import { eventsPage } from './events.js';
+import { eventBook, eventPick, eventsPage } from './events.js';
 import { PROMO_COMPONENTS } from './promos.js';
 import { proposalApprove, proposalReject } from './proposal.js';
 import { RACING_COMPONENTS } from './racing.js';
@@ -15,6 +15,8 @@ import { WATCH_COMPONENTS } from './watch.js';
 /** Component handlers by `<scope>:<action>` of the v1 custom id, each with the kind of interaction it takes. */
 export const COMPONENTS: Record<string, ComponentRoute> = {
   'ev:page': buttonRoute(eventsPage),
+  'ev:pick': selectRoute(eventPick),
+  'ev:book': selectRoute(eventBook),
   'card:page': buttonRoute(cardPage),
   'card:open': selectRoute(cardOpen),
   'card:sels': buttonRoute(marketSelections),

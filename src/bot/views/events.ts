@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { APIEmbedField } from 'discord.js';
 import type { Event } from '../../gateway/index.js';
 import { encodeCustomId } from '../discord/custom-id.js';
@@ -5,7 +6,7 @@ import { COLOUR } from '../model/colours.js';
 import { leagueName } from '../model/leagues.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { plural } from '../model/plural.js';
-import { pager } from './components.js';
+import { pager, row, select } from './components.js';
 
 export const EVENTS_PAGE_SIZE = 10;
 
@@ -37,6 +38,19 @@ export function eventsPageId(ref: string, page: number): string {
   return encodeCustomId('ev', 'page', ref, page);
 }
 
+/** The event picker under a listing: its id carries the listing's ref. */
+export function eventPickId(ref: string): string {
+  return encodeCustomId('ev', 'pick', ref);
+}
+
+/**
+ * A picked event's option value: its place in the listing and a tag of its id, so a listing that changed since
+ * it was shown is noticed instead of opening another event.
+ */
+export function eventPickValue(index: number, eventId: string): string {
+  return `${index}:${createHash('sha256').update(eventId).digest('hex').slice(0, 12)}`;
+}
+
 /** One page of a league's events for a day, with Prev/Next buttons that re-read the cached listing. */
 export function eventsView(input: EventsViewInput): MessageView {
   const pages = Math.max(1, Math.ceil(input.events.length / EVENTS_PAGE_SIZE));
@@ -60,6 +74,23 @@ export function eventsView(input: EventsViewInput): MessageView {
         footer: { text: `Page ${page + 1} of ${pages} · /markets to see a book's card` },
       },
     ],
-    components: pager((p) => eventsPageId(input.ref, p), page, pages),
+    components: [
+      ...eventPicker(input.events, page, input.ref),
+      ...pager((p) => eventsPageId(input.ref, p), page, pages),
+    ],
   });
+}
+
+/** A menu of this page's events that have a card (a book lists them): picking one opens its books' cards. */
+function eventPicker(events: Event[], page: number, ref: string) {
+  const options = events
+    .map((e, index) => ({ e, index }))
+    .slice(page * EVENTS_PAGE_SIZE, (page + 1) * EVENTS_PAGE_SIZE)
+    .filter(({ e }) => (e.books?.length ?? 0) > 0)
+    .map(({ e, index }) => ({
+      label: e.name || e.event_id,
+      value: eventPickValue(index, e.event_id),
+      description: `${e.start_time.slice(11, 16)} UTC · ${plural(e.books?.length ?? 0, 'book')}`,
+    }));
+  return options.length === 0 ? [] : [row(select(eventPickId(ref), 'Open an event: its markets at a book', options))];
 }
