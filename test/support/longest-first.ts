@@ -17,6 +17,9 @@ const BUILD_FILES = [/^test\/integration\/build\//, /^test\/integration\/client\
 export default class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const { cache, config } = this.ctx;
+    // `--sequence.shuffle [--sequence.seed N]`: the files in a seeded random order, to prove no file depends on
+    // what ran before it in its worker (decision 1880).
+    if (config.sequence.shuffle) return seededShuffle(files, config.sequence.seed ?? 1);
     const estimate = (spec: TestSpecification): number => {
       const path = relative(config.root, spec.moduleId);
       const key = `${spec.project.name}:${path}`;
@@ -51,4 +54,22 @@ function spaceOut<T>(ordered: T[], heavy: (item: T) => boolean): T[] {
     } else out.push(item);
   }
   return [...out, ...waiting];
+}
+
+/** Fisher–Yates with a small seeded generator (mulberry32): the same seed, the same order. */
+function seededShuffle<T>(items: T[], seed: number): T[] {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
 }
