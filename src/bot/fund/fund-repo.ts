@@ -978,6 +978,18 @@ export class FundRepo {
     return r ? toAttempt(r) : undefined;
   }
 
+  /**
+   * Records an attempt's job (its correlation id) when only its tagged result webhook named it (the 202 was lost):
+   * evidence, written at once whatever the attempt's state; its state moves later, through its table.
+   */
+  async recordCorrelation(attemptId: string, correlationId: string): Promise<void> {
+    await this.store.query(
+      'UPDATE fund_withdrawals SET correlation_id = ? WHERE attempt_id = ? AND correlation_id IS NULL',
+      correlationId,
+      attemptId,
+    );
+  }
+
   /** The attempt whose job has this correlation id. */
   async withdrawalByCorrelation(correlationId: string): Promise<WithdrawalAttempt | undefined> {
     const [r] = await this.store.query('SELECT * FROM fund_withdrawals WHERE correlation_id = ?', correlationId);

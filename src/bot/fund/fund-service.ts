@@ -711,10 +711,14 @@ export class FundService {
     const found = tagged
       ? await this.repo.withdrawal(tagged)
       : await this.repo.withdrawalByCorrelation(body.correlation_id);
-    if (!found || !WITHDRAWAL_FOLLOWED.includes(found.state)) return;
+    if (!found) return;
+    // The evidence at once, without waiting for the beat: whichever process follows the attempt next reads its job.
+    if (tagged && !found.correlationId) await this.repo.recordCorrelation(found.attemptId, body.correlation_id);
+    const open = (s: WithdrawalAttempt['state']) => WITHDRAWAL_FOLLOWED.includes(s) || s === 'unresolved';
+    if (!open(found.state)) return;
     await this.#beat(found.guildKey, async () => {
       const a = await this.repo.withdrawal(found.attemptId);
-      if (!a || !WITHDRAWAL_FOLLOWED.includes(a.state)) return;
+      if (!a || !open(a.state)) return;
       await this.#applyJob(a, body.correlation_id, jobEntryOf(body));
     });
   }
@@ -728,7 +732,7 @@ export class FundService {
     const now = this.#d.now();
     if (!entry || entry.status === 'pending') return false;
     if (a.correlationId && a.correlationId !== correlationId) return false;
-    if (!a.correlationId) {
+    if (!a.correlationId || (entry.status === 'completed' && a.state !== 'submitted')) {
       // The 202 was lost, but the job's own delivery names this attempt: it is its job.
       const moved = await this.repo.moveWithdrawal(a.attemptId, 'markSubmitted', { correlationId }, now);
       if (!moved) return false;
