@@ -418,7 +418,8 @@ async function startWebhookReceiver(
     once: new OnceRepo(store),
     check: async (body) => shapeProblem((await jobs.get(body.correlation_id))?.kind, body),
     quarantine: (body, raw, reason) => quarantineDelivery(store, { body, raw, reason, now: now() }),
-    onDelivery: (body: WebhookDelivery) => tracker.fromWebhook(body),
+    onDelivery: (body: WebhookDelivery, meta) =>
+      tracker.fromWebhook(body).then(() => s.context.fund.fromWebhook(body, meta?.query)),
     logger,
     now,
     ...(config.ops?.metrics ? { metrics: { text: () => METRICS.registry.text(), ...(token ? { token } : {}) } } : {}),

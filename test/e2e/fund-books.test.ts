@@ -1,6 +1,7 @@
 import type { APIUser } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FundService } from '../../src/bot/fund/fund-service.js';
+import { reconcileDay } from '../../src/bot/ledger/daily-reconciliation.js';
 import { GatewayClient, type Transaction } from '../../src/gateway/index.js';
 import type { RunningBot } from '../support/bot-entry.js';
 import {
@@ -32,6 +33,8 @@ describe('the fund values only its own accounts, each once, and pays each cash-o
   let ann: APIUser;
   let bob: APIUser;
   let admin: APIUser;
+  /** bookie_a's cash as it joined the fund: a float the fund does not own. */
+  let float = 0;
 
   beforeAll(async () => {
     desk = await startDesk<FundBot>({
@@ -254,7 +257,7 @@ describe('the fund values only its own accounts, each once, and pays each cash-o
   it('6: counts a settlement the book made and the desk has not read once, in the cash', async () => {
     // bookie_a's cash joins as a float the fund does not own (only bookie_a takes market_ref bets here).
     await desk.advance(31_000);
-    const float = await cashOf(ids.a);
+    float = await cashOf(ids.a);
     await fund(admin, 'accounts', { action: 'add', session: ids.a, float: float / 100 }, /Added bookie_a\/alpha_a/);
     const sel = await placeBet('bookie_a', 20);
     expect(await strike()).toMatch(/Struck/);
@@ -302,29 +305,131 @@ describe('the fund values only its own accounts, each once, and pays each cash-o
     expect(await strike()).toMatch(/Struck/);
   }, 90_000);
 
-  it('8–10: checks every ask on the server, counts a member once a strike, cancels with a reason, strikes a fixed point', async () => {
-    const before = await withdrawalsOf(ids.c);
+  /** Every withdrawal the sandbox lists on the fund's three accounts. */
+  const fundWithdrawals = async () => [
+    ...(await withdrawalsOf(ids.c)),
+    ...(await withdrawalsOf(ids.b)),
+    ...(await withdrawalsOf(ids.a)),
+  ];
+  /** The sandbox's cash of the fund's accounts, less bookie_a's float (what the fund owns). */
+  const fundCash = async () => (await cashOf(ids.c)) + (await cashOf(ids.b)) + (await cashOf(ids.a)) - float;
+  const fundRow = async () =>
+    (await q<{ units: number; fees_accrued_cents: number }>('SELECT units, fees_accrued_cents FROM funds'))[0];
+
+  it('8: counts a member once a strike: a second ask before it is refused, so splitting cannot pass under the tier', async () => {
+    const before = await fundWithdrawals();
+    const asked = await fund(bob, 'cashout', { amount: 50 }, /asks to cash out \$50\.00/);
+    expect(asked).not.toContain('Approved by');
+    await fund(bob, 'cashout', { amount: 50 }, /already have a cash-out waiting/);
+    await fund(bob, 'cashout', { amount: 20 }, /already have a cash-out waiting/);
+    expect(await strike()).toMatch(/Struck/);
+    await until(
+      "Bob's cash-out withdrawn",
+      async () =>
+        (await q("SELECT 1 AS x FROM fund_cashouts WHERE member_id = ? AND state = 'withdrawn'", bob.id)).length >= 2,
+      { timeoutMs: 60_000 },
+    );
+    // The sandbox lists exactly one more withdrawal, of the one ask's $50.
+    const after = await fundWithdrawals();
+    const added = after.filter((t) => !before.some((b) => b.id === t.id));
+    expect(added.map((t) => cents(t.stake))).toEqual([5_000]);
+  }, 90_000);
+
+  it('9: checks every ask and setting on the server: nothing out of range reaches the books or the sandbox', async () => {
+    const withdrawals = await fundWithdrawals();
+    const cash = { c: await cashOf(ids.c), b: await cashOf(ids.b), a: await cashOf(ids.a) };
+    const rows = async () => ({
+      contributions: (await q('SELECT contribution_id FROM fund_contributions')).length,
+      cashouts: (await q('SELECT cashout_id FROM fund_cashouts')).length,
+    });
+    const counted = await rows();
     await fund(bob, 'cashout', { units: -5 }, /Units are a positive number/);
     await fund(bob, 'cashout', { amount: 99_999 }, /You hold [\d.]+ units, worth \$[\d,.]+ at the last strike/);
     await fund(bob, 'cashout', { amount: 0.01 }, /smallest cash-out is \$10\.00/);
     await fund(admin, 'contribute', { member: bob.id, amount: 999_999_999.99, session: ids.c }, /between \$0\.01 and/);
     await command(admin, 'settings', 'fund', { cashout_tier: -5 }, /cashout_tier must be from 0 to 1,000,000/);
-    const asked = await fund(bob, 'cashout', { amount: 50 }, /asks to cash out \$50\.00/);
+    expect(await strike()).toMatch(/Struck/);
+    expect(await rows()).toEqual(counted);
+    expect(await fundWithdrawals()).toEqual(withdrawals);
+    expect({ c: await cashOf(ids.c), b: await cashOf(ids.b), a: await cashOf(ids.a) }).toEqual(cash);
+  });
+
+  it('10: cancels an ask with a reason, and a strike with nothing changed is a fixed point, the fee off and on', async () => {
+    const asked = await fund(bob, 'cashout', { amount: 10 }, /asks to cash out \$10\.00/);
     expect(asked).not.toContain('<@null>');
-    expect(asked).not.toContain('Approved by');
-    // A second ask before the strike is refused: splitting cannot pass under the tier.
-    await fund(bob, 'cashout', { amount: 50 }, /already have a cash-out waiting/);
     const [open] = await q<{ cashout_id: string }>("SELECT cashout_id FROM fund_cashouts WHERE state = 'pending'");
-    await fund(admin, 'cancel', { id: open!.cashout_id, reason: 'asked twice by mistake' }, /Cancelled/);
+    await fund(admin, 'cancel', { id: open!.cashout_id, reason: 'asked by mistake' }, /Cancelled/);
     const [entry] = await q<{ data: string }>(
       "SELECT data FROM ledger WHERE kind = 'fund_cancel' AND ref = ?",
       open!.cashout_id,
     );
-    expect(JSON.parse(String(entry?.data)).reason).toBe('asked twice by mistake');
+    expect(JSON.parse(String(entry?.data)).reason).toBe('asked by mistake');
+    const withdrawals = await fundWithdrawals();
+    // Fee off: NAV is the fund's cash at the sandbox, and stays so.
     const fixed = await lastStrike();
     expect(await strike()).toMatch(/Struck/);
     expect(await lastStrike()).toEqual(fixed);
-    expect(await withdrawalsOf(ids.c)).toEqual(before);
+    expect(fixed?.nav_after_cents).toBe(await fundCash());
+    // Fee on: a gain (money a treasurer accepts as the fund's) and a contribution dealt at the same strike.
+    await command(admin, 'settings', 'fund', { fee_percent: 20 }, /Saved/);
+    const { deposit_id } = await desk.control.deposit(ids.c, 37.37);
+    expect(await strike()).toMatch(/Not struck: unexplained money/);
+    await fund(
+      admin,
+      'explain',
+      { transaction: deposit_id, reason: 'a gift to the fund' },
+      /deposit|Accepted|explained/i,
+    );
+    await desk.control.deposit(ids.b, 11.11);
+    await fund(admin, 'contribute', { member: ann.id, amount: 11.11, session: ids.b }, /Recorded/);
+    expect(await strike()).toMatch(/Struck/);
+    const accrued = (await fundRow())?.fees_accrued_cents ?? 0;
+    expect(Number(accrued)).toBeGreaterThan(0);
+    const feeOn = await lastStrike();
+    // NAV plus the fee accrued is the fund's cash at the sandbox.
+    expect(Number(feeOn?.nav_after_cents) + Number(accrued)).toBe(await fundCash());
+    for (let i = 0; i < 2; i++) {
+      expect(await strike()).toMatch(/Struck/);
+      expect(await lastStrike()).toEqual(feeOn);
+      expect((await fundRow())?.fees_accrued_cents).toBe(accrued);
+    }
+    expect(await fundWithdrawals()).toEqual(withdrawals);
     expect(await q("SELECT 1 AS x FROM fund_cashouts WHERE state IN ('pending', 'redeemed')")).toEqual([]);
-  });
+  }, 90_000);
+
+  it("the daily reconciliation finds the fund's entries agreeing with its rows, and names a row changed behind them", async () => {
+    const day = new Date(Date.parse((await desk.control.state()).now)).toISOString().slice(0, 10);
+    const reconcile = async () =>
+      (
+        await reconcileDay({
+          store: desk.bot.store,
+          gateway: gw,
+          callbackUrl: undefined,
+          guildKey: desk.ld.guildId,
+          day,
+          timezone: 'UTC',
+          now: Date.parse((await desk.control.state()).now),
+        })
+      ).mismatches.filter((m) => m.kind === 'fund_entries' || m.kind === 'fund_units');
+    expect(await reconcile()).toEqual([]);
+    const [done] = await q<{ attempt_id: string; gateway_withdrawal_id: string }>(
+      "SELECT attempt_id, gateway_withdrawal_id FROM fund_withdrawals WHERE state = 'completed' LIMIT 1",
+    );
+    await q(
+      'UPDATE fund_withdrawals SET gateway_withdrawal_id = ? WHERE attempt_id = ?',
+      'wd-forged',
+      done!.attempt_id,
+    );
+    try {
+      expect((await reconcile()).map((m) => m.detail)).toEqual([
+        `withdrawal attempt ${done!.attempt_id}: its row names withdrawal wd-forged, its completing entry ${done!.gateway_withdrawal_id}`,
+      ]);
+    } finally {
+      await q(
+        'UPDATE fund_withdrawals SET gateway_withdrawal_id = ? WHERE attempt_id = ?',
+        done!.gateway_withdrawal_id,
+        done!.attempt_id,
+      );
+    }
+  }, 60_000);
 });

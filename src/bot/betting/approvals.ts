@@ -207,7 +207,7 @@ export class Approvals {
 
   /** The last approval: one caller moves the proposal on and places through the normal Confirm. */
   async #place(p: Proposal, slip: SlipPayload, member: Member): Promise<ApproveResult> {
-    const placing = await this.d.proposals.move(p.proposalId, ['open'], 'placing', this.d.now(), { round: p.round });
+    const placing = await this.d.proposals.move(p.proposalId, 'startPlacing', this.d.now(), { round: p.round });
     if (!placing) return { kind: 'approved', left: 0 };
     // The receipt says who approved: the slip carries them into the bet's record.
     const approvedBy = (await this.d.proposals.approvals(p.proposalId, p.round)).map((a) => a.approverId);
@@ -223,7 +223,7 @@ export class Approvals {
       );
     } catch (err) {
       // Nothing was claimed (Confirm throws only before its claim): the proposal stays approved and open.
-      await this.d.proposals.move(p.proposalId, ['placing'], 'open', this.d.now());
+      await this.d.proposals.move(p.proposalId, 'backToOpen', this.d.now());
       const why =
         err instanceof UserFacingError ? err.message.split(' Nothing was placed')[0] : 'The placement failed.';
       throw new UserFacingError(
@@ -231,7 +231,7 @@ export class Approvals {
       );
     }
     if (result.kind === 'recorded' || result.kind === 'handled') {
-      await this.d.proposals.move(p.proposalId, ['placing'], 'placed', this.d.now());
+      await this.d.proposals.move(p.proposalId, 'markPlaced', this.d.now());
       return { kind: 'placed' };
     }
     const message =
@@ -240,7 +240,7 @@ export class Approvals {
         : result.kind === 'expired'
           ? 'The slip expired before the last approval.'
           : 'The bet could not be placed.';
-    const closed = await this.d.proposals.move(p.proposalId, ['placing'], 'closed', this.d.now(), { note: message });
+    const closed = await this.d.proposals.move(p.proposalId, 'close', this.d.now(), { note: message });
     if (closed) {
       await this.#record(closed, 'release', member.id, { reason: message });
       await this.#final(closed, slip, 'Bet not placed', message);
@@ -257,7 +257,7 @@ export class Approvals {
     if (member.id !== p.proposerId && !mayApprove(member, policy.approverRoleId)) {
       return { kind: 'not_approver', roleId: policy.approverRoleId };
     }
-    const moved = await this.d.proposals.move(p.proposalId, ['open'], 'rejected', this.d.now());
+    const moved = await this.d.proposals.move(p.proposalId, 'reject', this.d.now());
     if (!moved) return { kind: 'closed', state: (await this.d.proposals.get(proposalId))?.state ?? p.state };
     const slip = await this.d.slips.get<SlipPayload>(p.slipId);
     await this.d.slips.close(p.slipId);
@@ -306,12 +306,12 @@ export class Approvals {
       const slip = await this.d.slips.get<SlipPayload>(p.slipId);
       await this.d.slips.close(p.slipId);
       if (await this.d.records.bySlip(p.slipId)) {
-        await this.d.proposals.move(p.proposalId, ['placing'], 'placed', now);
+        await this.d.proposals.move(p.proposalId, 'markPlaced', now);
         continue;
       }
       const message =
         'The placement was interrupted before the bet was sent. Nothing was placed and the hold is released.';
-      const closed = await this.d.proposals.move(p.proposalId, ['placing'], 'closed', now, { note: message });
+      const closed = await this.d.proposals.move(p.proposalId, 'close', now, { note: message });
       if (!closed) continue;
       this.d.logger.warn('released a proposal left placing', { proposalId: p.proposalId });
       await this.#record(closed, 'release', null, { reason: message });
@@ -328,7 +328,7 @@ export class Approvals {
   }
 
   async #expire(p: Proposal): Promise<void> {
-    const moved = await this.d.proposals.move(p.proposalId, ['open'], 'expired', this.d.now());
+    const moved = await this.d.proposals.move(p.proposalId, 'expire', this.d.now());
     if (moved) await this.#afterExpiry(moved);
   }
 

@@ -8,6 +8,7 @@ import {
   shares,
   strike,
 } from '../model/fund.js';
+import type { FundRowsAndEntries } from '../model/fund-checks.js';
 import {
   accountName,
   type Cashout,
@@ -32,7 +33,7 @@ import {
   type WithdrawalMove,
   type WithdrawalState,
 } from '../model/fund-states.js';
-import { appendInTx, type LedgerInput } from '../repos/ledger.js';
+import { appendInTx, Ledger, type LedgerInput } from '../repos/ledger.js';
 import type { BotStore } from '../store/index.js';
 
 /**
@@ -977,6 +978,24 @@ export class FundRepo {
     return r ? toAttempt(r) : undefined;
   }
 
+  /**
+   * Records an attempt's job (its correlation id) when only its tagged result webhook named it (the 202 was lost):
+   * evidence, written at once whatever the attempt's state; its state moves later, through its table.
+   */
+  async recordCorrelation(attemptId: string, correlationId: string): Promise<void> {
+    await this.store.query(
+      'UPDATE fund_withdrawals SET correlation_id = ? WHERE attempt_id = ? AND correlation_id IS NULL',
+      correlationId,
+      attemptId,
+    );
+  }
+
+  /** The attempt whose job has this correlation id. */
+  async withdrawalByCorrelation(correlationId: string): Promise<WithdrawalAttempt | undefined> {
+    const [r] = await this.store.query('SELECT * FROM fund_withdrawals WHERE correlation_id = ?', correlationId);
+    return r ? toAttempt(r) : undefined;
+  }
+
   /** Attempts waiting for a treasurer (the evidence could not say whose a withdrawal was). */
   async unresolvedWithdrawals(guildKey: string): Promise<WithdrawalAttempt[]> {
     const rows = await this.store.query(
@@ -1106,6 +1125,56 @@ export class FundRepo {
   /** Every gateway withdrawal id an attempt owns, in any fund (a withdrawal pays one cash-out only). */
   async ownedWithdrawalIds(): Promise<Set<string>> {
     return this.matchedWithdrawalIds();
+  }
+
+  /** The fund's rows and every ledger entry about them, for the daily reconciliation's check (fundEntryMismatches). */
+  async rowsAndEntries(guildKey: string): Promise<FundRowsAndEntries> {
+    const contributions = await this.store.query<{ contribution_id: string; state: string; units: number | null }>(
+      'SELECT contribution_id, state, units FROM fund_contributions WHERE guild_key = ?',
+      guildKey,
+    );
+    const cashouts = await this.store.query<{
+      cashout_id: string;
+      units: number | null;
+      strike_id: string | null;
+      ask: string;
+    }>('SELECT cashout_id, units, strike_id, ask FROM fund_cashouts WHERE guild_key = ?', guildKey);
+    const attempts = await this.store.query<{
+      attempt_id: string;
+      state: string;
+      amount_cents: number;
+      gateway_withdrawal_id: string | null;
+    }>(
+      'SELECT attempt_id, state, amount_cents, gateway_withdrawal_id FROM fund_withdrawals WHERE guild_key = ?',
+      guildKey,
+    );
+    const refs = [
+      ...contributions.map((c) => c.contribution_id),
+      ...cashouts.map((c) => c.cashout_id),
+      ...attempts.map((a) => a.attempt_id),
+    ];
+    const entries = (await new Ledger(this.store).forRefs(refs)).filter((e) => e.guildKey === guildKey);
+    return {
+      outstanding: (await this.fund(guildKey))?.units ?? 0,
+      contributions: contributions.map((c) => ({
+        id: c.contribution_id,
+        state: c.state,
+        units: c.units === null ? null : n(c.units),
+      })),
+      cashouts: cashouts.map((c) => ({
+        id: c.cashout_id,
+        units: c.units === null ? null : n(c.units),
+        struck: c.strike_id !== null,
+        fee: (JSON.parse(String(c.ask)) as CashoutAsk).kind === 'fee',
+      })),
+      attempts: attempts.map((a) => ({
+        id: a.attempt_id,
+        state: a.state,
+        amountCents: n(a.amount_cents),
+        gatewayWithdrawalId: a.gateway_withdrawal_id,
+      })),
+      entries: entries.map((e) => ({ kind: e.kind, ref: e.ref, amountCents: e.amountCents, data: e.data })),
+    };
   }
 
   /** Units issued, redeemed, held by members and outstanding (the daily reconciliation checks they agree). */

@@ -24,8 +24,11 @@ import {
   planWithdrawal,
   type WithdrawSource,
 } from '../model/fund-plan.js';
+import { WITHDRAWAL_FOLLOWED } from '../model/fund-states.js';
 import { type GuildSettings, getSettings } from '../repos/guild-settings.js';
 import type { Outbox } from '../results/outbox.js';
+import { finalStatusOf, type WebhookDelivery } from '../results/receiver.js';
+import { storedDelivery } from '../results/stored-deliveries.js';
 import { readTransactionsSince } from '../results/transactions.js';
 import type { BotStore } from '../store/index.js';
 import { type FundStatement, membersView, strikeView } from '../views/fund.js';
@@ -670,7 +673,8 @@ export class FundService {
       const handle = await this.#d.gateway.withdrawals.create({
         session_id: plan.from.sessionId,
         amount: plan.cents / 100,
-        ...(this.#d.callbackUrl ? { callback_url: this.#d.callbackUrl } : {}),
+        // Tagged with the attempt: its result webhook ties the job to it even if the 202 is lost (decision 1902).
+        ...(this.#d.callbackUrl ? { callback_url: attemptCallback(this.#d.callbackUrl, attempt.attemptId) } : {}),
       });
       correlationId = handle.correlationId;
     } catch (err) {
@@ -696,34 +700,85 @@ export class FundService {
    * the gateway with no job to ask: after the safe window, a history with no withdrawal that no attempt owns says
    * it was never made; otherwise only a treasurer can say whose that withdrawal is, and it waits, unresolved.
    */
+  /**
+   * A withdrawal job's result webhook (the receiver hands every verified delivery here): the attempt its callback was
+   * tagged with, or whose correlation id it carries, is moved by it at once (under the fund's beat). A tagged delivery
+   * for an attempt whose 202 was lost (a kill -9, a slow answer cut off) gives it its correlation id: evidence, never
+   * an amount. Polling stays the fallback (#followUp reads the stored delivery first, then asks the job).
+   */
+  async fromWebhook(body: WebhookDelivery, query?: URLSearchParams): Promise<void> {
+    const tagged = query?.get(ATTEMPT_TAG) ?? undefined;
+    const found = tagged
+      ? await this.repo.withdrawal(tagged)
+      : await this.repo.withdrawalByCorrelation(body.correlation_id);
+    if (!found) return;
+    // The evidence at once, without waiting for the beat: whichever process follows the attempt next reads its job.
+    if (tagged && !found.correlationId) await this.repo.recordCorrelation(found.attemptId, body.correlation_id);
+    const open = (s: WithdrawalAttempt['state']) => WITHDRAWAL_FOLLOWED.includes(s) || s === 'unresolved';
+    if (!open(found.state)) return;
+    await this.#beat(found.guildKey, async () => {
+      const a = await this.repo.withdrawal(found.attemptId);
+      if (!a || !open(a.state)) return;
+      await this.#applyJob(a, body.correlation_id, jobEntryOf(body));
+    });
+  }
+
+  /** A job's entry (poll or webhook) applied to its attempt; false when it says nothing final yet. */
+  async #applyJob(
+    a: WithdrawalAttempt,
+    correlationId: string,
+    entry: { status: string; result?: unknown } | undefined,
+  ): Promise<boolean> {
+    const now = this.#d.now();
+    if (!entry || entry.status === 'pending') return false;
+    if (a.correlationId && a.correlationId !== correlationId) return false;
+    if (!a.correlationId || (entry.status === 'completed' && a.state !== 'submitted')) {
+      // The 202 was lost, but the job's own delivery names this attempt: it is its job.
+      const moved = await this.repo.moveWithdrawal(a.attemptId, 'markSubmitted', { correlationId }, now);
+      if (!moved) return false;
+      a = moved;
+    }
+    if (entry.status !== 'completed') return false;
+    const r = (entry.result ?? {}) as {
+      success?: boolean;
+      status?: string;
+      withdrawal_id?: string | null;
+      message?: string;
+    };
+    const set = {
+      bookmakerStatus: r.status ?? (r.success ? 'completed' : 'failed'),
+      ...(r.withdrawal_id ? { gatewayWithdrawalId: r.withdrawal_id } : {}),
+      ...(r.message ? { note: r.message } : {}),
+    };
+    if (r.success && r.status === 'pending' && r.withdrawal_id) {
+      // The bookmaker holds it: followed by its own id in the account's history.
+      if (a.state === 'submitted') await this.repo.moveWithdrawal(a.attemptId, 'markHeld', set, now);
+      else await this.repo.moveWithdrawal(a.attemptId, 'markSubmitted', set, now);
+    } else if (r.success && r.status !== 'failed' && r.status !== 'pending') {
+      await this.repo.moveWithdrawal(a.attemptId, 'markCompleted', set, now);
+    } else {
+      await this.repo.moveWithdrawal(a.attemptId, 'markFailed', set, now);
+    }
+    return true;
+  }
+
+  /** The job's result as its webhook delivered it (stored by the receiver), if it came. */
+  async #delivered(correlationId: string) {
+    const body = await storedDelivery(this.#d.store, correlationId, this.#d.logger, this.#d.now()).catch(
+      () => undefined,
+    );
+    return body ? jobEntryOf(body) : undefined;
+  }
+
   async #followUp(a: WithdrawalAttempt): Promise<void> {
     const now = this.#d.now();
     if (a.correlationId && !a.gatewayWithdrawalId) {
-      const [entry] = await this.#d.gateway.jobs.status([a.correlationId]).catch(() => []);
+      // The webhook first (the same result tracking as bets), the poll as the fallback.
+      const entry =
+        (await this.#delivered(a.correlationId)) ??
+        (await this.#d.gateway.jobs.status([a.correlationId]).catch(() => []))[0];
       if (entry?.status === 'pending') return;
-      if (entry?.status === 'completed') {
-        const r = (entry.result ?? {}) as {
-          success?: boolean;
-          status?: string;
-          withdrawal_id?: string | null;
-          message?: string;
-        };
-        const set = {
-          bookmakerStatus: r.status ?? (r.success ? 'completed' : 'failed'),
-          ...(r.withdrawal_id ? { gatewayWithdrawalId: r.withdrawal_id } : {}),
-          ...(r.message ? { note: r.message } : {}),
-        };
-        if (r.success && r.status === 'pending' && r.withdrawal_id) {
-          // The bookmaker holds it: followed by its own id in the account's history.
-          if (a.state === 'submitted') await this.repo.moveWithdrawal(a.attemptId, 'markHeld', set, now);
-          else await this.repo.moveWithdrawal(a.attemptId, 'markSubmitted', set, now);
-        } else if (r.success && r.status !== 'failed' && r.status !== 'pending') {
-          await this.repo.moveWithdrawal(a.attemptId, 'markCompleted', set, now);
-        } else if (!r.success || r.status === 'failed') {
-          await this.repo.moveWithdrawal(a.attemptId, 'markFailed', set, now);
-        }
-        return;
-      }
+      if (await this.#applyJob(a, a.correlationId, entry)) return;
       // timeout, unknown or no answer: transient; the job is asked again until its correlation id lapses.
       if (a.state === 'submitted') await this.repo.moveWithdrawal(a.attemptId, 'markUnknown', {}, now);
       if (now - a.createdAt < CORRELATION_LIFETIME_MS) return;
@@ -908,6 +963,23 @@ export async function matchAccountDeposits(
   const matches = matchDeposits(waiting, deposits, used);
   for (const m of matches) await repo.markDepositMatched(m.contributionId, m.depositId);
   return matches;
+}
+
+/** The query parameter a withdrawal's callback_url carries: the attempt it was sent for. */
+const ATTEMPT_TAG = 'fund_attempt';
+
+/** The callback URL of one withdrawal attempt (the desk's own, tagged with the attempt's id). */
+export function attemptCallback(callbackUrl: string, attemptId: string): string {
+  const url = new URL(callbackUrl);
+  url.searchParams.set(ATTEMPT_TAG, attemptId);
+  return url.toString();
+}
+
+/** A webhook delivery as a job's entry: its final status and, completed, its result. */
+function jobEntryOf(body: WebhookDelivery): { status: string; result?: unknown } | undefined {
+  const status = finalStatusOf(body);
+  if (status === undefined) return undefined;
+  return status === 'completed' ? { status, result: body.result } : { status };
 }
 
 /** The bookmaker's state of a withdrawal transaction: its own field where given, else from the status. */

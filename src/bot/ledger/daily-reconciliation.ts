@@ -6,6 +6,7 @@ import type { GatewayPort } from '../gateway-port.js';
 import { BET_ENTRY_KINDS, type BetState, checkBetEntries } from '../model/bet-states.js';
 import { COLOUR } from '../model/colours.js';
 import { dayIn, dayStart } from '../model/dates.js';
+import { fundEntryMismatches } from '../model/fund-checks.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { formatMoney } from '../model/odds.js';
 import { getSettings } from '../repos/guild-settings.js';
@@ -28,7 +29,14 @@ export interface ReconMismatch {
    * unknown_bet, missed_settlement: the gateway against the ledger. missing_entry, extra_entry: a bet record's
    * ledger entries against its state (a move without its entry, an entry without its move).
    */
-  kind: 'unknown_bet' | 'missed_settlement' | 'balance' | 'missing_entry' | 'extra_entry' | 'fund_units';
+  kind:
+    | 'unknown_bet'
+    | 'missed_settlement'
+    | 'balance'
+    | 'missing_entry'
+    | 'extra_entry'
+    | 'fund_units'
+    | 'fund_entries';
   sessionId: string;
   /** The bet named (the gateway's bet id, or the placement id for a ledger entry mismatch), or '' for a balance mismatch. */
   betId: string;
@@ -185,6 +193,11 @@ export async function reconcileDay(input: {
         detail: `units issued ${u.issued} − redeemed ${u.redeemed} = ${u.issued - u.redeemed}, members hold ${u.held}, the fund reads ${u.outstanding} outstanding (in millionths of a unit)`,
       });
     }
+    // The fund's ledger entries against its rows: units issued − cancelled = outstanding, each contribution's and
+    // cash-out's entry, each withdrawal attempt's entries retracing its moves (decision 1903).
+    for (const detail of fundEntryMismatches(await fundRepo.rowsAndEntries(input.guildKey))) {
+      report.mismatches.push({ kind: 'fund_entries', sessionId: '', betId: '', detail });
+    }
   }
   return report;
 }
@@ -338,6 +351,7 @@ export function reconciliationView(r: ReconReport): MessageView {
 function mismatchLabel(m: ReconMismatch): string {
   if (m.kind === 'balance') return '**Balance**';
   if (m.kind === 'fund_units') return "**The fund's units**";
+  if (m.kind === 'fund_entries') return "**The fund's entries against its rows**";
   if (m.kind === 'missing_entry') return `**Missing ledger entry** · bet ${m.betId}`;
   if (m.kind === 'extra_entry') return `**Extra ledger entry** · bet ${m.betId}`;
   return `**${m.betId}**`;

@@ -75,8 +75,11 @@ export const CASHOUT_MOVES = {
 /** Every move of a withdrawal attempt. */
 export const WITHDRAWAL_MOVES = {
   begin: { from: [], to: 'sending', ledger: 'fund_withdrawal' },
-  /** The 202 is stored with its correlation id. */
-  markSubmitted: { from: ['sending', 'unknown'], to: 'submitted', ledger: 'fund_withdrawal' },
+  /**
+   * The 202 is stored with its correlation id; or the job's own result (a webhook tagged with the attempt) names it
+   * after the 202 was lost, even once the attempt waits unresolved: its own evidence supersedes the guess.
+   */
+  markSubmitted: { from: ['sending', 'unknown', 'unresolved'], to: 'submitted', ledger: 'fund_withdrawal' },
   /** The bookmaker holds it pending: the job answered with its withdrawal_id; followed by that id. */
   markHeld: { from: ['submitted'], to: 'submitted', ledger: 'fund_withdrawal' },
   /** Refused before anything could be sent (a 4xx, a refused connection). */

@@ -228,10 +228,14 @@ export function strike(input: {
     feeCents,
     crystallisedCents: crystallise ? feeCents : 0,
     accruedAfterCents: crystallise ? 0 : feeCents,
-    highWaterPrice:
+    highWaterPrice: keepAccrual(
       crystallise && book.units > 0 && book.navCents > 0
         ? Math.max(input.fee.highWaterPrice, priceOf(book, 0))
         : input.fee.highWaterPrice,
+      { navCents: book.navCents, units: book.units },
+      crystallise ? 0 : feeCents,
+      input.fee.rateBps,
+    ),
     navCents: book.navCents,
     unitsBefore: book.units,
     price: priceOf(book, input.openingPriceCents),
@@ -258,20 +262,29 @@ export function strike(input: {
   const outUnits = redeemed.reduce((a, d) => a + d.units, 0);
   const navAfterCents = afterIn.navCents - outCents;
   const unitsAfter = afterIn.units - outUnits;
-  const leaving = book.units > 0 ? num(floorDiv(big(feeCents) * big(outUnits), big(book.units))) : 0;
+  // Units that were out before the strike leave first: only they paid the fee through the price (units issued at
+  // this strike were bought after it), so the leavers' share never exceeds the fee.
+  const oldOut = Math.min(outUnits, book.units);
+  const leaving = book.units > 0 ? num(floorDiv(big(feeCents) * big(oldOut), big(book.units))) : 0;
   const crystallisedCents = crystallise ? feeCents : leaving;
   return {
     ...base,
     crystallisedCents,
     accruedAfterCents: feeCents - crystallisedCents,
-    highWaterPrice: markAfter({
-      mark: input.fee.highWaterPrice,
-      unitsBefore: book.units,
-      inCents,
-      outUnits,
-      after: { navCents: navAfterCents, units: unitsAfter },
-      crystallise,
-    }),
+    highWaterPrice: keepAccrual(
+      markAfter({
+        mark: input.fee.highWaterPrice,
+        unitsBefore: book.units,
+        inCents,
+        inUnits,
+        oldOut,
+        after: { navCents: navAfterCents, units: unitsAfter },
+        crystallise,
+      }),
+      { navCents: navAfterCents, units: unitsAfter },
+      feeCents - crystallisedCents,
+      input.fee.rateBps,
+    ),
     issued,
     redeemed,
     navAfterCents,
@@ -289,20 +302,46 @@ function markAfter(m: {
   mark: number;
   unitsBefore: number;
   inCents: number;
-  outUnits: number;
+  inUnits: number;
+  /** Of the units redeemed, those out before the strike (the rest were issued at it). */
+  oldOut: number;
   after: Book;
   crystallise: boolean;
 }): number {
   if (m.after.units <= 0) return 0;
   const priceAfter = priceOf(m.after, 0);
   if (m.mark === 0 || m.unitsBefore === 0) return priceAfter;
-  const averaged = num(
-    ceilDiv(
-      big(m.mark) * big(m.unitsBefore - m.outUnits) + big(m.inCents) * big(UNIT_SCALE) * big(PRICE_SCALE),
-      big(m.after.units),
-    ),
-  );
+  // The money that came in keeps the share of it its units still out hold.
+  const newKept = m.after.units - (m.unitsBefore - m.oldOut);
+  const inValue =
+    m.inUnits > 0 ? floorDiv(big(m.inCents) * big(UNIT_SCALE) * big(PRICE_SCALE) * big(newKept), big(m.inUnits)) : 0n;
+  const averaged = num(ceilDiv(big(m.mark) * big(m.unitsBefore - m.oldOut) + inValue, big(m.after.units)));
   return m.crystallise ? Math.max(averaged, priceAfter) : averaged;
+}
+
+/**
+ * The mark nudged, if need be, so the next strike with nothing changed works out the same accrual (decision 1900):
+ * the fee is worked out afresh from NAV before it (the book after this strike plus what stays accrued) and the
+ * mark, and the averaged mark's rounding could otherwise move it by a cent or two, and NAV and the price with it.
+ * Of the marks that give exactly the accrual kept, the one nearest the averaged mark (the highest when it must
+ * come down: the least fee later). An unset mark, no units or no fee: left as it is.
+ */
+function keepAccrual(mark: number, after: Book, accruedCents: number, rateBps: number): number {
+  if (mark === 0 || after.units <= 0 || rateBps <= 0) return mark;
+  const scale = big(UNIT_SCALE) * big(PRICE_SCALE);
+  const gross = big(after.navCents) + big(accruedCents);
+  const rate = big(rateBps);
+  // The gains (cents) whose fee, rounded down, is exactly the accrual: [least, most].
+  const least = accruedCents > 0 ? ceilDiv(big(accruedCents) * 10_000n, rate) : undefined;
+  const most = floorDiv((big(accruedCents) + 1n) * 10_000n - 1n, rate);
+  // feeAt's mark value is ceil(mark × units / scale); gain = gross − that value.
+  const hi = least === undefined ? undefined : floorDiv((gross - least) * scale, big(after.units));
+  const lo = floorDiv((gross - most - 1n) * scale, big(after.units)) + 1n;
+  let out = big(mark);
+  if (out < lo) out = lo;
+  if (hi !== undefined && out > hi) out = hi;
+  if (out <= 0n || (hi !== undefined && lo > hi)) return mark;
+  return num(out);
 }
 
 export interface Share {

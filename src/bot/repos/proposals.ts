@@ -1,3 +1,4 @@
+import { PROPOSAL_MOVES, type ProposalMove, type ProposalState } from '../model/proposal-states.js';
 import type { BotStore } from '../store/index.js';
 import {
   type CapName,
@@ -8,11 +9,7 @@ import {
   type ExposureScope,
 } from './bet-records.js';
 
-/**
- * A slip above the approval tier. `open` holds its stake against every cap until it is approved (then
- * `placing`, then `placed` or `closed` by the normal Confirm path), rejected, or expired.
- */
-export type ProposalState = 'open' | 'placing' | 'placed' | 'closed' | 'rejected' | 'expired';
+export type { ProposalState } from '../model/proposal-states.js';
 
 export interface Proposal {
   proposalId: string;
@@ -143,7 +140,7 @@ export class ProposalRepo {
       `INSERT INTO proposals (proposal_id, slip_id, guild_key, guild_id, channel_id, message_id, user_id, session_id,
          bookie, epk, market_key, market_ref, day, stake_cents, shown_odds, needed, round, state, remind_at,
          expires_at, created_at, updated_at)
-       SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'open', ?, ?, ?, ?
+       SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?
        WHERE ${conditions.length ? conditions.join(' AND ') : '1 = 1'}
        ON CONFLICT (slip_id) DO NOTHING RETURNING *`,
       p.proposalId,
@@ -162,6 +159,7 @@ export class ProposalRepo {
       p.stakeCents,
       p.shownOdds,
       p.needed,
+      PROPOSAL_MOVES.propose.to,
       p.remindAt,
       p.expiresAt,
       p.createdAt,
@@ -243,22 +241,23 @@ export class ProposalRepo {
     return rows[0] ? toProposal(rows[0]) : undefined;
   }
 
-  /** Moves a proposal between states; the row only for the caller that moved it. */
+  /** Moves a proposal by a named move of its table; the row only for the caller that moved it. */
   async move(
     proposalId: string,
-    from: readonly ProposalState[],
-    to: ProposalState,
+    move: ProposalMove,
     now: number,
     extra: { round?: number; note?: string } = {},
   ): Promise<Proposal | undefined> {
+    const { from, to } = PROPOSAL_MOVES[move];
     const rows = await this.store.query<Row>(
       `UPDATE proposals SET state = ?, updated_at = ?${extra.note === undefined ? '' : ', note = ?'}
-       WHERE proposal_id = ? AND state IN (${from.map((s) => `'${s}'`).join(', ')})${extra.round === undefined ? '' : ' AND round = ?'}
+       WHERE proposal_id = ? AND state IN (${from.map(() => '?').join(', ')})${extra.round === undefined ? '' : ' AND round = ?'}
        RETURNING *`,
       to,
       now,
       ...(extra.note === undefined ? [] : [extra.note]),
       proposalId,
+      ...from,
       ...(extra.round === undefined ? [] : [extra.round]),
     );
     return rows[0] ? toProposal(rows[0]) : undefined;
@@ -283,7 +282,7 @@ export class ProposalRepo {
     );
     const out: Proposal[] = [];
     for (const { proposal_id } of due) {
-      const moved = await this.move(proposal_id, ['open'], 'expired', now);
+      const moved = await this.move(proposal_id, 'expire', now);
       if (moved) out.push(moved);
     }
     return out;

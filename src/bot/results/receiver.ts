@@ -26,7 +26,8 @@ export interface ReceiverOptions {
   /** Keeps a delivery that is not applied; true the first time this exact body is kept. */
   quarantine?: (body: WebhookDelivery, raw: string, reason: string) => Promise<boolean>;
   /** Runs after the 2xx is sent, off the request path. */
-  onDelivery: (body: WebhookDelivery) => Promise<void>;
+  /** `query`: the callback URL's query string as delivered (a caller may tag its callback_url, e.g. `fund_attempt`). */
+  onDelivery: (body: WebhookDelivery, meta?: { query: URLSearchParams }) => Promise<void>;
   logger: Logger;
   now?: () => number;
   /** Open connections at most; more are refused by the server (default 2,048). */
@@ -237,7 +238,8 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     send(res, 200, { ok: true, duplicate: !first });
     if (!first) return;
     setImmediate(() => {
-      opts.onDelivery(body).catch((err) => opts.logger.error('webhook handling failed', { err }));
+      const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
+      opts.onDelivery(body, { query }).catch((err) => opts.logger.error('webhook handling failed', { err }));
     });
   };
   const server: Server = createServer(

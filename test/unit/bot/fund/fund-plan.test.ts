@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { type DealIn, type DealOut, feeAt, navOf, priceOf, strike } from '../../../../src/bot/model/fund.js';
 import {
   type AccountRead,
   type BridgeTxn,
@@ -6,6 +7,7 @@ import {
   planStrike,
   planWithdrawal,
 } from '../../../../src/bot/model/fund-plan.js';
+import { createRng } from '../../../chaos/rng.js';
 
 const T0 = Date.UTC(2026, 10, 20, 12);
 const none: Named = { bets: new Map(), deposits: new Set(), withdrawals: new Set(), explained: new Set() };
@@ -129,5 +131,94 @@ describe('planWithdrawal: where the next part of a cash-out comes from', () => {
   });
   it('owes nothing for a redemption worth less than a cent', () => {
     expect(planWithdrawal(0, [a])).toEqual({ nothing: true });
+  });
+});
+
+describe('a strike with nothing changed is a fixed point, the performance fee on (issue 30, item 10)', () => {
+  /** The cash of one account as planStrike values it, then NAV and strike() as the repository runs them. */
+  function strikeOn(cashCents: number, book: Held, over: { ins?: DealIn[]; outs?: DealOut[] } = {}) {
+    const plan = planStrike({
+      accounts: [account({ balance: { balanceCents: cashCents, bonusCents: 0, retrievedAt: T0 + 60_000 } })],
+      named: none,
+    });
+    if (!plan.ok) throw new Error(plan.reason);
+    const r = strike({
+      nav: navOf({
+        sessions: plan.sessions,
+        openStakeCents: 0,
+        withdrawnUnpaidCents: 0,
+        owedRedemptionsCents: book.owed,
+        pendingContributionsCents: (over.ins ?? []).reduce((a, c) => a + c.cents, 0),
+      }),
+      units: book.units,
+      holdings: book.holdings,
+      contributions: over.ins ?? [],
+      cashouts: over.outs ?? [],
+      fee: { rateBps: book.rateBps, highWaterPrice: book.mark },
+      openingPriceCents: 100,
+    });
+    return {
+      r,
+      next: {
+        ...book,
+        units: r.unitsAfter,
+        holdings: r.holdings,
+        mark: r.highWaterPrice,
+        owed: book.owed + r.crystallisedCents + r.redeemed.reduce((a, d) => a + d.cents, 0),
+      },
+    };
+  }
+  interface Held {
+    units: number;
+    holdings: Map<string, number>;
+    mark: number;
+    owed: number;
+    rateBps: number;
+  }
+
+  it('keeps NAV, price and accrual unchanged over generated books, after dealing of every kind', () => {
+    const rng = createRng(30_10);
+    let checked = 0;
+    for (let round = 0; round < 400; round++) {
+      const rateBps = rng.pick([500, 1_000, 2_000, 2_500, 3_333]);
+      // Opening: Ann's money at $1.00, then the books gain, then dealing at a price above the mark.
+      let cash = rng.int(10_000, 5_000_000);
+      let s = strikeOn(
+        cash,
+        { units: 0, holdings: new Map(), mark: 0, owed: 0, rateBps },
+        {
+          ins: [{ id: 'c0', memberId: 'ann', cents: cash }],
+        },
+      );
+      cash += rng.int(1, 2_000_000);
+      const ins: DealIn[] = rng.int(0, 1) ? [{ id: 'c1', memberId: 'bob', cents: rng.int(1, 900_000) }] : [];
+      const outs: DealOut[] = rng.int(0, 1)
+        ? [{ id: 'o1', memberId: 'ann', ask: { kind: 'units', units: rng.int(1, s.next.units - 1) } }]
+        : [];
+      cash += ins.reduce((a, c) => a + c.cents, 0);
+      const dealing = strikeOn(cash, s.next, { ins, outs });
+      expect(dealing.r.feeCents).toBeGreaterThan(0);
+      s = dealing;
+      // Nothing changes: the cash is what it was (the redemptions are owed, still in the account), twice over.
+      for (let again = 0; again < 2; again++) {
+        const before = s.r;
+        const still = strikeOn(cash, s.next);
+        const where = `round ${round}, strike ${again + 1} after dealing`;
+        expect(still.r.navAfterCents, where).toBe(before.navAfterCents);
+        expect(still.r.price, where).toBe(priceOf({ navCents: before.navAfterCents, units: before.unitsAfter }, 100));
+        expect(still.r.accruedAfterCents, where).toBe(before.accruedAfterCents);
+        expect(still.r.highWaterPrice, where).toBe(before.highWaterPrice);
+        // Rounding still favours the fund: the accrual kept is never more than the fee's rate of the gain.
+        expect(still.r.feeCents, where).toBe(
+          feeAt(
+            { navCents: still.r.grossNavCents, units: still.r.unitsBefore },
+            { rateBps, highWaterPrice: still.r.highWaterPrice },
+          ),
+        );
+        checked++;
+        s = still;
+      }
+    }
+    expect(checked).toBe(800);
   });
 });

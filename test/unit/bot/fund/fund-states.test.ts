@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,9 +11,31 @@ import {
   WITHDRAWAL_MOVES,
   type WithdrawalState,
 } from '../../../../src/bot/model/fund-states.js';
+import { PROPOSAL_MOVES, type ProposalState } from '../../../../src/bot/model/proposal-states.js';
 
 const REPO = fileURLToPath(new URL('../../../../src/bot/fund/fund-repo.ts', import.meta.url));
 const SERVICE = fileURLToPath(new URL('../../../../src/bot/fund/fund-service.ts', import.meta.url));
+const SRC = fileURLToPath(new URL('../../../../src/bot/', import.meta.url));
+const PROPOSALS = `${SRC}repos/proposals.ts`;
+const PROPOSAL_STATES: ProposalState[] = ['open', 'placing', 'placed', 'closed', 'rejected', 'expired'];
+
+/** Every TypeScript file under src/bot, with its text. */
+function botSources(): Array<{ file: string; text: string }> {
+  return readdirSync(SRC, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => ({ file: f, text: readFileSync(`${SRC}${f}`, 'utf8') }));
+}
+
+/** Calls of a proposal's move that give states instead of a move's name (`move(id, ['placing'], 'placed')`). */
+function literalProposalMoves(text: string, receiver = 'proposals'): string[] {
+  const calls = [...text.matchAll(new RegExp(`\\b${receiver}\\.move\\(\\s*[^,]+,\\s*([^,)]+)`, 'g'))];
+  return calls
+    .filter((m) => {
+      const name = /^'(\w+)'$/.exec((m[1] ?? '').trim())?.[1];
+      return !name || !Object.hasOwn(PROPOSAL_MOVES, name) || name === 'propose';
+    })
+    .map((m) => m[0]);
+}
 
 const CONTRIBUTION_STATES: ContributionState[] = ['pending', 'issued', 'cancelled'];
 const CASHOUT_STATES: CashoutState[] = [
@@ -89,5 +111,48 @@ describe("the fund's records move only through their tables", () => {
     for (const [, move] of text.matchAll(/moveWithdrawal\(\s*[\w.]+,\s*(?:[^,]*\?\s*)?'(\w+)'/g)) {
       expect(Object.keys(WITHDRAWAL_MOVES)).toContain(move);
     }
+  });
+});
+
+describe("a proposal's state moves only through its table", () => {
+  it('names only proposal states, and every state is entered by some move', () => {
+    for (const t of Object.values(PROPOSAL_MOVES)) {
+      expect(PROPOSAL_STATES).toContain(t.to);
+      for (const f of t.from) expect(PROPOSAL_STATES).toContain(f);
+    }
+    for (const s of PROPOSAL_STATES) expect(Object.values(PROPOSAL_MOVES).some((t) => t.to === s)).toBe(true);
+    for (const end of ['placed', 'closed', 'rejected', 'expired'] as const) {
+      expect(Object.values(PROPOSAL_MOVES).some((t) => (t.from as readonly string[]).includes(end))).toBe(false);
+    }
+  });
+
+  it('is moved everywhere by a named move, never by states given as literals', () => {
+    const sources = botSources();
+    const offending = sources.flatMap(({ file, text }) =>
+      [
+        ...literalProposalMoves(text),
+        ...(file.endsWith('repos/proposals.ts') ? literalProposalMoves(text, 'this') : []),
+      ].map((call) => `${file}: ${call}`),
+    );
+    expect(offending).toEqual([]);
+    // It reads the callers: the approvals move proposals, and so does the repository's expiry.
+    expect(sources.filter(({ text }) => /proposals\.move\(/.test(text)).length).toBeGreaterThan(0);
+    // The check fails on a literal move, and on a name the table does not have.
+    expect(literalProposalMoves("await this.d.proposals.move(p.proposalId, ['placing'], 'placed', now);")).toHaveLength(
+      1,
+    );
+    expect(literalProposalMoves("await this.d.proposals.move(p.proposalId, 'teleport', now);")).toHaveLength(1);
+    expect(literalProposalMoves('await this.d.proposals.move(p.proposalId, to, now);')).toHaveLength(1);
+    expect(literalProposalMoves("await this.d.proposals.move(p.proposalId, 'markPlaced', now);")).toEqual([]);
+  });
+
+  it('writes a state in SQL only from a table row, never from a literal', () => {
+    // A literal state in a SET clause (before WHERE) or in the values an INSERT writes (before its WHERE).
+    const literal =
+      /(UPDATE\s+proposals\s+SET(?:(?!WHERE)[\s\S])*\bstate\s*=\s*'|INSERT INTO proposals\b(?:(?!WHERE)[\s\S])*'(?:open|placing|placed|closed|rejected|expired)')/;
+    const offending = statements(PROPOSALS).filter((sql) => literal.test(sql));
+    expect(offending).toEqual([]);
+    const updates = statements(PROPOSALS).filter((sql) => /UPDATE\s+proposals\s+SET\s+state/.test(sql));
+    expect(updates).toHaveLength(1);
   });
 });
