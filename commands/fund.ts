@@ -6,6 +6,8 @@ import {
   PermissionFlagsBits,
   SlashCommandBuilder,
 } from 'discord.js';
+import { attribution } from '../src/bot/analytics/attribution.js';
+import { type FundPeriod, fundFacts, periodOf } from '../src/bot/analytics/fund-facts.js';
 import type { BotContext } from '../src/bot/context.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
@@ -13,8 +15,11 @@ import { type CashoutAsk, formatPrice, PRICE_SCALE, UNIT_SCALE } from '../src/bo
 import { stakeCentsOf } from '../src/bot/model/odds.js';
 import { getSettings } from '../src/bot/repos/guild-settings.js';
 import { askText, cashoutRequestView, fundCsv, membersView, statementView, strikeView } from '../src/bot/views/fund.js';
+import { tipstersView } from '../src/bot/views/tipsters.js';
 
 const DAY_MS = 86_400_000;
+
+const PERIOD_CHOICES = (['week', 'month', 'quarter', 'year', 'all'] as const).map((p) => ({ name: p, value: p }));
 
 export const data = new SlashCommandBuilder()
   .setName('fund')
@@ -116,6 +121,17 @@ export const data = new SlashCommandBuilder()
   )
   .addSubcommand((s) => s.setName('members').setDescription("Everyone's units and value, summing to NAV (treasurer)"))
   .addSubcommand((s) => s.setName('export').setDescription('Contributions, cash-outs and strikes as CSV (treasurer)'))
+  .addSubcommand((s) =>
+    s
+      .setName('tipsters')
+      .setDescription("Who made the fund's money: P&L, ROI and CLV per tipster, summing to the fund's P&L")
+      .addStringOption((o) =>
+        o
+          .setName('period')
+          .setDescription('Bets settled in the last week, month (default), quarter, year, or all')
+          .addChoices(...PERIOD_CHOICES),
+      ),
+  )
   .addSubcommand((s) =>
     s
       .setName('paid')
@@ -376,6 +392,14 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
         content: "The fund's contributions, cash-outs and strikes.",
         files: [new AttachmentBuilder(Buffer.from(csv, 'utf8'), { name: 'fund.csv' })],
       });
+      return;
+    }
+    case 'tipsters': {
+      const period = (interaction.options.getString('period') ?? 'month') as FundPeriod;
+      const { since, label } = periodOf(period, ctx.now());
+      const { facts, ...opts } = await fundFacts(ctx, guildId);
+      const view = tipstersView(attribution(facts, { ...opts, ...(since === undefined ? {} : { since }) }), label);
+      await interaction.editReply({ content: '', embeds: view.embeds, components: [] });
       return;
     }
     case 'paid': {
