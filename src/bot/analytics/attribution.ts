@@ -55,13 +55,19 @@ export interface Attribution {
 }
 
 /** The account a bet went through, `bookie/username`, when known. */
-function accountKey(b: BetFact, accountOfSession: AttributionOptions['accountOfSession']): string | undefined {
+function accountKey(
+  b: Pick<BetFact, 'book' | 'account' | 'session'>,
+  accountOfSession: AttributionOptions['accountOfSession'],
+): string | undefined {
   const user = b.account ?? accountOfSession?.(b.session);
   return user ? `${b.book}/${user}` : undefined;
 }
 
 /** Whether a bet is the fund's: through one of its accounts, placed at or after the account joined. */
-export function isFundBet(b: BetFact, opts: Pick<AttributionOptions, 'accounts' | 'accountOfSession'>): boolean {
+export function isFundBet(
+  b: Pick<BetFact, 'book' | 'account' | 'session' | 'placedAt'>,
+  opts: Pick<AttributionOptions, 'accounts' | 'accountOfSession'>,
+): boolean {
   const key = accountKey(b, opts.accountOfSession);
   if (key === undefined) return false;
   const account = opts.accounts.find((a) => `${a.bookie}/${a.username}` === key);
