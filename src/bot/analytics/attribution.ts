@@ -63,15 +63,23 @@ function accountKey(
   return user ? `${b.book}/${user}` : undefined;
 }
 
-/** Whether a bet is the fund's: through one of its accounts, placed at or after the account joined. */
-export function isFundBet(
-  b: Pick<BetFact, 'book' | 'account' | 'session' | 'placedAt'>,
+type AccountOf = Pick<BetFact, 'book' | 'account' | 'session' | 'placedAt'>;
+
+/** The test of whether a bet is the fund's, built once for many bets (one map lookup each). */
+export function fundBetTest(
   opts: Pick<AttributionOptions, 'accounts' | 'accountOfSession'>,
-): boolean {
-  const key = accountKey(b, opts.accountOfSession);
-  if (key === undefined) return false;
-  const account = opts.accounts.find((a) => `${a.bookie}/${a.username}` === key);
-  return account !== undefined && b.placedAt >= account.since;
+): (b: AccountOf) => boolean {
+  const joined = new Map(opts.accounts.map((a) => [`${a.bookie}/${a.username}`, a.since]));
+  return (b) => {
+    const key = accountKey(b, opts.accountOfSession);
+    const since = key === undefined ? undefined : joined.get(key);
+    return since !== undefined && b.placedAt >= since;
+  };
+}
+
+/** Whether a bet is the fund's: through one of its accounts, placed at or after the account joined. */
+export function isFundBet(b: AccountOf, opts: Pick<AttributionOptions, 'accounts' | 'accountOfSession'>): boolean {
+  return fundBetTest(opts)(b);
 }
 
 /** A settled bet's P&L in cents: its return less its stake (a void returns its stake: 0). */
@@ -88,11 +96,12 @@ const settledAt = (b: BetFact): number => b.settledAt ?? b.placedAt;
 export function attribution(facts: readonly BetFact[], opts: AttributionOptions): Attribution {
   const inPeriod = (b: BetFact) =>
     (opts.since === undefined || settledAt(b) >= opts.since) && (opts.until === undefined || settledAt(b) < opts.until);
+  const ofFund = fundBetTest(opts);
   const byMember = new Map<string, BetFact[]>();
   const outside = { bets: 0, pnlCents: 0 };
   let pending = 0;
   for (const b of facts) {
-    const fund = isFundBet(b, opts);
+    const fund = ofFund(b);
     if (!isSettled(b)) {
       if (fund) pending++;
       continue;

@@ -20,7 +20,7 @@ import {
 } from '../model/risk-limits.js';
 import type { LedgerInput } from '../repos/ledger.js';
 import { getRiskState, type RiskBetRow, type RiskState, riskBetRows, updateRiskState } from '../repos/risk-limits.js';
-import { type FundAccountRef, isFundBet } from './attribution.js';
+import { type FundAccountRef, fundBetTest } from './attribution.js';
 
 export type RiskCtx = Pick<BotContext, 'store' | 'fund' | 'catalog' | 'ledger' | 'now'>;
 
@@ -95,11 +95,9 @@ export async function riskPicture(ctx: RiskCtx, guildId: string, timezone: strin
     since: a.addedAt,
   }));
   const users = new Map(sessions.map((s) => [s.session_id, s.username ? String(s.username) : undefined]));
+  const ofFund = fundBetTest({ accounts: fundAccounts, accountOfSession: (id) => users.get(id) });
   const isFund: RiskPicture['isFund'] = (b) =>
-    isFundBet(
-      { book: b.bookie, account: b.account ?? null, session: b.sessionId, placedAt: b.createdAt },
-      { accounts: fundAccounts, accountOfSession: (id) => users.get(id) },
-    );
+    ofFund({ book: b.bookie, account: b.account ?? null, session: b.sessionId, placedAt: b.createdAt });
   const fundRows = rows.filter((r: RiskBetRow) => isFund(r));
   const events = new Map<string, { name: string; openCents: number }>();
   let openStakeCents = 0;
