@@ -8,7 +8,9 @@ import {
 } from 'discord.js';
 import { attribution } from '../src/bot/analytics/attribution.js';
 import { type FundPeriod, fundFacts, periodOf } from '../src/bot/analytics/fund-facts.js';
+import { loadFundReport } from '../src/bot/analytics/fund-report.js';
 import { riskLines, setLimits, voteResume } from '../src/bot/analytics/fund-risk.js';
+import { DEFAULT_SKILL_MIN_BETS } from '../src/bot/analytics/skill.js';
 import { mayApprove } from '../src/bot/betting/approvals.js';
 import type { BotContext } from '../src/bot/context.js';
 import type { Command } from '../src/bot/discord/command.js';
@@ -18,6 +20,7 @@ import { stakeCentsOf } from '../src/bot/model/odds.js';
 import { type LimitName, limitLines, parseLimit } from '../src/bot/model/risk-limits.js';
 import { getSettings } from '../src/bot/repos/guild-settings.js';
 import { askText, cashoutRequestView, fundCsv, membersView, statementView, strikeView } from '../src/bot/views/fund.js';
+import { fundReportView, REPORT_CHART_FILE } from '../src/bot/views/report.js';
 import { tipstersView } from '../src/bot/views/tipsters.js';
 
 const DAY_MS = 86_400_000;
@@ -132,6 +135,17 @@ export const data = new SlashCommandBuilder()
         o
           .setName('period')
           .setDescription('Bets settled in the last week, month (default), quarter, year, or all')
+          .addChoices(...PERIOD_CHOICES),
+      ),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('report')
+      .setDescription("The fund's report: NAV change, P&L by tipster, league and book, CLV, limits, a chart")
+      .addStringOption((o) =>
+        o
+          .setName('period')
+          .setDescription('Bets settled in the last week (default), month, quarter, year, or all')
           .addChoices(...PERIOD_CHOICES),
       ),
   )
@@ -423,6 +437,35 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
       const { facts, ...opts } = await fundFacts(ctx, guildId);
       const view = tipstersView(attribution(facts, { ...opts, ...(since === undefined ? {} : { since }) }), label);
       await interaction.editReply({ content: '', embeds: view.embeds, components: [] });
+      return;
+    }
+    case 'report': {
+      const period = (interaction.options.getString('period') ?? 'week') as FundPeriod;
+      const { since, label } = periodOf(period, ctx.now());
+      const { timezone } = await getSettings(ctx.store, guildId);
+      const report = await loadFundReport(ctx, guildId, {
+        since: since ?? 0,
+        until: ctx.now() + 1,
+        label,
+        timezone,
+        minBets: DEFAULT_SKILL_MIN_BETS,
+      });
+      const chart = await import('../src/bot/analytics/chart.js');
+      const draw = report.curve.length >= 2;
+      const view = fundReportView(report, { chart: draw });
+      await interaction.editReply({
+        content: '',
+        embeds: view.embeds,
+        components: [],
+        files: draw
+          ? [
+              new AttachmentBuilder(
+                chart.renderStatsChart({ title: `The fund's bets · ${label}`, points: report.curve }),
+                { name: REPORT_CHART_FILE },
+              ),
+            ]
+          : [],
+      });
       return;
     }
     case 'limits': {

@@ -14,7 +14,7 @@ const money = (c: number) =>
  * Attribution and the drawdown stop through the local Discord: three tipsters' bets on the fund's account settle
  * and /fund tipsters credits each their own P&L, read back from the gateway's history, summing to the fund's; then
  * a loss run (both sides of a market, staked to return the same, so the book's margin is lost whatever wins) takes
- * NAV per unit below the stop, a Confirm is refused naming it, two approvers resume betting, and the ledger holds
+ * NAV per unit below the stop (/fund report shows the same P&L with a chart), a Confirm is refused naming it, two approvers resume betting, and the ledger holds
  * the limit, the stop, each vote and the resume.
  */
 describe('the fund: who made the money, and the drawdown stop', () => {
@@ -166,6 +166,21 @@ describe('the fund: who made the money, and the drawdown stop', () => {
     expect(shown).toHaveLength(3);
     expect(shown.reduce((s, x) => s + x, 0)).toBe(fundPnl);
     expect(tipsters).toContain(`**Fund: ${money(fundPnl)}**`);
+    // /fund report on demand: the same P&L by tipster, by book, and a chart of the period's fund bets.
+    const ix = await desk.ld.sendCommand({
+      user: admin,
+      channelId: desk.ld.channelIds.bets,
+      name: 'fund',
+      subcommand: 'report',
+      options: {},
+    });
+    const report = await until('the report', () => ix.responses().find((m) => /The fund's report/.test(textOf(m))), {
+      timeoutMs: 30_000,
+    });
+    for (const [member, pnl] of byMember) expect(textOf(report)).toContain(`<@${member}>: **${money(pnl)}**`);
+    expect(textOf(report)).toContain(`bookie_a: **${money(fundPnl)}** (3 bets)`);
+    const png = report.attachments.find((a) => a.filename === 'fund-report.png');
+    expect(png?.content_type).toBe('image/png');
     expect(await strike()).toMatch(/Struck/);
 
     // The stop half a percent below where NAV per unit stands now (at least 1 %); then a loss run of both sides,
