@@ -15,7 +15,7 @@ const money = (c: number) =>
  * and /fund tipsters credits each their own P&L, read back from the gateway's history, summing to the fund's; then
  * a loss run (both sides of a market, staked to return the same, so the book's margin is lost whatever wins) takes
  * NAV per unit below the stop (/fund report shows the same P&L with a chart), a Confirm is refused naming it, two approvers resume betting, and the ledger holds
- * the limit, the stop, each vote and the resume.
+ * the limit, the stop, each vote and the resume; last, a per-event share of NAV refuses a second bet on one event.
  */
 describe('the fund: who made the money, and the drawdown stop', () => {
   let desk: Desk;
@@ -136,7 +136,7 @@ describe('the fund: who made the money, and the drawdown stop', () => {
     return out;
   }
 
-  it('credits three tipsters to the cent, stops at the drawdown, and resumes on two approvals', async () => {
+  it('credits three tipsters to the cent, stops at the drawdown, resumes on two approvals, caps one event's share of NAV', async () => {
     const { admin, bettor, viewer } = desk.ld.users;
     // The account joins with a float, so that NAV is $100.00: the loss run below is a few percent of it.
     await desk.advance(31_000);
@@ -205,7 +205,7 @@ describe('the fund: who made the money, and the drawdown stop', () => {
 
     // A Confirm on the fund's account is refused, naming the stop and who lifts it; nothing is placed.
     const trail = newTrail();
-    const [n0] = await market();
+    const [n0, n1] = await market();
     const { slip } = await betSlip(desk, trail, { user: bettor, sel: n0, stake: 3 });
     if (!slip) throw new Error('no slip');
     const refused = await press(desk, trail, bettor, slip, /^Confirm$/);
@@ -252,5 +252,20 @@ describe('the fund: who made the money, and the drawdown stop', () => {
       ['fund_decision', 'resumed', viewer.id],
     ]);
     expect(await command(admin, 'ledger', 'verify', {}, /The ledger is/)).toMatch(/^The ledger is intact/);
+
+    // The per-event share: with the fund's $3.00 on that event, 0.1 % of NAV (a few cents) leaves no room on it.
+    await command(admin, 'fund', 'limits', { event_share: '0.1' }, /Saved/);
+    const { slip: other } = await betSlip(desk, trail, { user: bettor, sel: n1, stake: 2 });
+    if (!other) throw new Error('no slip');
+    const capped = await press(desk, trail, bettor, other, /^Confirm$/);
+    const cap = textOf(
+      await until('the per-event refusal', () => capped.responses().find((m) => /of NAV/.test(textOf(m))), {
+        timeoutMs: 20_000,
+        seen: () => capped.responses().map(textOf).join(' | '),
+      }),
+    );
+    expect(cap).toMatch(/^Not placed: the fund may have at most 0\.10% of NAV \(\$0\.\d\d\) on /);
+    expect(cap).toContain('all markets together, and $3.00 already rides on it. Room left: $0.00.');
+    expect(cap).toContain('A treasurer can raise it with /fund limits event_share:');
   }, 300_000);
 });
