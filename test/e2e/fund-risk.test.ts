@@ -136,7 +136,7 @@ describe('the fund: who made the money, and the drawdown stop', () => {
     return out;
   }
 
-  it('credits three tipsters to the cent, stops at the drawdown, resumes on two approvals, caps one event's share of NAV', async () => {
+  it("credits three tipsters to the cent, stops at the drawdown, resumes on two approvals, caps one event's share of NAV", async () => {
     const { admin, bettor, viewer } = desk.ld.users;
     // The account joins with a float, so that NAV is $100.00: the loss run below is a few percent of it.
     await desk.advance(31_000);
