@@ -142,6 +142,11 @@ export const FIGURES: FigureSpec[] = [
         unit: 'ms',
         target: { on: 'value', op: '<', limit: 500 },
       },
+      {
+        name: '9 /fund tipsters and /leaderboard (10,000 bets, 50 members) p95',
+        unit: 'ms',
+        target: { on: 'value', op: '<', limit: 500 },
+      },
       { name: '9 /stats chart render (10,000 bets) p95', unit: 'ms', target: { on: 'value', op: '<', limit: 500 } },
     ],
     run: statsChart,

@@ -1,9 +1,11 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
+import { riskLines } from '../src/bot/analytics/fund-risk.js';
 import { exposureReport, stakeOfProposal, stakeOfRecord } from '../src/bot/betting/exposure.js';
 import { eventChoices, resolveEventOption } from '../src/bot/catalog/choices.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { dayIn } from '../src/bot/model/dates.js';
+import { limitLines } from '../src/bot/model/risk-limits.js';
 import type { SlipPayload } from '../src/bot/model/slip-rules.js';
 import { getSettings, stakeLimits } from '../src/bot/repos/guild-settings.js';
 import { exposureView } from '../src/bot/views/exposure.js';
@@ -50,7 +52,8 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     const event = await ctx.catalog.event(epk);
     report.event = { epk, name: event?.name ?? epk };
   }
-  const view = exposureView(report, day);
+  const risk = limitLines(await riskLines(ctx, guildId, settings.timezone, epk));
+  const view = exposureView(report, day, risk);
   await interaction.editReply({ embeds: view.embeds, components: [] });
 };
 

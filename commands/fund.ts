@@ -6,15 +6,26 @@ import {
   PermissionFlagsBits,
   SlashCommandBuilder,
 } from 'discord.js';
+import { attribution } from '../src/bot/analytics/attribution.js';
+import { type FundPeriod, fundFacts, periodOf } from '../src/bot/analytics/fund-facts.js';
+import { loadFundReport } from '../src/bot/analytics/fund-report.js';
+import { riskLines, setLimits, voteResume } from '../src/bot/analytics/fund-risk.js';
+import { DEFAULT_SKILL_MIN_BETS } from '../src/bot/analytics/skill.js';
+import { mayApprove } from '../src/bot/betting/approvals.js';
 import type { BotContext } from '../src/bot/context.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { type CashoutAsk, formatPrice, PRICE_SCALE, UNIT_SCALE } from '../src/bot/model/fund.js';
 import { stakeCentsOf } from '../src/bot/model/odds.js';
+import { type LimitName, limitLines, parseLimit } from '../src/bot/model/risk-limits.js';
 import { getSettings } from '../src/bot/repos/guild-settings.js';
 import { askText, cashoutRequestView, fundCsv, membersView, statementView, strikeView } from '../src/bot/views/fund.js';
+import { fundReportView, REPORT_CHART_FILE } from '../src/bot/views/report.js';
+import { tipstersView } from '../src/bot/views/tipsters.js';
 
 const DAY_MS = 86_400_000;
+
+const PERIOD_CHOICES = (['week', 'month', 'quarter', 'year', 'all'] as const).map((p) => ({ name: p, value: p }));
 
 export const data = new SlashCommandBuilder()
   .setName('fund')
@@ -116,6 +127,48 @@ export const data = new SlashCommandBuilder()
   )
   .addSubcommand((s) => s.setName('members').setDescription("Everyone's units and value, summing to NAV (treasurer)"))
   .addSubcommand((s) => s.setName('export').setDescription('Contributions, cash-outs and strikes as CSV (treasurer)'))
+  .addSubcommand((s) =>
+    s
+      .setName('tipsters')
+      .setDescription("Who made the fund's money: P&L, ROI and CLV per tipster, summing to the fund's P&L")
+      .addStringOption((o) =>
+        o
+          .setName('period')
+          .setDescription('Bets settled in the last week, month (default), quarter, year, or all')
+          .addChoices(...PERIOD_CHOICES),
+      ),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('report')
+      .setDescription("The fund's report: NAV change, P&L by tipster, league and book, CLV, limits, a chart")
+      .addStringOption((o) =>
+        o
+          .setName('period')
+          .setDescription('Bets settled in the last week (default), month, quarter, year, or all')
+          .addChoices(...PERIOD_CHOICES),
+      ),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('limits')
+      .setDescription("The fund's risk limits: drawdown stop, daily loss, share of NAV per event (treasurer sets)")
+      .addStringOption((o) =>
+        o.setName('drawdown').setDescription('Stop betting this % below the high-water mark, e.g. 15 (or off)'),
+      )
+      .addStringOption((o) =>
+        o.setName('daily_loss').setDescription('Most the fund may lose in a day, dollars, e.g. 500 (or off)'),
+      )
+      .addStringOption((o) =>
+        o.setName('event_share').setDescription('Most of NAV on one event, all markets, %, e.g. 10 (or off)'),
+      )
+      .addStringOption((o) =>
+        o.setName('quorum').setDescription('Approvers needed to resume after a drawdown stop, 1 to 5 (default 2)'),
+      ),
+  )
+  .addSubcommand((s) =>
+    s.setName('resume').setDescription('Vote to resume betting after a drawdown stop (approvers; a quorum resumes)'),
+  )
   .addSubcommand((s) =>
     s
       .setName('paid')
@@ -377,6 +430,96 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
         files: [new AttachmentBuilder(Buffer.from(csv, 'utf8'), { name: 'fund.csv' })],
       });
       return;
+    }
+    case 'tipsters': {
+      const period = (interaction.options.getString('period') ?? 'month') as FundPeriod;
+      const { since, label } = periodOf(period, ctx.now());
+      const { facts, ...opts } = await fundFacts(ctx, guildId);
+      const view = tipstersView(attribution(facts, { ...opts, ...(since === undefined ? {} : { since }) }), label);
+      await interaction.editReply({ content: '', embeds: view.embeds, components: [] });
+      return;
+    }
+    case 'report': {
+      const period = (interaction.options.getString('period') ?? 'week') as FundPeriod;
+      const { since, label } = periodOf(period, ctx.now());
+      const { timezone } = await getSettings(ctx.store, guildId);
+      const report = await loadFundReport(ctx, guildId, {
+        since: since ?? 0,
+        until: ctx.now() + 1,
+        label,
+        timezone,
+        minBets: DEFAULT_SKILL_MIN_BETS,
+      });
+      const chart = await import('../src/bot/analytics/chart.js');
+      const draw = report.curve.length >= 2;
+      const view = fundReportView(report, { chart: draw });
+      await interaction.editReply({
+        content: '',
+        embeds: view.embeds,
+        components: [],
+        files: draw
+          ? [
+              new AttachmentBuilder(
+                chart.renderStatsChart({ title: `The fund's bets · ${label}`, points: report.curve }),
+                { name: REPORT_CHART_FILE },
+              ),
+            ]
+          : [],
+      });
+      return;
+    }
+    case 'limits': {
+      const changes: Partial<Record<LimitName, number | undefined>> = {};
+      for (const name of ['drawdown', 'daily_loss', 'event_share', 'quorum'] as const) {
+        const text = interaction.options.getString(name);
+        if (text === null) continue;
+        const parsed = parseLimit(name, text);
+        if (!parsed.ok) return replyEphemeral(interaction, parsed.message);
+        changes[name] = parsed.value;
+      }
+      const { timezone } = await getSettings(ctx.store, guildId);
+      if (Object.keys(changes).length > 0) {
+        if (!(await isTreasurer(interaction, ctx, guildId))) {
+          return replyEphemeral(
+            interaction,
+            'Only a treasurer can change the limits: members with Manage Server, or the treasurer role an admin sets with /settings fund.',
+          );
+        }
+        await setLimits(ctx, guildId, interaction.user.id, changes);
+      }
+      const lines = limitLines(await riskLines(ctx, guildId, timezone));
+      return replyEphemeral(
+        interaction,
+        lines.length > 0
+          ? `${Object.keys(changes).length > 0 ? 'Saved. ' : ''}The fund's risk limits:\n${lines.join('\n')}`
+          : 'No risk limit is set. A treasurer sets them with /fund limits drawdown:15 daily_loss:500 event_share:10.',
+        Object.keys(changes).length > 0 ? 'ok' : 'info',
+      );
+    }
+    case 'resume': {
+      const { approverRoleId } = await getSettings(ctx.store, guildId);
+      const member = interaction.member as { roles?: string[] | { cache?: Map<string, unknown> } } | null;
+      const roles = Array.isArray(member?.roles) ? member.roles : [...(member?.roles?.cache?.keys() ?? [])];
+      const manager = interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) === true;
+      if (!mayApprove({ id: interaction.user.id, roles, manager }, approverRoleId)) {
+        return replyEphemeral(
+          interaction,
+          `Only approvers can resume betting: ${approverRoleId ? `members with the <@&${approverRoleId}> role or Manage Server` : 'members with Manage Server'}.`,
+        );
+      }
+      const r = await voteResume(ctx, guildId, interaction.user.id);
+      const text = {
+        not_stopped: 'Betting is not stopped: the drawdown stop is off. Nothing to resume.',
+        duplicate: 'You have already voted to resume; another approver must vote too.',
+        voted: '',
+        resumed:
+          "Resumed: the quorum agreed, betting on the fund's accounts is open again and the high-water mark restarts at the next strike.",
+      }[r.kind];
+      return replyEphemeral(
+        interaction,
+        r.kind === 'voted' ? `Your vote to resume is recorded: ${r.votes} of ${r.quorum}.` : text,
+        r.kind === 'resumed' || r.kind === 'voted' ? 'ok' : 'info',
+      );
     }
     case 'paid': {
       const c = await fund.markPaid(

@@ -1,5 +1,7 @@
 // Figure 9: what /stats spends turning 10,000 bets into its numbers and its PNG chart, and /leaderboard its
 // ranking with every member's interval (no I/O, no Discord).
+
+import { attribution } from '../../src/bot/analytics/attribution.js';
 import { renderStatsChart } from '../../src/bot/analytics/chart.js';
 import type { BetFact } from '../../src/bot/analytics/facts.js';
 import { leaderboard } from '../../src/bot/analytics/leaderboard.js';
@@ -7,6 +9,7 @@ import { report } from '../../src/bot/analytics/report.js';
 import { profitCurve } from '../../src/bot/analytics/series.js';
 import { DEFAULT_SKILL_MIN_BETS } from '../../src/bot/analytics/skill.js';
 import { leaderboardView } from '../../src/bot/views/stats.js';
+import { tipstersView } from '../../src/bot/views/tipsters.js';
 import { type FigureResult, figure } from '../lib/figure.js';
 import { median, percentile } from '../lib/stats.js';
 
@@ -70,7 +73,32 @@ export async function statsChart(): Promise<FigureResult[]> {
     ranked = board.ranked.length;
     if (i >= WARMUP) boardTimes.push(ms);
   }
+  // /fund tipsters over the same season: two of its three books are the fund's accounts, the third's bets are outside.
+  const accounts = [
+    { bookie: 'bookie_a', username: 'alpha_a', since: 0 },
+    { bookie: 'bookie_b', username: 'alpha_b', since: 0 },
+  ];
+  const users: Record<string, string> = { s0: 'alpha_a', s1: 'alpha_b', s2: 'alpha_c' };
+  const bothTimes: number[] = [];
+  let credited = 0;
+  for (let i = 0; i < WARMUP + RUNS; i++) {
+    const t0 = performance.now();
+    const a = attribution(season, { accounts, accountOfSession: (s) => users[s] });
+    tipstersView(a, 'bench');
+    leaderboardView(leaderboard(season, DEFAULT_SKILL_MIN_BETS), 'bench');
+    const ms = performance.now() - t0;
+    credited = a.fund.bets;
+    if (i >= WARMUP) bothTimes.push(ms);
+  }
   return [
+    figure({
+      name: '9 /fund tipsters and /leaderboard (10,000 bets, 50 members) p95',
+      value: percentile(bothTimes, 95),
+      unit: 'ms',
+      baseline: null,
+      target: { on: 'value', op: '<', limit: 500 },
+      note: `attribution of every settled bet to its tipster (${credited} the fund's, the rest outside it) and its embed, then the leaderboard and its embed; median ${median(bothTimes).toFixed(1)} ms over ${RUNS} runs`,
+    }),
     figure({
       name: '9 /leaderboard ranking (10,000 bets, 50 members) p95',
       value: percentile(boardTimes, 95),

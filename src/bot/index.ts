@@ -3,6 +3,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Client, Events, GatewayIntentBits, Options } from 'discord.js';
 import { GatewayClient } from '../gateway/index.js';
 import { ClosingCapture } from './analytics/closing.js';
+import { postWeeklyFundReports } from './analytics/fund-report.js';
+import { DEFAULT_SKILL_MIN_BETS } from './analytics/skill.js';
 import { AccountHealth } from './betting/account-health.js';
 import { Approvals } from './betting/approvals.js';
 import { NavOrSetBank } from './betting/bank.js';
@@ -30,6 +32,7 @@ import { COMPONENT_OWNERS } from './handlers/owners.js';
 import { reconcileYesterday } from './ledger/daily-reconciliation.js';
 import { loadCommands } from './loader.js';
 import { BetRecordRepo } from './repos/bet-records.js';
+import { getSettings } from './repos/guild-settings.js';
 import { type JobRecord, JobRepo } from './repos/jobs.js';
 import { chainStaged, Ledger } from './repos/ledger.js';
 import { OnceRepo } from './repos/once.js';
@@ -50,6 +53,7 @@ import {
 import { startJobTakeover } from './results/takeover.js';
 import { type BotStore, type LeaderRun, openStore, StoreClosedError } from './store/index.js';
 import { recordView } from './views/bet-record.js';
+import { fundReportView } from './views/report.js';
 import { WatchEngine } from './watch/engine.js';
 
 /** How often the daily reconciliation checks whether yesterday's post is due. */
@@ -591,6 +595,19 @@ function startBeats(
   // Once a day per server with a results channel: yesterday's ledger against every session's transactions.
   stops.every(RECONCILIATION_CHECK_MS, 'daily reconciliation', () =>
     reconcileYesterday({ ...s, guildIds: s.client.guilds.cache.keys(), now: now() }),
+  );
+  // Once a week per fund with a results channel: last week's report, once (the outbox key; decision 1922).
+  stops.every(RECONCILIATION_CHECK_MS, 'weekly fund report', () =>
+    postWeeklyFundReports(
+      {
+        ...s.context,
+        outbox: s.outbox,
+        settingsOf: (guildId) => getSettings(store, guildId),
+        render: (report) => fundReportView(report, { chart: false }),
+        minBets: DEFAULT_SKILL_MIN_BETS,
+      },
+      s.client.guilds.cache.keys(),
+    ),
   );
   // Proposals expire and remind on their own short beat: one indexed query when nothing is due.
   stops.every(PROPOSAL_TICK_MS, 'proposal expiry', () => s.approvals.tick());

@@ -21,6 +21,11 @@ export interface BetFact {
   member: string;
   book: string;
   session: string;
+  /** The account's user name at the book, when the slip named it (fund attribution reads it). */
+  account?: string | null;
+  /** The event's key and league, when the slip named them (the weekly report groups by league). */
+  epk?: string | null;
+  league?: string | null;
   sport: string;
   placedAt: number;
   /** When it settled, when known; P&L curves order by it (else by placedAt). */

@@ -1,11 +1,13 @@
 import { PermissionFlagsBits } from 'discord.js';
+import { checkFundRisk, type RiskCtx } from '../analytics/fund-risk.js';
 import { type BankSource, bankCentsFor } from '../betting/bank.js';
 import { suggestedFromCache } from '../betting/slip-edge.js';
 import type { BotContext } from '../context.js';
+import { decodeCustomId } from '../discord/custom-id.js';
 import { UserFacingError } from '../discord/user-errors.js';
 import { type ApprovalPolicy, approvalPolicy } from '../model/approval-policy.js';
 import { dayIn } from '../model/dates.js';
-import { checkDailyRoom, checkStake, type StakeLimits } from '../model/slip-rules.js';
+import { checkDailyRoom, checkStake, type SlipPayload, type StakeLimits } from '../model/slip-rules.js';
 import { type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
 
 /** Why a member may not bet, shown by every betting command: closed until an admin names a bet role. */
@@ -31,19 +33,54 @@ export interface BetAsker {
   user: { id: string };
   member: unknown;
   memberPermissions?: { has(bit: bigint): boolean } | null;
+  /** The component's custom id: a slip's Confirm names the slip, whose bet the fund's risk limits check. */
+  customId?: string;
 }
+
+/** The slip a Confirm button names, or undefined for any other interaction. */
+function confirmedSlipId(asker: BetAsker): string | undefined {
+  const id = asker.customId === undefined ? undefined : decodeCustomId(asker.customId);
+  return id?.scope === 'slip' && id.action === 'confirm' ? id.args[0] : undefined;
+}
+
+/**
+ * The fund's risk limits (decision 1921) at a slip's Confirm: the drawdown stop, the daily loss limit and the
+ * per-event share of NAV, for a bet through the fund's accounts.
+ */
+async function checkRiskAtConfirm(
+  ctx: GateCtx,
+  asker: BetAsker,
+  settings: GuildSettings,
+  guildId: string,
+): Promise<void> {
+  const slipId = confirmedSlipId(asker);
+  if (slipId === undefined || !ctx.fund || !ctx.catalog || !ctx.ledger || !ctx.slips) return;
+  const slip = await ctx.slips.get<SlipPayload>(slipId);
+  if (!slip) return;
+  const p = slip.payload;
+  const risk = await checkFundRisk(ctx as RiskCtx, guildId, settings.timezone, {
+    bookie: p.bookie,
+    account: p.account,
+    sessionId: p.sessionId,
+    epk: p.epk,
+    eventName: p.eventName,
+    stakeCents: p.stakeCents ?? Math.round(p.stake * 100),
+  });
+  if (!risk.ok) throw new UserFacingError(risk.message);
+}
+
+type GateCtx = Pick<BotContext, 'store' | 'records' | 'config' | 'now'> & { bank?: BankSource } & Partial<
+    Pick<BotContext, 'fund' | 'catalog' | 'ledger' | 'slips'>
+  >;
 
 /**
  * The one gate of an interaction that starts or confirms a bet: reads the guild's settings once and answers
  * every refusal it can know before a price check, in the order a member should hear them: a server channel,
  * the bet role (closed by default: with no role set only members with Manage Server may bet; with one, its
- * members and Manage Server), then, when a stake is given, the per-bet limits and today's room.
+ * members and Manage Server), at a slip's Confirm the fund's risk limits, then, when a stake is given, the per-bet
+ * limits and today's room.
  */
-export async function checkBettable(
-  ctx: Pick<BotContext, 'store' | 'records' | 'config' | 'now'> & { bank?: BankSource },
-  asker: BetAsker,
-  stake?: number,
-): Promise<Bettable> {
+export async function checkBettable(ctx: GateCtx, asker: BetAsker, stake?: number): Promise<Bettable> {
   const { guildId, channelId } = asker;
   if (guildId === null) throw new UserFacingError('Bets can only be made in a server channel.');
   const settings = await getSettings(ctx.store, guildId);
@@ -62,6 +99,7 @@ export async function checkBettable(
   const limits = stakeLimits(settings, ctx.config.tunables, bankCents);
   const policy = approvalPolicy(settings);
   const gate = { guildId, channelId, userId: asker.user.id, settings, limits, policy, bankCents };
+  await checkRiskAtConfirm(ctx, asker, settings, guildId);
   if (stake === undefined) return gate;
   const perBet = checkStake(stake, limits);
   if (!perBet.ok) throw new UserFacingError(perBet.message);

@@ -24,7 +24,8 @@ const field = (name: string, value: string): APIEmbedField => ({
   value: clip(value, LIMITS.fieldValue),
 });
 
-export function exposureView(r: ExposureReport, day: string): MessageView {
+/** `risk`: the fund's risk limits as lines (model/risk-limits.ts limitLines); none set: no field. */
+export function exposureView(r: ExposureReport, day: string, risk: readonly string[] = []): MessageView {
   const scope = r.event ? `on ${r.event.name}` : 'across the desk';
   return fitView({
     embeds: [
@@ -38,6 +39,7 @@ export function exposureView(r: ExposureReport, day: string): MessageView {
           field(`By member (${day})`, lines(r.members)),
           field(`By account (${day})`, lines(r.accounts)),
           field('Syndicate (today)', lines([r.syndicateDay])),
+          ...(risk.length > 0 ? [field("Fund's risk limits", risk.join('\n'))] : []),
         ],
       },
     ],
