@@ -35,6 +35,7 @@ export async function crashSteps(opts: { storeUrl?: string } = {}): Promise<Scen
     // A short safe window and quick passes, so reconciliation decides within the test.
     env: {
       RECONCILE_WINDOW_SECONDS: '4',
+      GATEWAY_JOB_DEADLINE_SECONDS: '4',
       RECONCILE_INTERVAL_SECONDS: '1',
       SETTLEMENT_INTERVAL_SECONDS: '1',
       // A notice post in flight when the bot dies is sent again once its lease runs out: seconds, not the

@@ -104,6 +104,7 @@ describe.each(ENGINES)('a second SIGTERM on %s', (engine) => {
     const env: Record<string, string> = {
       DRAIN_GRACE_SECONDS: '60',
       RECONCILE_WINDOW_SECONDS: '1',
+      GATEWAY_JOB_DEADLINE_SECONDS: '1',
       RECONCILE_INTERVAL_SECONDS: '1',
     };
     if (engine === 'postgres') env.STORE_URL = await createDatabase(inject('pgAdminUrl'), 'drain2');

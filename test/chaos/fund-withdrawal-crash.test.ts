@@ -30,7 +30,12 @@ describe("a cash-out's withdrawal through kill -9 and a slow answer: exactly one
       proxy: true,
       webhooks: true,
       inProcessBot: false,
-      env: { FUND_CHECK_SECONDS: '1', RECONCILE_WINDOW_SECONDS: '3', RECONCILE_INTERVAL_SECONDS: '1' },
+      env: {
+        FUND_CHECK_SECONDS: '1',
+        RECONCILE_WINDOW_SECONDS: '3',
+        GATEWAY_JOB_DEADLINE_SECONDS: '3',
+        RECONCILE_INTERVAL_SECONDS: '1',
+      },
     });
     child = await spawnReadyBot(desk);
     store = await openStore(desk.env.STORE_URL as string);

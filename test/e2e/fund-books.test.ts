@@ -40,7 +40,12 @@ describe('the fund values only its own accounts, each once, and pays each cash-o
     desk = await startDesk<FundBot>({
       proxy: true,
       // The settlement watcher is slow here, so a strike meets a bet the book has settled and the desk has not read.
-      env: { FUND_CHECK_SECONDS: '1', RECONCILE_WINDOW_SECONDS: '3', SETTLEMENT_INTERVAL_SECONDS: '3600' },
+      env: {
+        FUND_CHECK_SECONDS: '1',
+        RECONCILE_WINDOW_SECONDS: '3',
+        GATEWAY_JOB_DEADLINE_SECONDS: '3',
+        SETTLEMENT_INTERVAL_SECONDS: '3600',
+      },
     });
     gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
     const sessions = await gw.sessions.list();

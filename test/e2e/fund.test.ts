@@ -45,6 +45,7 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
         SETTLEMENT_INTERVAL_SECONDS: '1',
         RECONCILE_INTERVAL_SECONDS: '1',
         RECONCILE_WINDOW_SECONDS: '4',
+        GATEWAY_JOB_DEADLINE_SECONDS: '4',
         FUND_CHECK_SECONDS: '1',
       },
     });

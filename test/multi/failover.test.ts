@@ -57,6 +57,7 @@ describe('two bot processes on one PostgreSQL, one killed -9', () => {
         OUTBOX_LEASE_SECONDS: '6',
         SETTLEMENT_INTERVAL_SECONDS: '1',
         RECONCILE_WINDOW_SECONDS: '5',
+        GATEWAY_JOB_DEADLINE_SECONDS: '5',
         RECONCILE_INTERVAL_SECONDS: '1',
       },
     });

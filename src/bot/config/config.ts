@@ -187,6 +187,8 @@ const EnvSchema = z.object({
   WEBHOOK_MAX_BODY_BYTES: intIn(1024, 10_485_760, 262_144),
   SETTLEMENT_INTERVAL_SECONDS: intIn(1, 86_400, 60),
   RECONCILE_WINDOW_SECONDS: intIn(1, 86_400, 600),
+  // The spec: an async job's timeout_at is about 5 minutes after it was submitted; until then it may still run.
+  GATEWAY_JOB_DEADLINE_SECONDS: intIn(1, 3_600, 300),
   RECONCILE_INTERVAL_SECONDS: intIn(1, 86_400, 30),
   FUND_CHECK_SECONDS: intIn(1, 3_600, 60),
   CAPTURE_SHARE_PERCENT: numberIn(1, 90, 25),
@@ -219,6 +221,13 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
   if (e.SHARDS && typeof e.SHARD_COUNT === 'number' && e.SHARDS.some((id) => id >= (e.SHARD_COUNT as number))) {
     throw new ConfigError(
       `Invalid configuration:\n- SHARDS must only list ids below SHARD_COUNT (${e.SHARD_COUNT}): shard ids run from 0 to ${e.SHARD_COUNT - 1}`,
+    );
+  }
+  // A bet or withdrawal whose answer was lost is judged never made after RECONCILE_WINDOW_SECONDS; a job the gateway
+  // still runs could complete after that and be sent again, so the window never ends before the job's deadline.
+  if (e.RECONCILE_WINDOW_SECONDS < e.GATEWAY_JOB_DEADLINE_SECONDS) {
+    throw new ConfigError(
+      `Invalid configuration:\n- RECONCILE_WINDOW_SECONDS (${e.RECONCILE_WINDOW_SECONDS}) must be at least GATEWAY_JOB_DEADLINE_SECONDS (${e.GATEWAY_JOB_DEADLINE_SECONDS}): a bet or withdrawal whose answer was lost may still complete until its job's deadline, and judging it never made sooner could send it twice`,
     );
   }
   if (e.DEFAULT_MAX_STAKE_PER_BET > e.DEFAULT_MAX_STAKE_PER_DAY) {

@@ -89,6 +89,15 @@ describe('bot config', () => {
     );
   });
 
+  it('refuses a reconcile window shorter than the gateway job deadline, which could judge a live job never made', () => {
+    expect(() => parseConfig({ RECONCILE_WINDOW_SECONDS: '60' })).toThrow(
+      /RECONCILE_WINDOW_SECONDS \(60\) must be at least GATEWAY_JOB_DEADLINE_SECONDS \(300\)/,
+    );
+    expect(
+      parseConfig({ RECONCILE_WINDOW_SECONDS: '60', GATEWAY_JOB_DEADLINE_SECONDS: '60' }).tunables.reconcileWindowMs,
+    ).toBe(60_000);
+  });
+
   it('builds the callback url from the public webhook url', () => {
     const c = parseConfig({ WEBHOOK_PUBLIC_URL: 'https://desk.example.org/' });
     expect(callbackUrlOf(c)).toBe('https://desk.example.org/webhooks/gateway');
