@@ -517,6 +517,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     },
     bank,
     sessionLabel,
+    [...((await ctx.bank.fundAccounts?.(guildId)) ?? [])],
   );
   const content = sub === 'show' ? '' : outcome.warning ? `Saved. ${outcome.warning}` : 'Saved.';
   await interaction.editReply({ content, embeds: view.embeds, components: [] });
