@@ -1074,4 +1074,61 @@ describe("the fund's day in the playground (docs/fund.md, issue 32)", () => {
     await page.screenshot({ path: join(ARTIFACTS, 'playground-fund-cycle.png') });
     expect(pageErrors).toEqual([]);
   });
+
+  it("/settings show with the fund open names the fund's NAV as the bank, its accounts, and the fee", async () => {
+    await page.locator('#persona').selectOption('admin');
+    const before = await page.locator('discord-embed[embed-title="Desk settings"]').count();
+    await send('/settings show');
+    await expect
+      .poll(() => page.locator('discord-embed[embed-title="Desk settings"]').count(), { timeout: 20_000 })
+      .toBeGreaterThan(before);
+    const shown = page.locator('discord-message', { has: page.locator('discord-embed[embed-title="Desk settings"]') });
+    const staking = await shown.last().locator('discord-embed-field[field-title="Staking"]').textContent();
+    expect(staking).toMatch(/bank: the fund's NAV, \$1,600\.00 at its strike of/);
+    expect(staking).toMatch(/bets through other accounts are outside the fund/);
+    expect(staking).not.toMatch(/not set/);
+    const fund = await shown.last().locator('discord-embed-field[field-title="Fund"]').textContent();
+    expect(fund).toMatch(/accounts: bookie_a\/alpha_a/);
+    expect(fund).toMatch(/performance fee: off/);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('/fund paid offers the withdrawn cash-out by member and amount, and marks it paid', async () => {
+    // Ben asks for everything; the treasurer strikes; the desk withdraws it at its next fund check (a minute).
+    await page.locator('#persona').selectOption('bettor');
+    let before = await count('Fund cash-out');
+    await send('/fund cashout all:true');
+    await answer('Fund cash-out', before);
+    await page.locator('#persona').selectOption('admin');
+    before = await count(/Struck\.|Not struck/);
+    await send('/fund strike');
+    await expect((await answer(/Struck\.|Not struck/, before)).textContent()).resolves.toMatch(/Struck\./);
+    const input = page.locator('#command-input');
+    await input.click();
+    await input.fill('');
+    await type('/fund paid cashout:');
+    // Until the withdrawal completes there is nothing to pay: the person types again.
+    const offered = page
+      .locator('#suggestions .suggestion', { has: page.locator('.suggestion-detail', { hasText: 'cashout' }) })
+      .filter({ hasText: /Ben.*\$100\.00 · withdrawn/ });
+    await expect
+      .poll(
+        async () => {
+          if ((await offered.count()) > 0) return true;
+          await type('x');
+          await page.keyboard.press('Backspace');
+          await page.waitForTimeout(2_000);
+          return (await offered.count()) > 0;
+        },
+        { timeout: 120_000, intervals: [500] },
+      )
+      .toBe(true);
+    await expect(page.locator('#suggestions').textContent()).resolves.not.toMatch(/fo-[0-9a-f]/);
+    await offered.first().click();
+    before = await count('Marked paid');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
+    await expect((await answer('Marked paid', before)).textContent()).resolves.toMatch(/\$100\.00/);
+    expect(pageErrors).toEqual([]);
+  }, 180_000);
 });
