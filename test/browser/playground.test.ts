@@ -1120,7 +1120,7 @@ describe("the fund's day in the playground (docs/fund.md, issue 32)", () => {
           await page.waitForTimeout(2_000);
           return (await offered.count()) > 0;
         },
-        { timeout: 120_000, intervals: [500] },
+        { timeout: 120_000, interval: 500 },
       )
       .toBe(true);
     await expect(page.locator('#suggestions').textContent()).resolves.not.toMatch(/fo-[0-9a-f]/);

@@ -162,6 +162,31 @@ export function statementView(s: FundStatement): MessageView {
   };
 }
 
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/**
+ * The first line of the monthly statement the results channel gets, as a person would write it: "The fund's
+ * statement for November 2026, with every member's units and value at the last strike." (`month` is `2026-11`).
+ */
+export function monthlyStatementHeader(month: string): string {
+  const [year, m] = month.split('-').map(Number);
+  const name = m !== undefined && m >= 1 && m <= 12 ? `${MONTHS[m - 1]} ${year}` : month;
+  return `The fund's statement for ${name}, with every member's units and value at the last strike.`;
+}
+
 /** A cash-out as people read it: who, how much, where it stands, and the command that moves it on. */
 export function cashoutLine(c: Cashout): string {
   const amount = `${c.cents !== null ? $(c.cents) : askText(c.ask)}${c.ask.kind === 'fee' ? ' (performance fee)' : ''}`;

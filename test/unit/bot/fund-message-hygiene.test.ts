@@ -3,7 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Cashout, Contribution, StrikeRecord } from '../../../src/bot/model/fund-records.js';
 import type { MessageView } from '../../../src/bot/model/limits.js';
-import { cashoutRequestView, membersView, statementView, strikeView } from '../../../src/bot/views/fund.js';
+import {
+  cashoutRequestView,
+  membersView,
+  monthlyStatementHeader,
+  statementView,
+  strikeView,
+} from '../../../src/bot/views/fund.js';
 import { strikeFixture } from '../../support/fund-fixtures.js';
 import { hygieneViolations } from '../../support/message-hygiene.js';
 
@@ -101,5 +107,14 @@ describe("what the fund's views show members and treasurers (issue 32)", () => {
     }).embeds[0]!;
     expect(members.fields?.[0]?.value).toContain(`<@${BEN}> $250.00: withdrawn: pay them, then /fund paid`);
     expect(members.footer?.text).toBe(`For support: ${cashout.cashoutId}`);
+  });
+});
+
+describe('the monthly statement', () => {
+  it('opens with a sentence a person would write, naming the month, not "2026-11 opens"', () => {
+    expect(monthlyStatementHeader('2026-11')).toBe(
+      "The fund's statement for November 2026, with every member's units and value at the last strike.",
+    );
+    expect(monthlyStatementHeader('2027-01')).toContain('January 2027');
   });
 });
