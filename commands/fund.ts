@@ -1,6 +1,7 @@
 import {
   AttachmentBuilder,
   type ChatInputCommandInteraction,
+  type Interaction,
   InteractionContextType,
   MessageFlags,
   PermissionFlagsBits,
@@ -12,10 +13,13 @@ import { loadFundReport } from '../src/bot/analytics/fund-report.js';
 import { riskLines, setLimits, voteResume } from '../src/bot/analytics/fund-risk.js';
 import { DEFAULT_SKILL_MIN_BETS } from '../src/bot/analytics/skill.js';
 import { mayApprove } from '../src/bot/betting/approvals.js';
+import { accountSessionChoices, sessionAccountOf } from '../src/bot/catalog/choices.js';
 import type { BotContext } from '../src/bot/context.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
-import { type CashoutAsk, formatPrice, PRICE_SCALE, UNIT_SCALE } from '../src/bot/model/fund.js';
+import { type CashoutAsk, FEE_MANAGER_UNSET, formatPrice, PRICE_SCALE, UNIT_SCALE } from '../src/bot/model/fund.js';
+import { CASHOUT_UNDEALT } from '../src/bot/model/fund-states.js';
+import { LIMITS } from '../src/bot/model/limits.js';
 import { stakeCentsOf } from '../src/bot/model/odds.js';
 import { type LimitName, limitLines, parseLimit } from '../src/bot/model/risk-limits.js';
 import { getSettings } from '../src/bot/repos/guild-settings.js';
@@ -94,7 +98,13 @@ export const data = new SlashCommandBuilder()
     s
       .setName('cancel')
       .setDescription('Cancel a contribution or cash-out not yet dealt (treasurer)')
-      .addStringOption((o) => o.setName('id').setDescription('fc-… or fo-… (see /fund members)').setRequired(true))
+      .addStringOption((o) =>
+        o
+          .setName('id')
+          .setDescription('The contribution or cash-out: pick it from the list')
+          .setRequired(true)
+          .setAutocomplete(true),
+      )
       .addStringOption((o) =>
         o.setName('reason').setDescription('Why, for the ledger').setRequired(true).setMaxLength(200),
       ),
@@ -103,7 +113,13 @@ export const data = new SlashCommandBuilder()
     s
       .setName('withdrawal')
       .setDescription('Settle an unresolved cash-out withdrawal by hand (treasurer)')
-      .addStringOption((o) => o.setName('attempt').setDescription('The attempt id, fw-…').setRequired(true))
+      .addStringOption((o) =>
+        o
+          .setName('attempt')
+          .setDescription('The unresolved withdrawal: pick it from the list')
+          .setRequired(true)
+          .setAutocomplete(true),
+      )
       .addStringOption((o) => o.setName('withdrawal_id').setDescription('The bookmaker withdrawal that was its own'))
       .addBooleanOption((o) => o.setName('none').setDescription('It was never made')),
   )
@@ -174,13 +190,17 @@ export const data = new SlashCommandBuilder()
       .setName('paid')
       .setDescription('Mark a withdrawn cash-out paid to the member (treasurer)')
       .addStringOption((o) =>
-        o.setName('cashout').setDescription('The cash-out id (see /fund members)').setRequired(true),
+        o
+          .setName('cashout')
+          .setDescription('The withdrawn cash-out: pick it from the list')
+          .setRequired(true)
+          .setAutocomplete(true),
       ),
   );
 
 /** A treasurer: Manage Server, or the fund's treasurer role set in /settings fund. */
 async function isTreasurer(
-  interaction: ChatInputCommandInteraction,
+  interaction: Pick<ChatInputCommandInteraction, 'memberPermissions' | 'member'>,
   ctx: BotContext,
   guildId: string,
 ): Promise<boolean> {
@@ -232,9 +252,10 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
         reference: interaction.options.getString('reference')?.trim() || null,
         actor: interaction.user.id,
       });
+      const account = (await sessionAccountOf(ctx))(c.sessionId) ?? "the fund's account";
       return replyEphemeral(
         interaction,
-        `Recorded: <@${c.memberId}> contributed ${dollars(c.amountCents)} into ${c.sessionId} (\`${c.contributionId}\`). Units are issued at the first strike after its deposit has reached the account.`,
+        `Recorded: <@${c.memberId}> contributed ${dollars(c.amountCents)} into ${account}. Units are issued at the first strike after its deposit has reached the account (/fund strike); until then /fund cancel can undo it.`,
         'ok',
       );
     }
@@ -300,7 +321,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
       if (list.length === 0) {
         return replyEphemeral(
           interaction,
-          'The fund has no account yet. Add one with `/fund accounts action:add session:<id>`; money already in it is the opening bank (opening_member:) or a float (float:).',
+          'The fund has no account yet. Add one with `/fund accounts action:add session:` (pick the account from the list); money already in it is the opening bank (opening_member:) or a float (float:).',
           'info',
         );
       }
@@ -309,7 +330,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
         `The fund's accounts:\n${list
           .map(
             (a) =>
-              `• ${a.bookie}/${a.username}: ${a.cashCents === undefined ? 'balance unreadable' : dollars(a.cashCents)}${a.floatCents ? ` (float ${dollars(a.floatCents)} not the fund's)` : ''}; sessions ${a.sessions.join(', ') || 'none live'}`,
+              `• ${a.bookie}/${a.username}: ${a.cashCents === undefined ? 'balance unreadable' : dollars(a.cashCents)}${a.floatCents ? ` (float ${dollars(a.floatCents)} not the fund's)` : ''}; ${a.sessions.length === 0 ? 'no live session' : `${a.sessions.length} session${a.sessions.length === 1 ? '' : 's'}`}`,
           )
           .join('\n')}`,
         'info',
@@ -324,8 +345,8 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
       });
       const what =
         done.kind === 'contribution'
-          ? `<@${done.contribution.memberId}>'s contribution of ${dollars(done.contribution.amountCents)} (\`${done.contribution.contributionId}\`)`
-          : `<@${done.cashout.memberId}>'s cash-out of ${askText(done.cashout.ask)} (\`${done.cashout.cashoutId}\`)`;
+          ? `<@${done.contribution.memberId}>'s contribution of ${dollars(done.contribution.amountCents)}`
+          : `<@${done.cashout.memberId}>'s cash-out of ${askText(done.cashout.ask)}`;
       return replyEphemeral(interaction, `Cancelled ${what}. Nothing of it is dealt.`, 'ok');
     }
     case 'withdrawal': {
@@ -346,8 +367,8 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
       return replyEphemeral(
         interaction,
         a.state === 'completed'
-          ? `Settled: attempt \`${a.attemptId}\` was withdrawal ${a.gatewayWithdrawalId} (${dollars(a.amountCents)}).`
-          : `Settled: attempt \`${a.attemptId}\` was never made; its cash-out is tried again.`,
+          ? `Settled: the ${dollars(a.amountCents)} withdrawal was the bookmaker's withdrawal ${a.gatewayWithdrawalId}.`
+          : `Settled: the ${dollars(a.amountCents)} withdrawal was never made; its cash-out is tried again.`,
         'ok',
       );
     }
@@ -372,7 +393,13 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
           interaction,
           `Not struck: ${r.reason}. Nothing was dealt; try again when that is resolved.`,
         );
-      const view = strikeView(r.strike);
+      // The same contributions the #results post lists as waiting for their deposit.
+      const unmatched = (await fund.contributions(guildId)).filter(
+        (c) => c.state === 'pending' && !c.depositId && c.createdAt <= r.strike.at,
+      );
+      const accountOf = await sessionAccountOf(ctx);
+      const read = new Map(r.strike.inputs.sessions.map((x) => [x.sessionId, x.account]));
+      const view = strikeView(r.strike, unmatched, (id) => read.get(id) ?? accountOf(id));
       await interaction.editReply({ content: 'Struck.', embeds: view.embeds, components: [] });
       return;
     }
@@ -420,10 +447,17 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
       return;
     }
     case 'export': {
+      const contributions = await fund.contributions(guildId);
+      const cashouts = await fund.cashouts(guildId);
       const csv = fundCsv({
-        contributions: await fund.contributions(guildId),
-        cashouts: await fund.cashouts(guildId),
+        contributions,
+        cashouts,
         strikes: await fund.strikes(guildId, 0),
+        names: await namesOf(
+          interaction,
+          [...contributions, ...cashouts].map((x) => x.memberId),
+        ),
+        accountOf: await sessionAccountOf(ctx),
       });
       await interaction.editReply({
         content: "The fund's contributions, cash-outs and strikes.",
@@ -536,15 +570,82 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   }
 };
 
+/** The names members are known by in this server (their server nickname, else their Discord name), by id. */
+async function namesOf(interaction: Interaction, ids: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  await Promise.all(
+    [...new Set(ids)].map(async (id) => {
+      const member = interaction.guild?.members.cache.get(id);
+      const user =
+        member?.user ??
+        interaction.client.users.cache.get(id) ??
+        (/^\d{5,}$/.test(id) ? await interaction.client.users.fetch(id).catch(() => undefined) : undefined);
+      const name = member?.displayName ?? user?.globalName ?? user?.username;
+      if (name) out.set(id, name);
+    }),
+  );
+  return out;
+}
+
+type FundChoice = { name: string; value: string };
+const byName = (names: Map<string, string>, id: string) =>
+  id === FEE_MANAGER_UNSET ? 'the manager' : (names.get(id) ?? 'a member');
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * The fund's choices, each named for a person (book and user name, member name, amount), never by an id: sessions
+ * for contribute and accounts; withdrawn cash-outs awaiting payment for paid; what is not yet dealt for cancel;
+ * unresolved withdrawals for withdrawal. Only a treasurer is offered the fund's records.
+ */
 export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {
-  const typed = interaction.options.getFocused();
-  const sessions = (await ctx.catalog.peekSessions()) ?? [];
+  const focused = interaction.options.getFocused(true);
+  const typed = String(focused.value ?? '');
+  if (focused.name === 'session') return respondChoices(interaction, await accountSessionChoices(ctx, typed));
+  const guildId = interaction.guildId;
+  if (!guildId || !(await isTreasurer(interaction, ctx, guildId))) return respondChoices(interaction, []);
+  let rows: Array<{ memberId: string; text: (name: string) => string; value: string }> = [];
+  if (focused.name === 'cashout') {
+    rows = (await ctx.fund.cashouts(guildId))
+      .filter((c) => c.state === 'withdrawn')
+      .map((c) => ({
+        memberId: c.memberId,
+        text: (name) => `${name} · ${dollars(c.cents ?? 0)} · withdrawn, asked ${day(c.requestedAt)}`,
+        value: c.cashoutId,
+      }));
+  } else if (focused.name === 'id') {
+    const contributions = (await ctx.fund.contributions(guildId)).filter((c) => c.state === 'pending');
+    const cashouts = (await ctx.fund.cashouts(guildId)).filter((c) => CASHOUT_UNDEALT.includes(c.state));
+    rows = [
+      ...contributions.map((c) => ({
+        memberId: c.memberId,
+        text: (name: string) => `contribution · ${name} · ${dollars(c.amountCents)} · ${day(c.createdAt)}`,
+        value: c.contributionId,
+      })),
+      ...cashouts.map((c) => ({
+        memberId: c.memberId,
+        text: (name: string) => `cash-out · ${name} · ${askText(c.ask)} · ${day(c.requestedAt)}`,
+        value: c.cashoutId,
+      })),
+    ];
+  } else if (focused.name === 'attempt') {
+    const cashouts = await ctx.fund.cashouts(guildId);
+    rows = (await ctx.fund.unresolvedWithdrawals(guildId)).map((a) => ({
+      memberId: cashouts.find((c) => c.cashoutId === a.cashoutId)?.memberId ?? '',
+      text: (name) => `${dollars(a.amountCents)} withdrawal for ${name} · ${day(a.createdAt)}`,
+      value: a.attemptId,
+    }));
+  }
+  const names = await namesOf(
+    interaction,
+    rows.slice(0, LIMITS.autocompleteChoices).map((r) => r.memberId),
+  );
+  const choices: FundChoice[] = rows.map((r) => ({
+    name: r.text(byName(names, r.memberId)).slice(0, LIMITS.choiceName),
+    value: r.value,
+  }));
   await respondChoices(
     interaction,
-    matchText(sessions, typed, (s) => `${s.session_id} ${s.bookie}`).map((s) => ({
-      name: `${s.session_id} · ${s.bookie}${s.active ? '' : ' · inactive'}`,
-      value: s.session_id,
-    })),
+    matchText(choices, typed, (c) => `${c.name} ${c.value}`).slice(0, LIMITS.autocompleteChoices),
   );
 };
 

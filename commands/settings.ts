@@ -8,7 +8,7 @@ import {
   type SlashCommandNumberOption,
 } from 'discord.js';
 import { SetBank, setBankOf } from '../src/bot/betting/bank.js';
-import { sessionsForChoices } from '../src/bot/catalog/choices.js';
+import { accountSessionChoices, sessionsForChoices } from '../src/bot/catalog/choices.js';
 import type { BotContext } from '../src/bot/context.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
@@ -517,6 +517,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     },
     bank,
     sessionLabel,
+    [...((await ctx.bank.fundAccounts?.(guildId)) ?? [])],
   );
   const content = sub === 'show' ? '' : outcome.warning ? `Saved. ${outcome.warning}` : 'Saved.';
   await interaction.editReply({ content, embeds: view.embeds, components: [] });
@@ -532,14 +533,9 @@ export const autocomplete: Command['autocomplete'] = async (interaction, ctx) =>
       matchText(books, focused.value, (b) => b).map((b) => ({ name: b, value: b })),
     );
   }
-  const bookie = interaction.options.getString('bookie');
-  const mine = sessions.filter((s) => !bookie || s.bookie === bookie);
   await respondChoices(
     interaction,
-    matchText(mine, focused.value, (s) => s.session_id).map((s) => ({
-      name: `${s.session_id} · ${s.bookie} · ${s.active ? 'active' : 'inactive'}`,
-      value: s.session_id,
-    })),
+    await accountSessionChoices(ctx, focused.value, interaction.options.getString('bookie')),
   );
 };
 

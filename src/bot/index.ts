@@ -25,6 +25,7 @@ import { makeRequest } from './discord/discord-rest.js';
 import { Intake } from './discord/intake.js';
 import { type DiscordPoster, restPoster } from './discord/poster.js';
 import { attachRouter } from './discord/router.js';
+import { fundAccountNames } from './fund/fund-repo.js';
 import { FundService } from './fund/fund-service.js';
 import type { GatewayPort } from './gateway-port.js';
 import { COMPONENTS } from './handlers/index.js';
@@ -278,7 +279,11 @@ function buildServices(
   tracker.on('bet', (job, outcome) => results.apply(job as JobRecord<BetJobContext>, outcome));
   const proposals = new ProposalRepo(store);
   // The fund (made below) is read only when a slip asks for the bank, by then it exists.
-  const bank = new NavOrSetBank(store, (guildId) => fund.lastStrike(guildId));
+  const bank = new NavOrSetBank(
+    store,
+    (guildId) => fund.lastStrike(guildId),
+    (guildId) => fundAccountNames(store, guildId),
+  );
   const factory = new SlipFactory({ gateway, store, catalog, slips, tunables, callbackUrl, now, accounts, bank });
   const placement = new Placement({
     gateway,

@@ -987,3 +987,148 @@ describe('the offline playground in Chromium', () => {
     await expect(about.isVisible()).resolves.toBe(false);
   });
 });
+
+describe("the fund's day in the playground (docs/fund.md, issue 32)", () => {
+  /** Types a line as a person does (choices closed) and sends it. */
+  async function send(line: string) {
+    const input = page.locator('#command-input');
+    await input.click();
+    await input.fill('');
+    await type(line);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
+  }
+  /** Types the line up to an autocompleted option and the text that narrows it, picks the first choice, goes on. */
+  async function sendPicking(before: string, option: string, narrow: string, after = '') {
+    const input = page.locator('#command-input');
+    await input.click();
+    await input.fill('');
+    await type(`${before}${narrow}`);
+    await choicesAfterTyping(option, narrow);
+    await page.keyboard.press('Enter');
+    if (after) await type(after);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
+  }
+  /** The newest message holding `text`, once there are more of them than `before`. */
+  async function answer(text: string | RegExp, before: number, timeout = 30_000) {
+    const all = page.locator('discord-message', { hasText: text });
+    await expect.poll(() => all.count(), { timeout }).toBeGreaterThan(before);
+    return all.last();
+  }
+  const count = (text: string | RegExp) => page.locator('discord-message', { hasText: text }).count();
+
+  it('follows the offline cycle in docs/fund.md word for word from a fresh playground: every step works the first time', async () => {
+    // A fresh playground: npm start again with a store of its own (and a new sandbox).
+    const port = new URL(app.playgroundUrl ?? '').port;
+    await app.stop();
+    app = await startPlayground(port, 'bot-fund-cycle.sqlite');
+    await page.goto(`${app.playgroundUrl}/?as=admin`);
+    await page.locator('body[data-ready="true"]').waitFor();
+    await expect.poll(() => page.locator('discord-message').count()).toBe(0);
+
+    // "As Ada, the admin: /fund accounts action:add session:bookie_a, picking bookie_a/alpha_a from the list,
+    // opening_member:@admin."
+    let before = await count('Added bookie_a/');
+    await sendPicking('/fund accounts action:add session:', 'session', 'bookie_a', 'opening_member:@admin');
+    const added = await answer('Added bookie_a/', before);
+    await expect(added.textContent()).resolves.toMatch(/opening contribution/);
+    // "Then /fund strike."
+    before = await count(/Struck\.|Not struck/);
+    await send('/fund strike');
+    const first = await answer(/Struck\.|Not struck/, before);
+    await expect(first.textContent()).resolves.toMatch(/Struck\./);
+
+    // "Press Deposit $100 in the Sandbox panel: the money arrives in bookie_a/alpha_a."
+    await page.locator('#deposit-100').click();
+    await expect
+      .poll(() => page.locator('#sandbox-status').textContent(), { timeout: 20_000 })
+      .toMatch(/\$100\.00 arrived in bookie_a/);
+    // "/fund contribute member:@bettor amount:100 session:bookie_a, picking bookie_a/alpha_a from the list."
+    before = await count('Recorded:');
+    await sendPicking('/fund contribute member:@bettor amount:100 session:', 'session', 'bookie_a');
+    const recorded = await answer('Recorded:', before);
+    await expect(recorded.textContent()).resolves.toMatch(/contributed \$100\.00 into bookie_a\/alpha_a/);
+    // "Press Advance 1 hour: the bookmaker's balance catches up with the deposit (it is refreshed on each session
+    // heartbeat). Then /fund strike: Ben's $100 buys units at the strike's price."
+    await page.locator('#advance-hour').click();
+    await expect
+      .poll(() => page.locator('#sandbox-status').textContent(), { timeout: 20_000 })
+      .toMatch(/Advance 1 hour: done/);
+    before = await count(/Struck\.|Not struck/);
+    await send('/fund strike');
+    const second = await answer(/Struck\.|Not struck/, before);
+    await expect(second.textContent()).resolves.toMatch(/Struck\./);
+    await expect(second.textContent()).resolves.not.toMatch(/Waiting for their deposit/);
+    // Ben holds units: /fund me as Ben.
+    await page.locator('#persona').selectOption('bettor');
+    before = await count('Your share of the fund');
+    await send('/fund me');
+    const me = await answer('Your share of the fund', before);
+    await expect(me.textContent()).resolves.toMatch(/100\.000000 units worth \$100\.00/);
+    await expect(me.locator('discord-embed-field[field-title="Contributed"]').textContent()).resolves.toContain(
+      '$100.00',
+    );
+    await expect(me.textContent()).resolves.not.toMatch(/has not been struck/);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-fund-cycle.png') });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("/settings show with the fund open names the fund's NAV as the bank, its accounts, and the fee", async () => {
+    await page.locator('#persona').selectOption('admin');
+    const before = await page.locator('discord-embed[embed-title="Desk settings"]').count();
+    await send('/settings show');
+    await expect
+      .poll(() => page.locator('discord-embed[embed-title="Desk settings"]').count(), { timeout: 20_000 })
+      .toBeGreaterThan(before);
+    const shown = page.locator('discord-message', { has: page.locator('discord-embed[embed-title="Desk settings"]') });
+    const staking = await shown.last().locator('discord-embed-field[field-title="Staking"]').textContent();
+    expect(staking).toMatch(/bank: the fund's NAV, \$1,600\.00 at its strike of/);
+    expect(staking).toMatch(/bets through other accounts are outside the fund/);
+    expect(staking).not.toMatch(/not set/);
+    const fund = await shown.last().locator('discord-embed-field[field-title="Fund"]').textContent();
+    expect(fund).toMatch(/accounts: bookie_a\/alpha_a/);
+    expect(fund).toMatch(/performance fee: off/);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('/fund paid offers the withdrawn cash-out by member and amount, and marks it paid', async () => {
+    // Ben asks for everything; the treasurer strikes; the desk withdraws it at its next fund check (a minute).
+    await page.locator('#persona').selectOption('bettor');
+    let before = await count('Fund cash-out');
+    await send('/fund cashout all:true');
+    await answer('Fund cash-out', before);
+    await page.locator('#persona').selectOption('admin');
+    before = await count(/Struck\.|Not struck/);
+    await send('/fund strike');
+    await expect((await answer(/Struck\.|Not struck/, before)).textContent()).resolves.toMatch(/Struck\./);
+    const input = page.locator('#command-input');
+    await input.click();
+    await input.fill('');
+    await type('/fund paid cashout:');
+    // Until the withdrawal completes there is nothing to pay: the person types again.
+    const offered = page
+      .locator('#suggestions .suggestion', { has: page.locator('.suggestion-detail', { hasText: 'cashout' }) })
+      .filter({ hasText: /Ben.*\$100\.00 · withdrawn/ });
+    await expect
+      .poll(
+        async () => {
+          if ((await offered.count()) > 0) return true;
+          await type('x');
+          await page.keyboard.press('Backspace');
+          await page.waitForTimeout(2_000);
+          return (await offered.count()) > 0;
+        },
+        { timeout: 120_000, interval: 500 },
+      )
+      .toBe(true);
+    await expect(page.locator('#suggestions').textContent()).resolves.not.toMatch(/fo-[0-9a-f]/);
+    await offered.first().click();
+    before = await count('Marked paid');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
+    await expect((await answer('Marked paid', before)).textContent()).resolves.toMatch(/\$100\.00/);
+    expect(pageErrors).toEqual([]);
+  }, 180_000);
+});

@@ -6,7 +6,7 @@ import { findSecrets } from '../chaos/secrets.js';
 import { messageMatching, newTrail, press, type Trail } from '../support/flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { ACK_DEADLINE_MS, ackTime, lastResponseText, textOf } from '../support/messages.js';
-import { pickShared, type Shared } from '../support/shared-event.js';
+import { driftPrice, pickShared, type Shared } from '../support/shared-event.js';
 import { until } from '../support/wait.js';
 
 /** The alpha syndicate's active sessions (the sandbox's fixture accounts). */
@@ -53,17 +53,7 @@ describe('/bet without a bookie: routed to the best live price', () => {
     desk = await startDesk();
     shared = await pickShared(desk);
     // bookie_c's price lengthened by 30%: the books' prices differ, and the best is not the first book listed.
-    await fetch(`${desk.sandbox.url}/_sandbox/world/drift`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        factor: 1.3,
-        bookie: 'bookie_c',
-        epk: shared.epk,
-        market: shared.market,
-        selection: shared.slug,
-      }),
-    }).then((r) => expect(r.status).toBe(200));
+    await driftPrice(desk, shared, 'bookie_c', 1.3);
   }, 60_000);
   afterAll(() => desk?.close());
 

@@ -82,9 +82,9 @@ describe('the fund through the local Discord: a cash-out’s checker, the NAV ch
     const exported = await command(admin, 'export', {}, /contributions, cash-outs and strikes/);
     const csv = await (await fetch(exported.attachments.find((a) => a.filename === 'fund.csv')!.url)).text();
     expect(csv.split('\r\n')[0]).toBe(
-      '"kind","id","at","member","amount","units","state","strike","price","nav","detail"',
+      'kind,id,at,member_id,member_name,amount,units,state,strike_id,dealing,price,nav_before,nav_after,fee,account,reference,note',
     );
-    expect(csv).toMatch(/"strike",.*"struck"/);
-    expect(csv).toMatch(/"cashout",.*"pending"/);
+    expect(csv).toMatch(/^strike,.*,struck,/m);
+    expect(csv).toMatch(/^cashout,.*,pending,/m);
   });
 });

@@ -270,7 +270,7 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
       'fund',
       'withdrawal',
       { attempt: attempt!.attempt_id, withdrawal_id: withdrawals[0]!.id },
-      /Settled: attempt/,
+      /Settled: the \$[\d,.]+ withdrawal was/,
     );
     expect(
       (

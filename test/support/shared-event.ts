@@ -35,3 +35,13 @@ export async function pickShared(desk: Desk): Promise<Shared> {
   }
   throw new Error('no prematch event with a named market shared by bookie_a and bookie_c in the sandbox');
 }
+
+/** Lengthens one book's price of the shared selection by `factor` (the sandbox's drift control), so books differ. */
+export async function driftPrice(desk: Desk, shared: Shared, bookie: string, factor: number): Promise<void> {
+  const r = await fetch(`${desk.sandbox.url}/_sandbox/world/drift`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ factor, bookie, epk: shared.epk, market: shared.market, selection: shared.slug }),
+  });
+  if (r.status !== 200) throw new Error(`drift refused: ${r.status} ${await r.text()}`);
+}

@@ -3,6 +3,7 @@
  * an admin set with /settings bank. Read through one port so the NAV can be plugged in without touching its users.
  */
 
+import { accountName } from '../model/fund-records.js';
 import { type GuildSettings, getSettings, updateSettings } from '../repos/guild-settings.js';
 import type { BotStore } from '../store/index.js';
 
@@ -15,6 +16,38 @@ export interface Bank {
 export interface BankSource {
   /** The guild's bank, or null when neither a fund nor a set bank gives one. */
   bankFor(guildId: string): Promise<Bank | null>;
+  /**
+   * The fund's accounts (`bookie/username`) while the server has a fund holding one; null with no fund. A bet
+   * through any other account is outside the fund (decision 1910).
+   */
+  fundAccounts?(guildId: string): Promise<ReadonlySet<string> | null>;
+  /** The bank a bet outside the fund is sized from: the set bank, never the fund's NAV. */
+  outsideBankFor?(guildId: string): Promise<Bank | null>;
+}
+
+/** The bank one bet is sized from, and whether its account is outside the server's fund. */
+export interface BankAtAccount {
+  bankCents: number | null;
+  outsideFund: boolean;
+}
+
+/**
+ * The bank a bet through one account is sized from (decision 1910): with a fund open and the account not one of
+ * its own, the set bank (or none), never the fund's NAV; otherwise the bank already read (`known`) or the source's.
+ * `username` undefined (the session list could not be read): treated as outside, so the fund's NAV sizes nothing
+ * it cannot vouch for.
+ */
+export async function bankAtAccount(
+  source: BankSource | undefined,
+  guildId: string | null,
+  at: { bookie: string; username: string | undefined },
+  known?: number | null,
+): Promise<BankAtAccount> {
+  const fund = guildId === null ? null : ((await source?.fundAccounts?.(guildId)) ?? null);
+  const inside = at.username !== undefined && fund?.has(accountName({ bookie: at.bookie, username: at.username }));
+  if (fund === null || inside) return { bankCents: await bankCentsFor(source, guildId, known), outsideFund: false };
+  const outside = guildId === null ? null : ((await source?.outsideBankFor?.(guildId)) ?? null);
+  return { bankCents: outside?.cents ?? null, outsideFund: true };
 }
 
 /** The bank a settings record holds (null: none set). */
@@ -53,6 +86,8 @@ export async function bankCentsFor(
 
 /** The fund's NAV at its last strike, as the bank reads it (null: no strike yet). */
 export type LastNav = (guildId: string) => Promise<{ navCents: number; at: Date } | null>;
+/** The names (`bookie/username`) of the accounts a server's fund owns; empty with no fund. */
+export type FundAccountNames = (guildId: string) => Promise<readonly string[]>;
 
 /**
  * The fund's NAV at its last strike when the fund holds money, else the bank an admin set: caps and suggested
@@ -63,8 +98,18 @@ export class NavOrSetBank implements BankSource {
   constructor(
     store: BotStore,
     private readonly lastNav: LastNav,
+    private readonly accountNames?: FundAccountNames,
   ) {
     this.#set = new SetBank(store);
+  }
+
+  async fundAccounts(guildId: string): Promise<ReadonlySet<string> | null> {
+    const names = (await this.accountNames?.(guildId)) ?? [];
+    return names.length === 0 ? null : new Set(names);
+  }
+
+  outsideBankFor(guildId: string): Promise<Bank | null> {
+    return this.#set.bankFor(guildId);
   }
 
   async bankFor(guildId: string): Promise<Bank | null> {

@@ -5,7 +5,7 @@ import { selectionName, sortMarkets } from '../model/markets.js';
 import { checkMinOdds, checkStake, type PriceRoute, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import { type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
 import type { SlipRecord } from '../repos/slips.js';
-import { bankCentsFor } from './bank.js';
+import { bankAtAccount } from './bank.js';
 import type { LivePrices } from './placement.js';
 import { waitForPriceCheck } from './price-wait.js';
 import { accountOf, chosenSession, sessionFor } from './sessions.js';
@@ -130,7 +130,19 @@ export class SlipFactory implements LivePrices {
    */
   async prepareSlip(req: SlipRequest, expiresInMs?: (stakeCents: number) => number): Promise<SlipRecord<SlipPayload>> {
     const settings = req.settings ?? (await getSettings(this.d.store, req.guildId));
-    const bankCents = await bankCentsFor(this.d.bank, req.guildId, req.bankCents);
+    const sessionId = req.routed
+      ? await chosenSession(this.d.catalog, req.routed.sessionId, req.bookie, 'Run /bet again.')
+      : req.sessionId
+        ? await chosenSession(this.d.catalog, req.sessionId, req.bookie, 'Make a new slip with /bet or /compare.')
+        : await this.sessionFor(req.guildId, req.bookie, settings);
+    const account = await accountOf(this.d.catalog, sessionId);
+    // A bet through an account outside the fund is sized without the fund's NAV (decision 1910).
+    const { bankCents, outsideFund } = await bankAtAccount(
+      this.d.bank,
+      req.guildId,
+      { bookie: req.bookie, username: account },
+      req.bankCents,
+    );
     const limits = stakeLimits(settings, this.d.tunables, bankCents);
     const stakeCheck = checkStake(req.stake, limits);
     if (!stakeCheck.ok) throw new UserFacingError(stakeCheck.message);
@@ -150,13 +162,7 @@ export class SlipFactory implements LivePrices {
     }
     const event = await this.d.catalog.event(req.epk);
     const sport = event?.sport ?? req.epk.split('/')[0] ?? '';
-    const sessionId = req.routed
-      ? await chosenSession(this.d.catalog, req.routed.sessionId, req.bookie, 'Run /bet again.')
-      : req.sessionId
-        ? await chosenSession(this.d.catalog, req.sessionId, req.bookie, 'Make a new slip with /bet or /compare.')
-        : await this.sessionFor(req.guildId, req.bookie, settings);
     const live = req.routed?.live ?? (await this.livePrice(sessionId, sport, req.epk, req.marketRef, req.bookie));
-    const account = await accountOf(this.d.catalog, sessionId);
     const minCheck = checkMinOdds(req.minOdds, live);
     if (!minCheck.ok) throw new UserFacingError(minCheck.message);
     // A book the member picked is still used, but the slip says when its account has been limiting or refusing.
@@ -214,6 +220,7 @@ export class SlipFactory implements LivePrices {
         userId: req.userId,
         ...(req.routed ? { route: req.routed.route } : {}),
         ...(bankCents === null ? {} : { capBankCents: bankCents }),
+        ...(outsideFund ? { outsideFund: true } : {}),
         ...(edge ? { edge } : {}),
       },
     };

@@ -11,7 +11,7 @@ import { type GuildSettings, getSettings, stakeLimits } from '../repos/guild-set
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
 import type { BotStore } from '../store/index.js';
 import type { AccountHealth } from './account-health.js';
-import { type BankSource, bankCentsFor } from './bank.js';
+import { type BankSource, bankAtAccount } from './bank.js';
 import { waitForPriceCheck } from './price-wait.js';
 import { accountOf, sessionFor } from './sessions.js';
 
@@ -42,6 +42,8 @@ interface SlipOwner {
   settings?: GuildSettings;
   /** The bank the gate read (cents; null: none): share caps are worked out from it and the slip keeps it. */
   bankCents?: number | null;
+  /** Set by the stake check: the slip's account is outside the server's fund (decision 1910). */
+  outsideFund?: boolean;
 }
 
 export interface RacingSlipRequest extends SlipOwner {
@@ -232,9 +234,18 @@ export async function holdsBonusToken(
  * The stake checked against the per-bet limit (dollars and the share of the bank, the lower binding); the owner is
  * given the bank it was checked with, which the slip keeps for Confirm (decision 1723).
  */
-async function checkedStake(d: SlipKindDeps, owner: SlipOwner, stake: number): Promise<number> {
+async function checkedStake(
+  d: SlipKindDeps,
+  owner: SlipOwner,
+  stake: number,
+  at: { bookie: string; sessionId: string },
+): Promise<number> {
   const settings = owner.settings ?? (await getSettings(d.store, owner.guildId));
-  owner.bankCents = await bankCentsFor(d.bank, owner.guildId, owner.bankCents);
+  // A bet through an account outside the fund is sized without the fund's NAV (decision 1910).
+  const username = await accountOf(d.catalog, at.sessionId);
+  const sized = await bankAtAccount(d.bank, owner.guildId, { bookie: at.bookie, username }, owner.bankCents);
+  owner.bankCents = sized.bankCents;
+  owner.outsideFund = sized.outsideFund;
   const check = checkStake(stake, stakeLimits(settings, d.tunables, owner.bankCents));
   if (!check.ok) throw new UserFacingError(check.message);
   return Math.round(stake * 100);
@@ -262,6 +273,7 @@ async function store(
     payload: {
       ...payload,
       ...(typeof owner.bankCents === 'number' ? { capBankCents: owner.bankCents } : {}),
+      ...(owner.outsideFund ? { outsideFund: true } : {}),
       ...(account ? { account } : {}),
     },
   };
@@ -279,8 +291,8 @@ export async function prepareRacingSlip(
   req: RacingSlipRequest,
   lifetime?: SlipLifetime,
 ): Promise<SlipRecord<SlipPayload>> {
-  const stakeCents = await checkedStake(d, req, req.stake);
   const sessionId = await sessionFor(d, req.guildId, req.bookie, req.settings);
+  const stakeCents = await checkedStake(d, req, req.stake, { bookie: req.bookie, sessionId });
   const leg = {
     track: req.track,
     raceNum: req.raceNum,
@@ -333,7 +345,6 @@ export async function preparePromoSlip(
   req: PromoSlipRequest,
   lifetime?: SlipLifetime,
 ): Promise<SlipRecord<SlipPayload>> {
-  const stakeCents = await checkedStake(d, req, req.stake);
   const promo = await findPromo(d.gateway, req.promoId);
   if (!promo)
     throw new UserFacingError(`Promo ${req.promoId} is not active any more. See /promos for the current ones.`);
@@ -348,6 +359,7 @@ export async function preparePromoSlip(
       `No session of the ${promo.bookie} account holding promo ${req.promoId} is running. Start one (see /sessions).`,
     );
   }
+  const stakeCents = await checkedStake(d, req, req.stake, { bookie: promo.bookie, sessionId });
   const racing = promo.kind === 'racing';
   const eventName =
     promo.event ?? (racing && promo.track ? `${promo.track} R${promo.race_num ?? '?'}` : (promo.label ?? 'Promo'));

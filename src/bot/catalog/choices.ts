@@ -419,3 +419,41 @@ export async function slipOptionChoices(
     ? selectionChoices(ctx, o.event, o.bookie, o.market, focused.value, o.member)
     : sharedSelectionChoices(ctx, o.event, o.market, focused.value, o.member);
 }
+
+/** A session as people know it: its book and user name ("bookie_a/alpha_a"), never its id. */
+export function sessionAccountName(s: Pick<Session, 'bookie' | 'username'>): string {
+  return `${s.bookie}/${s.username || 'unnamed account'}`;
+}
+
+/**
+ * The key's sessions as choices named by book and user name (never an id): active ones first; two sessions of one
+ * account told apart by their number and state. The value is the session id the command takes. Read through
+ * sessionsForChoices, so the choices keep coming after the session cache lapses.
+ */
+export async function accountSessionChoices(ctx: BotContext, typed: string, bookie?: string | null): Promise<Choice[]> {
+  const sessions = (await sessionsForChoices(ctx))
+    .filter((s) => !bookie || s.bookie === bookie)
+    .sort((a, b) => Number(b.active) - Number(a.active));
+  const ofAccount = new Map<string, Session[]>();
+  for (const s of sessions) {
+    const name = sessionAccountName(s);
+    ofAccount.set(name, [...(ofAccount.get(name) ?? []), s]);
+  }
+  const label = (s: Session) => {
+    const twins = ofAccount.get(sessionAccountName(s)) ?? [s];
+    const which = twins.length > 1 ? ` · session ${twins.indexOf(s) + 1} of ${twins.length}` : '';
+    return `${sessionAccountName(s)}${which}${s.active ? '' : ' · inactive'}`;
+  };
+  return matchText(sessions, typed, (s) => `${label(s)} ${s.session_id}`)
+    .slice(0, LIMITS.autocompleteChoices)
+    .map((s) => ({ name: label(s).slice(0, LIMITS.choiceName), value: s.session_id }));
+}
+
+/** The account a session id belongs to, by book and user name, from the list choices read; undefined when unknown. */
+export async function sessionAccountOf(ctx: BotContext): Promise<(sessionId: string) => string | undefined> {
+  const sessions = await sessionsForChoices(ctx);
+  return (id) => {
+    const s = sessions.find((x) => x.session_id === id);
+    return s ? sessionAccountName(s) : undefined;
+  };
+}

@@ -1246,3 +1246,8 @@ function entry(
 ): LedgerInput {
   return { at, guildKey, kind, ref, actor, amountCents, data };
 }
+
+/** The names (`bookie/username`) of a server's fund accounts, read only: what the bank behind stake sizing asks. */
+export async function fundAccountNames(store: BotStore, guildKey: string): Promise<string[]> {
+  return (await new FundRepo(store).accounts(guildKey)).map(accountName);
+}

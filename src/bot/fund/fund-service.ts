@@ -31,7 +31,7 @@ import { finalStatusOf, type WebhookDelivery } from '../results/receiver.js';
 import { storedDelivery } from '../results/stored-deliveries.js';
 import { readTransactionsSince } from '../results/transactions.js';
 import type { BotStore } from '../store/index.js';
-import { type FundStatement, membersView, strikeView } from '../views/fund.js';
+import { type FundStatement, membersView, monthlyStatementHeader, strikeView } from '../views/fund.js';
 import {
   accountName,
   type Cashout,
@@ -566,7 +566,7 @@ export class FundService {
     });
     await this.#d.outbox.create(key, settings.resultsChannelId, {
       ...view,
-      content: `Monthly statement of the fund (${month} opens; values at the last strike).`,
+      content: monthlyStatementHeader(month),
     });
   }
 

@@ -5,12 +5,13 @@
  */
 
 import type { ChatInputCommandInteraction } from 'discord.js';
-import type { BalanceRecord } from '../../gateway/index.js';
+import type { BalanceRecord, Session } from '../../gateway/index.js';
 import { type EventBooks, eventBooks, priceAtSession } from '../betting/compare.js';
 import type { BotContext } from '../context.js';
 import { UserFacingError, userMessage } from '../discord/user-errors.js';
 import { comparableMarket, selectionKey } from '../model/compare.js';
 import { anyMarket, type BookCheck, balanceShort, bookChecks, leftOutText } from '../model/eligibility.js';
+import { accountName } from '../model/fund-records.js';
 import { stakeCentsOf } from '../model/odds.js';
 import type { PriceRoute } from '../model/slip-rules.js';
 import { checkBettable } from './bet-gate.js';
@@ -116,6 +117,21 @@ export async function leaveOutUnhealthy(
   }
 }
 
+/** Why a session outside the fund cannot take a stake the desk routes for the fund. */
+export const OUTSIDE_FUND =
+  "outside the fund (not one of the fund's accounts; name the book with bookie: to bet outside it)";
+
+/** Marks the checks whose session's account is not one of the fund's (decision 1910). */
+export function leaveOutOfFund(checks: BookCheck[], sessions: readonly Session[], fund: ReadonlySet<string>): void {
+  const nameOf = new Map(
+    sessions.map((s) => [s.session_id, s.username ? accountName({ bookie: s.bookie, username: s.username }) : '']),
+  );
+  for (const c of checks) {
+    if (c.leftOut || c.sessionId === undefined) continue;
+    if (!fund.has(nameOf.get(c.sessionId) ?? '')) c.leftOut = { kind: 'account', why: OUTSIDE_FUND };
+  }
+}
+
 /**
  * Why account health leaves out the one session a stored best price points at (/compare's Bet at best), as the
  * answer to give instead of a slip; undefined when the session can take the stake.
@@ -162,6 +178,11 @@ export async function routeToBestPrice(
     market: string;
     selection: string;
     stakeCents: number;
+    /**
+     * The fund's accounts (`bookie/username`) when the server has a fund: a stake the desk routes is the fund's, so
+     * only these accounts can take it (decision 1910). Null or absent: every account.
+     */
+    fundAccounts?: ReadonlySet<string> | null;
   },
 ): Promise<RoutedBet> {
   const books = await eventBooks(ctx, q.epk);
@@ -177,6 +198,7 @@ export async function routeToBestPrice(
   const ref = byRef.find((s) => s.market_ref === q.selection);
   const selection = ref ? selectionKey(ref) : q.selection;
   const checks = bookChecks({ ...books, books: event.books ?? [], chosen: q.chosen, market: q.market, selection });
+  if (q.fundAccounts) leaveOutOfFund(checks, books.sessions, q.fundAccounts);
   // Account health: sessions offline, restricted, or limited below this stake on the market (betting/account-health.ts).
   await leaveOutUnhealthy(ctx, checks, {
     sport: event.league ?? event.sport,
@@ -233,7 +255,8 @@ export async function postBestPriceSlip(
 ): Promise<void> {
   const gate = await checkBettable(ctx, interaction, q.stake);
   const stakeCents = stakeCentsOf(q.stake) as number;
-  const best = await routeToBestPrice(ctx, { chosen: gate.settings.sessions, ...q, stakeCents });
+  const fundAccounts = (await ctx.bank.fundAccounts?.(gate.guildId)) ?? null;
+  const best = await routeToBestPrice(ctx, { chosen: gate.settings.sessions, ...q, stakeCents, fundAccounts });
   await postSlip(
     ctx,
     interaction,

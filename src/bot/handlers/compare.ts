@@ -90,6 +90,7 @@ const stakeAtBest: ComponentHandler = async (interaction, [ref], ctx) => {
     market: best.market,
     selection: best.selection,
     stakeCents: stakeCentsOf(stake.value) as number,
+    fundAccounts: (await ctx.bank.fundAccounts?.(gate.guildId)) ?? null,
   });
   try {
     await postSlip(

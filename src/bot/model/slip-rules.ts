@@ -48,6 +48,11 @@ export interface SlipPayload {
   accountWarning?: string;
   /** The bank (cents) the slip's share caps were worked out from: Confirm keeps to it (decision 1723). */
   capBankCents?: number;
+  /**
+   * Set when the server has a fund and the slip's account is not one of its own: the bet is not the fund's (not
+   * valued in its NAV) and is sized without the fund's bank (decision 1910). Shown on the slip.
+   */
+  outsideFund?: boolean;
   /** The fair price, edge and suggested stake when the slip was made (sports slips; shown and kept on the record). */
   edge?: SlipEdge;
 }

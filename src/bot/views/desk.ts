@@ -127,6 +127,8 @@ export function settingsView(
   bank: BankInUse | null = setBank(s),
   /** How a chosen session is named: its account (e.g. "alpha_b"), not its UUID. */
   sessionLabel: (sessionId: string) => string = (id) => `session …${id.slice(-4)}`,
+  /** The fund's accounts (`bookie/username`); empty with no fund. */
+  fundAccounts: readonly string[] = [],
 ): MessageView {
   const sessions = Object.entries(s.sessions);
   return fitView({
@@ -166,7 +168,7 @@ export function settingsView(
               `syndicate a day: ${cap(s.maxPerSyndicateDay)}`,
             ].join('\n'),
           ),
-          field('Staking', stakingText(s, bank)),
+          field('Staking', stakingText(s, bank, fundAccounts)),
           field(
             'Sessions by book',
             sessions.length === 0
@@ -176,6 +178,7 @@ export function settingsView(
           field(
             'Fund',
             [
+              `accounts: ${fundAccounts.length ? fundAccounts.join(', ') : 'none yet (/fund accounts action:add)'}`,
               `treasurers: ${s.fundTreasurerRoleId ? `<@&${s.fundTreasurerRoleId}> and Manage Server` : 'Manage Server'}`,
               `dealing: ${s.fundSchedule ?? 'on demand only (/fund strike)'}`,
               `cash-outs above ${formatMoney(s.fundCashoutTier ?? 500)} need approval`,
@@ -238,28 +241,49 @@ function setBank(s: GuildSettings): BankInUse | null {
 }
 
 /** Which bank slips and share caps use now, and where it comes from. */
-function bankText(s: GuildSettings, bank: BankInUse | null): string {
+function bankText(s: GuildSettings, bank: BankInUse | null, fundAccounts: readonly string[]): string {
+  if (bank?.source !== 'nav' && fundAccounts.length > 0) {
+    const until =
+      bank === null
+        ? 'until then none (no suggested stakes, no share caps)'
+        : `until then the set ${formatMoney(bank.cents / 100)}`;
+    return `the fund's NAV from its first strike (not struck yet; ${until})`;
+  }
   if (bank === null) return 'not set (no suggested stakes, no share caps)';
   if (bank.source === 'set') return `${formatMoney(bank.cents / 100)} (set with /settings bank)`;
   const when = `<t:${Math.floor(bank.asOf.getTime() / 1000)}:f>`;
+  // With the fund's accounts named, the next line says what the set bank sizes (bets outside the fund).
   const unused =
-    s.bank === undefined ? '' : `; the set ${formatMoney(s.bank)} applies only while the fund holds nothing`;
+    s.bank === undefined || fundAccounts.length > 0
+      ? ''
+      : `; the set ${formatMoney(s.bank)} applies only while the fund holds nothing`;
   return `the fund's NAV, ${formatMoney(bank.cents / 100)} at its strike of ${when}${unused}`;
 }
 
 /** The performance fee: its rate, how often it crystallises, and whom it is owed to (decision 1704). */
 function feeText(s: GuildSettings): string {
-  if (!s.fundFeePercent) return 'off';
   const period = s.fundFeePeriod ?? 'month';
+  if (!s.fundFeePercent) {
+    const chosen = [
+      s.fundFeePeriod ? `period ${period}` : '',
+      s.fundFeeManagerId ? `manager <@${s.fundFeeManagerId}>` : '',
+    ].filter(Boolean);
+    return `off (set fee_percent with /settings fund${chosen.length ? `; ${chosen.join(', ')} kept` : ''})`;
+  }
   const manager = s.fundFeeManagerId
     ? `<@${s.fundFeeManagerId}>`
     : 'no one yet (name them with /settings fund fee_manager:)';
   return `${s.fundFeePercent}% above the high-water mark, crystallised each ${period}, owed to ${manager}`;
 }
 
-function stakingText(s: GuildSettings, bank: BankInUse | null): string {
+function stakingText(s: GuildSettings, bank: BankInUse | null, fundAccounts: readonly string[]): string {
   return [
-    `bank: ${bankText(s, bank)}`,
+    `bank: ${bankText(s, bank, fundAccounts)}`,
+    ...(fundAccounts.length > 0
+      ? [
+          `bets through other accounts are outside the fund: sized from ${s.bank === undefined ? 'no bank (no suggested stakes, no share caps)' : `the set ${formatMoney(s.bank)}`}; best price routes only among the fund's accounts`,
+        ]
+      : []),
     `suggested stake: ${s.kellyFraction ?? DEFAULT_KELLY_FRACTION} Kelly, in units of ${formatMoney(s.stakeUnit ?? 1)}`,
     `fair price: ${METHOD_LABEL[s.marginMethod ?? DEFAULT_MARGIN_METHOD]}`,
   ].join('\n');

@@ -10,6 +10,16 @@ const $ = (c: number) => formatMoney(c / 100);
 const pct = (r: number | null) => (r === null ? '—' : `${(r * 100).toFixed(2)}%`);
 const when = (ms: number) => `<t:${Math.floor(ms / 1000)}:f>`;
 
+/** How a strike's dealing reads: "on demand", or its dealing day. */
+export function dealingText(dealingKey: string): string {
+  return dealingKey.startsWith('demand:') ? 'on demand' : `dealing day ${dealingKey}`;
+}
+
+/** A footer for support naming the records a view lists (their ids are for support, not for reading). */
+function supportFooter(ids: readonly string[]): { footer: { text: string } } | Record<string, never> {
+  return ids.length ? { footer: { text: clip(`For support: ${ids.join(', ')}`, LIMITS.footer) } } : {};
+}
+
 export function askText(ask: CashoutAsk): string {
   if (ask.kind === 'all') return 'all units';
   if (ask.kind === 'units') return `${formatUnits(ask.units)} units`;
@@ -17,13 +27,45 @@ export function askText(ask: CashoutAsk): string {
   return $(ask.cents);
 }
 
-/** The strike's post in the results channel: NAV, units, price, and every input with its source. */
-export function strikeView(s: StrikeRecord, unmatched: Contribution[] = []): MessageView {
+/** A session as the fund names it: its account (book and user name), never its id. */
+export type AccountOfSession = (sessionId: string) => string | undefined;
+
+/** The accounts a strike read, by the session it read each through (a twin session is not among them). */
+function readAccounts(s: StrikeRecord): AccountOfSession {
+  const read = new Map(s.inputs.sessions.map((x) => [x.sessionId, x.account]));
+  return (id) => read.get(id);
+}
+
+/** When a balance was read, as Discord shows a time; '' when the gateway gave none. */
+function readAt(iso: string | null): string {
+  const ms = iso ? Date.parse(iso) : Number.NaN;
+  return Number.isFinite(ms) ? `, read ${when(ms)}` : '';
+}
+
+/** The contributions a strike did not deal because their deposit has not arrived, each with its account. */
+export function unmatchedLine(unmatched: readonly Contribution[], accountOf: AccountOfSession): string {
+  if (unmatched.length === 0) return '';
+  const rows = unmatched.map(
+    (c) => `<@${c.memberId}> ${$(c.amountCents)} into ${accountOf(c.sessionId) ?? "one of the fund's accounts"}`,
+  );
+  return `Waiting for their deposit (not dealt, not in NAV until the bookmaker lists it): ${rows.join('; ')}.`;
+}
+
+/**
+ * The strike's post in the results channel (and the treasurer's private reply): NAV, units, price, every input with
+ * its source, and the contributions still waiting for their deposit. Accounts by book and user name; the strike's id
+ * only in a footer for support.
+ */
+export function strikeView(
+  s: StrikeRecord,
+  unmatched: readonly Contribution[] = [],
+  accountOf: AccountOfSession = readAccounts(s),
+): MessageView {
   const i = s.inputs;
   const inputs = [
     ...i.sessions.map(
       (x) =>
-        `Session ${x.sessionId}: balance ${$(x.balanceCents)} − bonus ${$(x.bonusCents)} = cash ${$(x.balanceCents - x.bonusCents)} (POST /v3/balance${x.retrievedAt ? `, as of ${x.retrievedAt}` : ''})`,
+        `${x.account ?? accountOf(x.sessionId) ?? 'An account of the fund'}: balance ${$(x.balanceCents)} − bonus ${$(x.bonusCents)}${x.floatCents ? ` − float ${$(x.floatCents)}` : ''} = cash ${$(x.balanceCents - x.bonusCents - (x.floatCents ?? 0))} (the bookmaker's balance${readAt(x.retrievedAt)})`,
     ),
     `Open stake at cost: ${$(i.openStakeCents)} (${i.openBets} placed bet${i.openBets === 1 ? '' : 's'} not settled)`,
     `Withdrawn, not yet paid: ${$(i.withdrawnUnpaidCents)}`,
@@ -50,23 +92,17 @@ export function strikeView(s: StrikeRecord, unmatched: Contribution[] = []): Mes
           `${i.deferred.contributions} contribution(s) and ${i.deferred.cashouts} cash-out(s) wait for bets open when they were asked to settle (decision 1701).`,
         ]
       : []),
-    ...(unmatched.length > 0
-      ? [
-          `Waiting for their deposit (not dealt, not in NAV until the gateway lists it): ${unmatched
-            .map((c) => `<@${c.memberId}> ${$(c.amountCents)} on ${c.sessionId}`)
-            .join('; ')}`,
-        ]
-      : []),
+    ...(unmatched.length > 0 ? [unmatchedLine(unmatched, accountOf)] : []),
   ];
   return fitView({
     content: '',
     embeds: [
       {
-        title: `Fund strike · ${s.dealingKey.startsWith('demand:') ? 'on demand' : s.dealingKey}`,
+        title: `Fund strike · ${dealingText(s.dealingKey)}`,
         description: clip(dealt.join('\n'), LIMITS.embedDescription),
         color: i.held ? COLOUR.refused : COLOUR.ok,
         fields: [{ name: 'Inputs', value: clip(inputs.join('\n'), LIMITS.fieldValue) }],
-        footer: { text: `Strike ${s.strikeId}` },
+        footer: { text: `For support: strike ${s.strikeId}` },
         timestamp: new Date(s.at).toISOString(),
       },
     ],
@@ -119,16 +155,44 @@ export function statementView(s: FundStatement): MessageView {
               ]
             : []),
         ],
+        ...supportFooter(s.openCashouts.map((c) => c.cashoutId)),
       },
     ],
     components: [],
   };
 }
 
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/**
+ * The first line of the monthly statement the results channel gets as a month opens, as a person would write it: "The
+ * fund as November 2026 opens: every member's units and value at the last strike." (`month` is `2026-11`).
+ */
+export function monthlyStatementHeader(month: string): string {
+  const [year, m] = month.split('-').map(Number);
+  const name = m !== undefined && m >= 1 && m <= 12 ? `${MONTHS[m - 1]} ${year}` : month;
+  return `The fund as ${name} opens: every member's units and value at the last strike.`;
+}
+
+/** A cash-out as people read it: who, how much, where it stands, and the command that moves it on. */
 export function cashoutLine(c: Cashout): string {
   const amount = `${c.cents !== null ? $(c.cents) : askText(c.ask)}${c.ask.kind === 'fee' ? ' (performance fee)' : ''}`;
   const who = c.memberId === FEE_MANAGER_UNSET ? 'the manager' : `<@${c.memberId}>`;
-  return `\`${c.cashoutId}\` ${who} ${amount}: ${c.state.replace('_', ' ')}${c.note ? ` (${c.note})` : ''}`;
+  const next = c.state === 'withdrawn' ? ': pay them, then /fund paid (pick it from the list)' : '';
+  return `${who} ${amount}: ${c.state.replace('_', ' ')}${c.note ? ` (${c.note})` : ''}${next}`;
 }
 
 export function membersView(v: {
@@ -166,7 +230,13 @@ export function membersView(v: {
                   name: 'Withdrawals to settle by hand (/fund withdrawal)',
                   value: clip(
                     unresolved
-                      .map((a) => `\`${a.attemptId}\` ${$(a.amountCents)} for \`${a.cashoutId}\`: ${a.note ?? ''}`)
+                      .map((a) => {
+                        const c = v.cashouts.find((x) => x.cashoutId === a.cashoutId);
+                        const whose = c
+                          ? ` for ${c.memberId === FEE_MANAGER_UNSET ? 'the manager' : `<@${c.memberId}>`}`
+                          : '';
+                        return `${$(a.amountCents)}${whose}: ${a.note ?? 'no answer from the bookmaker'}`;
+                      })
                       .join('\n'),
                     LIMITS.fieldValue,
                   ),
@@ -174,6 +244,10 @@ export function membersView(v: {
               ]
             : []),
         ],
+        ...supportFooter([
+          ...open.map((c) => c.cashoutId),
+          ...unresolved.map((a) => `${a.attemptId} (withdrawal of ${a.cashoutId})`),
+        ]),
       },
     ],
     components: [],
@@ -194,7 +268,14 @@ export function cashoutRequestView(c: Cashout, needsApproval: boolean): MessageV
         : `\n${c.state === 'rejected' ? 'Rejected' : 'Approved'} by <@${c.approvedBy}>.`;
   return {
     content: '',
-    embeds: [{ title: 'Fund cash-out', description: text + decided, color: COLOUR.ok, footer: { text: c.cashoutId } }],
+    embeds: [
+      {
+        title: 'Fund cash-out',
+        description: text + decided,
+        color: COLOUR.ok,
+        footer: { text: `For support: cash-out ${c.cashoutId}` },
+      },
+    ],
     components:
       needsApproval && c.state === 'awaiting_approval'
         ? [
@@ -220,56 +301,112 @@ export function cashoutRequestView(c: Cashout, needsApproval: boolean): MessageV
   };
 }
 
+/** A CSV cell (RFC 4180): quoted only when it holds a comma, quote or line break; a formula-like text is defused. */
 const csvCell = (v: unknown) => {
-  const s = v === null || v === undefined ? '' : String(v);
-  const safe = /^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s) ? `'${s}` : s;
-  return `"${safe.replaceAll('"', '""')}"`;
+  const text = v === null || v === undefined ? '' : String(v);
+  const safe = /^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 };
 
-/** The fund as CSV: every contribution, cash-out and strike, one row each. */
-export function fundCsv(d: { contributions: Contribution[]; cashouts: Cashout[]; strikes: StrikeRecord[] }): string {
-  const head = ['kind', 'id', 'at', 'member', 'amount', 'units', 'state', 'strike', 'price', 'nav', 'detail'];
+/** An integer at a fixed scale as a plain decimal a spreadsheet reads: no $ sign, no thousands separator. */
+export function plainDecimal(scaled: number, decimals: number): string {
+  const scale = 10 ** decimals;
+  const abs = Math.abs(scaled);
+  const frac = decimals ? `.${String(abs % scale).padStart(decimals, '0')}` : '';
+  return `${scaled < 0 ? '-' : ''}${Math.floor(abs / scale)}${frac}`;
+}
+const plainCents = (c: number | null) => (c === null ? '' : plainDecimal(c, 2));
+const plainUnits = (u: number | null) => (u === null ? '' : plainDecimal(u, 6));
+/** Dollars a unit, six decimals (prices are cents × PRICE_SCALE; a millionth of a dollar is 100 of them). */
+const plainPrice = (p: number | null) => (p === null ? '' : plainDecimal(Math.floor(p / 100), 6));
+
+/** The export's columns, in order. Money in dollars, units and prices to six decimals, all plain numbers. */
+export const FUND_CSV_COLUMNS = [
+  'kind',
+  'id',
+  'at',
+  'member_id',
+  'member_name',
+  'amount',
+  'units',
+  'state',
+  'strike_id',
+  'dealing',
+  'price',
+  'nav_before',
+  'nav_after',
+  'fee',
+  'account',
+  'reference',
+  'note',
+] as const;
+
+/**
+ * The fund as CSV a spreadsheet reads cleanly: every contribution, cash-out and strike, one row each. A strike's
+ * row gives NAV before dealing (what the price is worked out from) and after; a contribution's or cash-out's row the
+ * strike that dealt it, its dealing and its price.
+ */
+export function fundCsv(d: {
+  contributions: Contribution[];
+  cashouts: Cashout[];
+  strikes: StrikeRecord[];
+  /** Member id → the name people know them by (absent: the id alone). */
+  names?: ReadonlyMap<string, string>;
+  accountOf?: AccountOfSession;
+}): string {
   const iso = (ms: number) => new Date(ms).toISOString();
-  const rows = [
-    ...d.strikes.map((s) => [
-      'strike',
-      s.strikeId,
-      iso(s.at),
-      '',
-      (s.navAfterCents / 100).toFixed(2),
-      formatUnits(s.unitsAfter),
-      s.inputs.held ? 'held' : 'struck',
-      s.dealingKey,
-      formatPrice(s.price),
-      (s.navCents / 100).toFixed(2),
-      s.feeCents ? `fee ${(s.feeCents / 100).toFixed(2)}` : '',
-    ]),
-    ...d.contributions.map((c) => [
-      'contribution',
-      c.contributionId,
-      iso(c.createdAt),
-      c.memberId,
-      (c.amountCents / 100).toFixed(2),
-      c.units === null ? '' : formatUnits(c.units),
-      c.state,
-      c.strikeId ?? '',
-      '',
-      '',
-      `${c.sessionId}${c.reference ? ` ${c.reference}` : ''}${c.depositId ? ` deposit ${c.depositId}` : ''}`,
-    ]),
-    ...d.cashouts.map((c) => [
-      'cashout',
-      c.cashoutId,
-      iso(c.requestedAt),
-      c.memberId,
-      c.cents === null ? '' : (c.cents / 100).toFixed(2),
-      c.units === null ? '' : formatUnits(c.units),
-      c.state,
-      c.strikeId ?? '',
-      '',
-      '',
-      c.note ?? '',
-    ]),
+  const byId = new Map(d.strikes.map((s) => [s.strikeId, s]));
+  const nameOf = (id: string) => (id === FEE_MANAGER_UNSET ? 'the manager' : (d.names?.get(id) ?? ''));
+  const dealtBy = (strikeId: string | null) => {
+    const s = strikeId ? byId.get(strikeId) : undefined;
+    return {
+      strike_id: strikeId ?? '',
+      dealing: s ? dealingText(s.dealingKey) : '',
+      price: s ? plainPrice(s.price) : '',
+    };
+  };
+  type Row = Partial<Record<(typeof FUND_CSV_COLUMNS)[number], string>>;
+  const rows: Row[] = [
+    ...d.strikes.map((s) => ({
+      kind: 'strike',
+      id: s.strikeId,
+      at: iso(s.at),
+      units: plainUnits(s.unitsAfter),
+      state: s.inputs.held ? 'held' : 'struck',
+      strike_id: s.strikeId,
+      dealing: dealingText(s.dealingKey),
+      price: plainPrice(s.price),
+      nav_before: plainCents(s.navCents),
+      nav_after: plainCents(s.navAfterCents),
+      fee: plainCents(s.feeCents),
+    })),
+    ...d.contributions.map((c) => ({
+      kind: 'contribution',
+      id: c.contributionId,
+      at: iso(c.createdAt),
+      member_id: c.memberId,
+      member_name: nameOf(c.memberId),
+      amount: plainCents(c.amountCents),
+      units: plainUnits(c.units),
+      state: c.state,
+      ...dealtBy(c.strikeId),
+      account: d.accountOf?.(c.sessionId) ?? '',
+      reference: c.reference ?? '',
+      note: [c.depositId ? `deposit ${c.depositId}` : '', c.note ?? ''].filter(Boolean).join('; '),
+    })),
+    ...d.cashouts.map((c) => ({
+      kind: 'cashout',
+      id: c.cashoutId,
+      at: iso(c.requestedAt),
+      member_id: c.memberId === FEE_MANAGER_UNSET ? '' : c.memberId,
+      member_name: nameOf(c.memberId),
+      amount: plainCents(c.cents),
+      units: plainUnits(c.units),
+      state: c.state,
+      ...dealtBy(c.strikeId),
+      note: c.note ?? '',
+    })),
   ];
-  return `${[head, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n')}\r\n`;
+  const lines = [FUND_CSV_COLUMNS.join(','), ...rows.map((r) => FUND_CSV_COLUMNS.map((k) => csvCell(r[k])).join(','))];
+  return `${lines.join('\r\n')}\r\n`;
 }

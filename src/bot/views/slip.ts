@@ -62,9 +62,18 @@ export function routeText(route: PriceRoute | undefined): string {
   return route ? [routeLine(route), leftOutLine(route)].filter(Boolean).join('\n') : '';
 }
 
-/** The route lines and the account warning a slip carries, one per line. */
+/** What a slip through an account outside the server's fund says (decision 1910); '' for any other slip. */
+export function outsideFundLine(slip: SlipPayload): string {
+  if (!slip.outsideFund) return '';
+  const account = slip.account ? `${slip.bookie}/${slip.account}` : slip.bookie;
+  return `Outside the fund: ${account} is not one of the fund's accounts, so this bet is not the fund's (its NAV does not count it) and its stake is sized without the fund's bank.`;
+}
+
+/** The route lines, the account warning and the outside-the-fund line a slip carries, one per line. */
 function slipNotes(slip: SlipPayload): string {
-  return [routeText(slip.route), slip.accountWarning ? `⚠️ ${slip.accountWarning}` : ''].filter(Boolean).join('\n');
+  return [routeText(slip.route), slip.accountWarning ? `⚠️ ${slip.accountWarning}` : '', outsideFundLine(slip)]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** The confirmation: what will be placed, at which live price, and the two buttons. */
@@ -76,7 +85,9 @@ export function slipView(input: { slip: SlipPayload; slipId: string; userId: str
     embeds: [
       {
         title: 'Bet slip',
-        ...(slip.route || slip.accountWarning ? { description: clip(slipNotes(slip), LIMITS.embedDescription) } : {}),
+        ...(slip.route || slip.accountWarning || slip.outsideFund
+          ? { description: clip(slipNotes(slip), LIMITS.embedDescription) }
+          : {}),
         color: COLOUR.pending,
         fields: slipFields(slip, slip.shownOdds, sessionLabel(slip)),
         footer: { text: 'Only the person who made this slip can confirm it.' },

@@ -41,3 +41,35 @@ describe('/settings show', () => {
     );
   });
 });
+
+describe('/settings show with a fund open (decision 1910)', () => {
+  it("names the fund's accounts, and what sizes a bet outside them", () => {
+    const at = new Date('2026-11-27T15:17:30Z');
+    const view = settingsView(
+      settings({ bank: 2500 }),
+      DEFAULTS,
+      { cents: 160_000, source: 'nav', asOf: at },
+      undefined,
+      ['bookie_c/alpha_c'],
+    );
+    expect(field(view, 'Staking')).toContain("bank: the fund's NAV, $1,600.00");
+    expect(field(view, 'Staking')).toContain(
+      "bets through other accounts are outside the fund: sized from the set $2,500.00; best price routes only among the fund's accounts",
+    );
+    expect(field(view, 'Fund')).toContain('accounts: bookie_c/alpha_c');
+  });
+
+  it("says the fund's NAV becomes the bank at its first strike, not 'not set'", () => {
+    const view = settingsView(settings(), DEFAULTS, null, undefined, ['bookie_c/alpha_c']);
+    expect(field(view, 'Staking')).toContain("bank: the fund's NAV from its first strike (not struck yet;");
+  });
+
+  it('keeps the fee period and manager in sight while the fee is off', () => {
+    const view = settingsView(
+      settings({ fundFeePeriod: 'quarter', fundFeeManagerId: '1200000000000000011' }),
+      DEFAULTS,
+    );
+    expect(field(view, 'Fund')).toContain('performance fee: off (');
+    expect(field(view, 'Fund')).toContain('period quarter, manager <@1200000000000000011>');
+  });
+});
