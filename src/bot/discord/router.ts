@@ -1,5 +1,4 @@
 import { type Client, Events, type Interaction } from 'discord.js';
-import { METRICS } from '../config/metrics.js';
 import type { BotContext } from '../context.js';
 import type { Command } from './command.js';
 
@@ -28,7 +27,9 @@ export function attachRouter(
 ): Intake {
   client.on(Events.InteractionCreate, (interaction) => {
     arrived(interaction.id);
-    const handled = (intake.open ? route(interaction, commands, components, owners, ctx) : refuse(interaction, ctx))
+    const handled = (
+      intake.open ? route(interaction, commands, components, owners, ctx, intake) : refuse(interaction, ctx, intake)
+    )
       .catch(() => undefined)
       .finally(() => finished(interaction.id));
     intake.track(handled);
@@ -37,8 +38,8 @@ export function attachRouter(
 }
 
 /** While the process drains: every new interaction is told to try again (autocomplete gets no choices). */
-async function refuse(interaction: Interaction, ctx: BotContext): Promise<void> {
-  METRICS.interactions.inc({ ...labelsOf(interaction), outcome: 'draining' });
+async function refuse(interaction: Interaction, ctx: BotContext, intake: Intake): Promise<void> {
+  intake.metrics?.interactions.inc({ ...labelsOf(interaction), outcome: 'draining' });
   try {
     if (interaction.isAutocomplete()) await interaction.respond([]);
     else await replyEphemeral(interaction, RESTARTING, 'info');
@@ -64,9 +65,10 @@ export async function route(
   components: Record<string, ComponentRoute>,
   owners: Record<string, OwnerLookup>,
   shared: BotContext,
+  intake?: Intake,
 ): Promise<void> {
   const outcome = await routeOnce(interaction, commands, components, owners, shared);
-  METRICS.interactions.inc({ ...labelsOf(interaction), outcome });
+  intake?.metrics?.interactions.inc({ ...labelsOf(interaction), outcome });
 }
 
 async function routeOnce(

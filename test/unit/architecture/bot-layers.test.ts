@@ -14,7 +14,7 @@ const BOT = join(ROOT, 'src/bot');
 /** Lowest first. A folder of src/bot, a file at its top, or the commands/ folder. */
 const BOT_LAYERS: readonly (readonly string[])[] = [
   ['model'],
-  ['config', 'gateway-port.ts'],
+  ['config', 'gateway-port.ts', 'ops'],
   ['store'],
   ['repos'],
   ['discord', 'loader.ts'],
@@ -139,6 +139,10 @@ describe('the layers of src/bot', () => {
 
   it('keep the model pure: src/bot/model imports nothing else of the bot', () => {
     expect(outside('model', [])).toEqual([]);
+  });
+
+  it('keep operations (metrics, readiness, drain, beats) on ports: src/bot/ops imports only config, the gateway port and the model', () => {
+    expect(outside('ops', ['model', 'config', 'gateway-port.ts'])).toEqual([]);
   });
 
   it('build views from the model and discord alone, naming the records they show by type only', () => {
