@@ -8,8 +8,9 @@ import {
 } from 'discord.js';
 import type { BotContext } from '../src/bot/context.js';
 import type { Command } from '../src/bot/discord/command.js';
-import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
+import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { type CashoutAsk, formatPrice, PRICE_SCALE, UNIT_SCALE } from '../src/bot/model/fund.js';
+import { matchText } from '../src/bot/model/match-text.js';
 import { stakeCentsOf } from '../src/bot/model/odds.js';
 import { getSettings } from '../src/bot/repos/guild-settings.js';
 import { askText, cashoutRequestView, fundCsv, membersView, statementView, strikeView } from '../src/bot/views/fund.js';

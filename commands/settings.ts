@@ -11,10 +11,11 @@ import { SetBank, setBankOf } from '../src/bot/betting/bank.js';
 import { sessionsForChoices } from '../src/bot/catalog/choices.js';
 import type { BotContext } from '../src/bot/context.js';
 import type { Command } from '../src/bot/discord/command.js';
-import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
+import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { approvalPolicy } from '../src/bot/model/approval-policy.js';
 import { MARGIN_METHODS, type MarginMethod } from '../src/bot/model/fair-price.js';
 import { type FeePeriod, parseSchedule } from '../src/bot/model/fund.js';
+import { matchText } from '../src/bot/model/match-text.js';
 import { stakeCentsOf } from '../src/bot/model/odds.js';
 import {
   exposureCaps,

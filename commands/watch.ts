@@ -17,9 +17,9 @@ import {
 import type { BotContext } from '../src/bot/context.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
-import { UserFacingError } from '../src/bot/discord/user-errors.js';
 import { selectionMatches } from '../src/bot/model/compare.js';
 import { selectionName } from '../src/bot/model/markets.js';
+import { UserFacingError } from '../src/bot/model/user-facing-error.js';
 import type { WatchRule } from '../src/bot/model/watch-rules.js';
 import type { Watch } from '../src/bot/repos/watches.js';
 import { freshnessText, ruleText, watchListView } from '../src/bot/views/watch.js';

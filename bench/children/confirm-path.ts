@@ -16,6 +16,7 @@ import { Outbox } from '../../src/bot/results/outbox.js';
 import { Reconciler } from '../../src/bot/results/reconciler.js';
 import { SettlementWatcher } from '../../src/bot/results/settlement.js';
 import { type BotStore, openStore } from '../../src/bot/store/index.js';
+import { missingBetView, settlementView } from '../../src/bot/views/notice.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 
 type Request =
@@ -100,6 +101,7 @@ async function run(r: Extract<Request, { type: 'prepare' }>) {
       now,
       intervalMs: 1_000,
       callbackUrl: undefined,
+      present: { settled: settlementView, missing: missingBetView },
     });
     const lease = s.runAsLeader('settlement', () => {
       const timers = [

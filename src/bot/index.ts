@@ -53,6 +53,7 @@ import {
 import { startJobTakeover } from './results/takeover.js';
 import { type BotStore, openStore, StoreClosedError } from './store/index.js';
 import { recordView } from './views/bet-record.js';
+import { missingBetView, settlementView } from './views/notice.js';
 import { WatchEngine } from './watch/engine.js';
 
 export { drainOnSignals } from './ops/drain.js';
@@ -420,6 +421,7 @@ function backgroundWorkers({ config, logger, now, stops }: Start, s: Services) {
     now,
     intervalMs: config.tunables.settlementIntervalMs,
     callbackUrl,
+    present: { settled: settlementView, missing: missingBetView },
   });
   stops.push(() => settlement.stop());
   return { reconciler, closing, settlement };

@@ -11,8 +11,8 @@ import {
   type Session,
 } from '../../gateway/index.js';
 import type { Logger } from '../config/logger.js';
-import { UserFacingError } from '../discord/user-errors.js';
 import type { GatewayPort } from '../gateway-port.js';
+import { UserFacingError } from '../model/user-facing-error.js';
 import type { DeskMetrics } from '../ops/metrics.js';
 import { SingleFlight } from '../results/single-flight.js';
 import type { BotStore } from '../store/index.js';

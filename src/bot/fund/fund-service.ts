@@ -1,7 +1,6 @@
 import type { Session, Transaction } from '../../gateway/index.js';
 import { sendFailure } from '../betting/placement.js';
 import type { Logger } from '../config/logger.js';
-import { UserFacingError } from '../discord/user-errors.js';
 import type { GatewayPort } from '../gateway-port.js';
 import {
   type CashoutAsk,
@@ -24,6 +23,7 @@ import {
   planWithdrawal,
   type WithdrawSource,
 } from '../model/fund-plan.js';
+import { UserFacingError } from '../model/user-facing-error.js';
 import { type GuildSettings, getSettings } from '../repos/guild-settings.js';
 import type { Outbox } from '../results/outbox.js';
 import { readTransactionsSince } from '../results/transactions.js';

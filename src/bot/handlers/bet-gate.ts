@@ -2,10 +2,10 @@ import { PermissionFlagsBits } from 'discord.js';
 import { type BankSource, bankCentsFor } from '../betting/bank.js';
 import { suggestedFromCache } from '../betting/slip-edge.js';
 import type { BotContext } from '../context.js';
-import { UserFacingError } from '../discord/user-errors.js';
 import { type ApprovalPolicy, approvalPolicy } from '../model/approval-policy.js';
 import { dayIn } from '../model/dates.js';
 import { checkDailyRoom, checkStake, type StakeLimits } from '../model/slip-rules.js';
+import { UserFacingError } from '../model/user-facing-error.js';
 import { type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
 
 /** Why a member may not bet, shown by every betting command: closed until an admin names a bet role. */

@@ -2,8 +2,8 @@
 import { type EventsQueryRef, eventsForDay } from '../catalog/events-query.js';
 import type { ComponentHandler } from '../discord/component-handler.js';
 import { pageArg } from '../discord/custom-id.js';
-import { getRef } from '../discord/refs.js';
-import { UserFacingError } from '../discord/user-errors.js';
+import { UserFacingError } from '../model/user-facing-error.js';
+import { getRef } from '../repos/refs.js';
 import { eventsView } from '../views/events.js';
 
 export const eventsPage: ComponentHandler = async (interaction, [ref, page], ctx) => {

@@ -12,11 +12,11 @@ import {
 import type { BotContext } from '../context.js';
 import { type ComponentHandler, type ComponentRoute, modalRoute, selectRoute } from '../discord/component-handler.js';
 import { encodeCustomId } from '../discord/custom-id.js';
-import { matchText, replyEphemeral } from '../discord/interact.js';
-import { getRef, putRef, type RefOwner } from '../discord/refs.js';
-import { UserFacingError, userMessage } from '../discord/user-errors.js';
+import { replyEphemeral } from '../discord/interact.js';
+import { userMessage } from '../discord/user-errors.js';
 import { chooseDay, type DayChoice } from '../model/dates.js';
 import type { MessageView } from '../model/limits.js';
+import { matchText } from '../model/match-text.js';
 import { formatOdds } from '../model/odds.js';
 import {
   KNOWN_TRACKS,
@@ -27,7 +27,9 @@ import {
   trackValue,
   trackZone,
 } from '../model/tracks.js';
+import { UserFacingError } from '../model/user-facing-error.js';
 import { getSettings } from '../repos/guild-settings.js';
+import { getRef, putRef, type RefOwner } from '../repos/refs.js';
 import { row, select } from '../views/components.js';
 import { type PriceRow, priceView } from '../views/desk.js';
 import { postPreparedSlip } from './slip-post.js';
