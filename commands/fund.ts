@@ -1,14 +1,7 @@
-import {
-  AttachmentBuilder,
-  type ChatInputCommandInteraction,
-  InteractionContextType,
-  MessageFlags,
-  PermissionFlagsBits,
-  SlashCommandBuilder,
-} from 'discord.js';
-import type { BotContext } from '../src/bot/context.js';
+import { AttachmentBuilder, InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
+import { isTreasurer } from '../src/bot/discord/permissions.js';
 import { type CashoutAsk, formatPrice, PRICE_SCALE, UNIT_SCALE } from '../src/bot/model/fund.js';
 import { matchText } from '../src/bot/model/match-text.js';
 import { stakeCentsOf } from '../src/bot/model/odds.js';
@@ -126,19 +119,6 @@ export const data = new SlashCommandBuilder()
       ),
   );
 
-/** A treasurer: Manage Server, or the fund's treasurer role set in /settings fund. */
-async function isTreasurer(
-  interaction: ChatInputCommandInteraction,
-  ctx: BotContext,
-  guildId: string,
-): Promise<boolean> {
-  if (interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) return true;
-  const { fundTreasurerRoleId } = await getSettings(ctx.store, guildId);
-  const member = interaction.member as { roles?: string[] | { cache?: Map<string, unknown> } } | null;
-  const roles = Array.isArray(member?.roles) ? member.roles : [...(member?.roles?.cache?.keys() ?? [])];
-  return fundTreasurerRoleId !== undefined && roles.includes(fundTreasurerRoleId);
-}
-
 const TREASURER_ONLY = new Set([
   'contribute',
   'strike',
@@ -158,7 +138,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   await interaction.deferReply(sub === 'cashout' ? {} : { flags: MessageFlags.Ephemeral });
   const guildId = interaction.guildId;
   if (!guildId) return replyEphemeral(interaction, 'The fund belongs to a server: run /fund there.');
-  if (TREASURER_ONLY.has(sub) && !(await isTreasurer(interaction, ctx, guildId))) {
+  if (TREASURER_ONLY.has(sub) && !isTreasurer(interaction, await getSettings(ctx.store, guildId))) {
     return replyEphemeral(
       interaction,
       'Only a treasurer can do that: members with Manage Server, or the treasurer role an admin sets with /settings fund.',

@@ -1,7 +1,7 @@
-import { PermissionFlagsBits } from 'discord.js';
 import { type BankSource, bankCentsFor } from '../betting/bank.js';
 import { suggestedFromCache } from '../betting/slip-edge.js';
 import type { BotContext } from '../context.js';
+import { mayBet } from '../discord/permissions.js';
 import { type ApprovalPolicy, approvalPolicy } from '../model/approval-policy.js';
 import { dayIn } from '../model/dates.js';
 import { checkDailyRoom, checkStake, type StakeLimits } from '../model/slip-rules.js';
@@ -47,15 +47,12 @@ export async function checkBettable(
   const { guildId, channelId } = asker;
   if (guildId === null) throw new UserFacingError('Bets can only be made in a server channel.');
   const settings = await getSettings(ctx.store, guildId);
-  const manager = asker.memberPermissions?.has(PermissionFlagsBits.ManageGuild) === true;
-  if (!settings.betRoleId) {
-    if (!manager) throw new UserFacingError(CLOSED_BY_DEFAULT);
-  } else {
-    const member = asker.member as { roles?: string[] | { cache?: Map<string, unknown> } } | null;
-    const roles = Array.isArray(member?.roles) ? member.roles : [...(member?.roles?.cache?.keys() ?? [])];
-    if (!roles.includes(settings.betRoleId) && !manager) {
-      throw new UserFacingError(`Betting here needs the <@&${settings.betRoleId}> role. Ask a server admin.`);
-    }
+  if (!mayBet(asker, settings)) {
+    throw new UserFacingError(
+      settings.betRoleId
+        ? `Betting here needs the <@&${settings.betRoleId}> role. Ask a server admin.`
+        : CLOSED_BY_DEFAULT,
+    );
   }
   if (!channelId) throw new UserFacingError('Bets can only be made in a server channel.');
   const bankCents = await bankCentsFor(ctx.bank, guildId);
