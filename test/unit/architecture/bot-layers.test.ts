@@ -193,6 +193,7 @@ describe('the layers of src/bot', () => {
     "src/bot/fund/fund-service.ts imports '../views/fund.js' (fund → views)",
     "src/bot/fund/handlers.ts imports '../discord/component-handler.js' (fund → discord)",
     "src/bot/fund/handlers.ts imports '../discord/interact.js' (fund → discord)",
+    "src/bot/fund/handlers.ts imports '../discord/permissions.js' (fund → discord)",
     "src/bot/fund/handlers.ts imports '../views/fund.js' (fund → views)",
   ];
   const speaking = () =>
