@@ -1,8 +1,9 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import { sessionsForChoices } from '../src/bot/catalog/choices.js';
 import type { Command } from '../src/bot/discord/command.js';
-import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
+import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { userMessage } from '../src/bot/discord/user-errors.js';
+import { matchText } from '../src/bot/model/match-text.js';
 import { balancesView } from '../src/bot/views/desk.js';
 
 export const data = new SlashCommandBuilder()

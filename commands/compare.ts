@@ -8,10 +8,10 @@ import {
 } from '../src/bot/catalog/choices.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { respondChoices } from '../src/bot/discord/interact.js';
-import { ownerOf, putRef } from '../src/bot/discord/refs.js';
 import type { BestPriceRef } from '../src/bot/handlers/compare.js';
 import { DEFAULT_MARGIN_METHOD } from '../src/bot/model/fair-price.js';
 import { getSettings } from '../src/bot/repos/guild-settings.js';
+import { ownerOf, putRef } from '../src/bot/repos/refs.js';
 import { compareView } from '../src/bot/views/compare.js';
 
 export const data = new SlashCommandBuilder()

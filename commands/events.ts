@@ -3,10 +3,10 @@ import { knownLeagues, leagueChoices } from '../src/bot/catalog/choices.js';
 import { type EventsQueryRef, eventsForDay } from '../src/bot/catalog/events-query.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
-import { ownerOf, putRef } from '../src/bot/discord/refs.js';
 import { chooseDay } from '../src/bot/model/dates.js';
 import { leagueKeyOf, leagueName } from '../src/bot/model/leagues.js';
 import { getSettings } from '../src/bot/repos/guild-settings.js';
+import { ownerOf, putRef } from '../src/bot/repos/refs.js';
 import { eventsView } from '../src/bot/views/events.js';
 
 export const data = new SlashCommandBuilder()

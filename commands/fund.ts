@@ -1,6 +1,5 @@
 import {
   AttachmentBuilder,
-  type ChatInputCommandInteraction,
   type Interaction,
   InteractionContextType,
   MessageFlags,
@@ -14,12 +13,13 @@ import { riskLines, setLimits, voteResume } from '../src/bot/analytics/fund-risk
 import { DEFAULT_SKILL_MIN_BETS } from '../src/bot/analytics/skill.js';
 import { mayApprove } from '../src/bot/betting/approvals.js';
 import { accountSessionChoices, sessionAccountOf } from '../src/bot/catalog/choices.js';
-import type { BotContext } from '../src/bot/context.js';
 import type { Command } from '../src/bot/discord/command.js';
-import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
+import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
+import { isTreasurer } from '../src/bot/discord/permissions.js';
 import { type CashoutAsk, FEE_MANAGER_UNSET, formatPrice, PRICE_SCALE, UNIT_SCALE } from '../src/bot/model/fund.js';
 import { CASHOUT_UNDEALT } from '../src/bot/model/fund-states.js';
 import { LIMITS } from '../src/bot/model/limits.js';
+import { matchText } from '../src/bot/model/match-text.js';
 import { stakeCentsOf } from '../src/bot/model/odds.js';
 import { type LimitName, limitLines, parseLimit } from '../src/bot/model/risk-limits.js';
 import { getSettings } from '../src/bot/repos/guild-settings.js';
@@ -198,19 +198,6 @@ export const data = new SlashCommandBuilder()
       ),
   );
 
-/** A treasurer: Manage Server, or the fund's treasurer role set in /settings fund. */
-async function isTreasurer(
-  interaction: Pick<ChatInputCommandInteraction, 'memberPermissions' | 'member'>,
-  ctx: BotContext,
-  guildId: string,
-): Promise<boolean> {
-  if (interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) return true;
-  const { fundTreasurerRoleId } = await getSettings(ctx.store, guildId);
-  const member = interaction.member as { roles?: string[] | { cache?: Map<string, unknown> } } | null;
-  const roles = Array.isArray(member?.roles) ? member.roles : [...(member?.roles?.cache?.keys() ?? [])];
-  return fundTreasurerRoleId !== undefined && roles.includes(fundTreasurerRoleId);
-}
-
 const TREASURER_ONLY = new Set([
   'contribute',
   'strike',
@@ -230,7 +217,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   await interaction.deferReply(sub === 'cashout' ? {} : { flags: MessageFlags.Ephemeral });
   const guildId = interaction.guildId;
   if (!guildId) return replyEphemeral(interaction, 'The fund belongs to a server: run /fund there.');
-  if (TREASURER_ONLY.has(sub) && !(await isTreasurer(interaction, ctx, guildId))) {
+  if (TREASURER_ONLY.has(sub) && !isTreasurer(interaction, await getSettings(ctx.store, guildId))) {
     return replyEphemeral(
       interaction,
       'Only a treasurer can do that: members with Manage Server, or the treasurer role an admin sets with /settings fund.',
@@ -513,7 +500,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
       }
       const { timezone } = await getSettings(ctx.store, guildId);
       if (Object.keys(changes).length > 0) {
-        if (!(await isTreasurer(interaction, ctx, guildId))) {
+        if (!isTreasurer(interaction, await getSettings(ctx.store, guildId))) {
           return replyEphemeral(
             interaction,
             'Only a treasurer can change the limits: members with Manage Server, or the treasurer role an admin sets with /settings fund.',
@@ -602,7 +589,8 @@ export const autocomplete: Command['autocomplete'] = async (interaction, ctx) =>
   const typed = String(focused.value ?? '');
   if (focused.name === 'session') return respondChoices(interaction, await accountSessionChoices(ctx, typed));
   const guildId = interaction.guildId;
-  if (!guildId || !(await isTreasurer(interaction, ctx, guildId))) return respondChoices(interaction, []);
+  if (!guildId || !isTreasurer(interaction, await getSettings(ctx.store, guildId)))
+    return respondChoices(interaction, []);
   let rows: Array<{ memberId: string; text: (name: string) => string; value: string }> = [];
   if (focused.name === 'cashout') {
     rows = (await ctx.fund.cashouts(guildId))

@@ -3,8 +3,8 @@ import { bookieChoices, eventChoices, marketChoices, resolveEventOption } from '
 import type { Command } from '../src/bot/discord/command.js';
 import { acksSent } from '../src/bot/discord/intake.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
-import { ownerOf } from '../src/bot/discord/refs.js';
 import { openCard } from '../src/bot/handlers/card-show.js';
+import { ownerOf } from '../src/bot/repos/refs.js';
 import { Tier } from '../src/gateway/index.js';
 
 export const data = new SlashCommandBuilder()

@@ -9,11 +9,12 @@ import {
   selectionChoices,
 } from '../src/bot/catalog/choices.js';
 import type { Command } from '../src/bot/discord/command.js';
-import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
-import { ownerOf } from '../src/bot/discord/refs.js';
+import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { raceBoard, raceDay, raceNumberChoices, raceNumberOption } from '../src/bot/handlers/racing.js';
 import { bettable } from '../src/bot/model/markets.js';
+import { matchText } from '../src/bot/model/match-text.js';
 import { KNOWN_TRACKS, RACE_TYPES, resolveTrack, trackValue } from '../src/bot/model/tracks.js';
+import { ownerOf } from '../src/bot/repos/refs.js';
 import { priceView } from '../src/bot/views/desk.js';
 
 export const data = new SlashCommandBuilder()

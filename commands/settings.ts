@@ -11,10 +11,12 @@ import { SetBank, setBankOf } from '../src/bot/betting/bank.js';
 import { accountSessionChoices, sessionsForChoices } from '../src/bot/catalog/choices.js';
 import type { BotContext } from '../src/bot/context.js';
 import type { Command } from '../src/bot/discord/command.js';
-import { matchText, replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
+import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
+import { isAdmin } from '../src/bot/discord/permissions.js';
 import { approvalPolicy } from '../src/bot/model/approval-policy.js';
 import { MARGIN_METHODS, type MarginMethod } from '../src/bot/model/fair-price.js';
 import { type FeePeriod, parseSchedule } from '../src/bot/model/fund.js';
+import { matchText } from '../src/bot/model/match-text.js';
 import { stakeCentsOf } from '../src/bot/model/odds.js';
 import {
   exposureCaps,
@@ -494,7 +496,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   const guildId = interaction.guildId;
   if (!guildId) return replyEphemeral(interaction, 'Settings belong to a server: run /settings there.');
   // Discord hides the command from others by default permission; check again, admins can override that.
-  if (!interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) {
+  if (!isAdmin(interaction)) {
     return replyEphemeral(interaction, 'Only members with Manage Server can change the desk settings.');
   }
   const sub = interaction.options.getSubcommand();

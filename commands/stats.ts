@@ -6,7 +6,8 @@ import { analyticsSource } from '../src/bot/analytics/source.js';
 import { edgeAtPlacement, stakeDiscipline } from '../src/bot/analytics/staking.js';
 import { sessionsForChoices } from '../src/bot/catalog/choices.js';
 import type { Command } from '../src/bot/discord/command.js';
-import { matchText, respondChoices } from '../src/bot/discord/interact.js';
+import { respondChoices } from '../src/bot/discord/interact.js';
+import { matchText } from '../src/bot/model/match-text.js';
 import { STATS_CHART_FILE, statsView } from '../src/bot/views/stats.js';
 
 const DAY_MS = 86_400_000;

@@ -3,7 +3,6 @@ import {
   type ChatInputCommandInteraction,
   InteractionContextType,
   MessageFlags,
-  PermissionFlagsBits,
   SlashCommandBuilder,
   type SlashCommandSubcommandBuilder,
 } from 'discord.js';
@@ -17,9 +16,10 @@ import {
 import type { BotContext } from '../src/bot/context.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
-import { UserFacingError } from '../src/bot/discord/user-errors.js';
+import { isAdmin } from '../src/bot/discord/permissions.js';
 import { selectionMatches } from '../src/bot/model/compare.js';
 import { selectionName } from '../src/bot/model/markets.js';
+import { UserFacingError } from '../src/bot/model/user-facing-error.js';
 import type { WatchRule } from '../src/bot/model/watch-rules.js';
 import type { Watch } from '../src/bot/repos/watches.js';
 import { freshnessText, ruleText, watchListView } from '../src/bot/views/watch.js';
@@ -122,8 +122,6 @@ export const data = new SlashCommandBuilder()
         o.setName('channel').setDescription('A text channel').setRequired(true).addChannelTypes(ChannelType.GuildText),
       ),
   );
-
-const isAdmin = (i: ChatInputCommandInteraction) => i.memberPermissions?.has(PermissionFlagsBits.ManageGuild) === true;
 
 /** The event, market and selection an interaction names, read from a card (the book's, else the event's first). */
 async function resolveTarget(ctx: BotContext, i: ChatInputCommandInteraction, needSelection: boolean) {

@@ -9,13 +9,14 @@ import { readFileSync } from 'node:fs';
 import { BetResults } from '../../src/bot/betting/bet-results.js';
 import { submitRecord } from '../../src/bot/betting/slip-kinds.js';
 import { createLogger } from '../../src/bot/config/logger.js';
-import { METRICS } from '../../src/bot/config/metrics.js';
+import { deskMetrics } from '../../src/bot/ops/metrics.js';
 import { BetRecordRepo } from '../../src/bot/repos/bet-records.js';
 import { JobRepo } from '../../src/bot/repos/jobs.js';
 import { Outbox } from '../../src/bot/results/outbox.js';
 import { Reconciler } from '../../src/bot/results/reconciler.js';
 import { SettlementWatcher } from '../../src/bot/results/settlement.js';
 import { type BotStore, openStore } from '../../src/bot/store/index.js';
+import { missingBetView, settlementView } from '../../src/bot/views/notice.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 
 type Request =
@@ -48,6 +49,8 @@ function runQueueWaitMs(): number {
 
 const send = (msg: Record<string, unknown>) => process.send?.(msg);
 const logger = createLogger({ level: 'error' });
+/** The statement count the run reports: the store below times each statement here. */
+const METRICS = deskMetrics();
 let store: BotStore | undefined;
 let gateway: GatewayClient | undefined;
 const stops: Array<() => unknown> = [];
@@ -56,7 +59,7 @@ let ready: (() => ReturnType<typeof run>) | undefined;
 
 /** Opens the store and the gateway client and builds the services; the run starts on "go". */
 async function prepare(r: Extract<Request, { type: 'prepare' }>): Promise<void> {
-  store = await openStore(r.url);
+  store = await openStore(r.url, { metrics: METRICS });
   gateway = new GatewayClient({ baseUrl: r.gatewayUrl, apiKey: r.apiKey });
   ready = () => run(r);
 }
@@ -98,6 +101,7 @@ async function run(r: Extract<Request, { type: 'prepare' }>) {
       now,
       intervalMs: 1_000,
       callbackUrl: undefined,
+      present: { settled: settlementView, missing: missingBetView },
     });
     const lease = s.runAsLeader('settlement', () => {
       const timers = [

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Client, Events, GatewayIntentBits, Options } from 'discord.js';
+import type { Client } from 'discord.js';
 import { GatewayClient } from '../gateway/index.js';
 import { ClosingCapture } from './analytics/closing.js';
 import { postWeeklyFundReports } from './analytics/fund-report.js';
@@ -16,12 +16,11 @@ import { Catalog } from './catalog/catalog.js';
 import { warmCaches } from './catalog/choices.js';
 import { type BotConfig, callbackUrlOf, DEFAULT_DRAIN_GRACE_MS } from './config/config.js';
 import { createLogger, type Logger } from './config/logger.js';
-import { METRICS } from './config/metrics.js';
 import type { Secret } from './config/secret.js';
 import type { BotContext } from './context.js';
+import { botClient } from './discord/client.js';
 import type { Command } from './discord/command.js';
 import { deployCommands } from './discord/deploy.js';
-import { makeRequest } from './discord/discord-rest.js';
 import { Intake } from './discord/intake.js';
 import { type DiscordPoster, restPoster } from './discord/poster.js';
 import { attachRouter } from './discord/router.js';
@@ -32,6 +31,11 @@ import { COMPONENTS } from './handlers/index.js';
 import { COMPONENT_OWNERS } from './handlers/owners.js';
 import { reconcileYesterday } from './ledger/daily-reconciliation.js';
 import { loadCommands } from './loader.js';
+import { startTimers, whileLeader } from './ops/beats.js';
+import { drain } from './ops/drain.js';
+import { collectBacklogs, type DeskMetrics, deskMetrics } from './ops/metrics.js';
+import { readiness } from './ops/readiness.js';
+import { Stops } from './ops/stops.js';
 import { BetRecordRepo } from './repos/bet-records.js';
 import { getSettings } from './repos/guild-settings.js';
 import { type JobRecord, JobRepo } from './repos/jobs.js';
@@ -40,7 +44,6 @@ import { OnceRepo } from './repos/once.js';
 import { ProposalRepo } from './repos/proposals.js';
 import { SlipRepo } from './repos/slips.js';
 import { Outbox } from './results/outbox.js';
-import { readiness } from './results/readiness.js';
 import { type Receiver, shapeProblem, startReceiver, type WebhookDelivery } from './results/receiver.js';
 import { Reconciler } from './results/reconciler.js';
 import { ResultTracker } from './results/result-tracker.js';
@@ -52,10 +55,13 @@ import {
   storedDelivery,
 } from './results/stored-deliveries.js';
 import { startJobTakeover } from './results/takeover.js';
-import { type BotStore, type LeaderRun, openStore, StoreClosedError } from './store/index.js';
+import { type BotStore, openStore, StoreClosedError } from './store/index.js';
 import { recordView } from './views/bet-record.js';
+import { missingBetView, settlementView } from './views/notice.js';
 import { fundReportView } from './views/report.js';
 import { WatchEngine } from './watch/engine.js';
+
+export { drainOnSignals } from './ops/drain.js';
 
 /** How often the daily reconciliation checks whether yesterday's post is due. */
 const RECONCILIATION_CHECK_MS = 10 * 60_000;
@@ -95,6 +101,8 @@ export interface RunningBot {
   reconciler: Reconciler;
   outbox: Outbox;
   closing: ClosingCapture;
+  /** This bot's metrics (GET /metrics shows them when enabled). */
+  metrics: DeskMetrics;
   /** Closes the messages of expired slips nobody clicked (runs on a timer; tests call it directly). */
   closeExpiredSlips(): Promise<void>;
   /**
@@ -106,41 +114,9 @@ export interface RunningBot {
   stop(): Promise<void>;
 }
 
-/** The shards this process runs: all of SHARD_COUNT, or those SHARDS lists (ShardingManager sets it per process). */
-function shardOptions(config: BotConfig): { shards: number[] | 'auto'; shardCount?: number } {
-  const { count, ids } = config.sharding;
-  if (count === 'auto') return { shards: 'auto' };
-  return { shards: ids ?? Array.from({ length: count }, (_, i) => i), shardCount: count };
-}
-
 function required<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`${what} is not set. See .env.example.`);
   return value;
-}
-
-/** Shutdown steps, run last-first; one that fails is logged and the rest still run. */
-class Stops {
-  readonly #steps: Array<() => Promise<void> | void> = [];
-  constructor(private readonly logger: Logger) {}
-  push(step: () => Promise<void> | void): void {
-    this.#steps.push(step);
-  }
-  /** Runs `fn` every `ms` (never keeping the process alive) until shutdown; a failed run is logged. */
-  every(ms: number, what: string, fn: () => Promise<unknown>): void {
-    const timer = setInterval(() => void fn().catch((err) => this.logger.warn(`${what} failed`, { err })), ms);
-    timer.unref();
-    this.push(() => clearInterval(timer));
-  }
-  async run(): Promise<void> {
-    for (const s of this.#steps.reverse()) {
-      try {
-        await s();
-      } catch (err) {
-        this.logger.warn('shutdown step failed', { err });
-      }
-    }
-    this.#steps.length = 0;
-  }
 }
 
 /** What every start-up step may use. */
@@ -152,6 +128,7 @@ interface Start {
   stops: Stops;
   /** Whether new interactions are taken (closed by a drain). */
   intake: Intake;
+  metrics: DeskMetrics;
 }
 
 /**
@@ -163,9 +140,11 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
   const logger =
     deps.logger ?? createLogger({ level: config.logLevel, secrets: [config.gateway.apiKey, config.discord.token] });
   const stops = new Stops(logger);
-  const start: Start = { config, deps, logger, now: deps.now ?? Date.now, stops, intake: new Intake() };
+  const metrics = deskMetrics();
+  stops.push(() => metrics.stop());
+  const start: Start = { config, deps, logger, now: deps.now ?? Date.now, stops, intake: new Intake(metrics), metrics };
   try {
-    const store = await openStore(deps.storeUrl ?? config.storeUrl);
+    const store = await openStore(deps.storeUrl ?? config.storeUrl, { metrics });
     stops.push(() => store.close());
     const gateway = gatewayOf(start);
     const client = discordClient(start);
@@ -177,11 +156,9 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     const closeExpired = () => closeExpiredSlips({ ...services, now: start.now });
     startBeats(start, services, workers, closeExpired);
     stops.push(
-      METRICS.registry.collect(async () => {
-        METRICS.outboxPending.set(await services.outbox.pendingCount());
-        METRICS.cardQueue.set(services.gateway.marketsLimiter.queued);
-        const refused = services.gateway.marketsLimiter.refused - METRICS.cardRefusals.get();
-        if (refused > 0) METRICS.cardRefusals.inc(undefined, refused);
+      collectBacklogs(metrics, {
+        outboxPending: () => services.outbox.pendingCount(),
+        cardLimiter: services.gateway.marketsLimiter,
       }),
     );
     return {
@@ -191,8 +168,13 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
       context: services.context,
       ...workers,
       outbox: services.outbox,
+      metrics,
       closeExpiredSlips: closeExpired,
-      drain: (graceMs) => drain(start, services, graceMs ?? config.ops?.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS),
+      drain: (graceMs) =>
+        drain(
+          { ...services, intake: start.intake, metrics, logger, stop: () => stops.run() },
+          graceMs ?? config.ops?.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS,
+        ),
       stop: () => stops.run(),
     };
   } catch (err) {
@@ -218,43 +200,23 @@ function gatewayOf({ config, deps, logger, stops }: Start): GatewayPort {
   return client;
 }
 
-/** discord.js with only the caches the bot reads, Discord's REST through the bot's own request hook. */
-function discordClient({ config, logger, stops }: Start): Client {
-  const client = new Client({
-    intents: [GatewayIntentBits.Guilds],
-    // The bot reads everything it needs from the interaction and the store: caching the messages it
-    // edits, members, users and threads only grows memory with every interaction.
-    makeCache: Options.cacheWithLimits({
-      ...Options.DefaultMakeCacheSettings,
-      MessageManager: 0,
-      ReactionManager: 0,
-      ThreadManager: 0,
-      PresenceManager: 0,
-      UserManager: { maxSize: 0, keepOverLimit: (user) => user.id === user.client.user.id },
-      GuildMemberManager: { maxSize: 0, keepOverLimit: (member) => member.id === member.client.user.id },
-    }),
-    rest: { makeRequest, ...(config.discord.apiUrl ? { api: config.discord.apiUrl } : {}) },
-    // Explicit, so discord.js never reads SHARDS from the environment itself (it expects JSON there).
-    ...shardOptions(config),
-  });
-  // Without a listener a rejected async handler (captureRejections) would end the process.
-  client.on(Events.Error, (err) => logger.error('discord client error', { err }));
-  const where = config.discord.apiUrl ? `the Discord API at ${config.discord.apiUrl}` : 'Discord';
-  client.once(Events.ClientReady, (c) => logger.info(`logged in to ${where}`, { user: c.user.tag }));
+/** discord.js for this bot: its shards, its caches, acknowledgements timed into the metrics. */
+function discordClient({ config, logger, stops, metrics }: Start): Client {
+  const client = botClient(config, logger, (seconds) => metrics.ackSeconds.observe(seconds));
   stops.push(() => client.destroy());
   return client;
 }
 
 /** The repositories and services over the store, and the context every handler gets. */
 function buildServices(
-  { config, deps, logger, now, stops }: Start,
+  { config, deps, logger, now, stops, metrics }: Start,
   { store, gateway, client }: { store: BotStore; gateway: GatewayPort; client: Client },
 ) {
   const poster = deps.poster ?? restPoster(client);
   const owner = deps.processId ?? config.processId ?? hostname();
   const jobLeaseMs = config.tunables.jobLeaseMs;
   const jobs = new JobRepo(store, owner, jobLeaseMs);
-  const outbox = new Outbox({ store, poster, logger, now, owner, leaseMs: config.tunables.outboxLeaseMs });
+  const outbox = new Outbox({ store, poster, logger, now, owner, leaseMs: config.tunables.outboxLeaseMs, metrics });
   stops.push(() => outbox.stop());
   // Runs after the tracker stopped renewing: a restart or another process resumes these jobs at once.
   stops.push(() => jobs.releaseLeases());
@@ -266,11 +228,12 @@ function buildServices(
     leaseRenewMs: Math.floor(jobLeaseMs / 3),
     storedDelivery: (correlationId) => storedDelivery(store, correlationId, logger, now()),
     accepts: (correlationId, outcome) => outcomeAccepted(store, outcome, correlationId, logger, now()),
+    metrics,
   });
   stops.push(() => tracker.stop());
-  const catalog = new Catalog(gateway, store, { logger });
+  const catalog = new Catalog(gateway, store, { logger, metrics });
   const callbackUrl = callbackUrlOf(config);
-  const records = new BetRecordRepo(store, (m) => METRICS.betTransitions.inc(m));
+  const records = new BetRecordRepo(store, (m) => metrics.betTransitions.inc(m));
   const slips = new SlipRepo(store);
   const { tunables } = config;
   const accounts = new AccountHealth({ store, catalog, outbox, logger, now });
@@ -336,6 +299,7 @@ function buildServices(
       probeMs: Math.max(1_000, Math.round(tunables.watchFallbackMs / 6)),
       maxStaleMs: 30 * 60_000,
     },
+    metrics,
   });
   stops.push(() => watch.stop());
   const context: BotContext = {
@@ -384,36 +348,9 @@ function buildServices(
 
 type Services = ReturnType<typeof buildServices>;
 
-/** How often the drain looks whether the outbox has sent everything. */
-const DRAIN_POLL_MS = 100;
-
-async function drain({ logger, stops, intake }: Start, s: Services, graceMs: number): Promise<boolean> {
-  intake.close();
-  METRICS.draining.set(1);
-  logger.info('draining: new interactions are refused; finishing those under way', {
-    inFlight: intake.inFlight,
-    graceSeconds: graceMs / 1000,
-  });
-  const finish = async () => {
-    await intake.idle();
-    await s.tracker.idle();
-    for (;;) {
-      s.outbox.kick();
-      await s.outbox.idle();
-      if ((await s.outbox.pendingCount()) === 0) return true;
-      await delay(DRAIN_POLL_MS);
-    }
-  };
-  const clean = await Promise.race([finish(), delay(graceMs, false, { ref: false })]);
-  if (!clean) logger.warn('drain: the grace period ended first; what is left resumes on the next start');
-  await stops.run();
-  METRICS.draining.set(0);
-  return clean;
-}
-
 /** The webhook receiver: verified deliveries are stored once (dedupe in the store), then handed to the tracker. */
 async function startWebhookReceiver(
-  { config, deps, logger, now, stops, intake }: Start,
+  { config, deps, logger, now, stops, intake, metrics }: Start,
   s: Services,
 ): Promise<Receiver> {
   const { store, jobs, tracker } = s;
@@ -431,7 +368,7 @@ async function startWebhookReceiver(
       tracker.fromWebhook(body).then(() => s.context.fund.fromWebhook(body, meta?.query)),
     logger,
     now,
-    ...(config.ops?.metrics ? { metrics: { text: () => METRICS.registry.text(), ...(token ? { token } : {}) } } : {}),
+    ...(config.ops?.metrics ? { metrics: { text: () => metrics.registry.text(), ...(token ? { token } : {}) } } : {}),
     ready: readiness({
       store,
       discordReady: () => s.client.isReady(),
@@ -494,6 +431,7 @@ function backgroundWorkers({ config, logger, now, stops }: Start, s: Services) {
     now,
     intervalMs: config.tunables.settlementIntervalMs,
     callbackUrl,
+    present: { settled: settlementView, missing: missingBetView },
   });
   stops.push(() => settlement.stop());
   return { reconciler, closing, settlement };
@@ -552,54 +490,41 @@ async function resumeAfterStop({ config, logger, now }: Start, s: Services): Pro
  * proposal expiry and the expired-slip sweep.
  */
 function startBeats(
-  { config, logger, now, stops }: Start,
+  { config, logger, now, stops, metrics }: Start,
   s: Services,
   w: Workers,
   closeExpired: () => Promise<void>,
 ): void {
   const { store } = s;
+  const { tunables } = config;
   stops.push(
-    startJobTakeover({ store, tracker: s.tracker, owner: s.owner, leaseMs: config.tunables.jobLeaseMs, logger, now }),
+    startJobTakeover({ store, tracker: s.tracker, owner: s.owner, leaseMs: tunables.jobLeaseMs, logger, now }),
   );
   s.outbox.start();
-  const leader: LeaderRun = store.runAsLeader(
-    'settlement',
-    () => {
-      logger.info('this process now watches settlements and reconciles bets');
-      const every = (ms: number, pass: () => Promise<unknown>) => {
-        const timer = setInterval(() => void pass().catch(() => undefined), ms);
-        timer.unref();
-        return timer;
-      };
-      void w.reconciler.run().catch(() => undefined);
-      const timers = [
-        every(config.tunables.settlementIntervalMs, () => w.settlement.tick()),
-        every(config.tunables.reconcileIntervalMs, () => w.reconciler.run()),
-        // The fund's scheduled strikes and withdrawals: one process at a time, so nothing is struck or sent twice.
-        every(config.tunables.fundCheckMs, () => s.context.fund.tick(s.client.guilds.cache.keys())),
-      ];
-      w.closing.start();
-      return () => {
-        for (const t of timers) clearInterval(t);
-        void w.closing.stop();
-      };
-    },
-    { onError: (err) => logger.warn('settlement leader lease failed; will retry', { err }) },
-  );
-  stops.push(() => leader.stop());
+  const leases = { stops, logger, leases: store };
+  whileLeader(leases, 'settlement', () => {
+    logger.info('this process now watches settlements and reconciles bets');
+    void w.reconciler.run().catch(() => undefined);
+    const stopTimers = startTimers([
+      { everyMs: tunables.settlementIntervalMs, run: () => w.settlement.tick() },
+      { everyMs: tunables.reconcileIntervalMs, run: () => w.reconciler.run() },
+      // The fund's scheduled strikes and withdrawals: one process at a time, so nothing is struck or sent twice.
+      { everyMs: tunables.fundCheckMs, run: () => s.context.fund.tick(s.client.guilds.cache.keys()) },
+    ]);
+    w.closing.start();
+    return () => {
+      stopTimers();
+      void w.closing.stop();
+    };
+  });
   // Watch reads and alerts: one process at a time on the store, so the watch budget is spent once per key.
-  const watchLeader: LeaderRun = store.runAsLeader(
-    'watch',
-    () => {
-      s.context.watch.start();
-      return () => void s.context.watch.stop();
-    },
-    { onError: (err) => logger.warn('watch leader lease failed; will retry', { err }) },
-  );
-  stops.push(() => watchLeader.stop());
+  whileLeader(leases, 'watch', () => {
+    s.context.watch.start();
+    return () => void s.context.watch.stop();
+  });
   // Once a day per server with a results channel: yesterday's ledger against every session's transactions.
   stops.every(RECONCILIATION_CHECK_MS, 'daily reconciliation', () =>
-    reconcileYesterday({ ...s, guildIds: s.client.guilds.cache.keys(), now: now() }),
+    reconcileYesterday({ ...s, guildIds: s.client.guilds.cache.keys(), now: now(), metrics }),
   );
   // Once a week per fund with a results channel: last week's report, once (the outbox key; decision 1922).
   stops.every(RECONCILIATION_CHECK_MS, 'weekly fund report', () =>
@@ -616,35 +541,5 @@ function startBeats(
   );
   // Proposals expire and remind on their own short beat: one indexed query when nothing is due.
   stops.every(PROPOSAL_TICK_MS, 'proposal expiry', () => s.approvals.tick());
-  stops.every(Math.min(60_000, config.tunables.slipExpiryMs), 'sweep', () =>
-    closeExpired().then(() => store.sweep(now())),
-  );
-}
-
-/**
- * SIGTERM and SIGINT for a process running one bot: the first drains it and exits 0; a second exits at once (1). Nothing is lost either way: bets,
- * jobs and outbox rows are in the store before anything is sent, and the next start resumes them.
- */
-export function drainOnSignals(
-  bot: Pick<RunningBot, 'drain'>,
-  graceMs?: number,
-  log = (line: string) => console.error(line),
-) {
-  let draining = false;
-  const onSignal = (signal: string) => {
-    if (draining) {
-      log(`${signal} again: exiting now; what is left resumes on the next start`);
-      process.exit(1);
-    }
-    draining = true;
-    log(`${signal}: draining (new interactions are refused)…`);
-    // Exit 0 either way: the drain stopped the bot in order (leases released); a grace period that ended first
-    // only leaves work the next start resumes.
-    void bot.drain(graceMs).then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on('SIGTERM', () => onSignal('SIGTERM'));
-  process.on('SIGINT', () => onSignal('SIGINT'));
+  stops.every(Math.min(60_000, tunables.slipExpiryMs), 'sweep', () => closeExpired().then(() => store.sweep(now())));
 }

@@ -2,6 +2,7 @@ import { constants } from 'node:buffer';
 import { inspect } from 'node:util';
 import { Agent, type Dispatcher } from 'undici';
 import { GatewayError } from './errors.js';
+import { type DeprecationNotice, Transport } from './internal/transport.js';
 import { JobTracker, type PollerOptions } from './jobs.js';
 import { type LimiterClock, MarketsLimiter } from './markets-limiter.js';
 import { AccountPromos } from './resources/account-promos.js';
@@ -18,7 +19,6 @@ import { Promos } from './resources/promos.js';
 import { Sessions } from './resources/sessions.js';
 import { Transactions } from './resources/transactions.js';
 import { Withdrawals } from './resources/withdrawals.js';
-import { type DeprecationNotice, Transport } from './transport.js';
 
 export interface GatewayClientOptions {
   /** The gateway's base URL, e.g. 'http://127.0.0.1:8787'. */

@@ -18,6 +18,8 @@ export interface GatewayErrorInit {
  * so the API key can never reach message, stack, toJSON or util.inspect.
  */
 export class GatewayError extends Error {
+  /** The fields a subclass adds to the base ones, shown by toJSON in this order (each subclass names its own). */
+  protected static readonly fields: readonly string[] = [];
   override name = 'GatewayError';
   readonly status: number | undefined;
   readonly body: unknown;
@@ -51,6 +53,12 @@ export class GatewayError extends Error {
       requestId: this.requestId,
       headers: this.headers,
       body: this.body,
+      ...Object.fromEntries(
+        (this.constructor as typeof GatewayError).fields.map((f) => [
+          f,
+          (this as unknown as Record<string, unknown>)[f],
+        ]),
+      ),
     };
   }
 
@@ -113,26 +121,22 @@ export class SiteEventIdConflictError extends ConflictError {
 }
 export class DeprecatedEndpointError extends APIError {
   override name = 'DeprecatedEndpointError';
+  protected static override readonly fields = ['use'];
   /** The successor the gateway names, e.g. 'POST /v3/place_bet'. */
   readonly use: string | undefined;
   constructor(message: string, init: GatewayErrorInit & { use?: string | undefined }) {
     super(message, init);
     this.use = init.use;
   }
-  override toJSON() {
-    return { ...super.toJSON(), use: this.use };
-  }
 }
 export class UnprocessableEntityError extends APIError {
   override name = 'UnprocessableEntityError';
+  protected static override readonly fields = ['validTiers'];
   /** Sent with 422 for an unknown market-card tier. */
   readonly validTiers: string[] | undefined;
   constructor(message: string, init: GatewayErrorInit & { validTiers?: string[] | undefined }) {
     super(message, init);
     this.validTiers = init.validTiers;
-  }
-  override toJSON() {
-    return { ...super.toJSON(), validTiers: this.validTiers };
   }
 }
 export class InvalidTierError extends UnprocessableEntityError {
@@ -146,13 +150,11 @@ export class PromoNotPlaceableError extends UnprocessableEntityError {
 }
 export class RateLimitError extends APIError {
   override name = 'RateLimitError';
+  protected static override readonly fields = ['retryAfterMs'];
   readonly retryAfterMs: number | undefined;
   constructor(message: string, init: GatewayErrorInit & { retryAfterMs?: number | undefined }) {
     super(message, init);
     this.retryAfterMs = init.retryAfterMs;
-  }
-  override toJSON() {
-    return { ...super.toJSON(), retryAfterMs: this.retryAfterMs };
   }
 }
 export class ServerError extends APIError {
@@ -160,14 +162,12 @@ export class ServerError extends APIError {
 }
 export class ServiceUnavailableError extends ServerError {
   override name = 'ServiceUnavailableError';
+  protected static override readonly fields = ['retryAfterMs'];
   /** The gateway's Retry-After, in milliseconds, when it sent one. */
   readonly retryAfterMs: number | undefined;
   constructor(message: string, init: GatewayErrorInit & { retryAfterMs?: number | undefined }) {
     super(message, init);
     this.retryAfterMs = init.retryAfterMs;
-  }
-  override toJSON() {
-    return { ...super.toJSON(), retryAfterMs: this.retryAfterMs };
   }
 }
 
@@ -177,6 +177,7 @@ export class ServiceUnavailableError extends ServerError {
  */
 export class ClientClosedError extends GatewayError {
   override name = 'ClientClosedError';
+  protected static override readonly fields = ['mayHaveReachedServer'];
   readonly mayHaveReachedServer: boolean;
   constructor(what: string, init: GatewayErrorInit & { mayHaveReachedServer?: boolean; detail?: string } = {}) {
     const detail =
@@ -187,9 +188,6 @@ export class ClientClosedError extends GatewayError {
     super(`${what}: the gateway client was closed${detail}. Create a new GatewayClient to continue.`, init);
     this.mayHaveReachedServer = init.mayHaveReachedServer ?? false;
   }
-  override toJSON() {
-    return { ...super.toJSON(), mayHaveReachedServer: this.mayHaveReachedServer };
-  }
 }
 
 /**
@@ -198,20 +196,19 @@ export class ClientClosedError extends GatewayError {
  */
 export class CardLimitError extends GatewayError {
   override name = 'CardLimitError';
+  protected static override readonly fields = ['retryAfterMs'];
   /** Estimated milliseconds until a slot frees. */
   readonly retryAfterMs: number;
   constructor(message: string, init: GatewayErrorInit & { retryAfterMs: number }) {
     super(message, init);
     this.retryAfterMs = init.retryAfterMs;
   }
-  override toJSON() {
-    return { ...super.toJSON(), retryAfterMs: this.retryAfterMs };
-  }
 }
 
 /** The request failed below HTTP. `mayHaveReachedServer` false only when no byte can have been sent. */
 export class NetworkError extends GatewayError {
   override name = 'NetworkError';
+  protected static override readonly fields = ['code', 'mayHaveReachedServer'];
   readonly mayHaveReachedServer: boolean;
   readonly code: string | undefined;
   constructor(message: string, init: GatewayErrorInit & { mayHaveReachedServer: boolean; code?: string | undefined }) {
@@ -219,23 +216,18 @@ export class NetworkError extends GatewayError {
     this.mayHaveReachedServer = init.mayHaveReachedServer;
     this.code = init.code;
   }
-  override toJSON() {
-    return { ...super.toJSON(), code: this.code, mayHaveReachedServer: this.mayHaveReachedServer };
-  }
 }
 
 /** The per-request deadline passed. For a state-changing call, re-poll or check before resubmitting. */
 export class RequestTimeoutError extends GatewayError {
   override name = 'RequestTimeoutError';
+  protected static override readonly fields = ['timeoutMs', 'mayHaveReachedServer'];
   readonly mayHaveReachedServer: boolean;
   readonly timeoutMs: number;
   constructor(message: string, init: GatewayErrorInit & { mayHaveReachedServer: boolean; timeoutMs: number }) {
     super(message, init);
     this.mayHaveReachedServer = init.mayHaveReachedServer;
     this.timeoutMs = init.timeoutMs;
-  }
-  override toJSON() {
-    return { ...super.toJSON(), timeoutMs: this.timeoutMs, mayHaveReachedServer: this.mayHaveReachedServer };
   }
 }
 
@@ -245,6 +237,7 @@ export class RequestTimeoutError extends GatewayError {
  */
 export class ResponseTooLargeError extends GatewayError {
   override name = 'ResponseTooLargeError';
+  protected static override readonly fields = ['limitBytes', 'mayHaveReachedServer'];
   /** The limit in force (the client option maxResponseBytes). */
   readonly limitBytes: number;
   readonly mayHaveReachedServer = true;
@@ -252,14 +245,12 @@ export class ResponseTooLargeError extends GatewayError {
     super(message, init);
     this.limitBytes = init.limitBytes;
   }
-  override toJSON() {
-    return { ...super.toJSON(), limitBytes: this.limitBytes, mayHaveReachedServer: this.mayHaveReachedServer };
-  }
 }
 
 /** The gateway answered 2xx with a body that does not match the documented shape. */
 export class ResponseShapeError extends GatewayError {
   override name = 'ResponseShapeError';
+  protected static override readonly fields = ['issues', 'jobCompleted'];
   readonly issues: string[];
   /**
    * True when the body was a completed job's result: the job itself is done at the gateway (a bet may be placed),
@@ -271,14 +262,12 @@ export class ResponseShapeError extends GatewayError {
     this.issues = init.issues;
     this.jobCompleted = init.jobCompleted ?? false;
   }
-  override toJSON() {
-    return { ...super.toJSON(), issues: this.issues, jobCompleted: this.jobCompleted };
-  }
 }
 
 /** Thrown before sending: the request object breaks a rule of the spec. `field` names the culprit. */
 export class RequestValidationError extends GatewayError {
   override name = 'RequestValidationError';
+  protected static override readonly fields = ['field', 'issues'];
   readonly field: string;
   readonly issues: { field: string; message: string }[];
   constructor(
@@ -288,8 +277,5 @@ export class RequestValidationError extends GatewayError {
     super(message, init);
     this.field = init.field;
     this.issues = init.issues;
-  }
-  override toJSON() {
-    return { ...super.toJSON(), field: this.field, issues: this.issues };
   }
 }

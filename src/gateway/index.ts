@@ -1,8 +1,13 @@
+// The library's public face: what a syndicate developer imports. The files beside this one (client, errors,
+// resources, schemas, jobs, webhooks, receipts, the card limiter) are what it is made of and may be read as its
+// reference; src/gateway/internal/ (transport, deadlines, retries, redaction, request and response checks, the
+// signature) is how it works and is no one else's to import (test/unit/architecture/part-directions.test.ts).
 export { APIPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
 export { type AmbiguousReason, type GuardedCard, guardCardIds, type IdClash } from './card-ids.js';
 export { GatewayClient, type GatewayClientOptions } from './client.js';
 export { errorFromResponse } from './error-map.js';
 export * from './errors.js';
+export type { DeprecationNotice, QueryValue } from './internal/transport.js';
 export {
   type JobHandle,
   type JobOutcome,
@@ -37,7 +42,6 @@ export type {
   ResolvedPriceCheck,
 } from './resources/price-checks.js';
 export * from './schemas/index.js';
-export type { DeprecationNotice, QueryValue } from './transport.js';
 export {
   CORRELATION_HEADER,
   DEFAULT_WEBHOOK_MAX_DEPTH,

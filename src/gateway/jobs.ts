@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { ClientClosedError, GatewayError } from './errors.js';
+import { parseResponse } from './internal/validate.js';
 import type { AsyncEnvelope, PollEntry } from './schemas/jobs.js';
 import type { WebhookBody } from './schemas/webhooks.js';
-import { parseResponse } from './validate.js';
 
 /**
  * What a job came to. `completed` carries the parsed result; `timeout` and `unknown` are transient (the gateway

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { GatewayError } from './errors.js';
+import { signWebhook } from './internal/sign.js';
 import { type WebhookBody, WebhookBody as WebhookBodySchema } from './schemas/webhooks.js';
-import { signWebhook } from './webhooks/sign.js';
 
 export { signWebhook };
 

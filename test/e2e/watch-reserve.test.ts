@@ -2,7 +2,6 @@
 // /markets are served within the reserve: none waits for a slot, none meets a 429 from the sandbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upcomingWindow } from '../../src/bot/catalog/choices.js';
-import { METRICS } from '../../src/bot/config/metrics.js';
 import type { RunningBot } from '../../src/bot/index.js';
 import type { InteractionHandle, LocalMessage } from '../../src/local-discord/index.js';
 import { optionName } from '../support/flows.js';
@@ -60,7 +59,7 @@ describe('watch reads never make a member wait', () => {
     const limiter = ctx.gateway.marketsLimiter;
     // The scheduler has spent the background lane's share of the minute and still has cards due.
     await until('the watch reads to fill their share', () =>
-      METRICS.cardReads.get({ purpose: 'watch' }) >= limiter.backgroundCapacity &&
+      desk.bot.metrics.cardReads.get({ purpose: 'watch' }) >= limiter.backgroundCapacity &&
       limiter.estimateWaitMs({ lane: 'background' }) > 0
         ? true
         : undefined,
@@ -68,7 +67,7 @@ describe('watch reads never make a member wait', () => {
 
     const members = Array.from({ length: MEMBERS }, (_, i) => desk.ld.addMember(`member${i}`));
     const asked = cards.slice(WATCHES, WATCHES + MEMBER_CARDS);
-    const interactiveBefore = METRICS.cardReads.get({ purpose: 'interactive' });
+    const interactiveBefore = desk.bot.metrics.cardReads.get({ purpose: 'interactive' });
     const eventOption = optionName(desk, 'markets', /event/);
     const bookOption = optionName(desk, 'markets', /book/);
     let mostWaiting = 0;
@@ -119,7 +118,7 @@ describe('watch reads never make a member wait', () => {
     // No member's read queued for a slot, the sandbox refused none, and each distinct card was read once.
     expect(mostWaiting).toBe(0);
     expect(desk.proxy!.answered('/v3/markets', 429)).toBe(0);
-    expect(METRICS.cardReads.get({ purpose: 'interactive' }) - interactiveBefore).toBe(MEMBER_CARDS);
+    expect(desk.bot.metrics.cardReads.get({ purpose: 'interactive' }) - interactiveBefore).toBe(MEMBER_CARDS);
     // The watches went on reading in their lane meanwhile, and still had more due than the lane holds.
     expect(limiter.estimateWaitMs({ lane: 'background' })).toBeGreaterThan(0);
   }, 180_000);

@@ -1,5 +1,5 @@
 import type { APIUser } from 'discord.js';
-import { putRef } from '../../src/bot/discord/refs.js';
+import { putRef } from '../../src/bot/repos/refs.js';
 import type { InteractionHandle, LocalMessage } from '../../src/local-discord/index.js';
 import { until } from '../support/wait.js';
 import { type BettableSelection, pickEvent } from './flows.js';

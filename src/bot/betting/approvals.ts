@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { BotTunables } from '../config/config.js';
 import type { Logger } from '../config/logger.js';
-import { UserFacingError } from '../discord/user-errors.js';
 import { approvalPolicy } from '../model/approval-policy.js';
 import { dayIn } from '../model/dates.js';
 import { RANK } from '../model/edit-rank.js';
 import { formatOdds } from '../model/odds.js';
 import { decideOnLivePrice, type SlipPayload, slipKind } from '../model/slip-rules.js';
+import { UserFacingError } from '../model/user-facing-error.js';
 import type { BetRecordRepo } from '../repos/bet-records.js';
 import { bindingShare, exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
 import type { Ledger, LedgerKind } from '../repos/ledger.js';

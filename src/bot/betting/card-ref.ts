@@ -1,8 +1,8 @@
 import type { MarketsLimiter, Tier } from '../../gateway/index.js';
 import type { CardAdmission } from '../catalog/catalog.js';
 import type { BotContext } from '../context.js';
-import { getRef, putRef, type RefOwner } from '../discord/refs.js';
-import { UserFacingError } from '../discord/user-errors.js';
+import { UserFacingError } from '../model/user-facing-error.js';
+import { getRef, putRef, type RefOwner } from '../repos/refs.js';
 
 /** What a card's buttons and menus point at, stored under a short ref (custom ids hold 100 characters). */
 export interface CardRef {

@@ -1,4 +1,4 @@
-import { UserFacingError } from '../discord/user-errors.js';
+import { UserFacingError } from '../model/user-facing-error.js';
 
 interface Waitable<T> {
   wait(opts: { signal: AbortSignal }): Promise<T>;

@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/catalog.js';
-import { UserFacingError } from '../discord/user-errors.js';
+import { UserFacingError } from '../model/user-facing-error.js';
 import { type GuildSettings, getSettings } from '../repos/guild-settings.js';
 import type { BotStore } from '../store/index.js';
 import type { AccountHealth } from './account-health.js';

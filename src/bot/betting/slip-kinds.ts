@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { type AccountPromo, BetType, type RacingSingleBet, type SportsMarketRefBet } from '../../gateway/index.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { BotTunables } from '../config/config.js';
-import { UserFacingError } from '../discord/user-errors.js';
 import type { GatewayPort } from '../gateway-port.js';
 import { formatMoney } from '../model/odds.js';
+import type { RacingBet } from '../model/racing-bet.js';
 import { checkMinOdds, checkStake, type RacingLeg, type SlipPayload, slipKind } from '../model/slip-rules.js';
+import { UserFacingError } from '../model/user-facing-error.js';
 import type { BetRecord } from '../repos/bet-records.js';
 import { type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
@@ -46,19 +47,7 @@ interface SlipOwner {
   outsideFund?: boolean;
 }
 
-export interface RacingSlipRequest extends SlipOwner {
-  bookie: string;
-  track: string;
-  raceNum: number;
-  raceType: '(R)' | '(G)' | '(H)';
-  date: string;
-  runner: string;
-  market: 'win' | 'place';
-  stake: number;
-  minOdds?: number;
-  useBonusBet?: boolean;
-  promoName?: string;
-}
+export interface RacingSlipRequest extends SlipOwner, RacingBet {}
 
 export interface PromoSlipRequest extends SlipOwner {
   promoId: number;

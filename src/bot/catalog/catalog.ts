@@ -11,9 +11,9 @@ import {
   type Session,
 } from '../../gateway/index.js';
 import type { Logger } from '../config/logger.js';
-import { METRICS } from '../config/metrics.js';
-import { UserFacingError } from '../discord/user-errors.js';
 import type { GatewayPort } from '../gateway-port.js';
+import { UserFacingError } from '../model/user-facing-error.js';
+import type { DeskMetrics } from '../ops/metrics.js';
 import { SingleFlight } from '../results/single-flight.js';
 import type { BotStore } from '../store/index.js';
 import { ReadAllowance, type ReadAllowanceLimits } from './read-allowance.js';
@@ -38,6 +38,8 @@ export interface CatalogOptions {
   now?: () => number;
   /** Told once per card whose rows share an id (those rows are then not offered for betting). */
   logger?: Pick<Logger, 'warn'>;
+  /** Counts card reads by purpose (desk_card_reads_total). */
+  metrics?: Pick<DeskMetrics, 'cardReads'>;
 }
 
 /** How many cards with shared ids are remembered as already reported (then the memory starts again). */
@@ -91,6 +93,7 @@ export class Catalog {
   private readonly prefetching = new Set<string>();
   private readonly autocompleteReads: ReadAllowance;
   private readonly logger: Pick<Logger, 'warn'> | undefined;
+  private readonly metrics: CatalogOptions['metrics'];
   /** Cards whose shared ids were reported (`bookie|epk|ids`), so each is told once. */
   private readonly clashesTold = new Set<string>();
 
@@ -100,6 +103,7 @@ export class Catalog {
     opts: CatalogOptions = {},
   ) {
     this.logger = opts.logger;
+    this.metrics = opts.metrics;
     // A read may queue for a quarter of the limiter's window (15 s of a minute): long enough to absorb a burst's
     // edge, short enough that a user hears "try again in N s" instead of watching "thinking…" for a minute.
     this.maxWaitMs = opts.cardMaxWaitMs ?? gateway.marketsLimiter.windowMs / 4;
@@ -188,7 +192,7 @@ export class Catalog {
         throw new CardLimitRefusal(cardLimitMessage(err.retryAfterMs ?? this.maxWaitMs));
       throw err;
     }
-    METRICS.cardReads.inc({ purpose: admission.lane === 'background' ? 'autocomplete' : 'interactive' });
+    this.metrics?.cardReads.inc({ purpose: admission.lane === 'background' ? 'autocomplete' : 'interactive' });
     card = this.guarded(epk, bookie, card);
     await this.store.kv.set(k, card, CARD_TTL_MS);
     if (card.bound) await this.store.kv.set(`cache:by-id:${bookie}`, card.market_ref_betting_enabled, BY_ID_TTL_MS);
@@ -229,7 +233,7 @@ export class Catalog {
         if (err instanceof CardLimitError) throw new CardLimitRefusal(cardLimitMessage(err.retryAfterMs ?? 0));
         throw err;
       }
-      METRICS.cardReads.inc({ purpose: 'watch' });
+      this.metrics?.cardReads.inc({ purpose: 'watch' });
       card = this.guarded(epk, bookie, card);
       await this.store.kv.set(k, card, CARD_TTL_MS);
       if (card.bound) await this.store.kv.set(`cache:by-id:${bookie}`, card.market_ref_betting_enabled, BY_ID_TTL_MS);

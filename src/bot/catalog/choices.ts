@@ -1,16 +1,16 @@
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import type { Event, MarketCard, MarketRow, MarketSelection, Session } from '../../gateway/index.js';
 import type { BotContext } from '../context.js';
-import { matchText } from '../discord/interact.js';
-import { getRef, putRef } from '../discord/refs.js';
-import { UserFacingError } from '../discord/user-errors.js';
 import { comparableMarket, selectionKey, selectionMatches } from '../model/compare.js';
 import { dayIn } from '../model/dates.js';
 import { bookChecks } from '../model/eligibility.js';
 import { leagueName, PRESET_LEAGUES } from '../model/leagues.js';
 import { LIMITS } from '../model/limits.js';
 import { bettable, selectionName, sortMarkets } from '../model/markets.js';
+import { matchText } from '../model/match-text.js';
 import { formatOdds } from '../model/odds.js';
+import { UserFacingError } from '../model/user-facing-error.js';
+import { getRef, putRef } from '../repos/refs.js';
 import { StoreClosedError } from '../store/index.js';
 
 type Choice = ApplicationCommandOptionChoiceData<string>;

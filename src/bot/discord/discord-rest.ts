@@ -9,14 +9,20 @@ import { acknowledged, callbackInteractionId, callbackSent } from './intake.js';
 
 type MakeRequest = RESTOptions['makeRequest'];
 
-export const makeRequest: MakeRequest = async (url, init) => {
-  const acks = callbackInteractionId(url);
-  if (acks !== undefined) callbackSent(acks);
-  const response = await send(url, init);
-  // An interaction's acknowledgement: timed from its arrival (desk_interaction_ack_seconds).
-  if (acks !== undefined) acknowledged(acks);
-  return response;
-};
+/** discord.js's request hook; `onAck` hears the seconds from an interaction's arrival to its acknowledgement. */
+export function discordRequests(onAck?: (seconds: number) => void): MakeRequest {
+  return async (url, init) => {
+    const acks = callbackInteractionId(url);
+    if (acks !== undefined) callbackSent(acks);
+    const response = await send(url, init);
+    // An interaction's acknowledgement: timed from its arrival (desk_interaction_ack_seconds).
+    const seconds = acks === undefined ? undefined : acknowledged(acks);
+    if (seconds !== undefined) onAck?.(seconds);
+    return response;
+  };
+}
+
+export const makeRequest: MakeRequest = discordRequests();
 
 const send: MakeRequest = async (url, init) => {
   if (!(init.body instanceof FormData)) return DefaultRestOptions.makeRequest(url, init);

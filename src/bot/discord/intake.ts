@@ -1,4 +1,4 @@
-import { METRICS } from '../config/metrics.js';
+import type { DeskMetrics } from '../ops/metrics.js';
 
 /** The answer to an interaction that arrives while the process drains after SIGTERM. */
 export const RESTARTING = 'The desk is restarting — try again in a moment.';
@@ -76,12 +76,12 @@ export async function acksSent(maxMs = ACKS_FIRST_MAX_WAIT_MS): Promise<void> {
   }
 }
 
-/** Its acknowledgement (the interaction callback) was sent: observed once into the ack histogram. */
-export function acknowledged(interactionId: string): void {
+/** Its acknowledgement (the interaction callback) was sent: the seconds since it arrived, told once. */
+export function acknowledged(interactionId: string): number | undefined {
   const t0 = arrivals.get(interactionId);
-  if (t0 === undefined) return;
+  if (t0 === undefined) return undefined;
   arrivals.delete(interactionId);
-  METRICS.ackSeconds.observe(Number(process.hrtime.bigint() - t0) / 1e9);
+  return Number(process.hrtime.bigint() - t0) / 1e9;
 }
 
 /** Handling ended; an interaction never acknowledged (autocomplete, a failure) stops being timed. */
@@ -102,6 +102,9 @@ export function callbackInteractionId(url: string): string | undefined {
 export class Intake {
   readonly #inFlight = new Set<Promise<unknown>>();
   #closed = false;
+
+  /** Where each interaction's outcome is counted (desk_interactions_total), when metrics are kept. */
+  constructor(readonly metrics?: Pick<DeskMetrics, 'interactions'>) {}
 
   get open(): boolean {
     return !this.#closed;

@@ -1,15 +1,13 @@
 import { type Client, Events, type Interaction } from 'discord.js';
-import { METRICS } from '../config/metrics.js';
 import type { BotContext } from '../context.js';
+import { UserFacingError } from '../model/user-facing-error.js';
 import type { Command } from './command.js';
-
 import { guardComponent, type OwnerLookup } from './component-guard.js';
 import { type ComponentRoute, componentKind } from './component-handler.js';
-
 import { decodeCustomId } from './custom-id.js';
 import { arrived, finished, Intake, RESTARTING } from './intake.js';
 import { isDiscordCode, logRefusal, replyEphemeral, UNKNOWN_INTERACTION } from './interact.js';
-import { isMemberMistake, UserFacingError, userMessage } from './user-errors.js';
+import { isMemberMistake, userMessage } from './user-errors.js';
 
 /** The answer to a control that got another kind of interaction than its handler takes (a forged or stale id). */
 export const WRONG_KIND = 'This control does not take that kind of interaction. Run the command again.';
@@ -28,7 +26,9 @@ export function attachRouter(
 ): Intake {
   client.on(Events.InteractionCreate, (interaction) => {
     arrived(interaction.id);
-    const handled = (intake.open ? route(interaction, commands, components, owners, ctx) : refuse(interaction, ctx))
+    const handled = (
+      intake.open ? route(interaction, commands, components, owners, ctx, intake) : refuse(interaction, ctx, intake)
+    )
       .catch(() => undefined)
       .finally(() => finished(interaction.id));
     intake.track(handled);
@@ -37,8 +37,8 @@ export function attachRouter(
 }
 
 /** While the process drains: every new interaction is told to try again (autocomplete gets no choices). */
-async function refuse(interaction: Interaction, ctx: BotContext): Promise<void> {
-  METRICS.interactions.inc({ ...labelsOf(interaction), outcome: 'draining' });
+async function refuse(interaction: Interaction, ctx: BotContext, intake: Intake): Promise<void> {
+  intake.metrics?.interactions.inc({ ...labelsOf(interaction), outcome: 'draining' });
   try {
     if (interaction.isAutocomplete()) await interaction.respond([]);
     else await replyEphemeral(interaction, RESTARTING, 'info');
@@ -64,9 +64,10 @@ export async function route(
   components: Record<string, ComponentRoute>,
   owners: Record<string, OwnerLookup>,
   shared: BotContext,
+  intake?: Intake,
 ): Promise<void> {
   const outcome = await routeOnce(interaction, commands, components, owners, shared);
-  METRICS.interactions.inc({ ...labelsOf(interaction), outcome });
+  intake?.metrics?.interactions.inc({ ...labelsOf(interaction), outcome });
 }
 
 async function routeOnce(

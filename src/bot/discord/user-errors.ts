@@ -19,13 +19,7 @@ import {
   SessionNotOwnedError,
   UnprocessableEntityError,
 } from '../../gateway/errors.js';
-
-/** A refusal the user can act on; its message is shown as is (ephemeral). */
-export class UserFacingError extends Error {
-  override name = 'UserFacingError';
-  /** A refusal worth a log line of its own (e.g. a book that did not answer); without it none is written. */
-  log?: { level: 'info' | 'warn'; line: string; fields: Record<string, unknown> };
-}
+import { UserFacingError } from '../model/user-facing-error.js';
 
 /** Turns any failure into one sentence that says what happened and what to do; never echoes secrets. */
 export function userMessage(err: unknown): string {

@@ -1,7 +1,6 @@
 import type { Session, Transaction } from '../../gateway/index.js';
 import { sendFailure } from '../betting/placement.js';
 import type { Logger } from '../config/logger.js';
-import { UserFacingError } from '../discord/user-errors.js';
 import type { GatewayPort } from '../gateway-port.js';
 import {
   type CashoutAsk,
@@ -25,6 +24,7 @@ import {
   type WithdrawSource,
 } from '../model/fund-plan.js';
 import { WITHDRAWAL_FOLLOWED } from '../model/fund-states.js';
+import { UserFacingError } from '../model/user-facing-error.js';
 import { type GuildSettings, getSettings } from '../repos/guild-settings.js';
 import type { Outbox } from '../results/outbox.js';
 import { finalStatusOf, type WebhookDelivery } from '../results/receiver.js';

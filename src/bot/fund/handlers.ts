@@ -1,18 +1,9 @@
 // Handlers of a fund cash-out above the tier (`fund:*` custom ids): Approve and Reject, by a checker other than the member.
-import { PermissionFlagsBits } from 'discord.js';
-import type { ComponentHandler, ComponentInteraction } from '../discord/component-handler.js';
+import type { ComponentHandler } from '../discord/component-handler.js';
 import { replyEphemeral } from '../discord/interact.js';
+import { isChecker } from '../discord/permissions.js';
 import { getSettings } from '../repos/guild-settings.js';
 import { cashoutRequestView } from '../views/fund.js';
-
-/** A checker: Manage Server, the fund's treasurer role, or the desk's approver role. */
-async function isChecker(interaction: ComponentInteraction, guildId: string, store: Parameters<typeof getSettings>[0]) {
-  if (interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) return true;
-  const s = await getSettings(store, guildId);
-  const member = interaction.member as { roles?: string[] | { cache?: Map<string, unknown> } } | null;
-  const roles = Array.isArray(member?.roles) ? member.roles : [...(member?.roles?.cache?.keys() ?? [])];
-  return [s.fundTreasurerRoleId, s.approverRoleId].some((r) => r !== undefined && roles.includes(r));
-}
 
 const decide =
   (approve: boolean): ComponentHandler =>
@@ -27,7 +18,7 @@ const decide =
         'You asked for this cash-out, so you cannot approve it. Another treasurer or approver must.',
       );
     }
-    if (!guildId || !(await isChecker(interaction, guildId, ctx.store))) {
+    if (!guildId || !isChecker(interaction, await getSettings(ctx.store, guildId))) {
       return replyEphemeral(
         interaction,
         'Only a treasurer or an approver can decide a cash-out (Manage Server, or the roles set in /settings).',

@@ -8,12 +8,13 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 import type { BalanceRecord, Session } from '../../gateway/index.js';
 import { type EventBooks, eventBooks, priceAtSession } from '../betting/compare.js';
 import type { BotContext } from '../context.js';
-import { UserFacingError, userMessage } from '../discord/user-errors.js';
+import { userMessage } from '../discord/user-errors.js';
 import { comparableMarket, selectionKey } from '../model/compare.js';
 import { anyMarket, type BookCheck, balanceShort, bookChecks, leftOutText } from '../model/eligibility.js';
 import { accountName } from '../model/fund-records.js';
 import { stakeCentsOf } from '../model/odds.js';
 import type { PriceRoute } from '../model/slip-rules.js';
+import { UserFacingError } from '../model/user-facing-error.js';
 import { checkBettable } from './bet-gate.js';
 import { postSlip } from './slip-post.js';
 

@@ -1,13 +1,13 @@
-import { PermissionFlagsBits } from 'discord.js';
 import { checkFundRisk, type RiskCtx } from '../analytics/fund-risk.js';
 import { type BankSource, bankCentsFor } from '../betting/bank.js';
 import { suggestedFromCache } from '../betting/slip-edge.js';
 import type { BotContext } from '../context.js';
 import { decodeCustomId } from '../discord/custom-id.js';
-import { UserFacingError } from '../discord/user-errors.js';
+import { mayBet } from '../discord/permissions.js';
 import { type ApprovalPolicy, approvalPolicy } from '../model/approval-policy.js';
 import { dayIn } from '../model/dates.js';
 import { checkDailyRoom, checkStake, type SlipPayload, type StakeLimits } from '../model/slip-rules.js';
+import { UserFacingError } from '../model/user-facing-error.js';
 import { type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
 
 /** Why a member may not bet, shown by every betting command: closed until an admin names a bet role. */
@@ -84,15 +84,12 @@ export async function checkBettable(ctx: GateCtx, asker: BetAsker, stake?: numbe
   const { guildId, channelId } = asker;
   if (guildId === null) throw new UserFacingError('Bets can only be made in a server channel.');
   const settings = await getSettings(ctx.store, guildId);
-  const manager = asker.memberPermissions?.has(PermissionFlagsBits.ManageGuild) === true;
-  if (!settings.betRoleId) {
-    if (!manager) throw new UserFacingError(CLOSED_BY_DEFAULT);
-  } else {
-    const member = asker.member as { roles?: string[] | { cache?: Map<string, unknown> } } | null;
-    const roles = Array.isArray(member?.roles) ? member.roles : [...(member?.roles?.cache?.keys() ?? [])];
-    if (!roles.includes(settings.betRoleId) && !manager) {
-      throw new UserFacingError(`Betting here needs the <@&${settings.betRoleId}> role. Ask a server admin.`);
-    }
+  if (!mayBet(asker, settings)) {
+    throw new UserFacingError(
+      settings.betRoleId
+        ? `Betting here needs the <@&${settings.betRoleId}> role. Ask a server admin.`
+        : CLOSED_BY_DEFAULT,
+    );
   }
   if (!channelId) throw new UserFacingError('Bets can only be made in a server channel.');
   const bankCents = await bankCentsFor(ctx.bank, guildId);

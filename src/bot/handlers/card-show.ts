@@ -2,8 +2,8 @@
 // keep its ref and render it. /markets and the event picker under /events both open cards this way.
 import { CARD_PATIENCE_MS, type CardRef, cardOf, cardQueuedMessage, saveCardRef } from '../betting/card-ref.js';
 import type { BotContext } from '../context.js';
-import type { RefOwner } from '../discord/refs.js';
 import type { MessageView } from '../model/limits.js';
+import type { RefOwner } from '../repos/refs.js';
 import { cardView } from '../views/card.js';
 
 /** Reads the card of `cardRef` and returns its first page; `tell` shows the interim "queued" line, once. */

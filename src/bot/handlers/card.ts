@@ -1,59 +1,57 @@
 // Handlers of a market card (`card:*` custom ids): paging, opening a market, picking a selection.
 import { ModalBuilder } from 'discord.js';
+import type { MarketCard } from '../../gateway/index.js';
 import { type CardRef, cardOf, loadCardRef } from '../betting/card-ref.js';
 import type { BotContext } from '../context.js';
-import type { ComponentHandler } from '../discord/component-handler.js';
+import type { ComponentHandler, ComponentInteraction } from '../discord/component-handler.js';
 import { encodeCustomId, pageArg } from '../discord/custom-id.js';
-import { getRef } from '../discord/refs.js';
+import type { MessageView } from '../model/limits.js';
 import { selectionName, sortMarkets } from '../model/markets.js';
+import { getRef } from '../repos/refs.js';
 import { cardView, marketView, stakeFormTitle } from '../views/card.js';
 import { checkBettable, suggestedStakeFor } from './bet-gate.js';
 import { minOddsField, stakeField } from './stake-form.js';
 
-export const cardPage: ComponentHandler = async (interaction, [ref, page], ctx) => {
-  if (!interaction.isButton()) return;
-  await interaction.deferUpdate();
-  const cardRef = await loadCardRef(ctx, ref ?? '');
-  const card = await cardOf(ctx, cardRef);
-  const view = cardView({
-    card,
-    eventName: cardRef.eventName,
-    ref: ref as string,
-    page: pageArg(page),
-    startTime: cardRef.startTime,
-  });
-  await interaction.editReply({ embeds: view.embeds, components: view.components });
-};
+/** What every card control builds its view from: the card behind the ref and the ref's own facts. */
+interface CardShown {
+  card: MarketCard;
+  eventName: string;
+  ref: string;
+  startTime?: string | undefined;
+}
 
-export const cardOpen: ComponentHandler = async (interaction, [ref], ctx) => {
-  if (!interaction.isStringSelectMenu()) return;
-  await interaction.deferUpdate();
-  const cardRef = await loadCardRef(ctx, ref ?? '');
-  const card = await cardOf(ctx, cardRef);
-  const view = marketView({
-    card,
-    eventName: cardRef.eventName,
-    ref: ref as string,
-    marketIndex: pageArg(interaction.values[0]),
-  });
-  await interaction.editReply({ embeds: view.embeds, components: view.components });
-};
+/**
+ * The five steps every card control shares: take its kind of interaction, acknowledge by updating the message, load
+ * the card behind the ref, build the view the control asks for, and edit the message with it.
+ */
+function cardControl(
+  accepts: (i: ComponentInteraction) => boolean,
+  build: (shown: CardShown, args: string[], i: ComponentInteraction) => MessageView,
+): ComponentHandler {
+  return async (interaction, args, ctx) => {
+    if (!accepts(interaction)) return;
+    await interaction.deferUpdate();
+    const ref = args[0] ?? '';
+    const cardRef = await loadCardRef(ctx, ref);
+    const card = await cardOf(ctx, cardRef);
+    const view = build({ card, eventName: cardRef.eventName, ref, startTime: cardRef.startTime }, args, interaction);
+    await interaction.editReply({ embeds: view.embeds, components: view.components });
+  };
+}
+
+const isButton = (i: ComponentInteraction) => i.isButton();
+const isMenu = (i: ComponentInteraction) => i.isStringSelectMenu();
+
+export const cardPage = cardControl(isButton, (shown, [, page]) => cardView({ ...shown, page: pageArg(page) }));
+
+export const cardOpen = cardControl(isMenu, (shown, _args, i) =>
+  marketView({ ...shown, marketIndex: pageArg(i.isStringSelectMenu() ? i.values[0] : undefined) }),
+);
 
 /** Prev/Next under a market with more selections than one menu holds. */
-export const marketSelections: ComponentHandler = async (interaction, [ref, marketIndex, page], ctx) => {
-  if (!interaction.isButton()) return;
-  await interaction.deferUpdate();
-  const cardRef = await loadCardRef(ctx, ref ?? '');
-  const card = await cardOf(ctx, cardRef);
-  const view = marketView({
-    card,
-    eventName: cardRef.eventName,
-    ref: ref as string,
-    marketIndex: pageArg(marketIndex),
-    selectionPage: pageArg(page),
-  });
-  await interaction.editReply({ embeds: view.embeds, components: view.components });
-};
+export const marketSelections = cardControl(isButton, (shown, [, marketIndex, page]) =>
+  marketView({ ...shown, marketIndex: pageArg(marketIndex), selectionPage: pageArg(page) }),
+);
 
 /** The picked selection on its cached card (never the gateway). */
 async function pickedFromCache(ctx: BotContext, ref: string, marketIndex: string, selIndex: string) {

@@ -1,8 +1,8 @@
 // Who owns the record behind each custom-id scope: the component guard checks every click against it.
 import type { ComponentOwner, OwnerLookup } from '../discord/component-guard.js';
-import { refOwner } from '../discord/refs.js';
 import { FundRepo } from '../fund/fund-repo.js';
 import { ProposalRepo } from '../repos/proposals.js';
+import { refOwner } from '../repos/refs.js';
 import { SlipRepo } from '../repos/slips.js';
 import { watchOwner } from './watch.js';
 

@@ -10,11 +10,11 @@ import {
 } from '../discord/component-handler.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { replyEphemeral } from '../discord/interact.js';
-import { ownerOf, putRef, type RefOwner } from '../discord/refs.js';
 import { COLOUR } from '../model/colours.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { formatOdds } from '../model/odds.js';
 import { trackValue } from '../model/tracks.js';
+import { ownerOf, putRef, type RefOwner } from '../repos/refs.js';
 import { button, row, select } from '../views/components.js';
 import { raceBoard } from './racing.js';
 import { postPreparedSlip } from './slip-post.js';

@@ -1,20 +1,7 @@
-// Handlers of a bet proposal (`prop:*` custom ids): Approve and Reject.
-import { PermissionFlagsBits } from 'discord.js';
-import type { Member } from '../betting/approvals.js';
-import type { ComponentHandler, ComponentInteraction } from '../discord/component-handler.js';
+import type { ComponentHandler } from '../discord/component-handler.js';
 import { refuse, replyEphemeral } from '../discord/interact.js';
+import { memberOf } from '../discord/permissions.js';
 import { formatOdds } from '../model/odds.js';
-
-/** Who clicked, as the approval rules need it: roles in the guild and Manage Server. */
-function memberOf(interaction: ComponentInteraction): Member {
-  const member = interaction.member as { roles?: string[] | { cache?: Map<string, unknown> } } | null;
-  const roles = Array.isArray(member?.roles) ? member.roles : [...(member?.roles?.cache?.keys() ?? [])];
-  return {
-    id: interaction.user.id,
-    roles,
-    manager: interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) === true,
-  };
-}
 
 const approverText = (roleId: string | undefined) =>
   roleId

@@ -12,22 +12,17 @@ import {
 import type { BotContext } from '../context.js';
 import { type ComponentHandler, type ComponentRoute, modalRoute, selectRoute } from '../discord/component-handler.js';
 import { encodeCustomId } from '../discord/custom-id.js';
-import { matchText, replyEphemeral } from '../discord/interact.js';
-import { getRef, putRef, type RefOwner } from '../discord/refs.js';
-import { UserFacingError, userMessage } from '../discord/user-errors.js';
+import { replyEphemeral } from '../discord/interact.js';
+import { userMessage } from '../discord/user-errors.js';
 import { chooseDay, type DayChoice } from '../model/dates.js';
 import type { MessageView } from '../model/limits.js';
+import { matchText } from '../model/match-text.js';
 import { formatOdds } from '../model/odds.js';
-import {
-  KNOWN_TRACKS,
-  RACE_TYPES,
-  RACES_OFFERED,
-  type RaceType,
-  trackDay,
-  trackValue,
-  trackZone,
-} from '../model/tracks.js';
+import type { RaceKey, RacingBet } from '../model/racing-bet.js';
+import { KNOWN_TRACKS, RACE_TYPES, RACES_OFFERED, trackDay, trackValue, trackZone } from '../model/tracks.js';
+import { UserFacingError } from '../model/user-facing-error.js';
 import { getSettings } from '../repos/guild-settings.js';
+import { getRef, putRef, type RefOwner } from '../repos/refs.js';
 import { row, select } from '../views/components.js';
 import { type PriceRow, priceView } from '../views/desk.js';
 import { postPreparedSlip } from './slip-post.js';
@@ -38,35 +33,17 @@ const RUNNERS_FILL_MS = 20_000;
 const RUNNERS_TTL_MS = 60_000;
 
 /** The race a /price racing answer showed, with each book's runners and prices: the "Bet" menus point here. */
-export interface RacePriceRef {
-  track: string;
-  raceNum: number;
-  raceType: RaceType;
-  date: string;
+export interface RacePriceRef extends RaceKey {
   /** An account promo that needs a chosen runner: every slip made from these menus sends it. */
   promoName?: string;
   books: Array<{ bookie: string; runners: Array<{ runner: string; win?: number; place?: number }> }>;
-}
-
-export interface RacingBetInput {
-  bookie: string;
-  track: string;
-  raceNum: number;
-  raceType: RaceType;
-  date: string;
-  runner: string;
-  market: 'win' | 'place';
-  stake: number;
-  minOdds?: number;
-  useBonusBet?: boolean;
-  promoName?: string;
 }
 
 /** Posts a racing slip for the member; the interaction was deferred ephemerally. */
 export function postRacingSlip(
   ctx: BotContext,
   interaction: ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction,
-  bet: RacingBetInput,
+  bet: RacingBet,
 ): Promise<void> {
   // A stake above the approval tier asks for the proposal's lifetime: the slip is posted as a proposal.
   return postPreparedSlip(ctx, interaction, bet.stake, (where, lifetime) =>
@@ -132,7 +109,6 @@ export function raceChoices(track: string, day: string, typed: string): Array<{ 
 const runnerCache = new Map<string, { at: number; runners: string[] }>();
 const runnerFills = new Map<string, Promise<void>>();
 
-type RaceKey = { track: string; raceNum: number; raceType: RaceType; date: string };
 const raceKeyOf = (r: RaceKey) => `${r.track}/${r.raceNum}/${r.raceType}/${r.date}`;
 
 /** Keeps the runners a price check returned (autocomplete reads them; /price racing fills it too). */

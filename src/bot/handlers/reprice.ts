@@ -1,9 +1,9 @@
 import { MessageFlags } from 'discord.js';
 import type { BotContext } from '../context.js';
 import type { ComponentHandler } from '../discord/component-handler.js';
-import { getRef, putRef, type RefOwner } from '../discord/refs.js';
-import { UserFacingError } from '../discord/user-errors.js';
 import type { SlipPayload } from '../model/slip-rules.js';
+import { UserFacingError } from '../model/user-facing-error.js';
+import { getRef, putRef, type RefOwner } from '../repos/refs.js';
 import type { ClosedSlipOptions } from '../views/slip.js';
 import { postSlip } from './slip-post.js';
 

@@ -6,8 +6,8 @@ import type { ComponentOwner, OwnerLookup } from '../discord/component-guard.js'
 import { buttonRoute, type ComponentHandler, type ComponentRoute, modalRoute } from '../discord/component-handler.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { replyEphemeral } from '../discord/interact.js';
-import { UserFacingError } from '../discord/user-errors.js';
 import { formatOdds } from '../model/odds.js';
+import { UserFacingError } from '../model/user-facing-error.js';
 import type { StoredAlert } from '../repos/watches.js';
 import { stakeFormTitle } from '../views/card.js';
 import { checkBettable, suggestedStakeFor } from './bet-gate.js';

@@ -1,5 +1,4 @@
 import type { Transaction } from '../../gateway/index.js';
-import { METRICS } from '../config/metrics.js';
 import { FundRepo } from '../fund/fund-repo.js';
 import { matchSessionDeposits, withdrawalStatus } from '../fund/fund-service.js';
 import type { GatewayPort } from '../gateway-port.js';
@@ -9,6 +8,7 @@ import { dayIn, dayStart } from '../model/dates.js';
 import { fundEntryMismatches } from '../model/fund-checks.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { formatMoney } from '../model/odds.js';
+import type { DeskMetrics } from '../ops/metrics.js';
 import { getSettings } from '../repos/guild-settings.js';
 import { Ledger } from '../repos/ledger.js';
 import type { Outbox } from '../results/outbox.js';
@@ -390,6 +390,7 @@ export async function reconcileYesterday(d: {
   outbox: Pick<Outbox, 'has' | 'create'>;
   callbackUrl: string | undefined;
   now: number;
+  metrics?: Pick<DeskMetrics, 'reconciliationMismatches'>;
 }): Promise<void> {
   for (const guildId of d.guildIds) {
     const settings = await getSettings(d.store, guildId);
@@ -408,7 +409,7 @@ export async function reconcileYesterday(d: {
     });
     if (report.sessions.some((s) => s.unread)) continue;
     await d.outbox.create(key, settings.resultsChannelId, reconciliationView(report));
-    for (const m of report.mismatches) METRICS.reconciliationMismatches.inc({ kind: m.kind });
+    for (const m of report.mismatches) d.metrics?.reconciliationMismatches.inc({ kind: m.kind });
     await recordBalanceChecks(d.store, guildId, checksOf(report), d.now);
   }
 }

@@ -1,6 +1,6 @@
 import { type ShareCap, shareCapText } from './bank-caps.js';
 import { acceptableFloor, formatMoney, formatOdds, stakeCentsOf } from './odds.js';
-import type { RaceType } from './tracks.js';
+import type { RacingLeg } from './racing-bet.js';
 
 /** Everything a slip needs to be confirmed later, by anyone's process: stored as JSON. */
 export interface SlipPayload {
@@ -80,17 +80,7 @@ export interface PriceRoute {
 
 export type SlipKind = 'sports' | 'racing' | 'promo';
 
-export interface RacingLeg {
-  track: string;
-  raceNum: number;
-  raceType: RaceType;
-  /** The track's local day, YYYY-MM-DD. */
-  date: string;
-  runner: string;
-  market: 'win' | 'place';
-  /** An account promo that needs a chosen runner (its how_to_bet promo_name): sent as promo_name. */
-  promoName?: string;
-}
+export type { RacingLeg } from './racing-bet.js';
 
 export const slipKind = (p: SlipPayload): SlipKind => p.kind ?? 'sports';
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '../config/logger.js';
-import { METRICS } from '../config/metrics.js';
 import type { DiscordPoster } from '../discord/poster.js';
 import type { MessageView } from '../model/limits.js';
+import type { DeskMetrics } from '../ops/metrics.js';
 import type { BotStore } from '../store/index.js';
 
 /**
@@ -48,6 +48,8 @@ export interface OutboxOptions {
   intervalMs?: number;
   /** How long a pass owns the entries it took: a process that died mid-send has them sent again after this. */
   leaseMs?: number;
+  /** Counts failed sends scheduled again (desk_outbox_retries_total). */
+  metrics?: Pick<DeskMetrics, 'outboxRetries'>;
 }
 
 /** Discord's nonce: at most 25 characters, the same for the same outbox key. */
@@ -292,7 +294,7 @@ export class Outbox {
         row.rank,
         row.lease_until,
       );
-      METRICS.outboxRetries.inc({ outcome: give ? 'gave_up' : 'retry' });
+      this.#o.metrics?.outboxRetries.inc({ outcome: give ? 'gave_up' : 'retry' });
       const fields = { key: row.outbox_key, attempts, status: statusOf(err), err: message };
       if (give) this.#o.logger.error('Discord refused a money post; giving up on it', fields);
       else if (attempts === 1 || attempts % 10 === 0) this.#o.logger.warn('Discord write failed; will retry', fields);

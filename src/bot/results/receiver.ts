@@ -1,16 +1,17 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { betOutcomeOf } from '../../gateway/receipts.js';
 import { WebhookBody } from '../../gateway/schemas/webhooks.js';
 import { jsonDepth, parseWebhook, WebhookSignatureError } from '../../gateway/webhooks.js';
 import { listen } from '../../http/listen.js';
-import { sendJson } from '../../http/reply.js';
+import { RouteTable } from '../../http/routes.js';
 import type { Logger } from '../config/logger.js';
+import { addOpsRoutes, type Handler, type OpsEndpoints, sendJsonBody as send } from '../ops/routes.js';
 import type { OnceRepo } from '../repos/once.js';
 
 export type WebhookDelivery = WebhookBody;
 
-export interface ReceiverOptions {
+export interface ReceiverOptions extends OpsEndpoints {
   port: number;
   host?: string;
   maxBodyBytes: number;
@@ -39,11 +40,10 @@ export interface ReceiverOptions {
   maxInFlightBytes?: number;
   /** Refused deliveries are logged as one summary line per interval (default 60 s). */
   summaryIntervalMs?: number;
-  /** GET /metrics: the exposition text, behind a bearer token when one is given; absent: 404. */
-  metrics?: { text: () => Promise<string>; token?: string };
-  /** GET /readyz: the parts that are not ready (empty: ready); absent: always ready. */
-  ready?: () => Promise<string[]>;
 }
+
+/** Where the gateway posts its deliveries. */
+export const WEBHOOK_PATH = '/webhooks/gateway';
 
 export interface Receiver {
   url: string;
@@ -105,10 +105,6 @@ function refusalOf(message: string): string {
   if (/nests deeper/.test(message)) return 'body nested too deeply';
   if (/not JSON/.test(message)) return 'body not JSON';
   return 'body not a webhook body';
-}
-
-function send(res: ServerResponse, status: number, body: Record<string, unknown>, close = false): void {
-  sendJson(res, status, body, { 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) });
 }
 
 /**
@@ -179,20 +175,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       });
     });
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? '/').split('?')[0];
-    if (req.method === 'GET' && path === '/healthz') return send(res, 200, { ok: true });
-    if (req.method === 'GET' && path === '/readyz') {
-      const failing = (await opts.ready?.()) ?? [];
-      return send(
-        res,
-        failing.length === 0 ? 200 : 503,
-        failing.length === 0 ? { ready: true } : { ready: false, failing },
-      );
-    }
-    if (req.method === 'GET' && path === '/metrics' && opts.metrics) return sendMetrics(req, res, opts.metrics);
-    if (path !== '/webhooks/gateway') return send(res, 404, { error: 'not found; POST /webhooks/gateway' });
-    if (req.method !== 'POST') return send(res, 405, { error: 'use POST' });
+  const receive = async (req: IncomingMessage, res: ServerResponse) => {
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > opts.maxBodyBytes) return refuse(res, 413, 'body too large', true);
     if (declared > SMALL_BODY_BYTES && inFlight + declared > maxInFlight) {
@@ -242,6 +225,13 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       opts.onDelivery(body, { query }).catch((err) => opts.logger.error('webhook handling failed', { err }));
     });
   };
+  const routes = addOpsRoutes(new RouteTable<Handler>(), opts).add('POST', WEBHOOK_PATH, receive);
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const found = routes.match(req.method ?? 'GET', (req.url ?? '/').split('?')[0] ?? '/');
+    if (found.kind === 'found') return found.route(req, res);
+    if (found.kind === 'method-not-allowed') return send(res, 405, { error: `use ${found.allow.join(' or ')}` });
+    return send(res, 404, { error: `not found; POST ${WEBHOOK_PATH}` });
+  };
   const server: Server = createServer(
     {
       requestTimeout: REQUEST_TIMEOUT_MS,
@@ -274,30 +264,6 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       return listening.close();
     },
   };
-}
-
-/** The exposition text, or 401 when a token is set and the request does not carry it. */
-async function sendMetrics(
-  req: IncomingMessage,
-  res: ServerResponse,
-  metrics: NonNullable<ReceiverOptions['metrics']>,
-): Promise<void> {
-  if (metrics.token !== undefined && !bearerMatches(req.headers.authorization, metrics.token)) {
-    res.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer' });
-    res.end('send Authorization: Bearer <METRICS_TOKEN>\n');
-    return;
-  }
-  const text = await metrics.text();
-  res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
-  res.end(text);
-}
-
-/** Compares the bearer token in constant time (digests of equal length). */
-function bearerMatches(header: string | undefined, token: string): boolean {
-  const given = /^Bearer\s+(.+)$/i.exec(header ?? '')?.[1]?.trim() ?? '';
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(token).digest();
-  return given.length > 0 && timingSafeEqual(a, b);
 }
 
 /** The store key of a quarantined body: the same bytes are kept once. */

@@ -1,7 +1,7 @@
 import type { AsyncEnvelope, JobOutcome } from '../../gateway/index.js';
 import type { Logger } from '../config/logger.js';
-import { METRICS } from '../config/metrics.js';
 import type { GatewayPort } from '../gateway-port.js';
+import type { DeskMetrics } from '../ops/metrics.js';
 import type { JobRecord, JobRepo, NewJob } from '../repos/jobs.js';
 import { finalStatusOf, type WebhookDelivery } from './receiver.js';
 
@@ -25,6 +25,8 @@ export interface ResultTrackerOptions {
    * it at once. False: it was the stored delivery, of the wrong shape for the job, and is quarantined.
    */
   accepts?: (correlationId: string, outcome: JobOutcome) => Promise<boolean>;
+  /** Counts and times applied results (desk_job_results_total, desk_job_result_seconds). */
+  metrics?: Pick<DeskMetrics, 'jobResults' | 'jobSeconds'>;
 }
 
 /**
@@ -133,8 +135,8 @@ export class ResultTracker {
   async resolve(correlationId: string, outcome: JobOutcome, source: 'webhook' | 'poll' = 'poll'): Promise<boolean> {
     const job = await this.#opts.jobs.resolve(correlationId, outcome, this.#now());
     if (!job) return false;
-    METRICS.jobResults.inc({ source, status: outcome.status });
-    METRICS.jobSeconds.observe(Math.max(0, this.#now() - job.createdAt) / 1000, { source });
+    this.#opts.metrics?.jobResults.inc({ source, status: outcome.status });
+    this.#opts.metrics?.jobSeconds.observe(Math.max(0, this.#now() - job.createdAt) / 1000, { source });
     await this.#handle(job, outcome);
     return true;
   }

@@ -1,9 +1,10 @@
+import type { Transaction } from '../../gateway/index.js';
 import type { Logger } from '../config/logger.js';
 import type { GatewayPort } from '../gateway-port.js';
+import type { MessageView } from '../model/limits.js';
 import type { BetRecord, BetRecordRepo } from '../repos/bet-records.js';
 import { getSettings } from '../repos/guild-settings.js';
 import type { BotStore } from '../store/index.js';
-import { missingBetView, settlementView } from '../views/notice.js';
 import type { Outbox } from './outbox.js';
 import { singlePass } from './single-flight.js';
 import { readTransactionsSince } from './transactions.js';
@@ -14,6 +15,14 @@ const PACE_MS = 250;
 /** Complete reads that did not list a placed bet before it is flagged to the members and no longer read. */
 const MISSES_BEFORE_FLAG = 3;
 
+/** How the watcher's two notices are worded (src/bot/views/notice.ts): the watcher decides, the presenter speaks. */
+export interface SettlementPresenter {
+  /** A bet the book settled. */
+  settled(input: { tx: Transaction; userId: string | null; detail: Record<string, unknown> }): MessageView;
+  /** A placed bet the book's history no longer lists. */
+  missing(bet: BetRecord): MessageView;
+}
+
 export interface SettlementWatcherOptions {
   gateway: GatewayPort;
   store: BotStore;
@@ -23,6 +32,7 @@ export interface SettlementWatcherOptions {
   now: () => number;
   intervalMs: number;
   callbackUrl: string | undefined;
+  present: SettlementPresenter;
 }
 
 /**
@@ -96,7 +106,7 @@ export class SettlementWatcher {
       await this.o.outbox.create(
         `settle:${tx.id}`,
         channelId,
-        settlementView({ tx, userId: bet.userId, detail: bet.payload as unknown as Record<string, unknown> }),
+        this.o.present.settled({ tx, userId: bet.userId, detail: bet.payload as unknown as Record<string, unknown> }),
       );
       const moved = await this.o.records.markSettled(
         bet.placementId,
@@ -116,7 +126,7 @@ export class SettlementWatcher {
     await this.o.outbox.create(
       `missing:${bet.placementId}`,
       settings.resultsChannelId ?? bet.channelId,
-      missingBetView(bet),
+      this.o.present.missing(bet),
     );
     await this.o.records.markMissing(bet.placementId, { note: 'not in the book history' }, this.o.now());
     this.o.logger.warn('a placed bet is not in the book history; flagged to the members', { betId: bet.betId });

@@ -1,4 +1,3 @@
-import { METRICS } from '../config/metrics.js';
 import type { BotStore, OpenOptions, Tx } from './types.js';
 
 export type { Dialect, Engine } from './dialect.js';
@@ -12,16 +11,17 @@ export { redactUrl } from './url.js';
  * driver is loaded only when a store on it is opened.
  */
 export async function openStore(url: string, opts: OpenOptions = {}): Promise<BotStore> {
+  const timed = (store: BotStore) => (opts.metrics ? timedStore(store, opts.metrics) : store);
   if (/^postgres(ql)?:\/\//.test(url)) return timed(await (await import('./postgres.js')).openPostgresStore(url, opts));
   if (url.startsWith('sqlite://')) return timed(await (await import('./sqlite.js')).openSqliteStore(url, opts));
   throw new Error('STORE_URL must start with sqlite:// or postgres://');
 }
 
 /** The store with each statement and transaction timed into desk_store_statement_seconds. */
-function timed(store: BotStore): BotStore {
+function timedStore(store: BotStore, metrics: NonNullable<OpenOptions['metrics']>): BotStore {
   const engine = store.engine;
   const time = async <T>(kind: string, run: () => Promise<T>): Promise<T> => {
-    const done = METRICS.statementSeconds.time({ engine, kind });
+    const done = metrics.statementSeconds.time({ engine, kind });
     try {
       return await run();
     } finally {

@@ -1,4 +1,5 @@
 import type Keyv from 'keyv';
+import type { DeskMetrics } from '../ops/metrics.js';
 import type { Dialect, Engine } from './dialect.js';
 import { type LeaderOptions, type LeaderRun, type LeaderWork, type LeaseBackend, runLease } from './leader.js';
 
@@ -70,6 +71,8 @@ export interface OpenOptions {
   /** Apply migrations only up to this version (tests of upgrading from an older version). */
   migrateTo?: number;
   now?: () => number;
+  /** Times each statement and transaction (desk_store_statement_seconds); absent: not timed. */
+  metrics?: Pick<DeskMetrics, 'statementSeconds'>;
 }
 
 /** The keys of a serialize call, sorted and without repeats (a fixed order takes them without deadlock). */

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { MarketCard, MarketSelection } from '../../gateway/index.js';
 import { CardLimitRefusal, type Catalog } from '../catalog/catalog.js';
 import type { Logger } from '../config/logger.js';
-import { METRICS } from '../config/metrics.js';
 import { fairFromCards } from '../model/card-fair.js';
 import { comparableMarket, selectionMatches } from '../model/compare.js';
 import { selectionName } from '../model/markets.js';
@@ -28,6 +27,7 @@ import {
   type ValueRule,
   valueStep,
 } from '../model/watch-rules.js';
+import type { DeskMetrics } from '../ops/metrics.js';
 import { type AlertPayload, alertIdOf, type CardRead, type Watch, WatchRepo } from '../repos/watches.js';
 import type { Outbox } from '../results/outbox.js';
 import type { BotStore } from '../store/index.js';
@@ -42,6 +42,7 @@ export interface WatchEngineOptions {
   /** How often the scheduler looks for due cards. */
   tickMs: number;
   schedule: ScheduleOptions;
+  metrics?: Pick<DeskMetrics, 'watchReadsSaved' | 'watchAlerts' | 'watchAlertSeconds'>;
 }
 
 const cardKeyOf = (epk: string, bookie: string) => `${epk}\0${bookie}`;
@@ -146,7 +147,7 @@ export class WatchEngine {
       const since = Math.max(this.#savedAt.get(k) ?? 0, card.readAt ?? 0);
       if (now - since < this.#o.schedule.fallbackMs) continue;
       this.#savedAt.set(k, now);
-      METRICS.watchReadsSaved.inc();
+      this.#o.metrics?.watchReadsSaved.inc();
     }
     const touched = new Map<string, number | null>();
     let refused = false;
@@ -421,7 +422,7 @@ export class WatchEngine {
     await this.repo.recordAlert({ alertId, guildId: w.guildId, channelId: w.channelId, payload: a.payload });
     await this.#o.outbox.create(`watch:${alertId}`, w.channelId, alertView({ ...a.facts, alertId }));
     await this.repo.openEpisode(w.watchId, key, seq);
-    METRICS.watchAlerts.inc({ kind: w.rule.kind });
-    if (changedAfter !== null) METRICS.watchAlertSeconds.observe((this.#o.now() - changedAfter) / 1000);
+    this.#o.metrics?.watchAlerts.inc({ kind: w.rule.kind });
+    if (changedAfter !== null) this.#o.metrics?.watchAlertSeconds.observe((this.#o.now() - changedAfter) / 1000);
   }
 }

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import { APIPromise } from '../api-promise.js';
+import type { QueryValue, Transport } from '../internal/transport.js';
+import { parseRequest } from '../internal/validate.js';
 import type { JobHandle, JobTracker } from '../jobs.js';
 import type { RequestOptions } from '../request-options.js';
 import { AsyncEnvelope } from '../schemas/jobs.js';
-import type { QueryValue, Transport } from '../transport.js';
-import { parseRequest } from '../validate.js';
 
 /** What every resource gets: the shared request path and the client's one job tracker. */
 export class ResourceContext {

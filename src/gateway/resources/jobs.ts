@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import type { APIPromise } from '../api-promise.js';
+import { parseRequest } from '../internal/validate.js';
 import type { JobOutcome, JobTracker, WaitOptions } from '../jobs.js';
 import type { RequestOptions } from '../request-options.js';
 import { type AsyncEnvelope, BetStatusRequest, BetStatusResponse, type PollEntry } from '../schemas/jobs.js';
 import { type WebhookBody, WebhookBody as WebhookBodySchema } from '../schemas/webhooks.js';
-import { parseRequest } from '../validate.js';
 import type { ResourceContext } from './context.js';
 
 /** client.jobs: direct status reads plus the shared poller. */

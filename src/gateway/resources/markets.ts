@@ -1,9 +1,9 @@
 import { APIPromise, type WithResponse } from '../api-promise.js';
+import type { QueryValue } from '../internal/transport.js';
+import { parseRequest } from '../internal/validate.js';
 import type { MarketsLimiter, QueuedInfo, ReadLane } from '../markets-limiter.js';
 import type { RequestOptions } from '../request-options.js';
 import { MarketCard, MarketCardQuery } from '../schemas/markets.js';
-import type { QueryValue } from '../transport.js';
-import { parseRequest } from '../validate.js';
 import type { ResourceContext } from './context.js';
 
 /**

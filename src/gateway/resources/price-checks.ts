@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { APIPromise } from '../api-promise.js';
 import { ResponseShapeError } from '../errors.js';
+import { parseResponse } from '../internal/validate.js';
 import { type JobHandle, type JobOutcome, type WaitOptions, withAbort } from '../jobs.js';
 import type { RequestOptions } from '../request-options.js';
 import type { AsyncEnvelope } from '../schemas/jobs.js';
@@ -15,7 +16,6 @@ import {
   SportsPriceCheckResult,
   sportsPriceCheckSchemaFor,
 } from '../schemas/price-checks.js';
-import { parseResponse } from '../validate.js';
 import type { ResourceContext } from './context.js';
 
 /** A price check still running at the gateway: a job handle with its real correlation id. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checked } from '../shape-check.js';
+import { checked } from '../internal/shape-check.js';
 import { isoDay, openEnum } from './common.js';
 
 const DAY_MS = 86_400_000;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checked } from '../shape-check.js';
+import { checked } from '../internal/shape-check.js';
 import { nonEmpty, openEnum } from './common.js';
 
 /** How comparable a market is across books: `popular` (curated grid), `other` (named), `unmapped` (one book's wording). */

@@ -6,7 +6,8 @@ import ts from 'typescript';
 
 export type ImportGraph = Map<string, string[]>;
 
-function tsFiles(dir: string): string[] {
+/** The .ts files under `dir` (no declarations, node_modules or dist). */
+export function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (name === 'node_modules' || name === 'dist') return [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Counter, Histogram, Registry } from '../../../src/bot/config/metrics.js';
+import { Counter, Histogram, Registry } from '../../../src/bot/ops/metrics.js';
 import { parseExposition, total } from '../../support/prom-text.js';
 
 describe('the metrics registry', () => {

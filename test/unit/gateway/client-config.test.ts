@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ClientClosedError, GatewayClient, GatewayError } from '../../../src/gateway/index.js';
-import { redact } from '../../../src/gateway/redact.js';
+import { redact } from '../../../src/gateway/internal/redact.js';
 
 describe('client configuration', () => {
   it('refuses a missing or relative baseUrl with the snippet that fixes it', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Deadline, DeadlineClock } from '../../../src/gateway/deadline.js';
+import { Deadline, DeadlineClock } from '../../../src/gateway/internal/deadline.js';
 
 describe('request deadline (the signal undici gets)', () => {
   it('aborts once the time is up, telling the one listener with a TimeoutError reason', async () => {

@@ -20,7 +20,7 @@ import {
   TransactionsRequest,
   WithdrawalRequest,
 } from '../../../src/gateway/index.js';
-import { parseRequest } from '../../../src/gateway/validate.js';
+import { parseRequest } from '../../../src/gateway/internal/validate.js';
 
 const racing = {
   session_id: 's1',

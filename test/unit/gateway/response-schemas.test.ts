@@ -27,7 +27,7 @@ import {
   WebhookBody,
   WithdrawalResult,
 } from '../../../src/gateway/index.js';
-import { parseResponse } from '../../../src/gateway/validate.js';
+import { parseResponse } from '../../../src/gateway/internal/validate.js';
 
 const samples: [string, z.ZodType, Record<string, unknown>][] = [
   [

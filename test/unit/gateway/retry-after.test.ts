@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, parseRetryAfter } from '../../../src/gateway/retry-after.js';
+import { backoffMs, parseRetryAfter } from '../../../src/gateway/internal/retry-after.js';
 
 describe('Retry-After and backoff', () => {
   it('reads delta seconds and HTTP dates, and ignores junk', () => {

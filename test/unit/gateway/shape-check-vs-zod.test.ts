@@ -3,8 +3,8 @@
 // definition, then many one-place mutations of them, and the check must answer exactly as zod's safeParse does.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { schemaBehind, shapeCheckOf } from '../../../src/gateway/internal/shape-check.js';
 import * as schemas from '../../../src/gateway/schemas/index.js';
-import { schemaBehind, shapeCheckOf } from '../../../src/gateway/shape-check.js';
 
 type Def = {
   type: string;

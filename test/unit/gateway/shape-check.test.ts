@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { EventsPage, MarketCard } from '../../../src/gateway/index.js';
-import { checked, isPure, shapeCheckOf } from '../../../src/gateway/shape-check.js';
+import { checked, isPure, shapeCheckOf } from '../../../src/gateway/internal/shape-check.js';
 
 const Row = z.looseObject({
   id: z.string(),

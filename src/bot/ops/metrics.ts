@@ -174,7 +174,11 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 const STATEMENT_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 const JOB_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 
-/** The desk's series, one set per process (a process runs one bot). */
+/**
+ * The desk's series: one set per bot, made where the bot is composed (src/bot/index.ts) and handed to each part that
+ * records (the store, the router, the outbox, the tracker, the catalog, the watch scheduler); `stop` ends the
+ * event-loop monitor.
+ */
 export function deskMetrics(registry = new Registry()) {
   const r = registry;
   const m = {
@@ -284,10 +288,28 @@ export function deskMetrics(registry = new Registry()) {
     }
     loop.reset();
   });
-  return m;
+  return {
+    ...m,
+    stop: () => {
+      loop.disable();
+    },
+  };
 }
 
 export type DeskMetrics = ReturnType<typeof deskMetrics>;
 
-/** The process's metrics: every part records here; GET /metrics shows them when enabled. */
-export const METRICS: DeskMetrics = deskMetrics();
+/** What the scrape-time gauges read: the outbox's backlog and the card limiter's queue and refusals. */
+export interface Backlogs {
+  outboxPending: () => Promise<number>;
+  cardLimiter: { readonly queued: number; readonly refused: number };
+}
+
+/** Refreshes the backlog gauges before each scrape; returns the function that stops it. */
+export function collectBacklogs(m: DeskMetrics, b: Backlogs): () => void {
+  return m.registry.collect(async () => {
+    m.outboxPending.set(await b.outboxPending());
+    m.cardQueue.set(b.cardLimiter.queued);
+    const refused = b.cardLimiter.refused - m.cardRefusals.get();
+    if (refused > 0) m.cardRefusals.inc(undefined, refused);
+  });
+}

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { RequestValidationError, ResponseShapeError } from './errors.js';
+import { RequestValidationError, ResponseShapeError } from '../errors.js';
 import { shapeCheckOf } from './shape-check.js';
 
 const fieldOf = (path: readonly PropertyKey[]) => (path.length ? path.map(String).join('.') : '(body)');

@@ -1,9 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { type Dispatcher, util } from 'undici';
 import type { z } from 'zod';
-import { APIPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
-import { Deadline, DeadlineClock } from './deadline.js';
-import { errorFromResponse } from './error-map.js';
+import { APIPromise, type ResponseInfo, type WithResponse } from '../api-promise.js';
+import { errorFromResponse } from '../error-map.js';
 import {
   ClientClosedError,
   GatewayError,
@@ -14,10 +13,11 @@ import {
   ResponseTooLargeError,
   ServerError,
   ServiceUnavailableError,
-} from './errors.js';
-import type { AdmissionOptions } from './markets-limiter.js';
+} from '../errors.js';
+import type { AdmissionOptions } from '../markets-limiter.js';
+import type { RequestOptions } from '../request-options.js';
+import { Deadline, DeadlineClock } from './deadline.js';
 import { redact, redactUrl } from './redact.js';
-import type { RequestOptions } from './request-options.js';
 import { backoffMs, parseRetryAfter } from './retry-after.js';
 import { parseResponse } from './validate.js';
 

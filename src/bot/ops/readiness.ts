@@ -1,5 +1,4 @@
 import type { GatewayPort } from '../gateway-port.js';
-import type { BotStore } from '../store/index.js';
 
 /** How long each part may take to answer a readiness check. */
 const CHECK_TIMEOUT_MS = 2_000;
@@ -7,7 +6,8 @@ const CHECK_TIMEOUT_MS = 2_000;
 const GATEWAY_FRESH_MS = 30_000;
 
 export interface ReadinessParts {
-  store: Pick<BotStore, 'query'>;
+  /** The store: it must answer a statement. */
+  store: { query(sql: string): Promise<unknown> };
   /** discord.js's client has its gateway connection up (`client.isReady()`). */
   discordReady: () => boolean;
   /** The betting gateway, when the desk is configured with one. */
