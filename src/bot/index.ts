@@ -4,6 +4,7 @@ import type { Client } from 'discord.js';
 import { GatewayClient } from '../gateway/index.js';
 import { ClosingCapture } from './analytics/closing.js';
 import { postWeeklyFundReports } from './analytics/fund-report.js';
+import { checkFundRisk } from './analytics/fund-risk.js';
 import { DEFAULT_SKILL_MIN_BETS } from './analytics/skill.js';
 import { AccountHealth } from './betting/account-health.js';
 import { Approvals } from './betting/approvals.js';
@@ -276,6 +277,8 @@ function buildServices(
     tunables,
     logger,
     now,
+    // The fund is made just below; a last approval is long after start-up.
+    riskCheck: (guildId, timezone, bet) => checkFundRisk({ store, fund, catalog, ledger, now }, guildId, timezone, bet),
   });
   const fund = new FundService({
     store,

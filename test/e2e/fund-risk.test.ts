@@ -226,6 +226,32 @@ describe('the fund: who made the money, and the drawdown stop', () => {
     const exposure = await command(admin, 'exposure', '', {}, /Exposure across the desk/);
     expect(exposure).toMatch(/Drawdown stop at [\d.]+%: \*\*stopped\*\*/);
 
+    // A proposal's last approval places without the slip's Confirm: it is refused by the same stop, keeps its
+    // approvals, and places once betting resumes.
+    await command(admin, 'settings', 'approvals', { t1: 5, t2: 1000 }, /Saved/);
+    const [p0] = await market();
+    const proposed = await desk.ld.sendCommand({
+      user: admin,
+      channelId: desk.ld.channelIds.bets,
+      name: 'bet',
+      options: { event: p0.epk, bookie: p0.bookie, market: p0.market, selection: p0.marketRef, stake: 6 },
+    });
+    const proposal = await until(
+      'the proposal',
+      () => proposed.responses().find((m) => m.visibleTo === null && /Bet proposal/.test(textOf(m))),
+      { timeoutMs: 20_000, seen: () => proposed.responses().map(textOf).join(' | ') },
+    );
+    const approve = async () => {
+      const handle = await press(desk, newTrail(), bettor, desk.ld.message(proposal.id) ?? proposal, /^Approve$/);
+      return until('the approver\u2019s answer', () => handle.responses().find((m) => m.visibleTo === bettor.id), {
+        timeoutMs: 20_000,
+      });
+    };
+    expect(textOf(await approve())).toContain("Not placed: the fund's drawdown stop is on");
+    const atGateway = async () =>
+      (await desk.control.state()).bets.filter((b) => JSON.stringify(b.bet).includes(p0.epk)).length;
+    expect(await atGateway()).toBe(0);
+
     // Resuming takes two approvers; a second vote by the same one does not count, a non-approver cannot vote.
     desk.ld.setMemberRoles(viewer.id, []);
     await command(viewer, 'fund', 'resume', {}, /Only approvers can resume betting/);
@@ -235,6 +261,11 @@ describe('the fund: who made the money, and the drawdown stop', () => {
     await command(viewer, 'fund', 'resume', {}, /Resumed/);
     await press(desk, trail, bettor, slip, /^Confirm$/);
     await messageMatching(desk, slip, /Bet placed ✅/, 30_000);
+    await approve();
+    await until('the approved proposal placed once at the gateway', async () => (await atGateway()) === 1, {
+      timeoutMs: 30_000,
+    });
+    await command(admin, 'settings', 'approvals', { t1: 100_000, t2: 100_000 }, /Saved/);
 
     // The ledger holds each step, in order.
     const steps = await desk.bot.store.query<{ kind: string; actor: string | null; data: string }>(

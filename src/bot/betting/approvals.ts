@@ -30,6 +30,22 @@ export interface ApprovalDeps {
   tunables: BotTunables;
   logger: Logger;
   now: () => number;
+  /**
+   * The fund's risk limits (decision 1921) for a bet about to be placed: the last approval places without passing
+   * the gate's Confirm check, so it asks here. Absent: no limits (tests, a desk with no fund).
+   */
+  riskCheck?: (
+    guildId: string,
+    timezone: string,
+    bet: {
+      bookie: string;
+      account: string | null | undefined;
+      sessionId: string;
+      epk: string;
+      eventName: string;
+      stakeCents: number;
+    },
+  ) => Promise<{ ok: true } | { ok: false; message: string }>;
 }
 
 /** Who clicked: their id, their roles in the guild, and whether they have Manage Server. */
@@ -207,6 +223,22 @@ export class Approvals {
 
   /** The last approval: one caller moves the proposal on and places through the normal Confirm. */
   async #place(p: Proposal, slip: SlipPayload, member: Member): Promise<ApproveResult> {
+    if (this.d.riskCheck && p.guildId) {
+      const { timezone } = await getSettings(this.d.store, p.guildId);
+      const risk = await this.d.riskCheck(p.guildId, timezone, {
+        bookie: slip.bookie,
+        account: slip.account,
+        sessionId: slip.sessionId,
+        epk: slip.epk,
+        eventName: slip.eventName,
+        stakeCents: p.stakeCents,
+      });
+      if (!risk.ok) {
+        throw new UserFacingError(
+          `${risk.message} The proposal keeps its approvals: press Approve again once the limit allows it.`,
+        );
+      }
+    }
     const placing = await this.d.proposals.move(p.proposalId, 'startPlacing', this.d.now(), { round: p.round });
     if (!placing) return { kind: 'approved', left: 0 };
     // The receipt says who approved: the slip carries them into the bet's record.
