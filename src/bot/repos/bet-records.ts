@@ -483,7 +483,6 @@ export class BetRecordRepo {
     onCommitted?: OnCommitted,
   ): Promise<BetRecord | undefined> {
     const moved = await this.#move(placementId, name, set, now, onCommitted);
-    if (moved) this.onMove({ move: name, from: moved.from, to: moved.record.state });
     return moved?.record;
   }
 
@@ -534,6 +533,8 @@ export class BetRecordRepo {
       throw new Error(`bet record ${placementId} kept moving under ${name}; it was left as it is`);
     });
     if (moved) {
+      // Counted as committed, before anything it causes can be seen (the receipt a reader waits for).
+      this.onMove({ move: name, from: moved.from, to: moved.record.state });
       // What the move's caller shows (the slip's receipt) need not wait for the chain: it is queued first.
       if (onCommitted) await onCommitted(moved.record);
       await this.#chain();
