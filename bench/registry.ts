@@ -21,6 +21,7 @@ import { START_TARGET, startUnchanged } from './figures/start-unchanged.js';
 import { statsChart } from './figures/stats-chart.js';
 import { storeConfirm } from './figures/store-confirm.js';
 import { validationCost } from './figures/validation-cost.js';
+import { watchSchedule } from './figures/watch-schedule.js';
 import { webhookReceiver } from './figures/webhook-receiver.js';
 import type { FigureResult, Target } from './lib/figure.js';
 
@@ -289,5 +290,23 @@ export const FIGURES: FigureSpec[] = [
       { name: '26 container start to ready, warm store', unit: 'ms', target: IMAGE_READY_TARGET },
     ],
     run: containerImage,
+  },
+  {
+    id: 27,
+    rows: [
+      {
+        name: '27 watch alert latency p50 (500 cards, 120/min)',
+        unit: 's',
+        target: { on: 'ratio', op: '>=', limit: 0 },
+      },
+      { name: '27 watch alert latency p99 vs the floor', unit: 's', target: { on: 'ratio', op: '<=', limit: 1.5 } },
+      {
+        name: '27 watch coverage (changes read within one re-scrape)',
+        unit: '%',
+        target: { on: 'value', op: '>=', limit: 95 },
+      },
+      { name: '27 watch wasted reads vs round-robin', unit: 'reads', target: { on: 'ratio', op: '<=', limit: 0.5 } },
+    ],
+    run: watchSchedule,
   },
 ];

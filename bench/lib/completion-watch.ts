@@ -7,8 +7,11 @@ export interface Completion {
   result: unknown;
 }
 
-export function watchCompletions(sandbox: RunningSandbox): Map<string, Completion> {
-  const done = new Map<string, Completion>();
+/** Jobs finished, by correlation id; `submitted` holds every job's id as it is accepted (finished or not). */
+export type Completions = Map<string, Completion> & { submitted: Set<string> };
+
+export function watchCompletions(sandbox: RunningSandbox): Completions {
+  const done = Object.assign(new Map<string, Completion>(), { submitted: new Set<string>() });
   const jobs = sandbox.sb.jobs;
   const submit = jobs.submit.bind(jobs);
   jobs.submit = (opts) => {
@@ -22,6 +25,7 @@ export function watchCompletions(sandbox: RunningSandbox): Map<string, Completio
       },
     });
     id = envelope.correlation_id;
+    done.submitted.add(id);
     return envelope;
   };
   return done;

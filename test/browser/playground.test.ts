@@ -1132,3 +1132,78 @@ describe("the fund's day in the playground (docs/fund.md, issue 32)", () => {
     expect(pageErrors).toEqual([]);
   }, 180_000);
 });
+
+describe('the Sandbox panel makes a watch alert happen', () => {
+  it('"Move watched price" moves the latest /watch price past its target and the price alert appears', async () => {
+    const state = (await (await fetch(`${app.playgroundUrl}/api/state`)).json()) as {
+      channels: { id: string; name: string }[];
+    };
+    const bets = state.channels.find((c) => c.name === 'bets')!.id;
+    // A selection bookie_a lists on an event starting two hours or more after the sandbox clock (a few card reads).
+    const key = { 'x-api-key': 'sandbox-key-alpha' };
+    const clockNow = Date.parse(
+      ((await (await fetch(`${app.playgroundUrl}/api/sandbox`)).json()) as { now: string }).now,
+    );
+    const day = (n: number) => new Date(clockNow + n * 86_400_000).toISOString().slice(0, 10);
+    const events = (await (
+      await fetch(`${app.sandboxUrl}/odds/v1/events?since=${day(0)}&until=${day(3)}&limit=500`, { headers: key })
+    ).json()) as {
+      data: { event_id: string; start_time: string; books?: string[] }[];
+    };
+    let watched: { epk: string; market: string; slug: string; odds: number } | undefined;
+    for (const e of events.data) {
+      if (watched) break;
+      if (!e.books?.includes('bookie_a') || Date.parse(e.start_time) < clockNow + 2 * 3_600_000) continue;
+      const card = (await (
+        await fetch(`${app.sandboxUrl}/v3/markets?epk=${encodeURIComponent(e.event_id)}&bookie=bookie_a`, {
+          headers: key,
+        })
+      ).json()) as { markets: { market: string; selections: { slug?: string; odds: number | null }[] }[] };
+      for (const m of card.markets) {
+        const sel = m.selections.find((s) => s.slug && typeof s.odds === 'number');
+        if (sel) {
+          watched = { epk: e.event_id, market: m.market, slug: sel.slug!, odds: sel.odds! };
+          break;
+        }
+      }
+    }
+    expect(watched, `no event of ${events.data.length} with a bookie_a card`).toBeDefined();
+    const w = watched!;
+    const target = Math.round(w.odds * 130) / 100;
+    const sent = await fetch(`${app.playgroundUrl}/api/command`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        as: 'bettor',
+        channelId: bets,
+        name: 'watch',
+        subcommand: 'price',
+        options: [
+          { name: 'event', value: w.epk },
+          { name: 'market', value: w.market },
+          { name: 'selection', value: w.slug },
+          { name: 'target', value: target },
+          { name: 'bookie', value: 'bookie_a' },
+        ],
+      }),
+    });
+    expect(sent.status).toBe(200);
+
+    await page.goto(`${app.playgroundUrl}/?as=bettor`);
+    await page.locator('body[data-ready="true"]').waitFor();
+    const alerts = page.locator('discord-embed[embed-title^="Price alert"]');
+    const before = await alerts.count();
+    const panel = page.locator('#sandbox-panel');
+    await panel.getByRole('button', { name: 'Move watched price' }).click();
+    await panel
+      .locator('#sandbox-status', { hasText: /at bookie_a is \d+\.\d\d from the next scrape/ })
+      .waitFor({ timeout: 15_000 });
+    await expect.poll(() => alerts.count(), { timeout: 30_000 }).toBe(before + 1);
+    await expect(alerts.last().getAttribute('embed-title')).resolves.toContain('bookie_a');
+
+    // "Steam on watched" moves the same selection at the watch's book; the panel says where.
+    await panel.getByRole('button', { name: 'Steam on watched' }).click();
+    await panel.locator('#sandbox-status', { hasText: /20 % shorter at .*bookie_a/ }).waitFor({ timeout: 15_000 });
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -2,20 +2,16 @@
 // watch scheduler reading the cards, and the alerts it posts through the outbox (E2E_STORE=postgres: on PostgreSQL).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningBot } from '../../src/bot/index.js';
-import type { LocalMessage } from '../../src/local-discord/index.js';
 import { messageMatching, newTrail, press, waitForModal } from '../support/flows.js';
 import { type Desk, startDesk } from '../support/harness.js';
 import { findControl, responseMatching, textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
-import { alerts, cardReadSince, pickWatched, type Watched, watchCommand } from '../support/watch-flows.js';
+import { alerts, pickWatched, watchCommand, watchSteps } from '../support/watch-flows.js';
 
-/** The sandbox's natural prices step every 5 minutes of its clock: advancing this far crosses one scrape. */
-const SCRAPE_MS = 5 * 60_000;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 describe('watches and their alerts through the local Discord', () => {
   let desk: Desk<RunningBot>;
-  const bot = () => desk.bot;
 
   beforeAll(async () => {
     desk = await startDesk<RunningBot>({
@@ -25,22 +21,7 @@ describe('watches and their alerts through the local Discord', () => {
   }, 60_000);
   afterAll(() => desk?.close());
 
-  /** Everything the scheduler does after the clock moved: the books' cards read, judged, and the outbox sent. */
-  async function settled(w: Watched, books: readonly string[], since: number): Promise<void> {
-    for (const b of books) await cardReadSince(bot().store, w.epk, b, since);
-    await bot().context.watch.idle();
-    await bot().outbox.idle();
-  }
-
-  /** Moves the sandbox (and the bot's) clock past the next scrape; the new time. */
-  async function nextScrape(scrapeAt?: string): Promise<number> {
-    const now = Date.parse((await desk.control.state()).now);
-    return desk.advance(scrapeAt ? Date.parse(scrapeAt) - now + 1_000 : SCRAPE_MS);
-  }
-
-  function alertsAt(bookie: string, title: RegExp): LocalMessage[] {
-    return alerts(desk, title).filter((m) => m.embeds?.some((e) => e.fields?.some((f) => f.value === bookie)));
-  }
+  const { settled, nextScrape, alertsAt } = watchSteps(() => desk);
 
   it('a price watch alerts once past the target, not again while there or inside the band, again after leaving it', async () => {
     const w = pickWatched(desk, 0);

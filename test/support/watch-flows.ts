@@ -1,6 +1,7 @@
 // What the watch suites share: a selection every book shows, /watch through the local Discord, and the alerts
 // the bot posted.
 import type { APIUser } from 'discord.js';
+import type { RunningBot } from '../../src/bot/index.js';
 import type { BotStore } from '../../src/bot/store/index.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
 import { isBettable } from '../../src/sandbox/world/card-view.js';
@@ -93,4 +94,29 @@ export async function cardReadSince(store: BotStore, epk: string, bookie: string
     },
     { timeoutMs: 30_000, everyMs: 50 },
   );
+}
+
+/** The sandbox's natural prices step every 5 minutes of its clock: advancing this far crosses one scrape. */
+export const SCRAPE_MS = 5 * 60_000;
+
+/** The steps every watch suite takes on a desk whose bot runs in-process with the sandbox clock. */
+export function watchSteps(desk: () => Desk<RunningBot>) {
+  return {
+    /** Everything the scheduler does after the clock moved: the books' cards read, judged, and the outbox sent. */
+    async settled(w: Watched, books: readonly string[], since: number): Promise<void> {
+      const bot = desk().bot;
+      for (const b of books) await cardReadSince(bot.store, w.epk, b, since);
+      await bot.context.watch.idle();
+      await bot.outbox.idle();
+    },
+    /** Moves the sandbox (and the bot's) clock past the next scrape (or a second past `scrapeAt`); the new time. */
+    async nextScrape(scrapeAt?: string): Promise<number> {
+      const now = Date.parse((await desk().control.state()).now);
+      return desk().advance(scrapeAt ? Date.parse(scrapeAt) - now + 1_000 : SCRAPE_MS);
+    },
+    /** The alerts whose title matches, posted for `bookie`. */
+    alertsAt(bookie: string, title: RegExp): LocalMessage[] {
+      return alerts(desk(), title).filter((m) => m.embeds?.some((e) => e.fields?.some((f) => f.value === bookie)));
+    },
+  };
 }

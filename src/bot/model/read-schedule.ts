@@ -43,11 +43,18 @@ export interface ScheduleOptions {
 export const SAME_SCRAPE_MS = 15_000;
 const KEEP_SEEN = 9;
 
-/** The cadence after a change was first seen at `at`. */
-export function sawChange(c: BookCadence | undefined, at: number): BookCadence {
+/**
+ * The cadence after a read at `at` found a card changed since its previous read at `prevReadAt`. The change is the
+ * re-scrape last seen (no new point) when it came within SAME_SCRAPE_MS of it, or when the card's previous read was
+ * before it: a card not read since the book's last re-scrape shows that one, whenever it is read (decision 1940;
+ * counting those as new re-scrapes made a slow sweep look like a fast cadence).
+ */
+export function sawChange(c: BookCadence | undefined, at: number, prevReadAt: number | null = null): BookCadence {
   const seen = c?.seen ?? [];
   const last = seen.at(-1);
-  if (last !== undefined && at - last < SAME_SCRAPE_MS) return { seen, quietAt: null };
+  if (last !== undefined && (at - last < SAME_SCRAPE_MS || (prevReadAt !== null && prevReadAt < last))) {
+    return { seen, quietAt: null };
+  }
   return { seen: [...seen, at].slice(-KEEP_SEEN), quietAt: null };
 }
 
@@ -119,10 +126,22 @@ export function planReads(
     else if (lastScrape !== undefined && lastScrape > card.readAt) reason = 'sweep';
     else if (now >= card.readAt + o.maxStaleMs) reason = 'stale';
     else if (likely === undefined) reason = naiveDue ? 'fallback' : undefined;
-    else if (now >= likely && now >= (c?.quietAt ?? 0) + o.probeMs && !probed.has(card.bookie)) reason = 'probe';
+    // Probing starts probeMs before the likely re-scrape: a re-scrape is first seen up to a probe late, and a
+    // cadence counted from late sightings would otherwise drift later every cycle.
+    else if (now >= likely - o.probeMs && now >= (c?.quietAt ?? 0) + o.probeMs && !probed.has(card.bookie))
+      reason = 'probe';
     if (reason === 'probe') probed.add(card.bookie);
     if (reason) reads.push({ card, reason });
     else if (naiveDue) saved.push(card);
   }
+  // Stable: each class keeps the priority order (decision 1940).
+  reads.sort((a, b) => READ_CLASS[a.reason] - READ_CLASS[b.reason]);
   return { reads, saved };
 }
+
+/**
+ * Which reads go first when the budget is short: a probe (one per book, it finds the re-scrape the rest wait for),
+ * then reads known to find something new (a card never read, a sweep after a re-scrape, one unread too long), then
+ * the fallback re-reads of books whose cadence is not known yet (they find a change only by chance).
+ */
+const READ_CLASS: Record<ReadReason, number> = { probe: 0, first: 1, sweep: 1, stale: 1, fallback: 2 };

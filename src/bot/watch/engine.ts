@@ -172,7 +172,8 @@ export class WatchEngine {
       const digest = cardDigest(read);
       const changed = prev !== undefined && prev.digest !== digest;
       if (prev !== undefined) {
-        this.#cadence.set(card.bookie, (changed ? sawChange : sawQuiet)(this.#cadence.get(card.bookie), at));
+        const cadence = this.#cadence.get(card.bookie);
+        this.#cadence.set(card.bookie, changed ? sawChange(cadence, at, prev.readAt) : sawQuiet(cadence, at));
         cadenceMoved = true;
       }
       const next: CardRead = {

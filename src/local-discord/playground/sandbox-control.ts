@@ -15,6 +15,20 @@ const advanceBody = z.object({
     .max(MAX_ADVANCE_MS, { error: `"ms" must be at most ${MAX_ADVANCE_MS} (31 days) per step` }),
 });
 
+/** The selection of the latest watch the bot holds (from the bot, when the playground runs one). */
+export interface WatchedSelection {
+  epk: string;
+  market: string;
+  /** Null: a value watch on a whole market. */
+  selection: string | null;
+  /** The watch's one book, or null for any of `books`. */
+  bookie: string | null;
+  books: string[];
+  rule: { kind: string; target?: number; direction?: string };
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
 export interface SandboxClockView {
   /** The sandbox clock's time, ISO 8601. */
   now: string;
@@ -30,7 +44,71 @@ export class SandboxControl {
     private readonly onClock: (view: { now: string; speed?: number }) => void = () => {},
     /** Told after events were settled, so the bot reads the settlements at once instead of at its next look. */
     private readonly onSettled: () => Promise<void> = async () => {},
+    /** The latest watch's selection: what the price and steam buttons move. */
+    private readonly latestWatch: () => Promise<WatchedSelection | undefined> = async () => undefined,
   ) {}
+
+  /**
+   * Moves the latest watch's price at its book (a price watch: just past its target; otherwise 25 % longer) from the
+   * sandbox's next scrape, and moves the clock there so the bot's next read sees it.
+   */
+  async movePrice(): Promise<SandboxClockView & { moved: string }> {
+    const w = await this.#watched();
+    const bookie = w.bookie ?? w.books[0];
+    if (!bookie) throw new ApiError(409, 'The latest watch names no book to move.');
+    const { target, direction } = w.rule;
+    const body =
+      w.rule.kind === 'price' && typeof target === 'number'
+        ? { price: round2(direction === 'below' ? target * 0.97 : target * 1.03) }
+        : { factor: 1.25 };
+    const { move } = (await this.#call('POST', '/_sandbox/world/price', {
+      bookie,
+      epk: w.epk,
+      market: w.market,
+      selection: w.selection,
+      ...body,
+    })) as { move: { price: number; scrape_at: string } };
+    const view = await this.#toScrape(move.scrape_at);
+    return { ...view, moved: `${w.selection} at ${bookie} is ${move.price.toFixed(2)} from the next scrape` };
+  }
+
+  /** A steam move on the latest watch's selection: every one of its books 20 % shorter at the next scrape. */
+  async steam(): Promise<SandboxClockView & { moved: string }> {
+    const w = await this.#watched();
+    const { steam } = (await this.#call('POST', '/_sandbox/world/steam', {
+      epk: w.epk,
+      market: w.market,
+      selection: w.selection,
+      factor: 0.8,
+      ...(w.books.length >= 2 ? { books: w.books } : {}),
+    })) as { steam: { books: { bookie: string; at: string }[] } };
+    const last = steam.books
+      .map((b) => b.at)
+      .sort()
+      .at(-1)!;
+    const view = await this.#toScrape(last);
+    return { ...view, moved: `${w.selection} 20 % shorter at ${steam.books.map((b) => b.bookie).join(', ')}` };
+  }
+
+  async #watched(): Promise<WatchedSelection & { selection: string }> {
+    const w = await this.latestWatch();
+    if (!w)
+      throw new ApiError(
+        409,
+        'No watch yet: add one with /watch price, value or moves; the button moves its selection.',
+      );
+    if (w.selection === null) {
+      throw new ApiError(409, 'The latest watch covers a whole market: add a /watch naming one selection to move it.');
+    }
+    return { ...w, selection: w.selection };
+  }
+
+  /** Moves the clock a second past `at` (a scrape), when it is still ahead. */
+  async #toScrape(at: string): Promise<SandboxClockView> {
+    const now = await this.clock();
+    const ms = Date.parse(at) + 1_000 - Date.parse(now.now);
+    return ms > 0 ? { ...(await this.advance({ ms: Math.ceil(ms) })), speed: now.speed } : now;
+  }
 
   async clock(): Promise<SandboxClockView> {
     const state = (await this.#call('GET', '/_sandbox/state')) as { now: string; speed: number };

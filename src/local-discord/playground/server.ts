@@ -9,7 +9,7 @@ import { NoBotConnectedError } from '../interactions/open.js';
 import { ApiError, describeIssues, PlaygroundApi, readJson, sendJson } from './api.js';
 import { ENUM_MODULE, ENUMS_PATH } from './discord-enums.js';
 import { LiveEvents } from './live-events.js';
-import { NO_SANDBOX, SandboxControl } from './sandbox-control.js';
+import { NO_SANDBOX, SandboxControl, type WatchedSelection } from './sandbox-control.js';
 import { PUBLIC_DIR, vendorRoute } from './static-files.js';
 import type { PlaygroundDiscord } from './types.js';
 
@@ -24,6 +24,8 @@ export interface PlaygroundOptions {
   onSandboxClock?: (reading: { now: string; speed?: number }) => void;
   /** Called after the panel settled events (before it answers): the bot reads the settlements now. */
   onSandboxSettled?: () => Promise<void>;
+  /** The latest watch the bot holds: the panel's price and steam buttons move its selection. */
+  latestWatch?: () => Promise<WatchedSelection | undefined>;
 }
 
 export interface Playground {
@@ -83,7 +85,9 @@ const SANDBOX_ROUTES = new RouteTable<SandboxHandler>()
   .add('GET', '/api/sandbox', (sandbox) => sandbox.clock())
   .add('POST', '/api/sandbox/advance', async (sandbox, req) => sandbox.advance(await readJson(req)))
   .add('POST', '/api/sandbox/settle', (sandbox) => sandbox.settle())
-  .add('POST', '/api/sandbox/deposit', (sandbox) => sandbox.deposit());
+  .add('POST', '/api/sandbox/deposit', (sandbox) => sandbox.deposit())
+  .add('POST', '/api/sandbox/price', (sandbox) => sandbox.movePrice())
+  .add('POST', '/api/sandbox/steam', (sandbox) => sandbox.steam());
 
 /** Serves the page that looks like a Discord channel, its JSON API and its live event stream. */
 export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
@@ -97,7 +101,9 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     live.broadcast('clock', reading);
   };
   const settled = options.onSandboxSettled ?? (async () => {});
-  const sandbox = options.sandboxUrl ? new SandboxControl(options.sandboxUrl, onClock, settled) : undefined;
+  const sandbox = options.sandboxUrl
+    ? new SandboxControl(options.sandboxUrl, onClock, settled, options.latestWatch)
+    : undefined;
 
   const server = createServer((req, res) => {
     handle(req, res, api, live, sandbox).catch((err) => fail(res, err));
@@ -167,7 +173,7 @@ async function handleSandbox(
   const found = SANDBOX_ROUTES.match(req.method ?? 'GET', path);
   if (found.kind === 'found') return sendJson(res, 200, await found.route(sandbox, req));
   return sendJson(res, 404, {
-    error: `No route ${req.method} ${path}: use GET /api/sandbox, POST /api/sandbox/advance {"ms": n}, POST /api/sandbox/settle or POST /api/sandbox/deposit.`,
+    error: `No route ${req.method} ${path}: use GET /api/sandbox, POST /api/sandbox/advance {"ms": n}, POST /api/sandbox/settle, POST /api/sandbox/deposit, POST /api/sandbox/price or POST /api/sandbox/steam.`,
   });
 }
 

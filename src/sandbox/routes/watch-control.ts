@@ -46,9 +46,27 @@ export const watchControlRoutes: Route[] = [
     handler: ({ sb, body }) => {
       const bookie = bookieOf(body.bookie, 'bookie');
       const target = targetAt(sb.world, body, bookie);
-      const price = requireInRange(body, 'price', { min: 1.01, max: 1001 });
-      const move = sb.world.scheduleMove({ ...target, bookie, factor: 1, price: Math.round(price * 100) / 100 });
-      return ok({ move: { bookie, ...target, price: move.price, scrape_at: iso(move.atMs) } });
+      // Or {..., factor} instead of price: the price multiplied at the next scrape (the playground's button).
+      const factor =
+        body.price === undefined && body.factor !== undefined
+          ? requireInRange(body, 'factor', { min: 0.2, max: 5 })
+          : undefined;
+      const move =
+        factor === undefined
+          ? sb.world.scheduleMove({
+              ...target,
+              bookie,
+              factor: 1,
+              price: Math.round(requireInRange(body, 'price', { min: 1.01, max: 1001 }) * 100) / 100,
+            })
+          : sb.world.scheduleMove({ ...target, bookie, factor });
+      const sel = findSelection(
+        sb.world.card(sb.world.findEvent(target.epk)!, bookie),
+        target.market,
+        target.selection,
+      )!.selection;
+      const price = move.price ?? sb.world.livePrice(bookie, target.epk, target.market, sel, move.atMs);
+      return ok({ move: { bookie, ...target, price, scrape_at: iso(move.atMs) } });
     },
   },
   {

@@ -24,6 +24,16 @@ describe('a book re-scrape cadence learned from the changes seen', () => {
     expect(cadenceOf(c)).toBe(5 * MIN);
     expect(cadenceOf(sawChange(undefined, 0))).toBeNull();
   });
+
+  it('a change on a card not read since the last re-scrape seen is that re-scrape, however late it is read', () => {
+    let c: BookCadence | undefined = sawChange(undefined, 0);
+    // The sweep after that re-scrape reaches a card read before it two minutes later: no new re-scrape.
+    c = sawChange(c, 2 * MIN, -3 * MIN);
+    expect(c.seen).toEqual([0]);
+    // A card read after it that changed again is the next one.
+    c = sawChange(c, 5 * MIN, 2 * MIN);
+    expect(c.seen).toEqual([0, 5 * MIN]);
+  });
 });
 
 describe('which watched cards are read now', () => {
@@ -48,6 +58,32 @@ describe('which watched cards are read now', () => {
       opts,
     );
     expect(sweep.reads.map((r) => [r.card.epk, r.reason])).toEqual([['f', 'sweep']]);
+  });
+
+  it('starts probing probeMs before the likely re-scrape, so late sightings do not push the cadence later', () => {
+    const cards = [card({ readAt: 10 * MIN + 1_000 })];
+    expect(planReads(cards, cadence, 15 * MIN - 10_001, opts).reads).toEqual([]);
+    expect(planReads(cards, cadence, 15 * MIN - 10_000, opts).reads.map((r) => r.reason)).toEqual(['probe']);
+  });
+
+  it('when the budget is short, a probe goes first, then reads known to find a change, then fallback re-reads', () => {
+    const cadences = new Map<string, BookCadence>([
+      ...cadence,
+      ['bookie_b', { seen: [0, 5 * MIN, 10 * MIN + 30_000], quietAt: null }],
+    ]);
+    const cards = [
+      card({ epk: 'unknown-book', bookie: 'bookie_c', readAt: 0, startsAt: 60_000 }),
+      card({ epk: 'swept', bookie: 'bookie_b', readAt: 10 * MIN, startsAt: 120_000 }),
+      card({ epk: 'never', bookie: 'bookie_c', readAt: null, startsAt: 180_000 }),
+      card({ epk: 'probed', readAt: 10 * MIN + 1_000, startsAt: 240_000 }),
+    ];
+    const plan = planReads(cards, cadences, 15 * MIN, opts);
+    expect(plan.reads.map((r) => [r.card.epk, r.reason])).toEqual([
+      ['probed', 'probe'],
+      ['swept', 'sweep'],
+      ['never', 'first'],
+      ['unknown-book', 'fallback'],
+    ]);
   });
 
   it('after a probe finds nothing, the next waits probeMs', () => {

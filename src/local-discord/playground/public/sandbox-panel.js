@@ -83,11 +83,13 @@ export function setupSandboxPanel(enabled) {
       const data = await call(path, body);
       take(data);
       status.textContent =
-        data.deposit_id !== undefined
-          ? `$100.00 arrived in ${data.bookie} (${data.username}). Once that account is the fund's (/fund accounts action:add session:${data.bookie} opening_member:@Ada), a treasurer records whose it is: /fund contribute member:@Bettor amount:100 session:${data.bookie}, picking the ${data.bookie} session from the list.`
-          : data.settled === undefined
-            ? `${label}: done. Settlement notices follow in the results channel (#results unless an admin changed it).`
-            : `Started events finished; ${data.settled} bet${data.settled === 1 ? '' : 's'} settled.`;
+        data.moved !== undefined
+          ? `${label}: ${data.moved}; the clock is past that scrape, so the watch's alert follows.`
+          : data.deposit_id !== undefined
+            ? `$100.00 arrived in ${data.bookie} (${data.username}). Once that account is the fund's (/fund accounts action:add session:${data.bookie} opening_member:@Ada), a treasurer records whose it is: /fund contribute member:@Bettor amount:100 session:${data.bookie}, picking the ${data.bookie} session from the list.`
+            : data.settled === undefined
+              ? `${label}: done. Settlement notices follow in the results channel (#results unless an admin changed it).`
+              : `Started events finished; ${data.settled} bet${data.settled === 1 ? '' : 's'} settled.`;
     } catch (err) {
       status.textContent = `${label} failed: ${err.message}`;
     } finally {
@@ -106,6 +108,12 @@ export function setupSandboxPanel(enabled) {
   document
     .getElementById('deposit-100')
     .addEventListener('click', () => act('Deposit $100', '/api/sandbox/deposit', {}));
+  document
+    .getElementById('move-watched-price')
+    .addEventListener('click', () => act('Move watched price', '/api/sandbox/price', {}));
+  document
+    .getElementById('steam-watched')
+    .addEventListener('click', () => act('Steam on watched', '/api/sandbox/steam', {}));
 
   refresh();
   setInterval(show, 1_000);
