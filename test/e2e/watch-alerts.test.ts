@@ -113,7 +113,8 @@ describe('watches and their alerts through the local Discord', () => {
   }, 120_000);
 
   it('a steam move across three books gives one steam alert, not repeated for the same move', async () => {
-    const w = pickWatched(desk, 1);
+    // Shortened by 22 %, every book's price must stay a valid price well above 1.
+    const w = pickWatched(desk, 1, 1.6);
     const user = desk.ld.users.bettor;
     const books = ['bookie_a', 'bookie_b', 'bookie_c'];
     const reply = await watchCommand(desk, user, 'moves', {
@@ -134,7 +135,12 @@ describe('watches and their alerts through the local Discord', () => {
       );
     const steam = await desk.control.steam({ epk: w.epk, market: w.market, selection: w.slug, factor: 0.78 });
     await settled(w, books, await nextScrape(steam.steam.books[0]!.at));
-    await until('the steam alert', () => (steamAlerts().length === 1 ? true : undefined));
+    await until('the steam alert', () => (steamAlerts().length === 1 ? true : undefined), {
+      seen: () =>
+        `watched ${JSON.stringify(w.prices)}; line-move alerts: ${alerts(desk, /^Line move/)
+          .map(textOf)
+          .join(' | ')}`,
+    });
     // The next scrape: the move is still inside the window, the same move; no second alert.
     await settled(w, books, await nextScrape());
     expect(steamAlerts()).toHaveLength(1);

@@ -20,7 +20,11 @@ export interface Watched {
   prices: Record<string, number>;
 }
 
-export function pickWatched(desk: Pick<Desk, 'sandbox'>, skip = 0): Watched {
+/**
+ * `minPrice`: every book's price at least this, so a test that shortens it by a share stays above odds of 1 (which
+ * selection is first depends on the sandbox's clock, so a heavy favourite may come first at some hours).
+ */
+export function pickWatched(desk: Pick<Desk, 'sandbox'>, skip = 0, minPrice = 1): Watched {
   // Picked from the sandbox's world, not its API: the cards read here would spend the key's card budget the bot uses.
   const world = desk.sandbox.sb.world;
   const now = world.nowMs();
@@ -36,13 +40,14 @@ export function pickWatched(desk: Pick<Desk, 'sandbox'>, skip = 0): Watched {
       rows.every((r) => r?.selections.some((t) => t.slug === s.slug && isBettable(t))),
     );
     if (!sel) continue;
-    if (skipped++ < skip) continue;
     const prices = Object.fromEntries(
       BOOKS.map((b, i) => [
         b,
         world.cardPrice(b, ev.epk, 'head_to_head', rows[i]!.selections.find((t) => t.slug === sel.slug)!),
       ]),
     );
+    if (Object.values(prices).some((p) => p < minPrice)) continue;
+    if (skipped++ < skip) continue;
     return { epk: ev.epk, market: 'head_to_head', slug: sel.slug, prices };
   }
   throw new Error('no prematch event with a head-to-head selection every book shows');
