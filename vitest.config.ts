@@ -31,8 +31,9 @@ export default defineConfig({
   test: {
     // forks pool: the native sqlite3 addon is not thread-safe to share.
     pool: 'forks',
-    // Most files wait on loopback servers and clocks rather than compute: three at once keep two cores busy.
-    maxWorkers: 3,
+    // Most files wait on loopback servers and clocks rather than compute: with three at once the suite used 54 % of
+    // two cores (800 s of CPU in 742 s); four use 66 % and end 100 s sooner, with no file slower to be ready.
+    maxWorkers: 4,
     sequence: { sequencer: LongestFirst },
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -27,6 +27,8 @@ function startPlayground(port = '0', store = 'bot.sqlite'): Promise<RunningApp> 
       LOG_LEVEL: 'warn',
       // The settlement watcher looks every second, so the settlement notice follows the clock advance below.
       SETTLEMENT_INTERVAL_SECONDS: '1',
+      // The fund's beat every 2 s: a struck cash-out's withdrawal follows at once instead of at the next minute.
+      FUND_CHECK_SECONDS: '2',
     },
     print: (line) => printed.push(line),
     sandbox: { seed: 1 },
@@ -1094,7 +1096,7 @@ describe("the fund's day in the playground (docs/fund.md, issue 32)", () => {
   });
 
   it('/fund paid offers the withdrawn cash-out by member and amount, and marks it paid', async () => {
-    // Ben asks for everything; the treasurer strikes; the desk withdraws it at its next fund check (a minute).
+    // Ben asks for everything; the treasurer strikes; the desk withdraws it at its next fund check.
     await page.locator('#persona').selectOption('bettor');
     let before = await count('Fund cash-out');
     await send('/fund cashout all:true');

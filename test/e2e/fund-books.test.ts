@@ -158,9 +158,14 @@ describe('the fund values only its own accounts, each once, and pays each cash-o
 
   it('opens on an account already holding money by recording it as the opening bank, not by inventing a deposit', async () => {
     const held = await cashOf(ids.c);
-    expect(
-      await fund(admin, 'contribute', { member: ann.id, amount: 10, session: ids.c }, /not one of the fund's accounts/),
-    ).toContain(`/fund accounts action:add session:${ids.c}`);
+    const outside = await fund(
+      admin,
+      'contribute',
+      { member: ann.id, amount: 10, session: ids.c },
+      /not one of the fund's accounts/,
+    );
+    expect(outside).toContain('/fund accounts action:add session:`, picking bookie_c/alpha_c from the list');
+    expect(outside).not.toContain(ids.c);
     const refused = await fund(admin, 'accounts', { action: 'add', session: ids.c }, /already holds/);
     expect(refused).toContain('bookie_c/alpha_c');
     expect(refused).toContain('opening_member');

@@ -224,7 +224,7 @@ export class FundService {
     }
     if (unaccounted > 0 && !c.openingMemberId) {
       throw new UserFacingError(
-        `${accountName(a)} already holds ${money(cashCents)} that the fund must account for before it joins. Either it is the opening bank, a member's money bought in at the next strike: \`/fund accounts action:add session:${c.sessionId} opening_member:@member\`; or it is not the fund's (a float kept out of NAV): \`/fund accounts action:add session:${c.sessionId} float:${(cashCents / 100).toFixed(2)}\`.`,
+        `${accountName(a)} already holds ${money(cashCents)} that the fund must account for before it joins. Either it is the opening bank, a member's money bought in at the next strike: \`/fund accounts action:add session:\` (pick ${accountName(a)} from the list) \`opening_member:@member\`; or it is not the fund's (a float kept out of NAV): the same with \`float:${(cashCents / 100).toFixed(2)}\`.`,
       );
     }
     // Where the cash bridge starts: the newest move the cash read already holds, on the gateway's own clock.
@@ -304,7 +304,7 @@ export class FundService {
     }
     if (!owner) {
       throw new UserFacingError(
-        `${accountName(a)} is not one of the fund's accounts. A treasurer adds it first: \`/fund accounts action:add session:${c.sessionId}\`.`,
+        `${accountName(a)} is not one of the fund's accounts. A treasurer adds it first: \`/fund accounts action:add session:\`, picking ${accountName(a)} from the list.`,
       );
     }
     const settings = await getSettings(this.#d.store, c.guildId);

@@ -86,7 +86,7 @@ export function setupSandboxPanel(enabled) {
         data.moved !== undefined
           ? `${label}: ${data.moved}; the clock is past that scrape, so the watch's alert follows.`
           : data.deposit_id !== undefined
-            ? `$100.00 arrived in ${data.bookie} (${data.username}). Once that account is the fund's (/fund accounts action:add session:${data.bookie} opening_member:@Ada), a treasurer records whose it is: /fund contribute member:@Bettor amount:100 session:${data.bookie}, picking the ${data.bookie} session from the list.`
+            ? `$100.00 arrived in ${data.bookie} (${data.username}). Once that account is the fund's (/fund accounts action:add session:${data.bookie} opening_member:@admin), a treasurer records whose it is: /fund contribute member:@bettor amount:100 session:${data.bookie}, picking the ${data.bookie} session from the list.`
             : data.settled === undefined
               ? `${label}: done. Settlement notices follow in the results channel (#results unless an admin changed it).`
               : `Started events finished; ${data.settled} bet${data.settled === 1 ? '' : 's'} settled.`;
