@@ -365,6 +365,10 @@ describe('the fund values only its own accounts, each once, and pays each cash-o
   });
 
   it('10: cancels an ask with a reason, and a strike with nothing changed is a fixed point, the fee off and on', async () => {
+    // Bob's value after the earlier items depends on how their bets went: $20 more makes his $10 ask one he holds.
+    await desk.control.deposit(ids.c, 20);
+    await fund(admin, 'contribute', { member: bob.id, amount: 20, session: ids.c }, /Recorded/);
+    expect(await strike()).toMatch(/Struck/);
     const asked = await fund(bob, 'cashout', { amount: 10 }, /asks to cash out \$10\.00/);
     expect(asked).not.toContain('<@null>');
     const [open] = await q<{ cashout_id: string }>("SELECT cashout_id FROM fund_cashouts WHERE state = 'pending'");
