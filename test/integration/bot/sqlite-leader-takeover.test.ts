@@ -50,7 +50,7 @@ async function leadingHolder(url: string, what = 'settlement'): Promise<ChildPro
   return child;
 }
 
-describe('a SQLite leader lease whose holder was killed -9', () => {
+describe('a SQLite leader lease or key lock whose holder was killed -9', () => {
   let url: string;
   let cleanup: () => void;
   let holder: ChildProcess | undefined;
@@ -103,23 +103,8 @@ describe('a SQLite leader lease whose holder was killed -9', () => {
     await run.stop();
     expect(elected).toBe(false);
   });
-});
 
-describe('a SQLite key lock whose holder was killed -9 while holding it', () => {
-  let url: string;
-  let cleanup: () => void;
-  let holder: ChildProcess | undefined;
-  let store: BotStore | undefined;
-  beforeEach(async () => {
-    ({ url, cleanup } = await freshStoreUrl('sqlite', { migrated: true }));
-  });
-  afterEach(async () => {
-    holder?.kill('SIGKILL');
-    await store?.close();
-    cleanup();
-  });
-
-  it('is taken by the next process at once, not when its 30 s run out', async () => {
+  it('a key lock is taken by the next process at once, not when its 30 s run out', async () => {
     holder = await leadingHolder(url, 'lock:fund-beat:g1');
     holder.kill('SIGKILL');
     await once(holder, 'exit');
@@ -129,7 +114,7 @@ describe('a SQLite key lock whose holder was killed -9 while holding it', () => 
     expect(lockedAt - killedAt).toBeLessThan(5_000);
   });
 
-  it('waits for a holder that still runs', async () => {
+  it('a key lock waits for a holder that still runs', async () => {
     holder = await leadingHolder(url, 'lock:fund-beat:g1');
     store = await openStore(url);
     const got = await Promise.race([
