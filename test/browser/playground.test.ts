@@ -1141,7 +1141,7 @@ describe('the Sandbox panel makes a watch alert happen', () => {
       channels: { id: string; name: string }[];
     };
     const bets = state.channels.find((c) => c.name === 'bets')!.id;
-    // A selection bookie_a lists on an event starting two hours or more after the sandbox clock (a few card reads).
+    // A selection bookie_a and a second book list, on an event starting two hours or more after the sandbox clock.
     const key = { 'x-api-key': 'sandbox-key-alpha' };
     const clockNow = Date.parse(
       ((await (await fetch(`${app.playgroundUrl}/api/sandbox`)).json()) as { now: string }).now,
@@ -1155,14 +1155,22 @@ describe('the Sandbox panel makes a watch alert happen', () => {
     let watched: { epk: string; market: string; slug: string; odds: number } | undefined;
     for (const e of events.data) {
       if (watched) break;
-      if (!e.books?.includes('bookie_a') || Date.parse(e.start_time) < clockNow + 2 * 3_600_000) continue;
-      const card = (await (
-        await fetch(`${app.sandboxUrl}/v3/markets?epk=${encodeURIComponent(e.event_id)}&bookie=bookie_a`, {
-          headers: key,
-        })
-      ).json()) as { markets: { market: string; selections: { slug?: string; odds: number | null }[] }[] };
+      const other = e.books?.find((b) => b !== 'bookie_a');
+      if (!e.books?.includes('bookie_a') || !other || Date.parse(e.start_time) < clockNow + 2 * 3_600_000) continue;
+      const cardAt = async (bookie: string) =>
+        (await (
+          await fetch(`${app.sandboxUrl}/v3/markets?epk=${encodeURIComponent(e.event_id)}&bookie=${bookie}`, {
+            headers: key,
+          })
+        ).json()) as { markets: { market: string; selections: { slug?: string; odds: number | null }[] }[] };
+      const [card, otherCard] = [await cardAt('bookie_a'), await cardAt(other)];
+      // Steam needs a second book listing the same selection, and a price that stays above 1 when 20 % shorter.
+      const listedElsewhere = (market: string, slug: string) =>
+        otherCard.markets.some((m) => m.market === market && m.selections.some((s) => s.slug === slug));
       for (const m of card.markets) {
-        const sel = m.selections.find((s) => s.slug && typeof s.odds === 'number');
+        const sel = m.selections.find(
+          (s) => s.slug && typeof s.odds === 'number' && s.odds >= 1.6 && listedElsewhere(m.market, s.slug),
+        );
         if (sel) {
           watched = { epk: e.event_id, market: m.market, slug: sel.slug!, odds: sel.odds! };
           break;
@@ -1197,15 +1205,15 @@ describe('the Sandbox panel makes a watch alert happen', () => {
     const before = await alerts.count();
     const panel = page.locator('#sandbox-panel');
     await panel.getByRole('button', { name: 'Move watched price' }).click();
-    await panel
-      .locator('#sandbox-status', { hasText: /at bookie_a is \d+\.\d\d from the next scrape/ })
-      .waitFor({ timeout: 15_000 });
+    // Polled as text, so a refusal prints what the panel said.
+    const status = () => panel.locator('#sandbox-status').textContent();
+    await expect.poll(status, { timeout: 15_000 }).toMatch(/at bookie_a is \d+\.\d\d from the next scrape/);
     await expect.poll(() => alerts.count(), { timeout: 30_000 }).toBe(before + 1);
     await expect(alerts.last().getAttribute('embed-title')).resolves.toContain('bookie_a');
 
     // "Steam on watched" moves the same selection at the watch's book; the panel says where.
     await panel.getByRole('button', { name: 'Steam on watched' }).click();
-    await panel.locator('#sandbox-status', { hasText: /20 % shorter at .*bookie_a/ }).waitFor({ timeout: 15_000 });
+    await expect.poll(status, { timeout: 15_000 }).toMatch(/20 % shorter at .*bookie_a/);
     expect(pageErrors).toEqual([]);
   });
 });

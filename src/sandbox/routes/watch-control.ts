@@ -70,7 +70,7 @@ export const watchControlRoutes: Route[] = [
     },
   },
   {
-    // {epk, market, selection, factor, books?}: every book named (default all) moves the same way at the next
+    // {epk, market, selection, factor, books?}: every book named (default: every book listing it) moves the same way at the next
     // scrape: a steam move. factor < 1 shortens the price (money came in), > 1 lengthens it.
     method: 'POST',
     path: '/_sandbox/world/steam',
@@ -79,12 +79,30 @@ export const watchControlRoutes: Route[] = [
       const factor = requireInRange(body, 'factor', { min: 0.2, max: 5 });
       if (factor === 1)
         throw new ApiError(400, { detail: "Field 'factor' must not be 1: a steam move moves", field: 'factor' });
-      const named = body.books === undefined ? [...BOOKIES] : body.books;
-      if (!Array.isArray(named) || named.length < 2) {
-        throw new ApiError(400, { detail: "Field 'books' must list at least two books", field: 'books' });
+      let targets: (Target & { bookie: Bookie })[];
+      if (body.books === undefined) {
+        // No books named: every book whose card lists the selection (books carry different markets).
+        targets = BOOKIES.flatMap((bookie) => {
+          try {
+            return [{ bookie, ...targetAt(sb.world, body, bookie) }];
+          } catch (err) {
+            if (err instanceof ApiError && err.status === 404 && sb.world.findEvent(String(body.epk))) return [];
+            throw err;
+          }
+        });
+        if (targets.length < 2) {
+          throw new ApiError(409, {
+            detail: `${targets.length === 1 ? 'Only one book lists' : 'No book lists'} that selection: a steam move needs two; pick a selection two books price`,
+          });
+        }
+      } else {
+        const named = body.books;
+        if (!Array.isArray(named) || named.length < 2) {
+          throw new ApiError(400, { detail: "Field 'books' must list at least two books", field: 'books' });
+        }
+        const books = [...new Set(named.map((b) => bookieOf(b, 'books')))];
+        targets = books.map((bookie) => ({ bookie, ...targetAt(sb.world, body, bookie) }));
       }
-      const books = [...new Set(named.map((b) => bookieOf(b, 'books')))];
-      const targets = books.map((bookie) => ({ bookie, ...targetAt(sb.world, body, bookie) }));
       const spreadMs = Math.max(0, optionalNumber(body, 'spread_ms') ?? 0);
       // Each later book moves spreadMs after the one before (still inside the steam window the watch uses).
       const moves = targets.map((t, i) => {

@@ -79,6 +79,31 @@ describe('watch control routes', () => {
     for (const [i, p] of after.entries()) expect(p).toBeCloseTo(natural[i]! * 0.8, 1);
   });
 
+  it('POST /_sandbox/world/steam with no books named moves only the books whose card lists the selection', async () => {
+    // A selection two books' cards list and the third's does not (books carry different markets).
+    let pick: { t: ReturnType<typeof target>; listing: string[] } | undefined;
+    for (const ev of world.allEvents()) {
+      if (pick) break;
+      if (ev.isOutright || ev.startMs < world.nowMs() + 86_400_000) continue;
+      const cards = BOOKS.map((b) => world.card(ev, b));
+      for (const m of cards.flatMap((c) => c)) {
+        const s = m.selections[0];
+        if (!s) continue;
+        const listing = BOOKS.filter((_, i) =>
+          cards[i]!.some((x) => x.market === m.market && x.selections.some((y) => y.slug === s.slug)),
+        );
+        if (listing.length === 2) {
+          pick = { t: { epk: ev.epk, market: m.market, selection: s.slug }, listing };
+          break;
+        }
+      }
+    }
+    expect(pick, 'no selection exactly two books list').toBeDefined();
+    const res = await post(controlUrl, '/_sandbox/world/steam', { ...pick!.t, factor: 0.8 });
+    expect(res.status).toBe(200);
+    expect(res.body.steam.books.map((b: { bookie: string }) => b.bookie)).toEqual(pick!.listing);
+  });
+
   it('refuses an unknown selection (404) and a steam of one book (400)', async () => {
     const t = target();
     const missing = await post(controlUrl, '/_sandbox/world/price', {
