@@ -2,8 +2,8 @@ import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'disco
 import { sessionsForChoices } from '../src/bot/catalog/choices.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
-import { userMessage } from '../src/bot/discord/user-errors.js';
 import { matchText } from '../src/bot/model/match-text.js';
+import { userMessage } from '../src/bot/model/user-errors.js';
 import { balancesView } from '../src/bot/views/desk.js';
 
 export const data = new SlashCommandBuilder()

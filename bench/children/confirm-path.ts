@@ -16,6 +16,7 @@ import { Outbox } from '../../src/bot/results/outbox.js';
 import { Reconciler } from '../../src/bot/results/reconciler.js';
 import { SettlementWatcher } from '../../src/bot/results/settlement.js';
 import { type BotStore, openStore } from '../../src/bot/store/index.js';
+import { betViews } from '../../src/bot/views/bet-presenter.js';
 import { missingBetView, settlementView } from '../../src/bot/views/notice.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 
@@ -79,7 +80,7 @@ async function run(r: Extract<Request, { type: 'prepare' }>) {
     now,
     owner: `bench-${r.prefix}`,
   });
-  const results = new BetResults({ records, outbox, logger, now });
+  const results = new BetResults({ records, outbox, present: betViews, logger, now });
   if (r.leader) {
     const reconciler = new Reconciler({
       gateway: gw,

@@ -11,6 +11,7 @@ import { Approvals } from './betting/approvals.js';
 import { NavOrSetBank } from './betting/bank.js';
 import { type BetJobContext, BetResults } from './betting/bet-results.js';
 import { Placement } from './betting/placement.js';
+import type { BetPresenter } from './betting/presenter.js';
 import { closeExpiredSlips } from './betting/slip-expiry.js';
 import { SlipFactory } from './betting/slip-factory.js';
 import { Catalog } from './catalog/catalog.js';
@@ -57,7 +58,7 @@ import {
 } from './results/stored-deliveries.js';
 import { startJobTakeover } from './results/takeover.js';
 import { type BotStore, openStore, StoreClosedError } from './store/index.js';
-import { recordView } from './views/bet-record.js';
+import { betViews } from './views/bet-presenter.js';
 import { missingBetView, settlementView } from './views/notice.js';
 import { fundReportView } from './views/report.js';
 import { WatchEngine } from './watch/engine.js';
@@ -154,7 +155,7 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     const workers = backgroundWorkers(start, services);
     await goOnline(start, services, token);
     await resumeAfterStop(start, services);
-    const closeExpired = () => closeExpiredSlips({ ...services, now: start.now });
+    const closeExpired = () => closeExpiredSlips({ ...services, present: betViews, now: start.now });
     startBeats(start, services, workers, closeExpired);
     stops.push(
       collectBacklogs(metrics, {
@@ -237,8 +238,9 @@ function buildServices(
   const records = new BetRecordRepo(store, (m) => metrics.betTransitions.inc(m));
   const slips = new SlipRepo(store);
   const { tunables } = config;
-  const accounts = new AccountHealth({ store, catalog, outbox, logger, now });
-  const results = new BetResults({ records, outbox, logger, now, accounts });
+  const betPresenter: BetPresenter = betViews;
+  const accounts = new AccountHealth({ store, catalog, outbox, present: betPresenter, logger, now });
+  const results = new BetResults({ records, outbox, present: betPresenter, logger, now, accounts });
   // A bet job's outcome moves its record (placed, refused, result unknown) and queues the slip message's edit.
   tracker.on('bet', (job, outcome) => results.apply(job as JobRecord<BetJobContext>, outcome));
   const proposals = new ProposalRepo(store);
@@ -274,6 +276,7 @@ function buildServices(
     proposals,
     ledger,
     outbox,
+    present: betPresenter,
     tunables,
     logger,
     now,
@@ -480,7 +483,7 @@ async function resumeAfterStop({ config, logger, now }: Start, s: Services): Pro
   const stages = [];
   for (const record of touched) {
     if (!record.messageId || now() - record.updatedAt >= 86_400_000) continue;
-    const staged = recordView(record);
+    const staged = betViews.record(record);
     if (staged) stages.push({ record, channelId: record.channelId, messageId: record.messageId, rank: staged.rank });
   }
   for (const { record } of await s.outbox.unrecorded(stages)) await s.results.show(record);

@@ -15,12 +15,13 @@ import type { BetRecord } from '../repos/bet-records.js';
 import { getSettings } from '../repos/guild-settings.js';
 import type { Outbox } from '../results/outbox.js';
 import type { BotStore } from '../store/index.js';
-import { accountStateNoticeView } from '../views/accounts.js';
+import type { BetPresenter } from './presenter.js';
 
 export interface AccountHealthDeps {
   store: BotStore;
   catalog: Catalog;
   outbox: Outbox;
+  present: Pick<BetPresenter, 'accountNotice'>;
   logger: Logger;
   now: () => number;
 }
@@ -291,7 +292,7 @@ export class AccountHealth {
     await this.d.outbox.create(
       `account-state:${h.sessionId}:${change}:${h.state}`,
       settings.resultsChannelId ?? place.channelId,
-      accountStateNoticeView(h, prev?.state ?? 'healthy', username ?? ''),
+      this.d.present.accountNotice(h, prev?.state ?? 'healthy', username ?? ''),
     );
     const moved = await this.#repo.moveState(h, prev, now, place.guildKey);
     if (moved) this.d.logger.info('account state changed', { sessionId: h.sessionId, from: prev?.state, to: h.state });

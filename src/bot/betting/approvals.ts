@@ -14,8 +14,8 @@ import type { Proposal, ProposalRepo } from '../repos/proposals.js';
 import type { SlipRecord, SlipRepo } from '../repos/slips.js';
 import type { Outbox } from '../results/outbox.js';
 import type { BotStore } from '../store/index.js';
-import { proposalClosedView, proposalView, reminderView } from '../views/proposal.js';
 import { type ConfirmResult, type LivePrices, overLimitText, type Placement } from './placement.js';
+import type { BetPresenter } from './presenter.js';
 import { boundSelection } from './slip-kinds.js';
 
 export interface ApprovalDeps {
@@ -27,6 +27,7 @@ export interface ApprovalDeps {
   proposals: ProposalRepo;
   ledger: Ledger;
   outbox: Outbox;
+  present: Pick<BetPresenter, 'proposal' | 'proposalClosed' | 'reminder'>;
   tunables: BotTunables;
   logger: Logger;
   now: () => number;
@@ -153,7 +154,12 @@ export class Approvals {
     approvals: Awaited<ReturnType<ProposalRepo['approvals']>>,
     settings: GuildSettings,
   ) {
-    return proposalView({ proposal, slip, approvals, approverRoleId: approvalPolicy(settings).approverRoleId });
+    return this.d.present.proposal({
+      proposal,
+      slip,
+      approvals,
+      approverRoleId: approvalPolicy(settings).approverRoleId,
+    });
   }
 
   async approve(proposalId: string, member: Member): Promise<ApproveResult> {
@@ -321,7 +327,7 @@ export class Approvals {
       await this.d.outbox.create(
         `remind:${p.proposalId}`,
         p.channelId,
-        reminderView(p, slip.payload, approvalPolicy(settings).approverRoleId),
+        this.d.present.reminder(p, slip.payload, approvalPolicy(settings).approverRoleId),
       );
     }
   }
@@ -396,7 +402,12 @@ export class Approvals {
 
   async #final(p: Proposal, slip: SlipPayload, title: string, reason: string): Promise<void> {
     if (!p.messageId) return;
-    await this.d.outbox.edit(p.channelId, p.messageId, proposalClosedView(p, slip, title, reason), RANK.final);
+    await this.d.outbox.edit(
+      p.channelId,
+      p.messageId,
+      this.d.present.proposalClosed(p, slip, title, reason),
+      RANK.final,
+    );
   }
 
   async #record(p: Proposal, kind: LedgerKind, actor: string | null, extra: Record<string, unknown>): Promise<void> {

@@ -1,16 +1,13 @@
 import { betOutcomeOf, type JobOutcome, placedSelectionOf } from '../../gateway/index.js';
 import type { Logger } from '../config/logger.js';
-import { COLOUR } from '../model/colours.js';
 import { RANK } from '../model/edit-rank.js';
-import { fitView } from '../model/limits.js';
 import { placedOther, placedOtherNote } from '../model/placed-other.js';
 import type { SlipPayload } from '../model/slip-rules.js';
 import type { BetRecord, BetRecordRepo } from '../repos/bet-records.js';
 import type { JobRecord } from '../repos/jobs.js';
 import type { Outbox } from '../results/outbox.js';
-import { recordView } from '../views/bet-record.js';
-import { jobLostView, receiptView } from '../views/slip.js';
 import type { AccountHealth } from './account-health.js';
+import type { BetPresenter } from './presenter.js';
 
 /** The stake the book accepted when it took less than the slip asked (the record then holds that stake). */
 function takenForLess(slip: SlipPayload, receipt: { stake?: number }): { stakeCents?: number } {
@@ -35,6 +32,7 @@ export interface BetResultsDeps {
   /** Account health: each result is evidence about its session (optional so older wiring still builds). */
   accounts?: AccountHealth;
   outbox: Outbox;
+  present: Pick<BetPresenter, 'record' | 'receipt' | 'jobLost' | 'placedOther'>;
   logger: Logger;
   now: () => number;
 }
@@ -49,7 +47,7 @@ export class BetResults {
   /** Queues the slip message's edit for the record's state (idempotent: the outbox keeps the latest stage). */
   async show(record: BetRecord): Promise<void> {
     if (!record.messageId) return;
-    const staged = recordView(record);
+    const staged = this.d.present.record(record);
     if (staged) await this.d.outbox.edit(record.channelId, record.messageId, staged.view, staged.rank);
   }
 
@@ -123,19 +121,11 @@ export class BetResults {
       marketRef: record.payload.marketRef,
       what: other,
     });
-    await this.d.outbox.create(`placed-other:${record.placementId}`, record.channelId, {
-      ...fitView({
-        content: `<@${record.userId}> ⚠️ Your bet ${record.betId ?? ''} was placed, but not as your slip showed: ${other}. It is recorded in the ledger as placed that way; check it with the book before betting again.`,
-        embeds: [
-          {
-            title: '⚠️ Placed selection differs from the slip',
-            description: `Slip: ${record.payload.eventName} · ${record.payload.bookie}. ${other}.`,
-            color: COLOUR.refused,
-          },
-        ],
-        components: [],
-      }),
-    });
+    await this.d.outbox.create(
+      `placed-other:${record.placementId}`,
+      record.channelId,
+      this.d.present.placedOther(record, other),
+    );
   }
 
   /** Jobs recorded before bet records existed carry no placement id: show their result as before. */
@@ -143,8 +133,8 @@ export class BetResults {
     if (!job.channelId || !job.messageId) return;
     const view =
       outcome.status === 'completed'
-        ? receiptView(job.context.slip, outcome.result ?? { success: false })
-        : jobLostView(job.context.slip, outcome.status);
+        ? this.d.present.receipt(job.context.slip, outcome.result ?? { success: false })
+        : this.d.present.jobLost(job.context.slip, outcome.status);
     await this.d.outbox.edit(job.channelId, job.messageId, view, RANK.final);
   }
 }

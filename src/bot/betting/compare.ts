@@ -6,7 +6,6 @@
 import type { Event, MarketCard, Session } from '../../gateway/index.js';
 import { upcomingWindow } from '../catalog/choices.js';
 import type { BotContext } from '../context.js';
-import { userMessage } from '../discord/user-errors.js';
 import { fairFromCards } from '../model/card-fair.js';
 import {
   type BookPrice,
@@ -20,6 +19,7 @@ import {
 import { anyMarket, bookChecks, leftOutText } from '../model/eligibility.js';
 import { DEFAULT_MARGIN_METHOD, type MarginMethod } from '../model/fair-price.js';
 import { bettable } from '../model/markets.js';
+import { userMessage } from '../model/user-errors.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import { livePriceOf } from './slip-factory.js';
 

@@ -1,5 +1,6 @@
 import { type Client, Events, type Interaction } from 'discord.js';
 import type { BotContext } from '../context.js';
+import { isMemberMistake, userMessage } from '../model/user-errors.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import type { Command } from './command.js';
 import { guardComponent, type OwnerLookup } from './component-guard.js';
@@ -7,7 +8,6 @@ import { type ComponentRoute, componentKind } from './component-handler.js';
 import { decodeCustomId } from './custom-id.js';
 import { arrived, finished, Intake, RESTARTING } from './intake.js';
 import { isDiscordCode, logRefusal, replyEphemeral, UNKNOWN_INTERACTION } from './interact.js';
-import { isMemberMistake, userMessage } from './user-errors.js';
 
 /** The answer to a control that got another kind of interaction than its handler takes (a forged or stale id). */
 export const WRONG_KIND = 'This control does not take that kind of interaction. Run the command again.';

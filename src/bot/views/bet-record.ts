@@ -102,3 +102,18 @@ function flagPlacedOther(view: MessageView, other: string): MessageView {
     ],
   });
 }
+
+/** The loud notice of a bet placed on another selection than its slip showed (`other` says how), once per record. */
+export function placedOtherView(record: BetRecord, other: string): MessageView {
+  return fitView({
+    content: `<@${record.userId}> ⚠️ Your bet ${record.betId ?? ''} was placed, but not as your slip showed: ${other}. It is recorded in the ledger as placed that way; check it with the book before betting again.`,
+    embeds: [
+      {
+        title: '⚠️ Placed selection differs from the slip',
+        description: `Slip: ${record.payload.eventName} · ${record.payload.bookie}. ${other}.`,
+        color: COLOUR.refused,
+      },
+    ],
+    components: [],
+  });
+}

@@ -7,6 +7,7 @@ import { createLogger } from '../../../src/bot/config/logger.js';
 import type { BetRecord } from '../../../src/bot/repos/bet-records.js';
 import type { Outbox } from '../../../src/bot/results/outbox.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
+import { betViews } from '../../../src/bot/views/bet-presenter.js';
 import { freshStoreUrl } from '../../pg/engines.js';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
@@ -70,6 +71,7 @@ it('records a backlog of bets without evidence and reads the evidence window onc
     store: counting,
     catalog: { peekSessions: async () => undefined } as unknown as Catalog,
     outbox: {} as Outbox,
+    present: betViews,
     logger: createLogger({ write: () => undefined }),
     now: () => NOW,
   });

@@ -6,6 +6,7 @@ import type { JobRecord } from '../../../src/bot/repos/jobs.js';
 import { SlipRepo } from '../../../src/bot/repos/slips.js';
 import type { Outbox } from '../../../src/bot/results/outbox.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
+import { betViews } from '../../../src/bot/views/bet-presenter.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 
 let cleanup: () => void;
@@ -188,7 +189,7 @@ describe.each(ENGINES)('bet records on %s', (engine) => {
     await records.markSendUnknown(id, { note: 'no answer' }, Date.now());
     // Discord is not under test here: the slip's edit is dropped.
     const outbox = { edit: async () => undefined } as unknown as Outbox;
-    const results = new BetResults({ records, outbox, logger: silentLogger, now: Date.now });
+    const results = new BetResults({ records, outbox, present: betViews, logger: silentLogger, now: Date.now });
     const job = {
       correlationId: 'c-resent',
       context: { placementId: id, odds: 2, slip: a.record.payload },

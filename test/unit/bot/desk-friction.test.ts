@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { pageLimit } from '../../../src/bot/catalog/catalog.js';
-import { isMemberMistake, userMessage } from '../../../src/bot/discord/user-errors.js';
 import { chooseDay } from '../../../src/bot/model/dates.js';
 import { leagueKeyOf, leagueName } from '../../../src/bot/model/leagues.js';
 import { LIMITS } from '../../../src/bot/model/limits.js';
@@ -8,6 +7,7 @@ import { selectionName } from '../../../src/bot/model/markets.js';
 import { formatMoney, parseStake } from '../../../src/bot/model/odds.js';
 import { checkDailyRoom, type SlipPayload } from '../../../src/bot/model/slip-rules.js';
 import { resolveTrack } from '../../../src/bot/model/tracks.js';
+import { isMemberMistake, userMessage } from '../../../src/bot/model/user-errors.js';
 import { UserFacingError } from '../../../src/bot/model/user-facing-error.js';
 import { cardView, stakeFormTitle } from '../../../src/bot/views/card.js';
 import { eventsView } from '../../../src/bot/views/events.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { userMessage } from '../../../src/bot/discord/user-errors.js';
+import { userMessage } from '../../../src/bot/model/user-errors.js';
 import { UserFacingError } from '../../../src/bot/model/user-facing-error.js';
 import {
   NetworkError,

@@ -19,7 +19,7 @@ import {
   SessionNotOwnedError,
   UnprocessableEntityError,
 } from '../../gateway/errors.js';
-import { UserFacingError } from '../model/user-facing-error.js';
+import { UserFacingError } from './user-facing-error.js';
 
 /** Turns any failure into one sentence that says what happened and what to do; never echoes secrets. */
 export function userMessage(err: unknown): string {
