@@ -37,8 +37,8 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // A throwaway PostgreSQL cluster for the store tests on both engines (test/pg/cluster.ts).
-    globalSetup: ['test/pg/global-setup.ts'],
+    // A throwaway PostgreSQL cluster for the store tests on both engines (test/pg/cluster.ts); the bot transpiled once for the bot child processes (test/support/bot-js.ts).
+    globalSetup: ['test/pg/global-setup.ts', 'test/support/global-bot-js.ts'],
     projects: [
       {
         extends: true,

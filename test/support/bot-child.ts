@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setBetRole } from './bet-role.js';
+import { BOT_PROCESS_JS, transpiledBotDir } from './bot-js.js';
 import type { Desk } from './harness.js';
 import { until } from './wait.js';
 
@@ -25,7 +26,10 @@ export interface BotChild {
 }
 
 export async function spawnBot(env: Record<string, string>, readyTimeoutMs = 20_000): Promise<BotChild> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', TSX_LOADER, ENTRY], {
+  // The run's transpiled bot when there is one (test/support/bot-js.ts), else the sources under tsx.
+  const js = transpiledBotDir();
+  const args = js ? [join(js, BOT_PROCESS_JS)] : ['--import', TSX_LOADER, ENTRY];
+  const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
