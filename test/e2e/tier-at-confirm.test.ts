@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
 import { type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
@@ -36,5 +36,20 @@ describe('approval tiers at Confirm', () => {
     expect(textOf(closed)).toMatch(/Run \/bet again with the same stake to propose it for approval/);
     expect(closed.components ?? []).toEqual([]);
     expect((await desk.control.state()).bets.length).toBe(bets);
+  });
+
+  it("reads the server's settings once per Confirm: the gate's reading goes on to the placement", async () => {
+    await tiers({ t1: 50, t2: 100 });
+    const sel = await pickEvent(desk, 'nba');
+    const { slip } = await betSlip(desk, newTrail(), { user: desk.ld.users.bettor, sel, stake: 5 });
+    const reads = vi.spyOn(desk.bot.store.kv, 'get');
+    try {
+      await press(desk, newTrail(), desk.ld.users.bettor, slip, /^Confirm$/);
+      await messageMatching(desk, slip, /Bet placed/, 20_000);
+      const settingsReads = reads.mock.calls.filter(([key]) => String(key) === `guild:${desk.ld.guildId}`);
+      expect(settingsReads).toHaveLength(1);
+    } finally {
+      reads.mockRestore();
+    }
   });
 });

@@ -15,7 +15,7 @@ export interface Bank {
 
 export interface BankSource {
   /** The guild's bank, or null when neither a fund nor a set bank gives one. */
-  bankFor(guildId: string): Promise<Bank | null>;
+  bankFor(guildId: string, settings?: GuildSettings): Promise<Bank | null>;
   /**
    * The fund's accounts (`bookie/username`) while the server has a fund holding one; null with no fund. A bet
    * through any other account is outside the fund (decision 1910).
@@ -60,8 +60,9 @@ export function setBankOf(s: GuildSettings): Bank | null {
 export class SetBank implements BankSource {
   constructor(private readonly store: BotStore) {}
 
-  async bankFor(guildId: string): Promise<Bank | null> {
-    return setBankOf(await getSettings(this.store, guildId));
+  /** `settings`: the guild's settings when the caller has read them already (one read per request). */
+  async bankFor(guildId: string, settings?: GuildSettings): Promise<Bank | null> {
+    return setBankOf(settings ?? (await getSettings(this.store, guildId)));
   }
 
   /** Sets (dollars > 0) or clears (undefined) the guild's bank; share caps move with it from the next slip on. */
@@ -78,10 +79,11 @@ export async function bankCentsFor(
   source: BankSource | undefined,
   guildId: string | null,
   known?: number | null,
+  settings?: GuildSettings,
 ): Promise<number | null> {
   if (known !== undefined) return known;
   if (!source || guildId === null) return null;
-  return (await source.bankFor(guildId))?.cents ?? null;
+  return (await source.bankFor(guildId, settings))?.cents ?? null;
 }
 
 /** The fund's NAV at its last strike, as the bank reads it (null: no strike yet). */
@@ -112,9 +114,9 @@ export class NavOrSetBank implements BankSource {
     return this.#set.bankFor(guildId);
   }
 
-  async bankFor(guildId: string): Promise<Bank | null> {
+  async bankFor(guildId: string, settings?: GuildSettings): Promise<Bank | null> {
     const strike = await this.lastNav(guildId);
     if (strike && strike.navCents > 0) return { cents: strike.navCents, source: 'nav', asOf: strike.at };
-    return this.#set.bankFor(guildId);
+    return this.#set.bankFor(guildId, settings);
   }
 }

@@ -122,14 +122,18 @@ export class Placement {
     slipId: string,
     userId: string,
     where: { channelId: string; messageId: string | null },
-    opts: { approved?: boolean } = {},
+    opts: { approved?: boolean; gate?: { guildId: string; settings: GuildSettings } } = {},
   ): Promise<ConfirmResult> {
     const slip = await this.d.slips.get<SlipPayload>(slipId);
     if (!slip) return { kind: 'handled', record: await this.d.records.bySlip(slipId) };
     const refused = await this.#mayConfirm(slip, userId, where, opts.approved === true);
     if (refused) return refused;
     const p = slip.payload;
-    const settings = await getSettings(this.d.store, slip.guildId);
+    // The gate's reading when it read this slip's server (one read per Confirm), else the store's.
+    const settings =
+      opts.gate !== undefined && opts.gate.guildId === slip.guildId
+        ? opts.gate.settings
+        : await getSettings(this.d.store, slip.guildId);
     // Share caps are worked out from the bank the slip was made with: a bank change moves them from the next slip.
     const limits = stakeLimits(settings, this.d.tunables, p.capBankCents);
     const perBet = checkStake(p.stake, limits);

@@ -92,7 +92,7 @@ export async function checkBettable(ctx: GateCtx, asker: BetAsker, stake?: numbe
     );
   }
   if (!channelId) throw new UserFacingError('Bets can only be made in a server channel.');
-  const bankCents = await bankCentsFor(ctx.bank, guildId);
+  const bankCents = await bankCentsFor(ctx.bank, guildId, undefined, settings);
   const limits = stakeLimits(settings, ctx.config.tunables, bankCents);
   const policy = approvalPolicy(settings);
   const gate = { guildId, channelId, userId: asker.user.id, settings, limits, policy, bankCents };

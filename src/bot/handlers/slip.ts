@@ -41,11 +41,13 @@ export const slipStake: ComponentHandler = async (interaction, [ref, marketIndex
 export const slipConfirm: ComponentHandler = async (interaction, [slipId], ctx) => {
   if (!interaction.isButton()) return;
   await interaction.deferUpdate();
-  await checkBettable(ctx, interaction);
-  const result = await ctx.placement.confirm(slipId ?? '', interaction.user.id, {
-    channelId: interaction.channelId,
-    messageId: interaction.message.id,
-  });
+  const gate = await checkBettable(ctx, interaction);
+  const result = await ctx.placement.confirm(
+    slipId ?? '',
+    interaction.user.id,
+    { channelId: interaction.channelId, messageId: interaction.message.id },
+    { gate },
+  );
   switch (result.kind) {
     case 'recorded':
       // The slip message shows the bet's state through the outbox (submitted, then the result).
