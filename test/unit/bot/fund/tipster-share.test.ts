@@ -199,3 +199,43 @@ describe('the strike with the tipster share on', () => {
     expect(off.navCents).toBe(none.navCents);
   });
 });
+
+describe('the worked example of decision 1923', () => {
+  const book = (navCents: number) => ({
+    nav: { cashCents: navCents, bonusCents: 0, navCents },
+    units: 100 * UNIT_SCALE,
+    holdings: new Map([['ann', 100 * UNIT_SCALE]]),
+    contributions: [],
+    cashouts: [],
+    openingPriceCents: 100,
+    fee: { rateBps: 0, highWaterPrice: 100 * PRICE_SCALE },
+  });
+  const tipsters = (catCents: number) => ({
+    rateBps: 2_000,
+    tipsters: [t('ann', 6_000), t('ben', 4_000), t('cat', catCents)],
+  });
+
+  it("cuts Ann and Ben to the fund's $80.00 gain: $9.60 and $6.40, NAV $164.00, crystallised at the same NAV", () => {
+    const november = strike({ ...book(18_000), share: tipsters(-7_000) });
+    expect(november.share?.fundGainCents).toBe(8_000);
+    expect(november.share?.capped).toBe(true);
+    expect(november.share?.lines.map((l) => [l.memberId, l.accruedCents])).toEqual([
+      ['ann', 960],
+      ['ben', 640],
+      ['cat', 0],
+    ]);
+    expect(november.navCents).toBe(16_400);
+    expect(november.price).toBe(164 * PRICE_SCALE);
+    const december = strike({ ...book(18_000), share: tipsters(-7_000), crystallise: true });
+    expect(december.navCents).toBe(16_400);
+    expect(december.share?.crystallisedCents).toBe(1_600);
+    expect(december.highWaterPrice).toBe(164 * PRICE_SCALE);
+    expect(december.share?.lines.map((l) => l.markAfterCents)).toEqual([6_000, 4_000, 0]);
+  });
+
+  it('cuts nothing when Cat lost only $30.00: Ann $12.00, Ben $8.00', () => {
+    const r = strike({ ...book(22_000), share: tipsters(-3_000) });
+    expect(r.share?.capped).toBe(false);
+    expect(r.share?.lines.map((l) => l.accruedCents)).toEqual([1_200, 800, 0]);
+  });
+});
