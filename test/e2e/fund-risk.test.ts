@@ -8,10 +8,12 @@ import { until } from '../support/wait.js';
 
 /**
  * Attribution and the drawdown stop through the local Discord: three tipsters' bets on the fund's account settle
- * and /fund tipsters credits each their own P&L, read back from the gateway's history, summing to the fund's; then
- * a loss run (both sides of a market, staked to return the same, so the book's margin is lost whatever wins) takes
- * NAV per unit below the stop (/fund report shows the same P&L with a chart), a Confirm is refused naming it, two approvers resume betting, and the ledger holds
- * the limit, the stop, each vote and the resume; last, a per-event share of NAV refuses a second bet on one event.
+ * and /fund tipsters credits each their own P&L, read back from the gateway's history, summing to the fund's (/fund
+ * report shows the same P&L with a chart); then a loss run (both sides of a market, staked to return the same, so the
+ * book's margin is lost whatever wins) takes NAV per unit below the stop as its bets settle: the next Confirm is
+ * refused naming it, before any strike has priced the loss (the next strike shows the same fall); two approvers resume
+ * betting, and the ledger holds the limit, the stop, each vote and the resume; last, a per-event share of NAV refuses
+ * a second bet on one event.
  */
 describe('the fund: who made the money, and the drawdown stop', () => {
   let desk: Desk;
@@ -96,10 +98,10 @@ describe('the fund: who made the money, and the drawdown stop', () => {
       { user: bettor, sel: l0, stake: Math.round(6_000 / (listed.get(l0.marketRef) ?? 2)) / 100 },
       { user: bettor, sel: l1, stake: Math.round(6_000 / (listed.get(l1.marketRef) ?? 2)) / 100 },
     ]);
-    expect(await strike()).toMatch(/Struck/);
-    expect(await fall()).toBeGreaterThanOrEqual(stopBps);
 
-    // A Confirm on the fund's account is refused, naming the stop and who lifts it; nothing is placed.
+    // The stop takes effect at the next look, not at the next strike: no strike has priced the loss yet, and a
+    // Confirm on the fund's account is refused, naming the stop and who lifts it; nothing is placed.
+    const strikesBefore = (await desk.bot.store.query('SELECT strike_id FROM fund_strikes')).length;
     const trail = newTrail();
     const [n0, n1] = await market();
     const { slip } = await betSlip(desk, trail, { user: bettor, sel: n0, stake: 3 });
@@ -119,6 +121,16 @@ describe('the fund: who made the money, and the drawdown stop', () => {
       (await desk.bot.store.query('SELECT 1 AS x FROM bet_records WHERE slip_id IS NOT NULL AND epk = ?', n0.epk))
         .length,
     ).toBe(0);
+    // The stop read the settled bets' loss on the last strike's NAV; the next strike prices the same fall.
+    expect((await desk.bot.store.query('SELECT strike_id FROM fund_strikes')).length).toBe(strikesBefore);
+    const [stopEntry] = await desk.bot.store.query<{ data: string }>(
+      "SELECT data FROM ledger WHERE kind = 'fund_decision' AND data LIKE '%drawdown_stop%'",
+    );
+    const stopData = JSON.parse(String(stopEntry?.data)) as { settledSinceStrikeCents: number; drawdownBps: number };
+    expect(stopData.settledSinceStrikeCents).toBeLessThan(0);
+    expect(stopData.drawdownBps).toBeGreaterThanOrEqual(stopBps);
+    expect(await strike()).toMatch(/Struck/);
+    expect(await fall()).toBeGreaterThanOrEqual(stopBps);
     const exposure = await command(admin, 'exposure', '', {}, /Exposure across the desk/);
     expect(exposure).toMatch(/Drawdown stop at [\d.]+%: \*\*stopped\*\*/);
 
