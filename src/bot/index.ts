@@ -533,8 +533,9 @@ function startBeats(
   stops.every(RECONCILIATION_CHECK_MS, 'daily reconciliation', () =>
     reconcileYesterday({ ...s, guildIds: s.client.guilds.cache.keys(), now: now(), metrics }),
   );
-  // Once a week per fund with a results channel: last week's report, once (the outbox key; decision 1922).
-  stops.every(RECONCILIATION_CHECK_MS, 'weekly fund report', () =>
+  // Once a week per fund with a results channel: last week's report, once (the outbox key; decision 1922), looked
+  // for at the fund's own beat (FUND_CHECK_SECONDS) when that is sooner, so it follows the week's turn within a minute.
+  stops.every(Math.min(RECONCILIATION_CHECK_MS, config.tunables.fundCheckMs), 'weekly fund report', () =>
     postWeeklyFundReports(
       {
         ...s.context,

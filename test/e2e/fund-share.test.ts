@@ -3,6 +3,7 @@ import type { StrikeInputs } from '../../src/bot/model/fund-records.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 import { cents, expectTipstersSumToFund, type FundFlows, fundFlows, money } from '../support/fund-flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
+import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
 
 /** Two and a half hours before November 2026 ends in UTC (the server's zone by default): the month turns mid-test. */
@@ -23,13 +24,16 @@ type StrikeRow = {
  * winning tipster 20 % of their own profit (the fund gained more than they did, so nothing is cut) and NAV is struck
  * net of it; the first strike of December crystallises it with NAV unchanged to the cent; the desk withdraws each
  * tipster's share through withdraw_balance, the treasurer marks it paid, and NAV is unchanged by both; the ledger
- * holds the share's entries and verifies.
+ * holds the share's entries and verifies. Then the server's week turns and the fund's beat posts that week's report
+ * (each tipster's P&L) to the results channel once.
  */
 describe('the fund: the tipster share', () => {
   let desk: Desk;
   let gw: GatewayClient;
   let session = '';
   let flows: FundFlows;
+  /** Each tipster's P&L by the gateway's history, from the first test (the second reads its week). */
+  let settledByMember = new Map<string, number>();
 
   beforeAll(async () => {
     desk = await startDesk({
@@ -41,6 +45,13 @@ describe('the fund: the tipster share', () => {
     session = (await gw.sessions.list()).find((s) => s.bookie === 'bookie_a' && s.active)?.session_id ?? '';
     expect(session).not.toBe('');
     flows = fundFlows(desk, gw, session);
+    await flows.command(
+      desk.ld.users.admin,
+      'settings',
+      'results-channel',
+      { channel: desk.ld.channelIds.results },
+      /Saved/,
+    );
     // Vic bets too: the third tipster.
     desk.ld.setMemberRoles(desk.ld.users.viewer.id, [desk.ld.roleIds.bettor]);
   }, 90_000);
@@ -86,6 +97,7 @@ describe('the fund: the tipster share', () => {
       { user: viewer, sel: c0, stake: 4 },
     ]);
     const byMember = await gatewayPnlByMember();
+    settledByMember = byMember;
     expect([...byMember.keys()].sort()).toEqual([admin.id, bettor.id, viewer.id].sort());
     const fundPnl = await expectTipstersSumToFund(flows, admin, byMember);
 
@@ -190,4 +202,33 @@ describe('the fund: the tipster share', () => {
     ).toEqual(owed.map((c) => c.cashout_id).sort());
     expect(await command(admin, 'ledger', 'verify', {}, /The ledger is/)).toMatch(/^The ledger is intact/);
   }, 120_000);
+
+  it("posts the week's report to the results channel once, with each tipster's P&L, once the week turns", async () => {
+    const byMember = settledByMember;
+    expect(byMember.size, 'runs after the first test, on its bets').toBe(3);
+    // The weekly report: once the server's week turns (Monday 00:00 UTC), the fund's beat posts last week's report
+    // to the results channel once, with each tipster's P&L; more beats post nothing more.
+    const reports = (week: string) =>
+      desk.ld
+        .messages(desk.ld.channelIds.results)
+        .filter((m) => textOf(m).includes(`The fund's report · week of ${week}`));
+    expect(reports('2026-11-30')).toHaveLength(0);
+    const now = Date.parse((await desk.control.state()).now);
+    await desk.advance(Date.parse('2026-12-07T00:05:00Z') - now);
+    const [weekly] = await until(
+      'the weekly report',
+      () => (reports('2026-11-30').length > 0 ? reports('2026-11-30') : undefined),
+      {
+        timeoutMs: 20_000,
+      },
+    );
+    for (const [member, pnl] of byMember) expect(textOf(weekly)).toContain(`<@${member}>: **${money(pnl)}**`);
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(reports('2026-11-30')).toHaveLength(1);
+    const key = await desk.bot.store.query(
+      'SELECT 1 AS x FROM outbox WHERE outbox_key LIKE ?',
+      '%fund-week:%:2026-11-30',
+    );
+    expect(key).toHaveLength(1);
+  }, 60_000);
 });
