@@ -104,13 +104,16 @@ export function fundFlows(desk: Desk, gw: GatewayClient, session: string): FundF
   }
 
   async function betAndSettle(bets: Array<{ user: APIUser; sel: BettableSelection; stake: number }>): Promise<void> {
-    const trail = newTrail();
-    for (const b of bets) {
+    const place = async (b: (typeof bets)[number]) => {
+      const trail = newTrail();
       const { slip } = await betSlip(desk, trail, b);
       if (!slip) throw new Error(`no slip for ${b.sel.label}`);
       await press(desk, trail, b.user, slip, /^Confirm$/);
       await messageMatching(desk, slip, /Bet placed ✅/, 30_000);
-    }
+    };
+    // Members' slips at once (each finds its own by member and stake); one member's several slips one by one.
+    if (new Set(bets.map((b) => b.user.id)).size === bets.length) await Promise.all(bets.map(place));
+    else for (const b of bets) await place(b);
     for (const epk of new Set(bets.map((b) => b.sel.epk))) await desk.control.settle(epk);
     await until(
       'the desk to settle every bet',
