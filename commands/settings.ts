@@ -149,7 +149,7 @@ export const data = new SlashCommandBuilder()
   .addSubcommand((s) =>
     s
       .setName('fund')
-      .setDescription('The fund: treasurer role, dealing days, cash-out approval tier, fee, opening price')
+      .setDescription('The fund: treasurer role, dealing days, cash-out tier, fee, tipster share, opening price')
       .addRoleOption((o) => o.setName('treasurer_role').setDescription('Who may record contributions and strike'))
       .addStringOption((o) =>
         o.setName('schedule').setDescription('Dealing days: daily 18:00 or weekly mon 18:00 (server time; off: none)'),
@@ -186,6 +186,15 @@ export const data = new SlashCommandBuilder()
           ),
       )
       .addUserOption((o) => o.setName('fee_manager').setDescription('Who a crystallised fee is owed to'))
+      .addNumberOption((o) =>
+        o
+          .setName('share_percent')
+          .setDescription(
+            "Tipster share of each tipster's profit above their own mark, capped by the fund's gain (0: off)",
+          )
+          .setMinValue(0)
+          .setMaxValue(50),
+      )
       .addNumberOption((o) =>
         o
           .setName('opening_price')
@@ -427,11 +436,12 @@ const fund = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Outcom
   const feePeriod = (interaction.options.getString('fee_period') ?? undefined) as FeePeriod | undefined;
   const manager = interaction.options.getUser('fee_manager');
   const minCashout = interaction.options.getNumber('min_cashout') ?? undefined;
-  const given = [role, schedule, tier, fee, opening, feePeriod, manager ?? undefined, minCashout];
+  const share = interaction.options.getNumber('share_percent') ?? undefined;
+  const given = [role, schedule, tier, fee, opening, feePeriod, manager ?? undefined, minCashout, share];
   if (given.every((x) => x === undefined || x === null)) {
     return {
       refuse:
-        'Give at least one of treasurer_role, schedule, cashout_tier, min_cashout, fee_percent, fee_period, fee_manager or opening_price.',
+        'Give at least one of treasurer_role, schedule, cashout_tier, min_cashout, fee_percent, fee_period, fee_manager, share_percent or opening_price.',
     };
   }
   // Checked here whatever Discord sent: a value past an option's bounds is refused with the allowed range.
@@ -439,6 +449,7 @@ const fund = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Outcom
     ['cashout_tier', tier, 0, 1_000_000],
     ['min_cashout', minCashout, 0, 100_000],
     ['fee_percent', fee, 0, 50],
+    ['share_percent', share, 0, 50],
     ['opening_price', opening, 0.01, 10_000],
   ];
   for (const [name, v, lo, hi] of ranges) {
@@ -447,7 +458,7 @@ const fund = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Outcom
       !(Number.isFinite(v) && v >= lo && v <= hi && Math.abs(Math.round(v * 100) - v * 100) < 1e-6)
     ) {
       return {
-        refuse: `${name} must be from ${lo.toLocaleString('en-US')} to ${hi.toLocaleString('en-US')}${name === 'fee_percent' ? '' : ' dollars'}, in whole cents.`,
+        refuse: `${name} must be from ${lo.toLocaleString('en-US')} to ${hi.toLocaleString('en-US')}${name.endsWith('_percent') ? ' percent, with at most two decimals (e.g. 12.5)' : ' dollars, in whole cents'}.`,
       };
     }
   }
@@ -469,6 +480,7 @@ const fund = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Outcom
       ...(fee === undefined ? {} : { fundFeePercent: fee }),
       ...(feePeriod === undefined ? {} : { fundFeePeriod: feePeriod }),
       ...(manager ? { fundFeeManagerId: manager.id } : {}),
+      ...(share === undefined ? {} : { fundSharePercent: share }),
       ...(opening === undefined ? {} : { fundOpeningPrice: opening }),
     };
     if (off) delete next.fundSchedule;

@@ -3,6 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Client } from 'discord.js';
 import { GatewayClient } from '../gateway/index.js';
 import { ClosingCapture } from './analytics/closing.js';
+import { fundFacts, tipsterPnl } from './analytics/fund-facts.js';
 import { postWeeklyFundReports } from './analytics/fund-report.js';
 import { checkFundRisk } from './analytics/fund-risk.js';
 import { DEFAULT_SKILL_MIN_BETS } from './analytics/skill.js';
@@ -283,7 +284,7 @@ function buildServices(
     // The fund is made just below; a last approval is long after start-up.
     riskCheck: (guildId, timezone, bet) => checkFundRisk({ store, fund, catalog, ledger, now }, guildId, timezone, bet),
   });
-  const fund = new FundService({
+  const fund: FundService = new FundService({
     store,
     gateway,
     outbox,
@@ -291,6 +292,9 @@ function buildServices(
     now,
     callbackUrl,
     withdrawalWindowMs: tunables.reconcileWindowMs,
+    // The tipster share's P&L by tipster, read as /fund tipsters reads it (the fund is made here; read at strikes).
+    tipsterPnl: async (guildId): Promise<ReadonlyMap<string, number>> =>
+      tipsterPnl(await fundFacts({ store, catalog, fund }, guildId)),
   });
   // Watches: the scheduler owns every card read made for them; it runs in one process at a time (startBeats).
   const watch = new WatchEngine({
@@ -532,8 +536,9 @@ function startBeats(
   stops.every(RECONCILIATION_CHECK_MS, 'daily reconciliation', () =>
     reconcileYesterday({ ...s, guildIds: s.client.guilds.cache.keys(), now: now(), metrics }),
   );
-  // Once a week per fund with a results channel: last week's report, once (the outbox key; decision 1922).
-  stops.every(RECONCILIATION_CHECK_MS, 'weekly fund report', () =>
+  // Once a week per fund with a results channel: last week's report, once (the outbox key; decision 1922), looked
+  // for at the fund's own beat (FUND_CHECK_SECONDS) when that is sooner, so it follows the week's turn within a minute.
+  stops.every(Math.min(RECONCILIATION_CHECK_MS, config.tunables.fundCheckMs), 'weekly fund report', () =>
     postWeeklyFundReports(
       {
         ...s.context,

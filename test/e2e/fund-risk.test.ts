@@ -1,143 +1,50 @@
-import type { APIUser } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayClient, type Transaction } from '../../src/gateway/index.js';
-import { type BettableSelection, betSlip, messageMatching, newTrail, press } from '../support/flows.js';
+import { GatewayClient } from '../../src/gateway/index.js';
+import { betSlip, messageMatching, newTrail, press } from '../support/flows.js';
+import { cents, expectTipstersSumToFund, type FundFlows, fundFlows, money } from '../support/fund-flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
 
-const cents = (dollars: number | null | undefined) => Math.round(Number(dollars ?? 0) * 100);
-const money = (c: number) =>
-  `${c < 0 ? '-' : ''}$${(Math.abs(c) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-
 /**
  * Attribution and the drawdown stop through the local Discord: three tipsters' bets on the fund's account settle
- * and /fund tipsters credits each their own P&L, read back from the gateway's history, summing to the fund's; then
- * a loss run (both sides of a market, staked to return the same, so the book's margin is lost whatever wins) takes
- * NAV per unit below the stop (/fund report shows the same P&L with a chart), a Confirm is refused naming it, two approvers resume betting, and the ledger holds
- * the limit, the stop, each vote and the resume; last, a per-event share of NAV refuses a second bet on one event.
+ * and /fund tipsters credits each their own P&L, read back from the gateway's history, summing to the fund's (/fund
+ * report shows the same P&L with a chart); then a loss run (both sides of a market, staked to return the same, so the
+ * book's margin is lost whatever wins) takes NAV per unit below the stop as its bets settle: the next Confirm is
+ * refused naming it, before any strike has priced the loss (the next strike shows the same fall); two approvers resume
+ * betting, and the ledger holds the limit, the stop, each vote and the resume; last, a per-event share of NAV refuses
+ * a second bet on one event.
  */
 describe('the fund: who made the money, and the drawdown stop', () => {
   let desk: Desk;
   let gw: GatewayClient;
   let session = '';
-  const used = new Set<string>();
-  /** The price each selection was listed at, by market_ref: the loss run stakes both sides by it. */
-  const listed = new Map<string, number>();
+  let flows: FundFlows;
 
   beforeAll(async () => {
     desk = await startDesk({ env: { SETTLEMENT_INTERVAL_SECONDS: '1', FUND_CHECK_SECONDS: '3600' } });
     gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
     session = (await gw.sessions.list()).find((s) => s.bookie === 'bookie_a' && s.active)?.session_id ?? '';
     expect(session).not.toBe('');
+    flows = fundFlows(desk, gw, session);
     // Vic bets too, and the Bettor role approves: Ben and Vic are the two approvers a resume needs.
     desk.ld.setMemberRoles(desk.ld.users.viewer.id, [desk.ld.roleIds.bettor]);
-    await command(desk.ld.users.admin, 'settings', 'approvals', { approver_role: desk.ld.roleIds.bettor }, /Saved/);
+    await flows.command(
+      desk.ld.users.admin,
+      'settings',
+      'approvals',
+      { approver_role: desk.ld.roleIds.bettor },
+      /Saved/,
+    );
   }, 90_000);
   afterAll(async () => {
     await gw?.close();
     await desk?.close();
   });
 
-  async function command(
-    user: APIUser,
-    name: string,
-    subcommand: string,
-    options: Record<string, string | number | boolean>,
-    done: RegExp,
-  ): Promise<string> {
-    const ix = await desk.ld.sendCommand({
-      user,
-      channelId: desk.ld.channelIds.bets,
-      name,
-      ...(subcommand ? { subcommand } : {}),
-      options,
-    });
-    const m = await until(
-      `/${name} ${subcommand} to answer ${done}`,
-      () => ix.responses().find((r) => done.test(textOf(r))),
-      { timeoutMs: 30_000, seen: () => ix.responses().map(textOf).join(' | ') },
-    );
-    return textOf(m);
-  }
-
-  async function strike(): Promise<string> {
-    await desk.advance(31_000);
-    return command(desk.ld.users.admin, 'fund', 'strike', {}, /Struck|Not struck/);
-  }
-
-  async function history(): Promise<Transaction[]> {
-    const job = await gw.transactions.list({ session_id: session, days_back: 3, limit: 500 });
-    const out = await job.wait();
-    return out.status === 'completed' ? (out.result.transactions ?? []) : [];
-  }
-
-  /** Both sides of a two-way market of an upcoming event at bookie_a, not used yet by this test. */
-  async function market(): Promise<[BettableSelection, BettableSelection]> {
-    const page = await gw.events.list({ league: 'nba', status: 'prematch', limit: 50 });
-    const soon = Date.parse((await desk.control.state()).now) + 3 * 3_600_000;
-    for (const e of page.data) {
-      if (used.has(e.event_id) || !e.books?.includes('bookie_a') || Date.parse(e.start_time) < soon) continue;
-      const card = await gw.markets.get({ epk: e.event_id, bookie: 'bookie_a' });
-      if (!card.bound || !card.market_ref_betting_enabled) continue;
-      const m = card.markets.find(
-        (x) =>
-          x.market === 'head_to_head' &&
-          x.selections.length === 2 &&
-          x.selections.every((s) => s.bettable && s.market_ref),
-      );
-      if (!m) continue;
-      used.add(e.event_id);
-      for (const x of m.selections) listed.set(x.market_ref as string, Number(x.odds));
-      const sel = (i: number): BettableSelection => ({
-        epk: e.event_id,
-        name: e.name,
-        bookie: 'bookie_a',
-        market: m.market,
-        marketRef: m.selections[i]?.market_ref as string,
-        label: m.selections[i]?.label ?? '',
-        startsAt: Date.parse(e.start_time),
-      });
-      return [sel(0), sel(1)];
-    }
-    throw new Error('no unused head-to-head market at bookie_a');
-  }
-
-  /** Each bet placed through /bet and Confirm; then the events settled and the desk caught up. */
-  async function betAndSettle(bets: Array<{ user: APIUser; sel: BettableSelection; stake: number }>): Promise<void> {
-    const trail = newTrail();
-    for (const b of bets) {
-      const { slip } = await betSlip(desk, trail, b);
-      if (!slip) throw new Error(`no slip for ${b.sel.label}`);
-      await press(desk, trail, b.user, slip, /^Confirm$/);
-      await messageMatching(desk, slip, /Bet placed ✅/, 30_000);
-    }
-    for (const epk of new Set(bets.map((b) => b.sel.epk))) await desk.control.settle(epk);
-    await until(
-      'the desk to settle every bet',
-      async () => (await desk.bot.store.query("SELECT 1 AS x FROM bet_records WHERE state = 'placed'")).length === 0,
-      { timeoutMs: 30_000 },
-    );
-  }
-
-  /** The P&L of each member's settled bets on the session, by the gateway's own history, in cents. */
-  async function gatewayPnlByMember(): Promise<Map<string, number>> {
-    const records = await desk.bot.store.query<{ bet_id: string; user_id: string }>(
-      "SELECT bet_id, user_id FROM bet_records WHERE state = 'settled' AND session_id = ?",
-      session,
-    );
-    const txns = new Map((await history()).map((t) => [t.id, t]));
-    const out = new Map<string, number>();
-    for (const r of records) {
-      const t = txns.get(r.bet_id);
-      expect(t, `bet ${r.bet_id} in the history`).toBeDefined();
-      out.set(r.user_id, (out.get(r.user_id) ?? 0) + cents(t?.pnl));
-    }
-    return out;
-  }
-
   it("credits three tipsters to the cent, stops at the drawdown, resumes on two approvals, caps one event's share of NAV", async () => {
     const { admin, bettor, viewer } = desk.ld.users;
+    const { command, strike, market, listed, betAndSettle, gatewayPnlByMember } = flows;
     // The account joins with a float, so that NAV is $100.00: the loss run below is a few percent of it.
     await desk.advance(31_000);
     const b = await gw.balances.get({ session_id: session });
@@ -156,16 +63,7 @@ describe('the fund: who made the money, and the drawdown stop', () => {
     ]);
     const byMember = await gatewayPnlByMember();
     expect([...byMember.keys()].sort()).toEqual([admin.id, bettor.id, viewer.id].sort());
-    const fundPnl = [...byMember.values()].reduce((s, x) => s + x, 0);
-
-    const tipsters = await command(admin, 'fund', 'tipsters', { period: 'all' }, /Who made the fund's money/);
-    for (const [member, pnl] of byMember) expect(tipsters).toContain(`<@${member}>: **${money(pnl)}**`);
-    const shown = [...tipsters.matchAll(/<@\d+>: \*\*(-?)\$([\d,]+\.\d\d)\*\*/g)].map(
-      (m) => (m[1] === '-' ? -1 : 1) * cents(Number(m[2]?.replaceAll(',', ''))),
-    );
-    expect(shown).toHaveLength(3);
-    expect(shown.reduce((s, x) => s + x, 0)).toBe(fundPnl);
-    expect(tipsters).toContain(`**Fund: ${money(fundPnl)}**`);
+    const fundPnl = await expectTipstersSumToFund(flows, admin, byMember);
     // /fund report on demand: the same P&L by tipster, by book, and a chart of the period's fund bets.
     const ix = await desk.ld.sendCommand({
       user: admin,
@@ -200,10 +98,10 @@ describe('the fund: who made the money, and the drawdown stop', () => {
       { user: bettor, sel: l0, stake: Math.round(6_000 / (listed.get(l0.marketRef) ?? 2)) / 100 },
       { user: bettor, sel: l1, stake: Math.round(6_000 / (listed.get(l1.marketRef) ?? 2)) / 100 },
     ]);
-    expect(await strike()).toMatch(/Struck/);
-    expect(await fall()).toBeGreaterThanOrEqual(stopBps);
 
-    // A Confirm on the fund's account is refused, naming the stop and who lifts it; nothing is placed.
+    // The stop takes effect at the next look, not at the next strike: no strike has priced the loss yet, and a
+    // Confirm on the fund's account is refused, naming the stop and who lifts it; nothing is placed.
+    const strikesBefore = (await desk.bot.store.query('SELECT strike_id FROM fund_strikes')).length;
     const trail = newTrail();
     const [n0, n1] = await market();
     const { slip } = await betSlip(desk, trail, { user: bettor, sel: n0, stake: 3 });
@@ -223,6 +121,16 @@ describe('the fund: who made the money, and the drawdown stop', () => {
       (await desk.bot.store.query('SELECT 1 AS x FROM bet_records WHERE slip_id IS NOT NULL AND epk = ?', n0.epk))
         .length,
     ).toBe(0);
+    // The stop read the settled bets' loss on the last strike's NAV; the next strike prices the same fall.
+    expect((await desk.bot.store.query('SELECT strike_id FROM fund_strikes')).length).toBe(strikesBefore);
+    const [stopEntry] = await desk.bot.store.query<{ data: string }>(
+      "SELECT data FROM ledger WHERE kind = 'fund_decision' AND data LIKE '%drawdown_stop%'",
+    );
+    const stopData = JSON.parse(String(stopEntry?.data)) as { settledSinceStrikeCents: number; drawdownBps: number };
+    expect(stopData.settledSinceStrikeCents).toBeLessThan(0);
+    expect(stopData.drawdownBps).toBeGreaterThanOrEqual(stopBps);
+    expect(await strike()).toMatch(/Struck/);
+    expect(await fall()).toBeGreaterThanOrEqual(stopBps);
     const exposure = await command(admin, 'exposure', '', {}, /Exposure across the desk/);
     expect(exposure).toMatch(/Drawdown stop at [\d.]+%: \*\*stopped\*\*/);
 

@@ -4,7 +4,7 @@
  */
 
 import type { BotContext } from '../context.js';
-import type { FundAccountRef } from './attribution.js';
+import { attribution, type FundAccountRef } from './attribution.js';
 import type { BetFact } from './facts.js';
 import { analyticsSource } from './source.js';
 
@@ -29,6 +29,15 @@ export async function fundFacts(
     accounts: accounts.map((a) => ({ bookie: a.bookie, username: a.username, since: a.addedAt })),
     accountOfSession: (id) => users.get(id),
   };
+}
+
+/**
+ * Each tipster's P&L of the fund's settled bets since the fund began (as /fund tipsters period:all): what the tipster
+ * share is worked out on (decision 1923).
+ */
+export function tipsterPnl(f: FundFacts): Map<string, number> {
+  const a = attribution(f.facts, { accounts: f.accounts, accountOfSession: f.accountOfSession });
+  return new Map(a.rows.map((r) => [r.member, r.pnlCents]));
 }
 
 /** The periods /fund tipsters and /fund report read: rolling windows ending now. */

@@ -11,6 +11,7 @@ import {
   checkEventShare,
   DEFAULT_RESUME_QUORUM,
   type Drawdown,
+  drawdownBetween,
   drawdownOf,
   type LimitName,
   type RiskCheck,
@@ -61,14 +62,46 @@ export async function riskPicture(ctx: RiskCtx, guildId: string, timezone: strin
   let state = await getRiskState(ctx.store, guildId);
   const now = ctx.now();
   const since = dayStart(dayIn(now, timezone), timezone) ?? now - 86_400_000;
+  const last = await ctx.fund.lastStrike(guildId);
+  // Bets settled since the last strike move NAV per unit before the next strike: the stop reads them too.
   const [strikes, accounts, rows, sessions] = await Promise.all([
     ctx.fund.strikes(guildId, state.markFrom),
     ctx.fund.repo.accounts(guildId),
-    riskBetRows(ctx.store, guildId, since),
+    riskBetRows(ctx.store, guildId, last ? Math.min(since, last.at.getTime()) : since),
     ctx.catalog.peekSessions().then((s) => s ?? []),
   ]);
+  const fundAccounts: FundAccountRef[] = accounts.map((a) => ({
+    bookie: a.bookie,
+    username: a.username,
+    since: a.addedAt,
+  }));
+  const users = new Map(sessions.map((s) => [s.session_id, s.username ? String(s.username) : undefined]));
+  const ofFund = fundBetTest({ accounts: fundAccounts, accountOfSession: (id) => users.get(id) });
+  const isFund: RiskPicture['isFund'] = (b) =>
+    ofFund({ book: b.bookie, account: b.account ?? null, session: b.sessionId, placedAt: b.createdAt });
+  const fundRows = rows.filter((r: RiskBetRow) => isFund(r));
+  const events = new Map<string, { name: string; openCents: number }>();
+  let openStakeCents = 0;
+  let realisedTodayCents = 0;
+  let settledSinceStrikeCents = 0;
+  for (const r of fundRows) {
+    if (r.state === 'settled') {
+      if (r.updatedAt >= since) realisedTodayCents += r.pnlCents ?? 0;
+      if (last && r.updatedAt > last.at.getTime()) settledSinceStrikeCents += r.pnlCents ?? 0;
+      continue;
+    }
+    openStakeCents += r.stakeCents;
+    const e = events.get(r.epk) ?? { name: r.eventName, openCents: 0 };
+    e.openCents += r.stakeCents;
+    events.set(r.epk, e);
+  }
   const points = strikes.map((s) => ({ strikeId: s.strikeId, at: s.at, price: s.price }));
-  const drawdown = drawdownOf(points, state.markFrom);
+  const drawdown = drawdownBetween(
+    drawdownOf(points, state.markFrom),
+    last ? { navCents: last.navCents, units: last.units } : null,
+    settledSinceStrikeCents,
+    now,
+  );
   if (state.stop === null && tripsStop(drawdown, state.limits.drawdownBps)) {
     const tripped = await updateRiskState(ctx.store, guildId, (s) => {
       if (s.stop !== null || s.markFrom !== state.markFrom || drawdown.last === null) return undefined;
@@ -85,34 +118,12 @@ export async function riskPicture(ctx: RiskCtx, guildId: string, timezone: strin
           limitBps: state.limits.drawdownBps,
           markPrice: drawdown.mark?.price,
           price: drawdown.last?.price,
+          // The fund's bets settled since that strike, counted in the price (0: the strike's own price).
+          settledSinceStrikeCents,
         }),
       );
     }
   }
-  const fundAccounts: FundAccountRef[] = accounts.map((a) => ({
-    bookie: a.bookie,
-    username: a.username,
-    since: a.addedAt,
-  }));
-  const users = new Map(sessions.map((s) => [s.session_id, s.username ? String(s.username) : undefined]));
-  const ofFund = fundBetTest({ accounts: fundAccounts, accountOfSession: (id) => users.get(id) });
-  const isFund: RiskPicture['isFund'] = (b) =>
-    ofFund({ book: b.bookie, account: b.account ?? null, session: b.sessionId, placedAt: b.createdAt });
-  const fundRows = rows.filter((r: RiskBetRow) => isFund(r));
-  const events = new Map<string, { name: string; openCents: number }>();
-  let openStakeCents = 0;
-  let realisedTodayCents = 0;
-  for (const r of fundRows) {
-    if (r.state === 'settled') {
-      realisedTodayCents += r.pnlCents ?? 0;
-      continue;
-    }
-    openStakeCents += r.stakeCents;
-    const e = events.get(r.epk) ?? { name: r.eventName, openCents: 0 };
-    e.openCents += r.stakeCents;
-    events.set(r.epk, e);
-  }
-  const last = await ctx.fund.lastStrike(guildId);
   return {
     state,
     drawdown,

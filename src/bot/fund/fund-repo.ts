@@ -4,6 +4,7 @@ import {
   type FeeTerms,
   type NavInputs,
   navOf,
+  owedByStrike,
   type StrikeResult,
   shares,
   strike,
@@ -33,6 +34,7 @@ import {
   type WithdrawalMove,
   type WithdrawalState,
 } from '../model/fund-states.js';
+import { standingsOf } from '../model/tipster-share.js';
 import { appendInTx, Ledger, type LedgerInput } from '../repos/ledger.js';
 import type { BotStore } from '../store/index.js';
 
@@ -586,6 +588,11 @@ export class FundRepo {
     fundSessions: ReadonlyArray<{ sessionId: string; since: number }>;
     /** Bet ids the book has settled and the desk has not read yet: their return is in the cash already. */
     settledUnread?: readonly string[];
+    /**
+     * The tipster share (decision 1923), when on: its rate and each tipster's attributed P&L of the fund's settled
+     * bets (all time, as /fund tipsters period:all). The marks are the last strike's.
+     */
+    share?: { rateBps: number; pnl: ReadonlyMap<string, number> };
   }): Promise<StrikeOutcome> {
     return this.store.transaction(async (tx) => {
       await tx.lock(`fund:${s.guildKey}`);
@@ -699,6 +706,9 @@ export class FundRepo {
         fee,
         openingPriceCents: fund.openingPriceCents,
         crystallise,
+        ...(s.share && s.share.rateBps > 0
+          ? { share: { rateBps: s.share.rateBps, tipsters: standingsOf(s.share.pnl, previousInputs?.share) } }
+          : {}),
       });
       // Before the first units, money nobody contributed is for the treasurer to account for, not a strike to record.
       if (result.held && fund.units === 0) return { struck: false, reason: result.held } as StrikeOutcome;
@@ -720,6 +730,20 @@ export class FundRepo {
         feesAccruedCents: fund.feesAccruedCents,
         feePeriod: s.feePeriod,
         fee: feeOwed,
+        ...(result.share
+          ? {
+              share: {
+                rateBps: result.share.rateBps,
+                fundGainCents: result.share.fundGainCents,
+                gainsCents: result.share.gainsCents,
+                capped: result.share.capped,
+                accruedCents: result.share.accruedCents,
+                crystallisedCents: result.share.crystallisedCents,
+                accruedAfterCents: result.share.accruedAfterCents,
+                tipsters: result.share.lines,
+              },
+            }
+          : {}),
         sessions: s.sessions,
         openBets: placed.length,
         deferred: {
@@ -777,6 +801,38 @@ export class FundRepo {
             CASHOUT_MOVES.redeem.to,
             strikeId,
             owedNow,
+            s.at,
+            s.at,
+          );
+        }
+      }
+      // The tipster share (decision 1923): its accrual entry as the fee's, and what crystallised owed to each tipster
+      // as a cash-out already struck, withdrawn and paid like the fee.
+      const shareBefore = previousInputs?.share?.accruedAfterCents ?? 0;
+      if (recorded.share && (recorded.share.accruedCents > 0 || shareBefore > 0)) {
+        const owedTo = recorded.share.tipsters.filter(
+          (l) => recorded.share && recorded.share.crystallisedCents > 0 && l.accruedCents > 0,
+        );
+        const shareCashoutIds = owedTo.map((l) => `share-${strikeId}-${l.memberId}`);
+        entries.push(
+          entry(s.guildKey, s.at, 'fund_share', strikeId, null, recorded.share.accruedCents, {
+            ...recorded.share,
+            accruedBeforeCents: shareBefore,
+            shareCashoutIds,
+          }),
+        );
+        for (const l of owedTo) {
+          await tx.query(
+            `INSERT INTO fund_cashouts (cashout_id, guild_key, member_id, ask, state, strike_id, units, cents,
+               requested_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+            `share-${strikeId}-${l.memberId}`,
+            s.guildKey,
+            l.memberId,
+            JSON.stringify({ kind: 'share' } satisfies CashoutAsk),
+            CASHOUT_MOVES.redeem.to,
+            strikeId,
+            l.accruedCents,
             s.at,
             s.at,
           );
@@ -1026,7 +1082,9 @@ export class FundRepo {
   /** The desk's withdrawals found at the gateway, by the gateway's id: the cash-out each paid and for whom. */
   async withdrawalsByGatewayId(
     guildKey: string,
-  ): Promise<Map<string, { cashoutId: string; memberId: string; fee: boolean; state: WithdrawalState }>> {
+  ): Promise<
+    Map<string, { cashoutId: string; memberId: string; fee: boolean; share: boolean; state: WithdrawalState }>
+  > {
     const rows = await this.store.query<{
       gateway_withdrawal_id: string;
       cashout_id: string;
@@ -1045,7 +1103,8 @@ export class FundRepo {
         {
           cashoutId: r.cashout_id,
           memberId: r.member_id,
-          fee: (JSON.parse(r.ask) as CashoutAsk).kind === 'fee',
+          fee: owedByStrike(JSON.parse(r.ask) as CashoutAsk),
+          share: (JSON.parse(r.ask) as CashoutAsk).kind === 'share',
           state: r.state,
         },
       ]),
@@ -1165,7 +1224,7 @@ export class FundRepo {
         id: c.cashout_id,
         units: c.units === null ? null : n(c.units),
         struck: c.strike_id !== null,
-        fee: (JSON.parse(String(c.ask)) as CashoutAsk).kind === 'fee',
+        fee: owedByStrike(JSON.parse(String(c.ask)) as CashoutAsk),
       })),
       attempts: attempts.map((a) => ({
         id: a.attempt_id,

@@ -11,6 +11,7 @@ import {
   localParts,
   matchDeposits,
   memberReturn,
+  owedByStrike,
   PRICE_SCALE,
   parseSchedule,
   shares,
@@ -65,6 +66,11 @@ export interface FundDeps {
   callbackUrl: string | undefined;
   /** The safe window for a withdrawal whose 202 was lost (tests shorten it). */
   withdrawalWindowMs?: number;
+  /**
+   * Each tipster's attributed P&L of the fund's settled bets, all time (decision 1920, as /fund tipsters period:all):
+   * what the tipster share is worked out on (decision 1923). Absent: no tipster has any.
+   */
+  tipsterPnl?: (guildId: string) => Promise<ReadonlyMap<string, number>>;
 }
 
 /** The last struck NAV of a server's fund, for stake sizing (BankSource). */
@@ -79,6 +85,8 @@ export interface LastStrike {
 export type StrikeAttempt = { ok: true; strike: StrikeRecord } | { ok: false; reason: string };
 
 const cents = (dollars: number | null | undefined) => Math.round(Number(dollars ?? 0) * 100);
+/** A percent setting (at most two decimals, checked where it is set) in basis points. */
+const bpsOf = (percent: number | undefined) => Math.round((percent ?? 0) * 100);
 
 /** The fee period of a strike at `at`, and of any earlier instant, in the server's time zone. */
 function feePeriods(settings: GuildSettings, at: number) {
@@ -351,7 +359,11 @@ export class FundService {
     ask: CashoutAsk;
   }): Promise<{ cashout: Cashout; needsApproval: boolean }> {
     const ask = c.ask;
-    if (ask.kind === 'fee') throw new UserFacingError('A fee is owed by a strike, not asked for.');
+    if (owedByStrike(ask)) {
+      throw new UserFacingError(
+        'A fee or a tipster share is owed by a strike, not asked for: ask for an amount, units or all.',
+      );
+    }
     if (ask.kind === 'amount' && !(Number.isSafeInteger(ask.cents) && ask.cents > 0)) {
       throw new UserFacingError('An amount is positive dollars and whole cents, e.g. 250 or 99.50.');
     }
@@ -478,7 +490,15 @@ export class FundService {
         (reads[i]?.sessionIds ?? []).map((id) => ({ sessionId: id, since: a.addedAt })),
       ),
       settledUnread: plan.settledUnread,
-      feeRateBps: Math.round((settings.fundFeePercent ?? 0) * 100),
+      feeRateBps: bpsOf(settings.fundFeePercent),
+      ...(settings.fundSharePercent
+        ? {
+            share: {
+              rateBps: bpsOf(settings.fundSharePercent),
+              pnl: (await this.#d.tipsterPnl?.(guildId)) ?? new Map<string, number>(),
+            },
+          }
+        : {}),
       ...feePeriods(settings, at),
       managerId: settings.fundFeeManagerId ?? FEE_MANAGER_UNSET,
     });
@@ -908,8 +928,8 @@ export class FundService {
     const { last, shares: all } = await this.valuation(guildId);
     const mine = all.find((s) => s.memberId === memberId);
     const contributions = await this.repo.contributions(guildId, memberId);
-    // A performance fee owed to a manager who is also a member is not a cash-out of their units.
-    const cashouts = (await this.repo.cashouts(guildId, memberId)).filter((c) => c.ask.kind !== 'fee');
+    // A performance fee or a tipster share owed to a member is not a cash-out of their units.
+    const cashouts = (await this.repo.cashouts(guildId, memberId)).filter((c) => !owedByStrike(c.ask));
     const contributedCents = contributions.filter((c) => c.state === 'issued').reduce((a, c) => a + c.amountCents, 0);
     const cashedOutCents = cashouts.reduce((a, c) => a + (c.cents ?? 0), 0);
     const valueCents = mine?.cents ?? 0;

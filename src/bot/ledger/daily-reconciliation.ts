@@ -240,7 +240,7 @@ async function fundMovesOn(
         sessionId,
         matched: w !== undefined,
         text: w
-          ? `withdrawal ${money(t)} (${status}) for ${w.fee ? 'the performance fee' : `<@${w.memberId}>'s cash-out`} \`${w.cashoutId}\``
+          ? `withdrawal ${money(t)} (${status}) for ${w.share ? `<@${w.memberId}>'s tipster share` : w.fee ? 'the performance fee' : `<@${w.memberId}>'s cash-out`} \`${w.cashoutId}\``
           : `withdrawal ${money(t)} (${t.id}, ${status}): not made by the desk`,
       });
     }

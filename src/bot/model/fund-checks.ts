@@ -8,7 +8,7 @@ export interface FundRowsAndEntries {
   /** Units outstanding as the fund's row reads them. */
   outstanding: number;
   contributions: ReadonlyArray<{ id: string; state: string; units: number | null }>;
-  /** Cash-outs struck (a strike id); `fee`: a crystallised fee, which cancels no units and has no redemption entry. */
+  /** Cash-outs struck (a strike id); `fee`: a crystallised fee or tipster share, which cancels no units and has no redemption entry. */
   cashouts: ReadonlyArray<{ id: string; units: number | null; struck: boolean; fee: boolean }>;
   attempts: ReadonlyArray<{ id: string; state: string; amountCents: number; gatewayWithdrawalId: string | null }>;
   /** Every ledger entry about those rows (by ref), oldest first. */

@@ -4,6 +4,7 @@
  */
 import type { CashoutAsk } from './fund.js';
 import type { CashoutState, ContributionState, WithdrawalState } from './fund-states.js';
+import type { TipsterShareLine } from './tipster-share.js';
 
 /** A bookmaker account the fund owns (bookie + username), with the float in it that is not the fund's. */
 export interface FundAccount {
@@ -111,6 +112,20 @@ export interface StrikeInputs {
     highWaterPrice: number;
     /** Fees a fund struck before fee periods had charged for good, owed from this strike on. */
     chargedBeforeCents?: number;
+  };
+  /**
+   * The tipster share at this strike (decision 1923), when on: its rate, the fund's gain that caps it, each tipster's
+   * P&L, mark, gain, accrual and mark after (the next strike reads the marks here), and what crystallised.
+   */
+  share?: {
+    rateBps: number;
+    fundGainCents: number;
+    gainsCents: number;
+    capped: boolean;
+    accruedCents: number;
+    crystallisedCents: number;
+    accruedAfterCents: number;
+    tipsters: TipsterShareLine[];
   };
   /** Requests left for a later strike: bets open when they were made have not all settled (decision 1701). */
   deferred: { contributions: number; cashouts: number };

@@ -11,6 +11,8 @@
  * residual is shown with the statement.
  */
 
+import { type TipsterShare, type TipsterShareTerms, tipsterShareAt } from './tipster-share.js';
+
 export const UNIT_DECIMALS = 6;
 export const UNIT_SCALE = 10 ** UNIT_DECIMALS;
 /** Price precision: prices are kept as cents × PRICE_SCALE per unit (a millionth of a cent). */
@@ -111,20 +113,25 @@ export function centsFor(units: number, book: Book): number {
 
 /**
  * A cash-out request: an amount of money, a number of units, or everything the member holds; `fee` is the
- * manager's crystallised performance fee, owed and paid out like a struck cash-out (it cancels no units).
+ * manager's crystallised performance fee and `share` a tipster's crystallised tipster share (decision 1923), each
+ * owed and paid out like a struck cash-out (they cancel no units).
  */
 export type CashoutAsk =
   | { kind: 'amount'; cents: number }
   | { kind: 'units'; units: number }
   | { kind: 'all' }
-  | { kind: 'fee' };
+  | { kind: 'fee' }
+  | { kind: 'share' };
+
+/** Whether a cash-out is owed by a strike (the fee or a tipster share) rather than asked for by a member's units. */
+export const owedByStrike = (ask: CashoutAsk): boolean => ask.kind === 'fee' || ask.kind === 'share';
 
 /**
  * A redemption at the strike: the units cancelled and the cents owed. An amount cancels the units that buy it,
  * rounded up; asking for more than the member holds redeems all they hold.
  */
 export function redemptionFor(ask: CashoutAsk, holding: number, book: Book): { units: number; cents: number } {
-  if (ask.kind === 'fee' || holding <= 0 || book.units === 0 || book.navCents <= 0) return { units: 0, cents: 0 };
+  if (owedByStrike(ask) || holding <= 0 || book.units === 0 || book.navCents <= 0) return { units: 0, cents: 0 };
   if (ask.kind === 'amount') {
     const units = num(ceilDiv(big(ask.cents) * big(book.units), big(book.navCents)));
     if (units < holding) return { units, cents: ask.cents };
@@ -148,11 +155,21 @@ export interface FeeTerms {
  * the mark. Worked out afresh at every strike, so a loss after a gain takes the accrual back down.
  */
 export function feeAt(book: Book, terms: FeeTerms): number {
-  if (book.units === 0 || terms.rateBps <= 0 || terms.highWaterPrice === 0) return 0;
-  const markValue = ceilDiv(big(terms.highWaterPrice) * big(book.units), big(UNIT_SCALE) * big(PRICE_SCALE));
+  if (terms.rateBps <= 0) return 0;
+  const gain = gainAboveMark(book, terms.highWaterPrice);
+  if (gain <= 0) return 0;
+  return num(floorDiv(big(gain) * big(terms.rateBps), 10_000n));
+}
+
+/**
+ * The fund's gain above its high-water mark in cents: NAV less units × mark (the mark's value rounded up, the fund's
+ * favour), 0 at or below it, with no units or with no mark yet. The fee and the tipster share's cap both read it.
+ */
+export function gainAboveMark(book: Book, highWaterPrice: number): number {
+  if (book.units === 0 || highWaterPrice === 0) return 0;
+  const markValue = ceilDiv(big(highWaterPrice) * big(book.units), big(UNIT_SCALE) * big(PRICE_SCALE));
   const gain = big(book.navCents) - markValue;
-  if (gain <= 0n) return 0;
-  return num(floorDiv(gain * big(terms.rateBps), 10_000n));
+  return gain <= 0n ? 0 : num(gain);
 }
 
 export interface DealIn {
@@ -173,7 +190,7 @@ export interface Dealt {
 }
 
 export interface StrikeResult {
-  /** NAV before the fee and dealing, from the inputs. */
+  /** NAV before the fee, the tipster share and dealing, from the inputs. */
   grossNavCents: number;
   /** The fee accrued at this strike (the whole period's, worked out afresh). */
   feeCents: number;
@@ -183,7 +200,9 @@ export interface StrikeResult {
   accruedAfterCents: number;
   /** The high-water mark after the strike. */
   highWaterPrice: number;
-  /** NAV after the fee and before dealing: the strike's price is this over `unitsBefore`. */
+  /** The tipster share at this strike (decision 1923), when the fund has it on. */
+  share?: TipsterShare;
+  /** NAV after the fee and the tipster share, before dealing: the strike's price is this over `unitsBefore`. */
   navCents: number;
   unitsBefore: number;
   price: number;
@@ -218,21 +237,34 @@ export function strike(input: {
   openingPriceCents: number;
   /** The first strike of a fee period: the accrual crystallises. */
   crystallise?: boolean;
+  /**
+   * The tipster share (decision 1923): its rate and each tipster's P&L and mark. Worked out afresh like the fee, on
+   * the same gain above the same mark (its cap), crystallised at the same strikes; NAV and the price are net of it.
+   */
+  share?: TipsterShareTerms;
 }): StrikeResult {
-  const feeCents = feeAt({ navCents: input.nav.navCents, units: input.units }, input.fee);
-  const book: Book = { navCents: input.nav.navCents - feeCents, units: input.units };
-  const holdings = new Map(input.holdings);
+  const gross: Book = { navCents: input.nav.navCents, units: input.units };
+  const feeCents = feeAt(gross, input.fee);
   const crystallise = input.crystallise === true;
+  const share =
+    input.share && input.share.rateBps > 0
+      ? tipsterShareAt(input.share, gainAboveMark(gross, input.fee.highWaterPrice), { crystallise })
+      : undefined;
+  const shareCents = share?.accruedCents ?? 0;
+  const shareAfterCents = share?.accruedAfterCents ?? 0;
+  const book: Book = { navCents: input.nav.navCents - feeCents - shareCents, units: input.units };
+  const holdings = new Map(input.holdings);
   const base = {
     grossNavCents: input.nav.navCents,
     feeCents,
     crystallisedCents: crystallise ? feeCents : 0,
     accruedAfterCents: crystallise ? 0 : feeCents,
+    ...(share ? { share } : {}),
     highWaterPrice: keepAccrual(
       crystallise && book.units > 0 && book.navCents > 0
         ? Math.max(input.fee.highWaterPrice, priceOf(book, 0))
         : input.fee.highWaterPrice,
-      { navCents: book.navCents, units: book.units },
+      { navCents: book.navCents + shareAfterCents, units: book.units },
       crystallise ? 0 : feeCents,
       input.fee.rateBps,
     ),
@@ -281,7 +313,8 @@ export function strike(input: {
         after: { navCents: navAfterCents, units: unitsAfter },
         crystallise,
       }),
-      { navCents: navAfterCents, units: unitsAfter },
+      // The share still accrued is in NAV before the fee at the next strike, as the fee's accrual is.
+      { navCents: navAfterCents + shareAfterCents, units: unitsAfter },
       feeCents - crystallisedCents,
       input.fee.rateBps,
     ),

@@ -4,6 +4,7 @@
  * each refusal names the limit, the room left and who can lift it.
  */
 
+import { priceOf } from './fund.js';
 import { formatMoney } from './odds.js';
 
 export interface RiskLimits {
@@ -89,6 +90,25 @@ export function drawdownOf(points: readonly PricePoint[], from: number): Drawdow
   const drawdownBps =
     mark && last && last.price < mark.price ? Math.floor(((mark.price - last.price) * 10_000) / mark.price) : 0;
   return { mark, last, drawdownBps };
+}
+
+/**
+ * The drawdown between strikes: NAV per unit now is the last strike's NAV (after dealing) plus the P&L of the fund's
+ * bets settled since it, over its units (open stake stays at cost, as the strike counts it), so a loss run trips the
+ * stop at the next look instead of waiting for the next strike. Only a fall counts: the mark stays a strike's price
+ * (a price between strikes never raises it), and with no strike since the mark restarted there is nothing to fall from.
+ */
+export function drawdownBetween(
+  d: Drawdown,
+  last: { navCents: number; units: number } | null,
+  settledSinceCents: number,
+  at: number,
+): Drawdown {
+  if (!d.mark || !d.last || !last || last.units <= 0 || settledSinceCents >= 0) return d;
+  const price = priceOf({ navCents: last.navCents + settledSinceCents, units: last.units }, 0);
+  if (price >= d.last.price) return d;
+  const bps = price <= 0 ? 10_000 : Math.floor(((d.mark.price - price) * 10_000) / d.mark.price);
+  return { mark: d.mark, last: { strikeId: d.last.strikeId, at, price }, drawdownBps: Math.max(d.drawdownBps, bps) };
 }
 
 /** Whether a drawdown trips a stop at `limitBps` (at or beyond it). */

@@ -45,6 +45,8 @@ const GuildSettingsSchema = z.object({
   /** How often the accrued fee crystallises (default month) and who it is then owed to (decision 1704). */
   fundFeePeriod: z.enum(['month', 'quarter', 'year']).optional(),
   fundFeeManagerId: z.string().optional(),
+  /** The tipster share: percent of each tipster's attributed profit above their own mark; 0 or absent: off (1923). */
+  fundSharePercent: z.number().min(0).max(50).optional(),
   fundOpeningPrice: z.number().positive().optional(),
   /** bookie → session id chosen by an admin; otherwise the first active session of that bookie. */
   sessions: z.record(z.string(), z.string()).default({}),

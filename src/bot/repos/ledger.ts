@@ -27,6 +27,7 @@ export type LedgerKind =
   | 'fund_issue'
   | 'fund_redemption'
   | 'fund_fee'
+  | 'fund_share'
   | 'fund_withdrawal'
   | 'fund_paid'
   | 'fund_account'

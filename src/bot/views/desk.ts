@@ -184,6 +184,7 @@ export function settingsView(
               `cash-outs above ${formatMoney(s.fundCashoutTier ?? 500)} need approval`,
               `smallest cash-out ${formatMoney(s.fundMinCashout ?? 10)} (all: any amount)`,
               `performance fee: ${feeText(s)}`,
+              `tipster share: ${shareText(s)}`,
             ].join('\n'),
           ),
         ],
@@ -274,6 +275,12 @@ function feeText(s: GuildSettings): string {
     ? `<@${s.fundFeeManagerId}>`
     : 'no one yet (name them with /settings fund fee_manager:)';
   return `${s.fundFeePercent}% above the high-water mark, crystallised each ${period}, owed to ${manager}`;
+}
+
+/** The tipster share: its rate and what caps it (decision 1923). */
+function shareText(s: GuildSettings): string {
+  if (!s.fundSharePercent) return 'off (set share_percent with /settings fund)';
+  return `${s.fundSharePercent}% of each tipster's attributed profit above their own mark, capped by the fund's gain above its mark, crystallised each ${s.fundFeePeriod ?? 'month'} with the fee`;
 }
 
 function stakingText(s: GuildSettings, bank: BankInUse | null, fundAccounts: readonly string[]): string {

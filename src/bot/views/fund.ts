@@ -5,6 +5,7 @@ import { type CashoutAsk, FEE_MANAGER_UNSET, formatPrice, formatUnits, type Shar
 import type { Cashout, Contribution, StrikeRecord, WithdrawalAttempt } from '../model/fund-records.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { formatMoney } from '../model/odds.js';
+import { bpsText as bpsPercent } from '../model/risk-limits.js';
 
 const $ = (c: number) => formatMoney(c / 100);
 const pct = (r: number | null) => (r === null ? '—' : `${(r * 100).toFixed(2)}%`);
@@ -24,6 +25,7 @@ export function askText(ask: CashoutAsk): string {
   if (ask.kind === 'all') return 'all units';
   if (ask.kind === 'units') return `${formatUnits(ask.units)} units`;
   if (ask.kind === 'fee') return 'the performance fee';
+  if (ask.kind === 'share') return 'the tipster share';
   return $(ask.cents);
 }
 
@@ -71,14 +73,27 @@ export function strikeView(
     `Withdrawn, not yet paid: ${$(i.withdrawnUnpaidCents)}`,
     `Owed to members and the manager (struck or crystallised, not paid): −${$(i.owedRedemptionsCents)}`,
     `Performance fee accrued this period: −${$(s.feeCents)} (worked out afresh; ${$(i.feesAccruedCents)} at the last strike)`,
+    ...(i.share
+      ? [
+          `Tipster share accrued this period: −${$(i.share.accruedCents)} (${bpsPercent(i.share.rateBps)} of tipsters' gains above their marks${i.share.capped ? `, cut to the fund's own gain of ${$(i.share.fundGainCents)} above its mark` : ''})`,
+        ]
+      : []),
     `Contributions awaiting dealing: −${$(i.pendingContributionsCents)}`,
   ];
   const dealt = [
-    `NAV ${$(s.navCents)}${s.feeCents > 0 ? ` after a performance fee of ${$(s.feeCents)}` : ''} over ${formatUnits(s.unitsBefore)} units: **${formatPrice(s.price)}** a unit.`,
+    `NAV ${$(s.navCents)}${s.feeCents > 0 ? ` after a performance fee of ${$(s.feeCents)}` : ''}${i.share && i.share.accruedCents > 0 ? `${s.feeCents > 0 ? ' and' : ' after'} a tipster share of ${$(i.share.accruedCents)}` : ''} over ${formatUnits(s.unitsBefore)} units: **${formatPrice(s.price)}** a unit.`,
     `After dealing: NAV ${$(s.navAfterCents)}, ${formatUnits(s.unitsAfter)} units.`,
     ...(i.fee && i.fee.crystallisedCents > 0
       ? [
           `Performance fee crystallised: ${$(i.fee.crystallisedCents)} owed to the manager (paid by withdrawal, then /fund paid); ${$(i.fee.accruedAfterCents)} stays accrued. High-water mark ${formatPrice(i.fee.highWaterPrice)}.`,
+        ]
+      : []),
+    ...(i.share && i.share.crystallisedCents > 0
+      ? [
+          `Tipster share crystallised: ${i.share.tipsters
+            .filter((l) => l.accruedCents > 0)
+            .map((l) => `<@${l.memberId}> ${$(l.accruedCents)}`)
+            .join(', ')} owed (paid by withdrawal, then /fund paid); each tipster's mark moves up to their P&L.`,
         ]
       : []),
     ...(s.residualCents > 0
@@ -189,7 +204,7 @@ export function monthlyStatementHeader(month: string): string {
 
 /** A cash-out as people read it: who, how much, where it stands, and the command that moves it on. */
 export function cashoutLine(c: Cashout): string {
-  const amount = `${c.cents !== null ? $(c.cents) : askText(c.ask)}${c.ask.kind === 'fee' ? ' (performance fee)' : ''}`;
+  const amount = `${c.cents !== null ? $(c.cents) : askText(c.ask)}${c.ask.kind === 'fee' ? ' (performance fee)' : c.ask.kind === 'share' ? ' (tipster share)' : ''}`;
   const who = c.memberId === FEE_MANAGER_UNSET ? 'the manager' : `<@${c.memberId}>`;
   const next = c.state === 'withdrawn' ? ': pay them, then /fund paid (pick it from the list)' : '';
   return `${who} ${amount}: ${c.state.replace('_', ' ')}${c.note ? ` (${c.note})` : ''}${next}`;

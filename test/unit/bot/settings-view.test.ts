@@ -40,6 +40,16 @@ describe('/settings show', () => {
       'crystallised each month, owed to no one yet (name them with /settings fund fee_manager:)',
     );
   });
+
+  it('shows the tipster share with its rate, its cap and its period, and off by default', () => {
+    const view = settingsView(settings({ fundSharePercent: 12.5, fundFeePeriod: 'quarter' }), DEFAULTS);
+    expect(field(view, 'Fund')).toContain(
+      "tipster share: 12.5% of each tipster's attributed profit above their own mark, capped by the fund's gain above its mark, crystallised each quarter with the fee",
+    );
+    expect(field(settingsView(settings(), DEFAULTS), 'Fund')).toContain(
+      'tipster share: off (set share_percent with /settings fund)',
+    );
+  });
 });
 
 describe('/settings show with a fund open (decision 1910)', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkDailyLoss,
   checkEventShare,
+  drawdownBetween,
   drawdownOf,
   eventCapCents,
   limitLines,
@@ -136,5 +137,26 @@ describe('the limits as /exposure lists them', () => {
         navCents: null,
       }),
     ).toEqual([]);
+  });
+});
+
+describe('the drawdown between strikes (the stop at the next look)', () => {
+  const last = { navCents: 10_200, units: 100 * 1_000_000 };
+  it('prices the last strike NAV plus the loss of bets settled since, against the strikes mark', () => {
+    // Mark $1.20, last strike $1.02 (15.00 %); $2.00 lost since over 100 units: $1.00 a unit, 16.66 % below the mark.
+    const d = drawdownBetween(drawdownOf([pt(1, 100), pt(2, 120), pt(3, 102)], 0), last, -200, 9_000);
+    expect(d.mark?.strikeId).toBe('s2');
+    expect(d.last).toEqual({ strikeId: 's3', at: 9_000, price: 100 * P });
+    expect(d.drawdownBps).toBe(1666);
+    expect(tripsStop(d, 1600)).toBe(true);
+  });
+  it('never lets a gain since the strike raise the mark or lift the fall', () => {
+    const strikes = drawdownOf([pt(1, 120), pt(2, 102)], 0);
+    expect(drawdownBetween(strikes, last, 5_000, 9_000)).toEqual(strikes);
+    expect(drawdownBetween(strikes, last, 0, 9_000)).toEqual(strikes);
+  });
+  it('has nothing to fall from with no strike since the mark restarted', () => {
+    const none = drawdownOf([pt(1, 120)], 5_000);
+    expect(drawdownBetween(none, last, -5_000, 9_000)).toEqual(none);
   });
 });

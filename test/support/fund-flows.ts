@@ -1,0 +1,162 @@
+// The fund's end-to-end flows through the local Discord, shared by the fund e2e files: a command and its answer, a
+// strike, the account's history, an unused two-way market, bets placed and settled, each member's P&L by the
+// gateway's own history.
+import type { APIUser } from 'discord.js';
+import { expect } from 'vitest';
+import { formatMoney } from '../../src/bot/model/odds.js';
+import type { GatewayClient, Transaction } from '../../src/gateway/index.js';
+import { type BettableSelection, betSlip, messageMatching, newTrail, press } from './flows.js';
+import type { Desk } from './harness.js';
+import { textOf } from './messages.js';
+import { until } from './wait.js';
+
+/** The gateway's dollars (a number with at most two decimals) in cents. */
+export const cents = (dollars: number | null | undefined) => Math.round(Number(dollars ?? 0) * 100);
+/** Cents as the desk shows them: $1,234.50, -$6.00. */
+export const money = (c: number) => formatMoney(c / 100);
+
+export interface FundFlows {
+  command(
+    user: APIUser,
+    name: string,
+    subcommand: string,
+    options: Record<string, string | number | boolean>,
+    done: RegExp,
+  ): Promise<string>;
+  /** The balance cache refreshed (a heartbeat), then /fund strike by the admin. */
+  strike(): Promise<string>;
+  history(): Promise<Transaction[]>;
+  /** Both sides of a two-way market of an upcoming event at bookie_a, not used yet by this desk. */
+  market(): Promise<[BettableSelection, BettableSelection]>;
+  /** The price each selection was listed at, by market_ref. */
+  listed: Map<string, number>;
+  /** Each bet placed through /bet and Confirm; then the events settled and the desk caught up. */
+  betAndSettle(bets: Array<{ user: APIUser; sel: BettableSelection; stake: number }>): Promise<void>;
+  /** The P&L of each member's settled bets on the session, by the gateway's own history, in cents. */
+  gatewayPnlByMember(): Promise<Map<string, number>>;
+}
+
+export function fundFlows(desk: Desk, gw: GatewayClient, session: string): FundFlows {
+  const used = new Set<string>();
+  const listed = new Map<string, number>();
+
+  async function command(
+    user: APIUser,
+    name: string,
+    subcommand: string,
+    options: Record<string, string | number | boolean>,
+    done: RegExp,
+  ): Promise<string> {
+    const ix = await desk.ld.sendCommand({
+      user,
+      channelId: desk.ld.channelIds.bets,
+      name,
+      ...(subcommand ? { subcommand } : {}),
+      options,
+    });
+    const m = await until(
+      `/${name} ${subcommand} to answer ${done}`,
+      () => ix.responses().find((r) => done.test(textOf(r))),
+      { timeoutMs: 30_000, seen: () => ix.responses().map(textOf).join(' | ') },
+    );
+    return textOf(m);
+  }
+
+  async function strike(): Promise<string> {
+    await desk.advance(31_000);
+    return command(desk.ld.users.admin, 'fund', 'strike', {}, /Struck|Not struck/);
+  }
+
+  async function history(): Promise<Transaction[]> {
+    const job = await gw.transactions.list({ session_id: session, days_back: 3, limit: 500 });
+    const out = await job.wait();
+    return out.status === 'completed' ? (out.result.transactions ?? []) : [];
+  }
+
+  async function market(): Promise<[BettableSelection, BettableSelection]> {
+    const page = await gw.events.list({ league: 'nba', status: 'prematch', limit: 50 });
+    const soon = Date.parse((await desk.control.state()).now) + 3 * 3_600_000;
+    for (const e of page.data) {
+      if (used.has(e.event_id) || !e.books?.includes('bookie_a') || Date.parse(e.start_time) < soon) continue;
+      const card = await gw.markets.get({ epk: e.event_id, bookie: 'bookie_a' });
+      if (!card.bound || !card.market_ref_betting_enabled) continue;
+      const m = card.markets.find(
+        (x) =>
+          x.market === 'head_to_head' &&
+          x.selections.length === 2 &&
+          x.selections.every((s) => s.bettable && s.market_ref),
+      );
+      if (!m) continue;
+      used.add(e.event_id);
+      for (const x of m.selections) listed.set(x.market_ref as string, Number(x.odds));
+      const sel = (i: number): BettableSelection => ({
+        epk: e.event_id,
+        name: e.name,
+        bookie: 'bookie_a',
+        market: m.market,
+        marketRef: m.selections[i]?.market_ref as string,
+        label: m.selections[i]?.label ?? '',
+        startsAt: Date.parse(e.start_time),
+      });
+      return [sel(0), sel(1)];
+    }
+    throw new Error('no unused head-to-head market at bookie_a');
+  }
+
+  async function betAndSettle(bets: Array<{ user: APIUser; sel: BettableSelection; stake: number }>): Promise<void> {
+    const place = async (b: (typeof bets)[number]) => {
+      const trail = newTrail();
+      const { slip } = await betSlip(desk, trail, b);
+      if (!slip) throw new Error(`no slip for ${b.sel.label}`);
+      await press(desk, trail, b.user, slip, /^Confirm$/);
+      await messageMatching(desk, slip, /Bet placed ✅/, 30_000);
+    };
+    // Members' slips at once (each finds its own by member and stake); one member's several slips one by one.
+    if (new Set(bets.map((b) => b.user.id)).size === bets.length) await Promise.all(bets.map(place));
+    else for (const b of bets) await place(b);
+    for (const epk of new Set(bets.map((b) => b.sel.epk))) await desk.control.settle(epk);
+    await until(
+      'the desk to settle every bet',
+      async () => (await desk.bot.store.query("SELECT 1 AS x FROM bet_records WHERE state = 'placed'")).length === 0,
+      { timeoutMs: 30_000 },
+    );
+  }
+
+  async function gatewayPnlByMember(): Promise<Map<string, number>> {
+    const records = await desk.bot.store.query<{ bet_id: string; user_id: string }>(
+      "SELECT bet_id, user_id FROM bet_records WHERE state = 'settled' AND session_id = ?",
+      session,
+    );
+    const txns = new Map((await history()).map((t) => [t.id, t]));
+    const out = new Map<string, number>();
+    for (const r of records) {
+      const t = txns.get(r.bet_id);
+      expect(t, `bet ${r.bet_id} in the history`).toBeDefined();
+      out.set(r.user_id, (out.get(r.user_id) ?? 0) + cents(t?.pnl));
+    }
+    return out;
+  }
+
+  return { command, strike, history, market, listed, betAndSettle, gatewayPnlByMember };
+}
+
+/**
+ * /fund tipsters for all time, checked against the gateway: each member's line is their own P&L from the history, and
+ * the lines add up to the fund's line to the cent. Returns the fund's P&L.
+ */
+export async function expectTipstersSumToFund(
+  flows: FundFlows,
+  admin: APIUser,
+  byMember: ReadonlyMap<string, number>,
+): Promise<number> {
+  const fundPnl = [...byMember.values()].reduce((s, x) => s + x, 0);
+  const tipsters = await flows.command(admin, 'fund', 'tipsters', { period: 'all' }, /Who made the fund's money/);
+  for (const [member, pnl] of byMember) expect(tipsters).toContain(`<@${member}>: **${money(pnl)}**`);
+  const shown = [...tipsters.matchAll(/<@\d+>: \*\*(-?)\$([\d,]+\.\d\d)\*\*/g)].map(
+    (m) => (m[1] === '-' ? -1 : 1) * cents(Number(m[2]?.replaceAll(',', ''))),
+  );
+  expect(shown).toHaveLength(byMember.size);
+  expect(shown.reduce((s, x) => s + x, 0)).toBe(fundPnl);
+  expect(tipsters).toContain(`**Fund: ${money(fundPnl)}**`);
+  return fundPnl;
+}
