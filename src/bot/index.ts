@@ -15,6 +15,7 @@ import { closeExpiredSlips } from './betting/slip-expiry.js';
 import { SlipFactory } from './betting/slip-factory.js';
 import { Catalog } from './catalog/catalog.js';
 import { warmCaches } from './catalog/choices.js';
+import { SharedCardWindow } from './catalog/shared-card-window.js';
 import { type BotConfig, callbackUrlOf, DEFAULT_DRAIN_GRACE_MS } from './config/config.js';
 import { createLogger, type Logger } from './config/logger.js';
 import type { Secret } from './config/secret.js';
@@ -147,7 +148,7 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
   try {
     const store = await openStore(deps.storeUrl ?? config.storeUrl, { metrics });
     stops.push(() => store.close());
-    const gateway = gatewayOf(start);
+    const gateway = gatewayOf(start, store);
     const client = discordClient(start);
     const services = buildServices(start, { store, gateway, client });
     const receiver = await startWebhookReceiver(start, services);
@@ -185,13 +186,17 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
 }
 
 /** The gateway client: the one passed in (not closed by the bot), else one the bot builds and closes. */
-function gatewayOf({ config, deps, logger, stops }: Start): GatewayPort {
+function gatewayOf({ config, deps, logger, stops }: Start, store: BotStore): GatewayPort {
   if (deps.gateway) return deps.gateway;
   const client = new GatewayClient({
     baseUrl: required(config.gateway.baseUrl, 'GATEWAY_BASE_URL'),
     apiKey: required(config.gateway.apiKey, 'GATEWAY_API_KEY').reveal(),
-    // The closing capture reads cards in the limiter's background lane, at most this share of any window.
-    marketRateLimit: { backgroundShare: config.tunables.captureShare },
+    // The closing capture and the watches read cards in the limiter's background lane, at most this share of any
+    // window; on PostgreSQL every process's reads also take the key's one window (decision 1941).
+    marketRateLimit: {
+      backgroundShare: config.tunables.captureShare,
+      shared: sharedCardBudgetOf(store, config.tunables.captureShare),
+    },
     poller: {
       intervalMs: deps.pollIntervalMs ?? 1500,
       onError: (err) => logger.warn('result poll failed; will retry', { err }),
@@ -199,6 +204,20 @@ function gatewayOf({ config, deps, logger, stops }: Start): GatewayPort {
   });
   stops.push(() => client.close());
   return client;
+}
+
+/**
+ * The key's card budget across processes: several processes share a PostgreSQL store, so they take their card reads
+ * from one window kept there. A SQLite store is one process's (docs/operators.md): its own limiter is the key's.
+ */
+export function sharedCardBudgetOf(store: BotStore, backgroundShare: number): SharedCardWindow | undefined {
+  if (store.engine !== 'postgres') return undefined;
+  const perMinute = 120;
+  return new SharedCardWindow(store, {
+    perMinute,
+    windowMs: 60_000,
+    backgroundCapacity: Math.max(1, Math.floor(perMinute * backgroundShare)),
+  });
 }
 
 /** discord.js for this bot: its shards, its caches, acknowledgements timed into the metrics. */
