@@ -18,7 +18,7 @@ import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { isAdmin } from '../src/bot/discord/permissions.js';
 import { selectionMatches } from '../src/bot/model/compare.js';
-import { leagueName, PRESET_LEAGUES } from '../src/bot/model/leagues.js';
+import { leagueName, parseLeagueList } from '../src/bot/model/leagues.js';
 import { selectionName } from '../src/bot/model/markets.js';
 import { UserFacingError } from '../src/bot/model/user-facing-error.js';
 import { LEAGUE_RULE_MAX_HOURS, type LeagueValueRule, type WatchRule } from '../src/bot/model/watch-rules.js';
@@ -55,25 +55,6 @@ const deliverOption = (s: SlashCommandSubcommandBuilder) =>
       .setDescription('channel (default): the alerts channel with a mention; dm: a direct message to you')
       .addChoices({ name: 'alerts channel, with a mention', value: 'channel' }, { name: 'DM', value: 'dm' }),
   );
-
-/** League keys or preset names, comma separated ("nrl, Rugby Union"), as the gateway's league keys. */
-export function parseLeagues(text: string): string[] {
-  const byName = new Map(
-    PRESET_LEAGUES.flatMap((l) => [[l.key, l.key] as const, [l.name.toLowerCase(), l.key] as const]),
-  );
-  const parts = text
-    .split(',')
-    .map((p) => p.trim().toLowerCase())
-    .filter((p) => p !== '');
-  if (parts.length === 0) throw new UserFacingError('Name at least one league, e.g. `nrl` or `nrl, afl`.');
-  const unknown = parts.filter((p) => !byName.has(p) && !byName.has(p.replace(/\s+/g, '_')));
-  if (unknown.length > 0) {
-    throw new UserFacingError(
-      `Unknown league: ${unknown.map((u) => `\`${u.slice(0, 30)}\``).join(', ')}. Use keys separated by commas, from: ${PRESET_LEAGUES.map((l) => l.key).join(', ')}.`,
-    );
-  }
-  return [...new Set(parts.map((p) => byName.get(p) ?? (byName.get(p.replace(/\s+/g, '_')) as string)))];
-}
 
 export const data = new SlashCommandBuilder()
   .setName('watch')
@@ -290,7 +271,7 @@ async function addServerRule(ctx: BotContext, i: ChatInputCommandInteraction) {
   }
   const channelId = await alertsChannel(ctx, guildId);
   if (!channelId) throw new UserFacingError('Set the alerts channel first: /watch alerts-channel channel:#alerts.');
-  const leagues = parseLeagues(i.options.getString('leagues', true));
+  const leagues = parseLeagueList(i.options.getString('leagues', true));
   const hours = i.options.getInteger('hours') ?? 24;
   const rule: LeagueValueRule = {
     kind: 'league',
