@@ -179,6 +179,12 @@ describe('value watches and the watch metrics', () => {
     await settled(w, BOOKS, await nextScrape());
     expect(moved()).toHaveLength(1);
     expect(ruleAlerts().length).toBeGreaterThan(before);
+    // A restart reads the cards again from nothing held: the rule and its episodes are in the store, so no repeat.
+    const first = desk.bot;
+    await desk.restartBot();
+    expect(desk.bot).not.toBe(first);
+    await settled(w, BOOKS, await nextScrape());
+    expect(moved()).toHaveLength(1);
 
     // Listed for members, removed by an admin.
     expect(await watchCommand(desk, desk.ld.users.viewer, 'list', {})).toMatch(
