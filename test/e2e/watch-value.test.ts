@@ -235,6 +235,15 @@ describe('value watches and the watch metrics', () => {
     expect(textOf(alert)).toMatch(/In the server: \/bet at bookie_a/);
     // Listed as the member's, by DM.
     expect(await watchCommand(desk, user, 'list', {})).toMatch(/\(by DM\)/);
+    // A server watch is the server's: it is not sent to one member.
+    const serverByDm = await watchCommand(desk, desk.ld.users.admin, 'value', {
+      event: w.epk,
+      market: w.market,
+      edge: 5,
+      server: true,
+      deliver: 'dm',
+    });
+    expect(serverByDm).toMatch(/A server watch is posted in the server's channel\. Leave out `deliver`, or `server`\./);
   }, 90_000);
 });
 
