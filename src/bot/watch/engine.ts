@@ -201,7 +201,8 @@ export class WatchEngine {
     let alerts = 0;
     if (touched.size > 0) {
       const riding = watches.filter((w) => this.#booksOf(w).some((b) => touched.has(cardKeyOf(w.epk, b))));
-      const episodes = await this.repo.episodes(riding.map((w) => w.watchId));
+      // A league rule rides on many events under one id: its episodes are read once.
+      const episodes = await this.repo.episodes([...new Set(riding.map((w) => w.watchId))]);
       for (const w of riding) alerts += await this.#judge(w, touched, episodes);
     }
     return { reads: touched.size, refused, alerts };
@@ -337,7 +338,11 @@ export class WatchEngine {
         const edge = fair.kind === 'fair' ? fair.probability * sel.odds - 1 : null;
         // A league rule's episodes are per event, market and selection (one rule covers many).
         const key =
-          rule.kind === 'price' ? bookie : everyMarket ? `${w.epk}|${bookie}|${market}|${slug}` : `${bookie}|${slug}`;
+          rule.kind === 'price'
+            ? bookie
+            : everyMarket
+              ? `${w.epk}|${bookie}|${market}|${slug}|${sel.line ?? ''}`
+              : `${bookie}|${slug}`;
         const episode = episodes.get(`${w.watchId}\0${key}`);
         const stepNow: EpisodeStep =
           rule.kind === 'price'
