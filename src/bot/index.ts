@@ -15,7 +15,7 @@ import { closeExpiredSlips } from './betting/slip-expiry.js';
 import { SlipFactory } from './betting/slip-factory.js';
 import { Catalog } from './catalog/catalog.js';
 import { warmCaches } from './catalog/choices.js';
-import { SharedCardWindow } from './catalog/shared-card-window.js';
+import { sharedCardBudgetOf } from './catalog/shared-card-window.js';
 import { type BotConfig, callbackUrlOf, DEFAULT_DRAIN_GRACE_MS } from './config/config.js';
 import { createLogger, type Logger } from './config/logger.js';
 import type { Secret } from './config/secret.js';
@@ -204,20 +204,6 @@ function gatewayOf({ config, deps, logger, stops }: Start, store: BotStore): Gat
   });
   stops.push(() => client.close());
   return client;
-}
-
-/**
- * The key's card budget across processes: several processes share a PostgreSQL store, so they take their card reads
- * from one window kept there. A SQLite store is one process's (docs/operators.md): its own limiter is the key's.
- */
-export function sharedCardBudgetOf(store: BotStore, backgroundShare: number): SharedCardWindow | undefined {
-  if (store.engine !== 'postgres') return undefined;
-  const perMinute = 120;
-  return new SharedCardWindow(store, {
-    perMinute,
-    windowMs: 60_000,
-    backgroundCapacity: Math.max(1, Math.floor(perMinute * backgroundShare)),
-  });
 }
 
 /** discord.js for this bot: its shards, its caches, acknowledgements timed into the metrics. */

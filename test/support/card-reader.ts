@@ -5,7 +5,7 @@
 // reads answered, refused before sending (no slot), and answered 429 by the gateway.
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { sharedCardBudgetOf } from '../../src/bot/index.js';
+import { sharedCardBudgetOf } from '../../src/bot/catalog/shared-card-window.js';
 import { openStore } from '../../src/bot/store/index.js';
 import { CardLimitError, GatewayClient, RateLimitError } from '../../src/gateway/index.js';
 

@@ -70,3 +70,17 @@ export class SharedCardWindow implements SharedCardBudget {
     return (stored?.reads ?? []).filter((r) => r[0] > since).length;
   }
 }
+
+/**
+ * The key's card budget across processes: several processes share a PostgreSQL store, so they take their card reads
+ * from one window kept there. A SQLite store is one process's (docs/operators.md): its own limiter is the key's.
+ */
+export function sharedCardBudgetOf(store: BotStore, backgroundShare: number): SharedCardWindow | undefined {
+  if (store.engine !== 'postgres') return undefined;
+  const perMinute = 120;
+  return new SharedCardWindow(store, {
+    perMinute,
+    windowMs: 60_000,
+    backgroundCapacity: Math.max(1, Math.floor(perMinute * backgroundShare)),
+  });
+}
