@@ -2,6 +2,7 @@
 // moving a book's price at its next scrape, the alert the bot posts once; the server's league rules in the alerts
 // channel and personal alerts by DM (E2E_STORE=postgres: on PostgreSQL, vitest.config.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CARD_WINDOW_KEY } from '../../src/bot/catalog/shared-card-window.js';
 import type { RunningBot } from '../../src/bot/index.js';
 import { isBettable } from '../../src/sandbox/world/card-view.js';
 import { optionName } from '../support/flows.js';
@@ -123,6 +124,11 @@ describe('value watches and the watch metrics', () => {
       ).text(),
     );
     expect(total(after, 'desk_card_reads_total', { purpose: 'interactive' })).toBeGreaterThan(before);
+    // On PostgreSQL the bot took those reads from the key's window in the store, shared by every process on it
+    // (decision 1941); a SQLite store is one process's and keeps none.
+    const window = await bot().store.kv.get<{ reads: unknown[] }>(CARD_WINDOW_KEY);
+    if (bot().store.engine === 'postgres') expect(window?.reads.length).toBeGreaterThan(0);
+    else expect(window).toBeUndefined();
   }, 60_000);
 
   it('a server rule alerts in the alerts channel on any book with the edge in its leagues, once, for everyone', async () => {
