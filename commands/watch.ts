@@ -52,8 +52,11 @@ const deliverOption = (s: SlashCommandSubcommandBuilder) =>
   s.addStringOption((o) =>
     o
       .setName('deliver')
-      .setDescription('channel (default): the alerts channel with a mention; dm: a direct message to you')
-      .addChoices({ name: 'alerts channel, with a mention', value: 'channel' }, { name: 'DM', value: 'dm' }),
+      .setDescription('channel (default): the alerts channel (else this one) with a mention; dm: a DM to you')
+      .addChoices(
+        { name: 'the alerts channel (else this one), with a mention', value: 'channel' },
+        { name: 'DM', value: 'dm' },
+      ),
   );
 
 export const data = new SlashCommandBuilder()
