@@ -1,6 +1,7 @@
 import { ButtonStyle } from 'discord.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { COLOUR } from '../model/colours.js';
+import { leagueName } from '../model/leagues.js';
 import { clip, LIMITS, type MessageView } from '../model/limits.js';
 import { formatOdds } from '../model/odds.js';
 import type { WatchRule } from '../model/watch-rules.js';
@@ -30,12 +31,15 @@ export interface AlertFacts {
   userId: string | null;
   /** The Bet button's book may take bets by market_ref (false: no button). */
   bettable: boolean;
+  /** Sent by DM: no Bet button (a DM has no server, so no gate, caps or approvals to open a slip under). */
+  dm?: boolean;
 }
 
 const TITLE: Record<WatchRule['kind'], string> = {
   price: 'Price alert',
   value: 'Value alert',
   moves: 'Line move',
+  league: 'Value alert',
 };
 
 /** The alert: its facts, and a Bet button that opens an ordinary slip at that book and price. */
@@ -61,9 +65,12 @@ export function alertView(a: AlertFacts): MessageView {
     ...(a.books && a.books.length > 0
       ? [{ name: 'Books', value: clip(a.books.join('\n'), LIMITS.fieldValue), inline: false }]
       : []),
+    ...(a.dm && a.bettable
+      ? [{ name: 'Bet', value: `In the server: /bet at ${a.bookie}, or /markets for the card.`, inline: false }]
+      : []),
   ];
   return {
-    ...(a.userId ? { content: `<@${a.userId}>` } : {}),
+    ...(a.userId && !a.dm ? { content: `<@${a.userId}>` } : {}),
     embeds: [
       {
         title: clip(`${TITLE[a.kind]}: ${a.headline}`, LIMITS.embedTitle),
@@ -72,17 +79,18 @@ export function alertView(a: AlertFacts): MessageView {
         fields,
       },
     ],
-    components: a.bettable
-      ? [
-          row(
-            button(
-              encodeCustomId('watch', 'bet', a.alertId),
-              `Bet at ${a.bookie} ${formatOdds(a.now)}`,
-              ButtonStyle.Success,
+    components:
+      a.bettable && !a.dm
+        ? [
+            row(
+              button(
+                encodeCustomId('watch', 'bet', a.alertId),
+                `Bet at ${a.bookie} ${formatOdds(a.now)}`,
+                ButtonStyle.Success,
+              ),
             ),
-          ),
-        ]
-      : [],
+          ]
+        : [],
   };
 }
 
@@ -92,6 +100,9 @@ export function ruleText(w: Pick<Watch, 'rule' | 'bookie'>): string {
   const r = w.rule;
   if (r.kind === 'price') return `price ${r.direction === 'above' ? '≥' : '≤'} ${formatOdds(r.target)} ${at}`;
   if (r.kind === 'value') return `edge ≥ ${r.edgePct} % ${at}`;
+  if (r.kind === 'league') {
+    return `edge ≥ ${r.edgePct} % at any book, in ${r.leagues.map(leagueName).join(', ')}, starting within ${Math.round(r.horizonMs / 3_600_000)} h`;
+  }
   const mins = Math.round(r.windowMs / 60_000);
   return `moves ≥ ${r.movePct} % in ${mins} min${r.steamBooks ? `, steam on ${r.steamBooks} books` : ''}`;
 }
@@ -106,9 +117,10 @@ export function freshnessText(oldestReadAt: number | null, now: number): string 
 
 /** /watch list: one line per watch with its id (for remove), its rule and how fresh its cards are. */
 export function watchListView(watches: readonly { watch: Watch; freshness: string }[], note?: string): MessageView {
-  const lines = watches.map(
-    ({ watch: w, freshness }) =>
-      `\`${w.watchId}\` ${w.scope === 'server' ? '(server) ' : ''}${w.selectionLabel ?? w.market} · ${w.eventName}: ${ruleText(w)} · ${freshness}`,
+  const lines = watches.map(({ watch: w, freshness }) =>
+    w.rule.kind === 'league'
+      ? `\`${w.watchId}\` (server rule) ${ruleText(w)} · ${freshness}`
+      : `\`${w.watchId}\` ${w.scope === 'server' ? '(server) ' : w.delivery === 'dm' ? '(by DM) ' : ''}${w.selectionLabel ?? w.market} · ${w.eventName}: ${ruleText(w)} · ${freshness}`,
   );
   return {
     embeds: [

@@ -18,7 +18,9 @@ import {
   type BookMove,
   bookMove,
   type EpisodeStep,
+  inHorizon,
   isSteam,
+  type LeagueValueRule,
   type MovesRule,
   movesStep,
   type PriceRule,
@@ -47,6 +49,9 @@ export interface WatchEngineOptions {
 
 const cardKeyOf = (epk: string, bookie: string) => `${epk}\0${bookie}`;
 const CADENCE_KEY = 'watch:cadence';
+/** A league rule judged on an event: every market of the cards (a value watch's market names one). */
+const EVERY_MARKET = '*';
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** What changes when a book re-scrapes a card: its markets' selections and prices. */
 export function cardDigest(card: MarketCard): string {
@@ -133,7 +138,11 @@ export class WatchEngine {
   /** One pass: read the cards due now within the budget, then judge the watches riding on them. */
   async tick(): Promise<TickReport> {
     const now = this.#o.now();
-    const watches = (await this.repo.active()).filter((w) => w.startsAt === null || w.startsAt > now);
+    const stored = (await this.repo.active()).filter((w) => w.startsAt === null || w.startsAt > now);
+    const watches = [
+      ...stored.filter((w) => w.rule.kind !== 'league'),
+      ...(await this.#expandLeagueRules(stored, now)),
+    ];
     if (watches.length === 0) return { reads: 0, refused: false, alerts: 0 };
     this.#reads ??= new Map((await this.repo.cardReads()).map((r) => [cardKeyOf(r.epk, r.bookie), r]));
     const reads = this.#reads;
@@ -192,7 +201,8 @@ export class WatchEngine {
     let alerts = 0;
     if (touched.size > 0) {
       const riding = watches.filter((w) => this.#booksOf(w).some((b) => touched.has(cardKeyOf(w.epk, b))));
-      const episodes = await this.repo.episodes(riding.map((w) => w.watchId));
+      // A league rule rides on many events under one id: its episodes are read once.
+      const episodes = await this.repo.episodes([...new Set(riding.map((w) => w.watchId))]);
       for (const w of riding) alerts += await this.#judge(w, touched, episodes);
     }
     return { reads: touched.size, refused, alerts };
@@ -201,13 +211,65 @@ export class WatchEngine {
   /** Freshness for /watch list: the oldest read among a watch's cards (null: one not read yet). */
   async oldestRead(w: Watch): Promise<number | null> {
     const reads = this.#reads ?? new Map((await this.repo.cardReads()).map((r) => [cardKeyOf(r.epk, r.bookie), r]));
+    // A league rule's cards are those of the events it covers now (none yet: not read yet).
+    const each = w.rule.kind === 'league' ? await this.#expandLeagueRules([w], this.#o.now()) : [w];
     let oldest: number | null = Number.POSITIVE_INFINITY;
-    for (const b of this.#booksOf(w)) {
-      const r = reads.get(cardKeyOf(w.epk, b));
-      if (!r) return null;
-      oldest = Math.min(oldest, r.readAt);
+    for (const one of each) {
+      for (const b of this.#booksOf(one)) {
+        const r = reads.get(cardKeyOf(one.epk, b));
+        if (!r) return null;
+        oldest = Math.min(oldest, r.readAt);
+      }
     }
     return Number.isFinite(oldest) ? oldest : null;
+  }
+
+  /**
+   * The server's league rules as value watches on each prematch event of their leagues starting inside their
+   * horizon: every market, every selection, any book. The events come from the catalog's listing (cached; no card).
+   */
+  async #expandLeagueRules(stored: readonly Watch[], now: number): Promise<Watch[]> {
+    const out: Watch[] = [];
+    for (const w of stored) {
+      const rule = w.rule;
+      if (rule.kind !== 'league') continue;
+      for (const league of rule.leagues) {
+        let events: Awaited<ReturnType<Catalog['loadEvents']>>;
+        try {
+          events = await this.#o.catalog.loadEvents({ league, since: dayOf(now), until: dayOf(now + rule.horizonMs) });
+        } catch (err) {
+          this.#o.logger.debug('league rule: events not read', { league, err });
+          continue;
+        }
+        for (const ev of events) out.push(...this.#ruleOn(w, rule, ev, now));
+      }
+    }
+    return out;
+  }
+
+  #ruleOn(
+    w: Watch,
+    rule: LeagueValueRule,
+    ev: Awaited<ReturnType<Catalog['loadEvents']>>[number],
+    now: number,
+  ): Watch[] {
+    const startsAt = Date.parse(ev.start_time);
+    if (ev.is_outright || ev.status !== 'prematch' || !Number.isFinite(startsAt)) return [];
+    if (!inHorizon(rule, startsAt, now) || (ev.books ?? []).length === 0) return [];
+    return [
+      {
+        ...w,
+        epk: ev.event_id,
+        eventName: ev.name,
+        startsAt,
+        books: [...(ev.books ?? [])],
+        market: EVERY_MARKET,
+        selection: null,
+        selectionLabel: null,
+        bookie: null,
+        rule: { kind: 'value', edgePct: rule.edgePct },
+      },
+    ];
   }
 
   #booksOf(w: Watch): string[] {
@@ -258,15 +320,29 @@ export class WatchEngine {
       const k = cardKeyOf(w.epk, bookie);
       if (!touched.has(k)) continue;
       const card = this.#cards.get(k);
-      const row = comparableMarket(card, w.market) ?? card?.markets.find((m) => m.market === w.market);
-      const sels = w.selection === null ? (row?.selections ?? []) : [findSel(card, w.market, w.selection)];
-      for (const sel of sels) {
+      const everyMarket = w.market === EVERY_MARKET;
+      const rows = everyMarket
+        ? (card?.markets ?? [])
+        : [comparableMarket(card, w.market) ?? card?.markets.find((m) => m.market === w.market)];
+      const pairs = rows.flatMap((row) =>
+        w.selection === null
+          ? (row?.selections ?? []).map((sel) => ({ row, sel }))
+          : [{ row, sel: findSel(card, w.market, w.selection) }],
+      );
+      for (const { row, sel } of pairs) {
         if (!sel || typeof sel.odds !== 'number') continue;
+        const market = everyMarket ? (row?.market ?? w.market) : w.market;
         const slug = sel.slug ?? sel.label;
-        const before = await this.#notePrice(w, bookie, slug, sel.odds);
-        const fair = fairFromCards({ cards, market: w.market, selection: slug });
+        const before = await this.#notePrice(w, bookie, slug, sel.odds, market);
+        const fair = fairFromCards({ cards, market, selection: slug });
         const edge = fair.kind === 'fair' ? fair.probability * sel.odds - 1 : null;
-        const key = rule.kind === 'price' ? bookie : `${bookie}|${slug}`;
+        // A league rule's episodes are per event, market and selection (one rule covers many).
+        const key =
+          rule.kind === 'price'
+            ? bookie
+            : everyMarket
+              ? `${w.epk}|${bookie}|${market}|${slug}|${sel.line ?? ''}`
+              : `${bookie}|${slug}`;
         const episode = episodes.get(`${w.watchId}\0${key}`);
         const stepNow: EpisodeStep =
           rule.kind === 'price'
@@ -285,7 +361,7 @@ export class WatchEngine {
             kind: rule.kind,
             headline,
             eventName: w.eventName,
-            marketLabel: row?.label || w.market,
+            marketLabel: row?.label || market,
             selectionLabel: selectionName(sel.label, sel.line),
             bookie,
             before,
@@ -295,12 +371,13 @@ export class WatchEngine {
             startsAt: w.startsAt,
             userId: w.scope === 'personal' ? w.userId : null,
             bettable: Boolean(sel.bettable && sel.market_ref && card?.market_ref_betting_enabled),
+            dm: w.delivery === 'dm',
           },
           payload: {
             watchId: w.watchId,
             epk: w.epk,
             bookie,
-            market: w.market,
+            market,
             selection: slug,
             marketRef: sel.market_ref ?? null,
             price: sel.odds,
@@ -375,6 +452,7 @@ export class WatchEngine {
         books: moves.map((m) => `${m.bookie} ${m.before.toFixed(2)} → ${m.now.toFixed(2)}`),
         userId: w.scope === 'personal' ? w.userId : null,
         bettable: Boolean(sel.bettable && sel.market_ref && latest.card.market_ref_betting_enabled),
+        dm: w.delivery === 'dm',
       },
       payload: {
         watchId: w.watchId,
@@ -391,18 +469,21 @@ export class WatchEngine {
   }
 
   /** Saves a watched selection's price when it changed; the price seen before (null: none). */
-  async #notePrice(w: Watch, bookie: string, selection: string, odds: number): Promise<number | null> {
-    const k = `${w.epk}\0${bookie}\0${w.market}\0${selection}`;
+  async #notePrice(
+    w: Watch,
+    bookie: string,
+    selection: string,
+    odds: number,
+    market = w.market,
+  ): Promise<number | null> {
+    const k = `${w.epk}\0${bookie}\0${market}\0${selection}`;
     let before = this.#lastPrice.get(k);
     if (before === undefined) {
-      const history = await this.repo.prices({ epk: w.epk, bookie, market: w.market, selection }, this.#o.now());
+      const history = await this.repo.prices({ epk: w.epk, bookie, market, selection }, this.#o.now());
       before = history.at(-1)?.price;
     }
     if (before !== odds) {
-      await this.repo.savePrice(
-        { epk: w.epk, bookie, market: w.market, selection },
-        { at: this.#o.now(), price: odds },
-      );
+      await this.repo.savePrice({ epk: w.epk, bookie, market, selection }, { at: this.#o.now(), price: odds });
       this.#lastPrice.set(k, odds);
     }
     return before ?? null;
