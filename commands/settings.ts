@@ -17,7 +17,8 @@ import { approvalPolicy } from '../src/bot/model/approval-policy.js';
 import { MARGIN_METHODS, type MarginMethod } from '../src/bot/model/fair-price.js';
 import { type FeePeriod, parseSchedule } from '../src/bot/model/fund.js';
 import { matchText } from '../src/bot/model/match-text.js';
-import { stakeCentsOf } from '../src/bot/model/odds.js';
+import { parseCents } from '../src/bot/model/money.js';
+import type { StakeLimits } from '../src/bot/model/slip-rules.js';
 import {
   exposureCaps,
   type GuildSettings,
@@ -201,15 +202,15 @@ function pctOption(o: SlashCommandNumberOption, name: string, description: strin
 }
 
 /** Every limit in whole cents (null: no cap) and share of the bank, for the ledger's before and after. */
-function limitsOf(s: GuildSettings, stake: { perBet: number; perDay: number }) {
+function limitsOf(s: GuildSettings, stake: StakeLimits) {
   const c = exposureCaps(s);
   return {
     perBetPct: s.maxStakePerBetPct ?? null,
     perDayPct: s.maxStakePerDayPct ?? null,
     perEventPct: s.maxPerEventPct ?? null,
     perMarketPct: s.maxPerMarketPct ?? null,
-    perBetCents: Math.round(stake.perBet * 100),
-    perDayCents: Math.round(stake.perDay * 100),
+    perBetCents: stake.perBetCents,
+    perDayCents: stake.perDayCents,
     perEventCents: c.perEventCents ?? null,
     perMarketCents: c.perMarketCents ?? null,
     perSessionDayCents: c.perSessionDayCents ?? null,
@@ -265,11 +266,12 @@ const limits = async ({ interaction, ctx, guildId, settings }: SettingsCall): Pr
     };
   }
   const wholeCents = [perBet, perDay, ...Object.values(caps)].every(
-    (v) => v === undefined || stakeCentsOf(v) !== undefined,
+    (v) => v === undefined || parseCents(v) !== undefined,
   );
   if (!wholeCents) return { refuse: 'Limits are dollars and whole cents, e.g. 250 or 99.50.' };
   const current = stakeLimits(settings, ctx.config.tunables);
-  if ((perBet ?? current.perBet) > (perDay ?? current.perDay)) {
+  const centsOr = (v: number | undefined, otherwise: number) => (v === undefined ? otherwise : (parseCents(v) ?? 0));
+  if (centsOr(perBet, current.perBetCents) > centsOr(perDay, current.perDayCents)) {
     return { refuse: 'The per-bet limit cannot be above the per-day limit. Raise per_day too.' };
   }
   const before = limitsOf(settings, current);
@@ -309,12 +311,12 @@ const approvals = async ({ interaction, ctx, guildId, settings }: SettingsCall):
   if (t1 === undefined && t2 === undefined && !role && minutes === undefined) {
     return { refuse: 'Give at least one of t1, t2 (dollars), approver_role or expiry_minutes.' };
   }
-  if ([t1, t2].some((v) => v !== undefined && stakeCentsOf(v) === undefined)) {
+  if ([t1, t2].some((v) => v !== undefined && parseCents(v) === undefined)) {
     return { refuse: 'Tiers are dollars and whole cents, e.g. 50 or 99.50.' };
   }
   const before = approvalPolicy(settings);
-  const nextT1 = t1 === undefined ? before.t1Cents : Math.round(t1 * 100);
-  const nextT2 = t2 === undefined ? before.t2Cents : Math.round(t2 * 100);
+  const nextT1 = t1 === undefined ? before.t1Cents : (parseCents(t1) ?? 0);
+  const nextT2 = t2 === undefined ? before.t2Cents : (parseCents(t2) ?? 0);
   if (nextT1 > nextT2) {
     return { refuse: 't1 cannot be above t2: stakes above t2 need two approvers. Raise t2 too.' };
   }
@@ -378,7 +380,7 @@ const timezone = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Ou
 
 const bank = async ({ interaction, ctx, guildId, settings }: SettingsCall): Promise<Outcome> => {
   const amount = interaction.options.getNumber('amount', true);
-  if (stakeCentsOf(amount) === undefined)
+  if (parseCents(amount) === undefined)
     return { refuse: 'The bank is dollars and whole cents, e.g. 10000 or 2500.50.' };
   const saved = await SetBank.set(ctx.store, guildId, amount === 0 ? undefined : amount, ctx.now());
   await ctx.ledger.append({
@@ -406,7 +408,7 @@ const staking = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Out
   if (method !== undefined && !MARGIN_METHODS.includes(method as MarginMethod)) {
     return { refuse: `margin_method is one of ${MARGIN_METHODS.join(', ')}.` };
   }
-  if (unit !== undefined && stakeCentsOf(unit) === undefined) {
+  if (unit !== undefined && parseCents(unit) === undefined) {
     return { refuse: 'stake_unit is dollars and whole cents, e.g. 1, 5 or 0.50.' };
   }
   const settings = await updateSettings(ctx.store, guildId, (s) => ({
@@ -442,10 +444,7 @@ const fund = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Outcom
     ['opening_price', opening, 0.01, 10_000],
   ];
   for (const [name, v, lo, hi] of ranges) {
-    if (
-      v !== undefined &&
-      !(Number.isFinite(v) && v >= lo && v <= hi && Math.abs(Math.round(v * 100) - v * 100) < 1e-6)
-    ) {
+    if (v !== undefined && !(Number.isFinite(v) && v >= lo && v <= hi && parseCents(v) !== undefined)) {
       return {
         refuse: `${name} must be from ${lo.toLocaleString('en-US')} to ${hi.toLocaleString('en-US')}${name === 'fee_percent' ? '' : ' dollars'}, in whole cents.`,
       };

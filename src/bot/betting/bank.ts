@@ -4,6 +4,7 @@
  */
 
 import { accountName } from '../model/fund-records.js';
+import { centsFromDollars } from '../model/money.js';
 import { type GuildSettings, getSettings, updateSettings } from '../repos/guild-settings.js';
 import type { BotStore } from '../store/index.js';
 
@@ -53,7 +54,7 @@ export async function bankAtAccount(
 /** The bank a settings record holds (null: none set). */
 export function setBankOf(s: GuildSettings): Bank | null {
   if (s.bank === undefined) return null;
-  return { cents: Math.round(s.bank * 100), source: 'set', asOf: new Date(s.bankSetAt ?? 0) };
+  return { cents: centsFromDollars(s.bank), source: 'set', asOf: new Date(s.bankSetAt ?? 0) };
 }
 
 /** The admin-set bank, from the guild's settings. */

@@ -3,8 +3,10 @@ import type { Logger } from '../config/logger.js';
 import { COLOUR } from '../model/colours.js';
 import { RANK } from '../model/edit-rank.js';
 import { fitView } from '../model/limits.js';
+import { centsFromDollars } from '../model/money.js';
 import { placedOther, placedOtherNote } from '../model/placed-other.js';
 import type { SlipPayload } from '../model/slip-rules.js';
+import { slipStakeCents } from '../model/slip-rules.js';
 import type { BetRecord, BetRecordRepo } from '../repos/bet-records.js';
 import type { JobRecord } from '../repos/jobs.js';
 import type { Outbox } from '../results/outbox.js';
@@ -14,8 +16,8 @@ import type { AccountHealth } from './account-health.js';
 
 /** The stake the book accepted when it took less than the slip asked (the record then holds that stake). */
 function takenForLess(slip: SlipPayload, receipt: { stake?: number }): { stakeCents?: number } {
-  const asked = slip.stakeCents ?? Math.round(slip.stake * 100);
-  const taken = receipt.stake === undefined ? undefined : Math.round(receipt.stake * 100);
+  const asked = slipStakeCents(slip);
+  const taken = receipt.stake === undefined ? undefined : centsFromDollars(receipt.stake);
   return taken !== undefined && taken > 0 && taken < asked ? { stakeCents: taken } : {};
 }
 

@@ -24,6 +24,7 @@ import {
   type WithdrawSource,
 } from '../model/fund-plan.js';
 import { WITHDRAWAL_FOLLOWED } from '../model/fund-states.js';
+import { formatCentsDecimal, formatMoney } from '../model/money.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import { type GuildSettings, getSettings } from '../repos/guild-settings.js';
 import type { Outbox } from '../results/outbox.js';
@@ -53,8 +54,7 @@ export const DEFAULT_MIN_CASHOUT = 10;
 export const MAX_CONTRIBUTION_CENTS = 100_000_000;
 /** History read before an account joined or an attempt began, to allow for clocks a little apart. */
 const CLOCK_MARGIN_MS = 60_000;
-const money = (c: number) =>
-  `${c < 0 ? '-' : ''}$${(Math.abs(c) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const money = formatMoney;
 
 export interface FundDeps {
   store: BotStore;
@@ -219,12 +219,12 @@ export class FundService {
     const unaccounted = cashCents - floatCents;
     if (unaccounted < 0) {
       throw new UserFacingError(
-        `${accountName(a)} holds ${money(cashCents)}: a float cannot be more than that. Give float:${(cashCents / 100).toFixed(2)} or less.`,
+        `${accountName(a)} holds ${money(cashCents)}: a float cannot be more than that. Give float:${formatCentsDecimal(cashCents)} or less.`,
       );
     }
     if (unaccounted > 0 && !c.openingMemberId) {
       throw new UserFacingError(
-        `${accountName(a)} already holds ${money(cashCents)} that the fund must account for before it joins. Either it is the opening bank, a member's money bought in at the next strike: \`/fund accounts action:add session:\` (pick ${accountName(a)} from the list) \`opening_member:@member\`; or it is not the fund's (a float kept out of NAV): the same with \`float:${(cashCents / 100).toFixed(2)}\`.`,
+        `${accountName(a)} already holds ${money(cashCents)} that the fund must account for before it joins. Either it is the opening bank, a member's money bought in at the next strike: \`/fund accounts action:add session:\` (pick ${accountName(a)} from the list) \`opening_member:@member\`; or it is not the fund's (a float kept out of NAV): the same with \`float:${formatCentsDecimal(cashCents)}\`.`,
       );
     }
     // Where the cash bridge starts: the newest move the cash read already holds, on the gateway's own clock.

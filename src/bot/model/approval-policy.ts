@@ -1,4 +1,4 @@
-import { formatMoney } from './odds.js';
+import { formatMoney } from './money.js';
 
 /** The approval tiers a server set (dollars and minutes; absent: the defaults). */
 export interface ApprovalSettings {
@@ -47,10 +47,10 @@ export function tooFewApproversText(policy: ApprovalPolicy, stakeCents: number, 
   const has = approvers === 0 ? 'none' : `only ${approvers}`;
   const lower =
     approvers === 0
-      ? `${formatMoney(policy.t1Cents / 100)} or less (no approval needed)`
-      : `${formatMoney(policy.t2Cents / 100)} or less (one approval)`;
+      ? `${formatMoney(policy.t1Cents)} or less (no approval needed)`
+      : `${formatMoney(policy.t2Cents)} or less (one approval)`;
   return (
-    `Not proposed: a ${formatMoney(stakeCents / 100)} stake needs ${needed} approval${needed === 1 ? '' : 's'} from ${who}, ` +
+    `Not proposed: a ${formatMoney(stakeCents)} stake needs ${needed} approval${needed === 1 ? '' : 's'} from ${who}, ` +
     `not counting you, and this server has ${has}, so it could never pass. Lower the stake to ${lower}, ` +
     'or ask an admin to give another member Manage Server or name an approver role (/settings approvals approver_role:), ' +
     'or to raise the tiers (/settings approvals t1: t2:).'

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { BotTunables } from '../config/config.js';
 import { lowerOf, type ShareCap } from '../model/bank-caps.js';
+import { centsFromDollars } from '../model/money.js';
 import type { StakeLimits } from '../model/slip-rules.js';
 import type { BotStore } from '../store/index.js';
 import type { CapName, ExposureCaps } from './bet-records.js';
@@ -81,8 +82,8 @@ export function stakeLimits(s: GuildSettings, t: BotTunables, bankCents?: number
   const perBet = lowerOf(s.maxStakePerBet ?? t.defaultMaxStakePerBet, s.maxStakePerBetPct, bankCents);
   const perDay = lowerOf(s.maxStakePerDay ?? t.defaultMaxStakePerDay, s.maxStakePerDayPct, bankCents);
   return {
-    perBet: perBet.cents / 100,
-    perDay: perDay.cents / 100,
+    perBetCents: perBet.cents,
+    perDayCents: perDay.cents,
     ...(perBet.share || perDay.share
       ? {
           shares: {
@@ -103,7 +104,7 @@ export function isValidTimezone(tz: string): boolean {
   }
 }
 
-const cents = (dollars: number | undefined) => (dollars === undefined ? undefined : Math.round(dollars * 100));
+const cents = (dollars: number | undefined) => (dollars === undefined ? undefined : centsFromDollars(dollars));
 
 /** The server's exposure caps in whole cents (absent: not capped); with a bank, share caps bind when lower. */
 export function exposureCaps(s: GuildSettings, bankCents?: number | null): ExposureCaps {

@@ -4,9 +4,9 @@ import { COLOUR } from '../model/colours.js';
 import { type CashoutAsk, FEE_MANAGER_UNSET, formatPrice, formatUnits, type Share } from '../model/fund.js';
 import type { Cashout, Contribution, StrikeRecord, WithdrawalAttempt } from '../model/fund-records.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
-import { formatMoney } from '../model/odds.js';
+import { formatMoney } from '../model/money.js';
 
-const $ = (c: number) => formatMoney(c / 100);
+const $ = (c: number) => formatMoney(c);
 const pct = (r: number | null) => (r === null ? '—' : `${(r * 100).toFixed(2)}%`);
 const when = (ms: number) => `<t:${Math.floor(ms / 1000)}:f>`;
 
@@ -69,9 +69,9 @@ export function strikeView(
     ),
     `Open stake at cost: ${$(i.openStakeCents)} (${i.openBets} placed bet${i.openBets === 1 ? '' : 's'} not settled)`,
     `Withdrawn, not yet paid: ${$(i.withdrawnUnpaidCents)}`,
-    `Owed to members and the manager (struck or crystallised, not paid): −${$(i.owedRedemptionsCents)}`,
-    `Performance fee accrued this period: −${$(s.feeCents)} (worked out afresh; ${$(i.feesAccruedCents)} at the last strike)`,
-    `Contributions awaiting dealing: −${$(i.pendingContributionsCents)}`,
+    `Owed to members and the manager (struck or crystallised, not paid): ${$(-i.owedRedemptionsCents)}`,
+    `Performance fee accrued this period: ${$(-s.feeCents)} (worked out afresh; ${$(i.feesAccruedCents)} at the last strike)`,
+    `Contributions awaiting dealing: ${$(-i.pendingContributionsCents)}`,
   ];
   const dealt = [
     `NAV ${$(s.navCents)}${s.feeCents > 0 ? ` after a performance fee of ${$(s.feeCents)}` : ''} over ${formatUnits(s.unitsBefore)} units: **${formatPrice(s.price)}** a unit.`,

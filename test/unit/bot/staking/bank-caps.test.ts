@@ -45,7 +45,7 @@ describe('caps as a share of the bank', () => {
 
   it("today's room refused by a share names both", () => {
     const limits = stakeLimits(settings({ maxStakePerDayPct: 10 }), tunables, 100_000);
-    const room = checkDailyRoom(30, 80, limits.perDay, limits.shares?.perDay);
+    const room = checkDailyRoom(3000, 8000, limits.perDayCents, limits.shares?.perDay);
     expect(room.ok).toBe(false);
     if (!room.ok)
       expect(room.message).toContain("today's limit of 10% of the bank ($100.00); the dollar cap is $1,000.00");
