@@ -246,11 +246,11 @@ const betRole = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Out
 const limits = async ({ interaction, ctx, guildId, settings }: SettingsCall): Promise<Outcome> => {
   const perBet = interaction.options.getNumber('per_bet') ?? undefined;
   const perDay = interaction.options.getNumber('per_day') ?? undefined;
-  const caps = {
-    maxPerEvent: interaction.options.getNumber('per_event') ?? undefined,
-    maxPerMarket: interaction.options.getNumber('per_market') ?? undefined,
-    maxPerSessionDay: interaction.options.getNumber('per_session_day') ?? undefined,
-    maxPerSyndicateDay: interaction.options.getNumber('per_syndicate_day') ?? undefined,
+  const capDollars = {
+    maxPerEventCents: interaction.options.getNumber('per_event') ?? undefined,
+    maxPerMarketCents: interaction.options.getNumber('per_market') ?? undefined,
+    maxPerSessionDayCents: interaction.options.getNumber('per_session_day') ?? undefined,
+    maxPerSyndicateDayCents: interaction.options.getNumber('per_syndicate_day') ?? undefined,
   };
   const shares = {
     maxStakePerBetPct: interaction.options.getNumber('per_bet_pct') ?? undefined,
@@ -259,27 +259,35 @@ const limits = async ({ interaction, ctx, guildId, settings }: SettingsCall): Pr
     maxPerMarketPct: interaction.options.getNumber('per_market_pct') ?? undefined,
   };
   const noShares = Object.values(shares).every((v) => v === undefined);
-  if (perBet === undefined && perDay === undefined && Object.values(caps).every((v) => v === undefined) && noShares) {
+  const noCaps = Object.values(capDollars).every((v) => v === undefined);
+  if (perBet === undefined && perDay === undefined && noCaps && noShares) {
     return {
       refuse:
         'Give at least one limit: in dollars per_bet, per_day, per_event, per_market, per_session_day or per_syndicate_day; as a % of the bank per_bet_pct, per_day_pct, per_event_pct or per_market_pct.',
     };
   }
-  const wholeCents = [perBet, perDay, ...Object.values(caps)].every(
+  const wholeCents = [perBet, perDay, ...Object.values(capDollars)].every(
     (v) => v === undefined || parseCents(v) !== undefined,
   );
   if (!wholeCents) return { refuse: 'Limits are dollars and whole cents, e.g. 250 or 99.50.' };
+  // Every dollar option is whole cents from here on.
+  const inCents = (v: number | undefined) => (v === undefined ? undefined : (parseCents(v) ?? 0));
+  const perBetCents = inCents(perBet);
+  const perDayCents = inCents(perDay);
+  const caps = Object.fromEntries(Object.entries(capDollars).map(([k, v]) => [k, inCents(v)])) as Record<
+    keyof typeof capDollars,
+    number | undefined
+  >;
   const current = stakeLimits(settings, ctx.config.tunables);
-  const centsOr = (v: number | undefined, otherwise: number) => (v === undefined ? otherwise : (parseCents(v) ?? 0));
-  if (centsOr(perBet, current.perBetCents) > centsOr(perDay, current.perDayCents)) {
+  if ((perBetCents ?? current.perBetCents) > (perDayCents ?? current.perDayCents)) {
     return { refuse: 'The per-bet limit cannot be above the per-day limit. Raise per_day too.' };
   }
   const before = limitsOf(settings, current);
   const saved = await updateSettings(ctx.store, guildId, (s) => {
     const next: typeof s = {
       ...s,
-      ...(perBet === undefined ? {} : { maxStakePerBet: perBet }),
-      ...(perDay === undefined ? {} : { maxStakePerDay: perDay }),
+      ...(perBetCents === undefined ? {} : { maxStakePerBetCents: perBetCents }),
+      ...(perDayCents === undefined ? {} : { maxStakePerDayCents: perDayCents }),
     };
     // 0 lifts a cap; an option left out keeps the cap as it was.
     for (const [k, v] of Object.entries({ ...caps, ...shares }) as Array<
@@ -322,8 +330,8 @@ const approvals = async ({ interaction, ctx, guildId, settings }: SettingsCall):
   }
   const saved = await updateSettings(ctx.store, guildId, (s) => ({
     ...s,
-    ...(t1 === undefined ? {} : { approvalT1: t1 }),
-    ...(t2 === undefined ? {} : { approvalT2: t2 }),
+    ...(t1 === undefined ? {} : { approvalT1Cents: nextT1 }),
+    ...(t2 === undefined ? {} : { approvalT2Cents: nextT2 }),
     ...(role ? { approverRoleId: role.id } : {}),
     ...(minutes === undefined ? {} : { approvalMinutes: minutes }),
   }));
@@ -382,7 +390,7 @@ const bank = async ({ interaction, ctx, guildId, settings }: SettingsCall): Prom
   const amount = interaction.options.getNumber('amount', true);
   if (parseCents(amount) === undefined)
     return { refuse: 'The bank is dollars and whole cents, e.g. 10000 or 2500.50.' };
-  const saved = await SetBank.set(ctx.store, guildId, amount === 0 ? undefined : amount, ctx.now());
+  const saved = await SetBank.set(ctx.store, guildId, amount === 0 ? undefined : parseCents(amount), ctx.now());
   await ctx.ledger.append({
     at: ctx.now(),
     guildKey: guildId,
@@ -415,7 +423,7 @@ const staking = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Out
     ...s,
     ...(method === undefined ? {} : { marginMethod: method as MarginMethod }),
     ...(fraction === undefined ? {} : { kellyFraction: fraction }),
-    ...(unit === undefined ? {} : { stakeUnit: unit }),
+    ...(unit === undefined ? {} : { stakeUnitCents: parseCents(unit) ?? 0 }),
   }));
   return { settings };
 };
@@ -463,12 +471,12 @@ const fund = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Outcom
       ...s,
       ...(role ? { fundTreasurerRoleId: role.id } : {}),
       ...(schedule !== undefined && !off ? { fundSchedule: schedule } : {}),
-      ...(tier === undefined ? {} : { fundCashoutTier: tier }),
-      ...(minCashout === undefined ? {} : { fundMinCashout: minCashout }),
+      ...(tier === undefined ? {} : { fundCashoutTierCents: parseCents(tier) ?? 0 }),
+      ...(minCashout === undefined ? {} : { fundMinCashoutCents: parseCents(minCashout) ?? 0 }),
       ...(fee === undefined ? {} : { fundFeePercent: fee }),
       ...(feePeriod === undefined ? {} : { fundFeePeriod: feePeriod }),
       ...(manager ? { fundFeeManagerId: manager.id } : {}),
-      ...(opening === undefined ? {} : { fundOpeningPrice: opening }),
+      ...(opening === undefined ? {} : { fundOpeningPriceCents: parseCents(opening) ?? 0 }),
     };
     if (off) delete next.fundSchedule;
     return next;
@@ -513,8 +521,8 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   const view = settingsView(
     outcome.settings,
     {
-      perBet: ctx.config.tunables.defaultMaxStakePerBet,
-      perDay: ctx.config.tunables.defaultMaxStakePerDay,
+      perBetCents: ctx.config.tunables.defaultMaxStakePerBetCents,
+      perDayCents: ctx.config.tunables.defaultMaxStakePerDayCents,
     },
     bank,
     sessionLabel,

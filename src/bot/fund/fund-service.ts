@@ -24,7 +24,7 @@ import {
   type WithdrawSource,
 } from '../model/fund-plan.js';
 import { WITHDRAWAL_FOLLOWED } from '../model/fund-states.js';
-import { formatCentsDecimal, formatMoney } from '../model/money.js';
+import { centsFromDollars, formatCentsDecimal, formatMoney } from '../model/money.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import { type GuildSettings, getSettings } from '../repos/guild-settings.js';
 import type { Outbox } from '../results/outbox.js';
@@ -78,7 +78,7 @@ export interface LastStrike {
 
 export type StrikeAttempt = { ok: true; strike: StrikeRecord } | { ok: false; reason: string };
 
-const cents = (dollars: number | null | undefined) => Math.round(Number(dollars ?? 0) * 100);
+const cents = (dollars: number | null | undefined) => centsFromDollars(Number(dollars ?? 0));
 
 /** The fee period of a strike at `at`, and of any earlier instant, in the server's time zone. */
 function feePeriods(settings: GuildSettings, at: number) {
@@ -249,7 +249,7 @@ export class FundService {
               memberId: c.openingMemberId,
               sessionId: cash.sessionId,
               cents: unaccounted,
-              openingPriceCents: cents(settings.fundOpeningPrice ?? 1),
+              openingPriceCents: settings.fundOpeningPriceCents ?? 100,
             },
           }
         : {}),
@@ -315,7 +315,7 @@ export class FundService {
       sessionId: c.sessionId,
       reference: c.reference,
       actor: c.actor,
-      openingPriceCents: cents(settings.fundOpeningPrice ?? 1),
+      openingPriceCents: settings.fundOpeningPriceCents ?? 100,
       at: this.#d.now(),
     });
   }
@@ -375,7 +375,7 @@ export class FundService {
     }
     const worth = ask.kind === 'amount' ? ask.cents : ask.kind === 'units' ? centsFor(ask.units, book) : heldCents;
     const settings = await getSettings(this.#d.store, c.guildId);
-    const minimum = cents(settings.fundMinCashout ?? DEFAULT_MIN_CASHOUT);
+    const minimum = settings.fundMinCashoutCents ?? cents(DEFAULT_MIN_CASHOUT);
     if (worth <= 0) throw new UserFacingError(`${holds}: there is nothing to cash out.`);
     if (ask.kind !== 'all' && worth < minimum) {
       throw new UserFacingError(
@@ -385,7 +385,7 @@ export class FundService {
     // The tier counts the member's asks since the last strike together: three asks under it are one above it.
     const earlier = await this.repo.asksSince(c.guildId, c.memberId, last.at);
     const earlierCents = earlier.reduce((a, x) => a + this.#worthOf(x.ask, x.cents, holding, book), 0);
-    const needsApproval = earlierCents + worth > cents(settings.fundCashoutTier ?? DEFAULT_CASHOUT_TIER);
+    const needsApproval = earlierCents + worth > (settings.fundCashoutTierCents ?? cents(DEFAULT_CASHOUT_TIER));
     const cashout = await this.repo.requestCashout({
       guildKey: c.guildId,
       memberId: c.memberId,

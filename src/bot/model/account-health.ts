@@ -1,7 +1,7 @@
 // Account health: what the gateway's own answers say about each bookmaker session, and the state it puts the
 // session in (docs/decisions/1740-account-health-rules.md). Pure: evidence in, a state with its reasons out.
 import { leagueName } from './leagues.js';
-import { formatMoney } from './money.js';
+import { centsFromDollars, formatMoney } from './money.js';
 
 /** What a refusal's text says happened, read from the bookmaker's words (the raw text is kept beside it). */
 export type RefusalClass =
@@ -115,7 +115,7 @@ export function classifyRefusal(text: string | null | undefined): RefusalClass {
 export function statedMaximumCents(text: string | null | undefined): number | undefined {
   const m = /max(?:imum)?[^$]{0,40}\$\s?([0-9][0-9,]*(?:\.[0-9]{1,2})?)/i.exec(text ?? '');
   if (!m?.[1]) return undefined;
-  const cents = Math.round(Number(m[1].replace(/,/g, '')) * 100);
+  const cents = centsFromDollars(Number(m[1].replace(/,/g, '')));
   return Number.isFinite(cents) && cents > 0 ? cents : undefined;
 }
 

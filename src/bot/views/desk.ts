@@ -110,11 +110,8 @@ export function jobsView(jobs: JobRecord[]): MessageView {
   });
 }
 
-const cap = (dollars: number | undefined, pct?: number) =>
-  [
-    dollars === undefined ? undefined : formatMoney(centsFromDollars(dollars)),
-    pct === undefined ? undefined : `${pct}% of the bank`,
-  ]
+const cap = (capCents: number | undefined, pct?: number) =>
+  [capCents === undefined ? undefined : formatMoney(capCents), pct === undefined ? undefined : `${pct}% of the bank`]
     .filter(Boolean)
     .join(' or ') || 'none';
 
@@ -127,7 +124,7 @@ export interface BankInUse {
 
 export function settingsView(
   s: GuildSettings,
-  defaults: { perBet: number; perDay: number },
+  defaults: { perBetCents: number; perDayCents: number },
   bank: BankInUse | null = setBank(s),
   /** How a chosen session is named: its account (e.g. "alpha_b"), not its UUID. */
   sessionLabel: (sessionId: string) => string = (id) => `session …${id.slice(-4)}`,
@@ -161,15 +158,19 @@ export function settingsView(
               ].join('\n');
             })(),
           ),
-          field('Per-bet limit', cap(s.maxStakePerBet ?? defaults.perBet, s.maxStakePerBetPct), true),
-          field('Per-day limit (per user)', cap(s.maxStakePerDay ?? defaults.perDay, s.maxStakePerDayPct), true),
+          field('Per-bet limit', cap(s.maxStakePerBetCents ?? defaults.perBetCents, s.maxStakePerBetPct), true),
+          field(
+            'Per-day limit (per user)',
+            cap(s.maxStakePerDayCents ?? defaults.perDayCents, s.maxStakePerDayPct),
+            true,
+          ),
           field(
             'Exposure caps (all members and accounts)',
             [
-              `per event: ${cap(s.maxPerEvent, s.maxPerEventPct)}`,
-              `per market: ${cap(s.maxPerMarket, s.maxPerMarketPct)}`,
-              `per account a day: ${cap(s.maxPerSessionDay)}`,
-              `syndicate a day: ${cap(s.maxPerSyndicateDay)}`,
+              `per event: ${cap(s.maxPerEventCents, s.maxPerEventPct)}`,
+              `per market: ${cap(s.maxPerMarketCents, s.maxPerMarketPct)}`,
+              `per account a day: ${cap(s.maxPerSessionDayCents)}`,
+              `syndicate a day: ${cap(s.maxPerSyndicateDayCents)}`,
             ].join('\n'),
           ),
           field('Staking', stakingText(s, bank, fundAccounts)),
@@ -185,8 +186,8 @@ export function settingsView(
               `accounts: ${fundAccounts.length ? fundAccounts.join(', ') : 'none yet (/fund accounts action:add)'}`,
               `treasurers: ${s.fundTreasurerRoleId ? `<@&${s.fundTreasurerRoleId}> and Manage Server` : 'Manage Server'}`,
               `dealing: ${s.fundSchedule ?? 'on demand only (/fund strike)'}`,
-              `cash-outs above ${formatMoney(centsFromDollars(s.fundCashoutTier ?? 500))} need approval`,
-              `smallest cash-out ${formatMoney(centsFromDollars(s.fundMinCashout ?? 10))} (all: any amount)`,
+              `cash-outs above ${formatMoney(s.fundCashoutTierCents ?? 50_000)} need approval`,
+              `smallest cash-out ${formatMoney(s.fundMinCashoutCents ?? 1000)} (all: any amount)`,
               `performance fee: ${feeText(s)}`,
             ].join('\n'),
           ),
@@ -239,9 +240,7 @@ export function priceView(input: {
 
 /** The bank, the Kelly fraction, the stake unit and the margin method, as /settings shows them. */
 function setBank(s: GuildSettings): BankInUse | null {
-  return s.bank === undefined
-    ? null
-    : { cents: centsFromDollars(s.bank), source: 'set', asOf: new Date(s.bankSetAt ?? 0) };
+  return s.bankCents === undefined ? null : { cents: s.bankCents, source: 'set', asOf: new Date(s.bankSetAt ?? 0) };
 }
 
 /** Which bank slips and share caps use now, and where it comes from. */
@@ -258,9 +257,9 @@ function bankText(s: GuildSettings, bank: BankInUse | null, fundAccounts: readon
   const when = `<t:${Math.floor(bank.asOf.getTime() / 1000)}:f>`;
   // With the fund's accounts named, the next line says what the set bank sizes (bets outside the fund).
   const unused =
-    s.bank === undefined || fundAccounts.length > 0
+    s.bankCents === undefined || fundAccounts.length > 0
       ? ''
-      : `; the set ${formatMoney(centsFromDollars(s.bank))} applies only while the fund holds nothing`;
+      : `; the set ${formatMoney(s.bankCents)} applies only while the fund holds nothing`;
   return `the fund's NAV, ${formatMoney(bank.cents)} at its strike of ${when}${unused}`;
 }
 
@@ -285,10 +284,10 @@ function stakingText(s: GuildSettings, bank: BankInUse | null, fundAccounts: rea
     `bank: ${bankText(s, bank, fundAccounts)}`,
     ...(fundAccounts.length > 0
       ? [
-          `bets through other accounts are outside the fund: sized from ${s.bank === undefined ? 'no bank (no suggested stakes, no share caps)' : `the set ${formatMoney(centsFromDollars(s.bank))}`}; best price routes only among the fund's accounts`,
+          `bets through other accounts are outside the fund: sized from ${s.bankCents === undefined ? 'no bank (no suggested stakes, no share caps)' : `the set ${formatMoney(s.bankCents)}`}; best price routes only among the fund's accounts`,
         ]
       : []),
-    `suggested stake: ${s.kellyFraction ?? DEFAULT_KELLY_FRACTION} Kelly, in units of ${formatMoney(centsFromDollars(s.stakeUnit ?? 1))}`,
+    `suggested stake: ${s.kellyFraction ?? DEFAULT_KELLY_FRACTION} Kelly, in units of ${formatMoney(s.stakeUnitCents ?? 100)}`,
     `fair price: ${METHOD_LABEL[s.marginMethod ?? DEFAULT_MARGIN_METHOD]}`,
   ].join('\n');
 }
