@@ -103,10 +103,12 @@ const racing: Command['execute'] = async (interaction, ctx) => {
   await interaction.editReply({ embeds: board.embeds, components: board.components });
 };
 
+/** Each subcommand of /price by name, as /settings routes its own. */
+const SUBCOMMANDS: Record<string, typeof sports> = { sports, racing };
+
 export const execute: Command['execute'] = async (interaction, ctx) => {
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  if (interaction.options.getSubcommand() === 'racing') return racing(interaction, ctx);
-  return sports(interaction, ctx);
+  await (SUBCOMMANDS[interaction.options.getSubcommand()] ?? sports)(interaction, ctx);
 };
 
 export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {
