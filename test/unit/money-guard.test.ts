@@ -1,20 +1,20 @@
-// Money is rounded to cents and formatted in one place (decision 1931): src/bot/model/money.ts. This scans the
-// desk's code (src/bot, commands/) and the client library (src/gateway) and fails, naming file and line, on a
-// Math.round(… * 100) or a .toFixed(2) anywhere else. A whole percent or a staking unit shown at once
+// Money is rounded to cents and formatted in one place per part (decision 1931): src/bot/model/money.ts for the
+// desk, src/sandbox/core/money.ts for the gateway double (the parts import nothing of each other). This scans the
+// desk's code (src/bot, commands/), the client library (src/gateway) and the sandbox and fails, naming file and
+// line, on a Math.round(… * 100) or a .toFixed(2) anywhere else. A whole percent or a staking unit shown at once
 // (`${Math.round(r * 100)}%`, `${x.toFixed(2)}u`) is not money and passes; every other site that is not money
 // is in ALLOWED below, with why.
 //
-// Not scanned: src/sandbox and src/local-discord. They are the gateway's and Discord's doubles, speak the
-// gateway's dollars on the wire and import nothing from the bot (part-directions.test.ts); the sandbox's money
-// rules are decision 1620's.
+// Not scanned: src/local-discord, Discord's double, which holds no money (its playground rounds a watch's price
+// and a file size) and imports neither the bot nor the sandbox (part-directions.test.ts).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SCANNED = ['src/bot', 'src/gateway', 'commands'];
-const MONEY_MODULE = 'src/bot/model/money.ts';
+const SCANNED = ['src/bot', 'src/gateway', 'src/sandbox', 'commands'];
+const MONEY_MODULES = ['src/bot/model/money.ts', 'src/sandbox/core/money.ts'];
 
 /** Sites that round or print hundredths of something that is not money: file, the text of the site, why. */
 const ALLOWED: ReadonlyArray<{ file: string; site: string; why: string }> = [
@@ -65,7 +65,7 @@ interface MoneySite {
 
 /** Every Math.round(… * 100) and .toFixed(2) in a file's text that is neither allowed nor a percent or unit shown. */
 function moneySites(file: string, text: string): MoneySite[] {
-  if (file === MONEY_MODULE) return [];
+  if (MONEY_MODULES.includes(file)) return [];
   const sites: MoneySite[] = [];
   const lineOf = (at: number) => text.slice(0, at).split('\n').length;
   const allowed = (site: string) => ALLOWED.some((a) => a.file === file && site.includes(a.site));
@@ -93,13 +93,13 @@ function moneySites(file: string, text: string): MoneySite[] {
   return sites;
 }
 
-describe('money is rounded and formatted only in src/bot/model/money.ts', () => {
-  it('finds no Math.round(x * 100) and no toFixed(2) of money elsewhere in src/bot, src/gateway or commands/', () => {
+describe('money is rounded and formatted only in the money modules', () => {
+  it('finds no Math.round(x * 100) and no toFixed(2) of money elsewhere in src/bot, src/gateway, src/sandbox or commands/', () => {
     const found = SCANNED.flatMap((dir) => sources(join(ROOT, dir))).flatMap((path) =>
       moneySites(path.slice(ROOT.length), readFileSync(path, 'utf8')),
     );
     const named = found.map(
-      (s) => `${s.file}:${s.line}: ${s.text} (use model/money.ts: parseCents, centsFromDollars, formatMoney)`,
+      (s) => `${s.file}:${s.line}: ${s.text} (use the part's money module: ${MONEY_MODULES.join(', ')})`,
     );
     expect(named).toEqual([]);
   });
@@ -123,6 +123,6 @@ describe('money is rounded and formatted only in src/bot/model/money.ts', () => 
       { file: 'src/bot/views/x.ts', line: 2, text: 'Math.round(stake * 100)' },
       { file: 'src/bot/views/x.ts', line: 3, text: 'const c = `$${(cents / 100).toFixed(2)}`;' },
     ]);
-    expect(moneySites(MONEY_MODULE, text)).toEqual([]);
+    expect(moneySites(MONEY_MODULES[0]!, text)).toEqual([]);
   });
 });
