@@ -3,7 +3,7 @@
 // gateway's own history.
 import type { APIUser } from 'discord.js';
 import { expect } from 'vitest';
-import { formatMoney } from '../../src/bot/model/odds.js';
+import { formatMoney } from '../../src/bot/model/money.js';
 import type { GatewayClient, Transaction } from '../../src/gateway/index.js';
 import { type BettableSelection, betSlip, messageMatching, newTrail, press } from './flows.js';
 import type { Desk } from './harness.js';

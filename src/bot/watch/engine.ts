@@ -5,6 +5,7 @@ import type { Logger } from '../config/logger.js';
 import { fairFromCards } from '../model/card-fair.js';
 import { comparableMarket, selectionMatches } from '../model/compare.js';
 import { selectionName } from '../model/markets.js';
+import { formatOdds } from '../model/odds.js';
 import {
   type BookCadence,
   type CardWatchState,
@@ -354,7 +355,7 @@ export class WatchEngine {
         if (stepNow !== 'open') continue;
         const headline =
           rule.kind === 'price'
-            ? `${selectionName(sel.label, sel.line)} reached ${sel.odds.toFixed(2)} at ${bookie}`
+            ? `${selectionName(sel.label, sel.line)} reached ${formatOdds(sel.odds)} at ${bookie}`
             : `${selectionName(sel.label, sel.line)} at ${bookie}, edge ${((edge ?? 0) * 100).toFixed(1)} %`;
         await this.#alert(w, key, (episode?.seq ?? 0) + 1, touched.get(k) ?? null, {
           facts: {
@@ -449,7 +450,7 @@ export class WatchEngine {
         fairOdds: fair.kind === 'fair' ? fair.odds : null,
         edge: fair.kind === 'fair' ? fair.probability * odds - 1 : null,
         startsAt: w.startsAt,
-        books: moves.map((m) => `${m.bookie} ${m.before.toFixed(2)} → ${m.now.toFixed(2)}`),
+        books: moves.map((m) => `${m.bookie} ${formatOdds(m.before)} → ${formatOdds(m.now)}`),
         userId: w.scope === 'personal' ? w.userId : null,
         bettable: Boolean(sel.bettable && sel.market_ref && latest.card.market_ref_betting_enabled),
         dm: w.delivery === 'dm',
