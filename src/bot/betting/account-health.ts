@@ -10,7 +10,7 @@ import {
   sessionHealth,
   whyNotFor,
 } from '../model/account-health.js';
-import { centsFromDollars } from '../model/money.js';
+import { centsFromDollars, dollarsFromCents } from '../model/money.js';
 import { slipStakeCents } from '../model/slip-rules.js';
 import { AccountEvidenceRepo, type EvidenceInput } from '../repos/account-evidence.js';
 import type { BetRecord } from '../repos/bet-records.js';
@@ -248,7 +248,7 @@ export class AccountHealth {
       const result =
         r.state === 'refused'
           ? { success: false, error: r.note ?? 'refused' }
-          : { success: true, bet_id: r.betId, stake: r.stakeCents / 100 };
+          : { success: true, bet_id: r.betId, stake: dollarsFromCents(r.stakeCents) };
       const e = betEvidence(r, { status: 'completed', result } as JobOutcome, r.updatedAt);
       if (e) missing.push(e);
     }

@@ -3,7 +3,7 @@ import { type AccountPromo, BetType, type RacingSingleBet, type SportsMarketRefB
 import type { Catalog } from '../catalog/catalog.js';
 import type { BotTunables } from '../config/config.js';
 import type { GatewayPort } from '../gateway-port.js';
-import { centsFromDollars, formatMoney } from '../model/money.js';
+import { centsFromDollars, dollarsFromCents, formatMoney } from '../model/money.js';
 import { formatOdds } from '../model/odds.js';
 import type { RacingBet } from '../model/racing-bet.js';
 import {
@@ -80,7 +80,7 @@ export function placeBetRequest(
   floor: number,
   callbackUrl: string | undefined,
 ): SportsMarketRefBet | RacingSingleBet {
-  const stake = stakeCents / 100;
+  const stake = dollarsFromCents(stakeCents);
   if (slipKind(p) === 'racing' && p.racing) {
     const r = p.racing;
     return {
@@ -126,7 +126,7 @@ export function submitRecord(
     return gateway.accountPromos.place({
       session_id: p.sessionId,
       promo_id: p.promo.promoId,
-      stake: record.stakeCents / 100,
+      stake: dollarsFromCents(record.stakeCents),
       idempotency_key: record.placementId,
       ...callback(callbackUrl),
     });
@@ -322,7 +322,7 @@ export async function prepareRacingSlip(
     selectionLabel: live.runner,
     selectionName: live.runner,
     marketRef: '',
-    stake: stakeCents / 100,
+    stake: dollarsFromCents(stakeCents),
     stakeCents,
     shownOdds: live.price,
     ...(req.minOdds === undefined ? {} : { minOdds: req.minOdds }),
@@ -375,7 +375,7 @@ export async function preparePromoSlip(
     selectionLabel: selection,
     selectionName: selection,
     marketRef: '',
-    stake: stakeCents / 100,
+    stake: dollarsFromCents(stakeCents),
     stakeCents,
     shownOdds: promo.boosted_odds,
     userId: req.userId,

@@ -25,7 +25,7 @@ import {
   type WithdrawSource,
 } from '../model/fund-plan.js';
 import { WITHDRAWAL_FOLLOWED } from '../model/fund-states.js';
-import { centsFromDollars, formatCentsDecimal, formatMoney } from '../model/money.js';
+import { centsFromDollars, dollarsFromCents, formatCentsDecimal, formatMoney } from '../model/money.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import { type GuildSettings, getSettings } from '../repos/guild-settings.js';
 import type { Outbox } from '../results/outbox.js';
@@ -692,7 +692,7 @@ export class FundService {
     try {
       const handle = await this.#d.gateway.withdrawals.create({
         session_id: plan.from.sessionId,
-        amount: plan.cents / 100,
+        amount: dollarsFromCents(plan.cents),
         // Tagged with the attempt: its result webhook ties the job to it even if the 202 is lost (decision 1902).
         ...(this.#d.callbackUrl ? { callback_url: attemptCallback(this.#d.callbackUrl, attempt.attemptId) } : {}),
       });

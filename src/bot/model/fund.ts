@@ -95,7 +95,7 @@ export function cannotDeal(book: Book): string | undefined {
     return `the fund's sessions hold ${formatMoney(book.navCents)} that no contribution accounts for: record whose money it is as a contribution, then strike again`;
   }
   if (book.units > 0 && book.navCents <= 0) {
-    return `NAV is ${book.navCents / 100 < 0 ? 'below' : 'at'} zero with units outstanding: no price to deal at`;
+    return `NAV is ${book.navCents < 0 ? 'below' : 'at'} zero with units outstanding: no price to deal at`;
   }
   return undefined;
 }
