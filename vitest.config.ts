@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import LongestFirst from './test/support/longest-first.js';
+import { transpiledSources } from './test/support/transpiled-sources.js';
 
 // `npm test`: everything that needs no browser on SQLite, then the end-to-end files that exercise the store's SQL
 // again with the store on PostgreSQL (decision 1650).
@@ -44,6 +45,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
+        plugins: [transpiledSources()],
         test: {
           name: 'main',
           include: ['test/**/*.test.ts'],
@@ -60,6 +62,7 @@ export default defineConfig({
       },
       {
         extends: true,
+        plugins: [transpiledSources()],
         test: { name: 'e2e-postgres', include: E2E_ON_POSTGRES, env: { E2E_STORE: 'postgres' } },
       },
     ],
