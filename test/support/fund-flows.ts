@@ -13,7 +13,7 @@ import { until } from './wait.js';
 /** The gateway's dollars (a number with at most two decimals) in cents. */
 export const cents = (dollars: number | null | undefined) => Math.round(Number(dollars ?? 0) * 100);
 /** Cents as the desk shows them: $1,234.50, -$6.00. */
-export const money = (c: number) => formatMoney(c / 100);
+export const money = (c: number) => formatMoney(c);
 
 export interface FundFlows {
   command(

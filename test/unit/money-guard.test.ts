@@ -29,7 +29,7 @@ const ALLOWED: ReadonlyArray<{ file: string; site: string; why: string }> = [
   { file: 'src/bot/views/desk.ts', site: 'Math.round((a.expiryMs / 60_000) * 100)', why: 'minutes, to 0.01 min' },
   {
     file: 'src/bot/fund/fund-service.ts',
-    site: 'Math.round((settings.fundFeePercent ?? 0) * 100)',
+    site: 'Math.round((percent ?? 0) * 100)',
     why: 'percent to basis points',
   },
   { file: 'src/bot/views/report.ts', site: ') * 100).toFixed(2)', why: "the unit price's change in percent" },
