@@ -2,6 +2,7 @@ import type Keyv from 'keyv';
 import type { DeskMetrics } from '../ops/metrics.js';
 import type { Dialect, Engine } from './dialect.js';
 import { type LeaderOptions, type LeaderRun, type LeaderWork, type LeaseBackend, runLease } from './leader.js';
+import { sweepWatches } from './sweep-watches.js';
 
 export type Row = Record<string, unknown>;
 
@@ -62,7 +63,10 @@ export interface BotStore {
   runAsLeader(name: string, work: LeaderWork, opts?: LeaderOptions): LeaderRun;
   /** The schema version (newest migration applied). */
   schemaVersion(): Promise<number>;
-  /** Deletes expired slips, old deliveries, finished jobs and outbox rows, and expired cache entries. */
+  /**
+   * Deletes expired slips, old deliveries, finished jobs and outbox rows, expired cache entries, and the watch prices
+   * and card reads no watch can read any more (sweep-watches.ts).
+   */
   sweep(now: number): Promise<void>;
   close(): Promise<void>;
 }
@@ -108,6 +112,7 @@ export async function sweepStore(store: Pick<BotStore, 'query' | 'dialect'>, now
     `DELETE FROM keyv WHERE key LIKE 'bot:cache:%' AND ${store.dialect.jsonNumber('value', 'expires')} <= ?`,
     now,
   );
+  await sweepWatches(store, now);
 }
 
 /**
