@@ -143,6 +143,7 @@ export class WatchEngine {
       ...stored.filter((w) => w.rule.kind !== 'league'),
       ...(await this.#expandLeagueRules(stored, now)),
     ];
+    this.#forgetUnwatchedPrices(watches);
     if (watches.length === 0) return { reads: 0, refused: false, alerts: 0 };
     this.#reads ??= new Map((await this.repo.cardReads()).map((r) => [cardKeyOf(r.epk, r.bookie), r]));
     const reads = this.#reads;
@@ -371,7 +372,7 @@ export class WatchEngine {
             startsAt: w.startsAt,
             userId: w.scope === 'personal' ? w.userId : null,
             bettable: Boolean(sel.bettable && sel.market_ref && card?.market_ref_betting_enabled),
-            dm: w.delivery === 'dm',
+            ...(await this.#dmOf(w)),
           },
           payload: {
             watchId: w.watchId,
@@ -452,7 +453,7 @@ export class WatchEngine {
         books: moves.map((m) => `${m.bookie} ${m.before.toFixed(2)} → ${m.now.toFixed(2)}`),
         userId: w.scope === 'personal' ? w.userId : null,
         bettable: Boolean(sel.bettable && sel.market_ref && latest.card.market_ref_betting_enabled),
-        dm: w.delivery === 'dm',
+        ...(await this.#dmOf(w)),
       },
       payload: {
         watchId: w.watchId,
@@ -466,6 +467,24 @@ export class WatchEngine {
       },
     });
     return 1;
+  }
+
+  /**
+   * Forgets the last prices of selections no watch covers now: the store's sweep deletes their rows (an hour after a
+   * watch is removed; after an event starts), so a watch made on them later must read the store again and save anew.
+   */
+  #forgetUnwatchedPrices(watches: readonly Watch[]): void {
+    const covered = new Set(watches.map((w) => `${w.epk}\0${w.market}`));
+    for (const k of this.#lastPrice.keys()) {
+      const [epk, , market] = k.split('\0');
+      if (!covered.has(`${epk}\0${market}`) && !covered.has(`${epk}\0${EVERY_MARKET}`)) this.#lastPrice.delete(k);
+    }
+  }
+
+  /** A DM alert's way back to the server the watch was made in: its alerts channel, else the server (decision 1942). */
+  async #dmOf(w: Watch): Promise<Pick<AlertFacts, 'dm'>> {
+    if (w.delivery !== 'dm') return {};
+    return { dm: { guildId: w.guildId, alertsChannelId: (await this.repo.alertsChannel(w.guildId)) ?? null } };
   }
 
   /** Saves a watched selection's price when it changed; the price seen before (null: none). */
