@@ -86,6 +86,8 @@ export class WatchEngine {
   readonly #savedAt = new Map<string, number>();
   /** The last price saved per selection and book, so the history keeps only changes. */
   readonly #lastPrice = new Map<string, number>();
+  /** What the watches covered (events and markets) when #lastPrice was last pruned to it. */
+  #coveredSignature = '';
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<unknown> | undefined;
   #stopped = false;
@@ -124,8 +126,10 @@ export class WatchEngine {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
     await this.#running;
-    // A later leader term starts from the store again.
+    // A later leader term starts from the store again (another process may have saved prices, the sweep deleted some).
     this.#cards.clear();
+    this.#lastPrice.clear();
+    this.#coveredSignature = '';
     this.#reads = undefined;
     this.#cadence = undefined;
   }
@@ -475,6 +479,10 @@ export class WatchEngine {
    */
   #forgetUnwatchedPrices(watches: readonly Watch[]): void {
     const covered = new Set(watches.map((w) => `${w.epk}\0${w.market}`));
+    // Prices are noted only for what a watch covers, so the memory needs looking at only when that changed.
+    const signature = [...covered].sort().join('\n');
+    if (signature === this.#coveredSignature) return;
+    this.#coveredSignature = signature;
     for (const k of this.#lastPrice.keys()) {
       const [epk, , market] = k.split('\0');
       if (!covered.has(`${epk}\0${market}`) && !covered.has(`${epk}\0${EVERY_MARKET}`)) this.#lastPrice.delete(k);
