@@ -20,6 +20,9 @@ export const STARTED_EVENT_PRICES_MS = WATCH_PRICE_HISTORY_MS;
  */
 export const UNNAMED_EVENT_DAYS = 2;
 
+/** The store's sweep runs every minute; its watch part at most this often (the statements below scan the history). */
+export const WATCH_SWEEP_EVERY_MS = 15 * 60_000;
+
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** Of the leagues a server rule covers now (or covered within the removal grace), as LIKE patterns on event keys. */

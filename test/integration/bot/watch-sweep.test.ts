@@ -9,6 +9,7 @@ import {
   REMOVED_WATCH_PRICES_MS,
   STARTED_EVENT_PRICES_MS,
   WATCH_PRICE_HISTORY_MS,
+  WATCH_SWEEP_EVERY_MS,
 } from '../../../src/bot/store/sweep-watches.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 
@@ -157,6 +158,16 @@ describe.each(ENGINES)('the watch sweep on %s', (engine) => {
         await repo.prices({ epk: LIVE, bookie: 'bookie_a', market: 'head_to_head', selection: 'home' }, NOW - before)
       ).map((p) => NOW - p.at),
     ).toEqual([before + H, H / 2]);
+  });
+
+  it("sweeps the watch rows at most once per WATCH_SWEEP_EVERY_MS (the store's sweep itself runs every minute)", async () => {
+    await store.sweep(NOW);
+    await removeAt(await watch(REMOVED, 'totals', NOW + 30 * H), NOW - REMOVED_WATCH_PRICES_MS - 60_000);
+    await price(REMOVED, 'totals', NOW - H);
+    await store.sweep(NOW + WATCH_SWEEP_EVERY_MS - 60_000);
+    expect(await priceRows()).toEqual([row(REMOVED, 'totals', H)]);
+    await store.sweep(NOW + WATCH_SWEEP_EVERY_MS);
+    expect(await priceRows()).toEqual([]);
   });
 
   it('keeps the episodes and alert records of removed watches and started events (exactly once across restarts)', async () => {
