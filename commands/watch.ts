@@ -21,13 +21,17 @@ import { selectionMatches } from '../src/bot/model/compare.js';
 import { leagueName, parseLeagueList } from '../src/bot/model/leagues.js';
 import { selectionName } from '../src/bot/model/markets.js';
 import { UserFacingError } from '../src/bot/model/user-facing-error.js';
-import { LEAGUE_RULE_MAX_HOURS, type LeagueValueRule, type WatchRule } from '../src/bot/model/watch-rules.js';
+import {
+  LEAGUE_RULE_MAX_HOURS,
+  type LeagueValueRule,
+  MOVES_MAX_WINDOW_MINUTES,
+  type WatchRule,
+} from '../src/bot/model/watch-rules.js';
 import type { Watch } from '../src/bot/repos/watches.js';
 import { freshnessText, ruleText, watchListView } from '../src/bot/views/watch.js';
 
 /** Personal watches a member may hold in one server: each costs card reads from the key's shared budget. */
 export const MAX_PERSONAL_WATCHES = 25;
-const ALERTS_CHANNEL_KEY = (guildId: string) => `settings:watch-alerts-channel:${guildId}`;
 
 const eventAndMarket = (s: SlashCommandSubcommandBuilder) =>
   s
@@ -108,7 +112,11 @@ export const data = new SlashCommandBuilder()
         o.setName('move').setDescription('Least move, in %, e.g. 8').setRequired(true).setMinValue(1).setMaxValue(90),
       )
       .addIntegerOption((o) =>
-        o.setName('minutes').setDescription('Within this many minutes (default 15)').setMinValue(1).setMaxValue(240),
+        o
+          .setName('minutes')
+          .setDescription('Within this many minutes (default 15)')
+          .setMinValue(1)
+          .setMaxValue(MOVES_MAX_WINDOW_MINUTES),
       )
       .addIntegerOption((o) =>
         o
@@ -195,10 +203,7 @@ async function resolveTarget(ctx: BotContext, i: ChatInputCommandInteraction, ne
   };
 }
 
-async function alertsChannel(ctx: BotContext, guildId: string): Promise<string | undefined> {
-  const id = await ctx.store.kv.get<string>(ALERTS_CHANNEL_KEY(guildId));
-  return typeof id === 'string' ? id : undefined;
-}
+const alertsChannel = (ctx: BotContext, guildId: string) => ctx.watch.repo.alertsChannel(guildId);
 
 async function addWatch(ctx: BotContext, i: ChatInputCommandInteraction, rule: WatchRule, server = false) {
   const guildId = i.guildId as string;
@@ -354,7 +359,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     case 'alerts-channel': {
       if (!isAdmin(interaction)) throw new UserFacingError('Setting the alerts channel needs Manage Server.');
       const channel = interaction.options.getChannel('channel', true);
-      await ctx.store.kv.set(ALERTS_CHANNEL_KEY(guildId), channel.id);
+      await ctx.watch.repo.setAlertsChannel(guildId, channel.id);
       return replyEphemeral(interaction, `Alerts of new watches go to <#${channel.id}>.`, 'ok');
     }
   }

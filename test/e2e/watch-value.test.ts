@@ -200,9 +200,12 @@ describe('value watches and the watch metrics', () => {
     expect(await watchCommand(desk, admin, 'remove', { id: ruleId })).toMatch(/Removed/);
   }, 120_000);
 
-  it('a personal watch by DM sends its alert to the member alone, in their DM channel', async () => {
+  it('a personal watch by DM sends its alert to the member alone, in their DM channel, with the way back to bet', async () => {
     const w = pickWatched(desk, 7, 1.3);
     const user = desk.ld.users.bettor;
+    // The server's alerts channel, where the DM's link leads (set here: this test does not lean on the one before).
+    const alertsChannel = desk.ld.channelIds.results;
+    await watchCommand(desk, desk.ld.users.admin, 'alerts-channel', { channel: alertsChannel });
     const target = round2(w.prices.bookie_a! * 1.2);
     const reply = await watchCommand(desk, user, 'price', {
       event: w.epk,
@@ -237,8 +240,23 @@ describe('value watches and the watch metrics', () => {
       expect(there).toHaveLength(0);
     }
     expect(alert.content ?? '').not.toMatch(/<@/);
-    expect(alert.components ?? []).toHaveLength(0);
-    expect(textOf(alert)).toMatch(/In the server: \/bet at bookie_a/);
+    // No Bet button (a DM has no server to gate a bet in, decision 1942): the /bet to run in the server, and a link
+    // button (no custom id: Discord opens the URL, the bot takes no interaction) to the server's alerts channel.
+    const buttons = (alert.components ?? []).flatMap((r): unknown[] => ('components' in r ? r.components : [])) as {
+      style?: number;
+      url?: string;
+      custom_id?: string;
+    }[];
+    expect(buttons).toHaveLength(1);
+    expect(buttons[0]).toMatchObject({
+      style: 5,
+      url: `https://discord.com/channels/${desk.ld.guildId}/${alertsChannel}`,
+    });
+    expect(buttons[0]?.custom_id).toBeUndefined();
+    const betLine = alert.embeds?.[0]?.fields?.find((f) => f.name === 'Bet')?.value ?? '';
+    expect(betLine).toMatch(/^Bet in the server: \/bet event: .+ · market: .+ · selection: .+ · bookie: bookie_a · /);
+    expect(betLine).toContain(`min_odds: ${round2(target * 1.05).toFixed(2)}`);
+    expect(betLine).toContain(alert.embeds?.[0]?.description ?? 'the event name');
     // Listed as the member's, by DM.
     expect(await watchCommand(desk, user, 'list', {})).toMatch(/\(by DM\)/);
     // A server watch is the server's: it is not sent to one member.

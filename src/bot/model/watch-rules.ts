@@ -44,6 +44,9 @@ export interface LeagueValueRule {
 
 export type WatchRule = PriceRule | ValueRule | MovesRule | LeagueValueRule;
 
+/** The longest window a moves watch may take (minutes): how much price history the store keeps for it. */
+export const MOVES_MAX_WINDOW_MINUTES = 240;
+
 /** Hours a league rule may look ahead: the gateway lists a week of events. */
 export const LEAGUE_RULE_MAX_HOURS = 168;
 

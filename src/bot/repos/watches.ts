@@ -110,6 +110,8 @@ export interface CardRead {
 export const alertIdOf = (watchId: string, episodeKey: string, seq: number): string =>
   createHash('sha256').update(`${watchId}\0${episodeKey}\0${seq}`).digest('base64url').slice(0, 20);
 
+const alertsChannelKey = (guildId: string) => `settings:watch-alerts-channel:${guildId}`;
+
 /** Watches, their episodes and alerts, and what the watch reads saw; one atomic statement per operation. */
 export class WatchRepo {
   constructor(
@@ -147,6 +149,16 @@ export class WatchRepo {
       watch.createdAt,
     );
     return watch;
+  }
+
+  /** The server's alerts channel (/watch alerts-channel), kept as a setting; undefined: none set. */
+  async alertsChannel(guildId: string): Promise<string | undefined> {
+    const id = await this.store.kv.get<string>(alertsChannelKey(guildId));
+    return typeof id === 'string' ? id : undefined;
+  }
+
+  async setAlertsChannel(guildId: string, channelId: string): Promise<void> {
+    await this.store.kv.set(alertsChannelKey(guildId), channelId);
   }
 
   async active(): Promise<Watch[]> {

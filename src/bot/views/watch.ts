@@ -6,7 +6,7 @@ import { clip, LIMITS, type MessageView } from '../model/limits.js';
 import { formatOdds } from '../model/odds.js';
 import type { WatchRule } from '../model/watch-rules.js';
 import type { Watch } from '../repos/watches.js';
-import { button, row } from './components.js';
+import { button, linkButton, row } from './components.js';
 import { formatEdge } from './edge.js';
 import { startsText } from './when.js';
 
@@ -31,8 +31,26 @@ export interface AlertFacts {
   userId: string | null;
   /** The Bet button's book may take bets by market_ref (false: no button). */
   bettable: boolean;
-  /** Sent by DM: no Bet button (a DM has no server, so no gate, caps or approvals to open a slip under). */
-  dm?: boolean;
+  /**
+   * Sent by DM: no Bet button (a DM has no server, so no gate, caps or approvals to open a slip under; decision 1942),
+   * but the /bet to run in the server the watch was made in and a link to its alerts channel (null: to the server).
+   */
+  dm?: { guildId: string; alertsChannelId: string | null };
+}
+
+/** A Discord jump link to a server's channel (or to the server, which opens its last-read channel). */
+export const jumpLink = (guildId: string, channelId: string | null): string =>
+  `https://discord.com/channels/${guildId}${channelId ? `/${channelId}` : ''}`;
+
+/** The /bet a member runs in the server for an alert sent by DM: the same gate, caps and approvals as any bet. */
+export function dmBetLine(
+  a: Pick<AlertFacts, 'eventName' | 'marketLabel' | 'selectionLabel' | 'bookie' | 'now'>,
+): string {
+  return (
+    `Bet in the server: /bet event: ${a.eventName} · market: ${a.marketLabel} · selection: ${a.selectionLabel} · ` +
+    `bookie: ${a.bookie} · min_odds: ${formatOdds(a.now)} (a DM has no Bet button: the server's bet role, caps and ` +
+    'approvals apply there).'
+  );
 }
 
 const TITLE: Record<WatchRule['kind'], string> = {
@@ -41,6 +59,9 @@ const TITLE: Record<WatchRule['kind'], string> = {
   moves: 'Line move',
   league: 'Value alert',
 };
+
+const dmLinkLabel = (alertsChannelId: string | null) =>
+  alertsChannelId ? "Open the server's alerts channel" : 'Open the server';
 
 /** The alert: its facts, and a Bet button that opens an ordinary slip at that book and price. */
 export function alertView(a: AlertFacts): MessageView {
@@ -65,9 +86,7 @@ export function alertView(a: AlertFacts): MessageView {
     ...(a.books && a.books.length > 0
       ? [{ name: 'Books', value: clip(a.books.join('\n'), LIMITS.fieldValue), inline: false }]
       : []),
-    ...(a.dm && a.bettable
-      ? [{ name: 'Bet', value: `In the server: /bet at ${a.bookie}, or /markets for the card.`, inline: false }]
-      : []),
+    ...(a.dm && a.bettable ? [{ name: 'Bet', value: clip(dmBetLine(a), LIMITS.fieldValue), inline: false }] : []),
   ];
   return {
     ...(a.userId && !a.dm ? { content: `<@${a.userId}>` } : {}),
@@ -79,8 +98,11 @@ export function alertView(a: AlertFacts): MessageView {
         fields,
       },
     ],
-    components:
-      a.bettable && !a.dm
+    components: a.dm
+      ? a.bettable
+        ? [row(linkButton(jumpLink(a.dm.guildId, a.dm.alertsChannelId), dmLinkLabel(a.dm.alertsChannelId)))]
+        : []
+      : a.bettable
         ? [
             row(
               button(

@@ -87,6 +87,8 @@ export class WatchEngine {
   readonly #savedAt = new Map<string, number>();
   /** The last price saved per selection and book, so the history keeps only changes. */
   readonly #lastPrice = new Map<string, number>();
+  /** What the watches covered (events and markets) when #lastPrice was last pruned to it. */
+  #coveredSignature = '';
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<unknown> | undefined;
   #stopped = false;
@@ -125,8 +127,10 @@ export class WatchEngine {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
     await this.#running;
-    // A later leader term starts from the store again.
+    // A later leader term starts from the store again (another process may have saved prices, the sweep deleted some).
     this.#cards.clear();
+    this.#lastPrice.clear();
+    this.#coveredSignature = '';
     this.#reads = undefined;
     this.#cadence = undefined;
   }
@@ -144,6 +148,7 @@ export class WatchEngine {
       ...stored.filter((w) => w.rule.kind !== 'league'),
       ...(await this.#expandLeagueRules(stored, now)),
     ];
+    this.#forgetUnwatchedPrices(watches);
     if (watches.length === 0) return { reads: 0, refused: false, alerts: 0 };
     this.#reads ??= new Map((await this.repo.cardReads()).map((r) => [cardKeyOf(r.epk, r.bookie), r]));
     const reads = this.#reads;
@@ -372,7 +377,7 @@ export class WatchEngine {
             startsAt: w.startsAt,
             userId: w.scope === 'personal' ? w.userId : null,
             bettable: Boolean(sel.bettable && sel.market_ref && card?.market_ref_betting_enabled),
-            dm: w.delivery === 'dm',
+            ...(await this.#dmOf(w)),
           },
           payload: {
             watchId: w.watchId,
@@ -453,7 +458,7 @@ export class WatchEngine {
         books: moves.map((m) => `${m.bookie} ${formatOdds(m.before)} → ${formatOdds(m.now)}`),
         userId: w.scope === 'personal' ? w.userId : null,
         bettable: Boolean(sel.bettable && sel.market_ref && latest.card.market_ref_betting_enabled),
-        dm: w.delivery === 'dm',
+        ...(await this.#dmOf(w)),
       },
       payload: {
         watchId: w.watchId,
@@ -467,6 +472,28 @@ export class WatchEngine {
       },
     });
     return 1;
+  }
+
+  /**
+   * Forgets the last prices of selections no watch covers now: the store's sweep deletes their rows (an hour after a
+   * watch is removed; after an event starts), so a watch made on them later must read the store again and save anew.
+   */
+  #forgetUnwatchedPrices(watches: readonly Watch[]): void {
+    const covered = new Set(watches.map((w) => `${w.epk}\0${w.market}`));
+    // Prices are noted only for what a watch covers, so the memory needs looking at only when that changed.
+    const signature = [...covered].sort().join('\n');
+    if (signature === this.#coveredSignature) return;
+    this.#coveredSignature = signature;
+    for (const k of this.#lastPrice.keys()) {
+      const [epk, , market] = k.split('\0');
+      if (!covered.has(`${epk}\0${market}`) && !covered.has(`${epk}\0${EVERY_MARKET}`)) this.#lastPrice.delete(k);
+    }
+  }
+
+  /** A DM alert's way back to the server the watch was made in: its alerts channel, else the server (decision 1942). */
+  async #dmOf(w: Watch): Promise<Pick<AlertFacts, 'dm'>> {
+    if (w.delivery !== 'dm') return {};
+    return { dm: { guildId: w.guildId, alertsChannelId: (await this.repo.alertsChannel(w.guildId)) ?? null } };
   }
 
   /** Saves a watched selection's price when it changed; the price seen before (null: none). */

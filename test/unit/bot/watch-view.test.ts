@@ -1,3 +1,4 @@
+import { ButtonStyle } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { alertView, ruleText } from '../../../src/bot/views/watch.js';
 
@@ -25,13 +26,25 @@ describe('watch alerts and rules in words', () => {
     expect(JSON.stringify(v.components)).toContain('Bet at bookie_c 3.30');
   });
 
-  it('an alert by DM mentions no one and has no Bet button, and says where to bet instead', () => {
-    const v = alertView({ ...facts, dm: true });
+  it('an alert by DM mentions no one and has no Bet button: it names the /bet to run and links to the alerts channel', () => {
+    const v = alertView({ ...facts, dm: { guildId: 'g7', alertsChannelId: 'c9' } });
     expect(v.content).toBeUndefined();
-    expect(v.components).toEqual([]);
-    expect(v.embeds[0]?.fields?.find((f) => f.name === 'Bet')?.value).toBe(
-      'In the server: /bet at bookie_c, or /markets for the card.',
+    const buttons = v.components.flatMap((r) => r.components) as { style?: number; url?: string; custom_id?: string }[];
+    expect(buttons).toEqual([
+      expect.objectContaining({ style: ButtonStyle.Link, url: 'https://discord.com/channels/g7/c9' }),
+    ]);
+    expect(buttons[0]?.custom_id).toBeUndefined();
+    expect(v.embeds[0]?.fields?.find((f) => f.name === 'Bet')?.value).toMatch(
+      /^Bet in the server: \/bet event: Arsenal v Chelsea · market: Match Winner · selection: Arsenal · bookie: bookie_c · min_odds: 3\.30 /,
     );
+  });
+
+  it('an alert by DM from a server with no alerts channel links to the server; an unbettable one has no link', () => {
+    const dm = { guildId: 'g7', alertsChannelId: null };
+    expect(JSON.stringify(alertView({ ...facts, dm }).components)).toContain('"url":"https://discord.com/channels/g7"');
+    const unbettable = alertView({ ...facts, dm, bettable: false });
+    expect(unbettable.components).toEqual([]);
+    expect(unbettable.embeds[0]?.fields?.some((f) => f.name === 'Bet')).toBe(false);
   });
 
   it('a server rule reads as its edge, its leagues by name and its horizon', () => {
