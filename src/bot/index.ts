@@ -60,6 +60,7 @@ import {
 import { startJobTakeover } from './results/takeover.js';
 import { type BotStore, openStore, StoreClosedError } from './store/index.js';
 import { betViews } from './views/bet-presenter.js';
+import { fundViews } from './views/fund-presenter.js';
 import { missingBetView, settlementView } from './views/notice.js';
 import { fundReportView } from './views/report.js';
 import { WatchEngine } from './watch/engine.js';
@@ -288,6 +289,7 @@ function buildServices(
     store,
     gateway,
     outbox,
+    present: fundViews,
     logger,
     now,
     callbackUrl,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/bot/config/logger.js';
 import { FundService } from '../../src/bot/fund/fund-service.js';
 import { type BotStore, openStore } from '../../src/bot/store/index.js';
+import { fundViews } from '../../src/bot/views/fund-presenter.js';
 import { GatewayClient, type Transaction } from '../../src/gateway/index.js';
 import { type BotChild, respawnBot, spawnReadyBot } from '../support/bot-child.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
@@ -149,6 +150,7 @@ describe("a cash-out's withdrawal through kill -9 and a slow answer: exactly one
       store: otherStore,
       gateway: otherGw,
       outbox: { create: async () => undefined, has: async () => true } as never,
+      present: fundViews,
       logger: silentLogger,
       now: Date.now,
       callbackUrl: undefined,
