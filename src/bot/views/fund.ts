@@ -1,6 +1,7 @@
 import { ButtonStyle, ComponentType } from 'discord.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { COLOUR } from '../model/colours.js';
+import { discordTime } from '../model/dates.js';
 import { type CashoutAsk, FEE_MANAGER_UNSET, formatPrice, formatUnits } from '../model/fund.js';
 import type { Cashout, Contribution, FundMembers, FundStatement, StrikeRecord } from '../model/fund-records.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
@@ -9,7 +10,7 @@ import { bpsText as bpsPercent } from '../model/risk-limits.js';
 
 const $ = (c: number) => formatMoney(c / 100);
 const pct = (r: number | null) => (r === null ? '—' : `${(r * 100).toFixed(2)}%`);
-const when = (ms: number) => `<t:${Math.floor(ms / 1000)}:f>`;
+const when = discordTime;
 
 /** How a strike's dealing reads: "on demand", or its dealing day. */
 export function dealingText(dealingKey: string): string {
