@@ -80,11 +80,7 @@ describe('the fund: the tipster share', () => {
     expect(settings).toContain("tipster share: 20% of each tipster's attributed profit above their own mark");
 
     // The account joins with a float, so that NAV is $100.00; the opening strike starts every tipster's mark at 0.
-    await desk.advance(31_000);
-    const b = await gw.balances.get({ session_id: session });
-    const float = (cents(b.balance) - cents(b.bonus_balance) - 10_000) / 100;
-    await command(admin, 'fund', 'accounts', { action: 'add', session, opening_member: admin.id, float }, /Added/);
-    expect(await strike()).toMatch(/Struck/);
+    expect(await flows.openWithNav(10_000)).toMatch(/Struck/);
     const opening = await lastStrike();
     expect(opening.navAfter).toBe(10_000);
 
