@@ -44,20 +44,12 @@ describe('the fund: who made the money, and the drawdown stop', () => {
 
   it("credits three tipsters to the cent, stops at the drawdown, resumes on two approvals, caps one event's share of NAV", async () => {
     const { admin, bettor, viewer } = desk.ld.users;
-    const { command, strike, market, listed, betAndSettle, gatewayPnlByMember } = flows;
+    const { command, strike, market, listed, betAndSettle } = flows;
     // The account joins with a float, so that NAV is $100.00: the loss run below is a few percent of it.
     expect(await flows.openWithNav(10_000)).toMatch(/Struck/);
 
     // Three tipsters: Ada and Ben on the two sides of one market, Vic on another.
-    const [a0, a1] = await market();
-    const [c0] = await market();
-    await betAndSettle([
-      { user: admin, sel: a0, stake: 5 },
-      { user: bettor, sel: a1, stake: 6 },
-      { user: viewer, sel: c0, stake: 4 },
-    ]);
-    const byMember = await gatewayPnlByMember();
-    expect([...byMember.keys()].sort()).toEqual([admin.id, bettor.id, viewer.id].sort());
+    const byMember = await flows.threeTipsters();
     const fundPnl = await expectTipstersSumToFund(flows, admin, byMember);
     // /fund report on demand: the same P&L by tipster, by book, and a chart of the period's fund bets.
     const ix = await desk.ld.sendCommand({

@@ -39,6 +39,11 @@ export interface FundFlows {
   betAndSettle(bets: Array<{ user: APIUser; sel: BettableSelection; stake: number }>): Promise<void>;
   /** The P&L of each member's settled bets on the session, by the gateway's own history, in cents. */
   gatewayPnlByMember(): Promise<Map<string, number>>;
+  /**
+   * Three tipsters' bets settled: the admin ($5) and the bettor ($6) on the two sides of one market (one of them
+   * wins), the viewer ($4) on another. Their P&L by member, as gatewayPnlByMember reads it (those three, checked).
+   */
+  threeTipsters(): Promise<Map<string, number>>;
 }
 
 /**
@@ -161,7 +166,21 @@ export function fundFlows(desk: Desk, gw: GatewayClient, session: string): FundF
     return out;
   }
 
-  return { command, strike, openWithNav, history, market, listed, betAndSettle, gatewayPnlByMember };
+  async function threeTipsters(): Promise<Map<string, number>> {
+    const { admin, bettor, viewer } = desk.ld.users;
+    const [a0, a1] = await market();
+    const [c0] = await market();
+    await betAndSettle([
+      { user: admin, sel: a0, stake: 5 },
+      { user: bettor, sel: a1, stake: 6 },
+      { user: viewer, sel: c0, stake: 4 },
+    ]);
+    const byMember = await gatewayPnlByMember();
+    expect([...byMember.keys()].sort()).toEqual([admin.id, bettor.id, viewer.id].sort());
+    return byMember;
+  }
+
+  return { command, strike, openWithNav, history, market, listed, betAndSettle, gatewayPnlByMember, threeTipsters };
 }
 
 /**
