@@ -10,7 +10,7 @@ import {
   press,
   SlipRefusedError,
 } from '../support/flows.js';
-import { cashOf, cents, deskCommand, historyOf, strikeFund } from '../support/fund-flows.js';
+import { cashOf, cents, deskCommand, historyOf, sidesOf, strikeFund } from '../support/fund-flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
@@ -89,16 +89,7 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
       );
       if (!m) continue;
       if (skip-- > 0) continue;
-      const sel = (i: number): BettableSelection => ({
-        epk: e.event_id,
-        name: e.name,
-        bookie: 'bookie_a',
-        market: m.market,
-        marketRef: m.selections[i]?.market_ref as string,
-        label: m.selections[i]?.label ?? '',
-        startsAt: Date.parse(e.start_time),
-      });
-      return [sel(0), sel(1)];
+      return sidesOf(e, m, 'bookie_a');
     }
     throw new Error('no two-way market at bookie_a');
   }

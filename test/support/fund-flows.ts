@@ -86,6 +86,24 @@ export async function cashOf(gw: GatewayClient, sessionId: string): Promise<numb
   return cents(b.balance) - cents(b.bonus_balance);
 }
 
+/** Both selections of a two-way market of an event at a book, as /bet picks them. */
+export function sidesOf(
+  e: { event_id: string; name: string; start_time: string },
+  m: { market: string; selections: ReadonlyArray<{ market_ref?: string | null; label?: string | null }> },
+  bookie: string,
+): [BettableSelection, BettableSelection] {
+  const sel = (i: number): BettableSelection => ({
+    epk: e.event_id,
+    name: e.name,
+    bookie,
+    market: m.market,
+    marketRef: m.selections[i]?.market_ref as string,
+    label: m.selections[i]?.label ?? '',
+    startsAt: Date.parse(e.start_time),
+  });
+  return [sel(0), sel(1)];
+}
+
 export function fundFlows(desk: Desk, gw: GatewayClient, session: string): FundFlows {
   const used = new Set<string>();
   const listed = new Map<string, number>();
@@ -118,16 +136,7 @@ export function fundFlows(desk: Desk, gw: GatewayClient, session: string): FundF
       if (!m) continue;
       used.add(e.event_id);
       for (const x of m.selections) listed.set(x.market_ref as string, Number(x.odds));
-      const sel = (i: number): BettableSelection => ({
-        epk: e.event_id,
-        name: e.name,
-        bookie: 'bookie_a',
-        market: m.market,
-        marketRef: m.selections[i]?.market_ref as string,
-        label: m.selections[i]?.label ?? '',
-        startsAt: Date.parse(e.start_time),
-      });
-      return [sel(0), sel(1)];
+      return sidesOf(e, m, 'bookie_a');
     }
     throw new Error('no unused head-to-head market at bookie_a');
   }
