@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import LongestFirst from './test/support/longest-first.js';
+import { transpiledSources } from './test/support/transpiled-sources.js';
 
 // `npm test`: everything that needs no browser on SQLite, then the end-to-end files that exercise the store's SQL
 // again with the store on PostgreSQL (decision 1650).
@@ -20,6 +21,7 @@ const E2E_ON_POSTGRES = [
   'test/e2e/reconciliation-entries.test.ts',
   'test/e2e/stats.test.ts',
   'test/e2e/watch-alerts.test.ts',
+  'test/e2e/watch-value.test.ts',
   'test/chaos/watch-crash.test.ts',
 ];
 
@@ -43,6 +45,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
+        plugins: [transpiledSources()],
         test: {
           name: 'main',
           include: ['test/**/*.test.ts'],
@@ -59,6 +62,7 @@ export default defineConfig({
       },
       {
         extends: true,
+        plugins: [transpiledSources()],
         test: { name: 'e2e-postgres', include: E2E_ON_POSTGRES, env: { E2E_STORE: 'postgres' } },
       },
     ],

@@ -44,7 +44,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     stakes,
     accountNames,
     settings,
-    memberDayCents: Math.round(stakeLimits(settings, ctx.config.tunables, bankCents).perDay * 100),
+    memberDayCents: stakeLimits(settings, ctx.config.tunables, bankCents).perDayCents,
     bankCents,
     ...(epk === undefined ? {} : { epk }),
   });

@@ -22,7 +22,7 @@ import { type CashoutAsk, FEE_MANAGER_UNSET, formatPrice, PRICE_SCALE, UNIT_SCAL
 import { CASHOUT_UNDEALT } from '../src/bot/model/fund-states.js';
 import { LIMITS } from '../src/bot/model/limits.js';
 import { matchText } from '../src/bot/model/match-text.js';
-import { stakeCentsOf } from '../src/bot/model/odds.js';
+import { formatMoney, parseCents } from '../src/bot/model/money.js';
 import { type LimitName, limitLines, parseLimit } from '../src/bot/model/risk-limits.js';
 import { type GuildSettings, getSettings } from '../src/bot/repos/guild-settings.js';
 import { askText, cashoutRequestView, fundCsv, membersView, statementView, strikeView } from '../src/bot/views/fund.js';
@@ -211,7 +211,7 @@ const TREASURER_ONLY = new Set([
   'withdrawal',
   'explain',
 ]);
-const dollars = (c: number) => `$${(c / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
+const dollars = formatMoney;
 
 /** One /fund call, as each subcommand sees it: the server's settings were read once, before it runs. */
 interface FundCall {
@@ -225,7 +225,7 @@ interface FundCall {
 const contribute = async ({ interaction, ctx, guildId, fund }: FundCall): Promise<void> => {
   const member = interaction.options.getUser('member', true);
   const amount = interaction.options.getNumber('amount', true);
-  const amountCents = stakeCentsOf(amount);
+  const amountCents = parseCents(amount);
   if (amountCents === undefined)
     return replyEphemeral(interaction, 'Amounts are dollars and whole cents, e.g. 250 or 99.50.');
   const c = await fund.contribute({
@@ -253,7 +253,7 @@ const cashout = async ({ interaction, guildId, fund }: FundCall): Promise<void> 
   }
   let ask: CashoutAsk;
   if (amount !== null) {
-    const cents = stakeCentsOf(amount);
+    const cents = parseCents(amount);
     if (cents === undefined)
       return replyEphemeral(interaction, 'Amounts are dollars and whole cents, e.g. 250 or 99.50.');
     ask = { kind: 'amount', cents };
@@ -279,7 +279,7 @@ const accounts = async ({ interaction, guildId, fund }: FundCall): Promise<void>
   }
   if (action === 'add') {
     const float = interaction.options.getNumber('float');
-    const floatCents = float === null ? 0 : stakeCentsOf(float);
+    const floatCents = float === null ? 0 : parseCents(float);
     if (floatCents === undefined) {
       return replyEphemeral(interaction, 'A float is dollars and whole cents, from 0 to 1,000,000.');
     }
@@ -412,7 +412,7 @@ const nav = async ({ interaction, ctx, guildId, settings, fund }: FundCall): Pro
   });
   const last = strikes.at(-1)!;
   await interaction.editReply({
-    content: `${strikes.length} strike${strikes.length === 1 ? '' : 's'}; last ${formatPrice(last.price)} a unit, NAV $${(last.navAfterCents / 100).toFixed(2)}.`,
+    content: `${strikes.length} strike${strikes.length === 1 ? '' : 's'}; last ${formatPrice(last.price)} a unit, NAV ${formatMoney(last.navAfterCents)}.`,
     files: [new AttachmentBuilder(png, { name: 'fund-nav.png' })],
   });
 };

@@ -1,10 +1,12 @@
 import {
   AttachmentBuilder,
+  type ChatInputCommandInteraction,
   InteractionContextType,
   MessageFlags,
   PermissionFlagsBits,
   SlashCommandBuilder,
 } from 'discord.js';
+import type { BotContext } from '../src/bot/context.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral } from '../src/bot/discord/interact.js';
 import { recordBalanceChecks } from '../src/bot/ledger/balance-check.js';
@@ -33,46 +35,49 @@ export const data = new SlashCommandBuilder()
       .addStringOption((o) => o.setName('to').setDescription('Last day, YYYY-MM-DD (default: today)')),
   );
 
-export const execute: Command['execute'] = async (interaction, ctx) => {
-  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const guildId = interaction.guildId;
-  if (!guildId) return replyEphemeral(interaction, 'The ledger belongs to a server: run /ledger there.');
-  if (!interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) {
-    return replyEphemeral(interaction, 'Only members with Manage Server can read the ledger.');
-  }
-  const ledger = ctx.ledger;
-  if (interaction.options.getSubcommand() === 'verify') {
-    const result = await ledger.verify();
-    return replyEphemeral(interaction, verifyText(result), result.ok ? 'ok' : 'error');
-  }
+/** What each subcommand gets: the interaction, the context and the server (Manage Server already checked). */
+interface LedgerCall {
+  interaction: ChatInputCommandInteraction;
+  ctx: BotContext;
+  guildId: string;
+}
+
+const verify = async ({ interaction, ctx }: LedgerCall) => {
+  const result = await ctx.ledger.verify();
+  return replyEphemeral(interaction, verifyText(result), result.ok ? 'ok' : 'error');
+};
+
+const reconcile = async ({ interaction, ctx, guildId }: LedgerCall) => {
   const { timezone, resultsChannelId } = await getSettings(ctx.store, guildId);
-  if (interaction.options.getSubcommand() === 'reconcile') {
-    const day = interaction.options.getString('day')?.trim() || dayIn(ctx.now(), timezone);
-    if (dayStart(day, timezone) === undefined) {
-      return replyEphemeral(interaction, `"${day.slice(0, 20)}" is not a date. Use YYYY-MM-DD.`);
-    }
-    const channelId = resultsChannelId ?? interaction.channelId;
-    // Reading every session's transactions can take a while under load: answered now, posted when done.
-    void reconcileDay({
-      store: ctx.store,
-      gateway: ctx.gateway,
-      callbackUrl: ctx.callbackUrl,
-      guildKey: guildId,
-      day,
-      timezone,
-      now: ctx.now(),
-    })
-      .then(async (report) => {
-        await ctx.poster.post(channelId, reconciliationView(report));
-        await recordBalanceChecks(ctx.store, guildId, checksOf(report), ctx.now(), interaction.user.id);
-      })
-      .catch((err) => ctx.logger.warn('reconciliation on demand failed', { err, day }));
-    return replyEphemeral(
-      interaction,
-      `Reconciliation of ${day} started: the report is posted in <#${channelId}> when every session's transactions are read.`,
-      'info',
-    );
+  const day = interaction.options.getString('day')?.trim() || dayIn(ctx.now(), timezone);
+  if (dayStart(day, timezone) === undefined) {
+    return replyEphemeral(interaction, `"${day.slice(0, 20)}" is not a date. Use YYYY-MM-DD.`);
   }
+  const channelId = resultsChannelId ?? interaction.channelId;
+  // Reading every session's transactions can take a while under load: answered now, posted when done.
+  void reconcileDay({
+    store: ctx.store,
+    gateway: ctx.gateway,
+    callbackUrl: ctx.callbackUrl,
+    guildKey: guildId,
+    day,
+    timezone,
+    now: ctx.now(),
+  })
+    .then(async (report) => {
+      await ctx.poster.post(channelId, reconciliationView(report));
+      await recordBalanceChecks(ctx.store, guildId, checksOf(report), ctx.now(), interaction.user.id);
+    })
+    .catch((err) => ctx.logger.warn('reconciliation on demand failed', { err, day }));
+  return replyEphemeral(
+    interaction,
+    `Reconciliation of ${day} started: the report is posted in <#${channelId}> when every session's transactions are read.`,
+    'info',
+  );
+};
+
+const exportCsv = async ({ interaction, ctx, guildId }: LedgerCall) => {
+  const { timezone } = await getSettings(ctx.store, guildId);
   const today = dayIn(ctx.now(), timezone);
   const fromText = interaction.options.getString('from')?.trim() || dayIn(ctx.now() - 30 * 86_400_000, timezone);
   const toText = interaction.options.getString('to')?.trim() || today;
@@ -85,7 +90,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   if (toDay < from) return replyEphemeral(interaction, `"to" (${toText}) is before "from" (${fromText}). Swap them.`);
   // The end is the start of the day after `to` (a day is not always 24 h across a clock change).
   const to = dayStart(dayIn(toDay + 36 * 3_600_000, timezone), timezone) ?? toDay + 86_400_000;
-  const entries = await ledger.range(guildId, from, to);
+  const entries = await ctx.ledger.range(guildId, from, to);
   const file = new AttachmentBuilder(Buffer.from(ledgerCsv(entries), 'utf8'), {
     name: `ledger-${fromText}-to-${toText}.csv`,
   });
@@ -93,6 +98,20 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     content: `${entries.length} ledger entr${entries.length === 1 ? 'y' : 'ies'} from ${fromText} to ${toText} (${timezone}).`,
     files: [file],
   });
+};
+
+/** Each subcommand of /ledger by name, as /settings routes its own. */
+const SUBCOMMANDS: Record<string, (call: LedgerCall) => Promise<unknown>> = { verify, reconcile, export: exportCsv };
+
+export const execute: Command['execute'] = async (interaction, ctx) => {
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  const guildId = interaction.guildId;
+  if (!guildId) return replyEphemeral(interaction, 'The ledger belongs to a server: run /ledger there.');
+  if (!interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) {
+    return replyEphemeral(interaction, 'Only members with Manage Server can read the ledger.');
+  }
+  const run = SUBCOMMANDS[interaction.options.getSubcommand()] ?? exportCsv;
+  await run({ interaction, ctx, guildId });
 };
 
 export default { data, execute } satisfies Command;

@@ -13,6 +13,7 @@ import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { raceBoard, raceDay, raceNumberChoices, raceNumberOption } from '../src/bot/handlers/racing.js';
 import { bettable } from '../src/bot/model/markets.js';
 import { matchText } from '../src/bot/model/match-text.js';
+import { formatOdds } from '../src/bot/model/odds.js';
 import { KNOWN_TRACKS, RACE_TYPES, resolveTrack, trackValue } from '../src/bot/model/tracks.js';
 import { ownerOf } from '../src/bot/repos/refs.js';
 import { priceView } from '../src/bot/views/desk.js';
@@ -77,7 +78,7 @@ const sports: Command['execute'] = async (interaction, ctx) => {
   );
   const view = priceView({
     title: `${sel.label} — ${market?.label ?? 'market'}`,
-    subtitle: `${event?.name ?? epk} · card price ${sel.odds.toFixed(2)}`,
+    subtitle: `${event?.name ?? epk} · card price ${formatOdds(sel.odds)}`,
     books: [{ bookie, rows: [{ label: sel.label, prices: [{ market: 'live', price: live }] }] }],
   });
   await interaction.editReply({ embeds: view.embeds, components: [] });
@@ -102,10 +103,12 @@ const racing: Command['execute'] = async (interaction, ctx) => {
   await interaction.editReply({ embeds: board.embeds, components: board.components });
 };
 
+/** Each subcommand of /price by name, as /settings routes its own. */
+const SUBCOMMANDS: Record<string, typeof sports> = { sports, racing };
+
 export const execute: Command['execute'] = async (interaction, ctx) => {
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  if (interaction.options.getSubcommand() === 'racing') return racing(interaction, ctx);
-  return sports(interaction, ctx);
+  await (SUBCOMMANDS[interaction.options.getSubcommand()] ?? sports)(interaction, ctx);
 };
 
 export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {

@@ -17,7 +17,8 @@ import { approvalPolicy } from '../src/bot/model/approval-policy.js';
 import { MARGIN_METHODS, type MarginMethod } from '../src/bot/model/fair-price.js';
 import { type FeePeriod, parseSchedule } from '../src/bot/model/fund.js';
 import { matchText } from '../src/bot/model/match-text.js';
-import { stakeCentsOf } from '../src/bot/model/odds.js';
+import { parseCents } from '../src/bot/model/money.js';
+import type { StakeLimits } from '../src/bot/model/slip-rules.js';
 import {
   exposureCaps,
   type GuildSettings,
@@ -210,15 +211,15 @@ function pctOption(o: SlashCommandNumberOption, name: string, description: strin
 }
 
 /** Every limit in whole cents (null: no cap) and share of the bank, for the ledger's before and after. */
-function limitsOf(s: GuildSettings, stake: { perBet: number; perDay: number }) {
+function limitsOf(s: GuildSettings, stake: StakeLimits) {
   const c = exposureCaps(s);
   return {
     perBetPct: s.maxStakePerBetPct ?? null,
     perDayPct: s.maxStakePerDayPct ?? null,
     perEventPct: s.maxPerEventPct ?? null,
     perMarketPct: s.maxPerMarketPct ?? null,
-    perBetCents: Math.round(stake.perBet * 100),
-    perDayCents: Math.round(stake.perDay * 100),
+    perBetCents: stake.perBetCents,
+    perDayCents: stake.perDayCents,
     perEventCents: c.perEventCents ?? null,
     perMarketCents: c.perMarketCents ?? null,
     perSessionDayCents: c.perSessionDayCents ?? null,
@@ -254,11 +255,11 @@ const betRole = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Out
 const limits = async ({ interaction, ctx, guildId, settings }: SettingsCall): Promise<Outcome> => {
   const perBet = interaction.options.getNumber('per_bet') ?? undefined;
   const perDay = interaction.options.getNumber('per_day') ?? undefined;
-  const caps = {
-    maxPerEvent: interaction.options.getNumber('per_event') ?? undefined,
-    maxPerMarket: interaction.options.getNumber('per_market') ?? undefined,
-    maxPerSessionDay: interaction.options.getNumber('per_session_day') ?? undefined,
-    maxPerSyndicateDay: interaction.options.getNumber('per_syndicate_day') ?? undefined,
+  const capDollars = {
+    maxPerEventCents: interaction.options.getNumber('per_event') ?? undefined,
+    maxPerMarketCents: interaction.options.getNumber('per_market') ?? undefined,
+    maxPerSessionDayCents: interaction.options.getNumber('per_session_day') ?? undefined,
+    maxPerSyndicateDayCents: interaction.options.getNumber('per_syndicate_day') ?? undefined,
   };
   const shares = {
     maxStakePerBetPct: interaction.options.getNumber('per_bet_pct') ?? undefined,
@@ -267,26 +268,35 @@ const limits = async ({ interaction, ctx, guildId, settings }: SettingsCall): Pr
     maxPerMarketPct: interaction.options.getNumber('per_market_pct') ?? undefined,
   };
   const noShares = Object.values(shares).every((v) => v === undefined);
-  if (perBet === undefined && perDay === undefined && Object.values(caps).every((v) => v === undefined) && noShares) {
+  const noCaps = Object.values(capDollars).every((v) => v === undefined);
+  if (perBet === undefined && perDay === undefined && noCaps && noShares) {
     return {
       refuse:
         'Give at least one limit: in dollars per_bet, per_day, per_event, per_market, per_session_day or per_syndicate_day; as a % of the bank per_bet_pct, per_day_pct, per_event_pct or per_market_pct.',
     };
   }
-  const wholeCents = [perBet, perDay, ...Object.values(caps)].every(
-    (v) => v === undefined || stakeCentsOf(v) !== undefined,
+  const wholeCents = [perBet, perDay, ...Object.values(capDollars)].every(
+    (v) => v === undefined || parseCents(v) !== undefined,
   );
   if (!wholeCents) return { refuse: 'Limits are dollars and whole cents, e.g. 250 or 99.50.' };
+  // Every dollar option is whole cents from here on.
+  const inCents = (v: number | undefined) => (v === undefined ? undefined : (parseCents(v) ?? 0));
+  const perBetCents = inCents(perBet);
+  const perDayCents = inCents(perDay);
+  const caps = Object.fromEntries(Object.entries(capDollars).map(([k, v]) => [k, inCents(v)])) as Record<
+    keyof typeof capDollars,
+    number | undefined
+  >;
   const current = stakeLimits(settings, ctx.config.tunables);
-  if ((perBet ?? current.perBet) > (perDay ?? current.perDay)) {
+  if ((perBetCents ?? current.perBetCents) > (perDayCents ?? current.perDayCents)) {
     return { refuse: 'The per-bet limit cannot be above the per-day limit. Raise per_day too.' };
   }
   const before = limitsOf(settings, current);
   const saved = await updateSettings(ctx.store, guildId, (s) => {
     const next: typeof s = {
       ...s,
-      ...(perBet === undefined ? {} : { maxStakePerBet: perBet }),
-      ...(perDay === undefined ? {} : { maxStakePerDay: perDay }),
+      ...(perBetCents === undefined ? {} : { maxStakePerBetCents: perBetCents }),
+      ...(perDayCents === undefined ? {} : { maxStakePerDayCents: perDayCents }),
     };
     // 0 lifts a cap; an option left out keeps the cap as it was.
     for (const [k, v] of Object.entries({ ...caps, ...shares }) as Array<
@@ -318,19 +328,19 @@ const approvals = async ({ interaction, ctx, guildId, settings }: SettingsCall):
   if (t1 === undefined && t2 === undefined && !role && minutes === undefined) {
     return { refuse: 'Give at least one of t1, t2 (dollars), approver_role or expiry_minutes.' };
   }
-  if ([t1, t2].some((v) => v !== undefined && stakeCentsOf(v) === undefined)) {
+  if ([t1, t2].some((v) => v !== undefined && parseCents(v) === undefined)) {
     return { refuse: 'Tiers are dollars and whole cents, e.g. 50 or 99.50.' };
   }
   const before = approvalPolicy(settings);
-  const nextT1 = t1 === undefined ? before.t1Cents : Math.round(t1 * 100);
-  const nextT2 = t2 === undefined ? before.t2Cents : Math.round(t2 * 100);
+  const nextT1 = t1 === undefined ? before.t1Cents : (parseCents(t1) ?? 0);
+  const nextT2 = t2 === undefined ? before.t2Cents : (parseCents(t2) ?? 0);
   if (nextT1 > nextT2) {
     return { refuse: 't1 cannot be above t2: stakes above t2 need two approvers. Raise t2 too.' };
   }
   const saved = await updateSettings(ctx.store, guildId, (s) => ({
     ...s,
-    ...(t1 === undefined ? {} : { approvalT1: t1 }),
-    ...(t2 === undefined ? {} : { approvalT2: t2 }),
+    ...(t1 === undefined ? {} : { approvalT1Cents: nextT1 }),
+    ...(t2 === undefined ? {} : { approvalT2Cents: nextT2 }),
     ...(role ? { approverRoleId: role.id } : {}),
     ...(minutes === undefined ? {} : { approvalMinutes: minutes }),
   }));
@@ -387,9 +397,9 @@ const timezone = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Ou
 
 const bank = async ({ interaction, ctx, guildId, settings }: SettingsCall): Promise<Outcome> => {
   const amount = interaction.options.getNumber('amount', true);
-  if (stakeCentsOf(amount) === undefined)
+  if (parseCents(amount) === undefined)
     return { refuse: 'The bank is dollars and whole cents, e.g. 10000 or 2500.50.' };
-  const saved = await SetBank.set(ctx.store, guildId, amount === 0 ? undefined : amount, ctx.now());
+  const saved = await SetBank.set(ctx.store, guildId, amount === 0 ? undefined : parseCents(amount), ctx.now());
   await ctx.ledger.append({
     at: ctx.now(),
     guildKey: guildId,
@@ -415,14 +425,14 @@ const staking = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Out
   if (method !== undefined && !MARGIN_METHODS.includes(method as MarginMethod)) {
     return { refuse: `margin_method is one of ${MARGIN_METHODS.join(', ')}.` };
   }
-  if (unit !== undefined && stakeCentsOf(unit) === undefined) {
+  if (unit !== undefined && parseCents(unit) === undefined) {
     return { refuse: 'stake_unit is dollars and whole cents, e.g. 1, 5 or 0.50.' };
   }
   const settings = await updateSettings(ctx.store, guildId, (s) => ({
     ...s,
     ...(method === undefined ? {} : { marginMethod: method as MarginMethod }),
     ...(fraction === undefined ? {} : { kellyFraction: fraction }),
-    ...(unit === undefined ? {} : { stakeUnit: unit }),
+    ...(unit === undefined ? {} : { stakeUnitCents: parseCents(unit) ?? 0 }),
   }));
   return { settings };
 };
@@ -453,10 +463,7 @@ const fund = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Outcom
     ['opening_price', opening, 0.01, 10_000],
   ];
   for (const [name, v, lo, hi] of ranges) {
-    if (
-      v !== undefined &&
-      !(Number.isFinite(v) && v >= lo && v <= hi && Math.abs(Math.round(v * 100) - v * 100) < 1e-6)
-    ) {
+    if (v !== undefined && !(Number.isFinite(v) && v >= lo && v <= hi && parseCents(v) !== undefined)) {
       return {
         refuse: `${name} must be from ${lo.toLocaleString('en-US')} to ${hi.toLocaleString('en-US')}${name.endsWith('_percent') ? ' percent, with at most two decimals (e.g. 12.5)' : ' dollars, in whole cents'}.`,
       };
@@ -475,13 +482,13 @@ const fund = async ({ interaction, ctx, guildId }: SettingsCall): Promise<Outcom
       ...s,
       ...(role ? { fundTreasurerRoleId: role.id } : {}),
       ...(schedule !== undefined && !off ? { fundSchedule: schedule } : {}),
-      ...(tier === undefined ? {} : { fundCashoutTier: tier }),
-      ...(minCashout === undefined ? {} : { fundMinCashout: minCashout }),
+      ...(tier === undefined ? {} : { fundCashoutTierCents: parseCents(tier) ?? 0 }),
+      ...(minCashout === undefined ? {} : { fundMinCashoutCents: parseCents(minCashout) ?? 0 }),
       ...(fee === undefined ? {} : { fundFeePercent: fee }),
       ...(feePeriod === undefined ? {} : { fundFeePeriod: feePeriod }),
       ...(manager ? { fundFeeManagerId: manager.id } : {}),
       ...(share === undefined ? {} : { fundSharePercent: share }),
-      ...(opening === undefined ? {} : { fundOpeningPrice: opening }),
+      ...(opening === undefined ? {} : { fundOpeningPriceCents: parseCents(opening) ?? 0 }),
     };
     if (off) delete next.fundSchedule;
     return next;
@@ -526,8 +533,8 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   const view = settingsView(
     outcome.settings,
     {
-      perBet: ctx.config.tunables.defaultMaxStakePerBet,
-      perDay: ctx.config.tunables.defaultMaxStakePerDay,
+      perBetCents: ctx.config.tunables.defaultMaxStakePerBetCents,
+      perDayCents: ctx.config.tunables.defaultMaxStakePerDayCents,
     },
     bank,
     sessionLabel,

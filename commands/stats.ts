@@ -8,6 +8,8 @@ import { sessionsForChoices } from '../src/bot/catalog/choices.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { respondChoices } from '../src/bot/discord/interact.js';
 import { matchText } from '../src/bot/model/match-text.js';
+import { readCents } from '../src/bot/model/money.js';
+import { UserFacingError } from '../src/bot/model/user-facing-error.js';
 import { STATS_CHART_FILE, statsView } from '../src/bot/views/stats.js';
 
 const DAY_MS = 86_400_000;
@@ -36,6 +38,13 @@ export const data = new SlashCommandBuilder()
   .addNumberOption((o) => o.setName('unit').setDescription('Dollars per unit, to show units too').setMinValue(0.01))
   .addNumberOption((o) => o.setName('bank').setDescription('Bank in dollars, for ROI on bank').setMinValue(0.01));
 
+/** A dollar option in whole cents, or the refusal that says what to type. */
+function centsTyped(value: number, noun: string): number {
+  const read = readCents(value, noun);
+  if (!read.ok) throw new UserFacingError(read.message);
+  return read.cents;
+}
+
 export const execute: Command['execute'] = async (interaction, ctx) => {
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const member = interaction.options.getUser('member');
@@ -51,8 +60,8 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     ...(book ? { book } : {}),
   });
   const money = {
-    ...(unit ? { unitCents: Math.round(unit * 100) } : {}),
-    ...(bank ? { bankCents: Math.round(bank * 100) } : {}),
+    ...(unit ? { unitCents: centsTyped(unit, 'unit') } : {}),
+    ...(bank ? { bankCents: centsTyped(bank, 'bank') } : {}),
   };
   const scope = `${member ? `<@${member.id}>` : 'Everyone'} · ${book ?? 'every book'} · last ${days} day${days === 1 ? '' : 's'}`;
   const points = profitCurve(facts);

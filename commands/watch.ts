@@ -18,15 +18,20 @@ import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { isAdmin } from '../src/bot/discord/permissions.js';
 import { selectionMatches } from '../src/bot/model/compare.js';
+import { leagueName, parseLeagueList } from '../src/bot/model/leagues.js';
 import { selectionName } from '../src/bot/model/markets.js';
 import { UserFacingError } from '../src/bot/model/user-facing-error.js';
-import type { WatchRule } from '../src/bot/model/watch-rules.js';
+import {
+  LEAGUE_RULE_MAX_HOURS,
+  type LeagueValueRule,
+  MOVES_MAX_WINDOW_MINUTES,
+  type WatchRule,
+} from '../src/bot/model/watch-rules.js';
 import type { Watch } from '../src/bot/repos/watches.js';
 import { freshnessText, ruleText, watchListView } from '../src/bot/views/watch.js';
 
 /** Personal watches a member may hold in one server: each costs card reads from the key's shared budget. */
 export const MAX_PERSONAL_WATCHES = 25;
-const ALERTS_CHANNEL_KEY = (guildId: string) => `settings:watch-alerts-channel:${guildId}`;
 
 const eventAndMarket = (s: SlashCommandSubcommandBuilder) =>
   s
@@ -47,6 +52,17 @@ const bookieOption = (s: SlashCommandSubcommandBuilder) =>
     o.setName('bookie').setDescription("One book (leave out: any of the event's books)").setAutocomplete(true),
   );
 
+const deliverOption = (s: SlashCommandSubcommandBuilder) =>
+  s.addStringOption((o) =>
+    o
+      .setName('deliver')
+      .setDescription('channel (default): the alerts channel (else this one) with a mention; dm: a DM to you')
+      .addChoices(
+        { name: 'the alerts channel (else this one), with a mention', value: 'channel' },
+        { name: 'DM', value: 'dm' },
+      ),
+  );
+
 export const data = new SlashCommandBuilder()
   .setName('watch')
   .setDescription('Alerts on prices, value and line moves, posted once per move with a Bet button')
@@ -58,8 +74,7 @@ export const data = new SlashCommandBuilder()
       o.setName('target').setDescription('Decimal odds to alert at, e.g. 3.20').setRequired(true).setMinValue(1.01),
     );
     bookieOption(s);
-    return s
-      .setName('price')
+    s.setName('price')
       .setDescription('Alert when a price reaches your target')
       .addStringOption((o) =>
         o
@@ -67,6 +82,7 @@ export const data = new SlashCommandBuilder()
           .setDescription('above (default): at or above the target; below: at or under it')
           .addChoices({ name: 'at or above', value: 'above' }, { name: 'at or below', value: 'below' }),
       );
+    return deliverOption(s);
   })
   .addSubcommand((s) => {
     eventAndMarket(s);
@@ -80,24 +96,27 @@ export const data = new SlashCommandBuilder()
     );
     selectionOption(s, false);
     bookieOption(s);
-    return s
-      .setName('value')
+    s.setName('value')
       .setDescription('Alert when a book beats the fair price by your edge')
       .addBooleanOption((o) =>
         o.setName('server').setDescription("The server's watch, posted for everyone (Manage Server only)"),
       );
+    return deliverOption(s);
   })
   .addSubcommand((s) => {
     eventAndMarket(s);
     selectionOption(s, true);
-    return s
-      .setName('moves')
+    s.setName('moves')
       .setDescription('Alert when the consensus price moves (steam: several books the same way)')
       .addNumberOption((o) =>
         o.setName('move').setDescription('Least move, in %, e.g. 8').setRequired(true).setMinValue(1).setMaxValue(90),
       )
       .addIntegerOption((o) =>
-        o.setName('minutes').setDescription('Within this many minutes (default 15)').setMinValue(1).setMaxValue(240),
+        o
+          .setName('minutes')
+          .setDescription('Within this many minutes (default 15)')
+          .setMinValue(1)
+          .setMaxValue(MOVES_MAX_WINDOW_MINUTES),
       )
       .addIntegerOption((o) =>
         o
@@ -106,6 +125,7 @@ export const data = new SlashCommandBuilder()
           .setMinValue(2)
           .setMaxValue(10),
       );
+    return deliverOption(s);
   })
   .addSubcommand((s) => s.setName('list').setDescription("Your watches and the server's, and how fresh each is"))
   .addSubcommand((s) =>
@@ -113,6 +133,29 @@ export const data = new SlashCommandBuilder()
       .setName('remove')
       .setDescription('Remove a watch by its id (from /watch list)')
       .addStringOption((o) => o.setName('id').setDescription('The watch id').setRequired(true)),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('server-rule')
+      .setDescription("The server's value rule over whole leagues, posted in the alerts channel (Manage Server only)")
+      .addStringOption((o) =>
+        o.setName('leagues').setDescription('League keys, comma separated, e.g. nrl, afl').setRequired(true),
+      )
+      .addNumberOption((o) =>
+        o
+          .setName('edge')
+          .setDescription('Least edge over the fair price, in %, e.g. 3')
+          .setRequired(true)
+          .setMinValue(0.1)
+          .setMaxValue(100),
+      )
+      .addIntegerOption((o) =>
+        o
+          .setName('hours')
+          .setDescription('Events starting within this many hours (default 24)')
+          .setMinValue(1)
+          .setMaxValue(LEAGUE_RULE_MAX_HOURS),
+      ),
   )
   .addSubcommand((s) =>
     s
@@ -160,14 +203,15 @@ async function resolveTarget(ctx: BotContext, i: ChatInputCommandInteraction, ne
   };
 }
 
-async function alertsChannel(ctx: BotContext, guildId: string): Promise<string | undefined> {
-  const id = await ctx.store.kv.get<string>(ALERTS_CHANNEL_KEY(guildId));
-  return typeof id === 'string' ? id : undefined;
-}
+const alertsChannel = (ctx: BotContext, guildId: string) => ctx.watch.repo.alertsChannel(guildId);
 
 async function addWatch(ctx: BotContext, i: ChatInputCommandInteraction, rule: WatchRule, server = false) {
   const guildId = i.guildId as string;
   if (server && !isAdmin(i)) throw new UserFacingError('A server watch needs Manage Server. Leave out `server`.');
+  const delivery = i.options.getString('deliver') === 'dm' ? 'dm' : 'channel';
+  if (server && delivery === 'dm') {
+    throw new UserFacingError("A server watch is posted in the server's channel. Leave out `deliver`, or `server`.");
+  }
   if (!server && (await ctx.watch.repo.countFor(guildId, i.user.id)) >= MAX_PERSONAL_WATCHES) {
     throw new UserFacingError(
       `You hold ${MAX_PERSONAL_WATCHES} watches, the most one member may. Remove one with /watch remove.`,
@@ -175,12 +219,15 @@ async function addWatch(ctx: BotContext, i: ChatInputCommandInteraction, rule: W
   }
   const t = await resolveTarget(ctx, i, rule.kind !== 'value');
   if (t.startsAt !== null && t.startsAt <= ctx.now()) throw new UserFacingError(`${t.eventName} has started.`);
-  // Personal alerts go to the alerts channel when the server has one (with a mention), else where the watch was made.
-  const channelId = (await alertsChannel(ctx, guildId)) ?? (i.channelId as string);
+  // Personal alerts go to the alerts channel when the server has one (with a mention), else where the watch was made;
+  // by DM, to the member's DM channel with the bot.
+  const channelId =
+    delivery === 'dm' ? await dmChannelFor(i) : ((await alertsChannel(ctx, guildId)) ?? (i.channelId as string));
   const watch: Watch = await ctx.watch.repo.add({
     guildId,
     userId: i.user.id,
     scope: server ? 'server' : 'personal',
+    delivery,
     channelId,
     epk: t.epk,
     eventName: t.eventName,
@@ -193,9 +240,73 @@ async function addWatch(ctx: BotContext, i: ChatInputCommandInteraction, rule: W
     rule,
   });
   ctx.watch.kick();
+  const where = delivery === 'dm' ? 'you by DM' : `<#${channelId}>`;
   await replyEphemeral(
     i,
-    `Watching ${watch.selectionLabel} · ${t.eventName}: ${ruleText(watch)}. Alerts go to <#${channelId}>; the id is \`${watch.watchId}\`.`,
+    `Watching ${watch.selectionLabel} · ${t.eventName}: ${ruleText(watch)}. Alerts go to ${where}; the id is \`${watch.watchId}\`.`,
+    'ok',
+  );
+}
+
+/**
+ * The member's DM channel with the bot (Discord's Create DM), proven by a first message: Discord opens the channel
+ * even when the member takes no DMs from the server, and refuses only the message (50007).
+ */
+async function dmChannelFor(i: ChatInputCommandInteraction): Promise<string> {
+  try {
+    const dm = await i.user.createDM();
+    await dm.send({
+      content: 'Your watch alerts from the desk come here. Remove a watch with /watch remove in the server.',
+    });
+    return dm.id;
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 50007) {
+      throw new UserFacingError(
+        'I cannot DM you: your privacy settings block DMs from this server. Allow them, or pick `deliver: alerts channel`.',
+      );
+    }
+    throw err;
+  }
+}
+
+/** /watch server-rule: an admin's value rule over leagues, posted in the alerts channel for everyone. */
+async function addServerRule(ctx: BotContext, i: ChatInputCommandInteraction) {
+  const guildId = i.guildId as string;
+  if (!isAdmin(i)) {
+    throw new UserFacingError(
+      "Server rules need Manage Server. For alerts of your own, use /watch value on an event's market.",
+    );
+  }
+  const channelId = await alertsChannel(ctx, guildId);
+  if (!channelId) throw new UserFacingError('Set the alerts channel first: /watch alerts-channel channel:#alerts.');
+  const leagues = parseLeagueList(i.options.getString('leagues', true));
+  const hours = i.options.getInteger('hours') ?? 24;
+  const rule: LeagueValueRule = {
+    kind: 'league',
+    leagues,
+    edgePct: i.options.getNumber('edge', true),
+    horizonMs: hours * 3_600_000,
+  };
+  const watch = await ctx.watch.repo.add({
+    guildId,
+    userId: i.user.id,
+    scope: 'server',
+    channelId,
+    // A rule covers many events: the event columns name the leagues; the scheduler finds the events each pass.
+    epk: '',
+    eventName: leagues.map(leagueName).join(', '),
+    startsAt: null,
+    books: [],
+    market: '',
+    selection: null,
+    selectionLabel: null,
+    bookie: null,
+    rule,
+  });
+  ctx.watch.kick();
+  await replyEphemeral(
+    i,
+    `Server rule: ${ruleText(watch)}. Alerts go to <#${channelId}>; the id is \`${watch.watchId}\` (remove it with /watch remove).`,
     'ok',
   );
 }
@@ -243,10 +354,12 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
       if (!removed) throw new UserFacingError(`No watch \`${id.slice(0, 40)}\` of yours here. See /watch list.`);
       return replyEphemeral(interaction, `Removed: ${removed.selectionLabel} · ${ruleText(removed)}.`, 'ok');
     }
+    case 'server-rule':
+      return addServerRule(ctx, interaction);
     case 'alerts-channel': {
       if (!isAdmin(interaction)) throw new UserFacingError('Setting the alerts channel needs Manage Server.');
       const channel = interaction.options.getChannel('channel', true);
-      await ctx.store.kv.set(ALERTS_CHANNEL_KEY(guildId), channel.id);
+      await ctx.watch.repo.setAlertsChannel(guildId, channel.id);
       return replyEphemeral(interaction, `Alerts of new watches go to <#${channel.id}>.`, 'ok');
     }
   }

@@ -17,6 +17,7 @@ import { closeExpiredSlips } from './betting/slip-expiry.js';
 import { SlipFactory } from './betting/slip-factory.js';
 import { Catalog } from './catalog/catalog.js';
 import { warmCaches } from './catalog/choices.js';
+import { sharedCardBudgetOf } from './catalog/shared-card-window.js';
 import { type BotConfig, callbackUrlOf, DEFAULT_DRAIN_GRACE_MS } from './config/config.js';
 import { createLogger, type Logger } from './config/logger.js';
 import type { Secret } from './config/secret.js';
@@ -150,7 +151,7 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
   try {
     const store = await openStore(deps.storeUrl ?? config.storeUrl, { metrics });
     stops.push(() => store.close());
-    const gateway = gatewayOf(start);
+    const gateway = gatewayOf(start, store);
     const client = discordClient(start);
     const services = buildServices(start, { store, gateway, client });
     const receiver = await startWebhookReceiver(start, services);
@@ -188,13 +189,17 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
 }
 
 /** The gateway client: the one passed in (not closed by the bot), else one the bot builds and closes. */
-function gatewayOf({ config, deps, logger, stops }: Start): GatewayPort {
+function gatewayOf({ config, deps, logger, stops }: Start, store: BotStore): GatewayPort {
   if (deps.gateway) return deps.gateway;
   const client = new GatewayClient({
     baseUrl: required(config.gateway.baseUrl, 'GATEWAY_BASE_URL'),
     apiKey: required(config.gateway.apiKey, 'GATEWAY_API_KEY').reveal(),
-    // The closing capture reads cards in the limiter's background lane, at most this share of any window.
-    marketRateLimit: { backgroundShare: config.tunables.captureShare },
+    // The closing capture and the watches read cards in the limiter's background lane, at most this share of any
+    // window; on PostgreSQL every process's reads also take the key's one window (decision 1941).
+    marketRateLimit: {
+      backgroundShare: config.tunables.captureShare,
+      shared: sharedCardBudgetOf(store, config.tunables.captureShare),
+    },
     poller: {
       intervalMs: deps.pollIntervalMs ?? 1500,
       onError: (err) => logger.warn('result poll failed; will retry', { err }),

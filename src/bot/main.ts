@@ -120,7 +120,8 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
       ...(clock ? { onSandboxClock: (reading: SandboxClockReading) => clock.take(reading) } : {}),
       // "Settle started events" shows the settlements at once: the watcher reads them now, not at its next look.
       // A pass already running began before the settle, so a second pass follows it.
-      latestWatch: async () => (await bot.context.watch.repo.active()).at(-1),
+      // A server rule names leagues, not a selection: the buttons move the latest watch that names one.
+      latestWatch: async () => (await bot.context.watch.repo.active()).filter((w) => w.rule.kind !== 'league').at(-1),
       onSandboxSettled: async () => {
         await bot.settlement.tick().catch(() => undefined);
         await bot.settlement.tick().catch(() => undefined);

@@ -19,6 +19,7 @@ import { Promos } from './resources/promos.js';
 import { Sessions } from './resources/sessions.js';
 import { Transactions } from './resources/transactions.js';
 import { Withdrawals } from './resources/withdrawals.js';
+import { type SharedCardBudget, sharedGate } from './shared-card-budget.js';
 
 export interface GatewayClientOptions {
   /** The gateway's base URL, e.g. 'http://127.0.0.1:8787'. */
@@ -53,7 +54,17 @@ export interface GatewayClientOptions {
   marketCacheTtlMs?: number | undefined;
   /** Client-side rolling limit for GET /v3/markets (the gateway allows 120 per minute per key). */
   marketRateLimit?:
-    | { perMinute?: number; windowMs?: number; backgroundShare?: number; clock?: LimiterClock }
+    | {
+        perMinute?: number;
+        windowMs?: number;
+        backgroundShare?: number;
+        clock?: LimiterClock;
+        /**
+         * The key's budget shared with other processes on the same key (see SharedCardBudget): each read passes this
+         * process's limiter and then takes one read of the shared window. Leave out for a single process.
+         */
+        shared?: SharedCardBudget | undefined;
+      }
     | undefined;
   /** Batched bet_status poller. */
   poller?: PollerOptions | undefined;
@@ -168,8 +179,10 @@ export class GatewayClient {
     this.bonusBets = new BonusBets(ctx);
     this.promos = new Promos(ctx);
     this.accountPromos = new AccountPromos(ctx);
+    const shared = opts.marketRateLimit?.shared;
     this.markets = new Markets(ctx, {
       limiter: this.marketsLimiter,
+      ...(shared ? { gate: sharedGate(this.marketsLimiter, shared) } : {}),
       cache: opts.marketCache,
       ...(opts.marketCacheTtlMs !== undefined ? { cacheTtlMs: opts.marketCacheTtlMs } : {}),
     });

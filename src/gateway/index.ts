@@ -42,6 +42,7 @@ export type {
   ResolvedPriceCheck,
 } from './resources/price-checks.js';
 export * from './schemas/index.js';
+export { type SharedCardBudget, sharedGate } from './shared-card-budget.js';
 export {
   CORRELATION_HEADER,
   DEFAULT_WEBHOOK_MAX_DEPTH,

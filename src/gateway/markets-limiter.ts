@@ -273,6 +273,30 @@ export class MarketsLimiter {
     // The slot moved later, so a queued caller's timer may now be early; it re-checks when it fires.
   }
 
+  /**
+   * Gives a grant back unused (nothing was sent: a shared budget across processes had no slot): it stops counting at
+   * once, and the next queued read may go.
+   */
+  release(grant: number): void {
+    let sentAt = grant;
+    if (grant < 0) {
+      const at = this.#bgInFlight.get(grant);
+      if (at === undefined) return;
+      this.#bgInFlight.delete(grant);
+      sentAt = at;
+      const j = this.#bgSent.indexOf(at);
+      if (j >= 0) this.#bgSent.splice(j, 1);
+    }
+    const i = this.#sent.indexOf(sentAt);
+    if (i >= 0) this.#sent.splice(i, 1);
+    this.#drain();
+  }
+
+  /** A refusal of a read this limiter admitted but something past it cannot send in time (counted in `refused`). */
+  refuse(waitMs: number, why: string): CardLimitError {
+    return this.#refusal(waitMs, why);
+  }
+
   /** Holds every queued and future request until `ms` from now (a 429's Retry-After). */
   pause(ms: number): void {
     this.#pausedUntil = Math.max(this.#pausedUntil, this.#clock.now() + Math.max(0, ms));

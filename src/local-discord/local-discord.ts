@@ -174,6 +174,11 @@ export class LocalDiscord {
     return this.#world.messages.list(channelId, opts.viewer);
   }
 
+  /** The DM channel the bot opened with a user (undefined: none opened). */
+  dmChannelOf(userId: string): string | undefined {
+    return this.#world.dmOf(userId)?.id;
+  }
+
   message(messageId: string): LocalMessage | undefined {
     const m = this.#world.messages.get(messageId);
     return m ? structuredClone(m) : undefined;

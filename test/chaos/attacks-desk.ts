@@ -1,7 +1,7 @@
 // Attacks on the desk's interaction handling, run with the other scenarios by `npm run chaos`.
 
 import { GUARD_TEXT } from '../../src/bot/discord/component-guard.js';
-import { STAKE_HINT } from '../../src/bot/model/odds.js';
+import { STAKE_HINT } from '../../src/bot/model/money.js';
 import { newTrail, openSlip, pickEvent } from '../support/flows.js';
 import { forgedAnswer, moneyTrail, SCOPES, scopeControls } from '../support/forged-clicks.js';
 import { startDesk } from '../support/harness.js';

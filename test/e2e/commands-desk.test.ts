@@ -156,7 +156,7 @@ describe('desk commands through the local Discord', () => {
     expect(text(limits)).toContain('$20.00');
     const s = await getSettings(desk.bot.store, ld.guildId);
     expect(s.resultsChannelId).toBe(ld.channelIds.results);
-    expect(s.maxStakePerDay).toBe(50);
+    expect(s.maxStakePerDayCents).toBe(5000);
     const bad = await run('settings', { zone: 'Mars/Olympus' }, { subcommand: 'timezone', user: 'admin' });
     expect(text(bad)).toMatch(/not a time zone/);
     // Registered with ManageGuild as the default permission: Discord does not even offer it to a viewer.

@@ -178,7 +178,11 @@ describe('the card, the daily limit and a new price', () => {
 
   it('refuses a slip over the daily limit before posting it', async () => {
     const { ld, bot } = desk;
-    await updateSettings(bot.store, ld.guildId, (s) => ({ ...s, maxStakePerBet: 100, maxStakePerDay: 3 }));
+    await updateSettings(bot.store, ld.guildId, (s) => ({
+      ...s,
+      maxStakePerBetCents: 10_000,
+      maxStakePerDayCents: 300,
+    }));
     try {
       const before = ld.messages(ld.channelIds.bets).filter((m) => m.embeds[0]?.title === 'Bet slip').length;
       const reply = await run('bet', {
@@ -192,7 +196,7 @@ describe('the card, the daily limit and a new price', () => {
       const after = ld.messages(ld.channelIds.bets).filter((m) => m.embeds[0]?.title === 'Bet slip').length;
       expect(after).toBe(before);
     } finally {
-      await updateSettings(bot.store, ld.guildId, ({ maxStakePerBet: _a, maxStakePerDay: _b, ...s }) => s);
+      await updateSettings(bot.store, ld.guildId, ({ maxStakePerBetCents: _a, maxStakePerDayCents: _b, ...s }) => s);
     }
   });
 

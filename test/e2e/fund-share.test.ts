@@ -106,7 +106,7 @@ describe('the fund: the tipster share', () => {
     );
     const owedTotal = [...expected.values()].reduce((s, x) => s + x, 0);
     expect(owedTotal, 'one of Ada and Ben won, so someone has a share').toBeGreaterThan(0);
-    expect(accruing).toContain(`Tipster share accrued this period: −${money(owedTotal)}`);
+    expect(accruing).toContain(`Tipster share accrued this period: ${money(-owedTotal)}`);
     const accrued = await lastStrike();
     const share = shareOf(accrued);
     expect(share?.capped).toBe(false);

@@ -115,9 +115,9 @@ describe('the reconciliation compares each session balance with what the ledger 
     const line = post.split('\n').find((l) => l.startsWith(`**Balance** (${account})`));
     expect(line, post).toBeDefined();
     expect(line).toMatch(
-      /cash \$[\d,]+\.\d\d at the gateway, \$[\d,]+\.\d\d implied by the desk's records \(\$[\d,]+\.\d\d at the last check, less stakes placed, plus returns settled since\): −\$4\.25 apart\./,
+      /cash \$[\d,]+\.\d\d at the gateway, \$[\d,]+\.\d\d implied by the desk's records \(\$[\d,]+\.\d\d at the last check, less stakes placed, plus returns settled since\): -\$4\.25 apart\./,
     );
-    expect(line).toContain(`The gateway lists bet ${outsideBetId}, placed outside the desk (−$4.25).`);
+    expect(line).toContain(`The gateway lists bet ${outsideBetId}, placed outside the desk (-$4.25).`);
     expect(line).not.toMatch(/Nothing the gateway lists explains/);
     // The run after it starts from the cash it found: the move is not named twice.
     const next = await reconcile();

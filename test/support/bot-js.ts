@@ -3,7 +3,7 @@
 // against 1.8 s for the same files as plain JavaScript, and a run starts a hundred or so. esbuild transpiles file by
 // file exactly as tsx does (tsx is esbuild underneath), into a mirror of the repository's layout, so paths relative
 // to a module (commands/ beside src/) still hold.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -45,6 +45,9 @@ export async function transpileBot(): Promise<{ dir: string; remove: () => void 
     target: `node${process.versions.node.split('.')[0]}`,
     logLevel: 'warning',
   });
+  // The playground's page, scripts and pictures, served from beside its module.
+  const assets = 'src/local-discord/playground/public';
+  cpSync(join(ROOT, assets), join(dir, assets), { recursive: true });
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ type: 'module' })}\n`);
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -1,5 +1,5 @@
 import type { APIUser } from 'discord.js';
-import { formatMoney } from '../../src/bot/model/odds.js';
+import { formatMoney, parseCents } from '../../src/bot/model/money.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 import type { InteractionHandle, LocalMessage } from '../../src/local-discord/index.js';
 import { DRIFT_STEP_MS } from '../../src/sandbox/world/drift.js';
@@ -106,7 +106,9 @@ export async function betSlip(
   // The slip is a public follow-up; look for it among the responses and in the channel. A refusal (the
   // placeholder edited to an error) ends the wait at once instead of running out the clock.
   // The stake tells this slip from the same member's other slips posted at the same time.
-  const stakeShown = new RegExp(`(^|[^0-9.,])${formatMoney(input.stake).replace(/[$.]/g, '\\$&')}($|[^0-9])`);
+  const stakeShown = new RegExp(
+    `(^|[^0-9.,])${formatMoney(parseCents(input.stake) ?? 0).replace(/[$.]/g, '\\$&')}($|[^0-9])`,
+  );
   const isSlip = (m: LocalMessage) =>
     /Bet slip/.test(textOf(m)) &&
     (m.content ?? '').includes(input.user.id) &&

@@ -3,7 +3,7 @@
 // gateway's own history.
 import type { APIUser } from 'discord.js';
 import { expect } from 'vitest';
-import { formatMoney } from '../../src/bot/model/odds.js';
+import { formatMoney } from '../../src/bot/model/money.js';
 import type { GatewayClient, Transaction } from '../../src/gateway/index.js';
 import { type BettableSelection, betSlip, messageMatching, newTrail, press } from './flows.js';
 import type { Desk } from './harness.js';
@@ -13,7 +13,7 @@ import { until } from './wait.js';
 /** The gateway's dollars (a number with at most two decimals) in cents. */
 export const cents = (dollars: number | null | undefined) => Math.round(Number(dollars ?? 0) * 100);
 /** Cents as the desk shows them: $1,234.50, -$6.00. */
-export const money = (c: number) => formatMoney(c / 100);
+export const money = (c: number) => formatMoney(c);
 
 export interface FundFlows {
   command(

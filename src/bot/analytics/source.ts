@@ -4,6 +4,7 @@
  */
 
 import type { BotContext } from '../context.js';
+import { centsFromDollars } from '../model/money.js';
 import { type BetRecord, BetRecordRepo } from '../repos/bet-records.js';
 import type { BotStore } from '../store/index.js';
 import { applyFilter, type BetFact, type BetStatus, type CloseMarket, type FactsFilter } from './facts.js';
@@ -30,7 +31,7 @@ export function factOf(r: BetRecord): BetFact[] {
     status === 'open'
       ? null
       : r.pnl !== null
-        ? r.stakeCents + Math.round(r.pnl * 100)
+        ? r.stakeCents + centsFromDollars(r.pnl)
         : status === 'won'
           ? Math.round(r.stakeCents * odds)
           : status === 'lost'

@@ -10,6 +10,8 @@ import {
   sessionHealth,
   whyNotFor,
 } from '../model/account-health.js';
+import { centsFromDollars, dollarsFromCents } from '../model/money.js';
+import { slipStakeCents } from '../model/slip-rules.js';
 import { AccountEvidenceRepo, type EvidenceInput } from '../repos/account-evidence.js';
 import type { BetRecord } from '../repos/bet-records.js';
 import { getSettings } from '../repos/guild-settings.js';
@@ -55,7 +57,7 @@ function listedNow(s: Session): SessionNow {
   return { sessionId: s.session_id, bookie: s.bookie, active: s.active, status: statusOf(s) };
 }
 
-const askedCentsOf = (r: BetRecord): number => r.payload.stakeCents ?? Math.round(r.payload.stake * 100);
+const askedCentsOf = (r: BetRecord): number => slipStakeCents(r.payload);
 
 /** What a bet job's outcome says about its session, or nothing when the answer says nothing (not completed, unreadable). */
 function betEvidence(record: BetRecord, outcome: JobOutcome, at: number): EvidenceInput | undefined {
@@ -80,7 +82,7 @@ function betEvidence(record: BetRecord, outcome: JobOutcome, at: number): Eviden
     ? {
         ...base,
         kind: 'accepted',
-        acceptedCents: receipt.stake !== undefined ? Math.min(asked, Math.round(receipt.stake * 100)) : asked,
+        acceptedCents: receipt.stake !== undefined ? Math.min(asked, centsFromDollars(receipt.stake)) : asked,
       }
     : {
         ...base,
@@ -246,7 +248,7 @@ export class AccountHealth {
       const result =
         r.state === 'refused'
           ? { success: false, error: r.note ?? 'refused' }
-          : { success: true, bet_id: r.betId, stake: r.stakeCents / 100 };
+          : { success: true, bet_id: r.betId, stake: dollarsFromCents(r.stakeCents) };
       const e = betEvidence(r, { status: 'completed', result } as JobOutcome, r.updatedAt);
       if (e) missing.push(e);
     }

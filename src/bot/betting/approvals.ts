@@ -5,7 +5,7 @@ import { approvalPolicy } from '../model/approval-policy.js';
 import { dayIn } from '../model/dates.js';
 import { RANK } from '../model/edit-rank.js';
 import { formatOdds } from '../model/odds.js';
-import { decideOnLivePrice, type SlipPayload, slipKind } from '../model/slip-rules.js';
+import { decideOnLivePrice, type SlipPayload, slipKind, slipStakeCents } from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import type { BetRecordRepo } from '../repos/bet-records.js';
 import { bindingShare, exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
@@ -108,14 +108,14 @@ export class Approvals {
         marketKey: p.marketKey,
         marketRef: boundSelection(p),
         day: dayIn(now, settings.timezone),
-        stakeCents: p.stakeCents ?? Math.round(p.stake * 100),
+        stakeCents: slipStakeCents(p),
         shownOdds: p.shownOdds,
         needed,
         remindAt: now + Math.floor((slip.expiresAt - now) / 2),
         expiresAt: slip.expiresAt,
         createdAt: now,
       },
-      { dayLimitCents: Math.round(limits.perDay * 100), caps: exposureCaps(settings, p.capBankCents) },
+      { dayLimitCents: limits.perDayCents, caps: exposureCaps(settings, p.capBankCents) },
     );
     if (outcome.kind === 'over_limit') {
       await this.d.slips.close(slip.slipId);
@@ -445,7 +445,7 @@ export function boundTo(p: Proposal, slip: SlipPayload): boolean {
     slip.epk === p.epk &&
     slip.marketKey === p.marketKey &&
     boundSelection(slip) === p.marketRef &&
-    (slip.stakeCents ?? Math.round(slip.stake * 100)) === p.stakeCents
+    slipStakeCents(slip) === p.stakeCents
   );
 }
 

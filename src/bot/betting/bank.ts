@@ -52,8 +52,8 @@ export async function bankAtAccount(
 
 /** The bank a settings record holds (null: none set). */
 export function setBankOf(s: GuildSettings): Bank | null {
-  if (s.bank === undefined) return null;
-  return { cents: Math.round(s.bank * 100), source: 'set', asOf: new Date(s.bankSetAt ?? 0) };
+  if (s.bankCents === undefined) return null;
+  return { cents: s.bankCents, source: 'set', asOf: new Date(s.bankSetAt ?? 0) };
 }
 
 /** The admin-set bank, from the guild's settings. */
@@ -65,11 +65,11 @@ export class SetBank implements BankSource {
     return setBankOf(settings ?? (await getSettings(this.store, guildId)));
   }
 
-  /** Sets (dollars > 0) or clears (undefined) the guild's bank; share caps move with it from the next slip on. */
-  static async set(store: BotStore, guildId: string, dollars: number | undefined, at: number): Promise<GuildSettings> {
+  /** Sets (cents > 0) or clears (undefined) the guild's bank; share caps move with it from the next slip on. */
+  static async set(store: BotStore, guildId: string, cents: number | undefined, at: number): Promise<GuildSettings> {
     return updateSettings(store, guildId, (s) => {
-      const { bank: _b, bankSetAt: _t, ...rest } = s;
-      return dollars === undefined ? rest : { ...rest, bank: dollars, bankSetAt: at };
+      const { bankCents: _b, bankSetAt: _t, ...rest } = s;
+      return cents === undefined ? rest : { ...rest, bankCents: cents, bankSetAt: at };
     });
   }
 }

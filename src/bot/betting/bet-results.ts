@@ -1,8 +1,10 @@
 import { betOutcomeOf, type JobOutcome, placedSelectionOf } from '../../gateway/index.js';
 import type { Logger } from '../config/logger.js';
 import { RANK } from '../model/edit-rank.js';
+import { centsFromDollars } from '../model/money.js';
 import { placedOther, placedOtherNote } from '../model/placed-other.js';
 import type { SlipPayload } from '../model/slip-rules.js';
+import { slipStakeCents } from '../model/slip-rules.js';
 import type { BetRecord, BetRecordRepo } from '../repos/bet-records.js';
 import type { JobRecord } from '../repos/jobs.js';
 import type { Outbox } from '../results/outbox.js';
@@ -11,8 +13,8 @@ import type { BetPresenter } from './presenter.js';
 
 /** The stake the book accepted when it took less than the slip asked (the record then holds that stake). */
 function takenForLess(slip: SlipPayload, receipt: { stake?: number }): { stakeCents?: number } {
-  const asked = slip.stakeCents ?? Math.round(slip.stake * 100);
-  const taken = receipt.stake === undefined ? undefined : Math.round(receipt.stake * 100);
+  const asked = slipStakeCents(slip);
+  const taken = receipt.stake === undefined ? undefined : centsFromDollars(receipt.stake);
   return taken !== undefined && taken > 0 && taken < asked ? { stakeCents: taken } : {};
 }
 

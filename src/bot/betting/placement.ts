@@ -6,8 +6,15 @@ import type { GatewayPort } from '../gateway-port.js';
 import { approvalPolicy, approvalsNeeded } from '../model/approval-policy.js';
 import { type ShareCap, shareCapText } from '../model/bank-caps.js';
 import { dayIn } from '../model/dates.js';
-import { formatMoney } from '../model/odds.js';
-import { checkStake, decideOnLivePrice, type PriceDecision, type SlipPayload, slipKind } from '../model/slip-rules.js';
+import { formatMoney } from '../model/money.js';
+import {
+  checkStake,
+  decideOnLivePrice,
+  type PriceDecision,
+  type SlipPayload,
+  slipKind,
+  slipStakeCents,
+} from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import type { BetRecord, BetRecordRepo, ClaimOutcome } from '../repos/bet-records.js';
 import { bindingShare, exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
@@ -72,9 +79,9 @@ export function overLimitText(
   p: SlipPayload,
   share?: ShareCap,
 ): string {
-  const limit = formatMoney(o.limitCents / 100);
-  const used = formatMoney(o.usedCents / 100);
-  const room = formatMoney(Math.max(0, o.limitCents - o.usedCents) / 100);
+  const limit = formatMoney(o.limitCents);
+  const used = formatMoney(o.usedCents);
+  const room = formatMoney(Math.max(0, o.limitCents - o.usedCents));
   const what: Record<typeof o.cap, string> = {
     member_day: `today's limit of ${limit} per member (you have ${used} staked)`,
     event: `the syndicate's cap of ${limit} on ${p.eventName} (${used} already rides on it)`,
@@ -149,8 +156,8 @@ export class Placement {
       userId,
       guildKey: slip.guildId ?? 'dm',
       day: dayIn(this.d.now(), settings.timezone),
-      stakeCents: p.stakeCents ?? Math.round(p.stake * 100),
-      dayLimitCents: Math.round(limits.perDay * 100),
+      stakeCents: slipStakeCents(p),
+      dayLimitCents: limits.perDayCents,
       caps: exposureCaps(settings, p.capBankCents),
       now: this.d.now(),
     });
@@ -323,8 +330,8 @@ const PROPOSE_WITH = { sports: '/bet', racing: '/bet-racing', promo: '/promos' }
  */
 export function tierRefusal(settings: GuildSettings, p: SlipPayload): string | undefined {
   const policy = approvalPolicy(settings);
-  const cents = p.stakeCents ?? Math.round(p.stake * 100);
+  const cents = slipStakeCents(p);
   const needed = approvalsNeeded(policy, cents);
   if (needed === 0) return undefined;
-  return `This stake now needs ${needed === 1 ? 'one approval' : 'two approvals'}: the approval tier was lowered to ${formatMoney(policy.t1Cents / 100)} after this slip was made. Nothing was placed. Run ${PROPOSE_WITH[slipKind(p)]} again with the same stake to propose it for approval.`;
+  return `This stake now needs ${needed === 1 ? 'one approval' : 'two approvals'}: the approval tier was lowered to ${formatMoney(policy.t1Cents)} after this slip was made. Nothing was placed. Run ${PROPOSE_WITH[slipKind(p)]} again with the same stake to propose it for approval.`;
 }

@@ -61,7 +61,7 @@ export function slipEdgeOf(input: {
           odds: input.odds,
           bankCents: input.bankCents,
           fraction,
-          unitCents: Math.round((input.settings.stakeUnit ?? 1) * 100),
+          unitCents: input.settings.stakeUnitCents ?? 100,
           capsCents: [input.capCents],
         });
   return {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { MarketCard, MarketSelection, SportsPriceCheckResult } from '../../gateway/index.js';
 import { selectionName, sortMarkets } from '../model/markets.js';
+import { centsFromDollars, dollarsFromCents } from '../model/money.js';
 import { checkMinOdds, checkStake, type PriceRoute, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import { type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
@@ -173,7 +174,7 @@ export class SlipFactory implements LivePrices {
           bookie: req.bookie,
           sport: event?.league ?? sport,
           market: found.market.market,
-          stakeCents: Math.round(req.stake * 100),
+          stakeCents: centsFromDollars(req.stake),
         })) ?? {});
     const edge =
       this.d.fairPrice === false
@@ -185,7 +186,7 @@ export class SlipFactory implements LivePrices {
             odds: live,
             settings,
             bankCents,
-            capCents: Math.round(limits.perBet * 100),
+            capCents: limits.perBetCents,
           });
     const now = this.d.now();
     const slip: SlipRecord<SlipPayload> = {
@@ -195,7 +196,7 @@ export class SlipFactory implements LivePrices {
       messageId: null,
       userId: req.userId,
       createdAt: now,
-      expiresAt: now + (expiresInMs?.(Math.round(req.stake * 100)) ?? this.d.tunables.slipExpiryMs),
+      expiresAt: now + (expiresInMs?.(centsFromDollars(req.stake)) ?? this.d.tunables.slipExpiryMs),
       payload: {
         epk: req.epk,
         sport,
@@ -210,8 +211,8 @@ export class SlipFactory implements LivePrices {
         selectionName: found.sel.label,
         ...(found.sel.line !== undefined ? { line: found.sel.line } : {}),
         marketRef: req.marketRef,
-        stake: Math.round(req.stake * 100) / 100,
-        stakeCents: Math.round(req.stake * 100),
+        stake: dollarsFromCents(centsFromDollars(req.stake)),
+        stakeCents: centsFromDollars(req.stake),
         ...(event && Number.isFinite(Date.parse(event.start_time)) ? { startsAt: Date.parse(event.start_time) } : {}),
         shownOdds: live,
         ...(req.minOdds === undefined ? {} : { minOdds: req.minOdds }),

@@ -3,9 +3,17 @@ import { type AccountPromo, BetType, type RacingSingleBet, type SportsMarketRefB
 import type { Catalog } from '../catalog/catalog.js';
 import type { BotTunables } from '../config/config.js';
 import type { GatewayPort } from '../gateway-port.js';
-import { formatMoney } from '../model/odds.js';
+import { centsFromDollars, dollarsFromCents, formatMoney } from '../model/money.js';
+import { formatOdds } from '../model/odds.js';
 import type { RacingBet } from '../model/racing-bet.js';
-import { checkMinOdds, checkStake, type RacingLeg, type SlipPayload, slipKind } from '../model/slip-rules.js';
+import {
+  checkMinOdds,
+  checkStake,
+  type RacingLeg,
+  type SlipPayload,
+  slipKind,
+  slipStakeCents,
+} from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import type { BetRecord } from '../repos/bet-records.js';
 import { type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
@@ -72,7 +80,7 @@ export function placeBetRequest(
   floor: number,
   callbackUrl: string | undefined,
 ): SportsMarketRefBet | RacingSingleBet {
-  const stake = stakeCents / 100;
+  const stake = dollarsFromCents(stakeCents);
   if (slipKind(p) === 'racing' && p.racing) {
     const r = p.racing;
     return {
@@ -118,7 +126,7 @@ export function submitRecord(
     return gateway.accountPromos.place({
       session_id: p.sessionId,
       promo_id: p.promo.promoId,
-      stake: record.stakeCents / 100,
+      stake: dollarsFromCents(record.stakeCents),
       idempotency_key: record.placementId,
       ...callback(callbackUrl),
     });
@@ -214,7 +222,7 @@ export async function holdsBonusToken(
   return (tokens ?? []).some(
     (t) =>
       typeof t.amount === 'number' &&
-      Math.round(t.amount * 100) === stakeCents &&
+      centsFromDollars(t.amount) === stakeCents &&
       String(t.status ?? '').toUpperCase() === 'AVAILABLE',
   );
 }
@@ -237,7 +245,7 @@ async function checkedStake(
   owner.outsideFund = sized.outsideFund;
   const check = checkStake(stake, stakeLimits(settings, d.tunables, owner.bankCents));
   if (!check.ok) throw new UserFacingError(check.message);
-  return Math.round(stake * 100);
+  return centsFromDollars(stake);
 }
 
 /** How long a slip may live given its stake in cents: a slip that becomes a proposal lives as long as it. */
@@ -249,7 +257,7 @@ async function store(
   payload: SlipPayload,
 ): Promise<SlipRecord<SlipPayload>> {
   const now = d.now();
-  const stakeCents = payload.stakeCents ?? Math.round(payload.stake * 100);
+  const stakeCents = slipStakeCents(payload);
   const account = await accountOf(d.catalog, payload.sessionId);
   const slip: SlipRecord<SlipPayload> = {
     slipId: randomBytes(9).toString('base64url'),
@@ -295,7 +303,7 @@ export async function prepareRacingSlip(
   if (!minCheck.ok) throw new UserFacingError(minCheck.message);
   if (req.useBonusBet && !(await holdsBonusToken(d.gateway, sessionId, stakeCents, d.callbackUrl))) {
     throw new UserFacingError(
-      `The ${req.bookie} session holds no available bonus token worth ${formatMoney(stakeCents / 100)}. Use the token's exact value as the stake, or bet without use_bonus_bet.`,
+      `The ${req.bookie} session holds no available bonus token worth ${formatMoney(stakeCents)}. Use the token's exact value as the stake, or bet without use_bonus_bet.`,
     );
   }
   const racing: RacingLeg = { ...leg, runner: live.runner, ...(req.promoName ? { promoName: req.promoName } : {}) };
@@ -314,7 +322,7 @@ export async function prepareRacingSlip(
     selectionLabel: live.runner,
     selectionName: live.runner,
     marketRef: '',
-    stake: stakeCents / 100,
+    stake: dollarsFromCents(stakeCents),
     stakeCents,
     shownOdds: live.price,
     ...(req.minOdds === undefined ? {} : { minOdds: req.minOdds }),
@@ -363,11 +371,11 @@ export async function preparePromoSlip(
     bookie: promo.bookie,
     sessionId,
     marketKey: racing ? 'win' : 'head_to_head',
-    marketLabel: `Bet boost (from ${promo.base_odds?.toFixed(2) ?? '?'})`,
+    marketLabel: `Bet boost (from ${typeof promo.base_odds === 'number' ? formatOdds(promo.base_odds) : '?'})`,
     selectionLabel: selection,
     selectionName: selection,
     marketRef: '',
-    stake: stakeCents / 100,
+    stake: dollarsFromCents(stakeCents),
     stakeCents,
     shownOdds: promo.boosted_odds,
     userId: req.userId,

@@ -1,6 +1,6 @@
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import type { Event, MarketCard, MarketRow, MarketSelection, Session } from '../../gateway/index.js';
-import type { BotContext } from '../context.js';
+import type { Logger } from '../config/logger.js';
 import { comparableMarket, selectionKey, selectionMatches } from '../model/compare.js';
 import { dayIn } from '../model/dates.js';
 import { bookChecks } from '../model/eligibility.js';
@@ -11,9 +11,25 @@ import { matchText } from '../model/match-text.js';
 import { formatOdds } from '../model/odds.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import { getRef, putRef } from '../repos/refs.js';
-import { StoreClosedError } from '../store/index.js';
+import { type BotStore, StoreClosedError } from '../store/index.js';
+import type { Catalog } from './catalog.js';
 
 type Choice = ApplicationCommandOptionChoiceData<string>;
+
+/** What suggestions read: the catalog's caches and reads, the clock, and the log for a warm-up that failed. */
+export interface CatalogReads {
+  catalog: Catalog;
+  now: () => number;
+  logger: Logger;
+}
+
+/** Where a value too long for a choice is kept behind a short ref. */
+export interface RefStore {
+  store: BotStore;
+}
+
+/** Suggestions that read the catalog and may hand back a ref. */
+type ChoiceCtx = CatalogReads & RefStore;
 
 /** The window autocomplete serves events from: yesterday to a week ahead (UTC days). */
 export function upcomingWindow(now: number) {
@@ -21,13 +37,13 @@ export function upcomingWindow(now: number) {
 }
 
 /** Fills the caches autocomplete reads (events of the window); called at start and on cache misses. */
-export async function warmCaches(ctx: BotContext): Promise<void> {
+export async function warmCaches(ctx: CatalogReads): Promise<void> {
   await ctx.catalog.loadEvents(upcomingWindow(ctx.now()));
   await ctx.catalog.loadSessions();
 }
 
-const warming = new WeakMap<BotContext, Promise<void>>();
-function warmInBackground(ctx: BotContext): Promise<void> {
+const warming = new WeakMap<CatalogReads, Promise<void>>();
+function warmInBackground(ctx: CatalogReads): Promise<void> {
   const running = warming.get(ctx);
   if (running) return running;
   const p = warmCaches(ctx)
@@ -47,7 +63,7 @@ function warmInBackground(ctx: BotContext): Promise<void> {
  */
 const WARM_WAIT_MS = 1_500;
 
-async function upcoming(ctx: BotContext): Promise<Event[]> {
+async function upcoming(ctx: CatalogReads): Promise<Event[]> {
   const window = upcomingWindow(ctx.now());
   const hit = await ctx.catalog.peekEvents(window);
   if (hit) return hit;
@@ -67,7 +83,7 @@ async function upcoming(ctx: BotContext): Promise<Event[]> {
  * waited for as long as the events' (WARM_WAIT_MS). A bare peek answered "No matching options." for every ask
  * after the first 30 s of a run, since nothing else refills that cache while nobody bets.
  */
-export async function sessionsForChoices(ctx: BotContext): Promise<Session[]> {
+export async function sessionsForChoices(ctx: CatalogReads): Promise<Session[]> {
   const hit = await ctx.catalog.peekSessions();
   if (hit) return hit;
   let timer: NodeJS.Timeout | undefined;
@@ -89,44 +105,44 @@ export async function sessionsForChoices(ctx: BotContext): Promise<Session[]> {
  * Leagues with events in the window; before the first read of events (just after start) the spec's preset
  * leagues, so the first ask is never answered with nothing.
  */
-export async function leagueChoices(ctx: BotContext, typed: string): Promise<Choice[]> {
+export async function leagueChoices(ctx: CatalogReads, typed: string): Promise<Choice[]> {
   const events = await ctx.catalog.peekEvents(upcomingWindow(ctx.now()));
   if (!events) warmInBackground(ctx);
   const leagues = events?.length ? [...new Set(events.map((e) => e.league))].sort() : PRESET_LEAGUES.map((l) => l.key);
   return matchText(leagues, typed, (l) => `${l} ${leagueName(l)}`).map((l) => ({ name: leagueName(l), value: l }));
 }
 
-export async function knownLeagues(ctx: BotContext): Promise<string[]> {
+export async function knownLeagues(ctx: CatalogReads): Promise<string[]> {
   const events = await ctx.catalog.loadEvents(upcomingWindow(ctx.now()));
   return [...new Set(events.map((e) => e.league))].sort();
 }
 
 /** An event key as an option value: itself when it fits in 100 characters, else a stored reference. */
-async function eventValue(ctx: BotContext, epk: string): Promise<string> {
+async function eventValue(ctx: RefStore, epk: string): Promise<string> {
   return epk.length <= LIMITS.choiceValue ? epk : `ref:${await putRef(ctx.store, epk)}`;
 }
 
 /** A market_ref as an option value: itself when short enough, else a stored reference. */
-async function selectionValue(ctx: BotContext, marketRef: string): Promise<string> {
+async function selectionValue(ctx: RefStore, marketRef: string): Promise<string> {
   return marketRef.length <= LIMITS.choiceValue ? marketRef : `ref:${await putRef(ctx.store, marketRef)}`;
 }
 
 /** Option values may be a stored reference (`ref:<hash>`) to a long event key or market_ref. */
-export async function resolveRefOption(ctx: BotContext, value: string, what: string): Promise<string> {
+export async function resolveRefOption(ctx: RefStore, value: string, what: string): Promise<string> {
   if (!value.startsWith('ref:')) return value;
   const full = await getRef<string>(ctx.store, value.slice(4));
   if (!full) throw new UserFacingError(`That ${what} choice has expired. Pick it again from the list.`);
   return full;
 }
 
-export async function resolveEventOption(ctx: BotContext, value: string): Promise<string> {
+export async function resolveEventOption(ctx: RefStore, value: string): Promise<string> {
   if (!value.startsWith('ref:')) return value;
   const epk = await getRef<string>(ctx.store, value.slice(4));
   if (!epk) throw new UserFacingError('That event choice has expired. Pick the event again from the list.');
   return epk;
 }
 
-export async function eventChoices(ctx: BotContext, typed: string): Promise<Choice[]> {
+export async function eventChoices(ctx: ChoiceCtx, typed: string): Promise<Choice[]> {
   const now = ctx.now();
   // An event no book lists yet has no card to open or bet on.
   const events = (await upcoming(ctx)).filter((e) => e.status !== 'finished' && (e.books?.length ?? 0) > 0);
@@ -151,7 +167,7 @@ export async function eventChoices(ctx: BotContext, typed: string): Promise<Choi
  * card fetched in the background (within the member's autocomplete allowance), so the next ask knows.
  */
 export async function bookieChoices(
-  ctx: BotContext,
+  ctx: ChoiceCtx,
   eventOption: string | null,
   typed: string,
   opts: { forBetting?: { member: string } } = {},
@@ -164,7 +180,7 @@ export async function bookieChoices(
   return matchText(books, typed, (b) => b).map((b) => ({ name: b, value: b }));
 }
 
-async function betCapableBooks(ctx: BotContext, epk: string, books: string[], member: string): Promise<string[]> {
+async function betCapableBooks(ctx: CatalogReads, epk: string, books: string[], member: string): Promise<string[]> {
   const sessions = await ctx.catalog.peekSessions();
   if (!sessions) warmInBackground(ctx);
   const out: string[] = [];
@@ -182,7 +198,7 @@ async function betCapableBooks(ctx: BotContext, epk: string, books: string[], me
 type CardForChoices = { card: MarketCard | undefined; refused: boolean };
 
 async function cardFor(
-  ctx: BotContext,
+  ctx: ChoiceCtx,
   eventOption: string | null,
   bookie: string | null,
   member: string,
@@ -236,7 +252,7 @@ export function findMarket(markets: MarketRow[], value: string): MarketRow | und
 }
 
 export async function marketChoices(
-  ctx: BotContext,
+  ctx: ChoiceCtx,
   eventOption: string | null,
   bookie: string | null,
   typed: string,
@@ -256,7 +272,7 @@ export async function marketChoices(
 }
 
 export async function selectionChoices(
-  ctx: BotContext,
+  ctx: ChoiceCtx,
   eventOption: string | null,
   bookie: string | null,
   market: string | null,
@@ -293,7 +309,7 @@ interface SharedCards {
  * cannot wait for the gateway, so a book whose card is not cached has it read in the background for a later
  * keystroke.
  */
-async function sharedCards(ctx: BotContext, eventOption: string | null, member: string): Promise<SharedCards> {
+async function sharedCards(ctx: ChoiceCtx, eventOption: string | null, member: string): Promise<SharedCards> {
   const epk = eventOption ? await resolveEventOption(ctx, eventOption).catch(() => undefined) : undefined;
   const event = epk ? await ctx.catalog.event(epk) : undefined;
   const books = event?.books ?? [];
@@ -333,7 +349,7 @@ function eligibleCards(shared: SharedCards, market: string, selection?: string):
 
 /** Market choices across books: the value is the market key, which names the same market at every book. */
 export async function sharedMarketChoices(
-  ctx: BotContext,
+  ctx: ChoiceCtx,
   eventOption: string | null,
   typed: string,
   member: string,
@@ -362,7 +378,7 @@ export async function sharedMarketChoices(
  * the slug (or label), shared by every book, never a market_ref.
  */
 export async function sharedSelectionChoices(
-  ctx: BotContext,
+  ctx: ChoiceCtx,
   eventOption: string | null,
   market: string | null,
   typed: string,
@@ -388,7 +404,7 @@ export async function sharedSelectionChoices(
  * that book's market. Anything else is passed on for the slip's own check to refuse.
  */
 export async function selectionRefAt(
-  ctx: BotContext,
+  ctx: CatalogReads,
   q: { epk: string; bookie: string; market: string; selection: string },
 ): Promise<string> {
   const card = await ctx.catalog.loadCard(q.epk, q.bookie).catch(() => undefined);
@@ -403,7 +419,7 @@ export async function selectionRefAt(
  * its own card (values are market_refs); without, the markets and selections every book shares (slugs).
  */
 export async function slipOptionChoices(
-  ctx: BotContext,
+  ctx: ChoiceCtx,
   focused: { name: string; value: string },
   o: { event: string | null; bookie: string | null; market: string | null; member: string },
   bookieOpts: { forBetting?: { member: string } } = {},
@@ -430,7 +446,11 @@ export function sessionAccountName(s: Pick<Session, 'bookie' | 'username'>): str
  * account told apart by their number and state. The value is the session id the command takes. Read through
  * sessionsForChoices, so the choices keep coming after the session cache lapses.
  */
-export async function accountSessionChoices(ctx: BotContext, typed: string, bookie?: string | null): Promise<Choice[]> {
+export async function accountSessionChoices(
+  ctx: CatalogReads,
+  typed: string,
+  bookie?: string | null,
+): Promise<Choice[]> {
   const sessions = (await sessionsForChoices(ctx))
     .filter((s) => !bookie || s.bookie === bookie)
     .sort((a, b) => Number(b.active) - Number(a.active));
@@ -450,7 +470,7 @@ export async function accountSessionChoices(ctx: BotContext, typed: string, book
 }
 
 /** The account a session id belongs to, by book and user name, from the list choices read; undefined when unknown. */
-export async function sessionAccountOf(ctx: BotContext): Promise<(sessionId: string) => string | undefined> {
+export async function sessionAccountOf(ctx: CatalogReads): Promise<(sessionId: string) => string | undefined> {
   const sessions = await sessionsForChoices(ctx);
   return (id) => {
     const s = sessions.find((x) => x.session_id === id);

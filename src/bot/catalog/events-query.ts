@@ -1,6 +1,6 @@
 import type { Event } from '../../gateway/index.js';
-import type { BotContext } from '../context.js';
 import { dayIn, utcWindowFor } from '../model/dates.js';
+import type { Catalog } from './catalog.js';
 
 export interface EventsQueryRef {
   league: string;
@@ -10,7 +10,7 @@ export interface EventsQueryRef {
 }
 
 /** Events of `league` whose start falls on `day` in `timezone` (the gateway's days are UTC days). */
-export async function eventsForDay(ctx: BotContext, q: EventsQueryRef): Promise<Event[]> {
+export async function eventsForDay(ctx: { catalog: Catalog }, q: EventsQueryRef): Promise<Event[]> {
   const window = utcWindowFor(q.day);
   const events = await ctx.catalog.loadEvents({
     league: q.league,

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
+import { centsFromDollars } from '../model/money.js';
 import { Secret } from './secret.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -9,9 +10,9 @@ export interface BotTunables {
   slipExpiryMs: number;
   /** A live price below the shown one by more than this fraction (0.02 = 2 %) refuses the slip. */
   priceTolerance: number;
-  /** Defaults until a server admin sets its own limits with /settings. */
-  defaultMaxStakePerBet: number;
-  defaultMaxStakePerDay: number;
+  /** Defaults until a server admin sets its own limits with /settings, in cents (the variables are dollars). */
+  defaultMaxStakePerBetCents: number;
+  defaultMaxStakePerDayCents: number;
   /** A webhook whose delivered_at is further than this from now is refused as stale. */
   webhookToleranceMs: number;
   webhookMaxBodyBytes: number;
@@ -261,8 +262,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     tunables: {
       slipExpiryMs: e.SLIP_EXPIRY_SECONDS * 1000,
       priceTolerance: e.PRICE_TOLERANCE_PERCENT / 100,
-      defaultMaxStakePerBet: e.DEFAULT_MAX_STAKE_PER_BET,
-      defaultMaxStakePerDay: e.DEFAULT_MAX_STAKE_PER_DAY,
+      defaultMaxStakePerBetCents: centsFromDollars(e.DEFAULT_MAX_STAKE_PER_BET),
+      defaultMaxStakePerDayCents: centsFromDollars(e.DEFAULT_MAX_STAKE_PER_DAY),
       webhookToleranceMs: e.WEBHOOK_TOLERANCE_SECONDS * 1000,
       webhookMaxBodyBytes: e.WEBHOOK_MAX_BODY_BYTES,
       settlementIntervalMs: e.SETTLEMENT_INTERVAL_SECONDS * 1000,

@@ -34,6 +34,7 @@ import {
   type WithdrawalMove,
   type WithdrawalState,
 } from '../model/fund-states.js';
+import { formatMoney } from '../model/money.js';
 import { standingsOf } from '../model/tipster-share.js';
 import { appendInTx, Ledger, type LedgerInput } from '../repos/ledger.js';
 import type { BotStore } from '../store/index.js';
@@ -1000,9 +1001,7 @@ export class FundRepo {
         );
         const whole = n(sum?.c ?? 0) >= n(sum?.owed ?? 0);
         await this.#moveCashout(tx, a.cashoutId, whole ? 'withdrawnWhole' : 'backToRedeemed', at, actor, {
-          note: whole
-            ? null
-            : `part withdrawn: $${(n(sum?.c ?? 0) / 100).toFixed(2)} of $${(n(sum?.owed) / 100).toFixed(2)}`,
+          note: whole ? null : `part withdrawn: ${formatMoney(n(sum?.c ?? 0))} of ${formatMoney(n(sum?.owed))}`,
         });
       } else if (t.to === 'failed' || t.to === 'not_sent') {
         await this.#moveCashout(tx, a.cashoutId, 'backToRedeemed', at, actor, {

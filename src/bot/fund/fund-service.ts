@@ -26,6 +26,7 @@ import {
 } from '../model/fund-plan.js';
 import type { FundStatement } from '../model/fund-records.js';
 import { WITHDRAWAL_FOLLOWED } from '../model/fund-states.js';
+import { centsFromDollars, dollarsFromCents, formatCentsDecimal, formatMoney } from '../model/money.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import { type GuildSettings, getSettings } from '../repos/guild-settings.js';
 import type { Outbox } from '../results/outbox.js';
@@ -55,8 +56,7 @@ export const DEFAULT_MIN_CASHOUT = 10;
 export const MAX_CONTRIBUTION_CENTS = 100_000_000;
 /** History read before an account joined or an attempt began, to allow for clocks a little apart. */
 const CLOCK_MARGIN_MS = 60_000;
-const money = (c: number) =>
-  `${c < 0 ? '-' : ''}$${(Math.abs(c) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const money = formatMoney;
 
 export interface FundDeps {
   store: BotStore;
@@ -87,7 +87,7 @@ export interface LastStrike {
 
 export type StrikeAttempt = { ok: true; strike: StrikeRecord } | { ok: false; reason: string };
 
-const cents = (dollars: number | null | undefined) => Math.round(Number(dollars ?? 0) * 100);
+const cents = (dollars: number | null | undefined) => centsFromDollars(Number(dollars ?? 0));
 /** A percent setting (at most two decimals, checked where it is set) in basis points. */
 const bpsOf = (percent: number | undefined) => Math.round((percent ?? 0) * 100);
 
@@ -230,12 +230,12 @@ export class FundService {
     const unaccounted = cashCents - floatCents;
     if (unaccounted < 0) {
       throw new UserFacingError(
-        `${accountName(a)} holds ${money(cashCents)}: a float cannot be more than that. Give float:${(cashCents / 100).toFixed(2)} or less.`,
+        `${accountName(a)} holds ${money(cashCents)}: a float cannot be more than that. Give float:${formatCentsDecimal(cashCents)} or less.`,
       );
     }
     if (unaccounted > 0 && !c.openingMemberId) {
       throw new UserFacingError(
-        `${accountName(a)} already holds ${money(cashCents)} that the fund must account for before it joins. Either it is the opening bank, a member's money bought in at the next strike: \`/fund accounts action:add session:\` (pick ${accountName(a)} from the list) \`opening_member:@member\`; or it is not the fund's (a float kept out of NAV): the same with \`float:${(cashCents / 100).toFixed(2)}\`.`,
+        `${accountName(a)} already holds ${money(cashCents)} that the fund must account for before it joins. Either it is the opening bank, a member's money bought in at the next strike: \`/fund accounts action:add session:\` (pick ${accountName(a)} from the list) \`opening_member:@member\`; or it is not the fund's (a float kept out of NAV): the same with \`float:${formatCentsDecimal(cashCents)}\`.`,
       );
     }
     // Where the cash bridge starts: the newest move the cash read already holds, on the gateway's own clock.
@@ -260,7 +260,7 @@ export class FundService {
               memberId: c.openingMemberId,
               sessionId: cash.sessionId,
               cents: unaccounted,
-              openingPriceCents: cents(settings.fundOpeningPrice ?? 1),
+              openingPriceCents: settings.fundOpeningPriceCents ?? 100,
             },
           }
         : {}),
@@ -326,7 +326,7 @@ export class FundService {
       sessionId: c.sessionId,
       reference: c.reference,
       actor: c.actor,
-      openingPriceCents: cents(settings.fundOpeningPrice ?? 1),
+      openingPriceCents: settings.fundOpeningPriceCents ?? 100,
       at: this.#d.now(),
     });
   }
@@ -390,7 +390,7 @@ export class FundService {
     }
     const worth = ask.kind === 'amount' ? ask.cents : ask.kind === 'units' ? centsFor(ask.units, book) : heldCents;
     const settings = await getSettings(this.#d.store, c.guildId);
-    const minimum = cents(settings.fundMinCashout ?? DEFAULT_MIN_CASHOUT);
+    const minimum = settings.fundMinCashoutCents ?? cents(DEFAULT_MIN_CASHOUT);
     if (worth <= 0) throw new UserFacingError(`${holds}: there is nothing to cash out.`);
     if (ask.kind !== 'all' && worth < minimum) {
       throw new UserFacingError(
@@ -400,7 +400,7 @@ export class FundService {
     // The tier counts the member's asks since the last strike together: three asks under it are one above it.
     const earlier = await this.repo.asksSince(c.guildId, c.memberId, last.at);
     const earlierCents = earlier.reduce((a, x) => a + this.#worthOf(x.ask, x.cents, holding, book), 0);
-    const needsApproval = earlierCents + worth > cents(settings.fundCashoutTier ?? DEFAULT_CASHOUT_TIER);
+    const needsApproval = earlierCents + worth > (settings.fundCashoutTierCents ?? cents(DEFAULT_CASHOUT_TIER));
     const cashout = await this.repo.requestCashout({
       guildKey: c.guildId,
       memberId: c.memberId,
@@ -688,7 +688,7 @@ export class FundService {
     try {
       const handle = await this.#d.gateway.withdrawals.create({
         session_id: plan.from.sessionId,
-        amount: plan.cents / 100,
+        amount: dollarsFromCents(plan.cents),
         // Tagged with the attempt: its result webhook ties the job to it even if the 202 is lost (decision 1902).
         ...(this.#d.callbackUrl ? { callback_url: attemptCallback(this.#d.callbackUrl, attempt.attemptId) } : {}),
       });

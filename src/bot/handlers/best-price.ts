@@ -11,7 +11,7 @@ import type { BotContext } from '../context.js';
 import { comparableMarket, selectionKey } from '../model/compare.js';
 import { anyMarket, type BookCheck, balanceShort, bookChecks, leftOutText } from '../model/eligibility.js';
 import { accountName } from '../model/fund-records.js';
-import { stakeCentsOf } from '../model/odds.js';
+import { centsFromDollars, parseCents } from '../model/money.js';
 import type { PriceRoute } from '../model/slip-rules.js';
 import { userMessage } from '../model/user-errors.js';
 import { UserFacingError } from '../model/user-facing-error.js';
@@ -98,7 +98,7 @@ export function noBookText(route: PriceRoute): string {
 
 /** The cash part of a balance record, in cents: a stake is paid in cash, bonus funds go by token. */
 export function cashCents(b: BalanceRecord): number {
-  return Math.round(b.balance * 100) - Math.round((b.bonus_balance ?? 0) * 100);
+  return centsFromDollars(b.balance) - centsFromDollars(b.bonus_balance ?? 0);
 }
 
 /** Marks the checks whose session account health leaves out (offline, restricted, limited below the stake). */
@@ -255,7 +255,7 @@ export async function postBestPriceSlip(
   q: { epk: string; market: string; selection: string; stake: number; minOdds?: number },
 ): Promise<void> {
   const gate = await checkBettable(ctx, interaction, q.stake);
-  const stakeCents = stakeCentsOf(q.stake) as number;
+  const stakeCents = parseCents(q.stake) as number;
   const fundAccounts = (await ctx.bank.fundAccounts?.(gate.guildId)) ?? null;
   const best = await routeToBestPrice(ctx, { chosen: gate.settings.sessions, ...q, stakeCents, fundAccounts });
   await postSlip(

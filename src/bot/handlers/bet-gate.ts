@@ -6,7 +6,8 @@ import { decodeCustomId } from '../discord/custom-id.js';
 import { mayBet } from '../discord/permissions.js';
 import { type ApprovalPolicy, approvalPolicy } from '../model/approval-policy.js';
 import { dayIn } from '../model/dates.js';
-import { checkDailyRoom, checkStake, type SlipPayload, type StakeLimits } from '../model/slip-rules.js';
+import { parseCents } from '../model/money.js';
+import { checkDailyRoom, checkStake, type SlipPayload, type StakeLimits, slipStakeCents } from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import { type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
 
@@ -64,7 +65,7 @@ async function checkRiskAtConfirm(
     sessionId: p.sessionId,
     epk: p.epk,
     eventName: p.eventName,
-    stakeCents: p.stakeCents ?? Math.round(p.stake * 100),
+    stakeCents: slipStakeCents(p),
   });
   if (!risk.ok) throw new UserFacingError(risk.message);
 }
@@ -101,8 +102,8 @@ export async function checkBettable(ctx: GateCtx, asker: BetAsker, stake?: numbe
   const perBet = checkStake(stake, limits);
   if (!perBet.ok) throw new UserFacingError(perBet.message);
   const day = dayIn(ctx.now(), settings.timezone);
-  const used = (await ctx.records.usedCents(guildId, asker.user.id, day)) / 100;
-  const room = checkDailyRoom(stake, used, limits.perDay, limits.shares?.perDay);
+  const used = await ctx.records.usedCents(guildId, asker.user.id, day);
+  const room = checkDailyRoom(parseCents(stake) ?? 0, used, limits.perDayCents, limits.shares?.perDay);
   if (!room.ok) throw new UserFacingError(room.message);
   return gate;
 }
@@ -114,6 +115,6 @@ export function suggestedStakeFor(
   q: { epk: string; bookie: string; marketRef: string; odds?: number },
 ): Promise<number | undefined> {
   const { settings, bankCents } = gate;
-  const capCents = Math.round(gate.limits.perBet * 100);
+  const capCents = gate.limits.perBetCents;
   return suggestedFromCache(ctx.catalog, { ...q, settings, bankCents, capCents }).catch(() => undefined);
 }

@@ -10,7 +10,7 @@ import { buttonRoute, type ComponentHandler, type ComponentRoute, modalRoute } f
 import { encodeCustomId } from '../discord/custom-id.js';
 import { noticeView, replyEphemeral } from '../discord/interact.js';
 import { clip, LIMITS } from '../model/limits.js';
-import { formatOdds, stakeCentsOf } from '../model/odds.js';
+import { formatOdds } from '../model/odds.js';
 import { userMessage } from '../model/user-errors.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import { getRef, ownerOf, putRef } from '../repos/refs.js';
@@ -73,7 +73,7 @@ const stakeAtBest: ComponentHandler = async (interaction, [ref], ctx) => {
   if (!best.market || !best.selection) {
     // An older ref names one session: account health may still leave it out.
     const leftOut = best.sessionId
-      ? await leftOutAtBest(ctx, { ...best, sessionId: best.sessionId, stakeCents: Math.round(stake.value * 100) })
+      ? await leftOutAtBest(ctx, { ...best, sessionId: best.sessionId, stakeCents: stake.cents })
       : undefined;
     if (leftOut) return replyEphemeral(interaction, leftOut);
     return postSlip(ctx, interaction, {
@@ -90,7 +90,7 @@ const stakeAtBest: ComponentHandler = async (interaction, [ref], ctx) => {
     epk: best.epk,
     market: best.market,
     selection: best.selection,
-    stakeCents: stakeCentsOf(stake.value) as number,
+    stakeCents: stake.cents,
     fundAccounts: (await ctx.bank.fundAccounts?.(gate.guildId)) ?? null,
   });
   try {

@@ -11,6 +11,7 @@ import { countApprovers } from '../discord/approvers.js';
 import { approvalsNeeded, tooFewApproversText } from '../model/approval-policy.js';
 import type { MessageView } from '../model/limits.js';
 import type { SlipPayload } from '../model/slip-rules.js';
+import { slipStakeCents } from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import type { GuildSettings } from '../repos/guild-settings.js';
 import type { SlipRecord } from '../repos/slips.js';
@@ -68,7 +69,7 @@ export async function postPreparedSlip(
     return approvalsNeeded(policy, stakeCents) > 0 ? policy.expiryMs : ctx.config.tunables.slipExpiryMs;
   });
   // The tier is read from the stored slip, whatever its kind: no kind of bet passes the tiers unproposed.
-  const needed = approvalsNeeded(policy, slip.payload.stakeCents ?? Math.round(slip.payload.stake * 100));
+  const needed = approvalsNeeded(policy, slipStakeCents(slip.payload));
   if (needed > 0 && !asked) {
     await ctx.slips.close(slip.slipId);
     throw new Error('a slip above the approval tier was built without asking for its lifetime');
@@ -108,7 +109,7 @@ async function refuseIfNeverPasses(
     ctx.logger,
   );
   if (approvers === undefined) return;
-  const stakeCents = slip.payload.stakeCents ?? Math.round(slip.payload.stake * 100);
+  const stakeCents = slipStakeCents(slip.payload);
   const refusal = tooFewApproversText(policy, stakeCents, approvers);
   if (refusal === undefined) return;
   await ctx.slips.close(slip.slipId);

@@ -1,5 +1,5 @@
 import { ActionRowBuilder, type ModalSubmitInteraction, TextInputBuilder, TextInputStyle } from 'discord.js';
-import { parseStake, STAKE_HINT } from '../model/odds.js';
+import { dollarsFromCents, formatCentsDecimal, readCents } from '../model/money.js';
 
 // The fields the stake forms share (a sports selection, a racing runner, a promo) and how they are read back.
 
@@ -17,7 +17,7 @@ export function stakeField(suggestedCents?: number): ActionRowBuilder<TextInputB
     .setStyle(TextInputStyle.Short)
     .setRequired(true)
     .setMaxLength(12);
-  if (suggestedCents && suggestedCents > 0) input.setValue((suggestedCents / 100).toFixed(2));
+  if (suggestedCents && suggestedCents > 0) input.setValue(formatCentsDecimal(suggestedCents));
   return rowOf(input);
 }
 
@@ -34,15 +34,12 @@ export function minOddsField(example: string): ActionRowBuilder<TextInputBuilder
   );
 }
 
-export function readStake(interaction: ModalSubmitInteraction): FieldRead<number> {
-  const text = interaction.fields.getTextInputValue('stake');
-  const stake = parseStake(text);
-  if (stake === undefined && /^\s*-\s*\$?\d/.test(text)) {
-    return { ok: false, message: `"${text.slice(0, 20)}" is negative: a stake is more than $0. ${STAKE_HINT}` };
-  }
-  return stake === undefined
-    ? { ok: false, message: `"${text.slice(0, 20)}" is not a stake. ${STAKE_HINT}` }
-    : { ok: true, value: stake };
+/** The stake typed into a form: its dollars (what the slip request carries) and its whole cents. */
+export function readStake(
+  interaction: ModalSubmitInteraction,
+): { ok: true; value: number; cents: number } | { ok: false; message: string } {
+  const read = readCents(interaction.fields.getTextInputValue('stake'), 'stake');
+  return read.ok ? { ok: true, value: dollarsFromCents(read.cents), cents: read.cents } : read;
 }
 
 /** undefined when left empty. */

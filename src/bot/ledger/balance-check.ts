@@ -1,5 +1,5 @@
 import type { BalanceRecord, Transaction } from '../../gateway/index.js';
-import { formatMoney } from '../model/odds.js';
+import { centsFromDollars, formatMoney, formatSignedMoney } from '../model/money.js';
 import { recordBalanceEvidence } from '../repos/account-evidence.js';
 import { Ledger, type LedgerEntry } from '../repos/ledger.js';
 import type { BotStore } from '../store/index.js';
@@ -31,12 +31,12 @@ export interface DeskBets {
   settledPnlCents: Map<string, number>;
 }
 
-const cents = (dollars: number | null | undefined) => Math.round(Number(dollars ?? 0) * 100);
+const cents = (dollars: number | null | undefined) => centsFromDollars(Number(dollars ?? 0));
 const at = (iso: string | null | undefined) => Date.parse(String(iso ?? ''));
 const SETTLED = new Set(['won', 'lost', 'void', 'cashed_out', 'half_won', 'half_lost']);
 
-/** Signed money for a move: +$1.00, −$4.25. */
-export const signed = (c: number) => `${c < 0 ? '−' : '+'}${formatMoney(Math.abs(c) / 100)}`;
+/** Signed money for a move: +$1.00, -$4.25. */
+const signed = formatSignedMoney;
 
 /** The cash a settled bet paid back: stake plus profit for a cash bet; only the winnings for a bonus bet. */
 const credit = (stakeCents: number, pnlCents: number, bonus: boolean) =>
@@ -119,7 +119,7 @@ export function compareBalance(input: {
           check.listed.push({
             id: t.id,
             cents: gwMove - deskMove,
-            what: `bet ${t.id}: stake ${formatMoney(gwStake / 100)} at the gateway, ${formatMoney(deskStake / 100)} in the ledger`,
+            what: `bet ${t.id}: stake ${formatMoney(gwStake)} at the gateway, ${formatMoney(deskStake)} in the ledger`,
           });
         }
       }
@@ -146,7 +146,7 @@ export function compareBalance(input: {
           check.listed.push({
             id: t.id,
             cents: gwCredit - deskCredit,
-            what: `bet ${t.id}: paid ${formatMoney(gwCredit / 100)} at the book, ${formatMoney(deskCredit / 100)} in the ledger`,
+            what: `bet ${t.id}: paid ${formatMoney(gwCredit)} at the book, ${formatMoney(deskCredit)} in the ledger`,
           });
         }
       }
@@ -168,7 +168,7 @@ export function balanceMismatch(c: BalanceCheck, explained: ReadonlySet<string> 
   const unexplained = gap - listedSum;
   if (unexplained === 0 && unknown.length === 0) return undefined;
   const parts = [
-    `cash ${formatMoney(c.cashCents / 100)} at the gateway, ${formatMoney(c.impliedCents / 100)} implied by the desk's records (${formatMoney(c.previous.cashCents / 100)} at the last check, less stakes placed, plus returns settled since): ${signed(gap)} apart.`,
+    `cash ${formatMoney(c.cashCents)} at the gateway, ${formatMoney(c.impliedCents)} implied by the desk's records (${formatMoney(c.previous.cashCents)} at the last check, less stakes placed, plus returns settled since): ${signed(gap)} apart.`,
   ];
   if (c.listed.length) {
     parts.push(`The gateway lists ${c.listed.map((m) => `${m.what} (${signed(m.cents)})`).join('; ')}.`);

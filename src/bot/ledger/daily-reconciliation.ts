@@ -7,7 +7,7 @@ import { COLOUR } from '../model/colours.js';
 import { dayIn, dayStart } from '../model/dates.js';
 import { fundEntryMismatches } from '../model/fund-checks.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
-import { formatMoney } from '../model/odds.js';
+import { centsFromDollars, formatMoney } from '../model/money.js';
 import type { DeskMetrics } from '../ops/metrics.js';
 import { getSettings } from '../repos/guild-settings.js';
 import { Ledger } from '../repos/ledger.js';
@@ -157,7 +157,7 @@ export async function reconcileDay(input: {
           kind: 'unknown_bet',
           sessionId,
           betId: tx.id,
-          detail: `a ${formatMoney(Number(tx.stake ?? 0))} bet at the gateway that the ledger has no placement for`,
+          detail: `a ${formatMoney(centsFromDollars(Number(tx.stake ?? 0)))} bet at the gateway that the ledger has no placement for`,
         });
       }
     }
@@ -220,7 +220,7 @@ async function fundMovesOn(
   const desk = await repo.withdrawalsByGatewayId(guildKey);
   const moves: NonNullable<ReconReport['fundMoves']> = [];
   const explained: string[] = [];
-  const money = (t: Transaction) => formatMoney(Number(t.stake ?? 0));
+  const money = (t: Transaction) => formatMoney(centsFromDollars(Number(t.stake ?? 0)));
   for (const t of transactions.filter((x) => day.inDay(x.placed_at))) {
     if (t.type === 'deposit') {
       const c = byDeposit.get(t.id);
@@ -249,7 +249,7 @@ async function fundMovesOn(
     moves.push({
       sessionId,
       matched: false,
-      text: `contribution \`${c.contributionId}\` of <@${c.memberId}>, ${formatMoney(c.amountCents / 100)}: no deposit of that amount on the session yet`,
+      text: `contribution \`${c.contributionId}\` of <@${c.memberId}>, ${formatMoney(c.amountCents)}: no deposit of that amount on the session yet`,
     });
   }
   return { moves, explained };
@@ -360,7 +360,7 @@ function mismatchLabel(m: ReconMismatch): string {
 /** A session's balance in the report: compared, or why not. */
 function balanceLine(c: BalanceCheck | undefined, fundExplained: readonly string[] = []): string {
   if (!c) return 'balance could not be read; compared next run';
-  const cash = formatMoney(c.cashCents / 100);
+  const cash = formatMoney(c.cashCents);
   if (c.notCompared === 'first') return `cash ${cash} recorded, compared from the next run`;
   if (c.notCompared === 'moved_after_read') return 'money moved after the balance was read; compared next run';
   if (c.notCompared === 'history_incomplete')
@@ -370,7 +370,7 @@ function balanceLine(c: BalanceCheck | undefined, fundExplained: readonly string
   }
   return c.impliedCents === c.cashCents && c.listed.length === 0
     ? `cash ${cash}, as the desk's records imply`
-    : `cash ${cash}, ${formatMoney((c.impliedCents ?? 0) / 100)} implied`;
+    : `cash ${cash}, ${formatMoney(c.impliedCents ?? 0)} implied`;
 }
 
 /** The report's balance checks, recorded once it is posted: each is where the next comparison starts. */

@@ -1,7 +1,7 @@
 // Account health: what the gateway's own answers say about each bookmaker session, and the state it puts the
 // session in (docs/decisions/1740-account-health-rules.md). Pure: evidence in, a state with its reasons out.
 import { leagueName } from './leagues.js';
-import { formatMoney } from './odds.js';
+import { centsFromDollars, formatMoney } from './money.js';
 
 /** What a refusal's text says happened, read from the bookmaker's words (the raw text is kept beside it). */
 export type RefusalClass =
@@ -115,7 +115,7 @@ export function classifyRefusal(text: string | null | undefined): RefusalClass {
 export function statedMaximumCents(text: string | null | undefined): number | undefined {
   const m = /max(?:imum)?[^$]{0,40}\$\s?([0-9][0-9,]*(?:\.[0-9]{1,2})?)/i.exec(text ?? '');
   if (!m?.[1]) return undefined;
-  const cents = Math.round(Number(m[1].replace(/,/g, '')) * 100);
+  const cents = centsFromDollars(Number(m[1].replace(/,/g, '')));
   return Number.isFinite(cents) && cents > 0 ? cents : undefined;
 }
 
@@ -247,7 +247,7 @@ function clipText(text: string | null | undefined): string {
 
 /** "took at most $40.00 on NFL head-to-head lately" */
 export function capPhrase(c: Pick<StakeCap, 'capCents' | 'sport' | 'marketLabel'>): string {
-  return `took at most ${formatMoney(c.capCents / 100)} on ${marketPhrase(c.sport, c.marketLabel)} lately`;
+  return `took at most ${formatMoney(c.capCents)} on ${marketPhrase(c.sport, c.marketLabel)} lately`;
 }
 
 /** Why a session cannot take a stake on a market now, or null when it can (what routing leaves out, and why). */

@@ -1,15 +1,15 @@
-import { formatMoney } from './odds.js';
+import { formatMoney } from './money.js';
 
-/** The approval tiers a server set (dollars and minutes; absent: the defaults). */
+/** The approval tiers a server set (cents and minutes; absent: the defaults). */
 export interface ApprovalSettings {
-  approvalT1?: number | undefined;
-  approvalT2?: number | undefined;
+  approvalT1Cents?: number | undefined;
+  approvalT2Cents?: number | undefined;
   approverRoleId?: string | undefined;
   approvalMinutes?: number | undefined;
 }
 
 /** Approval defaults: stakes up to $50 need none, up to $100 one approver, above that two; 10 minutes to decide. */
-export const APPROVAL_DEFAULTS = { t1: 50, t2: 100, minutes: 10 } as const;
+export const APPROVAL_DEFAULTS = { t1Cents: 5000, t2Cents: 10_000, minutes: 10 } as const;
 
 export interface ApprovalPolicy {
   t1Cents: number;
@@ -20,8 +20,8 @@ export interface ApprovalPolicy {
 
 export function approvalPolicy(s: ApprovalSettings): ApprovalPolicy {
   return {
-    t1Cents: Math.round((s.approvalT1 ?? APPROVAL_DEFAULTS.t1) * 100),
-    t2Cents: Math.round((s.approvalT2 ?? APPROVAL_DEFAULTS.t2) * 100),
+    t1Cents: s.approvalT1Cents ?? APPROVAL_DEFAULTS.t1Cents,
+    t2Cents: s.approvalT2Cents ?? APPROVAL_DEFAULTS.t2Cents,
     approverRoleId: s.approverRoleId,
     expiryMs: Math.round((s.approvalMinutes ?? APPROVAL_DEFAULTS.minutes) * 60_000),
   };
@@ -47,10 +47,10 @@ export function tooFewApproversText(policy: ApprovalPolicy, stakeCents: number, 
   const has = approvers === 0 ? 'none' : `only ${approvers}`;
   const lower =
     approvers === 0
-      ? `${formatMoney(policy.t1Cents / 100)} or less (no approval needed)`
-      : `${formatMoney(policy.t2Cents / 100)} or less (one approval)`;
+      ? `${formatMoney(policy.t1Cents)} or less (no approval needed)`
+      : `${formatMoney(policy.t2Cents)} or less (one approval)`;
   return (
-    `Not proposed: a ${formatMoney(stakeCents / 100)} stake needs ${needed} approval${needed === 1 ? '' : 's'} from ${who}, ` +
+    `Not proposed: a ${formatMoney(stakeCents)} stake needs ${needed} approval${needed === 1 ? '' : 's'} from ${who}, ` +
     `not counting you, and this server has ${has}, so it could never pass. Lower the stake to ${lower}, ` +
     'or ask an admin to give another member Manage Server or name an approver role (/settings approvals approver_role:), ' +
     'or to raise the tiers (/settings approvals t1: t2:).'

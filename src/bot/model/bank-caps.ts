@@ -3,7 +3,7 @@
  * lower binds. One computation, used wherever a limit is read (the gate, the slip, Confirm, /exposure).
  */
 
-import { formatMoney } from './odds.js';
+import { formatMoney } from './money.js';
 
 /** A share cap that bound: its percentage, what it came to, and the dollar cap beside it (absent: none). */
 export interface ShareCap {
@@ -18,21 +18,21 @@ export interface ShareCap {
 export const shareOfBank = (pct: number, bankCents: number): number => Math.floor((bankCents * pct) / 100 + 1e-9);
 
 /**
- * The binding cap in cents from a dollar cap and a share of the bank: `share` is set when the share binds. No bank
+ * The binding cap in cents from a dollar cap (in cents) and a share of the bank: `share` is set when the share binds. No bank
  * (or no share set): the dollar cap alone; neither: undefined.
  */
-export function lowerOf(dollars: number, pct: number | undefined, bankCents: number | null | undefined): Bound;
+export function lowerOf(capCents: number, pct: number | undefined, bankCents: number | null | undefined): Bound;
 export function lowerOf(
-  dollars: number | undefined,
+  capCents: number | undefined,
   pct: number | undefined,
   bankCents: number | null | undefined,
 ): Bound | undefined;
 export function lowerOf(
-  dollars: number | undefined,
+  capCents: number | undefined,
   pct: number | undefined,
   bankCents: number | null | undefined,
 ): Bound | undefined {
-  const dollarCents = dollars === undefined ? undefined : Math.round(dollars * 100);
+  const dollarCents = capCents;
   if (pct === undefined || bankCents === null || bankCents === undefined || bankCents <= 0) {
     return dollarCents === undefined ? undefined : { cents: dollarCents };
   }
@@ -49,6 +49,6 @@ export interface Bound {
 /** "5% of the bank ($50.00); the dollar cap is $200.00" (or "…; no dollar cap"). */
 export function shareCapText(share: ShareCap): string {
   const dollar =
-    share.dollarCents === undefined ? 'no dollar cap' : `the dollar cap is ${formatMoney(share.dollarCents / 100)}`;
-  return `${share.pct}% of the bank (${formatMoney(share.cents / 100)}); ${dollar}`;
+    share.dollarCents === undefined ? 'no dollar cap' : `the dollar cap is ${formatMoney(share.dollarCents)}`;
+  return `${share.pct}% of the bank (${formatMoney(share.cents)}); ${dollar}`;
 }

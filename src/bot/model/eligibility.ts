@@ -9,7 +9,7 @@
 import type { MarketCard, MarketRow, Session } from '../../gateway/index.js';
 import { comparableMarket, selectionMatches } from './compare.js';
 import { bettable } from './markets.js';
-import { formatMoney } from './odds.js';
+import { formatMoney } from './money.js';
 
 /** Why a session cannot take the bet. */
 export type LeftOut =
@@ -116,8 +116,8 @@ export function leftOutText(why: LeftOut, stakeCents?: number): string {
       return 'not taking bets on this event';
     case 'balance_short':
       return stakeCents === undefined
-        ? `balance ${formatMoney(why.balanceCents / 100)} is below the stake`
-        : `balance ${formatMoney(why.balanceCents / 100)} is below the ${formatMoney(stakeCents / 100)} stake`;
+        ? `balance ${formatMoney(why.balanceCents)} is below the stake`
+        : `balance ${formatMoney(why.balanceCents)} is below the ${formatMoney(stakeCents)} stake`;
     case 'balance_unread':
       return `balance could not be read (${why.error})`;
     case 'no_price':

@@ -5,9 +5,9 @@
  */
 
 import { discordTime } from './dates.js';
+import { formatCentsDecimal, formatMoney } from './money.js';
 
-const dollars = (c: number) =>
-  `${c < 0 ? '-' : ''}$${(Math.abs(c) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const dollars = formatMoney;
 
 /** One transaction of an account's history, as the bridge needs it (cents; epoch ms). */
 export interface BridgeTxn {
@@ -152,7 +152,7 @@ export function planStrike(s: StrikeSnapshot): StrikePlan {
 function unexplained(a: AccountRead, t: BridgeTxn, what: string): string {
   const todo =
     t.type === 'deposit'
-      ? `record whose money it is with /fund contribute (amount:${(t.cents / 100).toFixed(2)} session:${a.sessionId}), or accept it as the fund's with /fund explain transaction:${t.id} reason:…`
+      ? `record whose money it is with /fund contribute (amount:${formatCentsDecimal(t.cents)} session:${a.sessionId}), or accept it as the fund's with /fund explain transaction:${t.id} reason:…`
       : t.type === 'withdrawal'
         ? `if a cash-out's attempt made it, settle that attempt with /fund withdrawal; otherwise accept the loss with /fund explain transaction:${t.id} reason:…`
         : `bet the fund's accounts through this server only; once you know whose it is, accept it with /fund explain transaction:${t.id} reason:…`;

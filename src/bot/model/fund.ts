@@ -11,6 +11,7 @@
  * residual is shown with the statement.
  */
 
+import { formatMoney } from './money.js';
 import { type TipsterShare, type TipsterShareTerms, tipsterShareAt } from './tipster-share.js';
 
 export const UNIT_DECIMALS = 6;
@@ -91,10 +92,10 @@ export function formatUnits(units: number): string {
  */
 export function cannotDeal(book: Book): string | undefined {
   if (book.units === 0 && book.navCents !== 0) {
-    return `the fund's sessions hold ${book.navCents < 0 ? '-' : ''}$${(Math.abs(book.navCents) / 100).toFixed(2)} that no contribution accounts for: record whose money it is as a contribution, then strike again`;
+    return `the fund's sessions hold ${formatMoney(book.navCents)} that no contribution accounts for: record whose money it is as a contribution, then strike again`;
   }
   if (book.units > 0 && book.navCents <= 0) {
-    return `NAV is ${book.navCents / 100 < 0 ? 'below' : 'at'} zero with units outstanding: no price to deal at`;
+    return `NAV is ${book.navCents < 0 ? 'below' : 'at'} zero with units outstanding: no price to deal at`;
   }
   return undefined;
 }

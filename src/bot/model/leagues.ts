@@ -1,3 +1,5 @@
+import { UserFacingError } from './user-facing-error.js';
+
 /**
  * The spec's preset leagues (GET events, "Preset leagues accepted for sports"), keyed as the gateway lists them
  * (lowercase, underscores): names for members instead of codes, and league choices before any event was read.
@@ -51,4 +53,24 @@ export function leagueKeyOf(typed: string): string {
   const text = typed.trim().toLowerCase();
   const byName = PRESET_LEAGUES.find((l) => l.name.toLowerCase() === text);
   return byName ? byName.key : text.replace(/\s+/g, '_');
+}
+
+/**
+ * A list of leagues as a member types it (keys or preset names, comma separated: "nrl, Rugby Union") as the
+ * gateway's league keys, each once; refused naming what is unknown and the keys to pick from.
+ */
+export function parseLeagueList(text: string): string[] {
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  if (parts.length === 0) throw new UserFacingError('Name at least one league, e.g. `nrl` or `nrl, afl`.');
+  const known = new Set(PRESET_LEAGUES.map((l) => l.key));
+  const unknown = parts.filter((p) => !known.has(leagueKeyOf(p)));
+  if (unknown.length > 0) {
+    throw new UserFacingError(
+      `Unknown league: ${unknown.map((u) => `\`${u.slice(0, 30)}\``).join(', ')}. Use keys separated by commas, from: ${[...known].join(', ')}.`,
+    );
+  }
+  return [...new Set(parts.map(leagueKeyOf))];
 }

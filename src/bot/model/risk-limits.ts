@@ -5,7 +5,7 @@
  */
 
 import { priceOf } from './fund.js';
-import { formatMoney } from './odds.js';
+import { formatMoney } from './money.js';
 
 export interface RiskLimits {
   /** Betting pauses when NAV per unit falls this far below its high-water mark (basis points). */
@@ -64,7 +64,7 @@ export function parseLimit(name: LimitName, text: string): Parsed {
 }
 
 export const bpsText = (bps: number) => `${(bps / 100).toFixed(bps % 100 === 0 ? 0 : 2)}%`;
-const money = (cents: number) => formatMoney(cents / 100);
+const money = (cents: number) => formatMoney(cents);
 
 /** NAV per unit at a strike (cents × PRICE_SCALE), as the drawdown reads it. */
 export interface PricePoint {

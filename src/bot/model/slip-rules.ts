@@ -1,5 +1,6 @@
 import { type ShareCap, shareCapText } from './bank-caps.js';
-import { acceptableFloor, formatMoney, formatOdds, stakeCentsOf } from './odds.js';
+import { centsFromDollars, formatMoney, parseCents } from './money.js';
+import { acceptableFloor, formatOdds } from './odds.js';
 import type { RacingLeg } from './racing-bet.js';
 
 /** Everything a slip needs to be confirmed later, by anyone's process: stored as JSON. */
@@ -26,7 +27,7 @@ export interface SlipPayload {
   stake: number;
   /** When the event goes off (epoch ms), for the closing-line capture; absent on older slips. */
   startsAt?: number;
-  /** The stake in whole cents, the exact amount (absent on older slips: Math.round(stake * 100)). */
+  /** The stake in whole cents, the exact amount (absent on older slips: read it with slipStakeCents). */
   stakeCents?: number;
   shownOdds: number;
   minOdds?: number;
@@ -84,22 +85,27 @@ export type { RacingLeg } from './racing-bet.js';
 
 export const slipKind = (p: SlipPayload): SlipKind => p.kind ?? 'sports';
 
+/** A slip's stake in whole cents: `stakeCents`, or on a slip stored before it was kept, its dollars rounded once. */
+export const slipStakeCents = (p: { stake: number; stakeCents?: number }): number =>
+  p.stakeCents ?? centsFromDollars(p.stake);
+
 export interface StakeLimits {
-  perBet: number;
-  perDay: number;
+  perBetCents: number;
+  perDayCents: number;
   /** Set when a share of the bank binds below the dollar limit: the refusal names both. */
   shares?: { perBet?: ShareCap; perDay?: ShareCap };
 }
 
 export type RuleResult = { ok: true } | { ok: false; message: string };
 
+/** A stake as the member gave it (dollars, a Discord number or a form's text read as one) against the limits. */
 export function checkStake(stake: number, limits: StakeLimits): RuleResult {
   if (Number.isFinite(stake) && stake < 0) {
     return { ok: false, message: `The stake ${stake} is negative. Enter an amount such as 10 or 12.50.` };
   }
-  if (Number.isFinite(stake) && stake > limits.perBet) return overPerBet(stake, limits);
+  if (Number.isFinite(stake) && stake * 100 > limits.perBetCents) return overPerBet(stake, limits);
   // Whole cents from the stake's decimal form: 1.1 is 110 cents exactly, while 1e-9 or 10.000000001 are refused.
-  const cents = stakeCentsOf(stake);
+  const cents = parseCents(stake);
   if (cents === undefined) {
     return {
       ok: false,
@@ -109,43 +115,45 @@ export function checkStake(stake: number, limits: StakeLimits): RuleResult {
   if (cents <= 0) {
     return { ok: false, message: 'The stake must be more than $0. Enter an amount such as 10 or 12.50.' };
   }
-  if (cents > Math.round(limits.perBet * 100)) return overPerBet(stake, limits);
+  if (cents > limits.perBetCents) return overPerBet(stake, limits);
   return { ok: true };
 }
 
 /** A stake above the per-bet limit: the share of the bank when that is what binds, else the dollar limit. */
 function overPerBet(stake: number, limits: StakeLimits): RuleResult {
+  // Past the limit, the stake may not be whole cents (or even sensible): shown as the member gave it, to the cent.
+  const shown = formatMoney(parseCents(stake) ?? centsFromDollars(stake));
   const share = limits.shares?.perBet;
   if (share) {
     return {
       ok: false,
-      message: `${formatMoney(stake)} is above ${shareCapText(share)}. Lower the stake, or ask an admin to change it with /settings limits.`,
+      message: `${shown} is above ${shareCapText(share)}. Lower the stake, or ask an admin to change it with /settings limits.`,
     };
   }
   return {
     ok: false,
-    message: `The stake ${formatMoney(stake)} is above this server's per-bet limit of ${formatMoney(limits.perBet)}. Lower it, or ask an admin to change it with /settings.`,
+    message: `The stake ${shown} is above this server's per-bet limit of ${formatMoney(limits.perBetCents)}. Lower it, or ask an admin to change it with /settings.`,
   };
 }
 
 /**
- * Whether a stake still fits today's limit given what is already staked: checked before a slip is posted, so
- * a member hears it at once instead of at Confirm (Confirm still reserves, the source of truth for races).
+ * Whether a stake still fits today's limit given what is already staked (all in whole cents): checked before a
+ * slip is posted, so a member hears it at once instead of at Confirm (Confirm still reserves, the source of truth
+ * for races).
  */
-export function checkDailyRoom(stake: number, usedToday: number, perDay: number, share?: ShareCap): RuleResult {
-  if (!Number.isFinite(stake) || stake <= 0) return { ok: true }; // checkStake says what is wrong with it
-  const used = Math.round(usedToday * 100);
-  if (used + Math.round(stake * 100) <= Math.round(perDay * 100)) return { ok: true };
-  const left = Math.max(0, Math.round(perDay * 100) - used) / 100;
-  if (share) {
-    return {
-      ok: false,
-      message: `A ${formatMoney(stake)} bet would take you past today's limit of ${shareCapText(share)} (already staked ${formatMoney(usedToday)}; ${formatMoney(left)} left). Try a smaller stake or tomorrow.`,
-    };
-  }
+export function checkDailyRoom(
+  stakeCents: number,
+  usedCents: number,
+  perDayCents: number,
+  share?: ShareCap,
+): RuleResult {
+  if (!Number.isInteger(stakeCents) || stakeCents <= 0) return { ok: true }; // checkStake says what is wrong with it
+  if (usedCents + stakeCents <= perDayCents) return { ok: true };
+  const left = formatMoney(Math.max(0, perDayCents - usedCents));
+  const limit = share ? shareCapText(share) : formatMoney(perDayCents);
   return {
     ok: false,
-    message: `A ${formatMoney(stake)} bet would take you past today's limit of ${formatMoney(perDay)} (already staked ${formatMoney(usedToday)}; ${formatMoney(left)} left). Try a smaller stake or tomorrow.`,
+    message: `A ${formatMoney(stakeCents)} bet would take you past today's limit of ${limit} (already staked ${formatMoney(usedCents)}; ${left} left). Try a smaller stake or tomorrow.`,
   };
 }
 

@@ -3,7 +3,7 @@
  * the next crossing may alert again (the hysteresis band, docs/decisions/1850-watch-read-scheduler.md).
  */
 
-export type WatchKind = 'price' | 'value' | 'moves';
+export type WatchKind = 'price' | 'value' | 'moves' | 'league';
 
 /** A price watch alerts when the price reaches the target from the side named. */
 export interface PriceRule {
@@ -29,7 +29,31 @@ export interface MovesRule {
   steamBooks: number | null;
 }
 
-export type WatchRule = PriceRule | ValueRule | MovesRule;
+/**
+ * A server's value rule over whole leagues (an admin's, posted in the alerts channel): any selection of any market
+ * at any book with at least `edgePct` % edge, on every prematch event of `leagues` starting within `horizonMs`.
+ * The scheduler judges it as a value watch on each such event, each selection its own episode.
+ */
+export interface LeagueValueRule {
+  kind: 'league';
+  /** League keys as the gateway lists them (lowercase, underscores). */
+  leagues: string[];
+  edgePct: number;
+  horizonMs: number;
+}
+
+export type WatchRule = PriceRule | ValueRule | MovesRule | LeagueValueRule;
+
+/** The longest window a moves watch may take (minutes): how much price history the store keeps for it. */
+export const MOVES_MAX_WINDOW_MINUTES = 240;
+
+/** Hours a league rule may look ahead: the gateway lists a week of events. */
+export const LEAGUE_RULE_MAX_HOURS = 168;
+
+/** Whether an event (start in ms) falls inside a league rule's horizon at `now`. */
+export function inHorizon(rule: LeagueValueRule, startsAt: number, now: number): boolean {
+  return startsAt > now && startsAt <= now + rule.horizonMs;
+}
 
 /** A price episode ends once the price is this share back past the target (2 %: a 3.00 target re-arms under 2.94). */
 export const PRICE_BAND = 0.02;

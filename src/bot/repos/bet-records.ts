@@ -6,6 +6,7 @@ import {
   EXPOSED,
   HOLDING,
 } from '../model/bet-states.js';
+import { centsFromDollars } from '../model/money.js';
 import type { SlipPayload } from '../model/slip-rules.js';
 import type { BotStore, Tx } from '../store/index.js';
 import { chainStaged, type LedgerInput, stageInTx } from './ledger.js';
@@ -235,7 +236,7 @@ export interface MoveFields {
 /** The ledger entry of a record's move from `from` (null: the claim), by the table's row. */
 function entryOf(r: BetRecord, t: BetTransition, from: BetState | null, actor: string | null): LedgerInput {
   const p = r.payload;
-  const pnlCents = r.pnl === null ? null : Math.round(r.pnl * 100);
+  const pnlCents = r.pnl === null ? null : centsFromDollars(r.pnl);
   return {
     at: r.updatedAt,
     guildKey: r.guildKey,

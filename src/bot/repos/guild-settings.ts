@@ -1,24 +1,31 @@
 import { z } from 'zod';
 import type { BotTunables } from '../config/config.js';
 import { lowerOf, type ShareCap } from '../model/bank-caps.js';
+import { centsFromDollars } from '../model/money.js';
 import type { StakeLimits } from '../model/slip-rules.js';
 import type { BotStore } from '../store/index.js';
 import type { CapName, ExposureCaps } from './bet-records.js';
 
+/** The stored shape: 2 keeps money in whole cents (decision 1931); a record without it holds dollars. */
+const SETTINGS_VERSION = 2;
+const cents = () => z.number().int();
+
 const GuildSettingsSchema = z.object({
+  /** Written on every save; absent only on a record stored before decision 1931 (money in dollars). */
+  version: z.literal(SETTINGS_VERSION).optional(),
   timezone: z.string().default('UTC'),
   resultsChannelId: z.string().optional(),
   betRoleId: z.string().optional(),
-  maxStakePerBet: z.number().positive().optional(),
-  maxStakePerDay: z.number().positive().optional(),
-  /** Exposure caps in dollars across every member and account (none by default). */
-  maxPerEvent: z.number().positive().optional(),
-  maxPerMarket: z.number().positive().optional(),
-  maxPerSessionDay: z.number().positive().optional(),
-  maxPerSyndicateDay: z.number().positive().optional(),
-  /** Approval tiers in dollars: up to t1 none, up to t2 one approver, above t2 two (defaults below). */
-  approvalT1: z.number().nonnegative().optional(),
-  approvalT2: z.number().nonnegative().optional(),
+  maxStakePerBetCents: cents().positive().optional(),
+  maxStakePerDayCents: cents().positive().optional(),
+  /** Exposure caps in cents across every member and account (none by default). */
+  maxPerEventCents: cents().positive().optional(),
+  maxPerMarketCents: cents().positive().optional(),
+  maxPerSessionDayCents: cents().positive().optional(),
+  maxPerSyndicateDayCents: cents().positive().optional(),
+  /** Approval tiers in cents: up to t1 none, up to t2 one approver, above t2 two (defaults in approval-policy). */
+  approvalT1Cents: cents().nonnegative().optional(),
+  approvalT2Cents: cents().nonnegative().optional(),
   /** Who may approve; none set: members with Manage Server. */
   approverRoleId: z.string().optional(),
   approvalMinutes: z.number().positive().optional(),
@@ -27,30 +34,64 @@ const GuildSettingsSchema = z.object({
   maxStakePerDayPct: z.number().positive().max(100).optional(),
   maxPerEventPct: z.number().positive().max(100).optional(),
   maxPerMarketPct: z.number().positive().max(100).optional(),
-  /** The bank an admin set, in dollars, and when (epoch ms): sizes stakes and share caps where no fund is open. */
-  bank: z.number().positive().optional(),
+  /** The bank an admin set, in cents, and when (epoch ms): sizes stakes and share caps where no fund is open. */
+  bankCents: cents().positive().optional(),
   bankSetAt: z.number().optional(),
-  /** Share of full Kelly suggested (default ¼), the stake unit in dollars (default $1), the margin method. */
+  /** Share of full Kelly suggested (default ¼), the stake unit in cents (default $1), the margin method. */
   kellyFraction: z.number().positive().max(1).optional(),
-  stakeUnit: z.number().positive().optional(),
+  stakeUnitCents: cents().positive().optional(),
   marginMethod: z.enum(['multiplicative', 'power', 'shin']).optional(),
   /** The fund (docs/fund.md): who may act as treasurer besides admins, dealing days, the cash-out approval tier,
    *  the performance fee (percent of gain above the high-water mark; 0: off) and the opening unit price. */
   fundTreasurerRoleId: z.string().optional(),
   fundSchedule: z.string().optional(),
-  fundCashoutTier: z.number().nonnegative().optional(),
-  /** The smallest cash-out in dollars (asking for everything is always allowed). */
-  fundMinCashout: z.number().nonnegative().optional(),
+  fundCashoutTierCents: cents().nonnegative().optional(),
+  /** The smallest cash-out in cents (asking for everything is always allowed). */
+  fundMinCashoutCents: cents().nonnegative().optional(),
   fundFeePercent: z.number().min(0).max(50).optional(),
   /** How often the accrued fee crystallises (default month) and who it is then owed to (decision 1704). */
   fundFeePeriod: z.enum(['month', 'quarter', 'year']).optional(),
   fundFeeManagerId: z.string().optional(),
   /** The tipster share: percent of each tipster's attributed profit above their own mark; 0 or absent: off (1923). */
   fundSharePercent: z.number().min(0).max(50).optional(),
-  fundOpeningPrice: z.number().positive().optional(),
+  fundOpeningPriceCents: cents().positive().optional(),
   /** bookie → session id chosen by an admin; otherwise the first active session of that bookie. */
   sessions: z.record(z.string(), z.string()).default({}),
 });
+
+/** The money fields a record stored before version 2 held in dollars, and their names in cents. */
+const DOLLAR_FIELDS = {
+  maxStakePerBet: 'maxStakePerBetCents',
+  maxStakePerDay: 'maxStakePerDayCents',
+  maxPerEvent: 'maxPerEventCents',
+  maxPerMarket: 'maxPerMarketCents',
+  maxPerSessionDay: 'maxPerSessionDayCents',
+  maxPerSyndicateDay: 'maxPerSyndicateDayCents',
+  approvalT1: 'approvalT1Cents',
+  approvalT2: 'approvalT2Cents',
+  bank: 'bankCents',
+  stakeUnit: 'stakeUnitCents',
+  fundCashoutTier: 'fundCashoutTierCents',
+  fundMinCashout: 'fundMinCashoutCents',
+  fundOpeningPrice: 'fundOpeningPriceCents',
+} as const;
+
+/**
+ * A stored record in the current shape: one without a version holds its money in dollars (the shape before
+ * decision 1931), converted here to whole cents; the next save writes it back as version 2.
+ */
+export function settingsFromStored(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || (raw as { version?: unknown }).version === SETTINGS_VERSION) {
+    return raw;
+  }
+  const record: Record<string, unknown> = { ...raw, version: SETTINGS_VERSION };
+  for (const [dollars, inCents] of Object.entries(DOLLAR_FIELDS)) {
+    const value = record[dollars];
+    delete record[dollars];
+    if (typeof value === 'number' && Number.isFinite(value)) record[inCents] = centsFromDollars(value);
+  }
+  return record;
+}
 
 export type GuildSettings = z.infer<typeof GuildSettingsSchema>;
 
@@ -58,7 +99,7 @@ const key = (guildId: string) => `guild:${guildId}`;
 
 export async function getSettings(store: BotStore, guildId: string | null): Promise<GuildSettings> {
   const raw = guildId === null ? undefined : await store.kv.get(key(guildId));
-  const parsed = GuildSettingsSchema.safeParse(raw ?? {});
+  const parsed = GuildSettingsSchema.safeParse(settingsFromStored(raw ?? {}));
   return parsed.success ? parsed.data : GuildSettingsSchema.parse({});
 }
 
@@ -69,22 +110,22 @@ export async function updateSettings(
   change: (s: GuildSettings) => GuildSettings,
 ): Promise<GuildSettings> {
   return store.withLock(key(guildId), async () => {
-    const next = GuildSettingsSchema.parse(change(await getSettings(store, guildId)));
+    const next = GuildSettingsSchema.parse({ ...change(await getSettings(store, guildId)), version: SETTINGS_VERSION });
     await store.kv.set(key(guildId), next);
     return next;
   });
 }
 
 /**
- * Per-bet and per-day limits in dollars. With a bank (cents) and a share set, the lower of the dollar limit and the
+ * Per-bet and per-day limits in cents. With a bank (cents) and a share set, the lower of the dollar limit and the
  * share binds; `shares` says which share bound, for the refusal that names both (model/bank-caps.ts).
  */
 export function stakeLimits(s: GuildSettings, t: BotTunables, bankCents?: number | null): StakeLimits {
-  const perBet = lowerOf(s.maxStakePerBet ?? t.defaultMaxStakePerBet, s.maxStakePerBetPct, bankCents);
-  const perDay = lowerOf(s.maxStakePerDay ?? t.defaultMaxStakePerDay, s.maxStakePerDayPct, bankCents);
+  const perBet = lowerOf(s.maxStakePerBetCents ?? t.defaultMaxStakePerBetCents, s.maxStakePerBetPct, bankCents);
+  const perDay = lowerOf(s.maxStakePerDayCents ?? t.defaultMaxStakePerDayCents, s.maxStakePerDayPct, bankCents);
   return {
-    perBet: perBet.cents / 100,
-    perDay: perDay.cents / 100,
+    perBetCents: perBet.cents,
+    perDayCents: perDay.cents,
     ...(perBet.share || perDay.share
       ? {
           shares: {
@@ -105,18 +146,16 @@ export function isValidTimezone(tz: string): boolean {
   }
 }
 
-const cents = (dollars: number | undefined) => (dollars === undefined ? undefined : Math.round(dollars * 100));
-
 /** The server's exposure caps in whole cents (absent: not capped); with a bank, share caps bind when lower. */
 export function exposureCaps(s: GuildSettings, bankCents?: number | null): ExposureCaps {
   const caps: ExposureCaps = {};
   const set = (k: keyof ExposureCaps, v: number | undefined) => {
     if (v !== undefined) caps[k] = v;
   };
-  set('perEventCents', lowerOf(s.maxPerEvent, s.maxPerEventPct, bankCents)?.cents);
-  set('perMarketCents', lowerOf(s.maxPerMarket, s.maxPerMarketPct, bankCents)?.cents);
-  set('perSessionDayCents', cents(s.maxPerSessionDay));
-  set('perSyndicateDayCents', cents(s.maxPerSyndicateDay));
+  set('perEventCents', lowerOf(s.maxPerEventCents, s.maxPerEventPct, bankCents)?.cents);
+  set('perMarketCents', lowerOf(s.maxPerMarketCents, s.maxPerMarketPct, bankCents)?.cents);
+  set('perSessionDayCents', s.maxPerSessionDayCents);
+  set('perSyndicateDayCents', s.maxPerSyndicateDayCents);
   return caps;
 }
 
@@ -128,7 +167,7 @@ export function bindingShare(
   cap: CapName,
 ): ShareCap | undefined {
   if (cap === 'member_day') return stakeLimits(s, t, bankCents).shares?.perDay;
-  if (cap === 'event') return lowerOf(s.maxPerEvent, s.maxPerEventPct, bankCents)?.share;
-  if (cap === 'market') return lowerOf(s.maxPerMarket, s.maxPerMarketPct, bankCents)?.share;
+  if (cap === 'event') return lowerOf(s.maxPerEventCents, s.maxPerEventPct, bankCents)?.share;
+  if (cap === 'market') return lowerOf(s.maxPerMarketCents, s.maxPerMarketPct, bankCents)?.share;
   return undefined;
 }

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { formatCentsDecimal } from '../model/money.js';
 import type { BotStore, Tx } from '../store/index.js';
 
 /**
@@ -425,7 +426,7 @@ const csvCell = (v: unknown): string => {
   return `"${safe.replaceAll('"', '""')}"`;
 };
 
-const money = (cents: number | null) => (cents === null ? '' : (cents / 100).toFixed(2));
+const money = (cents: number | null) => (cents === null ? '' : formatCentsDecimal(cents));
 
 /** The entries as CSV (one row each, the data as canonical JSON), for a treasurer's spreadsheet. */
 export function ledgerCsv(entries: LedgerEntry[]): string {

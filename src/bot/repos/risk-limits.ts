@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EXPOSED } from '../model/bet-states.js';
+import { centsFromDollars } from '../model/money.js';
 import type { RiskLimits, Stop } from '../model/risk-limits.js';
 import type { SlipPayload } from '../model/slip-rules.js';
 import type { BotStore } from '../store/index.js';
@@ -86,7 +87,7 @@ export async function riskBetRows(store: BotStore, guildKey: string, settledSinc
       eventName: p.eventName,
       stakeCents: Number(r.stake_cents),
       state: String(r.state),
-      pnlCents: r.pnl === null || r.pnl === undefined ? null : Math.round(Number(r.pnl) * 100),
+      pnlCents: r.pnl === null || r.pnl === undefined ? null : centsFromDollars(Number(r.pnl)),
       createdAt: Number(r.created_at),
       updatedAt: Number(r.updated_at),
     };

@@ -2,14 +2,19 @@ import { createHash, randomBytes } from 'node:crypto';
 import { hundredthsToOdds, oddsToHundredths, type PricePoint, type WatchRule } from '../model/watch-rules.js';
 import type { BotStore } from '../store/index.js';
 
-/** personal: the member is mentioned in the alert; server: the server's rule, posted for everyone. */
+/** personal: the member's own (mentioned in the alerts channel, or sent by DM); server: the server's, for everyone. */
 export type WatchScope = 'personal' | 'server';
+
+/** Where a personal watch's alerts go: a channel of the server (with a mention), or the member's DMs. */
+export type WatchDelivery = 'channel' | 'dm';
 
 export interface Watch {
   watchId: string;
   guildId: string;
   userId: string;
   scope: WatchScope;
+  /** channel: posted in `channelId` of the server; dm: `channelId` is the member's DM channel with the bot. */
+  delivery: WatchDelivery;
   /** Where its alerts are posted. */
   channelId: string;
   epk: string;
@@ -45,11 +50,20 @@ interface WatchRow extends Record<string, unknown> {
   created_at: number;
 }
 
+/**
+ * The scope column also says how a personal watch is delivered: 'dm' is a personal watch sent by DM (no schema
+ * change: the column is free text, and every query that means "personal" asks for `scope <> 'server'`).
+ */
+const SCOPE_DM = 'dm';
+const scopeColumn = (w: Pick<Watch, 'scope' | 'delivery'>): string =>
+  w.scope === 'server' ? 'server' : w.delivery === 'dm' ? SCOPE_DM : 'personal';
+
 const toWatch = (r: WatchRow): Watch => ({
   watchId: r.watch_id,
   guildId: r.guild_id,
   userId: r.user_id,
   scope: r.scope === 'server' ? 'server' : 'personal',
+  delivery: r.scope === SCOPE_DM ? 'dm' : 'channel',
   channelId: r.channel_id,
   epk: r.epk,
   eventName: r.event_name,
@@ -96,6 +110,8 @@ export interface CardRead {
 export const alertIdOf = (watchId: string, episodeKey: string, seq: number): string =>
   createHash('sha256').update(`${watchId}\0${episodeKey}\0${seq}`).digest('base64url').slice(0, 20);
 
+const alertsChannelKey = (guildId: string) => `settings:watch-alerts-channel:${guildId}`;
+
 /** Watches, their episodes and alerts, and what the watch reads saw; one atomic statement per operation. */
 export class WatchRepo {
   constructor(
@@ -103,8 +119,14 @@ export class WatchRepo {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async add(w: Omit<Watch, 'watchId' | 'createdAt'>): Promise<Watch> {
-    const watch: Watch = { ...w, watchId: randomBytes(6).toString('base64url'), createdAt: this.now() };
+  /** Adds a watch (delivered in its channel unless `delivery` says DM). */
+  async add(w: Omit<Watch, 'watchId' | 'createdAt' | 'delivery'> & { delivery?: WatchDelivery }): Promise<Watch> {
+    const watch: Watch = {
+      ...w,
+      delivery: w.delivery ?? 'channel',
+      watchId: randomBytes(6).toString('base64url'),
+      createdAt: this.now(),
+    };
     await this.store.query(
       `INSERT INTO watches (watch_id, guild_id, user_id, scope, channel_id, epk, event_name, starts_at, books, market,
          selection, selection_label, bookie, rule, state, created_at, updated_at)
@@ -112,7 +134,7 @@ export class WatchRepo {
       watch.watchId,
       watch.guildId,
       watch.userId,
-      watch.scope,
+      scopeColumn(watch),
       watch.channelId,
       watch.epk,
       watch.eventName,
@@ -127,6 +149,16 @@ export class WatchRepo {
       watch.createdAt,
     );
     return watch;
+  }
+
+  /** The server's alerts channel (/watch alerts-channel), kept as a setting; undefined: none set. */
+  async alertsChannel(guildId: string): Promise<string | undefined> {
+    const id = await this.store.kv.get<string>(alertsChannelKey(guildId));
+    return typeof id === 'string' ? id : undefined;
+  }
+
+  async setAlertsChannel(guildId: string, channelId: string): Promise<void> {
+    await this.store.kv.set(alertsChannelKey(guildId), channelId);
   }
 
   async active(): Promise<Watch[]> {
@@ -147,7 +179,7 @@ export class WatchRepo {
 
   async countFor(guildId: string, userId: string): Promise<number> {
     const rows = await this.store.query<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM watches WHERE state = 'active' AND guild_id = ? AND user_id = ? AND scope = 'personal'`,
+      `SELECT COUNT(*) AS n FROM watches WHERE state = 'active' AND guild_id = ? AND user_id = ? AND scope <> 'server'`,
       guildId,
       userId,
     );
@@ -159,7 +191,7 @@ export class WatchRepo {
     const rows = await this.store.query<WatchRow>(
       `UPDATE watches SET state = 'removed', updated_at = ?
        WHERE watch_id = ? AND guild_id = ? AND state = 'active'
-         AND ((scope = 'personal' AND user_id = ?) OR (scope = 'server' AND ? = 1))
+         AND ((scope <> 'server' AND user_id = ?) OR (scope = 'server' AND ? = 1))
        RETURNING *`,
       this.now(),
       watchId,

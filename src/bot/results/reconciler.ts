@@ -1,6 +1,7 @@
 import type { Transaction } from '../../gateway/index.js';
 import type { Logger } from '../config/logger.js';
 import type { GatewayPort } from '../gateway-port.js';
+import { centsFromDollars } from '../model/money.js';
 import { type BetRecord, type BetRecordRepo, UNRESOLVED } from '../repos/bet-records.js';
 import { singlePass } from './single-flight.js';
 import { readTransactionsSince } from './transactions.js';
@@ -34,7 +35,7 @@ export interface ReconcileReport {
   waiting: number;
 }
 
-const cents = (n: number | null | undefined) => (typeof n === 'number' ? Math.round(n * 100) : Number.NaN);
+const cents = (n: number | null | undefined) => (typeof n === 'number' ? centsFromDollars(n) : Number.NaN);
 
 /** The latest moment the gateway can have taken the bet of a record (docs/reliability.md, matching rule). */
 export function deadlineOf(record: BetRecord, safeWindowMs: number): number {

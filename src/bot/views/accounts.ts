@@ -1,7 +1,7 @@
 import type { HealthState, SessionHealth } from '../model/account-health.js';
 import { COLOUR } from '../model/colours.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
-import { formatMoney } from '../model/odds.js';
+import { formatMoney } from '../model/money.js';
 
 const BADGE: Record<HealthState, string> = {
   healthy: '🟢 healthy',
@@ -24,7 +24,7 @@ function rate(r: number | null): string {
 /** One session's lines on /accounts: state and why, largest accepted stake, refusal rates, last bet. */
 function accountLines(h: SessionHealth & { username: string }): string {
   const why = h.reasons.length ? `\n${h.reasons.map((r) => `• ${r}`).join('\n')}` : '';
-  const largest = h.largestAcceptedCents === null ? '–' : formatMoney(h.largestAcceptedCents / 100);
+  const largest = h.largestAcceptedCents === null ? '–' : formatMoney(h.largestAcceptedCents);
   const last = h.lastBetAt === null ? 'none' : `<t:${Math.floor(h.lastBetAt / 1000)}:R>`;
   return `${BADGE[h.state]}${why}\nLargest accepted stake (30d): ${largest} · refused 7d ${rate(h.refusalRate7d)} · 30d ${rate(h.refusalRate30d)} · last bet ${last}`;
 }

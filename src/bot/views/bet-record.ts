@@ -1,6 +1,7 @@
 import { COLOUR } from '../model/colours.js';
 import { RANK } from '../model/edit-rank.js';
 import { fitView, type MessageView } from '../model/limits.js';
+import { dollarsFromCents } from '../model/money.js';
 import { placedOtherOf } from '../model/placed-other.js';
 import type { BetRecord } from '../repos/bet-records.js';
 import { closedSlipView, receiptView, submittedView } from './slip.js';
@@ -27,7 +28,7 @@ export function recordView(record: BetRecord): { view: MessageView; rank: number
         success: true,
         bet_id: record.betId,
         odds: record.odds ?? slip.shownOdds,
-        stake: record.stakeCents / 100,
+        stake: dollarsFromCents(record.stakeCents),
       });
       const other = placedOtherOf(record.note);
       return { view: other ? flagPlacedOther(view, other) : view, rank: RANK.final };

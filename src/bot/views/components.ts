@@ -18,6 +18,11 @@ export function button(
   return { type: ComponentType.Button, custom_id: customId, label: clip(label, LIMITS.buttonLabel), style, disabled };
 }
 
+/** A button that opens a URL (no interaction: it works where the bot takes none, e.g. in a DM). */
+export function linkButton(url: string, label: string): APIButtonComponent {
+  return { type: ComponentType.Button, url, label: clip(label, LIMITS.buttonLabel), style: ButtonStyle.Link };
+}
+
 export function row(
   ...components: APIComponentInMessageActionRow[]
 ): APIActionRowComponent<APIComponentInMessageActionRow> {

@@ -5,7 +5,8 @@ import { COLOUR } from '../model/colours.js';
 import { DEFAULT_MARGIN_METHOD, METHOD_LABEL } from '../model/fair-price.js';
 import { DEFAULT_KELLY_FRACTION } from '../model/kelly.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
-import { formatMoney, formatOdds } from '../model/odds.js';
+import { centsFromDollars, formatMoney } from '../model/money.js';
+import { formatOdds } from '../model/odds.js';
 import { plural } from '../model/plural.js';
 import type { GuildSettings } from '../repos/guild-settings.js';
 import type { JobRecord } from '../repos/jobs.js';
@@ -62,7 +63,7 @@ export function balancesView(rows: Array<{ session: Session; balance?: BalanceRe
             field(
               `${session.bookie} · ${sessionName(session)}`,
               balance
-                ? `**${formatMoney(balance.balance)}** total · ${formatMoney(balance.withdrawable_balance ?? 0)} withdrawable · ${formatMoney(balance.bonus_balance ?? 0)} bonus${balance.retrieved_at ? ` · as of <t:${Math.floor(Date.parse(balance.retrieved_at) / 1000)}:R>` : ''}`
+                ? `**${formatMoney(centsFromDollars(balance.balance))}** total · ${formatMoney(centsFromDollars(balance.withdrawable_balance ?? 0))} withdrawable · ${formatMoney(centsFromDollars(balance.bonus_balance ?? 0))} bonus${balance.retrieved_at ? ` · as of <t:${Math.floor(Date.parse(balance.retrieved_at) / 1000)}:R>` : ''}`
                 : `unavailable: ${error ?? 'unknown error'}`,
             ),
           ),
@@ -96,7 +97,7 @@ export function jobsView(jobs: JobRecord[]): MessageView {
         fields: jobs.slice(0, LIMITS.embedFields).map((j) => {
           const ctx = j.context as { slip?: { selectionLabel?: string; stake?: number; bookie?: string } };
           const what = ctx.slip
-            ? `${ctx.slip.selectionLabel ?? ''} · ${formatMoney(ctx.slip.stake ?? 0)} · ${ctx.slip.bookie ?? ''}`
+            ? `${ctx.slip.selectionLabel ?? ''} · ${formatMoney(centsFromDollars(ctx.slip.stake ?? 0))} · ${ctx.slip.bookie ?? ''}`
             : j.kind;
           return field(
             `${j.kind} · job …${j.correlationId.slice(-8)}`,
@@ -109,8 +110,8 @@ export function jobsView(jobs: JobRecord[]): MessageView {
   });
 }
 
-const cap = (dollars: number | undefined, pct?: number) =>
-  [dollars === undefined ? undefined : formatMoney(dollars), pct === undefined ? undefined : `${pct}% of the bank`]
+const cap = (capCents: number | undefined, pct?: number) =>
+  [capCents === undefined ? undefined : formatMoney(capCents), pct === undefined ? undefined : `${pct}% of the bank`]
     .filter(Boolean)
     .join(' or ') || 'none';
 
@@ -123,7 +124,7 @@ export interface BankInUse {
 
 export function settingsView(
   s: GuildSettings,
-  defaults: { perBet: number; perDay: number },
+  defaults: { perBetCents: number; perDayCents: number },
   bank: BankInUse | null = setBank(s),
   /** How a chosen session is named: its account (e.g. "alpha_b"), not its UUID. */
   sessionLabel: (sessionId: string) => string = (id) => `session …${id.slice(-4)}`,
@@ -149,23 +150,27 @@ export function settingsView(
             (() => {
               const a = approvalPolicy(s);
               return [
-                `up to ${formatMoney(a.t1Cents / 100)}: none`,
-                `up to ${formatMoney(a.t2Cents / 100)}: one approver`,
+                `up to ${formatMoney(a.t1Cents)}: none`,
+                `up to ${formatMoney(a.t2Cents)}: one approver`,
                 `above: two approvers`,
                 `approvers: ${a.approverRoleId ? `<@&${a.approverRoleId}>` : 'Manage Server'}`,
                 `proposals expire after ${Math.round((a.expiryMs / 60_000) * 100) / 100} min`,
               ].join('\n');
             })(),
           ),
-          field('Per-bet limit', cap(s.maxStakePerBet ?? defaults.perBet, s.maxStakePerBetPct), true),
-          field('Per-day limit (per user)', cap(s.maxStakePerDay ?? defaults.perDay, s.maxStakePerDayPct), true),
+          field('Per-bet limit', cap(s.maxStakePerBetCents ?? defaults.perBetCents, s.maxStakePerBetPct), true),
+          field(
+            'Per-day limit (per user)',
+            cap(s.maxStakePerDayCents ?? defaults.perDayCents, s.maxStakePerDayPct),
+            true,
+          ),
           field(
             'Exposure caps (all members and accounts)',
             [
-              `per event: ${cap(s.maxPerEvent, s.maxPerEventPct)}`,
-              `per market: ${cap(s.maxPerMarket, s.maxPerMarketPct)}`,
-              `per account a day: ${cap(s.maxPerSessionDay)}`,
-              `syndicate a day: ${cap(s.maxPerSyndicateDay)}`,
+              `per event: ${cap(s.maxPerEventCents, s.maxPerEventPct)}`,
+              `per market: ${cap(s.maxPerMarketCents, s.maxPerMarketPct)}`,
+              `per account a day: ${cap(s.maxPerSessionDayCents)}`,
+              `syndicate a day: ${cap(s.maxPerSyndicateDayCents)}`,
             ].join('\n'),
           ),
           field('Staking', stakingText(s, bank, fundAccounts)),
@@ -181,8 +186,8 @@ export function settingsView(
               `accounts: ${fundAccounts.length ? fundAccounts.join(', ') : 'none yet (/fund accounts action:add)'}`,
               `treasurers: ${s.fundTreasurerRoleId ? `<@&${s.fundTreasurerRoleId}> and Manage Server` : 'Manage Server'}`,
               `dealing: ${s.fundSchedule ?? 'on demand only (/fund strike)'}`,
-              `cash-outs above ${formatMoney(s.fundCashoutTier ?? 500)} need approval`,
-              `smallest cash-out ${formatMoney(s.fundMinCashout ?? 10)} (all: any amount)`,
+              `cash-outs above ${formatMoney(s.fundCashoutTierCents ?? 50_000)} need approval`,
+              `smallest cash-out ${formatMoney(s.fundMinCashoutCents ?? 1000)} (all: any amount)`,
               `performance fee: ${feeText(s)}`,
               `tipster share: ${shareText(s)}`,
             ].join('\n'),
@@ -236,9 +241,7 @@ export function priceView(input: {
 
 /** The bank, the Kelly fraction, the stake unit and the margin method, as /settings shows them. */
 function setBank(s: GuildSettings): BankInUse | null {
-  return s.bank === undefined
-    ? null
-    : { cents: Math.round(s.bank * 100), source: 'set', asOf: new Date(s.bankSetAt ?? 0) };
+  return s.bankCents === undefined ? null : { cents: s.bankCents, source: 'set', asOf: new Date(s.bankSetAt ?? 0) };
 }
 
 /** Which bank slips and share caps use now, and where it comes from. */
@@ -247,18 +250,18 @@ function bankText(s: GuildSettings, bank: BankInUse | null, fundAccounts: readon
     const until =
       bank === null
         ? 'until then none (no suggested stakes, no share caps)'
-        : `until then the set ${formatMoney(bank.cents / 100)}`;
+        : `until then the set ${formatMoney(bank.cents)}`;
     return `the fund's NAV from its first strike (not struck yet; ${until})`;
   }
   if (bank === null) return 'not set (no suggested stakes, no share caps)';
-  if (bank.source === 'set') return `${formatMoney(bank.cents / 100)} (set with /settings bank)`;
+  if (bank.source === 'set') return `${formatMoney(bank.cents)} (set with /settings bank)`;
   const when = `<t:${Math.floor(bank.asOf.getTime() / 1000)}:f>`;
   // With the fund's accounts named, the next line says what the set bank sizes (bets outside the fund).
   const unused =
-    s.bank === undefined || fundAccounts.length > 0
+    s.bankCents === undefined || fundAccounts.length > 0
       ? ''
-      : `; the set ${formatMoney(s.bank)} applies only while the fund holds nothing`;
-  return `the fund's NAV, ${formatMoney(bank.cents / 100)} at its strike of ${when}${unused}`;
+      : `; the set ${formatMoney(s.bankCents)} applies only while the fund holds nothing`;
+  return `the fund's NAV, ${formatMoney(bank.cents)} at its strike of ${when}${unused}`;
 }
 
 /** The performance fee: its rate, how often it crystallises, and whom it is owed to (decision 1704). */
@@ -288,10 +291,10 @@ function stakingText(s: GuildSettings, bank: BankInUse | null, fundAccounts: rea
     `bank: ${bankText(s, bank, fundAccounts)}`,
     ...(fundAccounts.length > 0
       ? [
-          `bets through other accounts are outside the fund: sized from ${s.bank === undefined ? 'no bank (no suggested stakes, no share caps)' : `the set ${formatMoney(s.bank)}`}; best price routes only among the fund's accounts`,
+          `bets through other accounts are outside the fund: sized from ${s.bankCents === undefined ? 'no bank (no suggested stakes, no share caps)' : `the set ${formatMoney(s.bankCents)}`}; best price routes only among the fund's accounts`,
         ]
       : []),
-    `suggested stake: ${s.kellyFraction ?? DEFAULT_KELLY_FRACTION} Kelly, in units of ${formatMoney(s.stakeUnit ?? 1)}`,
+    `suggested stake: ${s.kellyFraction ?? DEFAULT_KELLY_FRACTION} Kelly, in units of ${formatMoney(s.stakeUnitCents ?? 100)}`,
     `fair price: ${METHOD_LABEL[s.marginMethod ?? DEFAULT_MARGIN_METHOD]}`,
   ].join('\n');
 }

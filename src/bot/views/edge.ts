@@ -1,5 +1,6 @@
 import { type MarginMethod, METHOD_LABEL } from '../model/fair-price.js';
-import { formatMoney, formatOdds } from '../model/odds.js';
+import { formatMoney } from '../model/money.js';
+import { formatOdds } from '../model/odds.js';
 import type { SlipEdge } from '../model/slip-rules.js';
 
 /** "+2.4%", "-1.3%", "+0.0%": an edge as a signed percentage with one decimal. */
@@ -26,7 +27,7 @@ export const noCompleteMarket = (method: MarginMethod) =>
 export function suggestedLine(edge: SlipEdge, bankCents: number | undefined): string | undefined {
   if (edge.suggestedCents === undefined || bankCents === undefined || edge.fairOdds === undefined) return undefined;
   const why = edge.suggestedCents === 0 && (edge.edge ?? 0) <= 0 ? ', no edge' : '';
-  return `${formatMoney(edge.suggestedCents / 100)} (${edge.kellyFraction ?? 0.25} Kelly of the ${formatMoney(bankCents / 100)} bank${why})`;
+  return `${formatMoney(edge.suggestedCents)} (${edge.kellyFraction ?? 0.25} Kelly of the ${formatMoney(bankCents)} bank${why})`;
 }
 
 /**

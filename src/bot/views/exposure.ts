@@ -2,7 +2,7 @@ import type { APIEmbedField } from 'discord.js';
 import { COLOUR } from '../model/colours.js';
 import type { ExposureLine, ExposureReport } from '../model/exposure.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
-import { formatMoney } from '../model/odds.js';
+import { formatMoney } from '../model/money.js';
 
 const MAX_LINES = 12;
 
@@ -12,8 +12,8 @@ function lines(rows: ExposureLine[]): string {
     const room =
       r.capCents === undefined
         ? 'no cap'
-        : `room ${formatMoney(Math.max(0, r.capCents - r.cents) / 100)} of ${formatMoney(r.capCents / 100)}`;
-    return `${r.label}: **${formatMoney(r.cents / 100)}** · ${room}`;
+        : `room ${formatMoney(Math.max(0, r.capCents - r.cents))} of ${formatMoney(r.capCents)}`;
+    return `${r.label}: **${formatMoney(r.cents)}** · ${room}`;
   });
   if (rows.length > MAX_LINES) shown.push(`… and ${rows.length - MAX_LINES} more`);
   return shown.join('\n');
@@ -31,7 +31,7 @@ export function exposureView(r: ExposureReport, day: string, risk: readonly stri
     embeds: [
       {
         title: `Exposure ${scope}`,
-        description: `Open stake ${scope}: **${formatMoney(r.totalOpenCents / 100)}** (bets held, in flight or placed and not yet settled, and open proposals). Members and accounts: ${r.event ? 'those with stake on this event, with their whole stake' : 'stake'} on ${day}, as the day caps count it.`,
+        description: `Open stake ${scope}: **${formatMoney(r.totalOpenCents)}** (bets held, in flight or placed and not yet settled, and open proposals). Members and accounts: ${r.event ? 'those with stake on this event, with their whole stake' : 'stake'} on ${day}, as the day caps count it.`,
         color: COLOUR.info,
         fields: [
           field(r.event ? 'This event (open)' : 'By event (open)', lines(r.events)),

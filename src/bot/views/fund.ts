@@ -5,10 +5,10 @@ import { discordTime } from '../model/dates.js';
 import { type CashoutAsk, FEE_MANAGER_UNSET, formatPrice, formatUnits } from '../model/fund.js';
 import type { Cashout, Contribution, FundMembers, FundStatement, StrikeRecord } from '../model/fund-records.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
-import { formatMoney } from '../model/odds.js';
+import { formatMoney } from '../model/money.js';
 import { bpsText as bpsPercent } from '../model/risk-limits.js';
 
-const $ = (c: number) => formatMoney(c / 100);
+const $ = (c: number) => formatMoney(c);
 const pct = (r: number | null) => (r === null ? '—' : `${(r * 100).toFixed(2)}%`);
 const when = discordTime;
 
@@ -72,14 +72,14 @@ export function strikeView(
     ),
     `Open stake at cost: ${$(i.openStakeCents)} (${i.openBets} placed bet${i.openBets === 1 ? '' : 's'} not settled)`,
     `Withdrawn, not yet paid: ${$(i.withdrawnUnpaidCents)}`,
-    `Owed to members and the manager (struck or crystallised, not paid): −${$(i.owedRedemptionsCents)}`,
-    `Performance fee accrued this period: −${$(s.feeCents)} (worked out afresh; ${$(i.feesAccruedCents)} at the last strike)`,
+    `Owed to members and the manager (struck or crystallised, not paid): ${$(-i.owedRedemptionsCents)}`,
+    `Performance fee accrued this period: ${$(-s.feeCents)} (worked out afresh; ${$(i.feesAccruedCents)} at the last strike)`,
     ...(i.share
       ? [
-          `Tipster share accrued this period: −${$(i.share.accruedCents)} (${bpsPercent(i.share.rateBps)} of tipsters' gains above their marks${i.share.capped ? `, cut to the fund's own gain of ${$(i.share.fundGainCents)} above its mark` : ''})`,
+          `Tipster share accrued this period: ${$(-i.share.accruedCents)} (${bpsPercent(i.share.rateBps)} of tipsters' gains above their marks${i.share.capped ? `, cut to the fund's own gain of ${$(i.share.fundGainCents)} above its mark` : ''})`,
         ]
       : []),
-    `Contributions awaiting dealing: −${$(i.pendingContributionsCents)}`,
+    `Contributions awaiting dealing: ${$(-i.pendingContributionsCents)}`,
   ];
   const dealt = [
     `NAV ${$(s.navCents)}${s.feeCents > 0 ? ` after a performance fee of ${$(s.feeCents)}` : ''}${i.share && i.share.accruedCents > 0 ? `${s.feeCents > 0 ? ' and' : ' after'} a tipster share of ${$(i.share.accruedCents)}` : ''} over ${formatUnits(s.unitsBefore)} units: **${formatPrice(s.price)}** a unit.`,

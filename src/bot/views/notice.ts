@@ -1,14 +1,15 @@
 import type { Transaction } from '../../gateway/index.js';
 import { COLOUR } from '../model/colours.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
-import { formatMoney, formatOdds, roundCents } from '../model/odds.js';
+import { centsFromDollars, formatMoney, formatSignedMoney } from '../model/money.js';
+import { formatOdds } from '../model/odds.js';
 
 const OUTCOME: Record<string, string> = { won: 'Won 🎉', lost: 'Lost', void: 'Void', cashed_out: 'Cashed out' };
 
-/** What came back to the account: the stake plus the P&L (nothing on a loss), never below zero. */
-export function amountReturned(tx: Transaction): number {
+/** What came back to the account in cents: the stake plus the P&L (nothing on a loss), never below zero. */
+export function amountReturnedCents(tx: Transaction): number {
   if (tx.status === 'lost') return 0;
-  return Math.max(0, roundCents((tx.stake ?? 0) + (tx.pnl ?? 0)));
+  return Math.max(0, centsFromDollars(tx.stake ?? 0) + centsFromDollars(tx.pnl ?? 0));
 }
 
 export interface FinalScore {
@@ -24,7 +25,7 @@ export function settlementView(input: {
   score?: FinalScore | null;
 }): MessageView {
   const { tx } = input;
-  const pnl = tx.pnl ?? 0;
+  const pnlCents = centsFromDollars(tx.pnl ?? 0);
   const sel = tx.selections?.[0];
   const what = String(input.detail.selectionLabel ?? sel?.selection ?? 'selection');
   const event = String(input.detail.eventName ?? sel?.event ?? '');
@@ -51,10 +52,10 @@ export function settlementView(input: {
         color: tx.status === 'won' ? COLOUR.ok : tx.status === 'lost' ? COLOUR.refused : COLOUR.muted,
         fields: [
           { name: 'Bet id', value: clip(tx.id, LIMITS.fieldValue), inline: true },
-          { name: 'Stake', value: formatMoney(tx.stake ?? 0), inline: true },
+          { name: 'Stake', value: formatMoney(centsFromDollars(tx.stake ?? 0)), inline: true },
           { name: 'Odds', value: tx.odds === null || tx.odds === undefined ? '–' : formatOdds(tx.odds), inline: true },
-          { name: 'P&L', value: `${pnl > 0 ? '+' : ''}${formatMoney(pnl)}`, inline: true },
-          { name: 'Returned', value: formatMoney(amountReturned(tx)), inline: true },
+          { name: 'P&L', value: formatSignedMoney(pnlCents), inline: true },
+          { name: 'Returned', value: formatMoney(amountReturnedCents(tx)), inline: true },
           ...context,
         ],
       },
@@ -79,7 +80,7 @@ export function missingBetView(bet: {
       {
         title: clip(`Bet not found at ${bet.bookie}: ${bet.payload.selectionLabel}`, LIMITS.embedTitle),
         description: clip(
-          `The desk placed bet ${bet.betId ?? '?'} (${formatMoney(bet.stakeCents / 100)} on ${bet.payload.eventName}, <t:${Math.floor(bet.createdAt / 1000)}:f>) but the book's history for its session (…${bet.sessionId.slice(-4)}) no longer lists it, so its settlement cannot be announced. Check it with the book; the desk stops looking for it.`,
+          `The desk placed bet ${bet.betId ?? '?'} (${formatMoney(bet.stakeCents)} on ${bet.payload.eventName}, <t:${Math.floor(bet.createdAt / 1000)}:f>) but the book's history for its session (…${bet.sessionId.slice(-4)}) no longer lists it, so its settlement cannot be announced. Check it with the book; the desk stops looking for it.`,
           LIMITS.embedDescription,
         ),
         color: COLOUR.muted,

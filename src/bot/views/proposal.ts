@@ -2,7 +2,8 @@ import { ButtonStyle } from 'discord.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { COLOUR } from '../model/colours.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
-import { formatMoney, formatOdds } from '../model/odds.js';
+import { formatMoney } from '../model/money.js';
+import { formatOdds } from '../model/odds.js';
 import { type SlipPayload, slipKind } from '../model/slip-rules.js';
 import type { Approval, Proposal } from '../repos/proposals.js';
 import { button, row } from './components.js';
@@ -50,7 +51,7 @@ export function proposalView(input: {
         ],
         footer: {
           text: clip(
-            `An approval binds ${p.bookie} · ${sessionLabel(slip)} · ${boundBet(p, slip)} · ${formatMoney(p.stakeCents / 100)} at ${formatOdds(p.shownOdds)}; the live price is checked again at each approval.`,
+            `An approval binds ${p.bookie} · ${sessionLabel(slip)} · ${boundBet(p, slip)} · ${formatMoney(p.stakeCents)} at ${formatOdds(p.shownOdds)}; the live price is checked again at each approval.`,
             LIMITS.footer,
           ),
         },
@@ -84,7 +85,7 @@ export function proposalClosedView(p: Proposal, slip: SlipPayload, title: string
 
 export function reminderView(p: Proposal, slip: SlipPayload, approverRoleId: string | undefined): MessageView {
   return fitView({
-    content: `Reminder for ${approversText(approverRoleId)}: <@${p.proposerId}>'s proposal (${formatMoney(p.stakeCents / 100)} on ${slip.selectionLabel}, ${slip.eventName}) expires <t:${Math.floor(p.expiresAt / 1000)}:R>.`,
+    content: `Reminder for ${approversText(approverRoleId)}: <@${p.proposerId}>'s proposal (${formatMoney(p.stakeCents)} on ${slip.selectionLabel}, ${slip.eventName}) expires <t:${Math.floor(p.expiresAt / 1000)}:R>.`,
     embeds: [],
     components: [],
   });

@@ -3,14 +3,14 @@ import type { FundReport, GroupPnl } from '../analytics/fund-report.js';
 import { COLOUR } from '../model/colours.js';
 import { formatPrice } from '../model/fund.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
-import { formatMoney } from '../model/odds.js';
+import { formatMoney } from '../model/money.js';
 import { plural } from '../model/plural.js';
 import { skillText } from './stats.js';
 import { attributionNotes, tipsterLines } from './tipsters.js';
 
 export const REPORT_CHART_FILE = 'fund-report.png';
 
-const money = (cents: number) => formatMoney(cents / 100);
+const money = (cents: number) => formatMoney(cents);
 const MAX_GROUPS = 8;
 
 const field = (name: string, value: string): APIEmbedField => ({

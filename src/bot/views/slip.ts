@@ -3,8 +3,9 @@ import { betOutcomeOf } from '../../gateway/index.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { COLOUR } from '../model/colours.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
-import { formatMoney, formatOdds, potentialReturn } from '../model/odds.js';
-import type { PriceRoute, SlipPayload } from '../model/slip-rules.js';
+import { centsFromDollars, formatMoney } from '../model/money.js';
+import { formatOdds, potentialReturnCents } from '../model/odds.js';
+import { type PriceRoute, type SlipPayload, slipStakeCents } from '../model/slip-rules.js';
 import { button, row } from './components.js';
 import { edgeFields } from './edge.js';
 import { startsText } from './when.js';
@@ -26,8 +27,8 @@ export function slipFields(slip: SlipPayload, odds: number, sessionLabel: string
     { name: 'Book', value: clip(slip.bookie, LIMITS.fieldValue), inline: true },
     { name: 'Account', value: clip(sessionLabel, LIMITS.fieldValue), inline: true },
     { name: 'Live price', value: formatOdds(odds), inline: true },
-    { name: 'Stake', value: formatMoney(slip.stake), inline: true },
-    { name: 'Potential return', value: formatMoney(potentialReturn(slip.stake, odds)), inline: true },
+    { name: 'Stake', value: formatMoney(slipStakeCents(slip)), inline: true },
+    { name: 'Potential return', value: formatMoney(potentialReturnCents(slipStakeCents(slip), odds)), inline: true },
     ...(slip.minOdds === undefined ? [] : [{ name: 'Min odds', value: formatOdds(slip.minOdds), inline: true }]),
     ...edgeFields(slip, odds),
   ];
@@ -164,7 +165,7 @@ export function closedSlipView(
 export function receiptView(slip: SlipPayload, result: unknown): MessageView {
   const outcome = betOutcomeOf(result);
   const odds = outcome.odds ?? slip.shownOdds;
-  const stake = outcome.stake ?? slip.stake;
+  const stakeCents = typeof outcome.stake === 'number' ? centsFromDollars(outcome.stake) : slipStakeCents(slip);
   if (!outcome.placed) {
     const error = outcome.message ?? 'the bookmaker refused the bet';
     return fitView({
@@ -181,7 +182,7 @@ export function receiptView(slip: SlipPayload, result: unknown): MessageView {
     });
   }
   const betId = outcome.betId;
-  const ret = potentialReturn(stake, odds);
+  const ret = potentialReturnCents(stakeCents, odds);
   return fitView({
     content: '',
     embeds: [
@@ -191,7 +192,7 @@ export function receiptView(slip: SlipPayload, result: unknown): MessageView {
         fields: [
           { name: 'Bet id', value: clip(betId, LIMITS.fieldValue), inline: true },
           { name: 'Odds', value: formatOdds(odds), inline: true },
-          { name: 'Stake', value: formatMoney(stake), inline: true },
+          { name: 'Stake', value: formatMoney(stakeCents), inline: true },
           { name: 'Potential return', value: formatMoney(ret), inline: true },
           { name: 'Selection', value: clip(`${slip.selectionLabel} — ${slip.marketLabel}`, LIMITS.fieldValue) },
           { name: 'Event', value: clip(`${slip.eventName} · ${slip.bookie}`, LIMITS.fieldValue) },

@@ -5,13 +5,13 @@ import type { Skill } from '../analytics/skill.js';
 import type { EdgeAtPlacement, MemberDiscipline } from '../analytics/staking.js';
 import { COLOUR } from '../model/colours.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
-import { formatMoney } from '../model/odds.js';
+import { formatMoney } from '../model/money.js';
 import { plural } from '../model/plural.js';
 
 export const STATS_CHART_FILE = 'stats.png';
 
 /** Money as everywhere else: $1,600.00, -$20.00 (thousands grouped). */
-const money = (cents: number) => formatMoney(cents / 100);
+const money = (cents: number) => formatMoney(cents);
 const pct = (x: number | null, signed = false) =>
   x === null ? '–' : `${signed && x > 0 ? '+' : ''}${(x * 100).toFixed(2)}%`;
 const signedNum = (x: number | null) => (x === null ? '–' : `${x > 0 ? '+' : ''}${x.toFixed(4)}`);

@@ -1,13 +1,13 @@
 import type { Attribution, TipsterRow } from '../analytics/attribution.js';
 import { COLOUR } from '../model/colours.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
-import { formatMoney } from '../model/odds.js';
+import { formatMoney } from '../model/money.js';
 import { plural } from '../model/plural.js';
 
 /** Rows shown; the rest are summed into one line so the total still reads whole. */
 const MAX_ROWS = 20;
 
-const money = (cents: number) => formatMoney(cents / 100);
+const money = (cents: number) => formatMoney(cents);
 const pct = (x: number | null, signed = false) =>
   x === null ? '–' : `${signed && x > 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 

@@ -1,11 +1,12 @@
 import { ButtonStyle } from 'discord.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { COLOUR } from '../model/colours.js';
+import { leagueName } from '../model/leagues.js';
 import { clip, LIMITS, type MessageView } from '../model/limits.js';
 import { formatOdds } from '../model/odds.js';
 import type { WatchRule } from '../model/watch-rules.js';
 import type { Watch } from '../repos/watches.js';
-import { button, row } from './components.js';
+import { button, linkButton, row } from './components.js';
 import { formatEdge } from './edge.js';
 import { startsText } from './when.js';
 
@@ -30,13 +31,37 @@ export interface AlertFacts {
   userId: string | null;
   /** The Bet button's book may take bets by market_ref (false: no button). */
   bettable: boolean;
+  /**
+   * Sent by DM: no Bet button (a DM has no server, so no gate, caps or approvals to open a slip under; decision 1942),
+   * but the /bet to run in the server the watch was made in and a link to its alerts channel (null: to the server).
+   */
+  dm?: { guildId: string; alertsChannelId: string | null };
+}
+
+/** A Discord jump link to a server's channel (or to the server, which opens its last-read channel). */
+export const jumpLink = (guildId: string, channelId: string | null): string =>
+  `https://discord.com/channels/${guildId}${channelId ? `/${channelId}` : ''}`;
+
+/** The /bet a member runs in the server for an alert sent by DM: the same gate, caps and approvals as any bet. */
+export function dmBetLine(
+  a: Pick<AlertFacts, 'eventName' | 'marketLabel' | 'selectionLabel' | 'bookie' | 'now'>,
+): string {
+  return (
+    `Bet in the server: /bet event: ${a.eventName} · market: ${a.marketLabel} · selection: ${a.selectionLabel} · ` +
+    `bookie: ${a.bookie} · min_odds: ${formatOdds(a.now)} (a DM has no Bet button: the server's bet role, caps and ` +
+    'approvals apply there).'
+  );
 }
 
 const TITLE: Record<WatchRule['kind'], string> = {
   price: 'Price alert',
   value: 'Value alert',
   moves: 'Line move',
+  league: 'Value alert',
 };
+
+const dmLinkLabel = (alertsChannelId: string | null) =>
+  alertsChannelId ? "Open the server's alerts channel" : 'Open the server';
 
 /** The alert: its facts, and a Bet button that opens an ordinary slip at that book and price. */
 export function alertView(a: AlertFacts): MessageView {
@@ -61,9 +86,10 @@ export function alertView(a: AlertFacts): MessageView {
     ...(a.books && a.books.length > 0
       ? [{ name: 'Books', value: clip(a.books.join('\n'), LIMITS.fieldValue), inline: false }]
       : []),
+    ...(a.dm && a.bettable ? [{ name: 'Bet', value: clip(dmBetLine(a), LIMITS.fieldValue), inline: false }] : []),
   ];
   return {
-    ...(a.userId ? { content: `<@${a.userId}>` } : {}),
+    ...(a.userId && !a.dm ? { content: `<@${a.userId}>` } : {}),
     embeds: [
       {
         title: clip(`${TITLE[a.kind]}: ${a.headline}`, LIMITS.embedTitle),
@@ -72,17 +98,21 @@ export function alertView(a: AlertFacts): MessageView {
         fields,
       },
     ],
-    components: a.bettable
-      ? [
-          row(
-            button(
-              encodeCustomId('watch', 'bet', a.alertId),
-              `Bet at ${a.bookie} ${formatOdds(a.now)}`,
-              ButtonStyle.Success,
+    components: a.dm
+      ? a.bettable
+        ? [row(linkButton(jumpLink(a.dm.guildId, a.dm.alertsChannelId), dmLinkLabel(a.dm.alertsChannelId)))]
+        : []
+      : a.bettable
+        ? [
+            row(
+              button(
+                encodeCustomId('watch', 'bet', a.alertId),
+                `Bet at ${a.bookie} ${formatOdds(a.now)}`,
+                ButtonStyle.Success,
+              ),
             ),
-          ),
-        ]
-      : [],
+          ]
+        : [],
   };
 }
 
@@ -92,6 +122,9 @@ export function ruleText(w: Pick<Watch, 'rule' | 'bookie'>): string {
   const r = w.rule;
   if (r.kind === 'price') return `price ${r.direction === 'above' ? '≥' : '≤'} ${formatOdds(r.target)} ${at}`;
   if (r.kind === 'value') return `edge ≥ ${r.edgePct} % ${at}`;
+  if (r.kind === 'league') {
+    return `edge ≥ ${r.edgePct} % at any book, in ${r.leagues.map(leagueName).join(', ')}, starting within ${Math.round(r.horizonMs / 3_600_000)} h`;
+  }
   const mins = Math.round(r.windowMs / 60_000);
   return `moves ≥ ${r.movePct} % in ${mins} min${r.steamBooks ? `, steam on ${r.steamBooks} books` : ''}`;
 }
@@ -106,9 +139,10 @@ export function freshnessText(oldestReadAt: number | null, now: number): string 
 
 /** /watch list: one line per watch with its id (for remove), its rule and how fresh its cards are. */
 export function watchListView(watches: readonly { watch: Watch; freshness: string }[], note?: string): MessageView {
-  const lines = watches.map(
-    ({ watch: w, freshness }) =>
-      `\`${w.watchId}\` ${w.scope === 'server' ? '(server) ' : ''}${w.selectionLabel ?? w.market} · ${w.eventName}: ${ruleText(w)} · ${freshness}`,
+  const lines = watches.map(({ watch: w, freshness }) =>
+    w.rule.kind === 'league'
+      ? `\`${w.watchId}\` (server rule) ${ruleText(w)} · ${freshness}`
+      : `\`${w.watchId}\` ${w.scope === 'server' ? '(server) ' : w.delivery === 'dm' ? '(by DM) ' : ''}${w.selectionLabel ?? w.market} · ${w.eventName}: ${ruleText(w)} · ${freshness}`,
   );
   return {
     embeds: [

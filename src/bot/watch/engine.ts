@@ -5,6 +5,7 @@ import type { Logger } from '../config/logger.js';
 import { fairFromCards } from '../model/card-fair.js';
 import { comparableMarket, selectionMatches } from '../model/compare.js';
 import { selectionName } from '../model/markets.js';
+import { formatOdds } from '../model/odds.js';
 import {
   type BookCadence,
   type CardWatchState,
@@ -18,7 +19,9 @@ import {
   type BookMove,
   bookMove,
   type EpisodeStep,
+  inHorizon,
   isSteam,
+  type LeagueValueRule,
   type MovesRule,
   movesStep,
   type PriceRule,
@@ -47,6 +50,9 @@ export interface WatchEngineOptions {
 
 const cardKeyOf = (epk: string, bookie: string) => `${epk}\0${bookie}`;
 const CADENCE_KEY = 'watch:cadence';
+/** A league rule judged on an event: every market of the cards (a value watch's market names one). */
+const EVERY_MARKET = '*';
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** What changes when a book re-scrapes a card: its markets' selections and prices. */
 export function cardDigest(card: MarketCard): string {
@@ -81,6 +87,8 @@ export class WatchEngine {
   readonly #savedAt = new Map<string, number>();
   /** The last price saved per selection and book, so the history keeps only changes. */
   readonly #lastPrice = new Map<string, number>();
+  /** What the watches covered (events and markets) when #lastPrice was last pruned to it. */
+  #coveredSignature = '';
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<unknown> | undefined;
   #stopped = false;
@@ -119,8 +127,10 @@ export class WatchEngine {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
     await this.#running;
-    // A later leader term starts from the store again.
+    // A later leader term starts from the store again (another process may have saved prices, the sweep deleted some).
     this.#cards.clear();
+    this.#lastPrice.clear();
+    this.#coveredSignature = '';
     this.#reads = undefined;
     this.#cadence = undefined;
   }
@@ -133,7 +143,12 @@ export class WatchEngine {
   /** One pass: read the cards due now within the budget, then judge the watches riding on them. */
   async tick(): Promise<TickReport> {
     const now = this.#o.now();
-    const watches = (await this.repo.active()).filter((w) => w.startsAt === null || w.startsAt > now);
+    const stored = (await this.repo.active()).filter((w) => w.startsAt === null || w.startsAt > now);
+    const watches = [
+      ...stored.filter((w) => w.rule.kind !== 'league'),
+      ...(await this.#expandLeagueRules(stored, now)),
+    ];
+    this.#forgetUnwatchedPrices(watches);
     if (watches.length === 0) return { reads: 0, refused: false, alerts: 0 };
     this.#reads ??= new Map((await this.repo.cardReads()).map((r) => [cardKeyOf(r.epk, r.bookie), r]));
     const reads = this.#reads;
@@ -192,7 +207,8 @@ export class WatchEngine {
     let alerts = 0;
     if (touched.size > 0) {
       const riding = watches.filter((w) => this.#booksOf(w).some((b) => touched.has(cardKeyOf(w.epk, b))));
-      const episodes = await this.repo.episodes(riding.map((w) => w.watchId));
+      // A league rule rides on many events under one id: its episodes are read once.
+      const episodes = await this.repo.episodes([...new Set(riding.map((w) => w.watchId))]);
       for (const w of riding) alerts += await this.#judge(w, touched, episodes);
     }
     return { reads: touched.size, refused, alerts };
@@ -201,13 +217,65 @@ export class WatchEngine {
   /** Freshness for /watch list: the oldest read among a watch's cards (null: one not read yet). */
   async oldestRead(w: Watch): Promise<number | null> {
     const reads = this.#reads ?? new Map((await this.repo.cardReads()).map((r) => [cardKeyOf(r.epk, r.bookie), r]));
+    // A league rule's cards are those of the events it covers now (none yet: not read yet).
+    const each = w.rule.kind === 'league' ? await this.#expandLeagueRules([w], this.#o.now()) : [w];
     let oldest: number | null = Number.POSITIVE_INFINITY;
-    for (const b of this.#booksOf(w)) {
-      const r = reads.get(cardKeyOf(w.epk, b));
-      if (!r) return null;
-      oldest = Math.min(oldest, r.readAt);
+    for (const one of each) {
+      for (const b of this.#booksOf(one)) {
+        const r = reads.get(cardKeyOf(one.epk, b));
+        if (!r) return null;
+        oldest = Math.min(oldest, r.readAt);
+      }
     }
     return Number.isFinite(oldest) ? oldest : null;
+  }
+
+  /**
+   * The server's league rules as value watches on each prematch event of their leagues starting inside their
+   * horizon: every market, every selection, any book. The events come from the catalog's listing (cached; no card).
+   */
+  async #expandLeagueRules(stored: readonly Watch[], now: number): Promise<Watch[]> {
+    const out: Watch[] = [];
+    for (const w of stored) {
+      const rule = w.rule;
+      if (rule.kind !== 'league') continue;
+      for (const league of rule.leagues) {
+        let events: Awaited<ReturnType<Catalog['loadEvents']>>;
+        try {
+          events = await this.#o.catalog.loadEvents({ league, since: dayOf(now), until: dayOf(now + rule.horizonMs) });
+        } catch (err) {
+          this.#o.logger.debug('league rule: events not read', { league, err });
+          continue;
+        }
+        for (const ev of events) out.push(...this.#ruleOn(w, rule, ev, now));
+      }
+    }
+    return out;
+  }
+
+  #ruleOn(
+    w: Watch,
+    rule: LeagueValueRule,
+    ev: Awaited<ReturnType<Catalog['loadEvents']>>[number],
+    now: number,
+  ): Watch[] {
+    const startsAt = Date.parse(ev.start_time);
+    if (ev.is_outright || ev.status !== 'prematch' || !Number.isFinite(startsAt)) return [];
+    if (!inHorizon(rule, startsAt, now) || (ev.books ?? []).length === 0) return [];
+    return [
+      {
+        ...w,
+        epk: ev.event_id,
+        eventName: ev.name,
+        startsAt,
+        books: [...(ev.books ?? [])],
+        market: EVERY_MARKET,
+        selection: null,
+        selectionLabel: null,
+        bookie: null,
+        rule: { kind: 'value', edgePct: rule.edgePct },
+      },
+    ];
   }
 
   #booksOf(w: Watch): string[] {
@@ -258,15 +326,29 @@ export class WatchEngine {
       const k = cardKeyOf(w.epk, bookie);
       if (!touched.has(k)) continue;
       const card = this.#cards.get(k);
-      const row = comparableMarket(card, w.market) ?? card?.markets.find((m) => m.market === w.market);
-      const sels = w.selection === null ? (row?.selections ?? []) : [findSel(card, w.market, w.selection)];
-      for (const sel of sels) {
+      const everyMarket = w.market === EVERY_MARKET;
+      const rows = everyMarket
+        ? (card?.markets ?? [])
+        : [comparableMarket(card, w.market) ?? card?.markets.find((m) => m.market === w.market)];
+      const pairs = rows.flatMap((row) =>
+        w.selection === null
+          ? (row?.selections ?? []).map((sel) => ({ row, sel }))
+          : [{ row, sel: findSel(card, w.market, w.selection) }],
+      );
+      for (const { row, sel } of pairs) {
         if (!sel || typeof sel.odds !== 'number') continue;
+        const market = everyMarket ? (row?.market ?? w.market) : w.market;
         const slug = sel.slug ?? sel.label;
-        const before = await this.#notePrice(w, bookie, slug, sel.odds);
-        const fair = fairFromCards({ cards, market: w.market, selection: slug });
+        const before = await this.#notePrice(w, bookie, slug, sel.odds, market);
+        const fair = fairFromCards({ cards, market, selection: slug });
         const edge = fair.kind === 'fair' ? fair.probability * sel.odds - 1 : null;
-        const key = rule.kind === 'price' ? bookie : `${bookie}|${slug}`;
+        // A league rule's episodes are per event, market and selection (one rule covers many).
+        const key =
+          rule.kind === 'price'
+            ? bookie
+            : everyMarket
+              ? `${w.epk}|${bookie}|${market}|${slug}|${sel.line ?? ''}`
+              : `${bookie}|${slug}`;
         const episode = episodes.get(`${w.watchId}\0${key}`);
         const stepNow: EpisodeStep =
           rule.kind === 'price'
@@ -278,14 +360,14 @@ export class WatchEngine {
         if (stepNow !== 'open') continue;
         const headline =
           rule.kind === 'price'
-            ? `${selectionName(sel.label, sel.line)} reached ${sel.odds.toFixed(2)} at ${bookie}`
+            ? `${selectionName(sel.label, sel.line)} reached ${formatOdds(sel.odds)} at ${bookie}`
             : `${selectionName(sel.label, sel.line)} at ${bookie}, edge ${((edge ?? 0) * 100).toFixed(1)} %`;
         await this.#alert(w, key, (episode?.seq ?? 0) + 1, touched.get(k) ?? null, {
           facts: {
             kind: rule.kind,
             headline,
             eventName: w.eventName,
-            marketLabel: row?.label || w.market,
+            marketLabel: row?.label || market,
             selectionLabel: selectionName(sel.label, sel.line),
             bookie,
             before,
@@ -295,12 +377,13 @@ export class WatchEngine {
             startsAt: w.startsAt,
             userId: w.scope === 'personal' ? w.userId : null,
             bettable: Boolean(sel.bettable && sel.market_ref && card?.market_ref_betting_enabled),
+            ...(await this.#dmOf(w)),
           },
           payload: {
             watchId: w.watchId,
             epk: w.epk,
             bookie,
-            market: w.market,
+            market,
             selection: slug,
             marketRef: sel.market_ref ?? null,
             price: sel.odds,
@@ -372,9 +455,10 @@ export class WatchEngine {
         fairOdds: fair.kind === 'fair' ? fair.odds : null,
         edge: fair.kind === 'fair' ? fair.probability * odds - 1 : null,
         startsAt: w.startsAt,
-        books: moves.map((m) => `${m.bookie} ${m.before.toFixed(2)} → ${m.now.toFixed(2)}`),
+        books: moves.map((m) => `${m.bookie} ${formatOdds(m.before)} → ${formatOdds(m.now)}`),
         userId: w.scope === 'personal' ? w.userId : null,
         bettable: Boolean(sel.bettable && sel.market_ref && latest.card.market_ref_betting_enabled),
+        ...(await this.#dmOf(w)),
       },
       payload: {
         watchId: w.watchId,
@@ -390,19 +474,44 @@ export class WatchEngine {
     return 1;
   }
 
+  /**
+   * Forgets the last prices of selections no watch covers now: the store's sweep deletes their rows (an hour after a
+   * watch is removed; after an event starts), so a watch made on them later must read the store again and save anew.
+   */
+  #forgetUnwatchedPrices(watches: readonly Watch[]): void {
+    const covered = new Set(watches.map((w) => `${w.epk}\0${w.market}`));
+    // Prices are noted only for what a watch covers, so the memory needs looking at only when that changed.
+    const signature = [...covered].sort().join('\n');
+    if (signature === this.#coveredSignature) return;
+    this.#coveredSignature = signature;
+    for (const k of this.#lastPrice.keys()) {
+      const [epk, , market] = k.split('\0');
+      if (!covered.has(`${epk}\0${market}`) && !covered.has(`${epk}\0${EVERY_MARKET}`)) this.#lastPrice.delete(k);
+    }
+  }
+
+  /** A DM alert's way back to the server the watch was made in: its alerts channel, else the server (decision 1942). */
+  async #dmOf(w: Watch): Promise<Pick<AlertFacts, 'dm'>> {
+    if (w.delivery !== 'dm') return {};
+    return { dm: { guildId: w.guildId, alertsChannelId: (await this.repo.alertsChannel(w.guildId)) ?? null } };
+  }
+
   /** Saves a watched selection's price when it changed; the price seen before (null: none). */
-  async #notePrice(w: Watch, bookie: string, selection: string, odds: number): Promise<number | null> {
-    const k = `${w.epk}\0${bookie}\0${w.market}\0${selection}`;
+  async #notePrice(
+    w: Watch,
+    bookie: string,
+    selection: string,
+    odds: number,
+    market = w.market,
+  ): Promise<number | null> {
+    const k = `${w.epk}\0${bookie}\0${market}\0${selection}`;
     let before = this.#lastPrice.get(k);
     if (before === undefined) {
-      const history = await this.repo.prices({ epk: w.epk, bookie, market: w.market, selection }, this.#o.now());
+      const history = await this.repo.prices({ epk: w.epk, bookie, market, selection }, this.#o.now());
       before = history.at(-1)?.price;
     }
     if (before !== odds) {
-      await this.repo.savePrice(
-        { epk: w.epk, bookie, market: w.market, selection },
-        { at: this.#o.now(), price: odds },
-      );
+      await this.repo.savePrice({ epk: w.epk, bookie, market, selection }, { at: this.#o.now(), price: odds });
       this.#lastPrice.set(k, odds);
     }
     return before ?? null;

@@ -1,5 +1,5 @@
 import { APIPromise, type WithResponse } from '../api-promise.js';
-import type { QueryValue } from '../internal/transport.js';
+import type { QueryValue, RequestGate } from '../internal/transport.js';
 import { parseRequest } from '../internal/validate.js';
 import type { MarketsLimiter, QueuedInfo, ReadLane } from '../markets-limiter.js';
 import type { RequestOptions } from '../request-options.js';
@@ -17,6 +17,8 @@ export interface CardCache {
 
 export interface MarketsOptions {
   limiter: MarketsLimiter;
+  /** The gate reads pass instead of the limiter alone (the limiter and a budget shared across processes). */
+  gate?: RequestGate | undefined;
   cache?: CardCache | undefined;
   /** Cards change only on re-scrape (minutes apart); a short TTL saves rate-limited calls. */
   cacheTtlMs?: number;
@@ -79,7 +81,7 @@ export class Markets {
       query: q,
       schema: MarketCard,
       idempotent: true,
-      gate: this.opts.limiter,
+      gate: this.opts.gate ?? this.opts.limiter,
       admission:
         maxQueueMs === undefined && onQueued === undefined && lane === undefined
           ? undefined

@@ -3,6 +3,7 @@ import { type LocalMessage, toApiMessage } from '../types.js';
 import type { GatewayServer } from './server.js';
 
 const GUILD_MESSAGES = 1 << 9;
+const DIRECT_MESSAGES = 1 << 12;
 const MESSAGE_CONTENT = 1 << 15;
 
 /**
@@ -21,11 +22,13 @@ function shapeFor(world: World, message: LocalMessage) {
 export function forwardMessageEvents(world: World, gateway: GatewayServer): void {
   world.events.on('messageCreate', ({ message }) => {
     if (message.visibleTo !== null) return;
-    gateway.dispatch('MESSAGE_CREATE', null, { intent: GUILD_MESSAGES, shape: shapeFor(world, message) });
+    const intent = world.isDm(message.channel_id) ? DIRECT_MESSAGES : GUILD_MESSAGES;
+    gateway.dispatch('MESSAGE_CREATE', null, { intent, shape: shapeFor(world, message) });
   });
   world.events.on('messageUpdate', ({ message }) => {
     if (message.visibleTo !== null) return;
-    gateway.dispatch('MESSAGE_UPDATE', null, { intent: GUILD_MESSAGES, shape: shapeFor(world, message) });
+    const intent = world.isDm(message.channel_id) ? DIRECT_MESSAGES : GUILD_MESSAGES;
+    gateway.dispatch('MESSAGE_UPDATE', null, { intent, shape: shapeFor(world, message) });
   });
   world.events.on('messageDelete', ({ message }) => {
     if (message.visibleTo !== null) return;

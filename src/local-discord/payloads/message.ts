@@ -34,7 +34,8 @@ export function buildMessage(world: World, input: NewMessage): LocalMessage {
     id: world.snowflake(),
     type: interaction?.type === 2 && interaction.originalMessageId === null ? 20 : 0,
     channel_id: input.channelId,
-    guild_id: world.guildId,
+    // A DM is in no server.
+    ...(world.isDm(input.channelId) ? {} : { guild_id: world.guildId }),
     author: input.author,
     content: typeof body.content === 'string' ? body.content : '',
     timestamp: isoFromMs(world.now()),

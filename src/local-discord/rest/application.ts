@@ -1,4 +1,5 @@
 import { ApplicationFlags } from 'discord-api-types/v10';
+import { DiscordApiError } from '../api-error.js';
 import type { Route } from '../http/router.js';
 import type { World } from '../state/world.js';
 
@@ -45,6 +46,24 @@ export const applicationRoutes: Route[] = [
     handle: ({ origin }) => ({ status: 200, body: { url: gatewayUrl(origin) } }),
   },
   { method: 'GET', path: '/users/@me', auth: true, handle: ({ world }) => ({ status: 200, body: world.botUser }) },
+  {
+    // Create DM: the bot's DM channel with a user (the same channel on every call), as Discord answers it.
+    method: 'POST',
+    path: '/users/@me/channels',
+    auth: true,
+    handle: ({ world, body }) => {
+      const id = (body as { recipient_id?: unknown } | undefined)?.recipient_id;
+      const user = typeof id === 'string' ? world.user(id) : undefined;
+      if (!user || user.id === world.botUser.id) {
+        throw new DiscordApiError(400, 50035, 'Invalid Form Body', {
+          recipient_id: {
+            _errors: [{ code: 'SNOWFLAKE_TYPE_INVALID', message: `Value "${String(id)}" is not a user.` }],
+          },
+        });
+      }
+      return { status: 200, body: world.openDm(user) };
+    },
+  },
   {
     method: 'GET',
     path: '/users/:id',

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { APIGuildMember, APIUser } from 'discord.js';
+import type { APIChannel, APIGuildMember, APIUser } from 'discord.js';
 import { createFixtures, FIXTURE_IDS, type Fixtures } from '../fixtures.js';
 import { createSnowflakes } from '../ids.js';
 import { ALL_PERMISSIONS, memberPermissions } from '../permissions.js';
@@ -37,6 +37,8 @@ export class World {
    * list (GET /guilds/:id/members) with 403 Missing Access, whatever intents the bot identified with.
    */
   serverMembersIntent = true;
+  /** DM channels the bot opened (POST /users/@me/channels), by the member's user id: one per member, as on Discord. */
+  readonly #dms = new Map<string, APIChannel>();
 
   constructor(readonly options: WorldOptions) {
     this.snowflake = createSnowflakes(options.now);
@@ -61,8 +63,26 @@ export class World {
     return this.fixtures.members.find((m) => m.user?.id === userId);
   }
 
-  channel(id: string) {
-    return this.fixtures.channels.find((c) => c.id === id);
+  channel(id: string): APIChannel | undefined {
+    return this.fixtures.channels.find((c) => c.id === id) ?? [...this.#dms.values()].find((c) => c.id === id);
+  }
+
+  /** The bot's DM channel with a user, opened on first ask and the same one after (Discord's Create DM). */
+  openDm(recipient: APIUser): APIChannel {
+    const open = this.#dms.get(recipient.id);
+    if (open) return open;
+    const channel = { id: this.snowflake(), type: 1, last_message_id: null, recipients: [recipient], flags: 0 };
+    this.#dms.set(recipient.id, channel as unknown as APIChannel);
+    return channel as unknown as APIChannel;
+  }
+
+  /** The DM channel the bot has with a user, if it opened one. */
+  dmOf(userId: string): APIChannel | undefined {
+    return this.#dms.get(userId);
+  }
+
+  isDm(channelId: string): boolean {
+    return [...this.#dms.values()].some((c) => c.id === channelId);
   }
 
   role(id: string) {

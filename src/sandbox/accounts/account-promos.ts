@@ -1,7 +1,7 @@
 // Account promos held by bookmaker accounts (GET /v3/account_promos, POST /v3/place_promo).
 // Built from the world's upcoming fixtures, so the same seed and start time give the same cards; a card whose
 // event starts is withdrawn and a like card on a later fixture takes its place (replacementCard).
-import { money } from '../core/rng.js';
+import { priceText, roundPrice } from '../core/money.js';
 import type { PromoRace, PromoSportsEvent, RacingMeeting } from '../world/promo-sources.js';
 import { BOOK_ACCOUNT_IDS } from './fixtures.js';
 
@@ -49,7 +49,7 @@ function sportsCard(
   ev: PromoSportsEvent,
   captured: boolean,
 ): AccountPromo {
-  const boosted = money(ev.base_odds * BOOST);
+  const boosted = roundPrice(ev.base_odds * BOOST);
   return {
     promo_id: id,
     account_id,
@@ -60,7 +60,7 @@ function sportsCard(
       label: 'Bet boost',
       headline: `${ev.selection} to win: ${ev.event}`,
       detail: captured
-        ? `Boosted from ${ev.base_odds.toFixed(2)} to ${boosted.toFixed(2)}, max stake $50`
+        ? `Boosted from ${priceText(ev.base_odds)} to ${priceText(boosted)}, max stake $50`
         : 'Boosted price shows once the card is captured',
     },
     kind: 'sports',
@@ -88,7 +88,7 @@ function sportsCard(
 function racingCard(id: number, account_id: string, bookie: string, race: PromoRace): AccountPromo | undefined {
   const favourite = [...race.runners].sort((a, b) => a.win - b.win)[0];
   if (!favourite) return undefined;
-  const boosted = money(favourite.win * BOOST);
+  const boosted = roundPrice(favourite.win * BOOST);
   return {
     promo_id: id,
     account_id,
@@ -98,7 +98,7 @@ function racingCard(id: number, account_id: string, bookie: string, race: PromoR
     summary: {
       label: 'Bet boost',
       headline: `${favourite.name} to win: ${race.track} race ${race.race_num}`,
-      detail: `Boosted from ${favourite.win.toFixed(2)} to ${boosted.toFixed(2)}, max stake $50`,
+      detail: `Boosted from ${priceText(favourite.win)} to ${priceText(boosted)}, max stake $50`,
     },
     kind: 'racing',
     track: race.track,
@@ -147,8 +147,8 @@ function betBoostCards(
       card_id: `card-${bookie}-${id - 1}`,
       voucher_type: 'multi',
       selection: `${e3.selection} + ${e4.selection}`,
-      base_odds: money(e3.base_odds * e4.base_odds),
-      boosted_odds: money(e3.base_odds * e4.base_odds * BOOST),
+      base_odds: roundPrice(e3.base_odds * e4.base_odds),
+      boosted_odds: roundPrice(e3.base_odds * e4.base_odds * BOOST),
       placeable_by_id: false,
       how_to_bet: { endpoint: null, note: 'Multi cards are placed at the bookmaker, not through the API' },
       not_placeable_reason: 'multi cards are not placeable by id',

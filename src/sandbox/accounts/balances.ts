@@ -2,7 +2,7 @@
 // restart, refreshed on each heartbeat of the session's running client, held as it was while the session is
 // stopped (decision 1820).
 
-import { money } from '../core/rng.js';
+import { money } from '../core/money.js';
 import type { BookAccount, HeldBalance, Session } from './types.js';
 
 /** The cache is refreshed on each session heartbeat: every 30 s of sandbox time. */

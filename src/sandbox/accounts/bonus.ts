@@ -1,5 +1,5 @@
 // Bonus tokens: listing with split options, splitting, and spending one on a bet.
-import { money } from '../core/rng.js';
+import { centsOf, money } from '../core/money.js';
 import type { BonusToken, BookAccount } from './types.js';
 
 /** Tokens under this value are not splittable. */
@@ -9,7 +9,7 @@ const PIECE_COUNTS = [2, 4, 5, 10];
 /** Piece counts that divide the amount into whole cents, and the value of each piece (aligned arrays). */
 export function splitOptions(amount: number): { split_options: number[]; split_amounts: number[] } {
   if (amount < MIN_SPLITTABLE) return { split_options: [], split_amounts: [] };
-  const cents = Math.round(amount * 100);
+  const cents = centsOf(amount);
   const counts = PIECE_COUNTS.filter((n) => cents % n === 0 && cents / n >= 100);
   return { split_options: counts, split_amounts: counts.map((n) => money(amount / n)) };
 }

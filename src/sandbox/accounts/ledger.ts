@@ -2,7 +2,7 @@
 // and the transaction history read back by /v3/transactions.
 import { randomBytes } from 'node:crypto';
 import type { SandboxClock } from '../core/clock.js';
-import { money } from '../core/rng.js';
+import { dollarsText, money } from '../core/money.js';
 import type { Accounts } from './accounts.js';
 import { settle } from './settlement.js';
 import type { LedgerBet, SettleStatus, Transaction } from './types.js';
@@ -136,7 +136,7 @@ export class Ledger {
         success: false,
         message:
           amount > book.cash
-            ? `Insufficient withdrawable balance: requested $${amount.toFixed(2)}, withdrawable $${book.cash.toFixed(2)}`
+            ? `Insufficient withdrawable balance: requested ${dollarsText(amount)}, withdrawable ${dollarsText(book.cash)}`
             : 'The bookmaker declined the withdrawal',
         status: 'failed',
         bookie: book.bookie,
@@ -153,7 +153,7 @@ export class Ledger {
     );
     return {
       success: true,
-      message: `Withdrawal of $${amount.toFixed(2)} ${pending ? 'pending at the bookmaker' : 'accepted'}`,
+      message: `Withdrawal of ${dollarsText(amount)} ${pending ? 'pending at the bookmaker' : 'accepted'}`,
       withdrawal_id: id,
       status: pending ? 'pending' : 'completed',
       bookie: book.bookie,

@@ -1,5 +1,5 @@
 // Pure money maths of settling a bet.
-import { money } from '../core/rng.js';
+import { centsOf, money } from '../core/money.js';
 import type { SettleStatus } from './types.js';
 
 export interface Settlement {
@@ -23,7 +23,7 @@ export function settle(
 ): Settlement {
   // One rounding, in cents: the return is rounded once and the winnings are that return less the stake, so a
   // cash bet's credit is always its stake plus its pnl to the cent.
-  const stakeCents = Math.round(stake * 100);
+  const stakeCents = centsOf(stake);
   const returnCents = Math.round(stakeCents * odds);
   const winnings = (returnCents - stakeCents) / 100;
   switch (status) {

@@ -1,5 +1,6 @@
 // Simulated bookmaker limits: a bookmaker account's largest stake per sport, shrinking as the account wins,
 // and restricted sessions. Off for every fixture account until a control route (or a fixture) turns it on.
+import { centsOf, dollarsText } from '../core/money.js';
 import type { BookAccount, LedgerBet, OverLimit, StakeLimitRule, TransactionStatus } from './types.js';
 
 export type { OverLimit, StakeLimitRule };
@@ -24,8 +25,8 @@ export function sportOfEpk(epk: string | undefined): string | undefined {
 
 /** The limit a rule sets after `wins` wins: shrunk in whole cents, rounded down, never below the floor. */
 export function shrunkLimit(rule: Pick<StakeLimitRule, 'max_stake' | 'shrink_factor' | 'min_stake'>, wins: number) {
-  let cents = Math.round(rule.max_stake * 100);
-  const floor = Math.round(rule.min_stake * 100);
+  let cents = centsOf(rule.max_stake);
+  const floor = centsOf(rule.min_stake);
   for (let i = 0; i < wins && cents > floor; i++) cents = Math.floor(cents * rule.shrink_factor);
   return Math.max(cents, floor) / 100;
 }
@@ -59,7 +60,7 @@ export function stakeUnderLimit(
 }
 
 export function maxStakeError(maxStake: number): string {
-  return `max_stake_exceeded: The maximum stake for this bet is $${maxStake.toFixed(2)}.`;
+  return `max_stake_exceeded: The maximum stake for this bet is ${dollarsText(maxStake)}.`;
 }
 
 /** The refusal text of a restricted session (the same words as the restricted fault). */

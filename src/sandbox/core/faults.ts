@@ -1,4 +1,5 @@
 // Fault injection: off unless enabled. Decisions draw from a seeded generator so a run can be repeated.
+import { isWholeCents } from './money.js';
 import { createRng } from './rng.js';
 
 export interface FaultConfig {
@@ -165,7 +166,7 @@ function parseBettingFault(input: unknown, name: string): BettingFault {
   const factor = positive(raw.factor, `${name}.factor`, MAX_PRICE_FACTOR);
   if (factor !== undefined) rule.factor = factor;
   const maxStake = positive(raw.max_stake, `${name}.max_stake`, MAX_STAKE_DOLLARS);
-  if (maxStake !== undefined && Number(maxStake.toFixed(2)) !== maxStake) {
+  if (maxStake !== undefined && !isWholeCents(maxStake)) {
     throw new Error(`${name}.max_stake must be whole cents (at most 2 decimal places), got ${maxStake}`);
   }
   if (maxStake !== undefined) rule.max_stake = maxStake;

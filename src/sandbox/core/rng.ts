@@ -30,8 +30,3 @@ export function rngUuid(rng: () => number): string {
   const s = hex.join('');
   return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
 }
-
-/** Dollars rounded to cents. */
-export function money(value: number): number {
-  return Math.round(value * 100) / 100;
-}

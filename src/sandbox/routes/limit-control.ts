@@ -1,8 +1,10 @@
 // Control routes for simulated bookmaker limits (control mode only): a stake limit per sport on a session's
 // bookmaker account that shrinks as the account wins, and a session the bookmaker has restricted.
+
 import { stakeLimitNow } from '../accounts/stake-limits.js';
 import type { Session, StakeLimitRule } from '../accounts/types.js';
 import type { Route } from '../core/http.js';
+import { isWholeCents } from '../core/money.js';
 import { ApiError, ok } from '../core/reply.js';
 import type { Sandbox } from '../core/sandbox.js';
 import { optionalBool, optionalString, requireInRange, requireString } from './validate.js';
@@ -18,7 +20,7 @@ function sessionOf(sb: Sandbox, body: Record<string, unknown>): Session {
 }
 
 function wholeCents(value: number, field: string): number {
-  if (Number(value.toFixed(2)) !== value) {
+  if (!isWholeCents(value)) {
     throw new ApiError(400, { detail: `Field '${field}' must be whole cents (at most 2 decimal places)`, field });
   }
   return value;

@@ -1,6 +1,8 @@
 // Field checks for request bodies and queries as zod schemas; `read` is the one adapter from a zod issue to the
 // spec's 400, which names the field and says what to send: `{ detail: "Field '<field>' <what>", field }`.
+
 import { z } from 'zod';
+import { isWholeCents } from '../core/money.js';
 import { ApiError } from '../core/reply.js';
 
 type Body = Record<string, unknown>;
@@ -48,13 +50,12 @@ const bool = z.boolean({ error: (i) => `must be true or false, got ${JSON.string
 export const MAX_MONEY = 1_000_000_000;
 
 /** True when `value` is a whole number of cents: 0.29 is, 0.004 is not (toFixed reads the double exactly). */
-export const wholeCents = (value: number): boolean => Number(value.toFixed(2)) === value;
 
 // Money in dollars: positive, whole cents, at most MAX_MONEY. Sub-cent amounts are refused, not rounded, so a
 // stake, a payout and a withdrawal always move the exact cents the caller named.
 export const moneySchema = number({ positive: true })
   .max(MAX_MONEY, { error: (i) => `must be at most ${MAX_MONEY} dollars, got ${i.input}` })
-  .refine(wholeCents, {
+  .refine(isWholeCents, {
     error: (i) => `must be whole cents (at most 2 decimal places, 0.01 or more), got ${i.input}`,
   });
 

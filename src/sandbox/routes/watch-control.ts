@@ -1,6 +1,8 @@
 // Controls that make a watch alert happen on purpose (tests, the playground): a price moved at one book, or a
 // steam move across several, landing at the next scrape so the card and a price check agree from then on.
+
 import type { Route } from '../core/http.js';
+import { roundPrice } from '../core/money.js';
 import { ApiError, ok } from '../core/reply.js';
 import { BOOKIES, type Bookie, isBookie } from '../world/books.js';
 import { findSelection } from '../world/card-view.js';
@@ -57,7 +59,7 @@ export const watchControlRoutes: Route[] = [
               ...target,
               bookie,
               factor: 1,
-              price: Math.round(requireInRange(body, 'price', { min: 1.01, max: 1001 }) * 100) / 100,
+              price: roundPrice(requireInRange(body, 'price', { min: 1.01, max: 1001 })),
             })
           : sb.world.scheduleMove({ ...target, bookie, factor });
       const sel = findSelection(

@@ -1,4 +1,5 @@
 // A bookmaker's market card for an event: markets in three tiers with base prices (before drift).
+import { roundPrice } from '../core/money.js';
 import type { Bookie } from './books.js';
 import { GOLFERS, squad } from './people.js';
 import { hashKey, type Rng, rngFor } from './prng.js';
@@ -55,13 +56,9 @@ const RAW_NAMES: Record<string, [string, string, string]> = {
   total_points: ['Total Points', 'Over/Under', 'Match Total'],
 };
 
-function round2(x: number): number {
-  return Math.round(x * 100) / 100;
-}
-
 function priceOf(chance: number, margin: number, rng: Rng): number {
   const noisy = chance * margin * (1 + (rng() - 0.5) * 0.04);
-  return Math.min(501, Math.max(1.01, round2(1 / noisy)));
+  return Math.min(501, Math.max(1.01, roundPrice(1 / noisy)));
 }
 
 function halfLine(x: number): number {

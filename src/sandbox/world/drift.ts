@@ -1,5 +1,6 @@
 // Prices move: a slow deterministic drift per selection (a step every few minutes of sandbox time),
 // plus forced moves that tests and the control route apply.
+import { roundPrice } from '../core/money.js';
 import { MINUTE_MS } from './dates.js';
 import { unit } from './prng.js';
 
@@ -34,10 +35,6 @@ export interface PriceKey {
   racing?: boolean;
 }
 
-function round2(x: number): number {
-  return Math.round(x * 100) / 100;
-}
-
 function matches(f: ForcedDrift, k: PriceKey): boolean {
   if (f.bookie !== undefined && f.bookie !== k.bookie) return false;
   if (f.epk !== undefined && (k.racing || f.epk !== k.event)) return false;
@@ -60,7 +57,7 @@ export function priceAt(
   const wobble = (unit(seed, 'drift', key.bookie, key.event, key.market, key.selection, step) - 0.5) * 2;
   let price = base * Math.exp(DRIFT_AMPLITUDE * wobble);
   for (const f of forced) if (f.atMs <= tMs && matches(f, key)) price = f.price ?? price * f.factor;
-  return Math.min(1001, Math.max(1.01, round2(price)));
+  return Math.min(1001, Math.max(1.01, roundPrice(price)));
 }
 
 /** The time of the last scrape (a price step since `epochMs`): cards show prices as of then. */

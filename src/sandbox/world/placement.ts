@@ -5,6 +5,7 @@ import type { Accounts } from '../accounts/accounts.js';
 import type { Ledger } from '../accounts/ledger.js';
 import { maxStakeError, RESTRICTED_ERROR } from '../accounts/stake-limits.js';
 import type { LedgerSelection, Session } from '../accounts/types.js';
+import { dollarsText, money, priceText, roundPrice } from '../core/money.js';
 import type { PlacedBet, SimWorld } from './index.js';
 
 export interface PriceLimits {
@@ -47,20 +48,16 @@ export function accountRefusal(
 /** The live price as the bookmaker quotes it at placement (moved by a price_moved fault). */
 export function movedPrice(price: number, limits: PriceLimits): number {
   const f = limits.rules?.priceFactor;
-  return f === undefined ? price : Math.min(1001, Math.max(1.01, round2(price * f)));
-}
-
-function round2(x: number): number {
-  return Math.round(x * 100) / 100;
+  return f === undefined ? price : Math.min(1001, Math.max(1.01, roundPrice(price * f)));
 }
 
 /** Why a live price is refused, or null when it is inside [target_odds, max_odds]. */
 export function priceRefusal(price: number, limits: PriceLimits): string | null {
   if (price < limits.targetOdds) {
-    return `odds_below_target: live price ${price.toFixed(2)} is below target_odds ${limits.targetOdds.toFixed(2)}`;
+    return `odds_below_target: live price ${priceText(price)} is below target_odds ${priceText(limits.targetOdds)}`;
   }
   if (limits.maxOdds !== null && price > limits.maxOdds) {
-    return `odds_above_max: live price ${price.toFixed(2)} is above max_odds ${limits.maxOdds.toFixed(2)}`;
+    return `odds_above_max: live price ${priceText(price)} is above max_odds ${priceText(limits.maxOdds)}`;
   }
   return null;
 }
@@ -72,7 +69,7 @@ export function betSuccess(betId: string, odds: number, stake: number, extra: Re
     bet_id: betId,
     odds,
     stake,
-    potential_return: round2(odds * stake),
+    potential_return: money(odds * stake),
     error: null,
     ...extra,
   };
@@ -124,7 +121,7 @@ export function commitBet(
     if (token?.status !== 'AVAILABLE') {
       return {
         ok: false,
-        error: `no_bonus_token: no AVAILABLE bonus token worth exactly $${req.stake.toFixed(2)}; split one with /v3/split_bonus_bet or bet cash`,
+        error: `no_bonus_token: no AVAILABLE bonus token worth exactly ${dollarsText(req.stake)}; split one with /v3/split_bonus_bet or bet cash`,
       };
     }
     token.status = 'USED';
@@ -132,7 +129,7 @@ export function commitBet(
   } else if (books.ledger.available(session.account_id) < req.stake) {
     return {
       ok: false,
-      error: `insufficient_balance: stake $${req.stake.toFixed(2)} is more than the $${books.ledger.available(session.account_id).toFixed(2)} available`,
+      error: `insufficient_balance: stake ${dollarsText(req.stake)} is more than the ${dollarsText(books.ledger.available(session.account_id))} available`,
     };
   }
   const betId = world.nextBetId(session.bookie);

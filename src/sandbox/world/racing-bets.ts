@@ -1,5 +1,7 @@
 // Racing at the bookmaker (job time): singles, same-race multis, stacked multis and price checks.
+
 import type { Session } from '../accounts/types.js';
+import { dollarsText, priceText, roundPrice } from '../core/money.js';
 import type { SimWorld } from './index.js';
 import {
   accountRefusal,
@@ -15,10 +17,6 @@ import {
 import { hashKey } from './prng.js';
 import { decideRacingPromos, type PromoAsk } from './promo-options.js';
 import { findRunner, placesPaid, type Race, type Runner } from './racing.js';
-
-function round2(x: number): number {
-  return Math.round(x * 100) / 100;
-}
 
 /** Leg positions of a same-race multi: how many places the runner may finish within. */
 const POSITIONS: Record<string, { name: string; within: number }> = {
@@ -45,7 +43,7 @@ export interface RacingLeg {
 /** Price of one leg: the win price scaled down for the places it may finish within. */
 function legPrice(world: SimWorld, bookie: string, race: Race, runner: Runner, within: number, nowMs: number): number {
   const win = world.racePrice(bookie, race, runner.number, 'win', nowMs);
-  return within === 1 ? win : Math.max(1.01, round2(1 + (win - 1) / (within * 0.95)));
+  return within === 1 ? win : Math.max(1.01, roundPrice(1 + (win - 1) / (within * 0.95)));
 }
 
 type PricedMulti =
@@ -79,7 +77,7 @@ export function priceMulti(
     });
   }
   const product = priced.reduce((a, p) => a * p.odds, 1);
-  const odds = Math.max(1.01, round2(product * 0.8));
+  const odds = Math.max(1.01, roundPrice(product * 0.8));
   return { ok: true, odds: rules ? movedPrice(odds, { targetOdds: 0, maxOdds: null, rules }) : odds, legs: priced };
 }
 
@@ -259,7 +257,7 @@ export function placeStackedSrm(
     const target = bets[i]?.targetOdds;
     if (target != null && p.odds < target) {
       return abort(
-        `odds_below_target: bet ${i + 1} is priced ${p.odds.toFixed(2)}, below its target_odds ${target.toFixed(2)}; nothing was placed`,
+        `odds_below_target: bet ${i + 1} is priced ${priceText(p.odds)}, below its target_odds ${priceText(target)}; nothing was placed`,
       );
     }
   }
@@ -273,7 +271,7 @@ export function placeStackedSrm(
       .sort((x, y) => y.amount - x.amount)[0];
     if (!token)
       return abort(
-        `no_bonus_token: bet ${i + 1} needs an AVAILABLE bonus token worth at most $${b.stake.toFixed(2)}; nothing was placed`,
+        `no_bonus_token: bet ${i + 1} needs an AVAILABLE bonus token worth at most ${dollarsText(b.stake)}; nothing was placed`,
       );
     tokens.set(i, token.id);
   }

@@ -1,5 +1,7 @@
 // Racing: four meetings every day, races 1 to 8, seeded fields, prices and finishing orders.
+
 import { TZDate } from '@date-fns/tz';
+import { roundPrice } from '../core/money.js';
 import { MINUTE_MS } from './dates.js';
 import { runnerNames } from './people.js';
 import { intBetween, rngFor } from './prng.js';
@@ -89,10 +91,6 @@ export interface Race {
   runners: Runner[];
 }
 
-function round2(x: number): number {
-  return Math.round(x * 100) / 100;
-}
-
 export function raceKey(track: string, raceNum: number, type: RaceType, country: string, date: string): string {
   return `${track}/${raceNum}/${type}/${country}/${date}`;
 }
@@ -115,8 +113,8 @@ export function buildRace(seed: number, def: TrackDef, raceNum: number, date: st
   const placeShare = count >= 8 ? 3 : 2;
   const runners = names.map((name, i): Runner => {
     const chance = (weights[i] as number) / total;
-    const win = Math.min(151, Math.max(1.1, round2(1 / (chance * 1.16))));
-    const place = Math.max(1.01, round2(1 + (win - 1) / (placeShare + 0.6)));
+    const win = Math.min(151, Math.max(1.1, roundPrice(1 / (chance * 1.16))));
+    const place = Math.max(1.01, roundPrice(1 + (win - 1) / (placeShare + 0.6)));
     return { number: i + 1, name, chance, win, place };
   });
   const startMs = raceStartMs(def, raceNum, date);

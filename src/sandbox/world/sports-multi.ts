@@ -1,7 +1,9 @@
 // Sports same-game multis (bookie_a only). The spec does not show a sports leg; the sandbox's choice (docs/spec-notes.md):
 // `legs` of `{market_ref}` from the event's card, or `{market, selection, player?, line?}` named
 // like a single sports bet. All legs on one event; priced as the legs' product less a correlation discount.
+
 import type { Session } from '../accounts/types.js';
+import { roundPrice } from '../core/money.js';
 import type { Bookie } from './books.js';
 import type { Outcome } from './cards.js';
 import type { SimWorld } from './index.js';
@@ -100,7 +102,7 @@ export function placeSportsMulti(
   const refused = accountRefusal(req, req.stake);
   if (refused) return betFailure(refused.error, req.stake, null, { ...extra, ...refused.extra });
   const product = legs.reduce((a, l) => a * l.odds, 1);
-  const price = movedPrice(Math.max(1.01, Math.round(product * CORRELATION * 100) / 100), req);
+  const price = movedPrice(Math.max(1.01, roundPrice(product * CORRELATION)), req);
   const refusal = priceRefusal(price, req);
   if (refusal) return betFailure(refusal, req.stake, price, extra);
   const done = commitBet(books, world, session, {

@@ -12,7 +12,7 @@ describe('the bank stakes are sized by', () => {
     const fresh = await freshStoreUrl('sqlite', { migrated: true });
     cleanup = fresh.cleanup;
     store = await openStore(fresh.url);
-    await SetBank.set(store, 'g1', 2_500, AT);
+    await SetBank.set(store, 'g1', 250_000, AT);
   });
   afterEach(async () => {
     await store.close();

@@ -20,7 +20,7 @@ let settingsReads: number;
 const gateCtx = () => ({
   store,
   records: new BetRecordRepo(store),
-  config: { tunables: { defaultMaxStakePerBet: 50, defaultMaxStakePerDay: 200 } } as BotConfig,
+  config: { tunables: { defaultMaxStakePerBetCents: 5000, defaultMaxStakePerDayCents: 20_000 } } as BotConfig,
   now: () => NOW,
 });
 
@@ -36,7 +36,12 @@ const asker = (over: Partial<BetAsker> = {}): BetAsker => ({
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'bet-gate-'));
   store = await openStore(`sqlite://${join(dir, 'bot.sqlite')}`);
-  await updateSettings(store, 'g1', (s) => ({ ...s, betRoleId: ROLE, maxStakePerBet: 100, maxStakePerDay: 30 }));
+  await updateSettings(store, 'g1', (s) => ({
+    ...s,
+    betRoleId: ROLE,
+    maxStakePerBetCents: 10_000,
+    maxStakePerDayCents: 3000,
+  }));
   settingsReads = 0;
   const get = store.kv.get.bind(store.kv);
   store.kv.get = ((key: string) => {
@@ -53,7 +58,12 @@ describe('checkBettable', () => {
   it('reads the settings once for a bet it lets through, and hands on the limits and tiers they set', async () => {
     const gate = await checkBettable(gateCtx(), asker(), 20);
     expect(settingsReads).toBe(1);
-    expect(gate).toMatchObject({ guildId: 'g1', channelId: 'c1', userId: 'u1', limits: { perBet: 100, perDay: 30 } });
+    expect(gate).toMatchObject({
+      guildId: 'g1',
+      channelId: 'c1',
+      userId: 'u1',
+      limits: { perBetCents: 10_000, perDayCents: 3000 },
+    });
     expect(gate.settings.betRoleId).toBe(ROLE);
     expect(gate.policy.t1Cents).toBe(5000);
   });

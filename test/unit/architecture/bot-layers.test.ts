@@ -157,6 +157,11 @@ describe('the layers of src/bot', () => {
     expect(outside('fund', ['model', 'config', 'gateway-port.ts', 'store', 'repos', 'results', 'betting'])).toEqual([]);
   });
 
+  it('give the catalog the few services it reads, never the whole context (issue 31)', () => {
+    const bag = edges.filter((e) => roomOfPath(e.from) === 'catalog' && e.to === 'src/bot/context.ts');
+    expect(bag.map(describeEdge)).toEqual([]);
+  });
+
   it("write the fund's tables in its repository alone", () => {
     const writers = [...tsFiles(BOT), ...tsFiles(join(ROOT, 'commands'))]
       .filter((file) => !file.endsWith('store/migrations.ts') && !file.endsWith('fund/fund-repo.ts'))

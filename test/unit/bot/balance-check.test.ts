@@ -61,7 +61,7 @@ describe('the balance the desk’s records imply', () => {
     ];
     const c = compare(balance(945), txs, desk({}));
     expect(balanceMismatch(c)).toBe(
-      "cash $945.00 at the gateway, $1,000.00 implied by the desk's records ($1,000.00 at the last check, less stakes placed, plus returns settled since): −$55.00 apart. The gateway lists a withdrawal (−$50.00). Nothing the gateway lists explains −$5.00.",
+      "cash $945.00 at the gateway, $1,000.00 implied by the desk's records ($1,000.00 at the last check, less stakes placed, plus returns settled since): -$55.00 apart. The gateway lists a withdrawal (-$50.00). Nothing the gateway lists explains -$5.00.",
     );
   });
 

@@ -13,13 +13,13 @@ describe('approval tiers', () => {
   });
 
   it('follows the server’s tiers and expiry', () => {
-    const p = approvalPolicy(settings({ approvalT1: 5, approvalT2: 10, approvalMinutes: 0.25 }));
+    const p = approvalPolicy(settings({ approvalT1Cents: 500, approvalT2Cents: 1000, approvalMinutes: 0.25 }));
     expect([500, 501, 1_000, 1_001].map((c) => approvalsNeeded(p, c))).toEqual([0, 1, 1, 2]);
     expect(p.expiryMs).toBe(15_000);
   });
 
   it('refuses a stake the server has too few approvers for, offering the stake that needs none when it has none', () => {
-    const p = approvalPolicy(settings({ approvalT1: 50, approvalT2: 100 }));
+    const p = approvalPolicy(settings({ approvalT1Cents: 5000, approvalT2Cents: 10_000 }));
     expect(tooFewApproversText(p, 6_000, 1)).toBeUndefined();
     expect(tooFewApproversText(p, 10_001, 2)).toBeUndefined();
     expect(tooFewApproversText(p, 6_000, 0)).toBe(
@@ -51,7 +51,7 @@ describe('/exposure figures', () => {
         stake({ marketKey: 'm2', marketLabel: 'Total', stakeCents: 700 }),
         stake({ epk: 'e2', eventName: 'C v D', open: false, stakeCents: 5_000 }),
       ],
-      settings: settings({ maxPerEvent: 50, maxPerSessionDay: 100, maxPerSyndicateDay: 200 }),
+      settings: settings({ maxPerEventCents: 5000, maxPerSessionDayCents: 10_000, maxPerSyndicateDayCents: 20_000 }),
       memberDayCents: 50_000,
     });
     expect(r.totalOpenCents).toBe(4_250);

@@ -4,14 +4,14 @@ import { chooseDay } from '../../../src/bot/model/dates.js';
 import { leagueKeyOf, leagueName } from '../../../src/bot/model/leagues.js';
 import { LIMITS } from '../../../src/bot/model/limits.js';
 import { selectionName } from '../../../src/bot/model/markets.js';
-import { formatMoney, parseStake } from '../../../src/bot/model/odds.js';
+import { formatMoney, parseCents } from '../../../src/bot/model/money.js';
 import { checkDailyRoom, type SlipPayload } from '../../../src/bot/model/slip-rules.js';
 import { resolveTrack } from '../../../src/bot/model/tracks.js';
 import { isMemberMistake, userMessage } from '../../../src/bot/model/user-errors.js';
 import { UserFacingError } from '../../../src/bot/model/user-facing-error.js';
 import { cardView, stakeFormTitle } from '../../../src/bot/views/card.js';
 import { eventsView } from '../../../src/bot/views/events.js';
-import { amountReturned, settlementView } from '../../../src/bot/views/notice.js';
+import { amountReturnedCents, settlementView } from '../../../src/bot/views/notice.js';
 import { closedSlipView, receiptView, slipView } from '../../../src/bot/views/slip.js';
 import {
   RaceNotFoundError,
@@ -55,13 +55,13 @@ describe('selection names carry their line once', () => {
 
 describe('money reads like money', () => {
   it('has thousands separators and cents', () => {
-    expect(formatMoney(1234567.5)).toBe('$1,234,567.50');
-    expect(formatMoney(-2500)).toBe('-$2,500.00');
-    expect(formatMoney(5)).toBe('$5.00');
+    expect(formatMoney(123_456_750)).toBe('$1,234,567.50');
+    expect(formatMoney(-250_000)).toBe('-$2,500.00');
+    expect(formatMoney(500)).toBe('$5.00');
   });
 
   it('reads back what it writes', () => {
-    expect(parseStake(formatMoney(1250))).toBe(1250);
+    expect(parseCents(formatMoney(125_000))).toBe(125_000);
   });
 });
 
@@ -155,14 +155,14 @@ describe('a price-moved refusal offers the new price', () => {
 
 describe('the daily limit is checked before a slip is posted', () => {
   it('refuses a stake that would pass the day limit, naming what is left', () => {
-    const r = checkDailyRoom(60, 950, 1000);
+    const r = checkDailyRoom(6000, 95_000, 100_000);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.message).toMatch(/today's limit of \$1,000\.00 \(already staked \$950\.00; \$50\.00 left\)/);
   });
 
   it('lets a stake that fits exactly through', () => {
-    expect(checkDailyRoom(50, 950, 1000)).toEqual({ ok: true });
-    expect(checkDailyRoom(0.1, 0.2, 0.3)).toEqual({ ok: true });
+    expect(checkDailyRoom(5000, 95_000, 100_000)).toEqual({ ok: true });
+    expect(checkDailyRoom(10, 20, 30)).toEqual({ ok: true });
   });
 });
 
@@ -188,8 +188,8 @@ describe('settlement notices say what was bet, where and what came back', () => 
   });
 
   it('returns nothing on a loss and the stake on a void', () => {
-    expect(amountReturned({ id: 'b', type: 'bet', status: 'lost', stake: 10, pnl: -10 })).toBe(0);
-    expect(amountReturned({ id: 'b', type: 'bet', status: 'void', stake: 10, pnl: 0 })).toBe(10);
+    expect(amountReturnedCents({ id: 'b', type: 'bet', status: 'lost', stake: 10, pnl: -10 })).toBe(0);
+    expect(amountReturnedCents({ id: 'b', type: 'bet', status: 'void', stake: 10, pnl: 0 })).toBe(1000);
   });
 
   it('leaves the score out when the league has no coverage', () => {

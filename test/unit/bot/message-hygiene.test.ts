@@ -101,10 +101,10 @@ const card: MarketCard = {
 const settings = {
   timezone: 'UTC',
   betRoleId: '1200000000000000201',
-  bank: 12_500,
+  bankCents: 1_250_000,
   bankSetAt: T,
-  maxStakePerBet: 1500,
-  maxPerEvent: 25_000,
+  maxStakePerBetCents: 150_000,
+  maxPerEventCents: 2_500_000,
   fundFeePercent: 20,
   fundFeeManagerId: ADA,
   sessions: { bookie_b: SESSION_B2 },
@@ -164,7 +164,7 @@ const VIEWS: Record<string, () => MessageView> = {
   settings: () =>
     settingsView(
       settings,
-      { perBet: 100, perDay: 500 },
+      { perBetCents: 10_000, perDayCents: 50_000 },
       { cents: 160_000, source: 'nav', asOf: new Date(T) },
       () => 'alpha_b (session …00b2, inactive)',
     ),

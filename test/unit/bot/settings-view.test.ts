@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { GuildSettings } from '../../../src/bot/repos/guild-settings.js';
 import { settingsView } from '../../../src/bot/views/desk.js';
 
-const DEFAULTS = { perBet: 100, perDay: 500 };
+const DEFAULTS = { perBetCents: 10_000, perDayCents: 50_000 };
 const settings = (over: Partial<GuildSettings> = {}): GuildSettings =>
   ({ timezone: 'UTC', sessions: {}, ...over }) as GuildSettings;
 const field = (view: ReturnType<typeof settingsView>, name: string) =>
@@ -19,9 +19,13 @@ describe('/settings show', () => {
   });
 
   it('says a set bank waits while the fund holds money, and shows a set bank as set', () => {
-    const nav = settingsView(settings({ bank: 2500 }), DEFAULTS, { cents: 160_000, source: 'nav', asOf: new Date(0) });
+    const nav = settingsView(settings({ bankCents: 250_000 }), DEFAULTS, {
+      cents: 160_000,
+      source: 'nav',
+      asOf: new Date(0),
+    });
     expect(field(nav, 'Staking')).toContain('the set $2,500.00 applies only while the fund holds nothing');
-    const set = settingsView(settings({ bank: 2500, bankSetAt: 0 }), DEFAULTS);
+    const set = settingsView(settings({ bankCents: 250_000, bankSetAt: 0 }), DEFAULTS);
     expect(field(set, 'Staking')).toContain('bank: $2,500.00 (set with /settings bank)');
     expect(field(settingsView(settings(), DEFAULTS, null), 'Staking')).toContain(
       'bank: not set (no suggested stakes, no share caps)',
@@ -56,7 +60,7 @@ describe('/settings show with a fund open (decision 1910)', () => {
   it("names the fund's accounts, and what sizes a bet outside them", () => {
     const at = new Date('2026-11-27T15:17:30Z');
     const view = settingsView(
-      settings({ bank: 2500 }),
+      settings({ bankCents: 250_000 }),
       DEFAULTS,
       { cents: 160_000, source: 'nav', asOf: at },
       undefined,

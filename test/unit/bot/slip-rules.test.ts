@@ -1,7 +1,8 @@
 import type { ModalSubmitInteraction } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { readStake } from '../../../src/bot/handlers/stake-form.js';
-import { acceptableFloor, parseStake, potentialReturn, stakeCentsOf } from '../../../src/bot/model/odds.js';
+import { parseCents } from '../../../src/bot/model/money.js';
+import { acceptableFloor, potentialReturnCents } from '../../../src/bot/model/odds.js';
 import { checkMinOdds, checkStake, decideOnLivePrice, type SlipPayload } from '../../../src/bot/model/slip-rules.js';
 
 const slip: SlipPayload = {
@@ -20,8 +21,8 @@ const slip: SlipPayload = {
 
 describe('odds maths', () => {
   it('computes the potential return to the cent', () => {
-    expect(potentialReturn(10, 1.95)).toBe(19.5);
-    expect(potentialReturn(3.33, 2.17)).toBe(7.23);
+    expect(potentialReturnCents(1000, 1.95)).toBe(1950);
+    expect(potentialReturnCents(333, 2.17)).toBe(723);
   });
 
   it('derives the price floor from the tolerance and min odds', () => {
@@ -30,17 +31,17 @@ describe('odds maths', () => {
   });
 
   it('parses stakes as people type them and refuses the rest', () => {
-    expect(parseStake('10')).toBe(10);
-    expect(parseStake('$12.50')).toBe(12.5);
-    expect(parseStake('1,000')).toBe(1000);
-    expect(parseStake('ten')).toBeUndefined();
-    expect(parseStake('1.234')).toBeUndefined();
-    expect(parseStake('-5')).toBeUndefined();
+    expect(parseCents('10')).toBe(1000);
+    expect(parseCents('$12.50')).toBe(1250);
+    expect(parseCents('1,000')).toBe(100_000);
+    expect(parseCents('ten')).toBeUndefined();
+    expect(parseCents('1.234')).toBeUndefined();
+    expect(parseCents('-5')).toBeUndefined();
   });
 });
 
 describe('slip rules', () => {
-  const limits = { perBet: 50, perDay: 200 };
+  const limits = { perBetCents: 5000, perDayCents: 20_000 };
 
   it('refuses a zero stake with what to enter instead', () => {
     const r = checkStake(0, limits);
@@ -84,10 +85,10 @@ describe('slip rules', () => {
   });
 
   it('turns stake text into whole cents without floating point', () => {
-    expect(stakeCentsOf('0.29')).toBe(29);
-    expect(stakeCentsOf('$1,250.7')).toBe(125_070);
-    expect(stakeCentsOf(1.1)).toBe(110);
-    expect(stakeCentsOf('1e2')).toBeUndefined();
+    expect(parseCents('0.29')).toBe(29);
+    expect(parseCents('$1,250.7')).toBe(125_070);
+    expect(parseCents(1.1)).toBe(110);
+    expect(parseCents('1e2')).toBeUndefined();
   });
 
   it('accepts whole-cent stakes that binary floats cannot represent exactly', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseStake, STAKE_HINT, stakeCentsOf } from '../../../src/bot/model/odds.js';
+import { parseCents, STAKE_HINT } from '../../../src/bot/model/money.js';
 
 describe('stakes with separators', () => {
   it.each([
@@ -14,7 +14,7 @@ describe('stakes with separators', () => {
     ['0.29', 29],
     [' 7 ', 700],
   ])('reads %s as %i cents', (text, cents) => {
-    expect(stakeCentsOf(text)).toBe(cents);
+    expect(parseCents(text)).toBe(cents);
   });
 
   it.each([
@@ -38,8 +38,7 @@ describe('stakes with separators', () => {
     '-5',
     '1e2',
   ])('refuses %j', (text) => {
-    expect(stakeCentsOf(text)).toBeUndefined();
-    expect(parseStake(text)).toBeUndefined();
+    expect(parseCents(text)).toBeUndefined();
   });
 
   it('says how to write a stake, with a dot for cents', () => {

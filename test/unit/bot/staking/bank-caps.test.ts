@@ -10,7 +10,9 @@ import {
   stakeLimits,
 } from '../../../../src/bot/repos/guild-settings.js';
 
-const tunables = { defaultMaxStakePerBet: 200, defaultMaxStakePerDay: 1000 } as Parameters<typeof stakeLimits>[1];
+const tunables = { defaultMaxStakePerBetCents: 20_000, defaultMaxStakePerDayCents: 100_000 } as Parameters<
+  typeof stakeLimits
+>[1];
 const settings = (s: Partial<GuildSettings>): GuildSettings => ({ timezone: 'UTC', sessions: {}, ...s });
 
 describe('caps as a share of the bank', () => {
@@ -20,15 +22,15 @@ describe('caps as a share of the bank', () => {
   });
 
   it('the lower of the dollar cap and the share binds', () => {
-    expect(lowerOf(200, 5, 100_000)).toEqual({
+    expect(lowerOf(20_000, 5, 100_000)).toEqual({
       cents: 5000,
       share: { pct: 5, cents: 5000, bankCents: 100_000, dollarCents: 20_000 },
     });
-    expect(lowerOf(40, 5, 100_000)).toEqual({ cents: 4000 });
+    expect(lowerOf(4000, 5, 100_000)).toEqual({ cents: 4000 });
   });
 
   it('with no bank the share is not applied and the dollar cap stands', () => {
-    expect(lowerOf(200, 5, null)).toEqual({ cents: 20_000 });
+    expect(lowerOf(20_000, 5, null)).toEqual({ cents: 20_000 });
     expect(lowerOf(undefined, 5, null)).toBeUndefined();
   });
 
@@ -45,14 +47,14 @@ describe('caps as a share of the bank', () => {
 
   it("today's room refused by a share names both", () => {
     const limits = stakeLimits(settings({ maxStakePerDayPct: 10 }), tunables, 100_000);
-    const room = checkDailyRoom(30, 80, limits.perDay, limits.shares?.perDay);
+    const room = checkDailyRoom(3000, 8000, limits.perDayCents, limits.shares?.perDay);
     expect(room.ok).toBe(false);
     if (!room.ok)
       expect(room.message).toContain("today's limit of 10% of the bank ($100.00); the dollar cap is $1,000.00");
   });
 
   it('event and market caps take the lower of dollars and share', () => {
-    const s = settings({ maxPerEvent: 300, maxPerEventPct: 2, maxPerMarketPct: 1 });
+    const s = settings({ maxPerEventCents: 30_000, maxPerEventPct: 2, maxPerMarketPct: 1 });
     expect(exposureCaps(s, 1_000_000)).toEqual({ perEventCents: 20_000, perMarketCents: 10_000 });
     expect(exposureCaps(s, null)).toEqual({ perEventCents: 30_000 });
   });
@@ -60,7 +62,7 @@ describe('caps as a share of the bank', () => {
 
 describe('an exposure cap refusal at Confirm', () => {
   it('names the share and the dollar cap when the share bound', () => {
-    const s = settings({ maxPerEvent: 300, maxPerEventPct: 2 });
+    const s = settings({ maxPerEventCents: 30_000, maxPerEventPct: 2 });
     const share = bindingShare(s, tunables, 1_000_000, 'event');
     const slip = { eventName: 'Home v Away' } as SlipPayload;
     const text = overLimitText(
@@ -75,7 +77,7 @@ describe('an exposure cap refusal at Confirm', () => {
 
   it('says nothing of a share when the dollar cap bound', () => {
     expect(
-      bindingShare(settings({ maxPerEvent: 100, maxPerEventPct: 2 }), tunables, 1_000_000, 'event'),
+      bindingShare(settings({ maxPerEventCents: 10_000, maxPerEventPct: 2 }), tunables, 1_000_000, 'event'),
     ).toBeUndefined();
   });
 });

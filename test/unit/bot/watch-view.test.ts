@@ -1,0 +1,58 @@
+import { ButtonStyle } from 'discord.js';
+import { describe, expect, it } from 'vitest';
+import { alertView, ruleText } from '../../../src/bot/views/watch.js';
+
+const facts = {
+  alertId: 'a1',
+  kind: 'price' as const,
+  headline: 'Arsenal reached 3.30 at bookie_c',
+  eventName: 'Arsenal v Chelsea',
+  marketLabel: 'Match Winner',
+  selectionLabel: 'Arsenal',
+  bookie: 'bookie_c',
+  before: 3.1,
+  now: 3.3,
+  fairOdds: 3.05,
+  edge: 0.082,
+  startsAt: null,
+  userId: '42',
+  bettable: true,
+};
+
+describe('watch alerts and rules in words', () => {
+  it('an alert in a channel mentions its member and carries the Bet button', () => {
+    const v = alertView(facts);
+    expect(v.content).toBe('<@42>');
+    expect(JSON.stringify(v.components)).toContain('Bet at bookie_c 3.30');
+  });
+
+  it('an alert by DM mentions no one and has no Bet button: it names the /bet to run and links to the alerts channel', () => {
+    const v = alertView({ ...facts, dm: { guildId: 'g7', alertsChannelId: 'c9' } });
+    expect(v.content).toBeUndefined();
+    const buttons = v.components.flatMap((r) => r.components) as { style?: number; url?: string; custom_id?: string }[];
+    expect(buttons).toEqual([
+      expect.objectContaining({ style: ButtonStyle.Link, url: 'https://discord.com/channels/g7/c9' }),
+    ]);
+    expect(buttons[0]?.custom_id).toBeUndefined();
+    expect(v.embeds[0]?.fields?.find((f) => f.name === 'Bet')?.value).toMatch(
+      /^Bet in the server: \/bet event: Arsenal v Chelsea · market: Match Winner · selection: Arsenal · bookie: bookie_c · min_odds: 3\.30 /,
+    );
+  });
+
+  it('an alert by DM from a server with no alerts channel links to the server; an unbettable one has no link', () => {
+    const dm = { guildId: 'g7', alertsChannelId: null };
+    expect(JSON.stringify(alertView({ ...facts, dm }).components)).toContain('"url":"https://discord.com/channels/g7"');
+    const unbettable = alertView({ ...facts, dm, bettable: false });
+    expect(unbettable.components).toEqual([]);
+    expect(unbettable.embeds[0]?.fields?.some((f) => f.name === 'Bet')).toBe(false);
+  });
+
+  it('a server rule reads as its edge, its leagues by name and its horizon', () => {
+    expect(
+      ruleText({
+        bookie: null,
+        rule: { kind: 'league', leagues: ['nrl', 'rugby_union'], edgePct: 3, horizonMs: 86_400_000 },
+      }),
+    ).toBe('edge ≥ 3 % at any book, in NRL, Rugby Union, starting within 24 h');
+  });
+});
