@@ -1,5 +1,6 @@
 import {
   AttachmentBuilder,
+  type ChatInputCommandInteraction,
   type Interaction,
   InteractionContextType,
   MessageFlags,
@@ -13,6 +14,7 @@ import { riskLines, setLimits, voteResume } from '../src/bot/analytics/fund-risk
 import { DEFAULT_SKILL_MIN_BETS } from '../src/bot/analytics/skill.js';
 import { mayApprove } from '../src/bot/betting/approvals.js';
 import { accountSessionChoices, sessionAccountOf } from '../src/bot/catalog/choices.js';
+import type { BotContext } from '../src/bot/context.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { isTreasurer } from '../src/bot/discord/permissions.js';
@@ -22,7 +24,7 @@ import { LIMITS } from '../src/bot/model/limits.js';
 import { matchText } from '../src/bot/model/match-text.js';
 import { formatMoney, parseCents } from '../src/bot/model/money.js';
 import { type LimitName, limitLines, parseLimit } from '../src/bot/model/risk-limits.js';
-import { getSettings } from '../src/bot/repos/guild-settings.js';
+import { type GuildSettings, getSettings } from '../src/bot/repos/guild-settings.js';
 import { askText, cashoutRequestView, fundCsv, membersView, statementView, strikeView } from '../src/bot/views/fund.js';
 import { fundReportView, REPORT_CHART_FILE } from '../src/bot/views/report.js';
 import { tipstersView } from '../src/bot/views/tipsters.js';
@@ -211,350 +213,375 @@ const TREASURER_ONLY = new Set([
 ]);
 const dollars = formatMoney;
 
+/** One /fund call, as each subcommand sees it: the server's settings were read once, before it runs. */
+interface FundCall {
+  interaction: ChatInputCommandInteraction;
+  ctx: BotContext;
+  guildId: string;
+  settings: GuildSettings;
+  fund: BotContext['fund'];
+}
+
+const contribute = async ({ interaction, ctx, guildId, fund }: FundCall): Promise<void> => {
+  const member = interaction.options.getUser('member', true);
+  const amount = interaction.options.getNumber('amount', true);
+  const amountCents = parseCents(amount);
+  if (amountCents === undefined)
+    return replyEphemeral(interaction, 'Amounts are dollars and whole cents, e.g. 250 or 99.50.');
+  const c = await fund.contribute({
+    guildId,
+    memberId: member.id,
+    amountCents,
+    sessionId: interaction.options.getString('session', true).trim(),
+    reference: interaction.options.getString('reference')?.trim() || null,
+    actor: interaction.user.id,
+  });
+  const account = (await sessionAccountOf(ctx))(c.sessionId) ?? "the fund's account";
+  return replyEphemeral(
+    interaction,
+    `Recorded: <@${c.memberId}> contributed ${dollars(c.amountCents)} into ${account}. Units are issued at the first strike after its deposit has reached the account (/fund strike); until then /fund cancel can undo it.`,
+    'ok',
+  );
+};
+
+const cashout = async ({ interaction, guildId, fund }: FundCall): Promise<void> => {
+  const amount = interaction.options.getNumber('amount');
+  const units = interaction.options.getNumber('units');
+  const all = interaction.options.getBoolean('all') === true;
+  if ([amount !== null, units !== null, all].filter(Boolean).length !== 1) {
+    return replyEphemeral(interaction, 'Give exactly one of amount (dollars), units, or all: true.');
+  }
+  let ask: CashoutAsk;
+  if (amount !== null) {
+    const cents = parseCents(amount);
+    if (cents === undefined)
+      return replyEphemeral(interaction, 'Amounts are dollars and whole cents, e.g. 250 or 99.50.');
+    ask = { kind: 'amount', cents };
+  } else if (units !== null) {
+    if (!Number.isFinite(units) || units <= 0) return replyEphemeral(interaction, 'Units are a positive number.');
+    ask = { kind: 'units', units: Math.round(units * UNIT_SCALE) };
+  } else ask = { kind: 'all' };
+  const { cashout, needsApproval } = await fund.requestCashout({ guildId, memberId: interaction.user.id, ask });
+  const view = cashoutRequestView(cashout, needsApproval);
+  const message = await interaction.editReply({
+    content: view.content ?? '',
+    embeds: view.embeds,
+    components: view.components,
+  });
+  await fund.setCashoutMessage(cashout.cashoutId, interaction.channelId, message.id);
+};
+
+const accounts = async ({ interaction, guildId, fund }: FundCall): Promise<void> => {
+  const action = interaction.options.getString('action') ?? 'list';
+  const sessionId = interaction.options.getString('session')?.trim();
+  if (action !== 'list' && !sessionId) {
+    return replyEphemeral(interaction, `Name a session of the account to ${action} (session:).`);
+  }
+  if (action === 'add') {
+    const float = interaction.options.getNumber('float');
+    const floatCents = float === null ? 0 : parseCents(float);
+    if (floatCents === undefined) {
+      return replyEphemeral(interaction, 'A float is dollars and whole cents, from 0 to 1,000,000.');
+    }
+    const opening = interaction.options.getUser('opening_member');
+    const r = await fund.addAccount({
+      guildId,
+      sessionId: sessionId as string,
+      actor: interaction.user.id,
+      floatCents,
+      ...(opening ? { openingMemberId: opening.id } : {}),
+    });
+    const name = `${r.account.bookie}/${r.account.username}`;
+    return replyEphemeral(
+      interaction,
+      `Added ${name} to the fund (it holds ${dollars(r.cashCents)}${r.account.floatCents ? `, of which ${dollars(r.account.floatCents)} is a float kept out of NAV` : ''}).${r.openingCents > 0 && opening ? ` ${dollars(r.openingCents)} is <@${opening.id}>'s opening contribution, dealt at the next strike.` : ''}`,
+      'ok',
+    );
+  }
+  if (action === 'remove') {
+    const name = await fund.removeAccount({ guildId, sessionId: sessionId as string, actor: interaction.user.id });
+    return replyEphemeral(interaction, `Removed ${name} from the fund.`, 'ok');
+  }
+  const list = await fund.accounts(guildId);
+  if (list.length === 0) {
+    return replyEphemeral(
+      interaction,
+      'The fund has no account yet. Add one with `/fund accounts action:add session:` (pick the account from the list); money already in it is the opening bank (opening_member:) or a float (float:).',
+      'info',
+    );
+  }
+  return replyEphemeral(
+    interaction,
+    `The fund's accounts:\n${list
+      .map(
+        (a) =>
+          `• ${a.bookie}/${a.username}: ${a.cashCents === undefined ? 'balance unreadable' : dollars(a.cashCents)}${a.floatCents ? ` (float ${dollars(a.floatCents)} not the fund's)` : ''}; ${a.sessions.length === 0 ? 'no live session' : `${a.sessions.length} session${a.sessions.length === 1 ? '' : 's'}`}`,
+      )
+      .join('\n')}`,
+    'info',
+  );
+};
+
+const cancel = async ({ interaction, guildId, fund }: FundCall): Promise<void> => {
+  const done = await fund.cancel({
+    guildId,
+    id: interaction.options.getString('id', true),
+    actor: interaction.user.id,
+    reason: interaction.options.getString('reason', true),
+  });
+  const what =
+    done.kind === 'contribution'
+      ? `<@${done.contribution.memberId}>'s contribution of ${dollars(done.contribution.amountCents)}`
+      : `<@${done.cashout.memberId}>'s cash-out of ${askText(done.cashout.ask)}`;
+  return replyEphemeral(interaction, `Cancelled ${what}. Nothing of it is dealt.`, 'ok');
+};
+
+const withdrawal = async ({ interaction, guildId, fund }: FundCall): Promise<void> => {
+  const none = interaction.options.getBoolean('none') === true;
+  const id = interaction.options.getString('withdrawal_id')?.trim() || null;
+  if (none === (id !== null)) {
+    return replyEphemeral(interaction, 'Give exactly one of withdrawal_id (the one that was its own) or none:true.');
+  }
+  const a = await fund.settleWithdrawal({
+    guildId,
+    attemptId: interaction.options.getString('attempt', true),
+    withdrawalId: id,
+    actor: interaction.user.id,
+  });
+  return replyEphemeral(
+    interaction,
+    a.state === 'completed'
+      ? `Settled: the ${dollars(a.amountCents)} withdrawal was the bookmaker's withdrawal ${a.gatewayWithdrawalId}.`
+      : `Settled: the ${dollars(a.amountCents)} withdrawal was never made; its cash-out is tried again.`,
+    'ok',
+  );
+};
+
+const explain = async ({ interaction, guildId, fund }: FundCall): Promise<void> => {
+  const txn = interaction.options.getString('transaction', true).trim();
+  const fresh = await fund.explain({
+    guildId,
+    txnId: txn,
+    actor: interaction.user.id,
+    reason: interaction.options.getString('reason', true),
+  });
+  return replyEphemeral(
+    interaction,
+    fresh ? `Accepted ${txn} as the fund's; the next strike counts it.` : `${txn} was already accepted.`,
+    'ok',
+  );
+};
+
+const strike = async ({ interaction, ctx, guildId, fund }: FundCall): Promise<void> => {
+  const r = await fund.strike(guildId, { actor: interaction.user.id });
+  if (!r.ok)
+    return replyEphemeral(interaction, `Not struck: ${r.reason}. Nothing was dealt; try again when that is resolved.`);
+  // The same contributions the #results post lists as waiting for their deposit.
+  const unmatched = (await fund.contributions(guildId)).filter(
+    (c) => c.state === 'pending' && !c.depositId && c.createdAt <= r.strike.at,
+  );
+  const accountOf = await sessionAccountOf(ctx);
+  const read = new Map(r.strike.inputs.sessions.map((x) => [x.sessionId, x.account]));
+  const view = strikeView(r.strike, unmatched, (id) => read.get(id) ?? accountOf(id));
+  await interaction.editReply({ content: 'Struck.', embeds: view.embeds, components: [] });
+};
+
+const me = async ({ interaction, guildId, fund }: FundCall): Promise<void> => {
+  const view = statementView(await fund.statement(guildId, interaction.user.id));
+  await interaction.editReply({ content: '', embeds: view.embeds, components: [] });
+};
+
+const nav = async ({ interaction, ctx, guildId, settings, fund }: FundCall): Promise<void> => {
+  const days = interaction.options.getInteger('days') ?? 90;
+  const strikes = (await fund.strikes(guildId, ctx.now() - days * DAY_MS)).filter((s) => s.unitsAfter > 0);
+  if (strikes.length === 0) return replyEphemeral(interaction, `No strike in the last ${days} days.`, 'info');
+  const { timezone } = settings;
+  const label = new Intl.DateTimeFormat('en-CA', {
+    timeZone: timezone,
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
+  // Loaded on the first chart only, as /stats does.
+  const chart = await import('../src/bot/analytics/chart.js');
+  const png = chart.renderNavChart({
+    title: `NAV per unit · last ${days} day${days === 1 ? '' : 's'}`,
+    points: strikes.map((s) => ({ label: label.format(s.at), price: s.price / PRICE_SCALE / 100 })),
+  });
+  const last = strikes.at(-1)!;
+  await interaction.editReply({
+    content: `${strikes.length} strike${strikes.length === 1 ? '' : 's'}; last ${formatPrice(last.price)} a unit, NAV ${formatMoney(last.navAfterCents)}.`,
+    files: [new AttachmentBuilder(png, { name: 'fund-nav.png' })],
+  });
+};
+
+const members = async ({ interaction, guildId, fund }: FundCall): Promise<void> => {
+  const v = await fund.valuation(guildId);
+  const view = membersView({
+    last: v.last,
+    shares: v.shares,
+    residualCents: v.residualCents,
+    cashouts: await fund.cashouts(guildId),
+    unresolved: await fund.unresolvedWithdrawals(guildId),
+  });
+  await interaction.editReply({ content: view.content ?? '', embeds: view.embeds, components: [] });
+};
+
+const exportCsv = async ({ interaction, ctx, guildId, fund }: FundCall): Promise<void> => {
+  const contributions = await fund.contributions(guildId);
+  const cashouts = await fund.cashouts(guildId);
+  const csv = fundCsv({
+    contributions,
+    cashouts,
+    strikes: await fund.strikes(guildId, 0),
+    names: await namesOf(
+      interaction,
+      [...contributions, ...cashouts].map((x) => x.memberId),
+    ),
+    accountOf: await sessionAccountOf(ctx),
+  });
+  await interaction.editReply({
+    content: "The fund's contributions, cash-outs and strikes.",
+    files: [new AttachmentBuilder(Buffer.from(csv, 'utf8'), { name: 'fund.csv' })],
+  });
+};
+
+const tipsters = async ({ interaction, ctx, guildId }: FundCall): Promise<void> => {
+  const period = (interaction.options.getString('period') ?? 'month') as FundPeriod;
+  const { since, label } = periodOf(period, ctx.now());
+  const { facts, ...opts } = await fundFacts(ctx, guildId);
+  const view = tipstersView(attribution(facts, { ...opts, ...(since === undefined ? {} : { since }) }), label);
+  await interaction.editReply({ content: '', embeds: view.embeds, components: [] });
+};
+
+const report = async ({ interaction, ctx, guildId, settings }: FundCall): Promise<void> => {
+  const period = (interaction.options.getString('period') ?? 'week') as FundPeriod;
+  const { since, label } = periodOf(period, ctx.now());
+  const { timezone } = settings;
+  const report = await loadFundReport(ctx, guildId, {
+    since: since ?? 0,
+    until: ctx.now() + 1,
+    label,
+    timezone,
+    minBets: DEFAULT_SKILL_MIN_BETS,
+  });
+  const chart = await import('../src/bot/analytics/chart.js');
+  const draw = report.curve.length >= 2;
+  const view = fundReportView(report, { chart: draw });
+  await interaction.editReply({
+    content: '',
+    embeds: view.embeds,
+    components: [],
+    files: draw
+      ? [
+          new AttachmentBuilder(chart.renderStatsChart({ title: `The fund's bets · ${label}`, points: report.curve }), {
+            name: REPORT_CHART_FILE,
+          }),
+        ]
+      : [],
+  });
+};
+
+const limits = async ({ interaction, ctx, guildId, settings }: FundCall): Promise<void> => {
+  const changes: Partial<Record<LimitName, number | undefined>> = {};
+  for (const name of ['drawdown', 'daily_loss', 'event_share', 'quorum'] as const) {
+    const text = interaction.options.getString(name);
+    if (text === null) continue;
+    const parsed = parseLimit(name, text);
+    if (!parsed.ok) return replyEphemeral(interaction, parsed.message);
+    changes[name] = parsed.value;
+  }
+  const { timezone } = settings;
+  if (Object.keys(changes).length > 0) {
+    if (!isTreasurer(interaction, settings)) {
+      return replyEphemeral(
+        interaction,
+        'Only a treasurer can change the limits: members with Manage Server, or the treasurer role an admin sets with /settings fund.',
+      );
+    }
+    await setLimits(ctx, guildId, interaction.user.id, changes);
+  }
+  const lines = limitLines(await riskLines(ctx, guildId, timezone));
+  return replyEphemeral(
+    interaction,
+    lines.length > 0
+      ? `${Object.keys(changes).length > 0 ? 'Saved. ' : ''}The fund's risk limits:\n${lines.join('\n')}`
+      : 'No risk limit is set. A treasurer sets them with /fund limits drawdown:15 daily_loss:500 event_share:10.',
+    Object.keys(changes).length > 0 ? 'ok' : 'info',
+  );
+};
+
+const resume = async ({ interaction, ctx, guildId, settings }: FundCall): Promise<void> => {
+  const { approverRoleId } = settings;
+  const member = interaction.member as { roles?: string[] | { cache?: Map<string, unknown> } } | null;
+  const roles = Array.isArray(member?.roles) ? member.roles : [...(member?.roles?.cache?.keys() ?? [])];
+  const manager = interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) === true;
+  if (!mayApprove({ id: interaction.user.id, roles, manager }, approverRoleId)) {
+    return replyEphemeral(
+      interaction,
+      `Only approvers can resume betting: ${approverRoleId ? `members with the <@&${approverRoleId}> role or Manage Server` : 'members with Manage Server'}.`,
+    );
+  }
+  const r = await voteResume(ctx, guildId, interaction.user.id);
+  const text = {
+    not_stopped: 'Betting is not stopped: the drawdown stop is off. Nothing to resume.',
+    duplicate: 'You have already voted to resume; another approver must vote too.',
+    voted: '',
+    resumed:
+      "Resumed: the quorum agreed, betting on the fund's accounts is open again and the high-water mark restarts at the next strike.",
+  }[r.kind];
+  return replyEphemeral(
+    interaction,
+    r.kind === 'voted' ? `Your vote to resume is recorded: ${r.votes} of ${r.quorum}.` : text,
+    r.kind === 'resumed' || r.kind === 'voted' ? 'ok' : 'info',
+  );
+};
+
+const paid = async ({ interaction, guildId, fund }: FundCall): Promise<void> => {
+  const c = await fund.markPaid(guildId, interaction.options.getString('cashout', true).trim(), interaction.user.id);
+  return replyEphemeral(
+    interaction,
+    `Marked paid: <@${c.memberId}> ${askText({ kind: 'amount', cents: c.cents ?? 0 })}.`,
+    'ok',
+  );
+};
+
+/** Each subcommand of /fund by name, as /settings routes its own. */
+const SUBCOMMANDS: Record<string, (call: FundCall) => Promise<void>> = {
+  contribute,
+  cashout,
+  accounts,
+  cancel,
+  withdrawal,
+  explain,
+  strike,
+  me,
+  nav,
+  members,
+  export: exportCsv,
+  tipsters,
+  report,
+  limits,
+  resume,
+  paid,
+};
+
 export const execute: Command['execute'] = async (interaction, ctx) => {
   const sub = interaction.options.getSubcommand();
   // A cash-out above the tier is asked in the channel, where a checker can approve it; the rest is private.
   await interaction.deferReply(sub === 'cashout' ? {} : { flags: MessageFlags.Ephemeral });
   const guildId = interaction.guildId;
   if (!guildId) return replyEphemeral(interaction, 'The fund belongs to a server: run /fund there.');
-  if (TREASURER_ONLY.has(sub) && !isTreasurer(interaction, await getSettings(ctx.store, guildId))) {
+  const settings = await getSettings(ctx.store, guildId);
+  if (TREASURER_ONLY.has(sub) && !isTreasurer(interaction, settings)) {
     return replyEphemeral(
       interaction,
       'Only a treasurer can do that: members with Manage Server, or the treasurer role an admin sets with /settings fund.',
     );
   }
-  const fund = ctx.fund;
-  switch (sub) {
-    case 'contribute': {
-      const member = interaction.options.getUser('member', true);
-      const amount = interaction.options.getNumber('amount', true);
-      const amountCents = parseCents(amount);
-      if (amountCents === undefined)
-        return replyEphemeral(interaction, 'Amounts are dollars and whole cents, e.g. 250 or 99.50.');
-      const c = await fund.contribute({
-        guildId,
-        memberId: member.id,
-        amountCents,
-        sessionId: interaction.options.getString('session', true).trim(),
-        reference: interaction.options.getString('reference')?.trim() || null,
-        actor: interaction.user.id,
-      });
-      const account = (await sessionAccountOf(ctx))(c.sessionId) ?? "the fund's account";
-      return replyEphemeral(
-        interaction,
-        `Recorded: <@${c.memberId}> contributed ${dollars(c.amountCents)} into ${account}. Units are issued at the first strike after its deposit has reached the account (/fund strike); until then /fund cancel can undo it.`,
-        'ok',
-      );
-    }
-    case 'cashout': {
-      const amount = interaction.options.getNumber('amount');
-      const units = interaction.options.getNumber('units');
-      const all = interaction.options.getBoolean('all') === true;
-      if ([amount !== null, units !== null, all].filter(Boolean).length !== 1) {
-        return replyEphemeral(interaction, 'Give exactly one of amount (dollars), units, or all: true.');
-      }
-      let ask: CashoutAsk;
-      if (amount !== null) {
-        const cents = parseCents(amount);
-        if (cents === undefined)
-          return replyEphemeral(interaction, 'Amounts are dollars and whole cents, e.g. 250 or 99.50.');
-        ask = { kind: 'amount', cents };
-      } else if (units !== null) {
-        if (!Number.isFinite(units) || units <= 0) return replyEphemeral(interaction, 'Units are a positive number.');
-        ask = { kind: 'units', units: Math.round(units * UNIT_SCALE) };
-      } else ask = { kind: 'all' };
-      const { cashout, needsApproval } = await fund.requestCashout({ guildId, memberId: interaction.user.id, ask });
-      const view = cashoutRequestView(cashout, needsApproval);
-      const message = await interaction.editReply({
-        content: view.content ?? '',
-        embeds: view.embeds,
-        components: view.components,
-      });
-      await fund.setCashoutMessage(cashout.cashoutId, interaction.channelId, message.id);
-      return;
-    }
-    case 'accounts': {
-      const action = interaction.options.getString('action') ?? 'list';
-      const sessionId = interaction.options.getString('session')?.trim();
-      if (action !== 'list' && !sessionId) {
-        return replyEphemeral(interaction, `Name a session of the account to ${action} (session:).`);
-      }
-      if (action === 'add') {
-        const float = interaction.options.getNumber('float');
-        const floatCents = float === null ? 0 : parseCents(float);
-        if (floatCents === undefined) {
-          return replyEphemeral(interaction, 'A float is dollars and whole cents, from 0 to 1,000,000.');
-        }
-        const opening = interaction.options.getUser('opening_member');
-        const r = await fund.addAccount({
-          guildId,
-          sessionId: sessionId as string,
-          actor: interaction.user.id,
-          floatCents,
-          ...(opening ? { openingMemberId: opening.id } : {}),
-        });
-        const name = `${r.account.bookie}/${r.account.username}`;
-        return replyEphemeral(
-          interaction,
-          `Added ${name} to the fund (it holds ${dollars(r.cashCents)}${r.account.floatCents ? `, of which ${dollars(r.account.floatCents)} is a float kept out of NAV` : ''}).${r.openingCents > 0 && opening ? ` ${dollars(r.openingCents)} is <@${opening.id}>'s opening contribution, dealt at the next strike.` : ''}`,
-          'ok',
-        );
-      }
-      if (action === 'remove') {
-        const name = await fund.removeAccount({ guildId, sessionId: sessionId as string, actor: interaction.user.id });
-        return replyEphemeral(interaction, `Removed ${name} from the fund.`, 'ok');
-      }
-      const list = await fund.accounts(guildId);
-      if (list.length === 0) {
-        return replyEphemeral(
-          interaction,
-          'The fund has no account yet. Add one with `/fund accounts action:add session:` (pick the account from the list); money already in it is the opening bank (opening_member:) or a float (float:).',
-          'info',
-        );
-      }
-      return replyEphemeral(
-        interaction,
-        `The fund's accounts:\n${list
-          .map(
-            (a) =>
-              `• ${a.bookie}/${a.username}: ${a.cashCents === undefined ? 'balance unreadable' : dollars(a.cashCents)}${a.floatCents ? ` (float ${dollars(a.floatCents)} not the fund's)` : ''}; ${a.sessions.length === 0 ? 'no live session' : `${a.sessions.length} session${a.sessions.length === 1 ? '' : 's'}`}`,
-          )
-          .join('\n')}`,
-        'info',
-      );
-    }
-    case 'cancel': {
-      const done = await fund.cancel({
-        guildId,
-        id: interaction.options.getString('id', true),
-        actor: interaction.user.id,
-        reason: interaction.options.getString('reason', true),
-      });
-      const what =
-        done.kind === 'contribution'
-          ? `<@${done.contribution.memberId}>'s contribution of ${dollars(done.contribution.amountCents)}`
-          : `<@${done.cashout.memberId}>'s cash-out of ${askText(done.cashout.ask)}`;
-      return replyEphemeral(interaction, `Cancelled ${what}. Nothing of it is dealt.`, 'ok');
-    }
-    case 'withdrawal': {
-      const none = interaction.options.getBoolean('none') === true;
-      const id = interaction.options.getString('withdrawal_id')?.trim() || null;
-      if (none === (id !== null)) {
-        return replyEphemeral(
-          interaction,
-          'Give exactly one of withdrawal_id (the one that was its own) or none:true.',
-        );
-      }
-      const a = await fund.settleWithdrawal({
-        guildId,
-        attemptId: interaction.options.getString('attempt', true),
-        withdrawalId: id,
-        actor: interaction.user.id,
-      });
-      return replyEphemeral(
-        interaction,
-        a.state === 'completed'
-          ? `Settled: the ${dollars(a.amountCents)} withdrawal was the bookmaker's withdrawal ${a.gatewayWithdrawalId}.`
-          : `Settled: the ${dollars(a.amountCents)} withdrawal was never made; its cash-out is tried again.`,
-        'ok',
-      );
-    }
-    case 'explain': {
-      const txn = interaction.options.getString('transaction', true).trim();
-      const fresh = await fund.explain({
-        guildId,
-        txnId: txn,
-        actor: interaction.user.id,
-        reason: interaction.options.getString('reason', true),
-      });
-      return replyEphemeral(
-        interaction,
-        fresh ? `Accepted ${txn} as the fund's; the next strike counts it.` : `${txn} was already accepted.`,
-        'ok',
-      );
-    }
-    case 'strike': {
-      const r = await fund.strike(guildId, { actor: interaction.user.id });
-      if (!r.ok)
-        return replyEphemeral(
-          interaction,
-          `Not struck: ${r.reason}. Nothing was dealt; try again when that is resolved.`,
-        );
-      // The same contributions the #results post lists as waiting for their deposit.
-      const unmatched = (await fund.contributions(guildId)).filter(
-        (c) => c.state === 'pending' && !c.depositId && c.createdAt <= r.strike.at,
-      );
-      const accountOf = await sessionAccountOf(ctx);
-      const read = new Map(r.strike.inputs.sessions.map((x) => [x.sessionId, x.account]));
-      const view = strikeView(r.strike, unmatched, (id) => read.get(id) ?? accountOf(id));
-      await interaction.editReply({ content: 'Struck.', embeds: view.embeds, components: [] });
-      return;
-    }
-    case 'me': {
-      const view = statementView(await fund.statement(guildId, interaction.user.id));
-      await interaction.editReply({ content: '', embeds: view.embeds, components: [] });
-      return;
-    }
-    case 'nav': {
-      const days = interaction.options.getInteger('days') ?? 90;
-      const strikes = (await fund.strikes(guildId, ctx.now() - days * DAY_MS)).filter((s) => s.unitsAfter > 0);
-      if (strikes.length === 0) return replyEphemeral(interaction, `No strike in the last ${days} days.`, 'info');
-      const { timezone } = await getSettings(ctx.store, guildId);
-      const label = new Intl.DateTimeFormat('en-CA', {
-        timeZone: timezone,
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-        hourCycle: 'h23',
-      });
-      // Loaded on the first chart only, as /stats does.
-      const chart = await import('../src/bot/analytics/chart.js');
-      const png = chart.renderNavChart({
-        title: `NAV per unit · last ${days} day${days === 1 ? '' : 's'}`,
-        points: strikes.map((s) => ({ label: label.format(s.at), price: s.price / PRICE_SCALE / 100 })),
-      });
-      const last = strikes.at(-1)!;
-      await interaction.editReply({
-        content: `${strikes.length} strike${strikes.length === 1 ? '' : 's'}; last ${formatPrice(last.price)} a unit, NAV ${formatMoney(last.navAfterCents)}.`,
-        files: [new AttachmentBuilder(png, { name: 'fund-nav.png' })],
-      });
-      return;
-    }
-    case 'members': {
-      const v = await fund.valuation(guildId);
-      const view = membersView({
-        last: v.last,
-        shares: v.shares,
-        residualCents: v.residualCents,
-        cashouts: await fund.cashouts(guildId),
-        unresolved: await fund.unresolvedWithdrawals(guildId),
-      });
-      await interaction.editReply({ content: view.content ?? '', embeds: view.embeds, components: [] });
-      return;
-    }
-    case 'export': {
-      const contributions = await fund.contributions(guildId);
-      const cashouts = await fund.cashouts(guildId);
-      const csv = fundCsv({
-        contributions,
-        cashouts,
-        strikes: await fund.strikes(guildId, 0),
-        names: await namesOf(
-          interaction,
-          [...contributions, ...cashouts].map((x) => x.memberId),
-        ),
-        accountOf: await sessionAccountOf(ctx),
-      });
-      await interaction.editReply({
-        content: "The fund's contributions, cash-outs and strikes.",
-        files: [new AttachmentBuilder(Buffer.from(csv, 'utf8'), { name: 'fund.csv' })],
-      });
-      return;
-    }
-    case 'tipsters': {
-      const period = (interaction.options.getString('period') ?? 'month') as FundPeriod;
-      const { since, label } = periodOf(period, ctx.now());
-      const { facts, ...opts } = await fundFacts(ctx, guildId);
-      const view = tipstersView(attribution(facts, { ...opts, ...(since === undefined ? {} : { since }) }), label);
-      await interaction.editReply({ content: '', embeds: view.embeds, components: [] });
-      return;
-    }
-    case 'report': {
-      const period = (interaction.options.getString('period') ?? 'week') as FundPeriod;
-      const { since, label } = periodOf(period, ctx.now());
-      const { timezone } = await getSettings(ctx.store, guildId);
-      const report = await loadFundReport(ctx, guildId, {
-        since: since ?? 0,
-        until: ctx.now() + 1,
-        label,
-        timezone,
-        minBets: DEFAULT_SKILL_MIN_BETS,
-      });
-      const chart = await import('../src/bot/analytics/chart.js');
-      const draw = report.curve.length >= 2;
-      const view = fundReportView(report, { chart: draw });
-      await interaction.editReply({
-        content: '',
-        embeds: view.embeds,
-        components: [],
-        files: draw
-          ? [
-              new AttachmentBuilder(
-                chart.renderStatsChart({ title: `The fund's bets · ${label}`, points: report.curve }),
-                { name: REPORT_CHART_FILE },
-              ),
-            ]
-          : [],
-      });
-      return;
-    }
-    case 'limits': {
-      const changes: Partial<Record<LimitName, number | undefined>> = {};
-      for (const name of ['drawdown', 'daily_loss', 'event_share', 'quorum'] as const) {
-        const text = interaction.options.getString(name);
-        if (text === null) continue;
-        const parsed = parseLimit(name, text);
-        if (!parsed.ok) return replyEphemeral(interaction, parsed.message);
-        changes[name] = parsed.value;
-      }
-      const { timezone } = await getSettings(ctx.store, guildId);
-      if (Object.keys(changes).length > 0) {
-        if (!isTreasurer(interaction, await getSettings(ctx.store, guildId))) {
-          return replyEphemeral(
-            interaction,
-            'Only a treasurer can change the limits: members with Manage Server, or the treasurer role an admin sets with /settings fund.',
-          );
-        }
-        await setLimits(ctx, guildId, interaction.user.id, changes);
-      }
-      const lines = limitLines(await riskLines(ctx, guildId, timezone));
-      return replyEphemeral(
-        interaction,
-        lines.length > 0
-          ? `${Object.keys(changes).length > 0 ? 'Saved. ' : ''}The fund's risk limits:\n${lines.join('\n')}`
-          : 'No risk limit is set. A treasurer sets them with /fund limits drawdown:15 daily_loss:500 event_share:10.',
-        Object.keys(changes).length > 0 ? 'ok' : 'info',
-      );
-    }
-    case 'resume': {
-      const { approverRoleId } = await getSettings(ctx.store, guildId);
-      const member = interaction.member as { roles?: string[] | { cache?: Map<string, unknown> } } | null;
-      const roles = Array.isArray(member?.roles) ? member.roles : [...(member?.roles?.cache?.keys() ?? [])];
-      const manager = interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) === true;
-      if (!mayApprove({ id: interaction.user.id, roles, manager }, approverRoleId)) {
-        return replyEphemeral(
-          interaction,
-          `Only approvers can resume betting: ${approverRoleId ? `members with the <@&${approverRoleId}> role or Manage Server` : 'members with Manage Server'}.`,
-        );
-      }
-      const r = await voteResume(ctx, guildId, interaction.user.id);
-      const text = {
-        not_stopped: 'Betting is not stopped: the drawdown stop is off. Nothing to resume.',
-        duplicate: 'You have already voted to resume; another approver must vote too.',
-        voted: '',
-        resumed:
-          "Resumed: the quorum agreed, betting on the fund's accounts is open again and the high-water mark restarts at the next strike.",
-      }[r.kind];
-      return replyEphemeral(
-        interaction,
-        r.kind === 'voted' ? `Your vote to resume is recorded: ${r.votes} of ${r.quorum}.` : text,
-        r.kind === 'resumed' || r.kind === 'voted' ? 'ok' : 'info',
-      );
-    }
-    case 'paid': {
-      const c = await fund.markPaid(
-        guildId,
-        interaction.options.getString('cashout', true).trim(),
-        interaction.user.id,
-      );
-      return replyEphemeral(
-        interaction,
-        `Marked paid: <@${c.memberId}> ${askText({ kind: 'amount', cents: c.cents ?? 0 })}.`,
-        'ok',
-      );
-    }
-  }
+  await SUBCOMMANDS[sub]?.({ interaction, ctx, guildId, settings, fund: ctx.fund });
 };
 
 /** The names members are known by in this server (their server nickname, else their Discord name), by id. */

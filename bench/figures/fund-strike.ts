@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createLogger } from '../../src/bot/config/logger.js';
 import { FundService } from '../../src/bot/fund/fund-service.js';
 import { openStore } from '../../src/bot/store/index.js';
+import { fundViews } from '../../src/bot/views/fund-presenter.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { createDatabase, startPgCluster } from '../../test/pg/cluster.js';
@@ -36,6 +37,7 @@ async function run(url: string, gatewayUrl: string, sessionId: string): Promise<
       store,
       gateway,
       outbox: { has: async () => true, create: async () => undefined },
+      present: fundViews,
       logger: createLogger({ level: 'error', write: () => undefined }),
       now: Date.now,
       callbackUrl: undefined,

@@ -61,6 +61,7 @@ import {
 import { startJobTakeover } from './results/takeover.js';
 import { type BotStore, openStore, StoreClosedError } from './store/index.js';
 import { betViews } from './views/bet-presenter.js';
+import { fundViews } from './views/fund-presenter.js';
 import { missingBetView, settlementView } from './views/notice.js';
 import { fundReportView } from './views/report.js';
 import { WatchEngine } from './watch/engine.js';
@@ -293,6 +294,7 @@ function buildServices(
     store,
     gateway,
     outbox,
+    present: fundViews,
     logger,
     now,
     callbackUrl,

@@ -3,13 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/bot/config/logger.js';
 import { FundService } from '../../src/bot/fund/fund-service.js';
 import { type BotStore, openStore } from '../../src/bot/store/index.js';
+import { fundViews } from '../../src/bot/views/fund-presenter.js';
 import { GatewayClient, type Transaction } from '../../src/gateway/index.js';
 import { type BotChild, respawnBot, spawnReadyBot } from '../support/bot-child.js';
+import { cents, deskCommand, strikeFund } from '../support/fund-flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
-import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
-
-const cents = (dollars: number | null | undefined) => Math.round(Number(dollars ?? 0) * 100);
 
 /**
  * A cash-out's withdraw_balance under crashes and slowness (issue 30, item 4): the bot killed with SIGKILL while
@@ -45,7 +44,7 @@ describe("a cash-out's withdrawal through kill -9 and a slow answer: exactly one
     expect(session).not.toBe('');
     ann = desk.ld.users.bettor;
     await fund(desk.ld.users.admin, 'accounts', { action: 'add', session, opening_member: ann.id }, /Added/);
-    expect(await strike()).toMatch(/Struck/);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
   }, 120_000);
   afterAll(async () => {
     await child?.kill9().catch(() => undefined);
@@ -54,33 +53,8 @@ describe("a cash-out's withdrawal through kill -9 and a slow answer: exactly one
     await desk?.close();
   });
 
-  async function fund(
-    user: APIUser,
-    subcommand: string,
-    options: Record<string, string | number | boolean>,
-    done: RegExp,
-  ): Promise<string> {
-    const ix = await desk.ld.sendCommand({
-      user,
-      channelId: desk.ld.channelIds.bets,
-      name: 'fund',
-      subcommand,
-      options,
-    });
-    const m = await until(
-      `/fund ${subcommand} to answer ${done}`,
-      () => ix.responses().find((r) => done.test(textOf(r))),
-      {
-        timeoutMs: 30_000,
-        seen: () => ix.responses().map(textOf).join(' | '),
-      },
-    );
-    return textOf(m);
-  }
-  async function strike(): Promise<string> {
-    await desk.advance(31_000);
-    return fund(desk.ld.users.admin, 'strike', {}, /Struck|Not struck/);
-  }
+  const fund = (user: APIUser, sub: string, options: Record<string, string | number | boolean>, done: RegExp) =>
+    deskCommand(desk, user, 'fund', sub, options, done);
   /** The withdrawals the sandbox lists for the account. */
   async function listed(): Promise<Transaction[]> {
     const out = await (await gw.transactions.list({ session_id: session, days_back: 3, limit: 500 })).wait();
@@ -115,7 +89,7 @@ describe("a cash-out's withdrawal through kill -9 and a slow answer: exactly one
     const before = new Set((await listed()).map((t) => t.id));
     const cashout = await askAndStrike(100);
     desk.proxy!.hold('/v3/withdraw_balance');
-    expect(await strike()).toMatch(/Struck/);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
     await until('the withdrawal request at the proxy', () => desk.proxy!.heldFor('/v3/withdraw_balance') > 0, {
       timeoutMs: 20_000,
     });
@@ -138,7 +112,7 @@ describe("a cash-out's withdrawal through kill -9 and a slow answer: exactly one
     const before = new Set((await listed()).map((t) => t.id));
     const cashout = await askAndStrike(50);
     desk.proxy!.holdAnswers('/v3/withdraw_balance');
-    expect(await strike()).toMatch(/Struck/);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
     await until('the withdrawal at the gateway, its answer held', () => desk.proxy!.heldAnswers > 0, {
       timeoutMs: 20_000,
     });
@@ -149,6 +123,7 @@ describe("a cash-out's withdrawal through kill -9 and a slow answer: exactly one
       store: otherStore,
       gateway: otherGw,
       outbox: { create: async () => undefined, has: async () => true } as never,
+      present: fundViews,
       logger: silentLogger,
       now: Date.now,
       callbackUrl: undefined,

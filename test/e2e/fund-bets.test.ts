@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../src/gateway/index.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
 import { messageMatching, newTrail, press } from '../support/flows.js';
+import { cashOf, cents, deskCommand, strikeFund } from '../support/fund-flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { lastResponseText, textOf } from '../support/messages.js';
 import { driftPrice, pickShared, type Shared } from '../support/shared-event.js';
@@ -13,7 +14,6 @@ const SESSION = {
   bookie_a: '5e55a1fa-0000-4000-8000-00000000000a',
   bookie_c: '5e55a1fa-0000-4000-8000-00000000000c',
 };
-const cents = (dollars: number | null | undefined) => Math.round(Number(dollars ?? 0) * 100);
 
 /**
  * Bets and the fund agree on whose money it is (issue 30, decision 1910): the fund owns bookie_a's account (the
@@ -29,39 +29,6 @@ describe('with a fund open, a bet is either the fund’s (through its accounts) 
   let admin: APIUser;
   let bettor: APIUser;
 
-  async function command(
-    user: APIUser,
-    name: string,
-    options: Record<string, string | number | boolean>,
-    done: RegExp,
-    subcommand?: string,
-  ): Promise<string> {
-    const ix = await desk.ld.sendCommand({
-      user,
-      channelId: desk.ld.channelIds.bets,
-      name,
-      ...(subcommand ? { subcommand } : {}),
-      options,
-    });
-    const m = await until(
-      `/${name} ${subcommand ?? ''} to answer ${done}`,
-      () => {
-        return ix.responses().find((r) => done.test(textOf(r)));
-      },
-      { timeoutMs: 30_000, seen: () => ix.responses().map(textOf).join(' | ') },
-    );
-    return textOf(m);
-  }
-
-  /** A strike after the heartbeat that follows every move so far (the balance is a cache). */
-  async function strike(): Promise<string> {
-    await desk.advance(31_000);
-    return command(admin, 'fund', {}, /Struck|Not struck/, 'strike');
-  }
-  const cashOf = async (sessionId: string) => {
-    const b = await gw.balances.get({ session_id: sessionId });
-    return cents(b.balance) - cents(b.bonus_balance);
-  };
   const betsAt = async (epk: string) =>
     (await desk.control.state()).bets.filter((b) => JSON.stringify(b.bet).includes(epk));
   const lastNav = async () =>
@@ -107,20 +74,21 @@ describe('with a fund open, a bet is either the fund’s (through its accounts) 
     shared = await pickShared(desk);
     // bookie_c's price lengthened by 30%: the best price is at a book outside the fund.
     await driftPrice(desk, shared, 'bookie_c', 1.3);
-    await command(admin, 'settings', { channel: desk.ld.channelIds.results }, /Saved/, 'results-channel');
+    await deskCommand(desk, admin, 'settings', 'results-channel', { channel: desk.ld.channelIds.results }, /Saved/);
     // The set bank ($100) sizes bets outside the fund; one bet may stake 10% of the bank it is sized from.
-    await command(admin, 'settings', { amount: 100 }, /Saved/, 'bank');
-    await command(admin, 'settings', { per_bet_pct: 10 }, /Saved/, 'limits');
-    await command(
+    await deskCommand(desk, admin, 'settings', 'bank', { amount: 100 }, /Saved/);
+    await deskCommand(desk, admin, 'settings', 'limits', { per_bet_pct: 10 }, /Saved/);
+    await deskCommand(
+      desk,
       admin,
       'fund',
+      'accounts',
       { action: 'add', session: SESSION.bookie_a, opening_member: bettor.id },
       /Added bookie_a\//,
-      'accounts',
     );
-    expect(await strike()).toMatch(/Struck/);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
     // The fund's NAV is bookie_a's cash, far above the set bank: 10% of it is more than $20.
-    expect(await lastNav()).toBe(await cashOf(SESSION.bookie_a));
+    expect(await lastNav()).toBe(await cashOf(gw, SESSION.bookie_a));
     expect(await lastNav()).toBeGreaterThan(200_00);
   }, 120_000);
   afterAll(async () => {
@@ -146,7 +114,7 @@ describe('with a fund open, a bet is either the fund’s (through its accounts) 
     expect(refused.slip).toBeUndefined();
     expect(refused.said).toMatch(/10% of the bank \(\$10\.00\)/);
 
-    const cashCBefore = await cashOf(SESSION.bookie_c);
+    const cashCBefore = await cashOf(gw, SESSION.bookie_c);
     const { slip, said } = await bet(5, 'bookie_c');
     if (!slip) throw new Error(`no slip: ${said}`);
     expect(said).toMatch(/Outside the fund: bookie_c\/\w+ is not one of the fund's accounts/);
@@ -155,9 +123,9 @@ describe('with a fund open, a bet is either the fund’s (through its accounts) 
     const atC = (await betsAt(shared.epk)).filter((b) => b.bet.session_id === SESSION.bookie_c);
     expect(atC.map((b) => cents(b.bet.stake))).toEqual([5_00]);
 
-    expect(await strike()).toMatch(/Struck/);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
     // The sandbox's own cash: bookie_c paid the $5 stake; NAV is bookie_a's cash and its one open $5 bet at cost.
-    expect(await cashOf(SESSION.bookie_c)).toBe(cashCBefore - 5_00);
-    expect(await lastNav()).toBe((await cashOf(SESSION.bookie_a)) + 5_00);
+    expect(await cashOf(gw, SESSION.bookie_c)).toBe(cashCBefore - 5_00);
+    expect(await lastNav()).toBe((await cashOf(gw, SESSION.bookie_a)) + 5_00);
   }, 120_000);
 });

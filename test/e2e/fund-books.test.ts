@@ -2,7 +2,7 @@ import type { APIUser } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FundService } from '../../src/bot/fund/fund-service.js';
 import { reconcileDay } from '../../src/bot/ledger/daily-reconciliation.js';
-import { GatewayClient, type Transaction } from '../../src/gateway/index.js';
+import { GatewayClient } from '../../src/gateway/index.js';
 import type { RunningBot } from '../support/bot-entry.js';
 import {
   type BettableSelection,
@@ -12,13 +12,12 @@ import {
   press,
   SlipRefusedError,
 } from '../support/flows.js';
+import { cashOf, cents, deskCommand, historyOf, strikeFund } from '../support/fund-flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
-import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
 
 /** The in-process bot, with the fund service its commands call (for the second server, see defect 3). */
 type FundBot = RunningBot & { context: { fund: FundService } };
-const cents = (dollars: number | null | undefined) => Math.round(Number(dollars ?? 0) * 100);
 
 /**
  * The fund's books exactly right (issue 30), through the local Discord with the desk's own commands, each end state
@@ -57,51 +56,17 @@ describe('the fund values only its own accounts, each once, and pays each cash-o
     ids.c = find('bookie_c', '00c');
     expect(Object.values(ids).every(Boolean)).toBe(true);
     ({ admin, bettor: ann, viewer: bob } = desk.ld.users);
-    await command(admin, 'settings', 'results-channel', { channel: desk.ld.channelIds.results }, /Saved/);
+    await deskCommand(desk, admin, 'settings', 'results-channel', { channel: desk.ld.channelIds.results }, /Saved/);
   }, 90_000);
   afterAll(async () => {
     await gw?.close();
     await desk?.close();
   });
 
-  async function command(
-    user: APIUser,
-    name: string,
-    subcommand: string,
-    options: Record<string, string | number | boolean>,
-    done: RegExp,
-    channelId = desk.ld.channelIds.bets,
-  ): Promise<string> {
-    const ix = await desk.ld.sendCommand({ user, channelId, name, subcommand, options });
-    const m = await until(
-      `/${name} ${subcommand} to answer ${done}`,
-      () => ix.responses().find((r) => done.test(textOf(r))),
-      {
-        timeoutMs: 30_000,
-        seen: () => ix.responses().map(textOf).join(' | '),
-      },
-    );
-    return textOf(m);
-  }
   const fund = (user: APIUser, sub: string, options: Record<string, string | number | boolean>, done: RegExp) =>
-    command(user, 'fund', sub, options, done);
-  /** A strike after the heartbeat that follows every move so far (the balance is a cache). */
-  async function strike(): Promise<string> {
-    await desk.advance(31_000);
-    return fund(admin, 'strike', {}, /Struck|Not struck/);
-  }
-
-  /** The sandbox's cash (balance less bonus) of the account behind a session, after its next heartbeat. */
-  async function cashOf(sessionId: string): Promise<number> {
-    const b = await gw.balances.get({ session_id: sessionId });
-    return cents(b.balance) - cents(b.bonus_balance);
-  }
-  async function historyOf(sessionId: string): Promise<Transaction[]> {
-    const out = await (await gw.transactions.list({ session_id: sessionId, days_back: 3, limit: 500 })).wait();
-    return out.status === 'completed' ? (out.result.transactions ?? []) : [];
-  }
+    deskCommand(desk, user, 'fund', sub, options, done);
   const withdrawalsOf = async (sessionId: string) =>
-    (await historyOf(sessionId)).filter((t) => t.type === 'withdrawal');
+    (await historyOf(gw, sessionId)).filter((t) => t.type === 'withdrawal');
   const q = <T extends Record<string, unknown>>(sql: string, ...params: unknown[]) =>
     desk.bot.store.query<T>(sql, ...params);
   const unitsOf = async (member: APIUser) =>
@@ -157,7 +122,7 @@ describe('the fund values only its own accounts, each once, and pays each cash-o
   const strikeCount = async () => (await q('SELECT strike_id FROM fund_strikes')).length;
 
   it('opens on an account already holding money by recording it as the opening bank, not by inventing a deposit', async () => {
-    const held = await cashOf(ids.c);
+    const held = await cashOf(gw, ids.c);
     const outside = await fund(
       admin,
       'contribute',
@@ -171,13 +136,13 @@ describe('the fund values only its own accounts, each once, and pays each cash-o
     expect(refused).toContain('opening_member');
     expect(await q('SELECT bookie FROM fund_accounts')).toEqual([]);
     await fund(admin, 'accounts', { action: 'add', session: ids.c, opening_member: ann.id }, /Added bookie_c\/alpha_c/);
-    expect(await strike()).toMatch(/Struck/);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
     expect(await unitsOf(ann)).toBe(held * 10_000);
-    expect((await lastStrike())?.nav_after_cents).toBe(await cashOf(ids.c));
+    expect((await lastStrike())?.nav_after_cents).toBe(await cashOf(gw, ids.c));
   });
 
   it('3: refuses another server an account this fund holds: no contribution, no account, no withdrawal', async () => {
-    const before = await cashOf(ids.c);
+    const before = await cashOf(gw, ids.c);
     // The local Discord takes slash commands in its first server only; the second server's admin is the call its
     // /fund command makes on the same desk (the desk serves both servers from one key, as a shared desk would).
     const other = desk.ld.elsewhere.guildId;
@@ -202,87 +167,87 @@ describe('the fund values only its own accounts, each once, and pays each cash-o
     );
     expect(await q('SELECT guild_key FROM fund_accounts WHERE guild_key = ?', desk.ld.elsewhere.guildId)).toEqual([]);
     expect(await withdrawalsOf(ids.c)).toEqual([]);
-    expect(await cashOf(ids.c)).toBe(before);
+    expect(await cashOf(gw, ids.c)).toBe(before);
   });
 
   it('7: refuses a strike while a deposit nobody recorded sits in the account, naming it; shares it out to no one', async () => {
     const price = (await lastStrike())?.price;
     const struck = await strikeCount();
     const { deposit_id } = await desk.control.deposit(ids.c, 100);
-    const refused = await strike();
+    const refused = await strikeFund(desk);
     expect(refused).toMatch(/Not struck: unexplained money on bookie_c\/alpha_c: a deposit/);
     expect(refused).toContain(deposit_id);
     expect(await strikeCount()).toBe(struck);
     // It was Bob's: recorded, matched to that deposit, and dealt at the price before it.
     await fund(admin, 'contribute', { member: bob.id, amount: 100, session: ids.c }, /Recorded/);
-    expect(await strike()).toMatch(/Struck/);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
     expect((await lastStrike())?.price).toBe(price);
     expect(await unitsOf(bob)).toBe(100_000_000);
-    expect((await lastStrike())?.nav_after_cents).toBe(await cashOf(ids.c));
+    expect((await lastStrike())?.nav_after_cents).toBe(await cashOf(gw, ids.c));
   });
 
   it('5: deals a contribution only once its deposit has reached the account', async () => {
     const annUnits = await unitsOf(ann);
     await fund(admin, 'contribute', { member: bob.id, amount: 160, session: ids.c }, /Recorded/);
-    expect(await strike()).toMatch(/Struck/);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
     expect(await unitsOf(bob)).toBe(100_000_000);
     const [waiting] = await q<{ state: string; deposit_id: string | null }>(
       'SELECT state, deposit_id FROM fund_contributions WHERE member_id = ? AND amount_cents = 16000',
       bob.id,
     );
     expect(waiting).toEqual({ state: 'pending', deposit_id: null });
-    expect((await lastStrike())?.nav_after_cents).toBe(await cashOf(ids.c));
+    expect((await lastStrike())?.nav_after_cents).toBe(await cashOf(gw, ids.c));
     await desk.control.deposit(ids.c, 160);
-    expect(await strike()).toMatch(/Struck/);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
     expect(await unitsOf(bob)).toBe(260_000_000);
     expect(await unitsOf(ann)).toBe(annUnits);
-    expect((await lastStrike())?.nav_after_cents).toBe(await cashOf(ids.c));
+    expect((await lastStrike())?.nav_after_cents).toBe(await cashOf(gw, ids.c));
   });
 
   it('2: values an account reached through two sessions once', async () => {
-    const alphaB = await cashOf(ids.b);
+    const alphaB = await cashOf(gw, ids.b);
     await fund(admin, 'accounts', { action: 'add', session: ids.b, opening_member: ann.id }, /Added bookie_b\/alpha_b/);
     expect(
       await fund(admin, 'accounts', { action: 'add', session: ids.b2 }, /already one of the fund's accounts/),
     ).toContain('bookie_b/alpha_b');
     await desk.control.deposit(ids.b2, 100);
     await fund(admin, 'contribute', { member: bob.id, amount: 100, session: ids.b2 }, /Recorded/);
-    expect(await strike()).toMatch(/Struck/);
-    expect(await cashOf(ids.b)).toBe(alphaB + 10_000);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
+    expect(await cashOf(gw, ids.b)).toBe(alphaB + 10_000);
     // NAV is the two accounts' cash, bookie_b's counted once however many sessions reach it.
-    expect((await lastStrike())?.nav_after_cents).toBe((await cashOf(ids.c)) + (await cashOf(ids.b)));
+    expect((await lastStrike())?.nav_after_cents).toBe((await cashOf(gw, ids.c)) + (await cashOf(gw, ids.b)));
     expect(await unitsOf(bob)).toBe(360_000_000);
   });
 
   it('1: values no account outside the fund, whatever the server bets through it', async () => {
     const sel = await placeBet('bookie_a', 5);
     await desk.control.settle(sel.epk);
-    expect((await historyOf(ids.a)).some((t) => t.type === 'bet' && cents(t.stake) === 500)).toBe(true);
-    expect(await strike()).toMatch(/Struck/);
+    expect((await historyOf(gw, ids.a)).some((t) => t.type === 'bet' && cents(t.stake) === 500)).toBe(true);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
     // NAV is the fund's two accounts' cash, not bookie_a's, however the bet went.
-    expect((await lastStrike())?.nav_after_cents).toBe((await cashOf(ids.c)) + (await cashOf(ids.b)));
+    expect((await lastStrike())?.nav_after_cents).toBe((await cashOf(gw, ids.c)) + (await cashOf(gw, ids.b)));
     expect(await q('SELECT bookie FROM fund_accounts WHERE bookie = ?', 'bookie_a')).toEqual([]);
   }, 90_000);
 
   it('6: counts a settlement the book made and the desk has not read once, in the cash', async () => {
     // bookie_a's cash joins as a float the fund does not own (only bookie_a takes market_ref bets here).
     await desk.advance(31_000);
-    float = await cashOf(ids.a);
+    float = await cashOf(gw, ids.a);
     await fund(admin, 'accounts', { action: 'add', session: ids.a, float: float / 100 }, /Added bookie_a\/alpha_a/);
     const sel = await placeBet('bookie_a', 20);
-    expect(await strike()).toMatch(/Struck/);
-    const books = async () => (await cashOf(ids.c)) + (await cashOf(ids.b)) + (await cashOf(ids.a)) - float;
+    expect(await strikeFund(desk)).toMatch(/Struck/);
+    const books = async () => (await cashOf(gw, ids.c)) + (await cashOf(gw, ids.b)) + (await cashOf(gw, ids.a)) - float;
     // The open bet is at cost: NAV is the cash plus its stake.
     expect((await lastStrike())?.nav_after_cents).toBe((await books()) + 2_000);
     await desk.control.settle(sel.epk);
     expect(
-      (await historyOf(ids.a)).find((t) => t.type === 'bet' && t.status !== 'pending' && cents(t.stake) === 2_000),
+      (await historyOf(gw, ids.a)).find((t) => t.type === 'bet' && t.status !== 'pending' && cents(t.stake) === 2_000),
     ).toBeDefined();
     // The desk still reads the bet as placed; the strike finds its settlement in the book and counts it once.
     expect(
       await q("SELECT 1 AS x FROM bet_records WHERE state = 'placed' AND session_id = ? AND stake_cents = 2000", ids.a),
     ).toHaveLength(1);
-    expect(await strike()).toMatch(/Struck/);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
     expect((await lastStrike())?.nav_after_cents).toBe(await books());
   }, 90_000);
 
@@ -290,7 +255,7 @@ describe('the fund values only its own accounts, each once, and pays each cash-o
     await fund(ann, 'cashout', { amount: 300 }, /asks to cash out \$300\.00/);
     await fund(bob, 'cashout', { amount: 300 }, /asks to cash out \$300\.00/);
     desk.proxy!.hold('/v3/withdraw_balance');
-    expect(await strike()).toMatch(/Struck/);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
     await until(
       'the first withdrawal request to be on its way',
       () => desk.proxy!.heldFor('/v3/withdraw_balance') > 0,
@@ -312,7 +277,7 @@ describe('the fund values only its own accounts, each once, and pays each cash-o
     expect(new Set(attempts.map((a) => a.cashout_id)).size).toBe(2);
     expect(attempts.map((a) => a.gateway_withdrawal_id).sort()).toEqual(listed.map((t) => t.id).sort());
     // Nothing is left in flight: the next strike is not held by a withdrawal.
-    expect(await strike()).toMatch(/Struck/);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
   }, 90_000);
 
   /** Every withdrawal the sandbox lists on the fund's three accounts. */
@@ -322,7 +287,8 @@ describe('the fund values only its own accounts, each once, and pays each cash-o
     ...(await withdrawalsOf(ids.a)),
   ];
   /** The sandbox's cash of the fund's accounts, less bookie_a's float (what the fund owns). */
-  const fundCash = async () => (await cashOf(ids.c)) + (await cashOf(ids.b)) + (await cashOf(ids.a)) - float;
+  const fundCash = async () =>
+    (await cashOf(gw, ids.c)) + (await cashOf(gw, ids.b)) + (await cashOf(gw, ids.a)) - float;
   const fundRow = async () =>
     (await q<{ units: number; fees_accrued_cents: number }>('SELECT units, fees_accrued_cents FROM funds'))[0];
 
@@ -332,7 +298,7 @@ describe('the fund values only its own accounts, each once, and pays each cash-o
     expect(asked).not.toContain('Approved by');
     await fund(bob, 'cashout', { amount: 50 }, /already have a cash-out waiting/);
     await fund(bob, 'cashout', { amount: 20 }, /already have a cash-out waiting/);
-    expect(await strike()).toMatch(/Struck/);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
     await until(
       "Bob's cash-out withdrawn",
       async () =>
@@ -347,7 +313,7 @@ describe('the fund values only its own accounts, each once, and pays each cash-o
 
   it('9: checks every ask and setting on the server: nothing out of range reaches the books or the sandbox', async () => {
     const withdrawals = await fundWithdrawals();
-    const cash = { c: await cashOf(ids.c), b: await cashOf(ids.b), a: await cashOf(ids.a) };
+    const cash = { c: await cashOf(gw, ids.c), b: await cashOf(gw, ids.b), a: await cashOf(gw, ids.a) };
     const rows = async () => ({
       contributions: (await q('SELECT contribution_id FROM fund_contributions')).length,
       cashouts: (await q('SELECT cashout_id FROM fund_cashouts')).length,
@@ -357,18 +323,25 @@ describe('the fund values only its own accounts, each once, and pays each cash-o
     await fund(bob, 'cashout', { amount: 99_999 }, /You hold [\d.]+ units, worth \$[\d,.]+ at the last strike/);
     await fund(bob, 'cashout', { amount: 0.01 }, /smallest cash-out is \$10\.00/);
     await fund(admin, 'contribute', { member: bob.id, amount: 999_999_999.99, session: ids.c }, /between \$0\.01 and/);
-    await command(admin, 'settings', 'fund', { cashout_tier: -5 }, /cashout_tier must be from 0 to 1,000,000/);
-    expect(await strike()).toMatch(/Struck/);
+    await deskCommand(
+      desk,
+      admin,
+      'settings',
+      'fund',
+      { cashout_tier: -5 },
+      /cashout_tier must be from 0 to 1,000,000/,
+    );
+    expect(await strikeFund(desk)).toMatch(/Struck/);
     expect(await rows()).toEqual(counted);
     expect(await fundWithdrawals()).toEqual(withdrawals);
-    expect({ c: await cashOf(ids.c), b: await cashOf(ids.b), a: await cashOf(ids.a) }).toEqual(cash);
+    expect({ c: await cashOf(gw, ids.c), b: await cashOf(gw, ids.b), a: await cashOf(gw, ids.a) }).toEqual(cash);
   });
 
   it('10: cancels an ask with a reason, and a strike with nothing changed is a fixed point, the fee off and on', async () => {
     // Bob's value after the earlier items depends on how their bets went: $20 more makes his $10 ask one he holds.
     await desk.control.deposit(ids.c, 20);
     await fund(admin, 'contribute', { member: bob.id, amount: 20, session: ids.c }, /Recorded/);
-    expect(await strike()).toMatch(/Struck/);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
     const asked = await fund(bob, 'cashout', { amount: 10 }, /asks to cash out \$10\.00/);
     expect(asked).not.toContain('<@null>');
     const [open] = await q<{ cashout_id: string }>("SELECT cashout_id FROM fund_cashouts WHERE state = 'pending'");
@@ -381,13 +354,13 @@ describe('the fund values only its own accounts, each once, and pays each cash-o
     const withdrawals = await fundWithdrawals();
     // Fee off: NAV is the fund's cash at the sandbox, and stays so.
     const fixed = await lastStrike();
-    expect(await strike()).toMatch(/Struck/);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
     expect(await lastStrike()).toEqual(fixed);
     expect(fixed?.nav_after_cents).toBe(await fundCash());
     // Fee on: a gain (money a treasurer accepts as the fund's) and a contribution dealt at the same strike.
-    await command(admin, 'settings', 'fund', { fee_percent: 20 }, /Saved/);
+    await deskCommand(desk, admin, 'settings', 'fund', { fee_percent: 20 }, /Saved/);
     const { deposit_id } = await desk.control.deposit(ids.c, 37.37);
-    expect(await strike()).toMatch(/Not struck: unexplained money/);
+    expect(await strikeFund(desk)).toMatch(/Not struck: unexplained money/);
     await fund(
       admin,
       'explain',
@@ -396,14 +369,14 @@ describe('the fund values only its own accounts, each once, and pays each cash-o
     );
     await desk.control.deposit(ids.b, 11.11);
     await fund(admin, 'contribute', { member: ann.id, amount: 11.11, session: ids.b }, /Recorded/);
-    expect(await strike()).toMatch(/Struck/);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
     const accrued = (await fundRow())?.fees_accrued_cents ?? 0;
     expect(Number(accrued)).toBeGreaterThan(0);
     const feeOn = await lastStrike();
     // NAV plus the fee accrued is the fund's cash at the sandbox.
     expect(Number(feeOn?.nav_after_cents) + Number(accrued)).toBe(await fundCash());
     for (let i = 0; i < 2; i++) {
-      expect(await strike()).toMatch(/Struck/);
+      expect(await strikeFund(desk)).toMatch(/Struck/);
       expect(await lastStrike()).toEqual(feeOn);
       expect((await fundRow())?.fees_accrued_cents).toBe(accrued);
     }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../src/gateway/index.js';
 import { betSlip, messageMatching, newTrail, press } from '../support/flows.js';
-import { cents, expectTipstersSumToFund, type FundFlows, fundFlows, money } from '../support/fund-flows.js';
+import { expectTipstersSumToFund, type FundFlows, fundFlows, money } from '../support/fund-flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
@@ -44,25 +44,12 @@ describe('the fund: who made the money, and the drawdown stop', () => {
 
   it("credits three tipsters to the cent, stops at the drawdown, resumes on two approvals, caps one event's share of NAV", async () => {
     const { admin, bettor, viewer } = desk.ld.users;
-    const { command, strike, market, listed, betAndSettle, gatewayPnlByMember } = flows;
+    const { command, strike, market, listed, betAndSettle } = flows;
     // The account joins with a float, so that NAV is $100.00: the loss run below is a few percent of it.
-    await desk.advance(31_000);
-    const b = await gw.balances.get({ session_id: session });
-    const cash = cents(b.balance) - cents(b.bonus_balance);
-    const float = (cash - 10_000) / 100;
-    await command(admin, 'fund', 'accounts', { action: 'add', session, opening_member: admin.id, float }, /Added/);
-    expect(await strike()).toMatch(/Struck/);
+    expect(await flows.openWithNav(10_000)).toMatch(/Struck/);
 
     // Three tipsters: Ada and Ben on the two sides of one market, Vic on another.
-    const [a0, a1] = await market();
-    const [c0] = await market();
-    await betAndSettle([
-      { user: admin, sel: a0, stake: 5 },
-      { user: bettor, sel: a1, stake: 6 },
-      { user: viewer, sel: c0, stake: 4 },
-    ]);
-    const byMember = await gatewayPnlByMember();
-    expect([...byMember.keys()].sort()).toEqual([admin.id, bettor.id, viewer.id].sort());
+    const byMember = await flows.threeTipsters();
     const fundPnl = await expectTipstersSumToFund(flows, admin, byMember);
     // /fund report on demand: the same P&L by tipster, by book, and a chart of the period's fund bets.
     const ix = await desk.ld.sendCommand({

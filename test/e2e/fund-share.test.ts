@@ -74,31 +74,19 @@ describe('the fund: the tipster share', () => {
     );
 
   it('accrues each tipster their share above their mark, crystallises it at the month turn and pays it by withdrawal, NAV unchanged', async () => {
-    const { admin, bettor, viewer } = desk.ld.users;
-    const { command, strike, market, betAndSettle, gatewayPnlByMember, history } = flows;
+    const { admin } = desk.ld.users;
+    const { command, strike, history } = flows;
     const settings = await command(admin, 'settings', 'fund', { share_percent: SHARE_BPS / 100 }, /Saved/);
     expect(settings).toContain("tipster share: 20% of each tipster's attributed profit above their own mark");
 
     // The account joins with a float, so that NAV is $100.00; the opening strike starts every tipster's mark at 0.
-    await desk.advance(31_000);
-    const b = await gw.balances.get({ session_id: session });
-    const float = (cents(b.balance) - cents(b.bonus_balance) - 10_000) / 100;
-    await command(admin, 'fund', 'accounts', { action: 'add', session, opening_member: admin.id, float }, /Added/);
-    expect(await strike()).toMatch(/Struck/);
+    expect(await flows.openWithNav(10_000)).toMatch(/Struck/);
     const opening = await lastStrike();
     expect(opening.navAfter).toBe(10_000);
 
     // Three tipsters: Ada and Ben on the two sides of one market (one of them wins), Vic on another.
-    const [a0, a1] = await market();
-    const [c0] = await market();
-    await betAndSettle([
-      { user: admin, sel: a0, stake: 5 },
-      { user: bettor, sel: a1, stake: 6 },
-      { user: viewer, sel: c0, stake: 4 },
-    ]);
-    const byMember = await gatewayPnlByMember();
+    const byMember = await flows.threeTipsters();
     settledByMember = byMember;
-    expect([...byMember.keys()].sort()).toEqual([admin.id, bettor.id, viewer.id].sort());
     const fundPnl = await expectTipstersSumToFund(flows, admin, byMember);
 
     // A bookmaker's refund of $50.00 the treasurer accepts as the fund's: the fund gains more than any tipster did, so

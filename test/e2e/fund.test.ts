@@ -1,7 +1,6 @@
-import type { APIUser } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BotStore, openStore } from '../../src/bot/store/index.js';
-import { GatewayClient, type Transaction } from '../../src/gateway/index.js';
+import { GatewayClient } from '../../src/gateway/index.js';
 import { type BotChild, respawnBot, spawnReadyBot } from '../support/bot-child.js';
 import {
   type BettableSelection,
@@ -11,12 +10,12 @@ import {
   press,
   SlipRefusedError,
 } from '../support/flows.js';
+import { cashOf, cents, deskCommand, historyOf, sidesOf, strikeFund } from '../support/fund-flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
 
 const U = 1_000_000n; // units are fixed-point with six decimals
-const cents = (dollars: number | null | undefined) => Math.round(Number(dollars ?? 0) * 100);
 const $ = (c: bigint | number) => `$${(Number(c) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
 
 /**
@@ -54,7 +53,14 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
     gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
     session = (await gw.sessions.list()).find((s) => s.bookie === 'bookie_a' && s.active)?.session_id ?? '';
     expect(session).not.toBe('');
-    await command(desk.ld.users.admin, 'settings', 'results-channel', { channel: desk.ld.channelIds.results }, /Saved/);
+    await deskCommand(
+      desk,
+      desk.ld.users.admin,
+      'settings',
+      'results-channel',
+      { channel: desk.ld.channelIds.results },
+      /Saved/,
+    );
   }, 90_000);
   afterAll(async () => {
     await child?.kill9().catch(() => undefined);
@@ -63,42 +69,10 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
     await desk?.close();
   });
 
-  async function command(
-    user: APIUser,
-    name: string,
-    subcommand: string,
-    options: Record<string, string | number | boolean>,
-    done: RegExp,
-  ): Promise<string> {
-    const ix = await desk.ld.sendCommand({ user, channelId: desk.ld.channelIds.bets, name, subcommand, options });
-    const m = await until(
-      `/${name} ${subcommand} to answer ${done}`,
-      () => ix.responses().find((r) => done.test(textOf(r))),
-      {
-        timeoutMs: 30_000,
-        seen: () => ix.responses().map(textOf).join(' | '),
-      },
-    );
-    return textOf(m);
-  }
-
   /** The gateway's cash on the session (balance less bonus) after its next heartbeat, in cents. */
   async function gatewayCash(): Promise<number> {
     await desk.advance(31_000);
-    const b = await gw.balances.get({ session_id: session });
-    return cents(b.balance) - cents(b.bonus_balance);
-  }
-
-  async function strike(): Promise<string> {
-    // The balance the strike reads is the one after the heartbeat that follows every move made so far.
-    await desk.advance(31_000);
-    return command(desk.ld.users.admin, 'fund', 'strike', {}, /Struck|Not struck/);
-  }
-
-  async function history(): Promise<Transaction[]> {
-    const job = await gw.transactions.list({ session_id: session, days_back: 3, limit: 500 });
-    const out = await job.wait();
-    return out.status === 'completed' ? (out.result.transactions ?? []) : [];
+    return cashOf(gw, session);
   }
 
   /** Two selections of one two-way market of an upcoming event at bookie_a: one wins, the other loses. */
@@ -115,16 +89,7 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
       );
       if (!m) continue;
       if (skip-- > 0) continue;
-      const sel = (i: number): BettableSelection => ({
-        epk: e.event_id,
-        name: e.name,
-        bookie: 'bookie_a',
-        market: m.market,
-        marketRef: m.selections[i]?.market_ref as string,
-        label: m.selections[i]?.label ?? '',
-        startsAt: Date.parse(e.start_time),
-      });
-      return [sel(0), sel(1)];
+      return sidesOf(e, m, 'bookie_a');
     }
     throw new Error('no two-way market at bookie_a');
   }
@@ -162,7 +127,7 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
           .length === 0,
       { timeoutMs: 30_000 },
     );
-    const mine = (await history()).filter((t) => placed.some((p) => p.bet_id === t.id));
+    const mine = (await historyOf(gw, session)).filter((t) => placed.some((p) => p.bet_id === t.id));
     return { pnl: mine.reduce((a, t) => a + cents(t.pnl), 0), statuses: mine.map((t) => String(t.status)) };
   }
 
@@ -171,7 +136,7 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
     const posts = () =>
       desk.ld.messages(desk.ld.channelIds.results).filter((m) => textOf(m).includes(`Daily reconciliation · ${day}`));
     const before = posts().length;
-    await command(desk.ld.users.admin, 'ledger', 'reconcile', { day }, /Reconciliation of/);
+    await deskCommand(desk, desk.ld.users.admin, 'ledger', 'reconcile', { day }, /Reconciliation of/);
     return textOf(await until(`the reconciliation post of ${day}`, () => posts()[before], { timeoutMs: 30_000 }));
   }
 
@@ -185,14 +150,15 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
     const { admin, bettor, viewer } = desk.ld.users;
     // Strike 1: the account joins the fund; the bank already in it is the admin's opening contribution at $1.00.
     const c0 = await gatewayCash();
-    await command(
+    await deskCommand(
+      desk,
       admin,
       'fund',
       'accounts',
       { action: 'add', session, opening_member: admin.id },
       /Added bookie_a\/alpha_a/,
     );
-    expect(await strike()).toMatch(/Struck/);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
     const ua = (BigInt(c0) * U) / 100n;
     expect(await units(admin.id)).toBe(ua);
 
@@ -202,7 +168,7 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
 
     // Strike 2, with a kill -9 while it reads the balance: nothing is struck then, exactly once after.
     await desk.control.deposit(session, 50);
-    await command(admin, 'fund', 'contribute', { member: bettor.id, amount: 50, session }, /Recorded/);
+    await deskCommand(desk, admin, 'fund', 'contribute', { member: bettor.id, amount: 50, session }, /Recorded/);
     await desk.advance(31_000);
     desk.proxy!.hold('/v3/balance');
     await desk.ld.sendCommand({
@@ -217,7 +183,7 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
     desk.proxy!.drop();
     expect((await store.query('SELECT strike_id FROM fund_strikes')).length).toBe(1);
     await restart();
-    expect(await strike()).toMatch(/Struck/);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
     const nav2 = BigInt(c0 + round1.pnl);
     const ub = (5_000n * ua) / nav2;
     expect(await units(bettor.id)).toBe(ub);
@@ -228,19 +194,19 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
     const round2 = await betAndSettle(1, [8, 12]);
     expect(round2.statuses.sort()).toEqual(['lost', 'won']);
     await desk.control.deposit(session, 30);
-    await command(admin, 'fund', 'contribute', { member: viewer.id, amount: 30, session }, /Recorded/);
-    expect(await strike()).toMatch(/Struck/);
+    await deskCommand(desk, admin, 'fund', 'contribute', { member: viewer.id, amount: 30, session }, /Recorded/);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
     const nav3 = nav2 + 5_000n + BigInt(round2.pnl);
     const uv = (3_000n * (ua + ub)) / nav3;
     expect(await units(viewer.id)).toBe(uv);
 
     // The bettor cashes out everything at strike 4; its withdrawal reaches the gateway, the answer is held, kill -9.
-    await command(bettor, 'fund', 'cashout', { all: true }, /cash out all units/);
+    await deskCommand(desk, bettor, 'fund', 'cashout', { all: true }, /cash out all units/);
     const nav4 = nav3 + 3_000n;
     const total4 = ua + ub + uv;
     const owed = (ub * nav4) / total4;
     desk.proxy!.holdAnswers('/v3/withdraw_balance');
-    expect(await strike()).toMatch(/Struck/);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
     await until('the withdrawal to be at the gateway', () => desk.proxy!.heldAnswers > 0, { timeoutMs: 20_000 });
     await child!.kill9();
     desk.proxy!.drop();
@@ -262,10 +228,13 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
       },
       { timeoutMs: 30_000 },
     );
-    const withdrawals = (await history()).filter((t) => t.type === 'withdrawal' && cents(t.stake) === Number(owed));
+    const withdrawals = (await historyOf(gw, session)).filter(
+      (t) => t.type === 'withdrawal' && cents(t.stake) === Number(owed),
+    );
     expect(withdrawals).toHaveLength(1);
     expect(attempt?.note).toContain(withdrawals[0]!.id);
-    await command(
+    await deskCommand(
+      desk,
       admin,
       'fund',
       'withdrawal',
@@ -284,12 +253,12 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
     expect(attempts.map((a) => a.state)).toEqual(['completed']);
 
     // Paid once; a second mark is refused.
-    await command(admin, 'fund', 'paid', { cashout: cashout?.cashout_id as string }, /Marked paid/);
-    await command(admin, 'fund', 'paid', { cashout: cashout?.cashout_id as string }, /already marked paid/);
+    await deskCommand(desk, admin, 'fund', 'paid', { cashout: cashout?.cashout_id as string }, /Marked paid/);
+    await deskCommand(desk, admin, 'fund', 'paid', { cashout: cashout?.cashout_id as string }, /already marked paid/);
 
     // Strike 5: NAV is the gateway's cash, and the two members left share it to the cent.
     const cash = await gatewayCash();
-    expect(await strike()).toMatch(/Struck/);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
     const nav5 = nav4 - owed;
     expect(BigInt(cash)).toBe(nav5);
     const total5 = ua + uv;
@@ -298,7 +267,7 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
     // The residual cent (at most one with two members) goes to the larger fraction, the admin on a tie.
     const adminValue = exact[0]!.floor + (residual > 0n && exact[0]!.rem >= exact[1]!.rem ? 1n : 0n);
     const viewerValue = nav5 - adminValue;
-    const members = await command(admin, 'fund', 'members', {}, /Fund members/);
+    const members = await deskCommand(desk, admin, 'fund', 'members', {}, /Fund members/);
     expect(members).toContain(
       `<@${admin.id}>: ${(Number(ua) / 1e6).toLocaleString('en-US', { minimumFractionDigits: 6 })} units, ${$(adminValue)}`,
     );
@@ -306,12 +275,12 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
       `<@${viewer.id}>: ${(Number(uv) / 1e6).toLocaleString('en-US', { minimumFractionDigits: 6 })} units, ${$(viewerValue)}`,
     );
     expect(members).toContain(`= NAV ${$(nav5)}`);
-    const me = await command(bettor, 'fund', 'me', {}, /Your share of the fund/);
+    const me = await deskCommand(desk, bettor, 'fund', 'me', {}, /Your share of the fund/);
     expect(me).toContain($(owed));
 
     // The daily reconciliation of the days the money moved names the fund's moves: the bettor's deposit matched to
     // the contribution and the withdrawal for the cash-out; the opening bank was in the account as it joined.
-    const moved = (await history()).filter(
+    const moved = (await historyOf(gw, session)).filter(
       (t) =>
         (t.type === 'deposit' && cents(t.stake) === 5_000) ||
         (t.type === 'withdrawal' && cents(t.stake) === Number(owed)),

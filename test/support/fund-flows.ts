@@ -25,6 +25,11 @@ export interface FundFlows {
   ): Promise<string>;
   /** The balance cache refreshed (a heartbeat), then /fund strike by the admin. */
   strike(): Promise<string>;
+  /**
+   * The session's account joins the fund with a float that leaves `navCents` of its cash the fund's (the admin's
+   * opening bank), then the opening strike: its answer.
+   */
+  openWithNav(navCents: number): Promise<string>;
   history(): Promise<Transaction[]>;
   /** Both sides of a two-way market of an upcoming event at bookie_a, not used yet by this desk. */
   market(): Promise<[BettableSelection, BettableSelection]>;
@@ -34,43 +39,85 @@ export interface FundFlows {
   betAndSettle(bets: Array<{ user: APIUser; sel: BettableSelection; stake: number }>): Promise<void>;
   /** The P&L of each member's settled bets on the session, by the gateway's own history, in cents. */
   gatewayPnlByMember(): Promise<Map<string, number>>;
+  /**
+   * Three tipsters' bets settled: the admin ($5) and the bettor ($6) on the two sides of one market (one of them
+   * wins), the viewer ($4) on another. Their P&L by member, as gatewayPnlByMember reads it (those three, checked).
+   */
+  threeTipsters(): Promise<Map<string, number>>;
+}
+
+/**
+ * A slash command by `user` through the local Discord (in the bets channel unless told): the text of its first answer
+ * matching `done`.
+ */
+export async function deskCommand(
+  desk: Desk,
+  user: APIUser,
+  name: string,
+  subcommand: string,
+  options: Record<string, string | number | boolean>,
+  done: RegExp,
+  channelId = desk.ld.channelIds.bets,
+): Promise<string> {
+  const ix = await desk.ld.sendCommand({ user, channelId, name, ...(subcommand ? { subcommand } : {}), options });
+  const m = await until(
+    `/${name} ${subcommand} to answer ${done}`,
+    () => ix.responses().find((r) => done.test(textOf(r))),
+    { timeoutMs: 30_000, seen: () => ix.responses().map(textOf).join(' | ') },
+  );
+  return textOf(m);
+}
+
+/** /fund strike by the admin after the heartbeat that follows every move so far (the balance it reads is a cache). */
+export async function strikeFund(desk: Desk): Promise<string> {
+  await desk.advance(31_000);
+  return deskCommand(desk, desk.ld.users.admin, 'fund', 'strike', {}, /Struck|Not struck/);
+}
+
+/** The history of the account behind a session, as the sandbox lists it (the last three days). */
+export async function historyOf(gw: GatewayClient, sessionId: string): Promise<Transaction[]> {
+  const out = await (await gw.transactions.list({ session_id: sessionId, days_back: 3, limit: 500 })).wait();
+  return out.status === 'completed' ? (out.result.transactions ?? []) : [];
+}
+
+/** The sandbox's cash of the account behind a session (balance less bonus), in cents. */
+export async function cashOf(gw: GatewayClient, sessionId: string): Promise<number> {
+  const b = await gw.balances.get({ session_id: sessionId });
+  return cents(b.balance) - cents(b.bonus_balance);
+}
+
+/** Both selections of a two-way market of an event at a book, as /bet picks them. */
+export function sidesOf(
+  e: { event_id: string; name: string; start_time: string },
+  m: { market: string; selections: ReadonlyArray<{ market_ref?: string | null; label?: string | null }> },
+  bookie: string,
+): [BettableSelection, BettableSelection] {
+  const sel = (i: number): BettableSelection => ({
+    epk: e.event_id,
+    name: e.name,
+    bookie,
+    market: m.market,
+    marketRef: m.selections[i]?.market_ref as string,
+    label: m.selections[i]?.label ?? '',
+    startsAt: Date.parse(e.start_time),
+  });
+  return [sel(0), sel(1)];
 }
 
 export function fundFlows(desk: Desk, gw: GatewayClient, session: string): FundFlows {
   const used = new Set<string>();
   const listed = new Map<string, number>();
+  const command: FundFlows['command'] = (user, name, subcommand, options, done) =>
+    deskCommand(desk, user, name, subcommand, options, done);
+  const strike = () => strikeFund(desk);
+  const history = () => historyOf(gw, session);
 
-  async function command(
-    user: APIUser,
-    name: string,
-    subcommand: string,
-    options: Record<string, string | number | boolean>,
-    done: RegExp,
-  ): Promise<string> {
-    const ix = await desk.ld.sendCommand({
-      user,
-      channelId: desk.ld.channelIds.bets,
-      name,
-      ...(subcommand ? { subcommand } : {}),
-      options,
-    });
-    const m = await until(
-      `/${name} ${subcommand} to answer ${done}`,
-      () => ix.responses().find((r) => done.test(textOf(r))),
-      { timeoutMs: 30_000, seen: () => ix.responses().map(textOf).join(' | ') },
-    );
-    return textOf(m);
-  }
-
-  async function strike(): Promise<string> {
+  async function openWithNav(navCents: number): Promise<string> {
     await desk.advance(31_000);
-    return command(desk.ld.users.admin, 'fund', 'strike', {}, /Struck|Not struck/);
-  }
-
-  async function history(): Promise<Transaction[]> {
-    const job = await gw.transactions.list({ session_id: session, days_back: 3, limit: 500 });
-    const out = await job.wait();
-    return out.status === 'completed' ? (out.result.transactions ?? []) : [];
+    const float = ((await cashOf(gw, session)) - navCents) / 100;
+    const { admin } = desk.ld.users;
+    await command(admin, 'fund', 'accounts', { action: 'add', session, opening_member: admin.id, float }, /Added/);
+    return strike();
   }
 
   async function market(): Promise<[BettableSelection, BettableSelection]> {
@@ -89,16 +136,7 @@ export function fundFlows(desk: Desk, gw: GatewayClient, session: string): FundF
       if (!m) continue;
       used.add(e.event_id);
       for (const x of m.selections) listed.set(x.market_ref as string, Number(x.odds));
-      const sel = (i: number): BettableSelection => ({
-        epk: e.event_id,
-        name: e.name,
-        bookie: 'bookie_a',
-        market: m.market,
-        marketRef: m.selections[i]?.market_ref as string,
-        label: m.selections[i]?.label ?? '',
-        startsAt: Date.parse(e.start_time),
-      });
-      return [sel(0), sel(1)];
+      return sidesOf(e, m, 'bookie_a');
     }
     throw new Error('no unused head-to-head market at bookie_a');
   }
@@ -137,7 +175,21 @@ export function fundFlows(desk: Desk, gw: GatewayClient, session: string): FundF
     return out;
   }
 
-  return { command, strike, history, market, listed, betAndSettle, gatewayPnlByMember };
+  async function threeTipsters(): Promise<Map<string, number>> {
+    const { admin, bettor, viewer } = desk.ld.users;
+    const [a0, a1] = await market();
+    const [c0] = await market();
+    await betAndSettle([
+      { user: admin, sel: a0, stake: 5 },
+      { user: bettor, sel: a1, stake: 6 },
+      { user: viewer, sel: c0, stake: 4 },
+    ]);
+    const byMember = await gatewayPnlByMember();
+    expect([...byMember.keys()].sort()).toEqual([admin.id, bettor.id, viewer.id].sort());
+    return byMember;
+  }
+
+  return { command, strike, openWithNav, history, market, listed, betAndSettle, gatewayPnlByMember, threeTipsters };
 }
 
 /**

@@ -24,6 +24,7 @@ import {
   planWithdrawal,
   type WithdrawSource,
 } from '../model/fund-plan.js';
+import type { FundStatement } from '../model/fund-records.js';
 import { WITHDRAWAL_FOLLOWED } from '../model/fund-states.js';
 import { centsFromDollars, dollarsFromCents, formatCentsDecimal, formatMoney } from '../model/money.js';
 import { UserFacingError } from '../model/user-facing-error.js';
@@ -33,7 +34,6 @@ import { finalStatusOf, type WebhookDelivery } from '../results/receiver.js';
 import { storedDelivery } from '../results/stored-deliveries.js';
 import { readTransactionsSince } from '../results/transactions.js';
 import type { BotStore } from '../store/index.js';
-import { type FundStatement, membersView, monthlyStatementHeader, strikeView } from '../views/fund.js';
 import {
   accountName,
   type Cashout,
@@ -42,6 +42,7 @@ import {
   type StrikeRecord,
   type WithdrawalAttempt,
 } from './fund-repo.js';
+import type { FundPresenter } from './presenter.js';
 
 /** How long a withdrawal whose answer was lost may take to show in the session's history before it counts as not sent. */
 const WITHDRAWAL_SAFE_WINDOW_MS = 5 * 60_000;
@@ -61,6 +62,8 @@ export interface FundDeps {
   store: BotStore;
   gateway: GatewayPort;
   outbox: Pick<Outbox, 'create' | 'has'>;
+  /** The words of what the service posts (views/fund-presenter.ts in the composition). */
+  present: FundPresenter;
   logger: Logger;
   now: () => number;
   callbackUrl: string | undefined;
@@ -563,11 +566,7 @@ export class FundService {
     if (!r.ok && settings.resultsChannelId && r.reason !== 'already struck') {
       const noticeKey = `fund-held:${guildId}:${key}`;
       if (!(await this.#d.outbox.has(`create:${noticeKey}`))) {
-        await this.#d.outbox.create(noticeKey, settings.resultsChannelId, {
-          content: `The fund's strike for ${key} is not struck yet: ${r.reason}. It is tried again at the next check.`,
-          embeds: [],
-          components: [],
-        });
+        await this.#d.outbox.create(noticeKey, settings.resultsChannelId, this.#d.present.strikeHeld(key, r.reason));
       }
     }
   }
@@ -579,15 +578,12 @@ export class FundService {
     if (await this.#d.outbox.has(`create:${key}`)) return;
     const v = await this.valuation(guildId);
     if (!v.last) return;
-    const view = membersView({
+    const members = {
       ...v,
       cashouts: await this.repo.cashouts(guildId),
       unresolved: await this.repo.unresolvedWithdrawals(guildId),
-    });
-    await this.#d.outbox.create(key, settings.resultsChannelId, {
-      ...view,
-      content: monthlyStatementHeader(month),
-    });
+    };
+    await this.#d.outbox.create(key, settings.resultsChannelId, this.#d.present.monthlyStatement(month, members));
   }
 
   async #post(guildId: string, settings: GuildSettings, s: StrikeRecord): Promise<void> {
@@ -598,7 +594,7 @@ export class FundService {
     const unmatched = (await this.repo.contributions(guildId)).filter(
       (c) => c.state === 'pending' && !c.depositId && c.createdAt <= s.at,
     );
-    await this.#d.outbox.create(key, settings.resultsChannelId, strikeView(s, unmatched));
+    await this.#d.outbox.create(key, settings.resultsChannelId, this.#d.present.strike(s, unmatched));
   }
 
   /** Contributions not yet matched, against the `deposit` transactions of their account (any twin session). */

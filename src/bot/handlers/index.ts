@@ -1,10 +1,10 @@
 // Every button, select menu and modal handler, by `<scope>:<action>` of the v1 custom id (one file per scope).
 
 import { buttonRoute, type ComponentRoute, modalRoute, selectRoute } from '../discord/component-handler.js';
-import { fundApprove, fundReject } from '../fund/handlers.js';
 import { cardOpen, cardPage, cardPick, marketSelections } from './card.js';
 import { COMPARE_COMPONENTS } from './compare.js';
 import { eventBook, eventPick, eventsPage } from './events.js';
+import { FUND_COMPONENTS } from './fund.js';
 import { PROMO_COMPONENTS } from './promos.js';
 import { proposalApprove, proposalReject } from './proposal.js';
 import { RACING_COMPONENTS } from './racing.js';
@@ -30,7 +30,6 @@ export const COMPONENTS: Record<string, ComponentRoute> = {
   'slip:reprice': buttonRoute(slipReprice),
   ...RACING_COMPONENTS,
   ...PROMO_COMPONENTS,
-  'fund:approve': buttonRoute(fundApprove),
-  'fund:reject': buttonRoute(fundReject),
+  ...FUND_COMPONENTS,
   ...WATCH_COMPONENTS,
 };

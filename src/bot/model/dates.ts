@@ -5,6 +5,9 @@ import { format } from 'date-fns/format';
 import { isValid } from 'date-fns/isValid';
 import { parse } from 'date-fns/parse';
 
+/** An instant as Discord shows it, in each reader's own time zone (`<t:unix:f>`: "28 November 2026 00:12"). */
+export const discordTime = (ms: number): string => `<t:${Math.floor(ms / 1000)}:f>`;
+
 /** The calendar day (YYYY-MM-DD) of an instant in a time zone. */
 export function dayIn(instant: number, zone: string): string {
   return format(instant, 'yyyy-MM-dd', { in: tz(zone) });

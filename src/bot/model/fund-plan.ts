@@ -4,6 +4,7 @@
  * from (planWithdrawal). No store, no gateway: the service reads, these decide, the repository writes.
  */
 
+import { discordTime } from './dates.js';
 import { formatCentsDecimal, formatMoney } from './money.js';
 
 const dollars = formatMoney;
@@ -106,7 +107,7 @@ export function planStrike(s: StrikeSnapshot): StrikePlan {
     if (readAt !== null && newest > readAt) {
       return {
         ok: false,
-        reason: `the balance of ${a.account} was refreshed at ${new Date(readAt).toISOString()}, before a move on it at ${new Date(newest).toISOString()}; the next heartbeat brings it up to date`,
+        reason: `the balance of ${a.account} was refreshed at ${discordTime(readAt)}, before a move on it at ${discordTime(newest)}; the next heartbeat brings it up to date`,
       };
     }
     const row = { account: a.account, bets: 0, deposits: 0, withdrawals: 0, explained: 0 };
@@ -155,7 +156,7 @@ function unexplained(a: AccountRead, t: BridgeTxn, what: string): string {
       : t.type === 'withdrawal'
         ? `if a cash-out's attempt made it, settle that attempt with /fund withdrawal; otherwise accept the loss with /fund explain transaction:${t.id} reason:…`
         : `bet the fund's accounts through this server only; once you know whose it is, accept it with /fund explain transaction:${t.id} reason:…`;
-  return `unexplained money on ${a.account}: ${what} (${t.type} ${t.id}, ${dollars(t.cents)}, ${new Date(t.placedAt).toISOString()}); ${todo}`;
+  return `unexplained money on ${a.account}: ${what} (${t.type} ${t.id}, ${dollars(t.cents)}, ${discordTime(t.placedAt)}); ${todo}`;
 }
 
 /** An account a withdrawal may come from: what it holds for the fund now (withdrawable, less its float). */

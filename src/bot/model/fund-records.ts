@@ -2,7 +2,7 @@
  * The shapes of the fund's records as the repository reads them (docs/fund.md): pure data, so views and the
  * planners read them without the store.
  */
-import type { CashoutAsk } from './fund.js';
+import type { CashoutAsk, Share } from './fund.js';
 import type { CashoutState, ContributionState, WithdrawalState } from './fund-states.js';
 import type { TipsterShareLine } from './tipster-share.js';
 
@@ -130,4 +130,30 @@ export interface StrikeInputs {
   /** Requests left for a later strike: bets open when they were made have not all settled (decision 1701). */
   deferred: { contributions: number; cashouts: number };
   held?: string;
+}
+
+/** Every member's units and value at the last strike, summing to its NAV (/fund members, the monthly statement). */
+export interface FundMembers {
+  last: StrikeRecord | undefined;
+  shares: Share[];
+  residualCents: number;
+  cashouts: Cashout[];
+  /** Withdrawal attempts a treasurer must settle by hand (/fund withdrawal). */
+  unresolved?: WithdrawalAttempt[];
+}
+
+/** One member's statement (/fund me): units and value at the last strike, money in and out, returns. */
+export interface FundStatement {
+  units: number;
+  valueCents: number;
+  share: number;
+  contributedCents: number;
+  cashedOutCents: number;
+  pendingCents: number;
+  profitCents: number;
+  returnRatio: number | null;
+  perUnitReturn: number | null;
+  residualCent: boolean;
+  lastStrike: StrikeRecord | null;
+  openCashouts: Cashout[];
 }

@@ -1,15 +1,16 @@
 import { ButtonStyle, ComponentType } from 'discord.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { COLOUR } from '../model/colours.js';
-import { type CashoutAsk, FEE_MANAGER_UNSET, formatPrice, formatUnits, type Share } from '../model/fund.js';
-import type { Cashout, Contribution, StrikeRecord, WithdrawalAttempt } from '../model/fund-records.js';
+import { discordTime } from '../model/dates.js';
+import { type CashoutAsk, FEE_MANAGER_UNSET, formatPrice, formatUnits } from '../model/fund.js';
+import type { Cashout, Contribution, FundMembers, FundStatement, StrikeRecord } from '../model/fund-records.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { formatMoney } from '../model/money.js';
 import { bpsText as bpsPercent } from '../model/risk-limits.js';
 
 const $ = (c: number) => formatMoney(c);
 const pct = (r: number | null) => (r === null ? '—' : `${(r * 100).toFixed(2)}%`);
-const when = (ms: number) => `<t:${Math.floor(ms / 1000)}:f>`;
+const when = discordTime;
 
 /** How a strike's dealing reads: "on demand", or its dealing day. */
 export function dealingText(dealingKey: string): string {
@@ -125,21 +126,6 @@ export function strikeView(
   });
 }
 
-export interface FundStatement {
-  units: number;
-  valueCents: number;
-  share: number;
-  contributedCents: number;
-  cashedOutCents: number;
-  pendingCents: number;
-  profitCents: number;
-  returnRatio: number | null;
-  perUnitReturn: number | null;
-  residualCent: boolean;
-  lastStrike: StrikeRecord | null;
-  openCashouts: Cashout[];
-}
-
 export function statementView(s: FundStatement): MessageView {
   const lines = s.lastStrike
     ? [
@@ -202,6 +188,20 @@ export function monthlyStatementHeader(month: string): string {
   return `The fund as ${name} opens: every member's units and value at the last strike.`;
 }
 
+/** The monthly statement in the results channel: its header, then every member's units and value. */
+export function monthlyStatementView(month: string, members: FundMembers): MessageView {
+  return { ...membersView(members), content: monthlyStatementHeader(month) };
+}
+
+/** A scheduled strike that could not be struck (results channel): why, and that it is tried again. */
+export function strikeHeldView(dealingKey: string, reason: string): MessageView {
+  return {
+    content: `The fund's strike for ${dealingKey} is not struck yet: ${reason}. It is tried again at the next check.`,
+    embeds: [],
+    components: [],
+  };
+}
+
 /** A cash-out as people read it: who, how much, where it stands, and the command that moves it on. */
 export function cashoutLine(c: Cashout): string {
   const amount = `${c.cents !== null ? $(c.cents) : askText(c.ask)}${c.ask.kind === 'fee' ? ' (performance fee)' : c.ask.kind === 'share' ? ' (tipster share)' : ''}`;
@@ -210,14 +210,7 @@ export function cashoutLine(c: Cashout): string {
   return `${who} ${amount}: ${c.state.replace('_', ' ')}${c.note ? ` (${c.note})` : ''}${next}`;
 }
 
-export function membersView(v: {
-  last: StrikeRecord | undefined;
-  shares: Share[];
-  residualCents: number;
-  cashouts: Cashout[];
-  /** Withdrawal attempts a treasurer must settle by hand (/fund withdrawal). */
-  unresolved?: WithdrawalAttempt[];
-}): MessageView {
+export function membersView(v: FundMembers): MessageView {
   if (!v.last) return { content: 'The fund has not been struck yet.', embeds: [], components: [] };
   const rows = v.shares.map(
     (s) => `<@${s.memberId}>: ${formatUnits(s.units)} units, ${$(s.cents)}${s.residualCent ? ' (+1¢ rounding)' : ''}`,

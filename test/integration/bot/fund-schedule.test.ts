@@ -7,6 +7,7 @@ import { FundService } from '../../../src/bot/fund/fund-service.js';
 import type { MessageView } from '../../../src/bot/model/limits.js';
 import { updateSettings } from '../../../src/bot/repos/guild-settings.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
+import { fundViews } from '../../../src/bot/views/fund-presenter.js';
 import { GatewayClient } from '../../../src/gateway/index.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
 import { SandboxControl } from '../../support/sandbox-control.js';
@@ -40,6 +41,7 @@ describe('the fund beat', () => {
         has: async (key) => posts.has(key.replace(/^create:/, '')),
         create: async (key, channelId, view) => void posts.set(key, { channelId, view }),
       },
+      present: fundViews,
       logger: createLogger({ level: 'error', write: () => undefined }),
       now: () => now,
       callbackUrl: undefined,

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/bot/config/logger.js';
 import { FundService } from '../../../src/bot/fund/fund-service.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
+import { fundViews } from '../../../src/bot/views/fund-presenter.js';
 import { GatewayClient } from '../../../src/gateway/index.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
 import { SandboxControl } from '../../support/sandbox-control.js';
@@ -66,6 +67,7 @@ describe('a cash-out paid through withdraw_balance', () => {
       store,
       gateway,
       outbox: { has: async () => true, create: async () => undefined },
+      present: fundViews,
       logger: createLogger({ level: 'error', write: () => undefined }),
       now: Date.now,
       callbackUrl: undefined,

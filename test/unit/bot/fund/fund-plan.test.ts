@@ -57,6 +57,8 @@ describe('planStrike: each account once, its cash bridged since it joined', () =
     expect(!plan.ok && plan.reason).toMatch(
       /^unexplained money on bookie_c\/alpha_c: a deposit no contribution accounts for \(deposit dep-9, \$100\.00, .*\/fund contribute .*\/fund explain transaction:dep-9/,
     );
+    // The deposit's time as Discord shows it to each reader, never a raw ISO string.
+    expect(!plan.ok && plan.reason).toContain(`$100.00, <t:${Math.floor((T0 + 1_000) / 1000)}:f>)`);
   });
 
   it('names matched deposits, its own withdrawals, its bets and accepted moves; a failed withdrawal moved nothing', () => {
@@ -102,7 +104,10 @@ describe('planStrike: each account once, its cash bridged since it joined', () =
       accounts: [account({ history: [late] })],
       named: { ...none, deposits: new Set(['d1']) },
     });
-    expect(!stale.ok && stale.reason).toMatch(/was refreshed at .* before a move on it .*next heartbeat/);
+    expect(!stale.ok && stale.reason).toMatch(
+      /was refreshed at <t:\d+:f>, before a move on it at <t:\d+:f>; .*next heartbeat/,
+    );
+    expect(!stale.ok && stale.reason).toContain(`at <t:${Math.floor((T0 + 120_000) / 1000)}:f>;`);
     const before = txn({ id: 'old', type: 'bet', placedAt: T0 - 5_000, settledAt: T0 - 1_000 });
     expect(planStrike({ accounts: [account({ history: [before] })], named: none }).ok).toBe(true);
   });

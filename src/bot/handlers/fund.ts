@@ -1,5 +1,5 @@
 // Handlers of a fund cash-out above the tier (`fund:*` custom ids): Approve and Reject, by a checker other than the member.
-import type { ComponentHandler } from '../discord/component-handler.js';
+import { buttonRoute, type ComponentHandler, type ComponentRoute } from '../discord/component-handler.js';
 import { replyEphemeral } from '../discord/interact.js';
 import { isChecker } from '../discord/permissions.js';
 import { getSettings } from '../repos/guild-settings.js';
@@ -44,3 +44,8 @@ const decide =
 
 export const fundApprove = decide(true);
 export const fundReject = decide(false);
+
+export const FUND_COMPONENTS: Record<string, ComponentRoute> = {
+  'fund:approve': buttonRoute(fundApprove),
+  'fund:reject': buttonRoute(fundReject),
+};
