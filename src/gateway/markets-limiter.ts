@@ -253,22 +253,32 @@ export class MarketsLimiter {
     });
   }
 
-  /** The answer to a granted request came back (or it failed): its slot now counts from this moment. */
-  settle(grant: number): void {
-    const now = this.#clock.now();
-    // Equal send times are interchangeable in #sent, so removing any one of them is exact.
+  /**
+   * Stops counting a grant as in flight (a background grant from the background's share too); undefined when that
+   * background grant was not in flight. Equal send times are interchangeable in #sent, so removing any one is exact.
+   */
+  #unsend(grant: number): { background: boolean } | undefined {
     let sentAt = grant;
-    if (grant < 0) {
+    const background = grant < 0;
+    if (background) {
       const at = this.#bgInFlight.get(grant);
-      if (at === undefined) return;
+      if (at === undefined) return undefined;
       this.#bgInFlight.delete(grant);
       sentAt = at;
       const j = this.#bgSent.indexOf(at);
       if (j >= 0) this.#bgSent.splice(j, 1);
-      this.#bgSettled.push(now);
     }
     const i = this.#sent.indexOf(sentAt);
     if (i >= 0) this.#sent.splice(i, 1);
+    return { background };
+  }
+
+  /** The answer to a granted request came back (or it failed): its slot now counts from this moment. */
+  settle(grant: number): void {
+    const now = this.#clock.now();
+    const freed = this.#unsend(grant);
+    if (!freed) return;
+    if (freed.background) this.#bgSettled.push(now);
     this.#settled.push(now);
     // The slot moved later, so a queued caller's timer may now be early; it re-checks when it fires.
   }
@@ -278,17 +288,7 @@ export class MarketsLimiter {
    * once, and the next queued read may go.
    */
   release(grant: number): void {
-    let sentAt = grant;
-    if (grant < 0) {
-      const at = this.#bgInFlight.get(grant);
-      if (at === undefined) return;
-      this.#bgInFlight.delete(grant);
-      sentAt = at;
-      const j = this.#bgSent.indexOf(at);
-      if (j >= 0) this.#bgSent.splice(j, 1);
-    }
-    const i = this.#sent.indexOf(sentAt);
-    if (i >= 0) this.#sent.splice(i, 1);
+    if (!this.#unsend(grant)) return;
     this.#drain();
   }
 
