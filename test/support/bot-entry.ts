@@ -14,12 +14,14 @@ export interface RunningBot {
   stop(): Promise<void>;
 }
 
-/** Optional wiring of the bot's startBot; the suites use only the lease owner id. */
+/** Optional wiring of the bot's startBot: the lease owner id, the clock and the job poll's interval. */
 export interface BotDeps {
   /** Who owns the bot's job leases; a restarted deployment keeps its id and resumes its jobs at once. */
   processId?: string;
   /** The bot's clock (default the machine's). */
   now?: () => number;
+  /** The library's batched job poll (default 1500 ms). */
+  pollIntervalMs?: number;
 }
 
 export type StartBot = (config: BotConfig, deps?: BotDeps) => Promise<RunningBot>;

@@ -33,6 +33,11 @@ export interface DeskOptions<B extends RunningBot = RunningBot> {
   sandboxClock?: boolean;
   /** false: leave betting closed (no bet role set); otherwise the admin sets the Bettor role at start. */
   betRole?: boolean;
+  /**
+   * The in-process bot's job poll (default 250 ms: the sandbox answers a job at once, so the desk's own 1.5 s would
+   * only make every strike, bet and read here wait).
+   */
+  pollIntervalMs?: number;
   /** Starts the bot in-process instead of the entry point's startBot (e.g. with a logger the test reads). */
   startBot?: (config: BotConfig, deps: BotDeps, secrets: string[]) => Promise<B>;
 }
@@ -90,7 +95,11 @@ export async function startDesk<B extends RunningBot = RunningBot>(opts: DeskOpt
   let betRoleSet = opts.betRole === false;
   const boot = async () => {
     if (opts.inProcessBot === false) return;
-    const deps: BotDeps = { processId, ...(clock ? { now: clock.now } : {}) };
+    const deps: BotDeps = {
+      processId,
+      pollIntervalMs: opts.pollIntervalMs ?? 250,
+      ...(clock ? { now: clock.now } : {}),
+    };
     // Without its own starter a desk's bot is the entry point's, which is what B defaults to.
     const start = opts.startBot ?? ((await loadStartBot()) as unknown as NonNullable<DeskOptions<B>['startBot']>);
     bot = await start(config, deps, secrets);

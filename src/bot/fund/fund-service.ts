@@ -452,34 +452,8 @@ export class FundService {
     await this.#matchDeposits(guildId, accounts, bySession).catch((err) =>
       this.#d.logger.warn('fund deposit matching failed', { err }),
     );
-    const reads: AccountRead[] = [];
-    for (const a of accounts) {
-      const twins = bySession.get(accountName(a)) ?? [];
-      const cash = await this.#cashOf(twins);
-      const read: AccountRead = {
-        account: accountName(a),
-        sessionId: cash?.sessionId ?? null,
-        sessionIds: twins.map((x) => x.session_id),
-        floatCents: a.floatCents,
-        bridgeFrom: a.bridgeFrom,
-      };
-      if (cash) {
-        read.balance = {
-          balanceCents: cash.balanceCents,
-          bonusCents: cash.bonusCents,
-          retrievedAt: Number.isFinite(cash.retrievedAt) ? cash.retrievedAt : null,
-        };
-        const history = await this.#history(cash.sessionId, a.bridgeFrom - CLOCK_MARGIN_MS);
-        if (history) read.history = history;
-        let moved: number | undefined;
-        for (const id of read.sessionIds) {
-          const m = await this.repo.lastMoveOn(id);
-          if (m !== undefined) moved = Math.max(moved ?? 0, m);
-        }
-        if (moved !== undefined) read.lastDeskMove = moved;
-      }
-      reads.push(read);
-    }
+    // Every account read at once: a strike waits for its slowest account, not for the sum of them all.
+    const reads = await Promise.all(accounts.map((a) => this.#readAccount(a, bySession.get(accountName(a)) ?? [])));
     const plan = planStrike({ accounts: reads, named: await this.repo.named(guildId) });
     if (!plan.ok) return { ok: false, reason: plan.reason };
     const at = this.#d.now();
@@ -508,6 +482,33 @@ export class FundService {
     if (!outcome.struck) return { ok: false, reason: outcome.reason };
     await this.#post(guildId, settings, outcome.strike);
     return { ok: true, strike: outcome.strike };
+  }
+
+  /** One account as a strike reads it: its cash through a live session, its history since it joined, the desk's last move on it. */
+  async #readAccount(a: FundAccount, twins: readonly Session[]): Promise<AccountRead> {
+    const cash = await this.#cashOf(twins);
+    const read: AccountRead = {
+      account: accountName(a),
+      sessionId: cash?.sessionId ?? null,
+      sessionIds: twins.map((x) => x.session_id),
+      floatCents: a.floatCents,
+      bridgeFrom: a.bridgeFrom,
+    };
+    if (!cash) return read;
+    read.balance = {
+      balanceCents: cash.balanceCents,
+      bonusCents: cash.bonusCents,
+      retrievedAt: Number.isFinite(cash.retrievedAt) ? cash.retrievedAt : null,
+    };
+    const history = await this.#history(cash.sessionId, a.bridgeFrom - CLOCK_MARGIN_MS);
+    if (history) read.history = history;
+    let moved: number | undefined;
+    for (const id of read.sessionIds) {
+      const m = await this.repo.lastMoveOn(id);
+      if (m !== undefined) moved = Math.max(moved ?? 0, m);
+    }
+    if (moved !== undefined) read.lastDeskMove = moved;
+    return read;
   }
 
   /** An account's history since an instant, as the bridge reads it; undefined when it cannot be read whole. */
