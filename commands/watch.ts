@@ -311,58 +311,78 @@ async function addServerRule(ctx: BotContext, i: ChatInputCommandInteraction) {
   );
 }
 
+/** One /watch call, as each subcommand sees it: in a server, the reply already deferred. */
+interface WatchCall {
+  interaction: ChatInputCommandInteraction;
+  ctx: BotContext;
+  guildId: string;
+}
+
+const price = ({ interaction, ctx }: WatchCall) => {
+  const direction = interaction.options.getString('direction') === 'below' ? 'below' : 'above';
+  return addWatch(ctx, interaction, {
+    kind: 'price',
+    target: Math.round(interaction.options.getNumber('target', true) * 100) / 100,
+    direction,
+  });
+};
+
+const value = ({ interaction, ctx }: WatchCall) =>
+  addWatch(
+    ctx,
+    interaction,
+    { kind: 'value', edgePct: interaction.options.getNumber('edge', true) },
+    interaction.options.getBoolean('server') === true,
+  );
+
+const moves = ({ interaction, ctx }: WatchCall) =>
+  addWatch(ctx, interaction, {
+    kind: 'moves',
+    movePct: interaction.options.getNumber('move', true),
+    windowMs: (interaction.options.getInteger('minutes') ?? 15) * 60_000,
+    steamBooks: interaction.options.getInteger('steam_books'),
+  });
+
+const list = async ({ interaction, ctx, guildId }: WatchCall): Promise<void> => {
+  const watches = await ctx.watch.repo.listFor(guildId, interaction.user.id);
+  const now = ctx.now();
+  const rows = [];
+  for (const watch of watches) rows.push({ watch, freshness: freshnessText(await ctx.watch.oldestRead(watch), now) });
+  const view = watchListView(rows);
+  await interaction.editReply({ embeds: view.embeds, components: [] });
+};
+
+const remove = async ({ interaction, ctx, guildId }: WatchCall): Promise<void> => {
+  const id = interaction.options.getString('id', true).trim();
+  const removed = await ctx.watch.repo.remove(guildId, id, interaction.user.id, isAdmin(interaction));
+  if (!removed) throw new UserFacingError(`No watch \`${id.slice(0, 40)}\` of yours here. See /watch list.`);
+  return replyEphemeral(interaction, `Removed: ${removed.selectionLabel} · ${ruleText(removed)}.`, 'ok');
+};
+
+const setAlertsChannel = async ({ interaction, ctx, guildId }: WatchCall): Promise<void> => {
+  if (!isAdmin(interaction)) throw new UserFacingError('Setting the alerts channel needs Manage Server.');
+  const channel = interaction.options.getChannel('channel', true);
+  await ctx.watch.repo.setAlertsChannel(guildId, channel.id);
+  return replyEphemeral(interaction, `Alerts of new watches go to <#${channel.id}>.`, 'ok');
+};
+
+/** Each subcommand of /watch by name, as /settings routes its own. */
+const SUBCOMMANDS: Record<string, (call: WatchCall) => Promise<void>> = {
+  price,
+  value,
+  moves,
+  list,
+  remove,
+  'server-rule': ({ interaction, ctx }) => addServerRule(ctx, interaction),
+  'alerts-channel': setAlertsChannel,
+};
+
 export const execute: Command['execute'] = async (interaction, ctx) => {
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const sub = interaction.options.getSubcommand();
   const guildId = interaction.guildId;
   if (!guildId) throw new UserFacingError('Watches belong to a server: use /watch in a server channel.');
-  switch (sub) {
-    case 'price': {
-      const direction = interaction.options.getString('direction') === 'below' ? 'below' : 'above';
-      return addWatch(ctx, interaction, {
-        kind: 'price',
-        target: Math.round(interaction.options.getNumber('target', true) * 100) / 100,
-        direction,
-      });
-    }
-    case 'value':
-      return addWatch(
-        ctx,
-        interaction,
-        { kind: 'value', edgePct: interaction.options.getNumber('edge', true) },
-        interaction.options.getBoolean('server') === true,
-      );
-    case 'moves':
-      return addWatch(ctx, interaction, {
-        kind: 'moves',
-        movePct: interaction.options.getNumber('move', true),
-        windowMs: (interaction.options.getInteger('minutes') ?? 15) * 60_000,
-        steamBooks: interaction.options.getInteger('steam_books'),
-      });
-    case 'list': {
-      const watches = await ctx.watch.repo.listFor(guildId, interaction.user.id);
-      const now = ctx.now();
-      const rows = [];
-      for (const watch of watches)
-        rows.push({ watch, freshness: freshnessText(await ctx.watch.oldestRead(watch), now) });
-      const view = watchListView(rows);
-      return void (await interaction.editReply({ embeds: view.embeds, components: [] }));
-    }
-    case 'remove': {
-      const id = interaction.options.getString('id', true).trim();
-      const removed = await ctx.watch.repo.remove(guildId, id, interaction.user.id, isAdmin(interaction));
-      if (!removed) throw new UserFacingError(`No watch \`${id.slice(0, 40)}\` of yours here. See /watch list.`);
-      return replyEphemeral(interaction, `Removed: ${removed.selectionLabel} · ${ruleText(removed)}.`, 'ok');
-    }
-    case 'server-rule':
-      return addServerRule(ctx, interaction);
-    case 'alerts-channel': {
-      if (!isAdmin(interaction)) throw new UserFacingError('Setting the alerts channel needs Manage Server.');
-      const channel = interaction.options.getChannel('channel', true);
-      await ctx.watch.repo.setAlertsChannel(guildId, channel.id);
-      return replyEphemeral(interaction, `Alerts of new watches go to <#${channel.id}>.`, 'ok');
-    }
-  }
+  await SUBCOMMANDS[sub]?.({ interaction, ctx, guildId });
 };
 
 /** The same choices as /bet: with a book, its card (market_refs); without, what every book shares (slugs). */

@@ -1,5 +1,6 @@
 // What no message a member or treasurer sees may hold (issue 32): a raw session UUID, an internal record id
-// outside a footer labelled for support, an HTTP path, or an amount of money not formatted as money. Session ids
+// outside a footer labelled for support, an HTTP path, or an amount of money not formatted as money; nor a minus
+// sign other than ASCII '-' (issue 31: formatMoney's, so a formula and an amount beside it show one minus). Session ids
 // and the desk's job ids are both UUIDs: any UUID is flagged unless it sits in a footer that starts "For support:".
 import type { MessageView } from '../../src/bot/model/limits.js';
 
@@ -21,6 +22,8 @@ const AMOUNT = /\$\d[\d,]*(?:\.\d+)?(?:\*{0,2} a unit)?/g;
 /** A unit price may carry six decimals, as the fund prices units ("$1.086666 a unit"). */
 const UNIT_PRICE = /^\$\d{1,3}(?:,\d{3})*\.\d{6}\*{0,2} a unit$/;
 const MONEY = /^\$(?:\d{1,3}(?:,\d{3})*)(?:\.\d{2})?$/;
+/** The mathematical minus (U+2212): beside formatMoney's '-' a reader would see two kinds of minus. */
+const OTHER_MINUS = /\u2212/;
 /** A footer that says it is for support may carry an internal id. */
 const SUPPORT_FOOTER = /^For support:/;
 
@@ -62,6 +65,7 @@ export function hygieneViolations(view: MessageView): string[] {
     if (!support && UUID.test(text)) found.push(`${where}: a raw UUID (${text})`);
     if (!support && RECORD_ID.test(text)) found.push(`${where}: an internal record id (${text})`);
     if (HTTP_PATH.test(text)) found.push(`${where}: an HTTP path (${text})`);
+    if (OTHER_MINUS.test(text)) found.push(`${where}: a minus sign other than ASCII '-' (${text})`);
     for (const amount of text.match(AMOUNT) ?? []) {
       if (UNIT_PRICE.test(amount)) continue;
       if (!MONEY.test(amount.replace(/\*{0,2} a unit$/, '').replace(/[.,]$/, '')))

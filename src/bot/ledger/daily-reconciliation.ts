@@ -190,7 +190,7 @@ export async function reconcileDay(input: {
         kind: 'fund_units',
         sessionId: '',
         betId: '',
-        detail: `units issued ${u.issued} − redeemed ${u.redeemed} = ${u.issued - u.redeemed}, members hold ${u.held}, the fund reads ${u.outstanding} outstanding (in millionths of a unit)`,
+        detail: `units issued ${u.issued} - redeemed ${u.redeemed} = ${u.issued - u.redeemed}, members hold ${u.held}, the fund reads ${u.outstanding} outstanding (in millionths of a unit)`,
       });
     }
     // The fund's ledger entries against its rows: units issued − cancelled = outstanding, each contribution's and

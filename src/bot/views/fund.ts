@@ -68,7 +68,7 @@ export function strikeView(
   const inputs = [
     ...i.sessions.map(
       (x) =>
-        `${x.account ?? accountOf(x.sessionId) ?? 'An account of the fund'}: balance ${$(x.balanceCents)} − bonus ${$(x.bonusCents)}${x.floatCents ? ` − float ${$(x.floatCents)}` : ''} = cash ${$(x.balanceCents - x.bonusCents - (x.floatCents ?? 0))} (the bookmaker's balance${readAt(x.retrievedAt)})`,
+        `${x.account ?? accountOf(x.sessionId) ?? 'An account of the fund'}: balance ${$(x.balanceCents)} - bonus ${$(x.bonusCents)}${x.floatCents ? ` - float ${$(x.floatCents)}` : ''} = cash ${$(x.balanceCents - x.bonusCents - (x.floatCents ?? 0))} (the bookmaker's balance${readAt(x.retrievedAt)})`,
     ),
     `Open stake at cost: ${$(i.openStakeCents)} (${i.openBets} placed bet${i.openBets === 1 ? '' : 's'} not settled)`,
     `Withdrawn, not yet paid: ${$(i.withdrawnUnpaidCents)}`,

@@ -89,7 +89,7 @@ export function statsView(input: StatsViewInput): MessageView {
         color: COLOUR.info,
         fields: fields.slice(0, LIMITS.embedFields),
         ...(input.chart ? { image: { url: `attachment://${STATS_CHART_FILE}` } } : {}),
-        footer: { text: 'CLV = price taken / closing price − 1; EV only where the closing market was complete.' },
+        footer: { text: 'CLV = price taken / closing price - 1; EV only where the closing market was complete.' },
       },
     ],
     components: [],

@@ -83,9 +83,12 @@ const FUND_VIEWS: Record<string, () => MessageView> = {
 };
 
 describe("what the fund's views show members and treasurers (issue 32)", () => {
-  it.each(Object.keys(FUND_VIEWS))('%s: no session UUID, internal id, HTTP path or unformatted amount', (name) => {
-    expect(hygieneViolations(FUND_VIEWS[name]?.() as MessageView)).toEqual([]);
-  });
+  it.each(Object.keys(FUND_VIEWS))(
+    '%s: no session UUID, internal id, HTTP path, unformatted amount or typographic minus',
+    (name) => {
+      expect(hygieneViolations(FUND_VIEWS[name]?.() as MessageView)).toEqual([]);
+    },
+  );
 
   it('names accounts by book and user name, and keeps the record ids in a footer for support', () => {
     const view = strikeView(
@@ -96,7 +99,7 @@ describe("what the fund's views show members and treasurers (issue 32)", () => {
       [unmatched],
     );
     const embed = view.embeds[0]!;
-    expect(embed.fields?.[0]?.value).toContain('bookie_a/alpha_a: balance $1,625.00 − bonus $25.00 = cash $1,600.00');
+    expect(embed.fields?.[0]?.value).toContain('bookie_a/alpha_a: balance $1,625.00 - bonus $25.00 = cash $1,600.00');
     expect(embed.description).toContain(`<@${BEN}> $100.00 into bookie_a/alpha_a`);
     expect(embed.footer?.text).toBe(`For support: strike ${strike.strikeId}`);
     const members = membersView({

@@ -2,6 +2,8 @@
 // for support, an HTTP path or an unformatted amount (issue 32): every desk view, built from fixtures shaped like
 // the sandbox's (its session ids are UUIDs, amounts reach the thousands).
 import { describe, expect, it } from 'vitest';
+import type { BetFact } from '../../../src/bot/analytics/facts.js';
+import { report } from '../../../src/bot/analytics/report.js';
 import { skillOf } from '../../../src/bot/analytics/skill.js';
 import type { MessageView } from '../../../src/bot/model/limits.js';
 import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
@@ -16,7 +18,7 @@ import { exposureView } from '../../../src/bot/views/exposure.js';
 import { missingBetView, settlementView } from '../../../src/bot/views/notice.js';
 import { proposalClosedView, proposalView, reminderView } from '../../../src/bot/views/proposal.js';
 import { closedSlipView, jobLostView, receiptView, slipView, submittedView } from '../../../src/bot/views/slip.js';
-import { leaderboardView } from '../../../src/bot/views/stats.js';
+import { leaderboardView, statsView } from '../../../src/bot/views/stats.js';
 import type { MarketCard, Session, Transaction } from '../../../src/gateway/index.js';
 import { hygieneViolations } from '../../support/message-hygiene.js';
 
@@ -27,6 +29,22 @@ const CORRELATION = '0f6d6c1e-3a53-4a4e-9a39-2b4b8c1f0d11';
 const T = Date.parse('2026-11-27T15:17:30Z');
 const BEN = '1200000000000000012';
 const ADA = '1200000000000000011';
+
+/** Forty of Ben's bets, all lost, at prices a little above the close. */
+const facts: BetFact[] = Array.from({ length: 40 }, (_, i) => ({
+  betId: `b${i}`,
+  member: BEN,
+  book: 'bookie_a',
+  session: 's1',
+  sport: 'basketball_nba',
+  placedAt: 0,
+  stakeCents: 1_000,
+  oddsTaken: 2 + (i % 5) / 50,
+  status: 'lost' as const,
+  returnCents: 0,
+  closeOdds: 2,
+  closeMarket: null,
+}));
 
 const sessions: Session[] = [
   { session_id: SESSION_A, bookie: 'bookie_a', username: 'alpha_a', active: true },
@@ -225,22 +243,7 @@ const VIEWS: Record<string, () => MessageView> = {
           {
             member: BEN,
             clv: { meanClv: 0.031, meanLogClv: 0.03, beatCloseRate: 0.6, withClose: 40 } as never,
-            skill: skillOf(
-              Array.from({ length: 40 }, (_, i) => ({
-                betId: `b${i}`,
-                member: BEN,
-                book: 'bookie_a',
-                session: 's1',
-                sport: 'basketball_nba',
-                placedAt: 0,
-                stakeCents: 1_000,
-                oddsTaken: 2 + (i % 5) / 50,
-                status: 'lost' as const,
-                returnCents: 0,
-                closeOdds: 2,
-                closeMarket: null,
-              })),
-            ),
+            skill: skillOf(facts),
             profitCents: 160_000,
           },
         ],
@@ -249,6 +252,14 @@ const VIEWS: Record<string, () => MessageView> = {
       },
       'all time',
     ),
+  stats: () =>
+    statsView({
+      scope: `<@${BEN}> · all time`,
+      report: report(facts),
+      byBook: [],
+      skill: skillOf(facts),
+      chart: false,
+    }),
   card: () =>
     cardView({ card, eventName: 'Lakers v Celtics', ref: 'abcdef123456', page: 0, startTime: slip.startTime }),
   market: () => marketView({ card, eventName: 'Lakers v Celtics', ref: 'abcdef123456', marketIndex: 0 }),
@@ -275,16 +286,22 @@ const VIEWS: Record<string, () => MessageView> = {
 };
 
 describe('what members and treasurers are shown', () => {
-  it.each(Object.keys(VIEWS))('%s: no session UUID, internal id, HTTP path or unformatted amount', (name) => {
-    const view = VIEWS[name]?.();
-    expect(view).toBeDefined();
-    expect(hygieneViolations(view as MessageView)).toEqual([]);
-  });
+  it.each(Object.keys(VIEWS))(
+    '%s: no session UUID, internal id, HTTP path, unformatted amount or typographic minus',
+    (name) => {
+      const view = VIEWS[name]?.();
+      expect(view).toBeDefined();
+      expect(hygieneViolations(view as MessageView)).toEqual([]);
+    },
+  );
 
-  it('the check itself flags each kind of leak and lets a support footer carry an id', () => {
+  it('the check itself flags each kind of leak, and a minus sign other than ASCII, and lets a support footer carry an id', () => {
     const view: MessageView = {
       content: 'Session 5e55a1fa-0000-4000-8000-00000000000a (POST /v3/balance) holds $1600.00 and $1.000000',
-      embeds: [{ description: 'cash-out fo-e0733556', footer: { text: 'For support: fs-1a2b3c4d' } }],
+      embeds: [
+        { description: 'cash-out fo-e0733556', footer: { text: 'For support: fs-1a2b3c4d' } },
+        { description: 'balance $10.00 \u2212 bonus $2.00' },
+      ],
       components: [],
     };
     expect(hygieneViolations(view)).toEqual([
@@ -293,6 +310,7 @@ describe('what members and treasurers are shown', () => {
       expect.stringMatching(/^content: an unformatted amount \$1600\.00/),
       expect.stringMatching(/^content: an unformatted amount \$1\.000000/),
       expect.stringMatching(/^embed 0 description: an internal record id/),
+      expect.stringMatching(/^embed 1 description: a minus sign other than ASCII '-'/),
     ]);
   });
 });
