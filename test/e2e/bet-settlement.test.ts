@@ -48,7 +48,7 @@ async function slipFor(marketRef: string, stake = 5) {
     epk: event.event_id,
     bookie: 'bookie_a',
     marketRef,
-    stake,
+    stakeCents: stake * 100,
   });
   const messageId = await ctx.poster.post(desk.ld.channelIds.bets, {
     content: 'slip',

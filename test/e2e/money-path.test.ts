@@ -39,7 +39,7 @@ async function slipFor(stake: number, ref = refs[0] as string) {
     epk: event.event_id,
     bookie: 'bookie_a',
     marketRef: ref,
-    stake,
+    stakeCents: stake * 100,
   });
   const messageId = await ctx.poster.post(desk.ld.channelIds.bets, { content: 'slip', embeds: [], components: [] });
   await ctx.placement.attachMessage(slip.slipId, desk.ld.channelIds.bets, messageId);
