@@ -114,6 +114,8 @@ export interface StakeLimits {
 
 export type RuleResult = { ok: true } | { ok: false; message: string };
 
+const NOT_WHOLE_CENTS = 'The stake must be dollars and whole cents, with at most two decimals, e.g. 10 or 12.50.';
+
 /**
  * A stake typed as a Discord number option (dollars), read once into whole cents by its decimal form: 1.1 is 110
  * cents exactly, while 1e-9 or 10.000000001 are refused, not rounded; a whole number of dollars too long for a typed
@@ -125,16 +127,14 @@ export function readStakeOption(dollars: number): { ok: true; cents: number } | 
   }
   const cents = parseCents(dollars) ?? (Number.isSafeInteger(dollars) ? dollars * 100 : undefined);
   if (cents === undefined) {
-    return {
-      ok: false,
-      message: 'The stake must be dollars and whole cents, with at most two decimals, e.g. 10 or 12.50.',
-    };
+    return { ok: false, message: NOT_WHOLE_CENTS };
   }
   return { ok: true, cents };
 }
 
 /** A stake in whole cents against the per-bet limits (the lower of the dollar limit and the share of the bank). */
 export function checkStake(stakeCents: number, limits: StakeLimits): RuleResult {
+  if (!Number.isInteger(stakeCents)) return { ok: false, message: NOT_WHOLE_CENTS };
   if (stakeCents > limits.perBetCents) return overPerBet(stakeCents, limits);
   if (stakeCents <= 0) {
     return { ok: false, message: 'The stake must be more than $0. Enter an amount such as 10 or 12.50.' };

@@ -99,6 +99,7 @@ describe('slip rules', () => {
       'The stake must be dollars and whole cents, with at most two decimals, e.g. 10 or 12.50.',
     );
     expect(typed(12.501).ok).toBe(false);
+    expect(checkStake(1000.5, limits)).toEqual(r);
   });
 
   it('refuses sub-cent stakes that a float tolerance would let through (1e-9, 10.000000001)', () => {
