@@ -1,6 +1,7 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices, typedNumber } from '../src/bot/discord/interact.js';
+import { stakeOptionCents } from '../src/bot/handlers/bet-gate.js';
 import {
   postRacingSlip,
   raceNumberChoices,
@@ -55,6 +56,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   }
   const minOdds = interaction.options.getNumber('min_odds') ?? undefined;
   const useBonusBet = interaction.options.getBoolean('use_bonus_bet') ?? false;
+  const stakeCents = await stakeOptionCents(ctx, interaction, interaction.options.getNumber('stake', true));
   await postRacingSlip(ctx, interaction, {
     bookie,
     track,
@@ -63,7 +65,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     date: day.day,
     runner: interaction.options.getString('runner', true).trim(),
     market,
-    stake: interaction.options.getNumber('stake', true),
+    stakeCents,
     ...(minOdds === undefined ? {} : { minOdds }),
     ...(useBonusBet ? { useBonusBet } : {}),
   });

@@ -3,6 +3,7 @@ import { resolveEventOption, resolveRefOption, selectionRefAt, slipOptionChoices
 import type { Command } from '../src/bot/discord/command.js';
 import { respondChoices } from '../src/bot/discord/interact.js';
 import { postBestPriceSlip } from '../src/bot/handlers/best-price.js';
+import { stakeOptionCents } from '../src/bot/handlers/bet-gate.js';
 import { postSlip } from '../src/bot/handlers/slip-post.js';
 
 // Discord lists required options first, so the optional book comes after the stake.
@@ -34,9 +35,13 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   const selection = await resolveRefOption(ctx, interaction.options.getString('selection', true).trim(), 'selection');
   const stake = interaction.options.getNumber('stake', true);
   const odds = minOdds === undefined ? {} : { minOdds };
-  if (!bookie) return postBestPriceSlip(ctx, interaction, { epk, market, selection, stake, ...odds });
+  if (!bookie) {
+    const stakeCents = await stakeOptionCents(ctx, interaction, stake);
+    return postBestPriceSlip(ctx, interaction, { epk, market, selection, stakeCents, ...odds });
+  }
   const marketRef = await selectionRefAt(ctx, { epk, bookie, market, selection });
-  await postSlip(ctx, interaction, { epk, bookie, marketRef, stake, ...odds });
+  const stakeCents = await stakeOptionCents(ctx, interaction, stake);
+  await postSlip(ctx, interaction, { epk, bookie, marketRef, stakeCents, ...odds });
 };
 
 /** With a book chosen, its own card (values are market_refs); without, markets and selections every book shares. */

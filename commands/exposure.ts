@@ -6,7 +6,6 @@ import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { dayIn } from '../src/bot/model/dates.js';
 import { limitLines } from '../src/bot/model/risk-limits.js';
-import type { SlipPayload } from '../src/bot/model/slip-rules.js';
 import { getSettings, stakeLimits } from '../src/bot/repos/guild-settings.js';
 import { exposureView } from '../src/bot/views/exposure.js';
 
@@ -34,7 +33,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     ...(await Promise.all(
       proposals
         .filter((p) => !records.some((r) => r.slipId === p.slipId))
-        .map(async (p) => stakeOfProposal(p, (await slips.get<SlipPayload>(p.slipId))?.payload, day)),
+        .map(async (p) => stakeOfProposal(p, (await slips.get(p.slipId))?.payload, day)),
     )),
   ];
   // Accounts are named by their user names at the books, as on slips (ids stay for /sessions and exports).

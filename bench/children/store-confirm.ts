@@ -2,6 +2,7 @@
 // writes its slips; on "go" it confirms them (the bet record's claim of the slip with the day's stake hold,
 // then the job insert for the 202: the store work
 // between a Confirm click and the 202 being on record) with `concurrency` at once, and reports.
+import type { SlipPayload } from '../../src/bot/model/slip-rules.js';
 import { BetRecordRepo } from '../../src/bot/repos/bet-records.js';
 import { JobRepo } from '../../src/bot/repos/jobs.js';
 import { SlipRepo } from '../../src/bot/repos/slips.js';
@@ -28,7 +29,14 @@ async function prepare(p: Extract<Request, { type: 'prepare' }>): Promise<void> 
       channelId: 'c-bench',
       messageId: null,
       userId: `${p.prefix}-u-${i % 64}`,
-      payload: { epk: 'e1', bookie: 'bookie_a', sessionId: 'sess-a-1', stake: 5, price: 2.1 },
+      // Only what a claim reads: the store's cost is the figure, not the slip.
+      payload: {
+        epk: 'e1',
+        bookie: 'bookie_a',
+        sessionId: 'sess-a-1',
+        stakeCents: 500,
+        price: 2.1,
+      } as unknown as SlipPayload,
       createdAt: now,
       expiresAt: now + 3_600_000,
     });

@@ -199,7 +199,6 @@ export async function scaleOut(): Promise<FigureResult[]> {
                   marketLabel: pick.market,
                   selectionLabel: 'Bench selection',
                   marketRef: pick.marketRef,
-                  stake: 1,
                   stakeCents: 100,
                   shownOdds: 2,
                 },

@@ -55,7 +55,7 @@ export async function slipEdgeTime(): Promise<FigureResult[]> {
       epk: event.event_id,
       bookie: 'bookie_a',
       marketRef: sel.market_ref,
-      stake: 2,
+      stakeCents: 200,
     };
     const time = async (f: SlipFactory) => {
       const t0 = performance.now();

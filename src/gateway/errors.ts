@@ -14,12 +14,25 @@ export interface GatewayErrorInit {
 }
 
 /**
+ * The constructor's init: a class that adds no fields takes it optionally, one that adds fields needs it (so a
+ * required field left out is a type error).
+ */
+type InitArgs<Extra> = [keyof Extra] extends [never] ? [init?: GatewayErrorInit] : [init: GatewayErrorInit & Extra];
+
+/** `T` where TypeScript must not infer it from (NoInfer, written so TypeScript before 5.4 reads it too). */
+type Given<T> = [T][T extends unknown ? 0 : never];
+
+/**
  * Base of every error the client throws. The transport builds these from redacted data only,
  * so the API key can never reach message, stack, toJSON or util.inspect.
+ *
+ * `Extra` is what a subclass's init adds to the base one. The subclass lists those fields in its static `fields`
+ * (each with the value it takes when init leaves it out) and declares their types with `declare readonly`, which
+ * emits no initializer that would overwrite the value this constructor copied.
  */
-export class GatewayError extends Error {
-  /** The fields a subclass adds to the base ones, shown by toJSON in this order (each subclass names its own). */
-  protected static readonly fields: readonly string[] = [];
+export class GatewayError<Extra extends object = object> extends Error {
+  /** The fields a subclass adds to the base ones, in toJSON's order, each with its value when init leaves it out. */
+  protected static readonly fields: Readonly<Record<string, unknown>> = {};
   override name = 'GatewayError';
   readonly status: number | undefined;
   readonly body: unknown;
@@ -31,7 +44,7 @@ export class GatewayError extends Error {
   /** The gateway's request id (x-request-id header), when it sent one: quote it when reporting a problem. */
   readonly requestId: string | undefined;
 
-  constructor(message: string, init: GatewayErrorInit = {}) {
+  constructor(message: string, ...[init = {}]: InitArgs<Given<Extra>>) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.status = init.status;
     this.body = init.body;
@@ -40,6 +53,10 @@ export class GatewayError extends Error {
     this.correlationId = init.correlationId;
     this.headers = init.headers;
     this.requestId = init.requestId;
+    const given = init as Record<string, unknown>;
+    for (const [field, absent] of Object.entries((this.constructor as typeof GatewayError).fields)) {
+      (this as unknown as Record<string, unknown>)[field] = given[field] ?? absent;
+    }
   }
 
   toJSON(): Record<string, unknown> {
@@ -54,7 +71,7 @@ export class GatewayError extends Error {
       headers: this.headers,
       body: this.body,
       ...Object.fromEntries(
-        (this.constructor as typeof GatewayError).fields.map((f) => [
+        Object.keys((this.constructor as typeof GatewayError).fields).map((f) => [
           f,
           (this as unknown as Record<string, unknown>)[f],
         ]),
@@ -68,7 +85,7 @@ export class GatewayError extends Error {
 }
 
 /** HTTP 4xx/5xx answered by the gateway. */
-export class APIError extends GatewayError {
+export class APIError<Extra extends object = object> extends GatewayError<Extra> {
   override name = 'APIError';
 }
 
@@ -119,25 +136,17 @@ export class ConflictError extends APIError {
 export class SiteEventIdConflictError extends ConflictError {
   override name = 'SiteEventIdConflictError';
 }
-export class DeprecatedEndpointError extends APIError {
+export class DeprecatedEndpointError extends APIError<{ use?: string | undefined }> {
   override name = 'DeprecatedEndpointError';
-  protected static override readonly fields = ['use'];
+  protected static override readonly fields = { use: undefined };
   /** The successor the gateway names, e.g. 'POST /v3/place_bet'. */
-  readonly use: string | undefined;
-  constructor(message: string, init: GatewayErrorInit & { use?: string | undefined }) {
-    super(message, init);
-    this.use = init.use;
-  }
+  declare readonly use: string | undefined;
 }
-export class UnprocessableEntityError extends APIError {
+export class UnprocessableEntityError extends APIError<{ validTiers?: string[] | undefined }> {
   override name = 'UnprocessableEntityError';
-  protected static override readonly fields = ['validTiers'];
+  protected static override readonly fields = { validTiers: undefined };
   /** Sent with 422 for an unknown market-card tier. */
-  readonly validTiers: string[] | undefined;
-  constructor(message: string, init: GatewayErrorInit & { validTiers?: string[] | undefined }) {
-    super(message, init);
-    this.validTiers = init.validTiers;
-  }
+  declare readonly validTiers: string[] | undefined;
 }
 export class InvalidTierError extends UnprocessableEntityError {
   override name = 'InvalidTierError';
@@ -148,37 +157,34 @@ export class MarketRefBettingDisabledError extends UnprocessableEntityError {
 export class PromoNotPlaceableError extends UnprocessableEntityError {
   override name = 'PromoNotPlaceableError';
 }
-export class RateLimitError extends APIError {
-  override name = 'RateLimitError';
-  protected static override readonly fields = ['retryAfterMs'];
-  readonly retryAfterMs: number | undefined;
-  constructor(message: string, init: GatewayErrorInit & { retryAfterMs?: number | undefined }) {
-    super(message, init);
-    this.retryAfterMs = init.retryAfterMs;
-  }
+/** What a 429 or 503 adds to the base fields. */
+interface RetryAfter {
+  retryAfterMs?: number | undefined;
 }
-export class ServerError extends APIError {
+export class RateLimitError extends APIError<RetryAfter> {
+  override name = 'RateLimitError';
+  protected static override readonly fields = { retryAfterMs: undefined };
+  /** The gateway's Retry-After, in milliseconds, when it sent one. */
+  declare readonly retryAfterMs: number | undefined;
+}
+export class ServerError<Extra extends object = object> extends APIError<Extra> {
   override name = 'ServerError';
 }
-export class ServiceUnavailableError extends ServerError {
+export class ServiceUnavailableError extends ServerError<RetryAfter> {
   override name = 'ServiceUnavailableError';
-  protected static override readonly fields = ['retryAfterMs'];
+  protected static override readonly fields = { retryAfterMs: undefined };
   /** The gateway's Retry-After, in milliseconds, when it sent one. */
-  readonly retryAfterMs: number | undefined;
-  constructor(message: string, init: GatewayErrorInit & { retryAfterMs?: number | undefined }) {
-    super(message, init);
-    this.retryAfterMs = init.retryAfterMs;
-  }
+  declare readonly retryAfterMs: number | undefined;
 }
 
 /**
  * The client was closed (or is closing) while this call was queued, sleeping before a retry, or in flight.
  * For a state-changing call in flight, `mayHaveReachedServer` says whether to check its result before resending.
  */
-export class ClientClosedError extends GatewayError {
+export class ClientClosedError extends GatewayError<{ mayHaveReachedServer?: boolean }> {
   override name = 'ClientClosedError';
-  protected static override readonly fields = ['mayHaveReachedServer'];
-  readonly mayHaveReachedServer: boolean;
+  protected static override readonly fields = { mayHaveReachedServer: false };
+  declare readonly mayHaveReachedServer: boolean;
   constructor(what: string, init: GatewayErrorInit & { mayHaveReachedServer?: boolean; detail?: string } = {}) {
     const detail =
       init.detail ??
@@ -186,7 +192,6 @@ export class ClientClosedError extends GatewayError {
         ? ' while the request was in flight; it may have reached the gateway, so check its result before sending it again'
         : '; nothing was sent');
     super(`${what}: the gateway client was closed${detail}. Create a new GatewayClient to continue.`, init);
-    this.mayHaveReachedServer = init.mayHaveReachedServer ?? false;
   }
 }
 
@@ -194,88 +199,60 @@ export class ClientClosedError extends GatewayError {
  * A card read was refused before sending: the client's own card limit would hold it longer than the caller's
  * maxQueueMs. Nothing was sent; retry after `retryAfterMs`.
  */
-export class CardLimitError extends GatewayError {
+export class CardLimitError extends GatewayError<{ retryAfterMs: number }> {
   override name = 'CardLimitError';
-  protected static override readonly fields = ['retryAfterMs'];
+  protected static override readonly fields = { retryAfterMs: undefined };
   /** Estimated milliseconds until a slot frees. */
-  readonly retryAfterMs: number;
-  constructor(message: string, init: GatewayErrorInit & { retryAfterMs: number }) {
-    super(message, init);
-    this.retryAfterMs = init.retryAfterMs;
-  }
+  declare readonly retryAfterMs: number;
 }
 
 /** The request failed below HTTP. `mayHaveReachedServer` false only when no byte can have been sent. */
-export class NetworkError extends GatewayError {
+export class NetworkError extends GatewayError<{ mayHaveReachedServer: boolean; code?: string | undefined }> {
   override name = 'NetworkError';
-  protected static override readonly fields = ['code', 'mayHaveReachedServer'];
-  readonly mayHaveReachedServer: boolean;
-  readonly code: string | undefined;
-  constructor(message: string, init: GatewayErrorInit & { mayHaveReachedServer: boolean; code?: string | undefined }) {
-    super(message, init);
-    this.mayHaveReachedServer = init.mayHaveReachedServer;
-    this.code = init.code;
-  }
+  protected static override readonly fields = { code: undefined, mayHaveReachedServer: undefined };
+  declare readonly mayHaveReachedServer: boolean;
+  declare readonly code: string | undefined;
 }
 
 /** The per-request deadline passed. For a state-changing call, re-poll or check before resubmitting. */
-export class RequestTimeoutError extends GatewayError {
+export class RequestTimeoutError extends GatewayError<{ mayHaveReachedServer: boolean; timeoutMs: number }> {
   override name = 'RequestTimeoutError';
-  protected static override readonly fields = ['timeoutMs', 'mayHaveReachedServer'];
-  readonly mayHaveReachedServer: boolean;
-  readonly timeoutMs: number;
-  constructor(message: string, init: GatewayErrorInit & { mayHaveReachedServer: boolean; timeoutMs: number }) {
-    super(message, init);
-    this.mayHaveReachedServer = init.mayHaveReachedServer;
-    this.timeoutMs = init.timeoutMs;
-  }
+  protected static override readonly fields = { timeoutMs: undefined, mayHaveReachedServer: undefined };
+  declare readonly mayHaveReachedServer: boolean;
+  declare readonly timeoutMs: number;
 }
 
 /**
  * The answer was larger than the client's `maxResponseBytes`: the client stopped reading it and closed the
  * connection instead of holding it all in memory. The request did reach the gateway.
  */
-export class ResponseTooLargeError extends GatewayError {
+export class ResponseTooLargeError extends GatewayError<{ limitBytes: number }> {
   override name = 'ResponseTooLargeError';
-  protected static override readonly fields = ['limitBytes', 'mayHaveReachedServer'];
+  protected static override readonly fields = { limitBytes: undefined, mayHaveReachedServer: true };
   /** The limit in force (the client option maxResponseBytes). */
-  readonly limitBytes: number;
+  declare readonly limitBytes: number;
   readonly mayHaveReachedServer = true;
-  constructor(message: string, init: GatewayErrorInit & { limitBytes: number }) {
-    super(message, init);
-    this.limitBytes = init.limitBytes;
-  }
 }
 
 /** The gateway answered 2xx with a body that does not match the documented shape. */
-export class ResponseShapeError extends GatewayError {
+export class ResponseShapeError extends GatewayError<{ issues: string[]; jobCompleted?: boolean }> {
   override name = 'ResponseShapeError';
-  protected static override readonly fields = ['issues', 'jobCompleted'];
-  readonly issues: string[];
+  protected static override readonly fields = { issues: undefined, jobCompleted: false };
+  declare readonly issues: string[];
   /**
    * True when the body was a completed job's result: the job itself is done at the gateway (a bet may be placed),
    * so never resubmit it; read the result from `body` or from the gateway's transactions.
    */
-  readonly jobCompleted: boolean;
-  constructor(message: string, init: GatewayErrorInit & { issues: string[]; jobCompleted?: boolean }) {
-    super(message, init);
-    this.issues = init.issues;
-    this.jobCompleted = init.jobCompleted ?? false;
-  }
+  declare readonly jobCompleted: boolean;
 }
 
 /** Thrown before sending: the request object breaks a rule of the spec. `field` names the culprit. */
-export class RequestValidationError extends GatewayError {
+export class RequestValidationError extends GatewayError<{
+  field: string;
+  issues: { field: string; message: string }[];
+}> {
   override name = 'RequestValidationError';
-  protected static override readonly fields = ['field', 'issues'];
-  readonly field: string;
-  readonly issues: { field: string; message: string }[];
-  constructor(
-    message: string,
-    init: GatewayErrorInit & { field: string; issues: { field: string; message: string }[] },
-  ) {
-    super(message, init);
-    this.field = init.field;
-    this.issues = init.issues;
-  }
+  protected static override readonly fields = { field: undefined, issues: undefined };
+  declare readonly field: string;
+  declare readonly issues: { field: string; message: string }[];
 }

@@ -1,6 +1,8 @@
 // Bets claimed and moved through every path of the transition table, as fast as the store takes them, until the
 // process is killed: the chaos suite kills it -9 mid-move and then checks the ledger against the records.
 // Prints `moving` on stdout once the first bets have gone through.
+
+import type { SlipPayload } from '../../src/bot/model/slip-rules.js';
 import { BetRecordRepo } from '../../src/bot/repos/bet-records.js';
 import { SlipRepo } from '../../src/bot/repos/slips.js';
 import { openStore } from '../../src/bot/store/index.js';
@@ -19,7 +21,13 @@ async function bet(id: string, path: number): Promise<void> {
     channelId: 'c1',
     messageId: `m-${id}`,
     userId: 'u1',
-    payload: { stakeCents: 100, sessionId: '1001', bookie: 'bookie_a', epk: 'nba/e1', marketKey: 'moneyline' },
+    payload: {
+      stakeCents: 100,
+      sessionId: '1001',
+      bookie: 'bookie_a',
+      epk: 'nba/e1',
+      marketKey: 'moneyline',
+    } as SlipPayload,
     createdAt: now,
     expiresAt: now + 600_000,
   });

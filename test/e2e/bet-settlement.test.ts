@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 /** A slip as /bet would make it, posted in #bets by the bot so its message can be edited. */
-async function slipFor(marketRef: string, stake = 5) {
+async function slipFor(marketRef: string, stakeCents = 500) {
   const ctx = desk.bot.context;
   const slip = await ctx.slipFactory.prepareSlip({
     guildId: desk.ld.guildId,
@@ -48,7 +48,7 @@ async function slipFor(marketRef: string, stake = 5) {
     epk: event.event_id,
     bookie: 'bookie_a',
     marketRef,
-    stake,
+    stakeCents,
   });
   const messageId = await ctx.poster.post(desk.ld.channelIds.bets, {
     content: 'slip',

@@ -32,7 +32,7 @@ beforeAll(async () => {
       epk: event.event_id,
       bookie: 'bookie_a',
       marketRef,
-      stake: 5 + i,
+      stakeCents: (5 + i) * 100,
     });
     const messageId = await ctx.poster.post(desk.ld.channelIds.bets, { embeds: [{ title: 'slip' }], components: [] });
     await ctx.placement.attachMessage(slip.slipId, desk.ld.channelIds.bets, messageId);

@@ -215,7 +215,7 @@ describe('the card, the daily limit and a new price', () => {
       marketLabel: market.label,
       selectionLabel: sel.label,
       marketRef: sel.market_ref!,
-      stake: 2,
+      stakeCents: 200,
       shownOdds: 3,
     };
     const opts = await priceMovedOptions(bot.context, slip, ld.users.bettor.id, 1.5, {

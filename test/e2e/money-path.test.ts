@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bettable } from '../../src/bot/model/markets.js';
 import { BetRecordRepo } from '../../src/bot/repos/bet-records.js';
 import type { Event } from '../../src/gateway/index.js';
-import { bettableBookieACard, type Desk, startDesk } from '../support/bot-desk.js';
+import { bettableBookieACard, type Desk, runCommand, startDesk } from '../support/bot-desk.js';
 import { until } from '../support/wait.js';
 
 let desk: Desk;
@@ -30,7 +30,7 @@ const gatewayBets = async () =>
   ((await (await fetch(`${desk.sandbox.url}/_sandbox/state`)).json()) as { bets: unknown[] }).bets.length;
 
 /** A slip as /bet makes it, posted in #bets by the bot. */
-async function slipFor(stake: number, ref = refs[0] as string) {
+async function slipFor(stakeCents: number, ref = refs[0] as string) {
   const ctx = desk.bot.context;
   const slip = await ctx.slipFactory.prepareSlip({
     guildId: desk.ld.guildId,
@@ -39,7 +39,7 @@ async function slipFor(stake: number, ref = refs[0] as string) {
     epk: event.event_id,
     bookie: 'bookie_a',
     marketRef: ref,
-    stake,
+    stakeCents,
   });
   const messageId = await ctx.poster.post(desk.ld.channelIds.bets, { content: 'slip', embeds: [], components: [] });
   await ctx.placement.attachMessage(slip.slipId, desk.ld.channelIds.bets, messageId);
@@ -49,15 +49,22 @@ async function slipFor(stake: number, ref = refs[0] as string) {
 const title = (id: string) => desk.ld.message(id)?.embeds[0]?.title ?? '';
 
 describe('the money path against the sandbox and the local Discord', () => {
-  it('refuses sub-cent stakes (1e-9, 10.000000001) with what to enter, and stores no slip', async () => {
+  it('refuses sub-cent stakes typed into /bet (1e-9, 10.000000001) with what to enter, and stores no slip', async () => {
     for (const stake of [1e-9, 10.000000001]) {
-      await expect(slipFor(stake)).rejects.toThrow(/whole cents/);
+      const options = { event: event.event_id, bookie: 'bookie_a', market: 'any', selection: refs[0] as string, stake };
+      const { reply } = await runCommand(desk, 'bet', options);
+      expect(`${reply.content ?? ''}${JSON.stringify(reply.embeds)}`).toMatch(/whole cents/);
     }
     expect(await desk.bot.store.query('SELECT slip_id FROM slips')).toEqual([]);
   });
 
+  it('refuses a slip request whose stake is not whole cents, and stores no slip', async () => {
+    await expect(slipFor(1000.5)).rejects.toThrow(/whole cents/);
+    expect(await desk.bot.store.query('SELECT slip_id FROM slips')).toEqual([]);
+  });
+
   it('refuses a Confirm whose message is not the slip’s, so no other message is overwritten', async () => {
-    const { slip } = await slipFor(2);
+    const { slip } = await slipFor(200);
     const other = await desk.bot.context.poster.post(desk.ld.channelIds.bets, {
       content: 'someone else’s receipt',
       embeds: [],
@@ -74,7 +81,7 @@ describe('the money path against the sandbox and the local Discord', () => {
   });
 
   it('leaves the slip confirmable when the price check fails before anything is sent', async () => {
-    const { slip, where } = await slipFor(3);
+    const { slip, where } = await slipFor(300);
     await sandbox('/faults', { errorRates: { '/v3/price_check': 1 } });
     try {
       await expect(desk.bot.context.placement.confirm(slip.slipId, desk.ld.users.bettor.id, where)).rejects.toThrow(
@@ -92,7 +99,7 @@ describe('the money path against the sandbox and the local Discord', () => {
   });
 
   it('retries a receipt edit Discord refuses with 5xx until it lands, without a restart', async () => {
-    const { slip, where } = await slipFor(4, refs[1] ?? refs[0]);
+    const { slip, where } = await slipFor(400, refs[1] ?? refs[0]);
     desk.ld.faults.inject({ method: 'PATCH', path: `/messages/${where.messageId}`, status: 502, times: 6 });
     const r = await desk.bot.context.placement.confirm(slip.slipId, desk.ld.users.bettor.id, where);
     expect(r.kind).toBe('recorded');

@@ -10,8 +10,7 @@ import {
   sessionHealth,
   whyNotFor,
 } from '../model/account-health.js';
-import { centsFromDollars, dollarsFromCents } from '../model/money.js';
-import { slipStakeCents } from '../model/slip-rules.js';
+import { centsFromDollars } from '../model/money.js';
 import { AccountEvidenceRepo, type EvidenceInput } from '../repos/account-evidence.js';
 import type { BetRecord } from '../repos/bet-records.js';
 import { getSettings } from '../repos/guild-settings.js';
@@ -57,10 +56,18 @@ function listedNow(s: Session): SessionNow {
   return { sessionId: s.session_id, bookie: s.bookie, active: s.active, status: statusOf(s) };
 }
 
-const askedCentsOf = (r: BetRecord): number => slipStakeCents(r.payload);
+const askedCentsOf = (r: BetRecord): number => r.payload.stakeCents;
 
-/** What a bet job's outcome says about its session, or nothing when the answer says nothing (not completed, unreadable). */
-function betEvidence(record: BetRecord, outcome: JobOutcome, at: number): EvidenceInput | undefined {
+/**
+ * What a bet job's outcome says about its session, or nothing when the answer says nothing (not completed,
+ * unreadable). `heldCents`: the stake a placed record already holds, when the outcome is rebuilt from the record.
+ */
+function betEvidence(
+  record: BetRecord,
+  outcome: JobOutcome,
+  at: number,
+  heldCents?: number,
+): EvidenceInput | undefined {
   if (outcome.status !== 'completed') return undefined;
   const receipt = betOutcomeOf(outcome.result);
   if ('unreadable' in receipt && receipt.unreadable) return undefined;
@@ -82,7 +89,10 @@ function betEvidence(record: BetRecord, outcome: JobOutcome, at: number): Eviden
     ? {
         ...base,
         kind: 'accepted',
-        acceptedCents: receipt.stake !== undefined ? Math.min(asked, centsFromDollars(receipt.stake)) : asked,
+        acceptedCents: Math.min(
+          asked,
+          heldCents ?? (receipt.stake === undefined ? asked : centsFromDollars(receipt.stake)),
+        ),
       }
     : {
         ...base,
@@ -246,10 +256,8 @@ export class AccountHealth {
     for (const r of recent) {
       if (known.has(`bet:${r.placementId}`)) continue;
       const result =
-        r.state === 'refused'
-          ? { success: false, error: r.note ?? 'refused' }
-          : { success: true, bet_id: r.betId, stake: dollarsFromCents(r.stakeCents) };
-      const e = betEvidence(r, { status: 'completed', result } as JobOutcome, r.updatedAt);
+        r.state === 'refused' ? { success: false, error: r.note ?? 'refused' } : { success: true, bet_id: r.betId };
+      const e = betEvidence(r, { status: 'completed', result } as JobOutcome, r.updatedAt, r.stakeCents);
       if (e) missing.push(e);
     }
     await this.#repo.recordAll(missing);

@@ -5,7 +5,7 @@ import { approvalPolicy } from '../model/approval-policy.js';
 import { dayIn } from '../model/dates.js';
 import { RANK } from '../model/edit-rank.js';
 import { formatOdds } from '../model/odds.js';
-import { decideOnLivePrice, type SlipPayload, slipKind, slipStakeCents } from '../model/slip-rules.js';
+import { decideOnLivePrice, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import type { BetRecordRepo } from '../repos/bet-records.js';
 import { bindingShare, exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
@@ -108,7 +108,7 @@ export class Approvals {
         marketKey: p.marketKey,
         marketRef: boundSelection(p),
         day: dayIn(now, settings.timezone),
-        stakeCents: slipStakeCents(p),
+        stakeCents: p.stakeCents,
         shownOdds: p.shownOdds,
         needed,
         remindAt: now + Math.floor((slip.expiresAt - now) / 2),
@@ -142,7 +142,7 @@ export class Approvals {
     if (p?.state !== 'open' || !p.messageId) return;
     const approvals = await this.d.proposals.approvals(p.proposalId, p.round);
     if (approvals.length === 0 && p.round === 1) return;
-    const slip = await this.d.slips.get<SlipPayload>(p.slipId);
+    const slip = await this.d.slips.get(p.slipId);
     if (!slip) return;
     const settings = await getSettings(this.d.store, p.guildId);
     await this.#show(p, { ...slip.payload, shownOdds: p.shownOdds }, settings, approvals);
@@ -176,7 +176,7 @@ export class Approvals {
     if (member.id === p.proposerId) return { kind: 'self' };
     if (!mayApprove(member, policy.approverRoleId)) return { kind: 'not_approver', roleId: policy.approverRoleId };
     const before = await this.d.proposals.approvals(p.proposalId, p.round);
-    const slip = await this.d.slips.get<SlipPayload>(p.slipId);
+    const slip = await this.d.slips.get(p.slipId);
     if (!slip) return { kind: 'closed', state: p.state };
     if (!boundTo(p, slip.payload)) {
       throw new UserFacingError(
@@ -297,7 +297,7 @@ export class Approvals {
     }
     const moved = await this.d.proposals.move(p.proposalId, 'reject', this.d.now());
     if (!moved) return { kind: 'closed', state: (await this.d.proposals.get(proposalId))?.state ?? p.state };
-    const slip = await this.d.slips.get<SlipPayload>(p.slipId);
+    const slip = await this.d.slips.get(p.slipId);
     await this.d.slips.close(p.slipId);
     await this.#record(moved, 'rejection', member.id, { withdrawn: member.id === p.proposerId });
     if (slip) {
@@ -321,7 +321,7 @@ export class Approvals {
     const now = this.d.now();
     for (const p of await this.d.proposals.expireDue(now)) await this.#afterExpiry(p);
     for (const p of await this.d.proposals.remindDue(now)) {
-      const slip = await this.d.slips.get<SlipPayload>(p.slipId);
+      const slip = await this.d.slips.get(p.slipId);
       if (!slip) continue;
       const settings = await getSettings(this.d.store, p.guildId);
       await this.d.outbox.create(
@@ -341,7 +341,7 @@ export class Approvals {
     const now = this.d.now();
     const stale = await this.d.proposals.placingSince(now - graceMs);
     for (const p of stale) {
-      const slip = await this.d.slips.get<SlipPayload>(p.slipId);
+      const slip = await this.d.slips.get(p.slipId);
       await this.d.slips.close(p.slipId);
       if (await this.d.records.bySlip(p.slipId)) {
         await this.d.proposals.move(p.proposalId, 'markPlaced', now);
@@ -371,7 +371,7 @@ export class Approvals {
   }
 
   async #afterExpiry(p: Proposal): Promise<void> {
-    const slip = await this.d.slips.get<SlipPayload>(p.slipId);
+    const slip = await this.d.slips.get(p.slipId);
     await this.d.slips.close(p.slipId);
     await this.#record(p, 'expiry', null, { reason: 'not approved in time' });
     if (slip) {
@@ -445,7 +445,7 @@ export function boundTo(p: Proposal, slip: SlipPayload): boolean {
     slip.epk === p.epk &&
     slip.marketKey === p.marketKey &&
     boundSelection(slip) === p.marketRef &&
-    slipStakeCents(slip) === p.stakeCents
+    slip.stakeCents === p.stakeCents
   );
 }
 

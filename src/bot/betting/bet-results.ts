@@ -3,8 +3,7 @@ import type { Logger } from '../config/logger.js';
 import { RANK } from '../model/edit-rank.js';
 import { centsFromDollars } from '../model/money.js';
 import { placedOther, placedOtherNote } from '../model/placed-other.js';
-import type { SlipPayload } from '../model/slip-rules.js';
-import { slipStakeCents } from '../model/slip-rules.js';
+import { type SlipPayload, type StoredSlipPayload, slipFromStored } from '../model/slip-rules.js';
 import type { BetRecord, BetRecordRepo } from '../repos/bet-records.js';
 import type { JobRecord } from '../repos/jobs.js';
 import type { Outbox } from '../results/outbox.js';
@@ -13,7 +12,7 @@ import type { BetPresenter } from './presenter.js';
 
 /** The stake the book accepted when it took less than the slip asked (the record then holds that stake). */
 function takenForLess(slip: SlipPayload, receipt: { stake?: number }): { stakeCents?: number } {
-  const asked = slipStakeCents(slip);
+  const asked = slip.stakeCents;
   const taken = receipt.stake === undefined ? undefined : centsFromDollars(receipt.stake);
   return taken !== undefined && taken > 0 && taken < asked ? { stakeCents: taken } : {};
 }
@@ -22,7 +21,8 @@ function takenForLess(slip: SlipPayload, receipt: { stake?: number }): { stakeCe
 export interface BetJobContext {
   /** The bet record this job belongs to (write-ahead, see repos/bet-records.ts). */
   placementId: string;
-  slip: SlipPayload;
+  /** Stored with the job: read it with slipFromStored (an older job's slip has its stake in dollars). */
+  slip: StoredSlipPayload;
   guildId: string | null;
   userId: string;
   day: string;
@@ -66,18 +66,19 @@ export class BetResults {
     };
     let moved: BetRecord | undefined;
     if (outcome.status === 'completed') {
+      const slip = slipFromStored(job.context.slip);
       const receipt = betOutcomeOf(outcome.result);
       if (receipt.placed) {
         // The bet stands whatever was placed (it is the book's), but another selection than the slip's is never
         // passed over: the placement's ledger entry names it, and the member is told (issue 36).
-        const other = placedOther(job.context.slip, placedSelectionOf(outcome.result));
+        const other = placedOther(slip, placedSelectionOf(outcome.result));
         moved = await this.d.records.markPlaced(
           placementId,
           {
             betId: receipt.betId,
             odds: receipt.odds ?? job.context.odds,
             correlationId: job.correlationId,
-            ...takenForLess(job.context.slip, receipt),
+            ...takenForLess(slip, receipt),
             ...(other ? { note: placedOtherNote(other) } : {}),
           },
           now,
@@ -133,10 +134,11 @@ export class BetResults {
   /** Jobs recorded before bet records existed carry no placement id: show their result as before. */
   async #applyLegacy(job: JobRecord<BetJobContext>, outcome: JobOutcome): Promise<void> {
     if (!job.channelId || !job.messageId) return;
+    const slip = slipFromStored(job.context.slip);
     const view =
       outcome.status === 'completed'
-        ? this.d.present.receipt(job.context.slip, outcome.result ?? { success: false })
-        : this.d.present.jobLost(job.context.slip, outcome.status);
+        ? this.d.present.receipt(slip, outcome.result ?? { success: false })
+        : this.d.present.jobLost(slip, outcome.status);
     await this.d.outbox.edit(job.channelId, job.messageId, view, RANK.final);
   }
 }

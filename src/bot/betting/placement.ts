@@ -7,14 +7,7 @@ import { approvalPolicy, approvalsNeeded } from '../model/approval-policy.js';
 import { type ShareCap, shareCapText } from '../model/bank-caps.js';
 import { dayIn } from '../model/dates.js';
 import { formatMoney } from '../model/money.js';
-import {
-  checkStake,
-  decideOnLivePrice,
-  type PriceDecision,
-  type SlipPayload,
-  slipKind,
-  slipStakeCents,
-} from '../model/slip-rules.js';
+import { checkStake, decideOnLivePrice, type PriceDecision, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import type { BetRecord, BetRecordRepo, ClaimOutcome } from '../repos/bet-records.js';
 import { bindingShare, exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
@@ -131,7 +124,7 @@ export class Placement {
     where: { channelId: string; messageId: string | null },
     opts: { approved?: boolean; gate?: { guildId: string; settings: GuildSettings } } = {},
   ): Promise<ConfirmResult> {
-    const slip = await this.d.slips.get<SlipPayload>(slipId);
+    const slip = await this.d.slips.get(slipId);
     if (!slip) return { kind: 'handled', record: await this.d.records.bySlip(slipId) };
     const refused = await this.#mayConfirm(slip, userId, where, opts.approved === true);
     if (refused) return refused;
@@ -143,7 +136,7 @@ export class Placement {
         : await getSettings(this.d.store, slip.guildId);
     // Share caps are worked out from the bank the slip was made with: a bank change moves them from the next slip.
     const limits = stakeLimits(settings, this.d.tunables, p.capBankCents);
-    const perBet = checkStake(p.stake, limits);
+    const perBet = checkStake(p.stakeCents, limits);
     if (!perBet.ok) return this.#closeBeforeSending(slipId, p, perBet.message);
     // The tiers are read again too: a slip made under t1 that an admin's lower t1 now puts above it is refused.
     const tier = opts.approved === true ? undefined : tierRefusal(settings, p);
@@ -156,7 +149,7 @@ export class Placement {
       userId,
       guildKey: slip.guildId ?? 'dm',
       day: dayIn(this.d.now(), settings.timezone),
-      stakeCents: slipStakeCents(p),
+      stakeCents: p.stakeCents,
       dayLimitCents: limits.perDayCents,
       caps: exposureCaps(settings, p.capBankCents),
       now: this.d.now(),
@@ -293,7 +286,7 @@ export class Placement {
 
   /** Cancel by the owner: closes the slip unless a Confirm claimed it first (one statement decides). */
   async cancel(slipId: string, userId: string): Promise<CancelResult> {
-    const slip = await this.d.slips.get<SlipPayload>(slipId);
+    const slip = await this.d.slips.get(slipId);
     if (!slip) return { kind: 'handled', record: await this.d.records.bySlip(slipId) };
     if (slip.userId !== userId) return { kind: 'not_owner', ownerId: slip.userId };
     const closed = await this.d.slips.close(slipId);
@@ -330,7 +323,7 @@ const PROPOSE_WITH = { sports: '/bet', racing: '/bet-racing', promo: '/promos' }
  */
 export function tierRefusal(settings: GuildSettings, p: SlipPayload): string | undefined {
   const policy = approvalPolicy(settings);
-  const cents = slipStakeCents(p);
+  const cents = p.stakeCents;
   const needed = approvalsNeeded(policy, cents);
   if (needed === 0) return undefined;
   return `This stake now needs ${needed === 1 ? 'one approval' : 'two approvals'}: the approval tier was lowered to ${formatMoney(policy.t1Cents)} after this slip was made. Nothing was placed. Run ${PROPOSE_WITH[slipKind(p)]} again with the same stake to propose it for approval.`;

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { MarketCard, MarketSelection, SportsPriceCheckResult } from '../../gateway/index.js';
 import { selectionName, sortMarkets } from '../model/markets.js';
-import { centsFromDollars, dollarsFromCents } from '../model/money.js';
 import { checkMinOdds, checkStake, type PriceRoute, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import { type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
@@ -28,8 +27,8 @@ export interface SlipRequest {
   epk: string;
   bookie: string;
   marketRef: string;
-  /** Dollars; must be whole cents (checked with checkStake). */
-  stake: number;
+  /** Whole cents, read from what the member typed (checked against the limits with checkStake). */
+  stakeCents: number;
   minOdds?: number;
   /**
    * Set when /bet chose the book (no bookie named): the session it chose and the live price it just checked there,
@@ -145,7 +144,7 @@ export class SlipFactory implements LivePrices {
       req.bankCents,
     );
     const limits = stakeLimits(settings, this.d.tunables, bankCents);
-    const stakeCheck = checkStake(req.stake, limits);
+    const stakeCheck = checkStake(req.stakeCents, limits);
     if (!stakeCheck.ok) throw new UserFacingError(stakeCheck.message);
     const card = await this.d.catalog.loadCard(req.epk, req.bookie);
     if (!card.bound)
@@ -174,7 +173,7 @@ export class SlipFactory implements LivePrices {
           bookie: req.bookie,
           sport: event?.league ?? sport,
           market: found.market.market,
-          stakeCents: centsFromDollars(req.stake),
+          stakeCents: req.stakeCents,
         })) ?? {});
     const edge =
       this.d.fairPrice === false
@@ -196,7 +195,7 @@ export class SlipFactory implements LivePrices {
       messageId: null,
       userId: req.userId,
       createdAt: now,
-      expiresAt: now + (expiresInMs?.(centsFromDollars(req.stake)) ?? this.d.tunables.slipExpiryMs),
+      expiresAt: now + (expiresInMs?.(req.stakeCents) ?? this.d.tunables.slipExpiryMs),
       payload: {
         epk: req.epk,
         sport,
@@ -211,8 +210,7 @@ export class SlipFactory implements LivePrices {
         selectionName: found.sel.label,
         ...(found.sel.line !== undefined ? { line: found.sel.line } : {}),
         marketRef: req.marketRef,
-        stake: dollarsFromCents(centsFromDollars(req.stake)),
-        stakeCents: centsFromDollars(req.stake),
+        stakeCents: req.stakeCents,
         ...(event && Number.isFinite(Date.parse(event.start_time)) ? { startsAt: Date.parse(event.start_time) } : {}),
         shownOdds: live,
         ...(req.minOdds === undefined ? {} : { minOdds: req.minOdds }),

@@ -6,14 +6,7 @@ import type { GatewayPort } from '../gateway-port.js';
 import { centsFromDollars, dollarsFromCents, formatMoney } from '../model/money.js';
 import { formatOdds } from '../model/odds.js';
 import type { RacingBet } from '../model/racing-bet.js';
-import {
-  checkMinOdds,
-  checkStake,
-  type RacingLeg,
-  type SlipPayload,
-  slipKind,
-  slipStakeCents,
-} from '../model/slip-rules.js';
+import { checkMinOdds, checkStake, type RacingLeg, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import type { BetRecord } from '../repos/bet-records.js';
 import { type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
@@ -59,7 +52,8 @@ export interface RacingSlipRequest extends SlipOwner, RacingBet {}
 
 export interface PromoSlipRequest extends SlipOwner {
   promoId: number;
-  stake: number;
+  /** Whole cents, read from what the member typed. */
+  stakeCents: number;
 }
 
 const loose = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
@@ -234,7 +228,7 @@ export async function holdsBonusToken(
 async function checkedStake(
   d: SlipKindDeps,
   owner: SlipOwner,
-  stake: number,
+  stakeCents: number,
   at: { bookie: string; sessionId: string },
 ): Promise<number> {
   const settings = owner.settings ?? (await getSettings(d.store, owner.guildId));
@@ -243,9 +237,9 @@ async function checkedStake(
   const sized = await bankAtAccount(d.bank, owner.guildId, { bookie: at.bookie, username }, owner.bankCents);
   owner.bankCents = sized.bankCents;
   owner.outsideFund = sized.outsideFund;
-  const check = checkStake(stake, stakeLimits(settings, d.tunables, owner.bankCents));
+  const check = checkStake(stakeCents, stakeLimits(settings, d.tunables, owner.bankCents));
   if (!check.ok) throw new UserFacingError(check.message);
-  return centsFromDollars(stake);
+  return stakeCents;
 }
 
 /** How long a slip may live given its stake in cents: a slip that becomes a proposal lives as long as it. */
@@ -257,7 +251,7 @@ async function store(
   payload: SlipPayload,
 ): Promise<SlipRecord<SlipPayload>> {
   const now = d.now();
-  const stakeCents = slipStakeCents(payload);
+  const stakeCents = payload.stakeCents;
   const account = await accountOf(d.catalog, payload.sessionId);
   const slip: SlipRecord<SlipPayload> = {
     slipId: randomBytes(9).toString('base64url'),
@@ -289,7 +283,7 @@ export async function prepareRacingSlip(
   lifetime?: SlipLifetime,
 ): Promise<SlipRecord<SlipPayload>> {
   const sessionId = await sessionFor(d, req.guildId, req.bookie, req.settings);
-  const stakeCents = await checkedStake(d, req, req.stake, { bookie: req.bookie, sessionId });
+  const stakeCents = await checkedStake(d, req, req.stakeCents, { bookie: req.bookie, sessionId });
   const leg = {
     track: req.track,
     raceNum: req.raceNum,
@@ -322,7 +316,6 @@ export async function prepareRacingSlip(
     selectionLabel: live.runner,
     selectionName: live.runner,
     marketRef: '',
-    stake: dollarsFromCents(stakeCents),
     stakeCents,
     shownOdds: live.price,
     ...(req.minOdds === undefined ? {} : { minOdds: req.minOdds }),
@@ -356,7 +349,7 @@ export async function preparePromoSlip(
       `No session of the ${promo.bookie} account holding promo ${req.promoId} is running. Start one (see /sessions).`,
     );
   }
-  const stakeCents = await checkedStake(d, req, req.stake, { bookie: promo.bookie, sessionId });
+  const stakeCents = await checkedStake(d, req, req.stakeCents, { bookie: promo.bookie, sessionId });
   const racing = promo.kind === 'racing';
   const eventName =
     promo.event ?? (racing && promo.track ? `${promo.track} R${promo.race_num ?? '?'}` : (promo.label ?? 'Promo'));
@@ -375,7 +368,6 @@ export async function preparePromoSlip(
     selectionLabel: selection,
     selectionName: selection,
     marketRef: '',
-    stake: dollarsFromCents(stakeCents),
     stakeCents,
     shownOdds: promo.boosted_odds,
     userId: req.userId,

@@ -11,7 +11,7 @@ import type { BotContext } from '../context.js';
 import { comparableMarket, selectionKey } from '../model/compare.js';
 import { anyMarket, type BookCheck, balanceShort, bookChecks, leftOutText } from '../model/eligibility.js';
 import { accountName } from '../model/fund-records.js';
-import { centsFromDollars, parseCents } from '../model/money.js';
+import { centsFromDollars } from '../model/money.js';
 import type { PriceRoute } from '../model/slip-rules.js';
 import { userMessage } from '../model/user-errors.js';
 import { UserFacingError } from '../model/user-facing-error.js';
@@ -252,12 +252,11 @@ export async function routeToBestPrice(
 export async function postBestPriceSlip(
   ctx: BotContext,
   interaction: ChatInputCommandInteraction,
-  q: { epk: string; market: string; selection: string; stake: number; minOdds?: number },
+  q: { epk: string; market: string; selection: string; stakeCents: number; minOdds?: number },
 ): Promise<void> {
-  const gate = await checkBettable(ctx, interaction, q.stake);
-  const stakeCents = parseCents(q.stake) as number;
+  const gate = await checkBettable(ctx, interaction, q.stakeCents);
   const fundAccounts = (await ctx.bank.fundAccounts?.(gate.guildId)) ?? null;
-  const best = await routeToBestPrice(ctx, { chosen: gate.settings.sessions, ...q, stakeCents, fundAccounts });
+  const best = await routeToBestPrice(ctx, { chosen: gate.settings.sessions, ...q, fundAccounts });
   await postSlip(
     ctx,
     interaction,
@@ -265,7 +264,7 @@ export async function postBestPriceSlip(
       epk: q.epk,
       bookie: best.bookie,
       marketRef: best.marketRef,
-      stake: q.stake,
+      stakeCents: q.stakeCents,
       ...(q.minOdds === undefined ? {} : { minOdds: q.minOdds }),
       routed: { sessionId: best.sessionId, live: best.price, route: best.route, cards: best.cards },
     },

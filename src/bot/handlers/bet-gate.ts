@@ -6,8 +6,7 @@ import { decodeCustomId } from '../discord/custom-id.js';
 import { mayBet } from '../discord/permissions.js';
 import { type ApprovalPolicy, approvalPolicy } from '../model/approval-policy.js';
 import { dayIn } from '../model/dates.js';
-import { parseCents } from '../model/money.js';
-import { checkDailyRoom, checkStake, type SlipPayload, type StakeLimits, slipStakeCents } from '../model/slip-rules.js';
+import { checkDailyRoom, checkStake, readStakeOption, type StakeLimits } from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import { type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
 
@@ -56,7 +55,7 @@ async function checkRiskAtConfirm(
 ): Promise<void> {
   const slipId = confirmedSlipId(asker);
   if (slipId === undefined || !ctx.fund || !ctx.catalog || !ctx.ledger || !ctx.slips) return;
-  const slip = await ctx.slips.get<SlipPayload>(slipId);
+  const slip = await ctx.slips.get(slipId);
   if (!slip) return;
   const p = slip.payload;
   const risk = await checkFundRisk(ctx as RiskCtx, guildId, settings.timezone, {
@@ -65,7 +64,7 @@ async function checkRiskAtConfirm(
     sessionId: p.sessionId,
     epk: p.epk,
     eventName: p.eventName,
-    stakeCents: slipStakeCents(p),
+    stakeCents: p.stakeCents,
   });
   if (!risk.ok) throw new UserFacingError(risk.message);
 }
@@ -81,7 +80,7 @@ type GateCtx = Pick<BotContext, 'store' | 'records' | 'config' | 'now'> & { bank
  * members and Manage Server), at a slip's Confirm the fund's risk limits, then, when a stake is given, the per-bet
  * limits and today's room.
  */
-export async function checkBettable(ctx: GateCtx, asker: BetAsker, stake?: number): Promise<Bettable> {
+export async function checkBettable(ctx: GateCtx, asker: BetAsker, stakeCents?: number): Promise<Bettable> {
   const { guildId, channelId } = asker;
   if (guildId === null) throw new UserFacingError('Bets can only be made in a server channel.');
   const settings = await getSettings(ctx.store, guildId);
@@ -98,14 +97,25 @@ export async function checkBettable(ctx: GateCtx, asker: BetAsker, stake?: numbe
   const policy = approvalPolicy(settings);
   const gate = { guildId, channelId, userId: asker.user.id, settings, limits, policy, bankCents };
   await checkRiskAtConfirm(ctx, asker, settings, guildId);
-  if (stake === undefined) return gate;
-  const perBet = checkStake(stake, limits);
+  if (stakeCents === undefined) return gate;
+  const perBet = checkStake(stakeCents, limits);
   if (!perBet.ok) throw new UserFacingError(perBet.message);
   const day = dayIn(ctx.now(), settings.timezone);
   const used = await ctx.records.usedCents(guildId, asker.user.id, day);
-  const room = checkDailyRoom(parseCents(stake) ?? 0, used, limits.perDayCents, limits.shares?.perDay);
+  const room = checkDailyRoom(stakeCents, used, limits.perDayCents, limits.shares?.perDay);
   if (!room.ok) throw new UserFacingError(room.message);
   return gate;
+}
+
+/**
+ * The stake of a command's number option (dollars) in whole cents, read once here. One it cannot read is refused
+ * after the gate's own refusals (server channel, bet role), in the order a member hears them.
+ */
+export async function stakeOptionCents(ctx: GateCtx, asker: BetAsker, dollars: number): Promise<number> {
+  const read = readStakeOption(dollars);
+  if (read.ok) return read.cents;
+  await checkBettable(ctx, asker);
+  throw new UserFacingError(read.message);
 }
 
 /** The suggested stake a stake form offers for a selection, from what the gate read and cached cards (no reads). */

@@ -11,6 +11,7 @@ import { encodeCustomId } from '../discord/custom-id.js';
 import { noticeView, replyEphemeral } from '../discord/interact.js';
 import { clip, LIMITS } from '../model/limits.js';
 import { formatOdds } from '../model/odds.js';
+import { type StoredStake, storedStakeCents } from '../model/slip-rules.js';
 import { userMessage } from '../model/user-errors.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import { getRef, ownerOf, putRef } from '../repos/refs.js';
@@ -33,12 +34,11 @@ export interface BestPriceRef {
 }
 
 /** One other book offered after a refusal: the slip goes straight there with the stake already given. */
-interface AtBookRef {
+interface AtBookRef extends StoredStake {
   epk: string;
   bookie: string;
   marketRef: string;
   sessionId: string;
-  stake: number;
 }
 
 /** A modal must be the first answer to the click, so no gateway call here. */
@@ -80,11 +80,11 @@ const stakeAtBest: ComponentHandler = async (interaction, [ref], ctx) => {
       epk: best.epk,
       bookie: best.bookie,
       marketRef: best.marketRef,
-      stake: stake.value,
+      stakeCents: stake.cents,
       ...(best.sessionId ? { sessionId: best.sessionId } : {}),
     });
   }
-  const gate = await checkBettable(ctx, interaction, stake.value);
+  const gate = await checkBettable(ctx, interaction, stake.cents);
   const routed = await routeToBestPrice(ctx, {
     chosen: gate.settings.sessions,
     epk: best.epk,
@@ -101,7 +101,7 @@ const stakeAtBest: ComponentHandler = async (interaction, [ref], ctx) => {
         epk: best.epk,
         bookie: routed.bookie,
         marketRef: routed.marketRef,
-        stake: stake.value,
+        stakeCents: stake.cents,
         routed: { sessionId: routed.sessionId, live: routed.price, route: routed.route },
       },
       gate,
@@ -109,7 +109,7 @@ const stakeAtBest: ComponentHandler = async (interaction, [ref], ctx) => {
   } catch (err) {
     if (!(err instanceof UserFacingError)) throw err;
     const others = routed.ranked.filter((r) => r.sessionId !== routed.sessionId);
-    await offerOthers(ctx, interaction, userMessage(err), others, { epk: best.epk, stake: stake.value });
+    await offerOthers(ctx, interaction, userMessage(err), others, { epk: best.epk, stakeCents: stake.cents });
   }
 };
 
@@ -119,7 +119,7 @@ async function offerOthers(
   interaction: ModalSubmitInteraction,
   refusal: string,
   others: readonly PricedBook[],
-  bet: { epk: string; stake: number },
+  bet: { epk: string; stakeCents: number },
 ): Promise<void> {
   if (others.length === 0) {
     return replyEphemeral(interaction, `${refusal} No other book can take this bet now: run /compare again later.`);
@@ -147,7 +147,8 @@ const betAtBook: ComponentHandler = async (interaction, [ref], ctx) => {
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const at = ref ? await getRef<AtBookRef>(ctx.store, ref) : undefined;
   if (!at) throw new UserFacingError('This offer is too old to bet from. Run /compare again.');
-  await postSlip(ctx, interaction, at);
+  const { stake: _dollars, ...bet } = at;
+  await postSlip(ctx, interaction, { ...bet, stakeCents: storedStakeCents(at) });
 };
 
 export const COMPARE_COMPONENTS: Record<string, ComponentRoute> = {

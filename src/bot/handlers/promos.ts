@@ -163,8 +163,8 @@ const promoStake: ComponentHandler = async (interaction, [, promoId], ctx) => {
   const id = Number(promoId);
   if (!Number.isInteger(id)) return replyEphemeral(interaction, 'That promo id is not valid. Run /promos again.');
   // A promo's stake is the account's cash (the card boosts the price), so above the tier it is a proposal too.
-  await postPreparedSlip(ctx, interaction, stake.value, (w, lifetime) =>
-    ctx.slipFactory.preparePromoSlip({ ...w, promoId: id, stake: stake.value }, lifetime),
+  await postPreparedSlip(ctx, interaction, stake.cents, (w, lifetime) =>
+    ctx.slipFactory.preparePromoSlip({ ...w, promoId: id, stakeCents: stake.cents }, lifetime),
   );
 };
 

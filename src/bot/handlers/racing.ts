@@ -46,7 +46,7 @@ export function postRacingSlip(
   bet: RacingBet,
 ): Promise<void> {
   // A stake above the approval tier asks for the proposal's lifetime: the slip is posted as a proposal.
-  return postPreparedSlip(ctx, interaction, bet.stake, (where, lifetime) =>
+  return postPreparedSlip(ctx, interaction, bet.stakeCents, (where, lifetime) =>
     ctx.slipFactory.prepareRacingSlip({ ...bet, ...where }, lifetime),
   );
 }
@@ -318,7 +318,7 @@ const raceStake: ComponentHandler = async (interaction, [ref, bookIndex, runnerI
     date: race.date,
     runner: runner.runner,
     market,
-    stake: stake.value,
+    stakeCents: stake.cents,
     ...(minOdds.value === undefined ? {} : { minOdds: minOdds.value }),
     ...(race.promoName ? { promoName: race.promoName } : {}),
   });

@@ -1,19 +1,18 @@
 import { MessageFlags } from 'discord.js';
 import type { BotContext } from '../context.js';
 import type { ComponentHandler } from '../discord/component-handler.js';
-import type { SlipPayload } from '../model/slip-rules.js';
+import { type SlipPayload, type StoredStake, storedStakeCents } from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import { getRef, putRef, type RefOwner } from '../repos/refs.js';
 import type { ClosedSlipOptions } from '../views/slip.js';
 import { postSlip } from './slip-post.js';
 
 /** What "Bet again at the new price" needs to build a fresh slip: stored under a ref (custom ids are short). */
-interface RepriceRef {
+interface RepriceRef extends StoredStake {
   userId: string;
   epk: string;
   bookie: string;
   marketRef: string;
-  stake: number;
   /** The session the slip went through: the new slip goes through it too (absent in older refs). */
   sessionId?: string;
 }
@@ -29,8 +28,8 @@ export async function priceMovedOptions(
   live: number,
   owner: RefOwner,
 ): Promise<ClosedSlipOptions> {
-  const { epk, bookie, marketRef, stake, sessionId } = slip;
-  const ref: RepriceRef = { userId, epk, bookie, marketRef, stake, sessionId };
+  const { epk, bookie, marketRef, stakeCents, sessionId } = slip;
+  const ref: RepriceRef = { userId, epk, bookie, marketRef, stakeCents, sessionId };
   return { priceMoved: { slipId: await putRef(ctx.store, ref, owner), live } };
 }
 
@@ -47,7 +46,7 @@ export const slipReprice: ComponentHandler = async (interaction, [ref], ctx) => 
     epk: found.epk,
     bookie: found.bookie,
     marketRef: found.marketRef,
-    stake: found.stake,
+    stakeCents: storedStakeCents(found),
     ...(found.sessionId ? { sessionId: found.sessionId } : {}),
   });
 };

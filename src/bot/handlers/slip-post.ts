@@ -11,7 +11,6 @@ import { countApprovers } from '../discord/approvers.js';
 import { approvalsNeeded, tooFewApproversText } from '../model/approval-policy.js';
 import type { MessageView } from '../model/limits.js';
 import type { SlipPayload } from '../model/slip-rules.js';
-import { slipStakeCents } from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import type { GuildSettings } from '../repos/guild-settings.js';
 import type { SlipRecord } from '../repos/slips.js';
@@ -32,7 +31,7 @@ export async function postSlip(
   await postPreparedSlip(
     ctx,
     interaction,
-    req.stake,
+    req.stakeCents,
     (where, expiresInMs) => ctx.slipFactory.prepareSlip({ ...req, ...where }, expiresInMs),
     gate,
   );
@@ -48,7 +47,7 @@ export type { SlipLifetime } from '../betting/slip-kinds.js';
 export async function postPreparedSlip(
   ctx: BotContext,
   interaction: ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction,
-  stake: number,
+  stakeCents: number,
   prepare: (
     where: {
       guildId: string | null;
@@ -62,14 +61,14 @@ export async function postPreparedSlip(
   passed?: Bettable,
 ): Promise<void> {
   const { guildId, channelId, userId, settings, policy, bankCents } =
-    passed ?? (await checkBettable(ctx, interaction, stake));
+    passed ?? (await checkBettable(ctx, interaction, stakeCents));
   let asked = false;
   const slip = await prepare({ guildId, channelId, userId, settings, bankCents }, (stakeCents) => {
     asked = true;
     return approvalsNeeded(policy, stakeCents) > 0 ? policy.expiryMs : ctx.config.tunables.slipExpiryMs;
   });
   // The tier is read from the stored slip, whatever its kind: no kind of bet passes the tiers unproposed.
-  const needed = approvalsNeeded(policy, slipStakeCents(slip.payload));
+  const needed = approvalsNeeded(policy, slip.payload.stakeCents);
   if (needed > 0 && !asked) {
     await ctx.slips.close(slip.slipId);
     throw new Error('a slip above the approval tier was built without asking for its lifetime');
@@ -109,7 +108,7 @@ async function refuseIfNeverPasses(
     ctx.logger,
   );
   if (approvers === undefined) return;
-  const stakeCents = slipStakeCents(slip.payload);
+  const stakeCents = slip.payload.stakeCents;
   const refusal = tooFewApproversText(policy, stakeCents, approvers);
   if (refusal === undefined) return;
   await ctx.slips.close(slip.slipId);

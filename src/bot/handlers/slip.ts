@@ -33,7 +33,7 @@ export const slipStake: ComponentHandler = async (interaction, [ref, marketIndex
     epk: cardRef.epk,
     bookie: cardRef.bookie,
     marketRef: sel.market_ref,
-    stake: stake.value,
+    stakeCents: stake.cents,
     ...(minOdds.value === undefined ? {} : { minOdds: minOdds.value }),
   });
 };

@@ -1,5 +1,5 @@
 import { ActionRowBuilder, type ModalSubmitInteraction, TextInputBuilder, TextInputStyle } from 'discord.js';
-import { dollarsFromCents, formatCentsDecimal, readCents } from '../model/money.js';
+import { type CentsRead, formatCentsDecimal, readCents } from '../model/money.js';
 
 // The fields the stake forms share (a sports selection, a racing runner, a promo) and how they are read back.
 
@@ -34,12 +34,9 @@ export function minOddsField(example: string): ActionRowBuilder<TextInputBuilder
   );
 }
 
-/** The stake typed into a form: its dollars (what the slip request carries) and its whole cents. */
-export function readStake(
-  interaction: ModalSubmitInteraction,
-): { ok: true; value: number; cents: number } | { ok: false; message: string } {
-  const read = readCents(interaction.fields.getTextInputValue('stake'), 'stake');
-  return read.ok ? { ok: true, value: dollarsFromCents(read.cents), cents: read.cents } : read;
+/** The stake typed into a form, in whole cents (what the slip request carries), or what to tell the member. */
+export function readStake(interaction: ModalSubmitInteraction): CentsRead {
+  return readCents(interaction.fields.getTextInputValue('stake'), 'stake');
 }
 
 /** undefined when left empty. */

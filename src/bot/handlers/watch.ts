@@ -50,7 +50,7 @@ export const watchStake: ComponentHandler = async (interaction, [alertId], ctx) 
     epk: alert.payload.epk,
     bookie: alert.payload.bookie,
     marketRef: alert.marketRef,
-    stake: stake.value,
+    stakeCents: stake.cents,
     ...(minOdds.value === undefined ? {} : { minOdds: minOdds.value }),
   });
 };

@@ -20,7 +20,8 @@ export interface RacingLeg extends RaceKey {
 /** A racing bet a member asks for: the leg at a book, the stake, the price floor and whether a bonus token pays. */
 export interface RacingBet extends RacingLeg {
   bookie: string;
-  stake: number;
+  /** Whole cents, read from what the member typed. */
+  stakeCents: number;
   minOdds?: number;
   useBonusBet?: boolean;
 }

@@ -24,11 +24,10 @@ export interface SlipPayload {
   /** The card row's line (handicap or total; null when it has none): the receipt checks the placed one against it. */
   line?: number | null;
   marketRef: string;
-  stake: number;
   /** When the event goes off (epoch ms), for the closing-line capture; absent on older slips. */
   startsAt?: number;
-  /** The stake in whole cents, the exact amount (absent on older slips: read it with slipStakeCents). */
-  stakeCents?: number;
+  /** The stake in whole cents (older stored slips have only `stake`, in dollars: see slipFromStored). */
+  stakeCents: number;
   shownOdds: number;
   minOdds?: number;
   /** The event's start (ISO 8601): shown on the slip and receipt as a Discord timestamp. */
@@ -85,9 +84,26 @@ export type { RacingLeg } from './racing-bet.js';
 
 export const slipKind = (p: SlipPayload): SlipKind => p.kind ?? 'sports';
 
-/** A slip's stake in whole cents: `stakeCents`, or on a slip stored before it was kept, its dollars rounded once. */
-export const slipStakeCents = (p: { stake: number; stakeCents?: number }): number =>
-  p.stakeCents ?? centsFromDollars(p.stake);
+/** A stake as stored: a record written before stakes were kept in cents has `stake` in dollars instead. */
+export interface StoredStake {
+  stakeCents?: number;
+  stake?: number;
+}
+
+/** A stored stake in whole cents: `stakeCents`, or an older record's dollars read once (decision 1931). */
+export const storedStakeCents = (r: StoredStake): number => r.stakeCents ?? centsFromDollars(r.stake ?? 0);
+
+/** A slip payload as stored (see StoredStake). */
+export type StoredSlipPayload = Omit<SlipPayload, 'stakeCents'> & StoredStake;
+
+/**
+ * A stored slip payload (a slip, a bet record's copy, a job's context) in the current shape: an older one's dollar
+ * `stake` read once into whole cents, as settings are (decision 1931), and the dollars dropped.
+ */
+export function slipFromStored(stored: StoredSlipPayload): SlipPayload {
+  const { stake: _dollars, stakeCents: _cents, ...slip } = stored;
+  return { ...slip, stakeCents: storedStakeCents(stored) };
+}
 
 export interface StakeLimits {
   perBetCents: number;
@@ -98,31 +114,37 @@ export interface StakeLimits {
 
 export type RuleResult = { ok: true } | { ok: false; message: string };
 
-/** A stake as the member gave it (dollars, a Discord number or a form's text read as one) against the limits. */
-export function checkStake(stake: number, limits: StakeLimits): RuleResult {
-  if (Number.isFinite(stake) && stake < 0) {
-    return { ok: false, message: `The stake ${stake} is negative. Enter an amount such as 10 or 12.50.` };
+const NOT_WHOLE_CENTS = 'The stake must be dollars and whole cents, with at most two decimals, e.g. 10 or 12.50.';
+
+/**
+ * A stake typed as a Discord number option (dollars), read once into whole cents by its decimal form: 1.1 is 110
+ * cents exactly, while 1e-9 or 10.000000001 are refused, not rounded; a whole number of dollars too long for a typed
+ * amount (1e9) is still its cents, for the per-bet limit to refuse. A form's text is read by readCents instead.
+ */
+export function readStakeOption(dollars: number): { ok: true; cents: number } | { ok: false; message: string } {
+  if (Number.isFinite(dollars) && dollars < 0) {
+    return { ok: false, message: `The stake ${dollars} is negative. Enter an amount such as 10 or 12.50.` };
   }
-  if (Number.isFinite(stake) && stake * 100 > limits.perBetCents) return overPerBet(stake, limits);
-  // Whole cents from the stake's decimal form: 1.1 is 110 cents exactly, while 1e-9 or 10.000000001 are refused.
-  const cents = parseCents(stake);
+  const cents = parseCents(dollars) ?? (Number.isSafeInteger(dollars) ? dollars * 100 : undefined);
   if (cents === undefined) {
-    return {
-      ok: false,
-      message: 'The stake must be dollars and whole cents, with at most two decimals, e.g. 10 or 12.50.',
-    };
+    return { ok: false, message: NOT_WHOLE_CENTS };
   }
-  if (cents <= 0) {
+  return { ok: true, cents };
+}
+
+/** A stake in whole cents against the per-bet limits (the lower of the dollar limit and the share of the bank). */
+export function checkStake(stakeCents: number, limits: StakeLimits): RuleResult {
+  if (!Number.isInteger(stakeCents)) return { ok: false, message: NOT_WHOLE_CENTS };
+  if (stakeCents > limits.perBetCents) return overPerBet(stakeCents, limits);
+  if (stakeCents <= 0) {
     return { ok: false, message: 'The stake must be more than $0. Enter an amount such as 10 or 12.50.' };
   }
-  if (cents > limits.perBetCents) return overPerBet(stake, limits);
   return { ok: true };
 }
 
 /** A stake above the per-bet limit: the share of the bank when that is what binds, else the dollar limit. */
-function overPerBet(stake: number, limits: StakeLimits): RuleResult {
-  // Past the limit, the stake may not be whole cents (or even sensible): shown as the member gave it, to the cent.
-  const shown = formatMoney(parseCents(stake) ?? centsFromDollars(stake));
+function overPerBet(stakeCents: number, limits: StakeLimits): RuleResult {
+  const shown = formatMoney(stakeCents);
   const share = limits.shares?.perBet;
   if (share) {
     return {

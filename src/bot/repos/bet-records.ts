@@ -7,7 +7,7 @@ import {
   HOLDING,
 } from '../model/bet-states.js';
 import { centsFromDollars } from '../model/money.js';
-import type { SlipPayload } from '../model/slip-rules.js';
+import { type SlipPayload, type StoredSlipPayload, slipFromStored } from '../model/slip-rules.js';
 import type { BotStore, Tx } from '../store/index.js';
 import { chainStaged, type LedgerInput, stageInTx } from './ledger.js';
 
@@ -86,7 +86,7 @@ const toRecord = (r: Row): BetRecord => ({
   bookie: r.bookie,
   day: r.day,
   stakeCents: Number(r.stake_cents),
-  payload: JSON.parse(r.payload) as SlipPayload,
+  payload: slipFromStored(JSON.parse(r.payload) as StoredSlipPayload),
   state: r.state,
   correlationId: r.correlation_id,
   timeoutAt: r.timeout_at === null ? null : Number(r.timeout_at),
@@ -217,7 +217,7 @@ async function capUsage(q: Query, cap: CapName, scope: ExposureScope): Promise<n
 
 async function slipPayload(q: Query, slipId: string): Promise<SlipPayload | undefined> {
   const rows = await q.query<{ payload: string }>('SELECT payload FROM slips WHERE slip_id = ?', slipId);
-  return rows[0] ? (JSON.parse(rows[0].payload) as SlipPayload) : undefined;
+  return rows[0] ? slipFromStored(JSON.parse(rows[0].payload) as StoredSlipPayload) : undefined;
 }
 
 /** What a move may set besides the state, by column. */

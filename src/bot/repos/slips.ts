@@ -1,3 +1,4 @@
+import { type SlipPayload, type StoredSlipPayload, slipFromStored } from '../model/slip-rules.js';
 import type { BotStore } from '../store/index.js';
 
 export interface SlipRecord<P = unknown> {
@@ -22,24 +23,23 @@ interface SlipRow extends Record<string, unknown> {
   expires_at: number;
 }
 
-const toRecord = <P>(r: SlipRow): SlipRecord<P> => ({
+const toRecord = (r: SlipRow): SlipRecord<SlipPayload> => ({
   slipId: r.slip_id,
   guildId: r.guild_id,
   channelId: r.channel_id,
   messageId: r.message_id,
   userId: r.user_id,
-  payload: JSON.parse(r.payload) as P,
+  payload: slipFromStored(JSON.parse(r.payload) as StoredSlipPayload),
   createdAt: r.created_at,
   expiresAt: r.expires_at,
 });
 
 /** Slips awaiting Confirm. Confirm claims one by writing its bet record (repos/bet-records.ts); close removes one. */
-type P0 = unknown;
 
 export class SlipRepo {
   constructor(private readonly store: BotStore) {}
 
-  async create<P>(slip: SlipRecord<P>): Promise<void> {
+  async create(slip: SlipRecord<SlipPayload>): Promise<void> {
     await this.store.query(
       `INSERT INTO slips (slip_id, guild_id, channel_id, message_id, user_id, payload, created_at, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -81,13 +81,13 @@ export class SlipRepo {
   }
 
   /** Replaces the payload of a slip still open (a proposal re-priced after its approvals lapsed). */
-  async setPayload<P>(slipId: string, payload: P): Promise<void> {
+  async setPayload(slipId: string, payload: SlipPayload): Promise<void> {
     await this.store.query('UPDATE slips SET payload = ? WHERE slip_id = ?', JSON.stringify(payload), slipId);
   }
 
-  async get<P>(slipId: string): Promise<SlipRecord<P> | undefined> {
+  async get(slipId: string): Promise<SlipRecord<SlipPayload> | undefined> {
     const rows = await this.store.query<SlipRow>('SELECT * FROM slips WHERE slip_id = ?', slipId);
-    return rows[0] === undefined ? undefined : toRecord<P>(rows[0]);
+    return rows[0] === undefined ? undefined : toRecord(rows[0]);
   }
 
   /**
@@ -107,7 +107,7 @@ export class SlipRepo {
   }
 
   /** Expired slips nobody confirmed whose message was not closed yet (oldest first). */
-  async expired(now: number, limit: number): Promise<SlipRecord<P0>[]> {
+  async expired(now: number, limit: number): Promise<SlipRecord<SlipPayload>[]> {
     const rows = await this.store.query<SlipRow>(
       `SELECT * FROM slips s WHERE s.expires_at <= ? AND s.message_id IS NOT NULL
        AND NOT EXISTS (SELECT 1 FROM bet_records b WHERE b.slip_id = s.slip_id)
@@ -116,6 +116,6 @@ export class SlipRepo {
       now,
       limit,
     );
-    return rows.map((r) => toRecord<P0>(r));
+    return rows.map(toRecord);
   }
 }

@@ -1,7 +1,6 @@
 import { COLOUR } from '../model/colours.js';
 import { RANK } from '../model/edit-rank.js';
 import { fitView, type MessageView } from '../model/limits.js';
-import { dollarsFromCents } from '../model/money.js';
 import { placedOtherOf } from '../model/placed-other.js';
 import type { BetRecord } from '../repos/bet-records.js';
 import { closedSlipView, receiptView, submittedView } from './slip.js';
@@ -24,12 +23,11 @@ export function recordView(record: BetRecord): { view: MessageView; rank: number
     }
     case 'placed':
     case 'settled': {
-      const view = receiptView(slip, {
-        success: true,
-        bet_id: record.betId,
-        odds: record.odds ?? slip.shownOdds,
-        stake: dollarsFromCents(record.stakeCents),
-      });
+      // The stake the record holds (less than the slip asked when the book took less).
+      const view = receiptView(
+        { ...slip, stakeCents: record.stakeCents },
+        { success: true, bet_id: record.betId, odds: record.odds ?? slip.shownOdds },
+      );
       const other = placedOtherOf(record.note);
       return { view: other ? flagPlacedOther(view, other) : view, rank: RANK.final };
     }

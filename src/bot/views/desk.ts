@@ -8,6 +8,7 @@ import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { centsFromDollars, formatMoney } from '../model/money.js';
 import { formatOdds } from '../model/odds.js';
 import { plural } from '../model/plural.js';
+import { type StoredStake, storedStakeCents } from '../model/slip-rules.js';
 import type { GuildSettings } from '../repos/guild-settings.js';
 import type { JobRecord } from '../repos/jobs.js';
 
@@ -95,9 +96,9 @@ export function jobsView(jobs: JobRecord[]): MessageView {
         color: COLOUR.info,
         description: jobs.length === 0 ? 'No jobs yet. Bets you confirm show up here.' : 'Most recent first.',
         fields: jobs.slice(0, LIMITS.embedFields).map((j) => {
-          const ctx = j.context as { slip?: { selectionLabel?: string; stake?: number; bookie?: string } };
+          const ctx = j.context as { slip?: { selectionLabel?: string; bookie?: string } & StoredStake };
           const what = ctx.slip
-            ? `${ctx.slip.selectionLabel ?? ''} · ${formatMoney(centsFromDollars(ctx.slip.stake ?? 0))} · ${ctx.slip.bookie ?? ''}`
+            ? `${ctx.slip.selectionLabel ?? ''} · ${formatMoney(storedStakeCents(ctx.slip))} · ${ctx.slip.bookie ?? ''}`
             : j.kind;
           return field(
             `${j.kind} · job …${j.correlationId.slice(-8)}`,

@@ -5,7 +5,7 @@ import { COLOUR } from '../model/colours.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { centsFromDollars, formatMoney } from '../model/money.js';
 import { formatOdds, potentialReturnCents } from '../model/odds.js';
-import { type PriceRoute, type SlipPayload, slipStakeCents } from '../model/slip-rules.js';
+import type { PriceRoute, SlipPayload } from '../model/slip-rules.js';
 import { button, row } from './components.js';
 import { edgeFields } from './edge.js';
 import { startsText } from './when.js';
@@ -27,8 +27,8 @@ export function slipFields(slip: SlipPayload, odds: number, sessionLabel: string
     { name: 'Book', value: clip(slip.bookie, LIMITS.fieldValue), inline: true },
     { name: 'Account', value: clip(sessionLabel, LIMITS.fieldValue), inline: true },
     { name: 'Live price', value: formatOdds(odds), inline: true },
-    { name: 'Stake', value: formatMoney(slipStakeCents(slip)), inline: true },
-    { name: 'Potential return', value: formatMoney(potentialReturnCents(slipStakeCents(slip), odds)), inline: true },
+    { name: 'Stake', value: formatMoney(slip.stakeCents), inline: true },
+    { name: 'Potential return', value: formatMoney(potentialReturnCents(slip.stakeCents, odds)), inline: true },
     ...(slip.minOdds === undefined ? [] : [{ name: 'Min odds', value: formatOdds(slip.minOdds), inline: true }]),
     ...edgeFields(slip, odds),
   ];
@@ -165,7 +165,7 @@ export function closedSlipView(
 export function receiptView(slip: SlipPayload, result: unknown): MessageView {
   const outcome = betOutcomeOf(result);
   const odds = outcome.odds ?? slip.shownOdds;
-  const stakeCents = typeof outcome.stake === 'number' ? centsFromDollars(outcome.stake) : slipStakeCents(slip);
+  const stakeCents = typeof outcome.stake === 'number' ? centsFromDollars(outcome.stake) : slip.stakeCents;
   if (!outcome.placed) {
     const error = outcome.message ?? 'the bookmaker refused the bet';
     return fitView({

@@ -38,7 +38,7 @@ function placed(i: number): BetRecord {
     bookie: i % 2 === 0 ? 'bookie_a' : 'bookie_b',
     day: '2026-11-20',
     stakeCents: 1_000,
-    payload: { stake: 10, stakeCents: 1_000, sport: 'nfl', marketKey: 'head_to_head' } as BetRecord['payload'],
+    payload: { stakeCents: 1_000, sport: 'nfl', marketKey: 'head_to_head' } as BetRecord['payload'],
     state: 'placed',
     correlationId: null,
     timeoutAt: null,

@@ -6,7 +6,12 @@ import { join } from 'node:path';
 import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BotConfig } from '../../../src/bot/config/config.js';
-import { type BetAsker, CLOSED_BY_DEFAULT, checkBettable } from '../../../src/bot/handlers/bet-gate.js';
+import {
+  type BetAsker,
+  CLOSED_BY_DEFAULT,
+  checkBettable,
+  stakeOptionCents,
+} from '../../../src/bot/handlers/bet-gate.js';
 import { BetRecordRepo } from '../../../src/bot/repos/bet-records.js';
 import { updateSettings } from '../../../src/bot/repos/guild-settings.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
@@ -56,7 +61,7 @@ afterEach(async () => {
 
 describe('checkBettable', () => {
   it('reads the settings once for a bet it lets through, and hands on the limits and tiers they set', async () => {
-    const gate = await checkBettable(gateCtx(), asker(), 20);
+    const gate = await checkBettable(gateCtx(), asker(), 2000);
     expect(settingsReads).toBe(1);
     expect(gate).toMatchObject({
       guildId: 'g1',
@@ -69,24 +74,42 @@ describe('checkBettable', () => {
   });
 
   it.each([
-    ['a direct message', asker({ guildId: null }), 10, 'Bets can only be made in a server channel.'],
-    ['a member without the bet role', asker({ member: { roles: [] } }), 10, `<@&${ROLE}> role`],
-    ['a stake above the per-bet limit', asker(), 150, "above this server's per-bet limit of $100.00"],
-    ['a stake past the day', asker(), 40, "past today's limit of $30.00"],
-    ['a stake that is not whole cents', asker(), 10.005, 'whole cents'],
-  ])('refuses %s with what to do, reading the settings at most once', async (_what, who, stake, says) => {
-    await expect(checkBettable(gateCtx(), who, stake)).rejects.toThrow(says);
+    ['a direct message', asker({ guildId: null }), 1000, 'Bets can only be made in a server channel.'],
+    ['a member without the bet role', asker({ member: { roles: [] } }), 1000, `<@&${ROLE}> role`],
+    ['a stake above the per-bet limit', asker(), 15_000, "above this server's per-bet limit of $100.00"],
+    ['a stake past the day', asker(), 4000, "past today's limit of $30.00"],
+  ])('refuses %s with what to do, reading the settings at most once', async (_what, who, stakeCents, says) => {
+    await expect(checkBettable(gateCtx(), who, stakeCents)).rejects.toThrow(says);
     expect(settingsReads).toBeLessThanOrEqual(1);
+  });
+
+  it.each([
+    ['a stake that is not whole cents', asker(), 10.005, 'whole cents'],
+    ['a negative stake', asker(), -5, 'The stake -5 is negative.'],
+    [
+      'a bad stake from a member without the bet role (the role first)',
+      asker({ member: { roles: [] } }),
+      10.005,
+      `<@&${ROLE}> role`,
+    ],
+  ])('refuses %s typed as a number option, reading the settings at most once', async (_what, who, dollars, says) => {
+    await expect(stakeOptionCents(gateCtx(), who, dollars)).rejects.toThrow(says);
+    expect(settingsReads).toBeLessThanOrEqual(1);
+  });
+
+  it('reads a number option stake into whole cents without reading the settings', async () => {
+    await expect(stakeOptionCents(gateCtx(), asker(), 19.99)).resolves.toBe(1999);
+    expect(settingsReads).toBe(0);
   });
 
   it('keeps betting closed to all but Manage Server while no bet role is set', async () => {
     await updateSettings(store, 'g1', (s) => ({ ...s, betRoleId: undefined }));
-    await expect(checkBettable(gateCtx(), asker(), 10)).rejects.toThrow(CLOSED_BY_DEFAULT);
+    await expect(checkBettable(gateCtx(), asker(), 1000)).rejects.toThrow(CLOSED_BY_DEFAULT);
     const manager = asker({
       member: { roles: [] },
       memberPermissions: { has: (b) => b === PermissionFlagsBits.ManageGuild },
     });
-    await expect(checkBettable(gateCtx(), manager, 10)).resolves.toMatchObject({ userId: 'u1' });
+    await expect(checkBettable(gateCtx(), manager, 1000)).resolves.toMatchObject({ userId: 'u1' });
   });
 
   it('checks only the member when no stake is given (a button that opens the stake form)', async () => {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BetResults } from '../../../src/bot/betting/bet-results.js';
 import { silentLogger } from '../../../src/bot/config/logger.js';
+import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
 import { BetRecordRepo, type ClaimRequest } from '../../../src/bot/repos/bet-records.js';
 import type { JobRecord } from '../../../src/bot/repos/jobs.js';
 import { SlipRepo } from '../../../src/bot/repos/slips.js';
@@ -29,13 +30,12 @@ async function slip(
     messageId: `m-${id}`,
     userId,
     payload: {
-      stake,
       stakeCents: stake * 100,
       sessionId: where.sessionId ?? '1001',
       bookie: 'bookie_a',
       epk: where.epk ?? 'nba/e1',
       marketKey: where.marketKey ?? 'moneyline',
-    },
+    } as SlipPayload,
     createdAt: Date.now(),
     expiresAt,
   });

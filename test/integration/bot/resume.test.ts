@@ -57,7 +57,7 @@ describe('pending jobs after a restart', () => {
       marketLabel: 'Market',
       selectionLabel: 'Selection',
       marketRef: placed?.ref ?? '',
-      stake: 3,
+      stakeCents: 300,
       shownOdds: placed?.odds ?? 2,
     };
     await desk.bot.stop();

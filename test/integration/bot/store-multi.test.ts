@@ -2,6 +2,7 @@
 // the same delivery arriving at two processes. Each "process" is a store opened separately (own pools).
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
 import { BetRecordRepo } from '../../../src/bot/repos/bet-records.js';
 import { getSettings, updateSettings } from '../../../src/bot/repos/guild-settings.js';
 import { OnceRepo } from '../../../src/bot/repos/once.js';
@@ -202,7 +203,7 @@ describe.each(ENGINES)('a slip claimed and closed from two processes on %s', (en
           channelId: 'c1',
           messageId: `m-${id}`,
           userId: 'u1',
-          payload: { stakeCents: 100, sessionId: '1001', bookie: 'bookie_a' },
+          payload: { stakeCents: 100, sessionId: '1001', bookie: 'bookie_a' } as SlipPayload,
           createdAt: now,
           expiresAt: now + 60_000,
         });
@@ -249,7 +250,7 @@ describe.each(ENGINES)("one member's day limit claimed from two processes on %s"
           channelId: 'c1',
           messageId: `m-${id}`,
           userId: 'u1',
-          payload: { stakeCents: 100, sessionId: '1001', bookie: 'bookie_a' },
+          payload: { stakeCents: 100, sessionId: '1001', bookie: 'bookie_a' } as SlipPayload,
           createdAt: now,
           expiresAt: now + 60_000,
         });

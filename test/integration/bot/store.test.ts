@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
 import { JobRepo } from '../../../src/bot/repos/jobs.js';
 import { OnceRepo } from '../../../src/bot/repos/once.js';
 import { SlipRepo } from '../../../src/bot/repos/slips.js';
@@ -11,7 +12,7 @@ const slip = (id: string, userId = 'u1', expiresAt = Date.now() + 60_000) => ({
   channelId: 'c1',
   messageId: null,
   userId,
-  payload: { stake: 5 },
+  payload: { stakeCents: 500 } as SlipPayload,
   createdAt: Date.now(),
   expiresAt,
 });
@@ -27,6 +28,25 @@ describe.each(ENGINES)('store on %s', (engine) => {
   afterEach(async () => {
     await store.close();
     cleanup();
+  });
+
+  it("reads a slip (a proposal's too) stored with its stake in dollars only as whole cents", async () => {
+    const old = { epk: 'nba/e1', bookie: 'bookie_a', sessionId: '1001', stake: 4.35, shownOdds: 2 };
+    await store.query(
+      `INSERT INTO slips (slip_id, guild_id, channel_id, message_id, user_id, payload, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      'old-dollars',
+      'g1',
+      'c1',
+      null,
+      'u1',
+      JSON.stringify(old),
+      Date.now(),
+      Date.now() + 60_000,
+    );
+    const read = await new SlipRepo(store).get('old-dollars');
+    expect(read?.payload.stakeCents).toBe(435);
+    expect(read?.payload).not.toHaveProperty('stake');
   });
 
   it('records a webhook delivery only once', async () => {

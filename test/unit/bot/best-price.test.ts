@@ -111,7 +111,7 @@ describe('what the slip says about its book', () => {
     bookie: 'bookie_b',
     sessionId: 's-bookie_b',
     marketRef: 'ref-bookie_b',
-    stake: 10,
+    stakeCents: 1000,
     shownOdds: 2.1,
   } as SlipPayload;
 
@@ -141,7 +141,7 @@ describe('what the slip says about its book', () => {
     } as Proposal;
     const view = proposalView({
       proposal,
-      slip: { ...routedSlip, stake: 60 },
+      slip: { ...routedSlip, stakeCents: 60_00 },
       approvals: [],
       approverRoleId: undefined,
     });

@@ -31,7 +31,7 @@ const slip: SlipPayload = {
   marketLabel: 'Total Points',
   selectionLabel: 'Over 215.5',
   marketRef: 'r',
-  stake: 1250,
+  stakeCents: 125_000,
   shownOdds: 1.9,
 };
 const START = '2026-11-23T01:30:00Z';

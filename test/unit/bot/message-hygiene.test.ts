@@ -64,7 +64,6 @@ const slip: SlipPayload = {
   marketLabel: 'Head to head',
   selectionLabel: 'Lakers',
   marketRef: 'mref-1',
-  stake: 1250,
   stakeCents: 125_000,
   shownOdds: 2.1,
   startTime: '2026-11-28T01:00:00Z',

@@ -16,7 +16,7 @@ const slip = {
   selectionName: 'Florida Panthers +1.5',
   line: 1.5,
   marketRef: 'ref',
-  stake: 5,
+  stakeCents: 500,
   shownOdds: 1.43,
 } as SlipPayload;
 

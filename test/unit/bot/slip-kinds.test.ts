@@ -28,7 +28,6 @@ const racing: SlipPayload = {
   selectionLabel: 'Zipping Kiss',
   selectionName: 'Zipping Kiss',
   marketRef: '',
-  stake: 12.5,
   stakeCents: 1250,
   shownOdds: 2.4,
 };

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { readStake } from '../../../src/bot/handlers/stake-form.js';
 import { parseCents } from '../../../src/bot/model/money.js';
 import { acceptableFloor, potentialReturnCents } from '../../../src/bot/model/odds.js';
-import { checkMinOdds, checkStake, decideOnLivePrice, type SlipPayload } from '../../../src/bot/model/slip-rules.js';
+import {
+  checkMinOdds,
+  checkStake,
+  decideOnLivePrice,
+  readStakeOption,
+  type SlipPayload,
+} from '../../../src/bot/model/slip-rules.js';
 
 const slip: SlipPayload = {
   epk: 'basketball/us/nba/a_v_b/2026-11-22',
@@ -15,7 +21,7 @@ const slip: SlipPayload = {
   marketLabel: 'Head to head',
   selectionLabel: 'A',
   marketRef: 'ref-1',
-  stake: 10,
+  stakeCents: 1000,
   shownOdds: 2.0,
 };
 
@@ -42,27 +48,35 @@ describe('odds maths', () => {
 
 describe('slip rules', () => {
   const limits = { perBetCents: 5000, perDayCents: 20_000 };
+  /** A stake typed as a Discord number option, read into cents and checked against the limits as /bet does. */
+  const typed = (dollars: number) => {
+    const read = readStakeOption(dollars);
+    return read.ok ? checkStake(read.cents, limits) : read;
+  };
 
   it('refuses a zero stake with what to enter instead', () => {
     const r = checkStake(0, limits);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.message).toMatch(/more than \$0/);
+    expect(typed(0)).toEqual(r);
   });
 
-  it('refuses a stake above the per-bet limit and names the limit', () => {
-    const r = checkStake(51, limits);
+  it('refuses a stake above the per-bet limit and names the limit, comparing cents', () => {
+    const r = checkStake(5001, limits);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.message).toContain('$50.00');
-    expect(checkStake(50, limits).ok).toBe(true);
+    expect(checkStake(5000, limits).ok).toBe(true);
+    expect(typed(51).ok).toBe(false);
   });
 
   it('says a negative stake is negative, not that it has too many decimals', () => {
-    const r = checkStake(-5, limits);
+    const r = typed(-5);
     expect(r.ok ? '' : r.message).toBe('The stake -5 is negative. Enter an amount such as 10 or 12.50.');
   });
 
   it('says a huge stake (1e9) is above the per-bet limit, naming both amounts', () => {
-    const r = checkStake(1e9, limits);
+    expect(readStakeOption(1e9)).toEqual({ ok: true, cents: 100_000_000_000 });
+    const r = typed(1e9);
     expect(r.ok ? '' : r.message).toMatch(
       /^The stake \$1,000,000,000\.00 is above this server's per-bet limit of \$50\.00\./,
     );
@@ -74,14 +88,23 @@ describe('slip rules', () => {
     expect(r.ok ? '' : r.message).toMatch(/^"-5" is negative: a stake is more than \$0\./);
   });
 
+  it('reads the stake form into whole cents', () => {
+    const form = { fields: { getTextInputValue: () => '12.50' } } as unknown as ModalSubmitInteraction;
+    expect(readStake(form)).toEqual({ ok: true, cents: 1250 });
+  });
+
   it('refuses fractions of a cent', () => {
-    expect(checkStake(1.005, limits).ok).toBe(false);
-    expect(checkStake(12.501, limits).ok).toBe(false);
+    const r = typed(1.005);
+    expect(r.ok ? '' : r.message).toBe(
+      'The stake must be dollars and whole cents, with at most two decimals, e.g. 10 or 12.50.',
+    );
+    expect(typed(12.501).ok).toBe(false);
+    expect(checkStake(1000.5, limits)).toEqual(r);
   });
 
   it('refuses sub-cent stakes that a float tolerance would let through (1e-9, 10.000000001)', () => {
-    expect(checkStake(1e-9, limits).ok).toBe(false);
-    expect(checkStake(10.000000001, limits).ok).toBe(false);
+    expect(readStakeOption(1e-9).ok).toBe(false);
+    expect(readStakeOption(10.000000001).ok).toBe(false);
   });
 
   it('turns stake text into whole cents without floating point', () => {
@@ -91,9 +114,19 @@ describe('slip rules', () => {
     expect(parseCents('1e2')).toBeUndefined();
   });
 
-  it('accepts whole-cent stakes that binary floats cannot represent exactly', () => {
-    for (const stake of [0.29, 1.09, 1.1, 1.11, 4.35, 19.99, 49.99]) {
-      expect(checkStake(stake, limits), String(stake)).toEqual({ ok: true });
+  it('reads whole-cent stakes that binary floats cannot represent exactly to their exact cents', () => {
+    const cases: Array<[number, number]> = [
+      [0.29, 29],
+      [1.09, 109],
+      [1.1, 110],
+      [1.11, 111],
+      [4.35, 435],
+      [19.99, 1999],
+      [49.99, 4999],
+    ];
+    for (const [dollars, cents] of cases) {
+      expect(readStakeOption(dollars), String(dollars)).toEqual({ ok: true, cents });
+      expect(checkStake(cents, limits), String(dollars)).toEqual({ ok: true });
     }
   });
 

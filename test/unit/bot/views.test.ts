@@ -37,7 +37,7 @@ const slip: SlipPayload = {
   marketLabel: long(2000),
   selectionLabel: long(2000),
   marketRef: 'r',
-  stake: 10,
+  stakeCents: 1000,
   shownOdds: 2,
 };
 

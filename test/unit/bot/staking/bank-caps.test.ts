@@ -36,13 +36,13 @@ describe('caps as a share of the bank', () => {
 
   it('a per-bet refusal by the share names the share, its amount and the dollar cap', () => {
     const limits = stakeLimits(settings({ maxStakePerBetPct: 5 }), tunables, 100_000);
-    const refused = checkStake(60, limits);
+    const refused = checkStake(6000, limits);
     expect(refused).toEqual({
       ok: false,
       message:
         '$60.00 is above 5% of the bank ($50.00); the dollar cap is $200.00. Lower the stake, or ask an admin to change it with /settings limits.',
     });
-    expect(checkStake(50, limits)).toEqual({ ok: true });
+    expect(checkStake(5000, limits)).toEqual({ ok: true });
   });
 
   it("today's room refused by a share names both", () => {
