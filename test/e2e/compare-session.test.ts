@@ -12,6 +12,8 @@ let desk: Desk;
 let event: Event;
 let first: string;
 let second: string;
+/** The head-to-head selection both bookie_c sessions price: /compare is asked for it alone. */
+let wanted: string;
 
 beforeAll(async () => {
   desk = await startDesk({ env: { GATEWAY_API_KEY: BRAVO } });
@@ -52,6 +54,7 @@ beforeAll(async () => {
     );
     if (priced.every((p) => p > 0)) {
       event = e;
+      wanted = sel.slug ?? sel.label;
       break;
     }
   }
@@ -97,7 +100,12 @@ describe('/compare Bet at best', () => {
   it('posts the slip through the session an admin chose for the book, not the other session of that book', async () => {
     const { ld } = desk;
     await command('admin', 'settings', { bookie: 'bookie_c', session: second }, 'session');
-    const reply = await command('bettor', 'compare', { event: event.event_id, market: 'head_to_head' });
+    // The selection bookie_c prices (a book may leave another out of its card).
+    const reply = await command('bettor', 'compare', {
+      event: event.event_id,
+      market: 'head_to_head',
+      selection: wanted,
+    });
     const fields = (reply.embeds[0] as { fields: Array<{ value: string }> }).fields;
     expect(fields[0]?.value).toMatch(/⭐ \*\*bookie_c:/);
 
