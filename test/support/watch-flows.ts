@@ -40,6 +40,9 @@ export function pickWatched(desk: Pick<Desk, 'sandbox'>, skip = 0, minPrice = 1)
       rows.every((r) => r?.selections.some((t) => t.slug === s.slug && isBettable(t))),
     );
     if (!sel) continue;
+    // The whole market bettable at every book: an alert's fair price needs a complete market, and which selections a
+    // book shows depends on the sandbox's clock.
+    if (!rows.every((r) => r?.selections.every(isBettable))) continue;
     const prices = Object.fromEntries(
       BOOKS.map((b, i) => [
         b,
