@@ -1,4 +1,5 @@
-import { relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Files that start a whole desk (sandbox, local Discord, the bot) or several bot processes: the long ones. */
@@ -9,14 +10,27 @@ const CHILD_PROCESS_FILES = [/^test\/multi\//, /^test\/chaos\//];
 const BUILD_FILES = [/^test\/integration\/build\//, /^test\/integration\/client\/package-consumer\.test\.ts$/];
 
 /**
+ * Each file's test time in whole seconds from a full run on two quiet cores (`node scripts/test-durations.mjs`
+ * writes it): the order a fresh clone, which has no results cache, runs the files in.
+ */
+function recordedDurations(root: string): Record<string, number> {
+  try {
+    return JSON.parse(readFileSync(join(root, 'test', 'durations.json'), 'utf8')) as Record<string, number>;
+  } catch {
+    return {};
+  }
+}
+
+/**
  * Runs the longest files first, across both projects, so the run does not end on one long file while the other
- * workers sit idle. "Longest" is the file's test time in the last run (vitest's results cache; it leaves out
- * the file's beforeAll, so a build adds a minute); a file with no recorded run is guessed: 20 s when it starts
- * a desk, else by its size.
+ * workers sit idle. "Longest" is the file's test time in the last run here (vitest's results cache; it leaves out
+ * the file's beforeAll, so a build adds a minute), else in `test/durations.json`; a file in neither is guessed:
+ * 20 s when it starts a desk, else by its size.
  */
 export default class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const { cache, config } = this.ctx;
+    const recorded = recordedDurations(config.root);
     // `--sequence.shuffle [--sequence.seed N]`: the files in a seeded random order, to prove no file depends on
     // what ran before it in its worker (decision 1880).
     if (config.sequence.shuffle) return seededShuffle(files, config.sequence.seed ?? 1);
@@ -26,6 +40,8 @@ export default class LongestFirst extends BaseSequencer {
       const setup = BUILD_FILES.some((file) => file.test(path)) ? 60_000 : 0;
       const last = cache.getFileTestResults(key);
       if (last) return setup + last.duration;
+      const seconds = recorded[key];
+      if (seconds !== undefined) return setup + seconds * 1000;
       const guess = DESK_FILES.some((dir) => dir.test(path)) ? 20_000 : 0;
       return setup + guess + (cache.getFileStats(key)?.size ?? 0) / 10;
     };
