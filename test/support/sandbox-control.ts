@@ -1,3 +1,4 @@
+import { Agent, fetch } from 'undici';
 import { GatewayClient } from '../../src/gateway/index.js';
 import type { FaultConfig } from '../../src/sandbox/index.js';
 
@@ -16,12 +17,19 @@ export interface SandboxState {
   counters: Record<string, number>;
 }
 
+/**
+ * A new connection per control call: a kept-alive socket the sandbox closes after its idle timeout can be reused
+ * at the same moment on a loaded machine (the timers fire late), and a POST that meets a reset is not retried.
+ */
+const noKeepAlive = new Agent({ pipelining: 0 });
+
 /** The sandbox's /_sandbox control routes over HTTP, as a test drives them. */
 export class SandboxControl {
   constructor(readonly url: string) {}
 
   async #call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
     const res = await fetch(`${this.url}/_sandbox${path}`, {
+      dispatcher: noKeepAlive,
       method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
