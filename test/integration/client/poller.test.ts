@@ -103,8 +103,10 @@ describe('batched bet_status poller', () => {
     expect(resolved).toBe(true);
     const outcome = await pa;
     expect(outcome.status === 'completed' && (outcome.result as { bet_id: string }).bet_id).toBe('B1');
+    // A poll sent before the webhook may still be on its way (polls are 25 ms apart); one poll at a time, so the
+    // second to arrive from here was built after it.
     const before = harness.count('/api/bet_status');
-    await until('the next bet_status poll', () => harness!.count('/api/bet_status') >= before + 1, {
+    await until('a bet_status poll built after the webhook', () => harness!.count('/api/bet_status') >= before + 2, {
       timeoutMs: 5_000,
       everyMs: 10,
     });
