@@ -79,7 +79,7 @@ function next<T>(child: ChildProcess, type: string): Promise<T> {
 }
 
 /** CPU seconds used so far by the PostgreSQL server listening on `port` and all its backends. */
-function pgCpuSeconds(port: number): number {
+export function pgCpuSeconds(port: number): number {
   const stats = readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
     .flatMap((pid) => {
@@ -96,6 +96,19 @@ function pgCpuSeconds(port: number): number {
   if (!master) return 0;
   const ticks = stats.filter((s) => s.pid === master.pid || s.ppid === master.pid).reduce((a, s) => a + s.ticks, 0);
   return ticks / 100;
+}
+
+/**
+ * CPU seconds the whole machine has spent busy so far (user, nice, system, irq, softirq, steal in /proc/stat), 0
+ * without /proc: less what the run's own processes used, it is the CPU other work took during a run.
+ */
+export function machineBusySeconds(): number {
+  try {
+    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/).slice(1).map(Number) ?? [];
+    return [0, 1, 2, 5, 6, 7].reduce((n, i) => n + (cpu[i] ?? 0), 0) / 100;
+  } catch {
+    return 0;
+  }
 }
 
 interface Run {
@@ -117,6 +130,11 @@ interface Run {
   throttled: number;
   /** CPU of this driver process (the sandbox gateway and the samplers), in cores. */
   driverCpu: number;
+  /**
+   * CPU of everything else on the machine during the run, in cores: the machine's busy time less the bot processes',
+   * the database's and this driver's. Per-confirm CPU (the bot's and the database's) reads higher when this is high.
+   */
+  otherCpu: number;
   /** Ms per confirm the bot processes' main threads waited, runnable, for a CPU (throttled or held off). */
   runWaitPerConfirm: number;
   /** Ms per confirm the bot processes' groups were throttled (their allowance spent). */
@@ -252,6 +270,7 @@ export async function scaleOut(): Promise<FigureResult[]> {
           Number((await admin.query<{ b: string }>(`SELECT pg_database_size('${dbName}') AS b`)).rows[0]?.b ?? 0);
         const bytes0 = await size();
         const db0 = pgCpuSeconds(port);
+        const busy0 = machineBusySeconds();
         const driver0 = process.cpuUsage();
         const throttle0 = children.map(({ group }) => throttling(group));
         const done = await Promise.all(
@@ -262,6 +281,7 @@ export async function scaleOut(): Promise<FigureResult[]> {
           }),
         );
         const dbCpu = pgCpuSeconds(port) - db0;
+        const busy = machineBusySeconds() - busy0;
         const driver = process.cpuUsage(driver0);
         const throttle = children.map(({ group }, i) => {
           const t = throttling(group);
@@ -296,6 +316,11 @@ export async function scaleOut(): Promise<FigureResult[]> {
               throttle.reduce((n, t) => n + t.periods, 0),
             ),
           driverCpu: (driver.user + driver.system) / 1000 / ms,
+          otherCpu: Math.max(
+            0,
+            (busy - dbCpu - (driver.user + driver.system) / 1e6 - done.reduce((n, d) => n + d.cpuMs, 0) / 1000) /
+              (ms / 1000),
+          ),
           runWaitPerConfirm: done.reduce((n, d) => n + d.runWaitMs, 0) / Math.max(1, placed),
           throttledPerConfirm: throttle.reduce((n, t) => n + t.ns / 1e6, 0) / Math.max(1, placed),
         };
@@ -334,7 +359,7 @@ export async function scaleOut(): Promise<FigureResult[]> {
       const steps = Object.keys(runs[0]?.spans ?? {})
         .map((s) => `${s} ${median(runs.map((r) => r.spans[s] ?? 0)).toFixed(0)}`)
         .join(', ');
-      return `${k.replace('L', '')} process(es): ${median(rate(k)).toFixed(0)} confirms/s, p50 ${percentile(lat, 50).toFixed(0)} ms, p99 ${percentile(lat, 99).toFixed(0)} ms, bot CPU ${median(runs.map((r) => r.cpuMsPerConfirm)).toFixed(1)} ms/confirm, ${median(runs.map((r) => r.statementsPerConfirm)).toFixed(1)} store calls/confirm, database +${(median(runs.map((r) => r.bytesPerConfirm)) / 1024).toFixed(1)} KiB/confirm, database CPU ${median(runs.map((r) => r.dbCpu)).toFixed(2)} cores, lock waits mean ${mean(waits).toFixed(2)} (max ${Math.max(0, ...waits)}), of them on the ledger chain mean ${mean(chain).toFixed(2)} (max ${Math.max(0, ...chain)}), ms per confirm by step: ${steps}, throttled in ${(median(runs.map((r) => r.throttled)) * 100).toFixed(0)} % of CPU periods, main threads waited runnable for a CPU ${median(runs.map((r) => r.runWaitPerConfirm)).toFixed(0)} ms/confirm of which their groups were throttled ${median(runs.map((r) => r.throttledPerConfirm)).toFixed(0)} ms (the rest: the machine's other work held the CPUs), driver and sandbox CPU ${median(runs.map((r) => r.driverCpu)).toFixed(2)} cores, ${runs.reduce((n, r) => n + r.failed, 0)} sends failed`;
+      return `${k.replace('L', '')} process(es): ${median(rate(k)).toFixed(0)} confirms/s, p50 ${percentile(lat, 50).toFixed(0)} ms, p99 ${percentile(lat, 99).toFixed(0)} ms, bot CPU ${median(runs.map((r) => r.cpuMsPerConfirm)).toFixed(1)} ms/confirm, ${median(runs.map((r) => r.statementsPerConfirm)).toFixed(1)} store calls/confirm, database +${(median(runs.map((r) => r.bytesPerConfirm)) / 1024).toFixed(1)} KiB/confirm, database CPU ${median(runs.map((r) => r.dbCpu)).toFixed(2)} cores, lock waits mean ${mean(waits).toFixed(2)} (max ${Math.max(0, ...waits)}), of them on the ledger chain mean ${mean(chain).toFixed(2)} (max ${Math.max(0, ...chain)}), ms per confirm by step: ${steps}, throttled in ${(median(runs.map((r) => r.throttled)) * 100).toFixed(0)} % of CPU periods, main threads waited runnable for a CPU ${median(runs.map((r) => r.runWaitPerConfirm)).toFixed(0)} ms/confirm of which their groups were throttled ${median(runs.map((r) => r.throttledPerConfirm)).toFixed(0)} ms (the rest: the machine's other work held the CPUs), driver and sandbox CPU ${median(runs.map((r) => r.driverCpu)).toFixed(2)} cores, other work on the machine ${median(runs.map((r) => r.otherCpu)).toFixed(2)} cores, ${runs.reduce((n, r) => n + r.failed, 0)} sends failed`;
     };
     const confined = `each bot process in its own cgroup v1 cpu group (cpu.cfs_quota_us ${Math.round(CPU_SHARE * PERIOD_US)} of ${PERIOD_US}: ${CPU_SHARE} CPU); PostgreSQL ${cluster.version}, the sandbox gateway and the driver outside them; ${SECONDS} s runs, ${CONCURRENCY} confirms at once per process, whole confirm path (claim with hold and ledger entry, place_bet at the sandbox over HTTP, job row, move to submitted with its entry, receipt edit queued and sent to a no-op poster); each confirm's two ledger entries are staged in their moves' transactions and chained just after, a group at a time under the one chain lock (ledger:append, decision 1763); lock waits count sessions waiting on any lock (sampled every 50 ms), those on the chain lock apart; ms per confirm by step is wall time summed over the confirms; throttled: share of CFS periods in which a process spent its allowance (cpu.stat); median of ${ROUNDS} per-round ratios after a warm-up`;
     const row = (i: number, n: number, leader: boolean): FigureResult => {

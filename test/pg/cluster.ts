@@ -52,6 +52,8 @@ export interface PgClusterOptions {
   password?: string;
   /** CIDR that may log in over TCP with the password, e.g. a container network's subnet. */
   allowFrom?: string;
+  /** More server settings, each passed as `-c name=value` (e.g. shared_preload_libraries=pg_stat_statements). */
+  settings?: Record<string, string>;
 }
 
 export async function startPgCluster(opts: PgClusterOptions = {}): Promise<PgCluster> {
@@ -82,7 +84,10 @@ export async function startPgCluster(opts: PgClusterOptions = {}): Promise<PgClu
   for (let attempt = 1; ; attempt++) {
     port = await testPort();
     // fsync off: a test cluster is thrown away, durability across OS crashes is not under test.
-    const options = `-p ${port} -k ${dir} -c listen_addresses=${listenOn} -c fsync=off -c max_connections=200`;
+    const extra = Object.entries(opts.settings ?? {})
+      .map(([k, v]) => ` -c ${k}=${v}`)
+      .join('');
+    const options = `-p ${port} -k ${dir} -c listen_addresses=${listenOn} -c fsync=off -c max_connections=200${extra}`;
     try {
       await as('pg_ctl', ['-D', data, '-o', options, '-l', log, '-w', 'start']);
       break;
