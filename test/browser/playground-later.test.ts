@@ -18,7 +18,83 @@ import {
 
 usePlayground('playground-later');
 
-describe('the offline playground in Chromium, later in a session', () => {
+describe('the offline playground in Chromium: racing, promos, the sandbox clock, a restart and the fund', () => {
+  it('places a racing bet from the Bet menu under /price racing and confirms it', async () => {
+    await page.goto(`${app.playgroundUrl}/?as=bettor`);
+    await page.locator('body[data-ready="true"]').waitFor();
+    const input = page.locator('#command-input');
+    await input.click();
+    // Tomorrow's first race at Flemington has not jumped whatever the time of day.
+    await type('/price racing track:Flem');
+    await choicesFor('track');
+    await page.keyboard.press('Enter');
+    await type('race:1 date:tomorrow');
+    await page.keyboard.press('Enter');
+    const prices = page.locator('discord-message', {
+      has: page.locator('discord-embed[embed-title^="Flemington R1"]'),
+    });
+    await prices.last().waitFor({ timeout: 20_000 });
+    const menu = prices.last().locator('discord-string-select-menu').first();
+    await menu.click();
+    await menu.locator('discord-string-select-menu-option').first().click();
+    await page.locator('#modal[open]').waitFor({ timeout: 10_000 });
+    await page.locator('#modal-fields input').first().fill('3');
+    await page.locator('#modal-submit').click();
+
+    const slip = page
+      .locator('discord-message', {
+        has: page.locator('discord-embed[embed-title="Bet slip"]', { hasText: 'Flemington R1' }),
+      })
+      .last();
+    await slip.waitFor({ timeout: 20_000 });
+    const slipId = await slip.getAttribute('data-message-id');
+    await slip.locator('discord-button', { hasText: 'Confirm' }).click();
+    const receipt = page.locator(
+      `discord-message[data-message-id="${slipId}"] discord-embed[embed-title="Bet placed ✅"]`,
+    );
+    await receipt.waitFor({ timeout: 30_000 });
+    await expect(receipt.locator('discord-embed-field[field-title="Selection"]').textContent()).resolves.toContain(
+      'Win',
+    );
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('places a bet-boost card from /promos and confirms it', async () => {
+    await page.goto(`${app.playgroundUrl}/?as=bettor`);
+    await page.locator('body[data-ready="true"]').waitFor();
+    const input = page.locator('#command-input');
+    await input.click();
+    await type('/promos');
+    await page.locator('.suggestion', { hasText: '/promos' }).first().waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    const inbox = page
+      .locator('discord-message', { has: page.locator('discord-embed[embed-title="Promo inbox"]') })
+      .last();
+    await inbox.waitFor({ timeout: 20_000 });
+    const menu = inbox.locator('discord-string-select-menu').first();
+    await menu.click();
+    await menu.locator('discord-string-select-menu-option').first().click();
+    await page.locator('#modal[open]').waitFor({ timeout: 10_000 });
+    await page.locator('#modal-fields input').first().fill('5');
+    await page.locator('#modal-submit').click();
+
+    const slip = page
+      .locator('discord-message', {
+        has: page.locator('discord-embed[embed-title="Bet slip"]', { hasText: 'Bet boost' }),
+      })
+      .last();
+    await slip.waitFor({ timeout: 20_000 });
+    const slipId = await slip.getAttribute('data-message-id');
+    await slip.locator('discord-button', { hasText: 'Confirm' }).click();
+    const receipt = page.locator(
+      `discord-message[data-message-id="${slipId}"] discord-embed[embed-title="Bet placed ✅"]`,
+    );
+    await receipt.waitFor({ timeout: 30_000 });
+    await expect(receipt.locator('discord-embed-field[field-title="Stake"]').textContent()).resolves.toContain('5');
+    expect(pageErrors).toEqual([]);
+  });
+
   it('reads relative times on the sandbox clock after "Advance 1 day": a new slip expires in 2 minutes', async () => {
     await page.goto(`${app.playgroundUrl}/?as=bettor`);
     await page.locator('body[data-ready="true"]').waitFor();
