@@ -11,11 +11,9 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { SlipRepo } from '../src/bot/repos/slips.js';
 import { openStore } from '../src/bot/store/index.js';
-import { GatewayClient } from '../src/gateway/index.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { createDatabase, startPgCluster } from '../test/pg/cluster.js';
-import { cgroupMissing, machineBusySeconds, pgCpuSeconds } from './figures/scale-out.js';
-import { betPicks } from './lib/bet-picks.js';
+import { benchPick, benchSlip, cgroupMissing, machineBusySeconds, pgCpuSeconds } from './figures/scale-out.js';
 
 const CHILD = fileURLToPath(new URL('./children/confirm-path.ts', import.meta.url));
 const SECONDS = Number(process.env.SECONDS ?? 5);
@@ -54,41 +52,14 @@ try {
   const db = new pg.Client({ connectionString: url });
   await db.connect();
   await db.query('CREATE EXTENSION pg_stat_statements');
-  const [pick] = await betPicks(sandbox.url, API_KEY, 1);
-  if (!pick) throw new Error('the sandbox offered no bettable selection');
-  const client = new GatewayClient({ baseUrl: sandbox.url, apiKey: API_KEY });
-  const session = (await client.sessions.list()).find((s) => s.bookie === pick.bookie);
-  await client.close();
-  if (!session) throw new Error(`no sandbox session on ${pick.bookie}`);
+  const { pick, session } = await benchPick(sandbox.url, API_KEY);
   const store = await openStore(url);
   const slips = new SlipRepo(store);
   for (let round = 1; round <= ROUNDS; round++) {
     const prefix = `r${round}p0`;
     const now = Date.now();
     for (let i = 0; i < SLIPS; i++) {
-      await slips.create({
-        slipId: `${prefix}-${i}`,
-        guildId: 'g-bench',
-        channelId: 'c-bench',
-        messageId: `m-${prefix}-${i}`,
-        userId: `${prefix}-u-${i % 64}`,
-        payload: {
-          kind: 'sports',
-          epk: pick.epk,
-          sport: 'basketball',
-          eventName: 'Bench event',
-          bookie: pick.bookie,
-          sessionId: session.session_id,
-          marketKey: pick.market,
-          marketLabel: pick.market,
-          selectionLabel: 'Bench selection',
-          marketRef: pick.marketRef,
-          stakeCents: 100,
-          shownOdds: 2,
-        },
-        createdAt: now,
-        expiresAt: now + 3_600_000,
-      });
+      await slips.create(benchSlip(`${prefix}-${i}`, `${prefix}-u-${i % 64}`, pick, session.session_id, now));
     }
     const child = fork(CHILD, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const group = confine ? `/sys/fs/cgroup/cpu/bench-stmts-${process.pid}-${round}` : undefined;

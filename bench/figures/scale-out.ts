@@ -13,7 +13,7 @@ import { openStore } from '../../src/bot/store/index.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { createDatabase, startPgCluster } from '../../test/pg/cluster.js';
-import { betPicks } from '../lib/bet-picks.js';
+import { type BetPick, betPicks } from '../lib/bet-picks.js';
 import { type FigureResult, figure, notMeasured, type Target } from '../lib/figure.js';
 import { median, medianRatio, percentile } from '../lib/stats.js';
 
@@ -165,6 +165,44 @@ function throttling(group: string): { periods: number; throttled: number; ns: nu
   return { periods: field('nr_periods'), throttled: field('nr_throttled'), ns: field('throttled_time') };
 }
 
+/** The selection every confirm-path slip bets on, and a session on its book. */
+export async function benchPick(sandboxUrl: string, apiKey: string) {
+  const [pick] = await betPicks(sandboxUrl, apiKey, 1);
+  if (!pick) throw new Error('the sandbox offered no bettable selection');
+  const client = new GatewayClient({ baseUrl: sandboxUrl, apiKey });
+  const session = (await client.sessions.list()).find((s) => s.bookie === pick.bookie);
+  await client.close();
+  if (!session) throw new Error(`no sandbox session on ${pick.bookie}`);
+  return { pick, session };
+}
+
+/** One slip of the confirm-path runs: a one-dollar single on the picked selection, open for an hour. */
+export function benchSlip(slipId: string, userId: string, pick: BetPick, sessionId: string, now: number) {
+  return {
+    slipId,
+    guildId: 'g-bench',
+    channelId: 'c-bench',
+    messageId: `m-${slipId}`,
+    userId,
+    payload: {
+      kind: 'sports' as const,
+      epk: pick.epk,
+      sport: 'basketball',
+      eventName: 'Bench event',
+      bookie: pick.bookie,
+      sessionId,
+      marketKey: pick.market,
+      marketLabel: pick.market,
+      selectionLabel: 'Bench selection',
+      marketRef: pick.marketRef,
+      stakeCents: 100,
+      shownOdds: 2,
+    },
+    createdAt: now,
+    expiresAt: now + 3_600_000,
+  };
+}
+
 export async function scaleOut(): Promise<FigureResult[]> {
   const missing = cgroupMissing();
   if (missing) {
@@ -182,12 +220,7 @@ export async function scaleOut(): Promise<FigureResult[]> {
   try {
     const url = await createDatabase(cluster.adminUrl, 'scale');
     const dbName = url.slice(url.lastIndexOf('/') + 1);
-    const [pick] = await betPicks(sandbox.url, API_KEY, 1);
-    if (!pick) throw new Error('the sandbox offered no bettable selection');
-    const client = new GatewayClient({ baseUrl: sandbox.url, apiKey: API_KEY });
-    const session = (await client.sessions.list()).find((s) => s.bookie === pick.bookie);
-    await client.close();
-    if (!session) throw new Error(`no sandbox session on ${pick.bookie}`);
+    const { pick, session } = await benchPick(sandbox.url, API_KEY);
     const store = await openStore(url);
     const slips = new SlipRepo(store);
     let runNo = 0;
@@ -200,29 +233,9 @@ export async function scaleOut(): Promise<FigureResult[]> {
         for (let i = 0; i < SLIPS; i += 50) {
           await Promise.all(
             Array.from({ length: Math.min(50, SLIPS - i) }, (_, k) =>
-              slips.create({
-                slipId: `${prefix}-${i + k}`,
-                guildId: 'g-bench',
-                channelId: 'c-bench',
-                messageId: `m-${prefix}-${i + k}`,
-                userId: `${prefix}-u-${(i + k) % 64}`,
-                payload: {
-                  kind: 'sports',
-                  epk: pick.epk,
-                  sport: 'basketball',
-                  eventName: 'Bench event',
-                  bookie: pick.bookie,
-                  sessionId: session.session_id,
-                  marketKey: pick.market,
-                  marketLabel: pick.market,
-                  selectionLabel: 'Bench selection',
-                  marketRef: pick.marketRef,
-                  stakeCents: 100,
-                  shownOdds: 2,
-                },
-                createdAt: now,
-                expiresAt: now + 3_600_000,
-              }),
+              slips.create(
+                benchSlip(`${prefix}-${i + k}`, `${prefix}-u-${(i + k) % 64}`, pick, session.session_id, now),
+              ),
             ),
           );
         }
