@@ -4,7 +4,7 @@
 // and prints each run's rate and costs per confirm (with the machine's other work, which inflates both), then the
 // last run's statements per confirm ordered by execution time. `npx tsx bench/confirm-statements.ts`; ROUNDS=3,
 // SECONDS=5 by default.
-import { type ChildProcess, fork } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { mkdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ import { SlipRepo } from '../src/bot/repos/slips.js';
 import { openStore } from '../src/bot/store/index.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { createDatabase, startPgCluster } from '../test/pg/cluster.js';
-import { benchPick, benchSlip, cgroupMissing, machineBusySeconds, pgCpuSeconds } from './figures/scale-out.js';
+import { benchPick, benchSlip, cgroupMissing, machineBusySeconds, next, pgCpuSeconds } from './figures/scale-out.js';
 
 const CHILD = fileURLToPath(new URL('./children/confirm-path.ts', import.meta.url));
 const SECONDS = Number(process.env.SECONDS ?? 5);
@@ -31,17 +31,6 @@ interface Msg {
   statements: number;
   spans: Record<string, number>;
 }
-
-const next = (child: ChildProcess, type: string) =>
-  new Promise<Msg>((resolve, reject) => {
-    const on = (m: Msg) => {
-      if (m.type === 'error') reject(new Error(m.message));
-      else if (m.type !== type) return;
-      child.off('message', on);
-      resolve(m);
-    };
-    child.on('message', on);
-  });
 
 const confine = cgroupMissing() === null;
 const cluster = await startPgCluster({ settings: { shared_preload_libraries: 'pg_stat_statements' } });
@@ -70,7 +59,7 @@ try {
       writeFileSync(join(group, 'cgroup.procs'), String(child.pid));
     }
     try {
-      await next(child, 'ready');
+      await next<Msg>(child, 'ready');
       child.send({
         type: 'prepare',
         url,
@@ -82,12 +71,12 @@ try {
         seconds: SECONDS,
         leader: false,
       });
-      await next(child, 'prepared');
+      await next<Msg>(child, 'prepared');
       await db.query('SELECT pg_stat_statements_reset()');
       const db0 = pgCpuSeconds(port);
       const busy0 = machineBusySeconds();
       const self0 = process.cpuUsage();
-      const done = next(child, 'done');
+      const done = next<Msg>(child, 'done');
       child.send({ type: 'go' });
       const d = await done;
       const dbCpu = pgCpuSeconds(port) - db0;

@@ -65,7 +65,8 @@ export function cgroupMissing(): string | null {
   }
 }
 
-function next<T>(child: ChildProcess, type: string): Promise<T> {
+/** The confirm-path child's next message of `type`; rejects on its error message or its exit. */
+export function next<T>(child: ChildProcess, type: string): Promise<T> {
   return new Promise((resolve, reject) => {
     const onMessage = (msg: { type: string; message?: string }) => {
       if (msg.type === 'error') reject(new Error(`confirm-path child: ${msg.message}`));
