@@ -25,10 +25,13 @@ const E2E_ON_POSTGRES = [
   'test/chaos/watch-crash.test.ts',
 ];
 
-// Unit files share one module graph per worker (`isolate: false`, decision 1880): a unit file must leave no global
-// state behind. These two change process-wide state (undici's global dispatcher, the command loader's module
-// cache), so they run isolated with the rest.
+// Files share one worker process and module graph (`isolate: false`, decisions 1880 and 1943): a worker loads the
+// bot, discord.js and the rest once, not once per file (that loading was a third of the suite's CPU). A file must
+// therefore leave no process-wide state behind; `test/support/shared-graph-guard.ts` fails a file that does. These
+// two unit files change such state on purpose (undici's global dispatcher, the command loader's module cache), so
+// each runs in a process of its own.
 const UNIT_ISOLATED = ['test/unit/bot/discord-rest.test.ts', 'test/unit/bot/loader.test.ts'];
+const SHARED_GRAPH = { isolate: false, setupFiles: ['test/support/shared-graph-guard.ts'] };
 
 export default defineConfig({
   test: {
@@ -51,6 +54,7 @@ export default defineConfig({
           name: 'main',
           include: ['test/**/*.test.ts'],
           exclude: ['test/browser/**', 'test/image/**', 'test/unit/**', 'node_modules/**'],
+          ...SHARED_GRAPH,
         },
       },
       {
@@ -59,12 +63,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: UNIT_ISOLATED, isolate: false },
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: UNIT_ISOLATED, ...SHARED_GRAPH },
       },
       {
         extends: true,
         plugins: [transpiledSources()],
-        test: { name: 'e2e-postgres', include: E2E_ON_POSTGRES, env: { E2E_STORE: 'postgres' } },
+        test: { name: 'e2e-postgres', include: E2E_ON_POSTGRES, env: { E2E_STORE: 'postgres' }, ...SHARED_GRAPH },
       },
     ],
   },

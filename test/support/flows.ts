@@ -80,7 +80,8 @@ export async function pickEvent(desk: Desk, league = 'nba', skip = 0, minMarkets
   throw new Error(`no prematch ${league} event with a bettable bookie_a card in the sandbox`);
 }
 
-const seen = new Set<string>();
+/** The slips each desk's betSlip has already handed out (message ids are one local Discord's own). */
+const seenSlips = new WeakMap<Desk, Set<string>>();
 
 /** /bet with every option given (as autocomplete would fill them): the public slip with Confirm/Cancel. */
 export async function betSlip(
@@ -109,6 +110,8 @@ export async function betSlip(
   const stakeShown = new RegExp(
     `(^|[^0-9.,])${formatMoney(parseCents(input.stake) ?? 0).replace(/[$.]/g, '\\$&')}($|[^0-9])`,
   );
+  const seen = seenSlips.get(desk) ?? new Set<string>();
+  seenSlips.set(desk, seen);
   const isSlip = (m: LocalMessage) =>
     /Bet slip/.test(textOf(m)) &&
     (m.content ?? '').includes(input.user.id) &&

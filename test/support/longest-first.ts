@@ -31,8 +31,11 @@ export default class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const { cache, config } = this.ctx;
     const recorded = recordedDurations(config.root);
-    // `--sequence.shuffle [--sequence.seed N]`: the files in a seeded random order, to prove no file depends on
-    // what ran before it in its worker (decision 1880).
+    // `--sequence.shuffle [--sequence.seed N]`: the files (and each file's tests) in a seeded random order, to prove
+    // no file depends on what ran before it in its worker (decision 1880). `TEST_FILE_SEED=N` shuffles the files
+    // only: the end-to-end files' tests build on each other in order, their files must not (decision 1943).
+    const fileSeed = process.env.TEST_FILE_SEED;
+    if (fileSeed !== undefined) return seededShuffle(files, Number(fileSeed) || 1);
     if (config.sequence.shuffle) return seededShuffle(files, config.sequence.seed ?? 1);
     const estimate = (spec: TestSpecification): number => {
       const path = relative(config.root, spec.moduleId);

@@ -106,20 +106,34 @@ export function raceChoices(track: string, day: string, typed: string): Array<{ 
     .map((n) => ({ name: `Race ${n} · ${track || 'track'} · ${day}`, value: n }));
 }
 
-const runnerCache = new Map<string, { at: number; runners: string[] }>();
-const runnerFills = new Map<string, Promise<void>>();
+/** Each desk's known runners and the price checks filling them (by its catalog: one per desk, however many share a process). */
+interface RunnerMemory {
+  cache: Map<string, { at: number; runners: string[] }>;
+  fills: Map<string, Promise<void>>;
+}
+const runnerMemories = new WeakMap<object, RunnerMemory>();
+
+function runnerMemory(ctx: Pick<BotContext, 'catalog'>): RunnerMemory {
+  let memory = runnerMemories.get(ctx.catalog);
+  if (!memory) {
+    memory = { cache: new Map(), fills: new Map() };
+    runnerMemories.set(ctx.catalog, memory);
+  }
+  return memory;
+}
 
 const raceKeyOf = (r: RaceKey) => `${r.track}/${r.raceNum}/${r.raceType}/${r.date}`;
 
 /** Keeps the runners a price check returned (autocomplete reads them; /price racing fills it too). */
 export function rememberRunners(ctx: BotContext, race: RaceKey, runners: string[]): void {
-  if (runners.length > 0) runnerCache.set(raceKeyOf(race), { at: ctx.now(), runners });
+  if (runners.length > 0) runnerMemory(ctx).cache.set(raceKeyOf(race), { at: ctx.now(), runners });
 }
 
 /** One price check of the race at an active session, shared by every keystroke asking meanwhile. */
 function fillRunners(ctx: BotContext, race: RaceKey): Promise<void> {
   const key = raceKeyOf(race);
-  let fill = runnerFills.get(key);
+  const { fills } = runnerMemory(ctx);
+  let fill = fills.get(key);
   if (!fill) {
     fill = (async () => {
       const session = (await ctx.catalog.loadSessions()).find((s) => s.active);
@@ -143,8 +157,8 @@ function fillRunners(ctx: BotContext, race: RaceKey): Promise<void> {
       );
     })()
       .catch((err) => ctx.logger.debug('runner autocomplete price check failed', { err }))
-      .finally(() => runnerFills.delete(key));
-    runnerFills.set(key, fill);
+      .finally(() => fills.delete(key));
+    fills.set(key, fill);
   }
   return fill;
 }
@@ -159,7 +173,8 @@ export async function runnerChoices(
   race: RaceKey,
   typed: string,
 ): Promise<Array<{ name: string; value: string }>> {
-  const cached = runnerCache.get(raceKeyOf(race));
+  const { cache } = runnerMemory(ctx);
+  const cached = cache.get(raceKeyOf(race));
   if (!cached || ctx.now() - cached.at > RUNNERS_TTL_MS) {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -170,7 +185,7 @@ export async function runnerChoices(
     ]);
     clearTimeout(timer);
   }
-  const runners = runnerCache.get(raceKeyOf(race))?.runners ?? [];
+  const runners = cache.get(raceKeyOf(race))?.runners ?? [];
   const list = matchText(runners, typed, (r) => r).map((r) => ({ name: r, value: r }));
   const t = typed.trim();
   return t && !list.some((c) => c.value.toLowerCase() === t.toLowerCase()) ? [...list, { name: t, value: t }] : list;
