@@ -23,6 +23,7 @@ import { userMessage } from '../model/user-errors.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import { getSettings } from '../repos/guild-settings.js';
 import { getRef, putRef, type RefOwner } from '../repos/refs.js';
+import { SingleFlight } from '../results/single-flight.js';
 import { row, select } from '../views/components.js';
 import { type PriceRow, priceView } from '../views/desk.js';
 import { postPreparedSlip } from './slip-post.js';
@@ -109,14 +110,14 @@ export function raceChoices(track: string, day: string, typed: string): Array<{ 
 /** Each desk's known runners and the price checks filling them (by its catalog: one per desk, however many share a process). */
 interface RunnerMemory {
   cache: Map<string, { at: number; runners: string[] }>;
-  fills: Map<string, Promise<void>>;
+  fills: SingleFlight;
 }
 const runnerMemories = new WeakMap<object, RunnerMemory>();
 
 function runnerMemory(ctx: Pick<BotContext, 'catalog'>): RunnerMemory {
   let memory = runnerMemories.get(ctx.catalog);
   if (!memory) {
-    memory = { cache: new Map(), fills: new Map() };
+    memory = { cache: new Map(), fills: new SingleFlight() };
     runnerMemories.set(ctx.catalog, memory);
   }
   return memory;
@@ -131,11 +132,8 @@ export function rememberRunners(ctx: BotContext, race: RaceKey, runners: string[
 
 /** One price check of the race at an active session, shared by every keystroke asking meanwhile. */
 function fillRunners(ctx: BotContext, race: RaceKey): Promise<void> {
-  const key = raceKeyOf(race);
-  const { fills } = runnerMemory(ctx);
-  let fill = fills.get(key);
-  if (!fill) {
-    fill = (async () => {
+  return runnerMemory(ctx).fills.run(raceKeyOf(race), () =>
+    (async () => {
       const session = (await ctx.catalog.loadSessions()).find((s) => s.active);
       if (!session) return;
       const sub = await ctx.gateway.priceChecks.racing({
@@ -155,12 +153,8 @@ function fillRunners(ctx: BotContext, race: RaceKey): Promise<void> {
         race,
         rows.flatMap((r) => (typeof r.runner === 'string' ? [r.runner] : [])),
       );
-    })()
-      .catch((err) => ctx.logger.debug('runner autocomplete price check failed', { err }))
-      .finally(() => fills.delete(key));
-    fills.set(key, fill);
-  }
-  return fill;
+    })().catch((err) => ctx.logger.debug('runner autocomplete price check failed', { err })),
+  );
 }
 
 /**
