@@ -18,6 +18,7 @@ import {
   createSecret,
   ensureNetwork,
   HOST_FROM_CONTAINERS,
+  httpStatus,
   IMAGE,
   NETWORK,
   podman,
@@ -47,16 +48,6 @@ const devDependencies = Object.keys(
   (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> })
     .devDependencies,
 );
-
-async function httpStatus(url: string): Promise<number> {
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
-    await res.arrayBuffer();
-    return res.status;
-  } catch {
-    return 0;
-  }
-}
 
 /** The bot on Discord in a container: the token and the key as podman secrets, the store on the volume. */
 async function runBot(name: string, extraEnv: Record<string, string> = {}): Promise<{ receiver: string }> {

@@ -2,6 +2,9 @@
 // cluster's parts podman does not play are played by the test: the ConfigMap (config.yaml's keys, pointed at this
 // host) and the Secret (podman's secret store) it passes in; the database is the external PostgreSQL the manifest
 // expects, a throwaway cluster on the host. Two shard Deployments, one PostgreSQL: both ready, both scraped.
+// podman 4 publishes every containerPort on the host at the same number (Kubernetes publishes none): the manifest is
+// played with each port given a free loopback host port, so the test binds no fixed port (8790 and 8791 stay free
+// for `npm start`'s playground). Nothing else of it changes; the test reaches the pods at their network addresses.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +15,7 @@ import { type LocalDiscord, startLocalDiscord } from '../../src/local-discord/in
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { createDatabase, type PgCluster, startPgCluster } from '../pg/cluster.js';
 import { API_KEY } from '../support/harness.js';
+import { testPort } from '../support/ports.js';
 import { parseExposition, total } from '../support/prom-text.js';
 import { until } from '../support/wait.js';
 import {
@@ -47,6 +51,25 @@ function podIp(pod: string): string {
   const ip = podman(['inspect', infra, '--format', `{{(index .NetworkSettings.Networks "${NETWORK}").IPAddress}}`]);
   if (!/^\d+\.\d+\.\d+\.\d+$/.test(ip)) throw new Error(`no address for ${pod} on ${NETWORK}: ${ip}`);
   return ip;
+}
+
+/**
+ * The manifest as shipped, each `containerPort` given a free loopback `hostPort` (podman 4 would otherwise publish it
+ * at its own number on every address).
+ */
+async function withFreeHostPorts(manifest: string): Promise<string> {
+  const lines = readFileSync(manifest, 'utf8').split('\n');
+  const out: string[] = [];
+  let ports = 0;
+  for (const line of lines) {
+    const port = line.match(/^(\s*- \{ name: \w+, containerPort: \d+) \}$/);
+    if (port) ports++;
+    out.push(port ? `${port[1]}, hostPort: ${await testPort()}, hostIP: 127.0.0.1 }` : line);
+  }
+  expect(ports, 'one containerPort per shard Deployment').toBe(SHARDS.length);
+  const played = join(dir, 'desk.yaml');
+  writeFileSync(played, out.join('\n'));
+  return played;
 }
 
 function down() {
@@ -108,7 +131,7 @@ describe('the Kubernetes manifest under podman kube play', () => {
         '',
       ].join('\n'),
     );
-    await podmanOk(['kube', 'play', '--network', NETWORK, '--configmap', configMap, MANIFEST]);
+    await podmanOk(['kube', 'play', '--network', NETWORK, '--configmap', configMap, await withFreeHostPorts(MANIFEST)]);
 
     const ready: Record<number, string> = {};
     for (const shard of SHARDS) {

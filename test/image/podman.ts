@@ -12,10 +12,12 @@ export const NETWORK = 'desk-image-test';
 export const SUBNET = '10.89.135.0/24';
 export const HOST_FROM_CONTAINERS = '10.89.135.1';
 
-const env = () => ({
+/** podman's environment: this repo's containers.conf unless CONTAINERS_CONF is set. */
+export const podmanEnv = () => ({
   ...process.env,
   CONTAINERS_CONF: process.env.CONTAINERS_CONF ?? join(REPO, 'scripts/image/containers.conf'),
 });
+const env = podmanEnv;
 
 export interface Run {
   code: number;
@@ -94,4 +96,15 @@ export function removeAll(names: { containers?: string[]; volumes?: string[]; se
   for (const c of names.containers ?? []) podmanRun(['rm', '-f', '-v', '-t', '0', c]);
   for (const v of names.volumes ?? []) podmanRun(['volume', 'rm', '-f', v]);
   for (const s of names.secrets ?? []) podmanRun(['secret', 'rm', s]);
+}
+
+/** An HTTP GET's status, 0 when nothing answered within 2 s. */
+export async function httpStatus(url: string): Promise<number> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    await res.arrayBuffer();
+    return res.status;
+  } catch {
+    return 0;
+  }
 }
