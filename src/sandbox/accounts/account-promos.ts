@@ -37,6 +37,8 @@ export interface AccountPromo {
   not_placeable_reason?: string;
   /** Largest stake the bookmaker takes on the card. */
   max_stake?: number;
+  /** The most a money-back token pays back, in dollars. */
+  max_reward?: number;
   state: 'active' | 'used';
 }
 
@@ -195,7 +197,7 @@ function racingToken(
     summary: {
       label: 'Money back',
       headline: `${meeting.track} race 4`,
-      detail: 'Stake back as a bonus bet if 2nd or 3rd',
+      detail: 'Stake back in cash (up to $50) if your runner finishes 2nd or 3rd',
     },
     kind: 'racing',
     track: meeting.track,
@@ -209,6 +211,7 @@ function racingToken(
       note: 'Choose a runner and send promo_name "2/3" with bet_type "2/3" to /v3/place_bet',
     },
     not_placeable_reason: 'this token needs a chosen runner: place it with /v3/place_bet and promo_name',
+    max_reward: 50,
     state: 'active',
   };
 }

@@ -98,6 +98,8 @@ export class Accounts {
       book.bonusTokens = b.bonusTokens;
       if (b.stakeLimits) book.stakeLimits = b.stakeLimits;
       else delete book.stakeLimits;
+      if (b.usedSavers) book.usedSavers = b.usedSavers;
+      else delete book.usedSavers;
     }
   }
 

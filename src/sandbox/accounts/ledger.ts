@@ -2,10 +2,13 @@
 // and the transaction history read back by /v3/transactions.
 import { randomBytes } from 'node:crypto';
 import type { SandboxClock } from '../core/clock.js';
-import { dollarsText, money } from '../core/money.js';
+import { centsOf, dollarsText, money } from '../core/money.js';
 import type { Accounts } from './accounts.js';
 import { settle } from './settlement.js';
-import type { LedgerBet, SettleStatus, Transaction } from './types.js';
+import type { BookAccount, LedgerBet, PromoPayout, SettleStatus, Transaction } from './types.js';
+
+/** A bonus token a promo pays stays usable this long. */
+const PROMO_TOKEN_DAYS = 14;
 
 export interface Entry {
   account_id: string;
@@ -79,6 +82,7 @@ export class Ledger {
         placed_at: bet.placed_at,
         settled_at: null,
         selections: bet.selections.map((s) => ({ ...s })),
+        ...(bet.promo_name ? { bet_type: bet.bet_type ?? 'non_promo', promo_name: bet.promo_name } : {}),
       },
     };
     this.entries.push(entry);
@@ -86,19 +90,42 @@ export class Ledger {
   }
 
   /**
-   * Settles a pending bet: pnl, credit to the account, selection results. Returns false when the bet is
-   * unknown or already settled (settling twice never pays twice).
+   * Settles a pending bet: pnl, credit to the account, selection results, and what its promo pays (`finish`: the
+   * finishing place of a racing single's runner). Returns false when the bet is unknown or already settled
+   * (settling twice never pays twice).
    */
-  settleBet(bet_id: string, status: SettleStatus, settled_at: Date, opts: { payout?: number } = {}): boolean {
+  settleBet(
+    bet_id: string,
+    status: SettleStatus,
+    settled_at: Date,
+    opts: { payout?: number; finish?: number } = {},
+  ): boolean {
     const entry = this.byBet.get(bet_id);
     if (!entry?.bet || entry.txn.status !== 'pending') return false;
     const { bet, txn } = entry;
-    const result = settle(bet.stake, bet.odds, bet.is_bonus_bet, status, opts.payout);
     const book = this.accounts.bookAccount(bet.account_id);
-    book.cash = money(book.cash + result.credit);
-    txn.status = status;
+    const terms = bet.promo_terms;
+    const refunded =
+      status === 'lost' && opts.finish !== undefined && terms?.refund_places?.includes(opts.finish) === true;
+    if (refunded) {
+      // Stake back, up to the promo's cap, in the form it was paid: cash for cash, a bonus token for a token.
+      const amount = money(Math.min(bet.stake, terms.max_reward));
+      const token = bet.is_bonus_bet
+        ? addPromoToken(book, `${bet_id}-refund`, amount, settled_at, `Stake back on bet ${bet_id}`)
+        : null;
+      if (!token) book.cash = money(book.cash + amount);
+      txn.status = amount === bet.stake ? 'void' : 'lost';
+      txn.pnl = bet.is_bonus_bet ? 0 : money(amount - bet.stake);
+      txn.promo_payout = { kind: 'refund', amount, bonus_token_id: token?.id ?? null };
+    } else {
+      const result = settle(bet.stake, bet.odds, bet.is_bonus_bet, status, opts.payout);
+      book.cash = money(book.cash + result.credit);
+      txn.status = status;
+      txn.pnl = result.pnl;
+      const share = status === 'won' ? terms?.bonus_share : undefined;
+      if (terms && share) txn.promo_payout = bonusShare(book, bet_id, share, terms.max_reward, result.pnl, settled_at);
+    }
     txn.odds = bet.odds;
-    txn.pnl = result.pnl;
     txn.settled_at = settled_at.toISOString();
     const selResult = status === 'won' ? 'won' : status === 'lost' ? 'lost' : 'pending';
     txn.selections = txn.selections.map((s) => ({ ...s, result: selResult }));
@@ -272,4 +299,33 @@ export class Ledger {
       }
     }
   }
+}
+
+/** Adds an AVAILABLE bonus token a promo paid (it counts in total_bonus and bonus_balance at once). */
+function addPromoToken(book: BookAccount, id: string, amount: number, at: Date, description: string) {
+  const token = {
+    id,
+    amount,
+    status: 'AVAILABLE' as const,
+    expiry: new Date(at.getTime() + PROMO_TOKEN_DAYS * 86_400_000).toISOString(),
+    description,
+  };
+  book.bonusTokens.push(token);
+  return token;
+}
+
+/** A winning bet's bonus boost: that share of the winnings, to the cent and up to the cap, as a bonus token. */
+function bonusShare(
+  book: BookAccount,
+  betId: string,
+  share: number,
+  maxReward: number,
+  winnings: number,
+  at: Date,
+): PromoPayout | undefined {
+  const amount = Math.min(centsOf(maxReward), Math.round(centsOf(winnings) * share)) / 100;
+  if (amount <= 0) return undefined;
+  const pct = Math.round(share * 100);
+  const token = addPromoToken(book, `${betId}-boost`, amount, at, `${pct}% winnings boost on bet ${betId}`);
+  return { kind: 'bonus_bet', amount, bonus_token_id: token.id };
 }

@@ -44,9 +44,36 @@ const OFFERS = [
   },
 ];
 
+/** Eight-dog greyhound fields pay money back down to 4th where other races stop at 3rd. */
+const GREYHOUND_STAKE_BACK = {
+  promo_type: '2/3/4',
+  offer_name: 'Money back if 2nd, 3rd or 4th',
+  offer_type: 'stake_back',
+  max_reward: 50,
+};
+
 function offerFor(bookie: string, meeting: RacingMeeting, race: number) {
-  return OFFERS[hashString(`offer|${bookie}|${meeting.track}|${race}`) % OFFERS.length]!;
+  const offer = OFFERS[hashString(`offer|${bookie}|${meeting.track}|${race}`) % OFFERS.length]!;
+  return meeting.race_type === 'G' && offer.promo_type === '2/3' ? GREYHOUND_STAKE_BACK : offer;
 }
+
+/** What a promo type pays: the stake back on those finishing places, or a share of the winnings as a bonus bet. */
+export type PromoCover = { kind: 'refund'; places: number[] } | { kind: 'bonus_share'; share: number };
+
+/** The cover a promo type (a place_bet `bet_type` or a promo's type) names; null for any other type. */
+export function coverOf(type: string | undefined): PromoCover | null {
+  if (type === '2') return { kind: 'refund', places: [2] };
+  if (type === '2/3') return { kind: 'refund', places: [2, 3] };
+  if (type === '2/3/4') return { kind: 'refund', places: [2, 3, 4] };
+  const boost = /^bonus_betboost_(\d+)pc$/.exec(type ?? '');
+  return boost ? { kind: 'bonus_share', share: Number(boost[1]) / 100 } : null;
+}
+
+/** The saver token every account holds for each racing day: a 2/3 on any thoroughbred race, win bets only. */
+export const DAY_SAVER = { type: '2/3', max_reward: 20, race_type: 'R' as RaceType, market: 'win' };
+
+/** Key of an account's used day saver, as `BookAccount.usedSavers` holds it. */
+export const daySaverKey = (date: string) => `${DAY_SAVER.type}|${DAY_SAVER.race_type}|${date}`;
 
 /**
  * Race promos of the meetings at `bookie`; with `nowMs`, only races still to run. A promo is valid until its
@@ -93,6 +120,7 @@ export function findMeeting(
   );
 }
 
+/** Promo tokens for a race; `saverUsed` says whether the account has spent its day saver for a date. */
 export function promoTokens(
   meetings: RacingMeeting[],
   bookie: string,
@@ -100,6 +128,7 @@ export function promoTokens(
   raceNum: number,
   raceType: RaceType,
   country?: string,
+  saverUsed: (date: string) => boolean = () => false,
 ) {
   const meeting = findMeeting(meetings, track, raceNum, raceType, country);
   if (!meeting) {
@@ -121,20 +150,27 @@ export function promoTokens(
         },
       ]
     : [];
-  const general = [
-    {
-      type: '2/3',
-      max_reward: 20,
-      is_race_specific: false,
-      usage_restrictions: `Any thoroughbred race on ${date}, win bets only`,
-    },
-  ];
-  const h = hashString(`boost|${bookie}|${meeting.track}|${raceNum}|${date}`);
+  const general = saverUsed(date)
+    ? []
+    : [
+        {
+          type: DAY_SAVER.type,
+          max_reward: DAY_SAVER.max_reward,
+          is_race_specific: false,
+          usage_restrictions: `Any thoroughbred race on ${date}, win bets only`,
+        },
+      ];
   return {
     success: true,
     saver_tokens: [...raceSpecific, ...general],
-    bonus_boost: { available: h % 2 === 0, boost_percentage: h % 4 === 0 ? 50 : 25, max_reward: 50 },
+    bonus_boost: bonusBoost(bookie, meeting.track, raceNum, date),
   };
+}
+
+/** The race's bonus boost (promo_tokens' `bonus_boost`): a share of the winnings paid as a bonus bet. */
+export function bonusBoost(bookie: string, track: string, raceNum: number, date: string) {
+  const h = hashString(`boost|${bookie}|${track}|${raceNum}|${date}`);
+  return { available: h % 2 === 0, boost_percentage: h % 4 === 0 ? 50 : 25, max_reward: 50 };
 }
 
 export function boostTokenAvailable(bookie: string, date: string, track: string, raceNum: number): boolean {

@@ -67,6 +67,8 @@ export interface BookAccount {
   bonusTokens: BonusToken[];
   /** Simulated stake limits per sport (stake-limits.ts); none unless a fixture or a control route sets them. */
   stakeLimits?: StakeLimitRule[];
+  /** Day savers spent (daySaverKey): each racing day's saver token is used once. */
+  usedSavers?: string[];
 }
 
 export type SelectionResult = 'won' | 'lost' | 'pending';
@@ -99,6 +101,29 @@ export interface LedgerBet {
   bet_type?: string;
   promo_name?: string;
   bonus_token_id?: string;
+  /** The promo attached at placement and what it pays at settlement (racing singles). */
+  promo_terms?: PromoTerms;
+}
+
+/** What an attached racing promo pays: the stake back on those places, or a share of the winnings as a bonus bet. */
+export interface PromoTerms {
+  /** Finishing places (2 = second) on which a losing bet gets its stake back. */
+  refund_places?: number[];
+  /** Share of a winning bet's winnings paid as a bonus token (0.25 = 25%). */
+  bonus_share?: number;
+  /** The most the promo pays, in dollars. */
+  max_reward: number;
+  /** Where the promo came from: a race promo of /v3/promos, the race's bonus boost, an account promo, a saver. */
+  source: 'race_promo' | 'bonus_boost' | 'account_promo' | 'saver_token';
+}
+
+/** What a promo paid at settlement, shown on the bet's transaction. */
+export interface PromoPayout {
+  /** `refund`: stake back (cash, or a bonus token for a bonus-bet stake); `bonus_bet`: a bonus token. */
+  kind: 'refund' | 'bonus_bet';
+  amount: number;
+  /** The bonus token paid, when the payout is one. */
+  bonus_token_id: string | null;
 }
 
 export type SettleStatus = 'won' | 'lost' | 'void' | 'cashed_out';
@@ -117,6 +142,11 @@ export interface Transaction {
   selections: LedgerSelection[];
   /** Withdrawals only: the bookmaker's own state (status is pending, cashed_out or void to match). */
   withdrawal_status?: 'pending' | 'completed' | 'failed';
+  /** Bets placed through place_bet: the bet_type and the promo attached (sandbox extras beside the spec's fields). */
+  bet_type?: string;
+  promo_name?: string | null;
+  /** What the bet's promo paid at settlement, when it paid. */
+  promo_payout?: PromoPayout;
 }
 
 /** What the book does with a stake above the account's limit. */

@@ -6,7 +6,7 @@ import { ApiError, ok } from '../core/reply.js';
 
 /** The public row: internal bookkeeping removed, the caller's sessions on the account added. */
 export function promoView(promo: AccountPromo, account: Account, requested?: string) {
-  const { state: _state, not_placeable_reason: _reason, max_stake: _max, ...row } = promo;
+  const { state: _state, not_placeable_reason: _reason, max_stake: _max, max_reward: _reward, ...row } = promo;
   const session_ids = account.sessions
     .filter((s) => s.account_id === promo.account_id && s.active)
     .map((s) => s.session_id);

@@ -1,18 +1,11 @@
 // Bonus tokens and race promos: /v3/bonus_bets, /v3/split_bonus_bet, /v3/promos, /v3/promo_tokens (async),
 // /v2/boost_token (sync). The result builders are shared with the inline v2 routes.
 import { listBonusBets, splitBonusBet } from '../accounts/bonus.js';
-import {
-  boostTokenAvailable,
-  findMeeting,
-  parseRaceType,
-  promoTokens,
-  type RaceType,
-  racePromos,
-} from '../accounts/race-promos.js';
+import { boostTokenAvailable, daySaverKey, parseRaceType, promoTokens, racePromos } from '../accounts/race-promos.js';
 import type { Session } from '../accounts/types.js';
 import type { Ctx, Route } from '../core/http.js';
 import { ApiError, ok } from '../core/reply.js';
-import { addDays } from '../world/dates.js';
+import { nextRunningMeeting } from '../world/promo-options.js';
 import { activeSession, checkSessionBody, submitSessionJob } from './session-job.js';
 import { optionalString, requireInt, requireMoney, requireString } from './validate.js';
 
@@ -29,24 +22,16 @@ export function promosResult(ctx: Ctx, session: Session) {
   return racePromos(ctx.sb.world.upcomingMeetings(now), session.bookie, now);
 }
 
-/**
- * The meeting of the next running of a race (the spec's promo_tokens and boost_token name no date): the
- * track's next racing day, or the day after when that race has already jumped.
- */
-function nextRunning(ctx: Ctx, track: string, raceNum: number, raceType: RaceType, country?: string) {
-  const now = ctx.sb.clock.nowMs();
-  const meeting = findMeeting(ctx.sb.world.upcomingMeetings(now), track, raceNum, raceType, country);
-  if (!meeting || (meeting.starts[raceNum - 1] ?? 0) > now) return meeting;
-  return findMeeting(ctx.sb.world.racingMeetings(addDays(meeting.date, 1)), track, raceNum, raceType, country);
-}
-
 /** Validates the promo_tokens body at submit time; the returned function computes the result. */
 export function promoTokensRequest(ctx: Ctx, session: Session): () => ReturnType<typeof promoTokens> {
   const { track, raceNum, raceType } = readRaceFields(ctx.body);
   const country = optionalString(ctx.body, 'country');
   return () => {
-    const meeting = nextRunning(ctx, track, raceNum, raceType, country);
-    return promoTokens(meeting ? [meeting] : [], session.bookie, track, raceNum, raceType, country);
+    const meeting = nextRunningMeeting(ctx.sb.world, track, raceNum, raceType, country);
+    const used = ctx.sb.accounts.bookAccountOf(session).usedSavers ?? [];
+    return promoTokens(meeting ? [meeting] : [], session.bookie, track, raceNum, raceType, country, (date) =>
+      used.includes(daySaverKey(date)),
+    );
   };
 }
 
@@ -119,7 +104,7 @@ export const bonusPromoRoutes: Route[] = [
     handler: (ctx) => {
       const session = activeSession(ctx);
       const { track, raceNum, raceType } = readRaceFields(ctx.body);
-      const meeting = nextRunning(ctx, track, raceNum, raceType);
+      const meeting = nextRunningMeeting(ctx.sb.world, track, raceNum, raceType);
       if (!meeting) {
         throw new ApiError(404, {
           error: 'race_not_found',

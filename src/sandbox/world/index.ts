@@ -422,9 +422,20 @@ export class SimWorld {
     let settled = 0;
     for (const bet of ledger.openBets()) {
       const result = this.decide(bet.bet_id, bet.odds, bet.epk, bet.race_key, nowMs);
-      if (result && ledger.settleBet(bet.bet_id, result, new Date(nowMs))) settled++;
+      if (!result) continue;
+      const finish = this.finishOf(bet.bet_id, bet.race_key);
+      if (ledger.settleBet(bet.bet_id, result, new Date(nowMs), finish === undefined ? {} : { finish })) settled++;
     }
     return settled;
+  }
+
+  /** Where a racing single's runner finished (1 = won), for the promos that pay on places; else undefined. */
+  private finishOf(betId: string, raceKeyText: string | undefined): number | undefined {
+    const how = this.placed.get(betId);
+    const race = raceKeyText ? this.raceByKey(raceKeyText) : undefined;
+    if (how?.kind !== 'racing' || how.legs.length !== 1 || !race) return undefined;
+    const place = finishingOrder(this.seed, race).indexOf((how.legs[0] as { runner: number }).runner);
+    return place < 0 ? undefined : place + 1;
   }
 
   /** won/lost/void once the bet's event is over, else null. */

@@ -4,8 +4,8 @@
 import type { Accounts } from '../accounts/accounts.js';
 import type { Ledger } from '../accounts/ledger.js';
 import { maxStakeError, RESTRICTED_ERROR } from '../accounts/stake-limits.js';
-import type { LedgerSelection, Session } from '../accounts/types.js';
-import { dollarsText, money, priceText, roundPrice } from '../core/money.js';
+import type { LedgerSelection, PromoTerms, Session } from '../accounts/types.js';
+import { centsOf, dollarsText, money, priceText, roundPrice } from '../core/money.js';
 import type { PlacedBet, SimWorld } from './index.js';
 
 export interface PriceLimits {
@@ -97,6 +97,7 @@ export interface CommitRequest {
   /** A token allocated beforehand (stacked multis); default: one worth exactly the stake. */
   tokenId?: string;
   promoName?: string | null;
+  promoTerms?: PromoTerms;
 }
 
 /** What a placement writes to: the book accounts (bonus tokens) and the ledger. */
@@ -124,6 +125,13 @@ export function commitBet(
         error: `no_bonus_token: no AVAILABLE bonus token worth exactly ${dollarsText(req.stake)}; split one with /v3/split_bonus_bet or bet cash`,
       };
     }
+    // A bonus stake is the token's value, never part token and part cash (decision 1971).
+    if (centsOf(token.amount) !== centsOf(req.stake)) {
+      return {
+        ok: false,
+        error: `bonus_stake_above_token: the stake ${dollarsText(req.stake)} is more than its bonus token ${token.id} (${dollarsText(token.amount)}); a bonus bet's stake must equal its token, so stake ${dollarsText(token.amount)} or split a token with /v3/split_bonus_bet. The token was not used`,
+      };
+    }
     token.status = 'USED';
     bonusTokenId = token.id;
   } else if (books.ledger.available(session.account_id) < req.stake) {
@@ -148,6 +156,7 @@ export function commitBet(
     ...(req.marketRef ? { market_ref: req.marketRef } : {}),
     bet_type: req.betType,
     ...(req.promoName ? { promo_name: req.promoName } : {}),
+    ...(req.promoTerms ? { promo_terms: req.promoTerms } : {}),
     ...(bonusTokenId ? { bonus_token_id: bonusTokenId } : {}),
   });
   world.notePlaced(betId, req.how);

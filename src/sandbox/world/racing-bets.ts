@@ -1,5 +1,6 @@
 // Racing at the bookmaker (job time): singles, same-race multis, stacked multis and price checks.
 
+import type { AccountPromo } from '../accounts/account-promos.js';
 import type { Session } from '../accounts/types.js';
 import { dollarsText, priceText, roundPrice } from '../core/money.js';
 import type { SimWorld } from './index.js';
@@ -96,8 +97,13 @@ export interface RacingSingle extends PriceLimits {
   ask: PromoAsk;
 }
 
+/** What a racing single writes to: the book accounts, the ledger and the account promos (tokens it may spend). */
+export interface RacingBooks extends BetBooks {
+  promos: { all(): AccountPromo[] };
+}
+
 export function placeRacingSingle(
-  books: BetBooks,
+  books: RacingBooks,
   world: SimWorld,
   session: Session,
   req: RacingSingle,
@@ -114,11 +120,20 @@ export function placeRacingSingle(
       null,
     );
   }
-  const promos = decideRacingPromos(world, session.bookie, race, req.ask);
+  const promos = decideRacingPromos(world, {
+    race,
+    bookie: session.bookie,
+    market: req.market,
+    betType: req.betType,
+    ask: req.ask,
+    book: books.accounts.bookAccountOf(session),
+    accountPromos: books.promos.all(),
+  });
   if (!promos.ok) return betFailure(promos.error, req.stake, null);
   const refused = accountRefusal(req, req.stake);
   if (refused) return betFailure(refused.error, req.stake, null, refused.extra);
   const price = movedPrice(world.racePrice(session.bookie, race, runner.number, req.market), req);
+  const betType = promos.betType ?? req.betType;
   const extra = {
     bookie: session.bookie,
     track: race.track,
@@ -126,7 +141,9 @@ export function placeRacingSingle(
     runner: runner.name,
     market: req.market,
     boosted: promos.boosted,
+    bet_type: betType,
     promo_name: promos.promo,
+    ...(promos.note ? { promo_note: promos.note } : {}),
   };
   const refusal = priceRefusal(price, req);
   if (refusal) return betFailure(refusal, req.stake, price, extra);
@@ -134,8 +151,9 @@ export function placeRacingSingle(
     stake: req.stake,
     odds: price,
     useBonus: req.useBonus,
-    betType: req.betType,
+    betType,
     promoName: promos.promo,
+    ...(promos.terms ? { promoTerms: promos.terms } : {}),
     raceKey: race.key,
     selections: [{ event: `${race.track} R${race.race_num}`, selection: runner.name, market: req.market, odds: price }],
     how: {
@@ -145,6 +163,7 @@ export function placeRacingSingle(
     },
   });
   if (!done.ok) return betFailure(done.error, req.stake, price, extra);
+  promos.consume?.();
   return betSuccess(done.betId, price, req.stake, {
     ...extra,
     is_bonus_bet: req.useBonus,
