@@ -122,6 +122,22 @@ describe('money back on places (bet_type 2, 2/3, 2/3/4)', () => {
     expect(await totalBonus()).toBe(bonusBefore);
   });
 
+  it('refunds a bonus-bet stake as a bonus token of its value, leaving the cash alone', async () => {
+    const [{ race }] = (await promoRaces('2/3')) as [{ race: Race }];
+    const cashBefore = (await balance()).withdrawable_balance;
+    const bonusBefore = await totalBonus();
+    const bet = await racingBet(race, placed(race, 3), { bet_type: '2/3', use_bonus_bet: true, stake: 5 });
+    expect(bet).toMatchObject({ success: true, is_bonus_bet: true, promo_name: '2/3' });
+    expect(cents(await totalBonus())).toBe(cents(bonusBefore) - 500);
+    await settle(race);
+    const txn = (await transactions()).get(bet.bet_id);
+    expect(txn).toMatchObject({ status: 'void', pnl: 0, promo_payout: { kind: 'refund', amount: 5 } });
+    const tokens = (await job('/v3/bonus_bets', { session_id: A })).bonus_bets as { id: string; status: string }[];
+    expect(tokens.find((t) => t.id === txn.promo_payout.bonus_token_id)).toMatchObject({ status: 'AVAILABLE' });
+    expect(await totalBonus()).toBe(bonusBefore);
+    expect((await balance()).withdrawable_balance).toBe(cashBefore);
+  });
+
   it('refunds only the runner placed 2nd when bet_type 2 is bet on a "Money back if 2nd or 3rd" race', async () => {
     const { race } = (await promoRaces('2/3'))[1] as { race: Race };
     const second = await racingBet(race, placed(race, 2), { bet_type: '2' });
