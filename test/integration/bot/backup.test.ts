@@ -1,0 +1,94 @@
+// The store's online backup and its restore on both engines: a backup taken while another connection keeps appending
+// to the ledger is one consistent moment (its chain verifies and is the live chain's prefix), carries the "restored
+// from" marker once restored, and neither command overwrites anything.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { Ledger, type LedgerInput } from '../../../src/bot/repos/ledger.js';
+import { backupStore, readRestoreMarker, restoreStore } from '../../../src/bot/store/backup.js';
+import { type BotStore, openStore } from '../../../src/bot/store/index.js';
+import { createDatabase } from '../../pg/cluster.js';
+import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
+
+/** One hold of i cents for member u1. */
+const entry = (i: number): LedgerInput => ({
+  at: i,
+  guildKey: 'g',
+  kind: 'hold',
+  ref: `r${i}`,
+  actor: 'u1',
+  amountCents: i,
+  data: {},
+});
+
+describe.each(ENGINES)('an online backup on %s', (engine) => {
+  let dir: string;
+  let live: { url: string; cleanup: () => void };
+  let store: BotStore;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'desk-backup-'));
+    live = await freshStoreUrl(engine, { migrated: true });
+    store = await openStore(live.url);
+  });
+  afterEach(async () => {
+    await store.close();
+    live.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Where a restore goes: an absent SQLite file, or a new empty database. */
+  const target = async () =>
+    engine === 'sqlite' ? `sqlite://${join(dir, 'restored.sqlite')}` : createDatabase(inject('pgAdminUrl'), 'restored');
+
+  it('is one moment of a ledger being written: its chain verifies and is a prefix of the live chain', async () => {
+    const ledger = new Ledger(store);
+    for (let i = 0; i < 20; i++) await ledger.append(entry(i));
+    // Appends keep coming, one group after another, while the backup runs.
+    let writing = true;
+    let written = 20;
+    const writer = (async () => {
+      while (writing) await Promise.all([0, 1, 2].map(() => ledger.append(entry(written++))));
+    })();
+    const file = join(dir, engine === 'sqlite' ? 'backup.sqlite' : 'backup.dump');
+    await new Promise((r) => setTimeout(r, 50));
+    const summary = await backupStore(live.url, file);
+    await new Promise((r) => setTimeout(r, 50));
+    writing = false;
+    await writer;
+    expect(summary.head).not.toBeNull();
+    const liveVerify = await ledger.verify();
+    expect(liveVerify.ok && liveVerify.entries).toBeGreaterThan(summary.head?.seq ?? 0);
+
+    const url = await target();
+    const restoredSummary = await restoreStore(file, url);
+    expect(restoredSummary.head).toEqual(summary.head);
+    const restored = await openStore(url);
+    try {
+      const verify = await new Ledger(restored).verify();
+      expect(verify).toEqual({ ok: true, entries: summary.head?.seq, head: summary.head?.hash });
+      // The live chain at the backup's head is the backup's: the same entry, the same hash.
+      const [same] = await store.query<{ hash: string }>('SELECT hash FROM ledger WHERE seq = ?', summary.head?.seq);
+      expect(same?.hash).toBe(summary.head?.hash);
+      expect(await readRestoreMarker(restored)).toMatchObject({ from: file.split('/').pop(), head: summary.head });
+      // The live store carries no marker: only a restored one is checked at start.
+      expect(await readRestoreMarker(store)).toBeUndefined();
+    } finally {
+      await restored.close();
+    }
+  });
+
+  it('refuses to overwrite: an existing backup file, a restore target that holds a store', async () => {
+    const file = join(dir, engine === 'sqlite' ? 'backup.sqlite' : 'backup.dump');
+    await backupStore(live.url, file);
+    await expect(backupStore(live.url, file)).rejects.toThrow(/exists already: name a new file/);
+    const url = await target();
+    await restoreStore(file, url);
+    await expect(restoreStore(file, url)).rejects.toThrow(
+      engine === 'sqlite' ? /exists: stop the desk and move the old store away/ : /is not empty: restore into a new/,
+    );
+    expect(existsSync(join(dir, 'nothing.sqlite'))).toBe(false);
+    await expect(restoreStore(join(dir, 'nothing.sqlite'), url)).rejects.toThrow(/no backup file at/);
+  });
+});
