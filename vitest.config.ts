@@ -12,6 +12,7 @@ const E2E_ON_POSTGRES = [
   'test/e2e/exposure.test.ts',
   'test/e2e/fund.test.ts',
   'test/e2e/fund-books.test.ts',
+  'test/e2e/fund-gates.test.ts',
   'test/e2e/fund-risk.test.ts',
   'test/e2e/fund-share.test.ts',
   'test/e2e/ledger.test.ts',

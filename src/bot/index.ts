@@ -4,6 +4,7 @@ import type { Client } from 'discord.js';
 import { GatewayClient } from '../gateway/index.js';
 import { ClosingCapture } from './analytics/closing.js';
 import { fundFacts, tipsterPnl } from './analytics/fund-facts.js';
+import { FundGate } from './analytics/fund-gate.js';
 import { postWeeklyFundReports } from './analytics/fund-report.js';
 import { checkFundRisk } from './analytics/fund-risk.js';
 import { DEFAULT_SKILL_MIN_BETS } from './analytics/skill.js';
@@ -303,6 +304,8 @@ function buildServices(
     tipsterPnl: async (guildId): Promise<ReadonlyMap<string, number>> =>
       tipsterPnl(await fundFacts({ store, catalog, fund }, guildId)),
   });
+  // Every claim passes the fund's gate: whose the bet is, and the fund's rooms reserved with its record.
+  placement.useFundGate(new FundGate({ store, fund, catalog, ledger, now, gateway }));
   // Watches: the scheduler owns every card read made for them; it runs in one process at a time (startBeats).
   const watch = new WatchEngine({
     store,

@@ -151,6 +151,9 @@ describe('the fund: who made the money, and the drawdown stop', () => {
     desk.ld.setMemberRoles(viewer.id, []);
     await command(viewer, 'fund', 'resume', {}, /Only approvers can resume betting/);
     desk.ld.setMemberRoles(viewer.id, [desk.ld.roleIds.bettor]);
+    // A quorum lowered while stopped applies from the next stop: this one still needs the two it latched with.
+    const lowered = await command(admin, 'fund', 'limits', { quorum: '1' }, /Saved/);
+    expect(lowered).toContain('Resume quorum: 1 approver from the next stop; the stop in force keeps its quorum of 2');
     expect(await command(bettor, 'fund', 'resume', {}, /vote to resume is recorded/)).toContain('1 of 2');
     await command(bettor, 'fund', 'resume', {}, /already voted/);
     await command(viewer, 'fund', 'resume', {}, /Resumed/);
@@ -173,6 +176,7 @@ describe('the fund: who made the money, and the drawdown stop', () => {
     expect(risk).toEqual([
       ['limit_change', 'limits', admin.id],
       ['fund_decision', 'drawdown_stop', null],
+      ['limit_change', 'limits', admin.id],
       ['fund_decision', 'resume_vote', bettor.id],
       ['fund_decision', 'resume_vote', viewer.id],
       ['fund_decision', 'resumed', viewer.id],

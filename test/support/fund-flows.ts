@@ -104,6 +104,16 @@ export function sidesOf(
   return [sel(0), sel(1)];
 }
 
+/** The book's head-to-head market on an event with two bettable sides, when its card takes market_ref bets. */
+export async function headToHeadAt(gw: GatewayClient, epk: string, bookie: string) {
+  const card = await gw.markets.get({ epk, bookie });
+  if (!card.bound || !card.market_ref_betting_enabled) return undefined;
+  return card.markets.find(
+    (x) =>
+      x.market === 'head_to_head' && x.selections.length === 2 && x.selections.every((s) => s.bettable && s.market_ref),
+  );
+}
+
 export function fundFlows(desk: Desk, gw: GatewayClient, session: string): FundFlows {
   const used = new Set<string>();
   const listed = new Map<string, number>();
@@ -125,14 +135,7 @@ export function fundFlows(desk: Desk, gw: GatewayClient, session: string): FundF
     const soon = Date.parse((await desk.control.state()).now) + 3 * 3_600_000;
     for (const e of page.data) {
       if (used.has(e.event_id) || !e.books?.includes('bookie_a') || Date.parse(e.start_time) < soon) continue;
-      const card = await gw.markets.get({ epk: e.event_id, bookie: 'bookie_a' });
-      if (!card.bound || !card.market_ref_betting_enabled) continue;
-      const m = card.markets.find(
-        (x) =>
-          x.market === 'head_to_head' &&
-          x.selections.length === 2 &&
-          x.selections.every((s) => s.bettable && s.market_ref),
-      );
+      const m = await headToHeadAt(gw, e.event_id, 'bookie_a');
       if (!m) continue;
       used.add(e.event_id);
       for (const x of m.selections) listed.set(x.market_ref as string, Number(x.odds));

@@ -18,6 +18,8 @@ export interface FundAccountRef {
 
 export interface AttributionOptions {
   accounts: readonly FundAccountRef[];
+  /** The server whose fund this is: a bet decided at its claim is the fund's when it names this server. */
+  fundKey?: string;
   /** The account user name of a session, for bets whose slip did not name it (older slips). */
   accountOfSession?: (sessionId: string) => string | undefined;
   /** Bets settled at or after this instant (epoch ms); absent: from the start. */
@@ -63,14 +65,19 @@ function accountKey(
   return user ? `${b.book}/${user}` : undefined;
 }
 
-type AccountOf = Pick<BetFact, 'book' | 'account' | 'session' | 'placedAt'>;
+type AccountOf = Pick<BetFact, 'book' | 'account' | 'session' | 'placedAt' | 'fundKey'>;
 
-/** The test of whether a bet is the fund's, built once for many bets (one map lookup each). */
+/**
+ * The test of whether a bet is the fund's, built once for many bets (one map lookup each): the fact stored at its
+ * claim (decision 1950); for a record from before that was stored, the rule by dates.
+ */
 export function fundBetTest(
-  opts: Pick<AttributionOptions, 'accounts' | 'accountOfSession'>,
+  opts: Pick<AttributionOptions, 'accounts' | 'accountOfSession' | 'fundKey'>,
 ): (b: AccountOf) => boolean {
   const joined = new Map(opts.accounts.map((a) => [`${a.bookie}/${a.username}`, a.since]));
   return (b) => {
+    if (b.fundKey !== undefined)
+      return b.fundKey !== null && (opts.fundKey === undefined || b.fundKey === opts.fundKey);
     const key = accountKey(b, opts.accountOfSession);
     const since = key === undefined ? undefined : joined.get(key);
     return since !== undefined && b.placedAt >= since;
@@ -78,7 +85,10 @@ export function fundBetTest(
 }
 
 /** Whether a bet is the fund's: through one of its accounts, placed at or after the account joined. */
-export function isFundBet(b: AccountOf, opts: Pick<AttributionOptions, 'accounts' | 'accountOfSession'>): boolean {
+export function isFundBet(
+  b: AccountOf,
+  opts: Pick<AttributionOptions, 'accounts' | 'accountOfSession' | 'fundKey'>,
+): boolean {
   return fundBetTest(opts)(b);
 }
 

@@ -23,6 +23,11 @@ export interface BetFact {
   session: string;
   /** The account's user name at the book, when the slip named it (fund attribution reads it). */
   account?: string | null;
+  /**
+   * The server whose fund the bet was decided to be at its claim (null: outside every fund); absent on records from
+   * before that was stored (decision 1950).
+   */
+  fundKey?: string | null;
   /** The event's key and league, when the slip named them (the weekly report groups by league). */
   epk?: string | null;
   league?: string | null;

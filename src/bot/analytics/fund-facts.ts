@@ -11,6 +11,7 @@ import { analyticsSource } from './source.js';
 export interface FundFacts {
   facts: BetFact[];
   accounts: FundAccountRef[];
+  fundKey: string;
   accountOfSession: (sessionId: string) => string | undefined;
 }
 
@@ -27,6 +28,7 @@ export async function fundFacts(
   return {
     facts,
     accounts: accounts.map((a) => ({ bookie: a.bookie, username: a.username, since: a.addedAt })),
+    fundKey: guildId,
     accountOfSession: (id) => users.get(id),
   };
 }
@@ -36,7 +38,7 @@ export async function fundFacts(
  * share is worked out on (decision 1923).
  */
 export function tipsterPnl(f: FundFacts): Map<string, number> {
-  const a = attribution(f.facts, { accounts: f.accounts, accountOfSession: f.accountOfSession });
+  const a = attribution(f.facts, { accounts: f.accounts, fundKey: f.fundKey, accountOfSession: f.accountOfSession });
   return new Map(a.rows.map((r) => [r.member, r.pnlCents]));
 }
 

@@ -9,11 +9,11 @@ import { dayIn, dayStart } from '../model/dates.js';
 import {
   checkDailyLoss,
   checkEventShare,
-  DEFAULT_RESUME_QUORUM,
   type Drawdown,
   drawdownBetween,
   drawdownOf,
   type LimitName,
+  quorumOf,
   type RiskCheck,
   type RiskLimits,
   stopRefusal,
@@ -36,6 +36,8 @@ export interface RiskPicture {
   events: Map<string, { name: string; openCents: number }>;
   /** NAV at the last strike; null before the first. */
   navCents: number | null;
+  /** Open stake of fund bets claimed before whose a bet was stored at its claim (decision 1950). */
+  legacyOpenCents: number;
   isFund: (bet: {
     bookie: string;
     account: string | null | undefined;
@@ -79,9 +81,11 @@ export async function riskPicture(ctx: RiskCtx, guildId: string, timezone: strin
   const ofFund = fundBetTest({ accounts: fundAccounts, accountOfSession: (id) => users.get(id) });
   const isFund: RiskPicture['isFund'] = (b) =>
     ofFund({ book: b.bookie, account: b.account ?? null, session: b.sessionId, placedAt: b.createdAt });
-  const fundRows = rows.filter((r: RiskBetRow) => isFund(r));
+  // A record decided at its claim is the fund's by that fact alone (the query read only this fund's).
+  const fundRows = rows.filter((r: RiskBetRow) => r.decided || isFund(r));
   const events = new Map<string, { name: string; openCents: number }>();
   let openStakeCents = 0;
+  let legacyOpenCents = 0;
   let realisedTodayCents = 0;
   let settledSinceStrikeCents = 0;
   for (const r of fundRows) {
@@ -91,6 +95,7 @@ export async function riskPicture(ctx: RiskCtx, guildId: string, timezone: strin
       continue;
     }
     openStakeCents += r.stakeCents;
+    if (!r.decided) legacyOpenCents += r.stakeCents;
     const e = events.get(r.epk) ?? { name: r.eventName, openCents: 0 };
     e.openCents += r.stakeCents;
     events.set(r.epk, e);
@@ -105,7 +110,13 @@ export async function riskPicture(ctx: RiskCtx, guildId: string, timezone: strin
   if (state.stop === null && tripsStop(drawdown, state.limits.drawdownBps)) {
     const tripped = await updateRiskState(ctx.store, guildId, (s) => {
       if (s.stop !== null || s.markFrom !== state.markFrom || drawdown.last === null) return undefined;
-      const stop = { at: now, strikeId: drawdown.last.strikeId, drawdownBps: drawdown.drawdownBps, votes: [] };
+      const stop = {
+        at: now,
+        strikeId: drawdown.last.strikeId,
+        drawdownBps: drawdown.drawdownBps,
+        votes: [],
+        quorum: quorumOf(null, s.limits),
+      };
       return { next: { ...s, stop }, result: stop };
     });
     state = tripped.state;
@@ -131,6 +142,7 @@ export async function riskPicture(ctx: RiskCtx, guildId: string, timezone: strin
     openStakeCents,
     events,
     navCents: last ? last.navCents : null,
+    legacyOpenCents,
     isFund,
   };
 }
@@ -216,7 +228,7 @@ export async function voteResume(ctx: RiskCtx, guildId: string, approver: string
   const now = ctx.now();
   const { result } = await updateRiskState<ResumeOutcome>(ctx.store, guildId, (s) => {
     if (!s.stop) return { next: s, result: { kind: 'not_stopped' } };
-    const quorum = s.limits.resumeQuorum ?? DEFAULT_RESUME_QUORUM;
+    const quorum = quorumOf(s.stop, s.limits);
     if (s.stop.votes.includes(approver)) {
       return { next: s, result: { kind: 'duplicate', votes: s.stop.votes.length, quorum } };
     }

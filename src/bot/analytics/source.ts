@@ -46,6 +46,7 @@ export function factOf(r: BetRecord): BetFact[] {
       book: r.bookie,
       session: r.sessionId,
       account: r.payload.account ?? null,
+      ...(r.fundKey !== undefined ? { fundKey: r.fundKey } : {}),
       epk: r.payload.epk ?? null,
       league: r.payload.league ?? null,
       sport: r.payload.sport,

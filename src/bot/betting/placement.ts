@@ -9,7 +9,7 @@ import { dayIn } from '../model/dates.js';
 import { formatMoney } from '../model/money.js';
 import { checkStake, decideOnLivePrice, type PriceDecision, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
-import type { BetRecord, BetRecordRepo, ClaimOutcome } from '../repos/bet-records.js';
+import type { BetRecord, BetRecordRepo, ClaimOutcome, FundDecision } from '../repos/bet-records.js';
 import { bindingShare, exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
 import type { JobRecord } from '../repos/jobs.js';
 import type { ProposalRepo } from '../repos/proposals.js';
@@ -42,6 +42,11 @@ export interface PlacementDeps {
   now: () => number;
   /** Account health: a place_bet refused before a job is evidence about its session. */
   accounts?: AccountHealth;
+}
+
+/** The fund's gate (decision 1950): whose a slip's bet is, and the rooms its claim reserves. */
+export interface FundGatePort {
+  decide(p: SlipPayload, guildKey: string): Promise<FundDecision>;
 }
 
 /** What Confirm did. After a claim, everything shown goes through the outbox, so only the state is returned. */
@@ -104,7 +109,13 @@ export function sendFailure(err: unknown): 'markNotSent' | 'markSendUnknown' {
  * writes the bet record with its hold, the send, and the move a failed send makes. Cancel closes a slip instead.
  */
 export class Placement {
+  #fundGate: FundGatePort | undefined;
   constructor(private readonly d: PlacementDeps) {}
+
+  /** The fund's gate, once the fund is built (the fund reads the bets this places). */
+  useFundGate(gate: FundGatePort): void {
+    this.#fundGate = gate;
+  }
 
   /** Stores the slip's message; when a claim came first (a quick last approval), it shows the bet's state. */
   async attachMessage(slipId: string, channelId: string, messageId: string): Promise<void> {
@@ -143,6 +154,8 @@ export class Placement {
     if (tier) return this.#closeBeforeSending(slipId, p, tier);
     const price = await this.#checkLivePrice(p);
     if (!price.decision.ok) return this.#closeBeforeSending(slipId, p, price.decision.message, price.live);
+    const fund = await this.#fundGate?.decide(p, slip.guildId ?? 'dm');
+    if (fund && !fund.ok) return this.#closeBeforeSending(slipId, p, fund.message);
     const claim = await this.d.records.claim({
       placementId: randomBytes(12).toString('base64url'),
       slipId,
@@ -152,6 +165,7 @@ export class Placement {
       stakeCents: p.stakeCents,
       dayLimitCents: limits.perDayCents,
       caps: exposureCaps(settings, p.capBankCents),
+      ...(fund?.ok ? { fund: fund.claim } : {}),
       now: this.d.now(),
     });
     if (claim.kind === 'handled') return { kind: 'handled', record: claim.record };
@@ -159,6 +173,16 @@ export class Placement {
     if (claim.kind === 'over_limit') {
       const share = bindingShare(settings, this.d.tunables, p.capBankCents, claim.cap);
       return this.#closeBeforeSending(slipId, p, overLimitText(claim, p, share));
+    }
+    if (claim.kind === 'fund_over' && fund?.ok) {
+      return this.#closeBeforeSending(slipId, p, fund.overText(claim.cap, claim.usedCents, p.stakeCents));
+    }
+    if (claim.kind !== 'claimed') {
+      return this.#closeBeforeSending(
+        slipId,
+        p,
+        'Not placed: the account joined or left a fund while this bet was being confirmed. Make the slip again.',
+      );
     }
     return { kind: 'recorded', record: await this.#send(claim.record, price.decision.floor, price.live) };
   }

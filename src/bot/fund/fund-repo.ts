@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { EXPOSED } from '../model/bet-states.js';
 import {
   type CashoutAsk,
   type FeeTerms,
@@ -34,10 +35,11 @@ import {
   type WithdrawalMove,
   type WithdrawalState,
 } from '../model/fund-states.js';
-import { formatMoney } from '../model/money.js';
+import { centsFromDollars, formatMoney } from '../model/money.js';
 import { standingsOf } from '../model/tipster-share.js';
+import { fundLockKey } from '../repos/bet-records.js';
 import { appendInTx, Ledger, type LedgerInput } from '../repos/ledger.js';
-import type { BotStore } from '../store/index.js';
+import type { BotStore, Tx } from '../store/index.js';
 
 /**
  * The fund's tables (migration 6): contributions, strikes, cash-outs and the withdraw_balance attempts that pay
@@ -446,21 +448,61 @@ export class FundRepo {
     });
   }
 
-  /** Removes an account from the fund (ledgered); the service checks it holds none of the fund's money first. */
-  async removeAccount(guildKey: string, bookie: string, username: string, actor: string, at: number): Promise<boolean> {
-    return this.store.transaction(async (tx) => {
-      const gone = await tx.query(
-        'DELETE FROM fund_accounts WHERE guild_key = ? AND bookie = ? AND username = ? RETURNING bookie',
-        guildKey,
-        bookie,
-        username,
-      );
-      if (gone.length === 0) return false;
-      await appendInTx(tx, [
-        entry(guildKey, at, 'fund_account', accountName({ bookie, username }), actor, null, { action: 'remove' }),
-      ]);
-      return true;
-    });
+  /**
+   * Removes an account from the fund (ledgered), only while nothing of the fund's is in it but cash the service has
+   * checked: no open fund bet through it and no withdrawal in flight from it. Serialized with every claim through the
+   * account (decision 1950), so no fund bet can be claimed on it between the check and the removal. Returns what is
+   * still there when it refuses.
+   */
+  async removeAccount(
+    guildKey: string,
+    a: { bookie: string; username: string; sessionIds: readonly string[] },
+    actor: string,
+    at: number,
+  ): Promise<{ removed: boolean; openBets: number; withdrawals: number }> {
+    const { bookie, username } = a;
+    const account = accountName(a);
+    return this.store.serialize(fundLockKey(guildKey), () =>
+      this.store.transaction(async (tx) => {
+        const sessions = a.sessionIds.length > 0 ? a.sessionIds : [''];
+        const marks = sessions.map(() => '?').join(', ');
+        const [since] = await tx.query<{ added_at: number }>(
+          'SELECT added_at FROM fund_accounts WHERE guild_key = ? AND bookie = ? AND username = ?',
+          guildKey,
+          bookie,
+          username,
+        );
+        if (!since) return { removed: false, openBets: 0, withdrawals: 0 };
+        const [bets] = await tx.query<{ c: number }>(
+          `SELECT COUNT(*) AS c FROM bet_records WHERE state IN ${sqlList(EXPOSED)}
+           AND ((fund_decided = 1 AND fund_key = ? AND fund_account = ?)
+             OR (fund_decided = 0 AND guild_key = ? AND created_at >= ? AND session_id IN (${marks})))`,
+          guildKey,
+          account,
+          guildKey,
+          n(since.added_at),
+          ...sessions,
+        );
+        const [flying] = await tx.query<{ c: number }>(
+          `SELECT COUNT(*) AS c FROM fund_withdrawals WHERE guild_key = ? AND state IN ${sqlList(WITHDRAWAL_IN_FLIGHT)}
+           AND session_id IN (${marks})`,
+          guildKey,
+          ...sessions,
+        );
+        const openBets = n(bets?.c);
+        const withdrawals = n(flying?.c);
+        if (openBets > 0 || withdrawals > 0) return { removed: false, openBets, withdrawals };
+        const gone = await tx.query(
+          'DELETE FROM fund_accounts WHERE guild_key = ? AND bookie = ? AND username = ? RETURNING bookie',
+          guildKey,
+          bookie,
+          username,
+        );
+        if (gone.length === 0) return { removed: false, openBets, withdrawals };
+        await appendInTx(tx, [entry(guildKey, at, 'fund_account', account, actor, null, { action: 'remove' })]);
+        return { removed: true, openBets, withdrawals };
+      }),
+    );
   }
 
   async setCashoutMessage(cashoutId: string, channelId: string, messageId: string): Promise<void> {
@@ -586,7 +628,7 @@ export class FundRepo {
      * Every session of the fund's accounts, with when its account joined: only bets through them placed since then
      * are the fund's (one open as the account joined is in the cash it joined with, or its float).
      */
-    fundSessions: ReadonlyArray<{ sessionId: string; since: number }>;
+    fundSessions: ReadonlyArray<{ sessionId: string; since: number; account: string }>;
     /** Bet ids the book has settled and the desk has not read yet: their return is in the cash already. */
     settledUnread?: readonly string[];
     /**
@@ -608,6 +650,13 @@ export class FundRepo {
       const fund = fundOf(fundRow);
       const ofFund = new Map(s.fundSessions.map((x) => [x.sessionId, x.since]));
       const unread = new Set(s.settledUnread ?? []);
+      const credited = await creditFloats(tx, s, unread);
+      if (credited.waiting > 0) {
+        return {
+          struck: false,
+          reason: `${credited.waiting} bet${credited.waiting === 1 ? '' : 's'} outside the fund through its accounts settled at the book and not read by the desk yet: their return is the float's, not the fund's`,
+        } as StrikeOutcome;
+      }
       const bets = (
         await tx.query<{
           state: string;
@@ -616,17 +665,20 @@ export class FundRepo {
           created_at: number;
           session_id: string;
           bet_id: string | null;
+          fund_key: string | null;
+          fund_decided: number;
         }>(
-          `SELECT state, stake_cents, payload, created_at, session_id, bet_id FROM bet_records
-           WHERE guild_key = ? AND state IN ('placed', ${IN_FLIGHT_BETS.map((x) => `'${x}'`).join(', ')})`,
+          `SELECT state, stake_cents, payload, created_at, session_id, bet_id, fund_key, fund_decided FROM bet_records
+           WHERE (guild_key = ? OR (fund_decided = 1 AND fund_key = ?))
+             AND state IN ('placed', ${IN_FLIGHT_BETS.map((x) => `'${x}'`).join(', ')})`,
+          s.guildKey,
           s.guildKey,
         )
       ).filter(
         (b) =>
-          ofFund.has(b.session_id) &&
-          // A bet in flight on a fund account holds the strike whenever it was made (its cash is not known).
-          (b.state !== 'placed' ||
-            (n(b.created_at) >= (ofFund.get(b.session_id) ?? 0) && !(b.bet_id && unread.has(b.bet_id)))),
+          // A bet in flight on a fund account holds the strike whoever's it is (its cash is not known).
+          ((b.state !== 'placed' && ofFund.has(b.session_id)) || isFundBetRow(b, s.guildKey, ofFund)) &&
+          (b.state !== 'placed' || !(b.bet_id && unread.has(b.bet_id))),
       );
       const inFlight = bets.filter((b) => b.state !== 'placed');
       if (inFlight.length > 0) {
@@ -677,7 +729,10 @@ export class FundRepo {
       const eligibleIn = arrived.filter((c) => c.createdAt < oldestOpen);
       const eligibleOut = pendingOut.filter((c) => c.requestedAt < oldestOpen);
       const inputs: NavInputs = {
-        sessions: s.sessions,
+        sessions: s.sessions.map((x) => ({
+          ...x,
+          floatCents: (x.floatCents ?? 0) + (credited.byAccount.get(x.account ?? '') ?? 0),
+        })),
         openStakeCents,
         withdrawnUnpaidCents: n(withdrawn?.c ?? 0),
         owedRedemptionsCents: n(owed?.c ?? 0),
@@ -1303,6 +1358,95 @@ function entry(
   data: Record<string, unknown>,
 ): LedgerInput {
   return { at, guildKey, kind, ref, actor, amountCents, data };
+}
+
+/**
+ * Whether a bet record is the fund's (decision 1950): the fact stored at its claim; for a record claimed before that
+ * was stored, the rule by dates (through one of the fund's sessions, placed at or after its account joined).
+ */
+export function isFundBetRow(
+  b: { fund_key: string | null; fund_decided: number; session_id: string; created_at: number },
+  guildKey: string,
+  ofFund: ReadonlyMap<string, number>,
+): boolean {
+  if (n(b.fund_decided) === 1) return b.fund_key === guildKey;
+  const since = ofFund.get(b.session_id);
+  return since !== undefined && n(b.created_at) >= since;
+}
+
+/**
+ * The return of every bet outside the fund that settled into one of its accounts since the account joined (placed
+ * before it joined, or on older records the rule by dates): the float's, not NAV's. Each credited once (its row in
+ * fund_float_credits), the account's float raised and ledgered in the strike's transaction. `waiting`: such bets the
+ * book has settled and the desk has not read (their return is in the cash, its size not known yet).
+ */
+async function creditFloats(
+  tx: Tx,
+  s: {
+    guildKey: string;
+    at: number;
+    fundSessions: ReadonlyArray<{ sessionId: string; since: number; account: string }>;
+  },
+  unread: ReadonlySet<string>,
+): Promise<{ byAccount: Map<string, number>; waiting: number }> {
+  const byAccount = new Map<string, number>();
+  const accountOf = new Map(s.fundSessions.map((x) => [x.sessionId, x]));
+  const ids = [...accountOf.keys()];
+  if (ids.length === 0) return { byAccount, waiting: 0 };
+  const rows = await tx.query<Record<string, unknown>>(
+    `SELECT b.placement_id, b.session_id, b.state, b.stake_cents, b.pnl, b.payload, b.bet_id, b.fund_key,
+       b.fund_decided, b.created_at, b.updated_at
+     FROM bet_records b LEFT JOIN fund_float_credits c ON c.placement_id = b.placement_id
+     WHERE c.placement_id IS NULL AND b.state IN ('settled', 'placed')
+       AND b.session_id IN (${ids.map(() => '?').join(', ')})`,
+    ...ids,
+  );
+  let waiting = 0;
+  for (const r of rows) {
+    const at = accountOf.get(String(r.session_id));
+    if (!at) continue;
+    const row = {
+      fund_key: (r.fund_key as string | null) ?? null,
+      fund_decided: n(r.fund_decided),
+      session_id: String(r.session_id),
+      created_at: n(r.created_at),
+    };
+    if (isFundBetRow(row, s.guildKey, new Map([[row.session_id, at.since]]))) continue;
+    if (r.state === 'placed') {
+      if (r.bet_id && unread.has(String(r.bet_id))) waiting += 1;
+      continue;
+    }
+    // Settled before the account joined: its return was in the cash the account joined with.
+    if (n(r.updated_at) < at.since) continue;
+    const stake = isBonusBet(String(r.payload)) ? 0 : n(r.stake_cents);
+    const cents = Math.max(0, stake + (r.pnl === null ? 0 : centsFromDollars(Number(r.pnl))));
+    await tx.query(
+      'INSERT INTO fund_float_credits (placement_id, guild_key, account, cents, at) VALUES (?, ?, ?, ?, ?)',
+      r.placement_id,
+      s.guildKey,
+      at.account,
+      cents,
+      s.at,
+    );
+    if (cents === 0) continue;
+    const [bookie, ...user] = at.account.split('/');
+    await tx.query(
+      'UPDATE fund_accounts SET float_cents = float_cents + ? WHERE bookie = ? AND username = ? AND guild_key = ?',
+      cents,
+      bookie,
+      user.join('/'),
+      s.guildKey,
+    );
+    await appendInTx(tx, [
+      entry(s.guildKey, s.at, 'fund_decision', String(r.placement_id), null, cents, {
+        float: 'bet_outside_fund',
+        account: at.account,
+        returnCents: cents,
+      }),
+    ]);
+    byAccount.set(at.account, (byAccount.get(at.account) ?? 0) + cents);
+  }
+  return { byAccount, waiting };
 }
 
 /** The names (`bookie/username`) of a server's fund accounts, read only: what the bank behind stake sizing asks. */

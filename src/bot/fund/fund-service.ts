@@ -288,7 +288,25 @@ export class FundService {
     if ((await this.repo.contributions(c.guildId)).some((x) => x.state === 'pending' && sessionIds.has(x.sessionId))) {
       throw new UserFacingError(`A contribution into ${accountName(a)} waits to be dealt: deal or cancel it first.`);
     }
-    await this.repo.removeAccount(c.guildId, a.bookie, a.username, c.actor, this.#d.now());
+    const out = await this.repo.removeAccount(
+      c.guildId,
+      { ...a, sessionIds: twins.map((x) => x.session_id) },
+      c.actor,
+      this.#d.now(),
+    );
+    if (!out.removed && (out.openBets > 0 || out.withdrawals > 0)) {
+      const what = [
+        out.openBets > 0 ? `${out.openBets} open fund ${out.openBets === 1 ? 'bet' : 'bets'}` : '',
+        out.withdrawals > 0
+          ? `${out.withdrawals} ${out.withdrawals === 1 ? 'withdrawal' : 'withdrawals'} in flight`
+          : '',
+      ]
+        .filter(Boolean)
+        .join(' and ');
+      throw new UserFacingError(
+        `${accountName(a)} still has ${what} of the fund's: their money comes back into this account. Remove it once they have settled (see /exposure and /fund withdrawal).`,
+      );
+    }
     return accountName(a);
   }
 
@@ -464,7 +482,7 @@ export class FundService {
       actor: opts.actor,
       sessions: plan.sessions,
       fundSessions: accounts.flatMap((a, i) =>
-        (reads[i]?.sessionIds ?? []).map((id) => ({ sessionId: id, since: a.addedAt })),
+        (reads[i]?.sessionIds ?? []).map((id) => ({ sessionId: id, since: a.addedAt, account: accountName(a) })),
       ),
       settledUnread: plan.settledUnread,
       feeRateBps: bpsOf(settings.fundFeePercent),
@@ -873,6 +891,14 @@ export class FundService {
       const found = history?.find((t) => t.type === 'withdrawal' && t.id === id);
       if (!found) {
         throw new UserFacingError(`The account's history since the attempt lists no withdrawal ${id}.`);
+      }
+      // A withdrawal is the attempt's own only if it moved the attempt's amount (decision 1950): someone else's
+      // withdrawal of another size must never settle it, whatever its timing.
+      if (Math.abs(found.cents) !== a.amountCents) {
+        throw new UserFacingError(
+          `Withdrawal ${id} moved ${money(Math.abs(found.cents))}, but this attempt asked for ${money(a.amountCents)}: ` +
+            'only a withdrawal of the same amount can be its own. Pick the one of that amount, or none:true if it was never made.',
+        );
       }
       if ((await this.repo.ownedWithdrawalIds()).has(id)) {
         throw new UserFacingError(`Withdrawal ${id} is already another attempt's: a withdrawal pays one cash-out.`);

@@ -121,7 +121,16 @@ export interface Stop {
   strikeId: string;
   drawdownBps: number;
   votes: string[];
+  /**
+   * The approvers needed to lift this stop: the quorum when it latched. A change while stopped applies from the next
+   * stop, so a quorum cannot be lowered to lift the stop in force. Absent on stops latched before it was kept.
+   */
+  quorum?: number;
 }
+
+/** The approvers a stop needs: its own quorum, else the limits' (stops from before the quorum was kept). */
+export const quorumOf = (stop: Stop | null, limits: RiskLimits): number =>
+  stop?.quorum ?? limits.resumeQuorum ?? DEFAULT_RESUME_QUORUM;
 
 export type RiskCheck = { ok: true } | { ok: false; limit: LimitName; roomCents: number; message: string };
 
@@ -129,7 +138,7 @@ const resumeWho = (quorum: number) =>
   `${quorum} approver${quorum === 1 ? '' : 's'} (members with the approver role or Manage Server) each run /fund resume`;
 
 export function stopRefusal(stop: Stop, limits: RiskLimits): RiskCheck {
-  const quorum = limits.resumeQuorum ?? DEFAULT_RESUME_QUORUM;
+  const quorum = quorumOf(stop, limits);
   return {
     ok: false,
     limit: 'drawdown',
@@ -203,12 +212,17 @@ export function limitLines(x: {
 }): string[] {
   const { limits } = x;
   const out: string[] = [];
-  const quorum = limits.resumeQuorum ?? DEFAULT_RESUME_QUORUM;
+  const quorum = quorumOf(x.stop, limits);
   if (limits.drawdownBps !== undefined) {
     const state = x.stop
       ? `**stopped** since a ${bpsText(x.stop.drawdownBps)} fall; resumes when ${resumeWho(quorum)} (${x.stop.votes.length} of ${quorum} so far)`
       : `now ${bpsText(x.drawdown.drawdownBps)} below the mark, room ${bpsText(Math.max(0, limits.drawdownBps - x.drawdown.drawdownBps))}`;
     out.push(`Drawdown stop at ${bpsText(limits.drawdownBps)}: ${state}`);
+  }
+  const set = limits.resumeQuorum ?? DEFAULT_RESUME_QUORUM;
+  if (limits.resumeQuorum !== undefined) {
+    const inForce = x.stop && quorum !== set ? `; the stop in force keeps its quorum of ${quorum}` : '';
+    out.push(`Resume quorum: ${set} approver${set === 1 ? '' : 's'} from the next stop${inForce}`);
   }
   if (limits.dailyLossCents !== undefined) {
     const used = Math.max(0, x.openStakeCents - x.realisedTodayCents);

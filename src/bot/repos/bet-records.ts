@@ -42,6 +42,11 @@ export interface BetRecord {
   /** The last pre-off price captured for the selection at its book, and the market then (JSON). */
   closeOdds: number | null;
   closeMarket: unknown;
+  /**
+   * Whose the bet is, decided at its claim (decision 1950): the server whose fund owned its account then, or null
+   * (outside every fund). Undefined for records claimed before that was stored (the rule by dates decides).
+   */
+  fundKey?: string | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -70,6 +75,8 @@ interface Row extends Record<string, unknown> {
   misses: number;
   close_odds: number | null;
   close_market: string | null;
+  fund_key?: string | null;
+  fund_decided?: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -98,6 +105,7 @@ const toRecord = (r: Row): BetRecord => ({
   misses: Number(r.misses),
   closeOdds: r.close_odds,
   closeMarket: r.close_market === null ? null : (JSON.parse(r.close_market) as unknown),
+  ...(Number(r.fund_decided ?? 0) === 1 ? { fundKey: r.fund_key ?? null } : {}),
   createdAt: Number(r.created_at),
   updatedAt: Number(r.updated_at),
 });
@@ -118,6 +126,32 @@ export interface ExposureCaps {
 
 export type CapName = 'member_day' | 'event' | 'market' | 'session_day' | 'syndicate_day';
 
+/** The fund's limits a claim reserves atomically with its record (decision 1950). */
+export type FundCapName = 'fund_daily_loss' | 'fund_event' | 'fund_account';
+
+/**
+ * Whose a claimed bet is, and the fund's rooms its claim must fit (decision 1950). The rooms are what the gate
+ * read just before the claim and that no claim changes (the account's cash less its float, the daily loss limit
+ * plus today's realised P&L, the event's share of NAV); the claim's statement takes off what the fund's other
+ * records hold at that moment, under the fund's lock, so two Confirms can never both take the last room.
+ */
+export interface FundClaim {
+  /** The server whose fund owns the account now; null: the account is no fund's. */
+  fundKey: string | null;
+  /** `bookie/username` of the account the bet goes through. */
+  account: string;
+  bookie: string;
+  username: string;
+  /** The account's cash less its float, read at this Confirm; absent: not checked (a bonus bet stakes no cash). */
+  accountRoomCents?: number;
+  /** When that cash was read: bets placed since may not be in it yet, so they count against it too. */
+  cashReadAt?: number;
+  /** The daily loss limit plus today's realised P&L of the fund's bets; absent: no limit. */
+  dailyLossRoomCents?: number;
+  /** The cap on one event's open stake (a share of NAV); absent: no limit. */
+  eventCapCents?: number;
+}
+
 export interface ClaimRequest {
   placementId: string;
   slipId: string;
@@ -127,13 +161,23 @@ export interface ClaimRequest {
   stakeCents: number;
   dayLimitCents: number;
   caps?: ExposureCaps;
+  /** Whose the bet is and the fund's rooms (absent: decided as no fund's, nothing of a fund checked). */
+  fund?: FundClaim;
   now: number;
 }
+
+/** The fund's gate for one Confirm: a refusal to show, or the claim's part and how to word its refusals. */
+export type FundDecision =
+  | { ok: false; message: string }
+  | { ok: true; claim: FundClaim; overText(cap: FundCapName, usedCents: number, stakeCents: number): string };
 
 export type ClaimOutcome =
   | { kind: 'claimed'; record: BetRecord }
   | { kind: 'handled'; record: BetRecord }
   | { kind: 'over_limit'; cap: CapName; usedCents: number; limitCents: number }
+  | { kind: 'fund_over'; cap: FundCapName; usedCents: number; limitCents: number }
+  /** The account joined or left a fund between the gate's read and the claim: nothing held, Confirm again. */
+  | { kind: 'fund_moved' }
   | { kind: 'other' };
 
 /** Where a stake lands: the scope each cap sums over. */
@@ -195,18 +239,58 @@ export function capsOf(req: { dayLimitCents: number; caps?: ExposureCaps }): Arr
  * without the guild key two members could pass one cap together. With no such cap set, members' claims do
  * not wait on each other.
  */
+/** The lock a claim on a fund's accounts and every move of the fund's limits or accounts hold. */
+export const fundLockKey = (fundKey: string) => `fund-bets:${fundKey}`;
+
 export function claimLockKeys(
   slipId: string,
   guildKey: string,
   userId: string,
   limits: { dayLimitCents: number; caps?: ExposureCaps },
+  fund?: FundClaim,
 ): string[] {
   const keys = [`slip:${slipId}`, `hold:${guildKey}:${userId}`];
   if (capsOf(limits).some(([cap]) => cap !== 'member_day')) keys.push(`exposure:${guildKey}`);
+  // A fund's claims one at a time (its rooms), and against an account leaving it. A claim through no fund's account
+  // takes no lock: should the account join meanwhile, the bet stays outside and its return is the float's.
+  if (fund?.fundKey) keys.push(fundLockKey(fund.fundKey));
   return keys;
 }
 
 type Query = Pick<Tx, 'query'>;
+
+/** States whose stake the book may not have taken from the account's cash yet (or took after the gate read it). */
+const NOT_IN_CASH_SQL = list(['sending', 'submitted', 'unknown']);
+
+/**
+ * What the fund's own records hold against one of its limits, as a scalar expression: the open stake of every bet
+ * decided as the fund's (the daily loss and the event caps), or for the account's cash the stake the book may not
+ * have taken yet when the gate read it.
+ */
+export function fundUsageSql(cap: FundCapName, f: FundClaim, epk: string): { sql: string; params: unknown[] } {
+  const base = 'SELECT COALESCE(SUM(f.stake_cents), 0) FROM bet_records f WHERE f.fund_decided = 1 AND f.fund_key = ?';
+  if (cap === 'fund_account') {
+    return {
+      sql: `(${base} AND f.fund_account = ? AND (f.state IN (${NOT_IN_CASH_SQL})
+              OR (f.state IN (${EXPOSED_SQL}) AND f.updated_at >= ?)))`,
+      params: [f.fundKey, f.account, f.cashReadAt ?? 0],
+    };
+  }
+  if (cap === 'fund_event')
+    return { sql: `(${base} AND f.epk = ? AND f.state IN (${EXPOSED_SQL}))`, params: [f.fundKey, epk] };
+  return { sql: `(${base} AND f.state IN (${EXPOSED_SQL}))`, params: [f.fundKey] };
+}
+
+/** The fund's limits a claim checks, with their rooms. */
+export function fundCapsOf(f: FundClaim | undefined): Array<[FundCapName, number]> {
+  if (!f || f.fundKey === null) return [];
+  const all: Array<[FundCapName, number | undefined]> = [
+    ['fund_daily_loss', f.dailyLossRoomCents],
+    ['fund_event', f.eventCapCents],
+    ['fund_account', f.accountRoomCents],
+  ];
+  return all.filter((x): x is [FundCapName, number] => x[1] !== undefined);
+}
 
 /** The stake counted against one cap right now. */
 async function capUsage(q: Query, cap: CapName, scope: ExposureScope): Promise<number> {
@@ -303,7 +387,7 @@ export class BetRecordRepo {
     // with the guild's other claims: on PostgreSQL neither statement would see the other's row. The keys are
     // held until the transaction has committed.
     return this.store
-      .serialize(claimLockKeys(req.slipId, req.guildKey, req.userId, req), () =>
+      .serialize(claimLockKeys(req.slipId, req.guildKey, req.userId, req, req.fund), () =>
         this.store.transaction(async (tx) => {
           const outcome = await this.#claim(tx, req);
           if (outcome.kind === 'claimed') {
@@ -348,11 +432,28 @@ export class BetRecordRepo {
       conditions.push(`AND ${usage.sql} + ? <= ?`);
       capParams.push(...usage.params, req.stakeCents, limit);
     }
+    const f = req.fund;
+    const fundCaps = fundCapsOf(f);
+    if (f) {
+      // The account is still whose the gate found it to be.
+      conditions.push(
+        f.fundKey === null
+          ? 'AND NOT EXISTS (SELECT 1 FROM fund_accounts fa WHERE fa.bookie = ? AND fa.username = ?)'
+          : 'AND EXISTS (SELECT 1 FROM fund_accounts fa WHERE fa.bookie = ? AND fa.username = ? AND fa.guild_key = ?)',
+      );
+      capParams.push(f.bookie, f.username, ...(f.fundKey === null ? [] : [f.fundKey]));
+      for (const [cap, room] of fundCaps) {
+        const usage = fundUsageSql(cap, f, scope.epk);
+        conditions.push(`AND ${usage.sql} + ? <= ?`);
+        capParams.push(...usage.params, req.stakeCents, room);
+      }
+    }
     const rows = await tx.query<Row>(
       `INSERT INTO bet_records (placement_id, slip_id, guild_key, guild_id, channel_id, message_id, user_id,
-         session_id, bookie, epk, market_key, day, stake_cents, payload, state, created_at, updated_at)
+         session_id, bookie, epk, market_key, day, stake_cents, payload, state, created_at, updated_at,
+         fund_key, fund_account, fund_decided)
        SELECT ?, s.slip_id, ?, s.guild_id, s.channel_id, s.message_id, s.user_id, ?, ?, ?, ?, ?, ?, s.payload,
-         'sending', ?, ?
+         'sending', ?, ?, ?, ?, ?
        FROM slips s
        WHERE s.slip_id = ? AND s.user_id = ? AND s.expires_at > ?
          ${conditions.join('\n         ')}
@@ -367,6 +468,9 @@ export class BetRecordRepo {
       req.stakeCents,
       req.now,
       req.now,
+      f?.fundKey ?? null,
+      f?.account ?? null,
+      f ? 1 : 0,
       req.slipId,
       req.userId,
       req.now,
@@ -378,6 +482,20 @@ export class BetRecordRepo {
     for (const [cap, limit] of caps) {
       const used = await capUsage(tx, cap, scope);
       if (used + req.stakeCents > limit) return { kind: 'over_limit', cap, usedCents: used, limitCents: limit };
+    }
+    if (f) {
+      const [owner] = await tx.query<{ guild_key: string }>(
+        'SELECT guild_key FROM fund_accounts WHERE bookie = ? AND username = ?',
+        f.bookie,
+        f.username,
+      );
+      if ((owner?.guild_key ?? null) !== f.fundKey) return { kind: 'fund_moved' };
+      for (const [cap, room] of fundCaps) {
+        const usage = fundUsageSql(cap, f, scope.epk);
+        const [r] = await tx.query<{ total: number | null }>(`SELECT ${usage.sql} AS total`, ...usage.params);
+        const used = Number(r?.total ?? 0);
+        if (used + req.stakeCents > room) return { kind: 'fund_over', cap, usedCents: used, limitCents: room };
+      }
     }
     return { kind: 'other' };
   }

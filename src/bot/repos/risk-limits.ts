@@ -20,7 +20,13 @@ const StateSchema = z.object({
     })
     .default({}),
   stop: z
-    .object({ at: z.number(), strikeId: z.string(), drawdownBps: z.number(), votes: z.array(z.string()) })
+    .object({
+      at: z.number(),
+      strikeId: z.string(),
+      drawdownBps: z.number(),
+      votes: z.array(z.string()),
+      quorum: z.number().int().optional(),
+    })
     .nullable()
     .default(null),
   markFrom: z.number().default(0),
@@ -64,16 +70,24 @@ export interface RiskBetRow {
   stakeCents: number;
   state: string;
   pnlCents: number | null;
+  /** Decided the fund's at its claim (decision 1950); false: a record from before, judged by the rule by dates. */
+  decided: boolean;
   createdAt: number;
   updatedAt: number;
 }
 
-/** The server's bets at risk now (placed or in flight) and those settled since `settledSince`. */
+/**
+ * The fund's bets at risk now (placed or in flight) and those settled since `settledSince`: every record decided
+ * as this fund's at its claim, whichever server it was made in, and the server's records from before that was
+ * stored (the caller judges those by the rule by dates).
+ */
 export async function riskBetRows(store: BotStore, guildKey: string, settledSince: number): Promise<RiskBetRow[]> {
   const rows = await store.query<Record<string, unknown>>(
-    `SELECT session_id, bookie, epk, stake_cents, state, pnl, payload, created_at, updated_at FROM bet_records
-     WHERE guild_key = ? AND (state IN (${EXPOSED.map((s) => `'${s}'`).join(', ')})
-       OR (state = 'settled' AND updated_at >= ?))`,
+    `SELECT session_id, bookie, epk, stake_cents, state, pnl, payload, fund_decided, created_at, updated_at
+     FROM bet_records
+     WHERE ((fund_decided = 1 AND fund_key = ?) OR (fund_decided = 0 AND guild_key = ?))
+       AND (state IN (${EXPOSED.map((s) => `'${s}'`).join(', ')}) OR (state = 'settled' AND updated_at >= ?))`,
+    guildKey,
     guildKey,
     settledSince,
   );
@@ -88,6 +102,7 @@ export async function riskBetRows(store: BotStore, guildKey: string, settledSinc
       stakeCents: Number(r.stake_cents),
       state: String(r.state),
       pnlCents: r.pnl === null || r.pnl === undefined ? null : centsFromDollars(Number(r.pnl)),
+      decided: Number(r.fund_decided) === 1,
       createdAt: Number(r.created_at),
       updatedAt: Number(r.updated_at),
     };

@@ -226,6 +226,24 @@ export const MIGRATIONS: Migration[] = [
          seen_at INTEGER NOT NULL, odds INTEGER NOT NULL, PRIMARY KEY (epk, bookie, market, selection, seen_at))`,
     ],
   },
+  {
+    // Whose a bet is, decided once at its claim (decision 1950): `fund_key` names the server whose fund owned the
+    // account the bet went through at that moment (NULL: outside every fund), `fund_account` that account
+    // (`bookie/username`) and `fund_decided` 1 for every record claimed since (older records keep the rule by
+    // dates). A bet outside the fund that settles into a fund account credits its return to the account's float,
+    // once per bet (`fund_float_credits`).
+    version: 11,
+    name: 'fund bets decided at placement',
+    statements: [
+      `ALTER TABLE bet_records ADD COLUMN fund_key TEXT`,
+      `ALTER TABLE bet_records ADD COLUMN fund_account TEXT`,
+      `ALTER TABLE bet_records ADD COLUMN fund_decided INTEGER NOT NULL DEFAULT 0`,
+      `CREATE INDEX bet_records_fund ON bet_records(fund_key, state)`,
+      `CREATE TABLE fund_float_credits (
+         placement_id TEXT PRIMARY KEY, guild_key TEXT NOT NULL, account TEXT NOT NULL, cents INTEGER NOT NULL,
+         at INTEGER NOT NULL)`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);

@@ -325,7 +325,7 @@ function bonusShare(
 ): PromoPayout | undefined {
   const amount = Math.min(centsOf(maxReward), Math.round(centsOf(winnings) * share)) / 100;
   if (amount <= 0) return undefined;
-  const pct = Math.round(share * 100);
+  const pct = Math.round(share * 1000) / 10;
   const token = addPromoToken(book, `${betId}-boost`, amount, at, `${pct}% winnings boost on bet ${betId}`);
   return { kind: 'bonus_bet', amount, bonus_token_id: token.id };
 }

@@ -62,7 +62,7 @@ describe.each(ENGINES)('the fund store on %s', (engine) => {
       feePeriod: fee.period,
       feePeriodOf: () => 'p1',
       managerId: 'mgr',
-      fundSessions: [{ sessionId: 's1', since: 0 }],
+      fundSessions: [{ sessionId: 's1', since: 0, account: 'bookie_a/ann' }],
     });
 
   it('issues units at the strike, values members at the next one, and writes each step to the ledger once', async () => {

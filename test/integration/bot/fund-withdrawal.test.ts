@@ -1,14 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/bot/config/logger.js';
-import { FundService } from '../../../src/bot/fund/fund-service.js';
-import { type BotStore, openStore } from '../../../src/bot/store/index.js';
-import { fundViews } from '../../../src/bot/views/fund-presenter.js';
-import { GatewayClient } from '../../../src/gateway/index.js';
-import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
-import { SandboxControl } from '../../support/sandbox-control.js';
+import type { FundService } from '../../../src/bot/fund/fund-service.js';
+import type { BotStore } from '../../../src/bot/store/index.js';
+import type { GatewayClient } from '../../../src/gateway/index.js';
+import type { RunningSandbox } from '../../../src/sandbox/index.js';
+import { type FundOnSandbox, fundOnSandbox } from '../../support/fund-on-sandbox.js';
+import type { SandboxControl } from '../../support/sandbox-control.js';
 
 const GUILD = 'g-wd';
 
@@ -17,7 +13,6 @@ const GUILD = 'g-wd';
  * bookmaker then completed, refused then tried again, and waiting (saying why) while the cash is short.
  */
 describe('a cash-out paid through withdraw_balance', () => {
-  let dir: string;
   let store: BotStore;
   let sandbox: RunningSandbox;
   let control: SandboxControl;
@@ -57,32 +52,13 @@ describe('a cash-out paid through withdraw_balance', () => {
     return cashout.cashoutId;
   }
 
+  let env: FundOnSandbox;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'fund-wd-'));
-    store = await openStore(`sqlite://${join(dir, 'bot.sqlite')}`);
-    sandbox = await startSandbox({ port: 0, quiet: true, control: true, seed: 1 });
-    control = new SandboxControl(sandbox.url);
-    gateway = new GatewayClient({ baseUrl: sandbox.url, apiKey: 'sandbox-key-alpha' });
-    fund = new FundService({
-      store,
-      gateway,
-      outbox: { has: async () => true, create: async () => undefined },
-      present: fundViews,
-      logger: createLogger({ level: 'error', write: () => undefined }),
-      now: Date.now,
-      callbackUrl: undefined,
-      withdrawalWindowMs: 1_000,
-    });
-    session = (await gateway.sessions.list()).find((s) => s.bookie === 'bookie_c' && s.active)?.session_id ?? '';
-    await fund.addAccount({ guildId: GUILD, sessionId: session, actor: 'admin', openingMemberId: 'ann' });
-    const r = await fund.strike(GUILD, { actor: 'admin' });
-    if (!r.ok) throw new Error(r.reason);
+    env = await fundOnSandbox(GUILD);
+    ({ store, sandbox, control, gateway, fund, session } = env);
   });
   afterAll(async () => {
-    await gateway?.close();
-    await store?.close();
-    await sandbox?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await env?.close();
   });
 
   it('follows a withdrawal the bookmaker holds pending until it completes, without sending it again', async () => {

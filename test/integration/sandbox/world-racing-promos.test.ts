@@ -123,7 +123,7 @@ describe('money back on places (bet_type 2, 2/3, 2/3/4)', () => {
   });
 
   it('refunds a bonus-bet stake as a bonus token of its value, leaving the cash alone', async () => {
-    const [{ race }] = (await promoRaces('2/3')) as [{ race: Race }];
+    const [{ race }] = (await promoRaces('2/3')) as unknown as [{ race: Race }];
     const cashBefore = (await balance()).withdrawable_balance;
     const bonusBefore = await totalBonus();
     const bet = await racingBet(race, placed(race, 3), { bet_type: '2/3', use_bonus_bet: true, stake: 5 });
