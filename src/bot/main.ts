@@ -17,6 +17,7 @@ import { SandboxClock, type SandboxClockReading } from './config/sandbox-clock.j
 import { Secret } from './config/secret.js';
 import { startShardManager } from './discord/shards.js';
 import { drainOnSignals, startBot } from './index.js';
+import { checkRestoredStore } from './ops/restore-check.js';
 import { updateSettings } from './repos/guild-settings.js';
 
 /** The key the embedded sandbox's fixture account answers to (no secret: the sandbox is local). */
@@ -63,6 +64,8 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
 
   if (config.discord.token) {
     print('Starting the bot on Discord…');
+    // A store restored from a backup is checked against the gateway before the bot can take a bet (decision 1980).
+    if (await checkRestoredStore(config)) print('Checked the restored store against the gateway (see #results).');
     const bot = await startBot(shardProcessConfig(config, env));
     print(`Bot is running on Discord as ${bot.client.user?.tag ?? 'the configured application'}.`);
     return { playgroundUrl: undefined, sandboxUrl: undefined, drain: (ms) => bot.drain(ms), stop: () => bot.stop() };
