@@ -6,9 +6,11 @@ import { transpiledSources } from './test/support/transpiled-sources.js';
 // again with the store on PostgreSQL (decision 1650).
 // The end-to-end files whose desk runs SQL that no store test runs on PostgreSQL: proposals and approvals,
 // exposure sums, the ledger and the daily reconciliation (with its check of each bet's entries), a proposal's
-// placing recovery, closing capture and /stats, the slip-expiry sweep; watches, their episodes and alerts.
+// placing recovery, closing capture and /stats, the slip-expiry sweep; watches, their episodes and alerts; a backup
+// restored into a second desk (pg_dump and pg_restore).
 const E2E_ON_POSTGRES = [
   'test/e2e/approvals.test.ts',
+  'test/e2e/backup-restore.test.ts',
   'test/e2e/exposure.test.ts',
   'test/e2e/fund.test.ts',
   'test/e2e/fund-books.test.ts',
