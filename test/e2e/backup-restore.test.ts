@@ -40,6 +40,9 @@ describe('an online backup taken during a burst of bets, restored into a second 
         SETTLEMENT_INTERVAL_SECONDS: '1',
         // The late half of the burst is confirmed after the backup: its slips must still be open then.
         SLIP_EXPIRY_SECONDS: '600',
+        // The first desk pays the cash-out only when the test says (after the backup); the second desk's fund beat
+        // runs each second (FUND_CHECK_SECONDS=1 below), so it would pay it again if the check did not record it.
+        FUND_CHECK_SECONDS: '3600',
       },
     });
     dir = mkdtempSync(join(tmpdir(), 'desk-restore-'));
@@ -73,8 +76,12 @@ describe('an online backup taken during a burst of bets, restored into a second 
     const q = (store: BotStore) => (sql: string) => store.query<Record<string, number>>(sql);
     const lastStrike = async (store: BotStore) =>
       (await q(store)('SELECT nav_after_cents, units_after FROM fund_strikes ORDER BY at DESC LIMIT 1'))[0];
-    const atOpening = await lastStrike(desk.bot.store);
-    expect(atOpening?.nav_after_cents).toBe(100_000);
+    expect((await lastStrike(desk.bot.store))?.nav_after_cents).toBe(100_000);
+    // The admin cashes out $40, redeemed at the next strike: the backup holds it owed, with no withdrawal yet.
+    await deskCommand(desk, admin, 'fund', 'cashout', { amount: 40 }, /It is redeemed at the next strike/);
+    expect(await strikeFund(desk)).toMatch(/Struck/);
+    const atBackup = await lastStrike(desk.bot.store);
+    expect(atBackup?.nav_after_cents).toBe(100_000 - 4_000);
 
     // 50 slips on five events, made before the burst (the late ones are confirmed after the backup: the copy holds
     // their slips, not their bets).
@@ -102,8 +109,11 @@ describe('an online backup taken during a burst of bets, restored into a second 
     const file = join(dir, process.env.E2E_STORE === 'postgres' ? 'desk.dump' : 'desk.sqlite');
     const backup = await backupStore(desk.env.STORE_URL as string, file);
     await firstWave;
-    // The late 20 are confirmed after the backup: the copy holds their open slips only.
+    // The late 20 are confirmed after the backup: the copy holds their open slips only. The cash-out is withdrawn.
     await Promise.all(slips.slice(30).map(confirm));
+    await (desk.bot as unknown as { context: { fund: { withdrawals(): Promise<void> } } }).context.fund.withdrawals();
+    const withdrawals = async () => (await flows.history()).filter((t) => t.type === 'withdrawal');
+    await until('the withdrawal at the gateway', async () => (await withdrawals()).length === 1, { timeoutMs: 20_000 });
     await until('every bet at the gateway', async () => (await gatewayBets(epks)).length === BETS, {
       timeoutMs: 30_000,
     });
@@ -131,7 +141,7 @@ describe('an online backup taken during a burst of bets, restored into a second 
         : `sqlite://${join(dir, 'restored.sqlite')}`;
     const put = await restoreStore(file, url);
     expect(put.head).toEqual(backup.head);
-    second = await startApp({ env: { ...desk.env, STORE_URL: url }, print: () => {} });
+    second = await startApp({ env: { ...desk.env, STORE_URL: url, FUND_CHECK_SECONDS: '1' }, print: () => {} });
     await desk.ld.waitForBot(15_000);
 
     // Before it took anything, it said what it found in #results.
@@ -143,6 +153,7 @@ describe('an online backup taken during a burst of bets, restored into a second 
     const report = textOf(post);
     expect(report).toMatch(/The ledger is intact/);
     expect(report).toMatch(/Nothing unaccounted for/);
+    expect(report).toContain('1 withdrawal recorded for the cash-outs they paid.');
     // The backup's records with a bet id were known; those still being sent were adopted by the reconciler's rule; every
     // other bet (the late 20, and any early one claimed after the snapshot) through the slip the backup held open.
     const n = (state: string) => backup.bets[state] ?? 0;
@@ -166,6 +177,19 @@ describe('an online backup taken during a burst of bets, restored into a second 
     expect(known.map((r) => Number(r.n)).every((n) => n === 1)).toBe(true);
     expect(known.map((r) => r.bet_id).sort()).toEqual(atGateway.map((b) => b.bet.bet_id).sort());
     expect(await gatewayBets(epks)).toHaveLength(BETS);
+    // The cash-out's withdrawal is the restored attempt's, and was not made again (the fund beat ran meanwhile).
+    const [withdrawal] = await withdrawals();
+    const attempts = await store.query<{ gateway_withdrawal_id: string; state: string; amount_cents: number }>(
+      'SELECT gateway_withdrawal_id, state, amount_cents FROM fund_withdrawals',
+    );
+    expect(attempts.map((a) => [a.gateway_withdrawal_id, a.state, Number(a.amount_cents)])).toEqual([
+      [withdrawal?.id, 'completed', 4_000],
+    ]);
+    expect((await store.query<{ state: string }>('SELECT state FROM fund_cashouts')).map((c) => c.state)).toEqual([
+      'withdrawn',
+    ]);
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(await withdrawals()).toHaveLength(1);
     // Each bet's P&L is the gateway's.
     const pnl = await store.query<{ bet_id: string; pnl: number }>('SELECT bet_id, pnl FROM bet_records');
     const byId = new Map(atGateway.map((b) => [b.bet.bet_id, cents(b.pnl)]));
@@ -174,10 +198,11 @@ describe('an online backup taken during a burst of bets, restored into a second 
     // /ledger verify on the second desk.
     expect(await deskCommand(desk, admin, 'ledger', 'verify', {}, /ledger is/)).toMatch(/The ledger is intact/);
     // The fund as at the backup (its last strike), then moved on by exactly the gateway's records since.
-    expect(await lastStrike(store)).toEqual(atOpening);
+    expect(await lastStrike(store)).toEqual(atBackup);
     expect(await strikeFund(desk)).toMatch(/Struck/);
     const now = await lastStrike(store);
-    expect(Number(now?.units_after)).toBe(Number(atOpening?.units_after));
-    expect(Number(now?.nav_after_cents)).toBe(Number(atOpening?.nav_after_cents) + laterPnl);
+    expect(Number(now?.units_after)).toBe(Number(atBackup?.units_after));
+    // The withdrawal moved cash out for a cash-out already owed at the backup: NAV moves by the bets alone.
+    expect(Number(now?.nav_after_cents)).toBe(Number(atBackup?.nav_after_cents) + laterPnl);
   }, 180_000);
 });
