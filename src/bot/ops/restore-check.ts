@@ -13,10 +13,11 @@ import { withdrawalStatus } from '../fund/fund-service.js';
 import type { GatewayPort } from '../gateway-port.js';
 import { COLOUR } from '../model/colours.js';
 import { dayIn } from '../model/dates.js';
+import { accountName } from '../model/fund-records.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { centsFromDollars, formatMoney } from '../model/money.js';
 import type { SlipPayload } from '../model/slip-rules.js';
-import { type BetRecord, BetRecordRepo } from '../repos/bet-records.js';
+import { type BetRecord, BetRecordRepo, type FundClaim } from '../repos/bet-records.js';
 import { getSettings } from '../repos/guild-settings.js';
 import { chainStaged, Ledger, type VerifyResult, verifyText } from '../repos/ledger.js';
 import { type SlipRecord, SlipRepo } from '../repos/slips.js';
@@ -154,6 +155,7 @@ async function check(d: RestoreCheckDeps, marker: RestoreMarker): Promise<Restor
   const used = await store.query<{ session_id: string }>('SELECT DISTINCT session_id FROM bet_records');
   const listed = await d.gateway.sessions.list();
   const active = new Set(listed.filter((s) => s.active).map((s) => s.session_id));
+  const usernames = new Map(listed.flatMap((s) => (s.username ? [[s.session_id, String(s.username)] as const] : [])));
   const sessionIds = [...active].sort();
   const inactive = [...new Set([...used.map((r) => r.session_id), ...slips.map((s) => s.payload.sessionId)])]
     .filter((s) => !active.has(s))
@@ -185,6 +187,7 @@ async function check(d: RestoreCheckDeps, marker: RestoreMarker): Promise<Restor
     const candidates = {
       records: open.filter((r) => r.sessionId === sessionId),
       slips: slips.filter((s) => s.payload.sessionId === sessionId),
+      usernames,
     };
     for (const tx of bets) {
       if (known.has(tx.id)) {
@@ -247,7 +250,12 @@ async function adoptBet(
   d: RestoreCheckDeps,
   records: BetRecordRepo,
   tx: Transaction,
-  candidates: { records: BetRecord[]; slips: Array<SlipRecord<SlipPayload>> },
+  candidates: {
+    records: BetRecord[];
+    slips: Array<SlipRecord<SlipPayload>>;
+    /** Each session's account user name at its book, from the key's session list. */
+    usernames: ReadonlyMap<string, string>;
+  },
 ): Promise<'record' | 'slip' | undefined> {
   const evidence = { betId: tx.id, odds: tx.odds ?? null, note: 'found in the book history after a restore' };
   const record = candidates.records.find((r) => r.betId === null && matches(r, tx, d.safeWindowMs));
@@ -267,6 +275,18 @@ async function adoptBet(
   if (!slip) return undefined;
   candidates.slips.splice(candidates.slips.indexOf(slip), 1);
   const settings = await getSettings(d.store, slip.guildId);
+  // Whose the bet is, as the fund's gate decides it at a Confirm: the fund owning its account now, or none.
+  const p = slip.payload;
+  const username = p.account ?? candidates.usernames.get(p.sessionId);
+  const owner = username ? await new FundRepo(d.store).accountOwner(p.bookie, username) : undefined;
+  const fund: FundClaim | undefined = username
+    ? {
+        fundKey: owner?.guildKey ?? null,
+        account: accountName({ bookie: p.bookie, username }),
+        bookie: p.bookie,
+        username,
+      }
+    : undefined;
   // The member's Confirm happened before the gateway took the bet: the claim is written as of then, under no cap
   // (the bet exists; a cap cannot refuse it now).
   const claimedAt = Math.max(slip.createdAt, Math.min(at, slip.expiresAt - 1));
@@ -278,6 +298,7 @@ async function adoptBet(
     day: dayIn(claimedAt, settings.timezone),
     stakeCents: slip.payload.stakeCents,
     dayLimitCents: Number.MAX_SAFE_INTEGER,
+    ...(fund ? { fund } : {}),
     now: claimedAt,
   });
   if (claim.kind !== 'claimed') return undefined;
