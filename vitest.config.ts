@@ -9,6 +9,7 @@ import { transpiledSources } from './test/support/transpiled-sources.js';
 // placing recovery, closing capture and /stats, the slip-expiry sweep; watches, their episodes and alerts; a backup
 // restored into a second desk (pg_dump and pg_restore).
 const E2E_ON_POSTGRES = [
+  'test/e2e/alert-burst.test.ts',
   'test/e2e/approvals.test.ts',
   'test/e2e/backup-restore.test.ts',
   'test/e2e/exposure.test.ts',

@@ -15,6 +15,7 @@ import { applicationRoutes, gatewayUrl } from './rest/application.js';
 import { channelRoutes } from './rest/channels.js';
 import { commandRoutesAll } from './rest/commands.js';
 import { interactionRoutes } from './rest/interactions.js';
+import type { ChannelPostCounts } from './state/channel-limits.js';
 import type { RegisteredCommand } from './state/commands.js';
 import { waitForMessageEvent } from './state/waits.js';
 import { World } from './state/world.js';
@@ -32,6 +33,8 @@ export interface LocalDiscordOptions {
   heartbeatIntervalMs?: number;
   /** Shards /gateway/bot recommends (default 1); guild events go to the shard that owns the guild. */
   shards?: number;
+  /** How long a create's enforce_nonce is remembered, by `now` (default 2 minutes, the short end of Discord's). */
+  nonceWindowMs?: number;
 }
 
 export type { UserRef };
@@ -179,6 +182,11 @@ export class LocalDiscord {
     return this.#world.dmOf(userId)?.id;
   }
 
+  /** What the channel's creates met: messages made, creates refused with 429, creates answered by their nonce. */
+  postCounts(channelId: string): ChannelPostCounts {
+    return this.#world.channelLimits.counts(channelId);
+  }
+
   message(messageId: string): LocalMessage | undefined {
     const m = this.#world.messages.get(messageId);
     return m ? structuredClone(m) : undefined;
@@ -292,6 +300,7 @@ export async function startLocalDiscord(opts: LocalDiscordOptions = {}): Promise
     ackDeadlineMs: opts.ackDeadlineMs ?? 3000,
     tokenLifetimeMs: opts.tokenLifetimeMs ?? 15 * 60 * 1000,
     shards: opts.shards ?? 1,
+    ...(opts.nonceWindowMs === undefined ? {} : { nonceWindowMs: opts.nonceWindowMs }),
   });
   const token = makeBotToken(world.applicationId);
   const router = new Router().add(...applicationRoutes, ...commandRoutesAll, ...interactionRoutes, ...channelRoutes);

@@ -1,4 +1,4 @@
-import { type Client, Routes } from 'discord.js';
+import { type APIMessage, type Client, Routes, SnowflakeUtil } from 'discord.js';
 import type { MessageView } from '../model/limits.js';
 
 /** The one place the bot writes to channels outside an interaction (results, settlements). */
@@ -6,6 +6,27 @@ export interface DiscordPoster {
   edit(channelId: string, messageId: string, view: MessageView): Promise<void>;
   /** With a nonce, Discord answers a repeat of the same create with the message it already made. */
   post(channelId: string, view: MessageView, nonce?: string): Promise<string>;
+  /**
+   * The id of a message the bot posted in the channel since `sinceMs` that shows this view (the same text, embed
+   * titles and descriptions, and buttons); undefined when none. Absent: the poster cannot look.
+   */
+  findPosted?(channelId: string, view: MessageView, sinceMs: number): Promise<string | undefined>;
+}
+
+/** Clock skew allowed between the bot and Discord when reading a channel back from a time. */
+const SKEW_MS = 2 * 60_000;
+/** Pages of 100 read back at most: a create older than that many newer messages is not looked for further. */
+const PAGES = 10;
+
+type Shown = Pick<APIMessage, 'content' | 'embeds' | 'components'>;
+
+/** What makes two posts the same post: text, embed titles and descriptions, and button ids. */
+function fingerprint(m: Partial<Shown> | MessageView): string {
+  const ids = (m.components ?? []).flatMap((row) =>
+    'components' in row ? row.components.map((c) => ('custom_id' in c ? c.custom_id : '')) : [],
+  );
+  const embeds = (m.embeds ?? []).map((e) => [e.title ?? '', e.description ?? '']);
+  return JSON.stringify([m.content ?? '', embeds, ids]);
 }
 
 export function restPoster(client: Client): DiscordPoster {
@@ -26,6 +47,22 @@ export function restPoster(client: Client): DiscordPoster {
         },
       })) as { id: string };
       return msg.id;
+    },
+    async findPosted(channelId, view, sinceMs) {
+      const want = fingerprint(view);
+      let after = SnowflakeUtil.generate({ timestamp: Math.max(0, sinceMs - SKEW_MS) }).toString();
+      for (let page = 0; page < PAGES; page++) {
+        const msgs = (await client.rest.get(Routes.channelMessages(channelId), {
+          query: new URLSearchParams({ after, limit: '100' }),
+        })) as APIMessage[];
+        const mine = msgs.find(
+          (m) => (client.user === null || m.author.id === client.user.id) && fingerprint(m) === want,
+        );
+        if (mine) return mine.id;
+        if (msgs.length < 100) return undefined;
+        after = msgs.reduce((max, m) => (BigInt(m.id) > BigInt(max) ? m.id : max), after);
+      }
+      return undefined;
     },
   };
 }

@@ -1,9 +1,13 @@
-import { createHash } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Logger } from '../config/logger.js';
 import type { DiscordPoster } from '../discord/poster.js';
 import type { MessageView } from '../model/limits.js';
 import type { DeskMetrics } from '../ops/metrics.js';
 import type { BotStore } from '../store/index.js';
+import { alertsFoldedView } from '../views/watch.js';
+import { ALERT_SPACING_MS, foldBursts, type Lane, nonceOf } from './outbox-lanes.js';
+
+export { nonceOf };
 
 /**
  * Every Discord write that reports money (submitted, receipt, refusal, settlement notice) goes through here:
@@ -14,6 +18,12 @@ import type { BotStore } from '../store/index.js';
  * stage replaces an earlier one still waiting, and an earlier stage never overwrites a later one. Creates
  * carry Discord's `nonce` with `enforce_nonce`, so a create resent after a crash (Discord accepted it, the
  * process died before marking it done) is not posted twice.
+ *
+ * Lanes and leases (decision 1960): a channel has at most one create in flight (discord.js then never holds a queue
+ * of ours behind the channel's limit), a pass renews the leases of the sends it has in flight, and a send's answer
+ * marks its stage done whoever holds the lease now. Watch alerts ride a lane of their own, after the money posts,
+ * paced and capped per channel (outbox-lanes.ts). A create's nonce is trusted for NONCE_TRUST_MS after it first
+ * went out; a create still unsure after that is looked for in the channel, then sent under a new nonce.
  */
 
 const MAX_BACKOFF_MS = 60_000;
@@ -24,6 +34,13 @@ const BATCH = 20;
 const MAX_IN_FLIGHT = 50;
 /** How long a pass owns the entries it took, unless `leaseMs` says otherwise (OUTBOX_LEASE_SECONDS). */
 const LEASE_MS = 30_000;
+/**
+ * How long after a create's nonce first went out a resend with it is trusted not to post twice: inside Discord's
+ * "past few minutes" (the local Discord keeps two).
+ */
+export const NONCE_TRUST_MS = 90_000;
+/** Due rows read per pass before the lanes choose among them. */
+const CANDIDATES = 500;
 
 interface OutboxRow extends Record<string, unknown> {
   outbox_key: string;
@@ -36,6 +53,8 @@ interface OutboxRow extends Record<string, unknown> {
   state: string;
   attempts: number;
   lease_until: number;
+  lane: Lane;
+  sent_at: number | null;
 }
 
 export interface OutboxOptions {
@@ -50,11 +69,6 @@ export interface OutboxOptions {
   leaseMs?: number;
   /** Counts failed sends scheduled again (desk_outbox_retries_total). */
   metrics?: Pick<DeskMetrics, 'outboxRetries'>;
-}
-
-/** Discord's nonce: at most 25 characters, the same for the same outbox key. */
-export function nonceOf(key: string): string {
-  return createHash('sha256').update(key).digest('hex').slice(0, 25);
 }
 
 function statusOf(err: unknown): number | undefined {
@@ -80,6 +94,15 @@ export class Outbox {
   #finished = 0;
   /** Wakes a pass waiting on its sends when a new entry is recorded. */
   #wake: (() => void) | undefined;
+  /** This instance's leases: renewed while their sends run; a send's failure lets go only of its own lease. */
+  readonly #token = randomUUID();
+  /** Keys being sent by this process, and the channels with a create among them (one create per channel). */
+  readonly #inFlight = new Set<string>();
+  readonly #busyChannels = new Set<string>();
+  /** When this process last handed an alert-lane post of each channel to Discord (performance.now()). */
+  readonly #lastAlert = new Map<string, number>();
+  #renewedAt = 0;
+  #pacedWake: NodeJS.Timeout | undefined;
 
   constructor(o: OutboxOptions) {
     this.#o = o;
@@ -107,13 +130,16 @@ export class Outbox {
     this.kick();
   }
 
-  /** Records a new message under a key that makes it once-only (e.g. `settle:<bet id>`). */
-  async create(key: string, channelId: string, view: MessageView): Promise<void> {
+  /**
+   * Records a new message under a key that makes it once-only (e.g. `settle:<bet id>`). `alert` puts it in the
+   * channel's alert lane, counted under `topic` (its event) when a burst folds it into a summary.
+   */
+  async create(key: string, channelId: string, view: MessageView, alert?: { topic: string }): Promise<void> {
     const now = this.#o.now();
     await this.#o.store.query(
       `INSERT INTO outbox (outbox_key, kind, channel_id, message_id, body, rank, nonce, state, attempts, next_at,
-         created_at, updated_at)
-       VALUES (?, 'create', ?, NULL, ?, 0, ?, 'pending', 0, ?, ?, ?) ON CONFLICT (outbox_key) DO NOTHING`,
+         created_at, updated_at, lane, topic)
+       VALUES (?, 'create', ?, NULL, ?, 0, ?, 'pending', 0, ?, ?, ?, ?, ?) ON CONFLICT (outbox_key) DO NOTHING`,
       `create:${key}`,
       channelId,
       JSON.stringify(view),
@@ -121,6 +147,8 @@ export class Outbox {
       now,
       now,
       now,
+      alert ? 'alert' : 'money',
+      alert?.topic ?? null,
     );
     this.kick();
   }
@@ -157,7 +185,10 @@ export class Outbox {
 
   start(): void {
     if (this.#timer || this.#stopped) return;
-    this.#timer = setInterval(() => this.kick(), this.#o.intervalMs ?? 1_000);
+    this.#timer = setInterval(() => {
+      this.kick();
+      this.#renew().catch((err) => this.#o.logger.warn('outbox lease renewal failed; will retry', { err }));
+    }, this.#o.intervalMs ?? 1_000);
     this.#timer.unref();
     this.kick();
   }
@@ -166,6 +197,7 @@ export class Outbox {
     this.#stopped = true;
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
+    if (this.#pacedWake) clearTimeout(this.#pacedWake);
     await this.#draining?.catch(() => undefined);
   }
 
@@ -205,6 +237,7 @@ export class Outbox {
       this.#again = false;
       const finishedBefore = this.#finished;
       const room = MAX_IN_FLIGHT - this.#sending.size;
+      await foldBursts(this.#o.store, this.#o.now(), alertsFoldedView);
       const rows = room > 0 ? await this.#take(Math.min(room, BATCH)) : [];
       for (const row of rows) {
         const sent: Promise<void> = this.#send(row)
@@ -212,6 +245,8 @@ export class Outbox {
           .finally(() => {
             this.#finished++;
             this.#sending.delete(sent);
+            this.#inFlight.delete(row.outbox_key);
+            if (row.kind === 'create') this.#busyChannels.delete(row.channel_id);
           });
         this.#sending.add(sent);
       }
@@ -230,18 +265,87 @@ export class Outbox {
     await Promise.all(this.#sending);
   }
 
-  /** Leases up to `limit` due entries, oldest first. */
+  /**
+   * Leases up to `limit` due entries: money posts before the alert lane, oldest first, at most one create per
+   * channel in flight (here or in another process), and a channel's alert-lane posts spaced ALERT_SPACING_MS apart.
+   */
   async #take(limit: number): Promise<OutboxRow[]> {
     const now = this.#o.now();
-    return this.#o.store.query<OutboxRow>(
-      `UPDATE outbox SET lease_until = ?, updated_at = ?
-       WHERE outbox_key IN (SELECT outbox_key FROM outbox WHERE state = 'pending' AND next_at <= ?
-         AND lease_until <= ? ORDER BY created_at LIMIT ${limit})
+    const due = await this.#o.store.query<Pick<OutboxRow, 'outbox_key' | 'kind' | 'channel_id' | 'lane'>>(
+      `SELECT outbox_key, kind, channel_id, lane FROM outbox WHERE state = 'pending' AND next_at <= ? AND lease_until <= ?
+         AND NOT (kind = 'create' AND channel_id IN (SELECT channel_id FROM outbox WHERE kind = 'create'
+           AND state = 'pending' AND lease_until > ?))
+       ORDER BY CASE WHEN lane = 'money' THEN 0 ELSE 1 END, created_at LIMIT ${CANDIDATES}`,
+      now,
+      now,
+      now,
+    );
+    const keys: string[] = [];
+    const creating = new Set(this.#busyChannels);
+    let pacedFor: number | undefined;
+    for (const r of due) {
+      if (keys.length >= limit) break;
+      if (this.#inFlight.has(r.outbox_key)) continue;
+      if (r.kind === 'create') {
+        if (creating.has(r.channel_id)) continue;
+        if (r.lane !== 'money') {
+          const wait = (this.#lastAlert.get(r.channel_id) ?? Number.NEGATIVE_INFINITY) + ALERT_SPACING_MS;
+          const left = wait - performance.now();
+          if (left > 0) {
+            pacedFor = Math.min(pacedFor ?? left, left);
+            continue;
+          }
+        }
+        creating.add(r.channel_id);
+      }
+      keys.push(r.outbox_key);
+    }
+    if (pacedFor !== undefined) this.#wakeIn(pacedFor);
+    if (keys.length === 0) return [];
+    const rows = await this.#o.store.query<OutboxRow>(
+      `UPDATE outbox SET lease_until = ?, lease_token = ?, updated_at = ?,
+         sent_at = CASE WHEN kind = 'create' AND sent_at IS NULL THEN ? ELSE sent_at END
+       WHERE outbox_key IN (${keys.map(() => '?').join(', ')}) AND state = 'pending' AND lease_until <= ?
        RETURNING *`,
       now + (this.#o.leaseMs ?? LEASE_MS),
+      this.#token,
       now,
       now,
+      ...keys,
       now,
+    );
+    for (const row of rows) {
+      this.#inFlight.add(row.outbox_key);
+      if (row.kind !== 'create') continue;
+      this.#busyChannels.add(row.channel_id);
+      if (row.lane !== 'money') this.#lastAlert.set(row.channel_id, performance.now());
+    }
+    return rows;
+  }
+
+  /** A pass again once a paced alert may go (the interval's kick may be a second away or not running). */
+  #wakeIn(ms: number): void {
+    if (this.#pacedWake || this.#stopped) return;
+    this.#pacedWake = setTimeout(() => {
+      this.#pacedWake = undefined;
+      this.kick();
+    }, Math.ceil(ms));
+    this.#pacedWake.unref();
+  }
+
+  /** Extends the leases of this process's sends still running, so none is taken again while it may complete. */
+  async #renew(): Promise<void> {
+    const leaseMs = this.#o.leaseMs ?? LEASE_MS;
+    const at = performance.now();
+    if (this.#inFlight.size === 0 || at - this.#renewedAt < leaseMs / 3) return;
+    this.#renewedAt = at;
+    const keys = [...this.#inFlight];
+    await this.#o.store.query(
+      `UPDATE outbox SET lease_until = ? WHERE lease_token = ? AND state = 'pending' AND lease_until > 0
+         AND outbox_key IN (${keys.map(() => '?').join(', ')})`,
+      this.#o.now() + leaseMs,
+      this.#token,
+      ...keys,
     );
   }
 
@@ -250,54 +354,89 @@ export class Outbox {
     try {
       if (row.kind === 'edit') {
         await this.#o.poster.edit(row.channel_id, row.message_id ?? '', view);
-      } else {
-        const id = await this.#o.poster.post(row.channel_id, view, row.nonce ?? undefined);
-        await this.#o.store.query('UPDATE outbox SET message_id = ? WHERE outbox_key = ?', id, row.outbox_key);
+        // Done for the stage that was sent, whoever holds the lease now; a later stage recorded meanwhile stays
+        // pending, and this send's lease is let go so the drain's next pass sends it now.
+        await this.#o.store.query(
+          `UPDATE outbox SET state = CASE WHEN rank = ? THEN 'done' ELSE state END,
+             lease_until = CASE WHEN rank = ? OR lease_token = ? THEN 0 ELSE lease_until END, updated_at = ?
+           WHERE outbox_key = ? AND state = 'pending'`,
+          row.rank,
+          row.rank,
+          this.#token,
+          this.#o.now(),
+          row.outbox_key,
+        );
+        return;
       }
-      // Done only for the stage that was sent: a later stage recorded meanwhile stays pending, and its lease
-      // (this send's) is let go so the drain's next pass sends it now rather than when the lease runs out.
+      const id = await this.#post(row, view);
       await this.#o.store.query(
-        `UPDATE outbox SET state = CASE WHEN rank = ? THEN 'done' ELSE state END, lease_until = 0, updated_at = ?
-         WHERE outbox_key = ? AND state = 'pending' AND lease_until = ?`,
-        row.rank,
+        `UPDATE outbox SET state = 'done', message_id = ?, lease_until = 0, updated_at = ?
+         WHERE outbox_key = ? AND state = 'pending'`,
+        id,
         this.#o.now(),
         row.outbox_key,
-        row.lease_until,
       );
     } catch (err) {
-      const attempts = Number(row.attempts) + 1;
-      const transient = isTransient(err);
-      const give = !transient && attempts >= MAX_HARD_FAILURES;
-      const retryAfterMs = (err as { retryAfterMs?: number }).retryAfterMs;
-      const backoff = Math.min(MAX_BACKOFF_MS, retryAfterMs ?? 500 * 2 ** Math.min(attempts, 7));
-      const message = String((err as Error)?.message ?? err).slice(0, 300);
-      // The failed stage backs off; a later stage recorded while it was sent keeps its state and loses only
-      // this send's lease, so the next pass sends it (one row per key: `rank` says which stage it holds).
-      const failed = 'rank = ?';
-      await this.#o.store.query(
-        `UPDATE outbox SET state = CASE WHEN ${failed} THEN ? ELSE state END,
-           attempts = CASE WHEN ${failed} THEN ? ELSE attempts END,
-           next_at = CASE WHEN ${failed} THEN ? ELSE next_at END,
-           last_error = CASE WHEN ${failed} THEN ? ELSE last_error END,
-           lease_until = 0, updated_at = ?
-         WHERE outbox_key = ? AND state = 'pending' AND (${failed} OR lease_until = ?)`,
-        row.rank,
-        give ? 'failed' : 'pending',
-        row.rank,
-        attempts,
-        row.rank,
-        this.#o.now() + backoff,
-        row.rank,
-        message,
-        this.#o.now(),
-        row.outbox_key,
-        row.rank,
-        row.lease_until,
-      );
-      this.#o.metrics?.outboxRetries.inc({ outcome: give ? 'gave_up' : 'retry' });
-      const fields = { key: row.outbox_key, attempts, status: statusOf(err), err: message };
-      if (give) this.#o.logger.error('Discord refused a money post; giving up on it', fields);
-      else if (attempts === 1 || attempts % 10 === 0) this.#o.logger.warn('Discord write failed; will retry', fields);
+      await this.#failed(row, err);
     }
+  }
+
+  /**
+   * Posts a create under its nonce while the nonce is trusted. One first sent longer ago may have landed without
+   * the answer reaching us, and Discord may have forgotten its nonce: it is looked for in the channel, and sent
+   * under a new nonce (trusted from now) only when not found.
+   */
+  async #post(row: OutboxRow, view: MessageView): Promise<string> {
+    const now = this.#o.now();
+    const firstSent = Number(row.sent_at ?? now);
+    let nonce = row.nonce ?? undefined;
+    if (nonce !== undefined && now - firstSent >= NONCE_TRUST_MS) {
+      const found = await this.#o.poster.findPosted?.(row.channel_id, view, firstSent);
+      if (found) return found;
+      nonce = nonceOf(`${row.outbox_key}@${now}`);
+      await this.#o.store.query(
+        'UPDATE outbox SET nonce = ?, sent_at = ? WHERE outbox_key = ? AND lease_token = ?',
+        nonce,
+        now,
+        row.outbox_key,
+        this.#token,
+      );
+    }
+    return this.#o.poster.post(row.channel_id, view, nonce);
+  }
+
+  async #failed(row: OutboxRow, err: unknown): Promise<void> {
+    const attempts = Number(row.attempts) + 1;
+    const transient = isTransient(err);
+    const give = !transient && attempts >= MAX_HARD_FAILURES;
+    const retryAfterMs = (err as { retryAfterMs?: number }).retryAfterMs;
+    const backoff = Math.min(MAX_BACKOFF_MS, retryAfterMs ?? 500 * 2 ** Math.min(attempts, 7));
+    const message = String((err as Error)?.message ?? err).slice(0, 300);
+    // Only a lease this send still holds is let go: a row another pass took over is that pass's. The failed stage
+    // backs off; a later stage recorded while it was sent keeps its state and is sent by the next pass.
+    const failed = 'rank = ?';
+    await this.#o.store.query(
+      `UPDATE outbox SET state = CASE WHEN ${failed} THEN ? ELSE state END,
+         attempts = CASE WHEN ${failed} THEN ? ELSE attempts END,
+         next_at = CASE WHEN ${failed} THEN ? ELSE next_at END,
+         last_error = CASE WHEN ${failed} THEN ? ELSE last_error END,
+         lease_until = 0, updated_at = ?
+       WHERE outbox_key = ? AND state = 'pending' AND lease_token = ?`,
+      row.rank,
+      give ? 'failed' : 'pending',
+      row.rank,
+      attempts,
+      row.rank,
+      this.#o.now() + backoff,
+      row.rank,
+      message,
+      this.#o.now(),
+      row.outbox_key,
+      this.#token,
+    );
+    this.#o.metrics?.outboxRetries.inc({ outcome: give ? 'gave_up' : 'retry' });
+    const fields = { key: row.outbox_key, attempts, status: statusOf(err), err: message };
+    if (give) this.#o.logger.error('Discord refused a money post; giving up on it', fields);
+    else if (attempts === 1 || attempts % 10 === 0) this.#o.logger.warn('Discord write failed; will retry', fields);
   }
 }

@@ -244,6 +244,21 @@ export const MIGRATIONS: Migration[] = [
          at INTEGER NOT NULL)`,
     ],
   },
+  {
+    // The outbox's lanes and leases (decision 1960): a row's lane (money, alert, the summary of folded alerts), an
+    // alert's topic (its event), when its current nonce first went out, which pass holds its lease, and the summary
+    // a folded alert is counted in.
+    version: 12,
+    name: 'outbox lanes',
+    statements: [
+      `ALTER TABLE outbox ADD COLUMN lane TEXT NOT NULL DEFAULT 'money'`,
+      `ALTER TABLE outbox ADD COLUMN topic TEXT`,
+      `ALTER TABLE outbox ADD COLUMN sent_at INTEGER`,
+      `ALTER TABLE outbox ADD COLUMN lease_token TEXT`,
+      `ALTER TABLE outbox ADD COLUMN folded_into TEXT`,
+      `CREATE INDEX outbox_lane ON outbox(lane, channel_id, sent_at)`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);

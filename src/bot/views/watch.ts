@@ -116,6 +116,37 @@ export function alertView(a: AlertFacts): MessageView {
   };
 }
 
+/** Events named in a summary of folded alerts at most; the rest are counted as other events. */
+const FOLDED_TOPICS = 5;
+
+/**
+ * The one post for a burst's alerts beyond the channel's cap (decision 1960): how many, on which events, and where
+ * to see them all ("12 more alerts on Lakers v Kings: /watch list").
+ */
+export function alertsFoldedView(counts: readonly { topic: string; n: number }[]): MessageView {
+  const total = counts.reduce((sum, c) => sum + c.n, 0);
+  const plural = (n: number) => `${n} more alert${n === 1 ? '' : 's'}`;
+  const named = counts.slice(0, FOLDED_TOPICS).map((c) => `${c.n} on ${c.topic || 'an event'}`);
+  const others = counts.slice(FOLDED_TOPICS);
+  if (others.length > 0) {
+    named.push(`${others.reduce((sum, c) => sum + c.n, 0)} on ${others.length} other events`);
+  }
+  const where = counts.length === 1 ? ` on ${counts[0]?.topic || 'an event'}` : ` (${named.join(', ')})`;
+  return {
+    embeds: [
+      {
+        title: clip(`${plural(total)}${where}`, LIMITS.embedTitle),
+        description: clip(
+          `Too many alerts at once for this channel: these were not posted one by one. \`/watch list\` shows every watch and its latest read.`,
+          LIMITS.embedDescription,
+        ),
+        color: COLOUR.info,
+      },
+    ],
+    components: [],
+  };
+}
+
 /** "price ≥ 3.20 at bookie_b", "edge ≥ 3 % at any book", "moves ≥ 10 % in 15 min, steam on 3 books". */
 export function ruleText(w: Pick<Watch, 'rule' | 'bookie'>): string {
   const at = w.bookie ? `at ${w.bookie}` : 'at any book';

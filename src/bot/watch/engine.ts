@@ -530,7 +530,9 @@ export class WatchEngine {
   ): Promise<void> {
     const alertId = alertIdOf(w.watchId, key, seq);
     await this.repo.recordAlert({ alertId, guildId: w.guildId, channelId: w.channelId, payload: a.payload });
-    await this.#o.outbox.create(`watch:${alertId}`, w.channelId, alertView({ ...a.facts, alertId }));
+    await this.#o.outbox.create(`watch:${alertId}`, w.channelId, alertView({ ...a.facts, alertId }), {
+      topic: w.eventName,
+    });
     await this.repo.openEpisode(w.watchId, key, seq);
     this.#o.metrics?.watchAlerts.inc({ kind: w.rule.kind });
     if (changedAfter !== null) this.#o.metrics?.watchAlertSeconds.observe((this.#o.now() - changedAfter) / 1000);

@@ -15,6 +15,8 @@ export interface RouteContext {
 export interface RouteResult {
   status: number;
   body?: unknown;
+  /** Extra response headers (e.g. a create's X-RateLimit-*). */
+  headers?: Record<string, string>;
 }
 
 export interface Route {

@@ -76,7 +76,7 @@ async function handle(
     origin,
   });
   if (fault?.answerDelayMs) await new Promise((r) => setTimeout(r, fault.answerDelayMs));
-  send(res, result.status, result.body);
+  send(res, result.status, result.body, result.headers);
 }
 
 /** GET /attachments/{channel}/{id}/{filename}: an uploaded file's bytes, as Discord's CDN serves them. */

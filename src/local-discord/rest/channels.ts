@@ -14,8 +14,7 @@ import { validateMessageBody } from '../validation/message.js';
 
 type Json = Record<string, unknown>;
 
-/** Discord's enforce_nonce: a repeated create with the same nonce answers the message made the first time. */
-const nonces = new WeakMap<object, Map<string, string>>();
+/** Discord's enforce_nonce: a repeated create with the same nonce (within the window) answers the first message. */
 function nonceKey(channelId: string, body: Json): string | undefined {
   const nonce = body.nonce;
   if (body.enforce_nonce !== true || (typeof nonce !== 'string' && typeof nonce !== 'number')) return undefined;
@@ -49,7 +48,12 @@ export const channelRoutes: Route[] = [
       channelOf(ctx);
       const limit = Math.min(100, Math.max(1, Number(ctx.query.get('limit') ?? 50) || 50));
       const visible = ctx.world.messages.list(ctx.params.channel ?? '').filter((m) => m.visibleTo === null);
-      // Discord lists newest first.
+      // `after`: the oldest `limit` messages after that id; otherwise the newest. Discord lists newest first.
+      const after = ctx.query.get('after');
+      if (after !== null && /^\d+$/.test(after)) {
+        const later = visible.filter((m) => BigInt(m.id) > BigInt(after)).slice(0, limit);
+        return { status: 200, body: later.reverse().map(toApiMessage) };
+      }
       return { status: 200, body: visible.reverse().slice(0, limit).map(toApiMessage) };
     },
   },
@@ -59,13 +63,17 @@ export const channelRoutes: Route[] = [
     auth: true,
     handle: (ctx) => {
       const channel = channelOf(ctx);
+      // The limit comes first, as on Discord: a refused create is not looked at.
+      const headers = ctx.world.channelLimits.take(channel.id);
       const body = asObject(ctx.body);
       validateMessageBody(body, { requireContent: true, hasFiles: ctx.files.length > 0 });
+      const limits = ctx.world.channelLimits;
       const key = nonceKey(channel.id, body);
-      const seen = nonces.get(ctx.world) ?? new Map<string, string>();
-      nonces.set(ctx.world, seen);
-      const earlier = key === undefined ? undefined : ctx.world.messages.get(seen.get(key) ?? '');
-      if (earlier) return { status: 200, body: toApiMessage(earlier) };
+      const earlier = key === undefined ? undefined : ctx.world.messages.get(limits.nonceHit(key) ?? '');
+      if (earlier) {
+        limits.noteCreated(channel.id, true);
+        return { status: 200, body: toApiMessage(earlier), headers };
+      }
       const { flags: _ephemeralNotAllowed, nonce: _nonce, enforce_nonce: _enforce, ...rest } = body;
       const message = buildMessage(ctx.world, {
         channelId: channel.id,
@@ -74,8 +82,9 @@ export const channelRoutes: Route[] = [
         attachments: ctx.world.attachments.add(ctx.origin, channel.id, ctx.files, body.attachments),
       });
       ctx.world.messages.add(message);
-      if (key !== undefined) seen.set(key, message.id);
-      return { status: 200, body: toApiMessage(message) };
+      if (key !== undefined) limits.noteNonce(key, message.id);
+      limits.noteCreated(channel.id, false);
+      return { status: 200, body: toApiMessage(message), headers };
     },
   },
   {

@@ -5,6 +5,7 @@ import { createSnowflakes } from '../ids.js';
 import { ALL_PERMISSIONS, memberPermissions } from '../permissions.js';
 import type { LocalDiscordEvents } from '../types.js';
 import { AttachmentStore } from './attachments.js';
+import { ChannelLimits } from './channel-limits.js';
 import { CommandRegistry } from './commands.js';
 import { InteractionRegistry } from './interactions.js';
 import { MessageStore } from './messages.js';
@@ -15,6 +16,8 @@ export interface WorldOptions {
   shards?: number;
   ackDeadlineMs: number;
   tokenLifetimeMs: number;
+  /** How long a create's enforce_nonce is remembered (the double's clock); default NONCE_WINDOW_MS. */
+  nonceWindowMs?: number;
 }
 
 /** Sends a dispatch to every identified gateway session; returns how many sessions got it. */
@@ -31,6 +34,8 @@ export class World {
   readonly snowflake: () => string;
   readonly commands: CommandRegistry;
   readonly attachments: AttachmentStore;
+  /** Discord's 5-per-5-s limit on a channel's new messages and its enforce_nonce memory. */
+  readonly channelLimits: ChannelLimits;
   dispatch: Dispatch = () => 0;
   /**
    * The Developer Portal's Server Members Intent switch for this application. Off, Discord refuses the member
@@ -44,6 +49,7 @@ export class World {
     this.snowflake = createSnowflakes(options.now);
     this.commands = new CommandRegistry(this.applicationId, this.snowflake);
     this.attachments = new AttachmentStore(this.snowflake);
+    this.channelLimits = new ChannelLimits(Date.now, options.now, options.nonceWindowMs);
   }
 
   now(): number {
