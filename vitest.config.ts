@@ -25,6 +25,7 @@ const E2E_ON_POSTGRES = [
   'test/e2e/reconciliation-entries.test.ts',
   'test/e2e/stats.test.ts',
   'test/e2e/watch-alerts.test.ts',
+  'test/e2e/watch-guards.test.ts',
   'test/e2e/watch-value.test.ts',
   'test/chaos/watch-crash.test.ts',
 ];

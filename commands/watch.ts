@@ -22,10 +22,12 @@ import { leagueName, parseLeagueList } from '../src/bot/model/leagues.js';
 import { selectionName } from '../src/bot/model/markets.js';
 import { UserFacingError } from '../src/bot/model/user-facing-error.js';
 import {
-  LEAGUE_RULE_MAX_HOURS,
   type LeagueValueRule,
-  MOVES_MAX_WINDOW_MINUTES,
+  WATCH_RANGES,
+  type WatchNumber,
   type WatchRule,
+  watchChoice,
+  watchNumber,
 } from '../src/bot/model/watch-rules.js';
 import type { Watch } from '../src/bot/repos/watches.js';
 import { freshnessText, ruleText, watchListView } from '../src/bot/views/watch.js';
@@ -71,7 +73,12 @@ export const data = new SlashCommandBuilder()
     eventAndMarket(s);
     selectionOption(s, true);
     s.addNumberOption((o) =>
-      o.setName('target').setDescription('Decimal odds to alert at, e.g. 3.20').setRequired(true).setMinValue(1.01),
+      o
+        .setName('target')
+        .setDescription('Decimal odds to alert at, e.g. 3.20')
+        .setRequired(true)
+        .setMinValue(WATCH_RANGES.target.min)
+        .setMaxValue(WATCH_RANGES.target.max),
     );
     bookieOption(s);
     s.setName('price')
@@ -91,8 +98,8 @@ export const data = new SlashCommandBuilder()
         .setName('edge')
         .setDescription('Least edge over the fair price, in %, e.g. 3')
         .setRequired(true)
-        .setMinValue(0.1)
-        .setMaxValue(100),
+        .setMinValue(WATCH_RANGES.edge.min)
+        .setMaxValue(WATCH_RANGES.edge.max),
     );
     selectionOption(s, false);
     bookieOption(s);
@@ -109,21 +116,26 @@ export const data = new SlashCommandBuilder()
     s.setName('moves')
       .setDescription('Alert when the consensus price moves (steam: several books the same way)')
       .addNumberOption((o) =>
-        o.setName('move').setDescription('Least move, in %, e.g. 8').setRequired(true).setMinValue(1).setMaxValue(90),
+        o
+          .setName('move')
+          .setDescription('Least move, in %, e.g. 8')
+          .setRequired(true)
+          .setMinValue(WATCH_RANGES.move.min)
+          .setMaxValue(WATCH_RANGES.move.max),
       )
       .addIntegerOption((o) =>
         o
           .setName('minutes')
           .setDescription('Within this many minutes (default 15)')
-          .setMinValue(1)
-          .setMaxValue(MOVES_MAX_WINDOW_MINUTES),
+          .setMinValue(WATCH_RANGES.minutes.min)
+          .setMaxValue(WATCH_RANGES.minutes.max),
       )
       .addIntegerOption((o) =>
         o
           .setName('steam_books')
           .setDescription('Only steam: at least this many books moved the same way')
-          .setMinValue(2)
-          .setMaxValue(10),
+          .setMinValue(WATCH_RANGES.steam_books.min)
+          .setMaxValue(WATCH_RANGES.steam_books.max),
       );
     return deliverOption(s);
   })
@@ -146,15 +158,15 @@ export const data = new SlashCommandBuilder()
           .setName('edge')
           .setDescription('Least edge over the fair price, in %, e.g. 3')
           .setRequired(true)
-          .setMinValue(0.1)
-          .setMaxValue(100),
+          .setMinValue(WATCH_RANGES.edge.min)
+          .setMaxValue(WATCH_RANGES.edge.max),
       )
       .addIntegerOption((o) =>
         o
           .setName('hours')
           .setDescription('Events starting within this many hours (default 24)')
-          .setMinValue(1)
-          .setMaxValue(LEAGUE_RULE_MAX_HOURS),
+          .setMinValue(WATCH_RANGES.hours.min)
+          .setMaxValue(WATCH_RANGES.hours.max),
       ),
   )
   .addSubcommand((s) =>
@@ -208,7 +220,7 @@ const alertsChannel = (ctx: BotContext, guildId: string) => ctx.watch.repo.alert
 async function addWatch(ctx: BotContext, i: ChatInputCommandInteraction, rule: WatchRule, server = false) {
   const guildId = i.guildId as string;
   if (server && !isAdmin(i)) throw new UserFacingError('A server watch needs Manage Server. Leave out `server`.');
-  const delivery = i.options.getString('deliver') === 'dm' ? 'dm' : 'channel';
+  const delivery = watchChoice('deliver', sent(i, 'deliver'), ['channel', 'dm'] as const) ?? 'channel';
   if (server && delivery === 'dm') {
     throw new UserFacingError("A server watch is posted in the server's channel. Leave out `deliver`, or `server`.");
   }
@@ -277,16 +289,12 @@ async function addServerRule(ctx: BotContext, i: ChatInputCommandInteraction) {
       "Server rules need Manage Server. For alerts of your own, use /watch value on an event's market.",
     );
   }
+  const hours = watchNumber('hours', sent(i, 'hours')) ?? 24;
+  const edgePct = requiredNumber(i, 'edge');
   const channelId = await alertsChannel(ctx, guildId);
   if (!channelId) throw new UserFacingError('Set the alerts channel first: /watch alerts-channel channel:#alerts.');
   const leagues = parseLeagueList(i.options.getString('leagues', true));
-  const hours = i.options.getInteger('hours') ?? 24;
-  const rule: LeagueValueRule = {
-    kind: 'league',
-    leagues,
-    edgePct: i.options.getNumber('edge', true),
-    horizonMs: hours * 3_600_000,
-  };
+  const rule: LeagueValueRule = { kind: 'league', leagues, edgePct, horizonMs: hours * 3_600_000 };
   const watch = await ctx.watch.repo.add({
     guildId,
     userId: i.user.id,
@@ -318,11 +326,21 @@ interface WatchCall {
   guildId: string;
 }
 
+/** An option's value as the interaction carries it, unchecked (a modified client may send any JSON there). */
+const sent = (i: ChatInputCommandInteraction, name: string): unknown => i.options.get(name)?.value ?? undefined;
+
+/** A number option /watch needs, held to its range (WATCH_RANGES) on the server. */
+function requiredNumber(i: ChatInputCommandInteraction, name: WatchNumber): number {
+  const n = watchNumber(name, sent(i, name) ?? null);
+  if (n === undefined) throw new UserFacingError(`\`${name}\` is needed. Run /watch again with it.`);
+  return n;
+}
+
 const price = ({ interaction, ctx }: WatchCall) => {
-  const direction = interaction.options.getString('direction') === 'below' ? 'below' : 'above';
+  const direction = watchChoice('direction', sent(interaction, 'direction'), ['above', 'below'] as const) ?? 'above';
   return addWatch(ctx, interaction, {
     kind: 'price',
-    target: Math.round(interaction.options.getNumber('target', true) * 100) / 100,
+    target: Math.round(requiredNumber(interaction, 'target') * 100) / 100,
     direction,
   });
 };
@@ -331,16 +349,16 @@ const value = ({ interaction, ctx }: WatchCall) =>
   addWatch(
     ctx,
     interaction,
-    { kind: 'value', edgePct: interaction.options.getNumber('edge', true) },
+    { kind: 'value', edgePct: requiredNumber(interaction, 'edge') },
     interaction.options.getBoolean('server') === true,
   );
 
 const moves = ({ interaction, ctx }: WatchCall) =>
   addWatch(ctx, interaction, {
     kind: 'moves',
-    movePct: interaction.options.getNumber('move', true),
-    windowMs: (interaction.options.getInteger('minutes') ?? 15) * 60_000,
-    steamBooks: interaction.options.getInteger('steam_books'),
+    movePct: requiredNumber(interaction, 'move'),
+    windowMs: (watchNumber('minutes', sent(interaction, 'minutes')) ?? 15) * 60_000,
+    steamBooks: watchNumber('steam_books', sent(interaction, 'steam_books')) ?? null,
   });
 
 const list = async ({ interaction, ctx, guildId }: WatchCall): Promise<void> => {

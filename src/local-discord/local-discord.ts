@@ -7,6 +7,7 @@ import { FaultInjector } from './http/faults.js';
 import { Router } from './http/router.js';
 import { createRestServer } from './http/server.js';
 import { makeBotToken } from './ids.js';
+import type { OptionInput } from './interactions/command-options.js';
 import type { MessageRef } from './interactions/components.js';
 import { type ForgedComponent, forgeComponent } from './interactions/forged.js';
 import type { InteractionHandle } from './interactions/open.js';
@@ -195,6 +196,19 @@ export class LocalDiscord {
   /** A user runs a slash command. Throws when the command is not registered or the options do not fit it. */
   sendCommand(input: Parameters<UserActions['sendCommand']>[0]): Promise<InteractionHandle> {
     return this.#actions.sendCommand(input);
+  }
+
+  /**
+   * What only a modified client sends: a slash command whose option values skip every check the Discord client makes
+   * (type, min/max, choices), e.g. `{ target: 0 }`, `{ target: 'NaN' }`, `{ minutes: 1e6 }`. The command, its
+   * subcommand and the options' names must still be the registered ones.
+   */
+  forgeCommand(
+    input: Omit<Parameters<UserActions['sendCommand']>[0], 'options' | 'unchecked'> & {
+      options: Record<string, unknown>;
+    },
+  ): Promise<InteractionHandle> {
+    return this.#actions.sendCommand({ ...input, options: input.options as OptionInput, unchecked: true });
   }
 
   /** A user types into an autocompleted option; resolves with the choices the bot answered. */

@@ -23,11 +23,25 @@ async function alertOf(ctx: BotContext, alertId: string | undefined): Promise<St
   return { ...alert, marketRef };
 }
 
+/**
+ * A personal alert's Bet button is its member's: anyone else is told whose alert it is (a server rule's alert, with
+ * no member, stays open to every bettor). Checked again at the stake form, which a modified client can submit alone.
+ */
+function mustOwn(alert: StoredAlert, userId: string): void {
+  const owner = alert.payload.userId;
+  if (owner && owner !== userId) {
+    throw new UserFacingError(
+      `This is <@${owner}>'s alert: only they can bet from it. For your own alerts use /watch; to bet now, /bet.`,
+    );
+  }
+}
+
 /** Bet on an alert: the stake form first (a modal must be the first answer), refused before it when betting is closed. */
 export const watchBet: ComponentHandler = async (interaction, [alertId], ctx) => {
   if (!interaction.isButton()) return;
   const gate = await checkBettable(ctx, interaction);
   const alert = await alertOf(ctx, alertId);
+  mustOwn(alert, interaction.user.id);
   const { epk, bookie, price } = alert.payload;
   const suggested = await suggestedStakeFor(ctx, gate, { epk, bookie, marketRef: alert.marketRef, odds: price });
   const modal = new ModalBuilder()
@@ -42,6 +56,7 @@ export const watchStake: ComponentHandler = async (interaction, [alertId], ctx) 
   if (!interaction.isModalSubmit()) return;
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const alert = await alertOf(ctx, alertId);
+  mustOwn(alert, interaction.user.id);
   const stake = readStake(interaction);
   if (!stake.ok) return replyEphemeral(interaction, stake.message);
   const minOdds = readMinOdds(interaction, formatOdds(alert.payload.price));

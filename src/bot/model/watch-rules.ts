@@ -1,3 +1,5 @@
+import { UserFacingError } from './user-facing-error.js';
+
 /**
  * The rules of a watch, pure: when a price, an edge or a move opens an alert episode, and when the episode ends so
  * the next crossing may alert again (the hysteresis band, docs/decisions/1850-watch-read-scheduler.md).
@@ -49,6 +51,51 @@ export const MOVES_MAX_WINDOW_MINUTES = 240;
 
 /** Hours a league rule may look ahead: the gateway lists a week of events. */
 export const LEAGUE_RULE_MAX_HOURS = 168;
+
+/**
+ * Every number /watch takes, with the range the server holds it to whatever the interaction carries (Discord's
+ * option bounds are the same figures, but a modified client can send anything): docs/members.md lists them.
+ */
+export const WATCH_RANGES = {
+  target: { min: 1.01, max: 1000, integer: false, what: 'decimal odds' },
+  edge: { min: 0.1, max: 100, integer: false, what: '% of edge' },
+  move: { min: 1, max: 90, integer: false, what: '% of move' },
+  minutes: { min: 1, max: MOVES_MAX_WINDOW_MINUTES, integer: true, what: 'whole minutes' },
+  steam_books: { min: 2, max: 10, integer: true, what: 'books' },
+  hours: { min: 1, max: LEAGUE_RULE_MAX_HOURS, integer: true, what: 'whole hours' },
+} as const;
+
+export type WatchNumber = keyof typeof WATCH_RANGES;
+
+/**
+ * A /watch number as sent, checked against its range: the number, or a refusal naming the option, the range and
+ * what was sent (absent is left to the caller's default: undefined).
+ */
+export function watchNumber(name: WatchNumber, sent: unknown): number | undefined {
+  if (sent === undefined) return undefined;
+  const r = WATCH_RANGES[name];
+  const ok =
+    typeof sent === 'number' &&
+    Number.isFinite(sent) &&
+    sent >= r.min &&
+    sent <= r.max &&
+    (!r.integer || Number.isInteger(sent));
+  if (ok) return sent;
+  const shown = typeof sent === 'number' ? String(sent) : JSON.stringify(sent);
+  throw new UserFacingError(
+    `\`${name}\` must be ${r.integer ? 'a whole number' : 'a number'} from ${r.min} to ${r.max} (${r.what}); ` +
+      `got ${(shown ?? 'nothing').slice(0, 24)}. Run /watch again with a value in that range.`,
+  );
+}
+
+/** A /watch text option with fixed choices, checked as the numbers are (undefined: absent). */
+export function watchChoice<T extends string>(name: string, sent: unknown, choices: readonly T[]): T | undefined {
+  if (sent === undefined || sent === null) return undefined;
+  if (typeof sent === 'string' && (choices as readonly string[]).includes(sent)) return sent as T;
+  throw new UserFacingError(
+    `\`${name}\` must be one of ${choices.join(', ')}; got ${JSON.stringify(sent).slice(0, 24)}. Run /watch again.`,
+  );
+}
 
 /** Whether an event (start in ms) falls inside a league rule's horizon at `now`. */
 export function inHorizon(rule: LeagueValueRule, startsAt: number, now: number): boolean {

@@ -35,6 +35,8 @@ export function buildCommandData(
   world: World,
   command: RegisteredCommand,
   input: { options?: OptionInput; subcommand?: string; subcommandGroup?: string; focused?: string },
+  /** A modified client's payload: option values go as given (any JSON), unchecked against type, range or choices. */
+  unchecked = false,
 ): Json {
   let defs = (command.options ?? []) as Json[];
   const path: Json[] = [];
@@ -71,7 +73,9 @@ export function buildCommandData(
         `/${command.name} has no option "${name}"; options: ${defs.map((d) => d.name).join(', ') || 'none'}`,
       );
     }
-    if (input.focused === undefined) {
+    if (unchecked) {
+      values.push({ name, type: def.type, value });
+    } else if (input.focused === undefined) {
       values.push({ name, type: def.type, value: coerce(command.name, def, value, world, resolved) });
     } else if (input.focused === name) {
       // The option being typed is not validated: its text goes as it stands, an empty or half-typed number too.

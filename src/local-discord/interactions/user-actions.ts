@@ -34,11 +34,13 @@ export class UserActions {
     options?: OptionInput;
     subcommand?: string;
     subcommandGroup?: string;
+    /** forgeCommand: the option values go unchecked, as a modified client may send them. */
+    unchecked?: boolean;
   }): Promise<InteractionHandle> {
     const userId = this.#userId(input.user);
     this.#checkChannel(input.channelId);
     const command = this.#command(input.name, userId);
-    const data = buildCommandData(this.world, command, input);
+    const data = buildCommandData(this.world, command, input, input.unchecked === true);
     return openInteraction(
       this.world,
       { type: 2, userId, channelId: input.channelId, data, commandName: command.name },
