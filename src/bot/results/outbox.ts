@@ -19,8 +19,8 @@ export { nonceOf };
  * carry Discord's `nonce` with `enforce_nonce`, so a create resent after a crash (Discord accepted it, the
  * process died before marking it done) is not posted twice.
  *
- * Lanes and leases (decision 1960): a channel has at most one create in flight (discord.js then never holds a queue
- * of ours behind the channel's limit), a pass renews the leases of the sends it has in flight, and a send's answer
+ * Lanes and leases (decision 1960): a channel has at most one create in flight in a process (discord.js then never
+ * holds a queue of ours behind the channel's limit), a pass renews the leases of the sends it has in flight, and a send's answer
  * marks its stage done whoever holds the lease now. Watch alerts ride a lane of their own, after the money posts,
  * paced and capped per channel (outbox-lanes.ts). A create's nonce is trusted for NONCE_TRUST_MS after it first
  * went out; a create still unsure after that is looked for in the channel, then sent under a new nonce.
@@ -67,6 +67,8 @@ export interface OutboxOptions {
   intervalMs?: number;
   /** How long a pass owns the entries it took: a process that died mid-send has them sent again after this. */
   leaseMs?: number;
+  /** How far apart a channel's alert-lane posts go in this process (default ALERT_SPACING_MS; tests: 0). */
+  alertSpacingMs?: number;
   /** Counts failed sends scheduled again (desk_outbox_retries_total). */
   metrics?: Pick<DeskMetrics, 'outboxRetries'>;
 }
@@ -106,6 +108,10 @@ export class Outbox {
 
   constructor(o: OutboxOptions) {
     this.#o = o;
+  }
+
+  get #spacing(): number {
+    return this.#o.alertSpacingMs ?? ALERT_SPACING_MS;
   }
 
   /** Records an edit of a message; sent at once unless a later stage of it is already recorded. */
@@ -267,16 +273,14 @@ export class Outbox {
 
   /**
    * Leases up to `limit` due entries: money posts before the alert lane, oldest first, at most one create per
-   * channel in flight (here or in another process), and a channel's alert-lane posts spaced ALERT_SPACING_MS apart.
+   * channel in flight in this process (a row another process holds leased is not due), and a channel's alert-lane
+   * posts spaced ALERT_SPACING_MS apart.
    */
   async #take(limit: number): Promise<OutboxRow[]> {
     const now = this.#o.now();
     const due = await this.#o.store.query<Pick<OutboxRow, 'outbox_key' | 'kind' | 'channel_id' | 'lane'>>(
       `SELECT outbox_key, kind, channel_id, lane FROM outbox WHERE state = 'pending' AND next_at <= ? AND lease_until <= ?
-         AND NOT (kind = 'create' AND channel_id IN (SELECT channel_id FROM outbox WHERE kind = 'create'
-           AND state = 'pending' AND lease_until > ?))
        ORDER BY CASE WHEN lane = 'money' THEN 0 ELSE 1 END, created_at LIMIT ${CANDIDATES}`,
-      now,
       now,
       now,
     );
@@ -289,7 +293,7 @@ export class Outbox {
       if (r.kind === 'create') {
         if (creating.has(r.channel_id)) continue;
         if (r.lane !== 'money') {
-          const wait = (this.#lastAlert.get(r.channel_id) ?? Number.NEGATIVE_INFINITY) + ALERT_SPACING_MS;
+          const wait = (this.#lastAlert.get(r.channel_id) ?? Number.NEGATIVE_INFINITY) + this.#spacing;
           const left = wait - performance.now();
           if (left > 0) {
             pacedFor = Math.min(pacedFor ?? left, left);
