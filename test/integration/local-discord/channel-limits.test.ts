@@ -1,5 +1,6 @@
 // Discord's limit on a channel's new messages (5 per 5 s) and its enforce_nonce memory, as the double answers them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { restPoster } from '../../../src/bot/discord/poster.js';
 import { type Harness, startHarness } from './harness.js';
 
 describe("the local Discord's per-channel message limit and nonce window", () => {
@@ -72,5 +73,22 @@ describe("the local Discord's per-channel message limit and nonce window", () =>
     expect(h.ld.messages(channel).filter((m) => m.content === 'once')).toHaveLength(2);
     // The first test's one message here, then the two this test made.
     expect(h.ld.postCounts(channel)).toMatchObject({ created: 3, nonceRepeats: 1 });
+  });
+
+  it("reads a channel back after a time for the bot's own post of a view (an unsure create's read-back)", async () => {
+    const poster = restPoster(h.client);
+    const channel = (await (await h.client.users.fetch(h.ld.users.bettor.id)).createDM()).id;
+    const shown = (content: string) => ({
+      content,
+      embeds: [{ title: 'Settled', description: content }],
+      components: [],
+    });
+    // The double's clock is the one its message ids carry (the bot's agrees with Discord's in production).
+    const since = clock;
+    const id = await poster.post(channel, shown('bet 7 won'), 'readback-7');
+    expect(await poster.findPosted!(channel, shown('bet 7 won'), since)).toBe(id);
+    expect(await poster.findPosted!(channel, shown('bet 8 won'), since)).toBeUndefined();
+    // Only what came after the time (less the clock skew allowed) is read.
+    expect(await poster.findPosted!(channel, shown('bet 7 won'), clock + 3 * 60_000)).toBeUndefined();
   });
 });
