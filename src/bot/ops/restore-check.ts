@@ -41,6 +41,8 @@ export interface RestoreCheckDeps {
   now: () => number;
   /** The reconciler's safe window (RECONCILE_WINDOW_SECONDS): how long after a send its bet may still appear. */
   safeWindowMs: number;
+  /** The wait before a history is asked for again, times the try's number (default 1 s). */
+  retryMs?: number;
 }
 
 export interface RestoreReport {
@@ -75,7 +77,7 @@ const placedAt = (t: Transaction) => Date.parse(String(t.placed_at ?? ''));
  */
 export async function checkRestoredStore(
   config: BotConfig,
-  opts: { now?: () => number; logger?: Logger } = {},
+  opts: { now?: () => number; logger?: Logger; retryMs?: number } = {},
 ): Promise<RestoreReport | undefined> {
   const now = opts.now ?? Date.now;
   const logger =
@@ -98,6 +100,7 @@ export async function checkRestoredStore(
         logger,
         now,
         safeWindowMs: config.tunables.reconcileWindowMs,
+        ...(opts.retryMs !== undefined ? { retryMs: opts.retryMs } : {}),
       });
     } finally {
       await gateway.close();
@@ -223,7 +226,7 @@ async function readHistory(d: RestoreCheckDeps, sessionId: string, since: number
         `the restore check could not read the whole history of session ${sessionId} at the gateway; the desk takes no bets until it can: start it again once the gateway answers`,
       );
     }
-    await new Promise((r) => setTimeout(r, 1_000 * attempt));
+    await new Promise((r) => setTimeout(r, (d.retryMs ?? 1_000) * attempt));
   }
 }
 
