@@ -2,6 +2,7 @@
 // out as its header tells an operator: the file, `desk.env` and the two secret files. The sandbox gateway and the local
 // Discord run here, on the host; the compose project's network is made beforehand on a known subnet so desk.env can
 // name the host, and the receiver is published on a free loopback port (DESK_PUBLISH), so no fixed port is bound.
+// An online backup is taken inside the running container (`npm run backup`'s compiled command).
 import { spawn } from 'node:child_process';
 import { chownSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -100,7 +101,7 @@ afterAll(async () => {
 });
 
 describe('compose.yaml under podman-compose', () => {
-  it('comes up ready, takes a bet through the local Discord and stops with a drain (exit 0)', async () => {
+  it('comes up ready, takes a bet through the local Discord, backs up online and stops with a drain (exit 0)', async () => {
     const up = await compose(['up', '-d']);
     expect(up.code, up.out.slice(-2000)).toBe(0);
     const receiver = `http://127.0.0.1:${publishedPort(CONTAINER, 8790)}`;
@@ -125,6 +126,19 @@ describe('compose.yaml under podman-compose', () => {
     });
     const bets = (await control.state()).bets.filter((b) => JSON.stringify(b.bet).includes(sel.epk));
     expect(bets.map((b) => Number(b.bet.stake))).toEqual([6]);
+
+    // An online backup inside the running container, onto the volume, as docs/operations.md tells it.
+    const backup = podmanRun([
+      'exec',
+      CONTAINER,
+      'node',
+      'dist/src/bot/store/backup-cli.js',
+      'backup',
+      '/data/b.sqlite',
+    ]);
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(backup.stdout).toMatch(/ledger head: entry \d+, hash [0-9a-f]{64}/);
+    expect(backup.stdout).toMatch(/bet records 1 \((placed|submitted) 1\)/);
 
     // podman-compose 1.0 does not read stop_grace_period: the timeout is given, as the header says.
     const t0 = Date.now();
