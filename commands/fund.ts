@@ -468,15 +468,20 @@ const report = async ({ interaction, ctx, guildId, settings }: FundCall): Promis
     minBets: DEFAULT_SKILL_MIN_BETS,
   });
   const chart = await import('../src/bot/analytics/chart.js');
-  const draw = report.curve.length >= 2;
-  const view = fundReportView(report, { chart: draw });
+  // The curve starts from nothing at the period's start, so one settled bet already draws a line.
+  const first = report.curve[0];
+  const points = first
+    ? [{ n: 0, at: since ?? first.at, profitCents: 0, expectedCents: 0, drawdownCents: 0 }, ...report.curve]
+    : [];
+  const draw = points.length >= 2;
+  const view = fundReportView(report, { chart: draw, onDemand: true });
   await interaction.editReply({
     content: '',
     embeds: view.embeds,
     components: [],
     files: draw
       ? [
-          new AttachmentBuilder(chart.renderStatsChart({ title: `The fund's bets · ${label}`, points: report.curve }), {
+          new AttachmentBuilder(chart.renderStatsChart({ title: `The fund's bets · ${label}`, points }), {
             name: REPORT_CHART_FILE,
           }),
         ]

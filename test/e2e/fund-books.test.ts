@@ -230,10 +230,16 @@ describe('the fund values only its own accounts, each once, and pays each cash-o
   }, 90_000);
 
   it('6: counts a settlement the book made and the desk has not read once, in the cash', async () => {
-    // bookie_a's cash joins as a float the fund does not own (only bookie_a takes market_ref bets here).
+    // bookie_a's cash joins as a float the fund does not own but for Ann's $20.00, the fund's to bet (only bookie_a
+    // takes market_ref bets here; the float is never staked: decision 1950).
     await desk.advance(31_000);
-    float = await cashOf(gw, ids.a);
-    await fund(admin, 'accounts', { action: 'add', session: ids.a, float: float / 100 }, /Added bookie_a\/alpha_a/);
+    float = (await cashOf(gw, ids.a)) - 2_000;
+    await fund(
+      admin,
+      'accounts',
+      { action: 'add', session: ids.a, float: float / 100, opening_member: ann.id },
+      /Added bookie_a\/alpha_a/,
+    );
     const sel = await placeBet('bookie_a', 20);
     expect(await strikeFund(desk)).toMatch(/Struck/);
     const books = async () => (await cashOf(gw, ids.c)) + (await cashOf(gw, ids.b)) + (await cashOf(gw, ids.a)) - float;

@@ -11,6 +11,7 @@ import {
   deskCommand,
   type FundFlows,
   fundFlows,
+  fundReport,
   headToHeadAt,
   historyOf,
   sidesOf,
@@ -271,5 +272,20 @@ describe('a bet placed before its account joined the fund stays outside NAV', ()
       'bookie_c',
     );
     expect(Number(c?.float_cents)).toBe(floatBefore + paid);
+
+    // /fund report with the fund's one settled bet (issue 45, item 5): a chart, and no footer pointing at itself.
+    const [one] = await flows.market();
+    expect(textOf(await confirm(desk, bettor, one, 5))).toMatch(/Bet placed ✅/);
+    await desk.control.settle(one.epk);
+    await until(
+      'the fund bet settled',
+      async () => (await desk.bot.store.query("SELECT 1 AS x FROM bet_records WHERE state = 'placed'")).length === 0,
+      { timeoutMs: 30_000 },
+    );
+    const report = await fundReport(desk, admin);
+    expect(report.attachments.map((x) => x.content_type)).toEqual(['image/png']);
+    expect(textOf(report)).not.toContain('/fund report.');
+    expect(textOf(report)).toContain('2 settled bets outside the fund');
+    expect(textOf(report)).toContain("2 bets placed before their account joined the fund (its float's money)");
   });
 });

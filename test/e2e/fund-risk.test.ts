@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../src/gateway/index.js';
 import { betSlip, messageMatching, newTrail, press } from '../support/flows.js';
-import { expectTipstersSumToFund, type FundFlows, fundFlows, money } from '../support/fund-flows.js';
+import { expectTipstersSumToFund, type FundFlows, fundFlows, fundReport, money } from '../support/fund-flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
@@ -52,16 +52,7 @@ describe('the fund: who made the money, and the drawdown stop', () => {
     const byMember = await flows.threeTipsters();
     const fundPnl = await expectTipstersSumToFund(flows, admin, byMember);
     // /fund report on demand: the same P&L by tipster, by book, and a chart of the period's fund bets.
-    const ix = await desk.ld.sendCommand({
-      user: admin,
-      channelId: desk.ld.channelIds.bets,
-      name: 'fund',
-      subcommand: 'report',
-      options: {},
-    });
-    const report = await until('the report', () => ix.responses().find((m) => /The fund's report/.test(textOf(m))), {
-      timeoutMs: 30_000,
-    });
+    const report = await fundReport(desk, admin);
     for (const [member, pnl] of byMember) expect(textOf(report)).toContain(`<@${member}>: **${money(pnl)}**`);
     expect(textOf(report)).toContain(`bookie_a: **${money(fundPnl)}** (3 bets)`);
     const png = report.attachments.find((a) => a.filename === 'fund-report.png');

@@ -5,6 +5,7 @@ import type { APIUser } from 'discord.js';
 import { expect } from 'vitest';
 import { formatMoney } from '../../src/bot/model/money.js';
 import type { GatewayClient, Transaction } from '../../src/gateway/index.js';
+import type { LocalMessage } from '../../src/local-discord/index.js';
 import { type BettableSelection, betSlip, messageMatching, newTrail, press } from './flows.js';
 import type { Desk } from './harness.js';
 import { textOf } from './messages.js';
@@ -102,6 +103,20 @@ export function sidesOf(
     startsAt: Date.parse(e.start_time),
   });
   return [sel(0), sel(1)];
+}
+
+/** /fund report on demand, as a member runs it: the report's message (with its chart, when drawn). */
+export async function fundReport(desk: Desk, user: APIUser): Promise<LocalMessage> {
+  const ix = await desk.ld.sendCommand({
+    user,
+    channelId: desk.ld.channelIds.bets,
+    name: 'fund',
+    subcommand: 'report',
+    options: {},
+  });
+  return until('the report', () => ix.responses().find((m) => /The fund's report/.test(textOf(m))), {
+    timeoutMs: 30_000,
+  });
 }
 
 /** The book's head-to-head market on an event with two bettable sides, when its card takes market_ref bets. */

@@ -50,8 +50,11 @@ export interface Attribution {
   /** Most P&L first (ties: member id). */
   rows: TipsterRow[];
   fund: { bets: number; stakedCents: number; pnlCents: number };
-  /** Settled bets in the period through accounts that are not the fund's: left out, and said so. */
-  outside: { bets: number; pnlCents: number };
+  /**
+   * Settled bets in the period that are not the fund's: left out, and said so. `beforeJoining` of them went through
+   * one of the fund's accounts before it joined (decision 1950): the float's money, not the fund's.
+   */
+  outside: { bets: number; pnlCents: number; beforeJoining: number };
   /** Fund bets not settled yet (or settled with no known return): not in the P&L until they are. */
   pending: number;
 }
@@ -108,7 +111,8 @@ export function attribution(facts: readonly BetFact[], opts: AttributionOptions)
     (opts.since === undefined || settledAt(b) >= opts.since) && (opts.until === undefined || settledAt(b) < opts.until);
   const ofFund = fundBetTest(opts);
   const byMember = new Map<string, BetFact[]>();
-  const outside = { bets: 0, pnlCents: 0 };
+  const outside = { bets: 0, pnlCents: 0, beforeJoining: 0 };
+  const fundAccounts = new Set(opts.accounts.map((a) => `${a.bookie}/${a.username}`));
   let pending = 0;
   for (const b of facts) {
     const fund = ofFund(b);
@@ -120,6 +124,8 @@ export function attribution(facts: readonly BetFact[], opts: AttributionOptions)
     if (!fund) {
       outside.bets++;
       outside.pnlCents += betPnlCents(b);
+      const key = accountKey(b, opts.accountOfSession);
+      if (key !== undefined && fundAccounts.has(key)) outside.beforeJoining++;
       continue;
     }
     const list = byMember.get(b.member);

@@ -802,10 +802,20 @@ export class FundRepo {
           : {}),
         sessions: s.sessions,
         openBets: placed.length,
+        // Left for later because bets open when they were asked are not all settled (decision 1701); contributions
+        // whose deposit has not arrived are listed apart (the post names them), and a held strike says why itself.
         deferred: {
-          contributions: dealt ? pendingIn.length - eligibleIn.length : pendingIn.length,
-          cashouts: dealt ? pendingOut.length - eligibleOut.length : pendingOut.length,
+          contributions: dealt ? arrived.length - eligibleIn.length : 0,
+          cashouts: dealt ? pendingOut.length - eligibleOut.length : 0,
         },
+        ...(dealt && result.issued.length + result.redeemed.length > 0
+          ? {
+              dealt: {
+                issued: result.issued.map((d) => ({ memberId: d.memberId, cents: d.cents, units: d.units })),
+                redeemed: result.redeemed.map((d) => ({ memberId: d.memberId, cents: d.cents, units: d.units })),
+              },
+            }
+          : {}),
         ...(result.held ? { held: result.held } : {}),
       };
       const [row] = await tx.query(

@@ -129,6 +129,11 @@ export interface StrikeInputs {
   };
   /** Requests left for a later strike: bets open when they were made have not all settled (decision 1701). */
   deferred: { contributions: number; cashouts: number };
+  /** What this strike dealt, member by member: units issued for contributions, units redeemed for cash-outs. */
+  dealt?: {
+    issued: Array<{ memberId: string; cents: number; units: number }>;
+    redeemed: Array<{ memberId: string; cents: number; units: number }>;
+  };
   held?: string;
 }
 

@@ -45,6 +45,8 @@ function readAt(iso: string | null): string {
   return Number.isFinite(ms) ? `, read ${when(ms)}` : '';
 }
 
+const countOf = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
 /** The contributions a strike did not deal because their deposit has not arrived, each with its account. */
 export function unmatchedLine(unmatched: readonly Contribution[], accountOf: AccountOfSession): string {
   if (unmatched.length === 0) return '';
@@ -83,6 +85,16 @@ export function strikeView(
   ];
   const dealt = [
     `NAV ${$(s.navCents)}${s.feeCents > 0 ? ` after a performance fee of ${$(s.feeCents)}` : ''}${i.share && i.share.accruedCents > 0 ? `${s.feeCents > 0 ? ' and' : ' after'} a tipster share of ${$(i.share.accruedCents)}` : ''} over ${formatUnits(s.unitsBefore)} units: **${formatPrice(s.price)}** a unit.`,
+    ...(i.dealt?.issued.length
+      ? [
+          `Units issued: ${i.dealt.issued.map((d) => `<@${d.memberId}> ${formatUnits(d.units)} for ${$(d.cents)}`).join('; ')} (at ${formatPrice(s.price)} a unit).`,
+        ]
+      : []),
+    ...(i.dealt?.redeemed.length
+      ? [
+          `Units redeemed: ${i.dealt.redeemed.map((d) => `<@${d.memberId}> ${formatUnits(d.units)} for ${$(d.cents)}`).join('; ')} (owed until withdrawn and paid).`,
+        ]
+      : []),
     `After dealing: NAV ${$(s.navAfterCents)}, ${formatUnits(s.unitsAfter)} units.`,
     ...(i.fee && i.fee.crystallisedCents > 0
       ? [
@@ -99,13 +111,13 @@ export function strikeView(
       : []),
     ...(s.residualCents > 0
       ? [
-          `Rounding: ${s.residualCents} cent${s.residualCents === 1 ? '' : 's'} shared out to the largest fractions (docs/fund.md).`,
+          `Rounding: ${s.residualCents} cent${s.residualCents === 1 ? '' : 's'} given to the members with the largest fractions of a cent, so that members' values add up to NAV exactly.`,
         ]
       : []),
     ...(i.held ? [`Nothing dealt: ${i.held}.`] : []),
     ...(i.deferred.contributions + i.deferred.cashouts > 0
       ? [
-          `${i.deferred.contributions} contribution(s) and ${i.deferred.cashouts} cash-out(s) wait for bets open when they were asked to settle (decision 1701).`,
+          `${countOf(i.deferred.contributions, 'contribution')} and ${countOf(i.deferred.cashouts, 'cash-out')} wait for the bets open when they were asked to settle; they are dealt at the first strike after.`,
         ]
       : []),
     ...(unmatched.length > 0 ? [unmatchedLine(unmatched, accountOf)] : []),

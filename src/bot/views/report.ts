@@ -33,8 +33,11 @@ function navText(r: FundReport): string {
   return `${money(from.navAfterCents)} → **${money(to.navAfterCents)}** (${change >= 0 ? '+' : ''}${money(change)}); a unit ${formatPrice(from.price)} → ${formatPrice(to.price)} (${Number(pct) > 0 ? '+' : ''}${pct}%). NAV also moves with contributions, cash-outs and the fee.`;
 }
 
-/** The fund's report for a period: the weekly post and /fund report. `chart`: a PNG is attached. */
-export function fundReportView(r: FundReport, opts: { chart: boolean }): MessageView {
+/**
+ * The fund's report for a period: the weekly post and /fund report. `chart`: a PNG is attached; `onDemand`: this is
+ * /fund report's own answer (with no chart it says why, instead of pointing at itself).
+ */
+export function fundReportView(r: FundReport, opts: { chart: boolean; onDemand?: boolean }): MessageView {
   const t = r.tipsters;
   const tipsters =
     t.rows.length === 0
@@ -49,7 +52,10 @@ export function fundReportView(r: FundReport, opts: { chart: boolean }): Message
     field('CLV', skillText(r.skill)),
     field('Limits', r.limits.length > 0 ? r.limits.join('\n') : 'none set (a treasurer sets them with /fund limits)'),
   ];
-  const footer = [...notes, opts.chart ? '' : 'The chart of the period: /fund report.'].filter(Boolean).join(' ');
+  const noChart = opts.onDemand
+    ? 'No chart: no fund bet settled in this period.'
+    : 'The chart of the period: /fund report.';
+  const footer = [...notes, opts.chart ? '' : noChart].filter(Boolean).join(' ');
   return fitView({
     embeds: [
       {

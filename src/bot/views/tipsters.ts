@@ -34,8 +34,18 @@ export function tipsterLines(a: Attribution, max = MAX_ROWS): string[] {
 export function attributionNotes(a: Attribution): string[] {
   const notes: string[] = [];
   if (a.outside.bets > 0) {
+    const early = a.outside.beforeJoining;
+    const elsewhere = a.outside.bets - early;
+    const why = [
+      elsewhere > 0 ? `${plural(elsewhere, 'bet')} through accounts that are not the fund's` : '',
+      early > 0
+        ? `${plural(early, 'bet')} placed before ${early === 1 ? 'its' : 'their'} account joined the fund (its float's money)`
+        : '',
+    ]
+      .filter(Boolean)
+      .join(' and ');
     notes.push(
-      `${plural(a.outside.bets, 'settled bet')} through accounts that are not the fund's (${money(a.outside.pnlCents)}) left out: they are not the fund's money.`,
+      `${plural(a.outside.bets, 'settled bet')} outside the fund (${money(a.outside.pnlCents)}) left out: ${why}.`,
     );
   }
   if (a.pending > 0) notes.push(`${plural(a.pending, 'fund bet')} still open: counted once settled.`);

@@ -89,6 +89,30 @@ describe.each(ENGINES)('the fund store on %s', (engine) => {
     expect((await new Ledger(store).verify()).ok).toBe(true);
   });
 
+  it('records what it dealt, member by member, and never counts a contribution waiting for its deposit as held by bets', async () => {
+    await contribute('ann', 10_000, T0);
+    const first = await strikeAt('d1', T0 + 1, 10_000);
+    expect(first.struck && first.strike.inputs.dealt).toEqual({
+      issued: [{ memberId: 'ann', cents: 10_000, units: 100 * UNIT_SCALE }],
+      redeemed: [],
+    });
+    // Bob's contribution is recorded, its deposit not yet arrived: not dealt, and not said to wait for bets.
+    await repo.recordContribution({
+      guildKey: 'g1',
+      memberId: 'bob',
+      amountCents: 5_000,
+      sessionId: 's1',
+      reference: null,
+      actor: 'treasurer',
+      openingPriceCents: 100,
+      at: T0 + 2,
+      depositId: undefined,
+    });
+    const second = await strikeAt('d2', T0 + 3, 10_000);
+    expect(second.struck && second.strike.inputs.deferred).toEqual({ contributions: 0, cashouts: 0 });
+    expect(second.struck && second.strike.inputs.dealt).toBeUndefined();
+  });
+
   it('strikes a dealing day once, however often it is asked', async () => {
     await contribute('ann', 10_000, T0);
     const results = await Promise.all([strikeAt('d1', T0 + 1, 10_000), strikeAt('d1', T0 + 1, 10_000)]);

@@ -113,6 +113,36 @@ describe("what the fund's views show members and treasurers (issue 32)", () => {
   });
 });
 
+describe('a strike post says what it dealt', () => {
+  const ANN = '1200000000000000011';
+  it('names each member’s units issued for their contribution and redeemed for their cash-out, at the strike’s price', () => {
+    const dealtStrike: StrikeRecord = {
+      ...strike,
+      inputs: {
+        ...strike.inputs,
+        dealt: {
+          issued: [{ memberId: ANN, cents: 5_000, units: 48_580_000 }],
+          redeemed: [{ memberId: BEN, cents: 10_292, units: 100 * U }],
+        },
+      },
+    };
+    const text = strikeView(dealtStrike).embeds[0]?.description ?? '';
+    expect(text).toContain(`Units issued: <@${ANN}> 48.580000 for $50.00 (at `);
+    expect(text).toContain(`Units redeemed: <@${BEN}> 100.000000 for $102.92 (owed until withdrawn and paid).`);
+  });
+
+  it('gives the true reason a request waits: open bets, never a deposit still to arrive', () => {
+    const waiting: StrikeRecord = {
+      ...strike,
+      inputs: { ...strike.inputs, deferred: { contributions: 1, cashouts: 0 } },
+    };
+    const text = strikeView(waiting, [unmatched]).embeds[0]?.description ?? '';
+    expect(text).toContain('1 contribution and 0 cash-outs wait for the bets open when they were asked to settle');
+    expect(text).toContain(`Waiting for their deposit (not dealt, not in NAV until the bookmaker lists it): <@${BEN}>`);
+    expect(text).not.toContain('decision 1701');
+  });
+});
+
 describe('the monthly statement', () => {
   it('opens with a sentence a person would write, naming the month, not "2026-11 opens"', () => {
     expect(monthlyStatementHeader('2026-11')).toBe(

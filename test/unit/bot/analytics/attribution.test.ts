@@ -63,7 +63,28 @@ describe('attribution', () => {
       { accounts: ACCOUNTS },
     );
     expect(a.fund.pnlCents).toBe(500);
-    expect(a.outside).toEqual({ bets: 1, pnlCents: -400 });
+    expect(a.outside).toEqual({ bets: 1, pnlCents: -400, beforeJoining: 0 });
+  });
+
+  it('says which outside bets went through a fund account before it joined, and the stored fact decides whose a bet is', () => {
+    const a = attribution(
+      [
+        bet({
+          book: 'bookie_c',
+          account: 'alpha_c',
+          placedAt: JOINED,
+          status: 'won',
+          stakeCents: 2000,
+          returnCents: 4240,
+        }),
+        // Decided at its claim as outside every fund, though placed after the account joined: the stored fact wins.
+        fundBet({ status: 'lost', stakeCents: 500, returnCents: 0, fundKey: null }),
+        bet({ book: 'bookie_b', account: 'bravo_b', status: 'lost', stakeCents: 400, returnCents: 0 }),
+      ],
+      { accounts: ACCOUNTS, fundKey: 'g1' },
+    );
+    expect(a.outside).toEqual({ bets: 3, pnlCents: 2240 - 500 - 400, beforeJoining: 2 });
+    expect(a.fund.bets).toBe(0);
   });
 
   it('counts open fund bets as pending, outside the P&L', () => {

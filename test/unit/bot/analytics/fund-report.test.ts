@@ -50,7 +50,7 @@ describe('the fund report of a period', () => {
       ['ann', 900],
       ['bob', -500],
     ]);
-    expect(r.tipsters.outside).toEqual({ bets: 1, pnlCents: 4000 });
+    expect(r.tipsters.outside).toEqual({ bets: 1, pnlCents: 4000, beforeJoining: 0 });
     expect(r.byLeague).toEqual([
       { key: 'nba', bets: 1, pnlCents: 900 },
       { key: 'epl', bets: 1, pnlCents: -500 },
