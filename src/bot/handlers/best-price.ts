@@ -122,13 +122,16 @@ export async function leaveOutUnhealthy(
 export const OUTSIDE_FUND =
   "outside the fund (not one of the fund's accounts; name the book with bookie: to bet outside it)";
 
-/** Marks the checks whose session's account is not one of the fund's (decision 1910). */
+/**
+ * Marks the checks whose session's account is not one of the fund's (decision 1910). That is the reason the slip gives
+ * for them, whatever else a book lacked: the fund's stake could never go there.
+ */
 export function leaveOutOfFund(checks: BookCheck[], sessions: readonly Session[], fund: ReadonlySet<string>): void {
   const nameOf = new Map(
     sessions.map((s) => [s.session_id, s.username ? accountName({ bookie: s.bookie, username: s.username }) : '']),
   );
   for (const c of checks) {
-    if (c.leftOut || c.sessionId === undefined) continue;
+    if (c.sessionId === undefined) continue;
     if (!fund.has(nameOf.get(c.sessionId) ?? '')) c.leftOut = { kind: 'account', why: OUTSIDE_FUND };
   }
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { cashCents, noBookText, rankPrices, routeOf } from '../../../src/bot/handlers/best-price.js';
+import {
+  cashCents,
+  leaveOutOfFund,
+  noBookText,
+  OUTSIDE_FUND,
+  rankPrices,
+  routeOf,
+} from '../../../src/bot/handlers/best-price.js';
 import { type BookCheck, leftOutText } from '../../../src/bot/model/eligibility.js';
 import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
 import type { Proposal } from '../../../src/bot/repos/proposals.js';
@@ -157,6 +164,23 @@ describe('what the slip says about its book', () => {
     expect(noBookText(none)).toBe(
       'No book can take this bet (bookie_a: balance $5.00 is below the $10.00 stake). Try a smaller stake, start a session with /sessions, or pick a book with the bookie option.',
     );
+  });
+});
+
+describe("routing the fund's stake", () => {
+  it('gives every book outside the fund that reason, whatever else it lacked', () => {
+    const checks: BookCheck[] = [
+      priced('bookie_a', 2.05),
+      priced('bookie_c', 2.4, { leftOut: { kind: 'no_price' } }),
+      priced('bookie_b', 2.2),
+    ];
+    const sessions = ['a', 'b', 'c'].map((x) => ({
+      session_id: `s-bookie_${x}`,
+      bookie: `bookie_${x}`,
+      username: `alpha_${x}`,
+    }));
+    leaveOutOfFund(checks, sessions as never, new Set(['bookie_a/alpha_a']));
+    expect(checks.map((c) => c.leftOut && leftOutText(c.leftOut))).toEqual([undefined, OUTSIDE_FUND, OUTSIDE_FUND]);
   });
 });
 
