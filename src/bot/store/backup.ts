@@ -4,8 +4,8 @@
 // counts printed are the dump's own. Either way the desk that starts on the copy learns it was restored from the
 // marker: written into the SQLite copy by the backup, and by the restore on both engines.
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { basename } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import sqlite3 from 'sqlite3';
@@ -94,6 +94,32 @@ export async function readRestoreMarker(store: BotStore): Promise<RestoreMarker 
 export async function backupStore(url: string, file: string, now: () => number = Date.now): Promise<StoreSummary> {
   if (existsSync(file)) throw new Error(`${file} exists already: name a new file (a backup never overwrites one)`);
   return isPostgres(url) ? backupPostgres(url, file) : backupSqlite(sqlitePath(url), file, now);
+}
+
+/** The backups `backupToFolder` writes: `desk-<UTC time to the millisecond>.sqlite|dump`, sorting by time. */
+const OURS = /^desk-\d{8}T\d{9}Z\.(sqlite|dump)$/;
+
+/**
+ * A backup into `dir` named by its time (a scheduled backup: cron, a systemd timer), then the oldest of the backups
+ * this wrote there removed past `keep`; other files in the folder are never touched.
+ */
+export async function backupToFolder(
+  url: string,
+  dir: string,
+  keep: number,
+  now: () => number = Date.now,
+): Promise<{ file: string; summary: StoreSummary; removed: string[] }> {
+  if (!Number.isInteger(keep) || keep < 1) throw new Error('--keep takes a whole number, 1 or more');
+  mkdirSync(dir, { recursive: true });
+  const stamp = new Date(now()).toISOString().replace(/[-:.]/g, '');
+  const file = join(dir, `desk-${stamp}.${isPostgres(url) ? 'dump' : 'sqlite'}`);
+  const summary = await backupStore(url, file, now);
+  const ours = readdirSync(dir)
+    .filter((f) => OURS.test(f))
+    .sort();
+  const removed = ours.slice(0, Math.max(0, ours.length - keep)).map((f) => join(dir, f));
+  for (const f of removed) rmSync(f);
+  return { file, summary, removed };
 }
 
 async function backupSqlite(path: string, file: string, now: () => number): Promise<StoreSummary> {

@@ -1,12 +1,12 @@
 // The store's online backup and its restore on both engines: a backup taken while another connection keeps appending
 // to the ledger is one consistent moment (its chain verifies and is the live chain's prefix), carries the "restored
 // from" marker once restored, and neither command overwrites anything.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { Ledger, type LedgerInput } from '../../../src/bot/repos/ledger.js';
-import { backupStore, readRestoreMarker, restoreStore } from '../../../src/bot/store/backup.js';
+import { backupStore, backupToFolder, readRestoreMarker, restoreStore } from '../../../src/bot/store/backup.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import { createDatabase } from '../../pg/cluster.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
@@ -77,6 +77,23 @@ describe.each(ENGINES)('an online backup on %s', (engine) => {
     } finally {
       await restored.close();
     }
+  });
+
+  it('keeps the newest n of the backups it writes into a folder, by their time, and nothing else of it', async () => {
+    const folder = join(dir, 'scheduled');
+    let t = Date.UTC(2026, 10, 28, 3, 0, 0, 0);
+    const names: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const done = await backupToFolder(live.url, folder, 2, () => t);
+      names.push(done.file.split('/').pop() as string);
+      expect(done.removed.map((f) => f.split('/').pop())).toEqual(i < 2 ? [] : [names[i - 2]]);
+      if (i === 0) writeFileSync(join(folder, 'notes.txt'), 'the operator keeps this');
+      t += 1; // a millisecond apart: the name still tells them apart
+    }
+    const ext = engine === 'sqlite' ? 'sqlite' : 'dump';
+    expect(names[0]).toBe(`desk-20261128T030000000Z.${ext}`);
+    expect(readdirSync(folder).sort()).toEqual([...names.slice(2), 'notes.txt'].sort());
+    await expect(backupToFolder(live.url, folder, 0)).rejects.toThrow(/--keep takes a whole number, 1 or more/);
   });
 
   it('refuses to overwrite: an existing backup file, a restore target that holds a store', async () => {
