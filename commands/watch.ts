@@ -1,4 +1,5 @@
 import {
+  ApplicationCommandOptionType,
   ChannelType,
   type ChatInputCommandInteraction,
   InteractionContextType,
@@ -395,11 +396,27 @@ const SUBCOMMANDS: Record<string, (call: WatchCall) => Promise<void>> = {
   'alerts-channel': setAlertsChannel,
 };
 
+/** Text and yes/no options carry text and true/false, whatever a modified client sent (numbers: WATCH_RANGES). */
+function checkOptionKinds(i: ChatInputCommandInteraction): void {
+  const kinds: Partial<Record<ApplicationCommandOptionType, [string, string]>> = {
+    [ApplicationCommandOptionType.String]: ['string', 'text'],
+    [ApplicationCommandOptionType.Boolean]: ['boolean', 'true or false'],
+  };
+  for (const o of i.options.data.flatMap((d) => d.options ?? [d])) {
+    const kind = kinds[o.type];
+    if (!kind || typeof o.value === kind[0]) continue;
+    throw new UserFacingError(
+      `\`${o.name}\` must be ${kind[1]}; got ${String(JSON.stringify(o.value)).slice(0, 24)}. Run /watch again.`,
+    );
+  }
+}
+
 export const execute: Command['execute'] = async (interaction, ctx) => {
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const sub = interaction.options.getSubcommand();
   const guildId = interaction.guildId;
   if (!guildId) throw new UserFacingError('Watches belong to a server: use /watch in a server channel.');
+  checkOptionKinds(interaction);
   await SUBCOMMANDS[sub]?.({ interaction, ctx, guildId });
 };
 

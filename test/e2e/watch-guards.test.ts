@@ -130,6 +130,8 @@ describe('watch guards', () => {
       ],
       ['moves', { ...base, move: 10, steam_books: 2.5 }, /`steam_books` must be a whole number from 2 to 10/],
       ['moves', { ...base, move: 500 }, /`move` must be a number from 1 to 90/],
+      ['price', { ...base, event: 5, target: 3 }, /`event` must be text; got 5\./],
+      ['value', { ...base, edge: 3, server: 'yes' }, /`server` must be true or false; got "yes"\./],
     ];
     for (const [sub, options, refusal] of cases) expect(await forged(sub, options)).toMatch(refusal);
     expect(await forged('server-rule', { leagues: 'nrl', edge: 12, hours: 0 }, desk.ld.users.admin)).toMatch(
