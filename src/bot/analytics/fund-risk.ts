@@ -117,23 +117,22 @@ export async function riskPicture(ctx: RiskCtx, guildId: string, timezone: strin
         votes: [],
         quorum: quorumOf(null, s.limits),
       };
-      return { next: { ...s, stop }, result: stop };
-    });
-    state = tripped.state;
-    if (tripped.result) {
-      await ctx.ledger.append(
+      // The stop and its entry in one transaction (decision 1951).
+      const entries = () => [
         entry(guildId, now, null, {
           risk: 'drawdown_stop',
-          strikeId: tripped.result.strikeId,
-          drawdownBps: tripped.result.drawdownBps,
-          limitBps: state.limits.drawdownBps,
+          strikeId: stop.strikeId,
+          drawdownBps: stop.drawdownBps,
+          limitBps: s.limits.drawdownBps,
           markPrice: drawdown.mark?.price,
           price: drawdown.last?.price,
           // The fund's bets settled since that strike, counted in the price (0: the strike's own price).
           settledSinceStrikeCents,
         }),
-      );
-    }
+      ];
+      return { next: { ...s, stop }, result: stop, entries };
+    });
+    state = tripped.state;
   }
   return {
     state,
@@ -194,22 +193,25 @@ export async function setLimits(
   actor: string,
   changes: Partial<Record<LimitName, number | undefined>>,
 ): Promise<RiskLimits> {
-  const { state, result } = await updateRiskState(ctx.store, guildId, (s) => {
+  const at = ctx.now();
+  const { state } = await updateRiskState(ctx.store, guildId, (s) => {
     const limits: RiskLimits = { ...s.limits };
     for (const [name, value] of Object.entries(changes) as Array<[LimitName, number | undefined]>) {
       if (value === undefined) delete limits[FIELD[name]];
       else limits[FIELD[name]] = value;
     }
-    return { next: { ...s, limits }, result: s.limits };
-  });
-  await ctx.ledger.append({
-    at: ctx.now(),
-    guildKey: guildId,
-    kind: 'limit_change',
-    ref: `risk:${guildId}`,
-    actor,
-    amountCents: null,
-    data: { risk: 'limits', before: result ?? {}, after: state.limits },
+    const entries = (next: RiskState): LedgerInput[] => [
+      {
+        at,
+        guildKey: guildId,
+        kind: 'limit_change',
+        ref: `risk:${guildId}`,
+        actor,
+        amountCents: null,
+        data: { risk: 'limits', before: s.limits, after: next.limits },
+      },
+    ];
+    return { next: { ...s, limits }, result: s.limits, entries };
   });
   return state.limits;
 }
@@ -226,24 +228,33 @@ export type ResumeOutcome =
  */
 export async function voteResume(ctx: RiskCtx, guildId: string, approver: string): Promise<ResumeOutcome> {
   const now = ctx.now();
+  // A vote and the resume it completes are written with their entries; a duplicate or no stop writes nothing.
   const { result } = await updateRiskState<ResumeOutcome>(ctx.store, guildId, (s) => {
-    if (!s.stop) return { next: s, result: { kind: 'not_stopped' } };
+    if (!s.stop) return undefined;
     const quorum = quorumOf(s.stop, s.limits);
-    if (s.stop.votes.includes(approver)) {
-      return { next: s, result: { kind: 'duplicate', votes: s.stop.votes.length, quorum } };
-    }
+    if (s.stop.votes.includes(approver)) return undefined;
     const votes = [...s.stop.votes, approver];
-    if (votes.length >= quorum)
-      return { next: { ...s, stop: null, markFrom: now }, result: { kind: 'resumed', voters: votes } };
-    return { next: { ...s, stop: { ...s.stop, votes } }, result: { kind: 'voted', votes: votes.length, quorum } };
+    const vote = entry(guildId, now, approver, { risk: 'resume_vote' });
+    if (votes.length >= quorum) {
+      const resumed = entry(guildId, now, approver, { risk: 'resumed', voters: votes });
+      return {
+        next: { ...s, stop: null, markFrom: now },
+        result: { kind: 'resumed', voters: votes },
+        entries: () => [vote, resumed],
+      };
+    }
+    return {
+      next: { ...s, stop: { ...s.stop, votes } },
+      result: { kind: 'voted', votes: votes.length, quorum },
+      entries: () => [vote],
+    };
   });
-  const outcome = result ?? { kind: 'not_stopped' };
-  if (outcome.kind === 'voted' || outcome.kind === 'resumed') {
-    await ctx.ledger.append(entry(guildId, now, approver, { risk: 'resume_vote' }));
-  }
-  if (outcome.kind === 'resumed') {
-    await ctx.ledger.append(entry(guildId, now, approver, { risk: 'resumed', voters: outcome.voters }));
-  }
+  const state = result === undefined ? await getRiskState(ctx.store, guildId) : undefined;
+  const outcome: ResumeOutcome =
+    result ??
+    (state?.stop
+      ? { kind: 'duplicate', votes: state.stop.votes.length, quorum: quorumOf(state.stop, state.limits) }
+      : { kind: 'not_stopped' });
   return outcome;
 }
 

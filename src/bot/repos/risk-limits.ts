@@ -3,12 +3,13 @@ import { EXPOSED } from '../model/bet-states.js';
 import { centsFromDollars } from '../model/money.js';
 import type { RiskLimits, Stop } from '../model/risk-limits.js';
 import type { SlipPayload } from '../model/slip-rules.js';
-import type { BotStore } from '../store/index.js';
+import type { BotStore, Tx } from '../store/index.js';
+import { appendInTx, type LedgerInput } from './ledger.js';
 
 /**
- * The fund's risk limits and its drawdown stop, per server (decision 1921): a keyv value changed only under the
- * server's lock (read-modify-write), every change also a ledger entry written by the caller. `markFrom` is when
- * the drawdown's high-water mark last restarted (the last resume; 0: the first strike).
+ * The fund's risk limits, its drawdown stop and the resume votes, per server (decisions 1921 and 1951): one row of
+ * `risk_states`, moved only under the server's lock, each move in one transaction with its ledger entries. `markFrom` is
+ * when the drawdown's high-water mark last restarted (the last resume; 0: the first strike).
  */
 const StateSchema = z.object({
   limits: z
@@ -38,26 +39,58 @@ export interface RiskState {
   markFrom: number;
 }
 
-const key = (guildId: string) => `risk:${guildId}`;
+/** Where a server's state lived before the table (keyv): read until the server's first move writes its row. */
+const legacyKey = (guildId: string) => `risk:${guildId}`;
 
-export async function getRiskState(store: BotStore, guildId: string): Promise<RiskState> {
-  const parsed = StateSchema.safeParse((await store.kv.get(key(guildId))) ?? {});
+const parse = (raw: unknown): RiskState => {
+  const parsed = StateSchema.safeParse(raw ?? {});
   return (parsed.success ? parsed.data : StateSchema.parse({})) as RiskState;
+};
+
+async function stored(q: Pick<Tx, 'query'>, guildId: string): Promise<RiskState | undefined> {
+  const [row] = await q.query<{ state: string }>('SELECT state FROM risk_states WHERE guild_key = ?', guildId);
+  return row ? parse(JSON.parse(String(row.state))) : undefined;
 }
 
-/** Read-modify-write under the server's lock; `change` returns undefined to leave the state as it was. */
+export async function getRiskState(store: BotStore, guildId: string): Promise<RiskState> {
+  return (await stored(store, guildId)) ?? parse(await store.kv.get(legacyKey(guildId)));
+}
+
+/** What a move of the risk state writes: the next state, what the caller learns, and the ledger entries it carries. */
+export interface RiskMove<T> {
+  next: RiskState;
+  result: T;
+  entries: (next: RiskState) => LedgerInput[];
+}
+
+/**
+ * Moves the risk state under the server's lock, in one transaction with its ledger entries: a crash leaves both or
+ * neither. `change` returns undefined to leave the state as it was (nothing written, no entry).
+ */
 export async function updateRiskState<T>(
   store: BotStore,
   guildId: string,
-  change: (s: RiskState) => { next: RiskState; result: T } | undefined,
+  change: (s: RiskState) => RiskMove<T> | undefined,
 ): Promise<{ state: RiskState; result: T | undefined }> {
-  return store.withLock(key(guildId), async () => {
-    const now = await getRiskState(store, guildId);
-    const done = change(now);
-    if (!done) return { state: now, result: undefined };
-    await store.kv.set(key(guildId), StateSchema.parse(done.next));
-    return { state: done.next, result: done.result };
-  });
+  const legacy = parse(await store.kv.get(legacyKey(guildId)));
+  return store.serialize(legacyKey(guildId), () =>
+    store.transaction(async (tx) => {
+      const now = (await stored(tx, guildId)) ?? legacy;
+      const done = change(now);
+      if (!done) return { state: now, result: undefined };
+      const next = StateSchema.parse(done.next) as RiskState;
+      const entries = done.entries(next);
+      await tx.query(
+        `INSERT INTO risk_states (guild_key, state, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (guild_key) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
+        guildId,
+        JSON.stringify(next),
+        entries[0]?.at ?? 0,
+      );
+      await appendInTx(tx, entries);
+      return { state: next, result: done.result };
+    }),
+  );
 }
 
 /** A bet record as the risk limits read it. */

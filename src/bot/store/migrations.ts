@@ -259,6 +259,15 @@ export const MIGRATIONS: Migration[] = [
       `CREATE INDEX outbox_lane ON outbox(lane, channel_id, sent_at)`,
     ],
   },
+  {
+    // The fund's risk limits, its drawdown stop and the resume votes, one row per server (decision 1951): each move
+    // commits in one transaction with its ledger entry. A server's keyv value from before is read until its first move.
+    version: 13,
+    name: 'risk states',
+    statements: [
+      `CREATE TABLE risk_states (guild_key TEXT PRIMARY KEY, state TEXT NOT NULL, updated_at INTEGER NOT NULL)`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);
