@@ -117,8 +117,10 @@ describe('an online backup taken during a burst of bets, restored into a second 
     const file = join(dir, process.env.E2E_STORE === 'postgres' ? 'desk.dump' : 'desk.sqlite');
     const backup = await backupStore(desk.env.STORE_URL as string, file);
     await firstWave;
-    // The late 20 are confirmed after the backup: the copy holds their open slips only. The cash-out is withdrawn.
+    // The late 20 are confirmed after the backup: the copy holds their open slips only. The cash-out is withdrawn;
+    // the bookmaker holds the withdrawal pending until the test resolves it (after the restore).
     await Promise.all(slips.slice(30).map(confirm));
+    await desk.control.withdrawalMode('pending');
     await (desk.bot as unknown as { context: { fund: { withdrawals(): Promise<void> } } }).context.fund.withdrawals();
     const withdrawals = async () => (await flows.history()).filter((t) => t.type === 'withdrawal');
     await until('the withdrawal at the gateway', async () => (await withdrawals()).length === 1, { timeoutMs: 20_000 });
@@ -161,7 +163,7 @@ describe('an online backup taken during a burst of bets, restored into a second 
     const report = textOf(post);
     expect(report).toMatch(/The ledger is intact/);
     expect(report).toMatch(/Nothing unaccounted for/);
-    expect(report).toContain('1 withdrawal recorded for the cash-outs they paid.');
+    expect(report).toContain('Withdrawals the backup had no attempt for, recorded for the cash-outs they were made for: 1.');
     // The backup's records with a bet id were known; those still being sent were adopted by the reconciler's rule; every
     // other bet (the late 20, and any early one claimed after the snapshot) through the slip the backup held open.
     const n = (state: string) => backup.bets[state] ?? 0;
@@ -185,18 +187,31 @@ describe('an online backup taken during a burst of bets, restored into a second 
     expect(known.map((r) => Number(r.n)).every((n) => n === 1)).toBe(true);
     expect(known.map((r) => r.bet_id).sort()).toEqual(atGateway.map((b) => b.bet.bet_id).sort());
     expect(await gatewayBets(epks)).toHaveLength(BETS);
-    // The cash-out's withdrawal is the restored attempt's, and was not made again (the fund beat ran meanwhile).
+    // The cash-out's withdrawal, still pending at the bookmaker, is the restored attempt's; the fund's beat (each
+    // second) follows it by its id instead of withdrawing again, and completes it once the bookmaker does.
     const [withdrawal] = await withdrawals();
-    const attempts = await store.query<{ gateway_withdrawal_id: string; state: string; amount_cents: number }>(
-      'SELECT gateway_withdrawal_id, state, amount_cents FROM fund_withdrawals',
-    );
-    expect(attempts.map((a) => [a.gateway_withdrawal_id, a.state, Number(a.amount_cents)])).toEqual([
-      [withdrawal?.id, 'completed', 4_000],
+    const attempts = () =>
+      store.query<{ gateway_withdrawal_id: string; state: string; amount_cents: number }>(
+        'SELECT gateway_withdrawal_id, state, amount_cents FROM fund_withdrawals',
+      );
+    const cashouts = async () =>
+      (await store.query<{ state: string }>('SELECT state FROM fund_cashouts')).map((c) => c.state);
+    expect((await attempts()).map((a) => [a.gateway_withdrawal_id, a.state, Number(a.amount_cents)])).toEqual([
+      [withdrawal?.id, 'unknown', 4_000],
     ]);
-    expect((await store.query<{ state: string }>('SELECT state FROM fund_cashouts')).map((c) => c.state)).toEqual([
-      'withdrawn',
-    ]);
+    expect(await cashouts()).toEqual(['withdrawing']);
     await new Promise((r) => setTimeout(r, 2_500));
+    expect(await withdrawals()).toHaveLength(1);
+    const resolved = await fetch(`${desk.sandbox.url}/_sandbox/withdrawals/resolve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ withdrawal_id: withdrawal?.id, status: 'completed' }),
+    });
+    expect(resolved.status).toBe(200);
+    await until('the restored attempt to complete', async () => (await cashouts())[0] === 'withdrawn', {
+      timeoutMs: 20_000,
+    });
+    expect((await attempts()).map((a) => a.state)).toEqual(['completed']);
     expect(await withdrawals()).toHaveLength(1);
     // Each bet's P&L is the gateway's.
     const pnl = await store.query<{ bet_id: string; pnl: number }>('SELECT bet_id, pnl FROM bet_records');

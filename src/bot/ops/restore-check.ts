@@ -60,7 +60,7 @@ export interface RestoreReport {
   adoptedRecords: number;
   /** Adopted into a slip the copy held open (the member confirmed it after the backup). */
   adoptedSlips: number;
-  /** Withdrawals recorded as attempts of the redeemed cash-outs they paid. */
+  /** Withdrawals recorded as attempts of the redeemed cash-outs they were made for. */
   adoptedWithdrawals: number;
   /** What no record of the copy accounts for: named in the post for a person to look at. */
   unknownBets: Array<{ sessionId: string; tx: Transaction }>;
@@ -143,16 +143,12 @@ async function check(d: RestoreCheckDeps, marker: RestoreMarker): Promise<Restor
   const verify = await new Ledger(store).verify();
   const records = new BetRecordRepo(store);
   const open = await records.inStates(['sending', 'submitted', 'unknown']);
-  const slips = await openSlips(store);
-  // Back to the backup (its time, else the copy's newest write) and to every record and slip still open then.
+  // Back to the backup (its time, else the copy's newest write) and to every record and slip still open then: a slip
+  // that had expired by then cannot have been confirmed after it.
   const [latest] = await store.query<{ at: number | null }>('SELECT MAX(at) AS at FROM ledger');
-  const since =
-    Math.min(
-      marker.takenAt ?? Number.POSITIVE_INFINITY,
-      Number(latest?.at ?? d.now()) || d.now(),
-      ...open.map((r) => r.createdAt),
-      ...slips.map((s) => s.createdAt),
-    ) - CLOCK_SKEW_MS;
+  const asOf = Math.min(marker.takenAt ?? Number.POSITIVE_INFINITY, Number(latest?.at ?? d.now()) || d.now());
+  const slips = (await openSlips(store)).filter((s) => s.expiresAt > asOf - CLOCK_SKEW_MS);
+  const since = Math.min(asOf, ...open.map((r) => r.createdAt), ...slips.map((s) => s.createdAt)) - CLOCK_SKEW_MS;
   // The key's active sessions: the desk can bet and withdraw only through those, and the gateway reads only their
   // histories. A session of the copy's records that is no longer active is named in the post, not read.
   const used = await store.query<{ session_id: string }>('SELECT DISTINCT session_id FROM bet_records');
@@ -336,7 +332,7 @@ function slipFits(slip: SlipRecord<SlipPayload>, tx: Transaction, at: number, sa
 async function adoptWithdrawal(d: RestoreCheckDeps, fund: FundRepo, sessionId: string, tx: Transaction) {
   const amount = cents(tx.stake);
   const status = withdrawalStatus(tx);
-  if (status === 'pending' || amount <= 0) return false;
+  if (amount <= 0) return false;
   const guilds = await d.store.query<{ guild_key: string }>('SELECT guild_key FROM funds ORDER BY guild_key');
   for (const { guild_key: guildKey } of guilds) {
     for (const c of await fund.redeemedWaiting(guildKey)) {
@@ -345,18 +341,17 @@ async function adoptWithdrawal(d: RestoreCheckDeps, fund: FundRepo, sessionId: s
       const at = d.now();
       const attempt = await fund.beginWithdrawal({ cashoutId: c.cashoutId, sessionId, at, amountCents: amount });
       if (!attempt) continue;
+      // Tied to its withdrawal id, as an attempt whose job named it: one the bookmaker still holds pending stays
+      // so, and the fund's beat follows it by that id in the history (completed or failed later).
       await fund.moveWithdrawal(
         attempt.attemptId,
         'markUnknown',
-        { note: 'found in the book history after a restore' },
+        { gatewayWithdrawalId: tx.id, bookmakerStatus: status, note: 'found in the book history after a restore' },
         at,
       );
-      await fund.moveWithdrawal(
-        attempt.attemptId,
-        status === 'failed' ? 'markFailed' : 'markCompleted',
-        { gatewayWithdrawalId: tx.id, bookmakerStatus: status },
-        at,
-      );
+      if (status !== 'pending') {
+        await fund.moveWithdrawal(attempt.attemptId, status === 'failed' ? 'markFailed' : 'markCompleted', {}, at);
+      }
       return true;
     }
   }
@@ -401,7 +396,7 @@ export function restoreView(r: RestoreReport): MessageView {
             `The desk started on a restored store (ledger head at the backup: ${head}) and checked it against the gateway before taking bets.`,
             verifyText(r.verify),
             `${r.gatewayBets} bet${r.gatewayBets === 1 ? '' : 's'} at the gateway from shortly before the backup on: ${r.alreadyKnown} already in the backup, ${r.adoptedRecords} adopted into their bet records, ${r.adoptedSlips} into the slips members confirmed after the backup.`,
-            `${r.adoptedWithdrawals} withdrawal${r.adoptedWithdrawals === 1 ? '' : 's'} recorded for the cash-outs they paid.`,
+            `Withdrawals the backup had no attempt for, recorded for the cash-outs they were made for: ${r.adoptedWithdrawals}.`,
             clean
               ? 'Nothing unaccounted for.'
               : `${unknown.length} move${unknown.length === 1 ? '' : 's'} unaccounted for.`,
