@@ -28,9 +28,10 @@ export const FIXTURE_IDS = {
 
 /**
  * The bot settings the playground starts with, as an admin of this server would have set them: betting is
- * closed by default, so the Bettor role is the bet role and the viewer only watches.
+ * closed by default, so the Bettor role is the bet role and the viewer only watches; a $1,000.00 bank sizes the
+ * suggested stakes from the first slip (until a fund's NAV takes over).
  */
-export const FIXTURE_BOT_SETTINGS = { betRoleId: FIXTURE_IDS.roles.bettor } as const;
+export const FIXTURE_BOT_SETTINGS = { betRoleId: FIXTURE_IDS.roles.bettor, bankCents: 100_000 } as const;
 
 const CREATED_AT = isoFromMs(Date.UTC(2024, 0, 15, 12));
 

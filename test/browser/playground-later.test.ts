@@ -138,7 +138,9 @@ describe('the offline playground in Chromium: racing, promos, the sandbox clock,
     await shown.waitFor({ timeout: 20_000 });
     const roleField = shown.locator('discord-embed-field[field-title="Role allowed to bet"]');
     await expect(roleField.textContent()).resolves.toContain('@Bettor');
-    await expect(shown.locator('discord-embed-field[field-title="Staking"]').textContent()).resolves.toMatch(/bank: /);
+    await expect(shown.locator('discord-embed-field[field-title="Staking"]').textContent()).resolves.toContain(
+      'bank: $1,000.00 (set with /settings bank)',
+    );
     await expect(shown.textContent()).resolves.toMatch(/performance fee: /);
     // "Pick **Ben — bettor** and type `/bet`: take the bot's choices for event, market and selection, give a stake
     // and press Enter. The slip appears; press **Confirm**."
