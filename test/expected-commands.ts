@@ -13,6 +13,7 @@ export const EXPECTED_COMMANDS = [
   'leaderboard',
   'ledger',
   'markets',
+  'multi',
   'price',
   'promos',
   'sessions',

@@ -435,7 +435,7 @@ export class Approvals {
   }
 }
 
-const AGAIN = { sports: '/bet', racing: '/bet-racing', promo: '/promos' } as const;
+const AGAIN = { sports: '/bet', racing: '/bet-racing', promo: '/promos', multi: '/multi' } as const;
 
 /** Whether the slip is still the exact bet the proposal recorded (book, session, event, selection, stake). */
 export function boundTo(p: Proposal, slip: SlipPayload): boolean {

@@ -339,7 +339,7 @@ export class Placement {
   }
 }
 
-const PROPOSE_WITH = { sports: '/bet', racing: '/bet-racing', promo: '/promos' } as const;
+const PROPOSE_WITH = { sports: '/bet', racing: '/bet-racing', promo: '/promos', multi: '/multi' } as const;
 
 /**
  * Confirm's tier check (decision 1634): a slip whose stake is now above the server's first tier is refused, not

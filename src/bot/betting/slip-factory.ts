@@ -12,7 +12,9 @@ import { accountOf, chosenSession, sessionFor } from './sessions.js';
 import { type Cards, cardsForFair, slipEdgeOf } from './slip-edge.js';
 import {
   kindLivePrice,
+  type MultiSlipRequest,
   type PromoSlipRequest,
+  prepareMultiSlip,
   preparePromoSlip,
   prepareRacingSlip,
   type RacingSlipRequest,
@@ -117,6 +119,11 @@ export class SlipFactory implements LivePrices {
   /** A racing slip (win or place on a runner at one book), price-checked and stored like a sports one. */
   prepareRacingSlip(req: RacingSlipRequest, expiresInMs?: SlipLifetime): Promise<SlipRecord<SlipPayload>> {
     return prepareRacingSlip(this.d, req, expiresInMs);
+  }
+
+  /** A same-race multi slip (legs on one race at one book, placed through place_bet with its legs). */
+  prepareMultiSlip(req: MultiSlipRequest, expiresInMs?: SlipLifetime): Promise<SlipRecord<SlipPayload>> {
+    return prepareMultiSlip(this.d, req, expiresInMs);
   }
 
   /** A promo slip (a bet-boost card placed by id through place_promo). */

@@ -1,11 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { type AccountPromo, BetType, type RacingSingleBet, type SportsMarketRefBet } from '../../gateway/index.js';
+import {
+  type AccountPromo,
+  BetType,
+  type RacingSameRaceMulti,
+  type RacingSingleBet,
+  type SportsMarketRefBet,
+} from '../../gateway/index.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { BotTunables } from '../config/config.js';
 import type { GatewayPort } from '../gateway-port.js';
+import { DEFAULT_MARGIN_METHOD } from '../model/fair-price.js';
+import { suggestedStakeCents } from '../model/kelly.js';
 import { centsFromDollars, dollarsFromCents, formatMoney } from '../model/money.js';
+import { multiFair } from '../model/multi-fair.js';
 import { formatOdds } from '../model/odds.js';
-import type { RacingBet } from '../model/racing-bet.js';
+import type { MultiSlipInfo, RacingBet, RacingMultiBet } from '../model/racing-bet.js';
 import { checkMinOdds, checkStake, type RacingLeg, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import type { BetRecord } from '../repos/bet-records.js';
@@ -14,6 +23,14 @@ import type { SlipRecord, SlipRepo } from '../repos/slips.js';
 import type { BotStore } from '../store/index.js';
 import type { AccountHealth } from './account-health.js';
 import { type BankSource, bankAtAccount } from './bank.js';
+import {
+  bookRunner,
+  legsText,
+  multiBetRequest,
+  multiStillPriced,
+  NO_FLOOR as NO_FLOOR_ODDS,
+  raceWinPrices,
+} from './multi-prices.js';
 import { waitForPriceCheck } from './price-wait.js';
 import { accountOf, sessionFor } from './sessions.js';
 
@@ -50,6 +67,8 @@ interface SlipOwner {
 
 export interface RacingSlipRequest extends SlipOwner, RacingBet {}
 
+export interface MultiSlipRequest extends SlipOwner, RacingMultiBet {}
+
 export interface PromoSlipRequest extends SlipOwner {
   promoId: number;
   /** Whole cents, read from what the member typed. */
@@ -73,8 +92,9 @@ export function placeBetRequest(
   stakeCents: number,
   floor: number,
   callbackUrl: string | undefined,
-): SportsMarketRefBet | RacingSingleBet {
+): SportsMarketRefBet | RacingSingleBet | RacingSameRaceMulti {
   const stake = dollarsFromCents(stakeCents);
+  if (slipKind(p) === 'multi' && p.multi) return multiBetRequest(p, p.multi, stake, callbackUrl);
   if (slipKind(p) === 'racing' && p.racing) {
     const r = p.racing;
     return {
@@ -324,6 +344,127 @@ export async function prepareRacingSlip(
   });
 }
 
+/** The most legs a multi slip takes (the command's leg options). */
+export const MAX_MULTI_LEGS = 6;
+
+/** A multi's legs as the member named them: at least two, at most MAX_MULTI_LEGS, no runner twice. */
+function checkLegs(req: RacingMultiBet): void {
+  if (req.legs.length < 2)
+    throw new UserFacingError('A multi needs at least 2 legs: name a second runner and position.');
+  if (req.legs.length > MAX_MULTI_LEGS) throw new UserFacingError(`A multi takes at most ${MAX_MULTI_LEGS} legs.`);
+  const seen = new Set<string>();
+  for (const l of req.legs) {
+    const key = loose(l.runner);
+    if (seen.has(key)) throw new UserFacingError(`${l.runner} is in two legs: each runner goes in one leg only.`);
+    seen.add(key);
+  }
+  if (req.minOdds !== undefined && !(Number.isFinite(req.minOdds) && req.minOdds >= 1.01)) {
+    throw new UserFacingError('min_odds must be decimal odds of at least 1.01, e.g. 6.50.');
+  }
+}
+
+/**
+ * A same-race multi slip (decision 1975): the race read at every active book in one price check, every leg's runner
+ * priced at the slip's book, the multi's fair chance (Harville over the books' no-vig win chances), the edge and the
+ * suggested stake at the member's floor. The book prices a multi only when it takes it (the spec quotes none
+ * before), so the slip's price is that floor: min_odds, or none.
+ */
+export async function prepareMultiSlip(
+  d: SlipKindDeps,
+  req: MultiSlipRequest,
+  lifetime?: SlipLifetime,
+): Promise<SlipRecord<SlipPayload>> {
+  checkLegs(req);
+  const settings = req.settings ?? (await getSettings(d.store, req.guildId));
+  const sessionId = await sessionFor(d, req.guildId, req.bookie, settings);
+  const owner = { ...req, settings, lifetime };
+  const stakeCents = await checkedStake(d, owner, req.stakeCents, { bookie: req.bookie, sessionId });
+  const race = { track: req.track, raceNum: req.raceNum, raceType: req.raceType, date: req.date };
+  // One session per other book for the fair price; the slip's own session for its book.
+  const others = (await d.catalog.loadSessions()).filter((s) => s.active && s.bookie !== req.bookie);
+  const perBook = [...new Map(others.map((s) => [s.bookie, s] as const)).values()];
+  const reads = await raceWinPrices(
+    d.gateway,
+    race,
+    [{ session_id: sessionId, bookie: req.bookie }, ...perBook],
+    d.callbackUrl,
+    d.tunables.priceCheckWaitMs,
+  );
+  const own = reads.find((r) => r.sessionId === sessionId);
+  const legs = req.legs.map((l) => ({ leg: l, at: own ? bookRunner(own, l.runner) : undefined }));
+  const missing = legs.filter((l) => !l.at).map((l) => l.leg.runner);
+  if (missing.length > 0) {
+    throw new UserFacingError(
+      `${req.bookie} gave no price for ${missing.join(', ')} in ${raceLabel(race)} on ${race.date}${own?.error ? ` (${own.error.slice(0, 200)})` : ''}. Pick runners from the list the leg options offer.`,
+    );
+  }
+  const method = settings.marginMethod ?? DEFAULT_MARGIN_METHOD;
+  const named = legs.map((l) => ({ runner: l.at?.runner ?? l.leg.runner, position: l.leg.position }));
+  const fair = multiFair({ books: reads.filter((r) => r.win.size > 0), legs: named, method });
+  if (fair.kind === 'impossible') {
+    throw new UserFacingError(
+      `These legs cannot all come true in one race (${legsText({ legs: named })}): only one runner can win, and only two can finish in the top 2. Change a position.`,
+    );
+  }
+  const multi: MultiSlipInfo = {
+    ...race,
+    legs: named.map((l, i) => ({
+      ...l,
+      winPrice: legs[i]?.at?.price ?? 0,
+      ...(fair.kind === 'fair' ? { probability: fair.legs[i]?.probability ?? 0 } : {}),
+    })),
+    ...(fair.kind === 'fair' ? { probability: fair.probability } : {}),
+    method,
+    books: fair.kind === 'fair' ? fair.books.length : 0,
+  };
+  const floor = req.minOdds;
+  const bankCents = owner.bankCents ?? null;
+  const limits = stakeLimits(settings, d.tunables, bankCents);
+  const suggested =
+    fair.kind === 'fair' && floor !== undefined && bankCents !== null
+      ? suggestedStakeCents({
+          probability: fair.probability,
+          odds: floor,
+          bankCents,
+          fraction: settings.kellyFraction,
+          unitCents: settings.stakeUnitCents ?? 100,
+          capsCents: [limits.perBetCents],
+        })
+      : undefined;
+  const text = legsText(multi);
+  return store(d, owner, {
+    kind: 'multi',
+    multi,
+    epk: `racing:${race.track}/${race.raceNum}/${race.raceType}/${race.date}`,
+    sport: 'racing',
+    eventName: raceLabel(race),
+    bookie: req.bookie,
+    sessionId,
+    marketKey: 'srm',
+    marketLabel: `Same-race multi (${multi.legs.length} legs)`,
+    selectionLabel: text,
+    selectionName: text,
+    marketRef: '',
+    stakeCents,
+    shownOdds: floor ?? NO_FLOOR_ODDS,
+    ...(floor === undefined ? {} : { minOdds: floor }),
+    ...(fair.kind === 'fair'
+      ? {
+          edge: {
+            method,
+            fairOdds: fair.odds,
+            fairProbability: fair.probability,
+            books: fair.books.length,
+            ...(floor === undefined ? {} : { edge: fair.probability * floor - 1 }),
+            ...(settings.kellyFraction === undefined ? {} : { kellyFraction: settings.kellyFraction }),
+            ...(suggested === undefined ? {} : { suggestedCents: suggested }),
+          },
+        }
+      : {}),
+    userId: req.userId,
+  });
+}
+
 /** The active session that holds a promo: the one the gateway names, else any of the account's. */
 export function promoSession(promo: AccountPromo): string | undefined {
   return promo.session_id ?? promo.session_ids?.[0] ?? undefined;
@@ -389,6 +530,8 @@ export function boundSelection(p: SlipPayload): string {
     }
     case 'promo':
       return p.promo ? `promo #${p.promo.promoId}` : '';
+    case 'multi':
+      return p.multi ? `multi ${legsText(p.multi)}` : '';
     default:
       return p.marketRef;
   }
@@ -407,6 +550,9 @@ export async function kindLivePrice(
       return (await racingLivePrice(gateway, p.sessionId, p.racing, callbackUrl, waitMs)).price;
     case 'promo':
       return promoLivePrice(gateway, p);
+    case 'multi':
+      if (!p.multi) return undefined;
+      return multiStillPriced(gateway, p.sessionId, p.multi, callbackUrl, waitMs).then(() => p.shownOdds);
     default:
       return undefined;
   }

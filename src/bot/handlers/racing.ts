@@ -1,5 +1,6 @@
 import {
   ActionRowBuilder,
+  type AutocompleteInteraction,
   type ButtonInteraction,
   type ChatInputCommandInteraction,
   MessageFlags,
@@ -12,13 +13,22 @@ import {
 import type { BotContext } from '../context.js';
 import { type ComponentHandler, type ComponentRoute, modalRoute, selectRoute } from '../discord/component-handler.js';
 import { encodeCustomId } from '../discord/custom-id.js';
-import { replyEphemeral } from '../discord/interact.js';
+import { replyEphemeral, respondChoices, typedNumber } from '../discord/interact.js';
 import { chooseDay, type DayChoice } from '../model/dates.js';
 import type { MessageView } from '../model/limits.js';
 import { matchText } from '../model/match-text.js';
+import { LEG_POSITIONS, type LegPosition, positionWords, readPosition } from '../model/multi-fair.js';
 import { formatOdds } from '../model/odds.js';
-import type { RaceKey, RacingBet } from '../model/racing-bet.js';
-import { KNOWN_TRACKS, RACE_TYPES, RACES_OFFERED, trackDay, trackValue, trackZone } from '../model/tracks.js';
+import type { MultiLeg, RaceKey, RacingBet, RacingMultiBet } from '../model/racing-bet.js';
+import {
+  KNOWN_TRACKS,
+  RACE_TYPES,
+  RACES_OFFERED,
+  resolveTrack,
+  trackDay,
+  trackValue,
+  trackZone,
+} from '../model/tracks.js';
 import { userMessage } from '../model/user-errors.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import { getSettings } from '../repos/guild-settings.js';
@@ -26,6 +36,7 @@ import { getRef, putRef, type RefOwner } from '../repos/refs.js';
 import { SingleFlight } from '../results/single-flight.js';
 import { row, select } from '../views/components.js';
 import { type PriceRow, priceView } from '../views/desk.js';
+import { stakeOptionCents } from './bet-gate.js';
 import { postPreparedSlip } from './slip-post.js';
 import { minOddsField, readMinOdds, readStake, stakeField } from './stake-form.js';
 
@@ -50,6 +61,128 @@ export function postRacingSlip(
   return postPreparedSlip(ctx, interaction, bet.stakeCents, (where, lifetime) =>
     ctx.slipFactory.prepareRacingSlip({ ...bet, ...where }, lifetime),
   );
+}
+
+/** Posts a same-race multi slip (or its proposal above the tier); the interaction was deferred ephemerally. */
+export function postMultiSlip(
+  ctx: BotContext,
+  interaction: ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction,
+  bet: RacingMultiBet,
+): Promise<void> {
+  return postPreparedSlip(ctx, interaction, bet.stakeCents, (where, lifetime) =>
+    ctx.slipFactory.prepareMultiSlip({ ...bet, ...where }, lifetime),
+  );
+}
+
+/** A leg option's value: "Runner|top3" from the list, or typed as "Runner top 3" / "Runner" (win). */
+export function readLeg(text: string): MultiLeg | { error: string } {
+  const t = text.trim();
+  const bar = t.lastIndexOf('|');
+  if (bar > 0) {
+    const position = readPosition(t.slice(bar + 1));
+    if (!position)
+      return { error: `"${t.slice(bar + 1).slice(0, 20)}" is not a position: use win, top 2, top 3 or top 4.` };
+    return { runner: t.slice(0, bar).trim(), position };
+  }
+  const m = /^(.*?)[\s·,-]+(win|top\s?[234]|[234](?:nd|rd|th))$/i.exec(t);
+  const position = m ? readPosition(m[2] ?? '') : undefined;
+  if (m && position) return { runner: (m[1] ?? '').trim(), position };
+  return t ? { runner: t, position: 'win' } : { error: 'A leg needs a runner.' };
+}
+
+/**
+ * A leg option's choices: the race's runners (as /bet-racing lists them) each with the four positions, narrowed
+ * by what was typed ("alp" or "alpha top 3"); "Runner · top 3" shown, "Runner|top3" sent.
+ */
+export async function legChoices(
+  ctx: BotContext,
+  race: RaceKey,
+  typed: string,
+): Promise<Array<{ name: string; value: string }>> {
+  const read = readLeg(typed);
+  const asked = 'error' in read || !/\s(win|top\s?[234]|[234](nd|rd|th))$/i.test(typed.trim()) ? undefined : read;
+  const runnerTyped = asked ? asked.runner : typed.replace(/\|.*$/, '');
+  const runners = (await runnerChoices(ctx, race, runnerTyped)).map((c) => c.value);
+  const positions: readonly LegPosition[] = asked ? [asked.position] : LEG_POSITIONS;
+  return runners
+    .flatMap((r) => positions.map((p) => ({ name: `${r} · ${positionWords(p)}`, value: `${r}|${p}` })))
+    .slice(0, 25);
+}
+
+/**
+ * The options every race command shares (track, race, bookie), answered here: true when the focused option was
+ * one of them; otherwise the race the other options name, for the command's own choices.
+ */
+export async function answerRaceOption(
+  interaction: AutocompleteInteraction,
+  ctx: BotContext,
+): Promise<{ answered: true } | { answered: false; race: RaceKey; typed: string }> {
+  const focused = interaction.options.getFocused(true);
+  const { track, raceType } = resolveTrack(interaction.options.getString('track') ?? '');
+  if (focused.name === 'track') {
+    await respondChoices(interaction, trackChoices(focused.value));
+    return { answered: true };
+  }
+  if (focused.name === 'race') {
+    // Integer choices: respond directly (respondChoices takes strings).
+    const choices = await raceNumberChoices(ctx, interaction.guildId, {
+      track,
+      date: interaction.options.getString('date'),
+      typed: String(focused.value),
+    });
+    await interaction.respond(choices.slice(0, 25)).catch(() => undefined);
+    return { answered: true };
+  }
+  if (focused.name === 'bookie') {
+    const books = [...new Set((await ctx.catalog.loadSessions()).filter((s) => s.active).map((s) => s.bookie))];
+    const typed = focused.value.trim().toLowerCase();
+    await respondChoices(
+      interaction,
+      books.filter((b) => b.includes(typed)).map((b) => ({ name: b, value: b })),
+    );
+    return { answered: true };
+  }
+  const settings = await getSettings(ctx.store, interaction.guildId);
+  const day = chooseDay(interaction.options.getString('date'), ctx.now(), trackZone(track, settings.timezone));
+  const date = day.ok ? day.day : trackDay(track, ctx.now(), settings.timezone);
+  const raceNum = typedNumber(interaction, 'race') ?? 1;
+  return { answered: false, race: { track, raceNum, raceType, date }, typed: focused.value };
+}
+
+/** What every race bet command reads the same way: the race, the book, the stake and the floor. */
+export interface RaceBetOptions extends RaceKey {
+  bookie: string;
+  stakeCents: number;
+  minOdds?: number;
+}
+
+/**
+ * A race bet command's shared options (track, race, date in the track's zone, bookie: the named one else the first
+ * active session's, stake, min_odds); undefined when one was refused (the member was told why).
+ */
+export async function readRaceBetOptions(
+  ctx: BotContext,
+  interaction: ChatInputCommandInteraction,
+): Promise<RaceBetOptions | undefined> {
+  const { track, raceType } = resolveTrack(interaction.options.getString('track', true));
+  const day = await raceDay(ctx, interaction.guildId, track, interaction.options.getString('date'));
+  if (!day.ok) return void (await replyEphemeral(interaction, day.message));
+  const bookie =
+    interaction.options.getString('bookie')?.trim() || (await ctx.catalog.loadSessions()).find((s) => s.active)?.bookie;
+  if (!bookie) {
+    return void (await replyEphemeral(interaction, 'No active session to bet with. Start one (see /sessions).'));
+  }
+  const minOdds = interaction.options.getNumber('min_odds') ?? undefined;
+  const stakeCents = await stakeOptionCents(ctx, interaction, interaction.options.getNumber('stake', true));
+  return {
+    track,
+    raceType,
+    raceNum: interaction.options.getInteger('race', true),
+    date: day.day,
+    bookie,
+    stakeCents,
+    ...(minOdds === undefined ? {} : { minOdds }),
+  };
 }
 
 /** Track choices with their race type, so a greyhound or harness track is asked for as one. */

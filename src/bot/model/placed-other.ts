@@ -27,7 +27,7 @@ const lineText = (line: number | null | undefined) =>
  * fact the result does not carry is not compared.
  */
 export function placedOther(slip: SlipPayload, placed: PlacedSelection): string | null {
-  if (slip.racing || slip.promo) return null;
+  if (slip.racing || slip.promo || slip.multi) return null;
   const names = [slip.selectionName, slip.selectionLabel].filter((x): x is string => typeof x === 'string');
   const otherName = placed.selection !== undefined && !names.some((n) => plain(n) === plain(placed.selection ?? ''));
   const otherLine =

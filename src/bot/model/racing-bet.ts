@@ -1,3 +1,5 @@
+import type { MarginMethod } from './fair-price.js';
+import type { LegPosition } from './multi-fair.js';
 import type { RaceType } from './tracks.js';
 
 /** A race as place_bet names it. */
@@ -24,4 +26,30 @@ export interface RacingBet extends RacingLeg {
   stakeCents: number;
   minOdds?: number;
   useBonusBet?: boolean;
+}
+
+/** A leg of a same-race multi: a runner and where it must finish. */
+export interface MultiLeg {
+  runner: string;
+  position: LegPosition;
+}
+
+/** A same-race multi a member asks for: the race, its legs at a book, the stake and the floor on its price. */
+export interface RacingMultiBet extends RaceKey {
+  bookie: string;
+  legs: MultiLeg[];
+  /** Whole cents, read from what the member typed. */
+  stakeCents: number;
+  /** The lowest combined price to take (sent as target_odds); none: the book's price, whatever it is. */
+  minOdds?: number;
+}
+
+/** What a multi slip keeps: the race, each leg with the book's win price and its fair chance, the multi's fair. */
+export interface MultiSlipInfo extends RaceKey {
+  legs: Array<MultiLeg & { winPrice: number; probability?: number }>;
+  /** The fair chance of every leg together (model/multi-fair.ts); absent when no book priced the whole field. */
+  probability?: number;
+  method: MarginMethod;
+  /** How many books' win markets went into it. */
+  books: number;
 }

@@ -1,7 +1,7 @@
 import { type ShareCap, shareCapText } from './bank-caps.js';
 import { centsFromDollars, formatMoney, parseCents } from './money.js';
 import { acceptableFloor, formatOdds } from './odds.js';
-import type { RacingLeg } from './racing-bet.js';
+import type { MultiSlipInfo, RacingLeg } from './racing-bet.js';
 
 /** Everything a slip needs to be confirmed later, by anyone's process: stored as JSON. */
 export interface SlipPayload {
@@ -38,6 +38,8 @@ export interface SlipPayload {
   kind?: SlipKind;
   /** Racing slips: the race and runner as place_bet names them (eventName is "Track R3", marketKey win|place). */
   racing?: RacingLeg;
+  /** Same-race multi slips: the race and legs (eventName is "Track R3", marketKey srm). */
+  multi?: MultiSlipInfo;
   /** Promo slips: the account promo placed by id through place_promo. */
   promo?: { promoId: number; promoLabel: string };
   /** Spend a bonus token worth the stake (racing): checked against the session's tokens when the slip is made. */
@@ -78,7 +80,7 @@ export interface PriceRoute {
   leftOut: Array<{ book: string; why: string }>;
 }
 
-export type SlipKind = 'sports' | 'racing' | 'promo';
+export type SlipKind = 'sports' | 'racing' | 'promo' | 'multi';
 
 export type { RacingLeg } from './racing-bet.js';
 

@@ -2,12 +2,15 @@ import { ButtonStyle } from 'discord.js';
 import { betOutcomeOf } from '../../gateway/index.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { COLOUR } from '../model/colours.js';
+import { METHOD_LABEL } from '../model/fair-price.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { centsFromDollars, formatMoney } from '../model/money.js';
+import { multiMargin, positionWords } from '../model/multi-fair.js';
 import { formatOdds, potentialReturnCents } from '../model/odds.js';
+import type { MultiSlipInfo } from '../model/racing-bet.js';
 import type { PriceRoute, SlipPayload } from '../model/slip-rules.js';
 import { button, row } from './components.js';
-import { edgeFields } from './edge.js';
+import { edgeFields, formatEdge, suggestedLine } from './edge.js';
 import { startsText } from './when.js';
 
 /** Start time and bettor, when the slip carries them. */
@@ -20,6 +23,7 @@ function whoAndWhen(slip: SlipPayload) {
 }
 
 export function slipFields(slip: SlipPayload, odds: number, sessionLabel: string) {
+  if (slip.multi) return multiFields(slip, slip.multi, odds, sessionLabel);
   return [
     { name: 'Selection', value: clip(`${slip.selectionLabel} — ${slip.marketLabel}`, LIMITS.fieldValue) },
     { name: 'Event', value: clip(slip.eventName, LIMITS.fieldValue) },
@@ -31,6 +35,60 @@ export function slipFields(slip: SlipPayload, odds: number, sessionLabel: string
     { name: 'Potential return', value: formatMoney(potentialReturnCents(slip.stakeCents, odds)), inline: true },
     ...(slip.minOdds === undefined ? [] : [{ name: 'Min odds', value: formatOdds(slip.minOdds), inline: true }]),
     ...edgeFields(slip, odds),
+  ];
+}
+
+const pct = (p: number) => `${(Math.round(p * 1000) / 10).toFixed(1)} %`;
+
+/**
+ * A same-race multi's fields: every leg with the book's win price and its fair chance, the book's price (known only
+ * once the book takes it; `odds` is the slip's floor until then), the floor, the possible return, the fair price,
+ * the edge and the book's margin at the price shown, and the suggested stake.
+ */
+function multiFields(slip: SlipPayload, multi: MultiSlipInfo, odds: number, account: string) {
+  const priced = odds !== slip.shownOdds;
+  const legs = multi.legs
+    .map(
+      (l, i) =>
+        `${i + 1}. ${l.runner} — ${positionWords(l.position)} (win ${formatOdds(l.winPrice)}${l.probability === undefined ? '' : ` · fair ${pct(l.probability)}`})`,
+    )
+    .join('\n');
+  const floor = slip.minOdds;
+  const p = multi.probability;
+  const at = priced ? odds : floor;
+  const value =
+    p === undefined
+      ? `No book priced the whole field to win: no fair price (${METHOD_LABEL[multi.method]}).`
+      : [
+          `Fair ${formatOdds(1 / p)} (chance ${pct(p)}; Harville over ${METHOD_LABEL[multi.method]} win chances, ${multi.books} book${multi.books === 1 ? '' : 's'})`,
+          at === undefined
+            ? "Edge: known at the book's price; set min_odds to see it at your floor"
+            : `${priced ? "At the book's price" : 'At your floor'} ${formatOdds(at)}: edge ${formatEdge(p * at - 1)} · book margin ${pct(multiMargin(p, at))}`,
+        ].join('\n');
+  const suggested = slip.edge ? suggestedLine(slip.edge, slip.capBankCents) : undefined;
+  return [
+    { name: `Legs (${multi.legs.length}, all must come true)`, value: clip(legs, LIMITS.fieldValue) },
+    { name: 'Race', value: clip(`${slip.eventName} ${multi.raceType} · ${multi.date}`, LIMITS.fieldValue) },
+    ...whoAndWhen(slip),
+    { name: 'Book', value: clip(slip.bookie, LIMITS.fieldValue), inline: true },
+    { name: 'Account', value: clip(account, LIMITS.fieldValue), inline: true },
+    {
+      name: 'Book price',
+      value: priced ? formatOdds(odds) : 'set by the book when it takes the multi (it quotes none before)',
+      inline: true,
+    },
+    { name: 'Floor', value: floor === undefined ? 'none (min_odds)' : formatOdds(floor), inline: true },
+    { name: 'Stake', value: formatMoney(slip.stakeCents), inline: true },
+    {
+      name: 'Possible return',
+      value:
+        at === undefined
+          ? "stake × the book's price"
+          : `${priced ? '' : 'at least '}${formatMoney(potentialReturnCents(slip.stakeCents, at))}`,
+      inline: true,
+    },
+    { name: 'Fair price', value: clip(value, LIMITS.fieldValue) },
+    ...(suggested ? [{ name: 'Suggested stake', value: suggested, inline: true }] : []),
   ];
 }
 

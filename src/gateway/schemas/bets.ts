@@ -90,12 +90,20 @@ export const RacingSingleBet = z
   })
   .refine(maxOddsRule, maxOddsIssue);
 
+/** Where a multi's leg must finish: the single's markets, or the positions of the spec's stacked multis. */
+const legMarket = z.enum(['win', 'place', 'top2', 'top3', 'top4'], {
+  error: (issue) =>
+    issue.input === 'each_way'
+      ? "each_way is not supported by the gateway: use 'win' or 'place'"
+      : "must be 'win', 'place', 'top2', 'top3' or 'top4'",
+});
+
 /** One leg of a same-race multi. */
 export const RacingLeg = z.strictObject({
   /** Runner name. */
   runner: nonEmpty,
-  /** `win` or `place`. */
-  market: racingMarket,
+  /** `win`, `place`, or `top2`/`top3`/`top4` (the positions /v3/stacked_srm names; one multi alone goes here). */
+  market: legMarket,
 });
 /** One leg of a same-race multi. */
 export type RacingLeg = z.infer<typeof RacingLeg>;
