@@ -163,7 +163,9 @@ describe('an online backup taken during a burst of bets, restored into a second 
     const report = textOf(post);
     expect(report).toMatch(/The ledger is intact/);
     expect(report).toMatch(/Nothing unaccounted for/);
-    expect(report).toContain('Withdrawals the backup had no attempt for, recorded for the cash-outs they were made for: 1.');
+    expect(report).toContain(
+      'Withdrawals the backup had no attempt for, recorded for the cash-outs they were made for: 1.',
+    );
     // The backup's records with a bet id were known; those still being sent were adopted by the reconciler's rule; every
     // other bet (the late 20, and any early one claimed after the snapshot) through the slip the backup held open.
     const n = (state: string) => backup.bets[state] ?? 0;

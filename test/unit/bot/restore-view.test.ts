@@ -35,7 +35,9 @@ describe('the restore report', () => {
     expect(all).toContain('ledger head at the backup: entry 84');
     expect(all).toContain('The ledger is intact: 90 entries');
     expect(all).toContain('26 already in the backup, 4 adopted into their bet records, 20 into the slips');
-    expect(all).toContain('Withdrawals the backup had no attempt for, recorded for the cash-outs they were made for: 1.');
+    expect(all).toContain(
+      'Withdrawals the backup had no attempt for, recorded for the cash-outs they were made for: 1.',
+    );
     expect(all).toContain('Nothing unaccounted for.');
     expect(color).toBe(COLOUR.ok);
   });
