@@ -17,7 +17,7 @@ import { SandboxClock, type SandboxClockReading } from './config/sandbox-clock.j
 import { Secret } from './config/secret.js';
 import { startShardManager } from './discord/shards.js';
 import { drainOnSignals, startBot } from './index.js';
-import { checkRestoredStore } from './ops/restore-check.js';
+import { checkRestoredStore } from './ledger/restore-check.js';
 import { updateSettings } from './repos/guild-settings.js';
 
 /** The key the embedded sandbox's fixture account answers to (no secret: the sandbox is local). */

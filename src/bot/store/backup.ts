@@ -13,7 +13,7 @@ import { type BotStore, openStore } from './index.js';
 
 const run = promisify(execFile);
 
-/** The keyv key (namespace `bot`) of the "restored from" marker the desk checks at start (ops/restore-check.ts). */
+/** The keyv key (namespace `bot`) of the "restored from" marker the desk checks at start (ledger/restore-check.ts). */
 export const RESTORE_MARKER_KEY = 'restore:from';
 
 export interface RestoreMarker {

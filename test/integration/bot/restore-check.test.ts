@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/bot/config/config.js';
-import { checkRestoredStore } from '../../../src/bot/ops/restore-check.js';
+import { checkRestoredStore } from '../../../src/bot/ledger/restore-check.js';
 import { readRestoreMarker, writeRestoreMarker } from '../../../src/bot/store/backup.js';
 import { openStore } from '../../../src/bot/store/index.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
