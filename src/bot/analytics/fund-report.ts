@@ -149,6 +149,9 @@ export async function postWeeklyFundReports(d: WeeklyDeps, guildIds: Iterable<st
     const lastWeek = weekOf(thisWeek.start - 1, settings.timezone);
     const key = `fund-week:${guildId}:${lastWeek.key}`;
     if (await d.outbox.has(`create:${key}`)) continue;
+    // No report of a week the fund was not yet open in (first struck after it ended).
+    const first = await d.fund.firstStrikeAt(guildId);
+    if (first === undefined || first >= thisWeek.start) continue;
     const report = await (d.load ?? loadFundReport)(d, guildId, {
       since: lastWeek.start,
       until: thisWeek.start,

@@ -577,6 +577,15 @@ export class FundRepo {
     return r ? toStrike(r) : undefined;
   }
 
+  /** When the fund was first struck (undefined: never): reports of periods before it have nothing to say. */
+  async firstStrikeAt(guildKey: string): Promise<number | undefined> {
+    const [row] = await this.store.query<{ at: number | null }>(
+      'SELECT MIN(at) AS at FROM fund_strikes WHERE guild_key = ?',
+      guildKey,
+    );
+    return row?.at === null || row?.at === undefined ? undefined : Number(row.at);
+  }
+
   async strikes(guildKey: string, since: number): Promise<StrikeRecord[]> {
     const rows = await this.store.query(
       'SELECT * FROM fund_strikes WHERE guild_key = ? AND at >= ? ORDER BY at, strike_id',

@@ -27,6 +27,7 @@ import {
 import type { FundStatement } from '../model/fund-records.js';
 import { WITHDRAWAL_FOLLOWED } from '../model/fund-states.js';
 import { centsFromDollars, dollarsFromCents, formatCentsDecimal, formatMoney } from '../model/money.js';
+import { dayStart } from '../model/dates.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import { type GuildSettings, getSettings } from '../repos/guild-settings.js';
 import type { Outbox } from '../results/outbox.js';
@@ -595,6 +596,10 @@ export class FundService {
     const month = localParts(this.#d.now(), settings.timezone).day.slice(0, 7);
     const key = `fund-month:${guildId}:${month}`;
     if (await this.#d.outbox.has(`create:${key}`)) return;
+    // "The fund as <month> opens" only for a month the fund was open at its start: not mid-month, on its first days.
+    const first = await this.repo.firstStrikeAt(guildId);
+    const opens = dayStart(`${month}-01`, settings.timezone);
+    if (first === undefined || opens === undefined || first >= opens) return;
     const v = await this.valuation(guildId);
     if (!v.last) return;
     const members = {
@@ -638,6 +643,11 @@ export class FundService {
    * The cash-outs' withdrawals of every fund (each under its beat's lock): attempts in flight are followed up, struck
    * cash-outs get an attempt on one of the fund's accounts, or wait and say why.
    */
+  /** When the fund was first struck (undefined: never). */
+  firstStrikeAt(guildId: string): Promise<number | undefined> {
+    return this.repo.firstStrikeAt(guildId);
+  }
+
   async withdrawals(): Promise<void> {
     for (const guildId of await this.repo.guildsWithWithdrawals()) {
       await this.#beat(guildId, () => this.#withdrawalsOf(guildId));

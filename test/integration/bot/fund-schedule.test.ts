@@ -99,10 +99,8 @@ describe('the fund beat', () => {
     expect(await strikes()).toEqual(['2026-01-10', '2026-01-11']);
   });
 
-  it('posts the monthly statement once a month', async () => {
-    const monthly = [...posts.keys()].filter((k) => k.startsWith(`fund-month:${GUILD}:`));
-    expect(monthly).toEqual([`fund-month:${GUILD}:2026-01`]);
-    expect(textOf(posts.get(monthly[0] as string)?.view)).toMatch(/<@ann>: [\d,]+\.\d{6} units/);
+  it('posts no statement of a month the fund opened in the middle of', async () => {
+    expect([...posts.keys()].filter((k) => k.startsWith(`fund-month:${GUILD}:`))).toEqual([]);
   });
 
   it("accrues the fee in January, crystallises it at February's first strike as owed to the manager, and pays it by withdrawal", async () => {
@@ -145,6 +143,13 @@ describe('the fund beat', () => {
     now = Date.UTC(2026, 1, 3, 9, 1);
     await fund.tick([GUILD]);
     expect((await fund.repo.lastStrike(GUILD))?.navAfterCents).toBe(february?.navAfterCents);
+  });
+
+  it('posts the monthly statement once a month, from the first month the fund was open at its start', async () => {
+    await fund.tick([GUILD]);
+    const monthly = [...posts.keys()].filter((k) => k.startsWith(`fund-month:${GUILD}:`));
+    expect(monthly).toEqual([`fund-month:${GUILD}:2026-02`]);
+    expect(textOf(posts.get(monthly[0] as string)?.view)).toMatch(/<@ann>: [\d,]+\.\d{6} units/);
   });
 });
 

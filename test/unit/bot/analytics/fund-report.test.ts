@@ -88,7 +88,11 @@ describe('the weekly beat', () => {
     const loads: Array<{ guild: string; since: number; until: number; label: string }> = [];
     const d = {
       now: () => MON + 7 * DAY + 3_600_000,
-      fund: { fund: async (g: string) => (g === 'no-fund' ? undefined : { guildKey: g }) },
+      fund: {
+        fund: async (g: string) => (g === 'no-fund' ? undefined : { guildKey: g }),
+        // 'new' was first struck after last week ended: nothing to report of that week.
+        firstStrikeAt: async (g: string) => (g === 'new' ? MON + 7 * DAY + 60_000 : g === 'no-fund' ? undefined : MON),
+      },
       outbox: {
         create: async (key: string, channel: string, view: MessageView) => void posted.push({ key, channel, view }),
         has: async (key: string) => posted.some((p) => `create:${p.key}` === key),
@@ -102,7 +106,7 @@ describe('the weekly beat', () => {
         return sample();
       },
     } as unknown as WeeklyDeps;
-    await postWeeklyFundReports(d, ['g1', 'quiet', 'no-fund']);
+    await postWeeklyFundReports(d, ['g1', 'quiet', 'no-fund', 'new']);
     await postWeeklyFundReports(d, ['g1']);
     expect(posted.map((p) => [p.key, p.channel])).toEqual([['fund-week:g1:2026-11-16', 'r-g1']]);
     expect(loads).toEqual([{ guild: 'g1', since: MON, until: MON + 7 * DAY, label: 'week of 2026-11-16' }]);
