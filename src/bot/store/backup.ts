@@ -161,6 +161,18 @@ export function pgProgram(name: 'pg_dump' | 'pg_restore'): string {
   return versions[0] ? `${root}/${versions[0]}/bin/${name}` : name;
 }
 
+/** A failed pg_dump / pg_restore in words: what it said, or that it is not installed where this runs. */
+function programError(name: 'pg_dump' | 'pg_restore', err: unknown): Error {
+  const e = err as { code?: string; stderr?: string; message: string };
+  if (e.code === 'ENOENT') {
+    return new Error(
+      `${name} is not installed here (the desk's image has none): run this where PostgreSQL's client programs are (apt-get install postgresql-client), or ${name} by hand as docs/operations.md shows`,
+      { cause: err },
+    );
+  }
+  return new Error(`${name} failed: ${(e.stderr || e.message).trim()}`, { cause: err });
+}
+
 /** The URL without its password, which goes to the program in PGPASSWORD (never on its command line). */
 function splitPassword(url: string): { url: string; env: NodeJS.ProcessEnv } {
   const u = new URL(url);
@@ -187,8 +199,7 @@ async function backupPostgres(url: string, file: string): Promise<StoreSummary> 
       );
     } catch (err) {
       rmSync(file, { force: true });
-      const e = err as { stderr?: string; message: string };
-      throw new Error(`pg_dump failed: ${(e.stderr || e.message).trim()}`, { cause: err });
+      throw programError('pg_dump', err);
     }
     return summary;
   } finally {
@@ -225,8 +236,7 @@ export async function restoreStore(file: string, url: string): Promise<StoreSumm
         { env: target.env, maxBuffer: 1 << 24 },
       );
     } catch (err) {
-      const e = err as { stderr?: string; message: string };
-      throw new Error(`pg_restore failed: ${(e.stderr || e.message).trim()}`, { cause: err });
+      throw programError('pg_restore', err);
     }
   } else {
     const path = sqlitePath(url);
@@ -239,15 +249,19 @@ export async function restoreStore(file: string, url: string): Promise<StoreSumm
     }
     copyFileSync(file, path);
   }
+  return markRestored(url, basename(file));
+}
+
+/**
+ * Writes the marker into the store at `url` that was restored by hand (pg_restore, a file copied into place), so the
+ * desk checks it at its next start; `from` names the backup.
+ */
+export async function markRestored(url: string, from: string): Promise<StoreSummary> {
   const store = await openStore(url);
   try {
     const summary = await summarize((sql, ...p) => store.query(sql, ...p));
     const marker = await readRestoreMarker(store);
-    await writeRestoreMarker(store, {
-      from: basename(file),
-      takenAt: marker?.takenAt ?? null,
-      head: summary.head,
-    });
+    await writeRestoreMarker(store, { from, takenAt: marker?.takenAt ?? null, head: summary.head });
     return summary;
   } finally {
     await store.close();

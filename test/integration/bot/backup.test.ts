@@ -6,7 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { Ledger, type LedgerInput } from '../../../src/bot/repos/ledger.js';
-import { backupStore, backupToFolder, readRestoreMarker, restoreStore } from '../../../src/bot/store/backup.js';
+import {
+  backupStore,
+  backupToFolder,
+  markRestored,
+  readRestoreMarker,
+  restoreStore,
+} from '../../../src/bot/store/backup.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import { createDatabase } from '../../pg/cluster.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
@@ -94,6 +100,14 @@ describe.each(ENGINES)('an online backup on %s', (engine) => {
     expect(names[0]).toBe(`desk-20261128T030000000Z.${ext}`);
     expect(readdirSync(folder).sort()).toEqual([...names.slice(2), 'notes.txt'].sort());
     await expect(backupToFolder(live.url, folder, 0)).rejects.toThrow(/--keep takes a whole number, 1 or more/);
+  });
+
+  it('marks a store restored by hand, so the desk checks it at its next start', async () => {
+    await new Ledger(store).append(entry(1));
+    expect(await readRestoreMarker(store)).toBeUndefined();
+    const summary = await markRestored(live.url, 'desk-by-hand.dump');
+    expect(summary.head?.seq).toBe(1);
+    expect(await readRestoreMarker(store)).toEqual({ from: 'desk-by-hand.dump', takenAt: null, head: summary.head });
   });
 
   it('refuses to overwrite: an existing backup file, a restore target that holds a store', async () => {
