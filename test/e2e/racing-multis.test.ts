@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Logger } from '../../src/bot/config/logger.js';
+import type { GatewayPort } from '../../src/bot/gateway-port.js';
 import { updateSettings } from '../../src/bot/repos/guild-settings.js';
 import type { SettlementWatcher } from '../../src/bot/results/settlement.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
@@ -8,6 +10,7 @@ import { messageMatching, newTrail, press } from '../support/flows.js';
 import { deskCommand } from '../support/fund-flows.js';
 import { type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
+import { reconcilerOf } from '../support/reconcile-now.js';
 import { until } from '../support/wait.js';
 
 /**
@@ -16,7 +19,10 @@ import { until } from '../support/wait.js';
  * settlement is posted once (won and lost), and the tiers and caps that hold a single hold a multi.
  */
 /** The in-process bot, with its settlement watcher to tick. */
-type MultiBot = RunningBot & { settlement: Pick<SettlementWatcher, 'tick'> };
+type MultiBot = RunningBot & {
+  settlement: Pick<SettlementWatcher, 'tick'>;
+  context: { gateway: GatewayPort; logger: Logger };
+};
 
 describe('same-race multis at the desk', () => {
   let desk: Desk<MultiBot>;
@@ -164,6 +170,20 @@ describe('same-race multis at the desk', () => {
       ['placed', 400, bets[0]?.bet.bet_id],
       ['placed', 300, bets[1]?.bet.bet_id],
     ]);
+  });
+
+  it('finds a multi whose answer was lost in the book’s history by its legs, and adopts it once', async () => {
+    const [, three] = await records();
+    // As if the 202 never arrived: the record is unknown and knows no bet id.
+    await desk.bot.store.query(
+      "UPDATE bet_records SET state = 'unknown', bet_id = NULL WHERE placement_id = ?",
+      three?.placement_id,
+    );
+    const { reconciler, repo } = reconcilerOf(desk.bot);
+    expect((await reconciler.run()).adopted).toBe(1);
+    const after = await repo.get(three?.placement_id as string);
+    expect([after?.state, after?.betId]).toEqual(['placed', three?.bet_id]);
+    expect((await reconciler.run()).adopted).toBe(0);
   });
 
   it('settles both from the book once: the 2-leg multi won, the 3-leg multi lost', async () => {

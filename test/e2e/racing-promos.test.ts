@@ -3,6 +3,7 @@ import { BetRecordRepo } from '../../src/bot/repos/bet-records.js';
 import { Reconciler } from '../../src/bot/results/reconciler.js';
 import { localDay, raceStartMs, TRACKS } from '../../src/sandbox/world/racing.js';
 import { control, type Desk, startDesk } from '../support/bot-desk.js';
+import { reconcilerOf } from '../support/reconcile-now.js';
 import { until } from '../support/wait.js';
 
 let desk: Desk;
@@ -150,7 +151,7 @@ describe('racing bets through the local Discord', () => {
       customId: control(slip, 'v1:slip:confirm:')?.custom_id ?? '',
     });
     await until('the racing receipt', () => /^Bet placed/.test(title(slip.id)), { timeoutMs: 30_000 });
-    const repo = new BetRecordRepo(desk.bot.store);
+    const { reconciler, repo } = reconcilerOf(desk.bot);
     const placed = (await repo.recent({ guildId: ld.guildId, limit: 1 }))[0];
     const betId = placed?.betId;
     expect(betId).toBeTruthy();
@@ -159,16 +160,6 @@ describe('racing bets through the local Discord', () => {
       "UPDATE bet_records SET state = 'unknown', bet_id = NULL WHERE placement_id = ?",
       placed?.placementId,
     );
-    const reconciler = new Reconciler({
-      gateway: desk.bot.context.gateway,
-      records: repo,
-      logger: desk.bot.context.logger,
-      now: () => Date.now(),
-      safeWindowMs: 600_000,
-      intervalMs: 60_000,
-      callbackUrl: undefined,
-      show: async () => undefined,
-    });
     const report = await reconciler.run();
     expect(report.adopted).toBe(1);
     const after = await repo.get(placed?.placementId as string);

@@ -45,18 +45,23 @@ export function deadlineOf(record: BetRecord, safeWindowMs: number): number {
 
 /**
  * Whether a gateway transaction is the bet of a record: same session (the caller reads per session), a bet,
- * the same stake in cents, one selection with the record's event, market and selection text, placed between
+ * the same stake in cents, one selection with the record's event, market and selection text (a multi: one per leg,
+ * each its runner and position), placed between
  * the send (less the clock skew) and the record's deadline (plus the skew).
  */
 export function matches(record: BetRecord, tx: Transaction, safeWindowMs: number): boolean {
   if (tx.type !== 'bet' || cents(tx.stake) !== record.stakeCents) return false;
-  const sels = tx.selections ?? [];
-  if (sels.length !== 1) return false;
-  const sel = sels[0] as { event?: unknown; selection?: unknown; market?: unknown };
+  const sels = (tx.selections ?? []) as Array<{ event?: unknown; selection?: unknown; market?: unknown }>;
   const p = record.payload;
-  if (sel.market !== p.marketKey) return false;
-  if (sel.selection !== (p.selectionName ?? p.selectionLabel)) return false;
-  if (p.eventName !== p.epk && sel.event !== p.eventName) return false;
+  // A same-race multi: one selection per leg, in order, each the leg's runner and position in the race.
+  const wanted = p.multi
+    ? p.multi.legs.map((l) => ({ market: l.position, selection: l.runner }))
+    : [{ market: p.marketKey, selection: p.selectionName ?? p.selectionLabel }];
+  if (sels.length !== wanted.length) return false;
+  for (const [i, sel] of sels.entries()) {
+    if (sel.market !== wanted[i]?.market || sel.selection !== wanted[i]?.selection) return false;
+    if (p.eventName !== p.epk && sel.event !== p.eventName) return false;
+  }
   const at = Date.parse(String(tx.placed_at ?? ''));
   if (!Number.isFinite(at)) return false;
   return at >= record.createdAt - CLOCK_SKEW_MS && at <= deadlineOf(record, safeWindowMs) + CLOCK_SKEW_MS;

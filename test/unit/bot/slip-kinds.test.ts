@@ -162,6 +162,53 @@ describe('the matching rule for a racing record', () => {
   });
 });
 
+describe('the matching rule for a same-race multi record', () => {
+  const multi: SlipPayload = {
+    ...racing,
+    kind: 'multi',
+    racing: undefined,
+    multi: {
+      track: 'Wentworth Park',
+      raceNum: 3,
+      raceType: '(G)',
+      date: '2026-11-23',
+      legs: [
+        { runner: 'Zipping Kiss', position: 'win', winPrice: 3 },
+        { runner: 'Other', position: 'top3', winPrice: 4 },
+      ],
+      method: 'multiplicative',
+      books: 3,
+    },
+    marketKey: 'srm',
+    selectionLabel: 'Zipping Kiss win + Other top 3',
+    selectionName: 'Zipping Kiss win + Other top 3',
+  };
+  // What the sandbox writes into a multi's transaction: one selection per leg (src/sandbox/world/racing-bets.ts).
+  const tx: Transaction & { selections: Array<Record<string, unknown>> } = {
+    id: 'b10',
+    type: 'bet',
+    status: 'pending',
+    stake: 12.5,
+    odds: 6.1,
+    placed_at: '2026-11-23T08:00:05Z',
+    selections: [
+      { event: 'Wentworth Park R3', selection: 'Zipping Kiss', market: 'win', odds: 3 },
+      { event: 'Wentworth Park R3', selection: 'Other', market: 'top3', odds: 1.9 },
+    ],
+  };
+  it('matches every leg by its runner and position in the race', () => {
+    expect(matches(record(multi), tx, 600_000)).toBe(true);
+  });
+  it('does not take a multi with another position, a leg fewer or another race', () => {
+    const [a, b] = tx.selections as [Record<string, unknown>, Record<string, unknown>];
+    expect(matches(record(multi), { ...tx, selections: [a, { ...b, market: 'top2' }] }, 600_000)).toBe(false);
+    expect(matches(record(multi), { ...tx, selections: [a] }, 600_000)).toBe(false);
+    expect(matches(record(multi), { ...tx, selections: [a, { ...b, event: 'Wentworth Park R4' }] }, 600_000)).toBe(
+      false,
+    );
+  });
+});
+
 describe('racing autocomplete', () => {
   it('offers a greyhound track with its race type in the value', () => {
     expect(trackChoices('went')[0]).toEqual({ name: 'Wentworth Park · greyhound', value: 'Wentworth Park (G)' });

@@ -1,0 +1,24 @@
+import type { Logger } from '../../src/bot/config/logger.js';
+import type { GatewayPort } from '../../src/bot/gateway-port.js';
+import { BetRecordRepo } from '../../src/bot/repos/bet-records.js';
+import { Reconciler } from '../../src/bot/results/reconciler.js';
+import type { BotStore } from '../../src/bot/store/index.js';
+
+/** A reconciler over the desk's own store and gateway, run by the test (10-minute window, no timer, no posts). */
+export function reconcilerOf(bot: { store: BotStore; context: { gateway: GatewayPort; logger: Logger } }): {
+  reconciler: Reconciler;
+  repo: BetRecordRepo;
+} {
+  const repo = new BetRecordRepo(bot.store);
+  const reconciler = new Reconciler({
+    gateway: bot.context.gateway,
+    records: repo,
+    logger: bot.context.logger,
+    now: () => Date.now(),
+    safeWindowMs: 600_000,
+    intervalMs: 60_000,
+    callbackUrl: undefined,
+    show: async () => undefined,
+  });
+  return { reconciler, repo };
+}
