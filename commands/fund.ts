@@ -263,7 +263,15 @@ const cashout = async ({ interaction, guildId, fund }: FundCall): Promise<void> 
   } else ask = { kind: 'all' };
   const { cashout, needsApproval } = await fund.requestCashout({ guildId, memberId: interaction.user.id, ask });
   const view = cashoutRequestView(cashout, needsApproval);
-  const message = await interaction.editReply({
+  if (!needsApproval) {
+    await interaction.editReply({ content: view.content ?? '', embeds: view.embeds, components: view.components });
+    return;
+  }
+  // Above the tier: the ask goes to the channel for a checker's Approve; the member is told privately where.
+  await interaction.editReply({
+    content: 'Your cash-out is above the approval tier: it is asked in the channel below.',
+  });
+  const message = await interaction.followUp({
     content: view.content ?? '',
     embeds: view.embeds,
     components: view.components,
@@ -575,8 +583,9 @@ const SUBCOMMANDS: Record<string, (call: FundCall) => Promise<void>> = {
 
 export const execute: Command['execute'] = async (interaction, ctx) => {
   const sub = interaction.options.getSubcommand();
-  // A cash-out above the tier is asked in the channel, where a checker can approve it; the rest is private.
-  await interaction.deferReply(sub === 'cashout' ? {} : { flags: MessageFlags.Ephemeral });
+  // Answers about one member are private; a cash-out above the tier is then asked in the channel, where a checker
+  // can approve it.
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const guildId = interaction.guildId;
   if (!guildId) return replyEphemeral(interaction, 'The fund belongs to a server: run /fund there.');
   const settings = await getSettings(ctx.store, guildId);

@@ -54,9 +54,16 @@ describe('the fund through the local Discord: a cash-out’s checker, the NAV ch
     await command(viewer, 'contribute', { member: viewer.id, amount: 10, session }, /Only a treasurer can do that/);
     await command(admin, 'accounts', { action: 'add', session, opening_member: bettor.id }, /Added bookie_a/);
     await command(admin, 'strike', {}, /Struck/);
+    // Below the tier a cash-out is the member's own business: the answer is private, and it can be cancelled.
+    const mine = await command(bettor, 'cashout', { amount: 10 }, /asks to cash out \$10\.00/);
+    expect(mine.visibleTo).toBe(bettor.id);
+    const [asked] = await desk.bot.store.query<{ cashout_id: string }>('SELECT cashout_id FROM fund_cashouts');
+    await command(admin, 'cancel', { id: String(asked?.cashout_id), reason: 'asked by mistake' }, /Cancelled/);
     await command(admin, 'fund', { cashout_tier: 1 }, /Saved/, 'settings');
 
+    // Above it the ask is posted in the channel, where a checker approves it.
     const request = await command(bettor, 'cashout', { amount: 15 }, /asks to cash out \$15\.00/);
+    expect(request.visibleTo).toBeNull();
     expect(findControl(request, /^Approve$/)).toBeDefined();
     expect(await click(bettor, request, /^Approve$/, /cannot approve it/)).toMatch(/You asked for this cash-out/);
     expect(await click(viewer, request, /^Approve$/, /Only a treasurer or an approver/)).toBeTruthy();
@@ -67,7 +74,7 @@ describe('the fund through the local Discord: a cash-out’s checker, the NAV ch
     });
     expect(findControl(edited, /^Approve$/)).toBeUndefined();
     const [row] = await desk.bot.store.query<{ state: string; approved_by: string }>(
-      'SELECT state, approved_by FROM fund_cashouts',
+      "SELECT state, approved_by FROM fund_cashouts WHERE state <> 'cancelled'",
     );
     expect(row).toEqual({ state: 'pending', approved_by: admin.id });
   });
