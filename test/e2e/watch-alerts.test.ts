@@ -202,4 +202,39 @@ describe('watches and their alerts through the local Discord', () => {
     expect(placed[0]!.bet.stake).toBe(5);
     expect(placed[0]!.bet.odds).toBe(price);
   }, 120_000);
+
+  it('two watches on one selection each say the price before the move and after it, never the new price twice', async () => {
+    const w = pickWatched(desk, 4);
+    const { bettor, admin } = desk.ld.users;
+    const start = w.prices.bookie_c!;
+    const target = round2(start * 1.25);
+    for (const user of [bettor, admin]) {
+      const reply = await watchCommand(desk, user, 'price', {
+        event: w.epk,
+        market: w.market,
+        selection: w.slug,
+        target,
+        bookie: 'bookie_c',
+      });
+      expect(reply).toMatch(/Watching .* price ≥ .* at bookie_c/);
+    }
+    await settled(w, ['bookie_c'], 0);
+    const past = round2(target + 0.2);
+    const move = await desk.control.movePrice({
+      bookie: 'bookie_c',
+      epk: w.epk,
+      market: w.market,
+      selection: w.slug,
+      price: past,
+    });
+    await settled(w, ['bookie_c'], await nextScrape(move.move.scrape_at));
+    const mine = (user: { id: string }) =>
+      alertsAt('bookie_c', /^Price alert/).filter(
+        (m) => textOf(m).includes(`<@${user.id}>`) && textOf(m).includes(`reached ${past.toFixed(2)} at bookie_c`),
+      );
+    await until('both alerts', () => (mine(bettor).length === 1 && mine(admin).length === 1 ? true : undefined));
+    for (const user of [bettor, admin]) {
+      expect(textOf(mine(user)[0])).toContain(`${start.toFixed(2)} → ${past.toFixed(2)}`);
+    }
+  });
 });

@@ -87,6 +87,12 @@ export class WatchEngine {
   readonly #savedAt = new Map<string, number>();
   /** The last price saved per selection and book, so the history keeps only changes. */
   readonly #lastPrice = new Map<string, number>();
+  /**
+   * This tick's "before" per selection and book: every watch covering one selection reads the price as it stood before
+   * this tick's read, not the price the first watch just saved (a DM twin, a server watch and a rule on one selection
+   * each say 2.22 → 2.61, never 2.61 → 2.61).
+   */
+  #tickBefore = new Map<string, number | null>();
   /** What the watches covered (events and markets) when #lastPrice was last pruned to it. */
   #coveredSignature = '';
   #timer: NodeJS.Timeout | undefined;
@@ -143,6 +149,7 @@ export class WatchEngine {
   /** One pass: read the cards due now within the budget, then judge the watches riding on them. */
   async tick(): Promise<TickReport> {
     const now = this.#o.now();
+    this.#tickBefore = new Map();
     const stored = (await this.repo.active()).filter((w) => w.startsAt === null || w.startsAt > now);
     const watches = [
       ...stored.filter((w) => w.rule.kind !== 'league'),
@@ -505,6 +512,8 @@ export class WatchEngine {
     market = w.market,
   ): Promise<number | null> {
     const k = `${w.epk}\0${bookie}\0${market}\0${selection}`;
+    const seen = this.#tickBefore.get(k);
+    if (seen !== undefined) return seen;
     let before = this.#lastPrice.get(k);
     if (before === undefined) {
       const history = await this.repo.prices({ epk: w.epk, bookie, market, selection }, this.#o.now());
@@ -514,6 +523,7 @@ export class WatchEngine {
       await this.repo.savePrice({ epk: w.epk, bookie, market, selection }, { at: this.#o.now(), price: odds });
       this.#lastPrice.set(k, odds);
     }
+    this.#tickBefore.set(k, before ?? null);
     return before ?? null;
   }
 
