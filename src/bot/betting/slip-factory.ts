@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { MarketCard, MarketSelection, SportsPriceCheckResult } from '../../gateway/index.js';
 import { selectionName, sortMarkets } from '../model/markets.js';
 import { checkMinOdds, checkStake, type PriceRoute, type SlipPayload, slipKind } from '../model/slip-rules.js';
+import { noPriceText } from '../model/user-errors.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import { type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
 import type { SlipRecord } from '../repos/slips.js';
@@ -99,12 +100,7 @@ export class SlipFactory implements LivePrices {
       throw new UserFacingError(`The price check did not finish (${outcome.status}). Try again in a moment.`);
     }
     const price = livePriceOf(outcome.result, marketRef);
-    if (price === undefined) {
-      const err = outcome.result.error;
-      throw new UserFacingError(
-        `The bookmaker gave no live price for this selection${typeof err === 'string' ? ` (${err.slice(0, 200)})` : ''}. It may be suspended: pick another.`,
-      );
-    }
+    if (price === undefined) throw new UserFacingError(noPriceText(outcome.result.error, bookie));
     return price;
   }
 

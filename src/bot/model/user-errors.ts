@@ -91,3 +91,24 @@ export function isMemberMistake(err: unknown): boolean {
     err instanceof ConflictError
   );
 }
+
+/**
+ * Why a price check gave no live price, in words, with the way on. A bookmaker's refusal names its kind first
+ * (`not_offered: …`, `market_not_carried …`, as the spec's soft miss does): the kind is said in words, never shown
+ * as a code; anything else may be a suspension.
+ */
+export function noPriceText(error: unknown, bookie = 'The bookmaker'): string {
+  const text = typeof error === 'string' ? error.trim().slice(0, 200) : '';
+  const m = /^([a-z]+(?:_[a-z]+)+)\b:?\s*(.*)$/s.exec(text);
+  const detail = (m?.[2] ?? '').replace(/\.$/, '');
+  const elsewhere =
+    'Run /bet again without bookie: and the desk routes it to the best book that takes it, or pick another book.';
+  if (m?.[1] === 'not_offered') {
+    return `${bookie} does not take this bet${detail ? ` (${detail})` : ''}. ${elsewhere}`;
+  }
+  if (m?.[1] === 'market_not_carried') {
+    return `${bookie} does not carry this market for this event${detail ? ` (${detail})` : ''}. ${elsewhere}`;
+  }
+  const said = m ? detail : text;
+  return `${bookie} gave no live price for this selection${said ? ` (${said})` : ''}. It may be suspended for a moment: try again shortly, or pick another selection or book.`;
+}
