@@ -175,13 +175,22 @@ async function check(d: RestoreCheckDeps, marker: RestoreMarker): Promise<Restor
   };
   const fund = new FundRepo(store);
   const ownedWithdrawals = await fund.ownedWithdrawalIds();
+  const known = new Set(
+    (await store.query<{ bet_id: string }>('SELECT bet_id FROM bet_records WHERE bet_id IS NOT NULL')).map(
+      (r) => r.bet_id,
+    ),
+  );
+  // Twin sessions of one account list the same moves: each is judged once, under the first session that lists it.
+  const seen = new Set<string>();
+  const firstSeen = (t: Transaction) => {
+    if (seen.has(t.id)) return false;
+    seen.add(t.id);
+    return true;
+  };
   for (const sessionId of sessionIds) {
-    const history = await readHistory(d, sessionId, since);
-    const bets = history
-      .filter((t) => t.type === 'bet' && placedAt(t) >= since)
-      .sort((a, b) => placedAt(a) - placedAt(b));
+    const history = (await readHistory(d, sessionId, since)).filter((t) => placedAt(t) >= since && firstSeen(t));
+    const bets = history.filter((t) => t.type === 'bet').sort((a, b) => placedAt(a) - placedAt(b));
     report.gatewayBets += bets.length;
-    const known = await records.knownBetIds(sessionId);
     // The session's evidence, each piece used once (an adopted record or slip leaves these lists).
     const candidates = {
       records: open.filter((r) => r.sessionId === sessionId),
@@ -200,7 +209,7 @@ async function check(d: RestoreCheckDeps, marker: RestoreMarker): Promise<Restor
       if (how) known.add(tx.id);
     }
     const withdrawals = history
-      .filter((t) => t.type === 'withdrawal' && placedAt(t) >= since && !ownedWithdrawals.has(t.id))
+      .filter((t) => t.type === 'withdrawal' && !ownedWithdrawals.has(t.id))
       .sort((a, b) => placedAt(a) - placedAt(b));
     for (const tx of withdrawals) {
       if (await adoptWithdrawal(d, fund, sessionId, tx)) {
