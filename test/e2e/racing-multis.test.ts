@@ -3,12 +3,13 @@ import type { Logger } from '../../src/bot/config/logger.js';
 import type { GatewayPort } from '../../src/bot/gateway-port.js';
 import { updateSettings } from '../../src/bot/repos/guild-settings.js';
 import type { SettlementWatcher } from '../../src/bot/results/settlement.js';
+import { GatewayClient } from '../../src/gateway/index.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
 import { finishingOrder, localDay, type Race, raceStartMs, TRACKS } from '../../src/sandbox/world/racing.js';
 import type { RunningBot } from '../support/bot-entry.js';
 import { messageMatching, newTrail, press } from '../support/flows.js';
-import { deskCommand } from '../support/fund-flows.js';
-import { type Desk, startDesk } from '../support/harness.js';
+import { deskCommand, fundFlows } from '../support/fund-flows.js';
+import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
 import { reconcilerOf } from '../support/reconcile-now.js';
 import { until } from '../support/wait.js';
@@ -18,6 +19,9 @@ import { until } from '../support/wait.js';
  * places it once through place_bet with is_same_event_multi and its legs, the desk keeps one bet record, the book's
  * settlement is posted once (won and lost), and the tiers and caps that hold a single hold a multi.
  */
+/** The alpha syndicate's bookie_a session (the sandbox's fixture account). */
+const BOOKIE_A_SESSION = '5e55a1fa-0000-4000-8000-00000000000a';
+
 /** The in-process bot, with its settlement watcher to tick. */
 type MultiBot = RunningBot & {
   settlement: Pick<SettlementWatcher, 'tick'>;
@@ -248,6 +252,37 @@ describe('same-race multis at the desk', () => {
       (x) => x.bet.bet_type === 'srm' && JSON.stringify(x.bet).includes(`${other.track} R${other.race_num}`),
     );
     expect(onOther).toHaveLength(1);
+  });
+
+  it('refuses a fund multi that would pass the fund’s daily loss limit, after one that fits', async () => {
+    const gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    try {
+      await admin({ t1: 100, t2: 200 }, 'approvals');
+      await admin({ per_event: 1000 }, 'limits');
+      // bookie_a joins the fund with $150.00 of its cash the fund's; a $10.00 daily loss limit.
+      expect(await fundFlows(desk, gw, BOOKIE_A_SESSION).openWithNav(15_000)).toMatch(/Struck/);
+      await deskCommand(desk, desk.ld.users.admin, 'fund', 'limits', { daily_loss: '10' }, /Saved/);
+      const [, , , , , f, g] = runnersOf(other) as string[];
+      const fits = await multi([`${f}|top4`, `${g}|top4`], 4, other);
+      await press(desk, newTrail(), desk.ld.users.bettor, fits, /^Confirm$/);
+      await messageMatching(desk, fits, /Bet placed ✅/, 20_000);
+      const before = (await sandboxMultis()).length;
+      const [a, , c] = runnersOf(other) as string[];
+      const over = await multi([`${a}|top3`, `${c}|top4`], 7, other);
+      const pressed = await press(desk, newTrail(), desk.ld.users.bettor, over, /^Confirm$/);
+      // The fund's gate refuses before the claim: the member is told, the slip stays as it was.
+      const refused = await until(
+        'the refusal',
+        () =>
+          pressed.responses().find((r) => /Not placed/.test(textOf(r))) ??
+          (/Not placed/.test(textOf(desk.ld.message(over.id) ?? over)) ? desk.ld.message(over.id) : undefined),
+        { timeoutMs: 20_000, seen: () => pressed.responses().map(textOf).join(' | ') },
+      );
+      expect(textOf(refused)).toContain('would take the fund past its daily loss limit of $10.00');
+      expect(await sandboxMultis()).toHaveLength(before);
+    } finally {
+      await gw.close();
+    }
   });
 
   it('refuses legs that cannot all come true, before any slip', async () => {
