@@ -123,8 +123,14 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
       ...(clock ? { onSandboxClock: (reading: SandboxClockReading) => clock.take(reading) } : {}),
       // "Settle started events" shows the settlements at once: the watcher reads them now, not at its next look.
       // A pass already running began before the settle, so a second pass follows it.
-      // A server rule names leagues, not a selection: the buttons move the latest watch that names one.
-      latestWatch: async () => (await bot.context.watch.repo.active()).filter((w) => w.rule.kind !== 'league').at(-1),
+      // The buttons move the latest watch that names one selection of an event still to start (a server rule names
+      // leagues, a value watch may cover a whole market, a finished event's watch alerts no more).
+      latestWatch: async () => {
+        const now = clock ? clock.now() : Date.now();
+        return (await bot.context.watch.repo.active())
+          .filter((w) => w.rule.kind !== 'league' && w.selection !== null && (w.startsAt === null || w.startsAt > now))
+          .at(-1);
+      },
       onSandboxSettled: async () => {
         await bot.settlement.tick().catch(() => undefined);
         await bot.settlement.tick().catch(() => undefined);

@@ -21,6 +21,8 @@ export interface WatchedSelection {
   market: string;
   /** Null: a value watch on a whole market. */
   selection: string | null;
+  /** The selection as members read it ("Sacramento Kings"), when the watch names one. */
+  selectionLabel?: string | null;
   /** The watch's one book, or null for any of `books`. */
   bookie: string | null;
   books: string[];
@@ -69,7 +71,7 @@ export class SandboxControl {
       ...body,
     })) as { move: { price: number; scrape_at: string } };
     const view = await this.#toScrape(move.scrape_at);
-    return { ...view, moved: `${w.selection} at ${bookie} is ${move.price.toFixed(2)} from the next scrape` };
+    return { ...view, moved: `${w.name} at ${bookie} is ${move.price.toFixed(2)} from the next scrape` };
   }
 
   /** A steam move on the latest watch's selection: every one of its books 20 % shorter at the next scrape. */
@@ -87,20 +89,18 @@ export class SandboxControl {
       .sort()
       .at(-1)!;
     const view = await this.#toScrape(last);
-    return { ...view, moved: `${w.selection} 20 % shorter at ${steam.books.map((b) => b.bookie).join(', ')}` };
+    return { ...view, moved: `${w.name} 20 % shorter at ${steam.books.map((b) => b.bookie).join(', ')}` };
   }
 
-  async #watched(): Promise<WatchedSelection & { selection: string }> {
+  async #watched(): Promise<WatchedSelection & { selection: string; name: string }> {
     const w = await this.latestWatch();
-    if (!w)
+    if (!w || w.selection === null) {
       throw new ApiError(
         409,
-        'No watch yet: add one with /watch price, value or moves; the button moves its selection.',
+        'No watch on one selection of an event still to start: add one with /watch price, value or moves naming a selection; the button moves it.',
       );
-    if (w.selection === null) {
-      throw new ApiError(409, 'The latest watch covers a whole market: add a /watch naming one selection to move it.');
     }
-    return { ...w, selection: w.selection };
+    return { ...w, selection: w.selection, name: w.selectionLabel ?? w.selection };
   }
 
   /** Moves the clock a second past `at` (a scrape), when it is still ahead. */

@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from '../../../src/bot/main.js';
 import { type LocalDiscord, startLocalDiscord } from '../../../src/local-discord/index.js';
+import type { WatchedSelection } from '../../../src/local-discord/playground/sandbox-control.js';
 import { type Playground, startPlayground } from '../../../src/local-discord/playground/server.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
 import type { SimWorld } from '../../../src/sandbox/world/index.js';
 import type { SportEvent } from '../../../src/sandbox/world/sports.js';
+import { pickWatched } from '../../support/watch-flows.js';
 import { SseReader } from './sse.js';
 
 const HOUR_MS = 3_600_000;
@@ -225,6 +227,49 @@ describe('"Settle started events" and the bot', () => {
     const res = await call(`${pg.url}/api/sandbox/settle`, {});
     expect(res.status).toBe(200);
     expect(told).toHaveLength(1);
+  });
+});
+
+describe('"Move watched price" and "Steam on watched" from the latest watch', () => {
+  let sandbox: RunningSandbox;
+  let ld: LocalDiscord;
+  let pg: Playground;
+  let latest: WatchedSelection | undefined;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, quiet: true, control: true, seed: 1 });
+    ld = await startLocalDiscord({ port: 0 });
+    pg = await startPlayground({ ld, port: 0, sandboxUrl: sandbox.url, latestWatch: async () => latest });
+  });
+  afterAll(async () => {
+    await pg?.close();
+    await ld?.close();
+    await sandbox?.close();
+  });
+
+  it('names the selection as members read it, never its raw key', async () => {
+    const w = pickWatched({ sandbox });
+    latest = {
+      epk: w.epk,
+      market: w.market,
+      selection: w.slug,
+      selectionLabel: 'The Named Side',
+      bookie: 'bookie_a',
+      books: ['bookie_a'],
+      rule: { kind: 'value' },
+    };
+    const moved = await call(`${pg.url}/api/sandbox/price`, {});
+    expect(moved.status).toBe(200);
+    expect(String(moved.body.moved)).toMatch(/^The Named Side at bookie_a is \d+\.\d\d from the next scrape$/);
+  });
+
+  it('says what to add when no watch names one selection of an event still to start', async () => {
+    latest = undefined;
+    const res = await call(`${pg.url}/api/sandbox/price`, {});
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe(
+      'No watch on one selection of an event still to start: add one with /watch price, value or moves naming a selection; the button moves it.',
+    );
   });
 });
 
