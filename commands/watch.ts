@@ -366,7 +366,9 @@ const list = async ({ interaction, ctx, guildId }: WatchCall): Promise<void> => 
   const watches = await ctx.watch.repo.listFor(guildId, interaction.user.id);
   const now = ctx.now();
   const rows = [];
-  for (const watch of watches) rows.push({ watch, freshness: freshnessText(await ctx.watch.oldestRead(watch), now) });
+  for (const watch of watches) {
+    rows.push({ watch, freshness: freshnessText(await ctx.watch.oldestRead(watch), now, watch.startsAt) });
+  }
   const view = watchListView(rows);
   await interaction.editReply({ embeds: view.embeds, components: [] });
 };

@@ -2,6 +2,7 @@ import type { Session, Transaction } from '../../gateway/index.js';
 import { sendFailure } from '../betting/placement.js';
 import type { Logger } from '../config/logger.js';
 import type { GatewayPort } from '../gateway-port.js';
+import { dayStart } from '../model/dates.js';
 import {
   type CashoutAsk,
   centsFor,
@@ -27,7 +28,6 @@ import {
 import type { FundStatement } from '../model/fund-records.js';
 import { WITHDRAWAL_FOLLOWED } from '../model/fund-states.js';
 import { centsFromDollars, dollarsFromCents, formatCentsDecimal, formatMoney } from '../model/money.js';
-import { dayStart } from '../model/dates.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import { type GuildSettings, getSettings } from '../repos/guild-settings.js';
 import type { Outbox } from '../results/outbox.js';

@@ -160,12 +160,20 @@ export function ruleText(w: Pick<Watch, 'rule' | 'bookie'>): string {
   return `moves ≥ ${r.movePct} % in ${mins} min${r.steamBooks ? `, steam on ${r.steamBooks} books` : ''}`;
 }
 
-/** How fresh a watch is: its cards' oldest read, as "read 40 s ago", or "not read yet". */
-export function freshnessText(oldestReadAt: number | null, now: number): string {
+/**
+ * How fresh a watch is: its cards' oldest read, as "read 40 s ago", "read 12 min ago", "read 5 h ago", "read 2 days
+ * ago", or "not read yet"; for a watch whose event has started, that it alerts no more.
+ */
+export function freshnessText(oldestReadAt: number | null, now: number, startsAt: number | null = null): string {
+  if (startsAt !== null && startsAt <= now) return 'its event has started: no more alerts (/watch remove to tidy up)';
   if (oldestReadAt === null) return 'not read yet';
   const s = Math.max(0, Math.round((now - oldestReadAt) / 1000));
   if (s < 120) return `read ${s} s ago`;
-  return `read ${Math.round(s / 60)} min ago`;
+  const min = Math.round(s / 60);
+  if (min < 120) return `read ${min} min ago`;
+  const h = Math.round(min / 60);
+  if (h < 48) return `read ${h} h ago`;
+  return `read ${Math.round(h / 24)} days ago`;
 }
 
 /** /watch list: one line per watch with its id (for remove), its rule and how fresh its cards are. */

@@ -1,6 +1,6 @@
 import { ButtonStyle } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { alertView, ruleText } from '../../../src/bot/views/watch.js';
+import { alertView, freshnessText, ruleText } from '../../../src/bot/views/watch.js';
 
 const facts = {
   alertId: 'a1',
@@ -54,5 +54,23 @@ describe('watch alerts and rules in words', () => {
         rule: { kind: 'league', leagues: ['nrl', 'rugby_union'], edgePct: 3, horizonMs: 86_400_000 },
       }),
     ).toBe('edge ≥ 3 % at any book, in NRL, Rugby Union, starting within 24 h');
+  });
+});
+
+describe('/watch list in words', () => {
+  const NOW = Date.UTC(2026, 10, 28, 12);
+  it('says how long ago a watch was read in the largest unit that reads naturally', () => {
+    expect(freshnessText(NOW - 40_000, NOW)).toBe('read 40 s ago');
+    expect(freshnessText(NOW - 12 * 60_000, NOW)).toBe('read 12 min ago');
+    expect(freshnessText(NOW - 1445 * 60_000, NOW)).toBe('read 24 h ago');
+    expect(freshnessText(NOW - 3 * 86_400_000, NOW)).toBe('read 3 days ago');
+    expect(freshnessText(null, NOW)).toBe('not read yet');
+  });
+
+  it('says a watch whose event has started alerts no more', () => {
+    expect(freshnessText(NOW - 40_000, NOW, NOW - 1)).toBe(
+      'its event has started: no more alerts (/watch remove to tidy up)',
+    );
+    expect(freshnessText(NOW - 40_000, NOW, NOW + 60_000)).toBe('read 40 s ago');
   });
 });
