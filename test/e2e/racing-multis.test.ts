@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Logger } from '../../src/bot/config/logger.js';
 import type { GatewayPort } from '../../src/bot/gateway-port.js';
 import { updateSettings } from '../../src/bot/repos/guild-settings.js';
+import { Ledger } from '../../src/bot/repos/ledger.js';
 import type { SettlementWatcher } from '../../src/bot/results/settlement.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
@@ -208,6 +209,15 @@ describe('same-race multis at the desk', () => {
         .map((m) => m.embeds[0]?.title?.split(' ')[0])
         .sort(),
     ).toEqual(['Lost', 'Won']);
+    // The ledger holds each multi's hold, placement and settlement, and /ledger export carries them.
+    const entries = await new Ledger(desk.bot.store).range(desk.ld.guildId, 0, Date.now() + 86_400_000);
+    for (const r of stored) {
+      expect(entries.filter((e) => e.ref === r.placement_id).map((e) => e.kind)).toEqual(
+        expect.arrayContaining(['hold', 'placement', 'settlement']),
+      );
+    }
+    const exported = await deskCommand(desk, desk.ld.users.admin, 'ledger', 'export', {}, /ledger entr/);
+    expect(exported).toMatch(new RegExp(`^${entries.length} ledger entries from`));
   });
 
   it('puts a multi above the tier to the approvers, binding its legs, and places it once at the last approval', async () => {
