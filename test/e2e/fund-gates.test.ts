@@ -174,19 +174,68 @@ describe("the fund's money: whose account, how much of it, how many Confirms at 
     expect(placedStakes.length).toBeGreaterThanOrEqual(4);
   });
 
+  it("3: a proposal's last approval and a Confirm pressed together never both take the daily loss limit's last room", async () => {
+    const { admin, bettor, viewer } = desk.ld.users;
+    const [risk] = await desk.bot.store.query<{ c: number | null }>(
+      "SELECT SUM(stake_cents) AS c FROM bet_records WHERE fund_decided = 1 AND state IN ('sending', 'submitted', 'unknown', 'placed')",
+    );
+    const atRisk = Number(risk?.c ?? 0);
+    // $5.00 of room: a $3.00 Confirm and a $4.00 proposal each fit, never both.
+    await deskCommand(desk, admin, 'fund', 'limits', { daily_loss: String((atRisk + 500) / 100) }, /Saved/);
+    await deskCommand(desk, admin, 'settings', 'approvals', { t1: 3, t2: 1_000 }, /Saved/);
+    const [s0, s1] = await flows.market();
+    const proposed = await desk.ld.sendCommand({
+      user: viewer,
+      channelId: desk.ld.channelIds.bets,
+      name: 'bet',
+      options: { event: s1.epk, bookie: s1.bookie, market: s1.market, selection: s1.marketRef, stake: 4 },
+    });
+    const proposal = await until(
+      'the proposal',
+      () => proposed.responses().find((m) => m.visibleTo === null && /Bet proposal/.test(textOf(m))),
+      { timeoutMs: 20_000, seen: () => proposed.responses().map(textOf).join(' | ') },
+    );
+    const t = newTrail();
+    const { slip } = await betSlip(desk, t, { user: bettor, sel: s0, stake: 3 });
+    if (!slip) throw new Error('no slip');
+    const [approve] = await Promise.all([
+      press(desk, newTrail(), admin, desk.ld.message(proposal.id) ?? proposal, /^Approve$/),
+      press(desk, t, bettor, slip, /^Confirm$/),
+    ]);
+    await until(
+      'both answers',
+      async () => {
+        const slipDone = /Bet placed ✅|Not placed/.test(textOf(desk.ld.message(slip.id)));
+        const approved = approve.responses().some((m) => m.visibleTo === admin.id && textOf(m) !== '');
+        return slipDone && approved ? true : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
+    // What the sandbox holds: exactly one of the two.
+    await new Promise((r) => setTimeout(r, 1_000));
+    // (The two are the two sides of one event.)
+    expect((await betsAt(desk, s0.epk)).length).toBe(1);
+    expect(
+      await desk.bot.store.query("SELECT 1 AS x FROM bet_records WHERE epk = ? AND state = 'placed'", s0.epk),
+    ).toHaveLength(1);
+    await deskCommand(desk, admin, 'settings', 'approvals', { t1: 100_000, t2: 100_000 }, /Saved/);
+  }, 90_000);
+
   it('4: an account whose fund money all rides on open bets cannot leave the fund, and says what is still there', {
     timeout: 90_000,
   }, async () => {
     const { admin, bettor } = desk.ld.users;
     await deskCommand(desk, admin, 'fund', 'limits', { daily_loss: 'off' }, /No risk limit is set/);
-    // The rest of the fund's money in bookie_a on one more bet: its cash, less the float, is then nothing.
+    // The rest of the fund's money in bookie_a on more bets (at most $100.00 each, the per-bet limit): its cash, less
+    // the float, is then nothing.
     const [row] = await desk.bot.store.query<{ float_cents: number }>('SELECT float_cents FROM fund_accounts');
-    const left = (await cashOf(gw, SESSION.bookie_a)) - Number(row?.float_cents);
-    expect(left).toBeGreaterThan(0);
-    const [sel] = await flows.market();
-    expect(textOf(await confirm(desk, bettor, sel, left / 100))).toMatch(/Bet placed ✅/);
-    await until('the bet placed', async () => (await betsAt(desk, sel.epk)).length === 1, { timeoutMs: 20_000 });
-    expect((await cashOf(gw, SESSION.bookie_a)) - Number(row?.float_cents)).toBe(0);
+    const fundCash = async () => (await cashOf(gw, SESSION.bookie_a)) - Number(row?.float_cents);
+    for (let left = await fundCash(); left > 0; left = await fundCash()) {
+      const [sel] = await flows.market();
+      expect(textOf(await confirm(desk, bettor, sel, Math.min(left, 10_000) / 100))).toMatch(/Bet placed ✅/);
+      await until('the bet placed', async () => (await betsAt(desk, sel.epk)).length === 1, { timeoutMs: 20_000 });
+    }
+    expect(await fundCash()).toBe(0);
     const said = await deskCommand(
       desk,
       admin,
