@@ -106,9 +106,17 @@ describe("the fund's money: whose account, how much of it, how many Confirms at 
     if (!slip) throw new Error('no slip');
     // The slip as another server's desk would hold it: the local Discord takes commands in its first server only,
     // so the second server's slip is this one moved there, and its Confirm is the desk's own call.
-    const [row] = await desk.bot.store.query<{ slip_id: string }>(
-      'SELECT slip_id FROM slips WHERE message_id = ?',
-      slip.id,
+    // The slip's message id is stored just after it is posted (a moment later on a busy machine).
+    const [row] = await until(
+      'the slip stored with its message',
+      async () => {
+        const rows = await desk.bot.store.query<{ slip_id: string }>(
+          'SELECT slip_id FROM slips WHERE message_id = ?',
+          slip.id,
+        );
+        return rows.length === 1 ? rows : undefined;
+      },
+      { timeoutMs: 20_000 },
     );
     const other = desk.ld.elsewhere;
     await desk.bot.store.query(
