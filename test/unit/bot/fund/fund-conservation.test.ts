@@ -20,7 +20,15 @@ import { createRng, type Rng } from '../../../chaos/rng.js';
  * over a simulated fund (seeded, so a failure names its seed and repeats).
  */
 interface World {
+  /** The fund's cash in the account. */
   cash: number;
+  /**
+   * Cash in the same account that is not the fund's (decision 1950): the float it joined with, the stakes of bets
+   * placed before it joined taken from it, and their returns credited back to it.
+   */
+  float: number;
+  /** Bets placed through the account before it joined: the float's, never NAV's. */
+  floatOpen: Array<{ stake: number }>;
   bonus: number;
   open: Array<{ stake: number }>;
   withdrawnUnpaid: number;
@@ -47,6 +55,8 @@ function run(seed: number, steps: number): { dealt: number; fees: number } {
   const rng: Rng = createRng(seed);
   const w: World = {
     cash: 0,
+    float: rng.int(0, 100_000),
+    floatOpen: [],
     bonus: rng.int(0, 3_000),
     open: [],
     withdrawnUnpaid: 0,
@@ -68,7 +78,9 @@ function run(seed: number, steps: number): { dealt: number; fees: number } {
   const pendingTotal = () => w.pendingIn.reduce((a, c) => a + c.cents, 0);
   const navNow = () =>
     navOf({
-      sessions: [{ sessionId: 's', balanceCents: w.cash + w.bonus, bonusCents: w.bonus }],
+      sessions: [
+        { sessionId: 's', balanceCents: w.cash + w.float + w.bonus, bonusCents: w.bonus, floatCents: w.float },
+      ],
       openStakeCents: w.open.reduce((a, b) => a + b.stake, 0),
       withdrawnUnpaidCents: w.withdrawnUnpaid,
       owedRedemptionsCents: owedTotal(),
@@ -86,6 +98,8 @@ function run(seed: number, steps: number): { dealt: number; fees: number } {
       'cashout',
       'withdraw',
       'pay',
+      'float_bet',
+      'float_settle',
     ]);
     const where = `seed ${seed}, step ${step} (${op})`;
     if (op === 'contribute') {
@@ -93,7 +107,18 @@ function run(seed: number, steps: number): { dealt: number; fees: number } {
       w.cash += cents;
       w.contributed += cents;
       w.pendingIn.push({ id: `c${n++}`, memberId: rng.pick(MEMBERS), cents });
+    } else if (op === 'float_bet' && w.float > 0) {
+      // A bet from before the account joined: its stake left the float.
+      const stake = rng.int(1, Math.min(w.float, 20_000));
+      w.float -= stake;
+      w.floatOpen.push({ stake });
+    } else if (op === 'float_settle' && w.floatOpen.length > 0) {
+      // Its return lands in the account and the strike credits it to the float: the fund's books do not move.
+      const [bet] = w.floatOpen.splice(rng.int(0, w.floatOpen.length - 1), 1);
+      const stake = (bet as { stake: number }).stake;
+      w.float += rng.pick([0, stake, Math.round(stake * (1 + rng.int(1, 400) / 100))]);
     } else if (op === 'bet' && w.cash > 0) {
+      // A fund bet stakes only the fund's money in the account (its cash less the float), never the float.
       const stake = rng.int(1, Math.min(w.cash, 20_000));
       w.cash -= stake;
       w.open.push({ stake });
@@ -218,6 +243,9 @@ function run(seed: number, steps: number): { dealt: number; fees: number } {
     // what went out; and it is owned by members (NAV), the manager (fees), or those owed or awaiting dealing.
     expect(assets(), where).toBe(w.contributed + w.betPnl - w.paidOut - w.feesPaid);
     expect(navNow().navCents + owedTotal() + pendingTotal(), where).toBe(assets());
+    // NAV never counts the float's money, and the fund's bets never stake it: NAV is never below zero.
+    expect(navNow().cashCents, where).toBe(w.cash);
+    expect(navNow().navCents + owedTotal() + pendingTotal(), where).toBeGreaterThanOrEqual(0);
   }
   return seen;
 }
