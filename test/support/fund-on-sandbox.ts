@@ -21,10 +21,17 @@ export interface FundOnSandbox {
   close(): Promise<void>;
 }
 
-/** Opens the fund on bookie_c (Ann's opening bank) and strikes once; `now` is the desk's clock. */
-export async function fundOnSandbox(guildId: string, now: () => number = Date.now): Promise<FundOnSandbox> {
+/**
+ * Opens the fund on bookie_c (Ann's opening bank) and strikes once; `now` is the desk's clock, `storeUrl` the store
+ * (default SQLite on a temp file).
+ */
+export async function fundOnSandbox(
+  guildId: string,
+  now: () => number = Date.now,
+  storeUrl?: string,
+): Promise<FundOnSandbox> {
   const dir = mkdtempSync(join(tmpdir(), 'fund-sandbox-'));
-  const store = await openStore(`sqlite://${join(dir, 'bot.sqlite')}`);
+  const store = await openStore(storeUrl ?? `sqlite://${join(dir, 'bot.sqlite')}`);
   const sandbox = await startSandbox({ port: 0, quiet: true, control: true, seed: 1 });
   const control = new SandboxControl(sandbox.url);
   const gateway = new GatewayClient({ baseUrl: sandbox.url, apiKey: 'sandbox-key-alpha' });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 import { type FundOnSandbox, fundOnSandbox } from '../../support/fund-on-sandbox.js';
 
 const GUILD = 'g-wd-amount';
@@ -8,16 +9,20 @@ const GUILD = 'g-wd-amount';
  * desk's $100.00 withdraw_balance job never ended, then someone else withdrew $50.00 from the account; the treasurer who
  * names that $50.00 withdrawal as the attempt's is refused, saying both amounts, and nothing is marked withdrawn.
  */
-describe('a hand-settled withdrawal must match its attempt’s amount', () => {
+describe.each(ENGINES)('a hand-settled withdrawal must match its attempt’s amount, on %s', (engine) => {
   // The desk's clock, moved on past the job's lifetime below (the sandbox's clock by its control route).
   let offset = 0;
 
   let env: FundOnSandbox;
+  let cleanup: () => void = () => {};
   beforeAll(async () => {
-    env = await fundOnSandbox(GUILD, () => Date.now() + offset);
+    const fresh = await freshStoreUrl(engine, { migrated: true });
+    cleanup = fresh.cleanup;
+    env = await fundOnSandbox(GUILD, () => Date.now() + offset, fresh.url);
   });
   afterAll(async () => {
     await env?.close();
+    cleanup();
   });
 
   it('refuses a $50.00 withdrawal named as the $100.00 attempt’s own, saying both amounts', async () => {
