@@ -8,6 +8,7 @@ import {
   readRaceBetOptions,
   runnerChoices,
 } from '../src/bot/handlers/racing.js';
+import { REFUND_TYPES, REFUND_WORDS } from '../src/bot/model/racing-bet.js';
 
 export const data = new SlashCommandBuilder()
   .setName('bet-racing')
@@ -35,6 +36,12 @@ export const data = new SlashCommandBuilder()
   )
   .addBooleanOption((o) =>
     o.setName('use_bonus_bet').setDescription('Spend a bonus token worth the stake (the session must hold one)'),
+  )
+  .addStringOption((o) =>
+    o
+      .setName('refund')
+      .setDescription("Stake back if the runner runs a place (only where the race's promo offers it; see /promos)")
+      .addChoices(...REFUND_TYPES.map((t) => ({ name: REFUND_WORDS[t], value: t }))),
   );
 
 export const execute: Command['execute'] = async (interaction, ctx) => {
@@ -42,6 +49,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   const market = interaction.options.getString('market', true);
   if (market !== 'win' && market !== 'place') return replyEphemeral(interaction, 'The market must be win or place.');
   const useBonusBet = interaction.options.getBoolean('use_bonus_bet') ?? false;
+  const refund = REFUND_TYPES.find((t) => t === interaction.options.getString('refund'));
   const bet = await readRaceBetOptions(ctx, interaction);
   if (!bet) return;
   await postRacingSlip(ctx, interaction, {
@@ -49,6 +57,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     runner: interaction.options.getString('runner', true).trim(),
     market,
     ...(useBonusBet ? { useBonusBet } : {}),
+    ...(refund ? { refund } : {}),
   });
 };
 

@@ -7,6 +7,7 @@ export type GatewayPort = Pick<
   | 'balances'
   | 'bets'
   | 'accountPromos'
+  | 'promos'
   | 'bonusBets'
   | 'priceChecks'
   | 'transactions'

@@ -14,7 +14,7 @@ import { suggestedStakeCents } from '../model/kelly.js';
 import { centsFromDollars, dollarsFromCents, formatMoney } from '../model/money.js';
 import { multiFair } from '../model/multi-fair.js';
 import { formatOdds } from '../model/odds.js';
-import type { MultiSlipInfo, RacingBet, RacingMultiBet } from '../model/racing-bet.js';
+import { type MultiSlipInfo, type RacingBet, type RacingMultiBet, REFUND_WORDS } from '../model/racing-bet.js';
 import { checkMinOdds, checkStake, type RacingLeg, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import type { BetRecord } from '../repos/bet-records.js';
@@ -110,6 +110,7 @@ export function placeBetRequest(
       target_odds: floor,
       ...(p.useBonusBet ? { use_bonus_bet: true } : {}),
       ...promoFields(r.promoName),
+      ...(r.refund ? { bet_type: r.refund } : {}),
       ...callback(callbackUrl),
     };
   }
@@ -293,6 +294,37 @@ async function store(
 }
 
 /**
+ * A refund bet type is offered only where the book's race promo for this race is that type (`/v3/promos`, read at
+ * the slip's session): otherwise the member is told, and nothing is made.
+ */
+async function checkRefundOffered(d: SlipKindDeps, sessionId: string, req: RacingSlipRequest): Promise<void> {
+  const type = req.refund;
+  if (!type) return;
+  if (req.promoName) throw new UserFacingError('A bet takes a refund type or a named promo, not both. Pick one.');
+  const handle = await d.gateway.promos.list({ session_id: sessionId, ...callback(d.callbackUrl) });
+  const out = await handle.wait({ signal: AbortSignal.timeout(BONUS_READ_WAIT_MS) });
+  if (out.status !== 'completed') {
+    throw new UserFacingError(
+      `Reading ${req.bookie}'s race promos did not finish (${out.status}). Try again in a moment.`,
+    );
+  }
+  const code = req.raceType.replace(/[()]/g, '');
+  const offered = (out.result.promos ?? []).some(
+    (p) =>
+      loose(p.track) === loose(req.track) &&
+      p.race_num === req.raceNum &&
+      (p.race_type ?? 'R').replace(/[()]/g, '') === code &&
+      (!p.event_url || p.event_url.includes(req.date)) &&
+      p.promo_type === type,
+  );
+  if (!offered) {
+    throw new UserFacingError(
+      `${req.bookie} offers no "${REFUND_WORDS[type]}" on ${raceLabel(req)} on ${req.date}. Bet without the refund, or see /promos for the races that have one.`,
+    );
+  }
+}
+
+/**
  * A racing slip: the same payload as a sports one, with the race and runner. eventName, marketKey and
  * selectionName are the texts the book writes into the bet's transaction ("Flemington R3", win, the runner),
  * so the reconciler's matching rule finds a racing bet as it finds a sports one.
@@ -320,8 +352,14 @@ export async function prepareRacingSlip(
       `The ${req.bookie} session holds no available bonus token worth ${formatMoney(stakeCents)}. Use the token's exact value as the stake, or bet without use_bonus_bet.`,
     );
   }
-  const racing: RacingLeg = { ...leg, runner: live.runner, ...(req.promoName ? { promoName: req.promoName } : {}) };
-  const marketLabel = `${req.market === 'win' ? 'Win' : 'Place'}${req.promoName ? ` (promo ${req.promoName})` : ''}`;
+  if (req.refund) await checkRefundOffered(d, sessionId, req);
+  const racing: RacingLeg = {
+    ...leg,
+    runner: live.runner,
+    ...(req.promoName ? { promoName: req.promoName } : {}),
+    ...(req.refund ? { refund: req.refund } : {}),
+  };
+  const marketLabel = `${req.market === 'win' ? 'Win' : 'Place'}${req.promoName ? ` (promo ${req.promoName})` : ''}${req.refund ? ` (${REFUND_WORDS[req.refund]})` : ''}`;
   const owner = { ...req, lifetime };
   return store(d, owner, {
     kind: 'racing',
@@ -525,7 +563,11 @@ export function boundSelection(p: SlipPayload): string {
     case 'racing': {
       const r = p.racing;
       if (!r) return '';
-      const type = [r.promoName ? `promo ${r.promoName}` : '', p.useBonusBet ? 'bonus bet' : ''].filter(Boolean);
+      const type = [
+        r.promoName ? `promo ${r.promoName}` : '',
+        r.refund ? `refund ${r.refund}` : '',
+        p.useBonusBet ? 'bonus bet' : '',
+      ].filter(Boolean);
       return `runner ${r.runner} · ${r.market}${type.length ? ` · ${type.join(' · ')}` : ''}`;
     }
     case 'promo':

@@ -17,7 +17,21 @@ export interface RacingLeg extends RaceKey {
   market: 'win' | 'place';
   /** An account promo that needs a chosen runner (its how_to_bet promo_name): sent as promo_name. */
   promoName?: string;
+  /** A refund bet type the race's promo offers: the stake back if the runner finishes in those places. */
+  refund?: RefundType;
 }
+
+/** The spec's refund bet types: `2`, `2/3`, `2/3/4` refund the stake if the runner finishes in those places. */
+export type RefundType = '2' | '2/3' | '2/3/4';
+
+export const REFUND_TYPES: readonly RefundType[] = ['2', '2/3', '2/3/4'];
+
+/** A refund type in a member's words. */
+export const REFUND_WORDS: Record<RefundType, string> = {
+  '2': 'money back if 2nd',
+  '2/3': 'money back if 2nd or 3rd',
+  '2/3/4': 'money back if 2nd, 3rd or 4th',
+};
 
 /** A racing bet a member asks for: the leg at a book, the stake, the price floor and whether a bonus token pays. */
 export interface RacingBet extends RacingLeg {

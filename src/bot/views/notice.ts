@@ -6,6 +6,13 @@ import { formatOdds } from '../model/odds.js';
 
 const OUTCOME: Record<string, string> = { won: 'Won 🎉', lost: 'Lost', void: 'Void', cashed_out: 'Cashed out' };
 
+/** The outcome in words; a promo's refund (the transaction names it, `promo_payout.kind`) is said as one. */
+function outcomeWords(tx: Transaction): string {
+  const payout = (tx as { promo_payout?: { kind?: unknown } }).promo_payout;
+  if (payout?.kind === 'refund') return 'Refunded (money back)';
+  return OUTCOME[tx.status] ?? tx.status;
+}
+
 /** What came back to the account in cents: the stake plus the P&L (nothing on a loss), never below zero. */
 export function amountReturnedCents(tx: Transaction): number {
   if (tx.status === 'lost') return 0;
@@ -47,7 +54,7 @@ export function settlementView(input: {
     embeds: [
       {
         // The emoji stands apart from the text (no colon glued on) so clients draw it as an emoji image.
-        title: clip(`${OUTCOME[tx.status] ?? tx.status} · ${what}`, LIMITS.embedTitle),
+        title: clip(`${outcomeWords(tx)} · ${what}`, LIMITS.embedTitle),
         description: clip(event, LIMITS.embedDescription) || undefined,
         color: tx.status === 'won' ? COLOUR.ok : tx.status === 'lost' ? COLOUR.refused : COLOUR.muted,
         fields: [

@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateSettings } from '../../src/bot/repos/guild-settings.js';
+import type { SettlementWatcher } from '../../src/bot/results/settlement.js';
+import { GatewayClient, type RacePromo } from '../../src/gateway/index.js';
+import { finishingOrder, type Race } from '../../src/sandbox/world/racing.js';
+import type { RunningBot } from '../support/bot-entry.js';
+import { messageMatching, newTrail, press } from '../support/flows.js';
+import { API_KEY, type Desk, startDesk } from '../support/harness.js';
+import { textOf } from '../support/messages.js';
+import { until } from '../support/wait.js';
+
+/** The alpha syndicate's bookie_a session (the sandbox's fixture account). */
+const BOOKIE_A_SESSION = '5e55a1fa-0000-4000-8000-00000000000a';
+
+type RefundBot = RunningBot & { settlement: Pick<SettlementWatcher, 'tick'> };
+
+/**
+ * Refund bet types on a racing slip (issue 46): /bet-racing's `refund` is offered only where the book's promo for
+ * the race is that type, sent as the bet's bet_type, and a runner that runs second is settled as a refund (the
+ * stake back, P&L 0), never as a loss, as the sandbox's own history says.
+ */
+describe('refund bets on racing slips', () => {
+  let desk: Desk<RefundBot>;
+  let gw: GatewayClient;
+  /** A race whose bookie_a promo is "money back if 2nd or 3rd", and one with no promo at bookie_a. */
+  let promoRace: Race;
+  let plainRace: Race;
+
+  beforeAll(async () => {
+    desk = await startDesk<RefundBot>({ webhooks: true });
+    await updateSettings(desk.bot.store, desk.ld.guildId, (s) => ({
+      ...s,
+      resultsChannelId: desk.ld.channelIds.results,
+    }));
+    gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    const handle = await gw.promos.list({ session_id: BOOKIE_A_SESSION });
+    const out = await handle.wait({ signal: AbortSignal.timeout(20_000) });
+    if (out.status !== 'completed') throw new Error(`promos: ${out.status}`);
+    const world = desk.sandbox.sb.world;
+    const raceOf = (p: RacePromo) =>
+      world.race(p.track, p.race_num, p.race_type ?? 'R', String(p.event_url).split('/')[4] ?? '');
+    const soon = Date.now() + 30 * 60_000;
+    const offered = out.result.promos.filter((p) => {
+      const r = raceOf(p);
+      return p.promo_type === '2/3' && r !== undefined && r.startMs > soon && r.runners.length >= 4;
+    });
+    promoRace = raceOf(offered[0] as RacePromo) as Race;
+    const withPromo = new Set(out.result.promos.map((p) => raceOf(p)?.key));
+    const plain = out.result.promos
+      .map((p) => raceOf(p))
+      .flatMap((r) => (r ? [1, 2, 3, 4, 5, 6, 7, 8].map((n) => world.race(r.track, n, r.race_type, r.date)) : []))
+      .find((r) => r !== undefined && !withPromo.has(r.key) && r.startMs > soon);
+    plainRace = plain as Race;
+  }, 60_000);
+  afterAll(async () => {
+    await gw?.close();
+    await desk?.close();
+  });
+
+  async function betRacing(on: Race, runner: string, stake: number) {
+    const handle = await desk.ld.sendCommand({
+      user: desk.ld.users.bettor,
+      channelId: desk.ld.channelIds.bets,
+      name: 'bet-racing',
+      options: {
+        track: `${on.track} (${on.race_type})`,
+        race: on.race_num,
+        date: on.date,
+        runner,
+        market: 'win',
+        stake,
+        bookie: 'bookie_a',
+        refund: '2/3',
+      },
+    });
+    return until(
+      'the slip or the refusal',
+      () =>
+        handle.responses().find((m) => m.visibleTo === null) ??
+        handle.responses().find((m) => textOf(m) !== '' && !/posted below/.test(textOf(m))),
+      { timeoutMs: 20_000 },
+    );
+  }
+
+  it('settles a 2/3 bet whose runner runs second as a refund: the stake back, P&L 0, not a loss', async () => {
+    const order = finishingOrder(desk.sandbox.sb.world.seed, promoRace);
+    const second = promoRace.runners.find((r) => r.number === order[1])?.name as string;
+    const slip = await betRacing(promoRace, second, 3);
+    expect(textOf(slip)).toContain('Win (money back if 2nd or 3rd)');
+    await press(desk, newTrail(), desk.ld.users.bettor, slip, /^Confirm$/);
+    await messageMatching(desk, slip, /Bet placed ✅/, 20_000);
+    const [bet] = (await desk.control.state()).bets.filter((b) => JSON.stringify(b.bet).includes(second));
+    expect(bet?.bet).toMatchObject({ stake: 3, bet_type: '2/3' });
+
+    await desk.control.settle(promoRace.key);
+    await desk.bot.settlement.tick();
+    const notice = await until(
+      'the settlement notice',
+      () => desk.ld.messages(desk.ld.channelIds.results).find((m) => textOf(m).includes(second)),
+      { timeoutMs: 15_000 },
+    );
+    const settled = (await desk.control.state()).bets.find((b) => b.bet.bet_id === bet?.bet.bet_id);
+    expect([settled?.status, settled?.pnl]).toEqual(['void', 0]);
+    const [record] = await desk.bot.store.query<{ state: string; settled_status: string; pnl: number }>(
+      'SELECT state, settled_status, pnl FROM bet_records WHERE bet_id = ?',
+      bet?.bet.bet_id,
+    );
+    expect(record).toEqual({ state: 'settled', settled_status: 'void', pnl: 0 });
+    expect(textOf(notice)).toMatch(/Returned\s*\$3\.00/);
+    expect(notice.embeds[0]?.title).toBe(`Refunded (money back) · ${second}`);
+  });
+
+  it('offers the refund only where the race has it at the book, and says so before any slip', async () => {
+    const before = (await desk.control.state()).bets.length;
+    const reply = await betRacing(plainRace, plainRace.runners[0]?.name as string, 2);
+    expect(reply.visibleTo).not.toBeNull();
+    expect(textOf(reply)).toContain(
+      `bookie_a offers no "money back if 2nd or 3rd" on ${plainRace.track} R${plainRace.race_num} on ${plainRace.date}.`,
+    );
+    expect((await desk.control.state()).bets).toHaveLength(before);
+  });
+});
