@@ -8,7 +8,7 @@ import {
   readRaceBetOptions,
   runnerChoices,
 } from '../src/bot/handlers/racing.js';
-import { REFUND_TYPES, REFUND_WORDS } from '../src/bot/model/racing-bet.js';
+import { BOOST_WORDS, REFUND_TYPES, REFUND_WORDS } from '../src/bot/model/racing-bet.js';
 
 export const data = new SlashCommandBuilder()
   .setName('bet-racing')
@@ -42,6 +42,12 @@ export const data = new SlashCommandBuilder()
       .setName('refund')
       .setDescription("Stake back if the runner runs a place (only where the race's promo offers it; see /promos)")
       .addChoices(...REFUND_TYPES.map((t) => ({ name: REFUND_WORDS[t], value: t }))),
+  )
+  .addStringOption((o) =>
+    o
+      .setName('boost')
+      .setDescription("A boost of the book's: strictly (refused where it has none for the race) or if it offers one")
+      .addChoices({ name: BOOST_WORDS.strict, value: 'strict' }, { name: BOOST_WORDS.if_offered, value: 'if_offered' }),
   );
 
 export const execute: Command['execute'] = async (interaction, ctx) => {
@@ -50,6 +56,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   if (market !== 'win' && market !== 'place') return replyEphemeral(interaction, 'The market must be win or place.');
   const useBonusBet = interaction.options.getBoolean('use_bonus_bet') ?? false;
   const refund = REFUND_TYPES.find((t) => t === interaction.options.getString('refund'));
+  const boost = (['strict', 'if_offered'] as const).find((b) => b === interaction.options.getString('boost'));
   const bet = await readRaceBetOptions(ctx, interaction);
   if (!bet) return;
   await postRacingSlip(ctx, interaction, {
@@ -58,6 +65,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     market,
     ...(useBonusBet ? { useBonusBet } : {}),
     ...(refund ? { refund } : {}),
+    ...(boost ? { boost } : {}),
   });
 };
 

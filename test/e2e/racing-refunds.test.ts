@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateSettings } from '../../src/bot/repos/guild-settings.js';
 import type { SettlementWatcher } from '../../src/bot/results/settlement.js';
 import { GatewayClient, type RacePromo } from '../../src/gateway/index.js';
-import { finishingOrder, type Race } from '../../src/sandbox/world/racing.js';
+import { finishingOrder, localDay, type Race, raceStartMs, TRACKS } from '../../src/sandbox/world/racing.js';
 import type { RunningBot } from '../support/bot-entry.js';
 import { messageMatching, newTrail, press } from '../support/flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
@@ -19,7 +19,7 @@ type RefundBot = RunningBot & { settlement: Pick<SettlementWatcher, 'tick'> };
  * the race is that type, sent as the bet's bet_type, and a runner that runs second is settled as a refund (the
  * stake back, P&L 0), never as a loss, as the sandbox's own history says.
  */
-describe('refund bets on racing slips', () => {
+describe('refund and boost bets on racing slips', () => {
   let desk: Desk<RefundBot>;
   let gw: GatewayClient;
   /** A race whose bookie_a promo is "money back if 2nd or 3rd", and one with no promo at bookie_a. */
@@ -57,7 +57,7 @@ describe('refund bets on racing slips', () => {
     await desk?.close();
   });
 
-  async function betRacing(on: Race, runner: string, stake: number) {
+  async function betRacing(on: Race, runner: string, stake: number, ask: Record<string, string> = { refund: '2/3' }) {
     const handle = await desk.ld.sendCommand({
       user: desk.ld.users.bettor,
       channelId: desk.ld.channelIds.bets,
@@ -70,7 +70,7 @@ describe('refund bets on racing slips', () => {
         market: 'win',
         stake,
         bookie: 'bookie_a',
-        refund: '2/3',
+        ...ask,
       },
     });
     return until(
@@ -117,6 +117,50 @@ describe('refund bets on racing slips', () => {
     expect(textOf(reply)).toContain(
       `bookie_a offers no "money back if 2nd or 3rd" on ${plainRace.track} R${plainRace.race_num} on ${plainRace.date}.`,
     );
+    expect((await desk.control.state()).bets).toHaveLength(before);
+  });
+
+  it('asks a strict boost only where the book holds a boost token for the race, and the book boosts it', async () => {
+    const world = desk.sandbox.sb.world;
+    const soon = Date.now() + 30 * 60_000;
+    const open = TRACKS.filter((t) => t.race_type === 'R').flatMap((def) =>
+      [0, 1].flatMap((d) => {
+        const date = localDay(def, Date.now() + d * 86_400_000);
+        return [1, 2, 3, 4, 5, 6, 7, 8].flatMap((n) => {
+          const r = raceStartMs(def, n, date) > soon ? world.race(def.track, n, 'R', date) : undefined;
+          return r ? [r] : [];
+        });
+      }),
+    );
+    const token = async (r: Race) =>
+      (await gw.promos.boostToken({ session_id: BOOKIE_A_SESSION, track: r.track, race_num: r.race_num }))
+        .boost_token_available;
+    let withBoost: Race | undefined;
+    let without: Race | undefined;
+    for (const r of open) {
+      if (withBoost && without) break;
+      if (await token(r)) withBoost ??= r;
+      else without ??= r;
+    }
+    const boosted = withBoost as Race;
+    const runner = boosted.runners[1]?.name as string;
+    const slip = await betRacing(boosted, runner, 2, { boost: 'strict' });
+    expect(textOf(slip)).toContain('Win (boosted, or not placed)');
+    await press(desk, newTrail(), desk.ld.users.bettor, slip, /^Confirm$/);
+    await messageMatching(desk, slip, /Bet placed ✅/, 20_000);
+    const [record] = await desk.bot.store.query<{ correlation_id: string }>(
+      "SELECT correlation_id FROM bet_records WHERE state = 'placed' AND payload LIKE ?",
+      `%boosted, or not placed%`,
+    );
+    const [entry] = await gw.jobs.status([record?.correlation_id as string]);
+    expect(entry?.result).toMatchObject({ success: true, boosted: true, runner });
+
+    const before = (await desk.control.state()).bets.length;
+    const refused = await betRacing(without as Race, (without as Race).runners[0]?.name as string, 2, {
+      boost: 'strict',
+    });
+    expect(refused.visibleTo).not.toBeNull();
+    expect(textOf(refused)).toContain(`bookie_a has no boost for ${without?.track} R${without?.race_num}`);
     expect((await desk.control.state()).bets).toHaveLength(before);
   });
 });

@@ -14,7 +14,13 @@ import { suggestedStakeCents } from '../model/kelly.js';
 import { centsFromDollars, dollarsFromCents, formatMoney } from '../model/money.js';
 import { multiFair } from '../model/multi-fair.js';
 import { formatOdds } from '../model/odds.js';
-import { type MultiSlipInfo, type RacingBet, type RacingMultiBet, REFUND_WORDS } from '../model/racing-bet.js';
+import {
+  BOOST_WORDS,
+  type MultiSlipInfo,
+  type RacingBet,
+  type RacingMultiBet,
+  REFUND_WORDS,
+} from '../model/racing-bet.js';
 import { checkMinOdds, checkStake, type RacingLeg, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import type { BetRecord } from '../repos/bet-records.js';
@@ -111,6 +117,7 @@ export function placeBetRequest(
       ...(p.useBonusBet ? { use_bonus_bet: true } : {}),
       ...promoFields(r.promoName),
       ...(r.refund ? { bet_type: r.refund } : {}),
+      ...(r.boost === 'strict' ? { use_boost: true } : r.boost === 'if_offered' ? { betboost: true } : {}),
       ...callback(callbackUrl),
     };
   }
@@ -324,6 +331,21 @@ async function checkRefundOffered(d: SlipKindDeps, sessionId: string, req: Racin
   }
 }
 
+/** A strict boost is asked only where the book holds a boost token for the race (`/v2/boost_token`). */
+async function checkBoostOffered(d: SlipKindDeps, sessionId: string, req: RacingSlipRequest): Promise<void> {
+  const { boost_token_available: available } = await d.gateway.promos.boostToken({
+    session_id: sessionId,
+    track: req.track,
+    race_num: req.raceNum,
+    race_type: req.raceType,
+  });
+  if (!available) {
+    throw new UserFacingError(
+      `${req.bookie} has no boost for ${raceLabel(req)}, so a bet that must be boosted would be refused. Choose "${BOOST_WORDS.if_offered}", or bet without a boost.`,
+    );
+  }
+}
+
 /**
  * A racing slip: the same payload as a sports one, with the race and runner. eventName, marketKey and
  * selectionName are the texts the book writes into the bet's transaction ("Flemington R3", win, the runner),
@@ -353,13 +375,15 @@ export async function prepareRacingSlip(
     );
   }
   if (req.refund) await checkRefundOffered(d, sessionId, req);
+  if (req.boost === 'strict') await checkBoostOffered(d, sessionId, req);
   const racing: RacingLeg = {
     ...leg,
     runner: live.runner,
     ...(req.promoName ? { promoName: req.promoName } : {}),
     ...(req.refund ? { refund: req.refund } : {}),
+    ...(req.boost ? { boost: req.boost } : {}),
   };
-  const marketLabel = `${req.market === 'win' ? 'Win' : 'Place'}${req.promoName ? ` (promo ${req.promoName})` : ''}${req.refund ? ` (${REFUND_WORDS[req.refund]})` : ''}`;
+  const marketLabel = `${req.market === 'win' ? 'Win' : 'Place'}${req.promoName ? ` (promo ${req.promoName})` : ''}${req.refund ? ` (${REFUND_WORDS[req.refund]})` : ''}${req.boost ? ` (${BOOST_WORDS[req.boost]})` : ''}`;
   const owner = { ...req, lifetime };
   return store(d, owner, {
     kind: 'racing',
@@ -566,6 +590,7 @@ export function boundSelection(p: SlipPayload): string {
       const type = [
         r.promoName ? `promo ${r.promoName}` : '',
         r.refund ? `refund ${r.refund}` : '',
+        r.boost ? `boost ${r.boost}` : '',
         p.useBonusBet ? 'bonus bet' : '',
       ].filter(Boolean);
       return `runner ${r.runner} · ${r.market}${type.length ? ` · ${type.join(' · ')}` : ''}`;

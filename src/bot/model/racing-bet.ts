@@ -19,7 +19,18 @@ export interface RacingLeg extends RaceKey {
   promoName?: string;
   /** A refund bet type the race's promo offers: the stake back if the runner finishes in those places. */
   refund?: RefundType;
+  /** A boost: `strict` (use_boost, refused where the book cannot boost) or `if_offered` (betboost). */
+  boost?: BoostAsk;
 }
+
+/** How a racing bet asks for a boost: strictly (use_boost) or when the book offers one (betboost). */
+export type BoostAsk = 'strict' | 'if_offered';
+
+/** A boost ask in a member's words. */
+export const BOOST_WORDS: Record<BoostAsk, string> = {
+  strict: 'boosted, or not placed',
+  if_offered: 'boosted if the book offers it',
+};
 
 /** The spec's refund bet types: `2`, `2/3`, `2/3/4` refund the stake if the runner finishes in those places. */
 export type RefundType = '2' | '2/3' | '2/3/4';
