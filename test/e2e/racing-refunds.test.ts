@@ -5,6 +5,7 @@ import { GatewayClient, type RacePromo } from '../../src/gateway/index.js';
 import { finishingOrder, localDay, type Race, raceStartMs, TRACKS } from '../../src/sandbox/world/racing.js';
 import type { RunningBot } from '../support/bot-entry.js';
 import { messageMatching, newTrail, press } from '../support/flows.js';
+import { cashOf } from '../support/fund-flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
@@ -57,7 +58,12 @@ describe('refund and boost bets on racing slips', () => {
     await desk?.close();
   });
 
-  async function betRacing(on: Race, runner: string, stake: number, ask: Record<string, string> = { refund: '2/3' }) {
+  async function betRacing(
+    on: Race,
+    runner: string,
+    stake: number,
+    ask: Record<string, string | boolean> = { refund: '2/3' },
+  ) {
     const handle = await desk.ld.sendCommand({
       user: desk.ld.users.bettor,
       channelId: desk.ld.channelIds.bets,
@@ -162,5 +168,34 @@ describe('refund and boost bets on racing slips', () => {
     expect(refused.visibleTo).not.toBeNull();
     expect(textOf(refused)).toContain(`bookie_a has no boost for ${without?.track} R${without?.race_num}`);
     expect((await desk.control.state()).bets).toHaveLength(before);
+  });
+
+  it('keeps a bonus-bet stake off the syndicate’s cash: placed and lost, the account’s cash is as it was', async () => {
+    await desk.advance(31_000);
+    const cashBefore = await cashOf(gw, BOOKIE_A_SESSION);
+    const order = finishingOrder(desk.sandbox.sb.world.seed, plainRace);
+    const last = plainRace.runners.find((r) => r.number === order[order.length - 1])?.name as string;
+    const slip = await betRacing(plainRace, last, 5, { use_bonus_bet: true });
+    expect(textOf(slip)).toContain('(bonus bet)');
+    await press(desk, newTrail(), desk.ld.users.bettor, slip, /^Confirm$/);
+    await messageMatching(desk, slip, /Bet placed ✅/, 20_000);
+    await desk.control.settle(plainRace.key);
+    await desk.bot.settlement.tick();
+    const [record] = await until(
+      'the bonus bet settled',
+      async () => {
+        const rows = await desk.bot.store.query<{ state: string; settled_status: string; pnl: number; bet_id: string }>(
+          "SELECT state, settled_status, pnl, bet_id FROM bet_records WHERE payload LIKE '%(bonus bet)%'",
+        );
+        return rows[0]?.state === 'settled' ? rows : undefined;
+      },
+      { timeoutMs: 15_000 },
+    );
+    const bet = (await desk.control.state()).bets.find((b) => b.bet.bet_id === record?.bet_id);
+    expect(bet?.bet).toMatchObject({ stake: 5, is_bonus_bet: true });
+    expect([bet?.status, bet?.pnl]).toEqual(['lost', 0]);
+    expect([record?.settled_status, record?.pnl]).toEqual(['lost', 0]);
+    await desk.advance(31_000);
+    expect(await cashOf(gw, BOOKIE_A_SESSION)).toBe(cashBefore);
   });
 });
