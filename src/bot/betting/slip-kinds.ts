@@ -85,11 +85,14 @@ const loose = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
 const callback = (url: string | undefined) => (url ? { callback_url: url } : {});
 export const raceLabel = (leg: Pick<RacingLeg, 'track' | 'raceNum'>) => `${leg.track} R${leg.raceNum}`;
 
-/** promo_name, and bet_type when the promo's name is one (the spec's `2/3` token is both). */
-function promoFields(name: string | undefined): Pick<RacingSingleBet, 'promo_name' | 'bet_type'> {
+/**
+ * promo_name, and bet_type when the promo's name is one (the spec's `2/3` token is both), with skip_if_no_promo:
+ * the slip promised the promo's cover, so a book that cannot attach it refuses rather than places the bet bare.
+ */
+function promoFields(name: string | undefined): Pick<RacingSingleBet, 'promo_name' | 'bet_type' | 'skip_if_no_promo'> {
   if (!name) return {};
   const type = BetType.options.find((t) => t === name);
-  return { promo_name: name, ...(type ? { bet_type: type } : {}) };
+  return { promo_name: name, skip_if_no_promo: true, ...(type ? { bet_type: type } : {}) };
 }
 
 /** The place_bet body of a sports or racing slip; `floor` is target_odds (live price less the tolerance). */

@@ -278,6 +278,18 @@ describe('the promo inbox view', () => {
     expect(placeBetRequest(withPromo, 1250, 2.28, undefined)).toMatchObject({ promo_name: '2/3', bet_type: '2/3' });
   });
 
+  it('asks the book to refuse, not place bare, a racing bet whose promo it cannot attach (skip_if_no_promo)', () => {
+    const withPromo = {
+      ...racing,
+      racing: { ...(racing.racing as NonNullable<SlipPayload['racing']>), promoName: 'day saver' },
+    };
+    expect(placeBetRequest(withPromo, 1250, 2.28, undefined)).toMatchObject({
+      promo_name: 'day saver',
+      skip_if_no_promo: true,
+    });
+    expect(placeBetRequest(racing, 1250, 2.28, undefined)).not.toHaveProperty('skip_if_no_promo');
+  });
+
   it("names a sports promo's event as the /bet event list shows it, never its raw key", () => {
     const sports = {
       promo_id: 9,
