@@ -142,6 +142,7 @@ describe('same-race multis at the desk', () => {
     await press(desk, newTrail(), desk.ld.users.bettor, slip, /^Confirm$/);
     const placed = await messageMatching(desk, slip, /Bet placed ✅/, 20_000);
     expect(textOf(placed)).toContain(`${first} win + ${second} top 3`);
+    expect(textOf(placed)).toMatch(/At the book's price \d+\.\d\d: edge [+-]\d+\.\d% · book margin -?\d+\.\d %/);
 
     const three = await multi([`${last}|win`, `${first}|top2`, `${third}|top4`], 3);
     await press(desk, newTrail(), desk.ld.users.bettor, three, /^Confirm$/);

@@ -54,17 +54,8 @@ function multiFields(slip: SlipPayload, multi: MultiSlipInfo, odds: number, acco
     )
     .join('\n');
   const floor = slip.minOdds;
-  const p = multi.probability;
   const at = priced ? odds : floor;
-  const value =
-    p === undefined
-      ? `No book priced the whole field to win: no fair price (${METHOD_LABEL[multi.method]}).`
-      : [
-          `Fair ${formatOdds(1 / p)} (chance ${pct(p)}; Harville over ${METHOD_LABEL[multi.method]} win chances, ${multi.books} book${multi.books === 1 ? '' : 's'})`,
-          at === undefined
-            ? "Edge: known at the book's price; set min_odds to see it at your floor"
-            : `${priced ? "At the book's price" : 'At your floor'} ${formatOdds(at)}: edge ${formatEdge(p * at - 1)} · book margin ${pct(multiMargin(p, at))}`,
-        ].join('\n');
+  const value = multiFairText(multi, at, priced);
   const suggested = slip.edge ? suggestedLine(slip.edge, slip.capBankCents) : undefined;
   return [
     { name: `Legs (${multi.legs.length}, all must come true)`, value: clip(legs, LIMITS.fieldValue) },
@@ -90,6 +81,18 @@ function multiFields(slip: SlipPayload, multi: MultiSlipInfo, odds: number, acco
     { name: 'Fair price', value: clip(value, LIMITS.fieldValue) },
     ...(suggested ? [{ name: 'Suggested stake', value: suggested, inline: true }] : []),
   ];
+}
+
+/** A multi's fair price and chance, and the edge and the book's margin at `at` (the book's price, or the floor). */
+function multiFairText(multi: MultiSlipInfo, at: number | undefined, priced: boolean): string {
+  const p = multi.probability;
+  if (p === undefined) return `No book priced the whole field to win: no fair price (${METHOD_LABEL[multi.method]}).`;
+  return [
+    `Fair ${formatOdds(1 / p)} (chance ${pct(p)}; Harville over ${METHOD_LABEL[multi.method]} win chances, ${multi.books} book${multi.books === 1 ? '' : 's'})`,
+    at === undefined
+      ? "Edge: known at the book's price; set min_odds to see it at your floor"
+      : `${priced ? "At the book's price" : 'At your floor'} ${formatOdds(at)}: edge ${formatEdge(p * at - 1)} · book margin ${pct(multiMargin(p, at))}`,
+  ].join('\n');
 }
 
 /** The account a slip bets through, by its user name at the book (a slip stored before names were kept: its id). */
@@ -254,6 +257,9 @@ export function receiptView(slip: SlipPayload, result: unknown): MessageView {
           { name: 'Potential return', value: formatMoney(ret), inline: true },
           { name: 'Selection', value: clip(`${slip.selectionLabel} — ${slip.marketLabel}`, LIMITS.fieldValue) },
           { name: 'Event', value: clip(`${slip.eventName} · ${slip.bookie}`, LIMITS.fieldValue) },
+          ...(slip.multi
+            ? [{ name: 'Fair price', value: clip(multiFairText(slip.multi, odds, true), LIMITS.fieldValue) }]
+            : []),
           ...whoAndWhen(slip),
           ...(slip.approvedBy?.length
             ? [
