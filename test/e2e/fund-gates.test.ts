@@ -14,6 +14,7 @@ import {
   fundReport,
   headToHeadAt,
   historyOf,
+  proposeBet,
   sidesOf,
   strikeFund,
 } from '../support/fund-flows.js';
@@ -192,17 +193,7 @@ describe("the fund's money: whose account, how much of it, how many Confirms at 
     await deskCommand(desk, admin, 'fund', 'limits', { daily_loss: String((atRisk + 500) / 100) }, /Saved/);
     await deskCommand(desk, admin, 'settings', 'approvals', { t1: 3, t2: 1_000 }, /Saved/);
     const [s0, s1] = await flows.market();
-    const proposed = await desk.ld.sendCommand({
-      user: viewer,
-      channelId: desk.ld.channelIds.bets,
-      name: 'bet',
-      options: { event: s1.epk, bookie: s1.bookie, market: s1.market, selection: s1.marketRef, stake: 4 },
-    });
-    const proposal = await until(
-      'the proposal',
-      () => proposed.responses().find((m) => m.visibleTo === null && /Bet proposal/.test(textOf(m))),
-      { timeoutMs: 20_000, seen: () => proposed.responses().map(textOf).join(' | ') },
-    );
+    const proposal = await proposeBet(desk, viewer, s1, 4);
     const t = newTrail();
     const { slip } = await betSlip(desk, t, { user: bettor, sel: s0, stake: 3 });
     if (!slip) throw new Error('no slip');

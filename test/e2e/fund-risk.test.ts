@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../src/gateway/index.js';
 import { betSlip, messageMatching, newTrail, press } from '../support/flows.js';
-import { expectTipstersSumToFund, type FundFlows, fundFlows, fundReport, money } from '../support/fund-flows.js';
+import {
+  expectTipstersSumToFund,
+  type FundFlows,
+  fundFlows,
+  fundReport,
+  money,
+  proposeBet,
+} from '../support/fund-flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
@@ -116,17 +123,7 @@ describe('the fund: who made the money, and the drawdown stop', () => {
     // approvals, and places once betting resumes.
     await command(admin, 'settings', 'approvals', { t1: 5, t2: 1000 }, /Saved/);
     const [p0] = await market();
-    const proposed = await desk.ld.sendCommand({
-      user: admin,
-      channelId: desk.ld.channelIds.bets,
-      name: 'bet',
-      options: { event: p0.epk, bookie: p0.bookie, market: p0.market, selection: p0.marketRef, stake: 6 },
-    });
-    const proposal = await until(
-      'the proposal',
-      () => proposed.responses().find((m) => m.visibleTo === null && /Bet proposal/.test(textOf(m))),
-      { timeoutMs: 20_000, seen: () => proposed.responses().map(textOf).join(' | ') },
-    );
+    const proposal = await proposeBet(desk, admin, p0, 6);
     const approve = async () => {
       const handle = await press(desk, newTrail(), bettor, desk.ld.message(proposal.id) ?? proposal, /^Approve$/);
       return until('the approver\u2019s answer', () => handle.responses().find((m) => m.visibleTo === bettor.id), {

@@ -1,12 +1,13 @@
 // Watches end to end: /watch through the local Discord, the sandbox moving prices at its next scrape, the bot's
 // watch scheduler reading the cards, and the alerts it posts through the outbox (E2E_STORE=postgres: on PostgreSQL).
+import type { APIUser } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningBot } from '../../src/bot/index.js';
 import { messageMatching, newTrail, press, waitForModal } from '../support/flows.js';
 import { type Desk, startDesk } from '../support/harness.js';
 import { findControl, responseMatching, textOf } from '../support/messages.js';
 import { until } from '../support/wait.js';
-import { alerts, pickWatched, watchCommand, watchSteps } from '../support/watch-flows.js';
+import { alerts, pickWatched, type Watched, watchCommand, watchSteps } from '../support/watch-flows.js';
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
@@ -23,11 +24,8 @@ describe('watches and their alerts through the local Discord', () => {
 
   const { settled, nextScrape, alertsAt } = watchSteps(() => desk);
 
-  it('a price watch alerts once past the target, not again while there or inside the band, again after leaving it', async () => {
-    const w = pickWatched(desk, 0);
-    const user = desk.ld.users.bettor;
-    const start = w.prices.bookie_c!;
-    const target = round2(start * 1.25);
+  /** /watch price on the watched selection at bookie_c, past `target`; the bot's answer is checked. */
+  async function watchAtC(user: APIUser, w: Watched, target: number): Promise<void> {
     const reply = await watchCommand(desk, user, 'price', {
       event: w.epk,
       market: w.market,
@@ -36,6 +34,14 @@ describe('watches and their alerts through the local Discord', () => {
       bookie: 'bookie_c',
     });
     expect(reply).toMatch(/Watching .* price ≥ .* at bookie_c/);
+  }
+
+  it('a price watch alerts once past the target, not again while there or inside the band, again after leaving it', async () => {
+    const w = pickWatched(desk, 0);
+    const user = desk.ld.users.bettor;
+    const start = w.prices.bookie_c!;
+    const target = round2(start * 1.25);
+    await watchAtC(user, w, target);
     await settled(w, ['bookie_c'], 0);
     const priceAlerts = () => alertsAt('bookie_c', /^Price alert/);
     expect(priceAlerts()).toHaveLength(0);
@@ -208,16 +214,7 @@ describe('watches and their alerts through the local Discord', () => {
     const { bettor, admin } = desk.ld.users;
     const start = w.prices.bookie_c!;
     const target = round2(start * 1.25);
-    for (const user of [bettor, admin]) {
-      const reply = await watchCommand(desk, user, 'price', {
-        event: w.epk,
-        market: w.market,
-        selection: w.slug,
-        target,
-        bookie: 'bookie_c',
-      });
-      expect(reply).toMatch(/Watching .* price ≥ .* at bookie_c/);
-    }
+    for (const user of [bettor, admin]) await watchAtC(user, w, target);
     await settled(w, ['bookie_c'], 0);
     const past = round2(target + 0.2);
     const move = await desk.control.movePrice({

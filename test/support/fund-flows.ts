@@ -105,6 +105,26 @@ export function sidesOf(
   return [sel(0), sel(1)];
 }
 
+/** /bet above the approval tier: the public proposal the bot posts instead of a slip. */
+export async function proposeBet(
+  desk: Desk,
+  user: APIUser,
+  sel: BettableSelection,
+  stake: number,
+): Promise<LocalMessage> {
+  const proposed = await desk.ld.sendCommand({
+    user,
+    channelId: desk.ld.channelIds.bets,
+    name: 'bet',
+    options: { event: sel.epk, bookie: sel.bookie, market: sel.market, selection: sel.marketRef, stake },
+  });
+  return until(
+    'the proposal',
+    () => proposed.responses().find((m) => m.visibleTo === null && /Bet proposal/.test(textOf(m))),
+    { timeoutMs: 20_000, seen: () => proposed.responses().map(textOf).join(' | ') },
+  );
+}
+
 /** /fund report on demand, as a member runs it: the report's message (with its chart, when drawn). */
 export async function fundReport(desk: Desk, user: APIUser): Promise<LocalMessage> {
   const ix = await desk.ld.sendCommand({
