@@ -4,7 +4,7 @@
 import type { Route } from '../core/http.js';
 import { roundPrice } from '../core/money.js';
 import { ApiError, ok } from '../core/reply.js';
-import { BOOKIES, type Bookie, isBookie } from '../world/books.js';
+import { BOOKIES, type Bookie, isBookie, sportNotOffered } from '../world/books.js';
 import { findSelection } from '../world/card-view.js';
 import { iso } from '../world/dates.js';
 import type { SimWorld } from '../world/index.js';
@@ -48,6 +48,14 @@ export const watchControlRoutes: Route[] = [
     handler: ({ sb, body }) => {
       const bookie = bookieOf(body.bookie, 'bookie');
       const target = targetAt(sb.world, body, bookie);
+      // Its card shows no row of a sport the book takes no bets on: a move there could never reach an alert.
+      const notOffered = sportNotOffered(bookie, sb.world.findEvent(target.epk)!.sport);
+      if (notOffered) {
+        throw new ApiError(409, {
+          detail: `${notOffered.replace(/^not_offered: /, '')}: its card shows nothing to bet on '${target.epk}'; move the price at a book that takes the bet`,
+          field: 'bookie',
+        });
+      }
       // Or {..., factor} instead of price: the price multiplied at the next scrape (the playground's button).
       const factor =
         body.price === undefined && body.factor !== undefined

@@ -17,6 +17,17 @@ export function bookieOnlyFeature(bookie: string): boolean {
   return bookie === 'bookie_a';
 }
 
+/**
+ * Why a book takes no bets on a sport (the spec: basketball betting is offered by one bookmaker only), or null when
+ * it takes them. Such a book still lists the event, but its card holds no proposition ids for it (decision 1995).
+ */
+export function sportNotOffered(bookie: string, sport: string): string | null {
+  if (sport === 'basketball' && !bookieOnlyFeature(bookie)) {
+    return `not_offered: basketball betting is offered by bookie_a only, not ${bookie}`;
+  }
+  return null;
+}
+
 const SITE_PREFIX: Record<Bookie, string> = { bookie_a: 'A', bookie_b: 'BB', bookie_c: 'C' };
 
 /** The bookmaker's own event id format. */

@@ -3,7 +3,7 @@
 // (finishes, price moves) and the bets placed, kept here for settlement.
 import type { Ledger } from '../accounts/ledger.js';
 import type { SandboxClock } from '../core/clock.js';
-import type { Bookie } from './books.js';
+import { type Bookie, sportNotOffered } from './books.js';
 import { buildCard, type CardMarket, type CardSelection, type Outcome } from './cards.js';
 import { addDays, dayOf, dayStartMs } from './dates.js';
 import { DRIFT_STEP_MS, type ForcedDrift, priceAt, scrapeTime } from './drift.js';
@@ -346,7 +346,7 @@ export class SimWorld {
 
   /**
    * Up to 12 events, soonest first, that start at least PROMO_CARD_LEAD_MS from now (epks in `exclude` skipped):
-   * the bet-boost cards go on these.
+   * the bet-boost cards go on these. They are bookie_c's cards, so only sports bookie_c takes bets on (decision 1995).
    */
   sportsEventsForPromos(exclude: ReadonlySet<string> = new Set()): PromoSportsEvent[] {
     const now = this.nowMs();
@@ -357,6 +357,7 @@ export class SimWorld {
       for (const ev of this.day(d)) {
         if (ev.isOutright || ev.startMs < now + PROMO_CARD_LEAD_MS || ev.def.perDay < 4 || exclude.has(ev.epk))
           continue;
+        if (sportNotOffered('bookie_c', ev.sport)) continue;
         const h2h =
           ev.links.length > 0 ? this.card(ev, ev.links[0]!.bookie).find((m) => m.market === 'head_to_head') : undefined;
         const sel = h2h?.selections[0];

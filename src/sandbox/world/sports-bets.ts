@@ -1,7 +1,7 @@
 // Sports placement and pricing at the bookmaker (job time): by market_ref or by market/selection text.
 import { stakeLimitNow, stakeUnderLimit } from '../accounts/stake-limits.js';
 import type { Session } from '../accounts/types.js';
-import { type Bookie, bookieOnlyFeature } from './books.js';
+import { type Bookie, sportNotOffered } from './books.js';
 import { findSelection, isBettable } from './card-view.js';
 import type { CardMarket, CardSelection } from './cards.js';
 import type { SimWorld } from './index.js';
@@ -36,20 +36,13 @@ export interface Resolved {
 
 type Failure = { ok: false; error: string; softMiss?: boolean };
 
-function bookCheck(ev: SportEvent, bookie: string): string | null {
-  if (ev.sport === 'basketball' && !bookieOnlyFeature(bookie)) {
-    return `not_offered: basketball betting is offered by bookie_a only, not ${bookie}`;
-  }
-  return null;
-}
-
 /** A market_ref at job time: the event still open, the link (or the caller's id), the selection still bettable. */
 export function resolveRef(world: SimWorld, bookie: Bookie, q: RefQuery): ({ ok: true } & Resolved) | Failure {
   const parts = decodeMarketRef(q.market_ref);
   const ev = world.findEvent(q.epk);
   if (!parts || !ev) return { ok: false, error: 'market_ref_unknown: read the card again with GET /v3/markets' };
   if (world.status(ev) === 'finished') return { ok: false, error: 'event_finished: the market is closed' };
-  const offered = bookCheck(ev, bookie);
+  const offered = sportNotOffered(bookie, ev.sport);
   if (offered) return { ok: false, error: offered };
   const link = world.link(ev, bookie);
   let dispatched: Resolved['dispatched'];
@@ -91,7 +84,7 @@ export function resolveText(
     return { ok: false, softMiss: true, error: `market_not_carried: ${bookie} does not offer ${ev.name}` };
   }
   if (world.status(ev, now) === 'finished') return { ok: false, error: 'event_finished: the market is closed' };
-  const offered = bookCheck(ev, bookie);
+  const offered = sportNotOffered(bookie, ev.sport);
   if (offered) return { ok: false, error: offered };
   const card = world.card(ev, bookie);
   if (allSelections && !q.selection) {

@@ -3,7 +3,7 @@
 // rows included) of several sandbox days and seeds; then a bet by market_ref on a sample row of each market kind.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/index.js';
-import { BOOKIES, type Bookie, bookieOnlyFeature, marketRefBettingEnabled } from '../../../src/sandbox/world/books.js';
+import { BOOKIES, type Bookie, marketRefBettingEnabled } from '../../../src/sandbox/world/books.js';
 import { viewCard } from '../../../src/sandbox/world/card-view.js';
 import { addDays } from '../../../src/sandbox/world/dates.js';
 import type { SimWorld } from '../../../src/sandbox/world/index.js';
@@ -153,7 +153,6 @@ describe('placing by market_ref places that row (issue 36)', () => {
     for (const ev of upcoming) {
       for (const bookie of BOOKIES) {
         if (!marketRefBettingEnabled(bookie) || !world.link(ev, bookie).linked) continue;
-        if (ev.sport === 'basketball' && !bookieOnlyFeature(bookie)) continue;
         for (const m of fullCard(world, ev, bookie)) {
           for (const s of m.selections) {
             if (!s.bettable) continue;
