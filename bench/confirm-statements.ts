@@ -9,7 +9,7 @@ import { mkdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { SlipRepo } from '../src/bot/repos/slips.js';
+import { SlipRepo } from '../src/bot/betting/slips.js';
 import { openStore } from '../src/bot/store/index.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { createDatabase, startPgCluster } from '../test/pg/cluster.js';

@@ -1,7 +1,7 @@
 import { InteractionContextType, MessageFlags, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import { accountsView } from '../src/bot/accounts/views/accounts.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral } from '../src/bot/discord/interact.js';
-import { accountsView } from '../src/bot/views/accounts.js';
 
 export const data = new SlashCommandBuilder()
   .setName('accounts')

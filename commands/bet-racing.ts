@@ -1,13 +1,13 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import type { Command } from '../src/bot/discord/command.js';
-import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import {
   answerRaceOption,
   postRacingSlip,
   raceNumberOption,
   readRaceBetOptions,
   runnerChoices,
-} from '../src/bot/handlers/racing.js';
+} from '../src/bot/betting/handlers/racing.js';
+import type { Command } from '../src/bot/discord/command.js';
+import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { BOOST_WORDS, REFUND_TYPES, REFUND_WORDS } from '../src/bot/model/racing-bet.js';
 
 export const data = new SlashCommandBuilder()

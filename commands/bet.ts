@@ -1,10 +1,15 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import { resolveEventOption, resolveRefOption, selectionRefAt, slipOptionChoices } from '../src/bot/catalog/choices.js';
+import { postBestPriceSlip } from '../src/bot/betting/handlers/best-price.js';
+import { stakeOptionCents } from '../src/bot/betting/handlers/bet-gate.js';
+import { postSlip } from '../src/bot/betting/handlers/slip-post.js';
+import {
+  resolveEventOption,
+  resolveRefOption,
+  selectionRefAt,
+  slipOptionChoices,
+} from '../src/bot/catalog/handlers/choices.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { respondChoices } from '../src/bot/discord/interact.js';
-import { postBestPriceSlip } from '../src/bot/handlers/best-price.js';
-import { stakeOptionCents } from '../src/bot/handlers/bet-gate.js';
-import { postSlip } from '../src/bot/handlers/slip-post.js';
 
 // Discord lists required options first, so the optional book comes after the stake.
 export const data = new SlashCommandBuilder()

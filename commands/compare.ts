@@ -1,18 +1,18 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import { compareMarket } from '../src/bot/betting/compare.js';
+import type { BestPriceRef } from '../src/bot/betting/handlers/compare.js';
+import { compareView } from '../src/bot/betting/views/compare.js';
 import {
   eventChoices,
   resolveEventOption,
   sharedMarketChoices,
   sharedSelectionChoices,
-} from '../src/bot/catalog/choices.js';
+} from '../src/bot/catalog/handlers/choices.js';
+import { ownerOf, putRef } from '../src/bot/catalog/refs.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { respondChoices } from '../src/bot/discord/interact.js';
-import type { BestPriceRef } from '../src/bot/handlers/compare.js';
 import { DEFAULT_MARGIN_METHOD } from '../src/bot/model/fair-price.js';
-import { getSettings } from '../src/bot/repos/guild-settings.js';
-import { ownerOf, putRef } from '../src/bot/repos/refs.js';
-import { compareView } from '../src/bot/views/compare.js';
+import { getSettings } from '../src/bot/settings/guild-settings.js';
 
 export const data = new SlashCommandBuilder()
   .setName('compare')

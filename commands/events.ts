@@ -1,13 +1,13 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import { knownLeagues, leagueChoices } from '../src/bot/catalog/choices.js';
 import { type EventsQueryRef, eventsForDay } from '../src/bot/catalog/events-query.js';
+import { knownLeagues, leagueChoices } from '../src/bot/catalog/handlers/choices.js';
+import { ownerOf, putRef } from '../src/bot/catalog/refs.js';
+import { eventsView } from '../src/bot/catalog/views/events.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { chooseDay } from '../src/bot/model/dates.js';
 import { leagueKeyOf, leagueName } from '../src/bot/model/leagues.js';
-import { getSettings } from '../src/bot/repos/guild-settings.js';
-import { ownerOf, putRef } from '../src/bot/repos/refs.js';
-import { eventsView } from '../src/bot/views/events.js';
+import { getSettings } from '../src/bot/settings/guild-settings.js';
 
 export const data = new SlashCommandBuilder()
   .setName('events')

@@ -1,13 +1,13 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import { riskLines } from '../src/bot/analytics/fund-risk.js';
 import { exposureReport, stakeOfProposal, stakeOfRecord } from '../src/bot/betting/exposure.js';
-import { eventChoices, resolveEventOption } from '../src/bot/catalog/choices.js';
+import { exposureView } from '../src/bot/betting/views/exposure.js';
+import { eventChoices, resolveEventOption } from '../src/bot/catalog/handlers/choices.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
+import { riskLines } from '../src/bot/fund/fund-risk.js';
+import { limitLines } from '../src/bot/fund/model/risk-limits.js';
 import { dayIn } from '../src/bot/model/dates.js';
-import { limitLines } from '../src/bot/model/risk-limits.js';
-import { getSettings, stakeLimits } from '../src/bot/repos/guild-settings.js';
-import { exposureView } from '../src/bot/views/exposure.js';
+import { getSettings, stakeLimits } from '../src/bot/settings/guild-settings.js';
 
 export const data = new SlashCommandBuilder()
   .setName('exposure')

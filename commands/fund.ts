@@ -8,26 +8,39 @@ import {
   SlashCommandBuilder,
 } from 'discord.js';
 import { attribution } from '../src/bot/analytics/attribution.js';
-import { type FundPeriod, fundFacts, periodOf } from '../src/bot/analytics/fund-facts.js';
-import { loadFundReport } from '../src/bot/analytics/fund-report.js';
-import { riskLines, setLimits, voteResume } from '../src/bot/analytics/fund-risk.js';
 import { DEFAULT_SKILL_MIN_BETS } from '../src/bot/analytics/skill.js';
 import { mayApprove } from '../src/bot/betting/approvals.js';
-import { accountSessionChoices, sessionAccountOf } from '../src/bot/catalog/choices.js';
+import { accountSessionChoices, sessionAccountOf } from '../src/bot/catalog/handlers/choices.js';
 import type { BotContext } from '../src/bot/context.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
-import { isTreasurer } from '../src/bot/discord/permissions.js';
-import { type CashoutAsk, FEE_MANAGER_UNSET, formatPrice, PRICE_SCALE, UNIT_SCALE } from '../src/bot/model/fund.js';
-import { CASHOUT_UNDEALT } from '../src/bot/model/fund-states.js';
+import { type FundPeriod, fundFacts, periodOf } from '../src/bot/fund/fund-facts.js';
+import { loadFundReport } from '../src/bot/fund/fund-report.js';
+import { riskLines, setLimits, voteResume } from '../src/bot/fund/fund-risk.js';
+import {
+  type CashoutAsk,
+  FEE_MANAGER_UNSET,
+  formatPrice,
+  PRICE_SCALE,
+  UNIT_SCALE,
+} from '../src/bot/fund/model/fund.js';
+import { CASHOUT_UNDEALT } from '../src/bot/fund/model/fund-states.js';
+import { type LimitName, limitLines, parseLimit } from '../src/bot/fund/model/risk-limits.js';
+import {
+  askText,
+  cashoutRequestView,
+  fundCsv,
+  membersView,
+  statementView,
+  strikeView,
+} from '../src/bot/fund/views/fund.js';
+import { fundReportView, REPORT_CHART_FILE } from '../src/bot/fund/views/report.js';
+import { tipstersView } from '../src/bot/fund/views/tipsters.js';
 import { LIMITS } from '../src/bot/model/limits.js';
 import { matchText } from '../src/bot/model/match-text.js';
 import { formatMoney, parseCents } from '../src/bot/model/money.js';
-import { type LimitName, limitLines, parseLimit } from '../src/bot/model/risk-limits.js';
-import { type GuildSettings, getSettings } from '../src/bot/repos/guild-settings.js';
-import { askText, cashoutRequestView, fundCsv, membersView, statementView, strikeView } from '../src/bot/views/fund.js';
-import { fundReportView, REPORT_CHART_FILE } from '../src/bot/views/report.js';
-import { tipstersView } from '../src/bot/views/tipsters.js';
+import { type GuildSettings, getSettings } from '../src/bot/settings/guild-settings.js';
+import { isTreasurer } from '../src/bot/settings/handlers/permissions.js';
 
 const DAY_MS = 86_400_000;
 

@@ -1,7 +1,7 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
+import { jobsView } from '../src/bot/betting/views/desk.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral } from '../src/bot/discord/interact.js';
-import { jobsView } from '../src/bot/views/desk.js';
 
 export const data = new SlashCommandBuilder()
   .setName('jobs')

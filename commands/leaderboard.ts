@@ -2,8 +2,8 @@ import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'disco
 import { leaderboard } from '../src/bot/analytics/leaderboard.js';
 import { DEFAULT_SKILL_MIN_BETS } from '../src/bot/analytics/skill.js';
 import { analyticsSource } from '../src/bot/analytics/source.js';
+import { leaderboardView } from '../src/bot/analytics/views/stats.js';
 import type { Command } from '../src/bot/discord/command.js';
-import { leaderboardView } from '../src/bot/views/stats.js';
 
 const DAY_MS = 86_400_000;
 const DEFAULT_DAYS = 90;

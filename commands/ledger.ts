@@ -6,14 +6,14 @@ import {
   PermissionFlagsBits,
   SlashCommandBuilder,
 } from 'discord.js';
+import { recordBalanceChecks } from '../src/bot/audit/balance-check.js';
+import { checksOf, reconcileDay, reconciliationView } from '../src/bot/audit/daily-reconciliation.js';
 import type { BotContext } from '../src/bot/context.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral } from '../src/bot/discord/interact.js';
-import { recordBalanceChecks } from '../src/bot/ledger/balance-check.js';
-import { checksOf, reconcileDay, reconciliationView } from '../src/bot/ledger/daily-reconciliation.js';
+import { ledgerCsv, verifyText } from '../src/bot/ledger/ledger-repo.js';
 import { dayIn, dayStart } from '../src/bot/model/dates.js';
-import { getSettings } from '../src/bot/repos/guild-settings.js';
-import { ledgerCsv, verifyText } from '../src/bot/repos/ledger.js';
+import { getSettings } from '../src/bot/settings/guild-settings.js';
 
 export const data = new SlashCommandBuilder()
   .setName('ledger')

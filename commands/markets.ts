@@ -1,10 +1,10 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import { bookieChoices, eventChoices, marketChoices, resolveEventOption } from '../src/bot/catalog/choices.js';
+import { openCard } from '../src/bot/catalog/handlers/card-show.js';
+import { bookieChoices, eventChoices, marketChoices, resolveEventOption } from '../src/bot/catalog/handlers/choices.js';
+import { ownerOf } from '../src/bot/catalog/refs.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { acksSent } from '../src/bot/discord/intake.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
-import { openCard } from '../src/bot/handlers/card-show.js';
-import { ownerOf } from '../src/bot/repos/refs.js';
 import { Tier } from '../src/gateway/index.js';
 
 export const data = new SlashCommandBuilder()

@@ -1,6 +1,4 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import type { Command } from '../src/bot/discord/command.js';
-import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import {
   answerRaceOption,
   legChoices,
@@ -8,7 +6,9 @@ import {
   raceNumberOption,
   readLeg,
   readRaceBetOptions,
-} from '../src/bot/handlers/racing.js';
+} from '../src/bot/betting/handlers/racing.js';
+import type { Command } from '../src/bot/discord/command.js';
+import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import type { MultiLeg } from '../src/bot/model/racing-bet.js';
 
 /** The leg options, in order: the first two are required (a multi has at least two legs). */

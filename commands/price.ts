@@ -1,4 +1,6 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
+import { raceBoard, raceDay, raceNumberChoices, raceNumberOption } from '../src/bot/betting/handlers/racing.js';
+import { priceView } from '../src/bot/betting/views/desk.js';
 import {
   bookieChoices,
   eventChoices,
@@ -7,16 +9,14 @@ import {
   resolveEventOption,
   resolveRefOption,
   selectionChoices,
-} from '../src/bot/catalog/choices.js';
+} from '../src/bot/catalog/handlers/choices.js';
+import { ownerOf } from '../src/bot/catalog/refs.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
-import { raceBoard, raceDay, raceNumberChoices, raceNumberOption } from '../src/bot/handlers/racing.js';
 import { bettable } from '../src/bot/model/markets.js';
 import { matchText } from '../src/bot/model/match-text.js';
 import { formatOdds } from '../src/bot/model/odds.js';
 import { KNOWN_TRACKS, RACE_TYPES, resolveTrack, trackValue } from '../src/bot/model/tracks.js';
-import { ownerOf } from '../src/bot/repos/refs.js';
-import { priceView } from '../src/bot/views/desk.js';
 
 export const data = new SlashCommandBuilder()
   .setName('price')

@@ -8,14 +8,14 @@ import {
   type SlashCommandNumberOption,
 } from 'discord.js';
 import { SetBank, setBankOf } from '../src/bot/betting/bank.js';
-import { accountSessionChoices, sessionsForChoices } from '../src/bot/catalog/choices.js';
+import { approvalPolicy } from '../src/bot/betting/model/approval-policy.js';
+import { settingsView } from '../src/bot/betting/views/desk.js';
+import { accountSessionChoices, sessionsForChoices } from '../src/bot/catalog/handlers/choices.js';
 import type { BotContext } from '../src/bot/context.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
-import { isAdmin } from '../src/bot/discord/permissions.js';
-import { approvalPolicy } from '../src/bot/model/approval-policy.js';
+import { type FeePeriod, parseSchedule } from '../src/bot/fund/model/fund.js';
 import { MARGIN_METHODS, type MarginMethod } from '../src/bot/model/fair-price.js';
-import { type FeePeriod, parseSchedule } from '../src/bot/model/fund.js';
 import { matchText } from '../src/bot/model/match-text.js';
 import { parseCents } from '../src/bot/model/money.js';
 import type { StakeLimits } from '../src/bot/model/slip-rules.js';
@@ -26,8 +26,8 @@ import {
   isValidTimezone,
   stakeLimits,
   updateSettings,
-} from '../src/bot/repos/guild-settings.js';
-import { settingsView } from '../src/bot/views/desk.js';
+} from '../src/bot/settings/guild-settings.js';
+import { isAdmin } from '../src/bot/settings/handlers/permissions.js';
 
 export const data = new SlashCommandBuilder()
   .setName('settings')

@@ -4,13 +4,13 @@ import { chartOf, profitCurve } from '../src/bot/analytics/series.js';
 import { DEFAULT_SKILL_MIN_BETS, skillOf } from '../src/bot/analytics/skill.js';
 import { analyticsSource } from '../src/bot/analytics/source.js';
 import { edgeAtPlacement, stakeDiscipline } from '../src/bot/analytics/staking.js';
-import { sessionsForChoices } from '../src/bot/catalog/choices.js';
+import { STATS_CHART_FILE, statsView } from '../src/bot/analytics/views/stats.js';
+import { sessionsForChoices } from '../src/bot/catalog/handlers/choices.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { respondChoices } from '../src/bot/discord/interact.js';
 import { matchText } from '../src/bot/model/match-text.js';
 import { readCents } from '../src/bot/model/money.js';
 import { UserFacingError } from '../src/bot/model/user-facing-error.js';
-import { STATS_CHART_FILE, statsView } from '../src/bot/views/stats.js';
 
 const DAY_MS = 86_400_000;
 const DEFAULT_DAYS = 30;

@@ -13,15 +13,15 @@ import {
   resolveRefOption,
   slipOptionChoices,
   warmCaches,
-} from '../src/bot/catalog/choices.js';
+} from '../src/bot/catalog/handlers/choices.js';
+import { selectionMatches } from '../src/bot/catalog/model/compare.js';
 import type { BotContext } from '../src/bot/context.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
-import { isAdmin } from '../src/bot/discord/permissions.js';
-import { selectionMatches } from '../src/bot/model/compare.js';
 import { leagueName, parseLeagueList } from '../src/bot/model/leagues.js';
 import { selectionName } from '../src/bot/model/markets.js';
 import { UserFacingError } from '../src/bot/model/user-facing-error.js';
+import { isAdmin } from '../src/bot/settings/handlers/permissions.js';
 import {
   type LeagueValueRule,
   WATCH_RANGES,
@@ -29,9 +29,9 @@ import {
   type WatchRule,
   watchChoice,
   watchNumber,
-} from '../src/bot/model/watch-rules.js';
-import type { Watch } from '../src/bot/repos/watches.js';
-import { freshnessText, ruleText, watchListView } from '../src/bot/views/watch.js';
+} from '../src/bot/watch/model/watch-rules.js';
+import { freshnessText, ruleText, watchListView } from '../src/bot/watch/views/watch.js';
+import type { Watch } from '../src/bot/watch/watches-repo.js';
 
 /** Personal watches a member may hold in one server: each costs card reads from the key's shared budget. */
 export const MAX_PERSONAL_WATCHES = 25;

@@ -6,18 +6,18 @@
 // process also competes for the settlement lease and, while it holds it, runs the settlement watcher and the
 // reconciler on their beats, as the leader of a deployment does.
 import { readFileSync } from 'node:fs';
+import { BetRecordRepo } from '../../src/bot/betting/bet-records.js';
 import { BetResults } from '../../src/bot/betting/bet-results.js';
+import { Reconciler } from '../../src/bot/betting/reconciler.js';
+import { SettlementWatcher } from '../../src/bot/betting/settlement.js';
 import { submitRecord } from '../../src/bot/betting/slip-kinds.js';
+import { betViews } from '../../src/bot/betting/views/bet-presenter.js';
+import { missingBetView, settlementView } from '../../src/bot/betting/views/notice.js';
 import { createLogger } from '../../src/bot/config/logger.js';
+import { JobRepo } from '../../src/bot/jobs/jobs-repo.js';
 import { deskMetrics } from '../../src/bot/ops/metrics.js';
-import { BetRecordRepo } from '../../src/bot/repos/bet-records.js';
-import { JobRepo } from '../../src/bot/repos/jobs.js';
-import { Outbox } from '../../src/bot/results/outbox.js';
-import { Reconciler } from '../../src/bot/results/reconciler.js';
-import { SettlementWatcher } from '../../src/bot/results/settlement.js';
+import { Outbox } from '../../src/bot/outbox/outbox.js';
 import { type BotStore, openStore } from '../../src/bot/store/index.js';
-import { betViews } from '../../src/bot/views/bet-presenter.js';
-import { missingBetView, settlementView } from '../../src/bot/views/notice.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 
 type Request =

@@ -2,10 +2,11 @@
 // writes its slips; on "go" it confirms them (the bet record's claim of the slip with the day's stake hold,
 // then the job insert for the 202: the store work
 // between a Confirm click and the 202 being on record) with `concurrency` at once, and reports.
+
+import { BetRecordRepo } from '../../src/bot/betting/bet-records.js';
+import { SlipRepo } from '../../src/bot/betting/slips.js';
+import { JobRepo } from '../../src/bot/jobs/jobs-repo.js';
 import type { SlipPayload } from '../../src/bot/model/slip-rules.js';
-import { BetRecordRepo } from '../../src/bot/repos/bet-records.js';
-import { JobRepo } from '../../src/bot/repos/jobs.js';
-import { SlipRepo } from '../../src/bot/repos/slips.js';
 import { type BotStore, openStore } from '../../src/bot/store/index.js';
 
 type Request =

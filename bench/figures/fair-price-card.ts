@@ -2,7 +2,7 @@
 // removed per book, equal-weight consensus, edge at each of the card's prices), pure computation as the slip and
 // /compare run it. p95 of repeated runs against the 5 ms target.
 import { availableParallelism, loadavg } from 'node:os';
-import { fairPricesOfCard } from '../../src/bot/model/card-fair.js';
+import { fairPricesOfCard } from '../../src/bot/catalog/model/card-fair.js';
 import { edgeOf, type MarginMethod } from '../../src/bot/model/fair-price.js';
 import type { MarketCard } from '../../src/gateway/index.js';
 import { createRng } from '../../src/sandbox/core/rng.js';

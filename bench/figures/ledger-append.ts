@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Ledger } from '../../src/bot/repos/ledger.js';
+import { Ledger } from '../../src/bot/ledger/ledger-repo.js';
 import { openStore } from '../../src/bot/store/index.js';
 import { createDatabase, startPgCluster } from '../../test/pg/cluster.js';
 import { type FigureResult, figure } from '../lib/figure.js';

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileS
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { SlipRepo } from '../../src/bot/repos/slips.js';
+import { SlipRepo } from '../../src/bot/betting/slips.js';
 import { openStore } from '../../src/bot/store/index.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';

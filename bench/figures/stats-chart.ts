@@ -8,8 +8,8 @@ import { leaderboard } from '../../src/bot/analytics/leaderboard.js';
 import { report } from '../../src/bot/analytics/report.js';
 import { profitCurve } from '../../src/bot/analytics/series.js';
 import { DEFAULT_SKILL_MIN_BETS } from '../../src/bot/analytics/skill.js';
-import { leaderboardView } from '../../src/bot/views/stats.js';
-import { tipstersView } from '../../src/bot/views/tipsters.js';
+import { leaderboardView } from '../../src/bot/analytics/views/stats.js';
+import { tipstersView } from '../../src/bot/fund/views/tipsters.js';
 import { type FigureResult, figure } from '../lib/figure.js';
 import { median, percentile } from '../lib/stats.js';
 

@@ -11,10 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CardLimitRefusal, type Catalog, cardLimitMessage } from '../../src/bot/catalog/catalog.js';
 import { silentLogger } from '../../src/bot/config/logger.js';
-import { priorityCompare } from '../../src/bot/model/read-schedule.js';
-import { nonceOf, Outbox } from '../../src/bot/results/outbox.js';
+import { nonceOf, Outbox } from '../../src/bot/outbox/outbox.js';
 import { openStore } from '../../src/bot/store/index.js';
 import { cardDigest, WatchEngine } from '../../src/bot/watch/engine.js';
+import { priorityCompare } from '../../src/bot/watch/model/read-schedule.js';
+import { alertView } from '../../src/bot/watch/views/watch.js';
 import { CardLimitError, GatewayClient, type LimiterClock, MarketsLimiter } from '../../src/gateway/index.js';
 import { type SimWorld, startSandbox } from '../../src/sandbox/index.js';
 import { isBettable } from '../../src/sandbox/world/card-view.js';
@@ -121,6 +122,7 @@ export async function watchSchedule(): Promise<FigureResult[]> {
       },
     } as unknown as Outbox;
     const engine = new WatchEngine({
+      alertView,
       store,
       catalog,
       outbox: recordingOutbox,

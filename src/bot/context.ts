@@ -1,21 +1,22 @@
-import type { AccountHealth } from './betting/account-health.js';
+import type { AccountHealth } from './accounts/account-health.js';
 import type { Approvals } from './betting/approvals.js';
 import type { BankSource } from './betting/bank.js';
+import type { BetRecordRepo } from './betting/bet-records.js';
 import type { BetResults } from './betting/bet-results.js';
+import type { RiskAtConfirm } from './betting/handlers/bet-gate.js';
 import type { Placement } from './betting/placement.js';
+import type { ProposalRepo } from './betting/proposals.js';
 import type { SlipFactory } from './betting/slip-factory.js';
+import type { SlipRepo } from './betting/slips.js';
 import type { Catalog } from './catalog/catalog.js';
 import type { BotConfig } from './config/config.js';
 import type { Logger } from './config/logger.js';
 import type { DiscordPoster } from './discord/poster.js';
 import type { FundService } from './fund/fund-service.js';
 import type { GatewayPort } from './gateway-port.js';
-import type { BetRecordRepo } from './repos/bet-records.js';
-import type { JobRepo } from './repos/jobs.js';
-import type { Ledger } from './repos/ledger.js';
-import type { ProposalRepo } from './repos/proposals.js';
-import type { SlipRepo } from './repos/slips.js';
-import type { ResultTracker } from './results/result-tracker.js';
+import type { JobRepo } from './jobs/jobs-repo.js';
+import type { ResultTracker } from './jobs/result-tracker.js';
+import type { Ledger } from './ledger/ledger-repo.js';
 import type { BotStore } from './store/index.js';
 import type { WatchEngine } from './watch/engine.js';
 
@@ -43,6 +44,8 @@ export interface BotContext {
   ledger: Ledger;
   /** The syndicate's bank: contributions, strikes, cash-outs, statements. */
   fund: FundService;
+  /** The fund's risk limits, asked by the bet gate at a slip's Confirm. */
+  riskAtConfirm: RiskAtConfirm;
   poster: DiscordPoster;
   /** Watches and their alerts: the scheduler (run by the 'watch' leader) and its repository. */
   watch: WatchEngine;

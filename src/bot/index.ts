@@ -2,70 +2,72 @@ import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Client } from 'discord.js';
 import { GatewayClient } from '../gateway/index.js';
+import { AccountHealth } from './accounts/account-health.js';
 import { ClosingCapture } from './analytics/closing.js';
-import { fundFacts, tipsterPnl } from './analytics/fund-facts.js';
-import { FundGate } from './analytics/fund-gate.js';
-import { postWeeklyFundReports } from './analytics/fund-report.js';
-import { checkFundRisk } from './analytics/fund-risk.js';
 import { DEFAULT_SKILL_MIN_BETS } from './analytics/skill.js';
-import { AccountHealth } from './betting/account-health.js';
+import { reconcileYesterday } from './audit/daily-reconciliation.js';
 import { Approvals } from './betting/approvals.js';
 import { NavOrSetBank } from './betting/bank.js';
+import { BetRecordRepo } from './betting/bet-records.js';
 import { type BetJobContext, BetResults } from './betting/bet-results.js';
 import { Placement } from './betting/placement.js';
 import type { BetPresenter } from './betting/presenter.js';
+import { ProposalRepo } from './betting/proposals.js';
+import { Reconciler } from './betting/reconciler.js';
+import { SettlementWatcher } from './betting/settlement.js';
 import { closeExpiredSlips } from './betting/slip-expiry.js';
 import { SlipFactory } from './betting/slip-factory.js';
+import { SlipRepo } from './betting/slips.js';
+import { betViews } from './betting/views/bet-presenter.js';
+import { missingBetView, settlementView } from './betting/views/notice.js';
 import { Catalog } from './catalog/catalog.js';
-import { warmCaches } from './catalog/choices.js';
+import { warmCaches } from './catalog/handlers/choices.js';
 import { sharedCardBudgetOf } from './catalog/shared-card-window.js';
 import { type BotConfig, callbackUrlOf, DEFAULT_DRAIN_GRACE_MS } from './config/config.js';
 import { createLogger, type Logger } from './config/logger.js';
 import type { Secret } from './config/secret.js';
 import type { BotContext } from './context.js';
+import { COMPONENTS } from './controls.js';
 import { botClient } from './discord/client.js';
 import type { Command } from './discord/command.js';
 import { deployCommands } from './discord/deploy.js';
 import { Intake } from './discord/intake.js';
 import { type DiscordPoster, restPoster } from './discord/poster.js';
 import { attachRouter } from './discord/router.js';
+import { fundFacts, tipsterPnl } from './fund/fund-facts.js';
+import { FundGate } from './fund/fund-gate.js';
 import { fundAccountNames } from './fund/fund-repo.js';
+import { postWeeklyFundReports } from './fund/fund-report.js';
+import { checkFundRisk } from './fund/fund-risk.js';
 import { FundService } from './fund/fund-service.js';
+import { fundViews } from './fund/views/fund-presenter.js';
+import { fundReportView } from './fund/views/report.js';
 import type { GatewayPort } from './gateway-port.js';
-import { COMPONENTS } from './handlers/index.js';
-import { COMPONENT_OWNERS } from './handlers/owners.js';
-import { reconcileYesterday } from './ledger/daily-reconciliation.js';
+import { type JobRecord, JobRepo } from './jobs/jobs-repo.js';
+import { ResultTracker } from './jobs/result-tracker.js';
+import { startJobTakeover } from './jobs/takeover.js';
+import { chainStaged, Ledger } from './ledger/ledger-repo.js';
 import { loadCommands } from './loader.js';
 import { startTimers, whileLeader } from './ops/beats.js';
 import { drain } from './ops/drain.js';
 import { collectBacklogs, type DeskMetrics, deskMetrics } from './ops/metrics.js';
 import { readiness } from './ops/readiness.js';
 import { Stops } from './ops/stops.js';
-import { BetRecordRepo } from './repos/bet-records.js';
-import { getSettings } from './repos/guild-settings.js';
-import { type JobRecord, JobRepo } from './repos/jobs.js';
-import { chainStaged, Ledger } from './repos/ledger.js';
-import { OnceRepo } from './repos/once.js';
-import { ProposalRepo } from './repos/proposals.js';
-import { SlipRepo } from './repos/slips.js';
-import { Outbox } from './results/outbox.js';
-import { type Receiver, shapeProblem, startReceiver, type WebhookDelivery } from './results/receiver.js';
-import { Reconciler } from './results/reconciler.js';
-import { ResultTracker } from './results/result-tracker.js';
-import { SettlementWatcher } from './results/settlement.js';
+import { Outbox } from './outbox/outbox.js';
+import { COMPONENT_OWNERS } from './owners.js';
+import { OnceRepo } from './receiver/once.js';
+import { type Receiver, shapeProblem, startReceiver, type WebhookDelivery } from './receiver/receiver.js';
 import {
   outcomeAccepted,
   quarantineDelivery,
   replayStoredDeliveries,
   storedDelivery,
-} from './results/stored-deliveries.js';
-import { startJobTakeover } from './results/takeover.js';
+} from './receiver/stored-deliveries.js';
+import { getSettings } from './settings/guild-settings.js';
 import { type BotStore, openStore, StoreClosedError } from './store/index.js';
-import { betViews } from './views/bet-presenter.js';
-import { fundViews } from './views/fund-presenter.js';
-import { missingBetView, settlementView } from './views/notice.js';
-import { fundReportView } from './views/report.js';
 import { WatchEngine } from './watch/engine.js';
+import { WATCH_SWEEP } from './watch/sweep-watches.js';
+import { alertsFoldedView, alertView } from './watch/views/watch.js';
 
 export { drainOnSignals } from './ops/drain.js';
 
@@ -151,6 +153,7 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
   const start: Start = { config, deps, logger, now: deps.now ?? Date.now, stops, intake: new Intake(metrics), metrics };
   try {
     const store = await openStore(deps.storeUrl ?? config.storeUrl, { metrics });
+    store.registerSweep(WATCH_SWEEP);
     stops.push(() => store.close());
     const gateway = gatewayOf(start, store);
     const client = discordClient(start);
@@ -226,7 +229,16 @@ function buildServices(
   const owner = deps.processId ?? config.processId ?? hostname();
   const jobLeaseMs = config.tunables.jobLeaseMs;
   const jobs = new JobRepo(store, owner, jobLeaseMs);
-  const outbox = new Outbox({ store, poster, logger, now, owner, leaseMs: config.tunables.outboxLeaseMs, metrics });
+  const outbox = new Outbox({
+    store,
+    poster,
+    logger,
+    now,
+    owner,
+    leaseMs: config.tunables.outboxLeaseMs,
+    metrics,
+    foldedView: alertsFoldedView,
+  });
   stops.push(() => outbox.stop());
   // Runs after the tracker stopped renewing: a restart or another process resumes these jobs at once.
   stops.push(() => jobs.releaseLeases());
@@ -309,6 +321,7 @@ function buildServices(
   // Watches: the scheduler owns every card read made for them; it runs in one process at a time (startBeats).
   const watch = new WatchEngine({
     store,
+    alertView,
     catalog,
     outbox,
     logger,
@@ -323,6 +336,8 @@ function buildServices(
   });
   stops.push(() => watch.stop());
   const context: BotContext = {
+    riskAtConfirm: (guildId, timezone, bet) =>
+      checkFundRisk({ store, fund, catalog, ledger, now }, guildId, timezone, bet),
     config,
     gateway,
     store,

@@ -10,6 +10,7 @@ import { FIXTURE_BOT_SETTINGS } from '../local-discord/fixtures.js';
 import { startLocalDiscord } from '../local-discord/index.js';
 import { startPlayground } from '../local-discord/playground/server.js';
 import { type StartSandboxOptions, startSandbox } from '../sandbox/index.js';
+import { checkRestoredStore } from './audit/restore-check.js';
 import { type BotConfig, ConfigError, parseConfig } from './config/config.js';
 import { loadEnvFile } from './config/env-file.js';
 import { freePort } from './config/free-port.js';
@@ -17,8 +18,7 @@ import { SandboxClock, type SandboxClockReading } from './config/sandbox-clock.j
 import { Secret } from './config/secret.js';
 import { startShardManager } from './discord/shards.js';
 import { drainOnSignals, startBot } from './index.js';
-import { checkRestoredStore } from './ledger/restore-check.js';
-import { updateSettings } from './repos/guild-settings.js';
+import { updateSettings } from './settings/guild-settings.js';
 
 /** The key the embedded sandbox's fixture account answers to (no secret: the sandbox is local). */
 const SANDBOX_KEY = 'sandbox-key-alpha';

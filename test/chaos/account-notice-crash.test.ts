@@ -1,7 +1,7 @@
 // kill -9 around an account's state-change notice: recorded while Discord refuses it, the bot killed; then in
 // flight when the bot is killed again. The restarted bot posts it, once.
 import { describe, expect, it } from 'vitest';
-import { updateSettings } from '../../src/bot/repos/guild-settings.js';
+import { updateSettings } from '../../src/bot/settings/guild-settings.js';
 import { type BotStore, openStore } from '../../src/bot/store/index.js';
 import { type BotChild, respawnBot, spawnReadyBot } from '../support/bot-child.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';

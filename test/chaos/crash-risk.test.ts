@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { Ledger } from '../../src/bot/repos/ledger.js';
-import { getRiskState } from '../../src/bot/repos/risk-limits.js';
+import { getRiskState } from '../../src/bot/fund/risk-limits-repo.js';
+import { Ledger } from '../../src/bot/ledger/ledger-repo.js';
 import { openStore } from '../../src/bot/store/index.js';
 import { ENGINES, freshStoreUrl } from '../pg/engines.js';
 import { killMidMove } from './kill-mid-move.js';

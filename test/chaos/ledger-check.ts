@@ -1,5 +1,5 @@
+import { Ledger } from '../../src/bot/ledger/ledger-repo.js';
 import { BET_ENTRY_KINDS, type BetState, checkBetEntries } from '../../src/bot/model/bet-states.js';
-import { Ledger } from '../../src/bot/repos/ledger.js';
 import type { BotStore } from '../../src/bot/store/index.js';
 
 /**

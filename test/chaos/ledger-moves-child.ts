@@ -2,9 +2,9 @@
 // process is killed: the chaos suite kills it -9 mid-move and then checks the ledger against the records.
 // Prints `moving` on stdout once the first bets have gone through.
 
+import { BetRecordRepo } from '../../src/bot/betting/bet-records.js';
+import { SlipRepo } from '../../src/bot/betting/slips.js';
 import type { SlipPayload } from '../../src/bot/model/slip-rules.js';
-import { BetRecordRepo } from '../../src/bot/repos/bet-records.js';
-import { SlipRepo } from '../../src/bot/repos/slips.js';
 import { openStore } from '../../src/bot/store/index.js';
 
 const store = await openStore(String(process.env.STORE_URL));

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '../../src/bot/config/logger.js';
-import { OnceRepo } from '../../src/bot/repos/once.js';
-import { startReceiver, type WebhookDelivery } from '../../src/bot/results/receiver.js';
+import { OnceRepo } from '../../src/bot/receiver/once.js';
+import { startReceiver, type WebhookDelivery } from '../../src/bot/receiver/receiver.js';
 import { type BotStore, openStore } from '../../src/bot/store/index.js';
 
 export interface ReceiverTarget {

@@ -2,9 +2,9 @@
 // approvers' votes resume it, and a limit change, over and over. The chaos suite kills it -9 mid-move and then checks
 // that every move has exactly its ledger entries (decision 1951). Prints `moving` once the first cycle went through.
 
-import { type RiskCtx, setLimits, voteResume } from '../../src/bot/analytics/fund-risk.js';
-import { quorumOf } from '../../src/bot/model/risk-limits.js';
-import { updateRiskState } from '../../src/bot/repos/risk-limits.js';
+import { type RiskCtx, setLimits, voteResume } from '../../src/bot/fund/fund-risk.js';
+import { quorumOf } from '../../src/bot/fund/model/risk-limits.js';
+import { updateRiskState } from '../../src/bot/fund/risk-limits-repo.js';
 import { openStore } from '../../src/bot/store/index.js';
 
 const GUILD = 'g-risk';

@@ -1,4 +1,4 @@
-import { updateSettings } from '../../src/bot/repos/guild-settings.js';
+import { updateSettings } from '../../src/bot/settings/guild-settings.js';
 import { signWebhook } from '../../src/gateway/webhooks.js';
 import { spawnBot, spawnReadyBot } from '../support/bot-child.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press, SlipRefusedError } from '../support/flows.js';

@@ -2,8 +2,8 @@
 // gateway's own answers, shown by /accounts, announced once, and routed around by best-price /bet.
 import type { APIUser } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BetRecordRepo } from '../../src/bot/repos/bet-records.js';
-import { updateSettings } from '../../src/bot/repos/guild-settings.js';
+import { BetRecordRepo } from '../../src/bot/betting/bet-records.js';
+import { updateSettings } from '../../src/bot/settings/guild-settings.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
 import { messageMatching, newTrail, press } from '../support/flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';

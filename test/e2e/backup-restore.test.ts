@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from '../../src/bot/main.js';
-import { updateSettings } from '../../src/bot/repos/guild-settings.js';
+import { updateSettings } from '../../src/bot/settings/guild-settings.js';
 import { backupStore, restoreStore } from '../../src/bot/store/backup.js';
 import { type BotStore, openStore } from '../../src/bot/store/index.js';
 import { GatewayClient } from '../../src/gateway/index.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upcomingWindow } from '../../src/bot/catalog/choices.js';
+import { upcomingWindow } from '../../src/bot/catalog/handlers/choices.js';
 import { bettable } from '../../src/bot/model/markets.js';
-import { updateSettings } from '../../src/bot/repos/guild-settings.js';
+import { updateSettings } from '../../src/bot/settings/guild-settings.js';
 import type { Event } from '../../src/gateway/index.js';
 import { type Desk, startDesk } from '../support/bot-desk.js';
 import { until } from '../support/wait.js';

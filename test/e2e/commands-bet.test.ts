@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upcomingWindow } from '../../src/bot/catalog/choices.js';
-import { MARKETS_PAGE_SIZE } from '../../src/bot/views/card.js';
+import { upcomingWindow } from '../../src/bot/catalog/handlers/choices.js';
+import { MARKETS_PAGE_SIZE } from '../../src/bot/catalog/views/card.js';
 import type { Event } from '../../src/gateway/index.js';
 import { bettableBookieACard, control, controls, type Desk, startDesk } from '../support/bot-desk.js';
 import { until } from '../support/wait.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upcomingWindow } from '../../src/bot/catalog/choices.js';
+import { upcomingWindow } from '../../src/bot/catalog/handlers/choices.js';
 import { dayIn } from '../../src/bot/model/dates.js';
 import { bettable } from '../../src/bot/model/markets.js';
-import { getSettings } from '../../src/bot/repos/guild-settings.js';
+import { getSettings } from '../../src/bot/settings/guild-settings.js';
 import type { Event } from '../../src/gateway/index.js';
 import type { OptionInput } from '../../src/local-discord/index.js';
 import { type Desk, runCommand, startDesk } from '../support/bot-desk.js';

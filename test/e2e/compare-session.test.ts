@@ -1,6 +1,6 @@
 // "Bet at best" under /compare bets through the session an admin chose for the book, as best-price /bet does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upcomingWindow } from '../../src/bot/catalog/choices.js';
+import { upcomingWindow } from '../../src/bot/catalog/handlers/choices.js';
 import { type Event, GatewayClient } from '../../src/gateway/index.js';
 import { control, type Desk, startDesk } from '../support/bot-desk.js';
 import { until } from '../support/wait.js';

@@ -9,14 +9,14 @@
 // server's settings (a second gate would).
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Bettable } from '../../src/bot/handlers/bet-gate.js';
+import type { Bettable } from '../../src/bot/betting/handlers/bet-gate.js';
 import { type RunningBot, startBot } from '../../src/bot/index.js';
 import { reentries, type Step, type Stop, stopsOf, traceText, walkOf } from '../support/call-trace.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
 import { type Desk, startDesk } from '../support/harness.js';
 import { until } from '../support/wait.js';
 
-const HANDLER = 'src/bot/handlers/slip.ts:slipConfirm';
+const HANDLER = 'src/bot/betting/handlers/slip.ts:slipConfirm';
 const CONFIRM = 'src/bot/betting/placement.ts:Placement.confirm';
 const at = (s: Stop) => `${s.file}:${s.fn}`;
 
@@ -29,7 +29,7 @@ describe('the call path of a Confirm, button to place_bet', () => {
   /** Every stack taken, from the button's handler in (a stack with no handler frame is not this click's). */
   function fromHandler(stack: string | undefined): Stop[] {
     const stops = stopsOf(stack ?? '');
-    const start = stops.findIndex((s) => s.folder === 'src/bot/handlers');
+    const start = stops.findIndex((s) => s.folder.endsWith('/handlers'));
     return start < 0 ? [] : stops.slice(start);
   }
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upcomingWindow } from '../../src/bot/catalog/choices.js';
-import { priceMovedOptions } from '../../src/bot/handlers/reprice.js';
+import { priceMovedOptions } from '../../src/bot/betting/handlers/reprice.js';
+import { closedSlipView } from '../../src/bot/betting/views/slip.js';
+import { upcomingWindow } from '../../src/bot/catalog/handlers/choices.js';
 import { dayIn } from '../../src/bot/model/dates.js';
-import { updateSettings } from '../../src/bot/repos/guild-settings.js';
-import { closedSlipView } from '../../src/bot/views/slip.js';
+import { updateSettings } from '../../src/bot/settings/guild-settings.js';
 import type { Event } from '../../src/gateway/index.js';
 import type { OptionInput } from '../../src/local-discord/index.js';
 import { bettableBookieACard, control, type Desk, runCommand, startDesk } from '../support/bot-desk.js';

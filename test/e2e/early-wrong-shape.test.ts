@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upcomingWindow } from '../../src/bot/catalog/choices.js';
+import { upcomingWindow } from '../../src/bot/catalog/handlers/choices.js';
 import { bettable } from '../../src/bot/model/markets.js';
 import { GatewayClient, signWebhook } from '../../src/gateway/index.js';
 import { API_KEY, type Desk, startDesk } from '../support/bot-desk.js';

@@ -1,7 +1,7 @@
 import type { APIUser } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reconcileDay } from '../../src/bot/audit/daily-reconciliation.js';
 import type { FundService } from '../../src/bot/fund/fund-service.js';
-import { reconcileDay } from '../../src/bot/ledger/daily-reconciliation.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 import type { RunningBot } from '../support/bot-entry.js';
 import {

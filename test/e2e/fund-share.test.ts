@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StrikeInputs } from '../../src/bot/model/fund-records.js';
+import type { StrikeInputs } from '../../src/bot/fund/model/fund-records.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 import { cents, expectTipstersSumToFund, type FundFlows, fundFlows, money } from '../support/fund-flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';

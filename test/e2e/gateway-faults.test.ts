@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upcomingWindow } from '../../src/bot/catalog/choices.js';
+import { upcomingWindow } from '../../src/bot/catalog/handlers/choices.js';
 import type { Event } from '../../src/gateway/index.js';
 import { type Desk, startDesk } from '../support/bot-desk.js';
 import { until } from '../support/wait.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ledger, ledgerCsv } from '../../src/bot/repos/ledger.js';
+import { Ledger, ledgerCsv } from '../../src/bot/ledger/ledger-repo.js';
 import { type Desk, startDesk } from '../support/bot-desk.js';
 import { until } from '../support/wait.js';
 

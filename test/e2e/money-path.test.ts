@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BetRecordRepo } from '../../src/bot/betting/bet-records.js';
 import { bettable } from '../../src/bot/model/markets.js';
-import { BetRecordRepo } from '../../src/bot/repos/bet-records.js';
 import type { Event } from '../../src/gateway/index.js';
 import { bettableBookieACard, type Desk, runCommand, startDesk } from '../support/bot-desk.js';
 import { until } from '../support/wait.js';

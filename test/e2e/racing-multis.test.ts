@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SettlementWatcher } from '../../src/bot/betting/settlement.js';
 import type { Logger } from '../../src/bot/config/logger.js';
 import type { GatewayPort } from '../../src/bot/gateway-port.js';
-import { updateSettings } from '../../src/bot/repos/guild-settings.js';
-import { Ledger } from '../../src/bot/repos/ledger.js';
-import type { SettlementWatcher } from '../../src/bot/results/settlement.js';
+import { Ledger } from '../../src/bot/ledger/ledger-repo.js';
+import { updateSettings } from '../../src/bot/settings/guild-settings.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
 import { finishingOrder, localDay, type Race, raceStartMs, TRACKS } from '../../src/sandbox/world/racing.js';

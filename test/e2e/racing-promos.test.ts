@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BetRecordRepo } from '../../src/bot/repos/bet-records.js';
-import { Reconciler } from '../../src/bot/results/reconciler.js';
+import { BetRecordRepo } from '../../src/bot/betting/bet-records.js';
+import { Reconciler } from '../../src/bot/betting/reconciler.js';
 import { localDay, raceStartMs, TRACKS } from '../../src/sandbox/world/racing.js';
 import { control, type Desk, startDesk } from '../support/bot-desk.js';
 import { reconcilerOf } from '../support/reconcile-now.js';

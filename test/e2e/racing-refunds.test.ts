@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateSettings } from '../../src/bot/repos/guild-settings.js';
-import type { SettlementWatcher } from '../../src/bot/results/settlement.js';
+import type { SettlementWatcher } from '../../src/bot/betting/settlement.js';
+import { updateSettings } from '../../src/bot/settings/guild-settings.js';
 import { GatewayClient, type RacePromo } from '../../src/gateway/index.js';
 import { finishingOrder, localDay, type Race, raceStartMs, TRACKS } from '../../src/sandbox/world/racing.js';
 import type { RunningBot } from '../support/bot-entry.js';

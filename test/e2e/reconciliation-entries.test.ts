@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ledger } from '../../src/bot/repos/ledger.js';
+import { Ledger } from '../../src/bot/ledger/ledger-repo.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
 import { type Desk, startDesk } from '../support/harness.js';

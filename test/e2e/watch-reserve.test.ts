@@ -1,7 +1,7 @@
 // Members first: with 500 watches asking for far more card reads than the budget holds, 200 members'
 // /markets are served within the reserve: none waits for a slot, none meets a 429 from the sandbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upcomingWindow } from '../../src/bot/catalog/choices.js';
+import { upcomingWindow } from '../../src/bot/catalog/handlers/choices.js';
 import type { RunningBot } from '../../src/bot/index.js';
 import type { InteractionHandle, LocalMessage } from '../../src/local-discord/index.js';
 import { optionName } from '../support/flows.js';

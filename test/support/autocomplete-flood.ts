@@ -1,4 +1,4 @@
-import { upcomingWindow } from '../../src/bot/catalog/choices.js';
+import { upcomingWindow } from '../../src/bot/catalog/handlers/choices.js';
 import type { RunningBot } from '../../src/bot/index.js';
 import type { LocalDiscord } from '../../src/local-discord/index.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';

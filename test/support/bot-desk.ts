@@ -1,4 +1,4 @@
-import { upcomingWindow } from '../../src/bot/catalog/choices.js';
+import { upcomingWindow } from '../../src/bot/catalog/handlers/choices.js';
 import { createLogger } from '../../src/bot/config/logger.js';
 import { type RunningBot, startBot } from '../../src/bot/index.js';
 import { bettable } from '../../src/bot/model/markets.js';

@@ -21,13 +21,13 @@ export interface Step {
 }
 
 /**
- * The folder a file lives in, as the house names them: src/bot's rooms (`src/bot/handlers`), the library as one
+ * The folder a file lives in, as the house names them: src/bot's folders (`src/bot/betting/handlers`, `src/bot/betting`), the library as one
  * (`src/gateway`, its internal/ being its own business), commands/, and each other part of src/.
  */
 export function folderOf(file: string): string {
   const parts = file.split('/');
   if (parts[0] === 'commands') return 'commands';
-  if (parts[1] === 'bot') return parts.length > 3 ? parts.slice(0, 3).join('/') : 'src/bot';
+  if (parts[1] === 'bot') return parts.slice(0, -1).join('/');
   return parts.slice(0, 2).join('/');
 }
 

@@ -1,5 +1,5 @@
 import type { APIUser } from 'discord.js';
-import { putRef } from '../../src/bot/repos/refs.js';
+import { putRef } from '../../src/bot/catalog/refs.js';
 import type { InteractionHandle, LocalMessage } from '../../src/local-discord/index.js';
 import { until } from '../support/wait.js';
 import { type BettableSelection, pickEvent } from './flows.js';
@@ -18,7 +18,7 @@ export interface ScopeControl {
   messageBound: boolean;
 }
 
-/** Every component scope the bot answers (src/bot/handlers/owners.ts); each gets a forged click below. */
+/** Every component scope the bot answers (src/bot/owners.ts); each gets a forged click below. */
 export const SCOPES = ['ev', 'card', 'slip', 'prop', 'cmp', 'race', 'promo'] as const;
 
 async function reply(desk: Desk, handle: InteractionHandle, what: string, match: (m: LocalMessage) => boolean) {

@@ -1,6 +1,6 @@
 // A fund strike as the views read it, for the unit tests of the fund's views and export: $1,600.00 over 1,600 units
 // at $1.000000 a unit, struck on demand; override what a test is about.
-import type { StrikeRecord } from '../../src/bot/model/fund-records.js';
+import type { StrikeRecord } from '../../src/bot/fund/model/fund-records.js';
 
 export const UNIT = 1_000_000;
 

@@ -1,7 +1,7 @@
+import { BetRecordRepo } from '../../src/bot/betting/bet-records.js';
+import { Reconciler } from '../../src/bot/betting/reconciler.js';
 import type { Logger } from '../../src/bot/config/logger.js';
 import type { GatewayPort } from '../../src/bot/gateway-port.js';
-import { BetRecordRepo } from '../../src/bot/repos/bet-records.js';
-import { Reconciler } from '../../src/bot/results/reconciler.js';
 import type { BotStore } from '../../src/bot/store/index.js';
 
 /** A reconciler over the desk's own store and gateway, run by the test (10-minute window, no timer, no posts). */

@@ -3,9 +3,8 @@
  * between the records and the analytics.
  */
 
-import type { BotContext } from '../context.js';
+import { type BetRecord, BetRecordRepo } from '../betting/index.js';
 import { centsFromDollars } from '../model/money.js';
-import { type BetRecord, BetRecordRepo } from '../repos/bet-records.js';
 import type { BotStore } from '../store/index.js';
 import { applyFilter, type BetFact, type BetStatus, type CloseMarket, type FactsFilter } from './facts.js';
 
@@ -77,6 +76,6 @@ export class BetRecordsSource implements AnalyticsSource {
 }
 
 /** The source the commands use. */
-export function analyticsSource(ctx: Pick<BotContext, 'store'>): AnalyticsSource {
+export function analyticsSource(ctx: { store: BotStore }): AnalyticsSource {
   return new BetRecordsSource(ctx.store);
 }

@@ -1,22 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import type { BotTunables } from '../config/config.js';
 import type { Logger } from '../config/logger.js';
-import { approvalPolicy } from '../model/approval-policy.js';
+import type { Ledger, LedgerKind } from '../ledger/index.js';
 import { dayIn } from '../model/dates.js';
 import { RANK } from '../model/edit-rank.js';
 import { formatOdds } from '../model/odds.js';
 import { decideOnLivePrice, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
-import type { BetRecordRepo } from '../repos/bet-records.js';
-import { bindingShare, exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
-import type { Ledger, LedgerKind } from '../repos/ledger.js';
-import type { Proposal, ProposalRepo } from '../repos/proposals.js';
-import type { SlipRecord, SlipRepo } from '../repos/slips.js';
-import type { Outbox } from '../results/outbox.js';
+import type { Outbox } from '../outbox/index.js';
+import { bindingShare, exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../settings/index.js';
 import type { BotStore } from '../store/index.js';
+import type { BetRecordRepo } from './bet-records.js';
+import { approvalPolicy } from './model/approval-policy.js';
 import { type ConfirmResult, type LivePrices, overLimitText, type Placement } from './placement.js';
 import type { BetPresenter } from './presenter.js';
+import type { Proposal, ProposalRepo } from './proposals.js';
 import { boundSelection } from './slip-kinds.js';
+import type { SlipRecord, SlipRepo } from './slips.js';
 
 export interface ApprovalDeps {
   store: BotStore;

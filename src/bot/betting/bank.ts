@@ -3,8 +3,8 @@
  * an admin set with /settings bank. Read through one port so the NAV can be plugged in without touching its users.
  */
 
-import { accountName } from '../model/fund-records.js';
-import { type GuildSettings, getSettings, updateSettings } from '../repos/guild-settings.js';
+import { accountName } from '../model/slip-rules.js';
+import { type GuildSettings, getSettings, updateSettings } from '../settings/index.js';
 import type { BotStore } from '../store/index.js';
 
 export interface Bank {

@@ -1,13 +1,13 @@
 import { betOutcomeOf, type JobOutcome, placedSelectionOf } from '../../gateway/index.js';
+import type { AccountHealth } from '../accounts/index.js';
 import type { Logger } from '../config/logger.js';
+import type { JobRecord } from '../jobs/index.js';
 import { RANK } from '../model/edit-rank.js';
 import { centsFromDollars } from '../model/money.js';
-import { placedOther, placedOtherNote } from '../model/placed-other.js';
 import { type SlipPayload, type StoredSlipPayload, slipFromStored } from '../model/slip-rules.js';
-import type { BetRecord, BetRecordRepo } from '../repos/bet-records.js';
-import type { JobRecord } from '../repos/jobs.js';
-import type { Outbox } from '../results/outbox.js';
-import type { AccountHealth } from './account-health.js';
+import type { Outbox } from '../outbox/index.js';
+import type { BetRecord, BetRecordRepo } from './bet-records.js';
+import { placedOther, placedOtherNote } from './model/placed-other.js';
 import type { BetPresenter } from './presenter.js';
 
 /** The stake the book accepted when it took less than the slip asked (the record then holds that stake). */

@@ -4,19 +4,21 @@
  */
 
 import type { Event, MarketCard, Session } from '../../gateway/index.js';
-import { upcomingWindow } from '../catalog/choices.js';
-import type { BotContext } from '../context.js';
-import { fairFromCards } from '../model/card-fair.js';
 import {
+  anyMarket,
   type BookPrice,
   bestOf,
+  bookChecks,
   comparableMarket,
+  fairFromCards,
+  leftOutText,
   MAX_SELECTIONS,
   type SelectionComparison,
   selectionKey,
   selectionMatches,
-} from '../model/compare.js';
-import { anyMarket, bookChecks, leftOutText } from '../model/eligibility.js';
+  upcomingWindow,
+} from '../catalog/index.js';
+import type { BotContext } from '../context.js';
 import { DEFAULT_MARGIN_METHOD, type MarginMethod } from '../model/fair-price.js';
 import { bettable } from '../model/markets.js';
 import { userMessage } from '../model/user-errors.js';

@@ -1,8 +1,8 @@
-import type { ExposureReport } from '../model/exposure.js';
 import type { SlipPayload } from '../model/slip-rules.js';
-import { type BetRecord, EXPOSED, HOLDING } from '../repos/bet-records.js';
-import { exposureCaps, type GuildSettings } from '../repos/guild-settings.js';
-import type { Proposal } from '../repos/proposals.js';
+import { exposureCaps, type GuildSettings } from '../settings/index.js';
+import { type BetRecord, EXPOSED, HOLDING } from './bet-records.js';
+import type { ExposureReport } from './model/exposure.js';
+import type { Proposal } from './proposals.js';
 
 /** One stake as /exposure counts it: a bet record or an open proposal. */
 export interface Stake {

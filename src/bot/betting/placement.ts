@@ -1,24 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { APIError, NetworkError, RequestTimeoutError } from '../../gateway/errors.js';
+import type { AccountHealth } from '../accounts/index.js';
 import type { BotTunables } from '../config/config.js';
 import type { Logger } from '../config/logger.js';
 import type { GatewayPort } from '../gateway-port.js';
-import { approvalPolicy, approvalsNeeded } from '../model/approval-policy.js';
+import type { JobRecord, ResultTracker } from '../jobs/index.js';
 import { type ShareCap, shareCapText } from '../model/bank-caps.js';
 import { dayIn } from '../model/dates.js';
 import { formatMoney } from '../model/money.js';
 import { checkStake, decideOnLivePrice, type PriceDecision, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
-import type { BetRecord, BetRecordRepo, ClaimOutcome, FundDecision } from '../repos/bet-records.js';
-import { bindingShare, exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
-import type { JobRecord } from '../repos/jobs.js';
-import type { ProposalRepo } from '../repos/proposals.js';
-import type { SlipRecord, SlipRepo } from '../repos/slips.js';
-import type { ResultTracker } from '../results/result-tracker.js';
+import { bindingShare, exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../settings/index.js';
 import type { BotStore } from '../store/index.js';
-import type { AccountHealth } from './account-health.js';
+import type { BetRecord, BetRecordRepo, ClaimOutcome, FundDecision } from './bet-records.js';
 import type { BetJobContext, BetResults } from './bet-results.js';
+import { approvalPolicy, approvalsNeeded } from './model/approval-policy.js';
+import type { ProposalRepo } from './proposals.js';
 import { submitRecord } from './slip-kinds.js';
+import type { SlipRecord, SlipRepo } from './slips.js';
 
 const RESEND_WAIT_MS = 120_000;
 

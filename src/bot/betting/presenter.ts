@@ -1,13 +1,13 @@
 // How the bet services' messages are worded. The services decide what happened (a slip expired, a job came back, a
 // proposal closed, an account changed state) and hand it to the presenter, which the composition builds from
 // src/bot/views/; no service renders or speaks Discord itself (decision 1930).
-import type { HealthState, SessionHealth } from '../model/account-health.js';
+import type { AccountPresenter } from '../accounts/index.js';
 import type { MessageView } from '../model/limits.js';
 import type { SlipPayload } from '../model/slip-rules.js';
-import type { BetRecord } from '../repos/bet-records.js';
-import type { Approval, Proposal } from '../repos/proposals.js';
+import type { BetRecord } from './bet-records.js';
+import type { Approval, Proposal } from './proposals.js';
 
-export interface BetPresenter {
+export interface BetPresenter extends AccountPresenter {
   /** A slip that can no longer be confirmed: its buttons go, the title and reason say why. */
   closedSlip(slip: SlipPayload, title: string, reason: string): MessageView;
   /** The bookmaker's answer to a placed bet, edited into the slip. */
@@ -26,6 +26,4 @@ export interface BetPresenter {
   }): MessageView;
   proposalClosed(p: Proposal, slip: SlipPayload, title: string, reason: string): MessageView;
   reminder(p: Proposal, slip: SlipPayload, approverRoleId: string | undefined): MessageView;
-  /** A book's account changed state (healthy, limited, closed): the notice in the results channel. */
-  accountNotice(h: SessionHealth, from: HealthState | null, username: string): MessageView;
 }

@@ -7,12 +7,12 @@
  */
 
 import type { MarketCard } from '../../gateway/index.js';
-import type { Catalog } from '../catalog/catalog.js';
-import { fairFromCards } from '../model/card-fair.js';
+import type { Catalog } from '../catalog/index.js';
+import { fairFromCards } from '../catalog/index.js';
 import { DEFAULT_MARGIN_METHOD, edgeOf } from '../model/fair-price.js';
-import { DEFAULT_KELLY_FRACTION, suggestedStakeCents } from '../model/kelly.js';
 import type { SlipEdge } from '../model/slip-rules.js';
-import type { GuildSettings } from '../repos/guild-settings.js';
+import type { GuildSettings } from '../settings/index.js';
+import { DEFAULT_KELLY_FRACTION, suggestedStakeCents } from './model/kelly.js';
 
 export type Cards = ReadonlyMap<string, MarketCard | undefined>;
 

@@ -3,10 +3,10 @@
 
 import { RANK } from '../model/edit-rank.js';
 import type { SlipPayload } from '../model/slip-rules.js';
-import type { ProposalRepo } from '../repos/proposals.js';
-import type { SlipRepo } from '../repos/slips.js';
-import type { Outbox } from '../results/outbox.js';
+import type { Outbox } from '../outbox/index.js';
 import type { BetPresenter } from './presenter.js';
+import type { ProposalRepo } from './proposals.js';
+import type { SlipRepo } from './slips.js';
 
 /** Closes the messages of up to `batch` expired slips; a proposal's slip is left to the proposal's own expiry. */
 export async function closeExpiredSlips(

@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { MarketCard, MarketSelection, SportsPriceCheckResult } from '../../gateway/index.js';
+import { accountOf, chosenSession, sessionFor } from '../accounts/index.js';
 import { selectionName, sortMarkets } from '../model/markets.js';
 import { checkMinOdds, checkStake, type PriceRoute, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import { noPriceText } from '../model/user-errors.js';
 import { UserFacingError } from '../model/user-facing-error.js';
-import { type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
-import type { SlipRecord } from '../repos/slips.js';
+import { type GuildSettings, getSettings, stakeLimits } from '../settings/index.js';
 import { bankAtAccount } from './bank.js';
 import type { LivePrices } from './placement.js';
 import { waitForPriceCheck } from './price-wait.js';
-import { accountOf, chosenSession, sessionFor } from './sessions.js';
 import { type Cards, cardsForFair, slipEdgeOf } from './slip-edge.js';
 import {
   kindLivePrice,
@@ -22,6 +21,7 @@ import {
   type SlipKindDeps,
   type SlipLifetime,
 } from './slip-kinds.js';
+import type { SlipRecord } from './slips.js';
 
 export interface SlipRequest {
   guildId: string | null;

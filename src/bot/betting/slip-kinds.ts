@@ -6,11 +6,12 @@ import {
   type RacingSingleBet,
   type SportsMarketRefBet,
 } from '../../gateway/index.js';
-import type { Catalog } from '../catalog/catalog.js';
+import type { AccountHealth } from '../accounts/index.js';
+import { accountOf, sessionFor } from '../accounts/index.js';
+import type { Catalog } from '../catalog/index.js';
 import type { BotTunables } from '../config/config.js';
 import type { GatewayPort } from '../gateway-port.js';
 import { DEFAULT_MARGIN_METHOD } from '../model/fair-price.js';
-import { suggestedStakeCents } from '../model/kelly.js';
 import { centsFromDollars, dollarsFromCents, formatMoney } from '../model/money.js';
 import { multiFair } from '../model/multi-fair.js';
 import { formatOdds } from '../model/odds.js';
@@ -23,12 +24,11 @@ import {
 } from '../model/racing-bet.js';
 import { checkMinOdds, checkStake, type RacingLeg, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
-import type { BetRecord } from '../repos/bet-records.js';
-import { type GuildSettings, getSettings, stakeLimits } from '../repos/guild-settings.js';
-import type { SlipRecord, SlipRepo } from '../repos/slips.js';
+import { type GuildSettings, getSettings, stakeLimits } from '../settings/index.js';
 import type { BotStore } from '../store/index.js';
-import type { AccountHealth } from './account-health.js';
 import { type BankSource, bankAtAccount } from './bank.js';
+import type { BetRecord } from './bet-records.js';
+import { suggestedStakeCents } from './model/kelly.js';
 import {
   bookRunner,
   legsText,
@@ -38,7 +38,7 @@ import {
   raceWinPrices,
 } from './multi-prices.js';
 import { waitForPriceCheck } from './price-wait.js';
-import { accountOf, sessionFor } from './sessions.js';
+import type { SlipRecord, SlipRepo } from './slips.js';
 
 const BONUS_READ_WAIT_MS = 20_000;
 

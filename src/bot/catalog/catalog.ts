@@ -14,7 +14,7 @@ import type { Logger } from '../config/logger.js';
 import type { GatewayPort } from '../gateway-port.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import type { DeskMetrics } from '../ops/metrics.js';
-import { SingleFlight } from '../results/single-flight.js';
+import { SingleFlight } from '../ops/single-flight.js';
 import type { BotStore } from '../store/index.js';
 import { ReadAllowance, type ReadAllowanceLimits } from './read-allowance.js';
 

@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { fundLockKey } from '../betting/index.js';
+import { appendInTx, Ledger, type LedgerInput } from '../ledger/index.js';
 import { EXPOSED } from '../model/bet-states.js';
+import { centsFromDollars, formatMoney } from '../model/money.js';
+import type { BotStore, Tx } from '../store/index.js';
 import {
   type CashoutAsk,
   type FeeTerms,
@@ -9,8 +13,8 @@ import {
   type StrikeResult,
   shares,
   strike,
-} from '../model/fund.js';
-import type { FundRowsAndEntries } from '../model/fund-checks.js';
+} from './model/fund.js';
+import type { FundRowsAndEntries } from './model/fund-checks.js';
 import {
   accountName,
   type Cashout,
@@ -19,7 +23,7 @@ import {
   type StrikeInputs,
   type StrikeRecord,
   type WithdrawalAttempt,
-} from '../model/fund-records.js';
+} from './model/fund-records.js';
 import {
   CASHOUT_MOVES,
   CASHOUT_OWED,
@@ -34,12 +38,8 @@ import {
   WITHDRAWAL_MOVES,
   type WithdrawalMove,
   type WithdrawalState,
-} from '../model/fund-states.js';
-import { centsFromDollars, formatMoney } from '../model/money.js';
-import { standingsOf } from '../model/tipster-share.js';
-import { fundLockKey } from '../repos/bet-records.js';
-import { appendInTx, Ledger, type LedgerInput } from '../repos/ledger.js';
-import type { BotStore, Tx } from '../store/index.js';
+} from './model/fund-states.js';
+import { standingsOf } from './model/tipster-share.js';
 
 /**
  * The fund's tables (migration 6): contributions, strikes, cash-outs and the withdraw_balance attempts that pay
@@ -62,8 +62,8 @@ export type {
   StrikeInputs,
   StrikeRecord,
   WithdrawalAttempt,
-} from '../model/fund-records.js';
-export { accountName } from '../model/fund-records.js';
+} from './model/fund-records.js';
+export { accountName } from './model/fund-records.js';
 
 const n = (v: unknown) => Number(v);
 const nOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));

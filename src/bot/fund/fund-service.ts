@@ -1,8 +1,23 @@
 import type { Session, Transaction } from '../../gateway/index.js';
-import { sendFailure } from '../betting/placement.js';
+import { sendFailure } from '../betting/index.js';
 import type { Logger } from '../config/logger.js';
 import type { GatewayPort } from '../gateway-port.js';
+import { readTransactionsSince } from '../jobs/index.js';
 import { dayStart } from '../model/dates.js';
+import { centsFromDollars, dollarsFromCents, formatCentsDecimal, formatMoney } from '../model/money.js';
+import { UserFacingError } from '../model/user-facing-error.js';
+import type { Outbox } from '../outbox/index.js';
+import { finalStatusOf, storedDelivery, type WebhookDelivery } from '../receiver/index.js';
+import { type GuildSettings, getSettings } from '../settings/index.js';
+import type { BotStore } from '../store/index.js';
+import {
+  accountName,
+  type Cashout,
+  type FundAccount,
+  FundRepo,
+  type StrikeRecord,
+  type WithdrawalAttempt,
+} from './fund-repo.js';
 import {
   type CashoutAsk,
   centsFor,
@@ -17,32 +32,16 @@ import {
   parseSchedule,
   shares,
   UNIT_SCALE,
-} from '../model/fund.js';
+} from './model/fund.js';
 import {
   type AccountRead,
   type BridgeTxn,
   planStrike,
   planWithdrawal,
   type WithdrawSource,
-} from '../model/fund-plan.js';
-import type { FundStatement } from '../model/fund-records.js';
-import { WITHDRAWAL_FOLLOWED } from '../model/fund-states.js';
-import { centsFromDollars, dollarsFromCents, formatCentsDecimal, formatMoney } from '../model/money.js';
-import { UserFacingError } from '../model/user-facing-error.js';
-import { type GuildSettings, getSettings } from '../repos/guild-settings.js';
-import type { Outbox } from '../results/outbox.js';
-import { finalStatusOf, type WebhookDelivery } from '../results/receiver.js';
-import { storedDelivery } from '../results/stored-deliveries.js';
-import { readTransactionsSince } from '../results/transactions.js';
-import type { BotStore } from '../store/index.js';
-import {
-  accountName,
-  type Cashout,
-  type FundAccount,
-  FundRepo,
-  type StrikeRecord,
-  type WithdrawalAttempt,
-} from './fund-repo.js';
+} from './model/fund-plan.js';
+import type { FundStatement } from './model/fund-records.js';
+import { WITHDRAWAL_FOLLOWED } from './model/fund-states.js';
 import type { FundPresenter } from './presenter.js';
 
 /** How long a withdrawal whose answer was lost may take to show in the session's history before it counts as not sent. */

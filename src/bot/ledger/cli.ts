@@ -1,8 +1,8 @@
 // `npm run ledger -- verify`: walks the ledger's hash chain in the store at STORE_URL (or .env) and names the
 // first broken entry. Exit code 0 when intact, 1 when broken, 2 when it could not run.
 import { loadEnvFile } from '../config/env-file.js';
-import { Ledger, verifyText } from '../repos/ledger.js';
 import { openStore } from '../store/index.js';
+import { Ledger, verifyText } from './ledger-repo.js';
 
 const [cmd] = process.argv.slice(2);
 if (cmd !== 'verify') {

@@ -1,3 +1,4 @@
+import type { SlipPayload } from './slip-rules.js';
 /**
  * A bet's life as data: the states of a bet record and every move between them, each naming the states it may
  * leave, the state it enters and the ledger entry it writes (docs/reliability.md, "A bet's life"; decision
@@ -138,3 +139,52 @@ function moveText(from: BetState | null, to: BetState): string {
   if (from !== null) return `${from} → ${to}`;
   return to === 'sending' ? 'the claim (hold)' : `the claim and the moves up to ${to}`;
 }
+
+/** A bet's write-ahead record as every wing reads it; the betting wing's repository writes it. */
+export interface BetRecord {
+  placementId: string;
+  slipId: string;
+  guildKey: string;
+  guildId: string | null;
+  channelId: string;
+  messageId: string | null;
+  userId: string;
+  sessionId: string;
+  bookie: string;
+  day: string;
+  stakeCents: number;
+  payload: SlipPayload;
+  state: BetState;
+  correlationId: string | null;
+  timeoutAt: number | null;
+  betId: string | null;
+  odds: number | null;
+  note: string | null;
+  settledStatus: string | null;
+  pnl: number | null;
+  misses: number;
+  /** The last pre-off price captured for the selection at its book, and the market then (JSON). */
+  closeOdds: number | null;
+  closeMarket: unknown;
+  /**
+   * Whose the bet is, decided at its claim (decision 1950): the server whose fund owned its account then, or null
+   * (outside every fund). Undefined for records claimed before that was stored (the rule by dates decides).
+   */
+  fundKey?: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Whole-cent caps beyond the member's day; an absent cap is not checked. */
+export interface ExposureCaps {
+  /** Open stake on one event, across members and accounts. */
+  perEventCents?: number;
+  /** Open stake on one market of an event. */
+  perMarketCents?: number;
+  /** Stake through one session (a bookmaker account) in a day. */
+  perSessionDayCents?: number;
+  /** Stake of the whole syndicate in a day. */
+  perSyndicateDayCents?: number;
+}
+
+export type CapName = 'member_day' | 'event' | 'market' | 'session_day' | 'syndicate_day';

@@ -219,3 +219,6 @@ export function decideOnLivePrice(slip: SlipPayload, live: number, tolerance: nu
 export function isExpired(expiresAt: number, now: number): boolean {
   return now >= expiresAt;
 }
+
+/** An account as the desk names it: `bookie/username`. */
+export const accountName = (a: { bookie: string; username: string }) => `${a.bookie}/${a.username}`;

@@ -2,7 +2,6 @@ import type Keyv from 'keyv';
 import type { DeskMetrics } from '../ops/metrics.js';
 import type { Dialect, Engine } from './dialect.js';
 import { type LeaderOptions, type LeaderRun, type LeaderWork, type LeaseBackend, runLease } from './leader.js';
-import { sweepWatches, WATCH_SWEEP_EVERY_MS } from './sweep-watches.js';
 
 export type Row = Record<string, unknown>;
 
@@ -64,10 +63,12 @@ export interface BotStore {
   /** The schema version (newest migration applied). */
   schemaVersion(): Promise<number>;
   /**
-   * Deletes expired slips, old deliveries, finished jobs and outbox rows, expired cache entries, and the watch prices
-   * and card reads no watch can read any more (sweep-watches.ts).
+   * Deletes expired slips, old deliveries, finished jobs and outbox rows and expired cache entries, then runs each
+   * sweep a wing registered that is due (the watch wing's prices and card reads: watch/sweep-watches.ts).
    */
   sweep(now: number): Promise<void>;
+  /** Adds a wing's own sweep to sweep(): run at most once per `everyMs` (the store knows no wing's tables). */
+  registerSweep(part: SweepPart): void;
   close(): Promise<void>;
 }
 
@@ -100,12 +101,16 @@ export function keyedQueue() {
   };
 }
 
-/** The sweep, in the portable subset; the keyv cache expiry is the one json read. */
-export async function sweepStore(
-  store: Pick<BotStore, 'query' | 'dialect'>,
-  now: number,
-  opts: { watches: boolean } = { watches: true },
-): Promise<void> {
+/** A wing's part of the store's sweep. */
+export interface SweepPart {
+  name: string;
+  /** The least time between two runs (a part that scans a big table runs seldom). */
+  everyMs: number;
+  run(store: Pick<BotStore, 'query'>, now: number): Promise<void>;
+}
+
+/** The sweep of the shared tables, in the portable subset; the keyv cache expiry is the one json read. */
+export async function sweepStore(store: Pick<BotStore, 'query' | 'dialect'>, now: number): Promise<void> {
   // Expired slips stay an hour so a late Confirm is told "expired", not "already handled".
   await store.query('DELETE FROM slips WHERE expires_at <= ?', now - 3_600_000);
   // A gateway retries a webhook for about 21 s; a day of history is plenty for dedupe.
@@ -116,7 +121,6 @@ export async function sweepStore(
     `DELETE FROM keyv WHERE key LIKE 'bot:cache:%' AND ${store.dialect.jsonNumber('value', 'expires')} <= ?`,
     now,
   );
-  if (opts.watches) await sweepWatches(store, now);
 }
 
 /**
@@ -130,10 +134,10 @@ export function sharedStoreParts(o: {
   lease: (name: string) => LeaseBackend;
   /** Marks the engine closed and frees its connections. */
   shutdown: () => Promise<void>;
-}): Pick<BotStore, 'runAsLeader' | 'schemaVersion' | 'sweep' | 'close'> {
+}): Pick<BotStore, 'runAsLeader' | 'schemaVersion' | 'sweep' | 'registerSweep' | 'close'> {
   const runs = new Set<LeaderRun>();
   let closed = false;
-  let watchesSweptAt = Number.NEGATIVE_INFINITY;
+  const parts = new Map<string, { part: SweepPart; at: number }>();
   return {
     runAsLeader(name, work, leaderOpts) {
       const r = runLease(name, o.lease(name), work, leaderOpts);
@@ -154,12 +158,18 @@ export function sharedStoreParts(o: {
       const rows = await o.query<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
       return rows[0]?.v ?? 0;
     },
-    sweep: (t) => {
-      // The watch part scans the price history (0.1 to 0.2 s for 160,000 rows on SQLite, where it holds the one
-      // connection): once per WATCH_SWEEP_EVERY_MS, its margins being hours.
-      const watches = t - watchesSweptAt >= WATCH_SWEEP_EVERY_MS || t < watchesSweptAt;
-      if (watches) watchesSweptAt = t;
-      return sweepStore(o, t, { watches });
+    async sweep(t) {
+      await sweepStore(o, t);
+      for (const entry of parts.values()) {
+        // A part that scans a big table (the watch prices: 0.1 to 0.2 s for 160,000 rows on SQLite, where it holds
+        // the one connection) runs once per its everyMs; a clock set back runs it again.
+        if (t - entry.at < entry.part.everyMs && t >= entry.at) continue;
+        entry.at = t;
+        await entry.part.run(o, t);
+      }
+    },
+    registerSweep(part) {
+      if (!parts.has(part.name)) parts.set(part.name, { part, at: Number.NEGATIVE_INFINITY });
     },
     async close() {
       if (closed) return;

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { MarketCard, MarketSelection } from '../../gateway/index.js';
-import { CardLimitRefusal, type Catalog } from '../catalog/catalog.js';
+import { CardLimitRefusal, type Catalog, comparableMarket, fairFromCards, selectionMatches } from '../catalog/index.js';
 import type { Logger } from '../config/logger.js';
-import { fairFromCards } from '../model/card-fair.js';
-import { comparableMarket, selectionMatches } from '../model/compare.js';
+import type { MessageView } from '../model/limits.js';
 import { selectionName } from '../model/markets.js';
 import { formatOdds } from '../model/odds.js';
+import type { DeskMetrics } from '../ops/metrics.js';
+import type { Outbox } from '../outbox/index.js';
+import type { BotStore } from '../store/index.js';
 import {
   type BookCadence,
   type CardWatchState,
@@ -14,8 +16,9 @@ import {
   type ScheduleOptions,
   sawChange,
   sawQuiet,
-} from '../model/read-schedule.js';
+} from './model/read-schedule.js';
 import {
+  type AlertFacts,
   type BookMove,
   bookMove,
   type EpisodeStep,
@@ -29,15 +32,13 @@ import {
   readMoves,
   type ValueRule,
   valueStep,
-} from '../model/watch-rules.js';
-import type { DeskMetrics } from '../ops/metrics.js';
-import { type AlertPayload, alertIdOf, type CardRead, type Watch, WatchRepo } from '../repos/watches.js';
-import type { Outbox } from '../results/outbox.js';
-import type { BotStore } from '../store/index.js';
-import { type AlertFacts, alertView } from '../views/watch.js';
+} from './model/watch-rules.js';
+import { type AlertPayload, alertIdOf, type CardRead, type Watch, WatchRepo } from './watches-repo.js';
 
 export interface WatchEngineOptions {
   store: BotStore;
+  /** How an alert is worded (the wing's view, handed in by the composition: the engine decides, never renders). */
+  alertView: (facts: AlertFacts) => MessageView;
   catalog: Catalog;
   outbox: Outbox;
   logger: Logger;
@@ -540,7 +541,7 @@ export class WatchEngine {
   ): Promise<void> {
     const alertId = alertIdOf(w.watchId, key, seq);
     await this.repo.recordAlert({ alertId, guildId: w.guildId, channelId: w.channelId, payload: a.payload });
-    await this.#o.outbox.create(`watch:${alertId}`, w.channelId, alertView({ ...a.facts, alertId }), {
+    await this.#o.outbox.create(`watch:${alertId}`, w.channelId, this.#o.alertView({ ...a.facts, alertId }), {
       topic: w.eventName,
     });
     await this.repo.openEpisode(w.watchId, key, seq);

@@ -1,8 +1,8 @@
 // The account evidence store on both engines: each piece recorded once, a state moved once with its ledger entry.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sessionHealth } from '../../../src/bot/model/account-health.js';
-import { AccountEvidenceRepo, type EvidenceInput } from '../../../src/bot/repos/account-evidence.js';
-import { Ledger } from '../../../src/bot/repos/ledger.js';
+import { AccountEvidenceRepo, type EvidenceInput } from '../../../src/bot/accounts/account-evidence.js';
+import { sessionHealth } from '../../../src/bot/accounts/model/account-health.js';
+import { Ledger } from '../../../src/bot/ledger/ledger-repo.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 

@@ -1,13 +1,13 @@
 // After a restart, account health records the evidence a crash (or a desk older than the evidence) left missing and
 // judges each session once: a backlog of thousands of open bets must not make the start read the window per bet.
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { AccountHealth } from '../../../src/bot/betting/account-health.js';
+import { AccountHealth } from '../../../src/bot/accounts/account-health.js';
+import type { BetRecord } from '../../../src/bot/betting/bet-records.js';
+import { betViews } from '../../../src/bot/betting/views/bet-presenter.js';
 import type { Catalog } from '../../../src/bot/catalog/catalog.js';
 import { createLogger } from '../../../src/bot/config/logger.js';
-import type { BetRecord } from '../../../src/bot/repos/bet-records.js';
-import type { Outbox } from '../../../src/bot/results/outbox.js';
+import type { Outbox } from '../../../src/bot/outbox/outbox.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
-import { betViews } from '../../../src/bot/views/bet-presenter.js';
 import { freshStoreUrl } from '../../pg/engines.js';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { Ledger, type LedgerInput } from '../../../src/bot/repos/ledger.js';
+import { Ledger, type LedgerInput } from '../../../src/bot/ledger/ledger-repo.js';
 import {
   backupStore,
   backupToFolder,

@@ -5,15 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BotConfig } from '../../../src/bot/config/config.js';
+import { BetRecordRepo } from '../../../src/bot/betting/bet-records.js';
 import {
   type BetAsker,
   CLOSED_BY_DEFAULT,
   checkBettable,
   stakeOptionCents,
-} from '../../../src/bot/handlers/bet-gate.js';
-import { BetRecordRepo } from '../../../src/bot/repos/bet-records.js';
-import { updateSettings } from '../../../src/bot/repos/guild-settings.js';
+} from '../../../src/bot/betting/handlers/bet-gate.js';
+import type { BotConfig } from '../../../src/bot/config/config.js';
+import { updateSettings } from '../../../src/bot/settings/guild-settings.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12);

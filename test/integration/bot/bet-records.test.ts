@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BetRecordRepo, type ClaimRequest } from '../../../src/bot/betting/bet-records.js';
 import { BetResults } from '../../../src/bot/betting/bet-results.js';
+import { SlipRepo } from '../../../src/bot/betting/slips.js';
+import { betViews } from '../../../src/bot/betting/views/bet-presenter.js';
 import { silentLogger } from '../../../src/bot/config/logger.js';
+import type { JobRecord } from '../../../src/bot/jobs/jobs-repo.js';
 import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
-import { BetRecordRepo, type ClaimRequest } from '../../../src/bot/repos/bet-records.js';
-import type { JobRecord } from '../../../src/bot/repos/jobs.js';
-import { SlipRepo } from '../../../src/bot/repos/slips.js';
-import type { Outbox } from '../../../src/bot/results/outbox.js';
+import type { Outbox } from '../../../src/bot/outbox/outbox.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
-import { betViews } from '../../../src/bot/views/bet-presenter.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 
 let cleanup: () => void;

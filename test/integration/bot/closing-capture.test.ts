@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClosingCapture, type OpenSportsBet } from '../../../src/bot/analytics/closing.js';
 import type { CloseMarket } from '../../../src/bot/analytics/facts.js';
-import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
+import { upcomingWindow } from '../../../src/bot/catalog/handlers/choices.js';
 import { GatewayClient, type LimiterClock } from '../../../src/gateway/index.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DeliveryLog } from '../../../src/bot/repos/delivery-log.js';
+import { DeliveryLog } from '../../../src/bot/receiver/delivery-log.js';
 import { type BotStore, openStore, StoreClosedError } from '../../../src/bot/store/index.js';
 
 let dir: string;

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BetRecordRepo, type FundClaim } from '../../../src/bot/betting/bet-records.js';
+import { SlipRepo } from '../../../src/bot/betting/slips.js';
 import { FundRepo } from '../../../src/bot/fund/fund-repo.js';
 import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
-import { BetRecordRepo, type FundClaim } from '../../../src/bot/repos/bet-records.js';
-import { SlipRepo } from '../../../src/bot/repos/slips.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import { createRng } from '../../chaos/rng.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';

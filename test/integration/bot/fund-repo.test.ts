@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FundRepo } from '../../../src/bot/fund/fund-repo.js';
-import { UNIT_SCALE } from '../../../src/bot/model/fund.js';
-import { Ledger } from '../../../src/bot/repos/ledger.js';
+import { UNIT_SCALE } from '../../../src/bot/fund/model/fund.js';
+import { Ledger } from '../../../src/bot/ledger/ledger-repo.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 

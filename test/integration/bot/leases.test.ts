@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JobRepo } from '../../../src/bot/repos/jobs.js';
+import { JobRepo } from '../../../src/bot/jobs/jobs-repo.js';
 import { openStore } from '../../../src/bot/store/index.js';
 import { type Desk, startDesk } from '../../support/bot-desk.js';
 

@@ -10,7 +10,7 @@ import {
   type LedgerInput,
   ledgerCsv,
   stageInTx,
-} from '../../../src/bot/repos/ledger.js';
+} from '../../../src/bot/ledger/ledger-repo.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 

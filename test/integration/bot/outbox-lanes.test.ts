@@ -1,10 +1,12 @@
 // The outbox's leases, answers, nonces and alert lane (decision 1960), on both store engines.
+
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/bot/config/logger.js';
 import type { DiscordPoster } from '../../../src/bot/discord/poster.js';
-import { NONCE_TRUST_MS, Outbox, type OutboxOptions } from '../../../src/bot/results/outbox.js';
-import { ALERT_CAP, SUMMARY_HOLD_MS } from '../../../src/bot/results/outbox-lanes.js';
+import { NONCE_TRUST_MS, Outbox, type OutboxOptions } from '../../../src/bot/outbox/outbox.js';
+import { ALERT_CAP, SUMMARY_HOLD_MS } from '../../../src/bot/outbox/outbox-lanes.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
+import { alertsFoldedView } from '../../../src/bot/watch/views/watch.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 
 const quiet = createLogger({ write: () => {} });
@@ -26,7 +28,15 @@ describe.each(ENGINES)('outbox lanes and leases on %s', (engine) => {
   });
 
   const box = (poster: DiscordPoster, o: Partial<OutboxOptions> = {}) => {
-    const b = new Outbox({ store, poster, logger: quiet, now: Date.now, owner: 'p', ...o });
+    const b = new Outbox({
+      store,
+      poster,
+      logger: quiet,
+      now: Date.now,
+      owner: 'p',
+      foldedView: alertsFoldedView,
+      ...o,
+    });
     boxes.push(b);
     return b;
   };

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/bot/config/logger.js';
 import type { DiscordPoster } from '../../../src/bot/discord/poster.js';
 import { RANK } from '../../../src/bot/model/edit-rank.js';
-import { Outbox } from '../../../src/bot/results/outbox.js';
+import { Outbox } from '../../../src/bot/outbox/outbox.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 

@@ -4,8 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/bot/config/logger.js';
-import { OnceRepo } from '../../../src/bot/repos/once.js';
-import { type Receiver, shapeProblem, startReceiver, type WebhookDelivery } from '../../../src/bot/results/receiver.js';
+import { OnceRepo } from '../../../src/bot/receiver/once.js';
+import {
+  type Receiver,
+  shapeProblem,
+  startReceiver,
+  type WebhookDelivery,
+} from '../../../src/bot/receiver/receiver.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import { signWebhook } from '../../../src/gateway/webhooks.js';
 import { until } from '../../support/wait.js';

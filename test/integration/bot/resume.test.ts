@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upcomingWindow } from '../../../src/bot/catalog/choices.js';
+import { upcomingWindow } from '../../../src/bot/catalog/handlers/choices.js';
+import { JobRepo } from '../../../src/bot/jobs/jobs-repo.js';
 import { bettable } from '../../../src/bot/model/markets.js';
 import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
-import { JobRepo } from '../../../src/bot/repos/jobs.js';
 import { openStore } from '../../../src/bot/store/index.js';
 import { GatewayClient } from '../../../src/gateway/index.js';
 import { API_KEY, type Desk, startDesk } from '../../support/bot-desk.js';

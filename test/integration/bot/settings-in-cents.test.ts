@@ -1,7 +1,7 @@
 // Guild settings stored before decision 1931 hold money in dollars; they are read as whole cents and written back
 // as version 2, on both engines, and a record already in cents is never converted twice.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getSettings, settingsFromStored, updateSettings } from '../../../src/bot/repos/guild-settings.js';
+import { getSettings, settingsFromStored, updateSettings } from '../../../src/bot/settings/guild-settings.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 

@@ -2,11 +2,11 @@
 // the same delivery arriving at two processes. Each "process" is a store opened separately (own pools).
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BetRecordRepo } from '../../../src/bot/betting/bet-records.js';
+import { SlipRepo } from '../../../src/bot/betting/slips.js';
 import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
-import { BetRecordRepo } from '../../../src/bot/repos/bet-records.js';
-import { getSettings, updateSettings } from '../../../src/bot/repos/guild-settings.js';
-import { OnceRepo } from '../../../src/bot/repos/once.js';
-import { SlipRepo } from '../../../src/bot/repos/slips.js';
+import { OnceRepo } from '../../../src/bot/receiver/once.js';
+import { getSettings, updateSettings } from '../../../src/bot/settings/guild-settings.js';
 import { type BotStore, LATEST_VERSION, MIGRATIONS, openStore } from '../../../src/bot/store/index.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 

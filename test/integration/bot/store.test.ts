@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SlipRepo } from '../../../src/bot/betting/slips.js';
+import { JobRepo } from '../../../src/bot/jobs/jobs-repo.js';
 import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
-import { JobRepo } from '../../../src/bot/repos/jobs.js';
-import { OnceRepo } from '../../../src/bot/repos/once.js';
-import { SlipRepo } from '../../../src/bot/repos/slips.js';
+import { OnceRepo } from '../../../src/bot/receiver/once.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 

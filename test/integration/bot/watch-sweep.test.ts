@@ -1,16 +1,17 @@
-// The store's sweep of the watch engine's price history and card reads (src/bot/store/sweep-watches.ts), on SQLite and
+// The store's sweep of the watch engine's price history and card reads (src/bot/watch/sweep-watches.ts), on SQLite and
 // PostgreSQL: rows of removed watches and of started events go, the moves window's history stays, episodes and
 // alert records stay. The clock is pinned: every row's time is a distance from NOW.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { WatchRule } from '../../../src/bot/model/watch-rules.js';
-import { alertIdOf, type Watch, WatchRepo } from '../../../src/bot/repos/watches.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
+import type { WatchRule } from '../../../src/bot/watch/model/watch-rules.js';
 import {
   REMOVED_WATCH_PRICES_MS,
   STARTED_EVENT_PRICES_MS,
   WATCH_PRICE_HISTORY_MS,
+  WATCH_SWEEP,
   WATCH_SWEEP_EVERY_MS,
-} from '../../../src/bot/store/sweep-watches.js';
+} from '../../../src/bot/watch/sweep-watches.js';
+import { alertIdOf, type Watch, WatchRepo } from '../../../src/bot/watch/watches-repo.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 
 const NOW = Date.parse('2026-03-10T12:00:00Z');
@@ -37,6 +38,8 @@ describe.each(ENGINES)('the watch sweep on %s', (engine) => {
     const fresh = await freshStoreUrl(engine, { migrated: true });
     cleanup = fresh.cleanup;
     store = await openStore(fresh.url);
+    // The composition registers the watch wing's sweep at start; here the test does.
+    store.registerSweep(WATCH_SWEEP);
     clock = NOW;
     repo = new WatchRepo(store, () => clock);
   });

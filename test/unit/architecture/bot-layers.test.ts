@@ -16,18 +16,20 @@ const BOT_LAYERS: readonly (readonly string[])[] = [
   ['model'],
   ['config', 'gateway-port.ts', 'ops'],
   ['store'],
-  ['repos'],
   ['discord', 'loader.ts'],
-  ['analytics'],
-  ['views'],
-  ['results'],
-  ['catalog'],
-  ['betting'],
-  ['fund'],
   ['ledger'],
+  ['outbox'],
+  ['receiver'],
+  ['jobs'],
+  ['settings'],
+  ['catalog'],
+  ['accounts'],
+  ['betting'],
+  ['analytics'],
+  ['fund'],
   ['watch'],
-  ['handlers'],
-  ['context.ts', 'index.ts', 'main.ts', 'commands'],
+  ['audit'],
+  ['context.ts', 'index.ts', 'main.ts', 'controls.ts', 'owners.ts', 'commands'],
 ];
 
 interface Edge {
@@ -88,7 +90,7 @@ function roomOf(path: string): string | undefined {
 }
 
 /** Every import from one room of the bot into another, across src/bot and commands/. */
-function botEdges(): Edge[] {
+function botEdges(within = false): Edge[] {
   const files = [...tsFiles(BOT), ...tsFiles(join(ROOT, 'commands'))];
   return files.flatMap((file) =>
     importsOf(file).flatMap(({ specifier, typeOnly }) => {
@@ -96,7 +98,7 @@ function botEdges(): Edge[] {
       const target = resolve(dirname(file), specifier.replace(/\.js$/, '.ts'));
       const from = roomOf(file);
       const to = roomOf(target);
-      if (to === undefined || from === to) return [];
+      if (to === undefined || (from === to && !within)) return [];
       return [{ from: relative(ROOT, file), to: relative(ROOT, target), specifier, typeOnly }];
     }),
   );
@@ -145,21 +147,45 @@ describe('the layers of src/bot', () => {
     expect(outside('ops', ['model', 'config', 'gateway-port.ts'])).toEqual([]);
   });
 
-  it('build views from the model and discord alone, naming the records they show by type only', () => {
-    expect(outside('views', ['model', 'discord'], ['repos', 'analytics'])).toEqual([]);
+  it('keep the store free of every wing: engines and migrations import only the model, config and ops', () => {
+    expect(outside('store', ['model', 'config', 'ops'])).toEqual([]);
   });
 
-  it('keep the repositories on the store and the model, naming the config by type only', () => {
-    expect(outside('repos', ['store', 'model'], ['config'])).toEqual([]);
+  /**
+   * Each wing has a face (`<wing>/index.ts`, decision 2000): another wing or a floor imports only that, never a
+   * wing's repository, service or view file, type imports included. The composition (`index.ts`, `context.ts`,
+   * `controls.ts`, `owners.ts`, `main.ts`) and the command files build the wings and see their insides.
+   */
+  it('enter a wing only through its face, type imports included', () => {
+    expect(facedEntries(edges).map(describeEdge)).toEqual([]);
   });
 
-  it('keep the fund wing over the rooms below it: its rules in the model, no ledger, catalog, views, discord or handlers', () => {
-    expect(outside('fund', ['model', 'config', 'gateway-port.ts', 'store', 'repos', 'results', 'betting'])).toEqual([]);
+  it('name the file and the import of a wing entered through its side door', () => {
+    const door = {
+      from: 'src/bot/watch/engine.ts',
+      to: 'src/bot/betting/placement.ts',
+      specifier: '../betting/placement.js',
+      typeOnly: true,
+    };
+    expect(facedEntries([door]).map(describeEdge)).toEqual([
+      "src/bot/watch/engine.ts imports '../betting/placement.js' (watch → betting)",
+    ]);
+    expect(facedEntries([{ ...door, to: 'src/bot/betting/index.ts' }])).toEqual([]);
+    expect(facedEntries([{ ...door, from: 'src/bot/controls.ts' }])).toEqual([]);
   });
 
-  it('give the catalog the few services it reads, never the whole context (issue 31)', () => {
-    const bag = edges.filter((e) => roomOfPath(e.from) === 'catalog' && e.to === 'src/bot/context.ts');
-    expect(bag.map(describeEdge)).toEqual([]);
+  it("never import a wing's own face from inside it (a face re-exports its files: that would be a loop)", () => {
+    const files = [...tsFiles(BOT)].filter((f) => WINGS.includes(roomOf(f) ?? ''));
+    const inward = files.flatMap((file) =>
+      importsOf(file)
+        .filter(({ specifier }) => specifier.startsWith('.'))
+        .filter(({ specifier }) => {
+          const target = resolve(dirname(file), specifier.replace(/\.js$/, '.ts'));
+          return roomOf(target) === roomOf(file) && target === join(BOT, roomOf(file)!, 'index.ts');
+        })
+        .map(({ specifier }) => `${relative(ROOT, file)} imports '${specifier}'`),
+    );
+    expect(inward).toEqual([]);
   });
 
   it("write the fund's tables in its repository alone", () => {
@@ -171,44 +197,85 @@ describe('the layers of src/bot', () => {
   });
 
   /**
-   * Services decide, views and Discord speak (decision 1930): the bet, fund and ledger services and the catalog (and
-   * the settlement watcher) return outcomes; a presenter in views/, handlers/ or the composition turns them into
-   * messages, handed to a service as a port where it must queue one itself (`present`).
+   * Services decide, views and Discord speak (decision 1930): inside a wing, only the files under its `views/` and
+   * `handlers/` folders may import discord/ or discord.js, or a view; every other file (its services,
+   * repositories, model) returns outcomes, and a presenter is handed in as a port where it must queue a message.
    */
-  const SETTLEMENT = 'src/bot/results/settlement.ts';
-  const speaks = (e: Edge) =>
-    (['betting', 'fund', 'ledger', 'catalog'].includes(roomOfPath(e.from)) || e.from === SETTLEMENT) &&
-    ['views', 'discord'].includes(roomOfPath(e.to));
-
-  it('keep the services speechless: betting, fund, ledger, catalog and settlement import no views/ and no discord/', () => {
-    expect(
-      [...new Set(edges.filter(speaks).map(describeEdge))].sort(),
-      'services that render or speak Discord',
-    ).toEqual([]);
+  it('keep the services speechless: no wing file outside views/ and handlers/ imports discord/, discord.js or a view', () => {
+    expect(speakingServices(botEdges(true)).sort(), 'services that render or speak Discord').toEqual([]);
   });
 
   it('name the file and the import of a service that speaks', () => {
     const edge = {
       from: 'src/bot/fund/fund-service.ts',
-      to: 'src/bot/views/fund.ts',
-      specifier: '../views/fund.js',
+      to: 'src/bot/fund/views/fund.ts',
+      specifier: './views/fund.js',
       typeOnly: true,
     };
-    expect(speaks(edge)).toBe(true);
-    expect(describeEdge(edge)).toBe("src/bot/fund/fund-service.ts imports '../views/fund.js' (fund → views)");
-    expect(speaks({ ...edge, from: 'src/bot/handlers/fund.ts' })).toBe(false);
+    expect(speakingServices([edge])).toEqual(["src/bot/fund/fund-service.ts imports './views/fund.js'"]);
+    expect(speakingServices([{ ...edge, from: 'src/bot/fund/handlers/fund.ts' }])).toEqual([]);
+    expect(speakingServices([{ ...edge, to: 'src/bot/discord/custom-id.ts' }])).toHaveLength(1);
   });
+});
 
-  it("see the settlement watcher's type-only imports (its presenter answers in the model's MessageView)", () => {
-    expect(edges.filter((e) => e.from === SETTLEMENT).map((e) => e.to)).toContain('src/bot/model/limits.ts');
+/** Wings (decision 2000): a capability's folder with a face. The rest are floors every wing may use directly. */
+const WINGS = [
+  'accounts',
+  'analytics',
+  'audit',
+  'betting',
+  'catalog',
+  'fund',
+  'jobs',
+  'ledger',
+  'outbox',
+  'receiver',
+  'settings',
+  'watch',
+];
+const COMPOSITION = ['context.ts', 'index.ts', 'main.ts', 'controls.ts', 'owners.ts', 'commands'];
+
+/** Imports from a wing or a floor into another wing's file other than its face. */
+function facedEntries(edges: readonly Edge[]): Edge[] {
+  return edges.filter((e) => {
+    const from = roomOfPath(e.from);
+    const to = roomOfPath(e.to);
+    if (!WINGS.includes(to) || from === to || COMPOSITION.includes(from)) return false;
+    return e.to !== `src/bot/${to}/index.ts`;
   });
+}
 
-  it('keep discord.js out of betting: the bet services answer in data, not in interactions', () => {
-    const discordJs = tsFiles(join(BOT, 'betting')).flatMap((file) =>
+/** A wing file's path inside its wing: `fund-service.ts`, `views/fund.ts`. */
+const inWing = (path: string) => path.split('/').slice(3);
+const speaksFrom = (path: string) => {
+  const inner = inWing(path);
+  return WINGS.includes(roomOfPath(path)) && !['views', 'handlers'].includes(inner[0] ?? '') && inner.length >= 1;
+};
+const isView = (path: string) => {
+  const inner = inWing(path);
+  return (
+    roomOfPath(path) === 'discord' ||
+    (WINGS.includes(roomOfPath(path)) && ['views', 'handlers'].includes(inner[0] ?? ''))
+  );
+};
+
+/** Service files importing discord/, a view or a handler, and any wing file outside views/ and handlers/ importing discord.js. */
+function speakingServices(edges: readonly Edge[]): string[] {
+  const viaEdges = edges
+    .filter((e) => speaksFrom(e.from) && !e.from.endsWith('/index.ts') && isView(e.to))
+    // The outbox is the one service whose job is to send: it holds the poster (discord/poster.ts, the REST port).
+    .filter((e) => !(e.from === 'src/bot/outbox/outbox.ts' && e.to === 'src/bot/discord/poster.ts'))
+    .map((e) => `${e.from} imports '${e.specifier}'`);
+  const viaPackage = edges.length > 3 ? discordJsImporters() : [];
+  return [...new Set([...viaEdges, ...viaPackage])];
+}
+
+function discordJsImporters(): string[] {
+  return tsFiles(BOT)
+    .filter((file) => speaksFrom(relative(ROOT, file)) && !file.endsWith('/index.ts'))
+    .flatMap((file) =>
       importsOf(file)
         .filter((i) => i.specifier === 'discord.js' || i.specifier.startsWith('@discordjs/'))
         .map((i) => `${relative(ROOT, file)} imports '${i.specifier}'`),
     );
-    expect(discordJs).toEqual([]);
-  });
-});
+}

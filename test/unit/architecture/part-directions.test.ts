@@ -72,7 +72,7 @@ describe('the four parts import one way', () => {
     expect(edges).toContainEqual(expect.objectContaining({ file: 'src/bot/main.ts', to: 'sandbox' }));
     expect(partOf(join(ROOT, 'commands/bet.ts'))).toBe('bot');
     expect(edges).toContainEqual(expect.objectContaining({ file: 'src/gateway/client.ts', to: 'gateway internals' }));
-    expect(edges).toContainEqual(expect.objectContaining({ file: 'src/bot/results/receiver.ts', to: 'http' }));
+    expect(edges).toContainEqual(expect.objectContaining({ file: 'src/bot/receiver/receiver.ts', to: 'http' }));
   });
 
   it('the bot uses the library through its public face and the HTTP layer (the playground aside)', () => {

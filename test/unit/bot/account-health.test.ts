@@ -6,7 +6,7 @@ import {
   sessionHealth,
   statedMaximumCents,
   whyNotFor,
-} from '../../../src/bot/model/account-health.js';
+} from '../../../src/bot/accounts/model/account-health.js';
 
 const S = 'sess-c';
 const NOW = Date.parse('2026-11-20T12:00:00Z');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { boundTo } from '../../../src/bot/betting/approvals.js';
+import type { Proposal } from '../../../src/bot/betting/proposals.js';
 import { boundSelection } from '../../../src/bot/betting/slip-kinds.js';
 import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
-import type { Proposal } from '../../../src/bot/repos/proposals.js';
 
 const racing: SlipPayload = {
   kind: 'racing',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { balanceMismatch, compareBalance, type DeskBets } from '../../../src/bot/ledger/balance-check.js';
+import { balanceMismatch, compareBalance, type DeskBets } from '../../../src/bot/audit/balance-check.js';
 import type { Transaction } from '../../../src/gateway/index.js';
 
 const T0 = Date.parse('2026-11-20T00:00:00Z');

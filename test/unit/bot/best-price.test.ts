@@ -6,12 +6,12 @@ import {
   OUTSIDE_FUND,
   rankPrices,
   routeOf,
-} from '../../../src/bot/handlers/best-price.js';
-import { type BookCheck, leftOutText } from '../../../src/bot/model/eligibility.js';
+} from '../../../src/bot/betting/handlers/best-price.js';
+import type { Proposal } from '../../../src/bot/betting/proposals.js';
+import { proposalView } from '../../../src/bot/betting/views/proposal.js';
+import { leftOutLine, routeLine, slipView } from '../../../src/bot/betting/views/slip.js';
+import { type BookCheck, leftOutText } from '../../../src/bot/catalog/model/eligibility.js';
 import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
-import type { Proposal } from '../../../src/bot/repos/proposals.js';
-import { proposalView } from '../../../src/bot/views/proposal.js';
-import { leftOutLine, routeLine, slipView } from '../../../src/bot/views/slip.js';
 
 const STAKE = 10_00;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { COMPONENTS } from '../../../src/bot/handlers/index.js';
-import { COMPONENT_OWNERS } from '../../../src/bot/handlers/owners.js';
+import { COMPONENTS } from '../../../src/bot/controls.js';
+import { COMPONENT_OWNERS } from '../../../src/bot/owners.js';
 
 describe('component owners', () => {
   it('names the owner lookup of every scope a handler answers, so the router can check each click', () => {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { exposureReport, type Stake } from '../../../src/bot/betting/exposure.js';
-import { approvalPolicy, approvalsNeeded, tooFewApproversText } from '../../../src/bot/model/approval-policy.js';
-import type { GuildSettings } from '../../../src/bot/repos/guild-settings.js';
+import {
+  approvalPolicy,
+  approvalsNeeded,
+  tooFewApproversText,
+} from '../../../src/bot/betting/model/approval-policy.js';
+import type { GuildSettings } from '../../../src/bot/settings/guild-settings.js';
 
 const settings = (over: Partial<GuildSettings> = {}): GuildSettings => ({ timezone: 'UTC', sessions: {}, ...over });
 

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { amountReturnedCents, settlementView } from '../../../src/bot/betting/views/notice.js';
+import { closedSlipView, receiptView, slipView } from '../../../src/bot/betting/views/slip.js';
 import { pageLimit } from '../../../src/bot/catalog/catalog.js';
+import { cardView, stakeFormTitle } from '../../../src/bot/catalog/views/card.js';
+import { eventsView } from '../../../src/bot/catalog/views/events.js';
 import { chooseDay } from '../../../src/bot/model/dates.js';
 import { leagueKeyOf, leagueName } from '../../../src/bot/model/leagues.js';
 import { LIMITS } from '../../../src/bot/model/limits.js';
@@ -9,10 +13,6 @@ import { checkDailyRoom, type SlipPayload } from '../../../src/bot/model/slip-ru
 import { resolveTrack } from '../../../src/bot/model/tracks.js';
 import { isMemberMistake, userMessage } from '../../../src/bot/model/user-errors.js';
 import { UserFacingError } from '../../../src/bot/model/user-facing-error.js';
-import { cardView, stakeFormTitle } from '../../../src/bot/views/card.js';
-import { eventsView } from '../../../src/bot/views/events.js';
-import { amountReturnedCents, settlementView } from '../../../src/bot/views/notice.js';
-import { closedSlipView, receiptView, slipView } from '../../../src/bot/views/slip.js';
 import {
   RaceNotFoundError,
   RequestValidationError,

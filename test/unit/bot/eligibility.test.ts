@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bookChecks, type EligibilityInput, leftOutText } from '../../../src/bot/model/eligibility.js';
-import { bookLine } from '../../../src/bot/views/compare.js';
+import { bookLine } from '../../../src/bot/betting/views/compare.js';
+import { bookChecks, type EligibilityInput, leftOutText } from '../../../src/bot/catalog/model/eligibility.js';
 import type { MarketCard, Session } from '../../../src/gateway/index.js';
 
 const session = (bookie: string, id = `s-${bookie}`, active = true) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventChoices } from '../../../src/bot/catalog/choices.js';
+import { eventChoices } from '../../../src/bot/catalog/handlers/choices.js';
 import type { BotContext } from '../../../src/bot/context.js';
 
 const NOW = Date.parse('2026-11-21T23:54:00Z');

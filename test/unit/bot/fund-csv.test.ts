@@ -2,9 +2,9 @@
 // column is a plain number, the member's name sits beside their id, a strike row gives NAV before and after dealing,
 // and a contribution's row names the strike that dealt it and its dealing.
 import { describe, expect, it } from 'vitest';
-import { FEE_MANAGER_UNSET } from '../../../src/bot/model/fund.js';
-import type { Cashout, Contribution } from '../../../src/bot/model/fund-records.js';
-import { FUND_CSV_COLUMNS, fundCsv } from '../../../src/bot/views/fund.js';
+import { FEE_MANAGER_UNSET } from '../../../src/bot/fund/model/fund.js';
+import type { Cashout, Contribution } from '../../../src/bot/fund/model/fund-records.js';
+import { FUND_CSV_COLUMNS, fundCsv } from '../../../src/bot/fund/views/fund.js';
 import { strikeFixture } from '../../support/fund-fixtures.js';
 
 /** RFC 4180: fields split by commas, records by CRLF; a quoted field may hold commas, CRLF and doubled quotes. */

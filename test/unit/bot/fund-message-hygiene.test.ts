@@ -1,15 +1,15 @@
 // The fund's views under the same rule as every other view (test/unit/bot/message-hygiene.test.ts): no raw
 // session UUID, no internal record id outside a footer labelled for support, no HTTP path, no unformatted amount.
 import { describe, expect, it } from 'vitest';
-import type { Cashout, Contribution, StrikeRecord } from '../../../src/bot/model/fund-records.js';
-import type { MessageView } from '../../../src/bot/model/limits.js';
+import type { Cashout, Contribution, StrikeRecord } from '../../../src/bot/fund/model/fund-records.js';
 import {
   cashoutRequestView,
   membersView,
   monthlyStatementHeader,
   statementView,
   strikeView,
-} from '../../../src/bot/views/fund.js';
+} from '../../../src/bot/fund/views/fund.js';
+import type { MessageView } from '../../../src/bot/model/limits.js';
 import { strikeFixture } from '../../support/fund-fixtures.js';
 import { hygieneViolations } from '../../support/message-hygiene.js';
 

@@ -1,8 +1,8 @@
 import type { APIStringSelectComponent } from 'discord.js';
 import { describe, expect, it } from 'vitest';
+import { marketView } from '../../../src/bot/catalog/views/card.js';
 import { decodeCustomId } from '../../../src/bot/discord/custom-id.js';
 import { limitViolations, type MessageView } from '../../../src/bot/model/limits.js';
-import { marketView } from '../../../src/bot/views/card.js';
 import type { MarketCard } from '../../../src/gateway/index.js';
 
 function cardWith(selections: number): MarketCard {

@@ -2,23 +2,29 @@
 // for support, an HTTP path or an unformatted amount (issue 32): every desk view, built from fixtures shaped like
 // the sandbox's (its session ids are UUIDs, amounts reach the thousands).
 import { describe, expect, it } from 'vitest';
+import { accountStateNoticeView, accountsView } from '../../../src/bot/accounts/views/accounts.js';
 import type { BetFact } from '../../../src/bot/analytics/facts.js';
 import { report } from '../../../src/bot/analytics/report.js';
 import { skillOf } from '../../../src/bot/analytics/skill.js';
+import { leaderboardView, statsView } from '../../../src/bot/analytics/views/stats.js';
+import type { Proposal } from '../../../src/bot/betting/proposals.js';
+import { balancesView, jobsView, sessionsView, settingsView } from '../../../src/bot/betting/views/desk.js';
+import { exposureView } from '../../../src/bot/betting/views/exposure.js';
+import { missingBetView, settlementView } from '../../../src/bot/betting/views/notice.js';
+import { proposalClosedView, proposalView, reminderView } from '../../../src/bot/betting/views/proposal.js';
+import {
+  closedSlipView,
+  jobLostView,
+  receiptView,
+  slipView,
+  submittedView,
+} from '../../../src/bot/betting/views/slip.js';
+import { cardView, marketView } from '../../../src/bot/catalog/views/card.js';
+import { eventsView } from '../../../src/bot/catalog/views/events.js';
+import type { JobRecord } from '../../../src/bot/jobs/jobs-repo.js';
 import type { MessageView } from '../../../src/bot/model/limits.js';
 import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
-import type { GuildSettings } from '../../../src/bot/repos/guild-settings.js';
-import type { JobRecord } from '../../../src/bot/repos/jobs.js';
-import type { Proposal } from '../../../src/bot/repos/proposals.js';
-import { accountStateNoticeView, accountsView } from '../../../src/bot/views/accounts.js';
-import { cardView, marketView } from '../../../src/bot/views/card.js';
-import { balancesView, jobsView, sessionsView, settingsView } from '../../../src/bot/views/desk.js';
-import { eventsView } from '../../../src/bot/views/events.js';
-import { exposureView } from '../../../src/bot/views/exposure.js';
-import { missingBetView, settlementView } from '../../../src/bot/views/notice.js';
-import { proposalClosedView, proposalView, reminderView } from '../../../src/bot/views/proposal.js';
-import { closedSlipView, jobLostView, receiptView, slipView, submittedView } from '../../../src/bot/views/slip.js';
-import { leaderboardView, statsView } from '../../../src/bot/views/stats.js';
+import type { GuildSettings } from '../../../src/bot/settings/guild-settings.js';
 import type { MarketCard, Session, Transaction } from '../../../src/gateway/index.js';
 import { hygieneViolations } from '../../support/message-hygiene.js';
 

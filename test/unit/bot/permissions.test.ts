@@ -7,7 +7,7 @@ import {
   mayBet,
   memberOf,
   memberRoles,
-} from '../../../src/bot/discord/permissions.js';
+} from '../../../src/bot/settings/handlers/permissions.js';
 
 /** An asker as an interaction carries it: roles as ids (raw member) or in discord.js's cache, and a permission set. */
 const asker = (roles: string[], opts: { admin?: boolean; cached?: boolean } = {}) => ({

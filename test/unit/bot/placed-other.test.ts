@@ -1,6 +1,6 @@
 // Issue 36: the receipt's check of the placed selection and line against the slip's.
 import { describe, expect, it } from 'vitest';
-import { placedOther, placedOtherNote, placedOtherOf } from '../../../src/bot/model/placed-other.js';
+import { placedOther, placedOtherNote, placedOtherOf } from '../../../src/bot/betting/model/placed-other.js';
 import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
 import { placedSelectionOf } from '../../../src/gateway/index.js';
 

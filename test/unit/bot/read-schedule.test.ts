@@ -7,7 +7,7 @@ import {
   priorityCompare,
   sawChange,
   sawQuiet,
-} from '../../../src/bot/model/read-schedule.js';
+} from '../../../src/bot/watch/model/read-schedule.js';
 
 const MIN = 60_000;
 const opts = { fallbackMs: MIN, probeMs: 10_000, maxStaleMs: 30 * MIN };

@@ -1,6 +1,6 @@
 // The restored desk's post in #results: what it found, and each move it could not tie to the backup named.
 import { describe, expect, it } from 'vitest';
-import { type RestoreReport, restoreView } from '../../../src/bot/ledger/restore-check.js';
+import { type RestoreReport, restoreView } from '../../../src/bot/audit/restore-check.js';
 import { COLOUR } from '../../../src/bot/model/colours.js';
 import type { Transaction } from '../../../src/gateway/index.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { GuildSettings } from '../../../src/bot/repos/guild-settings.js';
-import { settingsView } from '../../../src/bot/views/desk.js';
+import { settingsView } from '../../../src/bot/betting/views/desk.js';
+import type { GuildSettings } from '../../../src/bot/settings/guild-settings.js';
 
 const DEFAULTS = { perBetCents: 10_000, perDayCents: 50_000 };
 const settings = (over: Partial<GuildSettings> = {}): GuildSettings =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SingleFlight, singlePass } from '../../../src/bot/results/single-flight.js';
+import { SingleFlight, singlePass } from '../../../src/bot/ops/single-flight.js';
 
 function deferred<T>() {
   let resolve!: (v: T) => void;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { BetRecord } from '../../../src/bot/betting/bet-records.js';
+import { promoLink, promosView, sortPromos } from '../../../src/bot/betting/handlers/promos.js';
+import { raceChoices, trackChoices } from '../../../src/bot/betting/handlers/racing.js';
+import { matches } from '../../../src/bot/betting/reconciler.js';
 import { placeBetRequest, racingPriceOf } from '../../../src/bot/betting/slip-kinds.js';
-import { promoLink, promosView, sortPromos } from '../../../src/bot/handlers/promos.js';
-import { raceChoices, trackChoices } from '../../../src/bot/handlers/racing.js';
 import { decideOnLivePrice, type SlipPayload } from '../../../src/bot/model/slip-rules.js';
 import { trackDay } from '../../../src/bot/model/tracks.js';
-import type { BetRecord } from '../../../src/bot/repos/bet-records.js';
-import { matches } from '../../../src/bot/results/reconciler.js';
 import type { Transaction } from '../../../src/gateway/index.js';
 
 const racing: SlipPayload = {

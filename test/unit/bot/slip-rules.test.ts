@@ -1,6 +1,6 @@
 import type { ModalSubmitInteraction } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { readStake } from '../../../src/bot/handlers/stake-form.js';
+import { readStake } from '../../../src/bot/betting/handlers/stake-form.js';
 import { parseCents } from '../../../src/bot/model/money.js';
 import { acceptableFloor, potentialReturnCents } from '../../../src/bot/model/odds.js';
 import {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import type { Proposal } from '../../../src/bot/betting/proposals.js';
+import { settlementView } from '../../../src/bot/betting/views/notice.js';
+import { proposalView } from '../../../src/bot/betting/views/proposal.js';
+import { receiptView, routeLine, slipView } from '../../../src/bot/betting/views/slip.js';
+import { cardView, marketView } from '../../../src/bot/catalog/views/card.js';
+import { eventsView } from '../../../src/bot/catalog/views/events.js';
 import { limitViolations } from '../../../src/bot/model/limits.js';
 import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
-import type { Proposal } from '../../../src/bot/repos/proposals.js';
-import { cardView, marketView } from '../../../src/bot/views/card.js';
-import { eventsView } from '../../../src/bot/views/events.js';
-import { settlementView } from '../../../src/bot/views/notice.js';
-import { proposalView } from '../../../src/bot/views/proposal.js';
-import { receiptView, routeLine, slipView } from '../../../src/bot/views/slip.js';
 import type { Event, MarketCard, MarketRow } from '../../../src/gateway/index.js';
 
 const long = (n: number) => 'x'.repeat(n);

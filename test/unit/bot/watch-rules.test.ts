@@ -9,7 +9,7 @@ import {
   priceStep,
   readMoves,
   valueStep,
-} from '../../../src/bot/model/watch-rules.js';
+} from '../../../src/bot/watch/model/watch-rules.js';
 
 const above: PriceRule = { kind: 'price', target: 3, direction: 'above' };
 

@@ -1,6 +1,6 @@
 import { ButtonStyle } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { alertView, freshnessText, ruleText } from '../../../src/bot/views/watch.js';
+import { alertView, freshnessText, ruleText } from '../../../src/bot/watch/views/watch.js';
 
 const facts = {
   alertId: 'a1',

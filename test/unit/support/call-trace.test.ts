@@ -4,21 +4,21 @@ import { folderOf, reentries, type Stop, stopsOf, walkOf } from '../../support/c
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const stop = (file: string, fn: string): Stop => ({ file, fn, folder: folderOf(file) });
-const handler = stop('src/bot/handlers/slip.ts', 'slipConfirm');
-const gate = stop('src/bot/handlers/bet-gate.ts', 'checkBettable');
-const settings = stop('src/bot/repos/guild-settings.ts', 'getSettings');
+const handler = stop('src/bot/betting/handlers/slip.ts', 'slipConfirm');
+const gate = stop('src/bot/betting/handlers/bet-gate.ts', 'checkBettable');
+const settings = stop('src/bot/settings/guild-settings.ts', 'getSettings');
 const confirm = stop('src/bot/betting/placement.ts', 'Placement.confirm');
 const place = stop('src/gateway/resources/bets.ts', 'Bets.place');
 
 describe('call traces', () => {
   it("names the house's folders: src/bot's rooms, the library as one, commands/", () => {
     const files = [
-      'src/bot/handlers/slip.ts',
+      'src/bot/betting/handlers/slip.ts',
       'src/bot/index.ts',
       'src/gateway/internal/transport.ts',
       'commands/bet.ts',
     ];
-    expect(files.map(folderOf)).toEqual(['src/bot/handlers', 'src/bot', 'src/gateway', 'commands']);
+    expect(files.map(folderOf)).toEqual(['src/bot/betting/handlers', 'src/bot', 'src/gateway', 'commands']);
   });
 
   it("keeps the project's frames of a stack, outermost first, from the sources or the transpiled copy", () => {
@@ -26,7 +26,7 @@ describe('call traces', () => {
       'Error',
       `    at Bets.place (file://${ROOT}node_modules/.cache/desk-bot-js-AbC123/src/gateway/resources/bets.js:16:21)`,
       `    at Agent.dispatch (${ROOT}node_modules/undici/lib/dispatcher/dispatcher-base.js:183:29)`,
-      `    at async Object.slipConfirm [as handle] (${ROOT}src/bot/handlers/slip.ts:41:18)`,
+      `    at async Object.slipConfirm [as handle] (${ROOT}src/bot/betting/handlers/slip.ts:41:18)`,
       `    at ${ROOT}test/e2e/some.test.ts:3:4`,
     ].join('\n');
     expect(stopsOf(stack)).toEqual([handler, place]);

@@ -7,10 +7,10 @@ import {
   postWeeklyFundReports,
   type WeeklyDeps,
   weekOf,
-} from '../../../../src/bot/analytics/fund-report.js';
+} from '../../../../src/bot/fund/fund-report.js';
+import { fundReportView } from '../../../../src/bot/fund/views/report.js';
 import type { MessageView } from '../../../../src/bot/model/limits.js';
 import { limitViolations } from '../../../../src/bot/model/limits.js';
-import { fundReportView } from '../../../../src/bot/views/report.js';
 import { bet } from './facts.js';
 
 const MON = Date.UTC(2026, 10, 16); // Monday 16 November 2026

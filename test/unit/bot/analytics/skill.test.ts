@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { incompleteBeta, meanInterval, tCdf, tQuantile } from '../../../../src/bot/analytics/interval.js';
 import { leaderboard } from '../../../../src/bot/analytics/leaderboard.js';
 import { clvSample, skillOf } from '../../../../src/bot/analytics/skill.js';
-import { skillText } from '../../../../src/bot/views/stats.js';
+import { skillText } from '../../../../src/bot/analytics/views/stats.js';
 import { bet } from './facts.js';
 
 /** Bets whose price CLV against a close of 2.00 is each of `clvs`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type FundRowsAndEntries, fundEntryMismatches } from '../../../../src/bot/model/fund-checks.js';
+import { type FundRowsAndEntries, fundEntryMismatches } from '../../../../src/bot/fund/model/fund-checks.js';
 
 const move = (ref: string, m: string, from: string | null, to: string, extra: Record<string, unknown> = {}) => ({
   kind: 'fund_withdrawal',

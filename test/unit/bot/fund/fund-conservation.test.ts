@@ -11,8 +11,8 @@ import {
   shares,
   strike,
   UNIT_SCALE,
-} from '../../../../src/bot/model/fund.js';
-import { type AccountRead, type BridgeTxn, planStrike } from '../../../../src/bot/model/fund-plan.js';
+} from '../../../../src/bot/fund/model/fund.js';
+import { type AccountRead, type BridgeTxn, planStrike } from '../../../../src/bot/fund/model/fund-plan.js';
 import { createRng, type Rng } from '../../../chaos/rng.js';
 
 /**

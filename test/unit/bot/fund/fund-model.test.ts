@@ -14,7 +14,7 @@ import {
   strike,
   UNIT_SCALE,
   unitsFor,
-} from '../../../../src/bot/model/fund.js';
+} from '../../../../src/bot/fund/model/fund.js';
 
 const noFee = { rateBps: 0, highWaterPrice: 0 };
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type DealIn, type DealOut, feeAt, navOf, priceOf, strike } from '../../../../src/bot/model/fund.js';
+import { type DealIn, type DealOut, feeAt, navOf, priceOf, strike } from '../../../../src/bot/fund/model/fund.js';
 import {
   type AccountRead,
   type BridgeTxn,
   type Named,
   planStrike,
   planWithdrawal,
-} from '../../../../src/bot/model/fund-plan.js';
+} from '../../../../src/bot/fund/model/fund-plan.js';
 import { createRng } from '../../../chaos/rng.js';
 
 const T0 = Date.UTC(2026, 10, 20, 12);

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { PROPOSAL_MOVES, type ProposalState } from '../../../../src/bot/betting/model/proposal-states.js';
 import {
   allowed,
   CASHOUT_MOVES,
@@ -10,8 +11,7 @@ import {
   type Transition,
   WITHDRAWAL_MOVES,
   type WithdrawalState,
-} from '../../../../src/bot/model/fund-states.js';
-import { PROPOSAL_MOVES, type ProposalState } from '../../../../src/bot/model/proposal-states.js';
+} from '../../../../src/bot/fund/model/fund-states.js';
 
 const REPO = fileURLToPath(new URL('../../../../src/bot/fund/fund-repo.ts', import.meta.url));
 const SERVICE = fileURLToPath(new URL('../../../../src/bot/fund/fund-service.ts', import.meta.url));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PRICE_SCALE, strike, UNIT_SCALE } from '../../../../src/bot/model/fund.js';
-import { standingsOf, tipsterShareAt } from '../../../../src/bot/model/tipster-share.js';
+import { PRICE_SCALE, strike, UNIT_SCALE } from '../../../../src/bot/fund/model/fund.js';
+import { standingsOf, tipsterShareAt } from '../../../../src/bot/fund/model/tipster-share.js';
 
 const t = (memberId: string, pnlCents: number, markCents = 0) => ({ memberId, pnlCents, markCents });
 const byMember = (s: ReturnType<typeof tipsterShareAt>) =>

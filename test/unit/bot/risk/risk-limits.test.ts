@@ -9,7 +9,7 @@ import {
   parseLimit,
   stopRefusal,
   tripsStop,
-} from '../../../../src/bot/model/risk-limits.js';
+} from '../../../../src/bot/fund/model/risk-limits.js';
 
 const P = 1_000_000; // PRICE_SCALE: a price of 100 cents a unit is 100 * P
 const pt = (i: number, cents: number) => ({ strikeId: `s${i}`, at: i * 1000, price: cents * P });

@@ -8,7 +8,7 @@ import {
   exposureCaps,
   type GuildSettings,
   stakeLimits,
-} from '../../../../src/bot/repos/guild-settings.js';
+} from '../../../../src/bot/settings/guild-settings.js';
 
 const tunables = { defaultMaxStakePerBetCents: 20_000, defaultMaxStakePerDayCents: 100_000 } as Parameters<
   typeof stakeLimits

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fairFromCards, fairPricesOfCard } from '../../../../src/bot/model/card-fair.js';
+import { fairFromCards, fairPricesOfCard } from '../../../../src/bot/catalog/model/card-fair.js';
 import type { MarketCard } from '../../../../src/gateway/index.js';
 
 const sel = (slug: string, odds: number | null, extra: Record<string, unknown> = {}) => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { edgeFields, fairLine, formatEdge } from '../../../../src/bot/views/edge.js';
+import { edgeFields, fairLine, formatEdge } from '../../../../src/bot/betting/views/edge.js';
 
 describe('the fair-price line on a slip', () => {
   it('names the fair price, the method, the books and the edge', () => {

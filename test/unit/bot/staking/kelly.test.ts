@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { kellyShare, suggestedStakeCents } from '../../../../src/bot/model/kelly.js';
+import { kellyShare, suggestedStakeCents } from '../../../../src/bot/betting/model/kelly.js';
 import { createRng } from '../../../../src/sandbox/core/rng.js';
 
 describe('Kelly share, worked examples', () => {

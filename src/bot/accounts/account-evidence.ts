@@ -1,0 +1,227 @@
+import { appendInTx } from '../ledger/index.js';
+import type { BotStore, Tx } from '../store/index.js';
+import type { Evidence, EvidenceKind, HealthState, RefusalClass, SessionHealth } from './model/account-health.js';
+
+/**
+ * Account evidence and each session's announced health state (migration 6). Evidence is written once per key
+ * (`bet:<placement id>`, `status:<session>:<at>`…), so handling the same answer twice records it once. A state
+ * moves with `UPDATE … WHERE changes = <the count read>` and its ledger entry in one transaction, so two
+ * processes that saw the same change move it once.
+ */
+
+export interface EvidenceInput extends Evidence {
+  /** Once-only key of this piece of evidence. */
+  key: string;
+  guildKey?: string | null;
+}
+
+interface EvidenceRow extends Record<string, unknown> {
+  evidence_key: string;
+  session_id: string;
+  bookie: string;
+  kind: EvidenceKind;
+  sport: string | null;
+  market: string | null;
+  market_label: string | null;
+  asked_cents: number | null;
+  accepted_cents: number | null;
+  error_class: RefusalClass | null;
+  error_text: string | null;
+  status: string | null;
+  at: number;
+}
+
+export interface AccountStateRow {
+  sessionId: string;
+  bookie: string;
+  state: HealthState;
+  reasons: string[];
+  changes: number;
+  changedAt: number;
+}
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+function toEvidence(r: EvidenceRow): Evidence {
+  return {
+    sessionId: r.session_id,
+    bookie: r.bookie,
+    kind: r.kind,
+    at: Number(r.at),
+    sport: r.sport,
+    market: r.market,
+    marketLabel: r.market_label,
+    askedCents: num(r.asked_cents),
+    acceptedCents: num(r.accepted_cents),
+    errorClass: r.error_class,
+    errorText: r.error_text,
+    status: r.status,
+  };
+}
+
+async function insertEvidence(q: Pick<Tx, 'query'>, e: EvidenceInput): Promise<boolean> {
+  const rows = await q.query(
+    `INSERT INTO account_evidence (evidence_key, session_id, bookie, guild_key, kind, sport, market, market_label,
+       asked_cents, accepted_cents, error_class, error_text, status, at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (evidence_key) DO NOTHING RETURNING evidence_key`,
+    e.key,
+    e.sessionId,
+    e.bookie,
+    e.guildKey ?? null,
+    e.kind,
+    e.sport ?? null,
+    e.market ?? null,
+    e.marketLabel ?? null,
+    e.askedCents ?? null,
+    e.acceptedCents ?? null,
+    e.errorClass ?? null,
+    e.errorText ?? null,
+    e.status ?? null,
+    e.at,
+  );
+  return rows.length > 0;
+}
+
+export class AccountEvidenceRepo {
+  constructor(private readonly store: BotStore) {}
+
+  /** Records one piece of evidence; false when its key was recorded before. */
+  async record(e: EvidenceInput): Promise<boolean> {
+    return insertEvidence(this.store, e);
+  }
+
+  /** Records many pieces in one transaction (a restart's backlog), each once per key. */
+  async recordAll(all: readonly EvidenceInput[]): Promise<void> {
+    if (all.length === 0) return;
+    await this.store.transaction(async (tx) => {
+      for (const e of all) await insertEvidence(tx, e);
+    });
+  }
+
+  /** Of these keys, the ones recorded (a few hundred per statement, inside either engine's parameter limit). */
+  async keysIn(keys: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < keys.length; i += 500) {
+      const chunk = keys.slice(i, i + 500);
+      const rows = await this.store.query<{ evidence_key: string }>(
+        `SELECT evidence_key FROM account_evidence WHERE evidence_key IN (${chunk.map(() => '?').join(', ')})`,
+        ...chunk,
+      );
+      for (const r of rows) found.add(r.evidence_key);
+    }
+    return found;
+  }
+
+  /** Evidence since `since` (every session, or the ones named), oldest first. */
+  async since(since: number, sessionIds?: readonly string[]): Promise<Evidence[]> {
+    const filter = sessionIds?.length ? ` AND session_id IN (${sessionIds.map(() => '?').join(', ')})` : '';
+    const rows = await this.store.query<EvidenceRow>(
+      `SELECT * FROM account_evidence WHERE at >= ?${filter} ORDER BY at, evidence_key`,
+      since,
+      ...(sessionIds ?? []),
+    );
+    return rows.map(toEvidence);
+  }
+
+  /** The latest status each session was seen in (status evidence), by session id. */
+  async lastStatuses(): Promise<Map<string, string>> {
+    const rows = await this.store.query<{ session_id: string; status: string }>(
+      `SELECT session_id, status FROM account_evidence WHERE kind = 'status' ORDER BY at, evidence_key`,
+    );
+    return new Map(rows.map((r) => [r.session_id, r.status]));
+  }
+
+  async states(): Promise<AccountStateRow[]> {
+    const rows = await this.store.query<Record<string, unknown>>('SELECT * FROM account_states');
+    return rows.map((r) => ({
+      sessionId: String(r.session_id),
+      bookie: String(r.bookie),
+      state: r.state as HealthState,
+      reasons: JSON.parse(String(r.reasons)) as string[],
+      changes: Number(r.changes),
+      changedAt: Number(r.changed_at),
+    }));
+  }
+
+  async state(sessionId: string): Promise<AccountStateRow | undefined> {
+    return (await this.states()).find((s) => s.sessionId === sessionId);
+  }
+
+  /**
+   * Moves the session's state from the row read (`changes` = its count, 0 when there was none) to `h`, with
+   * its ledger entry (for `guildKey`) in the same transaction. False when another move got there first.
+   */
+  async moveState(
+    h: SessionHealth,
+    from: AccountStateRow | undefined,
+    at: number,
+    guildKey: string | null,
+  ): Promise<boolean> {
+    const changes = (from?.changes ?? 0) + 1;
+    return this.store.transaction(async (tx) => {
+      const rows = from
+        ? await tx.query(
+            `UPDATE account_states SET state = ?, reasons = ?, changes = ?, changed_at = ?
+             WHERE session_id = ? AND changes = ? RETURNING session_id`,
+            h.state,
+            JSON.stringify(h.reasons),
+            changes,
+            at,
+            h.sessionId,
+            from.changes,
+          )
+        : await tx.query(
+            `INSERT INTO account_states (session_id, bookie, state, reasons, changes, changed_at)
+             VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session_id) DO NOTHING RETURNING session_id`,
+            h.sessionId,
+            h.bookie,
+            h.state,
+            JSON.stringify(h.reasons),
+            changes,
+            at,
+          );
+      if (rows.length === 0) return false;
+      if (guildKey !== null) {
+        await appendInTx(tx, [
+          {
+            at,
+            guildKey,
+            kind: 'account_state',
+            ref: h.sessionId,
+            actor: null,
+            amountCents: null,
+            data: {
+              sessionId: h.sessionId,
+              bookie: h.bookie,
+              from: from?.state ?? null,
+              to: h.state,
+              reasons: h.reasons,
+              caps: h.caps.map((c) => ({ sport: c.sport, market: c.market, capCents: c.capCents, trend: c.trend })),
+              change: changes,
+            },
+          },
+        ]);
+      }
+      return true;
+    });
+  }
+}
+
+/** Balance reads as evidence (the ledger's balance checks): each session that answered, once per read. */
+export async function recordBalanceEvidence(
+  store: BotStore,
+  checks: ReadonlyArray<{ sessionId: string; retrievedAt: number }>,
+  now: number,
+): Promise<void> {
+  const repo = new AccountEvidenceRepo(store);
+  for (const c of checks) {
+    await repo.record({
+      key: `balance:${c.sessionId}:${c.retrievedAt}`,
+      sessionId: c.sessionId,
+      bookie: '',
+      kind: 'balance',
+      at: now,
+      status: 'ok',
+    });
+  }
+}

@@ -1,0 +1,14 @@
+export {
+  type Attribution,
+  type AttributionOptions,
+  attribution,
+  betPnlCents,
+  type FundAccountRef,
+  fundBetTest,
+  type TipsterRow,
+} from './attribution.js';
+export type { BetFact } from './facts.js';
+export { type CurvePoint, profitCurve } from './series.js';
+export { type Skill, skillOf } from './skill.js';
+export { analyticsSource } from './source.js';
+export { skillText } from './views/stats.js';

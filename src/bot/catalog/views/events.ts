@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import type { APIEmbedField } from 'discord.js';
+import type { Event } from '../../../gateway/index.js';
+import { pager, row, select } from '../../discord/components.js';
+import { encodeCustomId } from '../../discord/custom-id.js';
+import { COLOUR } from '../../model/colours.js';
+import { leagueName } from '../../model/leagues.js';
+import { clip, fitView, LIMITS, type MessageView } from '../../model/limits.js';
+import { plural } from '../../model/plural.js';
+
+export const EVENTS_PAGE_SIZE = 10;
+
+export interface EventsViewInput {
+  events: Event[];
+  league: string;
+  date: string;
+  status?: string;
+  timezone: string;
+  page: number;
+  ref: string;
+}
+
+const STATUS_LABEL: Record<string, string> = { prematch: 'upcoming', in_play: '🔴 in play', finished: 'finished' };
+
+export function eventLine(e: Event): string {
+  const unix = Math.floor(Date.parse(e.start_time) / 1000);
+  const parts = [`<t:${unix}:t>`, STATUS_LABEL[e.status] ?? e.status];
+  if (e.score && (e.status === 'in_play' || e.status === 'finished')) {
+    parts.push(`**${e.score.home_score ?? '–'}–${e.score.away_score ?? '–'}**`);
+  }
+  const books = e.books ?? [];
+  parts.push(books.length > 0 ? `books: ${books.join(', ')}` : 'no books yet');
+  return parts.join(' · ');
+}
+
+/** The query (league, date, status) lives in the store under `ref`; the id carries only the ref. */
+export function eventsPageId(ref: string, page: number): string {
+  return encodeCustomId('ev', 'page', ref, page);
+}
+
+/** The event picker under a listing: its id carries the listing's ref. */
+export function eventPickId(ref: string): string {
+  return encodeCustomId('ev', 'pick', ref);
+}
+
+/**
+ * A picked event's option value: its place in the listing and a tag of its id, so a listing that changed since
+ * it was shown is noticed instead of opening another event.
+ */
+export function eventPickValue(index: number, eventId: string): string {
+  return `${index}:${createHash('sha256').update(eventId).digest('hex').slice(0, 12)}`;
+}
+
+/** One page of a league's events for a day, with Prev/Next buttons that re-read the cached listing. */
+export function eventsView(input: EventsViewInput): MessageView {
+  const pages = Math.max(1, Math.ceil(input.events.length / EVENTS_PAGE_SIZE));
+  const page = Math.min(Math.max(0, input.page), pages - 1);
+  const slice = input.events.slice(page * EVENTS_PAGE_SIZE, (page + 1) * EVENTS_PAGE_SIZE);
+  const fields: APIEmbedField[] = slice.map((e) => ({
+    name: clip(e.name || e.event_id, LIMITS.fieldName),
+    value: clip(eventLine(e), LIMITS.fieldValue),
+  }));
+  const statusText = input.status ? ` · ${STATUS_LABEL[input.status] ?? input.status}` : '';
+  return fitView({
+    embeds: [
+      {
+        title: clip(`${leagueName(input.league)} — ${input.date}${statusText}`, LIMITS.embedTitle),
+        description:
+          input.events.length === 0
+            ? `No events for this league on ${input.date} (${input.timezone}). Try another date or league.`
+            : `${plural(input.events.length, 'event')}, times in your local time; day in ${input.timezone}.`,
+        color: COLOUR.info,
+        fields,
+        footer: { text: `Page ${page + 1} of ${pages} · /markets to see a book's card` },
+      },
+    ],
+    components: [
+      ...eventPicker(input.events, page, input.ref),
+      ...pager((p) => eventsPageId(input.ref, p), page, pages),
+    ],
+  });
+}
+
+/** A menu of this page's events that have a card (a book lists them): picking one opens its books' cards. */
+function eventPicker(events: Event[], page: number, ref: string) {
+  const options = events
+    .map((e, index) => ({ e, index }))
+    .slice(page * EVENTS_PAGE_SIZE, (page + 1) * EVENTS_PAGE_SIZE)
+    .filter(({ e }) => (e.books?.length ?? 0) > 0)
+    .map(({ e, index }) => ({
+      label: e.name || e.event_id,
+      value: eventPickValue(index, e.event_id),
+      description: `${e.start_time.slice(11, 16)} UTC · ${plural(e.books?.length ?? 0, 'book')}`,
+    }));
+  return options.length === 0 ? [] : [row(select(eventPickId(ref), 'Open an event: its markets at a book', options))];
+}

@@ -1,0 +1,186 @@
+import type { AsyncEnvelope, JobOutcome } from '../../gateway/index.js';
+import type { Logger } from '../config/logger.js';
+import type { GatewayPort } from '../gateway-port.js';
+import type { DeskMetrics } from '../ops/metrics.js';
+import { finalStatusOf, type WebhookDelivery } from '../receiver/index.js';
+import type { JobRecord, JobRepo, NewJob } from './jobs-repo.js';
+
+/** What to do with a job's outcome (edit the slip message, post a result); runs once per job. */
+export type OutcomeHandler = (job: JobRecord, outcome: JobOutcome) => Promise<void>;
+
+export interface ResultTrackerOptions {
+  jobs: JobRepo;
+  gateway: GatewayPort;
+  logger: Logger;
+  now?: () => number;
+  leaseRenewMs?: number;
+  /**
+   * A verified delivery the receiver already stored for this job, if any. A fast job's webhook can arrive
+   * before its 202 is stored; it is kept but finds no job row, so tracking the job looks for it.
+   */
+  storedDelivery?: (correlationId: string) => Promise<WebhookDelivery | undefined>;
+  /**
+   * Whether an outcome the poller handed back may be applied. A delivery that came before its job row was given to
+   * the poller unchecked (a price check waiting for it needs it): when the job is tracked, the poller answers with
+   * it at once. False: it was the stored delivery, of the wrong shape for the job, and is quarantined.
+   */
+  accepts?: (correlationId: string, outcome: JobOutcome) => Promise<boolean>;
+  /** Counts and times applied results (desk_job_results_total, desk_job_result_seconds). */
+  metrics?: Pick<DeskMetrics, 'jobResults' | 'jobSeconds'>;
+}
+
+/**
+ * Joins the two ways a result arrives (webhook, batched poller) on the store: the first to resolve the
+ * job row wins, and only the winner runs the handler. Pending rows are re-tracked after a restart.
+ */
+export class ResultTracker {
+  readonly #handlers = new Map<string, OutcomeHandler>();
+  readonly #holds = new Map<string, Promise<void>>();
+  readonly #inFlight = new Set<Promise<unknown>>();
+  readonly #opts: ResultTrackerOptions;
+  readonly #now: () => number;
+  #timer: NodeJS.Timeout | undefined;
+  #stopped = false;
+
+  constructor(opts: ResultTrackerOptions) {
+    this.#opts = opts;
+    this.#now = opts.now ?? Date.now;
+  }
+
+  on(kind: string, handler: OutcomeHandler): void {
+    this.#handlers.set(kind, handler);
+  }
+
+  /** Writes the 202 to the store; call before anything else is done with it. */
+  async record<C>(job: NewJob<C>): Promise<void> {
+    await this.#opts.jobs.insert(job, this.#now());
+  }
+
+  /**
+   * Starts waiting for the outcome. `until` delays the handler (not the resolution) until the caller
+   * has shown "submitted", so a fast result cannot be overwritten by it.
+   */
+  track(envelope: AsyncEnvelope, until?: Promise<unknown>): void {
+    if (until) {
+      const gate = until.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.#holds.set(envelope.correlation_id, gate);
+      void gate.then(() => this.#holds.delete(envelope.correlation_id));
+    }
+    const p = this.#opts.gateway.jobs
+      .track(envelope)
+      .then(async (outcome) => {
+        // The poller's early answer was a quarantined delivery: poll the gateway for the real result instead.
+        const accepted = (await this.#opts.accepts?.(envelope.correlation_id, outcome)) ?? true;
+        const final = accepted ? outcome : await this.#opts.gateway.jobs.track(envelope);
+        return this.resolve(envelope.correlation_id, final, 'poll');
+      })
+      .catch((err) => {
+        if (!this.#stopped)
+          this.#opts.logger.warn('job tracking stopped', { correlationId: envelope.correlation_id, err });
+      });
+    this.#keep(p);
+    const stored = this.#opts.storedDelivery;
+    if (stored) {
+      const early = stored(envelope.correlation_id)
+        .then((body) => (body ? this.fromWebhook(body) : undefined))
+        .catch((err) => {
+          if (!this.#stopped)
+            this.#opts.logger.warn('a delivery that came before its job could not be applied', {
+              correlationId: envelope.correlation_id,
+              err,
+            });
+        });
+      this.#keep(early);
+    }
+  }
+
+  /**
+   * A verified webhook delivery: resolves the job and tells the library's poller to stop polling it. Counted among
+   * the work idle() waits for, so a drain does not stop between a delivery and its result's edit.
+   */
+  fromWebhook(body: WebhookDelivery): Promise<void> {
+    const p = this.#fromWebhook(body);
+    this.#keep(p.catch(() => undefined));
+    return p;
+  }
+
+  async #fromWebhook(body: WebhookDelivery): Promise<void> {
+    // The receiver quarantines anything else; a stored delivery replayed at start is checked again here.
+    const status = finalStatusOf(body);
+    const entry = { ...body, status: status ?? 'completed' };
+    const outcome: JobOutcome | undefined =
+      status === undefined
+        ? undefined
+        : status === 'completed'
+          ? { status, result: body.result, entry }
+          : { status, entry };
+    // Its job row may have been written since the receiver checked it: checked again for the job's kind. Without a
+    // row it only goes to the poller (a price check may wait for it); the stored copy is checked when the job is
+    // tracked, so a row written meanwhile cannot take it unchecked.
+    const known = (await this.#opts.jobs.get(body.correlation_id)) !== undefined;
+    if (known && outcome && !((await this.#opts.accepts?.(body.correlation_id, outcome)) ?? true)) return;
+    try {
+      this.#opts.gateway.jobs.resolveFromWebhook(body);
+    } catch (err) {
+      this.#opts.logger.warn('poller refused the webhook body', { err });
+    }
+    if (!outcome || !known) return;
+    await this.resolve(body.correlation_id, outcome, 'webhook');
+  }
+
+  /** Records the outcome; the first caller for a job runs its handler. */
+  async resolve(correlationId: string, outcome: JobOutcome, source: 'webhook' | 'poll' = 'poll'): Promise<boolean> {
+    const job = await this.#opts.jobs.resolve(correlationId, outcome, this.#now());
+    if (!job) return false;
+    this.#opts.metrics?.jobResults.inc({ source, status: outcome.status });
+    this.#opts.metrics?.jobSeconds.observe(Math.max(0, this.#now() - job.createdAt) / 1000, { source });
+    await this.#handle(job, outcome);
+    return true;
+  }
+
+  async #handle(job: JobRecord, outcome: JobOutcome): Promise<void> {
+    const hold = this.#holds.get(job.correlationId);
+    if (hold) await hold;
+    // 'posted' means the handler recorded what to show (in the outbox); the outbox delivers it.
+    const handler = this.#handlers.get(job.kind);
+    try {
+      if (handler) await handler(job, outcome);
+      await this.#opts.jobs.markPosted(job.correlationId, this.#now());
+    } catch (err) {
+      // Left 'resolved': the next resume() posts it again (an edit is idempotent).
+      this.#opts.logger.error('posting a job result failed', { correlationId: job.correlationId, err });
+    }
+  }
+
+  /** After a restart: re-track pending jobs (ours or with an expired lease) and post resolved-unposted ones. */
+  async resume(): Promise<{ retracked: number; reposted: number }> {
+    const pending = await this.#opts.jobs.takeOverPending(this.#now());
+    for (const job of pending) this.track(job.envelope as unknown as AsyncEnvelope);
+    const unposted = await this.#opts.jobs.unposted();
+    for (const job of unposted) await this.#handle(job, job.outcome as JobOutcome);
+    this.#timer = setInterval(
+      () => void this.#opts.jobs.renewLeases(this.#now()).catch(() => undefined),
+      this.#opts.leaseRenewMs ?? 20_000,
+    );
+    this.#timer.unref();
+    return { retracked: pending.length, reposted: unposted.length };
+  }
+
+  /** Resolves when every handler started so far has finished (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    if (this.#timer) clearInterval(this.#timer);
+  }
+
+  #keep(p: Promise<unknown>): void {
+    this.#inFlight.add(p);
+    void p.finally(() => this.#inFlight.delete(p));
+  }
+}

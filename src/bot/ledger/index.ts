@@ -1,0 +1,11 @@
+export {
+  appendInTx,
+  chainStaged,
+  Ledger,
+  type LedgerEntry,
+  type LedgerInput,
+  type LedgerKind,
+  stageInTx,
+  type VerifyResult,
+  verifyText,
+} from './ledger-repo.js';

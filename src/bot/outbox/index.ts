@@ -1,0 +1,1 @@
+export { Outbox } from './outbox.js';

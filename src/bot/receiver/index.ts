@@ -1,0 +1,2 @@
+export { finalStatusOf, type WebhookDelivery } from './receiver.js';
+export { storedDelivery } from './stored-deliveries.js';

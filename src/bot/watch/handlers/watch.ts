@@ -1,0 +1,93 @@
+// Handlers of a watch alert (`watch:*` custom ids): its Bet button opens an ordinary slip at the alerted book and
+// price, through the same gate, stake form and slip factory as /markets and /bet.
+import { MessageFlags, ModalBuilder } from 'discord.js';
+import {
+  checkBettable,
+  minOddsField,
+  postSlip,
+  readMinOdds,
+  readStake,
+  stakeField,
+  suggestedStakeFor,
+} from '../../betting/index.js';
+import { stakeFormTitle } from '../../catalog/index.js';
+import type { BotContext } from '../../context.js';
+import type { ComponentOwner, OwnerLookup } from '../../discord/component-guard.js';
+import {
+  buttonRoute,
+  type ComponentHandler,
+  type ComponentRoute,
+  modalRoute,
+} from '../../discord/component-handler.js';
+import { encodeCustomId } from '../../discord/custom-id.js';
+import { replyEphemeral } from '../../discord/interact.js';
+import { formatOdds } from '../../model/odds.js';
+import { UserFacingError } from '../../model/user-facing-error.js';
+import type { StoredAlert } from '../watches-repo.js';
+
+async function alertOf(ctx: BotContext, alertId: string | undefined): Promise<StoredAlert & { marketRef: string }> {
+  const alert = alertId ? await ctx.watch.repo.alert(alertId) : undefined;
+  const marketRef = alert?.payload.marketRef;
+  if (!alert || !marketRef) {
+    throw new UserFacingError('This alert has no bet to open any more. Run /markets to pick the selection.');
+  }
+  return { ...alert, marketRef };
+}
+
+/**
+ * A personal alert's Bet button is its member's: anyone else is told whose alert it is (a server rule's alert, with
+ * no member, stays open to every bettor). Checked again at the stake form, which a modified client can submit alone.
+ */
+function mustOwn(alert: StoredAlert, userId: string): void {
+  const owner = alert.payload.userId;
+  if (owner && owner !== userId) {
+    throw new UserFacingError(
+      `This is <@${owner}>'s alert: only they can bet from it. For your own alerts use /watch; to bet now, /bet.`,
+    );
+  }
+}
+
+/** Bet on an alert: the stake form first (a modal must be the first answer), refused before it when betting is closed. */
+export const watchBet: ComponentHandler = async (interaction, [alertId], ctx) => {
+  if (!interaction.isButton()) return;
+  const gate = await checkBettable(ctx, interaction);
+  const alert = await alertOf(ctx, alertId);
+  mustOwn(alert, interaction.user.id);
+  const { epk, bookie, price } = alert.payload;
+  const suggested = await suggestedStakeFor(ctx, gate, { epk, bookie, marketRef: alert.marketRef, odds: price });
+  const modal = new ModalBuilder()
+    .setCustomId(encodeCustomId('watch', 'stake', alert.alertId))
+    .setTitle(stakeFormTitle(`${bookie} alert`, price))
+    .addComponents(stakeField(suggested), minOddsField(formatOdds(price)));
+  await interaction.showModal(modal);
+};
+
+/** The stake form of an alert: an ordinary slip at the alert's book; its price is checked again as any slip's is. */
+export const watchStake: ComponentHandler = async (interaction, [alertId], ctx) => {
+  if (!interaction.isModalSubmit()) return;
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  const alert = await alertOf(ctx, alertId);
+  mustOwn(alert, interaction.user.id);
+  const stake = readStake(interaction);
+  if (!stake.ok) return replyEphemeral(interaction, stake.message);
+  const minOdds = readMinOdds(interaction, formatOdds(alert.payload.price));
+  if (!minOdds.ok) return replyEphemeral(interaction, minOdds.message);
+  await postSlip(ctx, interaction, {
+    epk: alert.payload.epk,
+    bookie: alert.payload.bookie,
+    marketRef: alert.marketRef,
+    stakeCents: stake.cents,
+    ...(minOdds.value === undefined ? {} : { minOdds: minOdds.value }),
+  });
+};
+
+export const WATCH_COMPONENTS: Record<string, ComponentRoute> = {
+  'watch:bet': buttonRoute(watchBet),
+  'watch:stake': modalRoute(watchStake),
+};
+
+/** An alert's controls belong to the server and channel it was posted in. */
+export const watchOwner: OwnerLookup = async (_action, [alertId], ctx): Promise<ComponentOwner | undefined> => {
+  const alert = alertId ? await ctx.watch.repo.alert(alertId) : undefined;
+  return alert ? { guildId: alert.guildId, channelId: alert.channelId } : undefined;
+};

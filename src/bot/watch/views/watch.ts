@@ -1,0 +1,176 @@
+import { ButtonStyle } from 'discord.js';
+import { formatEdge } from '../../betting/index.js';
+import { button, linkButton, row } from '../../discord/components.js';
+import { encodeCustomId } from '../../discord/custom-id.js';
+import { startsText } from '../../discord/when.js';
+import { COLOUR } from '../../model/colours.js';
+import { leagueName } from '../../model/leagues.js';
+
+export type { AlertFacts } from '../model/watch-rules.js';
+
+import { clip, LIMITS, type MessageView } from '../../model/limits.js';
+import { formatOdds } from '../../model/odds.js';
+import type { AlertFacts, WatchRule } from '../model/watch-rules.js';
+import type { Watch } from '../watches-repo.js';
+
+/** A Discord jump link to a server's channel (or to the server, which opens its last-read channel). */
+export const jumpLink = (guildId: string, channelId: string | null): string =>
+  `https://discord.com/channels/${guildId}${channelId ? `/${channelId}` : ''}`;
+
+/** The /bet a member runs in the server for an alert sent by DM: the same gate, caps and approvals as any bet. */
+export function dmBetLine(
+  a: Pick<AlertFacts, 'eventName' | 'marketLabel' | 'selectionLabel' | 'bookie' | 'now'>,
+): string {
+  return (
+    `Bet in the server: /bet event: ${a.eventName} · market: ${a.marketLabel} · selection: ${a.selectionLabel} · ` +
+    `bookie: ${a.bookie} · min_odds: ${formatOdds(a.now)} (a DM has no Bet button: the server's bet role, caps and ` +
+    'approvals apply there).'
+  );
+}
+
+const TITLE: Record<WatchRule['kind'], string> = {
+  price: 'Price alert',
+  value: 'Value alert',
+  moves: 'Line move',
+  league: 'Value alert',
+};
+
+const dmLinkLabel = (alertsChannelId: string | null) =>
+  alertsChannelId ? "Open the server's alerts channel" : 'Open the server';
+
+/** The alert: its facts, and a Bet button that opens an ordinary slip at that book and price. */
+export function alertView(a: AlertFacts): MessageView {
+  const starts = a.startsAt === null ? undefined : startsText(new Date(a.startsAt).toISOString());
+  const fields = [
+    { name: 'Selection', value: clip(`${a.selectionLabel} · ${a.marketLabel}`, LIMITS.fieldValue), inline: false },
+    { name: 'Book', value: a.bookie, inline: true },
+    {
+      name: 'Price',
+      value: a.before === null ? formatOdds(a.now) : `${formatOdds(a.before)} → ${formatOdds(a.now)}`,
+      inline: true,
+    },
+    {
+      name: 'Fair price',
+      value:
+        a.fairOdds === null || a.edge === null
+          ? 'no complete market on the cards read'
+          : `${formatOdds(a.fairOdds)} · edge ${formatEdge(a.edge)}`,
+      inline: true,
+    },
+    ...(starts ? [{ name: 'Starts', value: starts, inline: false }] : []),
+    ...(a.books && a.books.length > 0
+      ? [{ name: 'Books', value: clip(a.books.join('\n'), LIMITS.fieldValue), inline: false }]
+      : []),
+    ...(a.dm && a.bettable ? [{ name: 'Bet', value: clip(dmBetLine(a), LIMITS.fieldValue), inline: false }] : []),
+  ];
+  return {
+    ...(a.userId && !a.dm ? { content: `<@${a.userId}>` } : {}),
+    embeds: [
+      {
+        title: clip(`${TITLE[a.kind]}: ${a.headline}`, LIMITS.embedTitle),
+        description: clip(a.eventName, LIMITS.embedDescription),
+        color: a.kind === 'moves' ? COLOUR.pending : COLOUR.info,
+        fields,
+      },
+    ],
+    components: a.dm
+      ? a.bettable
+        ? [row(linkButton(jumpLink(a.dm.guildId, a.dm.alertsChannelId), dmLinkLabel(a.dm.alertsChannelId)))]
+        : []
+      : a.bettable
+        ? [
+            row(
+              button(
+                encodeCustomId('watch', 'bet', a.alertId),
+                `Bet at ${a.bookie} ${formatOdds(a.now)}`,
+                ButtonStyle.Success,
+              ),
+            ),
+          ]
+        : [],
+  };
+}
+
+/** Events named in a summary of folded alerts at most; the rest are counted as other events. */
+const FOLDED_TOPICS = 5;
+
+/**
+ * The one post for a burst's alerts beyond the channel's cap (decision 1960): how many, on which events, and where
+ * to see them all ("12 more alerts on Lakers v Kings: /watch list").
+ */
+export function alertsFoldedView(counts: readonly { topic: string; n: number }[]): MessageView {
+  const total = counts.reduce((sum, c) => sum + c.n, 0);
+  const plural = (n: number) => `${n} more alert${n === 1 ? '' : 's'}`;
+  const named = counts.slice(0, FOLDED_TOPICS).map((c) => `${c.n} on ${c.topic || 'an event'}`);
+  const others = counts.slice(FOLDED_TOPICS);
+  if (others.length > 0) {
+    named.push(`${others.reduce((sum, c) => sum + c.n, 0)} on ${others.length} other events`);
+  }
+  const where = counts.length === 1 ? ` on ${counts[0]?.topic || 'an event'}` : ` (${named.join(', ')})`;
+  return {
+    embeds: [
+      {
+        title: clip(`${plural(total)}${where}`, LIMITS.embedTitle),
+        description: clip(
+          `Too many alerts at once for this channel: these were not posted one by one. \`/watch list\` shows every watch and its latest read.`,
+          LIMITS.embedDescription,
+        ),
+        color: COLOUR.info,
+      },
+    ],
+    components: [],
+  };
+}
+
+/** "price ≥ 3.20 at bookie_b", "edge ≥ 3 % at any book", "moves ≥ 10 % in 15 min, steam on 3 books". */
+export function ruleText(w: Pick<Watch, 'rule' | 'bookie'>): string {
+  const at = w.bookie ? `at ${w.bookie}` : 'at any book';
+  const r = w.rule;
+  if (r.kind === 'price') return `price ${r.direction === 'above' ? '≥' : '≤'} ${formatOdds(r.target)} ${at}`;
+  if (r.kind === 'value') return `edge ≥ ${r.edgePct} % ${at}`;
+  if (r.kind === 'league') {
+    return `edge ≥ ${r.edgePct} % at any book, in ${r.leagues.map(leagueName).join(', ')}, starting within ${Math.round(r.horizonMs / 3_600_000)} h`;
+  }
+  const mins = Math.round(r.windowMs / 60_000);
+  return `moves ≥ ${r.movePct} % in ${mins} min${r.steamBooks ? `, steam on ${r.steamBooks} books` : ''}`;
+}
+
+/**
+ * How fresh a watch is: its cards' oldest read, as "read 40 s ago", "read 12 min ago", "read 5 h ago", "read 2 days
+ * ago", or "not read yet"; for a watch whose event has started, that it alerts no more.
+ */
+export function freshnessText(oldestReadAt: number | null, now: number, startsAt: number | null = null): string {
+  if (startsAt !== null && startsAt <= now) return 'its event has started: no more alerts (/watch remove to tidy up)';
+  if (oldestReadAt === null) return 'not read yet';
+  const s = Math.max(0, Math.round((now - oldestReadAt) / 1000));
+  if (s < 120) return `read ${s} s ago`;
+  const min = Math.round(s / 60);
+  if (min < 120) return `read ${min} min ago`;
+  const h = Math.round(min / 60);
+  if (h < 48) return `read ${h} h ago`;
+  return `read ${Math.round(h / 24)} days ago`;
+}
+
+/** /watch list: one line per watch with its id (for remove), its rule and how fresh its cards are. */
+export function watchListView(watches: readonly { watch: Watch; freshness: string }[], note?: string): MessageView {
+  const lines = watches.map(({ watch: w, freshness }) =>
+    w.rule.kind === 'league'
+      ? `\`${w.watchId}\` (server rule) ${ruleText(w)} · ${freshness}`
+      : `\`${w.watchId}\` ${w.scope === 'server' ? '(server) ' : w.delivery === 'dm' ? '(by DM) ' : ''}${w.selectionLabel ?? w.market} · ${w.eventName}: ${ruleText(w)} · ${freshness}`,
+  );
+  return {
+    embeds: [
+      {
+        title: watches.length === 0 ? 'No watches' : `Watches (${watches.length})`,
+        description: clip(
+          [lines.length === 0 ? 'Make one with /watch price, /watch value or /watch moves.' : lines.join('\n'), note]
+            .filter(Boolean)
+            .join('\n\n'),
+          LIMITS.embedDescription,
+        ),
+        color: COLOUR.info,
+      },
+    ],
+    components: [],
+  };
+}
