@@ -13,6 +13,11 @@ export interface FaultConfig {
   webhookFailures?: number;
   /** Betting-specific faults, each scoped to a route and/or a session (docs/sandbox.md, "Faults"). */
   betting?: BettingFault[];
+  /**
+   * Cards show the rows of a sport their book takes no bets on as bettable, with market_refs (a gateway whose cards
+   * run ahead of what the book takes); bets and price checks there are still refused `not_offered` (decision 1995).
+   */
+  unofferedCards?: boolean;
 }
 
 export const BETTING_FAULTS = [
@@ -85,7 +90,7 @@ export function parseFaultConfig(input: unknown): FaultConfig {
     throw new Error('fault config must be a JSON object such as {"errorRates": {"/v3/markets": 0.3}}');
   }
   const raw = input as Record<string, unknown>;
-  const known = new Set(['latency', 'errorRates', 'stuckJobs', 'webhookFailures', 'betting']);
+  const known = new Set(['latency', 'errorRates', 'stuckJobs', 'webhookFailures', 'betting', 'unofferedCards']);
   for (const key of Object.keys(raw)) {
     if (!known.has(key)) throw new Error(`unknown fault setting '${key}'; use ${[...known].join(', ')}`);
   }
@@ -115,6 +120,10 @@ export function parseFaultConfig(input: unknown): FaultConfig {
   if (stuck !== undefined) out.stuckJobs = stuck;
   const hook = probability(raw.webhookFailures, 'webhookFailures');
   if (hook !== undefined) out.webhookFailures = hook;
+  if (raw.unofferedCards !== undefined) {
+    if (typeof raw.unofferedCards !== 'boolean') throw new Error('unofferedCards must be true or false');
+    if (raw.unofferedCards) out.unofferedCards = true;
+  }
   if (raw.betting !== undefined) {
     if (!Array.isArray(raw.betting)) {
       throw new Error('betting must be an array of rules such as [{"fault": "late_202", "route": "/v3/place_bet"}]');

@@ -82,8 +82,10 @@ function readCard(ctx: Ctx, limited = true): Reply {
     });
   }
   const tier = rawTier as Tier | null;
+  // The unofferedCards fault: the rows of a sport the book takes no bets on are served as bettable (decision 1995).
+  const rows = ctx.sb.faults.config.unofferedCards ? world.pricedCard(ev, bookie) : world.card(ev, bookie);
   const view = serveCard
-    ? viewCard(world.card(ev, bookie), {
+    ? viewCard(rows, {
         bookie,
         epk,
         tier,

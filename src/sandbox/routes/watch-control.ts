@@ -48,9 +48,10 @@ export const watchControlRoutes: Route[] = [
     handler: ({ sb, body }) => {
       const bookie = bookieOf(body.bookie, 'bookie');
       const target = targetAt(sb.world, body, bookie);
-      // Its card shows no row of a sport the book takes no bets on: a move there could never reach an alert.
+      // Its card shows no row of a sport the book takes no bets on (unless the unofferedCards fault shows them): a move
+      // there could never reach an alert.
       const notOffered = sportNotOffered(bookie, sb.world.findEvent(target.epk)!.sport);
-      if (notOffered) {
+      if (notOffered && !sb.faults.config.unofferedCards) {
         throw new ApiError(409, {
           detail: `${notOffered.replace(/^not_offered: /, '')}: its card shows nothing to bet on '${target.epk}'; move the price at a book that takes the bet`,
           field: 'bookie',

@@ -1,6 +1,6 @@
 // A bookmaker's market card for an event: markets in three tiers with base prices (before drift).
 import { roundPrice } from '../core/money.js';
-import { type Bookie, sportNotOffered } from './books.js';
+import type { Bookie } from './books.js';
 import { GOLFERS, squad } from './people.js';
 import { hashKey, type Rng, rngFor } from './prng.js';
 import { slugify } from './slug.js';
@@ -423,16 +423,18 @@ export function buildCard(seed: number, ev: SportEvent, bookie: Bookie): CardMar
   else fixtureCard(b, seed, ev, rng);
   // Books skip a few of the less popular markets, except on a deep card (every NBA game of a busy day).
   const deep = !ev.isOutright && isBusyDay(ev.def, dayOf(ev.startMs));
-  const carried = b.markets.filter(
+  return b.markets.filter(
     (m) =>
       deep ||
       m.tier === 'popular' ||
       m.market === 'same_game_specials' ||
       rngFor(seed, 'carry', ev.epk, bookie, m.market)() < 0.85,
   );
-  // A book that takes no bets on the sport still prices it, but holds no proposition id to place with (decision 1995).
-  if (!sportNotOffered(bookie, ev.sport)) return carried;
-  return carried.map((m) => ({
+}
+
+/** A book that takes no bets on the sport still prices it, but holds no proposition id to place with (decision 1995). */
+export function withoutIds(card: readonly CardMarket[]): CardMarket[] {
+  return card.map((m) => ({
     ...m,
     selections: m.selections.map((s) => ({ ...s, propositionId: null, reason: 'no_proposition_id' as const })),
   }));

@@ -4,7 +4,7 @@
 import type { Ledger } from '../accounts/ledger.js';
 import type { SandboxClock } from '../core/clock.js';
 import { type Bookie, sportNotOffered } from './books.js';
-import { buildCard, type CardMarket, type CardSelection, type Outcome } from './cards.js';
+import { buildCard, type CardMarket, type CardSelection, type Outcome, withoutIds } from './cards.js';
 import { addDays, dayOf, dayStartMs } from './dates.js';
 import { DRIFT_STEP_MS, type ForcedDrift, priceAt, scrapeTime } from './drift.js';
 import { finalScore, statusAt } from './lifecycle.js';
@@ -201,11 +201,23 @@ export class SimWorld {
 
   // ---- cards and prices ------------------------------------------------------------------------
 
+  /** The book's card as the gateway serves it: no proposition ids on a sport the book takes no bets on. */
   card(ev: SportEvent, bookie: Bookie): CardMarket[] {
-    const key = `${bookie}|${ev.epk}`;
+    return this.#cached(`${bookie}|${ev.epk}`, () => {
+      const priced = this.pricedCard(ev, bookie);
+      return sportNotOffered(bookie, ev.sport) ? withoutIds(priced) : priced;
+    });
+  }
+
+  /** Every row the book prices, bettable or not by its own ids, whatever it takes bets on (the unofferedCards fault). */
+  pricedCard(ev: SportEvent, bookie: Bookie): CardMarket[] {
+    return this.#cached(`priced|${bookie}|${ev.epk}`, () => buildCard(this.seed, ev, bookie));
+  }
+
+  #cached(key: string, build: () => CardMarket[]): CardMarket[] {
     let card = this.cards.get(key);
     if (!card) {
-      card = buildCard(this.seed, ev, bookie);
+      card = build();
       if (this.cards.size > 5000) this.cards.clear();
       this.cards.set(key, card);
     }

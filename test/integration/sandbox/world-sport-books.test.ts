@@ -127,4 +127,29 @@ describe('a book that takes no basketball bets', () => {
       await evening.close();
     }
   });
+
+  it('with the unofferedCards fault, shows the rows as bettable while a bet by their market_ref is still refused not_offered', async () => {
+    expect((await post(sb.url, '/_sandbox/faults', { unofferedCards: true })).status).toBe(200);
+    try {
+      const card = await get(sb.url, '/v3/markets', { epk: nba.epk, bookie: 'bookie_c', market: 'head_to_head' });
+      const row = card.body.markets[0]?.selections[0] as Row | undefined;
+      expect(row?.bettable).toBe(true);
+      const sent = await post(sb.url, '/v3/place_bet', {
+        session_id: C,
+        sport: 'nba',
+        epk: nba.epk,
+        market_ref: row?.market_ref,
+        stake: 5,
+        target_odds: 1.01,
+      });
+      expect(sent.status).toBe(202);
+      const entry = await waitJob(sb.url, sent.body.correlation_id);
+      expect([entry.result.success, entry.result.error]).toEqual([
+        false,
+        'not_offered: basketball betting is offered by bookie_a only, not bookie_c',
+      ]);
+    } finally {
+      await post(sb.url, '/_sandbox/faults', {});
+    }
+  });
 });
