@@ -6,6 +6,7 @@
  * P&L is whole cents per bet, so the tipsters' rows sum to the fund's P&L exactly.
  */
 
+import { isFundBet as wholeBetRule } from '../model/bet-states.js';
 import { clvSummary } from './clv-summary.js';
 import type { BetFact } from './facts.js';
 
@@ -77,14 +78,20 @@ type AccountOf = Pick<BetFact, 'book' | 'account' | 'session' | 'placedAt' | 'fu
 export function fundBetTest(
   opts: Pick<AttributionOptions, 'accounts' | 'accountOfSession' | 'fundKey'>,
 ): (b: AccountOf) => boolean {
-  const joined = new Map(opts.accounts.map((a) => [`${a.bookie}/${a.username}`, a.since]));
-  return (b) => {
-    if (b.fundKey !== undefined)
-      return b.fundKey !== null && (opts.fundKey === undefined || b.fundKey === opts.fundKey);
-    const key = accountKey(b, opts.accountOfSession);
-    const since = key === undefined ? undefined : joined.get(key);
-    return since !== undefined && b.placedAt >= since;
+  const fund = {
+    ...(opts.fundKey === undefined ? {} : { fundKey: opts.fundKey }),
+    joined: new Map(opts.accounts.map((a) => [`${a.bookie}/${a.username}`, a.since])),
   };
+  return (b) =>
+    wholeBetRule(
+      {
+        fundKey: b.fundKey,
+        // The account is looked up only for a record from before whose a bet was stored.
+        account: b.fundKey === undefined ? accountKey(b, opts.accountOfSession) : undefined,
+        placedAt: b.placedAt,
+      },
+      fund,
+    );
 }
 
 /** Whether a bet is the fund's: through one of its accounts, placed at or after the account joined. */

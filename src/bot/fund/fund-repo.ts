@@ -1,37 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { fundLockKey } from '../betting/index.js';
-import { appendInTx, Ledger, type LedgerInput } from '../ledger/index.js';
-import { EXPOSED } from '../model/bet-states.js';
+import { appendInTx, Ledger } from '../ledger/index.js';
+import { EXPOSED, isFundBet } from '../model/bet-states.js';
 import { centsFromDollars, formatMoney } from '../model/money.js';
 import type { BotStore, Tx } from '../store/index.js';
-import {
-  type CashoutAsk,
-  type FeeTerms,
-  type NavInputs,
-  navOf,
-  owedByStrike,
-  type StrikeResult,
-  shares,
-  strike,
-} from './model/fund.js';
+import { type CashoutAsk, owedByStrike, type StrikeResult } from './model/fund.js';
 import type { FundRowsAndEntries } from './model/fund-checks.js';
 import {
   accountName,
   type Cashout,
   type Contribution,
   type FundAccount,
-  type StrikeInputs,
   type StrikeRecord,
   type WithdrawalAttempt,
 } from './model/fund-records.js';
 import {
   CASHOUT_MOVES,
-  CASHOUT_OWED,
   CASHOUT_UNDEALT,
   type CashoutMove,
-  type CashoutState,
   CONTRIBUTION_MOVES,
-  type ContributionState,
   sqlList,
   WITHDRAWAL_FOLLOWED,
   WITHDRAWAL_IN_FLIGHT,
@@ -39,21 +26,24 @@ import {
   type WithdrawalMove,
   type WithdrawalState,
 } from './model/fund-states.js';
-import { standingsOf } from './model/tipster-share.js';
+import {
+  entry,
+  type FundRow,
+  fundOf,
+  isBonusBet,
+  n,
+  toAccount,
+  toAttempt,
+  toCashout,
+  toContribution,
+  toStrike,
+} from './rows.js';
+import { applyDeal, loadSnapshot, planDeal, type StrikeRequest } from './strike.js';
 
 /**
  * The fund's tables (migration 6): contributions, strikes, cash-outs and the withdraw_balance attempts that pay
  * them. Every move that carries money writes its ledger entry in the same transaction (decision 1640's rule).
  */
-
-export interface FundRow {
-  guildKey: string;
-  openingPriceCents: number;
-  units: number;
-  highWaterPrice: number;
-  feesAccruedCents: number;
-  lastStrikeId: string | null;
-}
 
 export type {
   Cashout,
@@ -65,85 +55,14 @@ export type {
 } from './model/fund-records.js';
 export { accountName } from './model/fund-records.js';
 
-const n = (v: unknown) => Number(v);
-const nOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-
-const toContribution = (r: Record<string, unknown>): Contribution => ({
-  contributionId: String(r.contribution_id),
-  memberId: String(r.member_id),
-  amountCents: n(r.amount_cents),
-  sessionId: String(r.session_id),
-  reference: (r.reference as string | null) ?? null,
-  state: r.state as ContributionState,
-  strikeId: (r.strike_id as string | null) ?? null,
-  units: nOrNull(r.units),
-  depositId: (r.deposit_id as string | null) ?? null,
-  note: (r.note as string | null) ?? null,
-  createdAt: n(r.created_at),
-});
-
-const toCashout = (r: Record<string, unknown>): Cashout => ({
-  cashoutId: String(r.cashout_id),
-  memberId: String(r.member_id),
-  ask: JSON.parse(String(r.ask)) as CashoutAsk,
-  state: r.state as CashoutState,
-  approvedBy: (r.approved_by as string | null) ?? null,
-  strikeId: (r.strike_id as string | null) ?? null,
-  units: nOrNull(r.units),
-  cents: nOrNull(r.cents),
-  note: (r.note as string | null) ?? null,
-  requestedAt: n(r.requested_at),
-});
-
-const toAttempt = (r: Record<string, unknown>): WithdrawalAttempt => ({
-  attemptId: String(r.attempt_id),
-  cashoutId: String(r.cashout_id),
-  guildKey: String(r.guild_key),
-  sessionId: String(r.session_id),
-  amountCents: n(r.amount_cents),
-  state: r.state as WithdrawalState,
-  correlationId: (r.correlation_id as string | null) ?? null,
-  bookmakerStatus: (r.bookmaker_status as string | null) ?? null,
-  gatewayWithdrawalId: (r.gateway_withdrawal_id as string | null) ?? null,
-  createdAt: n(r.created_at),
-  note: (r.note as string | null) ?? null,
-});
-
-const toAccount = (r: Record<string, unknown>): FundAccount => ({
-  guildKey: String(r.guild_key),
-  bookie: String(r.bookie),
-  username: String(r.username),
-  floatCents: n(r.float_cents),
-  addedBy: String(r.added_by),
-  addedAt: n(r.added_at),
-  bridgeFrom: n(r.bridge_from),
-});
-
-const toStrike = (r: Record<string, unknown>): StrikeRecord => ({
-  strikeId: String(r.strike_id),
-  guildKey: String(r.guild_key),
-  dealingKey: String(r.dealing_key),
-  at: n(r.at),
-  grossNavCents: n(r.gross_nav_cents),
-  feeCents: n(r.fee_cents),
-  navCents: n(r.nav_cents),
-  unitsBefore: n(r.units_before),
-  price: n(r.price),
-  navAfterCents: n(r.nav_after_cents),
-  unitsAfter: n(r.units_after),
-  residualCents: n(r.residual_cents),
-  inputs: JSON.parse(String(r.inputs)) as StrikeInputs,
-  actor: (r.actor as string | null) ?? null,
-});
-
 /** Bet states whose money the desk cannot place yet: the strike waits for them (decision 1701). */
-export const IN_FLIGHT_BETS = ['sending', 'submitted', 'unknown', 'missing'] as const;
-/** Cash-out states whose cents are owed to the member (struck, not yet paid). */
-const OWED = sqlList(CASHOUT_OWED);
 
 export type StrikeOutcome =
   | { struck: true; strike: StrikeRecord; result: StrikeResult }
   | { struck: false; reason: string; strike?: StrikeRecord };
+
+export type { FundRow } from './rows.js';
+export { IN_FLIGHT_BETS } from './rows.js';
 
 export class FundRepo {
   constructor(private readonly store: BotStore) {}
@@ -621,31 +540,7 @@ export class FundRepo {
    * redeemed, members' units, the strike row and every ledger entry, or none of it. `dealingKey` is unique per
    * fund, so a scheduled strike runs once whatever crashes or processes race it.
    */
-  async strike(s: {
-    guildKey: string;
-    dealingKey: string;
-    at: number;
-    actor: string | null;
-    sessions: StrikeInputs['sessions'];
-    feeRateBps: number;
-    /** The fee period of this strike, and of an earlier instant (for strikes recorded without one). */
-    feePeriod: string;
-    feePeriodOf: (at: number) => string;
-    /** Who a crystallised fee is owed to (its cash-out row names them). */
-    managerId: string;
-    /**
-     * Every session of the fund's accounts, with when its account joined: only bets through them placed since then
-     * are the fund's (one open as the account joined is in the cash it joined with, or its float).
-     */
-    fundSessions: ReadonlyArray<{ sessionId: string; since: number; account: string }>;
-    /** Bet ids the book has settled and the desk has not read yet: their return is in the cash already. */
-    settledUnread?: readonly string[];
-    /**
-     * The tipster share (decision 1923), when on: its rate and each tipster's attributed P&L of the fund's settled
-     * bets (all time, as /fund tipsters period:all). The marks are the last strike's.
-     */
-    share?: { rateBps: number; pnl: ReadonlyMap<string, number> };
-  }): Promise<StrikeOutcome> {
+  async strike(s: StrikeRequest): Promise<StrikeOutcome> {
     return this.store.transaction(async (tx) => {
       await tx.lock(`fund:${s.guildKey}`);
       const [done] = await tx.query(
@@ -653,317 +548,21 @@ export class FundRepo {
         s.guildKey,
         s.dealingKey,
       );
-      if (done) return { struck: false, reason: 'already struck', strike: toStrike(done) } as StrikeOutcome;
+      if (done) return { struck: false, reason: 'already struck', strike: toStrike(done) };
       const [fundRow] = await tx.query('SELECT * FROM funds WHERE guild_key = ?', s.guildKey);
-      if (!fundRow) return { struck: false, reason: 'the fund has no contribution yet' } as StrikeOutcome;
-      const fund = fundOf(fundRow);
-      const ofFund = new Map(s.fundSessions.map((x) => [x.sessionId, x.since]));
-      const unread = new Set(s.settledUnread ?? []);
-      const credited = await creditFloats(tx, s, unread);
+      if (!fundRow) return { struck: false, reason: 'the fund has no contribution yet' };
+      const credited = await creditFloats(tx, s, new Set(s.settledUnread ?? []));
       if (credited.waiting > 0) {
         return {
           struck: false,
           reason: `${credited.waiting} bet${credited.waiting === 1 ? '' : 's'} outside the fund through its accounts settled at the book and not read by the desk yet: their return is the float's, not the fund's`,
-        } as StrikeOutcome;
+        };
       }
-      const bets = (
-        await tx.query<{
-          state: string;
-          stake_cents: number;
-          payload: string;
-          created_at: number;
-          session_id: string;
-          bet_id: string | null;
-          fund_key: string | null;
-          fund_decided: number;
-        }>(
-          `SELECT state, stake_cents, payload, created_at, session_id, bet_id, fund_key, fund_decided FROM bet_records
-           WHERE (guild_key = ? OR (fund_decided = 1 AND fund_key = ?))
-             AND state IN ('placed', ${IN_FLIGHT_BETS.map((x) => `'${x}'`).join(', ')})`,
-          s.guildKey,
-          s.guildKey,
-        )
-      ).filter(
-        (b) =>
-          // A bet in flight on a fund account holds the strike whoever's it is (its cash is not known).
-          ((b.state !== 'placed' && ofFund.has(b.session_id)) || isFundBetRow(b, s.guildKey, ofFund)) &&
-          (b.state !== 'placed' || !(b.bet_id && unread.has(b.bet_id))),
-      );
-      const inFlight = bets.filter((b) => b.state !== 'placed');
-      if (inFlight.length > 0) {
-        return {
-          struck: false,
-          reason: `${inFlight.length} bet${inFlight.length === 1 ? ' is' : 's are'} in flight or unresolved (${[...new Set(inFlight.map((b) => b.state))].join(', ')}): the cash they moved is not known yet`,
-        } as StrikeOutcome;
-      }
-      const [flying] = await tx.query<{ c: number }>(
-        `SELECT COUNT(*) AS c FROM fund_withdrawals WHERE guild_key = ? AND state IN ${sqlList(WITHDRAWAL_IN_FLIGHT)}`,
-        s.guildKey,
-      );
-      if (n(flying?.c) > 0) {
-        return {
-          struck: false,
-          reason: 'a withdrawal is in flight: the cash it moved is not known yet',
-        } as StrikeOutcome;
-      }
-      const placed = bets.filter((b) => b.state === 'placed');
-      // A bonus bet's stake came from a token, not cash: it costs the fund nothing (decision 1700).
-      const openStakeCents = placed.reduce((a, b) => a + (isBonusBet(b.payload) ? 0 : n(b.stake_cents)), 0);
-      const oldestOpen = placed.reduce((a, b) => Math.min(a, n(b.created_at)), Number.POSITIVE_INFINITY);
-      const pendingIn = (
-        await tx.query(
-          "SELECT * FROM fund_contributions WHERE guild_key = ? AND state = 'pending' ORDER BY created_at",
-          s.guildKey,
-        )
-      ).map(toContribution);
-      const pendingOut = (
-        await tx.query(
-          "SELECT * FROM fund_cashouts WHERE guild_key = ? AND state = 'pending' ORDER BY requested_at",
-          s.guildKey,
-        )
-      ).map(toCashout);
-      const [owed] = await tx.query<{ c: number | null }>(
-        `SELECT SUM(cents) AS c FROM fund_cashouts WHERE guild_key = ? AND state IN ${OWED}`,
-        s.guildKey,
-      );
-      // Cash that left a session for a cash-out not yet paid, whole or in parts (decision 1706).
-      const [withdrawn] = await tx.query<{ c: number | null }>(
-        `SELECT SUM(w.amount_cents) AS c FROM fund_withdrawals w JOIN fund_cashouts c ON c.cashout_id = w.cashout_id
-         WHERE w.guild_key = ? AND w.state = 'completed' AND c.state IN ${OWED}`,
-        s.guildKey,
-      );
-      // Dealt only once its deposit is matched (decision 1803) and every bet open when the request was made has
-      // settled (decision 1701). Money not yet arrived is not in the cash, so it is not taken off NAV either.
-      const arrived = pendingIn.filter((c) => c.depositId !== null);
-      const eligibleIn = arrived.filter((c) => c.createdAt < oldestOpen);
-      const eligibleOut = pendingOut.filter((c) => c.requestedAt < oldestOpen);
-      const inputs: NavInputs = {
-        sessions: s.sessions.map((x) => ({
-          ...x,
-          floatCents: (x.floatCents ?? 0) + (credited.byAccount.get(x.account ?? '') ?? 0),
-        })),
-        openStakeCents,
-        withdrawnUnpaidCents: n(withdrawn?.c ?? 0),
-        owedRedemptionsCents: n(owed?.c ?? 0),
-        pendingContributionsCents: arrived.reduce((a, c) => a + c.amountCents, 0),
-      };
-      // The first strike of a new fee period crystallises the accrual (decision 1704).
-      const [previous] = fund.lastStrikeId
-        ? await tx.query<{ at: number; inputs: string }>(
-            'SELECT at, inputs FROM fund_strikes WHERE strike_id = ?',
-            fund.lastStrikeId,
-          )
-        : [];
-      const previousInputs = previous ? (JSON.parse(String(previous.inputs)) as StrikeInputs) : undefined;
-      const previousPeriod = previous ? (previousInputs?.feePeriod ?? s.feePeriodOf(n(previous.at))) : s.feePeriod;
-      const crystallise = fund.units > 0 && previousPeriod !== s.feePeriod;
-      // A fund struck before fees had periods charged its fee for good at each strike: that total is owed now.
-      const legacyOwed = previous && previousInputs?.feePeriod === undefined ? fund.feesAccruedCents : 0;
-      inputs.owedRedemptionsCents += legacyOwed;
-      const members = await tx.query('SELECT member_id, units FROM fund_members WHERE guild_key = ?', s.guildKey);
-      const fee: FeeTerms = { rateBps: s.feeRateBps, highWaterPrice: fund.highWaterPrice };
-      const result = strike({
-        nav: navOf(inputs),
-        units: fund.units,
-        holdings: new Map(members.map((m) => [String(m.member_id), n(m.units)])),
-        contributions: eligibleIn.map((c) => ({ id: c.contributionId, memberId: c.memberId, cents: c.amountCents })),
-        cashouts: eligibleOut.map((c) => ({ id: c.cashoutId, memberId: c.memberId, ask: c.ask })),
-        fee,
-        openingPriceCents: fund.openingPriceCents,
-        crystallise,
-        ...(s.share && s.share.rateBps > 0
-          ? { share: { rateBps: s.share.rateBps, tipsters: standingsOf(s.share.pnl, previousInputs?.share) } }
-          : {}),
-      });
-      // Before the first units, money nobody contributed is for the treasurer to account for, not a strike to record.
-      if (result.held && fund.units === 0) return { struck: false, reason: result.held } as StrikeOutcome;
-      const strikeId = `fs-${randomUUID()}`;
-      const dealt = !result.held;
-      const unitsAfter = dealt ? result.unitsAfter : fund.units;
-      const navAfter = dealt ? result.navAfterCents : result.navCents;
-      const held = [...result.holdings].filter(([, u]) => u > 0).map(([memberId, units]) => ({ memberId, units }));
-      const residual = shares(held, { navCents: navAfter, units: unitsAfter }).residualCents;
-      const feeOwed = {
-        accruedCents: result.feeCents,
-        crystallisedCents: result.crystallisedCents,
-        accruedAfterCents: result.accruedAfterCents,
-        highWaterPrice: result.highWaterPrice,
-        ...(legacyOwed > 0 ? { chargedBeforeCents: legacyOwed } : {}),
-      };
-      const recorded: StrikeInputs = {
-        ...inputs,
-        feesAccruedCents: fund.feesAccruedCents,
-        feePeriod: s.feePeriod,
-        fee: feeOwed,
-        ...(result.share
-          ? {
-              share: {
-                rateBps: result.share.rateBps,
-                fundGainCents: result.share.fundGainCents,
-                gainsCents: result.share.gainsCents,
-                capped: result.share.capped,
-                accruedCents: result.share.accruedCents,
-                crystallisedCents: result.share.crystallisedCents,
-                accruedAfterCents: result.share.accruedAfterCents,
-                tipsters: result.share.lines,
-              },
-            }
-          : {}),
-        sessions: s.sessions,
-        openBets: placed.length,
-        // Left for later because bets open when they were asked are not all settled (decision 1701); contributions
-        // whose deposit has not arrived are listed apart (the post names them), and a held strike says why itself.
-        deferred: {
-          contributions: dealt ? arrived.length - eligibleIn.length : 0,
-          cashouts: dealt ? pendingOut.length - eligibleOut.length : 0,
-        },
-        ...(dealt && result.issued.length + result.redeemed.length > 0
-          ? {
-              dealt: {
-                issued: result.issued.map((d) => ({ memberId: d.memberId, cents: d.cents, units: d.units })),
-                redeemed: result.redeemed.map((d) => ({ memberId: d.memberId, cents: d.cents, units: d.units })),
-              },
-            }
-          : {}),
-        ...(result.held ? { held: result.held } : {}),
-      };
-      const [row] = await tx.query(
-        `INSERT INTO fund_strikes (strike_id, guild_key, dealing_key, at, gross_nav_cents, fee_cents, nav_cents,
-           units_before, price, nav_after_cents, units_after, residual_cents, inputs, actor)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-        strikeId,
-        s.guildKey,
-        s.dealingKey,
-        s.at,
-        result.grossNavCents,
-        result.feeCents,
-        result.navCents,
-        result.unitsBefore,
-        result.price,
-        navAfter,
-        unitsAfter,
-        residual,
-        JSON.stringify(recorded),
-        s.actor,
-      );
-      const entries: LedgerInput[] = [
-        entry(s.guildKey, s.at, 'fund_strike', strikeId, s.actor, result.navCents, {
-          dealingKey: s.dealingKey,
-          price: result.price,
-          unitsBefore: result.unitsBefore,
-          navAfterCents: navAfter,
-          unitsAfter,
-          residualCents: residual,
-          inputs: recorded,
-        }),
-      ];
-      if (result.feeCents > 0 || fund.feesAccruedCents > 0) {
-        const owedNow = result.crystallisedCents + legacyOwed;
-        const feeCashoutId = owedNow > 0 ? `fee-${strikeId}` : null;
-        entries.push(
-          entry(s.guildKey, s.at, 'fund_fee', strikeId, null, result.feeCents, { ...feeOwed, feeCashoutId }),
-        );
-        // A crystallised fee is owed to the manager as a cash-out already struck: withdrawn and paid like one.
-        if (feeCashoutId) {
-          await tx.query(
-            `INSERT INTO fund_cashouts (cashout_id, guild_key, member_id, ask, state, strike_id, units, cents,
-               requested_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
-            feeCashoutId,
-            s.guildKey,
-            s.managerId,
-            JSON.stringify({ kind: 'fee' } satisfies CashoutAsk),
-            CASHOUT_MOVES.redeem.to,
-            strikeId,
-            owedNow,
-            s.at,
-            s.at,
-          );
-        }
-      }
-      // The tipster share (decision 1923): its accrual entry as the fee's, and what crystallised owed to each tipster
-      // as a cash-out already struck, withdrawn and paid like the fee.
-      const shareBefore = previousInputs?.share?.accruedAfterCents ?? 0;
-      if (recorded.share && (recorded.share.accruedCents > 0 || shareBefore > 0)) {
-        const owedTo = recorded.share.tipsters.filter(
-          (l) => recorded.share && recorded.share.crystallisedCents > 0 && l.accruedCents > 0,
-        );
-        const shareCashoutIds = owedTo.map((l) => `share-${strikeId}-${l.memberId}`);
-        entries.push(
-          entry(s.guildKey, s.at, 'fund_share', strikeId, null, recorded.share.accruedCents, {
-            ...recorded.share,
-            accruedBeforeCents: shareBefore,
-            shareCashoutIds,
-          }),
-        );
-        for (const l of owedTo) {
-          await tx.query(
-            `INSERT INTO fund_cashouts (cashout_id, guild_key, member_id, ask, state, strike_id, units, cents,
-               requested_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
-            `share-${strikeId}-${l.memberId}`,
-            s.guildKey,
-            l.memberId,
-            JSON.stringify({ kind: 'share' } satisfies CashoutAsk),
-            CASHOUT_MOVES.redeem.to,
-            strikeId,
-            l.accruedCents,
-            s.at,
-            s.at,
-          );
-        }
-      }
-      if (dealt) {
-        for (const d of result.issued) {
-          await tx.query(
-            `UPDATE fund_contributions SET state = ?, strike_id = ?, units = ?, updated_at = ?
-             WHERE contribution_id = ? AND state IN ${sqlList(CONTRIBUTION_MOVES.issue.from)}`,
-            CONTRIBUTION_MOVES.issue.to,
-            strikeId,
-            d.units,
-            s.at,
-            d.id,
-          );
-          entries.push(entry(s.guildKey, s.at, 'fund_issue', d.id, d.memberId, d.cents, { strikeId, units: d.units }));
-        }
-        for (const d of result.redeemed) {
-          await tx.query(
-            `UPDATE fund_cashouts SET state = ?, strike_id = ?, units = ?, cents = ?, updated_at = ?
-             WHERE cashout_id = ? AND state IN ${sqlList(CASHOUT_MOVES.redeem.from)}`,
-            CASHOUT_MOVES.redeem.to,
-            strikeId,
-            d.units,
-            d.cents,
-            s.at,
-            d.id,
-          );
-          entries.push(
-            entry(s.guildKey, s.at, 'fund_redemption', d.id, d.memberId, d.cents, { strikeId, units: d.units }),
-          );
-        }
-        for (const memberId of new Set([...result.issued, ...result.redeemed].map((d) => d.memberId))) {
-          await tx.query(
-            `INSERT INTO fund_members (guild_key, member_id, units, joined_at) VALUES (?, ?, ?, ?)
-             ON CONFLICT (guild_key, member_id) DO UPDATE SET units = excluded.units`,
-            s.guildKey,
-            memberId,
-            result.holdings.get(memberId) ?? 0,
-            s.at,
-          );
-        }
-      }
-      await tx.query(
-        `UPDATE funds SET units = ?, high_water_price = ?, fees_accrued_cents = ?, last_strike_id = ?, updated_at = ?
-         WHERE guild_key = ?`,
-        unitsAfter,
-        result.highWaterPrice,
-        result.accruedAfterCents,
-        strikeId,
-        s.at,
-        s.guildKey,
-      );
-      await appendInTx(tx, entries);
-      return { struck: true, strike: toStrike(row as Record<string, unknown>), result } as StrikeOutcome;
+      const snapshot = await loadSnapshot(tx, s, fundOf(fundRow), credited.byAccount);
+      const deal = planDeal(snapshot, s, `fs-${randomUUID()}`);
+      if ('refused' in deal) return { struck: false, reason: deal.refused };
+      const row = await applyDeal(tx, s, deal);
+      return { struck: true, strike: toStrike(row), result: deal.result };
     });
   }
 
@@ -1348,37 +947,6 @@ export class FundRepo {
   }
 }
 
-function fundOf(r: Record<string, unknown>): FundRow {
-  return {
-    guildKey: String(r.guild_key),
-    openingPriceCents: n(r.opening_price_cents),
-    units: n(r.units),
-    highWaterPrice: n(r.high_water_price),
-    feesAccruedCents: n(r.fees_accrued_cents),
-    lastStrikeId: (r.last_strike_id as string | null) ?? null,
-  };
-}
-
-function isBonusBet(payload: string): boolean {
-  try {
-    return (JSON.parse(payload) as { useBonusBet?: boolean }).useBonusBet === true;
-  } catch {
-    return false;
-  }
-}
-
-function entry(
-  guildKey: string,
-  at: number,
-  kind: LedgerInput['kind'],
-  ref: string,
-  actor: string | null,
-  amountCents: number | null,
-  data: Record<string, unknown>,
-): LedgerInput {
-  return { at, guildKey, kind, ref, actor, amountCents, data };
-}
-
 /**
  * Whether a bet record is the fund's (decision 1950): the fact stored at its claim; for a record claimed before that
  * was stored, the rule by dates (through one of the fund's sessions, placed at or after its account joined).
@@ -1388,9 +956,11 @@ export function isFundBetRow(
   guildKey: string,
   ofFund: ReadonlyMap<string, number>,
 ): boolean {
-  if (n(b.fund_decided) === 1) return b.fund_key === guildKey;
-  const since = ofFund.get(b.session_id);
-  return since !== undefined && n(b.created_at) >= since;
+  // Sessions stand in for accounts here: `ofFund` is session → when its account joined.
+  return isFundBet(
+    { fundKey: n(b.fund_decided) === 1 ? b.fund_key : undefined, account: b.session_id, placedAt: n(b.created_at) },
+    { fundKey: guildKey, joined: ofFund },
+  );
 }
 
 /**

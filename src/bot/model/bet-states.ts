@@ -188,3 +188,21 @@ export interface ExposureCaps {
 }
 
 export type CapName = 'member_day' | 'event' | 'market' | 'session_day' | 'syndicate_day';
+
+/**
+ * Whose a bet is (decision 1950), the one rule the strike, the gate, the risk picture and the reports share: the fact
+ * stored at its claim (`fundKey`: the server whose fund owned the account then, or null: outside every fund); for a
+ * record claimed before that was stored (`fundKey` undefined), the rule by dates: through one of the fund's accounts
+ * (`joined`: account → when it joined), placed at or after the account joined. With `fund.fundKey` unset, a bet
+ * decided for any fund counts.
+ */
+export function isFundBet(
+  bet: { fundKey: string | null | undefined; account: string | undefined; placedAt: number },
+  fund: { fundKey?: string; joined: ReadonlyMap<string, number> },
+): boolean {
+  if (bet.fundKey !== undefined) {
+    return bet.fundKey !== null && (fund.fundKey === undefined || bet.fundKey === fund.fundKey);
+  }
+  const since = bet.account === undefined ? undefined : fund.joined.get(bet.account);
+  return since !== undefined && bet.placedAt >= since;
+}
