@@ -16,7 +16,7 @@ import {
 const REPO = fileURLToPath(new URL('../../../../src/bot/fund/fund-repo.ts', import.meta.url));
 const SERVICE = fileURLToPath(new URL('../../../../src/bot/fund/fund-service.ts', import.meta.url));
 const SRC = fileURLToPath(new URL('../../../../src/bot/', import.meta.url));
-const PROPOSALS = `${SRC}repos/proposals.ts`;
+const PROPOSALS = `${SRC}betting/proposals.ts`;
 const PROPOSAL_STATES: ProposalState[] = ['open', 'placing', 'placed', 'closed', 'rejected', 'expired'];
 
 /** Every TypeScript file under src/bot, with its text. */
@@ -131,7 +131,7 @@ describe("a proposal's state moves only through its table", () => {
     const offending = sources.flatMap(({ file, text }) =>
       [
         ...literalProposalMoves(text),
-        ...(file.endsWith('repos/proposals.ts') ? literalProposalMoves(text, 'this') : []),
+        ...(file.endsWith('betting/proposals.ts') ? literalProposalMoves(text, 'this') : []),
       ].map((call) => `${file}: ${call}`),
     );
     expect(offending).toEqual([]);
