@@ -12,7 +12,7 @@ import type { GatewayPort } from '../gateway-port.js';
 import { centsFromDollars, formatMoney } from '../model/money.js';
 import type { SlipPayload } from '../model/slip-rules.js';
 import { getSettings } from '../settings/index.js';
-import { type RiskCtx, riskPicture } from './fund-risk.js';
+import { type RiskCtx, type RiskPicture, riskPicture } from './fund-risk.js';
 import { accountName } from './model/fund-records.js';
 import { checkDailyLoss, checkEventShare, eventCapCents, stopRefusal } from './model/risk-limits.js';
 
@@ -91,35 +91,58 @@ export class FundGate {
     if (limits.eventShareBps !== undefined && picture.navCents !== null) {
       claim.eventCapCents = Math.max(0, eventCapCents(picture.navCents, limits.eventShareBps));
     }
-    const overText = (cap: FundCapName, usedCents: number, stakeCents: number): string => {
-      if (cap === 'fund_daily_loss') {
-        const check = checkDailyLoss({
-          limitCents: limits.dailyLossCents,
-          realisedTodayCents: picture.realisedTodayCents,
-          openStakeCents: usedCents + legacyOpenCents,
-          stakeCents,
-        });
-        return check.ok ? '' : check.message;
-      }
-      if (cap === 'fund_event') {
-        const check = checkEventShare({
-          shareBps: limits.eventShareBps,
-          navCents: picture.navCents,
-          eventOpenCents: usedCents,
-          stakeCents,
-          eventName: p.eventName,
-        });
-        return check.ok ? '' : check.message;
-      }
-      const room = Math.max(0, (claim.accountRoomCents ?? 0) - usedCents);
-      const float = owner.floatCents > 0 ? ` less its float of ${formatMoney(owner.floatCents)}` : '';
-      const flying = usedCents > 0 ? ` less ${formatMoney(usedCents)} of fund bets not yet taken from it` : '';
-      return (
-        `Not placed: the fund has ${formatMoney(room)} of its own money in ${account} ` +
-        `(its cash of ${formatMoney(cashCents ?? 0)}${float}${flying}), less than this ${formatMoney(stakeCents)} stake. ` +
-        "The float is not the fund's to bet. Try a smaller stake, or another of the fund's accounts (see /fund accounts)."
-      );
-    };
+    const overText = capOverText({
+      limits,
+      picture,
+      legacyOpenCents,
+      claim,
+      floatCents: owner.floatCents,
+      account,
+      cashCents,
+      eventName: p.eventName,
+    });
     return { ok: true, claim, overText };
   }
+}
+
+/** The words of a cap the claim found full: which cap, how much room was left, and what to do. */
+function capOverText(o: {
+  limits: RiskPicture['state']['limits'];
+  picture: RiskPicture;
+  legacyOpenCents: number;
+  claim: FundClaim;
+  floatCents: number;
+  account: string;
+  cashCents: number | undefined;
+  eventName: string;
+}): (cap: FundCapName, usedCents: number, stakeCents: number) => string {
+  return (cap: FundCapName, usedCents: number, stakeCents: number): string => {
+    if (cap === 'fund_daily_loss') {
+      const check = checkDailyLoss({
+        limitCents: o.limits.dailyLossCents,
+        realisedTodayCents: o.picture.realisedTodayCents,
+        openStakeCents: usedCents + o.legacyOpenCents,
+        stakeCents,
+      });
+      return check.ok ? '' : check.message;
+    }
+    if (cap === 'fund_event') {
+      const check = checkEventShare({
+        shareBps: o.limits.eventShareBps,
+        navCents: o.picture.navCents,
+        eventOpenCents: usedCents,
+        stakeCents,
+        eventName: o.eventName,
+      });
+      return check.ok ? '' : check.message;
+    }
+    const room = Math.max(0, (o.claim.accountRoomCents ?? 0) - usedCents);
+    const float = o.floatCents > 0 ? ` less its float of ${formatMoney(o.floatCents)}` : '';
+    const flying = usedCents > 0 ? ` less ${formatMoney(usedCents)} of fund bets not yet taken from it` : '';
+    return (
+      `Not placed: the fund has ${formatMoney(room)} of its own money in ${o.account} ` +
+      `(its cash of ${formatMoney(o.cashCents ?? 0)}${float}${flying}), less than this ${formatMoney(stakeCents)} stake. ` +
+      "The float is not the fund's to bet. Try a smaller stake, or another of the fund's accounts (see /fund accounts)."
+    );
+  };
 }

@@ -38,6 +38,8 @@ export interface RiskPicture {
   navCents: number | null;
   /** Open stake of fund bets claimed before whose a bet was stored at its claim (decision 1950). */
   legacyOpenCents: number;
+  /** A drawdown past the limit with no stop latched yet (read only: `riskPicture` latches it). */
+  tripped?: { settledSinceStrikeCents: number } | undefined;
   isFund: (bet: {
     bookie: string;
     account: string | null | undefined;
@@ -59,9 +61,12 @@ const entry = (guildKey: string, at: number, actor: string | null, data: Record<
   data,
 });
 
-/** Everything the limits read, with a stop latched (and ledgered) if the last strike tripped it. */
-export async function riskPicture(ctx: RiskCtx, guildId: string, timezone: string): Promise<RiskPicture> {
-  let state = await getRiskState(ctx.store, guildId);
+/**
+ * Everything the limits read, read only: a drawdown past the limit with no stop latched yet shows as `tripped` (the
+ * stop it would latch), never written here (issue 44: reading the picture never writes).
+ */
+export async function readRiskPicture(ctx: RiskCtx, guildId: string, timezone: string): Promise<RiskPicture> {
+  const state = await getRiskState(ctx.store, guildId);
   const now = ctx.now();
   const since = dayStart(dayIn(now, timezone), timezone) ?? now - 86_400_000;
   const last = await ctx.fund.lastStrike(guildId);
@@ -107,33 +112,6 @@ export async function riskPicture(ctx: RiskCtx, guildId: string, timezone: strin
     settledSinceStrikeCents,
     now,
   );
-  if (state.stop === null && tripsStop(drawdown, state.limits.drawdownBps)) {
-    const tripped = await updateRiskState(ctx.store, guildId, (s) => {
-      if (s.stop !== null || s.markFrom !== state.markFrom || drawdown.last === null) return undefined;
-      const stop = {
-        at: now,
-        strikeId: drawdown.last.strikeId,
-        drawdownBps: drawdown.drawdownBps,
-        votes: [],
-        quorum: quorumOf(null, s.limits),
-      };
-      // The stop and its entry in one transaction (decision 1951).
-      const entries = () => [
-        entry(guildId, now, null, {
-          risk: 'drawdown_stop',
-          strikeId: stop.strikeId,
-          drawdownBps: stop.drawdownBps,
-          limitBps: s.limits.drawdownBps,
-          markPrice: drawdown.mark?.price,
-          price: drawdown.last?.price,
-          // The fund's bets settled since that strike, counted in the price (0: the strike's own price).
-          settledSinceStrikeCents,
-        }),
-      ];
-      return { next: { ...s, stop }, result: stop, entries };
-    });
-    state = tripped.state;
-  }
   return {
     state,
     drawdown,
@@ -143,7 +121,52 @@ export async function riskPicture(ctx: RiskCtx, guildId: string, timezone: strin
     navCents: last ? last.navCents : null,
     legacyOpenCents,
     isFund,
+    ...(state.stop === null && tripsStop(drawdown, state.limits.drawdownBps)
+      ? { tripped: { settledSinceStrikeCents } }
+      : {}),
   };
+}
+
+/**
+ * Everything the limits read, with a stop latched (and ledgered, in one transaction: decision 1951) if the drawdown
+ * tripped it: what a decision on a bet or a vote reads.
+ */
+export async function riskPicture(ctx: RiskCtx, guildId: string, timezone: string): Promise<RiskPicture> {
+  const picture = await readRiskPicture(ctx, guildId, timezone);
+  if (!picture.tripped) return picture;
+  return { ...picture, state: await latchStop(ctx, guildId, picture), tripped: undefined };
+}
+
+/** Latches the drawdown stop a picture found tripped, with its ledger entry; a stop latched meanwhile is kept. */
+async function latchStop(ctx: RiskCtx, guildId: string, picture: RiskPicture): Promise<RiskState> {
+  const { state, drawdown } = picture;
+  const settledSinceStrikeCents = picture.tripped?.settledSinceStrikeCents ?? 0;
+  const now = ctx.now();
+  const tripped = await updateRiskState(ctx.store, guildId, (s) => {
+    if (s.stop !== null || s.markFrom !== state.markFrom || drawdown.last === null) return undefined;
+    const stop = {
+      at: now,
+      strikeId: drawdown.last.strikeId,
+      drawdownBps: drawdown.drawdownBps,
+      votes: [],
+      quorum: quorumOf(null, s.limits),
+    };
+    // The stop and its entry in one transaction (decision 1951).
+    const entries = () => [
+      entry(guildId, now, null, {
+        risk: 'drawdown_stop',
+        strikeId: stop.strikeId,
+        drawdownBps: stop.drawdownBps,
+        limitBps: s.limits.drawdownBps,
+        markPrice: drawdown.mark?.price,
+        price: drawdown.last?.price,
+        // The fund's bets settled since that strike, counted in the price (0: the strike's own price).
+        settledSinceStrikeCents,
+      }),
+    ];
+    return { next: { ...s, stop }, result: stop, entries };
+  });
+  return tripped.state;
 }
 
 /** The bet a Confirm is about to place, as the limits read it. */

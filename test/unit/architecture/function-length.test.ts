@@ -34,9 +34,6 @@ const ALLOWED: Record<string, string> = {
   'src/bot/audit/balance-check.ts:compareBalance':
     "one account's balance against the ledger, with its reasons; to split next",
   'src/bot/watch/engine.ts:WatchEngine.#judge': "one read judged against every watch's rule kind; to split next",
-  'src/bot/fund/fund-gate.ts:FundGate.decide': 'to split (issue 44: no function in the fund wing over 80 lines)',
-  'src/bot/fund/fund-risk.ts:riskPicture': 'to split (issue 44: no function in the fund wing over 80 lines)',
-  'src/bot/fund/model/fund.ts:strike': 'to split (issue 44: no function in the fund wing over 80 lines)',
 };
 
 interface Long {

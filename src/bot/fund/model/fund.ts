@@ -277,29 +277,11 @@ export function strike(input: {
   if (held) {
     return { ...base, issued: [], redeemed: [], navAfterCents: book.navCents, unitsAfter: book.units, holdings, held };
   }
-  const issued = input.contributions.map((c): Dealt => {
-    const units = unitsFor(c.cents, book, input.openingPriceCents);
-    holdings.set(c.memberId, (holdings.get(c.memberId) ?? 0) + units);
-    return { id: c.id, memberId: c.memberId, units, cents: c.cents };
-  });
-  const inCents = issued.reduce((a, d) => a + d.cents, 0);
-  const inUnits = issued.reduce((a, d) => a + d.units, 0);
-  const afterIn: Book = { navCents: book.navCents + inCents, units: book.units + inUnits };
-  const redeemed = input.cashouts.map((c): Dealt => {
-    // At the strike's price; at the opening strike (no units before it) at the price the contributions paid.
-    const r = redemptionFor(c.ask, holdings.get(c.memberId) ?? 0, book.units === 0 ? afterIn : book);
-    holdings.set(c.memberId, (holdings.get(c.memberId) ?? 0) - r.units);
-    return { id: c.id, memberId: c.memberId, ...r };
-  });
-  const outCents = redeemed.reduce((a, d) => a + d.cents, 0);
-  const outUnits = redeemed.reduce((a, d) => a + d.units, 0);
+  const { issued, redeemed, inCents, inUnits, afterIn, outCents, outUnits } = deal(input, book, holdings);
   const navAfterCents = afterIn.navCents - outCents;
   const unitsAfter = afterIn.units - outUnits;
-  // Units that were out before the strike leave first: only they paid the fee through the price (units issued at
-  // this strike were bought after it), so the leavers' share never exceeds the fee.
   const oldOut = Math.min(outUnits, book.units);
-  const leaving = book.units > 0 ? num(floorDiv(big(feeCents) * big(oldOut), big(book.units))) : 0;
-  const crystallisedCents = crystallise ? feeCents : leaving;
+  const crystallisedCents = crystallise ? feeCents : leaversFee(feeCents, oldOut, book.units);
   return {
     ...base,
     crystallisedCents,
@@ -325,6 +307,39 @@ export function strike(input: {
     unitsAfter,
     holdings,
   };
+}
+
+/**
+ * The fee the leavers take with them. Units that were out before the strike leave first: only they paid the fee
+ * through the price (units issued at this strike were bought after it), so the leavers' share never exceeds the fee.
+ */
+function leaversFee(feeCents: number, oldOut: number, unitsBefore: number): number {
+  return unitsBefore > 0 ? num(floorDiv(big(feeCents) * big(oldOut), big(unitsBefore))) : 0;
+}
+
+/** Issues every contribution at the strike's price, then redeems every cash-out, moving `holdings` as it goes. */
+function deal(
+  input: { contributions: readonly DealIn[]; cashouts: readonly DealOut[]; openingPriceCents: number },
+  book: Book,
+  holdings: Map<string, number>,
+) {
+  const issued = input.contributions.map((c): Dealt => {
+    const units = unitsFor(c.cents, book, input.openingPriceCents);
+    holdings.set(c.memberId, (holdings.get(c.memberId) ?? 0) + units);
+    return { id: c.id, memberId: c.memberId, units, cents: c.cents };
+  });
+  const inCents = issued.reduce((a, d) => a + d.cents, 0);
+  const inUnits = issued.reduce((a, d) => a + d.units, 0);
+  const afterIn: Book = { navCents: book.navCents + inCents, units: book.units + inUnits };
+  const redeemed = input.cashouts.map((c): Dealt => {
+    // At the strike's price; at the opening strike (no units before it) at the price the contributions paid.
+    const r = redemptionFor(c.ask, holdings.get(c.memberId) ?? 0, book.units === 0 ? afterIn : book);
+    holdings.set(c.memberId, (holdings.get(c.memberId) ?? 0) - r.units);
+    return { id: c.id, memberId: c.memberId, ...r };
+  });
+  const outCents = redeemed.reduce((a, d) => a + d.cents, 0);
+  const outUnits = redeemed.reduce((a, d) => a + d.units, 0);
+  return { issued, redeemed, inCents, inUnits, afterIn, outCents, outUnits };
 }
 
 /**
