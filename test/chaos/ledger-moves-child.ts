@@ -48,7 +48,7 @@ async function bet(id: string, path: number): Promise<void> {
   if (path === 0) {
     await records.markSubmitted(p, submitted, t());
     await records.markPlaced(p, { betId: `B-${id}`, odds: 2 }, t());
-    await records.markSettled(p, { settledStatus: 'won', pnl: 1 }, t());
+    await records.markSettled(p, { settledStatus: 'won', pnlCents: 100 }, t());
   } else if (path === 1) {
     await records.markNotSent(p, { note: 'refused before sending' }, t());
   } else if (path === 2) {

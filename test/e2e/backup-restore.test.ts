@@ -215,10 +215,10 @@ describe('an online backup taken during a burst of bets, restored into a second 
     });
     expect((await attempts()).map((a) => a.state)).toEqual(['completed']);
     expect(await withdrawals()).toHaveLength(1);
-    // Each bet's P&L is the gateway's.
-    const pnl = await store.query<{ bet_id: string; pnl: number }>('SELECT bet_id, pnl FROM bet_records');
+    // Each bet's P&L is the gateway's, in cents.
+    const pnl = await store.query<{ bet_id: string; pnl_cents: number }>('SELECT bet_id, pnl_cents FROM bet_records');
     const byId = new Map(atGateway.map((b) => [b.bet.bet_id, cents(b.pnl)]));
-    for (const r of pnl) expect(cents(r.pnl), r.bet_id).toBe(byId.get(r.bet_id));
+    for (const r of pnl) expect(r.pnl_cents, r.bet_id).toBe(byId.get(r.bet_id));
 
     // /ledger verify on the second desk.
     expect(await deskCommand(desk, admin, 'ledger', 'verify', {}, /ledger is/)).toMatch(/The ledger is intact/);

@@ -107,11 +107,11 @@ describe('refund and boost bets on racing slips', () => {
     );
     const settled = (await desk.control.state()).bets.find((b) => b.bet.bet_id === bet?.bet.bet_id);
     expect([settled?.status, settled?.pnl]).toEqual(['void', 0]);
-    const [record] = await desk.bot.store.query<{ state: string; settled_status: string; pnl: number }>(
-      'SELECT state, settled_status, pnl FROM bet_records WHERE bet_id = ?',
+    const [record] = await desk.bot.store.query<{ state: string; settled_status: string; pnl_cents: number }>(
+      'SELECT state, settled_status, pnl_cents FROM bet_records WHERE bet_id = ?',
       bet?.bet.bet_id,
     );
-    expect(record).toEqual({ state: 'settled', settled_status: 'void', pnl: 0 });
+    expect(record).toEqual({ state: 'settled', settled_status: 'void', pnl_cents: 0 });
     expect(textOf(notice)).toMatch(/Returned\s*\$3\.00/);
     expect(notice.embeds[0]?.title).toBe(`Refunded (money back) · ${second}`);
   });
@@ -184,9 +184,12 @@ describe('refund and boost bets on racing slips', () => {
     const [record] = await until(
       'the bonus bet settled',
       async () => {
-        const rows = await desk.bot.store.query<{ state: string; settled_status: string; pnl: number; bet_id: string }>(
-          "SELECT state, settled_status, pnl, bet_id FROM bet_records WHERE payload LIKE '%(bonus bet)%'",
-        );
+        const rows = await desk.bot.store.query<{
+          state: string;
+          settled_status: string;
+          pnl_cents: number;
+          bet_id: string;
+        }>("SELECT state, settled_status, pnl_cents, bet_id FROM bet_records WHERE payload LIKE '%(bonus bet)%'");
         return rows[0]?.state === 'settled' ? rows : undefined;
       },
       { timeoutMs: 15_000 },
@@ -194,7 +197,7 @@ describe('refund and boost bets on racing slips', () => {
     const bet = (await desk.control.state()).bets.find((b) => b.bet.bet_id === record?.bet_id);
     expect(bet?.bet).toMatchObject({ stake: 5, is_bonus_bet: true });
     expect([bet?.status, bet?.pnl]).toEqual(['lost', 0]);
-    expect([record?.settled_status, record?.pnl]).toEqual(['lost', 0]);
+    expect([record?.settled_status, record?.pnl_cents]).toEqual(['lost', 0]);
     await desk.advance(31_000);
     expect(await cashOf(gw, BOOKIE_A_SESSION)).toBe(cashBefore);
   });

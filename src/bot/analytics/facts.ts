@@ -3,9 +3,10 @@
  * Money is whole cents; times are epoch milliseconds.
  */
 
-export type BetStatus = 'won' | 'lost' | 'void' | 'cashed_out' | 'open';
+import type { SettledStatus } from '../model/bet-states.js';
 
-export const SETTLED_STATUSES: ReadonlySet<BetStatus> = new Set(['won', 'lost', 'void', 'cashed_out']);
+/** How the book settled the bet (SETTLED_STATUSES, model/bet-states.ts), or open. */
+export type BetStatus = SettledStatus | 'open';
 
 /** The close prices of the bet's market, for taking the book's margin out. */
 export interface CloseMarket {

@@ -4,7 +4,7 @@
  */
 
 import { type BetRecord, BetRecordRepo } from '../betting/index.js';
-import { centsFromDollars } from '../model/money.js';
+import { isSettledStatus } from '../model/bet-states.js';
 import type { BotStore } from '../store/index.js';
 import { applyFilter, type BetFact, type BetStatus, type CloseMarket, type FactsFilter } from './facts.js';
 
@@ -17,20 +17,17 @@ export interface AnalyticsSource {
   facts(filter: AnalyticsFilter): Promise<BetFact[]>;
 }
 
-const STATUSES = new Set<BetStatus>(['won', 'lost', 'void', 'cashed_out']);
-
 /** A bet the gateway holds: placed (open or missing from its history) or settled, with its P&L when settled. */
 export function factOf(r: BetRecord): BetFact[] {
   if (r.betId === null || !['placed', 'settled', 'missing'].includes(r.state)) return [];
   const odds = r.odds ?? r.payload.shownOdds;
-  const settled = (r.settledStatus ?? 'open') as BetStatus;
-  const status: BetStatus = r.state === 'settled' && STATUSES.has(settled) ? settled : 'open';
+  const status: BetStatus = r.state === 'settled' && isSettledStatus(r.settledStatus) ? r.settledStatus : 'open';
   // The book's P&L is the truth; without it, what the receipt promised.
   const returnCents =
     status === 'open'
       ? null
-      : r.pnl !== null
-        ? r.stakeCents + centsFromDollars(r.pnl)
+      : r.pnlCents !== null
+        ? r.stakeCents + r.pnlCents
         : status === 'won'
           ? Math.round(r.stakeCents * odds)
           : status === 'lost'

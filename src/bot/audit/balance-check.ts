@@ -1,6 +1,7 @@
 import type { BalanceRecord, Transaction } from '../../gateway/index.js';
 import { recordBalanceEvidence } from '../accounts/index.js';
 import { Ledger, type LedgerEntry } from '../ledger/index.js';
+import { isSettledStatus } from '../model/bet-states.js';
 import { centsFromDollars, formatMoney, formatSignedMoney } from '../model/money.js';
 import type { BotStore } from '../store/index.js';
 
@@ -33,7 +34,6 @@ export interface DeskBets {
 
 const cents = (dollars: number | null | undefined) => centsFromDollars(Number(dollars ?? 0));
 const at = (iso: string | null | undefined) => Date.parse(String(iso ?? ''));
-const SETTLED = new Set(['won', 'lost', 'void', 'cashed_out', 'half_won', 'half_lost']);
 
 /** Signed money for a move: +$1.00, -$4.25. */
 const signed = formatSignedMoney;
@@ -124,7 +124,7 @@ export function compareBalance(input: {
         }
       }
     }
-    if (SETTLED.has(t.status) && inWindow(t.settled_at)) {
+    if (isSettledStatus(t.status) && inWindow(t.settled_at)) {
       const gwCredit = credit(gwStake, cents(t.pnl), bonus);
       const deskPnl = desk.settledPnlCents.get(t.id);
       if (deskStake === undefined) {

@@ -3,7 +3,7 @@ import { FundRepo, fundEntryMismatches, matchSessionDeposits, withdrawalStatus }
 import type { GatewayPort } from '../gateway-port.js';
 import { readTransactionsSince } from '../jobs/index.js';
 import { Ledger } from '../ledger/index.js';
-import { BET_ENTRY_KINDS, type BetState, checkBetEntries } from '../model/bet-states.js';
+import { BET_ENTRY_KINDS, type BetState, checkBetEntries, isSettledStatus } from '../model/bet-states.js';
 import { COLOUR } from '../model/colours.js';
 import { dayIn, dayStart } from '../model/dates.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
@@ -62,8 +62,6 @@ export interface ReconReport {
   /** The day's fund moves (deposits, withdrawals, contributions still unmatched), each in words; none without a fund. */
   fundMoves?: Array<{ sessionId: string; text: string; matched: boolean }>;
 }
-
-const SETTLED = new Set(['won', 'lost', 'void', 'cashed_out', 'half_won', 'half_lost']);
 
 /**
  * The ledger against each session's /v3/transactions for one day of the server's time zone: every bet the
@@ -159,7 +157,7 @@ export async function reconcileDay(input: {
         });
       }
     }
-    for (const tx of bets.filter((t) => SETTLED.has(t.status) && inDay(t.settled_at))) {
+    for (const tx of bets.filter((t) => isSettledStatus(t.status) && inDay(t.settled_at))) {
       const placement = placementByBet.get(tx.id);
       if (placement !== undefined && !settledPlacements.has(placement)) {
         report.mismatches.push({

@@ -7,7 +7,6 @@ import {
   EXPOSED,
   HOLDING,
 } from '../model/bet-states.js';
-import { centsFromDollars } from '../model/money.js';
 import { type SlipPayload, type StoredSlipPayload, slipFromStored } from '../model/slip-rules.js';
 import type { BotStore, Tx } from '../store/index.js';
 
@@ -40,7 +39,7 @@ interface Row extends Record<string, unknown> {
   odds: number | null;
   note: string | null;
   settled_status: string | null;
-  pnl: number | null;
+  pnl_cents: number | null;
   misses: number;
   close_odds: number | null;
   close_market: string | null;
@@ -70,7 +69,7 @@ const toRecord = (r: Row): BetRecord => ({
   odds: r.odds,
   note: r.note,
   settledStatus: r.settled_status,
-  pnl: r.pnl,
+  pnlCents: r.pnl_cents === null ? null : Number(r.pnl_cents),
   misses: Number(r.misses),
   closeOdds: r.close_odds,
   closeMarket: r.close_market === null ? null : (JSON.parse(r.close_market) as unknown),
@@ -267,7 +266,8 @@ export interface MoveFields {
   odds: number | null;
   note: string;
   settledStatus: string;
-  pnl: number | null;
+  /** The book's profit or loss in whole cents, read from its dollars where the settlement arrives. */
+  pnlCents: number | null;
   /** The stake the book accepted, when it took less than asked (the record then holds that stake). */
   stakeCents: number;
 }
@@ -275,7 +275,7 @@ export interface MoveFields {
 /** The ledger entry of a record's move from `from` (null: the claim), by the table's row. */
 function entryOf(r: BetRecord, t: BetTransition, from: BetState | null, actor: string | null): LedgerInput {
   const p = r.payload;
-  const pnlCents = r.pnl === null ? null : centsFromDollars(r.pnl);
+  const pnlCents = r.pnlCents;
   return {
     at: r.updatedAt,
     guildKey: r.guildKey,
@@ -536,7 +536,7 @@ export class BetRecordRepo {
   markNotPlaced(placementId: string, set: Pick<MoveFields, 'note'>, now: number) {
     return this.#apply(placementId, 'markNotPlaced', set, now);
   }
-  markSettled(placementId: string, set: Pick<MoveFields, 'settledStatus' | 'pnl'>, now: number) {
+  markSettled(placementId: string, set: Pick<MoveFields, 'settledStatus' | 'pnlCents'>, now: number) {
     return this.#apply(placementId, 'markSettled', set, now);
   }
   markMissing(placementId: string, set: Pick<MoveFields, 'note'>, now: number) {
@@ -577,7 +577,7 @@ export class BetRecordRepo {
       ['odds', 'odds'],
       ['note', 'note'],
       ['settledStatus', 'settled_status'],
-      ['pnl', 'pnl'],
+      ['pnlCents', 'pnl_cents'],
       ['stakeCents', 'stake_cents'],
     ];
     for (const [field, col] of columns) {

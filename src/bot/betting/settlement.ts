@@ -1,4 +1,3 @@
-import type { Transaction } from '../../gateway/index.js';
 import type { Logger } from '../config/logger.js';
 import type { GatewayPort } from '../gateway-port.js';
 import { readTransactionsSince } from '../jobs/index.js';
@@ -8,8 +7,8 @@ import type { Outbox } from '../outbox/index.js';
 import { getSettings } from '../settings/index.js';
 import type { BotStore } from '../store/index.js';
 import type { BetRecord, BetRecordRepo } from './bet-records.js';
+import { type Settlement, settlementOf } from './model/settlement.js';
 
-const SETTLED = new Set(['won', 'lost', 'void', 'cashed_out']);
 /** Gap between two sessions' transaction reads, so one tick never bursts the gateway. */
 const PACE_MS = 250;
 /** Complete reads that did not list a placed bet before it is flagged to the members and no longer read. */
@@ -18,7 +17,7 @@ const MISSES_BEFORE_FLAG = 3;
 /** How the watcher's two notices are worded (src/bot/betting/views/notice.ts): the watcher decides, the presenter speaks. */
 export interface SettlementPresenter {
   /** A bet the book settled. */
-  settled(input: { tx: Transaction; userId: string | null; detail: Record<string, unknown> }): MessageView;
+  settled(input: { settlement: Settlement; userId: string | null; detail: Record<string, unknown> }): MessageView;
   /** A placed bet the book's history no longer lists. */
   missing(bet: BetRecord): MessageView;
 }
@@ -100,17 +99,23 @@ export class SettlementWatcher {
         if (read.complete) await this.#missed(bet);
         continue;
       }
-      if (!SETTLED.has(tx.status)) continue;
+      // The gateway's dollars become cents here, once: the record, its ledger entry and the notice take these.
+      const settlement = settlementOf(tx);
+      if (!settlement) continue;
       const settings = await getSettings(this.o.store, bet.guildId);
       const channelId = settings.resultsChannelId ?? bet.channelId;
       await this.o.outbox.create(
         `settle:${tx.id}`,
         channelId,
-        this.o.present.settled({ tx, userId: bet.userId, detail: bet.payload as unknown as Record<string, unknown> }),
+        this.o.present.settled({
+          settlement,
+          userId: bet.userId,
+          detail: bet.payload as unknown as Record<string, unknown>,
+        }),
       );
       const moved = await this.o.records.markSettled(
         bet.placementId,
-        { settledStatus: tx.status, pnl: tx.pnl ?? null },
+        { settledStatus: settlement.status, pnlCents: settlement.pnlCents },
         this.o.now(),
       );
       if (moved) queued++;

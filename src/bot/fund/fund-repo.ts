@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fundLockKey } from '../betting/index.js';
 import { appendInTx, Ledger } from '../ledger/index.js';
 import { EXPOSED, isFundBet } from '../model/bet-states.js';
-import { centsFromDollars, formatMoney } from '../model/money.js';
+import { formatMoney } from '../model/money.js';
 import type { BotStore, Tx } from '../store/index.js';
 import { type CashoutAsk, owedByStrike, type StrikeResult } from './model/fund.js';
 import type { FundRowsAndEntries } from './model/fund-checks.js';
@@ -983,7 +983,7 @@ async function creditFloats(
   const ids = [...accountOf.keys()];
   if (ids.length === 0) return { byAccount, waiting: 0 };
   const rows = await tx.query<Record<string, unknown>>(
-    `SELECT b.placement_id, b.session_id, b.state, b.stake_cents, b.pnl, b.payload, b.bet_id, b.fund_key,
+    `SELECT b.placement_id, b.session_id, b.state, b.stake_cents, b.pnl_cents, b.payload, b.bet_id, b.fund_key,
        b.fund_decided, b.created_at, b.updated_at
      FROM bet_records b LEFT JOIN fund_float_credits c ON c.placement_id = b.placement_id
      WHERE c.placement_id IS NULL AND b.state IN ('settled', 'placed')
@@ -1008,7 +1008,7 @@ async function creditFloats(
     // Settled before the account joined: its return was in the cash the account joined with.
     if (n(r.updated_at) < at.since) continue;
     const stake = isBonusBet(String(r.payload)) ? 0 : n(r.stake_cents);
-    const cents = Math.max(0, stake + (r.pnl === null ? 0 : centsFromDollars(Number(r.pnl))));
+    const cents = Math.max(0, stake + (r.pnl_cents === null ? 0 : n(r.pnl_cents)));
     await tx.query(
       'INSERT INTO fund_float_credits (placement_id, guild_key, account, cents, at) VALUES (?, ?, ?, ?, ?)',
       r.placement_id,

@@ -48,10 +48,10 @@ import type { FundPresenter } from './presenter.js';
 const WITHDRAWAL_SAFE_WINDOW_MS = 5 * 60_000;
 /** A job's correlation id answers for 30 minutes (the spec's limit); after that only the history can. */
 const CORRELATION_LIFETIME_MS = 30 * 60_000;
-/** Cash-outs above this (dollars) need a checker's approval unless the server sets its own tier. */
-export const DEFAULT_CASHOUT_TIER = 500;
-/** The smallest cash-out (dollars) unless the server sets its own; asking for everything is always allowed. */
-export const DEFAULT_MIN_CASHOUT = 10;
+/** Cash-outs above this ($500, in cents) need a checker's approval unless the server sets its own tier. */
+export const DEFAULT_CASHOUT_TIER_CENTS = 50_000;
+/** The smallest cash-out ($10, in cents) unless the server sets its own; asking for everything is always allowed. */
+export const DEFAULT_MIN_CASHOUT_CENTS = 1_000;
 /** The largest contribution one command records (cents): a mistyped amount is refused, not recorded. */
 export const MAX_CONTRIBUTION_CENTS = 100_000_000;
 /** History read before an account joined or an attempt began, to allow for clocks a little apart. */
@@ -408,7 +408,7 @@ export class FundService {
     }
     const worth = ask.kind === 'amount' ? ask.cents : ask.kind === 'units' ? centsFor(ask.units, book) : heldCents;
     const settings = await getSettings(this.#d.store, c.guildId);
-    const minimum = settings.fundMinCashoutCents ?? cents(DEFAULT_MIN_CASHOUT);
+    const minimum = settings.fundMinCashoutCents ?? DEFAULT_MIN_CASHOUT_CENTS;
     if (worth <= 0) throw new UserFacingError(`${holds}: there is nothing to cash out.`);
     if (ask.kind !== 'all' && worth < minimum) {
       throw new UserFacingError(
@@ -418,7 +418,7 @@ export class FundService {
     // The tier counts the member's asks since the last strike together: three asks under it are one above it.
     const earlier = await this.repo.asksSince(c.guildId, c.memberId, last.at);
     const earlierCents = earlier.reduce((a, x) => a + this.#worthOf(x.ask, x.cents, holding, book), 0);
-    const needsApproval = earlierCents + worth > (settings.fundCashoutTierCents ?? cents(DEFAULT_CASHOUT_TIER));
+    const needsApproval = earlierCents + worth > (settings.fundCashoutTierCents ?? DEFAULT_CASHOUT_TIER_CENTS);
     const cashout = await this.repo.requestCashout({
       guildKey: c.guildId,
       memberId: c.memberId,

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { appendInTx, type LedgerInput } from '../ledger/index.js';
 import { EXPOSED } from '../model/bet-states.js';
-import { centsFromDollars } from '../model/money.js';
 import type { SlipPayload } from '../model/slip-rules.js';
 import type { BotStore, Tx } from '../store/index.js';
 import type { RiskLimits, Stop } from './model/risk-limits.js';
@@ -116,7 +115,7 @@ export interface RiskBetRow {
  */
 export async function riskBetRows(store: BotStore, guildKey: string, settledSince: number): Promise<RiskBetRow[]> {
   const rows = await store.query<Record<string, unknown>>(
-    `SELECT session_id, bookie, epk, stake_cents, state, pnl, payload, fund_decided, created_at, updated_at
+    `SELECT session_id, bookie, epk, stake_cents, state, pnl_cents, payload, fund_decided, created_at, updated_at
      FROM bet_records
      WHERE ((fund_decided = 1 AND fund_key = ?) OR (fund_decided = 0 AND guild_key = ?))
        AND (state IN (${EXPOSED.map((s) => `'${s}'`).join(', ')}) OR (state = 'settled' AND updated_at >= ?))`,
@@ -134,7 +133,7 @@ export async function riskBetRows(store: BotStore, guildKey: string, settledSinc
       eventName: p.eventName,
       stakeCents: Number(r.stake_cents),
       state: String(r.state),
-      pnlCents: r.pnl === null || r.pnl === undefined ? null : centsFromDollars(Number(r.pnl)),
+      pnlCents: r.pnl_cents === null || r.pnl_cents === undefined ? null : Number(r.pnl_cents),
       decided: Number(r.fund_decided) === 1,
       createdAt: Number(r.created_at),
       updatedAt: Number(r.updated_at),

@@ -74,6 +74,18 @@ export const EXPOSED: readonly BetState[] = ['sending', 'submitted', 'unknown', 
 /** States reconciliation may still move: the gateway may hold a bet the desk has not seen. */
 export const UNRESOLVED: readonly BetState[] = ['sending', 'unknown'];
 
+/**
+ * The statuses of a book's transaction that settle a bet: the gateway's four, and the halves a book uses for a bet
+ * settled half won or half lost (its P&L says how much). The one list the settlement watcher, the analytics and the
+ * audits read (decision 2016); any other status (`pending`) leaves the bet open.
+ */
+export const SETTLED_STATUSES = ['won', 'lost', 'void', 'cashed_out', 'half_won', 'half_lost'] as const;
+export type SettledStatus = (typeof SETTLED_STATUSES)[number];
+const SETTLED_SET: ReadonlySet<string> = new Set(SETTLED_STATUSES);
+/** Whether a transaction's status settles its bet. */
+export const isSettledStatus = (status: string | null | undefined): status is SettledStatus =>
+  typeof status === 'string' && SETTLED_SET.has(status);
+
 /** The ledger kind of a move from `from` (null: the claim) to `to`, or undefined when no row allows it. */
 export function entryKindOf(from: BetState | null, to: BetState): BetEntryKind | undefined {
   for (const t of Object.values(BET_TRANSITIONS) as BetTransition[]) {
@@ -161,7 +173,8 @@ export interface BetRecord {
   odds: number | null;
   note: string | null;
   settledStatus: string | null;
-  pnl: number | null;
+  /** The book's profit or loss, whole cents (the gateway's dollars read once where the settlement arrives). */
+  pnlCents: number | null;
   misses: number;
   /** The last pre-off price captured for the selection at its book, and the market then (JSON). */
   closeOdds: number | null;

@@ -268,6 +268,18 @@ export const MIGRATIONS: Migration[] = [
       `CREATE TABLE risk_states (guild_key TEXT PRIMARY KEY, state TEXT NOT NULL, updated_at INTEGER NOT NULL)`,
     ],
   },
+  {
+    // A bet's P&L in whole cents, like every other amount (decision 2015): each row's dollars converted once, to the
+    // cents centsFromDollars made of them on every read (to the nearest cent, a half up: FLOOR(x + 0.5) rounds so on
+    // both engines, where ROUND does not agree between them at the halves), then the dollars column dropped.
+    version: 14,
+    name: 'bet P&L in cents',
+    statements: [
+      `ALTER TABLE bet_records ADD COLUMN pnl_cents INTEGER`,
+      `UPDATE bet_records SET pnl_cents = CAST(FLOOR(pnl * 100 + 0.5) AS INTEGER) WHERE pnl IS NOT NULL`,
+      `ALTER TABLE bet_records DROP COLUMN pnl`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);

@@ -46,7 +46,7 @@ function placed(i: number): BetRecord {
     odds: 2,
     note: null,
     settledStatus: null,
-    pnl: null,
+    pnlCents: null,
     misses: 0,
     closeOdds: null,
     closeMarket: null,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { amountReturnedCents, settlementView } from '../../../src/bot/betting/views/notice.js';
+import { settlementOf } from '../../../src/bot/betting/model/settlement.js';
+import { settlementView } from '../../../src/bot/betting/views/notice.js';
 import { closedSlipView, receiptView, slipView } from '../../../src/bot/betting/views/slip.js';
 import { pageLimit } from '../../../src/bot/catalog/catalog.js';
 import { cardView, stakeFormTitle } from '../../../src/bot/catalog/views/card.js';
@@ -176,7 +177,7 @@ describe('settlement notices say what was bet, where and what came back', () => 
 
   it('names the market, the book, the final score and the amount returned on a win', () => {
     const v = settlementView({
-      tx: { id: 'b1', type: 'bet', status: 'won', stake: 1000, odds: 1.9, pnl: 900 },
+      settlement: settlementOf({ id: 'b1', type: 'bet', status: 'won', stake: 1000, odds: 1.9, pnl: 900 })!,
       userId: '42',
       detail,
       score: { home_score: 110, away_score: 108 },
@@ -188,13 +189,13 @@ describe('settlement notices say what was bet, where and what came back', () => 
   });
 
   it('returns nothing on a loss and the stake on a void', () => {
-    expect(amountReturnedCents({ id: 'b', type: 'bet', status: 'lost', stake: 10, pnl: -10 })).toBe(0);
-    expect(amountReturnedCents({ id: 'b', type: 'bet', status: 'void', stake: 10, pnl: 0 })).toBe(1000);
+    expect(settlementOf({ id: 'b', type: 'bet', status: 'lost', stake: 10, pnl: -10 })?.returnedCents).toBe(0);
+    expect(settlementOf({ id: 'b', type: 'bet', status: 'void', stake: 10, pnl: 0 })?.returnedCents).toBe(1000);
   });
 
   it('leaves the score out when the league has no coverage', () => {
     const v = settlementView({
-      tx: { id: 'b1', type: 'bet', status: 'lost', stake: 10, pnl: -10 },
+      settlement: settlementOf({ id: 'b1', type: 'bet', status: 'lost', stake: 10, pnl: -10 })!,
       userId: null,
       detail,
     });

@@ -7,6 +7,7 @@ import type { BetFact } from '../../../src/bot/analytics/facts.js';
 import { report } from '../../../src/bot/analytics/report.js';
 import { skillOf } from '../../../src/bot/analytics/skill.js';
 import { leaderboardView, statsView } from '../../../src/bot/analytics/views/stats.js';
+import { settlementOf } from '../../../src/bot/betting/model/settlement.js';
 import type { Proposal } from '../../../src/bot/betting/proposals.js';
 import { balancesView, jobsView, sessionsView, settingsView } from '../../../src/bot/betting/views/desk.js';
 import { exposureView } from '../../../src/bot/betting/views/exposure.js';
@@ -211,7 +212,11 @@ const VIEWS: Record<string, () => MessageView> = {
   reminder: () => reminderView(proposal, slip, undefined),
   'proposal closed': () => proposalClosedView(proposal, slip, 'Proposal expired', 'Nobody approved it in time.'),
   settlement: () =>
-    settlementView({ tx: settledTx, userId: BEN, detail: { selectionLabel: 'Lakers', eventName: 'Lakers v Celtics' } }),
+    settlementView({
+      settlement: settlementOf(settledTx)!,
+      userId: BEN,
+      detail: { selectionLabel: 'Lakers', eventName: 'Lakers v Celtics' },
+    }),
   'missing bet': () =>
     missingBetView({
       betId: 'B-77',

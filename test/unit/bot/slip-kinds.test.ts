@@ -52,7 +52,7 @@ const record = (payload: SlipPayload, createdAt = Date.parse('2026-11-23T08:00:0
   odds: null,
   note: null,
   settledStatus: null,
-  pnl: null,
+  pnlCents: null,
   misses: 0,
   closeOdds: null,
   closeMarket: null,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { settlementOf } from '../../../src/bot/betting/model/settlement.js';
 import type { Proposal } from '../../../src/bot/betting/proposals.js';
 import { settlementView } from '../../../src/bot/betting/views/notice.js';
 import { proposalView } from '../../../src/bot/betting/views/proposal.js';
@@ -132,7 +133,7 @@ describe('views stay within Discord limits', () => {
 
   it('keeps a settlement notice within limits', () => {
     const v = settlementView({
-      tx: { id: long(2000), type: 'bet', status: 'won', stake: 10, odds: 2, pnl: 10 },
+      settlement: settlementOf({ id: long(2000), type: 'bet', status: 'won', stake: 10, odds: 2, pnl: 10 })!,
       userId: '1',
       detail: { selectionLabel: long(3000), eventName: long(6000) },
     });

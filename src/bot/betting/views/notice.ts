@@ -1,22 +1,21 @@
-import type { Transaction } from '../../../gateway/index.js';
 import { COLOUR } from '../../model/colours.js';
 import { clip, fitView, LIMITS, type MessageView } from '../../model/limits.js';
-import { centsFromDollars, formatMoney, formatSignedMoney } from '../../model/money.js';
+import { formatMoney, formatSignedMoney } from '../../model/money.js';
 import { formatOdds } from '../../model/odds.js';
+import type { Settlement } from '../model/settlement.js';
 
-const OUTCOME: Record<string, string> = { won: 'Won 🎉', lost: 'Lost', void: 'Void', cashed_out: 'Cashed out' };
+const OUTCOME: Record<Settlement['status'], string> = {
+  won: 'Won 🎉',
+  lost: 'Lost',
+  void: 'Void',
+  cashed_out: 'Cashed out',
+  half_won: 'Half won',
+  half_lost: 'Half lost',
+};
 
-/** The outcome in words; a promo's refund (the transaction names it, `promo_payout.kind`) is said as one. */
-function outcomeWords(tx: Transaction): string {
-  const payout = (tx as { promo_payout?: { kind?: unknown } }).promo_payout;
-  if (payout?.kind === 'refund') return 'Refunded (money back)';
-  return OUTCOME[tx.status] ?? tx.status;
-}
-
-/** What came back to the account in cents: the stake plus the P&L (nothing on a loss), never below zero. */
-export function amountReturnedCents(tx: Transaction): number {
-  if (tx.status === 'lost') return 0;
-  return Math.max(0, centsFromDollars(tx.stake ?? 0) + centsFromDollars(tx.pnl ?? 0));
+/** The outcome in words; a promo's refund is said as one. */
+function outcomeWords(s: Settlement): string {
+  return s.refunded ? 'Refunded (money back)' : OUTCOME[s.status];
 }
 
 export interface FinalScore {
@@ -25,15 +24,14 @@ export interface FinalScore {
 }
 
 export function settlementView(input: {
-  tx: Transaction;
+  settlement: Settlement;
   userId: string | null;
   detail: Record<string, unknown>;
   /** The event's final score, when the gateway covers the league. */
   score?: FinalScore | null;
 }): MessageView {
-  const { tx } = input;
-  const pnlCents = centsFromDollars(tx.pnl ?? 0);
-  const sel = tx.selections?.[0];
+  const { settlement: s } = input;
+  const sel = s.selection;
   const what = String(input.detail.selectionLabel ?? sel?.selection ?? 'selection');
   const event = String(input.detail.eventName ?? sel?.event ?? '');
   const market = input.detail.marketLabel ?? sel?.market;
@@ -54,15 +52,15 @@ export function settlementView(input: {
     embeds: [
       {
         // The emoji stands apart from the text (no colon glued on) so clients draw it as an emoji image.
-        title: clip(`${outcomeWords(tx)} · ${what}`, LIMITS.embedTitle),
+        title: clip(`${outcomeWords(s)} · ${what}`, LIMITS.embedTitle),
         description: clip(event, LIMITS.embedDescription) || undefined,
-        color: tx.status === 'won' ? COLOUR.ok : tx.status === 'lost' ? COLOUR.refused : COLOUR.muted,
+        color: s.status === 'won' ? COLOUR.ok : s.status === 'lost' ? COLOUR.refused : COLOUR.muted,
         fields: [
-          { name: 'Bet id', value: clip(tx.id, LIMITS.fieldValue), inline: true },
-          { name: 'Stake', value: formatMoney(centsFromDollars(tx.stake ?? 0)), inline: true },
-          { name: 'Odds', value: tx.odds === null || tx.odds === undefined ? '–' : formatOdds(tx.odds), inline: true },
-          { name: 'P&L', value: formatSignedMoney(pnlCents), inline: true },
-          { name: 'Returned', value: formatMoney(amountReturnedCents(tx)), inline: true },
+          { name: 'Bet id', value: clip(s.betId, LIMITS.fieldValue), inline: true },
+          { name: 'Stake', value: formatMoney(s.stakeCents), inline: true },
+          { name: 'Odds', value: s.odds === null ? '–' : formatOdds(s.odds), inline: true },
+          { name: 'P&L', value: formatSignedMoney(s.pnlCents ?? 0), inline: true },
+          { name: 'Returned', value: formatMoney(s.returnedCents), inline: true },
           ...context,
         ],
       },
