@@ -10,6 +10,8 @@
  *   them use the helpers below (`jsonArrayRows`, `jsonNumber`).
  * - `CASE WHEN … THEN … ELSE … END` instead of scalar `MAX(a, b)` / `MIN(a, b)` (PostgreSQL has
  *   GREATEST/LEAST, SQLite does not; both have CASE).
+ * - `FLOOR(x + 0.5)` to round a half up (the `sqlite3` package builds SQLite's math functions in); not `ROUND`,
+ *   which rounds a half away from zero on SQLite and to even on PostgreSQL's double precision.
  * - Column types in migrations: `INTEGER` for epoch milliseconds, cents and counts (PostgreSQL gets
  *   `BIGINT`), `REAL` for non-money fractions (PostgreSQL gets `DOUBLE PRECISION`), `TEXT` for strings and
  *   JSON. Rows come back alike: BIGINT and NUMERIC are parsed to JS numbers on PostgreSQL.
