@@ -75,6 +75,15 @@ export class LocalDiscord {
     return this.#token;
   }
 
+  /**
+   * Dates posts and new ids from here on by another clock (the playground's sandbox clock, which the bot runs on
+   * offline), given as a reading `{ now, speed }`: a post made after "Advance 1 day" is dated that day.
+   */
+  followClock(reading: { now: string; speed?: number }): void {
+    const at = Date.parse(reading.now);
+    if (Number.isFinite(at)) this.#world.followClock(at, reading.speed);
+  }
+
   get applicationId(): string {
     return this.#world.applicationId;
   }

@@ -38,7 +38,7 @@ export function buildMessage(world: World, input: NewMessage): LocalMessage {
     ...(world.isDm(input.channelId) ? {} : { guild_id: world.guildId }),
     author: input.author,
     content: typeof body.content === 'string' ? body.content : '',
-    timestamp: isoFromMs(world.now()),
+    timestamp: isoFromMs(world.postedNow()),
     edited_timestamp: null,
     tts: body.tts === true,
     mention_everyone: false,
@@ -100,7 +100,7 @@ export function editPatch(
     flags = (flags & MessageFlags.Ephemeral) | (body.flags & SETTABLE_FLAGS & ~MessageFlags.Ephemeral);
   patch.flags = flags;
   const wasLoading = (keptFlags & MessageFlags.Loading) !== 0;
-  if (markEdited && !wasLoading) patch.edited_timestamp = isoFromMs(world.now());
+  if (markEdited && !wasLoading) patch.edited_timestamp = isoFromMs(world.postedNow());
   return patch as Partial<LocalMessage>;
 }
 

@@ -95,9 +95,11 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   const runId = randomUUID();
   const live = new LiveEvents(options.ld, runId);
   const api = new PlaygroundApi(options.ld, live, options.sandboxUrl !== undefined, runId);
-  // Every clock reading goes to the bot's clock and to every open page (its times are read against it).
+  // Every clock reading goes to the bot's clock, to the local Discord (posts are dated by it, as the bot reads them)
+  // and to every open page (its times are read against it).
   const onClock = (reading: { now: string; speed?: number }) => {
     options.onSandboxClock?.(reading);
+    options.ld.followClock?.(reading);
     live.broadcast('clock', reading);
   };
   const settled = options.onSandboxSettled ?? (async () => {});

@@ -16,7 +16,8 @@ export type PlaygroundDiscord = Pick<
   | 'selectMenu'
   | 'submitModal'
   | 'events'
->;
+> &
+  Partial<Pick<LocalDiscord, 'followClock'>>;
 
 /** A message as the double stores it, read loosely: the page only needs its id, flags and owner. */
 export interface DiscordMessageLike {

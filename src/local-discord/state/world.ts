@@ -44,9 +44,12 @@ export class World {
   serverMembersIntent = true;
   /** DM channels the bot opened (POST /users/@me/channels), by the member's user id: one per member, as on Discord. */
   readonly #dms = new Map<string, APIChannel>();
+  /** The clock posts are dated by, when it is not `now` (the playground's sandbox clock): a reading of it. */
+  #postClock: { at: number; takenAt: number; speed: number } | undefined;
+  #lastPosted = 0;
 
   constructor(readonly options: WorldOptions) {
-    this.snowflake = createSnowflakes(options.now);
+    this.snowflake = createSnowflakes(() => this.postedNow());
     this.commands = new CommandRegistry(this.applicationId, this.snowflake);
     this.attachments = new AttachmentStore(this.snowflake);
     this.channelLimits = new ChannelLimits(Date.now, options.now, options.nonceWindowMs);
@@ -54,6 +57,22 @@ export class World {
 
   now(): number {
     return this.options.now();
+  }
+
+  /**
+   * The time a post (and any new id) is dated: `now`, or the clock last handed to followClock, run on from its
+   * reading. The 3 s and 15 min windows stay on `now`: moving the dating clock a day on expires no token.
+   */
+  postedNow(): number {
+    const c = this.#postClock;
+    // Never back in time: ids and dates keep the order the posts were made in, whatever a reading's latency.
+    this.#lastPosted = Math.max(this.#lastPosted, c ? c.at + (this.now() - c.takenAt) * c.speed : this.now());
+    return this.#lastPosted;
+  }
+
+  /** Dates posts from here on by another clock, read now as `at` and running at `speed`. */
+  followClock(at: number, speed?: number): void {
+    this.#postClock = { at, takenAt: this.now(), speed: speed ?? this.#postClock?.speed ?? 1 };
   }
 
   get botUser(): APIUser {

@@ -105,6 +105,22 @@ describe('the Sandbox panel API over the embedded sandbox', () => {
     expect(sandbox.sb.clock.now().getTime() - before).toBeGreaterThanOrEqual(25 * HOUR_MS);
   });
 
+  it('dates posts by the moved clock, on which the offline bot reads its channels back', async () => {
+    const moved = Date.parse(String((await call(`${pg.url}/api/sandbox/advance`, { ms: HOUR_MS })).body.now));
+    // A day and more ahead of the machine's clock by now (the test above moved it 25 hours).
+    expect(moved - Date.now()).toBeGreaterThan(24 * HOUR_MS);
+    const posted = ld.postMessage({
+      user: ld.users.bettor,
+      channelId: ld.channelIds.bets,
+      content: 'after the advance',
+    });
+    const dated = Date.parse(posted.timestamp);
+    expect(dated).toBeGreaterThanOrEqual(moved);
+    expect(dated - moved).toBeLessThan(5_000);
+    // Its id carries the same time, as a snowflake does (discord.js and a read-back `after` go by it).
+    expect(Number((BigInt(posted.id) >> 22n) + 1_420_070_400_000n)).toBe(dated);
+  });
+
   it('tells every open page the new clock when one page moves it, so times everywhere follow', async () => {
     const other = new SseReader(`${pg.url}/api/events?as=viewer`);
     try {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   formatTimestamp,
+  postedTime,
+  refreshPostedTimes,
   refreshTimestamps,
   relativeTime,
 } from '../../../src/local-discord/playground/public/timestamps.js';
@@ -26,26 +28,27 @@ describe('relative timestamps (<t:…:R>)', () => {
 
 describe('absolute timestamps', () => {
   it('read "Today", "Tomorrow" and "Yesterday at" a time by the calendar day of the given clock (f)', () => {
-    expect(at(NOW + 8.5 * HOUR, 'f')).toBe('Today at 8:30 PM');
-    expect(at(NOW + 20 * HOUR, 'f')).toBe('Tomorrow at 8:00 AM');
-    expect(at(NOW - 13 * HOUR, 'f')).toBe('Yesterday at 11:00 PM');
+    expect(at(NOW + 8.5 * HOUR, 'f')).toBe('Today at 20:30');
+    expect(at(NOW + 20 * HOUR, 'f')).toBe('Tomorrow at 08:00');
+    expect(at(NOW - 13 * HOUR, 'f')).toBe('Yesterday at 23:00');
   });
 
   it('read as a date further away (f, F)', () => {
-    expect(at(NOW + 3 * 24 * HOUR, 'f')).toBe('November 25, 2026 at 12:00 PM');
-    expect(at(NOW + 3 * 24 * HOUR, 'F')).toBe('Wednesday, November 25, 2026 at 12:00 PM');
+    expect(at(NOW + 3 * 24 * HOUR, 'f')).toBe('25 November 2026 at 12:00');
+    expect(at(NOW + 3 * 24 * HOUR, 'F')).toBe('Wednesday, 25 November 2026 at 12:00');
   });
 
-  it('read times and dates alone as Discord writes them (t, T, d, D)', () => {
-    expect(at(NOW + 8.5 * HOUR, 't')).toBe('8:30 PM');
-    expect(at(NOW + 8.5 * HOUR, 'T')).toBe('8:30:00 PM');
-    expect(at(NOW, 'd')).toBe('11/22/2026');
-    expect(at(NOW, 'D')).toBe('November 22, 2026');
+  it('read times and dates alone as Discord writes them for a British English reader (t, T, d, D)', () => {
+    // A 24-hour clock, as the bot's menus ("11-22 20:30 UTC") and the Sandbox panel's clock read.
+    expect(at(NOW + 8.5 * HOUR, 't')).toBe('20:30');
+    expect(at(NOW + 8.5 * HOUR, 'T')).toBe('20:30:00');
+    expect(at(NOW, 'd')).toBe('22/11/2026');
+    expect(at(NOW, 'D')).toBe('22 November 2026');
   });
 
   it('follow the zone they are read in', () => {
-    // 8:30 PM today in UTC is 5:30 AM the next day in Tokyo, where it is 9 PM now.
-    expect(formatTimestamp(NOW + 8.5 * HOUR, 'f', { now: NOW, timeZone: 'Asia/Tokyo' })).toBe('Tomorrow at 5:30 AM');
+    // 20:30 today in UTC is 05:30 the next day in Tokyo, where it is 21:00 now.
+    expect(formatTimestamp(NOW + 8.5 * HOUR, 'f', { now: NOW, timeZone: 'Asia/Tokyo' })).toBe('Tomorrow at 05:30');
   });
 });
 
@@ -59,6 +62,25 @@ describe('drawing timestamps again', () => {
     const full = el('f');
     refreshTimestamps({ querySelectorAll: () => [relative, full] }, NOW + 10 * 60_000 + 24 * HOUR, 'UTC');
     expect(relative.textContent).toBe('24 hours ago');
-    expect(full.textContent).toBe('Yesterday at 12:05 PM');
+    expect(full.textContent).toBe('Yesterday at 12:05');
+  });
+});
+
+describe("a message's own time (its header) and an embed's footer time", () => {
+  it('read on the given clock as Discord writes them, not as a US date', () => {
+    // A post made at 12:05 on the sandbox clock, read that day and, after "Advance 1 day", the next.
+    expect(postedTime('2026-11-22T12:05:00.000Z', { now: NOW, timeZone: 'UTC' })).toBe('Today at 12:05');
+    expect(postedTime('2026-11-22T12:05:00.000Z', { now: NOW + 3 * 24 * HOUR, timeZone: 'UTC' })).toBe(
+      '22 November 2026 at 12:05',
+    );
+  });
+
+  it('are drawn again at the new clock', () => {
+    const header = {
+      timestamp: 'Today at 12:05' as unknown,
+      getAttribute: (name: string) => (name === 'data-posted' ? '2026-11-22T12:05:00.000Z' : null),
+    };
+    refreshPostedTimes({ querySelectorAll: () => [header] }, NOW + 24 * HOUR, 'UTC');
+    expect(header.timestamp).toBe('Yesterday at 12:05');
   });
 });

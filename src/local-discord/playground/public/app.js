@@ -5,7 +5,7 @@ import { applyChoice, buildCommand, commandsFor, partialOptions, suggest } from 
 import { openModal } from './modal.js';
 import { renderMessage } from './render.js';
 import { setupSandboxPanel } from './sandbox-panel.js';
-import { refreshTimestamps } from './timestamps.js';
+import { refreshPostedTimes, refreshTimestamps } from './timestamps.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -485,7 +485,11 @@ async function start() {
 
 start().catch((err) => showNotice(`The playground could not start: ${err.message}`));
 
-// Timestamps ("in 5 minutes", "Today at 8:30 PM") move on as the clock does, as in Discord, and follow a move
-// of the sandbox clock at once.
-setInterval(() => refreshTimestamps(document, clockNow()), 20_000);
-onClockChange(() => refreshTimestamps(document, clockNow()));
+// Timestamps ("in 5 minutes", "Today at 20:30") and the messages' own times move on as the clock does, as in
+// Discord, and follow a move of the sandbox clock at once.
+const redrawTimes = () => {
+  refreshTimestamps(document, clockNow());
+  refreshPostedTimes(document, clockNow());
+};
+setInterval(redrawTimes, 20_000);
+onClockChange(redrawTimes);

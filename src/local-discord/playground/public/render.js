@@ -2,6 +2,7 @@
 import { ButtonStyle, ComponentType, MessageFlags } from 'discord-api-types/v10';
 import { EMOJI_BASE, emojiFile, emojify, splitEmoji } from './emoji.js';
 import { escapeHtml, markdown } from './markdown.js';
+import { postedTime } from './timestamps.js';
 
 // The component's button types by Discord style; any other style is drawn as secondary.
 const BUTTON_TYPES = {
@@ -47,8 +48,10 @@ export function renderMessage(message, ctx) {
     edited: Boolean(message.edited_timestamp && message.content),
     ephemeral: Boolean(flags & MessageFlags.Ephemeral),
     'twenty-four': true,
+    // Kept to draw its time again as the clock moves ("Today at" becomes "Yesterday at").
+    'data-posted': message.timestamp || undefined,
   });
-  if (message.timestamp) node.timestamp = new Date(message.timestamp);
+  if (message.timestamp) node.timestamp = postedTime(message.timestamp, ctx.clock);
   // "Dismiss message" on an ephemeral reply hides it from this page, as in Discord.
   if (flags & MessageFlags.Ephemeral) node.dismissMessageClicked = () => node.remove();
 
@@ -176,8 +179,12 @@ function renderEmbed(embed, ctx, message) {
     node.append(fields);
   }
   if (embed.footer?.text || embed.timestamp) {
-    const footer = el('discord-embed-footer', { slot: 'footer', 'footer-image': embed.footer?.icon_url });
-    if (embed.timestamp) footer.timestamp = new Date(embed.timestamp);
+    const footer = el('discord-embed-footer', {
+      slot: 'footer',
+      'footer-image': embed.footer?.icon_url,
+      'data-posted': embed.timestamp || undefined,
+    });
+    if (embed.timestamp) footer.timestamp = postedTime(embed.timestamp, ctx.clock);
     footer.insertAdjacentHTML('beforeend', emojify(escapeHtml(embed.footer?.text ?? '')));
     node.append(footer);
   }

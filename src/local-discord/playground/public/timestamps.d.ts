@@ -16,3 +16,11 @@ export function refreshTimestamps(
   now?: number,
   timeZone?: string,
 ): void;
+export function postedTime(iso: string, clock?: Clock): string;
+export function refreshPostedTimes(
+  root: {
+    querySelectorAll(selector: string): Iterable<{ timestamp?: unknown; getAttribute(name: string): string | null }>;
+  },
+  now?: number,
+  timeZone?: string,
+): void;
