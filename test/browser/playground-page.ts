@@ -46,7 +46,8 @@ export function usePlayground(name: string): void {
     dir = mkdtempSync(join(tmpdir(), 'playground-browser-'));
     app = await startPlayground();
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // A member who reads in UTC, the server's zone until an admin sets one: the bot's menus and the page's times agree.
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 }, timezoneId: 'UTC' });
     page.on('pageerror', (err) => pageErrors.push(err.message));
   });
 
@@ -139,7 +140,7 @@ export async function choicesAfterTyping(option: string, retype: string, giveUpA
  * Types /bet with every option picked from the bot's choices (an event starting over an hour after the sandbox
  * clock), then the stake, and sends it.
  */
-export async function typeBet(stake: number, skip = 0): Promise<boolean> {
+export async function typeBet(stake: number, skip = 0, market?: string): Promise<boolean> {
   const input = page.locator('#command-input');
   await input.click();
   await type('/bet');
@@ -156,7 +157,10 @@ export async function typeBet(stake: number, skip = 0): Promise<boolean> {
     // "No matching options" for a moment and types again. An event whose books offer no market to bet on (a
     // fixture listed moments ago has no card yet) is given up for the next, as a person would.
     if (!(await choicesAfterTyping(option, '', 6))) return false;
-    await page.keyboard.press('Enter');
+    // A person after a given market picks it when the event has it; otherwise the first.
+    const wanted = page.locator('#suggestions .suggestion .suggestion-label', { hasText: market ?? '' });
+    if (option === 'market' && market && (await wanted.count()) > 0) await wanted.first().click();
+    else await page.keyboard.press('Enter');
   }
   await page.locator('.suggestion', { hasText: 'stake' }).first().waitFor();
   await page.keyboard.press('Tab'); // stake:
@@ -171,15 +175,15 @@ export async function typeBet(stake: number, skip = 0): Promise<boolean> {
 /**
  * /bet on the first upcoming event a book can take the stake at, as a person would: told "No book can take this
  * bet" (no book that lists the event gives a live price for the selection), they pick the next event. `answered`
- * matches every message the bet is expected to produce (a slip, a proposal).
+ * matches every message the bet is expected to produce (a slip, a proposal); `market`, a market to pick when offered.
  */
-export async function betWhereABookTakesIt(stake: number, answered: Locator): Promise<void> {
+export async function betWhereABookTakesIt(stake: number, answered: Locator, market?: string): Promise<void> {
   const refusals = page.locator('discord-message', { hasText: 'No book can take this bet' });
   const answeredBefore = await answered.count();
   for (let skip = 0; skip < 4; skip++) {
     const refusedBefore = await refusals.count();
     await page.locator('#command-input').fill('');
-    if (!(await typeBet(stake, skip))) continue;
+    if (!(await typeBet(stake, skip, market))) continue;
     await expect
       .poll(async () => (await answered.count()) > answeredBefore || (await refusals.count()) > refusedBefore, {
         timeout: 20_000,
@@ -188,4 +192,87 @@ export async function betWhereABookTakesIt(stake: number, answered: Locator): Pr
     if ((await answered.count()) > answeredBefore) return;
   }
   throw new Error('none of the first four upcoming events had a book that could take the bet');
+}
+
+/** Saves a screenshot of the page as it is now into test-artifacts/ (to be looked at, as a person would). */
+export async function screenshot(name: string, target?: Locator): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  if (target) await target.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+}
+
+/** Types a line as a person does (choices closed) and sends it. */
+export async function send(line: string): Promise<void> {
+  const input = page.locator('#command-input');
+  await input.click();
+  await input.fill('');
+  await type(line);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Enter');
+}
+
+/** Types the line up to an autocompleted option and the text that narrows it, picks the first choice, goes on. */
+export async function sendPicking(before: string, option: string, narrow: string, after = ''): Promise<void> {
+  const input = page.locator('#command-input');
+  await input.click();
+  await input.fill('');
+  await type(`${before}${narrow}`);
+  await choicesAfterTyping(option, narrow);
+  await page.keyboard.press('Enter');
+  if (after) await type(after);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Enter');
+}
+
+/** The newest message holding `text`, once there are more of them than `before`. */
+export async function answer(text: string | RegExp, before: number, timeout = 30_000): Promise<Locator> {
+  const all = page.locator('discord-message', { hasText: text });
+  await expect.poll(() => all.count(), { timeout }).toBeGreaterThan(before);
+  return all.last();
+}
+
+/** How many messages on the page hold `text`. */
+export const count = (text: string | RegExp): Promise<number> =>
+  page.locator('discord-message', { hasText: text }).count();
+
+/**
+ * A message's text as a member reads it, its lines as drawn, without a footer that starts "For support:" (the one
+ * place a record's id may stand).
+ */
+export async function readText(message: Locator): Promise<string> {
+  return message.evaluate((node) => {
+    // biome-ignore lint/performance/useDomNodeTextContent: the lines as the page draws them (a <br> is a line)
+    let text = (node as HTMLElement).innerText;
+    for (const footer of Array.from(node.querySelectorAll('discord-embed-footer'))) {
+      // biome-ignore lint/performance/useDomNodeTextContent: as drawn, to take it out of the text above
+      const said = (footer as HTMLElement).innerText;
+      if (/^\s*For support:/.test(said)) text = text.replace(said, '');
+    }
+    return text;
+  });
+}
+
+/**
+ * What no member should have to read (issue 45): a record's UUID, a JSON fragment, or a code in snake_case (the
+ * sandbox's books and accounts, bookie_a/alpha_a, are their names, and an option name before its colon is typed).
+ */
+export function jargonIn(text: string): string[] {
+  const uuid = text.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi) ?? [];
+  const json = text.includes('{"') ? ['{"'] : [];
+  // An option named where a command is shown ("/settings fund fee_percent:20") is what a person types: it stays.
+  const codes = (text.match(/\b[a-z]+(?:_[a-z]+)+\b(?!:)/g) ?? []).filter((w) => !/^(bookie|alpha)_[a-z]$/.test(w));
+  return [...uuid, ...json, ...codes];
+}
+
+/** The value of an embed field of a message, trimmed. */
+export async function fieldOf(message: Locator, title: string): Promise<string> {
+  return ((await message.locator(`discord-embed-field[field-title="${title}"]`).first().textContent()) ?? '').trim();
+}
+
+/** Presses a button of the Sandbox panel and waits for the panel to say `said`. */
+export async function pressPanel(button: string, said: RegExp): Promise<void> {
+  const panel = page.locator('#sandbox-panel');
+  await panel.getByRole('button', { name: button }).click();
+  // Polled as text, so a refusal prints what the panel said.
+  await expect.poll(() => panel.locator('#sandbox-status').textContent(), { timeout: 20_000 }).toMatch(said);
 }

@@ -67,6 +67,8 @@ export class PlaygroundApi {
     private readonly sandboxControls = false,
     /** This start's id (see LiveEvents): the page compares it across reconnects. */
     private readonly runId = '',
+    /** The embedded sandbox's address, shown in the panel: its /_sandbox routes do what no button does. */
+    private readonly sandboxUrl = '',
   ) {}
 
   state() {
@@ -90,6 +92,7 @@ export class PlaygroundApi {
       roles: [...this.ld.roles].sort((a, b) => b.position - a.position).map((r) => ({ id: r.id, name: r.name })),
       commands: this.commands(),
       sandbox: this.sandboxControls,
+      ...(this.sandboxControls && this.sandboxUrl ? { sandboxUrl: this.sandboxUrl } : {}),
     };
   }
 

@@ -94,7 +94,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   // One id per start: a page open across a restart of npm start sees a new run (nothing of the old one is kept).
   const runId = randomUUID();
   const live = new LiveEvents(options.ld, runId);
-  const api = new PlaygroundApi(options.ld, live, options.sandboxUrl !== undefined, runId);
+  const api = new PlaygroundApi(options.ld, live, options.sandboxUrl !== undefined, runId, options.sandboxUrl);
   // Every clock reading goes to the bot's clock, to the local Discord (posts are dated by it, as the bot reads them)
   // and to every open page (its times are read against it).
   const onClock = (reading: { now: string; speed?: number }) => {

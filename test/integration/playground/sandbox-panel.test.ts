@@ -85,6 +85,8 @@ describe('the Sandbox panel API over the embedded sandbox', () => {
   it('tells the page the panel is there', async () => {
     const state = await call(`${pg.url}/api/state`);
     expect(state.body.sandbox).toBe(true);
+    // Its address, so the /_sandbox routes no button covers (docs/fund.md's withdrawal modes) can be reached.
+    expect(state.body.sandboxUrl).toBe(sandbox.url);
   });
 
   it('shows the sandbox clock, running at real speed', async () => {
@@ -303,6 +305,7 @@ describe('the Sandbox panel without the embedded sandbox', () => {
 
   it('is hidden and its routes say why', async () => {
     expect((await call(`${pg.url}/api/state`)).body.sandbox).toBe(false);
+    expect((await call(`${pg.url}/api/state`)).body.sandboxUrl).toBeUndefined();
     const res = await call(`${pg.url}/api/sandbox/advance`, { ms: HOUR_MS });
     expect(res.status).toBe(404);
     expect(res.body.error).toMatch(/only when npm start runs the embedded sandbox.*GATEWAY_BASE_URL/);

@@ -262,7 +262,7 @@ async function startOver() {
   showSuggestions([], -1);
   if (ui.modal.open) ui.modal.close();
   if (app.state.sandbox) await api('/api/sandbox').then(setClock, () => {});
-  app.sandboxPanel?.reset();
+  app.sandboxPanel?.reset(app.state.sandboxUrl);
   await loadChannel(app.channelId ?? app.state.channels[0].id);
   showNotice(NEW_RUN, 'info');
 }
@@ -476,7 +476,7 @@ async function start() {
     connect();
     await loadChannel(app.channelId);
   });
-  app.sandboxPanel = setupSandboxPanel(app.state.sandbox === true);
+  app.sandboxPanel = setupSandboxPanel(app.state.sandbox === true, app.state.sandboxUrl);
   // Times in messages are read against the sandbox clock: take its reading before drawing any.
   if (app.state.sandbox) await api('/api/sandbox').then(setClock, () => {});
   connect();

@@ -146,6 +146,30 @@ function resolveUrl(url, message) {
   return (message.attachments ?? []).find((a) => a.filename === name)?.url;
 }
 
+// Discord draws an embed's image up to 400 × 300 and opens it whole when clicked; the component stops at 300 px wide,
+// where a chart's legend and axes cannot be read.
+let embedImageSheet;
+function showImageAsDiscord(node) {
+  if (!embedImageSheet) {
+    embedImageSheet = new CSSStyleSheet();
+    embedImageSheet.replaceSync(':host .discord-embed-image { max-width: 400px; max-height: 300px; cursor: zoom-in; }');
+  }
+  const adopt = () => {
+    const root = node.shadowRoot;
+    if (root && !root.adoptedStyleSheets.includes(embedImageSheet)) {
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, embedImageSheet];
+    }
+  };
+  // The shadow root exists once the component is connected and has drawn.
+  queueMicrotask(() => (node.updateComplete ?? Promise.resolve()).then(adopt));
+  node.addEventListener('click', (event) => {
+    const img = event
+      .composedPath()
+      .find((n) => n instanceof HTMLImageElement && n.classList.contains('discord-embed-image'));
+    if (img) window.open(img.src, '_blank', 'noopener');
+  });
+}
+
 function renderEmbed(embed, ctx, message) {
   const node = el('discord-embed', {
     slot: 'embeds',
@@ -158,6 +182,7 @@ function renderEmbed(embed, ctx, message) {
     image: resolveUrl(embed.image?.url, message),
   });
   node.parseTitle = orderedTitle;
+  if (embed.image?.url) showImageAsDiscord(node);
   if (embed.description) {
     node.append(
       html('discord-embed-description', { slot: 'description' }, markdown(embed.description, ctx.names, ctx.clock)),

@@ -36,13 +36,34 @@ async function call(path, body) {
   return data;
 }
 
+/** The money named as the fund names an account (book/user), and the treasurer's next step whether or not it is the fund's yet. */
+const depositSaid = (bookie, username) =>
+  `$100.00 arrived in ${bookie}/${username}. A treasurer records whose money it is: /fund contribute ` +
+  `member:@bettor amount:100 session:${bookie}, picking ${bookie}/${username} from the list. Not one of the ` +
+  `fund's accounts yet? Add it first: /fund accounts action:add session:${bookie}.`;
+
+/**
+ * What a settle did. Bets on events that finished while the clock moved were settled by that move, so a settle after
+ * "Advance 1 day" often finds none left: said so, never a bare "0 bets settled" beside notices that did come.
+ */
+const settledSaid = (n) =>
+  n === 0
+    ? 'Started events finished; no bet was left to settle (bets on events that finished as the clock moved settled then: their notices are in the results channel).'
+    : `Started events finished; ${n} bet${n === 1 ? '' : 's'} settled: the notices follow in the results channel.`;
+
 /**
  * Shows the panel when the playground runs the embedded sandbox; does nothing otherwise. Returns `reset()`, for a
  * new run of npm start: the old run's status line goes.
  */
-export function setupSandboxPanel(enabled) {
+export function setupSandboxPanel(enabled, sandboxUrl) {
   const panel = document.getElementById('sandbox-panel');
-  if (!enabled || !panel) return { reset() {} };
+  if (!enabled || !panel) return { reset(_nextUrl) {} };
+  // A new run of npm start starts a new sandbox, on another port.
+  const showAddress = (url) => {
+    document.getElementById('sandbox-url').textContent = url ?? '';
+    document.getElementById('sandbox-address').hidden = !url;
+  };
+  showAddress(sandboxUrl);
   const clockEl = document.getElementById('sandbox-clock');
   const status = document.getElementById('sandbox-status');
   const buttons = [...panel.querySelectorAll('button')];
@@ -86,10 +107,10 @@ export function setupSandboxPanel(enabled) {
         data.moved !== undefined
           ? `${label}: ${data.moved}; the clock is past that scrape, so the watch's alert follows.`
           : data.deposit_id !== undefined
-            ? `$100.00 arrived in ${data.bookie} (${data.username}). Once that account is the fund's (/fund accounts action:add session:${data.bookie} opening_member:@admin), a treasurer records whose it is: /fund contribute member:@bettor amount:100 session:${data.bookie}, picking the ${data.bookie} session from the list.`
+            ? depositSaid(data.bookie, data.username)
             : data.settled === undefined
               ? `${label}: done. Settlement notices follow in the results channel (#results unless an admin changed it).`
-              : `Started events finished; ${data.settled} bet${data.settled === 1 ? '' : 's'} settled.`;
+              : settledSaid(data.settled);
     } catch (err) {
       status.textContent = `${label} failed: ${err.message}`;
     } finally {
@@ -119,7 +140,8 @@ export function setupSandboxPanel(enabled) {
   setInterval(show, 1_000);
   setInterval(refresh, REFRESH_MS);
   return {
-    reset() {
+    reset(nextUrl) {
+      showAddress(nextUrl);
       away = false;
       status.textContent = '';
       refresh();
