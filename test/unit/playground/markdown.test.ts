@@ -12,8 +12,8 @@ describe('timestamps in message text', () => {
 
   it('draws <t:…:f> as Today/Tomorrow at a time on the given clock', () => {
     const at = (NOW + 8.5 * 3_600_000) / 1000;
-    expect(markdown(`<t:${at}:f>`, {}, { now: NOW, timeZone: 'UTC' })).toContain('>Today at 8:30 PM<');
-    expect(markdown(`<t:${at}:f>`, {}, { now: NOW - 86_400_000, timeZone: 'UTC' })).toContain('>Tomorrow at 8:30 PM<');
+    expect(markdown(`<t:${at}:f>`, {}, { now: NOW, timeZone: 'UTC' })).toContain('>Today at 20:30<');
+    expect(markdown(`<t:${at}:f>`, {}, { now: NOW - 86_400_000, timeZone: 'UTC' })).toContain('>Tomorrow at 20:30<');
   });
 });
 
