@@ -1,7 +1,7 @@
 // Watches end to end: /watch through the local Discord, the sandbox moving prices at its next scrape, the bot's
 // watch scheduler reading the cards, and the alerts it posts through the outbox (E2E_STORE=postgres: on PostgreSQL).
 import type { APIUser } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunningBot } from '../../src/bot/index.js';
 import { messageMatching, newTrail, press, waitForModal } from '../support/flows.js';
 import { type Desk, startDesk } from '../support/harness.js';
@@ -153,6 +153,9 @@ describe('watches and their alerts through the local Discord', () => {
   }, 120_000);
 
   it("the alert's Bet button opens a slip at the alerted price, and Confirm places exactly one bet", async () => {
+    // Each click reads the alert row once: the guard's owner lookup hands its read to the handler.
+    const repo = desk.bot.context.watch.repo;
+    const alertReads = vi.spyOn(repo, 'alert');
     const w = pickWatched(desk, 2);
     const user = desk.ld.users.bettor;
     const target = round2(w.prices.bookie_a! * 1.2);
@@ -189,8 +192,11 @@ describe('watches and their alerts through the local Discord', () => {
 
     const before = (await desk.control.state()).bets.length;
     const modal = waitForModal(desk, user.id);
+    alertReads.mockClear();
     await desk.ld.clickButton({ user, message: alert.id, customId: betButton.customId });
     const opened = await modal;
+    expect(alertReads, 'alert reads of the Bet click').toHaveBeenCalledTimes(1);
+    alertReads.mockClear();
     const slipHandle = await desk.ld.submitModal({
       user,
       channelId: desk.ld.channelIds.bets,
@@ -198,6 +204,8 @@ describe('watches and their alerts through the local Discord', () => {
       fields: { [opened.stakeField]: '5' },
     });
     const slip = await responseMatching(slipHandle, /Bet slip/, 20_000);
+    expect(alertReads, 'alert reads of the stake form').toHaveBeenCalledTimes(1);
+    alertReads.mockRestore();
     expect(textOf(slip)).toContain('bookie_a');
     expect(textOf(slip)).toContain(price.toFixed(2));
     const trail = newTrail();

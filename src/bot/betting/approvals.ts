@@ -12,6 +12,7 @@ import { bindingShare, exposureCaps, type GuildSettings, getSettings, stakeLimit
 import type { BotStore } from '../store/index.js';
 import type { BetRecordRepo } from './bet-records.js';
 import { approvalPolicy } from './model/approval-policy.js';
+import type { RiskCheck } from './model/risk-check.js';
 import { type ConfirmResult, type LivePrices, overLimitText, type Placement } from './placement.js';
 import type { BetPresenter } from './presenter.js';
 import type { Proposal, ProposalRepo } from './proposals.js';
@@ -35,18 +36,7 @@ export interface ApprovalDeps {
    * The fund's risk limits (decision 1921) for a bet about to be placed: the last approval places without passing
    * the gate's Confirm check, so it asks here. Absent: no limits (tests, a desk with no fund).
    */
-  riskCheck?: (
-    guildId: string,
-    timezone: string,
-    bet: {
-      bookie: string;
-      account: string | null | undefined;
-      sessionId: string;
-      epk: string;
-      eventName: string;
-      stakeCents: number;
-    },
-  ) => Promise<{ ok: true } | { ok: false; message: string }>;
+  riskCheck?: RiskCheck;
 }
 
 /** Who clicked: their id, their roles in the guild, and whether they have Manage Server. */

@@ -9,6 +9,7 @@ export {
 export { checkBettable, suggestedStakeFor } from './handlers/bet-gate.js';
 export { postSlip } from './handlers/slip-post.js';
 export { minOddsField, readMinOdds, readStake, stakeField } from './handlers/stake-form.js';
+export type { RiskBet, RiskCheck } from './model/risk-check.js';
 export { sendFailure } from './placement.js';
 export { matches } from './reconciler.js';
 export { type SlipRecord, SlipRepo } from './slips.js';

@@ -6,6 +6,16 @@ export interface ComponentOwner {
   guildId: string | null;
   channelId?: string | null;
   messageId?: string | null;
+  /** The record the lookup read, handed to the handler (`ownerRecord`) so a click reads it once. */
+  record?: unknown;
+}
+
+/** The records the guard's lookups read, by interaction: a handler takes its record here instead of reading it again. */
+const records = new WeakMap<ComponentInteraction, unknown>();
+
+/** The record the owner lookup read for this interaction, when it read one. */
+export function ownerRecord<T>(interaction: ComponentInteraction): T | undefined {
+  return records.get(interaction) as T | undefined;
 }
 
 /**
@@ -45,5 +55,6 @@ export async function guardComponent(
   if ((interaction.guildId ?? null) !== owner.guildId) return refuse('guild');
   if (owner.channelId && interaction.channelId !== owner.channelId) return refuse('channel');
   if (owner.messageId && interaction.message?.id !== owner.messageId) return refuse('message');
+  if (owner.record !== undefined) records.set(interaction, owner.record);
   return { ok: true };
 }

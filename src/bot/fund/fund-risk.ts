@@ -5,6 +5,7 @@
  */
 
 import { type FundAccountRef, fundBetTest } from '../analytics/index.js';
+import type { RiskBet } from '../betting/index.js';
 import type { BotContext } from '../context.js';
 import type { LedgerInput } from '../ledger/index.js';
 import { dayIn, dayStart } from '../model/dates.js';
@@ -169,15 +170,7 @@ async function latchStop(ctx: RiskCtx, guildId: string, picture: RiskPicture): P
   return tripped.state;
 }
 
-/** The bet a Confirm is about to place, as the limits read it. */
-export interface RiskBet {
-  bookie: string;
-  account: string | null | undefined;
-  sessionId: string;
-  epk: string;
-  eventName: string;
-  stakeCents: number;
-}
+export type { RiskBet } from '../betting/index.js';
 
 /** The gate's check at Confirm: only bets through the fund's accounts, only when a limit is set. */
 export async function checkFundRisk(ctx: RiskCtx, guildId: string, timezone: string, bet: RiskBet): Promise<RiskCheck> {

@@ -9,6 +9,7 @@ import type { BotStore } from '../../store/index.js';
 import { type BankSource, bankCentsFor } from '../bank.js';
 import type { BetRecordRepo } from '../bet-records.js';
 import { type ApprovalPolicy, approvalPolicy } from '../model/approval-policy.js';
+import type { RiskCheck } from '../model/risk-check.js';
 import { suggestedFromCache } from '../slip-edge.js';
 import type { SlipRepo } from '../slips.js';
 
@@ -86,18 +87,7 @@ export interface GateCtx {
  * The fund's risk limits as the gate asks them at a slip's Confirm (the fund wing answers; the composition hands
  * it in, so the bet wing never reaches into the fund's insides).
  */
-export type RiskAtConfirm = (
-  guildId: string,
-  timezone: string,
-  bet: {
-    bookie: string;
-    account: string | null | undefined;
-    sessionId: string;
-    epk: string;
-    eventName: string;
-    stakeCents: number;
-  },
-) => Promise<{ ok: true } | { ok: false; message: string }>;
+export type RiskAtConfirm = RiskCheck;
 
 /**
  * The one gate of an interaction that starts or confirms a bet: reads the guild's settings once and answers

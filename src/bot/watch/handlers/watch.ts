@@ -12,10 +12,11 @@ import {
 } from '../../betting/index.js';
 import { stakeFormTitle } from '../../catalog/index.js';
 import type { BotContext } from '../../context.js';
-import type { ComponentOwner, OwnerLookup } from '../../discord/component-guard.js';
+import { type ComponentOwner, type OwnerLookup, ownerRecord } from '../../discord/component-guard.js';
 import {
   buttonRoute,
   type ComponentHandler,
+  type ComponentInteraction,
   type ComponentRoute,
   modalRoute,
 } from '../../discord/component-handler.js';
@@ -25,8 +26,14 @@ import { formatOdds } from '../../model/odds.js';
 import { UserFacingError } from '../../model/user-facing-error.js';
 import type { StoredAlert } from '../watches-repo.js';
 
-async function alertOf(ctx: BotContext, alertId: string | undefined): Promise<StoredAlert & { marketRef: string }> {
-  const alert = alertId ? await ctx.watch.repo.alert(alertId) : undefined;
+async function alertOf(
+  ctx: BotContext,
+  interaction: ComponentInteraction,
+  alertId: string | undefined,
+): Promise<StoredAlert & { marketRef: string }> {
+  // The guard's owner lookup read the alert already for this click: read it once.
+  const read = ownerRecord<StoredAlert>(interaction);
+  const alert = read?.alertId === alertId ? read : alertId ? await ctx.watch.repo.alert(alertId) : undefined;
   const marketRef = alert?.payload.marketRef;
   if (!alert || !marketRef) {
     throw new UserFacingError('This alert has no bet to open any more. Run /markets to pick the selection.');
@@ -51,7 +58,7 @@ function mustOwn(alert: StoredAlert, userId: string): void {
 export const watchBet: ComponentHandler = async (interaction, [alertId], ctx) => {
   if (!interaction.isButton()) return;
   const gate = await checkBettable(ctx, interaction);
-  const alert = await alertOf(ctx, alertId);
+  const alert = await alertOf(ctx, interaction, alertId);
   mustOwn(alert, interaction.user.id);
   const { epk, bookie, price } = alert.payload;
   const suggested = await suggestedStakeFor(ctx, gate, { epk, bookie, marketRef: alert.marketRef, odds: price });
@@ -66,7 +73,7 @@ export const watchBet: ComponentHandler = async (interaction, [alertId], ctx) =>
 export const watchStake: ComponentHandler = async (interaction, [alertId], ctx) => {
   if (!interaction.isModalSubmit()) return;
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const alert = await alertOf(ctx, alertId);
+  const alert = await alertOf(ctx, interaction, alertId);
   mustOwn(alert, interaction.user.id);
   const stake = readStake(interaction);
   if (!stake.ok) return replyEphemeral(interaction, stake.message);
@@ -89,5 +96,5 @@ export const WATCH_COMPONENTS: Record<string, ComponentRoute> = {
 /** An alert's controls belong to the server and channel it was posted in. */
 export const watchOwner: OwnerLookup = async (_action, [alertId], ctx): Promise<ComponentOwner | undefined> => {
   const alert = alertId ? await ctx.watch.repo.alert(alertId) : undefined;
-  return alert ? { guildId: alert.guildId, channelId: alert.channelId } : undefined;
+  return alert ? { guildId: alert.guildId, channelId: alert.channelId, record: alert } : undefined;
 };
