@@ -30,6 +30,7 @@ import {
   watchChoice,
   watchNumber,
 } from '../src/bot/watch/model/watch-rules.js';
+import { booksLeftOutNow, booksTakingBets, leftOutText } from '../src/bot/watch/takers.js';
 import { freshnessText, ruleText, watchListView } from '../src/bot/watch/views/watch.js';
 import type { Watch } from '../src/bot/watch/watches-repo.js';
 
@@ -185,13 +186,29 @@ async function resolveTarget(ctx: BotContext, i: ChatInputCommandInteraction, ne
   // An event outside the listing autocomplete holds (or after the cache expired): the window is read again once.
   const event = (await ctx.catalog.event(epk)) ?? (await warmCaches(ctx).then(() => ctx.catalog.event(epk)));
   if (!event) throw new UserFacingError('That event is not listed now. Pick one from the list.');
-  const books = event.books ?? [];
+  const listed = event.books ?? [];
   const bookie = i.options.getString('bookie')?.trim() || null;
-  if (bookie && !books.includes(bookie)) {
-    throw new UserFacingError(`${bookie} does not list ${event.name}. Its books: ${books.join(', ')}.`);
+  if (bookie && !listed.includes(bookie)) {
+    throw new UserFacingError(`${bookie} does not list ${event.name}. Its books: ${listed.join(', ')}.`);
   }
+  // Only books that take bets on the event: an alert must lead to a bet (decision 1996).
+  const offer = await booksTakingBets(ctx, event);
+  const refused = offer.leftOut.find((l) => l.book === bookie);
+  if (refused) {
+    const others = offer.takers.length
+      ? `Watch it at ${offer.takers.join(' or ')}, or leave out bookie to watch every book that takes it.`
+      : `No book of ${event.name} takes bets on it now.`;
+    throw new UserFacingError(`${bookie} ${refused.why}, so its alerts would lead to no bet. ${others}`);
+  }
+  const books = bookie ? listed : offer.takers;
   const readAt = bookie ?? books[0];
-  if (!readAt) throw new UserFacingError(`${event.name} has no books listing it now.`);
+  if (!readAt) {
+    throw new UserFacingError(
+      offer.leftOut.length
+        ? `No book of ${event.name} takes bets on it now: ${leftOutText(offer)}.`
+        : `${event.name} has no books listing it now.`,
+    );
+  }
   const card = await ctx.catalog.loadCard(epk, readAt);
   const market = findMarket(card.markets, i.options.getString('market', true).trim());
   if (!market) throw new UserFacingError(`${readAt} has no such market on ${event.name}. Pick one from the list.`);
@@ -213,6 +230,7 @@ async function resolveTarget(ctx: BotContext, i: ChatInputCommandInteraction, ne
     marketLabel: market.label || market.market,
     selection,
     bookie,
+    leftOut: bookie ? '' : leftOutText(offer),
   };
 }
 
@@ -256,7 +274,7 @@ async function addWatch(ctx: BotContext, i: ChatInputCommandInteraction, rule: W
   const where = delivery === 'dm' ? 'you by DM' : `<#${channelId}>`;
   await replyEphemeral(
     i,
-    `Watching ${watch.selectionLabel} · ${t.eventName}: ${ruleText(watch)}. Alerts go to ${where}; the id is \`${watch.watchId}\`.`,
+    `Watching ${watch.selectionLabel} · ${t.eventName}: ${ruleText(watch)}${t.leftOut ? `; left out: ${t.leftOut}` : ''}. Alerts go to ${where}; the id is \`${watch.watchId}\`.`,
     'ok',
   );
 }
@@ -430,7 +448,13 @@ export const autocomplete: Command['autocomplete'] = async (interaction, ctx) =>
   const market = interaction.options.getString('market');
   const member = interaction.user.id;
   const choices = await slipOptionChoices(ctx, focused, { event: eventOpt, bookie, market, member });
-  await respondChoices(interaction, choices);
+  // Only books that take bets on the event (decision 1996): not one the desk heard refuse its sport.
+  const epk = focused.name === 'bookie' && eventOpt ? await resolveEventOption(ctx, eventOpt).catch(() => null) : null;
+  const drop = epk ? await booksLeftOutNow(ctx, epk) : new Set<string>();
+  await respondChoices(
+    interaction,
+    choices.filter((c) => !drop.has(String(c.value))),
+  );
 };
 
 export default { data, execute, autocomplete } satisfies Command;

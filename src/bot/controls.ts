@@ -1,5 +1,6 @@
 // Every button, select menu and modal handler, by `<scope>:<action>` of the v1 custom id (one file per scope).
 
+import { postBestPriceSlip } from './betting/handlers/best-price.js';
 import { cardOpen, cardPage, cardPick, marketSelections } from './betting/handlers/card.js';
 import { COMPARE_COMPONENTS } from './betting/handlers/compare.js';
 import { PROMO_COMPONENTS } from './betting/handlers/promos.js';
@@ -10,7 +11,7 @@ import { slipCancel, slipConfirm, slipStake } from './betting/handlers/slip.js';
 import { eventBook, eventPick, eventsPage } from './catalog/handlers/events.js';
 import { buttonRoute, type ComponentRoute, modalRoute, selectRoute } from './discord/component-handler.js';
 import { FUND_COMPONENTS } from './fund/handlers/fund.js';
-import { WATCH_COMPONENTS } from './watch/handlers/watch.js';
+import { watchComponents } from './watch/handlers/watch.js';
 
 /** Component handlers by `<scope>:<action>` of the v1 custom id, each with the kind of interaction it takes. */
 export const COMPONENTS: Record<string, ComponentRoute> = {
@@ -31,5 +32,5 @@ export const COMPONENTS: Record<string, ComponentRoute> = {
   ...RACING_COMPONENTS,
   ...PROMO_COMPONENTS,
   ...FUND_COMPONENTS,
-  ...WATCH_COMPONENTS,
+  ...watchComponents(postBestPriceSlip),
 };

@@ -123,6 +123,16 @@ export class AccountEvidenceRepo {
     return rows.map(toEvidence);
   }
 
+  /** The refusals of a sport as a whole (`not_offered` evidence) since a time, at every book. */
+  async notOffered(sport: string, since: number): Promise<Evidence[]> {
+    const rows = await this.store.query<EvidenceRow>(
+      `SELECT * FROM account_evidence WHERE kind = 'not_offered' AND sport = ? AND at >= ? ORDER BY at, evidence_key`,
+      sport,
+      since,
+    );
+    return rows.map(toEvidence);
+  }
+
   /** The latest status each session was seen in (status evidence), by session id. */
   async lastStatuses(): Promise<Map<string, string>> {
     const rows = await this.store.query<{ session_id: string; status: string }>(

@@ -9,10 +9,13 @@ import { getSettings } from '../settings/index.js';
 import type { BotStore } from '../store/index.js';
 import { AccountEvidenceRepo, type EvidenceInput } from './account-evidence.js';
 import {
+  booksNotTaking,
   classifyRefusal,
   type Evidence,
   HEALTH_RULES,
   type HealthState,
+  NOT_OFFERED_MS,
+  notTakingText,
   type SessionHealth,
   type SessionNow,
   sessionHealth,
@@ -91,6 +94,11 @@ function betEvidence(
     marketLabel: p.marketLabel ?? null,
     askedCents: asked,
   };
+  const errorClass = classifyRefusal(receipt.message);
+  // The book refuses the sport as a whole: remembered for the sport group, not held against the account.
+  if (!receipt.placed && errorClass === 'not_offered' && p.sport) {
+    return { ...base, sport: p.sport, kind: 'not_offered', errorClass, errorText: receipt.message ?? null };
+  }
   return receipt.placed
     ? {
         ...base,
@@ -103,7 +111,7 @@ function betEvidence(
     : {
         ...base,
         kind: softMiss ? 'soft_miss' : 'refused',
-        errorClass: classifyRefusal(receipt.message),
+        errorClass,
         errorText: receipt.message ?? null,
       };
 }
@@ -200,11 +208,12 @@ export class AccountHealth {
    */
   async leaveOut(
     candidates: readonly RouteCandidate[],
-    bet: { sport: string; stakeCents: number },
+    bet: { sport: string; stakeCents: number; sportGroup?: string },
   ): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     if (candidates.length === 0) return out;
     const now = this.d.now();
+    const refusing = bet.sportGroup ? await this.booksNotTaking(bet.sportGroup) : new Set<string>();
     const listed = new Map(((await this.d.catalog.peekSessions()) ?? []).map((s) => [s.session_id, s]));
     const evidence = await this.#repo.since(
       now - HEALTH_RULES.windowMs,
@@ -213,10 +222,36 @@ export class AccountHealth {
     for (const c of candidates) {
       const s = listed.get(c.sessionId);
       const h = sessionHealth(c.sessionId, c.book, evidence, now, s ? listedNow(s) : undefined);
-      const why = whyNotFor(h, { sport: bet.sport, market: c.market, stakeCents: bet.stakeCents });
+      const why = refusing.has(c.book)
+        ? notTakingText(bet.sportGroup as string)
+        : whyNotFor(h, { sport: bet.sport, market: c.market, stakeCents: bet.stakeCents });
       if (why) out.set(c.sessionId, why);
     }
     return out;
+  }
+
+  /**
+   * A price check (or bet) the book refused because it takes no bets on the event's sport (`not_offered`):
+   * remembered per book and sport group, so choices, watches and routing leave that book out of the sport.
+   */
+  async sportRefused(p: { sessionId: string; bookie: string; sport: string; errorText: string }): Promise<void> {
+    const at = this.d.now();
+    await this.#repo.record({
+      key: `offer:${p.sessionId}:${p.sport}:${at}`,
+      sessionId: p.sessionId,
+      bookie: p.bookie,
+      kind: 'not_offered',
+      at,
+      sport: p.sport,
+      errorClass: 'not_offered',
+      errorText: p.errorText.slice(0, 300),
+    });
+  }
+
+  /** The books that refused a sport group lately (decision 1996). */
+  async booksNotTaking(sport: string): Promise<Set<string>> {
+    const now = this.d.now();
+    return booksNotTaking(await this.#repo.notOffered(sport, now - NOT_OFFERED_MS), sport, now);
   }
 
   /** The warning a slip at a book the member picked carries when routing would have left that session out. */

@@ -4,6 +4,7 @@
  */
 
 import type { Event, MarketCard, Session } from '../../gateway/index.js';
+import { classifyRefusal, notTakingText } from '../accounts/index.js';
 import {
   anyMarket,
   type BookPrice,
@@ -153,7 +154,14 @@ export async function priceAtSession(
     if (!job) return { ...base, price: null, error: 'no job' };
     const outcome = await job.wait({ signal: AbortSignal.timeout(ctx.config.tunables.priceCheckWaitMs) });
     if (outcome.status !== 'completed') return { ...base, price: null, error: `job ${outcome.status}` };
-    return { ...base, price: livePriceOf(outcome.result, marketRef) ?? null };
+    const price = livePriceOf(outcome.result, marketRef) ?? null;
+    const error = outcome.result.error;
+    if (price === null && classifyRefusal(error) === 'not_offered') {
+      // The book refuses the sport as a whole: remembered, so the next choices and routes leave it out.
+      await ctx.accounts.sportRefused({ sessionId, bookie, sport, errorText: String(error) });
+      return { ...base, price, error: notTakingText(sport) };
+    }
+    return { ...base, price };
   } catch (err) {
     return { ...base, price: null, error: userMessage(err) };
   }

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { MarketCard, MarketSelection, SportsPriceCheckResult } from '../../gateway/index.js';
-import { accountOf, chosenSession, sessionFor } from '../accounts/index.js';
+import { accountOf, chosenSession, classifyRefusal, notTakingText, sessionFor } from '../accounts/index.js';
 import { selectionName, sortMarkets } from '../model/markets.js';
 import { checkMinOdds, checkStake, type PriceRoute, type SlipPayload, slipKind } from '../model/slip-rules.js';
 import { noPriceText } from '../model/user-errors.js';
-import { UserFacingError } from '../model/user-facing-error.js';
+import { SportNotTakenError, UserFacingError } from '../model/user-facing-error.js';
 import { type GuildSettings, getSettings, stakeLimits } from '../settings/index.js';
 import { bankAtAccount } from './bank.js';
 import type { LivePrices } from './placement.js';
@@ -100,8 +100,40 @@ export class SlipFactory implements LivePrices {
       throw new UserFacingError(`The price check did not finish (${outcome.status}). Try again in a moment.`);
     }
     const price = livePriceOf(outcome.result, marketRef);
-    if (price === undefined) throw new UserFacingError(noPriceText(outcome.result.error, bookie));
-    return price;
+    if (price !== undefined) return price;
+    const error = outcome.result.error;
+    if (bookie && classifyRefusal(error) === 'not_offered') {
+      throw await this.#sportNotTaken({ sessionId, bookie, sport, epk, error: String(error) });
+    }
+    throw new UserFacingError(noPriceText(error, bookie));
+  }
+
+  /** The book refused the sport: remembered, and said with the event's other books that take it (the way on). */
+  async #sportNotTaken(q: {
+    sessionId: string;
+    bookie: string;
+    sport: string;
+    epk: string;
+    error: string;
+  }): Promise<SportNotTakenError> {
+    await this.d.accounts?.sportRefused({
+      sessionId: q.sessionId,
+      bookie: q.bookie,
+      sport: q.sport,
+      errorText: q.error,
+    });
+    const refusing = (await this.d.accounts?.booksNotTaking(q.sport)) ?? new Set<string>();
+    const books = (await this.d.catalog.event(q.epk))?.books ?? [];
+    const takers = books.filter((b) => b !== q.bookie && !refusing.has(b));
+    const said = q.error.replace(/^[a-z]+(?:_[a-z]+)+:?\s*/, '').replace(/\.$/, '');
+    const wayOn = takers.length
+      ? `${takers.join(', ')} ${takers.length === 1 ? 'takes' : 'take'} them: run /bet without bookie: and the desk routes it to the best of them.`
+      : 'No other book of this event takes them now.';
+    return new SportNotTakenError(
+      `${q.bookie} ${notTakingText(q.sport)}${said ? ` (the book says: ${said})` : ''}. ${wayOn}`,
+      q.bookie,
+      q.sport,
+    );
   }
 
   /** The live price of any kind of slip (sports by market_ref, a racing runner, a promo card's boosted price). */

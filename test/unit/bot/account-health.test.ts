@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  booksNotTaking,
   classifyRefusal,
   type Evidence,
   HEALTH_RULES,
+  NOT_OFFERED_MS,
+  notTakingText,
   sessionHealth,
   statedMaximumCents,
   whyNotFor,
@@ -33,7 +36,8 @@ describe('refusal classes', () => {
     ['max_stake_exceeded: The maximum stake for this bet is $20.00.', 'stake_limit'],
     ['stake_above_limit: the card takes at most $50', 'stake_limit'],
     ['odds_below_target: live price 1.80 is below target_odds 1.90', 'price_change'],
-    ['not_offered: basketball betting is offered by bookie_a only, not bookie_c', 'market_suspended'],
+    // The book's offer, not a suspension (issue 45, item 1).
+    ['not_offered: basketball betting is offered by bookie_a only, not bookie_c', 'not_offered'],
     ['Market suspended', 'market_suspended'],
     [
       'account_restricted: This account is restricted from placing bets. Please contact customer support.',
@@ -190,5 +194,30 @@ describe('routing rule', () => {
     );
     const offline = sessionHealth(S, 'bookie_c', [], NOW, { ...active, active: false, status: 'inactive' });
     expect(whyNotFor(offline, { sport: 'nfl', market: 'head_to_head', stakeCents: 100 })).toBe('session inactive');
+  });
+});
+
+describe('a book that refuses a sport (decision 1996)', () => {
+  const refusal = (over: Partial<Evidence>): Evidence => ({
+    sessionId: S,
+    bookie: 'bookie_c',
+    kind: 'not_offered',
+    at: NOW - DAY,
+    sport: 'basketball',
+    errorClass: 'not_offered',
+    errorText: 'not_offered: basketball betting is offered by bookie_a only, not bookie_c',
+    ...over,
+  });
+
+  it('leaves the book out of that sport while the refusal is recent, and not out of another sport', () => {
+    const evidence = [refusal({}), refusal({ bookie: 'bookie_b', at: NOW - NOT_OFFERED_MS - 1 })];
+    expect([...booksNotTaking(evidence, 'basketball', NOW)]).toEqual(['bookie_c']);
+    expect(booksNotTaking(evidence, 'soccer', NOW).size).toBe(0);
+    expect(notTakingText('american_football')).toBe('takes no american football bets');
+  });
+
+  it('does not count against the account: a session with only such refusals stays healthy, no refusal rate', () => {
+    const h = sessionHealth(S, 'bookie_c', [refusal({}), refusal({ at: NOW - 2 * DAY })], NOW, active);
+    expect([h.state, h.refusalRate7d]).toEqual(['healthy', null]);
   });
 });

@@ -10,6 +10,7 @@ export type RefusalClass =
   | 'market_suspended'
   | 'account_restricted'
   | 'session_inactive'
+  | 'not_offered'
   | 'other';
 
 /** One piece of evidence about a session, as the store keeps it. */
@@ -17,6 +18,7 @@ export type EvidenceKind =
   | 'accepted' // a bet placed (accepted stake against the stake asked)
   | 'refused' // a bet refused by the book (classified error text)
   | 'soft_miss' // the book does not carry the market
+  | 'not_offered' // the book takes no bets on a sport at all (sport: the event's sport group, e.g. basketball)
   | 'send_failed' // place_bet itself was refused before a job (e.g. 403 session not active)
   | 'status' // the session's status as the gateway lists it (active, inactive, launching)
   | 'start' // a start or restart and whether a client received it
@@ -97,10 +99,9 @@ const PATTERNS: ReadonlyArray<[RefusalClass, RegExp]> = [
   ],
   ['stake_limit', /max(imum)?[_ ]stake|stake[_ ](limit|above)|limit(ed)? (the )?stake|exceeds? (the )?(max|limit)/i],
   ['session_inactive', /session (is )?not active|session not found|inactive|not running|not logged in|offline/i],
-  [
-    'market_suspended',
-    /suspend|market (is )?closed|not_offered|not offered|no longer (available|bettable)|event (has )?started|in[_ -]play/i,
-  ],
+  // The book's offer, not the market's state or the account's: "basketball betting is offered by bookie_a only".
+  ['not_offered', /not_offered|not offered|is offered by \S+ only/i],
+  ['market_suspended', /suspend|market (is )?closed|no longer (available|bettable)|event (has )?started|in[_ -]play/i],
   ['price_change', /odds_below_target|odds_above_max|price (has )?(changed|moved)|odds (have )?changed/i],
 ];
 
@@ -109,6 +110,31 @@ export function classifyRefusal(text: string | null | undefined): RefusalClass {
   const t = text ?? '';
   for (const [cls, re] of PATTERNS) if (re.test(t)) return cls;
   return 'other';
+}
+
+/** How long a book's refusal of a sport is believed: after it, a price check there is tried again. */
+export const NOT_OFFERED_MS = HEALTH_RULES.shortWindowMs;
+
+/** A sport group key in words ("american_football" → "american football"). */
+export function sportWords(sport: string): string {
+  return sport.replace(/_/g, ' ').toLowerCase();
+}
+
+/**
+ * The books that refused a sport lately (a bet or price check answered `not_offered`), each with when: a book
+ * refuses a sport as a whole, so every event of that sport there is left out until the refusal is old.
+ */
+export function booksNotTaking(evidence: readonly Evidence[], sport: string, now: number): Set<string> {
+  return new Set(
+    evidence
+      .filter((e) => e.kind === 'not_offered' && e.sport === sport && now - e.at <= NOT_OFFERED_MS)
+      .map((e) => e.bookie),
+  );
+}
+
+/** Why a book is left out of a sport's bets, for slips and refusals: "takes no basketball bets". */
+export function notTakingText(sport: string): string {
+  return `takes no ${sportWords(sport)} bets`;
 }
 
 /** A dollar amount the book names as its maximum ("The maximum stake for this bet is $20.00."), in cents. */

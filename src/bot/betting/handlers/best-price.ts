@@ -4,7 +4,7 @@
  * left runs in parallel (the /compare path), and the slip goes to the best price with the reason it went there.
  */
 
-import type { ChatInputCommandInteraction } from 'discord.js';
+import type { ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
 import type { BalanceRecord, Session } from '../../../gateway/index.js';
 import {
   anyMarket,
@@ -112,7 +112,7 @@ export function cashCents(b: BalanceRecord): number {
 export async function leaveOutUnhealthy(
   ctx: BotContext,
   checks: BookCheck[],
-  bet: { sport: string; stakeCents: number; marketOf: (bookie: string) => string },
+  bet: { sport: string; sportGroup?: string; stakeCents: number; marketOf: (bookie: string) => string },
 ): Promise<void> {
   const open = checks.filter((c) => !c.leftOut && c.sessionId !== undefined);
   const out = await ctx.accounts.leaveOut(
@@ -213,6 +213,7 @@ export async function routeToBestPrice(
   // Account health: sessions offline, restricted, or limited below this stake on the market (betting/account-health.ts).
   await leaveOutUnhealthy(ctx, checks, {
     sport: event.league ?? event.sport,
+    sportGroup: event.sport,
     stakeCents: q.stakeCents,
     marketOf: (b) => comparableMarket(cards.get(b), q.market)?.market ?? q.market,
   });
@@ -261,7 +262,7 @@ export async function routeToBestPrice(
  */
 export async function postBestPriceSlip(
   ctx: BotContext,
-  interaction: ChatInputCommandInteraction,
+  interaction: ChatInputCommandInteraction | ModalSubmitInteraction,
   q: { epk: string; market: string; selection: string; stakeCents: number; minOdds?: number },
 ): Promise<void> {
   const gate = await checkBettable(ctx, interaction, q.stakeCents);

@@ -1,6 +1,7 @@
 // Handlers of a watch alert (`watch:*` custom ids): its Bet button opens an ordinary slip at the alerted book and
-// price, through the same gate, stake form and slip factory as /markets and /bet.
-import { MessageFlags, ModalBuilder } from 'discord.js';
+// price, through the same gate, stake form and slip factory as /markets and /bet; at a book that refuses the
+// event's sport, at the best book that takes it (decision 1996).
+import { MessageFlags, ModalBuilder, type ModalSubmitInteraction } from 'discord.js';
 import {
   checkBettable,
   minOddsField,
@@ -23,7 +24,7 @@ import {
 import { encodeCustomId } from '../../discord/custom-id.js';
 import { replyEphemeral } from '../../discord/interact.js';
 import { formatOdds } from '../../model/odds.js';
-import { UserFacingError } from '../../model/user-facing-error.js';
+import { SportNotTakenError, UserFacingError } from '../../model/user-facing-error.js';
 import type { StoredAlert } from '../watches-repo.js';
 
 async function alertOf(
@@ -62,36 +63,67 @@ export const watchBet: ComponentHandler = async (interaction, [alertId], ctx) =>
   mustOwn(alert, interaction.user.id);
   const { epk, bookie, price } = alert.payload;
   const suggested = await suggestedStakeFor(ctx, gate, { epk, bookie, marketRef: alert.marketRef, odds: price });
+  // A book known to refuse the sport: the form says the bet goes to the best book that takes it.
+  const title = (await refusesSport(ctx, epk, bookie))
+    ? `Stake: best book (${bookie} takes none)`
+    : stakeFormTitle(`${bookie} alert`, price);
   const modal = new ModalBuilder()
     .setCustomId(encodeCustomId('watch', 'stake', alert.alertId))
-    .setTitle(stakeFormTitle(`${bookie} alert`, price))
+    .setTitle(title)
     .addComponents(stakeField(suggested), minOddsField(formatOdds(price)));
   await interaction.showModal(modal);
 };
 
-/** The stake form of an alert: an ordinary slip at the alert's book; its price is checked again as any slip's is. */
-export const watchStake: ComponentHandler = async (interaction, [alertId], ctx) => {
-  if (!interaction.isModalSubmit()) return;
-  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const alert = await alertOf(ctx, interaction, alertId);
-  mustOwn(alert, interaction.user.id);
-  const stake = readStake(interaction);
-  if (!stake.ok) return replyEphemeral(interaction, stake.message);
-  const minOdds = readMinOdds(interaction, formatOdds(alert.payload.price));
-  if (!minOdds.ok) return replyEphemeral(interaction, minOdds.message);
-  await postSlip(ctx, interaction, {
-    epk: alert.payload.epk,
-    bookie: alert.payload.bookie,
-    marketRef: alert.marketRef,
-    stakeCents: stake.cents,
-    ...(minOdds.value === undefined ? {} : { minOdds: minOdds.value }),
-  });
-};
+/** /bet without a bookie: the slip at the best live price among the books that take the bet (betting's handler). */
+export type BestPriceSlip = (
+  ctx: BotContext,
+  interaction: ModalSubmitInteraction,
+  q: { epk: string; market: string; selection: string; stakeCents: number; minOdds?: number },
+) => Promise<void>;
 
-export const WATCH_COMPONENTS: Record<string, ComponentRoute> = {
-  'watch:bet': buttonRoute(watchBet),
-  'watch:stake': modalRoute(watchStake),
-};
+/**
+ * The stake form of an alert: an ordinary slip at the alert's book; its price is checked again as any slip's is.
+ * At a book that refuses the event's sport, the slip goes to the best book that takes it (`postBestPriceSlip`, handed
+ * in by the composition: the bet wing's face does not carry its routing handler).
+ */
+const watchStake =
+  (postBestPriceSlip: BestPriceSlip): ComponentHandler =>
+  async (interaction, [alertId], ctx) => {
+    if (!interaction.isModalSubmit()) return;
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    const alert = await alertOf(ctx, interaction, alertId);
+    mustOwn(alert, interaction.user.id);
+    const stake = readStake(interaction);
+    if (!stake.ok) return replyEphemeral(interaction, stake.message);
+    const minOdds = readMinOdds(interaction, formatOdds(alert.payload.price));
+    if (!minOdds.ok) return replyEphemeral(interaction, minOdds.message);
+    const { epk, bookie, market, selection } = alert.payload;
+    const odds = minOdds.value === undefined ? {} : { minOdds: minOdds.value };
+    if (!(await refusesSport(ctx, epk, bookie))) {
+      try {
+        await postSlip(ctx, interaction, { epk, bookie, marketRef: alert.marketRef, stakeCents: stake.cents, ...odds });
+        return;
+      } catch (err) {
+        // The book answered that it takes no bets on the sport: the same press goes on to a book that does.
+        if (!(err instanceof SportNotTakenError)) throw err;
+      }
+    }
+    // The best live price among the books that take it; the slip names the alert's book as left out, and why.
+    await postBestPriceSlip(ctx, interaction, { epk, market, selection, stakeCents: stake.cents, ...odds });
+  };
+
+/** Whether the desk has heard the alert's book refuse the event's sport lately (decision 1996). */
+async function refusesSport(ctx: BotContext, epk: string, bookie: string): Promise<boolean> {
+  const sport = (await ctx.catalog.event(epk))?.sport ?? epk.split('/')[0] ?? '';
+  return (await ctx.accounts.booksNotTaking(sport)).has(bookie);
+}
+
+export function watchComponents(postBestPriceSlip: BestPriceSlip): Record<string, ComponentRoute> {
+  return {
+    'watch:bet': buttonRoute(watchBet),
+    'watch:stake': modalRoute(watchStake(postBestPriceSlip)),
+  };
+}
 
 /** An alert's controls belong to the server and channel it was posted in. */
 export const watchOwner: OwnerLookup = async (_action, [alertId], ctx): Promise<ComponentOwner | undefined> => {
