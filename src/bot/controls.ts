@@ -8,6 +8,7 @@ import { proposalApprove, proposalReject } from './betting/handlers/proposal.js'
 import { RACING_COMPONENTS } from './betting/handlers/racing.js';
 import { slipReprice } from './betting/handlers/reprice.js';
 import { slipCancel, slipConfirm, slipStake } from './betting/handlers/slip.js';
+import { slipStackAdd, slipStackForm } from './betting/handlers/stack.js';
 import { eventBook, eventPick, eventsPage } from './catalog/handlers/events.js';
 import { buttonRoute, type ComponentRoute, modalRoute, selectRoute } from './discord/component-handler.js';
 import { FUND_COMPONENTS } from './fund/handlers/fund.js';
@@ -25,6 +26,8 @@ export const COMPONENTS: Record<string, ComponentRoute> = {
   'slip:stake': modalRoute(slipStake),
   'slip:confirm': buttonRoute(slipConfirm),
   'slip:cancel': buttonRoute(slipCancel),
+  'slip:stack': buttonRoute(slipStackForm),
+  'slip:stackadd': modalRoute(slipStackAdd),
   'prop:approve': buttonRoute(proposalApprove),
   'prop:reject': buttonRoute(proposalReject),
   ...COMPARE_COMPONENTS,

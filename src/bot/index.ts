@@ -9,7 +9,7 @@ import { reconcileYesterday } from './audit/daily-reconciliation.js';
 import { Approvals } from './betting/approvals.js';
 import { NavOrSetBank } from './betting/bank.js';
 import { BetRecordRepo } from './betting/bet-records.js';
-import { type BetJobContext, BetResults } from './betting/bet-results.js';
+import { type BetJobContext, BetResults, type StackJobContext } from './betting/bet-results.js';
 import { Placement } from './betting/placement.js';
 import type { BetPresenter } from './betting/presenter.js';
 import { ProposalRepo } from './betting/proposals.js';
@@ -263,6 +263,8 @@ function buildServices(
   const results = new BetResults({ records, outbox, present: betPresenter, logger, now, accounts });
   // A bet job's outcome moves its record (placed, refused, result unknown) and queues the slip message's edit.
   tracker.on('bet', (job, outcome) => results.apply(job as JobRecord<BetJobContext>, outcome));
+  // A stack's job (one stacked_srm call) moves each of its multis' records (decision 2010).
+  tracker.on('stack', (job, outcome) => results.applyStack(job as JobRecord<StackJobContext>, outcome));
   const proposals = new ProposalRepo(store);
   // The fund (made below) is read only when a slip asks for the bank, by then it exists.
   const bank = new NavOrSetBank(

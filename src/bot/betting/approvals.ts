@@ -425,7 +425,13 @@ export class Approvals {
   }
 }
 
-const AGAIN = { sports: '/bet', racing: '/bet-racing', promo: '/promos', multi: '/multi' } as const;
+const AGAIN = {
+  sports: '/bet',
+  racing: '/bet-racing',
+  promo: '/promos',
+  multi: '/multi',
+  stack: '/multi (then "Add another multi on this race")',
+} as const;
 
 /** Whether the slip is still the exact bet the proposal recorded (book, session, event, selection, stake). */
 export function boundTo(p: Proposal, slip: SlipPayload): boolean {

@@ -120,6 +120,21 @@ export interface ClaimRequest {
   now: number;
 }
 
+/** One multi of a stack to claim: its record's id, slip id (the slip's, or `#k` after the first), payload, stake. */
+export interface StackMember {
+  placementId: string;
+  slipId: string;
+  payload: SlipPayload;
+  stakeCents: number;
+}
+
+/** A stack's claim: the slip's claim request, with its multis in place of one placement and stake. */
+export interface StackClaimRequest extends Omit<ClaimRequest, 'placementId' | 'stakeCents'> {
+  members: StackMember[];
+}
+
+export type StackClaimOutcome = Exclude<ClaimOutcome, { kind: 'claimed' }> | { kind: 'claimed'; records: BetRecord[] };
+
 /** The fund's gate for one Confirm: a refusal to show, or the claim's part and how to word its refusals. */
 export type FundDecision =
   | { ok: false; message: string }
@@ -361,6 +376,85 @@ export class BetRecordRepo {
   }
 
   /**
+   * Claims a stack slip (decision 2010): one record per multi, all in one transaction under the claim's locks, or
+   * none. The first record is written by the claim's statement with every cap and fund room checked for the whole
+   * stack's stake (so the stack is counted once, whole); the others follow it in the same transaction, each with its
+   * own payload, stake and hold entry.
+   */
+  claimStack(req: StackClaimRequest): Promise<StackClaimOutcome> {
+    const [first, ...rest] = req.members;
+    if (!first) throw new Error('a stack claim without multis');
+    const total = req.members.reduce((a, m) => a + m.stakeCents, 0);
+    return this.store
+      .serialize(claimLockKeys(req.slipId, req.guildKey, req.userId, req, req.fund), () =>
+        this.store.transaction(async (tx): Promise<StackClaimOutcome> => {
+          const head = { ...req, placementId: first.placementId, stakeCents: first.stakeCents };
+          const outcome = await this.#claim(tx, head, { payload: first.payload, capStakeCents: total });
+          if (outcome.kind !== 'claimed') return outcome;
+          const records = [outcome.record];
+          for (const m of rest) records.push(await this.#claimFollower(tx, outcome.record, m, req.fund));
+          await stageInTx(
+            tx,
+            records.map((r) => entryOf(r, BET_TRANSITIONS.claim, null, req.userId)),
+          );
+          return { kind: 'claimed', records };
+        }),
+      )
+      .then(async (outcome) => {
+        if (outcome.kind === 'claimed') {
+          await this.#chain();
+          for (const _ of outcome.records) this.onMove({ move: 'claim', from: 'none', to: 'sending' });
+        }
+        return outcome;
+      });
+  }
+
+  /** A stack's record after its first: the first's slip, place and fund, with its own id, payload and stake. */
+  async #claimFollower(tx: Tx, head: BetRecord, m: StackMember, fund: FundClaim | undefined): Promise<BetRecord> {
+    const rows = await tx.query<Row>(
+      `INSERT INTO bet_records (placement_id, slip_id, guild_key, guild_id, channel_id, message_id, user_id,
+         session_id, bookie, epk, market_key, day, stake_cents, payload, state, created_at, updated_at,
+         fund_key, fund_account, fund_decided)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'sending', ?, ?, ?, ?, ?) RETURNING *`,
+      m.placementId,
+      m.slipId,
+      head.guildKey,
+      head.guildId,
+      head.channelId,
+      head.messageId,
+      head.userId,
+      head.sessionId,
+      head.bookie,
+      head.payload.epk,
+      head.payload.marketKey,
+      head.day,
+      m.stakeCents,
+      JSON.stringify(m.payload),
+      head.createdAt,
+      head.createdAt,
+      fund?.fundKey ?? null,
+      fund?.account ?? null,
+      fund ? 1 : 0,
+    );
+    const row = rows[0];
+    if (!row) throw new Error(`the stack record ${m.slipId} was not written`);
+    return toRecord(row);
+  }
+
+  /** A stack slip's records, in the stack's order (the first carries the slip's own id, the others `#k`). */
+  async byStack(slipId: string): Promise<BetRecord[]> {
+    const rows = await this.store.query<Row>(
+      'SELECT * FROM bet_records WHERE slip_id = ? OR slip_id LIKE ?',
+      slipId,
+      `${slipId}#%`,
+    );
+    return rows
+      .filter((r) => r.slip_id === slipId || r.slip_id.startsWith(`${slipId}#`))
+      .map(toRecord)
+      .sort((a, b) => (a.payload.stackOf?.index ?? 0) - (b.payload.stackOf?.index ?? 0));
+  }
+
+  /**
    * Chains the entry a move staged (decision 1763), outside the move's transaction and after it committed. A
    * failure leaves the entry staged, chained by the next move or the next read of the ledger; the move stands.
    */
@@ -368,7 +462,12 @@ export class BetRecordRepo {
     await chainStaged(this.store).catch(() => undefined);
   }
 
-  async #claim(tx: Tx, req: ClaimRequest): Promise<ClaimOutcome> {
+  /**
+   * `as`: a stack's first record (decision 2010): its own payload instead of the slip's, and the caps checked for
+   * the whole stack's stake.
+   */
+  async #claim(tx: Tx, req: ClaimRequest, as?: { payload: SlipPayload; capStakeCents: number }): Promise<ClaimOutcome> {
+    const capStake = as?.capStakeCents ?? req.stakeCents;
     const slip = await slipPayload(tx, req.slipId);
     const scope: ExposureScope = {
       slipId: req.slipId,
@@ -385,7 +484,7 @@ export class BetRecordRepo {
     for (const [cap, limit] of caps) {
       const usage = capUsageSql(cap, scope);
       conditions.push(`AND ${usage.sql} + ? <= ?`);
-      capParams.push(...usage.params, req.stakeCents, limit);
+      capParams.push(...usage.params, capStake, limit);
     }
     const f = req.fund;
     const fundCaps = fundCapsOf(f);
@@ -400,14 +499,14 @@ export class BetRecordRepo {
       for (const [cap, room] of fundCaps) {
         const usage = fundUsageSql(cap, f, scope.epk);
         conditions.push(`AND ${usage.sql} + ? <= ?`);
-        capParams.push(...usage.params, req.stakeCents, room);
+        capParams.push(...usage.params, capStake, room);
       }
     }
     const rows = await tx.query<Row>(
       `INSERT INTO bet_records (placement_id, slip_id, guild_key, guild_id, channel_id, message_id, user_id,
          session_id, bookie, epk, market_key, day, stake_cents, payload, state, created_at, updated_at,
          fund_key, fund_account, fund_decided)
-       SELECT ?, s.slip_id, ?, s.guild_id, s.channel_id, s.message_id, s.user_id, ?, ?, ?, ?, ?, ?, s.payload,
+       SELECT ?, s.slip_id, ?, s.guild_id, s.channel_id, s.message_id, s.user_id, ?, ?, ?, ?, ?, ?, COALESCE(?, s.payload),
          'sending', ?, ?, ?, ?, ?
        FROM slips s
        WHERE s.slip_id = ? AND s.user_id = ? AND s.expires_at > ?
@@ -421,6 +520,7 @@ export class BetRecordRepo {
       scope.marketKey,
       req.day,
       req.stakeCents,
+      as ? JSON.stringify(as.payload) : null,
       req.now,
       req.now,
       f?.fundKey ?? null,
@@ -436,7 +536,7 @@ export class BetRecordRepo {
     if (existing) return { kind: 'handled', record: toRecord(existing) };
     for (const [cap, limit] of caps) {
       const used = await capUsage(tx, cap, scope);
-      if (used + req.stakeCents > limit) return { kind: 'over_limit', cap, usedCents: used, limitCents: limit };
+      if (used + capStake > limit) return { kind: 'over_limit', cap, usedCents: used, limitCents: limit };
     }
     if (f) {
       const [owner] = await tx.query<{ guild_key: string }>(
@@ -449,7 +549,7 @@ export class BetRecordRepo {
         const usage = fundUsageSql(cap, f, scope.epk);
         const [r] = await tx.query<{ total: number | null }>(`SELECT ${usage.sql} AS total`, ...usage.params);
         const used = Number(r?.total ?? 0);
-        if (used + req.stakeCents > room) return { kind: 'fund_over', cap, usedCents: used, limitCents: room };
+        if (used + capStake > room) return { kind: 'fund_over', cap, usedCents: used, limitCents: room };
       }
     }
     return { kind: 'other' };

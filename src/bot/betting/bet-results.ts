@@ -1,4 +1,4 @@
-import { betOutcomeOf, type JobOutcome, placedSelectionOf } from '../../gateway/index.js';
+import { betOutcomeOf, type JobOutcome, placedSelectionOf, StackedSrmResult } from '../../gateway/index.js';
 import type { AccountHealth } from '../accounts/index.js';
 import type { Logger } from '../config/logger.js';
 import type { JobRecord } from '../jobs/index.js';
@@ -9,6 +9,7 @@ import type { Outbox } from '../outbox/index.js';
 import type { BetRecord, BetRecordRepo } from './bet-records.js';
 import { placedOther, placedOtherNote } from './model/placed-other.js';
 import type { BetPresenter } from './presenter.js';
+import { type StackPart, stackParts } from './stack.js';
 
 /** The stake the book accepted when it took less than the slip asked (the record then holds that stake). */
 function takenForLess(slip: SlipPayload, receipt: { stake?: number }): { stakeCents?: number } {
@@ -29,12 +30,22 @@ export interface BetJobContext {
   odds: number;
 }
 
+/** What a stack's job carries from the send to its outcome (decision 2010): its records, in the stack's order. */
+export interface StackJobContext {
+  placementIds: string[];
+  /** The stack slip, stored with the job (what /jobs shows). */
+  slip: StoredSlipPayload;
+  guildId: string | null;
+  userId: string;
+  day: string;
+}
+
 export interface BetResultsDeps {
   records: BetRecordRepo;
   /** Account health: each result is evidence about its session (optional so older wiring still builds). */
   accounts?: AccountHealth;
   outbox: Outbox;
-  present: Pick<BetPresenter, 'record' | 'receipt' | 'jobLost' | 'placedOther'>;
+  present: Pick<BetPresenter, 'record' | 'stack' | 'receipt' | 'jobLost' | 'placedOther'>;
   logger: Logger;
   now: () => number;
 }
@@ -49,6 +60,8 @@ export class BetResults {
   /** Queues the slip message's edit for the record's state (idempotent: the outbox keeps the latest stage). */
   async show(record: BetRecord): Promise<void> {
     if (!record.messageId) return;
+    // A stack's records share its slip message, which shows them all.
+    if (record.payload.stackOf) return this.#showStack(record.payload.stackOf.slipId);
     const staged = this.d.present.record(record);
     if (staged) await this.d.outbox.edit(record.channelId, record.messageId, staged.view, staged.rank);
   }
@@ -114,6 +127,56 @@ export class BetResults {
         ?.betResult(record, outcome)
         .catch((err) => this.d.logger.warn('recording account evidence failed', { placementId, err }));
     }
+  }
+
+  /** The stack slip's message for its records' states now (the rank grows as each record moves on). */
+  async #showStack(slipId: string): Promise<void> {
+    const records = await this.d.records.byStack(slipId);
+    const head = records[0];
+    if (!head?.messageId) return;
+    const staged = this.d.present.stack(records);
+    if (staged) await this.d.outbox.edit(head.channelId, head.messageId, staged.view, staged.rank);
+  }
+
+  /**
+   * A stack job's outcome applied to its records (decision 2010): each multi placed with its bet id or refused with
+   * its reason; a refusal before placement refuses them all with the book's reason; no usable result leaves each
+   * unknown for the reconciler. Every move is guarded, so applying one twice is harmless. One edit shows them all.
+   */
+  async applyStack(job: JobRecord<StackJobContext>, outcome: JobOutcome): Promise<void> {
+    const ids = job.context.placementIds;
+    const now = this.d.now();
+    const parsed = outcome.status === 'completed' ? StackedSrmResult.safeParse(outcome.result) : undefined;
+    const parts: StackPart[] =
+      outcome.status !== 'completed'
+        ? ids.map(() => ({ kind: 'unknown', note: `the gateway reported the job as ${outcome.status}` }))
+        : stackParts(parsed?.success ? parsed.data : undefined, ids.length);
+    let first: BetRecord | undefined;
+    for (const [i, placementId] of ids.entries()) {
+      const part = parts[i] ?? { kind: 'unknown', note: 'the book gave no result for this multi' };
+      const record = await this.d.records.get(placementId);
+      if (!record) continue;
+      first ??= record;
+      const correlationId = job.correlationId;
+      if (part.kind === 'placed') {
+        const taken = part.stakeCents;
+        await this.d.records.markPlaced(
+          placementId,
+          {
+            betId: part.betId,
+            odds: part.odds ?? record.payload.shownOdds,
+            correlationId,
+            ...(taken !== undefined && taken > 0 && taken < record.stakeCents ? { stakeCents: taken } : {}),
+          },
+          now,
+        );
+      } else if (part.kind === 'refused') {
+        await this.d.records.markRefused(placementId, { note: part.note, correlationId }, now);
+      } else {
+        await this.d.records.markResultUnknown(placementId, { note: part.note }, now);
+      }
+    }
+    if (first) await this.show(first);
   }
 
   /** The notice of a bet placed on another selection than its slip's: once per record (outbox key), loud. */

@@ -13,11 +13,12 @@ import { UserFacingError } from '../model/user-facing-error.js';
 import { bindingShare, exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../settings/index.js';
 import type { BotStore } from '../store/index.js';
 import type { BetRecord, BetRecordRepo, ClaimOutcome, FundDecision } from './bet-records.js';
-import type { BetJobContext, BetResults } from './bet-results.js';
+import type { BetJobContext, BetResults, StackJobContext } from './bet-results.js';
 import { approvalPolicy, approvalsNeeded } from './model/approval-policy.js';
 import type { ProposalRepo } from './proposals.js';
 import { submitRecord } from './slip-kinds.js';
 import type { SlipRecord, SlipRepo } from './slips.js';
+import { stackMembers, stackRecordSlipId, stackRequest } from './stack.js';
 
 const RESEND_WAIT_MS = 120_000;
 
@@ -146,8 +147,11 @@ export class Placement {
         : await getSettings(this.d.store, slip.guildId);
     // Share caps are worked out from the bank the slip was made with: a bank change moves them from the next slip.
     const limits = stakeLimits(settings, this.d.tunables, p.capBankCents);
-    const perBet = checkStake(p.stakeCents, limits);
-    if (!perBet.ok) return this.#closeBeforeSending(slipId, p, perBet.message);
+    // A stack's per-bet limit holds for each of its multis; its day, caps and tiers count their sum.
+    const perBet = (p.stack ? p.stack.map((m) => m.stakeCents) : [p.stakeCents])
+      .map((cents) => checkStake(cents, limits))
+      .find((r) => !r.ok);
+    if (perBet && !perBet.ok) return this.#closeBeforeSending(slipId, p, perBet.message);
     // The tiers are read again too: a slip made under t1 that an admin's lower t1 now puts above it is refused.
     const tier = opts.approved === true ? undefined : tierRefusal(settings, p);
     if (tier) return this.#closeBeforeSending(slipId, p, tier);
@@ -155,18 +159,44 @@ export class Placement {
     if (!price.decision.ok) return this.#closeBeforeSending(slipId, p, price.decision.message, price.live);
     const fund = await this.#fundGate?.decide(p, slip.guildId ?? 'dm');
     if (fund && !fund.ok) return this.#closeBeforeSending(slipId, p, fund.message);
-    const claim = await this.d.records.claim({
-      placementId: randomBytes(12).toString('base64url'),
+    const claimed = {
       slipId,
       userId,
       guildKey: slip.guildId ?? 'dm',
       day: dayIn(this.d.now(), settings.timezone),
-      stakeCents: p.stakeCents,
       dayLimitCents: limits.perDayCents,
       caps: exposureCaps(settings, p.capBankCents),
       ...(fund?.ok ? { fund: fund.claim } : {}),
       now: this.d.now(),
+    };
+    if (slipKind(p) === 'stack') {
+      const members = stackMembers(p, slipId).map((payload, i) => ({
+        placementId: randomBytes(12).toString('base64url'),
+        slipId: stackRecordSlipId(slipId, i + 1),
+        payload,
+        stakeCents: payload.stakeCents,
+      }));
+      const claim = await this.d.records.claimStack({ ...claimed, members });
+      if (claim.kind !== 'claimed') return this.#notClaimed(slipId, p, settings, claim, fund);
+      return { kind: 'recorded', record: await this.#sendStack(claim.records, p) };
+    }
+    const claim = await this.d.records.claim({
+      ...claimed,
+      placementId: randomBytes(12).toString('base64url'),
+      stakeCents: p.stakeCents,
     });
+    if (claim.kind !== 'claimed') return this.#notClaimed(slipId, p, settings, claim, fund);
+    return { kind: 'recorded', record: await this.#send(claim.record, price.decision.floor, price.live) };
+  }
+
+  /** What a claim that wrote no record means for the member: handled by another click, or refused by a cap. */
+  async #notClaimed(
+    slipId: string,
+    p: SlipPayload,
+    settings: GuildSettings,
+    claim: Exclude<ClaimOutcome, { kind: 'claimed' }>,
+    fund: FundDecision | undefined,
+  ): Promise<ConfirmResult> {
     if (claim.kind === 'handled') return { kind: 'handled', record: claim.record };
     if (claim.kind === 'other') return { kind: 'handled', record: undefined };
     if (claim.kind === 'over_limit') {
@@ -176,14 +206,69 @@ export class Placement {
     if (claim.kind === 'fund_over' && fund?.ok) {
       return this.#closeBeforeSending(slipId, p, fund.overText(claim.cap, claim.usedCents, p.stakeCents));
     }
-    if (claim.kind !== 'claimed') {
-      return this.#closeBeforeSending(
-        slipId,
+    return this.#closeBeforeSending(
+      slipId,
+      p,
+      'Not placed: the account joined or left a fund while this bet was being confirmed. Make the slip again.',
+    );
+  }
+
+  /**
+   * stacked_srm for a stack's records, all in `sending` (decision 2010): one call; a failure moves every record as a
+   * single's failed send moves its one; the 202 is stored as one `stack` job before every record moves to submitted.
+   */
+  async #sendStack(records: BetRecord[], p: SlipPayload): Promise<BetRecord> {
+    const [head] = records;
+    if (!head) throw new Error('a stack without records');
+    let handle: Awaited<ReturnType<GatewayPort['bets']['placeStackedSrm']>>;
+    try {
+      const body = stackRequest(
         p,
-        'Not placed: the account joined or left a fund while this bet was being confirmed. Make the slip again.',
+        records.map((r) => r.stakeCents),
+        this.d.callbackUrl,
+      );
+      handle = await this.d.gateway.bets.placeStackedSrm(body);
+    } catch (err) {
+      const move = sendFailure(err);
+      const reason = this.d.logger.redact(String((err as Error)?.message ?? err)).slice(0, 300);
+      this.d.logger.warn('stacked_srm failed', { placementId: head.placementId, move, err });
+      for (const r of records) await this.d.records[move](r.placementId, { note: reason }, this.d.now());
+      await this.d.results.show(head);
+      return (await this.d.records.get(head.placementId)) ?? head;
+    }
+    const timeoutAt = Date.parse(String(handle.envelope.timeout_at ?? ''));
+    const context: StackJobContext = {
+      placementIds: records.map((r) => r.placementId),
+      slip: p,
+      guildId: head.guildId,
+      userId: head.userId,
+      day: head.day,
+    };
+    await this.d.tracker.record({
+      correlationId: handle.correlationId,
+      kind: 'stack',
+      guildId: head.guildId,
+      channelId: head.channelId,
+      messageId: head.messageId,
+      userId: head.userId,
+      sessionId: p.sessionId,
+      envelope: handle.envelope as unknown as Record<string, unknown>,
+      context,
+    });
+    for (const r of records) {
+      await this.d.records.markSubmitted(
+        r.placementId,
+        {
+          correlationId: handle.correlationId,
+          timeoutAt: Number.isFinite(timeoutAt) ? timeoutAt : null,
+          odds: r.payload.shownOdds,
+        },
+        this.d.now(),
       );
     }
-    return { kind: 'recorded', record: await this.#send(claim.record, price.decision.floor, price.live) };
+    await this.d.results.show(head);
+    this.d.tracker.track(handle.envelope);
+    return (await this.d.records.get(head.placementId)) ?? head;
   }
 
   /**
@@ -338,7 +423,13 @@ export class Placement {
   }
 }
 
-const PROPOSE_WITH = { sports: '/bet', racing: '/bet-racing', promo: '/promos', multi: '/multi' } as const;
+const PROPOSE_WITH = {
+  sports: '/bet',
+  racing: '/bet-racing',
+  promo: '/promos',
+  multi: '/multi',
+  stack: '/multi (then "Add another multi on this race")',
+} as const;
 
 /**
  * Confirm's tier check (decision 1634): a slip whose stake is now above the server's first tier is refused, not

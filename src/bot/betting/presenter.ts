@@ -16,6 +16,8 @@ export interface BetPresenter extends AccountPresenter {
   jobLost(slip: SlipPayload, status: string): MessageView;
   /** A bet record's state as its slip message shows it, and the edit's rank; undefined when it shows nothing. */
   record(record: BetRecord): { view: MessageView; rank: number } | undefined;
+  /** A stack's records (in its order) as their slip message shows them, and the edit's rank (decision 2010). */
+  stack(records: readonly BetRecord[]): { view: MessageView; rank: number } | undefined;
   /** A bet the gateway placed on another selection than its slip showed (`other` says how). */
   placedOther(record: BetRecord, other: string): MessageView;
   proposal(input: {

@@ -17,9 +17,11 @@ import {
   prepareMultiSlip,
   preparePromoSlip,
   prepareRacingSlip,
+  prepareStackSlip,
   type RacingSlipRequest,
   type SlipKindDeps,
   type SlipLifetime,
+  type StackSlipRequest,
 } from './slip-kinds.js';
 import type { SlipRecord } from './slips.js';
 
@@ -152,6 +154,11 @@ export class SlipFactory implements LivePrices {
   /** A same-race multi slip (legs on one race at one book, placed through place_bet with its legs). */
   prepareMultiSlip(req: MultiSlipRequest, expiresInMs?: SlipLifetime): Promise<SlipRecord<SlipPayload>> {
     return prepareMultiSlip(this.d, req, expiresInMs);
+  }
+
+  /** A stack slip: a multi or stack slip's multis and one more on the race, placed in one stacked_srm call. */
+  prepareStackSlip(req: StackSlipRequest, expiresInMs?: SlipLifetime): Promise<SlipRecord<SlipPayload>> {
+    return prepareStackSlip(this.d, req, expiresInMs);
   }
 
   /** A promo slip (a bet-boost card placed by id through place_promo). */

@@ -17,12 +17,23 @@ import { multiFair } from '../model/multi-fair.js';
 import { formatOdds } from '../model/odds.js';
 import {
   BOOST_WORDS,
+  MAX_STACK,
+  type MultiLeg,
   type MultiSlipInfo,
   type RacingBet,
   type RacingMultiBet,
   REFUND_WORDS,
+  STACKING_BOOKS,
 } from '../model/racing-bet.js';
-import { checkMinOdds, checkStake, type RacingLeg, type SlipPayload, slipKind } from '../model/slip-rules.js';
+import {
+  checkMinOdds,
+  checkStake,
+  type RacingLeg,
+  type SlipEdge,
+  type SlipPayload,
+  type StackedMulti,
+  slipKind,
+} from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import { type GuildSettings, getSettings, stakeLimits } from '../settings/index.js';
 import type { BotStore } from '../store/index.js';
@@ -39,6 +50,7 @@ import {
 } from './multi-prices.js';
 import { waitForPriceCheck } from './price-wait.js';
 import type { SlipRecord, SlipRepo } from './slips.js';
+import { raceEventKey, stackMultisOf, stackPayload } from './stack.js';
 
 const BONUS_READ_WAIT_MS = 20_000;
 
@@ -428,22 +440,24 @@ function checkLegs(req: RacingMultiBet): void {
   }
 }
 
+/** A multi priced for a slip: its legs at the book with their fair chances, and the edge at the member's floor. */
+interface PricedMulti {
+  multi: MultiSlipInfo;
+  edge?: SlipEdge;
+}
+
 /**
- * A same-race multi slip (decision 1975): the race read at every active book in one price check, every leg's runner
- * priced at the slip's book, the multi's fair chance (Harville over the books' no-vig win chances), the edge and the
- * suggested stake at the member's floor. The book prices a multi only when it takes it (the spec quotes none
+ * Prices one multi (decision 1975): the race read at every active book in one price check, every leg's runner
+ * priced at the slip's book, the multi's fair chance (Harville over the books' no-vig win chances), the edge and
+ * the suggested stake at the member's floor. The book prices a multi only when it takes it (the spec quotes none
  * before), so the slip's price is that floor: min_odds, or none.
  */
-export async function prepareMultiSlip(
+async function priceMulti(
   d: SlipKindDeps,
-  req: MultiSlipRequest,
-  lifetime?: SlipLifetime,
-): Promise<SlipRecord<SlipPayload>> {
-  checkLegs(req);
-  const settings = req.settings ?? (await getSettings(d.store, req.guildId));
-  const sessionId = await sessionFor(d, req.guildId, req.bookie, settings);
-  const owner = { ...req, settings, lifetime };
-  const stakeCents = await checkedStake(d, owner, req.stakeCents, { bookie: req.bookie, sessionId });
+  req: RacingMultiBet,
+  at: { settings: GuildSettings; sessionId: string; bankCents: number | null },
+): Promise<PricedMulti> {
+  const { settings, sessionId, bankCents } = at;
   const race = { track: req.track, raceNum: req.raceNum, raceType: req.raceType, date: req.date };
   // One session per other book for the fair price; the slip's own session for its book.
   const others = (await d.catalog.loadSessions()).filter((s) => s.active && s.bookie !== req.bookie);
@@ -482,11 +496,11 @@ export async function prepareMultiSlip(
     method,
     books: fair.kind === 'fair' ? fair.books.length : 0,
   };
+  if (fair.kind !== 'fair') return { multi };
   const floor = req.minOdds;
-  const bankCents = owner.bankCents ?? null;
   const limits = stakeLimits(settings, d.tunables, bankCents);
   const suggested =
-    fair.kind === 'fair' && floor !== undefined && bankCents !== null
+    floor !== undefined && bankCents !== null
       ? suggestedStakeCents({
           probability: fair.probability,
           odds: floor,
@@ -496,13 +510,38 @@ export async function prepareMultiSlip(
           capsCents: [limits.perBetCents],
         })
       : undefined;
+  const edge: SlipEdge = {
+    method,
+    fairOdds: fair.odds,
+    fairProbability: fair.probability,
+    books: fair.books.length,
+    ...(floor === undefined ? {} : { edge: fair.probability * floor - 1 }),
+    ...(settings.kellyFraction === undefined ? {} : { kellyFraction: settings.kellyFraction }),
+    ...(suggested === undefined ? {} : { suggestedCents: suggested }),
+  };
+  return { multi, edge };
+}
+
+/** A same-race multi slip (decision 1975): the legs checked, the stake checked, the multi priced and stored. */
+export async function prepareMultiSlip(
+  d: SlipKindDeps,
+  req: MultiSlipRequest,
+  lifetime?: SlipLifetime,
+): Promise<SlipRecord<SlipPayload>> {
+  checkLegs(req);
+  const settings = req.settings ?? (await getSettings(d.store, req.guildId));
+  const sessionId = await sessionFor(d, req.guildId, req.bookie, settings);
+  const owner = { ...req, settings, lifetime };
+  const stakeCents = await checkedStake(d, owner, req.stakeCents, { bookie: req.bookie, sessionId });
+  const priced = await priceMulti(d, req, { settings, sessionId, bankCents: owner.bankCents ?? null });
+  const { multi, edge } = priced;
   const text = legsText(multi);
   return store(d, owner, {
     kind: 'multi',
     multi,
-    epk: `racing:${race.track}/${race.raceNum}/${race.raceType}/${race.date}`,
+    epk: raceEventKey(multi),
     sport: 'racing',
-    eventName: raceLabel(race),
+    eventName: raceLabel(multi),
     bookie: req.bookie,
     sessionId,
     marketKey: 'srm',
@@ -511,23 +550,56 @@ export async function prepareMultiSlip(
     selectionName: text,
     marketRef: '',
     stakeCents,
-    shownOdds: floor ?? NO_FLOOR_ODDS,
-    ...(floor === undefined ? {} : { minOdds: floor }),
-    ...(fair.kind === 'fair'
-      ? {
-          edge: {
-            method,
-            fairOdds: fair.odds,
-            fairProbability: fair.probability,
-            books: fair.books.length,
-            ...(floor === undefined ? {} : { edge: fair.probability * floor - 1 }),
-            ...(settings.kellyFraction === undefined ? {} : { kellyFraction: settings.kellyFraction }),
-            ...(suggested === undefined ? {} : { suggestedCents: suggested }),
-          },
-        }
-      : {}),
+    shownOdds: req.minOdds ?? NO_FLOOR_ODDS,
+    ...(req.minOdds === undefined ? {} : { minOdds: req.minOdds }),
+    ...(edge ? { edge } : {}),
     userId: req.userId,
   });
+}
+
+/** A stack slip asked for: the multi or stack slip it grows from, and the multi to add on the same race. */
+export interface StackSlipRequest extends SlipOwner {
+  base: SlipPayload;
+  add: { legs: MultiLeg[]; stakeCents: number; minOdds?: number };
+}
+
+/**
+ * A stack slip (decision 2010): the multis of a multi or stack slip and one more on the same race, at the same book
+ * and session, placed later in one stacked_srm call. The new multi is checked and priced as a multi slip's is; the
+ * slip's stake is the sum of the multis' stakes, which the tiers, the day and the caps count.
+ */
+export async function prepareStackSlip(
+  d: SlipKindDeps,
+  req: StackSlipRequest,
+  lifetime?: SlipLifetime,
+): Promise<SlipRecord<SlipPayload>> {
+  const { base } = req;
+  const multis = stackMultisOf(base);
+  const first = multis?.[0]?.multi;
+  if (!multis || !first) throw new UserFacingError('Only a multi slip or a stack slip takes another multi.');
+  if (!STACKING_BOOKS.includes(base.bookie)) {
+    throw new UserFacingError(
+      `${base.bookie} takes one multi per bet: several multis on one race in one call go through ${STACKING_BOOKS.join(' or ')}. Make the multi there with /multi bookie:${STACKING_BOOKS[0]}.`,
+    );
+  }
+  if (multis.length >= MAX_STACK) throw new UserFacingError(`A stack holds at most ${MAX_STACK} multis.`);
+  const race = { track: first.track, raceNum: first.raceNum, raceType: first.raceType, date: first.date };
+  const bet: RacingMultiBet = { ...race, bookie: base.bookie, ...req.add };
+  checkLegs(bet);
+  const settings = req.settings ?? (await getSettings(d.store, req.guildId));
+  const owner = { ...req, settings, lifetime };
+  const stakeCents = await checkedStake(d, owner, req.add.stakeCents, {
+    bookie: base.bookie,
+    sessionId: base.sessionId,
+  });
+  const priced = await priceMulti(d, bet, { settings, sessionId: base.sessionId, bankCents: owner.bankCents ?? null });
+  const added: StackedMulti = {
+    multi: priced.multi,
+    stakeCents,
+    ...(req.add.minOdds === undefined ? {} : { minOdds: req.add.minOdds }),
+    ...(priced.edge ? { edge: priced.edge } : {}),
+  };
+  return store(d, owner, { ...stackPayload(base, [...multis, added]), userId: req.userId });
 }
 
 /** The active session that holds a promo: the one the gateway names, else any of the account's. */
@@ -602,6 +674,8 @@ export function boundSelection(p: SlipPayload): string {
       return p.promo ? `promo #${p.promo.promoId}` : '';
     case 'multi':
       return p.multi ? `multi ${legsText(p.multi)}` : '';
+    case 'stack':
+      return `stack ${(p.stack ?? []).map((m) => `${legsText(m.multi)} ${m.stakeCents}c`).join(' | ')}`;
     default:
       return p.marketRef;
   }
@@ -623,6 +697,14 @@ export async function kindLivePrice(
     case 'multi':
       if (!p.multi) return undefined;
       return multiStillPriced(gateway, p.sessionId, p.multi, callbackUrl, waitMs).then(() => p.shownOdds);
+    case 'stack': {
+      // One read of the race: every leg of every multi must still be priced (a scratched runner refuses the stack).
+      const first = p.stack?.[0]?.multi;
+      if (!first) return undefined;
+      const legs = (p.stack ?? []).flatMap((m) => m.multi.legs);
+      await multiStillPriced(gateway, p.sessionId, { ...first, legs }, callbackUrl, waitMs);
+      return p.shownOdds;
+    }
     default:
       return undefined;
   }

@@ -78,3 +78,9 @@ export interface MultiSlipInfo extends RaceKey {
   /** How many books' win markets went into it. */
   books: number;
 }
+
+/** The books whose sessions take several multis on one race in one call (the spec: bookie_a sessions only). */
+export const STACKING_BOOKS: readonly string[] = ['bookie_a'];
+
+/** The most multis one stack slip holds (each is a field of the slip's message). */
+export const MAX_STACK = 6;

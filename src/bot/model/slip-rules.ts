@@ -40,6 +40,10 @@ export interface SlipPayload {
   racing?: RacingLeg;
   /** Same-race multi slips: the race and legs (eventName is "Track R3", marketKey srm). */
   multi?: MultiSlipInfo;
+  /** Stack slips: the multis on one race placed in one stacked_srm call (stakeCents is their sum; decision 2010). */
+  stack?: StackedMulti[];
+  /** A bet record of a stack: which multi of which stack slip it is (its slip_id is the slip's, `#k` after the first). */
+  stackOf?: StackPlace;
   /** Promo slips: the account promo placed by id through place_promo. */
   promo?: { promoId: number; promoLabel: string };
   /** Spend a bonus token worth the stake (racing): checked against the session's tokens when the slip is made. */
@@ -57,6 +61,23 @@ export interface SlipPayload {
   outsideFund?: boolean;
   /** The fair price, edge and suggested stake when the slip was made (sports slips; shown and kept on the record). */
   edge?: SlipEdge;
+}
+
+/** One multi of a stack slip: its race and legs as a multi slip keeps them, its own stake, floor and edge. */
+export interface StackedMulti {
+  multi: MultiSlipInfo;
+  /** Whole cents. */
+  stakeCents: number;
+  /** Sent as the multi's target_odds: below it the book refuses the whole stack before placing any. */
+  minOdds?: number;
+  edge?: SlipEdge;
+}
+
+/** Where a stack's bet record sits: the stack slip, its 1-based place in the stack, and how many the stack holds. */
+export interface StackPlace {
+  slipId: string;
+  index: number;
+  count: number;
 }
 
 /** What the slip says about its price against the fair one (model/fair-price.ts) and the stake Kelly suggests. */
@@ -80,7 +101,7 @@ export interface PriceRoute {
   leftOut: Array<{ book: string; why: string }>;
 }
 
-export type SlipKind = 'sports' | 'racing' | 'promo' | 'multi';
+export type SlipKind = 'sports' | 'racing' | 'promo' | 'multi' | 'stack';
 
 export type { RacingLeg } from './racing-bet.js';
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { betOutcomeOf } from '../../gateway/receipts.js';
+import { StackedSrmResult } from '../../gateway/schemas/stacked-srm.js';
 import { WebhookBody } from '../../gateway/schemas/webhooks.js';
 import { jsonDepth, parseWebhook, WebhookSignatureError } from '../../gateway/webhooks.js';
 import { listen } from '../../http/listen.js';
@@ -93,6 +94,9 @@ export function shapeProblem(jobKind: string | undefined, body: WebhookDelivery)
   if (finalStatusOf(body) !== 'completed') return undefined;
   if (typeof body.result !== 'object' || body.result === null || Array.isArray(body.result)) {
     return 'result of a completed job is not an object';
+  }
+  if (jobKind === 'stack') {
+    return StackedSrmResult.safeParse(body.result).success ? undefined : 'result is not a stacked_srm result';
   }
   if (jobKind !== 'bet') return undefined;
   const bet = betOutcomeOf(body.result);

@@ -26,8 +26,6 @@ const ALLOWED: Record<string, string> = {
     'one pass over the day, each check a short block; to split next',
   'src/bot/betting/slip-factory.ts:SlipFactory.prepareSlip':
     "the slip's steps in the order a member hears refusals; to split next",
-  'src/bot/betting/slip-kinds.ts:prepareMultiSlip':
-    "a multi's steps in the order a member hears refusals; to split next",
   'src/bot/betting/bet-records.ts:BetRecordRepo.#claim': 'one transaction: every cap read and the insert must share it',
   'src/bot/discord/router.ts:routeOnce': 'the dispatch of one interaction by kind, a switch of short branches',
   'src/bot/audit/restore-check.ts:check': 'the checks a restored store gets, in order; to split next',

@@ -9,9 +9,10 @@ import { clip, fitView, LIMITS, type MessageView } from '../../model/limits.js';
 import { centsFromDollars, formatMoney } from '../../model/money.js';
 import { multiMargin, positionWords } from '../../model/multi-fair.js';
 import { formatOdds, potentialReturnCents } from '../../model/odds.js';
-import type { MultiSlipInfo } from '../../model/racing-bet.js';
+import { MAX_STACK, type MultiSlipInfo, STACKING_BOOKS } from '../../model/racing-bet.js';
 import type { PriceRoute, SlipPayload } from '../../model/slip-rules.js';
 import { edgeFields, formatEdge, suggestedLine } from './edge.js';
+import { stackFields } from './stack.js';
 
 /** Start time and bettor, when the slip carries them. */
 function whoAndWhen(slip: SlipPayload) {
@@ -23,6 +24,7 @@ function whoAndWhen(slip: SlipPayload) {
 }
 
 export function slipFields(slip: SlipPayload, odds: number, sessionLabel: string) {
+  if (slip.stack) return stackFields(slip, sessionLabel);
   if (slip.multi) return multiFields(slip, slip.multi, odds, sessionLabel);
   return [
     { name: 'Selection', value: clip(`${slip.selectionLabel} — ${slip.marketLabel}`, LIMITS.fieldValue) },
@@ -138,6 +140,12 @@ function slipNotes(slip: SlipPayload): string {
     .join('\n');
 }
 
+/** A multi or stack slip at a book that takes several multis in one call, with room for one more (decision 2010). */
+const stacks = (slip: SlipPayload): boolean =>
+  STACKING_BOOKS.includes(slip.bookie) &&
+  ((slip.kind === 'multi' && slip.multi !== undefined) ||
+    (slip.kind === 'stack' && (slip.stack?.length ?? 0) < MAX_STACK));
+
 /** The confirmation: what will be placed, at which live price, and the two buttons. */
 export function slipView(input: { slip: SlipPayload; slipId: string; userId: string; expiresAt: number }): MessageView {
   const { slip } = input;
@@ -159,6 +167,15 @@ export function slipView(input: { slip: SlipPayload; slipId: string; userId: str
       row(
         button(encodeCustomId('slip', 'confirm', input.slipId), 'Confirm', ButtonStyle.Success),
         button(encodeCustomId('slip', 'cancel', input.slipId), 'Cancel', ButtonStyle.Danger),
+        ...(stacks(slip)
+          ? [
+              button(
+                encodeCustomId('slip', 'stack', input.slipId),
+                'Add another multi on this race',
+                ButtonStyle.Secondary,
+              ),
+            ]
+          : []),
       ),
     ],
   });
