@@ -3,12 +3,13 @@ import type { SettlementWatcher } from '../../src/bot/betting/settlement.js';
 import { Ledger } from '../../src/bot/ledger/ledger-repo.js';
 import { updateSettings } from '../../src/bot/settings/guild-settings.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
-import { localDay, type Race, raceStartMs, TRACKS } from '../../src/sandbox/world/racing.js';
+import type { Race } from '../../src/sandbox/world/racing.js';
 import type { RunningBot } from '../support/bot-entry.js';
-import { messageMatching, newTrail, press, waitForModal } from '../support/flows.js';
+import { messageMatching, newTrail, press } from '../support/flows.js';
 import { deskCommand } from '../support/fund-flows.js';
 import { type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
+import { addMulti, multiSlip, openRaces, sandboxMultis } from '../support/stack-flows.js';
 import { until } from '../support/wait.js';
 
 /**
@@ -31,19 +32,7 @@ describe('stacks of same-race multis at the desk', () => {
       ...s,
       resultsChannelId: desk.ld.channelIds.results,
     }));
-    const world = desk.sandbox.sb.world;
-    const now = Date.now();
-    const open: Race[] = [];
-    for (const def of TRACKS.filter((t) => t.race_type === 'R')) {
-      for (const dayOffset of [0, 1]) {
-        const date = localDay(def, now + dayOffset * 86_400_000);
-        for (let n = 1; n <= 8; n++) {
-          const r = raceStartMs(def, n, date) > now + 30 * 60_000 ? world.race(def.track, n, 'R', date) : undefined;
-          if (r && r.runners.length >= 6) open.push(r);
-        }
-      }
-    }
-    races = open.sort((a, b) => a.startMs - b.startMs).slice(0, 3);
+    races = openRaces(desk, 3);
     expect(races).toHaveLength(3);
   }, 60_000);
   afterAll(() => desk?.close());
@@ -51,11 +40,7 @@ describe('stacks of same-race multis at the desk', () => {
   const runners = (r: Race) => r.runners.map((x) => x.name);
   const label = (r: Race) => `${r.track} R${r.race_num}`;
 
-  /** The sandbox's multis on a race (bet_type srm). */
-  const sandboxMultis = async (r: Race) =>
-    (await desk.control.state()).bets.filter(
-      (b) => b.bet.bet_type === 'srm' && JSON.stringify(b.bet).includes(`"${label(r)}"`),
-    );
+  const atBook = (r: Race) => sandboxMultis(desk, r);
 
   const records = () =>
     desk.bot.store.query<{
@@ -70,43 +55,9 @@ describe('stacks of same-race multis at the desk', () => {
       "SELECT placement_id, slip_id, state, stake_cents, bet_id, correlation_id, note FROM bet_records WHERE market_key = 'srm' ORDER BY created_at, slip_id",
     );
 
-  /** /multi as the bettor at bookie_a on `on`: the public slip, or the refusal. */
-  async function multi(on: Race, legs: string[], stake: number, bookie = 'bookie_a'): Promise<LocalMessage> {
-    const handle = await desk.ld.sendCommand({
-      user: desk.ld.users.bettor,
-      channelId: desk.ld.channelIds.bets,
-      name: 'multi',
-      options: {
-        track: `${on.track} (R)`,
-        race: on.race_num,
-        date: on.date,
-        bookie,
-        stake,
-        ...Object.fromEntries(legs.map((l, k) => [`leg${k + 1}`, l])),
-      },
-    });
-    return until('the public slip', () => handle.responses().find((m) => m.visibleTo === null), { timeoutMs: 20_000 });
-  }
-
-  /** "Add another multi on this race" on `slip`, the form filled: the stack slip posted below (or the refusal). */
-  async function addMulti(slip: LocalMessage, legs: string, stake: string, minOdds = ''): Promise<LocalMessage> {
-    const modal = waitForModal(desk, desk.ld.users.bettor.id);
-    await press(desk, newTrail(), desk.ld.users.bettor, slip, /^Add another multi on this race$/);
-    const opened = await modal;
-    const handle = await desk.ld.submitModal({
-      user: desk.ld.users.bettor,
-      channelId: desk.ld.channelIds.bets,
-      customId: opened.customId,
-      fields: { legs, stake, min_odds: minOdds },
-    });
-    return until(
-      'the stack slip, or the refusal',
-      () =>
-        handle.responses().find((m) => m.visibleTo === null) ??
-        handle.responses().find((m) => textOf(m) !== '' && !/posted below/.test(textOf(m))),
-      { timeoutMs: 20_000, seen: () => handle.responses().map(textOf).join(' | ') },
-    );
-  }
+  const multi = (on: Race, legs: string[], stake: number, bookie?: string) => multiSlip(desk, on, legs, stake, bookie);
+  const add = (slip: LocalMessage, legs: string, stake: string, minOdds?: string) =>
+    addMulti(desk, slip, { legs, stake, ...(minOdds ? { minOdds } : {}) });
 
   it('grows a multi slip into a stack of three, placed in one stacked_srm call: two placed, one refused by the book', async () => {
     const race = races[0] as Race;
@@ -117,25 +68,25 @@ describe('stacks of same-race multis at the desk', () => {
     });
     const first = await multi(race, [`${a}|top3`, `${b}|top4`], 2);
     expect(textOf(first)).toMatch(/Bet slip/);
-    const two = await addMulti(first, `${c} top 3\n${d} top 4`, '3');
+    const two = await add(first, `${c} top 3\n${d} top 4`, '3');
     await messageMatching(desk, first, /Moved into a stack/);
-    const three = await addMulti(two, `${e} top 4, ${f} top 4`, '6');
+    const three = await add(two, `${e} top 4, ${f} top 4`, '6');
     const shown = textOf(three);
     expect(shown).toMatch(/Multi 1 · \$2\.00 · floor none/);
     expect(shown).toMatch(/Multi 2 · \$3\.00 · floor none/);
     expect(shown).toMatch(/Multi 3 · \$6\.00 · floor none/);
     expect(shown).toContain(`${e} — top 4`);
     expect(shown).toMatch(/Total stake\s*\$11\.00/);
-    expect(await sandboxMultis(race)).toHaveLength(0);
+    expect(await atBook(race)).toHaveLength(0);
 
     await press(desk, newTrail(), desk.ld.users.bettor, three, /^Confirm$/);
     const done = await messageMatching(desk, three, /Stack placed ✅ 2 of 3 multis/, 20_000);
     expect(textOf(done)).toMatch(/Multi 3 · \$6\.00 · refused ❌/);
     expect(textOf(done)).toMatch(/max_stake_exceeded/);
 
-    const atBook = await sandboxMultis(race);
+    const placed = await atBook(race);
     expect(
-      atBook.map((x) => [
+      placed.map((x) => [
         x.bet.stake,
         (x.bet.selections as Array<{ selection: string; market: string }>).map((s) => [s.selection, s.market]),
       ]),
@@ -157,8 +108,8 @@ describe('stacks of same-race multis at the desk', () => {
     ]);
     const stored = await records();
     expect(stored.map((r) => [r.state, r.stake_cents, r.bet_id])).toEqual([
-      ['placed', 200, atBook[0]?.bet.bet_id],
-      ['placed', 300, atBook[1]?.bet.bet_id],
+      ['placed', 200, placed[0]?.bet.bet_id],
+      ['placed', 300, placed[1]?.bet.bet_id],
       ['refused', 600, null],
     ]);
     // One call: the three records name one job, the one stack job the desk stored.
@@ -178,7 +129,7 @@ describe('stacks of same-race multis at the desk', () => {
     await desk.bot.settlement.tick();
     await until('the two settlement notices', () => (notices().length === 2 ? true : undefined), { timeoutMs: 15_000 });
     expect(await desk.bot.settlement.tick()).toBe(0);
-    const byBet = new Map((await sandboxMultis(race)).map((x) => [x.bet.bet_id, x.status]));
+    const byBet = new Map((await atBook(race)).map((x) => [x.bet.bet_id, x.status]));
     const stored = await records();
     expect(stored.map((r) => [r.state, r.bet_id ? byBet.get(r.bet_id) !== undefined : null])).toEqual([
       ['settled', true],
@@ -197,13 +148,15 @@ describe('stacks of same-race multis at the desk', () => {
     const [a, b, c, d] = runners(race) as [string, string, string, string];
     const before = (await records()).length;
     const first = await multi(race, [`${a}|top4`, `${b}|top4`], 2);
-    const stack = await addMulti(first, `${c} top 2\n${d} top 2`, '2', '900');
+    const stack = await add(first, `${c} top 2\n${d} top 2`, '2', '900');
     expect(textOf(stack)).toMatch(/Multi 2 · \$2\.00 · floor 900\.00/);
     await press(desk, newTrail(), desk.ld.users.bettor, stack, /^Confirm$/);
     const refused = await messageMatching(desk, stack, /Stack not placed/, 20_000);
-    expect(textOf(refused)).toMatch(/refused the whole stack before placing any multi \(odds_below_target: multi 2 is priced/);
+    expect(textOf(refused)).toMatch(
+      /refused the whole stack before placing any multi \(odds_below_target: multi 2 is priced/,
+    );
     expect(textOf(refused)).toMatch(/below its target_odds 900\.00/);
-    expect(await sandboxMultis(race)).toHaveLength(0);
+    expect(await atBook(race)).toHaveLength(0);
     const stored = (await records()).slice(before);
     expect(stored.map((r) => [r.state, r.stake_cents])).toEqual([
       ['refused', 200],
@@ -227,12 +180,12 @@ describe('stacks of same-race multis at the desk', () => {
     try {
       const before = (await records()).length;
       const first = await multi(race, [`${a}|top4`, `${b}|top4`], 6);
-      const stack = await addMulti(first, `${c} top 4\n${d} top 4`, '6');
+      const stack = await add(first, `${c} top 4\n${d} top 4`, '6');
       await press(desk, newTrail(), desk.ld.users.bettor, stack, /^Confirm$/);
       const refused = await messageMatching(desk, stack, /Not placed/, 20_000);
       expect(textOf(refused)).toContain(`the syndicate's cap of $10.00 on ${label(race)} ($0.00 already rides on it)`);
       expect(await records()).toHaveLength(before);
-      expect(await sandboxMultis(race)).toHaveLength(0);
+      expect(await atBook(race)).toHaveLength(0);
     } finally {
       await deskCommand(desk, desk.ld.users.admin, 'settings', 'limits', { per_event: 1000 }, /Saved/);
     }
