@@ -22,6 +22,7 @@ const E2E_ON_POSTGRES = [
   'test/e2e/poll-restart.test.ts',
   'test/e2e/proposal-placing.test.ts',
   'test/e2e/reconciliation-balance.test.ts',
+  'test/e2e/racing-stacks.test.ts',
   'test/e2e/reconciliation-entries.test.ts',
   'test/e2e/stats.test.ts',
   'test/e2e/watch-alerts.test.ts',

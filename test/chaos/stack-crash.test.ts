@@ -99,10 +99,15 @@ it('places no multi of a stack twice and resolves every record across kill -9 ar
       store.query<{ slip_id: string; state: string; bet_id: string | null; epk: string }>(
         'SELECT slip_id, state, bet_id, epk FROM bet_records ORDER BY created_at, slip_id',
       );
+    let last = '';
     await until(
       'every record resolved',
-      async () => (await records()).every((r) => !['sending', 'submitted', 'unknown'].includes(r.state)),
-      { timeoutMs: 40_000, everyMs: 250, seen: async () => JSON.stringify(await records()) },
+      async () => {
+        const now = await records();
+        last = JSON.stringify(now.map((r) => r.state));
+        return now.every((r) => !['sending', 'submitted', 'unknown'].includes(r.state));
+      },
+      { timeoutMs: 40_000, everyMs: 250, seen: () => last },
     );
     const stored = await records();
     expect(stored).toHaveLength(6);
