@@ -114,10 +114,11 @@ describe('stacks of same-race multis at the desk', () => {
     ]);
     // One call: the three records name one job, the one stack job the desk stored.
     expect(new Set(stored.map((r) => r.correlation_id)).size).toBe(1);
-    const jobs = await desk.bot.store.query<{ kind: string; correlation_id: string }>(
-      "SELECT kind, correlation_id FROM jobs WHERE kind = 'stack'",
+    const jobs = await desk.bot.store.query<{ kind: string }>(
+      'SELECT kind FROM jobs WHERE correlation_id = ?',
+      stored[0]?.correlation_id,
     );
-    expect(jobs.map((j) => j.correlation_id)).toEqual([stored[0]?.correlation_id]);
+    expect(jobs.map((j) => j.kind)).toEqual(['stack']);
     await desk.control.faults({});
   });
 
@@ -188,6 +189,43 @@ describe('stacks of same-race multis at the desk', () => {
       expect(await atBook(race)).toHaveLength(0);
     } finally {
       await deskCommand(desk, desk.ld.users.admin, 'settings', 'limits', { per_event: 1000 }, /Saved/);
+    }
+  });
+
+  it('puts a stack above the tier to the approvers, binding its multis, and places it in one call at the last approval', async () => {
+    const race = races[2] as Race;
+    const [, , , , e, f] = runners(race) as string[];
+    const [a, b] = runners(race) as [string, string];
+    desk.ld.setMemberRoles(desk.ld.users.viewer.id, [desk.ld.roleIds.bettor]);
+    await deskCommand(
+      desk,
+      desk.ld.users.admin,
+      'settings',
+      'approvals',
+      { t1: 5, t2: 100, approver_role: desk.ld.roleIds.bettor },
+      /Saved/,
+    );
+    try {
+      // $3.00 alone is a slip; with a $4.00 multi the stack's $7.00 is above the $5.00 tier: a proposal.
+      const first = await multi(race, [`${a}|top4`, `${b}|top4`], 3);
+      expect(textOf(first)).toMatch(/Bet slip/);
+      const proposal = await add(first, `${e} top 4\n${f} top 4`, '4');
+      expect(textOf(proposal)).toMatch(/Bet proposal: 1 more approval needed/);
+      expect(textOf(proposal)).toContain(`stack ${a} top 4 + ${b} top 4 ($3.00); ${e} top 4 + ${f} top 4 ($4.00)`);
+      expect(await atBook(race)).toHaveLength(0);
+      const approved = await press(desk, newTrail(), desk.ld.users.admin, proposal, /^Approve$/);
+      await approved.acknowledged;
+      await messageMatching(desk, proposal, /Stack placed ✅ 2 of 2 multis/, 20_000);
+      expect((await atBook(race)).map((x) => x.bet.stake)).toEqual([3, 4]);
+      // One call: both records name the one job.
+      const onRace = await desk.bot.store.query<{ correlation_id: string }>(
+        'SELECT correlation_id FROM bet_records WHERE epk LIKE ?',
+        `%${race.track}/${race.race_num}/%`,
+      );
+      expect(onRace).toHaveLength(2);
+      expect(new Set(onRace.map((r) => r.correlation_id)).size).toBe(1);
+    } finally {
+      await deskCommand(desk, desk.ld.users.admin, 'settings', 'approvals', { t1: 100, t2: 200 }, /Saved/);
     }
   });
 

@@ -675,7 +675,7 @@ export function boundSelection(p: SlipPayload): string {
     case 'multi':
       return p.multi ? `multi ${legsText(p.multi)}` : '';
     case 'stack':
-      return `stack ${(p.stack ?? []).map((m) => `${legsText(m.multi)} ${m.stakeCents}c`).join(' | ')}`;
+      return `stack ${(p.stack ?? []).map((m) => `${legsText(m.multi)} (${formatMoney(m.stakeCents)})`).join('; ')}`;
     default:
       return p.marketRef;
   }
