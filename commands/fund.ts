@@ -24,7 +24,7 @@ import {
   PRICE_SCALE,
   UNIT_SCALE,
 } from '../src/bot/fund/model/fund.js';
-import { CASHOUT_UNDEALT } from '../src/bot/fund/model/fund-states.js';
+import { CASHOUT_UNDEALT, isIn, STATES } from '../src/bot/fund/model/fund-states.js';
 import { type LimitName, limitLines, parseLimit } from '../src/bot/fund/model/risk-limits.js';
 import {
   askText,
@@ -371,7 +371,7 @@ const withdrawal = async ({ interaction, guildId, fund }: FundCall): Promise<voi
   });
   return replyEphemeral(
     interaction,
-    a.state === 'completed'
+    isIn(STATES.withdrawalCompleted)(a)
       ? `Settled: the ${dollars(a.amountCents)} withdrawal was the bookmaker's withdrawal ${a.gatewayWithdrawalId}.`
       : `Settled: the ${dollars(a.amountCents)} withdrawal was never made; its cash-out is tried again.`,
     'ok',
@@ -399,7 +399,7 @@ const strike = async ({ interaction, ctx, guildId, fund }: FundCall): Promise<vo
     return replyEphemeral(interaction, `Not struck: ${r.reason}. Nothing was dealt; try again when that is resolved.`);
   // The same contributions the #results post lists as waiting for their deposit.
   const unmatched = (await fund.contributions(guildId)).filter(
-    (c) => c.state === 'pending' && !c.depositId && c.createdAt <= r.strike.at,
+    (c) => isIn(STATES.contributionWaiting)(c) && !c.depositId && c.createdAt <= r.strike.at,
   );
   const accountOf = await sessionAccountOf(ctx);
   const read = new Map(r.strike.inputs.sessions.map((x) => [x.sessionId, x.account]));
@@ -647,15 +647,13 @@ export const autocomplete: Command['autocomplete'] = async (interaction, ctx) =>
     return respondChoices(interaction, []);
   let rows: Array<{ memberId: string; text: (name: string) => string; value: string }> = [];
   if (focused.name === 'cashout') {
-    rows = (await ctx.fund.cashouts(guildId))
-      .filter((c) => c.state === 'withdrawn')
-      .map((c) => ({
-        memberId: c.memberId,
-        text: (name) => `${name} · ${dollars(c.cents ?? 0)} · withdrawn, asked ${day(c.requestedAt)}`,
-        value: c.cashoutId,
-      }));
+    rows = (await ctx.fund.cashouts(guildId)).filter(isIn(STATES.cashoutWithdrawn)).map((c) => ({
+      memberId: c.memberId,
+      text: (name) => `${name} · ${dollars(c.cents ?? 0)} · withdrawn, asked ${day(c.requestedAt)}`,
+      value: c.cashoutId,
+    }));
   } else if (focused.name === 'id') {
-    const contributions = (await ctx.fund.contributions(guildId)).filter((c) => c.state === 'pending');
+    const contributions = (await ctx.fund.contributions(guildId)).filter(isIn(STATES.contributionWaiting));
     const cashouts = (await ctx.fund.cashouts(guildId)).filter((c) => CASHOUT_UNDEALT.includes(c.state));
     rows = [
       ...contributions.map((c) => ({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { fundLockKey } from '../betting/index.js';
 import { appendInTx, Ledger } from '../ledger/index.js';
-import { EXPOSED, isFundBet } from '../model/bet-states.js';
+import { BET_STATES, EXPOSED, isFundBet } from '../model/bet-states.js';
 import { formatMoney } from '../model/money.js';
 import type { BotStore, Tx } from '../store/index.js';
 import { type CashoutAsk, owedByStrike, type StrikeResult } from './model/fund.js';
@@ -19,6 +19,8 @@ import {
   CASHOUT_UNDEALT,
   type CashoutMove,
   CONTRIBUTION_MOVES,
+  isIn,
+  STATES,
   sqlList,
   WITHDRAWAL_FOLLOWED,
   WITHDRAWAL_IN_FLIGHT,
@@ -169,7 +171,7 @@ export class FundRepo {
   async asksSince(guildKey: string, memberId: string, since: number): Promise<Cashout[]> {
     const rows = await this.store.query(
       `SELECT * FROM fund_cashouts WHERE guild_key = ? AND member_id = ? AND requested_at >= ?
-       AND state NOT IN ('rejected', 'cancelled') ORDER BY requested_at`,
+       AND state NOT IN ${sqlList([...STATES.cashoutRejected, ...STATES.cashoutCancelled])} ORDER BY requested_at`,
       guildKey,
       memberId,
       since,
@@ -224,7 +226,8 @@ export class FundRepo {
     at: number,
   ): Promise<{ ok: true; cashout: Cashout } | { ok: false; why: 'own' | 'not_waiting' }> {
     const [current] = await this.store.query('SELECT * FROM fund_cashouts WHERE cashout_id = ?', cashoutId);
-    if (current?.state !== 'awaiting_approval') return { ok: false, why: 'not_waiting' };
+    if (!current || !isIn(STATES.cashoutAwaitingApproval)({ state: String(current.state) }))
+      return { ok: false, why: 'not_waiting' };
     if (current.member_id === approver) return { ok: false, why: 'own' };
     const c = await this.store.transaction((tx) =>
       this.#moveCashout(tx, cashoutId, approve ? 'approve' : 'reject', at, approver, { approvedBy: approver }),
@@ -569,7 +572,7 @@ export class FundRepo {
   /** Cash-outs struck and waiting for their withdrawal, oldest first. */
   async redeemedWaiting(guildKey: string): Promise<Array<Cashout & { guildKey: string }>> {
     const rows = await this.store.query(
-      "SELECT * FROM fund_cashouts WHERE state = 'redeemed' AND guild_key = ? ORDER BY requested_at",
+      `SELECT * FROM fund_cashouts WHERE state IN ${sqlList(STATES.cashoutRedeemed)} AND guild_key = ? ORDER BY requested_at`,
       guildKey,
     );
     return rows.map((r) => ({ ...toCashout(r), guildKey: String(r.guild_key) }));
@@ -582,7 +585,7 @@ export class FundRepo {
   /** What the cash-out's completed attempts have taken from sessions so far, in cents. */
   async withdrawnSoFar(cashoutId: string): Promise<number> {
     const [row] = await this.store.query<{ c: number | null }>(
-      "SELECT SUM(amount_cents) AS c FROM fund_withdrawals WHERE cashout_id = ? AND state = 'completed'",
+      `SELECT SUM(amount_cents) AS c FROM fund_withdrawals WHERE cashout_id = ? AND state IN ${sqlList(STATES.withdrawalCompleted)}`,
       cashoutId,
     );
     return n(row?.c ?? 0);
@@ -667,7 +670,7 @@ export class FundRepo {
       const a = toAttempt(row);
       if (t.to === 'completed') {
         const [sum] = await tx.query<{ c: number | null; owed: number }>(
-          `SELECT (SELECT SUM(amount_cents) FROM fund_withdrawals WHERE cashout_id = ? AND state = 'completed') AS c,
+          `SELECT (SELECT SUM(amount_cents) FROM fund_withdrawals WHERE cashout_id = ? AND state IN ${sqlList(STATES.withdrawalCompleted)}) AS c,
              (SELECT cents FROM fund_cashouts WHERE cashout_id = ?) AS owed`,
           a.cashoutId,
           a.cashoutId,
@@ -727,7 +730,7 @@ export class FundRepo {
   /** Attempts waiting for a treasurer (the evidence could not say whose a withdrawal was). */
   async unresolvedWithdrawals(guildKey: string): Promise<WithdrawalAttempt[]> {
     const rows = await this.store.query(
-      "SELECT * FROM fund_withdrawals WHERE guild_key = ? AND state = 'unresolved' ORDER BY created_at",
+      `SELECT * FROM fund_withdrawals WHERE guild_key = ? AND state IN ${sqlList(STATES.withdrawalUnresolved)} ORDER BY created_at`,
       guildKey,
     );
     return rows.map(toAttempt);
@@ -807,7 +810,7 @@ export class FundRepo {
       guildKey,
     );
     return {
-      bets: new Map(bets.map((b) => [String(b.bet_id), { open: b.state === 'placed' }])),
+      bets: new Map(bets.map((b) => [String(b.bet_id), { open: isIn(BET_STATES.placed)(b as { state: string }) }])),
       deposits: new Set(deposits.map((r) => String(r.id))),
       withdrawals: new Set(withdrawals.map((r) => String(r.id))),
       explained: new Set(explained.map((r) => String(r.id))),
@@ -838,7 +841,7 @@ export class FundRepo {
   async guildsWithWithdrawals(): Promise<string[]> {
     const rows = await this.store.query<{ g: string }>(
       `SELECT DISTINCT guild_key AS g FROM fund_withdrawals WHERE state IN ${sqlList(WITHDRAWAL_FOLLOWED)}
-       UNION SELECT DISTINCT guild_key AS g FROM fund_cashouts WHERE state = 'redeemed'`,
+       UNION SELECT DISTINCT guild_key AS g FROM fund_cashouts WHERE state IN ${sqlList(STATES.cashoutRedeemed)}`,
     );
     return rows.map((r) => String(r.g));
   }
@@ -847,7 +850,7 @@ export class FundRepo {
   async attemptsAwaitingIds(exceptAttemptId: string): Promise<boolean> {
     const rows = await this.store.query(
       `SELECT 1 AS x FROM fund_withdrawals WHERE attempt_id <> ? AND correlation_id IS NOT NULL
-       AND gateway_withdrawal_id IS NULL AND state IN ('submitted', 'unknown') LIMIT 1`,
+       AND gateway_withdrawal_id IS NULL AND state IN ${sqlList(STATES.withdrawalAwaitingId)} LIMIT 1`,
       exceptAttemptId,
     );
     return rows.length > 0;
@@ -917,7 +920,7 @@ export class FundRepo {
       outstanding: number | null;
     }>(
       `SELECT
-         (SELECT SUM(units) FROM fund_contributions WHERE guild_key = ? AND state = 'issued') AS issued,
+         (SELECT SUM(units) FROM fund_contributions WHERE guild_key = ? AND state IN ${sqlList(STATES.contributionIssued)}) AS issued,
          (SELECT SUM(units) FROM fund_cashouts WHERE guild_key = ? AND strike_id IS NOT NULL AND state IN ${sqlList(['redeemed', 'withdrawing', 'withdrawn', 'paid'])}) AS redeemed,
          (SELECT SUM(units) FROM fund_members WHERE guild_key = ?) AS held,
          (SELECT units FROM funds WHERE guild_key = ?) AS outstanding`,
@@ -986,7 +989,7 @@ async function creditFloats(
     `SELECT b.placement_id, b.session_id, b.state, b.stake_cents, b.pnl_cents, b.payload, b.bet_id, b.fund_key,
        b.fund_decided, b.created_at, b.updated_at
      FROM bet_records b LEFT JOIN fund_float_credits c ON c.placement_id = b.placement_id
-     WHERE c.placement_id IS NULL AND b.state IN ('settled', 'placed')
+     WHERE c.placement_id IS NULL AND b.state IN ${sqlList([...BET_STATES.settled, ...BET_STATES.placed])}
        AND b.session_id IN (${ids.map(() => '?').join(', ')})`,
     ...ids,
   );
@@ -1001,7 +1004,7 @@ async function creditFloats(
       created_at: n(r.created_at),
     };
     if (isFundBetRow(row, s.guildKey, new Map([[row.session_id, at.since]]))) continue;
-    if (r.state === 'placed') {
+    if (isIn(BET_STATES.placed)(r as { state: string })) {
       if (r.bet_id && unread.has(String(r.bet_id))) waiting += 1;
       continue;
     }

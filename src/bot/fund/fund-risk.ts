@@ -8,7 +8,9 @@ import { type FundAccountRef, fundBetTest } from '../analytics/index.js';
 import type { RiskBet } from '../betting/index.js';
 import type { BotContext } from '../context.js';
 import type { LedgerInput } from '../ledger/index.js';
+import { BET_STATES } from '../model/bet-states.js';
 import { dayIn, dayStart } from '../model/dates.js';
+import { isIn } from './model/fund-states.js';
 import {
   checkDailyLoss,
   checkEventShare,
@@ -95,7 +97,7 @@ export async function readRiskPicture(ctx: RiskCtx, guildId: string, timezone: s
   let realisedTodayCents = 0;
   let settledSinceStrikeCents = 0;
   for (const r of fundRows) {
-    if (r.state === 'settled') {
+    if (isIn(BET_STATES.settled)(r)) {
       if (r.updatedAt >= since) realisedTodayCents += r.pnlCents ?? 0;
       if (last && r.updatedAt > last.at.getTime()) settledSinceStrikeCents += r.pnlCents ?? 0;
       continue;

@@ -41,7 +41,7 @@ import {
   type WithdrawSource,
 } from './model/fund-plan.js';
 import type { FundStatement } from './model/fund-records.js';
-import { WITHDRAWAL_FOLLOWED } from './model/fund-states.js';
+import { isIn, STATES, WITHDRAWAL_FOLLOWED } from './model/fund-states.js';
 import type { FundPresenter } from './presenter.js';
 
 /** How long a withdrawal whose answer was lost may take to show in the session's history before it counts as not sent. */
@@ -49,6 +49,11 @@ const WITHDRAWAL_SAFE_WINDOW_MS = 5 * 60_000;
 /** A job's correlation id answers for 30 minutes (the spec's limit); after that only the history can. */
 const CORRELATION_LIFETIME_MS = 30 * 60_000;
 /** Cash-outs above this ($500, in cents) need a checker's approval unless the server sets its own tier. */
+/** A contribution waiting to be issued at a strike; a withdrawal the book has completed; one sent and not yet known. */
+const isWaiting = isIn(STATES.contributionWaiting);
+const completed = isIn(STATES.withdrawalCompleted);
+const submitted = isIn(STATES.withdrawalSubmitted);
+
 export const DEFAULT_CASHOUT_TIER_CENTS = 50_000;
 /** The smallest cash-out ($10, in cents) unless the server sets its own; asking for everything is always allowed. */
 export const DEFAULT_MIN_CASHOUT_CENTS = 1_000;
@@ -285,7 +290,7 @@ export class FundService {
       );
     }
     const sessionIds = new Set(twins.map((x) => x.session_id));
-    if ((await this.repo.contributions(c.guildId)).some((x) => x.state === 'pending' && sessionIds.has(x.sessionId))) {
+    if ((await this.repo.contributions(c.guildId)).some((x) => isWaiting(x) && sessionIds.has(x.sessionId))) {
       throw new UserFacingError(`A contribution into ${accountName(a)} waits to be dealt: deal or cancel it first.`);
     }
     const out = await this.repo.removeAccount(
@@ -615,14 +620,14 @@ export class FundService {
     if (await this.#d.outbox.has(`create:${key}`)) return;
     // Contributions still waiting for their deposit as of this strike: not dealt, named so the treasurer sees why.
     const unmatched = (await this.repo.contributions(guildId)).filter(
-      (c) => c.state === 'pending' && !c.depositId && c.createdAt <= s.at,
+      (c) => isWaiting(c) && !c.depositId && c.createdAt <= s.at,
     );
     await this.#d.outbox.create(key, settings.resultsChannelId, this.#d.present.strike(s, unmatched));
   }
 
   /** Contributions not yet matched, against the `deposit` transactions of their account (any twin session). */
   async #matchDeposits(guildId: string, accounts: readonly FundAccount[], bySession: Map<string, Session[]>) {
-    const waiting = (await this.repo.contributions(guildId)).filter((c) => !c.depositId && c.state === 'pending');
+    const waiting = (await this.repo.contributions(guildId)).filter((c) => !c.depositId && isWaiting(c));
     for (const a of accounts) {
       const twins = bySession.get(accountName(a)) ?? [];
       const sessionIds = twins.map((x) => x.session_id);
@@ -676,7 +681,7 @@ export class FundService {
     const parts = await this.repo.withdrawalsOf(c.cashoutId);
     // A refused or unsent attempt is tried again after the window, not at every beat.
     const last = parts.at(-1);
-    if (last && last.state !== 'completed' && this.#d.now() - last.createdAt < this.#window()) return;
+    if (last && !completed(last) && this.#d.now() - last.createdAt < this.#window()) return;
     const sources: WithdrawSource[] = [];
     const bySession = await this.#sessionsByAccount();
     for (const a of await this.repo.accounts(c.guildKey)) {
@@ -686,7 +691,7 @@ export class FundService {
       // The balance is a cache: a part taken from this account since it was read is not in it yet.
       const ids = new Set(twins.map((x) => x.session_id));
       const since = parts
-        .filter((p) => ids.has(p.sessionId) && p.state === 'completed' && !(p.createdAt < cash.retrievedAt))
+        .filter((p) => ids.has(p.sessionId) && completed(p) && !(p.createdAt < cash.retrievedAt))
         .reduce((sum, p) => sum + p.amountCents, 0);
       // The float is not the fund's: never withdrawn for a member.
       const fundCash = cash.balanceCents - cash.bonusCents - a.floatCents;
@@ -776,7 +781,7 @@ export class FundService {
     const now = this.#d.now();
     if (!entry || entry.status === 'pending') return false;
     if (a.correlationId && a.correlationId !== correlationId) return false;
-    if (!a.correlationId || (entry.status === 'completed' && a.state !== 'submitted')) {
+    if (!a.correlationId || (entry.status === 'completed' && !submitted(a))) {
       // The 202 was lost, but the job's own delivery names this attempt: it is its job.
       const moved = await this.repo.moveWithdrawal(a.attemptId, 'markSubmitted', { correlationId }, now);
       if (!moved) return false;
@@ -796,7 +801,7 @@ export class FundService {
     };
     if (r.success && r.status === 'pending' && r.withdrawal_id) {
       // The bookmaker holds it: followed by its own id in the account's history.
-      if (a.state === 'submitted') await this.repo.moveWithdrawal(a.attemptId, 'markHeld', set, now);
+      if (submitted(a)) await this.repo.moveWithdrawal(a.attemptId, 'markHeld', set, now);
       else await this.repo.moveWithdrawal(a.attemptId, 'markSubmitted', set, now);
     } else if (r.success && r.status !== 'failed' && r.status !== 'pending') {
       await this.repo.moveWithdrawal(a.attemptId, 'markCompleted', set, now);
@@ -824,7 +829,7 @@ export class FundService {
       if (entry?.status === 'pending') return;
       if (await this.#applyJob(a, a.correlationId, entry)) return;
       // timeout, unknown or no answer: transient; the job is asked again until its correlation id lapses.
-      if (a.state === 'submitted') await this.repo.moveWithdrawal(a.attemptId, 'markUnknown', {}, now);
+      if (submitted(a)) await this.repo.moveWithdrawal(a.attemptId, 'markUnknown', {}, now);
       if (now - a.createdAt < CORRELATION_LIFETIME_MS) return;
     }
     const history = await this.#history(a.sessionId, a.createdAt - CLOCK_MARGIN_MS);
@@ -877,7 +882,7 @@ export class FundService {
     if (!a || a.guildKey !== c.guildId) {
       throw new UserFacingError(`No withdrawal attempt ${c.attemptId} in this fund (/fund members lists them).`);
     }
-    if (a.state !== 'unresolved') {
+    if (!isIn(STATES.withdrawalUnresolved)(a)) {
       throw new UserFacingError(
         `That attempt is ${a.state.replace('_', ' ')}: only an unresolved one is settled by hand.`,
       );
@@ -937,8 +942,8 @@ export class FundService {
     if (!c || (await this.repo.cashouts(guildId)).every((x) => x.cashoutId !== cashoutId)) {
       throw new UserFacingError(`No cash-out ${cashoutId} in this server's fund. /fund members lists them.`);
     }
-    if (c.state === 'paid') throw new UserFacingError('That cash-out is already marked paid.');
-    if (c.state !== 'withdrawn') {
+    if (isIn(STATES.cashoutPaid)(c)) throw new UserFacingError('That cash-out is already marked paid.');
+    if (!isIn(STATES.cashoutWithdrawn)(c)) {
       throw new UserFacingError(
         `That cash-out is ${c.state.replace('_', ' ')}: it can be marked paid once its withdrawal has completed.`,
       );
@@ -962,7 +967,9 @@ export class FundService {
     const contributions = await this.repo.contributions(guildId, memberId);
     // A performance fee or a tipster share owed to a member is not a cash-out of their units.
     const cashouts = (await this.repo.cashouts(guildId, memberId)).filter((c) => !owedByStrike(c.ask));
-    const contributedCents = contributions.filter((c) => c.state === 'issued').reduce((a, c) => a + c.amountCents, 0);
+    const contributedCents = contributions
+      .filter(isIn(STATES.contributionIssued))
+      .reduce((a, c) => a + c.amountCents, 0);
     const cashedOutCents = cashouts.reduce((a, c) => a + (c.cents ?? 0), 0);
     const valueCents = mine?.cents ?? 0;
     const issuedUnits = contributions.reduce((a, c) => a + (c.units ?? 0), 0);
@@ -975,7 +982,7 @@ export class FundService {
       share: last && last.unitsAfter > 0 ? (mine?.units ?? 0) / last.unitsAfter : 0,
       contributedCents,
       cashedOutCents,
-      pendingCents: contributions.filter((c) => c.state === 'pending').reduce((a, c) => a + c.amountCents, 0),
+      pendingCents: contributions.filter(isWaiting).reduce((a, c) => a + c.amountCents, 0),
       ...memberReturn({ valueCents, contributedCents, cashedOutCents }),
       perUnitReturn: paidPerUnit && priceNow !== null ? priceNow / paidPerUnit - 1 : null,
       residualCent: mine?.residualCent ?? false,
@@ -1006,7 +1013,7 @@ export async function matchAccountDeposits(
   transactions: readonly Transaction[],
 ): Promise<Array<{ contributionId: string; depositId: string }>> {
   const all = await repo.contributions(guildId);
-  const waiting = all.filter((c) => !c.depositId && c.state === 'pending' && sessionIds.includes(c.sessionId));
+  const waiting = all.filter((c) => !c.depositId && isWaiting(c) && sessionIds.includes(c.sessionId));
   if (waiting.length === 0) return [];
   const used = new Set(all.flatMap((c) => (c.depositId ? [c.depositId] : [])));
   const deposits = transactions

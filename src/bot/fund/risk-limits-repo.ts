@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { appendInTx, type LedgerInput } from '../ledger/index.js';
-import { EXPOSED } from '../model/bet-states.js';
+import { BET_STATES, EXPOSED } from '../model/bet-states.js';
 import type { SlipPayload } from '../model/slip-rules.js';
 import type { BotStore, Tx } from '../store/index.js';
+import { sqlList } from './model/fund-states.js';
 import type { RiskLimits, Stop } from './model/risk-limits.js';
 
 /**
@@ -118,7 +119,7 @@ export async function riskBetRows(store: BotStore, guildKey: string, settledSinc
     `SELECT session_id, bookie, epk, stake_cents, state, pnl_cents, payload, fund_decided, created_at, updated_at
      FROM bet_records
      WHERE ((fund_decided = 1 AND fund_key = ?) OR (fund_decided = 0 AND guild_key = ?))
-       AND (state IN (${EXPOSED.map((s) => `'${s}'`).join(', ')}) OR (state = 'settled' AND updated_at >= ?))`,
+       AND (state IN ${sqlList(EXPOSED)} OR (state IN ${sqlList(BET_STATES.settled)} AND updated_at >= ?))`,
     guildKey,
     guildKey,
     settledSince,

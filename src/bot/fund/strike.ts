@@ -5,7 +5,7 @@
  * same transaction. The repository's `FundRepo.strike` runs the three under the fund's lock.
  */
 import { appendInTx, type LedgerInput } from '../ledger/index.js';
-import { isFundBet } from '../model/bet-states.js';
+import { BET_STATES, isFundBet } from '../model/bet-states.js';
 import type { Tx } from '../store/index.js';
 import {
   type CashoutAsk,
@@ -17,9 +17,12 @@ import {
   strike,
 } from './model/fund.js';
 import type { Cashout, Contribution, StrikeInputs } from './model/fund-records.js';
-import { CASHOUT_MOVES, CONTRIBUTION_MOVES, sqlList, WITHDRAWAL_IN_FLIGHT } from './model/fund-states.js';
+import { CASHOUT_MOVES, CONTRIBUTION_MOVES, isIn, STATES, sqlList, WITHDRAWAL_IN_FLIGHT } from './model/fund-states.js';
 import { standingsOf } from './model/tipster-share.js';
 import { entry, type FundRow, IN_FLIGHT_BETS, isBonusBet, n, OWED, toCashout, toContribution } from './rows.js';
+
+/** A bet the book has taken and not settled. */
+const placed = isIn(BET_STATES.placed);
 
 /** What a strike is asked to deal. */
 export interface StrikeRequest {
@@ -111,7 +114,7 @@ export async function loadSnapshot(
   const bets = await tx.query<StrikeBet>(
     `SELECT state, stake_cents, payload, created_at, session_id, bet_id, fund_key, fund_decided FROM bet_records
      WHERE (guild_key = ? OR (fund_decided = 1 AND fund_key = ?))
-       AND state IN ('placed', ${IN_FLIGHT_BETS.map((x) => `'${x}'`).join(', ')})`,
+       AND state IN ${sqlList([...BET_STATES.placed, ...IN_FLIGHT_BETS])}`,
     s.guildKey,
     s.guildKey,
   );
@@ -135,7 +138,7 @@ export async function loadSnapshot(
   );
   const [withdrawn] = await tx.query<{ c: number | null }>(
     `SELECT SUM(w.amount_cents) AS c FROM fund_withdrawals w JOIN fund_cashouts c ON c.cashout_id = w.cashout_id
-     WHERE w.guild_key = ? AND w.state = 'completed' AND c.state IN ${OWED}`,
+     WHERE w.guild_key = ? AND w.state IN ${sqlList(STATES.withdrawalCompleted)} AND c.state IN ${OWED}`,
     s.guildKey,
   );
   const [previous] = fund.lastStrikeId
@@ -177,15 +180,14 @@ function strikeBets(snap: StrikeSnapshot, s: StrikeRequest): StrikeBet[] {
     );
     // A bet in flight on a fund account holds the strike whoever's it is (its cash is not known).
     return (
-      ((b.state !== 'placed' && accountOf.has(b.session_id)) || ofFund) &&
-      (b.state !== 'placed' || !(b.bet_id && unread.has(b.bet_id)))
+      ((!placed(b) && accountOf.has(b.session_id)) || ofFund) && (!placed(b) || !(b.bet_id && unread.has(b.bet_id)))
     );
   });
 }
 
 /** Why the strike cannot deal yet: cash moved that is not known. */
 function heldBy(bets: readonly StrikeBet[], snap: StrikeSnapshot): string | undefined {
-  const inFlight = bets.filter((b) => b.state !== 'placed');
+  const inFlight = bets.filter((b) => !placed(b));
   if (inFlight.length > 0) {
     const states = [...new Set(inFlight.map((b) => b.state))].join(', ');
     return `${inFlight.length} bet${inFlight.length === 1 ? ' is' : 's are'} in flight or unresolved (${states}): the cash they moved is not known yet`;
@@ -199,15 +201,15 @@ export function planDeal(snap: StrikeSnapshot, s: StrikeRequest, strikeId: strin
   const bets = strikeBets(snap, s);
   const held = heldBy(bets, snap);
   if (held) return { refused: held };
-  const placed = bets.filter((b) => b.state === 'placed');
-  const oldestOpen = placed.reduce((a, b) => Math.min(a, n(b.created_at)), Number.POSITIVE_INFINITY);
+  const open = bets.filter(placed);
+  const oldestOpen = open.reduce((a, b) => Math.min(a, n(b.created_at)), Number.POSITIVE_INFINITY);
   // Dealt only once its deposit is matched (decision 1803) and every bet open when the request was made has
   // settled (decision 1701). Money not yet arrived is not in the cash, so it is not taken off NAV either.
   const arrived = snap.pendingIn.filter((c) => c.depositId !== null);
   const eligibleIn = arrived.filter((c) => c.createdAt < oldestOpen);
   const eligibleOut = snap.pendingOut.filter((c) => c.requestedAt < oldestOpen);
   const { fund, previous } = snap;
-  const inputs = navInputsOf(snap, s, placed, arrived);
+  const inputs = navInputsOf(snap, s, open, arrived);
   // The first strike of a new fee period crystallises the accrual (decision 1704).
   const previousPeriod = previous ? (previous.inputs.feePeriod ?? s.feePeriodOf(previous.at)) : s.feePeriod;
   // A fund struck before fees had periods charged its fee for good at each strike: that total is owed now.
@@ -237,7 +239,7 @@ export function planDeal(snap: StrikeSnapshot, s: StrikeRequest, strikeId: strin
   const recorded = recordedInputs(s, snap, result, {
     inputs,
     legacyOwed,
-    openBets: placed.length,
+    openBets: open.length,
     deferred: {
       contributions: dealt ? arrived.length - eligibleIn.length : 0,
       cashouts: dealt ? snap.pendingOut.length - eligibleOut.length : 0,

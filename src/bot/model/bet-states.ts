@@ -219,3 +219,9 @@ export function isFundBet(
   const since = bet.account === undefined ? undefined : fund.joined.get(bet.account);
   return since !== undefined && bet.placedAt >= since;
 }
+
+/** The named sets a read of a bet record's state asks by (issue 44): from the table, never a literal elsewhere. */
+export const BET_STATES = {
+  placed: [BET_TRANSITIONS.markPlaced.to],
+  settled: [BET_TRANSITIONS.markSettled.to],
+} as const satisfies Record<string, readonly BetState[]>;

@@ -126,3 +126,31 @@ export function allowed<S extends string>(
 export function sqlList(states: readonly string[]): string {
   return `(${states.map((s) => `'${s}'`).join(', ')})`;
 }
+
+/**
+ * The named sets every read of a fund record's state asks by (issue 44): a state is named here, from the tables
+ * above, and nowhere else as a literal (test/unit/bot/fund/fund-states.test.ts scans the wing).
+ */
+export const STATES = {
+  /** Contributions waiting to be issued at a strike (their deposit matched or not). */
+  contributionWaiting: CONTRIBUTION_MOVES.issue.from,
+  contributionIssued: [CONTRIBUTION_MOVES.issue.to],
+  cashoutAwaitingApproval: CASHOUT_MOVES.approve.from,
+  /** Struck and waiting for its withdrawal. */
+  cashoutRedeemed: [CASHOUT_MOVES.redeem.to],
+  cashoutWithdrawn: [CASHOUT_MOVES.withdrawnWhole.to],
+  cashoutPaid: [CASHOUT_MOVES.markPaid.to],
+  cashoutCancelled: [CASHOUT_MOVES.cancel.to],
+  cashoutRejected: [CASHOUT_MOVES.reject.to],
+  withdrawalSubmitted: [WITHDRAWAL_MOVES.markSubmitted.to],
+  withdrawalCompleted: [WITHDRAWAL_MOVES.markCompleted.to],
+  withdrawalUnresolved: [WITHDRAWAL_MOVES.markUnresolved.to],
+  /** Sent and waiting for the book's withdrawal id. */
+  withdrawalAwaitingId: WITHDRAWAL_MOVES.markCompleted.from,
+} as const satisfies Record<string, readonly string[]>;
+
+/** A record's state is one of a named set: `isIn(STATES.cashoutPaid)(c)`. */
+export const isIn =
+  (states: readonly string[]) =>
+  (r: { state: string }): boolean =>
+    states.includes(r.state);

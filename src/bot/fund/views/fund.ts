@@ -6,6 +6,7 @@ import { clip, fitView, LIMITS, type MessageView } from '../../model/limits.js';
 import { formatMoney } from '../../model/money.js';
 import { type CashoutAsk, FEE_MANAGER_UNSET, formatPrice, formatUnits } from '../model/fund.js';
 import type { Cashout, Contribution, FundMembers, FundStatement, StrikeRecord } from '../model/fund-records.js';
+import { isIn, STATES } from '../model/fund-states.js';
 import { bpsText as bpsPercent } from '../model/risk-limits.js';
 
 const $ = (c: number) => formatMoney(c);
@@ -218,7 +219,7 @@ export function strikeHeldView(dealingKey: string, reason: string): MessageView 
 export function cashoutLine(c: Cashout): string {
   const amount = `${c.cents !== null ? $(c.cents) : askText(c.ask)}${c.ask.kind === 'fee' ? ' (performance fee)' : c.ask.kind === 'share' ? ' (tipster share)' : ''}`;
   const who = c.memberId === FEE_MANAGER_UNSET ? 'the manager' : `<@${c.memberId}>`;
-  const next = c.state === 'withdrawn' ? ': pay them, then /fund paid (pick it from the list)' : '';
+  const next = isIn(STATES.cashoutWithdrawn)(c) ? ': pay them, then /fund paid (pick it from the list)' : '';
   return `${who} ${amount}: ${c.state.replace('_', ' ')}${c.note ? ` (${c.note})` : ''}${next}`;
 }
 
@@ -280,12 +281,11 @@ export function cashoutRequestView(c: Cashout, needsApproval: boolean): MessageV
     ? `<@${c.memberId}> asks to cash out ${askText(c.ask)}. Above the tier: a treasurer or approver other than the member approves it; it is then redeemed at the next strike.`
     : `<@${c.memberId}> asks to cash out ${askText(c.ask)}. It is redeemed at the next strike.`;
   // Only people who acted are mentioned: a cash-out below the tier had no checker.
-  const decided =
-    c.state === 'cancelled'
-      ? `\nCancelled${c.note ? ` (${c.note.replace(/^cancelled: /, '')})` : ''}.`
-      : c.state === 'awaiting_approval' || c.approvedBy === null
-        ? ''
-        : `\n${c.state === 'rejected' ? 'Rejected' : 'Approved'} by <@${c.approvedBy}>.`;
+  const decided = isIn(STATES.cashoutCancelled)(c)
+    ? `\nCancelled${c.note ? ` (${c.note.replace(/^cancelled: /, '')})` : ''}.`
+    : isIn(STATES.cashoutAwaitingApproval)(c) || c.approvedBy === null
+      ? ''
+      : `\n${isIn(STATES.cashoutRejected)(c) ? 'Rejected' : 'Approved'} by <@${c.approvedBy}>.`;
   return {
     content: '',
     embeds: [
@@ -297,7 +297,7 @@ export function cashoutRequestView(c: Cashout, needsApproval: boolean): MessageV
       },
     ],
     components:
-      needsApproval && c.state === 'awaiting_approval'
+      needsApproval && isIn(STATES.cashoutAwaitingApproval)(c)
         ? [
             {
               type: ComponentType.ActionRow,

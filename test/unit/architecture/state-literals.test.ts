@@ -1,0 +1,70 @@
+// A record's state is read and written through its table's named sets and moves (issue 44), never by a literal:
+// `state = 'redeemed'` in SQL or `c.state === 'paid'` in code names a state the table may rename or split, and the
+// reader then silently stops matching. The scan is the money guard's kind: every such site outside a `model/` folder
+// (where the tables live) fails, except in the files listed below, which still hold literals and say which table
+// they wait for. The list only shrinks: a file made clean fails until it leaves the list.
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { tsFiles } from './import-graph.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** A state compared or set to a literal, in SQL or in code. */
+const LITERAL = /\bstate\s*(?:=|==|===|!==|<>|!=)\s*'[a-z_]+'|\bstate\s+IN\s*\(\s*'|\bstate\s+(?:NOT\s+)?IN\s*\('/;
+
+/** Files that still read or write a state by literal, and the table each waits for. */
+const NOT_YET: Record<string, string> = {
+  'src/bot/outbox/outbox.ts': 'the outbox row states (pending, sending, sent, folded) as a table',
+  'src/bot/outbox/outbox-lanes.ts': 'the outbox row states as a table',
+  'src/bot/watch/watches-repo.ts': "the watch's and its episodes' states as a table",
+  'src/bot/watch/sweep-watches.ts': "the watch's states as a table",
+  'src/bot/jobs/jobs-repo.ts': 'the job states (pending, completed, posted) as a table',
+  'src/bot/jobs/takeover.ts': 'the job states as a table',
+  'src/bot/receiver/stored-deliveries.ts': 'the job states as a table',
+  'src/bot/store/types.ts': "the sweep's reads of job and outbox states, with their tables",
+  'src/bot/betting/proposals.ts': "the proposal table's named reads (its moves already go through PROPOSAL_MOVES)",
+  'src/bot/betting/approvals.ts': "the proposal table's named reads",
+  'src/bot/betting/bet-records.ts': 'BET_STATES for its remaining reads',
+  'src/bot/accounts/account-health.ts': 'BET_STATES for its reads of bet records',
+  'src/bot/analytics/source.ts': 'BET_STATES for its reads of bet records',
+  'src/bot/betting/views/stack.ts':
+    "BET_STATES for a stack's per-multi reads (the stack's slip landed beside this scan)",
+  'src/bot/audit/daily-reconciliation.ts': 'BET_STATES and the fund tables for its reads',
+};
+
+function literalSites(path: string, text: string): string[] {
+  return text
+    .split('\n')
+    .flatMap((line, i) =>
+      LITERAL.test(line) && !/^\s*(\/\/|\*)/.test(line) ? [`${path}:${i + 1}: ${line.trim()}`] : [],
+    );
+}
+
+describe('state literals', () => {
+  const files = [...tsFiles(join(ROOT, 'src/bot')), ...tsFiles(join(ROOT, 'commands'))]
+    .map((file) => relative(ROOT, file))
+    .filter((path) => !path.split('/').includes('model'));
+  const sites = files.flatMap((path) => literalSites(path, readFileSync(join(ROOT, path), 'utf8')));
+
+  it('reads and writes every state outside the tables through named sets and moves, not literals', () => {
+    expect(sites.filter((site) => NOT_YET[site.split(':')[0]!] === undefined)).toEqual([]);
+  });
+
+  it('drops a file from the list once it holds no literal', () => {
+    const dirty = new Set(sites.map((site) => site.split(':')[0]));
+    expect(Object.keys(NOT_YET).filter((path) => !dirty.has(path))).toEqual([]);
+  });
+
+  it('finds a literal in SQL and in code, and not in a comment or a named set', () => {
+    const text = [
+      "  `SELECT * FROM fund_cashouts WHERE state = 'redeemed'`,",
+      "  if (c.state !== 'paid') return;",
+      "  `WHERE state IN ('submitted', 'unknown')`,",
+      "  // a state = 'paid' in a comment",
+      '  `WHERE state IN ${sqlList(STATES.cashoutRedeemed)}`,',
+    ].join('\n');
+    expect(literalSites('x.ts', text).map((s) => s.split(':')[1])).toEqual(['1', '2', '3']);
+  });
+});
