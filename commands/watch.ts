@@ -274,7 +274,7 @@ async function addWatch(ctx: BotContext, i: ChatInputCommandInteraction, rule: W
   const where = delivery === 'dm' ? 'you by DM' : `<#${channelId}>`;
   await replyEphemeral(
     i,
-    `Watching ${watch.selectionLabel} · ${t.eventName}: ${ruleText(watch)}${t.leftOut ? `; left out: ${t.leftOut}` : ''}. Alerts go to ${where}; the id is \`${watch.watchId}\`.`,
+    `Watching ${watch.selectionLabel} · ${t.eventName}: ${ruleText(watch)}${t.leftOut ? `; left out: ${t.leftOut}` : ''}. Alerts go to ${where}; /watch remove id:\`${watch.watchId}\` stops it.`,
     'ok',
   );
 }
@@ -333,7 +333,7 @@ async function addServerRule(ctx: BotContext, i: ChatInputCommandInteraction) {
   ctx.watch.kick();
   await replyEphemeral(
     i,
-    `Server rule: ${ruleText(watch)}. Alerts go to <#${channelId}>; the id is \`${watch.watchId}\` (remove it with /watch remove).`,
+    `Server rule: ${ruleText(watch)}. Alerts go to <#${channelId}>; /watch remove id:\`${watch.watchId}\` removes it.`,
     'ok',
   );
 }
@@ -440,14 +440,22 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   await SUBCOMMANDS[sub]?.({ interaction, ctx, guildId });
 };
 
-/** The same choices as /bet: with a book, its card (market_refs); without, what every book shares (slugs). */
+/**
+ * The same choices as /bet: with a book, its card (market_refs); without, what every book shares (slugs). Books as
+ * /bet offers them, those a bet can go to, so an alert's Bet button never leads to a book that takes no bets.
+ */
 export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {
   const focused = interaction.options.getFocused(true);
   const eventOpt = interaction.options.getString('event');
   const bookie = interaction.options.getString('bookie')?.trim() || null;
   const market = interaction.options.getString('market');
   const member = interaction.user.id;
-  const choices = await slipOptionChoices(ctx, focused, { event: eventOpt, bookie, market, member });
+  const choices = await slipOptionChoices(
+    ctx,
+    focused,
+    { event: eventOpt, bookie, market, member },
+    { forBetting: { member } },
+  );
   // Only books that take bets on the event (decision 1996): not one the desk heard refuse its sport.
   const epk = focused.name === 'bookie' && eventOpt ? await resolveEventOption(ctx, eventOpt).catch(() => null) : null;
   const drop = epk ? await booksLeftOutNow(ctx, epk) : new Set<string>();

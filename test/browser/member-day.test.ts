@@ -81,6 +81,7 @@ describe("a member's day in the playground, as the README and docs/members.md te
     await expect(field(shown, 'Role allowed to bet')).resolves.toContain('@Bettor');
     await expect(field(shown, 'Staking')).resolves.toContain('bank: $1,000.00 (set with /settings bank)');
     await expect(shown.textContent()).resolves.toMatch(/performance fee: /);
+    expect(jargonIn(await readText(shown))).toEqual([]);
     await screenshot('member-day-1-settings', shown);
     expect(pageErrors).toEqual([]);
   });
@@ -134,6 +135,8 @@ describe("a member's day in the playground, as the README and docs/members.md te
     const watching = await answer('Watching', before);
     const said = await readText(watching);
     expect(said).toContain(`Watching ${selection} · ${event}: price ≥ ${target} at ${book}.`);
+    // Its id only where a member uses it: the command that stops it.
+    expect(said).toMatch(/\/watch remove id:\S+ stops it\./);
     expect(jargonIn(said)).toEqual([]);
 
     // "Press **Move watched price** in the **Sandbox** panel: the latest watch's selection moves at its book (a price
@@ -177,6 +180,12 @@ describe("a member's day in the playground, as the README and docs/members.md te
     // With an edge over the fair price, the suggested stake is there to take (none without a fair price to size it).
     if (/edge \+/.test(fair)) expect(Number(day.suggested)).toBeGreaterThan(0);
     else expect(day.suggested).toMatch(/^(\d+\.\d\d)?$/);
+    // The form says what it bets on: the selection at its book, and the price.
+    await expect(page.locator('#modal-title').textContent()).resolves.toEqual(
+      `Stake: ${selection} at ${book} @ ${moved?.[1]}`.length <= 45
+        ? `Stake: ${selection} at ${book} @ ${moved?.[1]}`
+        : expect.stringMatching(/^Stake: .+… @ \d+\.\d\d$/),
+    );
     await screenshot('member-day-5-stake-form');
     await stake.fill('4');
     const slips = page.locator('discord-message', { hasText: 'confirm your bet' });

@@ -253,15 +253,17 @@ export async function readText(message: Locator): Promise<string> {
 }
 
 /**
- * What no member should have to read (issue 45): a record's UUID, a JSON fragment, or a code in snake_case (the
+ * What no member should have to read (issue 45): a record's UUID, a JSON fragment, "bet(s)", or a code in snake_case (the
  * sandbox's books and accounts, bookie_a/alpha_a, are their names, and an option name before its colon is typed).
  */
 export function jargonIn(text: string): string[] {
   const uuid = text.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi) ?? [];
   const json = text.includes('{"') ? ['{"'] : [];
+  // "bet(s)": a count a person would say in words.
+  const plurals = text.match(/\b\w+\(s\)/g) ?? [];
   // An option named where a command is shown ("/settings fund fee_percent:20") is what a person types: it stays.
   const codes = (text.match(/\b[a-z]+(?:_[a-z]+)+\b(?!:)/g) ?? []).filter((w) => !/^(bookie|alpha)_[a-z]$/.test(w));
-  return [...uuid, ...json, ...codes];
+  return [...uuid, ...json, ...plurals, ...codes];
 }
 
 /** The value of an embed field of a message, trimmed. */

@@ -138,7 +138,8 @@ describe("a treasurer's week in the playground, as docs/fund.md tells it", () =>
     const slip = slips.last();
     const said = await readText(slip);
     expect(said).toMatch(/The one book that can take it: bookie_a \d+\.\d\d/);
-    expect(said).toMatch(/Left out: .*outside the fund/);
+    // fund.md: "left out: outside the fund", said once for the books it leaves out, no parenthesis in another.
+    expect(said).toMatch(/Left out: bookie_\w(, bookie_\w)* \(outside the fund: [^()]*\)/);
     // Sized from the fund's NAV at its last strike, $1,600.00 (docs/fund.md).
     await expect(field(slip, 'Suggested stake')).resolves.toMatch(/Kelly of the \$1,600\.00 bank/);
     expect(jargonIn(said)).toEqual([]);
@@ -223,6 +224,8 @@ describe("a treasurer's week in the playground, as docs/fund.md tells it", () =>
     await send('/fund report');
     const report = await answer("The fund's report", before);
     await expect(field(report, 'P&L by tipster')).resolves.toMatch(/@Ben \(bettor\): /);
+    // Leagues by name ("Darts", "NBA"), never the gateway's code for them.
+    await expect(field(report, 'By league')).resolves.toMatch(/^[A-Z]/);
     await expect(readText(report)).resolves.not.toMatch(/The chart of the period: \/fund report/);
     const chart = report.locator('img.discord-embed-image');
     await expect

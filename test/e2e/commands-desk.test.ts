@@ -69,6 +69,35 @@ describe('desk commands through the local Discord', () => {
     expect(books.map((b) => b.value)).toContain('bookie_a');
   });
 
+  it('/watch offers the books /bet does: one its last card showed taking no bets by market_ref is not offered (issue 45)', async () => {
+    const { ld } = desk;
+    const kv = desk.bot.context.store.kv;
+    const off = 'bookie_a';
+    // As a read of its card that said market_ref betting is off would leave it.
+    await kv.set(`cache:by-id:${off}`, false);
+    try {
+      const booksFor = async (name: string, subcommand?: string) =>
+        (
+          (await ld.autocomplete({
+            user: ld.users.bettor,
+            channelId: ld.channelIds.bets,
+            name,
+            ...(subcommand ? { subcommand } : {}),
+            options: [
+              { name: 'event', value: event.event_id },
+              { name: 'bookie', value: '' },
+            ],
+            focused: 'bookie',
+          })) as Array<{ value: string }>
+        ).map((b) => b.value);
+      const forWatch = await booksFor('watch', 'price');
+      expect(forWatch).not.toContain(off);
+      expect(forWatch).toEqual(await booksFor('bet'));
+    } finally {
+      await kv.delete(`cache:by-id:${off}`);
+    }
+  });
+
   it('/balance and /settings still offer books and sessions once the 30 s sessions cache has expired', async () => {
     const { ld } = desk;
     // An expired keyv entry reads as absent: drop it, as its 30 s would.

@@ -147,7 +147,7 @@ describe('value watches and the watch metrics', () => {
     );
     const made = await watchCommand(desk, admin, 'server-rule', rule);
     expect(made).toMatch(new RegExp(`Server rule: edge ≥ 12 % at any book, in .*, starting within ${pick.hours} h`));
-    const ruleId = /the id is `([^`]+)`/.exec(made)![1]!;
+    const ruleId = /\/watch remove id:`([^`]+)` removes it/.exec(made)![1]!;
     // Stored as the server's, in the store every process shares.
     const rows = await bot().store.query<{ scope: string; rule: string }>(
       'SELECT scope, rule FROM watches WHERE watch_id = ?',

@@ -8,6 +8,9 @@ import { parse } from 'date-fns/parse';
 /** An instant as Discord shows it, in each reader's own time zone (`<t:unix:f>`: "28 November 2026 00:12"). */
 export const discordTime = (ms: number): string => `<t:${Math.floor(ms / 1000)}:f>`;
 
+/** A time of day to the second as Discord shows it (`<t:unix:T>`: "18:28:05"), to follow "at". */
+export const clockTime = (ms: number): string => `<t:${Math.floor(ms / 1000)}:T>`;
+
 /** The calendar day (YYYY-MM-DD) of an instant in a time zone. */
 export function dayIn(instant: number, zone: string): string {
   return format(instant, 'yyyy-MM-dd', { in: tz(zone) });

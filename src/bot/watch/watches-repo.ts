@@ -84,6 +84,8 @@ export interface AlertPayload {
   bookie: string;
   market: string;
   selection: string;
+  /** The selection as members read it ("Sacramento Kings"); absent on alerts stored before it was kept. */
+  selectionLabel?: string;
   marketRef: string | null;
   price: number;
   /** Whom the alert is for (a personal watch's member); null: the server's. */

@@ -181,6 +181,18 @@ describe("routing the fund's stake", () => {
     }));
     leaveOutOfFund(checks, sessions as never, new Set(['bookie_a/alpha_a']));
     expect(checks.map((c) => c.leftOut && leftOutText(c.leftOut))).toEqual([undefined, OUTSIDE_FUND, OUTSIDE_FUND]);
+    // The slip says it once for both, without a parenthesis inside another (issue 45; fund.md: "left out: outside the
+    // fund").
+    const line = leftOutLine(
+      routeOf(
+        [],
+        checks.filter((c) => c.leftOut),
+        STAKE,
+      ),
+    );
+    expect(line).toBe(
+      "Left out: bookie_c, bookie_b (outside the fund: not the fund's accounts; name the book with bookie: to bet outside it)",
+    );
   });
 });
 

@@ -51,7 +51,16 @@ describe('/settings show', () => {
       "tipster share: 12.5% of each tipster's attributed profit above their own mark, capped by the fund's gain above its mark, crystallised each quarter with the fee",
     );
     expect(field(settingsView(settings(), DEFAULTS), 'Fund')).toContain(
-      'tipster share: off (set share_percent with /settings fund)',
+      'tipster share: off (turn it on with /settings fund share_percent:20, any rate up to 50)',
+    );
+  });
+
+  it('says how to turn the fee on as it is typed, the option before its colon (issue 45)', () => {
+    expect(field(settingsView(settings(), DEFAULTS), 'Fund')).toContain(
+      'performance fee: off (turn it on with /settings fund fee_percent:20, any rate up to 50)',
+    );
+    expect(field(settingsView(settings({ fundFeePeriod: 'quarter' }), DEFAULTS), 'Fund')).toContain(
+      'performance fee: off (turn it on with /settings fund fee_percent:20, any rate up to 50; period quarter kept)',
     );
   });
 });

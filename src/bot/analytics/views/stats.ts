@@ -63,9 +63,9 @@ export function statsView(input: StatsViewInput): MessageView {
     field('CLV (mean)', `${pct(clv.meanClv, true)} · log ${signedNum(clv.meanLogClv)}`),
     field('Beat the close', clv.withClose ? `${pct(clv.beatCloseRate)} of ${clv.withClose}` : '–'),
     field('Skill or luck?', skillText(input.skill), false),
-    field('EV vs no-vig close', clv.evBets ? `${pct(clv.meanEv, true)} over ${clv.evBets} bet(s)` : '–'),
+    field('EV vs no-vig close', clv.evBets ? `${pct(clv.meanEv, true)} over ${plural(clv.evBets, 'bet')}` : '–'),
   );
-  if (clv.noEv > 0) fields.push(field('EV left out', `${clv.noEv} bet(s): market incomplete at the close`));
+  if (clv.noEv > 0) fields.push(field('EV left out', `${plural(clv.noEv, 'bet')}: market incomplete at the close`));
   if (input.staking) fields.push(...stakingFields(input.staking.edge, input.staking.discipline));
   if (input.byBook.length > 1) {
     fields.push(
@@ -100,7 +100,7 @@ export function statsView(input: StatsViewInput): MessageView {
 function stakingFields(edge: EdgeAtPlacement, discipline: MemberDiscipline[]): APIEmbedField[] {
   const placement = edge.bets
     ? [
-        `${pct(edge.meanEdge, true)} over ${edge.bets} bet(s) with a fair price`,
+        `${pct(edge.meanEdge, true)} over ${plural(edge.bets, 'bet')} with a fair price`,
         edge.withCloseEv
           ? `at the close: EV ${pct(edge.meanCloseEv, true)} over ${edge.withCloseEv}; same sign on ${pct(edge.sameSign)}`
           : 'no close to compare yet',

@@ -126,8 +126,7 @@ export async function leaveOutUnhealthy(
 }
 
 /** Why a session outside the fund cannot take a stake the desk routes for the fund. */
-export const OUTSIDE_FUND =
-  "outside the fund (not one of the fund's accounts; name the book with bookie: to bet outside it)";
+export const OUTSIDE_FUND = "outside the fund: not the fund's accounts; name the book with bookie: to bet outside it";
 
 /**
  * Marks the checks whose session's account is not one of the fund's (decision 1910). That is the reason the slip gives

@@ -273,7 +273,7 @@ function feeText(s: GuildSettings): string {
       s.fundFeePeriod ? `period ${period}` : '',
       s.fundFeeManagerId ? `manager <@${s.fundFeeManagerId}>` : '',
     ].filter(Boolean);
-    return `off (set fee_percent with /settings fund${chosen.length ? `; ${chosen.join(', ')} kept` : ''})`;
+    return `off (turn it on with /settings fund fee_percent:20, any rate up to 50${chosen.length ? `; ${chosen.join(', ')} kept` : ''})`;
   }
   const manager = s.fundFeeManagerId
     ? `<@${s.fundFeeManagerId}>`
@@ -283,7 +283,7 @@ function feeText(s: GuildSettings): string {
 
 /** The tipster share: its rate and what caps it (decision 1923). */
 function shareText(s: GuildSettings): string {
-  if (!s.fundSharePercent) return 'off (set share_percent with /settings fund)';
+  if (!s.fundSharePercent) return 'off (turn it on with /settings fund share_percent:20, any rate up to 50)';
   return `${s.fundSharePercent}% of each tipster's attributed profit above their own mark, capped by the fund's gain above its mark, crystallised each ${s.fundFeePeriod ?? 'month'} with the fee`;
 }
 

@@ -115,10 +115,15 @@ export function routeLine(route: PriceRoute): string {
   return others ? `${head} (${others})` : head;
 }
 
-/** "Left out: bookie_b (not taking bets on this event); …", or '' when none was. */
+/**
+ * "Left out: bookie_b (not taking bets on this event); …", or '' when none was. Books left out for one reason share
+ * it ("bookie_b, bookie_c (outside the fund: …)"), said once.
+ */
 export function leftOutLine(route: PriceRoute): string {
   if (route.leftOut.length === 0) return '';
-  return `Left out: ${route.leftOut.map((l) => `${l.book} (${l.why})`).join('; ')}`;
+  const byWhy = new Map<string, string[]>();
+  for (const l of route.leftOut) byWhy.set(l.why, [...(byWhy.get(l.why) ?? []), l.book]);
+  return `Left out: ${[...byWhy].map(([why, books]) => `${books.join(', ')} (${why})`).join('; ')}`;
 }
 
 /** Both lines about a routed slip's book, or '' for a slip whose book the member named. */

@@ -4,7 +4,7 @@
  * from (planWithdrawal). No store, no gateway: the service reads, these decide, the repository writes.
  */
 
-import { discordTime } from '../../model/dates.js';
+import { clockTime, discordTime } from '../../model/dates.js';
 import { formatCentsDecimal, formatMoney } from '../../model/money.js';
 
 const dollars = formatMoney;
@@ -107,7 +107,8 @@ export function planStrike(s: StrikeSnapshot): StrikePlan {
     if (readAt !== null && newest > readAt) {
       return {
         ok: false,
-        reason: `the balance of ${a.account} was refreshed at ${discordTime(readAt)}, before a move on it at ${discordTime(newest)}; the next heartbeat brings it up to date`,
+        // To the second (<t:…:T>): both are often in the same minute, and "at Today at 18:28" is no English.
+        reason: `the balance of ${a.account} was refreshed at ${clockTime(readAt)}, before a move on it at ${clockTime(newest)}; the next heartbeat brings it up to date`,
       };
     }
     const row = { account: a.account, bets: 0, deposits: 0, withdrawals: 0, explained: 0 };

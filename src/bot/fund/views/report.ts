@@ -1,6 +1,7 @@
 import type { APIEmbedField } from 'discord.js';
 import { skillText } from '../../analytics/index.js';
 import { COLOUR } from '../../model/colours.js';
+import { leagueName } from '../../model/leagues.js';
 import { clip, fitView, LIMITS, type MessageView } from '../../model/limits.js';
 import { formatMoney } from '../../model/money.js';
 import { plural } from '../../model/plural.js';
@@ -18,9 +19,12 @@ const field = (name: string, value: string): APIEmbedField => ({
   value: clip(value || '–', LIMITS.fieldValue),
 });
 
-function groups(rows: readonly GroupPnl[]): string {
+/** One line per group, named as members read it (`name`: "NBA" for the key "basketball_nba"). */
+function groups(rows: readonly GroupPnl[], name: (key: string) => string = (key) => key): string {
   if (rows.length === 0) return 'no settled fund bet';
-  const shown = rows.slice(0, MAX_GROUPS).map((g) => `${g.key}: **${money(g.pnlCents)}** (${plural(g.bets, 'bet')})`);
+  const shown = rows
+    .slice(0, MAX_GROUPS)
+    .map((g) => `${name(g.key)}: **${money(g.pnlCents)}** (${plural(g.bets, 'bet')})`);
   if (rows.length > MAX_GROUPS) shown.push(`… and ${rows.length - MAX_GROUPS} more`);
   return shown.join('\n');
 }
@@ -47,7 +51,7 @@ export function fundReportView(r: FundReport, opts: { chart: boolean; onDemand?:
   const fields = [
     field('NAV', navText(r)),
     field('P&L by tipster', tipsters),
-    field('By league', groups(r.byLeague)),
+    field('By league', groups(r.byLeague, leagueName)),
     field('By book', groups(r.byBook)),
     field('CLV', skillText(r.skill)),
     field('Limits', r.limits.length > 0 ? r.limits.join('\n') : 'none set (a treasurer sets them with /fund limits)'),

@@ -11,7 +11,6 @@ import {
   stakeField,
   suggestedStakeFor,
 } from '../../betting/index.js';
-import { stakeFormTitle } from '../../catalog/index.js';
 import type { BotContext } from '../../context.js';
 import { type ComponentOwner, type OwnerLookup, ownerRecord } from '../../discord/component-guard.js';
 import {
@@ -25,6 +24,7 @@ import { encodeCustomId } from '../../discord/custom-id.js';
 import { replyEphemeral } from '../../discord/interact.js';
 import { formatOdds } from '../../model/odds.js';
 import { SportNotTakenError, UserFacingError } from '../../model/user-facing-error.js';
+import { alertStakeTitle } from '../views/watch.js';
 import type { StoredAlert } from '../watches-repo.js';
 
 async function alertOf(
@@ -66,7 +66,7 @@ export const watchBet: ComponentHandler = async (interaction, [alertId], ctx) =>
   // A book known to refuse the sport: the form says the bet goes to the best book that takes it.
   const title = (await refusesSport(ctx, epk, bookie))
     ? `Stake: best book (${bookie} takes none)`
-    : stakeFormTitle(`${bookie} alert`, price);
+    : alertStakeTitle(alert.payload);
   const modal = new ModalBuilder()
     .setCustomId(encodeCustomId('watch', 'stake', alert.alertId))
     .setTitle(title)

@@ -1,5 +1,6 @@
 import { ButtonStyle } from 'discord.js';
 import { formatEdge } from '../../betting/index.js';
+import { stakeFormTitle } from '../../catalog/index.js';
 import { button, linkButton, row } from '../../discord/components.js';
 import { encodeCustomId } from '../../discord/custom-id.js';
 import { startsText } from '../../discord/when.js';
@@ -11,7 +12,7 @@ export type { AlertFacts } from '../model/watch-rules.js';
 import { clip, LIMITS, type MessageView } from '../../model/limits.js';
 import { formatOdds } from '../../model/odds.js';
 import type { AlertFacts, WatchRule } from '../model/watch-rules.js';
-import type { Watch } from '../watches-repo.js';
+import type { AlertPayload, Watch } from '../watches-repo.js';
 
 /** A Discord jump link to a server's channel (or to the server, which opens its last-read channel). */
 export const jumpLink = (guildId: string, channelId: string | null): string =>
@@ -89,6 +90,14 @@ export function alertView(a: AlertFacts): MessageView {
           ]
         : [],
   };
+}
+
+/**
+ * An alert's stake form title: the selection and its book, then the price ("Stake: Sacramento Kings at bookie_c @
+ * 2.63"), so the form says what it bets on; an alert stored before its selection's name was kept says the book's.
+ */
+export function alertStakeTitle(p: Pick<AlertPayload, 'bookie' | 'price' | 'selectionLabel'>): string {
+  return stakeFormTitle(p.selectionLabel ? `${p.selectionLabel} at ${p.bookie}` : `${p.bookie} alert`, p.price);
 }
 
 /** Events named in a summary of folded alerts at most; the rest are counted as other events. */

@@ -68,7 +68,8 @@ describe('the fund report of a period', () => {
     expect(byName.NAV).toContain('$100.00 → **$104.00** (+$4.00); a unit $1.000000 → $1.040000 (+4.00%)');
     expect(byName['P&L by tipster']).toContain('<@ann>: **$9.00**');
     expect(byName['P&L by tipster']).toContain('Fund: **$4.00** over 2 bets');
-    expect(byName['By league']).toBe('nba: **$9.00** (1 bet)\nepl: **-$5.00** (1 bet)');
+    // Leagues by name, as everywhere members read them, never by code (issue 45: "darts").
+    expect(byName['By league']).toBe('NBA: **$9.00** (1 bet)\nEPL: **-$5.00** (1 bet)');
     expect(byName.CLV).toContain('too few bets to tell');
     expect(byName.Limits).toBe('Daily loss limit $500.00: $0.00 used');
     expect(e?.image?.url).toBe('attachment://fund-report.png');

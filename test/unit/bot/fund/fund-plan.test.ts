@@ -105,9 +105,10 @@ describe('planStrike: each account once, its cash bridged since it joined', () =
       named: { ...none, deposits: new Set(['d1']) },
     });
     expect(!stale.ok && stale.reason).toMatch(
-      /was refreshed at <t:\d+:f>, before a move on it at <t:\d+:f>; .*next heartbeat/,
+      // "at" a time to the second, never "at Today at 18:28" (a <t:…:f> reads "Today at …"; issue 45).
+      /was refreshed at <t:\d+:T>, before a move on it at <t:\d+:T>; .*next heartbeat/,
     );
-    expect(!stale.ok && stale.reason).toContain(`at <t:${Math.floor((T0 + 120_000) / 1000)}:f>;`);
+    expect(!stale.ok && stale.reason).toContain(`at <t:${Math.floor((T0 + 120_000) / 1000)}:T>;`);
     const before = txn({ id: 'old', type: 'bet', placedAt: T0 - 5_000, settledAt: T0 - 1_000 });
     expect(planStrike({ accounts: [account({ history: [before] })], named: none }).ok).toBe(true);
   });
