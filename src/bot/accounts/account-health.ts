@@ -2,6 +2,7 @@ import { betOutcomeOf, type JobOutcome, type Session } from '../../gateway/index
 import type { Catalog } from '../catalog/index.js';
 import type { Logger } from '../config/logger.js';
 import type { BetRecord } from '../model/bet-states.js';
+import { BET_STATES, inStates } from '../model/bet-states.js';
 import type { MessageView } from '../model/limits.js';
 import { centsFromDollars } from '../model/money.js';
 import type { Outbox } from '../outbox/index.js';
@@ -23,6 +24,9 @@ import {
 } from './model/account-health.js';
 
 /** How an account's change of state is worded for the results channel (the composition builds it from views). */
+/** A first reading in these states is not news: no notice is posted for it. */
+const QUIET_FIRST: readonly HealthState[] = ['healthy', 'offline'];
+
 export interface AccountPresenter {
   accountNotice(h: SessionHealth, from: HealthState | null, username: string): MessageView;
 }
@@ -290,14 +294,15 @@ export class AccountHealth {
     const recent = records.filter(
       (r) =>
         now - r.updatedAt <= HEALTH_RULES.windowMs &&
-        (r.state === 'refused' || r.state === 'placed' || r.state === 'settled'),
+        inStates([...BET_STATES.refused, ...BET_STATES.placed, ...BET_STATES.settled])(r),
     );
     const known = await this.#repo.keysIn(recent.map((r) => `bet:${r.placementId}`));
     const missing: EvidenceInput[] = [];
     for (const r of recent) {
       if (known.has(`bet:${r.placementId}`)) continue;
-      const result =
-        r.state === 'refused' ? { success: false, error: r.note ?? 'refused' } : { success: true, bet_id: r.betId };
+      const result = inStates(BET_STATES.refused)(r)
+        ? { success: false, error: r.note ?? 'refused' }
+        : { success: true, bet_id: r.betId };
       const e = betEvidence(r, { status: 'completed', result } as JobOutcome, r.updatedAt, r.stakeCents);
       if (e) missing.push(e);
     }
@@ -332,7 +337,7 @@ export class AccountHealth {
     if (prev?.state === h.state) return;
     const now = this.d.now();
     // A first sight is news only when evidence shows trouble: healthy, or offline as listed, is where it starts.
-    if (!prev && (h.state === 'healthy' || h.state === 'offline')) {
+    if (!prev && QUIET_FIRST.includes(h.state)) {
       await this.#repo.moveState(h, undefined, now, null);
       return;
     }

@@ -4,9 +4,11 @@
  */
 
 import { type BetRecord, BetRecordRepo } from '../betting/index.js';
-import { isSettledStatus } from '../model/bet-states.js';
+import { BET_STATES, inStates, isSettledStatus } from '../model/bet-states.js';
 import type { BotStore } from '../store/index.js';
 import { applyFilter, type BetFact, type BetStatus, type CloseMarket, type FactsFilter } from './facts.js';
+
+const settled = inStates(BET_STATES.settled);
 
 export interface AnalyticsFilter extends FactsFilter {
   /** Only this guild's bets (null: bets made outside a guild). */
@@ -21,7 +23,7 @@ export interface AnalyticsSource {
 export function factOf(r: BetRecord): BetFact[] {
   if (r.betId === null || !['placed', 'settled', 'missing'].includes(r.state)) return [];
   const odds = r.odds ?? r.payload.shownOdds;
-  const status: BetStatus = r.state === 'settled' && isSettledStatus(r.settledStatus) ? r.settledStatus : 'open';
+  const status: BetStatus = settled(r) && isSettledStatus(r.settledStatus) ? r.settledStatus : 'open';
   // The book's P&L is the truth; without it, what the receipt promised.
   const returnCents =
     status === 'open'
@@ -47,7 +49,7 @@ export function factOf(r: BetRecord): BetFact[] {
       league: r.payload.league ?? null,
       sport: r.payload.sport,
       placedAt: r.createdAt,
-      settledAt: r.state === 'settled' ? r.updatedAt : null,
+      settledAt: settled(r) ? r.updatedAt : null,
       stakeCents: r.stakeCents,
       oddsTaken: odds,
       status,

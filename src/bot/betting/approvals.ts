@@ -12,12 +12,16 @@ import { bindingShare, exposureCaps, type GuildSettings, getSettings, stakeLimit
 import type { BotStore } from '../store/index.js';
 import type { BetRecordRepo } from './bet-records.js';
 import { approvalPolicy } from './model/approval-policy.js';
+import { PROPOSAL_STATES } from './model/proposal-states.js';
 import type { RiskCheck } from './model/risk-check.js';
 import { type ConfirmResult, type LivePrices, overLimitText, type Placement } from './placement.js';
 import type { BetPresenter } from './presenter.js';
 import type { Proposal, ProposalRepo } from './proposals.js';
 import { boundSelection } from './slip-kinds.js';
 import type { SlipRecord, SlipRepo } from './slips.js';
+
+/** A proposal still waiting for approvals. */
+const isOpen = (p: { state: string }) => (PROPOSAL_STATES.open as readonly string[]).includes(p.state);
 
 export interface ApprovalDeps {
   store: BotStore;
@@ -129,7 +133,7 @@ export class Approvals {
   async attachMessage(proposalId: string, channelId: string, messageId: string): Promise<void> {
     await this.d.proposals.setMessage(proposalId, channelId, messageId);
     const p = await this.d.proposals.get(proposalId);
-    if (p?.state !== 'open' || !p.messageId) return;
+    if (!p || !isOpen(p) || !p.messageId) return;
     const approvals = await this.d.proposals.approvals(p.proposalId, p.round);
     if (approvals.length === 0 && p.round === 1) return;
     const slip = await this.d.slips.get(p.slipId);
@@ -155,7 +159,7 @@ export class Approvals {
   async approve(proposalId: string, member: Member): Promise<ApproveResult> {
     const p = await this.d.proposals.get(proposalId);
     if (!p) return { kind: 'gone' };
-    if (p.state !== 'open') return { kind: 'closed', state: p.state };
+    if (!isOpen(p)) return { kind: 'closed', state: p.state };
     if (p.expiresAt <= this.d.now()) {
       await this.#expire(p);
       return { kind: 'expired' };
@@ -199,7 +203,7 @@ export class Approvals {
     const written = await this.d.proposals.approve(p.proposalId, p.round, member.id, p.shownOdds, this.d.now());
     if (!written) {
       const now = await this.d.proposals.get(proposalId);
-      if (now?.state === 'open' && now.round === p.round) {
+      if (now && isOpen(now) && now.round === p.round) {
         const approvals = await this.d.proposals.approvals(p.proposalId, p.round);
         return { kind: 'duplicate', left: Math.max(0, p.needed - approvals.length) };
       }

@@ -7,7 +7,13 @@ import {
   type ExposureCaps,
   type ExposureScope,
 } from './bet-records.js';
-import { PROPOSAL_MOVES, type ProposalMove, type ProposalState } from './model/proposal-states.js';
+import {
+  PROPOSAL_MOVES,
+  PROPOSAL_STATES,
+  type ProposalMove,
+  type ProposalState,
+  sqlStates,
+} from './model/proposal-states.js';
 
 export type { ProposalState } from './model/proposal-states.js';
 
@@ -205,7 +211,7 @@ export class ProposalRepo {
     const rows = await this.store.query(
       `INSERT INTO approvals (proposal_id, round, approver_id, odds, created_at)
        SELECT p.proposal_id, p.round, ?, ?, ? FROM proposals p
-       WHERE p.proposal_id = ? AND p.state = 'open' AND p.round = ? AND p.expires_at > ? AND p.user_id <> ?
+       WHERE p.proposal_id = ? AND p.state IN ${sqlStates(PROPOSAL_STATES.open)} AND p.round = ? AND p.expires_at > ? AND p.user_id <> ?
        ON CONFLICT (proposal_id, round, approver_id) DO NOTHING RETURNING approver_id`,
       approverId,
       odds,
@@ -231,7 +237,7 @@ export class ProposalRepo {
   async lapse(proposalId: string, round: number, newOdds: number, note: string, now: number) {
     const rows = await this.store.query<Row>(
       `UPDATE proposals SET round = round + 1, shown_odds = ?, note = ?, updated_at = ?
-       WHERE proposal_id = ? AND state = 'open' AND round = ? RETURNING *`,
+       WHERE proposal_id = ? AND state IN ${sqlStates(PROPOSAL_STATES.open)} AND round = ? RETURNING *`,
       newOdds,
       note,
       now,
@@ -267,7 +273,7 @@ export class ProposalRepo {
   /** Proposals in `placing` since before `before` (their placement did not finish). */
   async placingSince(before: number, limit = 50): Promise<Proposal[]> {
     const rows = await this.store.query<Row>(
-      "SELECT * FROM proposals WHERE state = 'placing' AND updated_at <= ? ORDER BY updated_at LIMIT ?",
+      `SELECT * FROM proposals WHERE state IN ${sqlStates(PROPOSAL_STATES.placing)} AND updated_at <= ? ORDER BY updated_at LIMIT ?`,
       before,
       limit,
     );
@@ -276,7 +282,7 @@ export class ProposalRepo {
 
   async expireDue(now: number, limit = 50): Promise<Proposal[]> {
     const due = await this.store.query<{ proposal_id: string }>(
-      "SELECT proposal_id FROM proposals WHERE state = 'open' AND expires_at <= ? ORDER BY expires_at LIMIT ?",
+      `SELECT proposal_id FROM proposals WHERE state IN ${sqlStates(PROPOSAL_STATES.open)} AND expires_at <= ? ORDER BY expires_at LIMIT ?`,
       now,
       limit,
     );
@@ -293,7 +299,7 @@ export class ProposalRepo {
     const rows = await this.store.query<Row>(
       `UPDATE proposals SET reminded = 1, updated_at = ?
        WHERE proposal_id IN (SELECT proposal_id FROM proposals
-         WHERE state = 'open' AND reminded = 0 AND remind_at <= ? AND expires_at > ? ORDER BY remind_at LIMIT ?)
+         WHERE state IN ${sqlStates(PROPOSAL_STATES.open)} AND reminded = 0 AND remind_at <= ? AND expires_at > ? ORDER BY remind_at LIMIT ?)
          AND reminded = 0
        RETURNING *`,
       now,
@@ -307,7 +313,7 @@ export class ProposalRepo {
   /** Open and placing proposals of a guild (for /exposure). */
   async holding(guildKey: string): Promise<Proposal[]> {
     const rows = await this.store.query<Row>(
-      "SELECT * FROM proposals WHERE guild_key = ? AND state IN ('open', 'placing') ORDER BY created_at",
+      `SELECT * FROM proposals WHERE guild_key = ? AND state IN ${sqlStates([...PROPOSAL_STATES.open, ...PROPOSAL_STATES.placing])} ORDER BY created_at`,
       guildKey,
     );
     return rows.map(toProposal);

@@ -224,4 +224,11 @@ export function isFundBet(
 export const BET_STATES = {
   placed: [BET_TRANSITIONS.markPlaced.to],
   settled: [BET_TRANSITIONS.markSettled.to],
+  refused: [BET_TRANSITIONS.markRefused.to],
 } as const satisfies Record<string, readonly BetState[]>;
+
+/** A record's state is one of a named set: `inStates(BET_STATES.placed)(r)`. */
+export const inStates =
+  (states: readonly string[]) =>
+  (r: { state: string }): boolean =>
+    states.includes(r.state);

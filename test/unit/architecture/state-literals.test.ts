@@ -24,11 +24,7 @@ const NOT_YET: Record<string, string> = {
   'src/bot/jobs/takeover.ts': 'the job states as a table',
   'src/bot/receiver/stored-deliveries.ts': 'the job states as a table',
   'src/bot/store/types.ts': "the sweep's reads of job and outbox states, with their tables",
-  'src/bot/betting/proposals.ts': "the proposal table's named reads (its moves already go through PROPOSAL_MOVES)",
-  'src/bot/betting/approvals.ts': "the proposal table's named reads",
   'src/bot/betting/bet-records.ts': 'BET_STATES for its remaining reads',
-  'src/bot/accounts/account-health.ts': 'BET_STATES for its reads of bet records',
-  'src/bot/analytics/source.ts': 'BET_STATES for its reads of bet records',
   'src/bot/betting/views/stack.ts':
     "BET_STATES for a stack's per-multi reads (the stack's slip landed beside this scan)",
   'src/bot/audit/daily-reconciliation.ts': 'BET_STATES and the fund tables for its reads',

@@ -32,3 +32,14 @@ export const PROPOSAL_MOVES = {
 } as const satisfies Record<string, ProposalTransition>;
 
 export type ProposalMove = Exclude<keyof typeof PROPOSAL_MOVES, 'propose'>;
+
+/** The named sets a read of a proposal's state asks by (issue 44): from the table, never a literal elsewhere. */
+export const PROPOSAL_STATES = {
+  /** Waiting for approvals (it can still be approved, rejected or expire). */
+  open: PROPOSAL_MOVES.startPlacing.from,
+  /** Its last approval is placing it through Confirm. */
+  placing: PROPOSAL_MOVES.markPlaced.from,
+} as const satisfies Record<string, readonly ProposalState[]>;
+
+/** The SQL list of a named set: `state IN ${sqlStates(PROPOSAL_STATES.open)}`. */
+export const sqlStates = (states: readonly string[]): string => `(${states.map((s) => `'${s}'`).join(', ')})`;
