@@ -17,15 +17,10 @@ import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { type FundPeriod, fundFacts, periodOf } from '../src/bot/fund/fund-facts.js';
 import { loadFundReport } from '../src/bot/fund/fund-report.js';
 import { riskLines, setLimits, voteResume } from '../src/bot/fund/fund-risk.js';
-import {
-  type CashoutAsk,
-  FEE_MANAGER_UNSET,
-  formatPrice,
-  PRICE_SCALE,
-  UNIT_SCALE,
-} from '../src/bot/fund/model/fund.js';
+import { type CashoutAsk, FEE_MANAGER_UNSET, UNIT_SCALE } from '../src/bot/fund/model/fund.js';
 import { CASHOUT_UNDEALT, isIn, STATES } from '../src/bot/fund/model/fund-states.js';
 import { type LimitName, limitLines, parseLimit } from '../src/bot/fund/model/risk-limits.js';
+import { chartDollars, formatUnitPrice } from '../src/bot/fund/model/unit-price.js';
 import {
   askText,
   cashoutRequestView,
@@ -429,11 +424,11 @@ const nav = async ({ interaction, ctx, guildId, settings, fund }: FundCall): Pro
   const chart = await import('../src/bot/analytics/chart.js');
   const png = chart.renderNavChart({
     title: `NAV per unit · last ${days} day${days === 1 ? '' : 's'}`,
-    points: strikes.map((s) => ({ label: label.format(s.at), price: s.price / PRICE_SCALE / 100 })),
+    points: strikes.map((s) => ({ label: label.format(s.at), price: chartDollars(s.price) })),
   });
   const last = strikes.at(-1)!;
   await interaction.editReply({
-    content: `${strikes.length} strike${strikes.length === 1 ? '' : 's'}; last ${formatPrice(last.price)} a unit, NAV ${formatMoney(last.navAfterCents)}.`,
+    content: `${strikes.length} strike${strikes.length === 1 ? '' : 's'}; last ${formatUnitPrice(last.price)} a unit, NAV ${formatMoney(last.navAfterCents)}.`,
     files: [new AttachmentBuilder(png, { name: 'fund-nav.png' })],
   });
 };

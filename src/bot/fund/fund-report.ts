@@ -26,7 +26,7 @@ import { limitLines } from './model/risk-limits.js';
 
 export interface StrikePoint {
   at: number;
-  /** Cents × PRICE_SCALE per unit. */
+  /** A UnitPrice (model/unit-price.ts). */
   price: number;
   navAfterCents: number;
 }

@@ -28,7 +28,6 @@ import {
   matchDeposits,
   memberReturn,
   owedByStrike,
-  PRICE_SCALE,
   parseSchedule,
   shares,
   UNIT_SCALE,
@@ -42,6 +41,7 @@ import {
 } from './model/fund-plan.js';
 import type { FundStatement } from './model/fund-records.js';
 import { isIn, STATES, WITHDRAWAL_FOLLOWED } from './model/fund-states.js';
+import { priceReturn } from './model/unit-price.js';
 import type { FundPresenter } from './presenter.js';
 
 /** How long a withdrawal whose answer was lost may take to show in the session's history before it counts as not sent. */
@@ -85,7 +85,7 @@ export interface FundDeps {
 export interface LastStrike {
   navCents: number;
   units: number;
-  /** Cents × PRICE_SCALE per unit. */
+  /** A UnitPrice (model/unit-price.ts). */
   price: number;
   at: Date;
 }
@@ -975,7 +975,6 @@ export class FundService {
     const issuedUnits = contributions.reduce((a, c) => a + (c.units ?? 0), 0);
     // Per unit: the price now against the average price paid for the units issued.
     const paidPerUnit = issuedUnits > 0 ? (contributedCents * UNIT_SCALE) / issuedUnits : null;
-    const priceNow = last ? last.price / PRICE_SCALE : null;
     return {
       units: mine?.units ?? 0,
       valueCents,
@@ -984,7 +983,7 @@ export class FundService {
       cashedOutCents,
       pendingCents: contributions.filter(isWaiting).reduce((a, c) => a + c.amountCents, 0),
       ...memberReturn({ valueCents, contributedCents, cashedOutCents }),
-      perUnitReturn: paidPerUnit && priceNow !== null ? priceNow / paidPerUnit - 1 : null,
+      perUnitReturn: paidPerUnit && last ? priceReturn(last.price, paidPerUnit) : null,
       residualCent: mine?.residualCent ?? false,
       lastStrike: last ?? null,
       openCashouts: cashouts.filter((c) => !['paid', 'rejected', 'cancelled'].includes(c.state)),

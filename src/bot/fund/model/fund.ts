@@ -13,11 +13,12 @@
 
 import { formatMoney } from '../../model/money.js';
 import { type TipsterShare, type TipsterShareTerms, tipsterShareAt } from './tipster-share.js';
+import { PRICE_SCALE, type UnitPrice } from './unit-price.js';
+
+export { PRICE_SCALE } from './unit-price.js';
 
 export const UNIT_DECIMALS = 6;
 export const UNIT_SCALE = 10 ** UNIT_DECIMALS;
-/** Price precision: prices are kept as cents × PRICE_SCALE per unit (a millionth of a cent). */
-export const PRICE_SCALE = 1_000_000;
 
 const big = (n: number) => BigInt(n);
 const num = (n: bigint) => Number(n);
@@ -66,17 +67,10 @@ export interface Book {
   units: number;
 }
 
-/** Price per whole unit in cents × PRICE_SCALE (rounded down; for display and the high-water mark). */
-export function priceOf(book: Book, openingPriceCents: number): number {
+/** Price per whole unit, a UnitPrice (rounded down; for display and the high-water mark). */
+export function priceOf(book: Book, openingPriceCents: number): UnitPrice {
   if (book.units === 0) return openingPriceCents * PRICE_SCALE;
   return num(floorDiv(big(book.navCents) * big(UNIT_SCALE) * big(PRICE_SCALE), big(book.units)));
-}
-
-/** Dollars per unit with six decimals, rounded down as the price is: $1.052341. */
-export function formatPrice(priceScaled: number): string {
-  const micro = Math.floor(Math.abs(priceScaled) / 100); // millionths of a dollar
-  const sign = priceScaled < 0 ? '-' : '';
-  return `${sign}$${Math.floor(micro / 1_000_000).toLocaleString('en-US')}.${String(micro % 1_000_000).padStart(6, '0')}`;
 }
 
 /** Units with UNIT_DECIMALS decimals: 1,234.500000. */
@@ -147,7 +141,7 @@ export function redemptionFor(ask: CashoutAsk, holding: number, book: Book): { u
  */
 export interface FeeTerms {
   rateBps: number;
-  /** The high-water mark, cents × PRICE_SCALE per unit; 0: not set yet (set by the first units dealt). */
+  /** The high-water mark, a UnitPrice; 0: not set yet (set by the first units dealt). */
   highWaterPrice: number;
 }
 

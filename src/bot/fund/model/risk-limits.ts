@@ -66,7 +66,7 @@ export function parseLimit(name: LimitName, text: string): Parsed {
 export const bpsText = (bps: number) => `${(bps / 100).toFixed(bps % 100 === 0 ? 0 : 2)}%`;
 const money = (cents: number) => formatMoney(cents);
 
-/** NAV per unit at a strike (cents × PRICE_SCALE), as the drawdown reads it. */
+/** NAV per unit at a strike (a UnitPrice, model/unit-price.ts), as the drawdown reads it. */
 export interface PricePoint {
   strikeId: string;
   at: number;

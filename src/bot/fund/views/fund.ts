@@ -4,10 +4,11 @@ import { COLOUR } from '../../model/colours.js';
 import { discordTime } from '../../model/dates.js';
 import { clip, fitView, LIMITS, type MessageView } from '../../model/limits.js';
 import { formatMoney } from '../../model/money.js';
-import { type CashoutAsk, FEE_MANAGER_UNSET, formatPrice, formatUnits } from '../model/fund.js';
+import { type CashoutAsk, FEE_MANAGER_UNSET, formatUnits } from '../model/fund.js';
 import type { Cashout, Contribution, FundMembers, FundStatement, StrikeRecord } from '../model/fund-records.js';
 import { isIn, STATES } from '../model/fund-states.js';
 import { bpsText as bpsPercent } from '../model/risk-limits.js';
+import { formatUnitPrice, plainUnitPrice } from '../model/unit-price.js';
 
 const $ = (c: number) => formatMoney(c);
 const pct = (r: number | null) => (r === null ? '—' : `${(r * 100).toFixed(2)}%`);
@@ -85,10 +86,10 @@ export function strikeView(
     `Contributions awaiting dealing: ${$(-i.pendingContributionsCents)}`,
   ];
   const dealt = [
-    `NAV ${$(s.navCents)}${s.feeCents > 0 ? ` after a performance fee of ${$(s.feeCents)}` : ''}${i.share && i.share.accruedCents > 0 ? `${s.feeCents > 0 ? ' and' : ' after'} a tipster share of ${$(i.share.accruedCents)}` : ''} over ${formatUnits(s.unitsBefore)} units: **${formatPrice(s.price)}** a unit.`,
+    `NAV ${$(s.navCents)}${s.feeCents > 0 ? ` after a performance fee of ${$(s.feeCents)}` : ''}${i.share && i.share.accruedCents > 0 ? `${s.feeCents > 0 ? ' and' : ' after'} a tipster share of ${$(i.share.accruedCents)}` : ''} over ${formatUnits(s.unitsBefore)} units: **${formatUnitPrice(s.price)}** a unit.`,
     ...(i.dealt?.issued.length
       ? [
-          `Units issued: ${i.dealt.issued.map((d) => `<@${d.memberId}> ${formatUnits(d.units)} for ${$(d.cents)}`).join('; ')} (at ${formatPrice(s.price)} a unit).`,
+          `Units issued: ${i.dealt.issued.map((d) => `<@${d.memberId}> ${formatUnits(d.units)} for ${$(d.cents)}`).join('; ')} (at ${formatUnitPrice(s.price)} a unit).`,
         ]
       : []),
     ...(i.dealt?.redeemed.length
@@ -99,7 +100,7 @@ export function strikeView(
     `After dealing: NAV ${$(s.navAfterCents)}, ${formatUnits(s.unitsAfter)} units.`,
     ...(i.fee && i.fee.crystallisedCents > 0
       ? [
-          `Performance fee crystallised: ${$(i.fee.crystallisedCents)} owed to the manager (paid by withdrawal, then /fund paid); ${$(i.fee.accruedAfterCents)} stays accrued. High-water mark ${formatPrice(i.fee.highWaterPrice)}.`,
+          `Performance fee crystallised: ${$(i.fee.crystallisedCents)} owed to the manager (paid by withdrawal, then /fund paid); ${$(i.fee.accruedAfterCents)} stays accrued. High-water mark ${formatUnitPrice(i.fee.highWaterPrice)}.`,
         ]
       : []),
     ...(i.share && i.share.crystallisedCents > 0
@@ -142,7 +143,7 @@ export function strikeView(
 export function statementView(s: FundStatement): MessageView {
   const lines = s.lastStrike
     ? [
-        `**${formatUnits(s.units)}** units worth **${$(s.valueCents)}**${s.residualCent ? ' (includes one rounding cent)' : ''} at ${formatPrice(s.lastStrike.price)} a unit (strike ${when(s.lastStrike.at)}).`,
+        `**${formatUnits(s.units)}** units worth **${$(s.valueCents)}**${s.residualCent ? ' (includes one rounding cent)' : ''} at ${formatUnitPrice(s.lastStrike.price)} a unit (strike ${when(s.lastStrike.at)}).`,
         `Share of the fund: ${(s.share * 100).toFixed(2)}%.`,
       ]
     : ['The fund has not been struck yet.'];
@@ -237,7 +238,7 @@ export function membersView(v: FundMembers): MessageView {
       {
         title: 'Fund members',
         description: clip(
-          `${rows.join('\n') || 'No member holds units.'}\n\nTotal ${$(total)} = NAV ${$(v.last.navAfterCents)} at ${formatPrice(v.last.price)} a unit (strike ${when(v.last.at)}); rounding residual ${v.residualCents}¢.`,
+          `${rows.join('\n') || 'No member holds units.'}\n\nTotal ${$(total)} = NAV ${$(v.last.navAfterCents)} at ${formatUnitPrice(v.last.price)} a unit (strike ${when(v.last.at)}); rounding residual ${v.residualCents}¢.`,
           LIMITS.embedDescription,
         ),
         color: COLOUR.ok,
@@ -337,8 +338,7 @@ export function plainDecimal(scaled: number, decimals: number): string {
 }
 const plainCents = (c: number | null) => (c === null ? '' : plainDecimal(c, 2));
 const plainUnits = (u: number | null) => (u === null ? '' : plainDecimal(u, 6));
-/** Dollars a unit, six decimals (prices are cents × PRICE_SCALE; a millionth of a dollar is 100 of them). */
-const plainPrice = (p: number | null) => (p === null ? '' : plainDecimal(Math.floor(p / 100), 6));
+const plainPrice = (p: number | null) => (p === null ? '' : plainUnitPrice(p));
 
 /** The export's columns, in order. Money in dollars, units and prices to six decimals, all plain numbers. */
 export const FUND_CSV_COLUMNS = [

@@ -6,7 +6,7 @@ import { clip, fitView, LIMITS, type MessageView } from '../../model/limits.js';
 import { formatMoney } from '../../model/money.js';
 import { plural } from '../../model/plural.js';
 import type { FundReport, GroupPnl } from '../fund-report.js';
-import { formatPrice } from '../model/fund.js';
+import { formatPriceChange, formatUnitPrice } from '../model/unit-price.js';
 import { attributionNotes, tipsterLines } from './tipsters.js';
 
 export const REPORT_CHART_FILE = 'fund-report.png';
@@ -33,8 +33,7 @@ function navText(r: FundReport): string {
   if (!r.nav) return 'No two strikes to compare in this period.';
   const { from, to } = r.nav;
   const change = to.navAfterCents - from.navAfterCents;
-  const pct = from.price > 0 ? (((to.price - from.price) / from.price) * 100).toFixed(2) : '–';
-  return `${money(from.navAfterCents)} → **${money(to.navAfterCents)}** (${change >= 0 ? '+' : ''}${money(change)}); a unit ${formatPrice(from.price)} → ${formatPrice(to.price)} (${Number(pct) > 0 ? '+' : ''}${pct}%). NAV also moves with contributions, cash-outs and the fee.`;
+  return `${money(from.navAfterCents)} → **${money(to.navAfterCents)}** (${change >= 0 ? '+' : ''}${money(change)}); a unit ${formatUnitPrice(from.price)} → ${formatUnitPrice(to.price)} (${formatPriceChange(from.price, to.price)}). NAV also moves with contributions, cash-outs and the fee.`;
 }
 
 /**

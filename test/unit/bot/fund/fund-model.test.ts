@@ -4,7 +4,6 @@ import {
   type FeePeriod,
   feeAt,
   feePeriodKey,
-  formatPrice,
   formatUnits,
   navOf,
   PRICE_SCALE,
@@ -15,6 +14,7 @@ import {
   UNIT_SCALE,
   unitsFor,
 } from '../../../../src/bot/fund/model/fund.js';
+import { formatUnitPrice } from '../../../../src/bot/fund/model/unit-price.js';
 
 const noFee = { rateBps: 0, highWaterPrice: 0 };
 
@@ -59,7 +59,7 @@ describe('dealing units', () => {
   });
 
   it('shows the price per unit with six decimals', () => {
-    expect(formatPrice(priceOf({ navCents: 105_234, units: 1_000 * UNIT_SCALE }, 100))).toBe('$1.052340');
+    expect(formatUnitPrice(priceOf({ navCents: 105_234, units: 1_000 * UNIT_SCALE }, 100))).toBe('$1.052340');
     expect(formatUnits(1_234_500_000)).toBe('1,234.500000');
   });
 });
@@ -191,7 +191,7 @@ describe('the worked example of docs/fund.md', () => {
       fee: noFee,
       openingPriceCents: 100,
     });
-    expect(formatPrice(r.price)).toBe('$1.086666');
+    expect(formatUnitPrice(r.price)).toBe('$1.086666');
     expect(r.redeemed[0]?.cents).toBe(54_333);
     expect(r.navAfterCents).toBe(108_667);
     const before = shares(
