@@ -335,6 +335,7 @@ function buildServices(
       maxStaleMs: 30 * 60_000,
     },
     metrics,
+    booksNotTaking: (sport) => accounts.booksNotTaking(sport),
   });
   stops.push(() => watch.stop());
   const context: BotContext = {

@@ -55,6 +55,12 @@ describe('watches on a sport only one book takes (basketball at bookie_a)', () =
     throw new Error('no NBA game every book lists with a head-to-head side every book prices');
   }
 
+  /** Moves the selection's price at `bookie` from the sandbox's next scrape, and lets the watches read it. */
+  async function moveAndRead(w: Watched, bookie: string, price: number): Promise<void> {
+    const { move } = await desk.control.movePrice({ bookie, epk: w.epk, market: w.market, selection: w.slug, price });
+    await settled(w, [bookie], await nextScrape(move.scrape_at));
+  }
+
   /** The books /watch price offers as you type `bookie`. */
   const bookieChoices = async (user: APIUser, w: Watched) =>
     (
@@ -106,14 +112,7 @@ describe('watches on a sport only one book takes (basketball at bookie_a)', () =
     );
     await settled(w, ['bookie_a'], 0);
     const price = round2(target + 0.1);
-    const move = await desk.control.movePrice({
-      bookie: 'bookie_a',
-      epk: w.epk,
-      market: w.market,
-      selection: w.slug,
-      price,
-    });
-    await settled(w, ['bookie_a'], await nextScrape(move.move.scrape_at));
+    await moveAndRead(w, 'bookie_a', price);
     const alert = await until('the price alert at bookie_a', () => alertsAt('bookie_a', /^Price alert/)[0]);
     expect(alertsAt('bookie_c', /^Price alert/)).toEqual([]);
 
@@ -144,14 +143,7 @@ describe('watches on a sport only one book takes (basketball at bookie_a)', () =
       expect(watching).toMatch(/^Watching .* at bookie_c/);
       await settled(w, ['bookie_c'], 0);
       const price = round2(target + 0.1);
-      const move = await desk.control.movePrice({
-        bookie: 'bookie_c',
-        epk: w.epk,
-        market: w.market,
-        selection: w.slug,
-        price,
-      });
-      await settled(w, ['bookie_c'], await nextScrape(move.move.scrape_at));
+      await moveAndRead(w, 'bookie_c', price);
       const alert = await until('the price alert at bookie_c', () => alertsAt('bookie_c', /^Price alert/)[0]);
       expect(textOf(alert)).toContain(`Bet at bookie_c ${price.toFixed(2)}`);
 
@@ -165,6 +157,12 @@ describe('watches on a sport only one book takes (basketball at bookie_a)', () =
       await messageMatching(desk, slip, /Bet placed/, 30_000);
       const placed = (await desk.control.state()).bets.slice(before);
       expect(placed.map((b) => b.bet.session_id)).toEqual(['5e55a1fa-0000-4000-8000-00000000000a']);
+
+      // The watch at bookie_c alerts again (out past the 2 % band, then past the target): its button now says where it goes.
+      await moveAndRead(w, 'bookie_c', round2(target * 0.9));
+      await moveAndRead(w, 'bookie_c', round2(target + 0.2));
+      const second = await until('the second price alert at bookie_c', () => alertsAt('bookie_c', /^Price alert/)[1]);
+      expect(textOf(second)).toContain('Bet at the best book (bookie_c takes none)');
 
       // Remembered per book and sport: bookie_c is offered no more for a basketball game, though its card still shows rows.
       const other = pickNba(2);

@@ -47,6 +47,8 @@ export interface WatchEngineOptions {
   tickMs: number;
   schedule: ScheduleOptions;
   metrics?: Pick<DeskMetrics, 'watchReadsSaved' | 'watchAlerts' | 'watchAlertSeconds'>;
+  /** The books that refused a sport group lately (account health, decision 1996); absent: none known. */
+  booksNotTaking?: (sport: string) => Promise<ReadonlySet<string>>;
 }
 
 const cardKeyOf = (epk: string, bookie: string) => `${epk}\0${bookie}`;
@@ -530,6 +532,13 @@ export class WatchEngine {
     return before ?? null;
   }
 
+  /** Whether the alert's book refused the event's sport lately: its Bet button then goes to the best book. */
+  async #refusesSport(epk: string, bookie: string): Promise<boolean> {
+    if (!this.#o.booksNotTaking) return false;
+    const sport = (await this.#o.catalog.event(epk))?.sport ?? epk.split('/')[0] ?? '';
+    return (await this.#o.booksNotTaking(sport)).has(bookie);
+  }
+
   /**
    * Records episode `seq`'s alert, then opens the episode. The alert's id and outbox key come from the episode, so a
    * crash between the steps repeats them with the same id: the alert is posted once, and the episode opened.
@@ -543,7 +552,9 @@ export class WatchEngine {
   ): Promise<void> {
     const alertId = alertIdOf(w.watchId, key, seq);
     await this.repo.recordAlert({ alertId, guildId: w.guildId, channelId: w.channelId, payload: a.payload });
-    await this.#o.outbox.create(`watch:${alertId}`, w.channelId, this.#o.alertView({ ...a.facts, alertId }), {
+    const bookRefusesSport = await this.#refusesSport(w.epk, a.payload.bookie);
+    const view = this.#o.alertView({ ...a.facts, alertId, ...(bookRefusesSport ? { bookRefusesSport } : {}) });
+    await this.#o.outbox.create(`watch:${alertId}`, w.channelId, view, {
       topic: w.eventName,
     });
     await this.repo.openEpisode(w.watchId, key, seq);

@@ -224,6 +224,8 @@ export interface AlertFacts {
   userId: string | null;
   /** The Bet button's book may take bets by market_ref (false: no button). */
   bettable: boolean;
+  /** The book refused the event's sport lately: the Bet button goes to the best book that takes it (decision 1996). */
+  bookRefusesSport?: boolean;
   /**
    * Sent by DM: no Bet button (a DM has no server, so no gate, caps or approvals to open a slip under; decision 1942),
    * but the /bet to run in the server the watch was made in and a link to its alerts channel (null: to the server).

@@ -83,7 +83,9 @@ export function alertView(a: AlertFacts): MessageView {
             row(
               button(
                 encodeCustomId('watch', 'bet', a.alertId),
-                `Bet at ${a.bookie} ${formatOdds(a.now)}`,
+                a.bookRefusesSport
+                  ? `Bet at the best book (${a.bookie} takes none)`
+                  : `Bet at ${a.bookie} ${formatOdds(a.now)}`,
                 ButtonStyle.Success,
               ),
             ),
