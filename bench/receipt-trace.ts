@@ -86,7 +86,8 @@ const placementOf = (r: { correlationId: string }) => {
 const head = (sql: string) => sql.trim().replace(/\s+/g, ' ').slice(0, 70);
 const rows = result.receipts.map((r) => {
   const delivery = spans.find(
-    (s) => s.kind === 'statement' && /INTO webhook_deliveries/.test(s.sql) && names(s, r.correlationId),
+    // A statement of its own, or the first of the receipt's transaction.
+    (s) => /INTO webhook_deliveries/.test(s.sql) && names(s, r.correlationId),
   );
   const edit = edits.find((e) => e.text.includes(r.betId) && e.start >= (delivery?.start ?? 0));
   const from = delivery?.start ?? r.completedAt;
