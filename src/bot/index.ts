@@ -242,8 +242,11 @@ function buildServices(
   stops.push(() => outbox.stop());
   // Runs after the tracker stopped renewing: a restart or another process resumes these jobs at once.
   stops.push(() => jobs.releaseLeases());
+  const once = new OnceRepo(store);
   const tracker = new ResultTracker({
     jobs,
+    store,
+    once,
     gateway,
     logger,
     now,
@@ -262,7 +265,11 @@ function buildServices(
   const accounts = new AccountHealth({ store, catalog, outbox, present: betPresenter, logger, now });
   const results = new BetResults({ records, outbox, present: betPresenter, logger, now, accounts });
   // A bet job's outcome moves its record (placed, refused, result unknown) and queues the slip message's edit.
-  tracker.on('bet', (job, outcome) => results.apply(job as JobRecord<BetJobContext>, outcome));
+  tracker.on(
+    'bet',
+    (job, outcome) => results.apply(job as JobRecord<BetJobContext>, outcome),
+    (tx, job, outcome) => results.applyInTx(tx, job as JobRecord<BetJobContext>, outcome),
+  );
   // A stack's job (one stacked_srm call) moves each of its multis' records (decision 2010).
   tracker.on('stack', (job, outcome) => results.applyStack(job as JobRecord<StackJobContext>, outcome));
   const proposals = new ProposalRepo(store);
@@ -369,6 +376,7 @@ function buildServices(
     store,
     gateway,
     owner,
+    once,
     jobs,
     outbox,
     tracker,
@@ -399,7 +407,8 @@ async function startWebhookReceiver(
     maxBodyBytes: config.tunables.webhookMaxBodyBytes,
     toleranceMs: config.tunables.webhookToleranceMs,
     apiKey: config.gateway.apiKey?.reveal(),
-    once: new OnceRepo(store),
+    once: s.once,
+    take: (body, raw) => tracker.take(body, raw),
     check: async (body) => shapeProblem((await jobs.get(body.correlation_id))?.kind, body),
     quarantine: (body, raw, reason) => quarantineDelivery(store, { body, raw, reason, now: now() }),
     onDelivery: (body: WebhookDelivery, meta) =>

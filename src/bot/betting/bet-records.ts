@@ -621,6 +621,16 @@ export class BetRecordRepo {
   ) {
     return this.#apply(placementId, 'markPlaced', set, now, onCommitted);
   }
+  /** A job outcome's move by name (see BetResults): the receipt's placed, refused or result-unknown. */
+  move(
+    placementId: string,
+    name: 'markPlaced' | 'markRefused' | 'markResultUnknown',
+    set: Partial<MoveFields>,
+    now: number,
+    onCommitted?: OnCommitted,
+  ) {
+    return this.#apply(placementId, name, set, now, onCommitted);
+  }
   /** The reconciler found the bet in the book's history (a bet id another record holds throws). */
   markAdopted(placementId: string, set: Pick<MoveFields, 'betId' | 'odds' | 'note'>, now: number) {
     return this.#apply(placementId, 'markAdopted', set, now);
@@ -667,6 +677,28 @@ export class BetRecordRepo {
     now: number,
     onCommitted?: OnCommitted,
   ): Promise<{ record: BetRecord; from: BetState } | undefined> {
+    const moved = await this.store.transaction((tx) => this.moveInTx(tx, placementId, name, set, now));
+    if (moved) {
+      this.#counted(name, moved);
+      // What the move's caller shows (the slip's receipt) need not wait for the chain: it is queued first.
+      if (onCommitted) await onCommitted(moved.record);
+      await this.#chain();
+    }
+    return moved;
+  }
+
+  /**
+   * One row of the transition table inside the caller's transaction (a receipt commits its delivery, its job, this
+   * move and its message's outbox row together): the move and its staged ledger entry, or undefined when the
+   * record is not in a state the row leaves. After the commit, call `committed` with what it returned.
+   */
+  async moveInTx(
+    tx: Tx,
+    placementId: string,
+    name: BetMove,
+    set: Partial<MoveFields>,
+    now: number,
+  ): Promise<{ record: BetRecord; from: BetState } | undefined> {
     const t: BetTransition = BET_TRANSITIONS[name];
     const cols: string[] = ['state = ?', 'updated_at = ?'];
     const params: unknown[] = [t.to, now];
@@ -685,35 +717,44 @@ export class BetRecordRepo {
       cols.push(`${col} = ?`);
       params.push(set[field]);
     }
-    const moved = await this.store.transaction(async (tx) => {
-      for (let attempt = 0; attempt < MOVE_ATTEMPTS; attempt++) {
-        const [current] = await tx.query<{ state: BetState }>(
-          'SELECT state FROM bet_records WHERE placement_id = ?',
-          placementId,
-        );
-        if (!current || !t.from.includes(current.state)) return undefined;
-        // On PostgreSQL another process may move the row after the read: then no row matches and it is read again.
-        const rows = await tx.query<Row>(
-          `UPDATE bet_records SET ${cols.join(', ')} WHERE placement_id = ? AND state = ? RETURNING *`,
-          ...params,
-          placementId,
-          current.state,
-        );
-        if (rows[0] === undefined) continue;
-        const moved = toRecord(rows[0]);
-        await stageInTx(tx, [entryOf(moved, t, current.state, null)]);
-        return { record: moved, from: current.state };
-      }
-      throw new Error(`bet record ${placementId} kept moving under ${name}; it was left as it is`);
-    });
-    if (moved) {
-      // Counted as committed, before anything it causes can be seen (the receipt a reader waits for).
-      this.onMove({ move: name, from: moved.from, to: moved.record.state });
-      // What the move's caller shows (the slip's receipt) need not wait for the chain: it is queued first.
-      if (onCommitted) await onCommitted(moved.record);
-      await this.#chain();
+    for (let attempt = 0; attempt < MOVE_ATTEMPTS; attempt++) {
+      const [current] = await tx.query<{ state: BetState }>(
+        'SELECT state FROM bet_records WHERE placement_id = ?',
+        placementId,
+      );
+      if (!current || !t.from.includes(current.state)) return undefined;
+      // On PostgreSQL another process may move the row after the read: then no row matches and it is read again.
+      const rows = await tx.query<Row>(
+        `UPDATE bet_records SET ${cols.join(', ')} WHERE placement_id = ? AND state = ? RETURNING *`,
+        ...params,
+        placementId,
+        current.state,
+      );
+      if (rows[0] === undefined) continue;
+      const moved = toRecord(rows[0]);
+      await stageInTx(tx, [entryOf(moved, t, current.state, null)]);
+      return { record: moved, from: current.state };
     }
-    return moved;
+    throw new Error(`bet record ${placementId} kept moving under ${name}; it was left as it is`);
+  }
+
+  /**
+   * After the commit of a `moveInTx`: the move is counted, `first` runs (the receipt's edit goes out), then the
+   * staged ledger entry is chained.
+   */
+  async committed(
+    name: BetMove,
+    moved: { record: BetRecord; from: BetState },
+    first?: () => Promise<void>,
+  ): Promise<void> {
+    this.#counted(name, moved);
+    if (first) await first();
+    await this.#chain();
+  }
+
+  /** Counted as committed, before anything it causes can be seen (the receipt a reader waits for). */
+  #counted(name: BetMove, moved: { record: BetRecord; from: BetState }): void {
+    this.onMove({ move: name, from: moved.from, to: moved.record.state });
   }
 
   /** Counts a settlement read that did not find a placed bet; returns the new count. */

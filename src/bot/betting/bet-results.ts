@@ -6,7 +6,8 @@ import { RANK } from '../model/edit-rank.js';
 import { centsFromDollars } from '../model/money.js';
 import { type SlipPayload, type StoredSlipPayload, slipFromStored } from '../model/slip-rules.js';
 import type { Outbox } from '../outbox/index.js';
-import type { BetRecord, BetRecordRepo } from './bet-records.js';
+import type { Tx } from '../store/index.js';
+import type { BetRecord, BetRecordRepo, MoveFields } from './bet-records.js';
 import { placedOther, placedOtherNote } from './model/placed-other.js';
 import type { BetPresenter } from './presenter.js';
 import { type StackPart, stackParts } from './stack.js';
@@ -77,56 +78,103 @@ export class BetResults {
       shown = true;
       await this.show(record);
     };
-    let moved: BetRecord | undefined;
-    if (outcome.status === 'completed') {
-      const slip = slipFromStored(job.context.slip);
-      const receipt = betOutcomeOf(outcome.result);
-      if (receipt.placed) {
-        // The bet stands whatever was placed (it is the book's), but another selection than the slip's is never
-        // passed over: the placement's ledger entry names it, and the member is told (issue 36).
-        const other = placedOther(slip, placedSelectionOf(outcome.result));
-        moved = await this.d.records.markPlaced(
-          placementId,
-          {
-            betId: receipt.betId,
-            odds: receipt.odds ?? job.context.odds,
-            correlationId: job.correlationId,
-            ...takenForLess(slip, receipt),
-            ...(other ? { note: placedOtherNote(other) } : {}),
-          },
-          now,
-          show,
-        );
-        if (moved && other) await this.#tellPlacedOther(moved, other);
-      } else if (!receipt.unreadable) {
-        moved = await this.d.records.markRefused(
-          placementId,
-          { note: receipt.message ?? 'the bookmaker refused the bet', correlationId: job.correlationId },
-          now,
-          show,
-        );
-      } else {
-        this.d.logger.warn('bet result of an unexpected shape; the bet is checked against the book instead', {
-          correlationId: job.correlationId,
-        });
-        moved = await this.d.records.markResultUnknown(placementId, { note: 'unreadable result' }, now, show);
-      }
-    } else {
-      moved = await this.d.records.markResultUnknown(
-        placementId,
-        { note: `the gateway reported the job as ${outcome.status}` },
-        now,
-        show,
-      );
-    }
+    const { name, set, other } = this.#moveOf(job, outcome);
+    const moved = await this.d.records.move(placementId, name, set, now, show);
+    if (moved && other) await this.#tellPlacedOther(moved, other);
     const record = moved ?? (await this.d.records.get(placementId));
     if (record && !shown) await this.show(record);
-    // Evidence is secondary to the bet: a failure to record it is logged, never a reason to handle the result again.
-    if (record) {
-      await this.d.accounts
-        ?.betResult(record, outcome)
-        .catch((err) => this.d.logger.warn('recording account evidence failed', { placementId, err }));
+    if (record) await this.#evidence(record, outcome);
+  }
+
+  /**
+   * A webhook's outcome applied inside the transaction that stores its delivery and resolves its job (decision
+   * 1990): the record's move, the slip message's edit (leased to this process when no send of the message holds
+   * it) and a placed-other notice commit together. What it returns runs after the commit: the edit goes to Discord
+   * at once, then the ledger entry is chained and the account's evidence recorded. Undefined when the job carries no
+   * bet record (older jobs take the tracker's ordinary path).
+   */
+  async applyInTx(
+    tx: Tx,
+    job: JobRecord<BetJobContext>,
+    outcome: JobOutcome,
+  ): Promise<(() => Promise<void>) | undefined> {
+    const placementId = job.context.placementId;
+    if (placementId === undefined) return undefined;
+    const now = this.d.now();
+    const { name, set, other } = this.#moveOf(job, outcome);
+    const moved = await this.d.records.moveInTx(tx, placementId, name, set, now);
+    if (!moved) return undefined;
+    const record = moved.record;
+    const staged = record.messageId ? this.d.present.record(record) : undefined;
+    const leased =
+      staged && record.messageId
+        ? await this.d.outbox.editInTx(tx, record.channelId, record.messageId, staged.view, staged.rank)
+        : undefined;
+    if (other)
+      await this.d.outbox.createInTx(
+        tx,
+        `placed-other:${placementId}`,
+        record.channelId,
+        this.d.present.placedOther(record, other),
+      );
+    return async () => {
+      await this.d.records.committed(name, moved, async () => {
+        if (leased) this.d.outbox.sendLeased(leased);
+        else this.d.outbox.kick();
+      });
+      if (other) {
+        this.#logPlacedOther(record, other);
+        this.d.outbox.kick();
+      }
+      await this.#evidence(record, outcome);
+    };
+  }
+
+  /** The named bet move an outcome makes (placed, refused, result unknown) and its fields. */
+  #moveOf(
+    job: JobRecord<BetJobContext>,
+    outcome: JobOutcome,
+  ): { name: 'markPlaced' | 'markRefused' | 'markResultUnknown'; set: Partial<MoveFields>; other?: string } {
+    if (outcome.status !== 'completed') {
+      return { name: 'markResultUnknown', set: { note: `the gateway reported the job as ${outcome.status}` } };
     }
+    const slip = slipFromStored(job.context.slip);
+    const receipt = betOutcomeOf(outcome.result);
+    if (receipt.placed) {
+      // The bet stands whatever was placed (it is the book's), but another selection than the slip's is never
+      // passed over: the placement's ledger entry names it, and the member is told (issue 36).
+      const other = placedOther(slip, placedSelectionOf(outcome.result));
+      return {
+        name: 'markPlaced',
+        set: {
+          betId: receipt.betId,
+          odds: receipt.odds ?? job.context.odds,
+          correlationId: job.correlationId,
+          ...takenForLess(slip, receipt),
+          ...(other ? { note: placedOtherNote(other) } : {}),
+        },
+        ...(other ? { other } : {}),
+      };
+    }
+    if (!receipt.unreadable) {
+      return {
+        name: 'markRefused',
+        set: { note: receipt.message ?? 'the bookmaker refused the bet', correlationId: job.correlationId },
+      };
+    }
+    this.d.logger.warn('bet result of an unexpected shape; the bet is checked against the book instead', {
+      correlationId: job.correlationId,
+    });
+    return { name: 'markResultUnknown', set: { note: 'unreadable result' } };
+  }
+
+  /** Evidence is secondary to the bet: a failure to record it is logged, never a reason to handle the result again. */
+  async #evidence(record: BetRecord, outcome: JobOutcome): Promise<void> {
+    await this.d.accounts
+      ?.betResult(record, outcome)
+      .catch((err) =>
+        this.d.logger.warn('recording account evidence failed', { placementId: record.placementId, err }),
+      );
   }
 
   /** The stack slip's message for its records' states now (the rank grows as each record moves on). */
@@ -181,17 +229,21 @@ export class BetResults {
 
   /** The notice of a bet placed on another selection than its slip's: once per record (outbox key), loud. */
   async #tellPlacedOther(record: BetRecord, other: string): Promise<void> {
+    this.#logPlacedOther(record, other);
+    await this.d.outbox.create(
+      `placed-other:${record.placementId}`,
+      record.channelId,
+      this.d.present.placedOther(record, other),
+    );
+  }
+
+  #logPlacedOther(record: BetRecord, other: string): void {
     this.d.logger.error('the gateway placed another selection than the slip showed', {
       placementId: record.placementId,
       betId: record.betId,
       marketRef: record.payload.marketRef,
       what: other,
     });
-    await this.d.outbox.create(
-      `placed-other:${record.placementId}`,
-      record.channelId,
-      this.d.present.placedOther(record, other),
-    );
   }
 
   /** Jobs recorded before bet records existed carry no placement id: show their result as before. */

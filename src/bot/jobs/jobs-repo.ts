@@ -1,4 +1,4 @@
-import type { BotStore } from '../store/index.js';
+import type { BotStore, Tx } from '../store/index.js';
 
 export type JobState = 'pending' | 'resolved' | 'posted';
 
@@ -102,10 +102,25 @@ export class JobRepo {
   }
 
   /** Records the outcome if none was recorded yet; returns the job only to the first caller. */
-  async resolve<C>(correlationId: string, outcome: unknown, now: number): Promise<JobRecord<C> | undefined> {
-    const rows = await this.store.query<JobRow>(
-      `UPDATE jobs SET state = 'resolved', outcome = ?, updated_at = ?
+  resolve<C>(correlationId: string, outcome: unknown, now: number): Promise<JobRecord<C> | undefined> {
+    return this.resolveInTx(this.store, correlationId, outcome, now, 'resolved');
+  }
+
+  /**
+   * `resolve` inside the caller's transaction; `posted` when what the outcome shows is recorded (in the outbox) by
+   * the same transaction.
+   */
+  async resolveInTx<C>(
+    tx: Pick<Tx, 'query'>,
+    correlationId: string,
+    outcome: unknown,
+    now: number,
+    state: 'resolved' | 'posted',
+  ): Promise<JobRecord<C> | undefined> {
+    const rows = await tx.query<JobRow>(
+      `UPDATE jobs SET state = ?, outcome = ?, updated_at = ?
        WHERE correlation_id = ? AND state = 'pending' RETURNING *`,
+      state,
       JSON.stringify(outcome),
       now,
       correlationId,

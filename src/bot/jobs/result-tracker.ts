@@ -2,14 +2,33 @@ import type { AsyncEnvelope, JobOutcome } from '../../gateway/index.js';
 import type { Logger } from '../config/logger.js';
 import type { GatewayPort } from '../gateway-port.js';
 import type { DeskMetrics } from '../ops/metrics.js';
-import { finalStatusOf, type WebhookDelivery } from '../receiver/index.js';
+import { finalStatusOf, type OnceRepo, shapeProblem, type WebhookDelivery } from '../receiver/index.js';
+import type { BotStore, Tx } from '../store/index.js';
 import type { JobRecord, JobRepo, NewJob } from './jobs-repo.js';
 
 /** What to do with a job's outcome (edit the slip message, post a result); runs once per job. */
 export type OutcomeHandler = (job: JobRecord, outcome: JobOutcome) => Promise<void>;
 
+/**
+ * A job's outcome applied inside the transaction that stores its webhook delivery and resolves the job: what it
+ * records commits with them; what it returns runs after the commit (sends, chaining). Undefined: it cannot be
+ * applied this way, and the whole transaction is undone (the delivery then takes the ordinary path).
+ */
+export type InTxHandler = (tx: Tx, job: JobRecord, outcome: JobOutcome) => Promise<(() => Promise<void>) | undefined>;
+
+/** A delivery taken in one transaction: whether it was the first of its job, and what runs after the 2xx. */
+export interface Taken {
+  first: boolean;
+  after?: () => Promise<void>;
+}
+
+class NotTaken extends Error {}
+
 export interface ResultTrackerOptions {
   jobs: JobRepo;
+  /** Where a delivery taken in one transaction is stored (see `take`); without it every delivery takes the long way. */
+  store?: BotStore;
+  once?: OnceRepo;
   gateway: GatewayPort;
   logger: Logger;
   now?: () => number;
@@ -35,6 +54,9 @@ export interface ResultTrackerOptions {
  */
 export class ResultTracker {
   readonly #handlers = new Map<string, OutcomeHandler>();
+  readonly #inTx = new Map<string, InTxHandler>();
+  /** The kind of each job this process recorded or resumed and has not resolved: what `take` may apply at once. */
+  readonly #kinds = new Map<string, string>();
   readonly #holds = new Map<string, Promise<void>>();
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly #opts: ResultTrackerOptions;
@@ -47,13 +69,77 @@ export class ResultTracker {
     this.#now = opts.now ?? Date.now;
   }
 
-  on(kind: string, handler: OutcomeHandler): void {
+  /** `inTx`: the same outcome applied inside the transaction of its webhook delivery (see `take`). */
+  on(kind: string, handler: OutcomeHandler, inTx?: InTxHandler): void {
     this.#handlers.set(kind, handler);
+    if (inTx) this.#inTx.set(kind, inTx);
   }
 
   /** Writes the 202 to the store; call before anything else is done with it. */
   async record<C>(job: NewJob<C>): Promise<void> {
     await this.#opts.jobs.insert(job, this.#now());
+    this.#kinds.set(job.correlationId, job.kind);
+  }
+
+  /**
+   * A verified final delivery for a job this process recorded, applied in one transaction (decision 1990): the
+   * delivery stored, the job resolved, and its kind's in-transaction handler (a bet's move and its slip's edit,
+   * leased to this process); the receiver answers 2xx after the commit and runs `after` (the edit sent at once,
+   * then the ledger's chaining and notices). Undefined when the delivery is not for such a job, is of the wrong
+   * shape for it, or the handler cannot apply it: the receiver then stores it and hands it on as before.
+   */
+  async take(body: WebhookDelivery, raw: string): Promise<Taken | undefined> {
+    const { store, once } = this.#opts;
+    const id = body.correlation_id;
+    const kind = this.#kinds.get(id);
+    const inTx = kind === undefined ? undefined : this.#inTx.get(kind);
+    const status = finalStatusOf(body);
+    if (!store || !once || !inTx || status === undefined || this.#holds.has(id)) return undefined;
+    if (shapeProblem(kind, body) !== undefined) return undefined;
+    const entry = { ...body, status };
+    const outcome: JobOutcome = status === 'completed' ? { status, result: body.result, entry } : { status, entry };
+    const now = this.#now();
+    let taken: { first: boolean; job?: JobRecord; after?: () => Promise<void> };
+    try {
+      taken = await store.transaction(
+        async (tx) => {
+          if (!(await once.recordDeliveryInTx(tx, id, raw, now))) return { first: false };
+          // Resolved already (the poller's answer came first): the delivery is kept, nothing more to do.
+          const job = await this.#opts.jobs.resolveInTx(tx, id, outcome, now, 'posted');
+          if (!job) return { first: true };
+          const after = await inTx(tx, job, outcome);
+          if (!after) throw new NotTaken();
+          return { first: true, job, after };
+        },
+        { urgent: true },
+      );
+    } catch (err) {
+      if (err instanceof NotTaken) return undefined;
+      throw err;
+    }
+    once.remember(id);
+    this.#kinds.delete(id);
+    if (!taken.first) return { first: false };
+    // The library's poller stops polling it.
+    try {
+      this.#opts.gateway.jobs.resolveFromWebhook(body);
+    } catch (err) {
+      this.#opts.logger.warn('poller refused the webhook body', { err });
+    }
+    const { job, after } = taken;
+    if (!job || !after) return { first: true };
+    this.#opts.metrics?.jobResults.inc({ source: 'webhook', status: outcome.status });
+    this.#opts.metrics?.jobSeconds.observe(Math.max(0, now - job.createdAt) / 1000, { source: 'webhook' });
+    return {
+      first: true,
+      after: () => {
+        const p = after().catch((err) =>
+          this.#opts.logger.error('after posting a job result', { correlationId: id, err }),
+        );
+        this.#keep(p);
+        return p;
+      },
+    };
   }
 
   /**
@@ -135,6 +221,7 @@ export class ResultTracker {
   async resolve(correlationId: string, outcome: JobOutcome, source: 'webhook' | 'poll' = 'poll'): Promise<boolean> {
     const job = await this.#opts.jobs.resolve(correlationId, outcome, this.#now());
     if (!job) return false;
+    this.#kinds.delete(correlationId);
     this.#opts.metrics?.jobResults.inc({ source, status: outcome.status });
     this.#opts.metrics?.jobSeconds.observe(Math.max(0, this.#now() - job.createdAt) / 1000, { source });
     await this.#handle(job, outcome);
@@ -158,7 +245,10 @@ export class ResultTracker {
   /** After a restart: re-track pending jobs (ours or with an expired lease) and post resolved-unposted ones. */
   async resume(): Promise<{ retracked: number; reposted: number }> {
     const pending = await this.#opts.jobs.takeOverPending(this.#now());
-    for (const job of pending) this.track(job.envelope as unknown as AsyncEnvelope);
+    for (const job of pending) {
+      this.#kinds.set(job.correlationId, job.kind);
+      this.track(job.envelope as unknown as AsyncEnvelope);
+    }
     const unposted = await this.#opts.jobs.unposted();
     for (const job of unposted) await this.#handle(job, job.outcome as JobOutcome);
     this.#timer = setInterval(

@@ -1,1 +1,1 @@
-export { Outbox } from './outbox.js';
+export { Outbox, type OutboxRow } from './outbox.js';

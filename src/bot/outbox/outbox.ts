@@ -3,7 +3,7 @@ import type { Logger } from '../config/logger.js';
 import type { DiscordPoster } from '../discord/poster.js';
 import type { MessageView } from '../model/limits.js';
 import type { DeskMetrics } from '../ops/metrics.js';
-import type { BotStore } from '../store/index.js';
+import type { BotStore, Tx } from '../store/index.js';
 import { ALERT_SPACING_MS, foldBursts, type Lane, nonceOf } from './outbox-lanes.js';
 
 export { nonceOf };
@@ -41,7 +41,7 @@ export const NONCE_TRUST_MS = 90_000;
 /** Due rows read per pass before the lanes choose among them. */
 const CANDIDATES = 500;
 
-interface OutboxRow extends Record<string, unknown> {
+export interface OutboxRow extends Record<string, unknown> {
   outbox_key: string;
   kind: 'edit' | 'create';
   channel_id: string;
@@ -75,6 +75,32 @@ export interface OutboxOptions {
   alertSpacingMs?: number;
   /** Counts failed sends scheduled again (desk_outbox_retries_total). */
   metrics?: Pick<DeskMetrics, 'outboxRetries'>;
+}
+
+/** The upsert of a message's edit: a later stage replaces an earlier one still waiting, never the other way. */
+function editStatement(
+  channelId: string,
+  messageId: string,
+  view: MessageView,
+  rank: number,
+  now: number,
+): [string, ...unknown[]] {
+  return [
+    `INSERT INTO outbox (outbox_key, kind, channel_id, message_id, body, rank, nonce, state, attempts, next_at,
+       created_at, updated_at)
+     VALUES (?, 'edit', ?, ?, ?, ?, NULL, 'pending', 0, ?, ?, ?)
+     ON CONFLICT (outbox_key) DO UPDATE SET body = excluded.body, rank = excluded.rank, state = 'pending',
+       attempts = 0, next_at = excluded.next_at, updated_at = excluded.updated_at
+     WHERE outbox.rank < excluded.rank`,
+    `edit:${channelId}:${messageId}`,
+    channelId,
+    messageId,
+    JSON.stringify(view),
+    rank,
+    now,
+    now,
+    now,
+  ];
 }
 
 function statusOf(err: unknown): number | undefined {
@@ -120,24 +146,56 @@ export class Outbox {
 
   /** Records an edit of a message; sent at once unless a later stage of it is already recorded. */
   async edit(channelId: string, messageId: string, view: MessageView, rank: number): Promise<void> {
-    const now = this.#o.now();
-    await this.#o.store.query(
-      `INSERT INTO outbox (outbox_key, kind, channel_id, message_id, body, rank, nonce, state, attempts, next_at,
-         created_at, updated_at)
-       VALUES (?, 'edit', ?, ?, ?, ?, NULL, 'pending', 0, ?, ?, ?)
-       ON CONFLICT (outbox_key) DO UPDATE SET body = excluded.body, rank = excluded.rank, state = 'pending',
-         attempts = 0, next_at = excluded.next_at, updated_at = excluded.updated_at
-       WHERE outbox.rank < excluded.rank`,
-      `edit:${channelId}:${messageId}`,
-      channelId,
-      messageId,
-      JSON.stringify(view),
-      rank,
-      now,
-      now,
-      now,
-    );
+    await this.#o.store.query(...editStatement(channelId, messageId, view, rank, this.#o.now()));
     this.kick();
+  }
+
+  /**
+   * Records an edit inside the caller's transaction (a receipt's, with its delivery and its bet's move) and, when no
+   * send of this message holds the row, leases it to this process in the same statement: the row comes back then,
+   * for `sendLeased` after the commit, so the edit goes out without a pass of the drain. Undefined: a later stage is
+   * recorded, or a send of an earlier one holds the row (call `kick` after the commit; that send lets it go).
+   */
+  async editInTx(
+    tx: Tx,
+    channelId: string,
+    messageId: string,
+    view: MessageView,
+    rank: number,
+  ): Promise<OutboxRow | undefined> {
+    const now = this.#o.now();
+    const [sql, ...params] = editStatement(channelId, messageId, view, rank, now);
+    // A send of this message still running in this process (its lease may have run out) keeps the row to itself.
+    if (this.#inFlight.has(params[0] as string)) {
+      await tx.query(sql, ...params);
+      return undefined;
+    }
+    const until = now + (this.#o.leaseMs ?? LEASE_MS);
+    const free = 'outbox.lease_until <= excluded.created_at';
+    const [row] = await tx.query<OutboxRow>(
+      `INSERT INTO outbox (outbox_key, kind, channel_id, message_id, body, rank, nonce, state, attempts, next_at,
+         created_at, updated_at, lease_until, lease_token)
+       VALUES (?, 'edit', ?, ?, ?, ?, NULL, 'pending', 0, ?, ?, ?, ?, ?)
+       ON CONFLICT (outbox_key) DO UPDATE SET body = excluded.body, rank = excluded.rank, state = 'pending',
+         attempts = 0, next_at = excluded.next_at, updated_at = excluded.updated_at,
+         lease_until = CASE WHEN ${free} THEN excluded.lease_until ELSE outbox.lease_until END,
+         lease_token = CASE WHEN ${free} THEN excluded.lease_token ELSE outbox.lease_token END
+       WHERE outbox.rank < excluded.rank
+       RETURNING *`,
+      ...params,
+      until,
+      this.#token,
+    );
+    return row && row.lease_token === this.#token && Number(row.lease_until) === until ? row : undefined;
+  }
+
+  /** Sends an entry `editInTx` leased to this process, at once (its transaction has committed). */
+  sendLeased(row: OutboxRow): void {
+    if (this.#stopped || this.#inFlight.has(row.outbox_key)) {
+      this.kick();
+      return;
+    }
+    this.#dispatch(row);
   }
 
   /**
@@ -145,8 +203,20 @@ export class Outbox {
    * channel's alert lane, counted under `topic` (its event) when a burst folds it into a summary.
    */
   async create(key: string, channelId: string, view: MessageView, alert?: { topic: string }): Promise<void> {
+    await this.createInTx(this.#o.store, key, channelId, view, alert);
+    this.kick();
+  }
+
+  /** `create` inside the caller's transaction; call `kick` after the commit. */
+  async createInTx(
+    tx: Pick<Tx, 'query'>,
+    key: string,
+    channelId: string,
+    view: MessageView,
+    alert?: { topic: string },
+  ): Promise<void> {
     const now = this.#o.now();
-    await this.#o.store.query(
+    await tx.query(
       `INSERT INTO outbox (outbox_key, kind, channel_id, message_id, body, rank, nonce, state, attempts, next_at,
          created_at, updated_at, lane, topic)
        VALUES (?, 'create', ?, NULL, ?, 0, ?, 'pending', 0, ?, ?, ?, ?, ?) ON CONFLICT (outbox_key) DO NOTHING`,
@@ -160,7 +230,6 @@ export class Outbox {
       alert ? 'alert' : 'money',
       alert?.topic ?? null,
     );
-    this.kick();
   }
 
   /**
@@ -230,9 +299,9 @@ export class Outbox {
       });
   }
 
-  /** Resolves when nothing is due any more (tests, shutdown). */
+  /** Resolves when nothing is due any more and no send is under way (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.#draining) await this.#draining;
+    while (this.#draining || this.#sending.size > 0) await Promise.all([this.#draining, ...this.#sending]);
   }
 
   /**
@@ -249,17 +318,7 @@ export class Outbox {
       const room = MAX_IN_FLIGHT - this.#sending.size;
       await foldBursts(this.#o.store, this.#o.now(), this.#o.foldedView ?? plainFoldedView);
       const rows = room > 0 ? await this.#take(Math.min(room, BATCH)) : [];
-      for (const row of rows) {
-        const sent: Promise<void> = this.#send(row)
-          .catch((err) => this.#o.logger.warn('outbox send failed; will retry', { key: row.outbox_key, err }))
-          .finally(() => {
-            this.#finished++;
-            this.#sending.delete(sent);
-            this.#inFlight.delete(row.outbox_key);
-            if (row.kind === 'create') this.#busyChannels.delete(row.channel_id);
-          });
-        this.#sending.add(sent);
-      }
+      for (const row of rows) this.#dispatch(row);
       if (rows.length > 0 && this.#sending.size < MAX_IN_FLIGHT) continue;
       // A send that ended while the store was read may have let a later stage go after the read: look again.
       if (this.#again || this.#finished !== finishedBefore) continue;
@@ -273,6 +332,26 @@ export class Outbox {
       this.#wake = undefined;
     }
     await Promise.all(this.#sending);
+  }
+
+  /** Hands a leased entry to Discord; its end lets the key (and a create's channel) go. */
+  #dispatch(row: OutboxRow): void {
+    this.#inFlight.add(row.outbox_key);
+    if (row.kind === 'create') this.#busyChannels.add(row.channel_id);
+    const sent: Promise<void> = this.#send(row)
+      .catch((err) => {
+        this.#o.logger.warn('outbox send failed; will retry', { key: row.outbox_key, err });
+        return undefined;
+      })
+      .then((next) => {
+        this.#finished++;
+        this.#sending.delete(sent);
+        this.#inFlight.delete(row.outbox_key);
+        if (row.kind === 'create') this.#busyChannels.delete(row.channel_id);
+        if (next && !this.#stopped) this.#dispatch(next);
+        else if (next) this.kick();
+      });
+    this.#sending.add(sent);
   }
 
   /**
@@ -357,24 +436,29 @@ export class Outbox {
     );
   }
 
-  async #send(row: OutboxRow): Promise<void> {
+  /** One send; an edit's answer may hand back the message's later stage, recorded meanwhile and leased to us. */
+  async #send(row: OutboxRow): Promise<OutboxRow | undefined> {
     const view = JSON.parse(row.body) as MessageView;
     try {
       if (row.kind === 'edit') {
         await this.#o.poster.edit(row.channel_id, row.message_id ?? '', view);
-        // Done for the stage that was sent, whoever holds the lease now; a later stage recorded meanwhile stays
-        // pending, and this send's lease is let go so the drain's next pass sends it now.
-        await this.#o.store.query(
+        // Done for the stage that was sent, whoever holds the lease now. A later stage recorded meanwhile stays
+        // pending: under this send's lease it is leased on, and sent at once (the receipt behind "submitted").
+        const until = this.#o.now() + (this.#o.leaseMs ?? LEASE_MS);
+        const [next] = await this.#o.store.query<OutboxRow>(
           `UPDATE outbox SET state = CASE WHEN rank = ? THEN 'done' ELSE state END,
-             lease_until = CASE WHEN rank = ? OR lease_token = ? THEN 0 ELSE lease_until END, updated_at = ?
-           WHERE outbox_key = ? AND state = 'pending'`,
+             lease_until = CASE WHEN rank = ? THEN 0 WHEN lease_token = ? THEN ? ELSE lease_until END, updated_at = ?
+           WHERE outbox_key = ? AND state = 'pending' RETURNING *`,
           row.rank,
           row.rank,
           this.#token,
+          until,
           this.#o.now(),
           row.outbox_key,
         );
-        return;
+        const leasedOn =
+          next?.state === 'pending' && next.lease_token === this.#token && Number(next.lease_until) === until;
+        return leasedOn ? next : undefined;
       }
       const id = await this.#post(row, view);
       await this.#o.store.query(
@@ -387,6 +471,7 @@ export class Outbox {
     } catch (err) {
       await this.#failed(row, err);
     }
+    return undefined;
   }
 
   /**

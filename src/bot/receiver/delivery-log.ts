@@ -1,4 +1,4 @@
-import type { BotStore } from '../store/index.js';
+import type { BotStore, Tx } from '../store/index.js';
 
 interface Pending {
   id: string;
@@ -53,6 +53,22 @@ export class DeliveryLog {
     return first;
   }
 
+  /**
+   * One delivery written inside the caller's transaction (a receipt's, with its job and its bet's move): true when
+   * it is the first of its correlation id. Call `remember` after the commit.
+   */
+  async recordInTx(tx: Pick<Tx, 'query'>, id: string, body: string, at: number): Promise<boolean> {
+    if (this.recent.has(id)) return false;
+    const rows = await tx.query(
+      `INSERT INTO webhook_deliveries (correlation_id, body, received_at) VALUES (?, ?, ?)
+       ON CONFLICT (correlation_id) DO NOTHING RETURNING correlation_id`,
+      id,
+      body,
+      at,
+    );
+    return rows.length === 1;
+  }
+
   private schedule(): void {
     // Idle: write at once. Busy: deliveries gather in the queue and go together when the write ends.
     if (this.writing || this.queue.length === 0) return;
@@ -84,7 +100,8 @@ export class DeliveryLog {
     }
   }
 
-  private remember(id: string): void {
+  /** A delivery known to be on disk: later copies are answered "duplicate" without a query. */
+  remember(id: string): void {
     this.recent.add(id);
     if (this.recent.size > RECENT_IDS) {
       const oldest = this.recent.values().next().value;

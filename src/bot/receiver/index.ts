@@ -1,2 +1,3 @@
-export { finalStatusOf, type WebhookDelivery } from './receiver.js';
+export { OnceRepo } from './once.js';
+export { finalStatusOf, shapeProblem, type WebhookDelivery } from './receiver.js';
 export { storedDelivery } from './stored-deliveries.js';

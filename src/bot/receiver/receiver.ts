@@ -23,6 +23,12 @@ export interface ReceiverOptions extends OpsEndpoints {
    */
   apiKey: string | undefined;
   once: OnceRepo;
+  /**
+   * A verified final delivery stored and applied in one transaction (a result of a job this process recorded; see
+   * ResultTracker.take): the 2xx follows its commit and `after` runs at once. Undefined: the ordinary path below.
+   * Not asked for a delivery whose callback URL carries a query (a caller's tag, e.g. the fund's attempts).
+   */
+  take?: (body: WebhookDelivery, raw: string) => Promise<{ first: boolean; after?: () => Promise<void> } | undefined>;
   /** Why a verified delivery must not be applied to its job (wrong shape for it), or undefined. */
   check?: (body: WebhookDelivery) => Promise<string | undefined>;
   /** Keeps a delivery that is not applied; true the first time this exact body is kept. */
@@ -207,6 +213,13 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       return refuse(res, 400, refusalOf(String((err as Error).message)));
     }
     const text = raw.toString('utf8');
+    const tagged = (req.url ?? '').includes('?');
+    const taken = tagged ? undefined : await opts.take?.(body, text);
+    if (taken) {
+      send(res, 200, { ok: true, duplicate: !taken.first });
+      void taken.after?.();
+      return;
+    }
     const problem =
       finalStatusOf(body) === undefined
         ? `status ${String(body.status).slice(0, 40)} is not a final job state`

@@ -1,9 +1,9 @@
-import type { BotStore, OpenOptions, Tx } from './types.js';
+import type { BotStore, OpenOptions, Tx, TxOptions } from './types.js';
 
 export type { Dialect, Engine } from './dialect.js';
 export type { LeaderOptions, LeaderRun, LeaderWork, StopWork } from './leader.js';
 export { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations.js';
-export { type BotStore, type OpenOptions, type Row, StoreClosedError, type Tx } from './types.js';
+export { type BotStore, type OpenOptions, type Row, StoreClosedError, type Tx, type TxOptions } from './types.js';
 export { redactUrl } from './url.js';
 
 /**
@@ -36,7 +36,7 @@ function timedStore(store: BotStore, metrics: NonNullable<OpenOptions['metrics']
     ...store,
     query: ((sql: string, ...params: unknown[]) =>
       time('statement', () => store.query(sql, ...params))) as BotStore['query'],
-    transaction: (<T>(fn: (tx: Tx) => Promise<T>) =>
-      time('transaction', () => store.transaction((tx) => fn(timedTx(tx))))) as BotStore['transaction'],
+    transaction: (<T>(fn: (tx: Tx) => Promise<T>, txOpts?: TxOptions) =>
+      time('transaction', () => store.transaction((tx) => fn(timedTx(tx)), txOpts))) as BotStore['transaction'],
   };
 }

@@ -15,6 +15,7 @@ import {
   sharedStoreParts,
   sortedKeys,
   type Tx,
+  type TxOptions,
 } from './types.js';
 
 /** A leader lease that has not been renewed for this long is free for another process. */
@@ -63,6 +64,26 @@ async function retryBusy<T>(fn: () => Promise<T>): Promise<T> {
 
 function pathOf(url: string): string {
   return url.replace(/^sqlite:\/\//, '');
+}
+
+/** Runs one task at a time: urgent ones before any waiting ordinary one, each kind first come, first served. */
+function priorityQueue() {
+  const waiting: { urgent: (() => void)[]; ordinary: (() => void)[] } = { urgent: [], ordinary: [] };
+  let busy = false;
+  const next = () => {
+    const go = waiting.urgent.shift() ?? waiting.ordinary.shift();
+    busy = go !== undefined;
+    go?.();
+  };
+  return async <T>(urgent: boolean, fn: () => Promise<T>): Promise<T> => {
+    if (busy) await new Promise<void>((resolve) => waiting[urgent ? 'urgent' : 'ordinary'].push(resolve));
+    else busy = true;
+    try {
+      return await fn();
+    } finally {
+      next();
+    }
+  };
 }
 
 /** The embedded store: one file, one connection (keyv's), WAL. */
@@ -177,9 +198,14 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
   // SQLite runs write transactions one at a time, so one that read before another process's commit cannot
   // write (SQLITE_BUSY): it is rolled back and run again on fresh data (fn must only use `tx`, so a rerun
   // repeats nothing else).
-  const txQueue = keyedQueue();
-  const attempt = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> =>
-    txQueue('tx', async () => {
+  //
+  // An urgent transaction (TxOptions.urgent: a receipt's) is the next to run: it waits for the one running and the
+  // statements already sent, not for the transactions queued before it. (A second connection would not wait for
+  // those either, but node-sqlite3 runs every statement on libuv's four threads, where writers of one connection
+  // sleeping on the other's write lock could hold every thread the lock's owner needs.)
+  const txQueue = priorityQueue();
+  const attempt = <T>(fn: (tx: Tx) => Promise<T>, urgent: boolean): Promise<T> =>
+    txQueue(urgent, async () => {
       let opened: () => void = () => {};
       txOpen = new Promise<void>((resolve) => {
         opened = resolve;
@@ -205,7 +231,8 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
         opened();
       }
     });
-  const transaction = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => retryBusy(() => attempt(fn));
+  const transaction = <T>(fn: (tx: Tx) => Promise<T>, txOpts?: TxOptions): Promise<T> =>
+    retryBusy(() => attempt(fn, txOpts?.urgent === true));
 
   const store: BotStore = {
     engine: 'sqlite',

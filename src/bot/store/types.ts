@@ -54,7 +54,7 @@ export interface BotStore {
    * write transactions are serializable, and one that meets another process's commit is rolled back and run
    * again. PostgreSQL: a pool connection of its own at READ COMMITTED (use `tx.lock` where order matters).
    */
-  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Tx) => Promise<T>, opts?: TxOptions): Promise<T>;
   /**
    * Runs work in one process at a time among all processes on this store: work() is called when this
    * process is elected; the function it returns is called when the lease is lost or the run stops.
@@ -70,6 +70,16 @@ export interface BotStore {
   /** Adds a wing's own sweep to sweep(): run at most once per `everyMs` (the store knows no wing's tables). */
   registerSweep(part: SweepPart): void;
   close(): Promise<void>;
+}
+
+export interface TxOptions {
+  /**
+   * A short transaction that must not queue behind this process's other transactions (a receipt's: its delivery,
+   * job, bet move and outbox row). SQLite: it is the next to run on the connection, ahead of the transactions
+   * already waiting (it still waits for the one running). PostgreSQL: every transaction has a pool connection of its
+   * own already.
+   */
+  urgent?: boolean;
 }
 
 export interface OpenOptions {

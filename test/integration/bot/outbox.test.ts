@@ -79,6 +79,102 @@ describe.each(ENGINES)('outbox stages on %s', (engine) => {
     }
   });
 
+  /** The store with every statement's SQL noted in `seen`, as the outbox would send it. */
+  const watched = (seen: string[]): BotStore => ({
+    ...store,
+    query: ((sql: string, ...params: unknown[]) => {
+      seen.push(sql.replace(/\s+/g, ' ').trim());
+      return store.query(sql, ...params);
+    }) as BotStore['query'],
+  });
+  /** The drain's reading of due rows: a pass over the store. */
+  const isPass = (sql: string) => sql.startsWith('SELECT outbox_key, kind, channel_id, lane FROM outbox');
+
+  it('sends a later stage recorded while the earlier one is in flight right after its answer, with no pass between', async () => {
+    const seen: string[] = [];
+    const sent: string[] = [];
+    let answered = -1;
+    let placedAt = -1;
+    let release!: () => void;
+    const inFlight = new Promise<void>((r) => {
+      release = r;
+    });
+    const box = new Outbox({
+      store: watched(seen),
+      poster: {
+        edit: async (_c, _m, v) => {
+          sent.push(String(v.content));
+          if (v.content === 'placed') placedAt = seen.length;
+          if (v.content === 'submitted') {
+            await inFlight;
+            answered = seen.length;
+          }
+        },
+        post: async () => 'm',
+      },
+      logger: createLogger({ write: () => {} }),
+      now: Date.now,
+      owner: 'p8',
+    });
+    try {
+      await box.edit('c1', 'm8', view('submitted'), RANK.submitted);
+      await expect.poll(() => sent).toEqual(['submitted']);
+      await box.edit('c1', 'm8', view('placed'), RANK.final);
+      release();
+      await expect.poll(() => sent).toEqual(['submitted', 'placed']);
+      await box.idle();
+      // Between Discord's answer to "submitted" and the receipt's send: the answer's own UPDATE, no pass.
+      const between = seen.slice(answered, placedAt);
+      expect(between.filter(isPass)).toEqual([]);
+      expect(await box.unrecorded([stage('m8', RANK.final)])).toEqual([]);
+    } finally {
+      release();
+      await box.stop();
+    }
+  });
+
+  it('leases an edit recorded in a transaction to itself and sends it with no pass over the store', async () => {
+    const seen: string[] = [];
+    const sent: string[] = [];
+    const box = new Outbox({
+      store: watched(seen),
+      poster: { edit: async (_c, m) => void sent.push(m), post: async () => 'm' },
+      logger: createLogger({ write: () => {} }),
+      now: Date.now,
+      owner: 'p9',
+    });
+    try {
+      const row = await store.transaction((tx) => box.editInTx(tx, 'c1', 'm10', view('placed'), RANK.final));
+      expect(row).toBeDefined();
+      box.sendLeased(row!);
+      await box.idle();
+      expect(sent).toEqual(['m10']);
+      expect(seen.filter(isPass)).toEqual([]);
+      expect(await box.unrecorded([stage('m10', RANK.final)])).toEqual([]);
+    } finally {
+      await box.stop();
+    }
+  });
+
+  it('leaves an edit recorded in a transaction unleased while another send holds the message', async () => {
+    await store.query(
+      `INSERT INTO outbox (outbox_key, kind, channel_id, message_id, body, rank, state, next_at, created_at, updated_at,
+         lease_until, lease_token)
+       VALUES ('edit:c1:m11', 'edit', 'c1', 'm11', '{}', ?, 'pending', 0, 0, 0, ?, 'another process')`,
+      RANK.submitted,
+      Date.now() + 60_000,
+    );
+    const row = await store.transaction((tx) => outbox.editInTx(tx, 'c1', 'm11', view('placed'), RANK.final));
+    expect(row).toBeUndefined();
+    const [kept] = await store.query<{ rank: number; lease_token: string }>(
+      "SELECT rank, lease_token FROM outbox WHERE outbox_key = 'edit:c1:m11'",
+    );
+    expect({ rank: Number(kept?.rank), lease: kept?.lease_token }).toEqual({
+      rank: RANK.final,
+      lease: 'another process',
+    });
+  });
+
   it('sends an edit recorded while another message’s edit is still in flight without waiting for it', async () => {
     const sent: string[] = [];
     let release!: () => void;

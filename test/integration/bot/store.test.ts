@@ -98,3 +98,36 @@ describe('store on sqlite only', () => {
     }
   });
 });
+
+describe('store on sqlite: an urgent transaction', () => {
+  it('runs next after the one running, ahead of the ordinary transactions queued before it', async () => {
+    const fresh = await freshStoreUrl('sqlite', { migrated: true });
+    const store = await openStore(fresh.url);
+    try {
+      const order: string[] = [];
+      let release!: () => void;
+      const gate = new Promise<void>((r) => {
+        release = r;
+      });
+      const tx = (name: string, wait?: Promise<void>, urgent = false) =>
+        store.transaction(
+          async (t) => {
+            await t.query('SELECT 1 AS one');
+            await wait;
+            order.push(name);
+          },
+          { urgent },
+        );
+      const running = tx('running', gate);
+      // Let the first transaction begin before the others queue behind it.
+      await new Promise((r) => setTimeout(r, 20));
+      const queued = [tx('ordinary 1'), tx('ordinary 2'), tx('urgent', undefined, true)];
+      release();
+      await Promise.all([running, ...queued]);
+      expect(order).toEqual(['running', 'urgent', 'ordinary 1', 'ordinary 2']);
+    } finally {
+      await store.close();
+      fresh.cleanup();
+    }
+  });
+});
