@@ -73,15 +73,29 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
       },
     },
   );
-  const wrap = (p: pino.Logger): Logger => ({
-    debug: (m, f) => p.debug(f ?? {}, redact(m)),
-    info: (m, f) => p.info(f ?? {}, redact(m)),
-    warn: (m, f) => p.warn(f ?? {}, redact(m)),
-    error: (m, f) => p.error(f ?? {}, redact(m)),
-    child: (fields) => wrap(p.child(fields)),
-    redact,
-  });
-  return wrap(base);
+  // A child's bindings are serialised (and scrubbed) only when it first writes a line: the router makes one per
+  // interaction before its acknowledgement, and most interactions log nothing at the configured level.
+  const wrap = (make: () => pino.Logger): Logger => {
+    let made: pino.Logger | undefined;
+    const p = () => {
+      made ??= make();
+      return made;
+    };
+    const at =
+      (level: 'debug' | 'info' | 'warn' | 'error') =>
+      (m: string, f?: Record<string, unknown>): void => {
+        if (base.isLevelEnabled(level)) p()[level](f ?? {}, redact(m));
+      };
+    return {
+      debug: at('debug'),
+      info: at('info'),
+      warn: at('warn'),
+      error: at('error'),
+      child: (fields) => wrap(() => p().child(fields)),
+      redact,
+    };
+  };
+  return wrap(() => base);
 }
 
 /** A logger that prints nothing (tests, tools). */

@@ -23,6 +23,23 @@ describe('logger', () => {
     expect(parsed.field).toBe('value [redacted]');
   });
 
+  it("binds a child's fields only when the child writes a line (one is made per interaction before its ack)", () => {
+    const lines: string[] = [];
+    let reads = 0;
+    const fields = {
+      get interaction() {
+        reads++;
+        return '1576295657940058155';
+      },
+    };
+    const child = createLogger({ level: 'info', write: (l) => lines.push(l) }).child(fields);
+    child.debug('below the level');
+    expect(reads).toBe(0);
+    child.info('written');
+    expect(reads).toBe(1);
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ interaction: '1576295657940058155', msg: 'written' });
+  });
+
   it('drops entries below the configured level', () => {
     const lines: string[] = [];
     const log = createLogger({ level: 'warn', write: (l) => lines.push(l) });
