@@ -1,7 +1,8 @@
-// The bot alone in a child process, so its RSS is its own. Configured by the environment the parent passes;
-// answers {rss} after a forced collection when asked, and stops on request. Needs node --expose-gc.
-import { parseConfig } from '../../src/bot/config/config.js';
-import { loadStartBot } from '../lib/bot-loader.js';
+// The bot alone in a child process, so its RSS is its own, started as `npm start` starts it with a Discord token set
+// (src/bot/main.ts's startApp: the restored-store check, then the bot; nothing of the offline playground). Configured
+// by the environment the parent passes; answers {rss} after a forced collection when asked, and stops on request.
+// Needs node --expose-gc.
+import { PartMissingError } from '../lib/bot-loader.js';
 
 type Request = { type: 'rss' } | { type: 'stop' };
 
@@ -10,8 +11,13 @@ const send = (msg: Record<string, unknown>) => process.send?.(msg);
 async function main(): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run this child with node --expose-gc so RSS is read after a full collection');
-  const startBot = await loadStartBot();
-  const bot = await startBot(parseConfig(process.env));
+  if (!process.env.DISCORD_TOKEN) throw new Error('the bot child runs as on Discord: DISCORD_TOKEN must be set');
+  const { startApp } = (await import('../../src/bot/main.js').catch((err) => {
+    throw (err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND'
+      ? new PartMissingError('the bot entry point src/bot/main.ts (startApp) is not there yet')
+      : err;
+  })) as typeof import('../../src/bot/main.js');
+  const app = await startApp({ env: process.env, print: () => {} });
   process.on('message', (msg: Request) => {
     if (msg.type === 'rss') {
       // Two passes: the first frees objects whose finalizers release more.
@@ -19,7 +25,7 @@ async function main(): Promise<void> {
       gc();
       send({ type: 'rss', rss: process.memoryUsage().rss, heapUsed: process.memoryUsage().heapUsed });
     } else if (msg.type === 'stop') {
-      void bot.stop().finally(() => process.exit(0));
+      void app.stop().finally(() => process.exit(0));
     }
   });
   send({ type: 'ready' });

@@ -6,10 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { FIXTURE_BOT_SETTINGS } from '../local-discord/fixtures.js';
-import { startLocalDiscord } from '../local-discord/index.js';
-import { startPlayground } from '../local-discord/playground/server.js';
-import { type StartSandboxOptions, startSandbox } from '../sandbox/index.js';
+import type { LocalDiscord } from '../local-discord/index.js';
+import type { StartSandboxOptions } from '../sandbox/index.js';
 import { checkRestoredStore } from './audit/restore-check.js';
 import { type BotConfig, ConfigError, parseConfig } from './config/config.js';
 import { loadEnvFile } from './config/env-file.js';
@@ -74,6 +72,13 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
   const parsedPort = playgroundPort.safeParse(env.PLAYGROUND_PORT);
   if (!parsedPort.success) throw new ConfigError(`Invalid configuration:\n- ${parsedPort.error.issues[0]?.message}`);
 
+  // The offline parts load only here: a desk on Discord never holds the sandbox, the local Discord or the page.
+  const [{ startSandbox }, { startLocalDiscord }, { FIXTURE_BOT_SETTINGS }, { startPlayground }] = await Promise.all([
+    import('../sandbox/index.js'),
+    import('../local-discord/index.js'),
+    import('../local-discord/fixtures.js'),
+    import('../local-discord/playground/server.js'),
+  ]);
   const stops: Array<() => Promise<void>> = [];
   const stop = async () => {
     for (const s of stops.reverse()) await s().catch(() => {});
@@ -169,7 +174,7 @@ function shardProcessConfig(config: BotConfig, env: Record<string, string | unde
 async function offlineBotConfig(
   config: BotConfig,
   env: Record<string, string | undefined>,
-  parts: { baseUrl: string; apiKey: Secret | undefined; ld: Awaited<ReturnType<typeof startLocalDiscord>> },
+  parts: { baseUrl: string; apiKey: Secret | undefined; ld: LocalDiscord },
 ): Promise<{ config: BotConfig; cleanup: () => void }> {
   let cleanup = () => {};
   let storeUrl = config.storeUrl;

@@ -7,7 +7,6 @@ import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import sqlite3 from 'sqlite3';
 import { type BotStore, openStore } from './index.js';
 
@@ -181,9 +180,18 @@ function splitPassword(url: string): { url: string; env: NodeJS.ProcessEnv } {
   return { url: u.toString(), env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}) } };
 }
 
+/**
+ * A pg client, its driver loaded here: the bot's start reads the restore marker from this module, and a desk on SQLite
+ * never needs the PostgreSQL driver.
+ */
+async function pgClient(url: string) {
+  const { default: pg } = await import('pg');
+  return new pg.Client({ connectionString: url });
+}
+
 /** The dump holds no marker (it is written at restore, with no time: the copy's own records tell how old it is). */
 async function backupPostgres(url: string, file: string): Promise<StoreSummary> {
-  const client = new pg.Client({ connectionString: url });
+  const client = await pgClient(url);
   await client.connect();
   try {
     // The dump reads the snapshot this transaction exports: the head and counts below are the dump's own.
@@ -270,7 +278,7 @@ export async function markRestored(url: string, from: string): Promise<StoreSumm
 
 /** A pg connection for a question asked before the store's migrations run (an empty database stays empty). */
 async function openStoreUnmigrated(url: string): Promise<{ query: Query; close: () => Promise<void> }> {
-  const client = new pg.Client({ connectionString: url });
+  const client = await pgClient(url);
   await client.connect();
   return {
     query: async (sql: string) => (await client.query(sql)).rows,
