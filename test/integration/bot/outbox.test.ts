@@ -119,7 +119,10 @@ describe.each(ENGINES)('outbox stages on %s', (engine) => {
     try {
       await box.edit('c1', 'm8', view('submitted'), RANK.submitted);
       await expect.poll(() => sent).toEqual(['submitted']);
+      const recorded = seen.length;
       await box.edit('c1', 'm8', view('placed'), RANK.final);
+      // The pass that recording wakes finds the message leased to the send in flight; then Discord answers.
+      await expect.poll(() => seen.slice(recorded).some(isPass)).toBe(true);
       release();
       await expect.poll(() => sent).toEqual(['submitted', 'placed']);
       await box.idle();
