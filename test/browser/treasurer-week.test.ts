@@ -97,7 +97,7 @@ describe("a treasurer's week in the playground, as docs/fund.md tells it", () =>
     // $50.00")": Ben's units, for his $100.00.
     const issued = 'Units issued: @Ben (bettor) 100.000000 for $100.00';
     await expect(readText(second)).resolves.toContain(issued);
-    await expect(readText(second)).resolves.not.toMatch(/Waiting for their deposit/);
+    await expect(readText(second)).resolves.not.toMatch(/Waiting for their deposit|awaiting dealing/);
     await screenshot('treasurer-week-1-strike', second);
     const posted = await postedInResults(issued);
     await expect(posted.locator('discord-embed').first().getAttribute('embed-title')).resolves.toMatch(/^Fund strike/);

@@ -11,6 +11,15 @@ export const discordTime = (ms: number): string => `<t:${Math.floor(ms / 1000)}:
 /** A time of day to the second as Discord shows it (`<t:unix:T>`: "18:28:05"), to follow "at". */
 export const clockTime = (ms: number): string => `<t:${Math.floor(ms / 1000)}:T>`;
 
+/** "19:00 UTC", "06:00 GMT+11": an instant's time of day in a zone, with the zone's short name (a menu's text). */
+export function timeOfDayIn(instant: number, zone: string): string {
+  const name =
+    new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' })
+      .formatToParts(instant)
+      .find((p) => p.type === 'timeZoneName')?.value ?? zone;
+  return `${format(instant, 'HH:mm', { in: tz(zone) })} ${name}`;
+}
+
 /** The calendar day (YYYY-MM-DD) of an instant in a time zone. */
 export function dayIn(instant: number, zone: string): string {
   return format(instant, 'yyyy-MM-dd', { in: tz(zone) });

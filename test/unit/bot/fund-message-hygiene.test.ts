@@ -131,6 +131,13 @@ describe('a strike post says what it dealt', () => {
     expect(text).toContain(`Units redeemed: <@${BEN}> 100.000000 for $102.92 (owed until withdrawn and paid).`);
   });
 
+  it('names contributions it deals as kept out of the NAV they buy at, not as "awaiting dealing" (issue 45)', () => {
+    const dealing: StrikeRecord = { ...strike, inputs: { ...strike.inputs, pendingContributionsCents: 10_000 } };
+    const text = JSON.stringify(strikeView(dealing).embeds[0]);
+    expect(text).toContain('Contributions matched to their deposits, kept out of the NAV they buy units at: -$100.00');
+    expect(text).not.toContain('awaiting dealing');
+  });
+
   it('gives the true reason a request waits: open bets, never a deposit still to arrive', () => {
     const waiting: StrikeRecord = {
       ...strike,

@@ -5,6 +5,7 @@ import type { BetFact } from '../../../src/bot/analytics/facts.js';
 import { report } from '../../../src/bot/analytics/report.js';
 import { skillOf } from '../../../src/bot/analytics/skill.js';
 import { statsView } from '../../../src/bot/analytics/views/stats.js';
+import { eventsView } from '../../../src/bot/catalog/views/events.js';
 import { alertStakeTitle } from '../../../src/bot/watch/views/watch.js';
 
 const bet = (i: number): BetFact => ({
@@ -60,5 +61,35 @@ describe("an alert's stake form", () => {
 
   it("names the book's alert for an alert stored before its selection's name was kept", () => {
     expect(alertStakeTitle({ bookie: 'bookie_c', price: 2.63 })).toBe('Stake: bookie_c alert @ 2.63');
+  });
+});
+
+describe("the menu under a league's list of events", () => {
+  it("gives each start in the server's zone, the zone the list's day is in, not always in UTC", () => {
+    const view = (timezone: string) =>
+      eventsView({
+        events: [
+          {
+            event_id: 'e',
+            sport: 'basketball',
+            league: 'nba',
+            name: 'Lakers v Kings',
+            start_time: '2026-11-30T08:00:00Z',
+            status: 'prematch',
+            books: ['bookie_a', 'bookie_c'],
+            score: null,
+          },
+        ],
+        league: 'nba',
+        date: '2026-11-30',
+        timezone,
+        page: 0,
+        ref: 'r',
+      });
+    const option = (timezone: string) =>
+      JSON.stringify(view(timezone).components).match(/"description":"([^"]+)"/)?.[1];
+    expect(option('UTC')).toBe('08:00 UTC · 2 books');
+    // 08:00 UTC is 19:00 in Sydney (summer time, UTC+11), the day the list is headed with.
+    expect(option('Australia/Sydney')).toBe('19:00 GMT+11 · 2 books');
   });
 });

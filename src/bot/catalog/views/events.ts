@@ -4,6 +4,7 @@ import type { Event } from '../../../gateway/index.js';
 import { pager, row, select } from '../../discord/components.js';
 import { encodeCustomId } from '../../discord/custom-id.js';
 import { COLOUR } from '../../model/colours.js';
+import { timeOfDayIn } from '../../model/dates.js';
 import { leagueName } from '../../model/leagues.js';
 import { clip, fitView, LIMITS, type MessageView } from '../../model/limits.js';
 import { plural } from '../../model/plural.js';
@@ -75,14 +76,17 @@ export function eventsView(input: EventsViewInput): MessageView {
       },
     ],
     components: [
-      ...eventPicker(input.events, page, input.ref),
+      ...eventPicker(input.events, page, input.ref, input.timezone),
       ...pager((p) => eventsPageId(input.ref, p), page, pages),
     ],
   });
 }
 
-/** A menu of this page's events that have a card (a book lists them): picking one opens its books' cards. */
-function eventPicker(events: Event[], page: number, ref: string) {
+/**
+ * A menu of this page's events that have a card (a book lists them): picking one opens its books' cards. Each start in
+ * the server's zone, the zone the list's day is in (a menu's text cannot follow each reader's zone).
+ */
+function eventPicker(events: Event[], page: number, ref: string, zone: string) {
   const options = events
     .map((e, index) => ({ e, index }))
     .slice(page * EVENTS_PAGE_SIZE, (page + 1) * EVENTS_PAGE_SIZE)
@@ -90,7 +94,7 @@ function eventPicker(events: Event[], page: number, ref: string) {
     .map(({ e, index }) => ({
       label: e.name || e.event_id,
       value: eventPickValue(index, e.event_id),
-      description: `${e.start_time.slice(11, 16)} UTC · ${plural(e.books?.length ?? 0, 'book')}`,
+      description: `${timeOfDayIn(Date.parse(e.start_time), zone)} · ${plural(e.books?.length ?? 0, 'book')}`,
     }));
   return options.length === 0 ? [] : [row(select(eventPickId(ref), 'Open an event: its markets at a book', options))];
 }

@@ -83,7 +83,8 @@ export function strikeView(
           `Tipster share accrued this period: ${$(-i.share.accruedCents)} (${bpsPercent(i.share.rateBps)} of tipsters' gains above their marks${i.share.capped ? `, cut to the fund's own gain of ${$(i.share.fundGainCents)} above its mark` : ''})`,
         ]
       : []),
-    `Contributions awaiting dealing: ${$(-i.pendingContributionsCents)}`,
+    // Money that buys units at this strike is not yet the members' NAV: said so, not "awaiting" on a post that deals it.
+    `Contributions matched to their deposits, kept out of the NAV they buy units at: ${$(-i.pendingContributionsCents)}`,
   ];
   const dealt = [
     `NAV ${$(s.navCents)}${s.feeCents > 0 ? ` after a performance fee of ${$(s.feeCents)}` : ''}${i.share && i.share.accruedCents > 0 ? `${s.feeCents > 0 ? ' and' : ' after'} a tipster share of ${$(i.share.accruedCents)}` : ''} over ${formatUnits(s.unitsBefore)} units: **${formatUnitPrice(s.price)}** a unit.`,
