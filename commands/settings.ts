@@ -75,6 +75,12 @@ export const data = new SlashCommandBuilder()
           .setDescription('Most stake of the whole syndicate a day (0: no cap)')
           .setMinValue(0),
       )
+      .addNumberOption((o) =>
+        o
+          .setName('per_runner')
+          .setDescription('Racing: most open stake on one runner, its singles and multi legs (0: no cap)')
+          .setMinValue(0),
+      )
       .addNumberOption((o) => pctOption(o, 'per_bet_pct', 'Most one bet may stake, % of the bank'))
       .addNumberOption((o) => pctOption(o, 'per_day_pct', 'Most one member may stake a day, % of the bank'))
       .addNumberOption((o) => pctOption(o, 'per_event_pct', 'Most open stake on one event, % of the bank'))
@@ -224,6 +230,7 @@ function limitsOf(s: GuildSettings, stake: StakeLimits) {
     perMarketCents: c.perMarketCents ?? null,
     perSessionDayCents: c.perSessionDayCents ?? null,
     perSyndicateDayCents: c.perSyndicateDayCents ?? null,
+    perRunnerCents: c.perRunnerCents ?? null,
   };
 }
 
@@ -260,6 +267,7 @@ const limits = async ({ interaction, ctx, guildId, settings }: SettingsCall): Pr
     maxPerMarketCents: interaction.options.getNumber('per_market') ?? undefined,
     maxPerSessionDayCents: interaction.options.getNumber('per_session_day') ?? undefined,
     maxPerSyndicateDayCents: interaction.options.getNumber('per_syndicate_day') ?? undefined,
+    maxPerRunnerCents: interaction.options.getNumber('per_runner') ?? undefined,
   };
   const shares = {
     maxStakePerBetPct: interaction.options.getNumber('per_bet_pct') ?? undefined,
@@ -272,7 +280,7 @@ const limits = async ({ interaction, ctx, guildId, settings }: SettingsCall): Pr
   if (perBet === undefined && perDay === undefined && noCaps && noShares) {
     return {
       refuse:
-        'Give at least one limit: in dollars per_bet, per_day, per_event, per_market, per_session_day or per_syndicate_day; as a % of the bank per_bet_pct, per_day_pct, per_event_pct or per_market_pct.',
+        'Give at least one limit: in dollars per_bet, per_day, per_event, per_market, per_session_day, per_syndicate_day or per_runner; as a % of the bank per_bet_pct, per_day_pct, per_event_pct or per_market_pct.',
     };
   }
   const wholeCents = [perBet, perDay, ...Object.values(capDollars)].every(

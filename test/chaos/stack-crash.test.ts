@@ -51,7 +51,7 @@ it('places no multi of a stack twice and resolves every record across kill -9 ar
       const stack = await stackOn(race);
       proxy.hold('/v3/stacked_srm');
       await press(desk, newTrail(), desk.ld.users.bettor, stack, /^Confirm$/);
-      await until('stacked_srm at the proxy', () => proxy.heldFor('/v3/stacked_srm') > 0, { timeoutMs: 20_000 });
+      await until('stacked_srm at the proxy', () => proxy.heldFor('/v3/stacked_srm') > 0, { timeoutMs: 40_000 });
       await child.kill9();
       proxy.drop();
       await restart();
@@ -64,7 +64,7 @@ it('places no multi of a stack twice and resolves every record across kill -9 ar
       proxy.holdAnswers('/v3/stacked_srm');
       await press(desk, newTrail(), desk.ld.users.bettor, stack, /^Confirm$/);
       await until('both multis placed at the gateway', async () => (await sandboxMultis(desk, race)).length === 2, {
-        timeoutMs: 20_000,
+        timeoutMs: 40_000,
         everyMs: 50,
       });
       await child.kill9();
@@ -81,7 +81,7 @@ it('places no multi of a stack twice and resolves every record across kill -9 ar
       await until(
         'the stack job stored',
         async () => (await store.query("SELECT 1 FROM jobs WHERE kind = 'stack'")).length === 1,
-        { timeoutMs: 20_000, everyMs: 20 },
+        { timeoutMs: 40_000, everyMs: 20 },
       );
       proxy.hold('/api/bet_status');
       const onRace = await store.query<{ state: string }>(

@@ -9,7 +9,7 @@ import { messageMatching, newTrail, press } from '../support/flows.js';
 import { deskCommand } from '../support/fund-flows.js';
 import { type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
-import { addMulti, multiSlip, openRaces, sandboxMultis } from '../support/stack-flows.js';
+import { addMulti, multiSlip, openRaces, raceCommand, sandboxMultis } from '../support/stack-flows.js';
 import { until } from '../support/wait.js';
 
 /**
@@ -189,6 +189,26 @@ describe('stacks of same-race multis at the desk', () => {
       expect(await atBook(race)).toHaveLength(0);
     } finally {
       await deskCommand(desk, desk.ld.users.admin, 'settings', 'limits', { per_event: 1000 }, /Saved/);
+    }
+  });
+
+  it('refuses a multi whose leg would take a runner past the per-runner cap, counting the race’s single on it', async () => {
+    const race = races[1] as Race;
+    const [, , , , a, b] = runners(race) as string[];
+    await deskCommand(desk, desk.ld.users.admin, 'settings', 'limits', { per_runner: 5 }, /Saved/);
+    try {
+      const slip = await raceCommand(desk, 'bet-racing', race, { runner: a as string, market: 'win', stake: 3 });
+      await press(desk, newTrail(), desk.ld.users.bettor, slip, /^Confirm$/);
+      await messageMatching(desk, slip, /Bet placed ✅/, 20_000);
+      const over = await multi(race, [`${b}|top4`, `${a}|top4`], 3);
+      await press(desk, newTrail(), desk.ld.users.bettor, over, /^Confirm$/);
+      const refused = await messageMatching(desk, over, /Not placed/, 20_000);
+      expect(textOf(refused)).toContain(
+        `the syndicate's cap of $5.00 on ${a} in ${label(race)}, counting its singles and every multi with a leg on it ($3.00 already rides on it). Room left: $2.00.`,
+      );
+      expect(await atBook(race)).toHaveLength(0);
+    } finally {
+      await deskCommand(desk, desk.ld.users.admin, 'settings', 'limits', { per_runner: 0 }, /Saved/);
     }
   });
 

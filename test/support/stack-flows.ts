@@ -31,28 +31,27 @@ export async function sandboxMultis(desk: Desk, r: Race) {
   );
 }
 
-/** /multi as the bettor on `on` (legs as "Runner|top3"): the public slip, or the refusal. */
-export async function multiSlip(
+/** A race command (`/multi`, `/bet-racing`) as the bettor on `on` at `bookie`: the public slip it posts. */
+export async function raceCommand(
   desk: Desk,
+  name: string,
   on: Race,
-  legs: string[],
-  stake: number,
+  options: Record<string, string | number>,
   bookie = 'bookie_a',
 ): Promise<LocalMessage> {
   const handle = await desk.ld.sendCommand({
     user: desk.ld.users.bettor,
     channelId: desk.ld.channelIds.bets,
-    name: 'multi',
-    options: {
-      track: `${on.track} (R)`,
-      race: on.race_num,
-      date: on.date,
-      bookie,
-      stake,
-      ...Object.fromEntries(legs.map((l, k) => [`leg${k + 1}`, l])),
-    },
+    name,
+    options: { track: `${on.track} (R)`, race: on.race_num, date: on.date, bookie, ...options },
   });
-  return until('the public slip', () => handle.responses().find((m) => m.visibleTo === null), { timeoutMs: 20_000 });
+  return until('the public slip', () => handle.responses().find((m) => m.visibleTo === null), { timeoutMs: 40_000 });
+}
+
+/** /multi as the bettor on `on` (legs as "Runner|top3"): the public slip. */
+export function multiSlip(desk: Desk, on: Race, legs: string[], stake: number, bookie = 'bookie_a') {
+  const named = Object.fromEntries(legs.map((l, k) => [`leg${k + 1}`, l]));
+  return raceCommand(desk, 'multi', on, { stake, ...named }, bookie);
 }
 
 /** "Add another multi on this race" on `slip`, the form filled: the stack slip posted below (or the refusal). */
@@ -75,6 +74,6 @@ export async function addMulti(
     () =>
       handle.responses().find((m) => m.visibleTo === null) ??
       handle.responses().find((m) => textOf(m) !== '' && !/posted below/.test(textOf(m))),
-    { timeoutMs: 20_000, seen: () => handle.responses().map(textOf).join(' | ') },
+    { timeoutMs: 40_000, seen: () => handle.responses().map(textOf).join(' | ') },
   );
 }

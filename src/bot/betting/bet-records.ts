@@ -9,6 +9,7 @@ import {
 } from '../model/bet-states.js';
 import { type SlipPayload, type StoredSlipPayload, slipFromStored } from '../model/slip-rules.js';
 import type { BotStore, Tx } from '../store/index.js';
+import { runnerOverCap, runnerStakes, runnerTotals } from './runner-stakes.js';
 
 export type { BetRecord, BetState, CapName, ExposureCaps } from '../model/bet-states.js';
 
@@ -143,7 +144,8 @@ export type FundDecision =
 export type ClaimOutcome =
   | { kind: 'claimed'; record: BetRecord }
   | { kind: 'handled'; record: BetRecord }
-  | { kind: 'over_limit'; cap: CapName; usedCents: number; limitCents: number }
+  /** `runner`: the runner whose cap it is (the runner cap, decision 2011). */
+  | { kind: 'over_limit'; cap: CapName; usedCents: number; limitCents: number; runner?: string }
   | { kind: 'fund_over'; cap: FundCapName; usedCents: number; limitCents: number }
   /** The account joined or left a fund between the gate's read and the claim: nothing held, Confirm again. */
   | { kind: 'fund_moved' }
@@ -170,8 +172,8 @@ export const PROPOSAL_HOLDING = ['open', 'placing'] as const;
  * claimed so its stake is not counted twice. Exposure caps (event, market) count open stakes; day caps every
  * stake of the day that was not released.
  */
-export function capUsageSql(cap: CapName, s: ExposureScope): { sql: string; params: unknown[] } {
-  const scopes: Record<CapName, [string, unknown[], string]> = {
+export function capUsageSql(cap: SqlCapName, s: ExposureScope): { sql: string; params: unknown[] } {
+  const scopes: Record<SqlCapName, [string, unknown[], string]> = {
     member_day: ['b.user_id = ? AND b.day = ?', [s.userId, s.day], HOLDING_SQL],
     event: ['b.epk = ?', [s.epk], EXPOSED_SQL],
     market: ['b.epk = ? AND b.market_key = ?', [s.epk, s.marketKey], EXPOSED_SQL],
@@ -188,16 +190,19 @@ export function capUsageSql(cap: CapName, s: ExposureScope): { sql: string; para
   };
 }
 
-export function capsOf(req: { dayLimitCents: number; caps?: ExposureCaps }): Array<[CapName, number]> {
+/** The caps summed in SQL (every cap but the runner's, whose stake is read from the bets' legs). */
+export type SqlCapName = Exclude<CapName, 'runner'>;
+
+export function capsOf(req: { dayLimitCents: number; caps?: ExposureCaps }): Array<[SqlCapName, number]> {
   const c = req.caps ?? {};
-  const all: Array<[CapName, number | undefined]> = [
+  const all: Array<[SqlCapName, number | undefined]> = [
     ['member_day', req.dayLimitCents],
     ['event', c.perEventCents],
     ['market', c.perMarketCents],
     ['session_day', c.perSessionDayCents],
     ['syndicate_day', c.perSyndicateDayCents],
   ];
-  return all.filter((x): x is [CapName, number] => x[1] !== undefined);
+  return all.filter((x): x is [SqlCapName, number] => x[1] !== undefined);
 }
 
 /**
@@ -219,7 +224,9 @@ export function claimLockKeys(
   fund?: FundClaim,
 ): string[] {
   const keys = [`slip:${slipId}`, `hold:${guildKey}:${userId}`];
-  if (capsOf(limits).some(([cap]) => cap !== 'member_day')) keys.push(`exposure:${guildKey}`);
+  if (capsOf(limits).some(([cap]) => cap !== 'member_day') || limits.caps?.perRunnerCents !== undefined) {
+    keys.push(`exposure:${guildKey}`);
+  }
   // A fund's claims one at a time (its rooms), and against an account leaving it. A claim through no fund's account
   // takes no lock: should the account join meanwhile, the bet stays outside and its return is the float's.
   if (fund?.fundKey) keys.push(fundLockKey(fund.fundKey));
@@ -261,8 +268,41 @@ export function fundCapsOf(f: FundClaim | undefined): Array<[FundCapName, number
   return all.filter((x): x is [FundCapName, number] => x[1] !== undefined);
 }
 
+/**
+ * The runner cap at a claim (decision 2011): every runner the slip bets on against the open stake on that runner in
+ * its race, from the guild's open records and open proposals (each bet's legs read from its payload).
+ */
+async function runnerCapRefusal(
+  q: Query,
+  req: Pick<ClaimRequest, 'guildKey' | 'slipId'>,
+  slip: SlipPayload,
+  capCents: number,
+): Promise<ClaimOutcome | undefined> {
+  const adding = runnerStakes(slip, slip.stakeCents);
+  if (adding.size === 0) return undefined;
+  const rows = await q.query<{ payload: string; stake_cents: number }>(
+    `SELECT b.payload, b.stake_cents FROM bet_records b WHERE b.guild_key = ? AND b.epk = ? AND b.state IN (${EXPOSED_SQL})
+     UNION ALL
+     SELECT s.payload, p.stake_cents FROM proposals p JOIN slips s ON s.slip_id = p.slip_id
+     WHERE p.guild_key = ? AND p.epk = ? AND p.state IN (${list(PROPOSAL_HOLDING)}) AND p.slip_id <> ?`,
+    req.guildKey,
+    slip.epk,
+    req.guildKey,
+    slip.epk,
+    req.slipId,
+  );
+  const open = runnerTotals(
+    rows.map((r) => ({
+      payload: slipFromStored(JSON.parse(r.payload) as StoredSlipPayload),
+      stakeCents: Number(r.stake_cents),
+    })),
+  );
+  const over = runnerOverCap(adding, open, capCents);
+  return over ? { kind: 'over_limit', cap: 'runner', limitCents: capCents, ...over } : undefined;
+}
+
 /** The stake counted against one cap right now. */
-async function capUsage(q: Query, cap: CapName, scope: ExposureScope): Promise<number> {
+async function capUsage(q: Query, cap: SqlCapName, scope: ExposureScope): Promise<number> {
   const usage = capUsageSql(cap, scope);
   const rows = await q.query<{ total: number | null }>(`SELECT ${usage.sql} AS total`, ...usage.params);
   return Number(rows[0]?.total ?? 0);
@@ -469,6 +509,14 @@ export class BetRecordRepo {
   async #claim(tx: Tx, req: ClaimRequest, as?: { payload: SlipPayload; capStakeCents: number }): Promise<ClaimOutcome> {
     const capStake = as?.capStakeCents ?? req.stakeCents;
     const slip = await slipPayload(tx, req.slipId);
+    const runnerCap = req.caps?.perRunnerCents;
+    if (runnerCap !== undefined && slip) {
+      // Read from the bets' legs, not summed in SQL: checked first, under the guild's exposure lock.
+      const [existing] = await tx.query<Row>('SELECT * FROM bet_records WHERE slip_id = ?', req.slipId);
+      if (existing) return { kind: 'handled', record: toRecord(existing) };
+      const over = await runnerCapRefusal(tx, req, slip, runnerCap);
+      if (over) return over;
+    }
     const scope: ExposureScope = {
       slipId: req.slipId,
       guildKey: req.guildKey,
@@ -556,7 +604,7 @@ export class BetRecordRepo {
   }
 
   /** The stake counted against one cap right now. */
-  capUsage(cap: CapName, scope: ExposureScope): Promise<number> {
+  capUsage(cap: SqlCapName, scope: ExposureScope): Promise<number> {
     return capUsage(this.store, cap, scope);
   }
 

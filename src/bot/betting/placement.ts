@@ -86,6 +86,7 @@ export function overLimitText(
     market: `the syndicate's cap of ${limit} on ${p.marketLabel} in ${p.eventName} (${used} already rides on it)`,
     session_day: `today's cap of ${limit} through the ${p.bookie} account ${p.sessionId} (${used} staked today)`,
     syndicate_day: `the syndicate's daily cap of ${limit} (${used} staked today)`,
+    runner: `the syndicate's cap of ${limit} on ${o.runner ?? 'one runner'} in ${p.eventName}, counting its singles and every multi with a leg on it (${used} already rides on it)`,
   };
   const why = share ? ` The cap is ${shareCapText(share)}.` : '';
   return `Not placed: this bet would take the desk past ${what[o.cap]}. Room left: ${room}.${why} Try a smaller stake, or see /exposure.`;

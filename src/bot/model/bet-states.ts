@@ -198,9 +198,11 @@ export interface ExposureCaps {
   perSessionDayCents?: number;
   /** Stake of the whole syndicate in a day. */
   perSyndicateDayCents?: number;
+  /** Open stake on one runner of a race: its singles' stakes and the whole stake of every multi with a leg on it. */
+  perRunnerCents?: number;
 }
 
-export type CapName = 'member_day' | 'event' | 'market' | 'session_day' | 'syndicate_day';
+export type CapName = 'member_day' | 'event' | 'market' | 'session_day' | 'syndicate_day' | 'runner';
 
 /**
  * Whose a bet is (decision 1950), the one rule the strike, the gate, the risk picture and the reports share: the fact

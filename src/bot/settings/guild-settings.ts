@@ -23,6 +23,8 @@ const GuildSettingsSchema = z.object({
   maxPerMarketCents: cents().positive().optional(),
   maxPerSessionDayCents: cents().positive().optional(),
   maxPerSyndicateDayCents: cents().positive().optional(),
+  /** Racing: open stake on one runner of a race, its singles and every multi leg naming it (decision 2011). */
+  maxPerRunnerCents: cents().positive().optional(),
   /** Approval tiers in cents: up to t1 none, up to t2 one approver, above t2 two (defaults in approval-policy). */
   approvalT1Cents: cents().nonnegative().optional(),
   approvalT2Cents: cents().nonnegative().optional(),
@@ -156,6 +158,7 @@ export function exposureCaps(s: GuildSettings, bankCents?: number | null): Expos
   set('perMarketCents', lowerOf(s.maxPerMarketCents, s.maxPerMarketPct, bankCents)?.cents);
   set('perSessionDayCents', s.maxPerSessionDayCents);
   set('perSyndicateDayCents', s.maxPerSyndicateDayCents);
+  set('perRunnerCents', s.maxPerRunnerCents);
   return caps;
 }
 

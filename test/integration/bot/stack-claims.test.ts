@@ -14,6 +14,21 @@ let records: BetRecordRepo;
 const DAY = '2026-11-28';
 const RACE = { track: 'Flemington', raceNum: 3, raceType: '(R)' as const, date: DAY };
 
+/** Stores an open slip of the guild's channel. */
+function putSlip(slipId: string, userId: string, payload: SlipPayload) {
+  const at = Date.now();
+  return slips.create({
+    slipId,
+    guildId: 'g1',
+    channelId: 'c1',
+    messageId: `m-${slipId}`,
+    userId,
+    payload,
+    createdAt: at,
+    expiresAt: at + 60_000,
+  });
+}
+
 /** A stack slip of `stakes` (dollars), one two-leg multi each, on one race. */
 async function stackSlip(id: string, userId: string, stakes: number[]): Promise<SlipPayload> {
   const multi = {
@@ -40,17 +55,34 @@ async function stackSlip(id: string, userId: string, stakes: number[]): Promise<
     marketRef: '',
     shownOdds: 1.01,
   } as SlipPayload;
-  await slips.create({
-    slipId: id,
-    guildId: 'g1',
-    channelId: 'c1',
-    messageId: `m-${id}`,
-    userId,
-    payload,
-    createdAt: Date.now(),
-    expiresAt: Date.now() + 60_000,
-  });
+  await putSlip(id, userId, payload);
   return payload;
+}
+
+/** A racing single on `runner`, or a multi on `legs`, of `stake` dollars on the race. */
+async function raceSlip(id: string, userId: string, stake: number, bet: { runner: string } | { legs: string[] }) {
+  const race = { epk: 'racing:Flemington/3/(R)/2026-11-28', eventName: 'Flemington R3', sessionId: '1001' };
+  const payload = (
+    'runner' in bet
+      ? { kind: 'racing', racing: { ...RACE, runner: bet.runner, market: 'win' }, marketKey: 'win' }
+      : {
+          kind: 'multi',
+          multi: {
+            ...RACE,
+            legs: bet.legs.map((runner) => ({ runner, position: 'top4', winPrice: 4 })),
+            method: 'multiplicative',
+            books: 1,
+          },
+          marketKey: 'srm',
+        }
+  ) as Partial<SlipPayload>;
+  await putSlip(id, userId, {
+    ...race,
+    ...payload,
+    bookie: 'bookie_a',
+    stakeCents: stake * 100,
+    sport: 'racing',
+  } as SlipPayload);
 }
 
 const claimStack = (slipId: string, userId: string, payload: SlipPayload, over: Partial<StackClaimRequest> = {}) =>
@@ -139,5 +171,40 @@ describe.each(ENGINES)('stack claims on %s', (engine) => {
     const out = await claimStack('day', 'u1', payload, { dayLimitCents: 5_000 });
     expect(out.kind === 'over_limit' && [out.cap, out.usedCents, out.limitCents]).toEqual(['member_day', 0, 5_000]);
     expect(await records.byStack('day')).toEqual([]);
+  });
+
+  it('holds the runner cap across singles, multis and stacks: a multi counts its whole stake on each leg’s runner', async () => {
+    const caps = { perRunnerCents: 1_000 };
+    const claim = (slipId: string, stakeCents: number) =>
+      records.claim({
+        placementId: `p-${slipId}`,
+        slipId,
+        userId: 'u1',
+        guildKey: 'g1',
+        day: DAY,
+        stakeCents,
+        dayLimitCents: 100_000,
+        caps,
+        now: Date.now(),
+      });
+    await raceSlip('single', 'u1', 6, { runner: 'Alpha' });
+    expect((await claim('single', 600)).kind).toBe('claimed');
+    // $6.00 rides on Alpha: a $5.00 multi with an Alpha leg would make it $11.00.
+    await raceSlip('m1', 'u1', 5, { legs: ['Bravo', 'Alpha'] });
+    const refused = await claim('m1', 500);
+    expect(refused.kind === 'over_limit' && [refused.cap, refused.runner, refused.usedCents]).toEqual([
+      'runner',
+      'Alpha',
+      600,
+    ]);
+    await raceSlip('m2', 'u1', 5, { legs: ['Bravo', 'Charlie'] });
+    expect((await claim('m2', 500)).kind).toBe('claimed');
+    // A stack counts each multi's stake on its own legs (both Alpha top 3 + Bravo top 4 here): Alpha $6 + $2 + $2
+    // is the cap exactly, Bravo $5 + $2 + $2 under it; one more $1 + $1 stack would take Alpha past it.
+    const stack = await stackSlip('st', 'u1', [2, 2]);
+    expect((await claimStack('st', 'u1', stack, { caps })).kind).toBe('claimed');
+    const stack2 = await stackSlip('st2', 'u1', [1, 1]);
+    const over = await claimStack('st2', 'u1', stack2, { caps });
+    expect(over.kind === 'over_limit' && [over.cap, over.runner, over.usedCents]).toEqual(['runner', 'Alpha', 1_000]);
   });
 });

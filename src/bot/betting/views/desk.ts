@@ -172,6 +172,7 @@ export function settingsView(
               `per market: ${cap(s.maxPerMarketCents, s.maxPerMarketPct)}`,
               `per account a day: ${cap(s.maxPerSessionDayCents)}`,
               `syndicate a day: ${cap(s.maxPerSyndicateDayCents)}`,
+              `per runner of a race (singles and multi legs): ${cap(s.maxPerRunnerCents)}`,
             ].join('\n'),
           ),
           field('Staking', stakingText(s, bank, fundAccounts)),
