@@ -116,6 +116,10 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
     await updateSettings(bot.store, ld.guildId, (s) =>
       s.resultsChannelId ? s : { ...s, resultsChannelId: ld.channelIds.results },
     );
+    // And its #alerts channel for /watch alerts (an admin's /watch alerts-channel), as the guides describe them.
+    if (!(await bot.context.watch.repo.alertsChannel(ld.guildId))) {
+      await bot.context.watch.repo.setAlertsChannel(ld.guildId, ld.channelIds.alerts);
+    }
     // The fixture server's admin has named its Bettor role (betting is closed until someone does).
     await updateSettings(bot.store, ld.guildId, (s) => (s.betRoleId ? s : { ...s, ...FIXTURE_BOT_SETTINGS }));
 

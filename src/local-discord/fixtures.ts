@@ -17,7 +17,7 @@ export const FIXTURE_IDS = {
     treasurer: '1200000000000000204',
   },
   botRole: '1200000000000000203',
-  channels: { bets: '1200000000000000301', results: '1200000000000000302' },
+  channels: { bets: '1200000000000000301', results: '1200000000000000302', alerts: '1200000000000000303' },
   users: { admin: '1200000000000000401', bettor: '1200000000000000402', viewer: '1200000000000000403' },
   /**
    * A second server the bot is also in, _Elsewhere_, with one channel `#lobby`. Every fixture member is there and
@@ -146,6 +146,7 @@ export function createFixtures(): Fixtures {
   const channels = [
     textChannel(FIXTURE_IDS.channels.bets, 'bets', 0, 'Place and confirm bets here'),
     textChannel(FIXTURE_IDS.channels.results, 'results', 1, 'Bet results and settlements'),
+    textChannel(FIXTURE_IDS.channels.alerts, 'alerts', 2, 'Price, value and line-move alerts from /watch'),
   ];
   const guild = {
     id: FIXTURE_IDS.guild,

@@ -137,10 +137,14 @@ describe("a member's day in the playground, as the README and docs/members.md te
     expect(said).toContain(`Watching ${selection} · ${event}: price ≥ ${target} at ${book}.`);
     // Its id only where a member uses it: the command that stops it.
     expect(said).toMatch(/\/watch remove id:\S+ stops it\./);
+    // "posted … in the alerts channel": the playground's admin has made #alerts the server's.
+    expect(said).toContain('Alerts go to #alerts;');
     expect(jargonIn(said)).toEqual([]);
 
     // "Press **Move watched price** in the **Sandbox** panel: the latest watch's selection moves at its book (a price
     // watch: just past its target) at the sandbox's next scrape, the clock moves there, and the alert follows."
+    await page.locator('.channel-link[data-channel="alerts"]').click();
+    await expect(page.locator('#channel-name').textContent()).resolves.toBe('alerts');
     const alerts = page.locator('discord-message', { has: page.locator('discord-embed[embed-title^="Price alert"]') });
     const alertsBefore = await alerts.count();
     const panel = page.locator('#sandbox-panel');

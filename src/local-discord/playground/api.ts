@@ -87,6 +87,7 @@ export class PlaygroundApi {
       channels: [
         { id: channelIds.bets, name: 'bets' },
         { id: channelIds.results, name: 'results' },
+        { id: channelIds.alerts, name: 'alerts' },
       ],
       // For role mentions and the role picker, highest first (@everyone last) as Discord lists them.
       roles: [...this.ld.roles].sort((a, b) => b.position - a.position).map((r) => ({ id: r.id, name: r.name })),

@@ -53,6 +53,7 @@ describe('the playground API over the local Discord', () => {
     expect(state.channels).toEqual([
       { id: ld.channelIds.bets, name: 'bets' },
       { id: ld.channelIds.results, name: 'results' },
+      { id: ld.channelIds.alerts, name: 'alerts' },
     ]);
     expect(state.commands.map((c) => c.name)).toEqual(['card', 'secret']);
   });
