@@ -5,6 +5,7 @@
  */
 
 import type { StackedSrmRequest, StackedSrmResult } from '../../gateway/index.js';
+import { centsFromDollars } from '../model/money.js';
 import type { RaceKey } from '../model/racing-bet.js';
 import type { SlipPayload, StackedMulti } from '../model/slip-rules.js';
 import { legsText, NO_FLOOR } from './multi-prices.js';
@@ -132,7 +133,7 @@ export function stackParts(result: StackedSrmResult | undefined, count: number):
         kind: 'placed',
         betId: row.bet_id,
         odds: row.odds ?? null,
-        ...(typeof row.stake === 'number' ? { stakeCents: Math.round(row.stake * 100) } : {}),
+        ...(typeof row.stake === 'number' ? { stakeCents: centsFromDollars(row.stake) } : {}),
       };
     }
     return { kind: 'refused', note: row.error ?? 'the bookmaker refused this multi' };
