@@ -148,7 +148,7 @@ describe('the fair price, the edge and the suggested stake on a slip', () => {
       timeoutMs: 30_000,
     });
     const statsText = textOf(stats);
-    expect(statsText).toContain(`Edge at placement\n+${(edge * 100).toFixed(2)}% over 1 bet(s) with a fair price`);
+    expect(statsText).toContain(`Edge at placement\n+${(edge * 100).toFixed(2)}% over 1 bet with a fair price`);
     expect(statsText).toContain(
       `<@${desk.ld.users.bettor.id}> staked $2.00 vs suggested $${kellyDollars}.00 · 0 of 1 above`,
     );
