@@ -26,6 +26,9 @@ import type { JobRecord } from '../../../src/bot/jobs/jobs-repo.js';
 import type { MessageView } from '../../../src/bot/model/limits.js';
 import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
 import type { GuildSettings } from '../../../src/bot/settings/guild-settings.js';
+import type { AlertFacts } from '../../../src/bot/watch/model/watch-rules.js';
+import { alertsFoldedView, alertView, freshnessText, watchListView } from '../../../src/bot/watch/views/watch.js';
+import type { Watch } from '../../../src/bot/watch/watches-repo.js';
 import type { MarketCard, Session, Transaction } from '../../../src/gateway/index.js';
 import { hygieneViolations } from '../../support/message-hygiene.js';
 
@@ -174,7 +177,53 @@ const health = {
 };
 
 /** Every view a member or treasurer is shown, outside the fund's (those are in the fund's own follow-up). */
+const ALERT: AlertFacts = {
+  alertId: 'a1b2c3d4',
+  kind: 'moves',
+  headline: 'Steam: 3 books shortened 21 % in 15 min',
+  eventName: 'Lakers v Celtics',
+  marketLabel: 'Head to head',
+  selectionLabel: 'Lakers',
+  bookie: 'bookie_a',
+  before: 2.4,
+  now: 2.1,
+  fairOdds: 2.05,
+  edge: 0.024,
+  startsAt: T + 3_600_000,
+  books: ['bookie_a 2.40 → 2.10', 'bookie_b 2.45 → 2.15'],
+  userId: BEN,
+  bettable: true,
+};
+
+const watch: Watch = {
+  watchId: 'w-3f9a',
+  guildId: 'g1',
+  userId: BEN,
+  scope: 'personal',
+  delivery: 'channel',
+  channelId: 'c1',
+  epk: slip.epk,
+  eventName: 'Lakers v Celtics',
+  startsAt: T + 3_600_000,
+  books: ['bookie_a', 'bookie_b'],
+  market: 'h2h',
+  selection: 'lakers',
+  selectionLabel: 'Lakers',
+  bookie: 'bookie_a',
+  rule: { kind: 'price', target: 2.5, direction: 'above' },
+  createdAt: T,
+};
+
 const VIEWS: Record<string, () => MessageView> = {
+  alert: () => alertView(ALERT),
+  'alert by DM': () => alertView({ ...ALERT, dm: { guildId: 'g1', alertsChannelId: 'c9' } }),
+  'alert at a book refusing the sport': () => alertView({ ...ALERT, bookRefusesSport: true }),
+  'folded alerts': () =>
+    alertsFoldedView([
+      { topic: 'Lakers v Celtics', n: 15 },
+      { topic: 'Knicks v Nets', n: 1 },
+    ]),
+  'watch list': () => watchListView([{ watch, freshness: freshnessText(T - 90_000, T, watch.startsAt) }]),
   sessions: () => sessionsView(sessions),
   balances: () =>
     balancesView([
