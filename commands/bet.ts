@@ -10,6 +10,7 @@ import {
 } from '../src/bot/catalog/handlers/choices.js';
 import type { Command } from '../src/bot/discord/command.js';
 import { respondChoices } from '../src/bot/discord/interact.js';
+import { booksLeftOutNow } from '../src/bot/watch/takers.js';
 
 // Discord lists required options first, so the optional book comes after the stake.
 export const data = new SlashCommandBuilder()
@@ -62,7 +63,13 @@ export const autocomplete: Command['autocomplete'] = async (interaction, ctx) =>
     { event: eventOpt, bookie, market, member },
     { forBetting: { member } },
   );
-  await respondChoices(interaction, choices);
+  // Not a book the desk heard refuse the event's sport, nor one whose card lists nothing to bet on (decision 1996).
+  const epk = focused.name === 'bookie' && eventOpt ? await resolveEventOption(ctx, eventOpt).catch(() => null) : null;
+  const drop = epk ? await booksLeftOutNow(ctx, epk) : new Set<string>();
+  await respondChoices(
+    interaction,
+    choices.filter((c) => !drop.has(String(c.value))),
+  );
 };
 
 export default { data, execute, autocomplete } satisfies Command;

@@ -74,6 +74,18 @@ describe('watches on a sport only one book takes (basketball at bookie_a)', () =
       })) as Array<{ value: string }>
     ).map((c) => c.value);
 
+  /** The books /bet offers as you type `bookie`. */
+  const betBookieChoices = async (user: APIUser, w: Watched) =>
+    (
+      (await desk.ld.autocomplete({
+        user,
+        channelId: desk.ld.channelIds.bets,
+        name: 'bet',
+        options: { event: w.epk, market: w.market, selection: w.slug, stake: 5, bookie: '' },
+        focused: 'bookie',
+      })) as Array<{ value: string }>
+    ).map((c) => c.value);
+
   /** Presses an alert's Bet button, stakes $5, and returns the slip (or refusal) the bot answers with. */
   async function betFromAlert(user: APIUser, alert: { id: string }) {
     const button = findControl(desk.ld.message(alert.id)!, /watch:bet/)!;
@@ -167,6 +179,7 @@ describe('watches on a sport only one book takes (basketball at bookie_a)', () =
       // Remembered per book and sport: bookie_c is offered no more for a basketball game, though its card still shows rows.
       const other = pickNba(2);
       expect(await bookieChoices(user, other)).not.toContain('bookie_c');
+      expect(await betBookieChoices(user, other)).not.toContain('bookie_c');
       const refused = await watchCommand(desk, user, 'price', {
         event: other.epk,
         market: other.market,
