@@ -1,4 +1,5 @@
 import { MOVES_MAX_WINDOW_MINUTES } from './model/watch-rules.js';
+import { sqlStates, WATCH_STATES } from './model/watch-states.js';
 
 /** The store's one-statement call (BotStore.query; named here so this file and types.ts do not import each other). */
 interface Sql {
@@ -28,7 +29,7 @@ const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** Of the leagues a server rule covers now (or covered within the removal grace), as LIKE patterns on event keys. */
 async function leaguePatterns(store: Sql, graceCut: number): Promise<string[]> {
   const rows = await store.query<{ rule: string }>(
-    `SELECT rule FROM watches WHERE epk = '' AND (state = 'active' OR updated_at > ?)`,
+    `SELECT rule FROM watches WHERE epk = '' AND (state IN ${sqlStates(WATCH_STATES.active)} OR updated_at > ?)`,
     graceCut,
   );
   const leagues = new Set<string>();
@@ -61,8 +62,8 @@ export async function sweepWatches(store: Sql, now: number): Promise<void> {
   const patterns = await leaguePatterns(store, graceCut);
   await store.query(
     `DELETE FROM watch_prices
-     WHERE (epk, market) IN (SELECT epk, market FROM watches WHERE state <> 'active' AND updated_at <= ?)
-       AND (epk, market) NOT IN (SELECT epk, market FROM watches WHERE state = 'active' OR updated_at > ?)
+     WHERE (epk, market) IN (SELECT epk, market FROM watches WHERE state NOT IN ${sqlStates(WATCH_STATES.active)} AND updated_at <= ?)
+       AND (epk, market) NOT IN (SELECT epk, market FROM watches WHERE state IN ${sqlStates(WATCH_STATES.active)} OR updated_at > ?)
        ${patterns.map(() => 'AND epk NOT LIKE ?').join(' ')}`,
     graceCut,
     graceCut,
@@ -73,7 +74,7 @@ export async function sweepWatches(store: Sql, now: number): Promise<void> {
   for (const table of ['watch_prices', 'watch_cards']) {
     await store.query(
       `DELETE FROM ${table}
-       WHERE epk NOT IN (SELECT epk FROM watches WHERE state = 'active' AND (starts_at IS NULL OR starts_at > ?))
+       WHERE epk NOT IN (SELECT epk FROM watches WHERE state IN ${sqlStates(WATCH_STATES.active)} AND (starts_at IS NULL OR starts_at > ?))
          AND (epk IN (SELECT epk FROM watches WHERE starts_at IS NOT NULL AND starts_at <= ?)
            OR (epk LIKE '%/____-__-__' AND substr(epk, length(epk) - 9) < ?))`,
       startCut,

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { BotStore } from '../store/index.js';
 import { hundredthsToOdds, oddsToHundredths, type PricePoint, type WatchRule } from './model/watch-rules.js';
+import { EPISODE_MOVES, sqlState, sqlStates, WATCH_MOVES, WATCH_STATES } from './model/watch-states.js';
 
 /** personal: the member's own (mentioned in the alerts channel, or sent by DM); server: the server's, for everyone. */
 export type WatchScope = 'personal' | 'server';
@@ -132,7 +133,7 @@ export class WatchRepo {
     await this.store.query(
       `INSERT INTO watches (watch_id, guild_id, user_id, scope, channel_id, epk, event_name, starts_at, books, market,
          selection, selection_label, bookie, rule, state, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${sqlState(WATCH_MOVES.add.to)}, ?, ?)`,
       watch.watchId,
       watch.guildId,
       watch.userId,
@@ -164,14 +165,16 @@ export class WatchRepo {
   }
 
   async active(): Promise<Watch[]> {
-    const rows = await this.store.query<WatchRow>(`SELECT * FROM watches WHERE state = 'active' ORDER BY created_at`);
+    const rows = await this.store.query<WatchRow>(
+      `SELECT * FROM watches WHERE state IN ${sqlStates(WATCH_STATES.active)} ORDER BY created_at`,
+    );
     return rows.map(toWatch);
   }
 
   /** A member's own watches and the server's, in a server. */
   async listFor(guildId: string, userId: string): Promise<Watch[]> {
     const rows = await this.store.query<WatchRow>(
-      `SELECT * FROM watches WHERE state = 'active' AND guild_id = ? AND (user_id = ? OR scope = 'server')
+      `SELECT * FROM watches WHERE state IN ${sqlStates(WATCH_STATES.active)} AND guild_id = ? AND (user_id = ? OR scope = 'server')
        ORDER BY created_at`,
       guildId,
       userId,
@@ -181,7 +184,7 @@ export class WatchRepo {
 
   async countFor(guildId: string, userId: string): Promise<number> {
     const rows = await this.store.query<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM watches WHERE state = 'active' AND guild_id = ? AND user_id = ? AND scope <> 'server'`,
+      `SELECT COUNT(*) AS n FROM watches WHERE state IN ${sqlStates(WATCH_STATES.active)} AND guild_id = ? AND user_id = ? AND scope <> 'server'`,
       guildId,
       userId,
     );
@@ -191,8 +194,8 @@ export class WatchRepo {
   /** Removes a watch its member owns (or, with `admin`, a server watch); the removed watch, if any. */
   async remove(guildId: string, watchId: string, userId: string, admin: boolean): Promise<Watch | undefined> {
     const rows = await this.store.query<WatchRow>(
-      `UPDATE watches SET state = 'removed', updated_at = ?
-       WHERE watch_id = ? AND guild_id = ? AND state = 'active'
+      `UPDATE watches SET state = ${sqlState(WATCH_MOVES.remove.to)}, updated_at = ?
+       WHERE watch_id = ? AND guild_id = ? AND state IN ${sqlStates(WATCH_MOVES.remove.from)}
          AND ((scope <> 'server' AND user_id = ?) OR (scope = 'server' AND ? = 1))
        RETURNING *`,
       this.now(),
@@ -215,7 +218,10 @@ export class WatchRepo {
         ...ids,
       );
       for (const r of rows)
-        out.set(`${r.watch_id}\0${r.episode_key}`, { open: r.state === 'open', seq: Number(r.seq) });
+        out.set(`${r.watch_id}\0${r.episode_key}`, {
+          open: (WATCH_STATES.episodeOpen as readonly string[]).includes(String(r.state)),
+          seq: Number(r.seq),
+        });
     }
     return out;
   }
@@ -254,8 +260,8 @@ export class WatchRepo {
     const now = this.now();
     await this.store.query(
       `INSERT INTO watch_episodes (watch_id, episode_key, state, seq, opened_at, closed_at)
-       VALUES (?, ?, 'open', ?, ?, NULL)
-       ON CONFLICT (watch_id, episode_key) DO UPDATE SET state = 'open', seq = excluded.seq,
+       VALUES (?, ?, ${sqlState(EPISODE_MOVES.open.to)}, ?, ?, NULL)
+       ON CONFLICT (watch_id, episode_key) DO UPDATE SET state = ${sqlState(EPISODE_MOVES.open.to)}, seq = excluded.seq,
          opened_at = excluded.opened_at, closed_at = NULL
        WHERE watch_episodes.seq < excluded.seq`,
       watchId,
@@ -268,7 +274,8 @@ export class WatchRepo {
   /** Ends an open episode: the next crossing may alert again. */
   async closeEpisode(watchId: string, key: string): Promise<void> {
     await this.store.query(
-      `UPDATE watch_episodes SET state = 'closed', closed_at = ? WHERE watch_id = ? AND episode_key = ? AND state = 'open'`,
+      `UPDATE watch_episodes SET state = ${sqlState(EPISODE_MOVES.close.to)}, closed_at = ?
+       WHERE watch_id = ? AND episode_key = ? AND state IN ${sqlStates(EPISODE_MOVES.close.from)}`,
       this.now(),
       watchId,
       key,

@@ -18,8 +18,6 @@ const LITERAL = /\bstate\s*(?:=|==|===|!==|<>|!=)\s*'[a-z_]+'|\bstate\s+IN\s*\(\
 const NOT_YET: Record<string, string> = {
   'src/bot/outbox/outbox.ts': 'the outbox row states (pending, sending, sent, folded) as a table',
   'src/bot/outbox/outbox-lanes.ts': 'the outbox row states as a table',
-  'src/bot/watch/watches-repo.ts': "the watch's and its episodes' states as a table",
-  'src/bot/watch/sweep-watches.ts': "the watch's states as a table",
   'src/bot/jobs/jobs-repo.ts': 'the job states (pending, completed, posted) as a table',
   'src/bot/jobs/takeover.ts': 'the job states as a table',
   'src/bot/receiver/stored-deliveries.ts': 'the job states as a table',
