@@ -13,6 +13,11 @@ export function createSnowflakes(now: () => number): () => string {
   };
 }
 
+/** The time a snowflake carries (ms since 1970), as discord.js reads createdAt from it. */
+export function msOfSnowflake(id: string): number {
+  return Number((BigInt(id) >> 22n) + DISCORD_EPOCH);
+}
+
 /** A bot token shaped like Discord's (base64 user id, timestamp part, hmac part); random per instance. */
 export function makeBotToken(botUserId: string): string {
   const id = Buffer.from(botUserId).toString('base64url');

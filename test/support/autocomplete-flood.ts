@@ -2,6 +2,7 @@ import { upcomingWindow } from '../../src/bot/catalog/handlers/choices.js';
 import type { RunningBot } from '../../src/bot/index.js';
 import type { LocalDiscord } from '../../src/local-discord/index.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { sportNotOffered } from '../../src/sandbox/world/books.js';
 import { until } from './wait.js';
 
 /** What a flood needs of a running desk (the e2e and the integration desks both fit). */
@@ -21,9 +22,15 @@ type Member = 'viewer' | 'bettor' | 'admin';
 /** Every (event, book) card of the events still to finish: distinct cards autocomplete may ask about. */
 export async function cardsOfUpcomingEvents(desk: FloodDesk): Promise<CardAsk[]> {
   const events = await desk.bot.context.catalog.loadEvents(upcomingWindow(Date.now()));
+  // Only books that take bets on the event's sport: another lists it with an empty card (decision 1995), whose
+  // choices say "pick another book" whichever clock the run starts at.
   return events
     .filter((e) => e.status !== 'finished')
-    .flatMap((e) => (e.books ?? []).map((bookie) => ({ epk: e.event_id, bookie })));
+    .flatMap((e) =>
+      (e.books ?? [])
+        .filter((b) => sportNotOffered(b, e.sport) === null)
+        .map((bookie) => ({ epk: e.event_id, bookie })),
+    );
 }
 
 /** Card reads the sandbox has counted against any key, in all. */

@@ -1,6 +1,9 @@
 import type { BotStore, Tx } from '../store/index.js';
+import { JOB_MOVES, JOB_STATES, sqlStates } from './model/job-states.js';
 
-export type JobState = 'pending' | 'resolved' | 'posted';
+export type { JobState } from './model/job-states.js';
+
+import type { JobState } from './model/job-states.js';
 
 export interface JobRecord<C = unknown> {
   correlationId: string;
@@ -64,7 +67,7 @@ export interface NewJob<C> {
 
 /**
  * Async jobs from their 202 to the Discord post. pending → resolved (the first outcome wins, one
- * UPDATE ... WHERE state = 'pending') → posted. A lease lets another process take over pending rows.
+ * UPDATE of a pending row) → posted (jobs/model/job-states.ts). A lease lets another process take over pending rows.
  */
 export class JobRepo {
   constructor(
@@ -78,7 +81,7 @@ export class JobRepo {
     await this.store.query(
       `INSERT INTO jobs (correlation_id, kind, guild_id, channel_id, message_id, user_id, session_id, envelope,
          context, state, owner, lease_until, timeout_at, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?) ON CONFLICT (correlation_id) DO NOTHING`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (correlation_id) DO NOTHING`,
       job.correlationId,
       job.kind,
       job.guildId ?? null,
@@ -88,6 +91,7 @@ export class JobRepo {
       job.sessionId ?? null,
       JSON.stringify(job.envelope),
       JSON.stringify(job.context),
+      JOB_MOVES.record.to,
       this.owner,
       now + this.leaseMs,
       Number.isFinite(timeout) ? timeout : null,
@@ -119,7 +123,7 @@ export class JobRepo {
   ): Promise<JobRecord<C> | undefined> {
     const rows = await tx.query<JobRow>(
       `UPDATE jobs SET state = ?, outcome = ?, updated_at = ?
-       WHERE correlation_id = ? AND state = 'pending' RETURNING *`,
+       WHERE correlation_id = ? AND state IN ${sqlStates(JOB_STATES.pending)} RETURNING *`,
       state,
       JSON.stringify(outcome),
       now,
@@ -130,7 +134,8 @@ export class JobRepo {
 
   async markPosted(correlationId: string, now: number): Promise<void> {
     await this.store.query(
-      "UPDATE jobs SET state = 'posted', updated_at = ? WHERE correlation_id = ?",
+      `UPDATE jobs SET state = ?, updated_at = ? WHERE correlation_id = ?`,
+      JOB_MOVES.markPosted.to,
       now,
       correlationId,
     );
@@ -140,7 +145,7 @@ export class JobRepo {
   async takeOverPending<C>(now: number): Promise<JobRecord<C>[]> {
     const rows = await this.store.query<JobRow>(
       `UPDATE jobs SET owner = ?, lease_until = ?, updated_at = ?
-       WHERE state = 'pending' AND (lease_until <= ? OR owner = ?) RETURNING *`,
+       WHERE state IN ${sqlStates(JOB_STATES.pending)} AND (lease_until <= ? OR owner = ?) RETURNING *`,
       this.owner,
       now + this.leaseMs,
       now,
@@ -152,7 +157,7 @@ export class JobRepo {
 
   async renewLeases(now: number): Promise<void> {
     await this.store.query(
-      "UPDATE jobs SET lease_until = ? WHERE state = 'pending' AND owner = ?",
+      `UPDATE jobs SET lease_until = ? WHERE state IN ${sqlStates(JOB_STATES.pending)} AND owner = ?`,
       now + this.leaseMs,
       this.owner,
     );
@@ -160,12 +165,15 @@ export class JobRepo {
 
   /** At a clean stop: another process (or this one restarted) may take our pending jobs over at once. */
   async releaseLeases(): Promise<void> {
-    await this.store.query("UPDATE jobs SET lease_until = 0 WHERE owner = ? AND state = 'pending'", this.owner);
+    await this.store.query(
+      `UPDATE jobs SET lease_until = 0 WHERE owner = ? AND state IN ${sqlStates(JOB_STATES.pending)}`,
+      this.owner,
+    );
   }
 
   /** Resolved but not yet posted (the process stopped between the two). */
   async unposted<C>(): Promise<JobRecord<C>[]> {
-    const rows = await this.store.query<JobRow>("SELECT * FROM jobs WHERE state = 'resolved'");
+    const rows = await this.store.query<JobRow>(`SELECT * FROM jobs WHERE state IN ${sqlStates(JOB_STATES.resolved)}`);
     return rows.map((r) => toRecord<C>(r));
   }
 

@@ -1,6 +1,7 @@
 import type { AsyncEnvelope } from '../../gateway/index.js';
 import type { Logger } from '../config/logger.js';
 import type { BotStore } from '../store/index.js';
+import { JOB_STATES, sqlStates } from './model/job-states.js';
 import type { ResultTracker } from './result-tracker.js';
 
 export interface TakeoverOptions {
@@ -22,7 +23,7 @@ export function startJobTakeover(o: TakeoverOptions): () => void {
     const t = o.now();
     const rows = await o.store.query<{ correlation_id: string; envelope: string }>(
       `UPDATE jobs SET owner = ?, lease_until = ?, updated_at = ?
-       WHERE state = 'pending' AND lease_until <= ? AND owner <> ? RETURNING correlation_id, envelope`,
+       WHERE state IN ${sqlStates(JOB_STATES.pending)} AND lease_until <= ? AND owner <> ? RETURNING correlation_id, envelope`,
       o.owner,
       t + o.leaseMs,
       t,

@@ -1,6 +1,6 @@
 import type { APIUser } from 'discord.js';
 import { MessageFlags } from 'discord-api-types/v10';
-import { isoFromMs } from '../ids.js';
+import { isoFromMs, msOfSnowflake } from '../ids.js';
 import type { InteractionRecord } from '../state/interactions.js';
 import type { World } from '../state/world.js';
 import type { LocalMessage } from '../types.js';
@@ -30,15 +30,17 @@ export function buildMessage(world: World, input: NewMessage): LocalMessage {
   const { body, interaction } = input;
   const flags = (Number(body.flags ?? 0) & SETTABLE_FLAGS) | (input.extraFlags ?? 0);
   const ephemeral = (flags & MessageFlags.Ephemeral) !== 0;
+  // One reading of the clock for the id and the date, so the two always agree (as Discord's do).
+  const id = world.snowflake();
   const message: Json = {
-    id: world.snowflake(),
+    id,
     type: interaction?.type === 2 && interaction.originalMessageId === null ? 20 : 0,
     channel_id: input.channelId,
     // A DM is in no server.
     ...(world.isDm(input.channelId) ? {} : { guild_id: world.guildId }),
     author: input.author,
     content: typeof body.content === 'string' ? body.content : '',
-    timestamp: isoFromMs(world.postedNow()),
+    timestamp: isoFromMs(msOfSnowflake(id)),
     edited_timestamp: null,
     tts: body.tts === true,
     mention_everyone: false,
