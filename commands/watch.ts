@@ -7,17 +7,11 @@ import {
   SlashCommandBuilder,
   type SlashCommandSubcommandBuilder,
 } from 'discord.js';
-import {
-  findMarket,
-  resolveEventOption,
-  resolveRefOption,
-  slipOptionChoices,
-  warmCaches,
-} from '../src/bot/catalog/handlers/choices.js';
+import { findMarket, resolveEventOption, resolveRefOption, warmCaches } from '../src/bot/catalog/handlers/choices.js';
 import { selectionMatches } from '../src/bot/catalog/model/compare.js';
 import type { BotContext } from '../src/bot/context.js';
 import type { Command } from '../src/bot/discord/command.js';
-import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
+import { replyEphemeral } from '../src/bot/discord/interact.js';
 import { leagueName, parseLeagueList } from '../src/bot/model/leagues.js';
 import { selectionName } from '../src/bot/model/markets.js';
 import { UserFacingError } from '../src/bot/model/user-facing-error.js';
@@ -30,9 +24,10 @@ import {
   watchChoice,
   watchNumber,
 } from '../src/bot/watch/model/watch-rules.js';
-import { booksLeftOutNow, booksTakingBets, leftOutText } from '../src/bot/watch/takers.js';
+import { booksTakingBets, leftOutText } from '../src/bot/watch/takers.js';
 import { freshnessText, ruleText, watchListView } from '../src/bot/watch/views/watch.js';
 import type { Watch } from '../src/bot/watch/watches-repo.js';
+import { autocomplete as betChoices } from './bet.js';
 
 /** Personal watches a member may hold in one server: each costs card reads from the key's shared budget. */
 export const MAX_PERSONAL_WATCHES = 25;
@@ -444,25 +439,6 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
  * The same choices as /bet: with a book, its card (market_refs); without, what every book shares (slugs). Books as
  * /bet offers them, those a bet can go to, so an alert's Bet button never leads to a book that takes no bets.
  */
-export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {
-  const focused = interaction.options.getFocused(true);
-  const eventOpt = interaction.options.getString('event');
-  const bookie = interaction.options.getString('bookie')?.trim() || null;
-  const market = interaction.options.getString('market');
-  const member = interaction.user.id;
-  const choices = await slipOptionChoices(
-    ctx,
-    focused,
-    { event: eventOpt, bookie, market, member },
-    { forBetting: { member } },
-  );
-  // Only books that take bets on the event (decision 1996): not one the desk heard refuse its sport.
-  const epk = focused.name === 'bookie' && eventOpt ? await resolveEventOption(ctx, eventOpt).catch(() => null) : null;
-  const drop = epk ? await booksLeftOutNow(ctx, epk) : new Set<string>();
-  await respondChoices(
-    interaction,
-    choices.filter((c) => !drop.has(String(c.value))),
-  );
-};
+export const autocomplete: Command['autocomplete'] = betChoices;
 
 export default { data, execute, autocomplete } satisfies Command;
