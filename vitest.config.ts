@@ -7,7 +7,8 @@ import { transpiledSources } from './test/support/transpiled-sources.js';
 // The end-to-end files whose desk runs SQL that no store test runs on PostgreSQL: proposals and approvals,
 // exposure sums, the ledger and the daily reconciliation (with its check of each bet's entries), a proposal's
 // placing recovery, closing capture and /stats, the slip-expiry sweep; watches, their episodes and alerts; a backup
-// restored into a second desk (pg_dump and pg_restore).
+// restored into a second desk (pg_dump and pg_restore); racing's multis, stacks, refunds and bonus stakes (issue 46
+// asks for both engines).
 const E2E_ON_POSTGRES = [
   'test/e2e/alert-burst.test.ts',
   'test/e2e/approvals.test.ts',
@@ -22,6 +23,8 @@ const E2E_ON_POSTGRES = [
   'test/e2e/poll-restart.test.ts',
   'test/e2e/proposal-placing.test.ts',
   'test/e2e/reconciliation-balance.test.ts',
+  'test/e2e/racing-multis.test.ts',
+  'test/e2e/racing-refunds.test.ts',
   'test/e2e/racing-stacks.test.ts',
   'test/e2e/reconciliation-entries.test.ts',
   'test/e2e/stats.test.ts',
