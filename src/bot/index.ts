@@ -45,6 +45,7 @@ import { fundReportView } from './fund/views/report.js';
 import type { GatewayPort } from './gateway-port.js';
 import { type JobRecord, JobRepo } from './jobs/jobs-repo.js';
 import { ResultTracker } from './jobs/result-tracker.js';
+import { JOBS_SWEEP } from './jobs/sweep-jobs.js';
 import { startJobTakeover } from './jobs/takeover.js';
 import { chainStaged, Ledger } from './ledger/ledger-repo.js';
 import { loadCommands } from './loader.js';
@@ -54,6 +55,7 @@ import { collectBacklogs, type DeskMetrics, deskMetrics } from './ops/metrics.js
 import { readiness } from './ops/readiness.js';
 import { Stops } from './ops/stops.js';
 import { Outbox } from './outbox/outbox.js';
+import { OUTBOX_SWEEP } from './outbox/sweep-outbox.js';
 import { COMPONENT_OWNERS } from './owners.js';
 import { OnceRepo } from './receiver/once.js';
 import { type Receiver, shapeProblem, startReceiver, type WebhookDelivery } from './receiver/receiver.js';
@@ -153,7 +155,7 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
   const start: Start = { config, deps, logger, now: deps.now ?? Date.now, stops, intake: new Intake(metrics), metrics };
   try {
     const store = await openStore(deps.storeUrl ?? config.storeUrl, { metrics });
-    store.registerSweep(WATCH_SWEEP);
+    for (const part of [JOBS_SWEEP, OUTBOX_SWEEP, WATCH_SWEEP]) store.registerSweep(part);
     stops.push(() => store.close());
     const gateway = gatewayOf(start, store);
     const client = discordClient(start);

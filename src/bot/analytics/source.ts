@@ -21,7 +21,7 @@ export interface AnalyticsSource {
 
 /** A bet the gateway holds: placed (open or missing from its history) or settled, with its P&L when settled. */
 export function factOf(r: BetRecord): BetFact[] {
-  if (r.betId === null || !['placed', 'settled', 'missing'].includes(r.state)) return [];
+  if (r.betId === null || !inStates(BET_STATES.taken)(r)) return [];
   const odds = r.odds ?? r.payload.shownOdds;
   const status: BetStatus = settled(r) && isSettledStatus(r.settledStatus) ? r.settledStatus : 'open';
   // The book's P&L is the truth; without it, what the receipt promised.

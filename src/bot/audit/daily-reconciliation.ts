@@ -3,11 +3,12 @@ import { FundRepo, fundEntryMismatches, matchSessionDeposits, withdrawalStatus }
 import type { GatewayPort } from '../gateway-port.js';
 import { readTransactionsSince } from '../jobs/index.js';
 import { Ledger } from '../ledger/index.js';
-import { BET_ENTRY_KINDS, type BetState, checkBetEntries, isSettledStatus } from '../model/bet-states.js';
+import { BET_ENTRY_KINDS, BET_STATES, type BetState, checkBetEntries, isSettledStatus } from '../model/bet-states.js';
 import { COLOUR } from '../model/colours.js';
 import { dayIn, dayStart } from '../model/dates.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
 import { centsFromDollars, formatMoney } from '../model/money.js';
+import { sqlStates } from '../model/state-sets.js';
 import type { DeskMetrics } from '../ops/metrics.js';
 import type { Outbox } from '../outbox/index.js';
 import { getSettings } from '../settings/index.js';
@@ -116,7 +117,7 @@ export async function reconcileDay(input: {
     // Back to the previous check and to the desk's oldest bet still open then, so their settlements are read.
     const [open] = await input.store.query<{ since: number | null }>(
       `SELECT MIN(created_at) AS since FROM bet_records WHERE session_id = ?
-         AND (state IN ('sending', 'submitted', 'unknown', 'placed') OR updated_at >= ?)`,
+         AND (state IN ${sqlStates(BET_STATES.open)} OR updated_at >= ?)`,
       sessionId,
       previous?.retrievedAt ?? from,
     );

@@ -1,19 +1,22 @@
 import { chainStaged, type LedgerInput, stageInTx } from '../ledger/index.js';
 import {
+  BET_STATES,
   BET_TRANSITIONS,
   type BetMove,
+  type BetRecord,
   type BetState,
   type BetTransition,
+  type CapName,
   EXPOSED,
+  type ExposureCaps,
   HOLDING,
 } from '../model/bet-states.js';
 import { type SlipPayload, type StoredSlipPayload, slipFromStored } from '../model/slip-rules.js';
+import { sqlStates } from '../model/state-sets.js';
 import type { BotStore, Tx } from '../store/index.js';
 import { runnerOverCap, runnerStakes, runnerTotals } from './runner-stakes.js';
 
 export type { BetRecord, BetState, CapName, ExposureCaps } from '../model/bet-states.js';
-
-import type { BetRecord, CapName, ExposureCaps } from '../model/bet-states.js';
 
 export { EXPOSED, HOLDING, UNRESOLVED } from '../model/bet-states.js';
 
@@ -236,7 +239,7 @@ export function claimLockKeys(
 type Query = Pick<Tx, 'query'>;
 
 /** States whose stake the book may not have taken from the account's cash yet (or took after the gate read it). */
-const NOT_IN_CASH_SQL = list(['sending', 'submitted', 'unknown']);
+const NOT_IN_CASH_SQL = list(BET_STATES.undecided);
 
 /**
  * What the fund's own records hold against one of its limits, as a scalar expression: the open stake of every bet
@@ -808,7 +811,8 @@ export class BetRecordRepo {
   /** Counts a settlement read that did not find a placed bet; returns the new count. */
   async countMiss(placementId: string, now: number): Promise<number> {
     const rows = await this.store.query<{ misses: number }>(
-      "UPDATE bet_records SET misses = misses + 1, updated_at = ? WHERE placement_id = ? AND state = 'placed' RETURNING misses",
+      `UPDATE bet_records SET misses = misses + 1, updated_at = ? WHERE placement_id = ? AND state IN ${sqlStates(BET_STATES.placed)}
+       RETURNING misses`,
       now,
       placementId,
     );

@@ -432,9 +432,7 @@ export class FundService {
       at: this.#d.now(),
     });
     if (!cashout) {
-      const open = (await this.repo.cashouts(c.guildId, c.memberId)).find((x) =>
-        ['awaiting_approval', 'pending'].includes(x.state),
-      );
+      const open = (await this.repo.cashouts(c.guildId, c.memberId)).find(isIn(STATES.cashoutUndealt));
       throw new UserFacingError(
         `You already have a cash-out waiting for the next strike${open ? ` (\`${open.cashoutId}\`)` : ''}: one a strike per member. A treasurer can cancel it with /fund cancel if it should change.`,
       );
@@ -986,7 +984,7 @@ export class FundService {
       perUnitReturn: paidPerUnit && last ? priceReturn(last.price, paidPerUnit) : null,
       residualCent: mine?.residualCent ?? false,
       lastStrike: last ?? null,
-      openCashouts: cashouts.filter((c) => !['paid', 'rejected', 'cancelled'].includes(c.state)),
+      openCashouts: cashouts.filter((c) => !isIn(STATES.cashoutClosed)(c)),
     };
   }
 }

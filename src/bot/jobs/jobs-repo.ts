@@ -1,9 +1,9 @@
+import { JOB_MOVES, JOB_STATES, sqlStates } from '../model/job-states.js';
 import type { BotStore, Tx } from '../store/index.js';
-import { JOB_MOVES, JOB_STATES, sqlStates } from './model/job-states.js';
 
-export type { JobState } from './model/job-states.js';
+export type { JobState } from '../model/job-states.js';
 
-import type { JobState } from './model/job-states.js';
+import type { JobState } from '../model/job-states.js';
 
 export interface JobRecord<C = unknown> {
   correlationId: string;

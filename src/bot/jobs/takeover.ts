@@ -1,7 +1,7 @@
 import type { AsyncEnvelope } from '../../gateway/index.js';
 import type { Logger } from '../config/logger.js';
+import { JOB_STATES, sqlStates } from '../model/job-states.js';
 import type { BotStore } from '../store/index.js';
-import { JOB_STATES, sqlStates } from './model/job-states.js';
 import type { ResultTracker } from './result-tracker.js';
 
 export interface TakeoverOptions {

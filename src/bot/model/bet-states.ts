@@ -224,13 +224,18 @@ export function isFundBet(
 
 /** The named sets a read of a bet record's state asks by (issue 44): from the table, never a literal elsewhere. */
 export const BET_STATES = {
+  sending: [BET_TRANSITIONS.claim.to],
+  submitted: [BET_TRANSITIONS.markSubmitted.to],
+  unknown: [BET_TRANSITIONS.markSendUnknown.to],
   placed: [BET_TRANSITIONS.markPlaced.to],
   settled: [BET_TRANSITIONS.markSettled.to],
   refused: [BET_TRANSITIONS.markRefused.to],
+  /** Not yet decided by the book: held and sent, or sent with no answer. */
+  undecided: BET_TRANSITIONS.markRefused.from,
+  /** The book took it: placed, settled since, or missing from its history after. */
+  taken: [BET_TRANSITIONS.markPlaced.to, BET_TRANSITIONS.markSettled.to, BET_TRANSITIONS.markMissing.to],
+  /** Still to be read at the book: undecided, or placed and not yet settled. */
+  open: [...BET_TRANSITIONS.markRefused.from, BET_TRANSITIONS.markPlaced.to],
 } as const satisfies Record<string, readonly BetState[]>;
 
-/** A record's state is one of a named set: `inStates(BET_STATES.placed)(r)`. */
-export const inStates =
-  (states: readonly string[]) =>
-  (r: { state: string }): boolean =>
-    states.includes(r.state);
+export { inStates } from './state-sets.js';

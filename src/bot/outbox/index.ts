@@ -1,1 +1,2 @@
 export { Outbox, type OutboxRow } from './outbox.js';
+export { OUTBOX_SWEEP } from './sweep-outbox.js';

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { MessageView } from '../model/limits.js';
 import type { BotStore } from '../store/index.js';
+import { OUTBOX_SQL } from './model/outbox-states.js';
+
+const { recorded: RECORDED, folded: FOLDED, open: OPEN } = OUTBOX_SQL;
 
 /**
  * The alert lane of each channel (decision 1960): watch alerts are posted apart from the money posts (receipts,
@@ -48,9 +51,9 @@ export async function foldBursts(store: BotStore, now: number, view: SummaryView
   const since = now - ALERT_WINDOW_MS;
   const bursts = await store.query<ChannelBurst>(
     `SELECT channel_id,
-       SUM(CASE WHEN state = 'pending' AND sent_at IS NULL AND lease_until <= ? THEN 1 ELSE 0 END) AS waiting,
+       SUM(CASE WHEN state IN ${OPEN} AND sent_at IS NULL AND lease_until <= ? THEN 1 ELSE 0 END) AS waiting,
        SUM(CASE WHEN sent_at IS NOT NULL AND sent_at > ? THEN 1 ELSE 0 END) AS recent
-     FROM outbox WHERE lane = 'alert' AND (state = 'pending' OR sent_at > ?) GROUP BY channel_id`,
+     FROM outbox WHERE lane = 'alert' AND (state IN ${OPEN} OR sent_at > ?) GROUP BY channel_id`,
     now,
     since,
     since,
@@ -72,7 +75,7 @@ async function foldChannel(store: BotStore, channelId: string, now: number, view
       now - ALERT_WINDOW_MS,
     );
     const waiting = await tx.query<{ outbox_key: string }>(
-      `SELECT outbox_key FROM outbox WHERE lane = 'alert' AND channel_id = ? AND state = 'pending'
+      `SELECT outbox_key FROM outbox WHERE lane = 'alert' AND channel_id = ? AND state IN ${OPEN}
          AND sent_at IS NULL AND lease_until <= ? ORDER BY created_at, outbox_key`,
       channelId,
       now,
@@ -83,8 +86,8 @@ async function foldChannel(store: BotStore, channelId: string, now: number, view
     // leasing it until this commits, so it goes out with every alert counted in it.
     const open = await tx.query<{ outbox_key: string }>(
       `UPDATE outbox SET updated_at = ? WHERE outbox_key = (SELECT outbox_key FROM outbox WHERE lane = 'summary'
-         AND channel_id = ? AND state = 'pending' AND sent_at IS NULL AND lease_until <= ? ORDER BY created_at LIMIT 1)
-         AND state = 'pending' AND sent_at IS NULL AND lease_until <= ?
+         AND channel_id = ? AND state IN ${OPEN} AND sent_at IS NULL AND lease_until <= ? ORDER BY created_at LIMIT 1)
+         AND state IN ${OPEN} AND sent_at IS NULL AND lease_until <= ?
        RETURNING outbox_key`,
       now,
       channelId,
@@ -96,7 +99,7 @@ async function foldChannel(store: BotStore, channelId: string, now: number, view
       await tx.query(
         `INSERT INTO outbox (outbox_key, kind, channel_id, message_id, body, rank, nonce, state, attempts, next_at,
            created_at, updated_at, lane)
-         VALUES (?, 'create', ?, NULL, '{}', 0, ?, 'pending', 0, ?, ?, ?, 'summary')`,
+         VALUES (?, 'create', ?, NULL, '{}', 0, ?, ${RECORDED}, 0, ?, ?, ?, 'summary')`,
         summaryKey,
         channelId,
         nonceOf(summaryKey),
@@ -109,8 +112,8 @@ async function foldChannel(store: BotStore, channelId: string, now: number, view
     for (let i = 0; i < fold.length; i += 500) {
       const keys = fold.slice(i, i + 500);
       const moved = await tx.query(
-        `UPDATE outbox SET state = 'folded', folded_into = ?, updated_at = ?
-         WHERE outbox_key IN (${keys.map(() => '?').join(', ')}) AND state = 'pending' AND sent_at IS NULL
+        `UPDATE outbox SET state = ${FOLDED}, folded_into = ?, updated_at = ?
+         WHERE outbox_key IN (${keys.map(() => '?').join(', ')}) AND state IN ${OPEN} AND sent_at IS NULL
            AND lease_until <= ?
          RETURNING outbox_key`,
         summaryKey,

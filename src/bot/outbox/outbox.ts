@@ -4,7 +4,10 @@ import type { DiscordPoster } from '../discord/poster.js';
 import type { MessageView } from '../model/limits.js';
 import type { DeskMetrics } from '../ops/metrics.js';
 import type { BotStore, Tx } from '../store/index.js';
+import { isOpen, OUTBOX_MOVES, OUTBOX_SQL } from './model/outbox-states.js';
 import { ALERT_SPACING_MS, foldBursts, type Lane, nonceOf } from './outbox-lanes.js';
+
+const { restaged: RESTAGED, recorded: RECORDED, sent: SENT, open: OPEN } = OUTBOX_SQL;
 
 export { nonceOf };
 
@@ -88,8 +91,8 @@ function editStatement(
   return [
     `INSERT INTO outbox (outbox_key, kind, channel_id, message_id, body, rank, nonce, state, attempts, next_at,
        created_at, updated_at)
-     VALUES (?, 'edit', ?, ?, ?, ?, NULL, 'pending', 0, ?, ?, ?)
-     ON CONFLICT (outbox_key) DO UPDATE SET body = excluded.body, rank = excluded.rank, state = 'pending',
+     VALUES (?, 'edit', ?, ?, ?, ?, NULL, ${RECORDED}, 0, ?, ?, ?)
+     ON CONFLICT (outbox_key) DO UPDATE SET body = excluded.body, rank = excluded.rank, state = ${RESTAGED},
        attempts = 0, next_at = excluded.next_at, updated_at = excluded.updated_at
      WHERE outbox.rank < excluded.rank`,
     `edit:${channelId}:${messageId}`,
@@ -175,8 +178,8 @@ export class Outbox {
     const [row] = await tx.query<OutboxRow>(
       `INSERT INTO outbox (outbox_key, kind, channel_id, message_id, body, rank, nonce, state, attempts, next_at,
          created_at, updated_at, lease_until, lease_token)
-       VALUES (?, 'edit', ?, ?, ?, ?, NULL, 'pending', 0, ?, ?, ?, ?, ?)
-       ON CONFLICT (outbox_key) DO UPDATE SET body = excluded.body, rank = excluded.rank, state = 'pending',
+       VALUES (?, 'edit', ?, ?, ?, ?, NULL, ${RECORDED}, 0, ?, ?, ?, ?, ?)
+       ON CONFLICT (outbox_key) DO UPDATE SET body = excluded.body, rank = excluded.rank, state = ${RESTAGED},
          attempts = 0, next_at = excluded.next_at, updated_at = excluded.updated_at,
          lease_until = CASE WHEN ${free} THEN excluded.lease_until ELSE outbox.lease_until END,
          lease_token = CASE WHEN ${free} THEN excluded.lease_token ELSE outbox.lease_token END
@@ -219,7 +222,7 @@ export class Outbox {
     await tx.query(
       `INSERT INTO outbox (outbox_key, kind, channel_id, message_id, body, rank, nonce, state, attempts, next_at,
          created_at, updated_at, lane, topic)
-       VALUES (?, 'create', ?, NULL, ?, 0, ?, 'pending', 0, ?, ?, ?, ?, ?) ON CONFLICT (outbox_key) DO NOTHING`,
+       VALUES (?, 'create', ?, NULL, ?, 0, ?, ${RECORDED}, 0, ?, ?, ?, ?, ?) ON CONFLICT (outbox_key) DO NOTHING`,
       `create:${key}`,
       channelId,
       JSON.stringify(view),
@@ -258,7 +261,7 @@ export class Outbox {
   }
 
   async pendingCount(): Promise<number> {
-    const rows = await this.#o.store.query<{ n: number }>("SELECT COUNT(*) AS n FROM outbox WHERE state = 'pending'");
+    const rows = await this.#o.store.query<{ n: number }>(`SELECT COUNT(*) AS n FROM outbox WHERE state IN ${OPEN}`);
     return Number(rows[0]?.n ?? 0);
   }
 
@@ -362,7 +365,7 @@ export class Outbox {
   async #take(limit: number): Promise<OutboxRow[]> {
     const now = this.#o.now();
     const due = await this.#o.store.query<Pick<OutboxRow, 'outbox_key' | 'kind' | 'channel_id' | 'lane'>>(
-      `SELECT outbox_key, kind, channel_id, lane FROM outbox WHERE state = 'pending' AND next_at <= ? AND lease_until <= ?
+      `SELECT outbox_key, kind, channel_id, lane FROM outbox WHERE state IN ${OPEN} AND next_at <= ? AND lease_until <= ?
        ORDER BY CASE WHEN lane = 'money' THEN 0 ELSE 1 END, created_at LIMIT ${CANDIDATES}`,
       now,
       now,
@@ -392,7 +395,7 @@ export class Outbox {
     const rows = await this.#o.store.query<OutboxRow>(
       `UPDATE outbox SET lease_until = ?, lease_token = ?, updated_at = ?,
          sent_at = CASE WHEN kind = 'create' AND sent_at IS NULL THEN ? ELSE sent_at END
-       WHERE outbox_key IN (${keys.map(() => '?').join(', ')}) AND state = 'pending' AND lease_until <= ?
+       WHERE outbox_key IN (${keys.map(() => '?').join(', ')}) AND state IN ${OPEN} AND lease_until <= ?
        RETURNING *`,
       now + (this.#o.leaseMs ?? LEASE_MS),
       this.#token,
@@ -428,7 +431,7 @@ export class Outbox {
     this.#renewedAt = at;
     const keys = [...this.#inFlight];
     await this.#o.store.query(
-      `UPDATE outbox SET lease_until = ? WHERE lease_token = ? AND state = 'pending' AND lease_until > 0
+      `UPDATE outbox SET lease_until = ? WHERE lease_token = ? AND state IN ${OPEN} AND lease_until > 0
          AND outbox_key IN (${keys.map(() => '?').join(', ')})`,
       this.#o.now() + leaseMs,
       this.#token,
@@ -446,9 +449,9 @@ export class Outbox {
         // pending: under this send's lease it is leased on, and sent at once (the receipt behind "submitted").
         const until = this.#o.now() + (this.#o.leaseMs ?? LEASE_MS);
         const [next] = await this.#o.store.query<OutboxRow>(
-          `UPDATE outbox SET state = CASE WHEN rank = ? THEN 'done' ELSE state END,
+          `UPDATE outbox SET state = CASE WHEN rank = ? THEN ${SENT} ELSE state END,
              lease_until = CASE WHEN rank = ? THEN 0 WHEN lease_token = ? THEN ? ELSE lease_until END, updated_at = ?
-           WHERE outbox_key = ? AND state = 'pending' RETURNING *`,
+           WHERE outbox_key = ? AND state IN ${OPEN} RETURNING *`,
           row.rank,
           row.rank,
           this.#token,
@@ -457,13 +460,13 @@ export class Outbox {
           row.outbox_key,
         );
         const leasedOn =
-          next?.state === 'pending' && next.lease_token === this.#token && Number(next.lease_until) === until;
+          next !== undefined && isOpen(next) && next.lease_token === this.#token && Number(next.lease_until) === until;
         return leasedOn ? next : undefined;
       }
       const id = await this.#post(row, view);
       await this.#o.store.query(
-        `UPDATE outbox SET state = 'done', message_id = ?, lease_until = 0, updated_at = ?
-         WHERE outbox_key = ? AND state = 'pending'`,
+        `UPDATE outbox SET state = ${SENT}, message_id = ?, lease_until = 0, updated_at = ?
+         WHERE outbox_key = ? AND state IN ${OPEN}`,
         id,
         this.#o.now(),
         row.outbox_key,
@@ -514,9 +517,9 @@ export class Outbox {
          next_at = CASE WHEN ${failed} THEN ? ELSE next_at END,
          last_error = CASE WHEN ${failed} THEN ? ELSE last_error END,
          lease_until = 0, updated_at = ?
-       WHERE outbox_key = ? AND state = 'pending' AND lease_token = ?`,
+       WHERE outbox_key = ? AND state IN ${OPEN} AND lease_token = ?`,
       row.rank,
-      give ? 'failed' : 'pending',
+      give ? OUTBOX_MOVES.giveUp.to : OUTBOX_MOVES.backOff.to,
       row.rank,
       attempts,
       row.rank,

@@ -2,6 +2,7 @@
 // them back: a job tracked after its delivery arrived, and a start-up after a stop between storing and applying.
 import type { JobOutcome } from '../../gateway/index.js';
 import type { Logger } from '../config/logger.js';
+import { JOB_STATES, sqlStates } from '../model/job-states.js';
 import type { BotStore } from '../store/index.js';
 import { digestOf, parseDelivery, shapeProblem, type WebhookDelivery } from './receiver.js';
 
@@ -93,7 +94,7 @@ export async function replayStoredDeliveries(
 ): Promise<void> {
   const unhandled = await store.query<{ correlation_id: string; body: string }>(
     `SELECT d.correlation_id, d.body FROM webhook_deliveries d JOIN jobs j ON j.correlation_id = d.correlation_id
-     WHERE j.state = 'pending'`,
+     WHERE j.state IN ${sqlStates(JOB_STATES.pending)}`,
   );
   for (const row of unhandled) {
     try {

@@ -3,7 +3,16 @@ import type { BotStore, OpenOptions, Tx, TxOptions } from './types.js';
 export type { Dialect, Engine } from './dialect.js';
 export type { LeaderOptions, LeaderRun, LeaderWork, StopWork } from './leader.js';
 export { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations.js';
-export { type BotStore, type OpenOptions, type Row, StoreClosedError, type Tx, type TxOptions } from './types.js';
+export {
+  type BotStore,
+  finishedRowsSweep,
+  type OpenOptions,
+  type Row,
+  StoreClosedError,
+  type SweepPart,
+  type Tx,
+  type TxOptions,
+} from './types.js';
 export { redactUrl } from './url.js';
 
 /**

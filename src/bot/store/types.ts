@@ -119,14 +119,29 @@ export interface SweepPart {
   run(store: Pick<BotStore, 'query'>, now: number): Promise<void>;
 }
 
-/** The sweep of the shared tables, in the portable subset; the keyv cache expiry is the one json read. */
+/**
+ * A wing's sweep part that deletes the rows of its table nothing more will happen to (`finished`, a condition on
+ * its state from the wing's table), once they are older than `keepMs` by `updated_at`.
+ */
+export function finishedRowsSweep(name: string, table: string, finished: string, keepMs: number): SweepPart {
+  return {
+    name,
+    everyMs: 0,
+    async run(store, now) {
+      await store.query(`DELETE FROM ${table} WHERE ${finished} AND updated_at <= ?`, now - keepMs);
+    },
+  };
+}
+
+/**
+ * The sweep of the store's own tables, in the portable subset; the keyv cache expiry is the one json read. A wing's
+ * tables (jobs, the outbox, watches) are swept by the part it registers.
+ */
 export async function sweepStore(store: Pick<BotStore, 'query' | 'dialect'>, now: number): Promise<void> {
   // Expired slips stay an hour so a late Confirm is told "expired", not "already handled".
   await store.query('DELETE FROM slips WHERE expires_at <= ?', now - 3_600_000);
   // A gateway retries a webhook for about 21 s; a day of history is plenty for dedupe.
   await store.query('DELETE FROM webhook_deliveries WHERE received_at <= ?', now - 86_400_000);
-  await store.query("DELETE FROM jobs WHERE state = 'posted' AND updated_at <= ?", now - 7 * 86_400_000);
-  await store.query("DELETE FROM outbox WHERE state <> 'pending' AND updated_at <= ?", now - 7 * 86_400_000);
   await store.query(
     `DELETE FROM keyv WHERE key LIKE 'bot:cache:%' AND ${store.dialect.jsonNumber('value', 'expires')} <= ?`,
     now,

@@ -41,5 +41,4 @@ export const PROPOSAL_STATES = {
   placing: PROPOSAL_MOVES.markPlaced.from,
 } as const satisfies Record<string, readonly ProposalState[]>;
 
-/** The SQL list of a named set: `state IN ${sqlStates(PROPOSAL_STATES.open)}`. */
-export const sqlStates = (states: readonly string[]): string => `(${states.map((s) => `'${s}'`).join(', ')})`;
+export { sqlStates } from '../../model/state-sets.js';

@@ -1,5 +1,6 @@
 // A stack slip and its records in words (decision 2010): each multi with its legs, stake and floor, then what
 // became of each once the book answered.
+import { BET_STATES, inStates } from '../../model/bet-states.js';
 import { COLOUR } from '../../model/colours.js';
 import { RANK } from '../../model/edit-rank.js';
 import { clip, fitView, LIMITS, type MessageView } from '../../model/limits.js';
@@ -76,11 +77,11 @@ function partText(r: BetRecord): { head: string; body: string } {
 /** The outbox rank of a stack's message: the sum of its records' stages, so each move on outranks the last. */
 function stackRank(records: readonly BetRecord[]): number {
   const of = (r: BetRecord) =>
-    r.state === 'submitted'
+    inStates(BET_STATES.submitted)(r)
       ? RANK.submitted
-      : r.state === 'unknown'
+      : inStates(BET_STATES.unknown)(r)
         ? RANK.unknown
-        : r.state === 'sending'
+        : inStates(BET_STATES.sending)(r)
           ? 0
           : RANK.final;
   return records.reduce((a, r) => a + of(r), 0);
@@ -88,10 +89,10 @@ function stackRank(records: readonly BetRecord[]): number {
 
 /** A stack's title: how many of its multis the book placed, once every one is decided. */
 function stackTitle(records: readonly BetRecord[]): { title: string; color: number } {
-  const placed = records.filter((r) => ['placed', 'settled', 'missing'].includes(r.state)).length;
-  const open = records.filter((r) => ['sending', 'submitted', 'unknown'].includes(r.state)).length;
+  const placed = records.filter(inStates(BET_STATES.taken)).length;
+  const open = records.filter(inStates(BET_STATES.undecided)).length;
   if (open > 0) {
-    return records.some((r) => r.state === 'unknown')
+    return records.some(inStates(BET_STATES.unknown))
       ? { title: 'Stack result unknown', color: COLOUR.muted }
       : { title: 'Stack submitted', color: COLOUR.pending };
   }
@@ -104,7 +105,7 @@ export function stackRecordsView(records: readonly BetRecord[]): { view: Message
   const head = records[0];
   if (!head) return undefined;
   const { title, color } = stackTitle(records);
-  const refusedWhole = records.every((r) => r.state === 'refused') && /whole stack/.test(head.note ?? '');
+  const refusedWhole = records.every(inStates(BET_STATES.refused)) && /whole stack/.test(head.note ?? '');
   return {
     view: fitView({
       content: '',

@@ -122,10 +122,8 @@ export function allowed<S extends string>(
   return Object.values(table).find((t) => t.to === to && (from === null ? t.from.length === 0 : t.from.includes(from)));
 }
 
-/** `('a', 'b')` for an SQL IN list of states (states are fixed identifiers, never user input). */
-export function sqlList(states: readonly string[]): string {
-  return `(${states.map((s) => `'${s}'`).join(', ')})`;
-}
+/** `('a', 'b')` for an SQL IN list of states: the fund's name for the shared `sqlStates`. */
+export { sqlStates as sqlList } from '../../model/state-sets.js';
 
 /**
  * The named sets every read of a fund record's state asks by (issue 44): a state is named here, from the tables
@@ -142,6 +140,10 @@ export const STATES = {
   cashoutPaid: [CASHOUT_MOVES.markPaid.to],
   cashoutCancelled: [CASHOUT_MOVES.cancel.to],
   cashoutRejected: [CASHOUT_MOVES.reject.to],
+  /** Nothing more happens to it: paid, rejected or cancelled. */
+  cashoutClosed: [CASHOUT_MOVES.markPaid.to, CASHOUT_MOVES.reject.to, CASHOUT_MOVES.cancel.to],
+  /** Not yet dealt by a strike (cancellable). */
+  cashoutUndealt: CASHOUT_UNDEALT,
   withdrawalSubmitted: [WITHDRAWAL_MOVES.markSubmitted.to],
   withdrawalCompleted: [WITHDRAWAL_MOVES.markCompleted.to],
   withdrawalUnresolved: [WITHDRAWAL_MOVES.markUnresolved.to],
@@ -149,8 +151,5 @@ export const STATES = {
   withdrawalAwaitingId: WITHDRAWAL_MOVES.markCompleted.from,
 } as const satisfies Record<string, readonly string[]>;
 
-/** A record's state is one of a named set: `isIn(STATES.cashoutPaid)(c)`. */
-export const isIn =
-  (states: readonly string[]) =>
-  (r: { state: string }): boolean =>
-    states.includes(r.state);
+/** A record's state is one of a named set: `isIn(STATES.cashoutPaid)(c)`, the fund's name for `inStates`. */
+export { inStates as isIn } from '../../model/state-sets.js';

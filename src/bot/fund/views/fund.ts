@@ -231,7 +231,7 @@ export function membersView(v: FundMembers): MessageView {
     (s) => `<@${s.memberId}>: ${formatUnits(s.units)} units, ${$(s.cents)}${s.residualCent ? ' (+1¢ rounding)' : ''}`,
   );
   const total = v.shares.reduce((a, s) => a + s.cents, 0);
-  const open = v.cashouts.filter((c) => !['paid', 'rejected', 'cancelled'].includes(c.state));
+  const open = v.cashouts.filter((c) => !isIn(STATES.cashoutClosed)(c));
   const unresolved = v.unresolved ?? [];
   return fitView({
     content: '',

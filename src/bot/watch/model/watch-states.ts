@@ -25,8 +25,4 @@ export const WATCH_STATES = {
   episodeOpen: [EPISODE_MOVES.open.to],
 } as const;
 
-/** A named set as SQL: `state IN ${sqlStates(WATCH_STATES.active)}`. */
-export const sqlStates = (states: readonly string[]): string => `(${states.map((s) => `'${s}'`).join(', ')})`;
-
-/** A single state as an SQL value, for a move's target: `SET state = ${sqlState(WATCH_MOVES.remove.to)}`. */
-export const sqlState = (state: string): string => `'${state}'`;
+export { sqlState, sqlStates } from '../../model/state-sets.js';

@@ -1,5 +1,5 @@
 /**
- * A gateway job's life as a table (issue 44): pending from its 202, resolved by its first outcome, posted once its
+ * A gateway job's life as a table (issue 44), shared by the jobs wing and the webhook receiver below it: pending from its 202, resolved by its first outcome, posted once its
  * message is out. Every move and every read names its states here, never as a literal elsewhere
  * (test/unit/architecture/state-literals.test.ts).
  */
@@ -23,5 +23,4 @@ export const JOB_STATES = {
   posted: [JOB_MOVES.markPosted.to],
 } as const;
 
-/** A named set as SQL: `state IN ${sqlStates(JOB_STATES.pending)}`. */
-export const sqlStates = (states: readonly string[]): string => `(${states.map((s) => `'${s}'`).join(', ')})`;
+export { sqlState, sqlStates } from './state-sets.js';
