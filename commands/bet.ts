@@ -60,7 +60,7 @@ export const autocomplete: Command['autocomplete'] = async (interaction, ctx) =>
   const choices = await slipOptionChoices(
     ctx,
     focused,
-    { event: eventOpt, bookie, market, member },
+    { event: eventOpt, bookie, market, member, guildId: interaction.guildId },
     { forBetting: { member } },
   );
   // Not a book the desk heard refuse the event's sport, nor one whose card lists nothing to bet on (decision 1996).

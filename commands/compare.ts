@@ -51,7 +51,7 @@ export const autocomplete: Command['autocomplete'] = async (interaction, ctx) =>
   const focused = interaction.options.getFocused(true);
   const eventOpt = interaction.options.getString('event');
   let choices: Awaited<ReturnType<typeof eventChoices>>;
-  if (focused.name === 'event') choices = await eventChoices(ctx, focused.value);
+  if (focused.name === 'event') choices = await eventChoices(ctx, focused.value, interaction);
   else if (focused.name === 'market') {
     choices = await sharedMarketChoices(ctx, eventOpt, focused.value, interaction.user.id);
   } else {

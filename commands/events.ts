@@ -17,7 +17,9 @@ export const data = new SlashCommandBuilder()
     o.setName('league').setDescription('League, e.g. nba').setRequired(true).setAutocomplete(true),
   )
   .addStringOption((o) =>
-    o.setName('date').setDescription('today, tomorrow or YYYY-MM-DD (default today); yesterday with status finished'),
+    o
+      .setName('date')
+      .setDescription('today, tomorrow or YYYY-MM-DD (default: the next 24 hours); yesterday with status finished'),
   )
   .addStringOption((o) =>
     o
@@ -47,7 +49,15 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
       .join(', ');
     return replyEphemeral(interaction, `Unknown league "${league}". Pick one from the list, e.g. ${some}.`);
   }
-  const q: EventsQueryRef = { league, day: day.day, timezone: settings.timezone, ...(status ? { status } : {}) };
+  // No date: what is in play or starts within a day (tonight's games, wherever the server's day ends).
+  const comingUp = !interaction.options.getString('date')?.trim() && status !== 'finished';
+  const q: EventsQueryRef = {
+    league,
+    day: day.day,
+    timezone: settings.timezone,
+    ...(status ? { status } : {}),
+    ...(comingUp ? { from: ctx.now() } : {}),
+  };
   const events = await eventsForDay(ctx, q);
   const ref = await putRef(ctx.store, q, ownerOf(interaction));
   const view = eventsView({
@@ -55,6 +65,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     league,
     date: q.day,
     timezone: q.timezone,
+    ...(q.from === undefined ? {} : { from: q.from }),
     page: 0,
     ref,
     ...(status ? { status } : {}),

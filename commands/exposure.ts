@@ -57,7 +57,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
 };
 
 export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {
-  await respondChoices(interaction, await eventChoices(ctx, interaction.options.getFocused()));
+  await respondChoices(interaction, await eventChoices(ctx, interaction.options.getFocused(), interaction));
 };
 
 export default { data, execute, autocomplete } satisfies Command;

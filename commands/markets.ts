@@ -63,7 +63,7 @@ export const autocomplete: Command['autocomplete'] = async (interaction, ctx) =>
   const bookie = interaction.options.getString('bookie');
   const choices =
     focused.name === 'event'
-      ? await eventChoices(ctx, focused.value)
+      ? await eventChoices(ctx, focused.value, interaction)
       : focused.name === 'bookie'
         ? await bookieChoices(ctx, eventOpt, focused.value)
         : await marketChoices(ctx, eventOpt, bookie, focused.value, interaction.user.id);

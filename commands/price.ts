@@ -138,7 +138,7 @@ export const autocomplete: Command['autocomplete'] = async (interaction, ctx) =>
       typed && !KNOWN_TRACKS.some((t) => t.track.toLowerCase() === typed.toLowerCase())
         ? [...known, { name: typed, value: typed }]
         : known;
-  } else if (focused.name === 'event') choices = await eventChoices(ctx, focused.value);
+  } else if (focused.name === 'event') choices = await eventChoices(ctx, focused.value, interaction);
   else if (focused.name === 'bookie') choices = await bookieChoices(ctx, eventOpt, focused.value);
   else if (focused.name === 'market') choices = await marketChoices(ctx, eventOpt, bookie, focused.value, member);
   else {

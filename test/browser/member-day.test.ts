@@ -100,7 +100,7 @@ describe("a member's day in the playground, as the README and docs/members.md te
     // The bank /settings show named sizes the suggestion (docs/staking.md).
     await expect(field(slip, 'Suggested stake')).resolves.toMatch(/Kelly of the \$1,000\.00 bank/);
     expect(jargonIn(said)).toEqual([]);
-    // One voice for times: the slip's start reads on the 24-hour clock of the event menu ("11-28 19:00 UTC").
+    // One voice for times: the slip's start reads on the 24-hour clock of the event menu ("tomorrow 19:00 UTC").
     await expect(field(slip, 'Starts')).resolves.toMatch(/^(Today|Tomorrow) at \d\d:\d\d \(in (\d+|an?) \w+\)$/);
     await screenshot('member-day-2-slip', slip);
     day.first = await confirmToReceipt(slip);

@@ -85,6 +85,23 @@ export async function sandboxBets(): Promise<number> {
 }
 
 /**
+ * The start an event choice names in the server's zone (UTC here), said from the bot's today (the sandbox's):
+ * "… · today 19:00 UTC", "… · tomorrow 00:30 UTC" or "… · Mon 30 Nov 19:00 UTC".
+ */
+function startOfChoice(label: string, now: number): number | undefined {
+  const m = / · (today|tomorrow|yesterday|\w{3} (\d{1,2}) (\w{3})) (\d\d:\d\d) UTC$/.exec(label.trim());
+  if (!m) return undefined;
+  const shift = { today: 0, tomorrow: 1, yesterday: -1 }[m[1] as string];
+  if (shift !== undefined)
+    return Date.parse(`${new Date(now + shift * 86_400_000).toISOString().slice(0, 10)}T${m[4]}:00Z`);
+  // A named day is within the week ahead: in late December, "Mon 4 Jan" is next year's.
+  const year = new Date(now).getUTCFullYear();
+  const at = (y: number) =>
+    Date.parse(`${new Date(`${m[2]} ${m[3]} ${y} 12:00 UTC`).toISOString().slice(0, 10)}T${m[4]}:00Z`);
+  return at(year) < now - 2 * 86_400_000 ? at(year + 1) : at(year);
+}
+
+/**
  * With the event choices open, picks the `skip`-th that starts over an hour after the sandbox clock.
  */
 export async function pickUpcomingEvent(skip: number) {
@@ -95,10 +112,8 @@ export async function pickUpcomingEvent(skip: number) {
   const sandboxNow = Date.parse((await page.locator('#sandbox-clock').getAttribute('datetime')) ?? '');
   const labels = await page.locator('#suggestions .suggestion .suggestion-label').allTextContents();
   const laterOnes = labels.flatMap((label, i) => {
-    const m = / (\d\d)-(\d\d) (\d\d:\d\d) UTC$/.exec(label.trim());
-    if (!m) return [];
-    const year = new Date(sandboxNow).getUTCFullYear();
-    return Date.parse(`${year}-${m[1]}-${m[2]}T${m[3]}:00Z`) > sandboxNow + 3_600_000 ? [i] : [];
+    const start = startOfChoice(label, sandboxNow);
+    return start !== undefined && start > sandboxNow + 3_600_000 ? [i] : [];
   });
   const later = laterOnes[skip] ?? -1;
   expect(later, `no upcoming event among: ${labels.join(' | ')}`).toBeGreaterThanOrEqual(0);

@@ -62,7 +62,7 @@ describe('/events for every status', () => {
     const reply = await run('events', { league: event.league, date, status });
     expect(text(reply)).not.toMatch(/answered unexpectedly|is in the past/);
     expect(reply.embeds[0]?.title).toMatch(/ — \d{4}-\d\d-\d\d · /);
-    expect(reply.embeds[0]?.description).toMatch(/^\d+ events?, times in your local time|No events/);
+    expect(reply.embeds[0]?.description).toMatch(/^\d+ events? on \d{4}-\d\d-\d\d; times in |No events/);
   });
 
   it('lists finished events of a past day with their score', async () => {

@@ -24,6 +24,11 @@ const UNIT_PRICE = /^\$\d{1,3}(?:,\d{3})*\.\d{6}\*{0,2} a unit$/;
 const MONEY = /^\$(?:\d{1,3}(?:,\d{3})*)(?:\.\d{2})?$/;
 /** The mathematical minus (U+2212): beside formatMoney's '-' a reader would see two kinds of minus. */
 const OTHER_MINUS = /\u2212/;
+/**
+ * A time not said by the one module that says times (model/dates.ts): an ISO instant as the gateway sends it, or
+ * the old menus' "11-29 00:30" (a month-day and a clock with no zone of the reader's or the server's).
+ */
+const RAW_TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d|\b\d\d-\d\d \d\d:\d\d\b/;
 /** A footer that says it is for support may carry an internal id. */
 const SUPPORT_FOOTER = /^For support:/;
 
@@ -65,6 +70,7 @@ export function hygieneViolations(view: MessageView): string[] {
     if (!support && UUID.test(text)) found.push(`${where}: a raw UUID (${text})`);
     if (!support && RECORD_ID.test(text)) found.push(`${where}: an internal record id (${text})`);
     if (HTTP_PATH.test(text)) found.push(`${where}: an HTTP path (${text})`);
+    if (RAW_TIME.test(text)) found.push(`${where}: a time not said by model/dates.ts (${text})`);
     if (OTHER_MINUS.test(text)) found.push(`${where}: a minus sign other than ASCII '-' (${text})`);
     for (const amount of text.match(AMOUNT) ?? []) {
       if (UNIT_PRICE.test(amount)) continue;

@@ -20,6 +20,25 @@ export function timeOfDayIn(instant: number, zone: string): string {
   return `${format(instant, 'HH:mm', { in: tz(zone) })} ${name}`;
 }
 
+/**
+ * When an instant falls, said from `now` in a zone, as a menu or a list line says it: "today 19:00 UTC",
+ * "tomorrow 00:30 UTC", "yesterday 23:00 UTC", else "Mon 30 Nov 19:00 UTC". Tonight's late games read "tomorrow
+ * 00:30" in UTC: the day is the server's, said, so nobody needs to know where a day ends.
+ */
+export function whenIn(instant: number, now: number, zone: string): string {
+  const day = dayIn(instant, zone);
+  const rel = (days: number) => dayIn(addDays(now, days).getTime(), zone);
+  const named =
+    day === rel(0)
+      ? 'today'
+      : day === rel(1)
+        ? 'tomorrow'
+        : day === rel(-1)
+          ? 'yesterday'
+          : format(instant, 'EEE d MMM', { in: tz(zone) });
+  return `${named} ${timeOfDayIn(instant, zone)}`;
+}
+
 /** The calendar day (YYYY-MM-DD) of an instant in a time zone. */
 export function dayIn(instant: number, zone: string): string {
   return format(instant, 'yyyy-MM-dd', { in: tz(zone) });

@@ -371,8 +371,19 @@ describe('npm start offline and the sandbox control routes', () => {
       throw new Error(`no reply matching ${pattern}`);
     };
     // "today" is the sandbox's today, three days on from the machine's.
-    await ask('bettor', 'events', [{ name: 'league', value: 'nba' }]);
+    await ask('bettor', 'events', [
+      { name: 'league', value: 'nba' },
+      { name: 'date', value: 'today' },
+    ]);
     await replyWith('bettor', new RegExp(`NBA — ${sandboxDay}`));
+    // No date: what is coming up, said in the server's zone (UTC here) from today, finished games left out.
+    await ask('bettor', 'events', [{ name: 'league', value: 'nba' }]);
+    const comingUp = (await replyWith('bettor', /NBA — next 24 hours/)) as {
+      embeds: Array<{ fields?: Array<{ value: string }> }>;
+    };
+    const lines = (comingUp.embeds[0]?.fields ?? []).map((f) => f.value);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/^(today|tomorrow) \d\d:\d\d UTC · (upcoming|🔴 in play) · /);
     // The playground starts with #results as the results channel.
     await ask('admin', 'settings', [], 'show');
     await replyWith('admin', new RegExp(`<#${results}>`));

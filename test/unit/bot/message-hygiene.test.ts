@@ -214,6 +214,25 @@ const watch: Watch = {
   createdAt: T,
 };
 
+/** An events listing of one game (its day's or what is coming up). */
+const listing = {
+  events: [
+    {
+      event_id: slip.epk,
+      sport: 'basketball',
+      league: 'nba',
+      name: 'Lakers v Celtics',
+      start_time: '2026-11-28T01:00:00Z',
+      status: 'prematch' as const,
+      books: ['bookie_a', 'bookie_b'],
+      score: null,
+    },
+  ],
+  league: 'nba',
+  page: 0,
+  ref: 'abcdef123456',
+};
+
 const VIEWS: Record<string, () => MessageView> = {
   alert: () => alertView(ALERT),
   'alert by DM': () => alertView({ ...ALERT, dm: { guildId: 'g1', alertsChannelId: 'c9' } }),
@@ -322,26 +341,8 @@ const VIEWS: Record<string, () => MessageView> = {
   card: () =>
     cardView({ card, eventName: 'Lakers v Celtics', ref: 'abcdef123456', page: 0, startTime: slip.startTime }),
   market: () => marketView({ card, eventName: 'Lakers v Celtics', ref: 'abcdef123456', marketIndex: 0 }),
-  events: () =>
-    eventsView({
-      events: [
-        {
-          event_id: slip.epk,
-          sport: 'basketball',
-          league: 'nba',
-          name: 'Lakers v Celtics',
-          start_time: '2026-11-28T01:00:00Z',
-          status: 'prematch',
-          books: ['bookie_a', 'bookie_b'],
-          score: null,
-        },
-      ],
-      league: 'nba',
-      date: '2026-11-28',
-      timezone: 'UTC',
-      page: 0,
-      ref: 'abcdef123456',
-    }),
+  events: () => eventsView({ ...listing, date: '2026-11-28', timezone: 'UTC' }),
+  eventsComingUp: () => eventsView({ ...listing, date: '2026-11-27', timezone: 'Australia/Sydney', from: T }),
 };
 
 describe('what members and treasurers are shown', () => {
@@ -360,6 +361,10 @@ describe('what members and treasurers are shown', () => {
       embeds: [
         { description: 'cash-out fo-e0733556', footer: { text: 'For support: fs-1a2b3c4d' } },
         { description: 'balance $10.00 \u2212 bonus $2.00' },
+        {
+          description: 'starts 2026-11-29T00:30:00Z',
+          fields: [{ name: 'Lakers v Kings · 11-29 00:30 UTC', value: '-' }],
+        },
       ],
       components: [],
     };
@@ -370,6 +375,8 @@ describe('what members and treasurers are shown', () => {
       expect.stringMatching(/^content: an unformatted amount \$1\.000000/),
       expect.stringMatching(/^embed 0 description: an internal record id/),
       expect.stringMatching(/^embed 1 description: a minus sign other than ASCII '-'/),
+      expect.stringMatching(/^embed 2 description: a time not said by model\/dates\.ts/),
+      expect.stringMatching(/^embed 2 field name: a time not said by model\/dates\.ts/),
     ]);
   });
 });

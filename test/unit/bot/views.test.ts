@@ -67,30 +67,54 @@ describe('views stay within Discord limits', () => {
     }
   });
 
-  it('shows the score for in-play rows and the start time as a Discord timestamp', () => {
-    const v = eventsView({
-      events: [
-        {
-          event_id: 'e',
-          sport: 's',
-          league: 'nba',
-          name: 'A v B',
-          start_time: '2026-11-22T01:00:00Z',
-          status: 'in_play',
-          books: ['bookie_a'],
-          score: { home_score: 3, away_score: 1 },
-        },
-      ],
+  describe("an events listing speaks the server's time zone, in its lines, its menu and its heading", () => {
+    const game = {
+      event_id: 'e',
+      sport: 's',
       league: 'nba',
-      date: '2026-11-22',
-      timezone: 'UTC',
-      page: 0,
-      ref: 'r',
+      name: 'A v B',
+      start_time: '2026-11-22T01:00:00Z',
+      status: 'in_play' as const,
+      books: ['bookie_a'],
+      score: { home_score: 3, away_score: 1 },
+    };
+    const listing = (timezone: string, extra: { from?: number } = {}) => {
+      const v = eventsView({
+        events: [game],
+        league: 'nba',
+        date: '2026-11-22',
+        timezone,
+        page: 0,
+        ref: 'r',
+        ...extra,
+      });
+      const menu = (v.components[0]?.components[0] as { options?: Array<{ description?: string }> } | undefined)
+        ?.options;
+      return { embed: v.embeds[0], line: v.embeds[0]?.fields?.[0]?.value ?? '', menu: menu?.[0]?.description };
+    };
+
+    it('a day: each start as a time of day in that zone, the one its menu says', () => {
+      const utc = listing('UTC');
+      expect(utc.line).toBe('01:00 UTC · 🔴 in play · **3–1** · books: bookie_a');
+      expect(utc.menu).toBe('01:00 UTC · 1 book');
+      expect(utc.embed?.description).toBe(
+        "1 event on 2026-11-22; times in UTC, this server's time zone (/settings timezone).",
+      );
+      const sydney = listing('Australia/Sydney');
+      expect(sydney.line).toMatch(/^12:00 GMT\+11 · /);
+      expect(sydney.menu).toBe('12:00 GMT+11 · 1 book');
+      expect(`${sydney.line}${sydney.embed?.description}`).not.toMatch(/<t:|UTC/);
     });
-    const value = v.embeds[0]?.fields?.[0]?.value ?? '';
-    expect(value).toContain(`<t:${Date.parse('2026-11-22T01:00:00Z') / 1000}:t>`);
-    expect(value).toContain('3–1');
-    expect(value).toContain('bookie_a');
+
+    it('no date: what is coming up, each start said from the moment asked ("tomorrow 01:00 UTC")', () => {
+      const { embed, line, menu } = listing('UTC', { from: Date.parse('2026-11-21T12:46:00Z') });
+      expect(embed?.title).toBe('NBA — next 24 hours');
+      expect(line).toMatch(/^tomorrow 01:00 UTC · /);
+      expect(menu).toBe('tomorrow 01:00 UTC · 1 book');
+      expect(embed?.description).toBe(
+        "1 event in play or starting by tomorrow 12:46 UTC; times in UTC, this server's time zone (/settings timezone). date:today or a date lists a whole day.",
+      );
+    });
   });
 
   it('pages a huge market card within limits, with a select of at most 25 options', () => {
@@ -163,8 +187,8 @@ describe('views stay within Discord limits', () => {
       }).embeds[0]?.description;
 
     it('counts events in words, never "event(s)"', () => {
-      expect(listing(1)).toMatch(/^1 event, times in your local time/);
-      expect(listing(6)).toMatch(/^6 events, times in your local time/);
+      expect(listing(1)).toMatch(/^1 event on 2026-11-22; times in UTC/);
+      expect(listing(6)).toMatch(/^6 events on 2026-11-22; times in UTC/);
     });
 
     it("names the book's own wording of a market only when it is more than the label in other letter case", () => {

@@ -1,13 +1,14 @@
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import type { Event, MarketCard, MarketRow, MarketSelection, Session } from '../../../gateway/index.js';
 import type { Logger } from '../../config/logger.js';
-import { dayIn } from '../../model/dates.js';
+import { dayIn, whenIn } from '../../model/dates.js';
 import { leagueName, PRESET_LEAGUES } from '../../model/leagues.js';
 import { LIMITS } from '../../model/limits.js';
 import { bettable, selectionName, sortMarkets } from '../../model/markets.js';
 import { matchText } from '../../model/match-text.js';
 import { formatOdds } from '../../model/odds.js';
 import { UserFacingError } from '../../model/user-facing-error.js';
+import { getSettings } from '../../settings/index.js';
 import { type BotStore, StoreClosedError } from '../../store/index.js';
 import type { Catalog } from '../catalog.js';
 import { comparableMarket, selectionKey, selectionMatches } from '../model/compare.js';
@@ -142,8 +143,17 @@ export async function resolveEventOption(ctx: RefStore, value: string): Promise<
   return epk;
 }
 
-export async function eventChoices(ctx: ChoiceCtx, typed: string): Promise<Choice[]> {
+/**
+ * Events to pick as one types, each with its start in the server's time zone said from today ("tomorrow 00:30
+ * UTC"), the zone /events lists days in: `where` is the interaction asking (its server's settings name the zone).
+ */
+export async function eventChoices(
+  ctx: ChoiceCtx,
+  typed: string,
+  where: { guildId: string | null },
+): Promise<Choice[]> {
   const now = ctx.now();
+  const zone = (await getSettings(ctx.store, where.guildId)).timezone;
   // An event no book lists yet has no card to open or bet on.
   const events = (await upcoming(ctx)).filter((e) => e.status !== 'finished' && (e.books?.length ?? 0) > 0);
   // Events still to start come first: a bet is usually on a coming game, and in-play cards may be thin.
@@ -155,8 +165,8 @@ export async function eventChoices(ctx: ChoiceCtx, typed: string): Promise<Choic
   );
   const out: Choice[] = [];
   for (const e of matched) {
-    const when = e.start_time.slice(5, 16).replace('T', ' ');
-    out.push({ name: `${e.name} · ${leagueName(e.league)} · ${when} UTC`, value: await eventValue(ctx, e.event_id) });
+    const when = whenIn(Date.parse(e.start_time), now, zone);
+    out.push({ name: `${e.name} · ${leagueName(e.league)} · ${when}`, value: await eventValue(ctx, e.event_id) });
   }
   return out;
 }
@@ -421,10 +431,10 @@ export async function selectionRefAt(
 export async function slipOptionChoices(
   ctx: ChoiceCtx,
   focused: { name: string; value: string },
-  o: { event: string | null; bookie: string | null; market: string | null; member: string },
+  o: { event: string | null; bookie: string | null; market: string | null; member: string; guildId: string | null },
   bookieOpts: { forBetting?: { member: string } } = {},
 ): Promise<Choice[]> {
-  if (focused.name === 'event') return eventChoices(ctx, focused.value);
+  if (focused.name === 'event') return eventChoices(ctx, focused.value, o);
   if (focused.name === 'bookie') return bookieChoices(ctx, o.event, focused.value, bookieOpts);
   if (focused.name === 'market') {
     return o.bookie

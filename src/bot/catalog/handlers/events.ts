@@ -27,6 +27,7 @@ export const eventsPage: ComponentHandler = async (interaction, [ref, page], ctx
     league: q.league,
     date: q.day,
     timezone: q.timezone,
+    ...(q.from === undefined ? {} : { from: q.from }),
     page: pageArg(page),
     ref: ref as string,
     ...(q.status ? { status: q.status } : {}),
@@ -44,7 +45,7 @@ type PickedEvent = Omit<CardRef, 'bookie'> & { books: string[] };
 export const eventPick: ComponentHandler = async (interaction, [ref], ctx) => {
   if (!interaction.isStringSelectMenu()) return;
   const [indexText = '', tag] = (interaction.values[0] ?? '').split(':');
-  const { events } = await listing(ctx, ref, 'open');
+  const { q, events } = await listing(ctx, ref, 'open');
   const event = events[Number(indexText)];
   if (!event || eventPickValue(Number(indexText), event.event_id) !== `${indexText}:${tag}`) {
     throw new UserFacingError('The listing changed since it was shown. Run /events again and pick the event.');
@@ -56,7 +57,7 @@ export const eventPick: ComponentHandler = async (interaction, [ref], ctx) => {
   if (books.length === 1) return showCardAt(interaction, ctx, picked, books[0] as string);
   const pickRef = await putRef(ctx.store, picked, ownerOf(interaction));
   await interaction.editReply({
-    content: `**${event.name}**\n${eventLine(event)}\nPick a book to open its market card.`,
+    content: `**${event.name}**\n${eventLine(event, q.timezone, ctx.now())}\nPick a book to open its market card.`,
     components: [
       row(
         select(

@@ -4,7 +4,7 @@ import type { Event } from '../../../gateway/index.js';
 import { pager, row, select } from '../../discord/components.js';
 import { encodeCustomId } from '../../discord/custom-id.js';
 import { COLOUR } from '../../model/colours.js';
-import { timeOfDayIn } from '../../model/dates.js';
+import { timeOfDayIn, whenIn } from '../../model/dates.js';
 import { leagueName } from '../../model/leagues.js';
 import { clip, fitView, LIMITS, type MessageView } from '../../model/limits.js';
 import { plural } from '../../model/plural.js';
@@ -17,15 +17,26 @@ export interface EventsViewInput {
   date: string;
   status?: string;
   timezone: string;
+  /** A listing of what is coming up from this instant (no date asked for), not of a day. */
+  from?: number;
   page: number;
   ref: string;
 }
 
 const STATUS_LABEL: Record<string, string> = { prematch: 'upcoming', in_play: '🔴 in play', finished: 'finished' };
 
-export function eventLine(e: Event): string {
-  const unix = Math.floor(Date.parse(e.start_time) / 1000);
-  const parts = [`<t:${unix}:t>`, STATUS_LABEL[e.status] ?? e.status];
+/** An event's start in `zone`: its time of day in a day's listing, said from `from` in one of what is coming up. */
+function startWords(e: Event, zone: string, from?: number): string {
+  const start = Date.parse(e.start_time);
+  return from === undefined ? timeOfDayIn(start, zone) : whenIn(start, from, zone);
+}
+
+/**
+ * One event's line: its start in the server's zone (the zone the list's day is in, and its menu's), said from the
+ * listing's instant when it lists what is coming up ("tomorrow 00:30 UTC").
+ */
+export function eventLine(e: Event, zone: string, from?: number): string {
+  const parts = [startWords(e, zone, from), STATUS_LABEL[e.status] ?? e.status];
   if (e.score && (e.status === 'in_play' || e.status === 'finished')) {
     parts.push(`**${e.score.home_score ?? '–'}–${e.score.away_score ?? '–'}**`);
   }
@@ -59,34 +70,46 @@ export function eventsView(input: EventsViewInput): MessageView {
   const slice = input.events.slice(page * EVENTS_PAGE_SIZE, (page + 1) * EVENTS_PAGE_SIZE);
   const fields: APIEmbedField[] = slice.map((e) => ({
     name: clip(e.name || e.event_id, LIMITS.fieldName),
-    value: clip(eventLine(e), LIMITS.fieldValue),
+    value: clip(eventLine(e, input.timezone, input.from), LIMITS.fieldValue),
   }));
   const statusText = input.status ? ` · ${STATUS_LABEL[input.status] ?? input.status}` : '';
+  const what = input.from === undefined ? input.date : 'next 24 hours';
   return fitView({
     embeds: [
       {
-        title: clip(`${leagueName(input.league)} — ${input.date}${statusText}`, LIMITS.embedTitle),
-        description:
-          input.events.length === 0
-            ? `No events for this league on ${input.date} (${input.timezone}). Try another date or league.`
-            : `${plural(input.events.length, 'event')}, times in your local time; day in ${input.timezone}.`,
+        title: clip(`${leagueName(input.league)} — ${what}${statusText}`, LIMITS.embedTitle),
+        description: listingWords(input),
         color: COLOUR.info,
         fields,
         footer: { text: `Page ${page + 1} of ${pages} · /markets to see a book's card` },
       },
     ],
     components: [
-      ...eventPicker(input.events, page, input.ref, input.timezone),
+      ...eventPicker(input.events, page, input.ref, input.timezone, input.from),
       ...pager((p) => eventsPageId(input.ref, p), page, pages),
     ],
   });
+}
+
+/** What the listing holds and in which zone its times are: the server's, named, with how to change it. */
+function listingWords(input: EventsViewInput): string {
+  const zone = `times in ${input.timezone}, this server's time zone (/settings timezone)`;
+  if (input.from !== undefined) {
+    const until = whenIn(input.from + 24 * 3_600_000, input.from, input.timezone);
+    return input.events.length === 0
+      ? `No events for this league in play or starting by ${until}. Try date:tomorrow, a later date or another league.`
+      : `${plural(input.events.length, 'event')} in play or starting by ${until}; ${zone}. date:today or a date lists a whole day.`;
+  }
+  return input.events.length === 0
+    ? `No events for this league on ${input.date} (${input.timezone}). Try another date or league.`
+    : `${plural(input.events.length, 'event')} on ${input.date}; ${zone}.`;
 }
 
 /**
  * A menu of this page's events that have a card (a book lists them): picking one opens its books' cards. Each start in
  * the server's zone, the zone the list's day is in (a menu's text cannot follow each reader's zone).
  */
-function eventPicker(events: Event[], page: number, ref: string, zone: string) {
+function eventPicker(events: Event[], page: number, ref: string, zone: string, from?: number) {
   const options = events
     .map((e, index) => ({ e, index }))
     .slice(page * EVENTS_PAGE_SIZE, (page + 1) * EVENTS_PAGE_SIZE)
@@ -94,7 +117,7 @@ function eventPicker(events: Event[], page: number, ref: string, zone: string) {
     .map(({ e, index }) => ({
       label: e.name || e.event_id,
       value: eventPickValue(index, e.event_id),
-      description: `${timeOfDayIn(Date.parse(e.start_time), zone)} · ${plural(e.books?.length ?? 0, 'book')}`,
+      description: `${startWords(e, zone, from)} · ${plural(e.books?.length ?? 0, 'book')}`,
     }));
   return options.length === 0 ? [] : [row(select(eventPickId(ref), 'Open an event: its markets at a book', options))];
 }
