@@ -131,12 +131,10 @@ export async function crashSteps(opts: { storeUrl?: string } = {}): Promise<Scen
       const trail = newTrail();
       const { slip } = await betSlip(desk, trail, { user: bettor, sel, stake: step.stake });
       step.slipId = slip.id;
-      desk.ld.faults.inject({
-        method: 'PATCH',
-        path: `/messages/${slip.id}`,
-        status: 500,
-        times: Number.POSITIVE_INFINITY,
-      });
+      // Both ways the slip can be edited: the bot token's, and the Confirm interaction's token (decision 2030).
+      for (const path of [`/messages/${slip.id}`, /^\/webhooks\/\d+\/[^/]+\/messages\/@original$/]) {
+        desk.ld.faults.inject({ method: 'PATCH', path, status: 500, times: Number.POSITIVE_INFINITY });
+      }
       await press(desk, trail, bettor, slip, /^Confirm$/);
       await until('the result recorded', async () => (await recordOf(step.stake))?.state === 'placed', {
         timeoutMs: 20_000,

@@ -2,6 +2,7 @@ import { Client, Events, GatewayIntentBits, Options } from 'discord.js';
 import type { BotConfig } from '../config/config.js';
 import type { Logger } from '../config/logger.js';
 import { discordRequests } from './discord-rest.js';
+import { InteractionEdits, keepInteractionEdits } from './interaction-edits.js';
 
 /** The shards this process runs: all of SHARD_COUNT, or those SHARDS lists (ShardingManager sets it per process). */
 function shardOptions(config: BotConfig): { shards: number[] | 'auto'; shardCount?: number } {
@@ -16,6 +17,7 @@ export function botClient(
   logger: Pick<Logger, 'error' | 'info'>,
   onAck: (seconds: number) => void,
 ): Client {
+  const edits = new InteractionEdits();
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],
     // The bot reads everything it needs from the interaction and the store: caching the messages it
@@ -30,12 +32,13 @@ export function botClient(
       GuildMemberManager: { maxSize: 0, keepOverLimit: (member) => member.id === member.client.user.id },
     }),
     rest: {
-      makeRequest: discordRequests(onAck),
+      makeRequest: discordRequests(onAck, edits),
       ...(config.discord.apiUrl ? { api: config.discord.apiUrl } : {}),
     },
     // Explicit, so discord.js never reads SHARDS from the environment itself (it expects JSON there).
     ...shardOptions(config),
   });
+  keepInteractionEdits(client, edits);
   // Without a listener a rejected async handler (captureRejections) would end the process.
   client.on(Events.Error, (err) => logger.error('discord client error', { err }));
   const where = config.discord.apiUrl ? `the Discord API at ${config.discord.apiUrl}` : 'Discord';

@@ -6,15 +6,21 @@
 
 import { DefaultRestOptions, type RESTOptions } from 'discord.js';
 import { acknowledged, callbackInteractionId, callbackSent } from './intake.js';
+import { callbackTypeOf, type InteractionEdits } from './interaction-edits.js';
 
 type MakeRequest = RESTOptions['makeRequest'];
 
-/** discord.js's request hook; `onAck` hears the seconds from an interaction's arrival to its acknowledgement. */
-export function discordRequests(onAck?: (seconds: number) => void): MakeRequest {
+/**
+ * discord.js's request hook; `onAck` hears the seconds from an interaction's arrival to its acknowledgement, and
+ * `edits` each accepted acknowledgement's type (an update answer lets the outbox edit the pressed message with the
+ * interaction's token).
+ */
+export function discordRequests(onAck?: (seconds: number) => void, edits?: InteractionEdits): MakeRequest {
   return async (url, init) => {
     const acks = callbackInteractionId(url);
     if (acks !== undefined) callbackSent(acks);
     const response = await send(url, init);
+    if (acks !== undefined && response.ok) edits?.acknowledged(acks, callbackTypeOf(init.body));
     // An interaction's acknowledgement: timed from its arrival (desk_interaction_ack_seconds).
     const seconds = acks === undefined ? undefined : acknowledged(acks);
     if (seconds !== undefined) onAck?.(seconds);

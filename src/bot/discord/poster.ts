@@ -1,5 +1,6 @@
-import { type APIMessage, type Client, Routes, SnowflakeUtil } from 'discord.js';
+import { type APIMessage, type Client, REST, Routes, SnowflakeUtil } from 'discord.js';
 import type { MessageView } from '../model/limits.js';
+import { type EditToken, type InteractionEdits, interactionEditsOf } from './interaction-edits.js';
 
 /** The one place the bot writes to channels outside an interaction (results, settlements). */
 export interface DiscordPoster {
@@ -29,12 +30,41 @@ function fingerprint(m: Partial<Shown> | MessageView): string {
   return JSON.stringify([m.content ?? '', embeds, ids]);
 }
 
+/** Discord no longer knows the token (expired, or the interaction is gone): the bot token is asked instead. */
+function tokenRefused(err: unknown): boolean {
+  const status = (err as { status?: unknown })?.status;
+  return status === 401 || status === 404;
+}
+
+/**
+ * Edits through an interaction's webhook (decision 2030): a REST of their own, since Discord does not count
+ * interaction endpoints against the bot's global limit while discord.js's REST for the bot token would; each
+ * interaction's webhook is its own bucket, so a receipt waits behind no other message's edit.
+ */
+function webhookEdits(client: Client, edits: InteractionEdits) {
+  let rest: REST | undefined;
+  return async (messageId: string, token: EditToken, body: unknown): Promise<boolean> => {
+    rest ??= new REST({ ...client.options.rest, globalRequestsPerSecond: Number.POSITIVE_INFINITY });
+    try {
+      await rest.patch(Routes.webhookMessage(token.applicationId, token.token, '@original'), { body, auth: false });
+      return true;
+    } catch (err) {
+      if (!tokenRefused(err)) throw err;
+      edits.refused(messageId, token.token);
+      return false;
+    }
+  };
+}
+
 export function restPoster(client: Client): DiscordPoster {
+  const edits = interactionEditsOf(client);
+  const viaToken = edits ? webhookEdits(client, edits) : undefined;
   return {
     async edit(channelId, messageId, view) {
-      await client.rest.patch(Routes.channelMessage(channelId, messageId), {
-        body: { content: view.content ?? '', embeds: view.embeds, components: view.components },
-      });
+      const body = { content: view.content ?? '', embeds: view.embeds, components: view.components };
+      const token = edits?.tokenFor(messageId);
+      if (token && viaToken && (await viaToken(messageId, token, body))) return;
+      await client.rest.patch(Routes.channelMessage(channelId, messageId), { body });
     },
     async post(channelId, view, nonce) {
       const msg = (await client.rest.post(Routes.channelMessages(channelId), {

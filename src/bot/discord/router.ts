@@ -8,6 +8,7 @@ import { type ComponentRoute, componentKind } from './component-handler.js';
 import { decodeCustomId } from './custom-id.js';
 import { arrived, finished, Intake, RESTARTING } from './intake.js';
 import { isDiscordCode, logRefusal, replyEphemeral, UNKNOWN_INTERACTION } from './interact.js';
+import { interactionEditsOf } from './interaction-edits.js';
 
 /** The answer to a control that got another kind of interaction than its handler takes (a forged or stale id). */
 export const WRONG_KIND = 'This control does not take that kind of interaction. Run the command again.';
@@ -24,13 +25,19 @@ export function attachRouter(
   ctx: BotContext,
   intake: Intake = new Intake(),
 ): Intake {
+  const edits = interactionEditsOf(client);
   client.on(Events.InteractionCreate, (interaction) => {
     arrived(interaction.id);
+    if (edits && interaction.isMessageComponent())
+      edits.pressed(interaction.id, interaction.message.id, interaction.applicationId, interaction.token);
     const handled = (
       intake.open ? route(interaction, commands, components, owners, ctx, intake) : refuse(interaction, ctx, intake)
     )
       .catch(() => undefined)
-      .finally(() => finished(interaction.id));
+      .finally(() => {
+        finished(interaction.id);
+        edits?.finished(interaction.id);
+      });
     intake.track(handled);
   });
   return intake;
