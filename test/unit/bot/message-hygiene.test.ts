@@ -237,6 +237,9 @@ const VIEWS: Record<string, () => MessageView> = {
   alert: () => alertView(ALERT),
   'alert by DM': () => alertView({ ...ALERT, dm: { guildId: 'g1', alertsChannelId: 'c9' } }),
   'alert at a book refusing the sport': () => alertView({ ...ALERT, bookRefusesSport: true }),
+  'alert by DM at a book refusing the sport': () =>
+    alertView({ ...ALERT, bookRefusesSport: true, dm: { guildId: 'g1', alertsChannelId: null } }),
+  'alert at a book that takes no bet on it': () => alertView({ ...ALERT, bookie: 'bookie_b', bettable: false }),
   'folded alerts': () =>
     alertsFoldedView([
       { topic: 'Lakers v Celtics', n: 15 },

@@ -44,7 +44,25 @@ describe('watch alerts and rules in words', () => {
     expect(JSON.stringify(alertView({ ...facts, dm }).components)).toContain('"url":"https://discord.com/channels/g7"');
     const unbettable = alertView({ ...facts, dm, bettable: false });
     expect(unbettable.components).toEqual([]);
-    expect(unbettable.embeds[0]?.fields?.some((f) => f.name === 'Bet')).toBe(false);
+  });
+
+  it("a DM alert whose book refuses the event's sport names no book in its /bet, so the bet goes where it is taken", () => {
+    const v = alertView({ ...facts, dm: { guildId: 'g7', alertsChannelId: 'c9' }, bookRefusesSport: true });
+    const line = v.embeds[0]?.fields?.find((f) => f.name === 'Bet')?.value ?? '';
+    expect(line).toMatch(
+      /^Bet in the server: \/bet event: Arsenal v Chelsea · market: Match Winner · selection: Arsenal \(with no bookie, as bookie_c takes no bets on this sport: \/bet goes to the best book that does\)/,
+    );
+    expect(line).not.toMatch(/bookie: bookie_c|min_odds/);
+  });
+
+  it('an alert at a book that takes no bet on it (a server rule at bookie_b) says why it has no Bet button and what to run', () => {
+    for (const dm of [undefined, { guildId: 'g7', alertsChannelId: 'c9' }]) {
+      const v = alertView({ ...facts, bookie: 'bookie_b', bettable: false, ...(dm ? { dm } : {}) });
+      expect(v.components).toEqual([]);
+      expect(v.embeds[0]?.fields?.find((f) => f.name === 'Bet')?.value).toBe(
+        'No Bet button: bookie_b shows this price but takes no bet on it from the desk now. /bet event: Arsenal v Chelsea · market: Match Winner · selection: Arsenal (no bookie) bets it at the best book that takes it.',
+      );
+    }
   });
 
   it('a server rule reads as its edge, its leagues by name and its horizon', () => {

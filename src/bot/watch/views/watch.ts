@@ -18,15 +18,39 @@ import type { AlertPayload, Watch } from '../watches-repo.js';
 export const jumpLink = (guildId: string, channelId: string | null): string =>
   `https://discord.com/channels/${guildId}${channelId ? `/${channelId}` : ''}`;
 
-/** The /bet a member runs in the server for an alert sent by DM: the same gate, caps and approvals as any bet. */
+/** The /bet that makes an alert's bet, up to the book: the event, market and selection as members read them. */
+const betCommand = (a: Pick<AlertFacts, 'eventName' | 'marketLabel' | 'selectionLabel'>): string =>
+  `/bet event: ${a.eventName} · market: ${a.marketLabel} · selection: ${a.selectionLabel}`;
+
+/**
+ * The /bet a member runs in the server for an alert sent by DM: the same gate, caps and approvals as any bet. A
+ * book the desk heard refuse the event's sport is not named (that /bet would be refused): with no bookie, /bet goes
+ * to the best book that takes it.
+ */
 export function dmBetLine(
-  a: Pick<AlertFacts, 'eventName' | 'marketLabel' | 'selectionLabel' | 'bookie' | 'now'>,
+  a: Pick<AlertFacts, 'eventName' | 'marketLabel' | 'selectionLabel' | 'bookie' | 'now' | 'bookRefusesSport'>,
 ): string {
+  const where = a.bookRefusesSport
+    ? ` (with no bookie, as ${a.bookie} takes no bets on this sport: /bet goes to the best book that does)`
+    : ` · bookie: ${a.bookie} · min_odds: ${formatOdds(a.now)}`;
   return (
-    `Bet in the server: /bet event: ${a.eventName} · market: ${a.marketLabel} · selection: ${a.selectionLabel} · ` +
-    `bookie: ${a.bookie} · min_odds: ${formatOdds(a.now)} (a DM has no Bet button: the server's bet role, caps and ` +
+    `Bet in the server: ${betCommand(a)}${where} (a DM has no Bet button: the server's bet role, caps and ` +
     'approvals apply there).'
   );
+}
+
+/** Why an alert has no way to bet at its book, and the /bet that bets it elsewhere. */
+export function noBetLine(a: Pick<AlertFacts, 'eventName' | 'marketLabel' | 'selectionLabel' | 'bookie'>): string {
+  return (
+    `No Bet button: ${a.bookie} shows this price but takes no bet on it from the desk now. ` +
+    `${betCommand(a)} (no bookie) bets it at the best book that takes it.`
+  );
+}
+
+/** The alert's Bet field: a DM's /bet to run in the server, or why its book cannot be bet at; none otherwise. */
+function betField(a: AlertFacts) {
+  const value = !a.bettable ? noBetLine(a) : a.dm ? dmBetLine(a) : undefined;
+  return value ? [{ name: 'Bet', value: clip(value, LIMITS.fieldValue), inline: false }] : [];
 }
 
 const TITLE: Record<WatchRule['kind'], string> = {
@@ -62,7 +86,7 @@ export function alertView(a: AlertFacts): MessageView {
     ...(a.books && a.books.length > 0
       ? [{ name: 'Books', value: clip(a.books.join('\n'), LIMITS.fieldValue), inline: false }]
       : []),
-    ...(a.dm && a.bettable ? [{ name: 'Bet', value: clip(dmBetLine(a), LIMITS.fieldValue), inline: false }] : []),
+    ...betField(a),
   ];
   return {
     ...(a.userId && !a.dm ? { content: `<@${a.userId}>` } : {}),
