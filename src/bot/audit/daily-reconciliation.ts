@@ -375,10 +375,18 @@ export function checksOf(r: ReconReport): BalanceCheck[] {
   return r.sessions.flatMap((s) => (s.balance ? [s.balance] : []));
 }
 
+/** When this desk's store was made (its first migration), or undefined when it does not say. */
+async function storeBornAt(store: BotStore): Promise<number | undefined> {
+  const rows = await store.query<{ t: number | string | null }>('SELECT MIN(applied_at) AS t FROM schema_migrations');
+  const t = Number(rows[0]?.t ?? Number.NaN);
+  return Number.isFinite(t) ? t : undefined;
+}
+
 /**
  * One beat of the daily reconciliation: for each server with a results channel whose report for yesterday (in its
  * time zone) is not posted yet, reconcile the day, post the report once and record the balance checks. A server
- * whose sessions could not all be read is tried again on the next beat.
+ * whose sessions could not all be read is tried again on the next beat. A day over before the desk's store was made
+ * is not reported: a new desk's first beat posted a report of the day before it ran, which held nothing of it.
  */
 export async function reconcileYesterday(d: {
   guildIds: Iterable<string>;
@@ -389,9 +397,12 @@ export async function reconcileYesterday(d: {
   now: number;
   metrics?: Pick<DeskMetrics, 'reconciliationMismatches'>;
 }): Promise<void> {
+  const born = await storeBornAt(d.store);
   for (const guildId of d.guildIds) {
     const settings = await getSettings(d.store, guildId);
     if (!settings.resultsChannelId) continue;
+    const todayStarted = dayStart(dayIn(d.now, settings.timezone), settings.timezone);
+    if (born !== undefined && todayStarted !== undefined && todayStarted <= born) continue;
     const day = dayIn(d.now - 86_400_000, settings.timezone);
     const key = `recon:${guildId}:${day}`;
     if (await d.outbox.has(`create:${key}`)) continue;
