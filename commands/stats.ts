@@ -1,4 +1,5 @@
 import { AttachmentBuilder, InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
+import { multiPart } from '../src/bot/analytics/multis.js';
 import { report, reportBy } from '../src/bot/analytics/report.js';
 import { chartOf, profitCurve } from '../src/bot/analytics/series.js';
 import { DEFAULT_SKILL_MIN_BETS, skillOf } from '../src/bot/analytics/skill.js';
@@ -77,6 +78,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
         ),
       ]
     : [];
+  const multis = multiPart(facts);
   const view = statsView({
     scope: facts.length ? `${scope}${curve.note ? `\n\n${curve.note}` : ''}` : `${scope}\n\nNo bets in this window.`,
     report: report(facts, money),
@@ -84,6 +86,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     byBook: book ? [] : reportBy(facts, 'book', money),
     skill: skillOf(facts, minBets),
     chart: files.length > 0,
+    ...(multis ? { multis } : {}),
   });
   await interaction.editReply({ embeds: view.embeds, components: [], files });
 };

@@ -4,12 +4,14 @@ import type { Client } from 'discord.js';
 import { GatewayClient } from '../gateway/index.js';
 import { AccountHealth } from './accounts/account-health.js';
 import { ClosingCapture } from './analytics/closing.js';
+import { RaceCloseCapture } from './analytics/race-closes.js';
 import { DEFAULT_SKILL_MIN_BETS } from './analytics/skill.js';
 import { reconcileYesterday } from './audit/daily-reconciliation.js';
 import { Approvals } from './betting/approvals.js';
 import { NavOrSetBank } from './betting/bank.js';
 import { BetRecordRepo } from './betting/bet-records.js';
 import { type BetJobContext, BetResults, type StackJobContext } from './betting/bet-results.js';
+import { raceWinPrices } from './betting/multi-prices.js';
 import { Placement } from './betting/placement.js';
 import type { BetPresenter } from './betting/presenter.js';
 import { ProposalRepo } from './betting/proposals.js';
@@ -49,6 +51,7 @@ import { JOBS_SWEEP } from './jobs/sweep-jobs.js';
 import { startJobTakeover } from './jobs/takeover.js';
 import { chainStaged, Ledger } from './ledger/ledger-repo.js';
 import { loadCommands } from './loader.js';
+import { BET_STATES } from './model/bet-states.js';
 import { startTimers, whileLeader } from './ops/beats.js';
 import { drain } from './ops/drain.js';
 import { collectBacklogs, type DeskMetrics, deskMetrics } from './ops/metrics.js';
@@ -111,6 +114,8 @@ export interface RunningBot {
   reconciler: Reconciler;
   outbox: Outbox;
   closing: ClosingCapture;
+  /** A same-race multi's close: the race's win prices read while the multi is open (decision 2040). */
+  raceCloses: RaceCloseCapture;
   /** This bot's metrics (GET /metrics shows them when enabled). */
   metrics: DeskMetrics;
   /** Closes the messages of expired slips nobody clicked (runs on a timer; tests call it directly). */
@@ -430,7 +435,8 @@ async function startWebhookReceiver(
 }
 
 /** The reconciler, the closing-line capture and the settlement watcher (run by the leader, see startBeats). */
-function backgroundWorkers({ config, logger, now, stops }: Start, s: Services) {
+function backgroundWorkers(start: Start, s: Services) {
+  const { config, logger, now, stops } = start;
   const { gateway, records, results, placement, callbackUrl } = s;
   const reconciler = new Reconciler({
     gateway,
@@ -470,6 +476,8 @@ function backgroundWorkers({ config, logger, now, stops }: Start, s: Services) {
     logger,
   });
   stops.push(() => closing.stop());
+  const raceCloses = raceCloseCapture(start, s);
+  stops.push(() => raceCloses.stop());
 
   const settlement = new SettlementWatcher({
     gateway,
@@ -483,7 +491,31 @@ function backgroundWorkers({ config, logger, now, stops }: Start, s: Services) {
     present: { settled: settlementView, missing: missingBetView },
   });
   stops.push(() => settlement.stop());
-  return { reconciler, closing, settlement };
+  return { reconciler, closing, raceCloses, settlement };
+}
+
+/** Each open multi's race read at one active session per book, its fair chance the multi's close (decision 2040). */
+function raceCloseCapture({ config, logger, now }: Start, s: Services): RaceCloseCapture {
+  const { gateway, records, callbackUrl } = s;
+  return new RaceCloseCapture({
+    openMultis: async () =>
+      (await records.inStates(BET_STATES.placed)).flatMap((r) => {
+        const m = r.payload.kind === 'multi' ? r.payload.multi : undefined;
+        if (!m) return [];
+        const race = { track: m.track, raceNum: m.raceNum, raceType: m.raceType, date: m.date };
+        const legs = m.legs.map((l) => ({ runner: l.runner, position: l.position }));
+        return [{ betId: r.placementId, race, legs, method: m.method }];
+      }),
+    readRace: async (race) => {
+      const active = (await s.context.catalog.loadSessions()).filter((x) => x.active);
+      const perBook = [...new Map(active.map((x) => [x.bookie, x] as const)).values()];
+      if (perBook.length === 0) return [];
+      return raceWinPrices(gateway, race, perBook, callbackUrl, config.tunables.priceCheckWaitMs);
+    },
+    recordClose: (placementId, odds, market, at) => records.recordClose(placementId, odds, market, at),
+    now,
+    logger,
+  });
 }
 
 type Workers = ReturnType<typeof backgroundWorkers>;
@@ -561,9 +593,11 @@ function startBeats(
       { everyMs: tunables.fundCheckMs, run: () => s.context.fund.tick(s.client.guilds.cache.keys()) },
     ]);
     w.closing.start();
+    w.raceCloses.start();
     return () => {
       stopTimers();
       void w.closing.stop();
+      void w.raceCloses.stop();
     };
   });
   // Watch reads and alerts: one process at a time on the store, so the watch budget is spent once per key.

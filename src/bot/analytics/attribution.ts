@@ -9,6 +9,8 @@
 import { isFundBet as wholeBetRule } from '../model/bet-states.js';
 import { clvSummary } from './clv-summary.js';
 import type { BetFact } from './facts.js';
+import { type MultiCount, multiCount } from './multis.js';
+import { betPnlCents } from './pnl.js';
 
 /** One of the fund's accounts as attribution reads it: only bets placed since it joined are the fund's. */
 export interface FundAccountRef {
@@ -45,6 +47,8 @@ export interface TipsterRow {
   /** Share of bets with a close that beat it; null with none. */
   beatCloseRate: number | null;
   withClose: number;
+  /** The tipster's same-race multis among the bets, counted in the row as any bet (absent: none). */
+  multis?: MultiCount;
 }
 
 export interface Attribution {
@@ -102,10 +106,7 @@ export function isFundBet(
   return fundBetTest(opts)(b);
 }
 
-/** A settled bet's P&L in cents: its return less its stake (a void returns its stake: 0). */
-export function betPnlCents(b: BetFact): number {
-  return b.status === 'void' ? 0 : (b.returnCents ?? 0) - b.stakeCents;
-}
+export { betPnlCents };
 
 /** Settled with a known return (a void counts: it settled at 0). */
 const isSettled = (b: BetFact): boolean =>
@@ -144,6 +145,7 @@ export function attribution(facts: readonly BetFact[], opts: AttributionOptions)
     const staked = bets.reduce((s, b) => s + (b.status === 'void' ? 0 : b.stakeCents), 0);
     const pnlCents = bets.reduce((s, b) => s + betPnlCents(b), 0);
     const clv = clvSummary(bets);
+    const multis = multiCount(bets);
     rows.push({
       member,
       bets: bets.length,
@@ -154,6 +156,7 @@ export function attribution(facts: readonly BetFact[], opts: AttributionOptions)
       meanClv: clv.meanClv,
       beatCloseRate: clv.beatCloseRate,
       withClose: clv.withClose,
+      ...(multis ? { multis } : {}),
     });
   }
   const fund = {

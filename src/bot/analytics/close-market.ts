@@ -6,7 +6,7 @@
  */
 
 import type { MarketRow, MarketSelection } from '../../gateway/index.js';
-import type { CloseMarket } from './facts.js';
+import type { BookClose } from './facts.js';
 
 /** Markets whose whole row is one exhaustive outcome set (2-way, or 3-way with a draw). */
 const WHOLE_ROW = new Set(['head_to_head', 'both_teams_to_score']);
@@ -22,7 +22,7 @@ const side = (s: MarketSelection): 'over' | 'under' | undefined => {
 
 const priced = (xs: MarketSelection[]) => xs.flatMap((s) => (typeof s.odds === 'number' && s.odds > 1 ? [s.odds] : []));
 
-export function closeMarketOf(market: MarketRow, sel: MarketSelection): CloseMarket {
+export function closeMarketOf(market: MarketRow, sel: MarketSelection): BookClose {
   const all = market.selections;
   if (market.tier === 'unmapped') return { prices: priced(all), complete: false };
   if (WHOLE_ROW.has(market.market)) {

@@ -9,7 +9,7 @@
 import { CardLimitError, type MarketCard } from '../../gateway/index.js';
 import type { Logger } from '../config/logger.js';
 import { closeMarketOf } from './close-market.js';
-import type { CloseMarket } from './facts.js';
+import type { BookClose } from './facts.js';
 
 export interface OpenSportsBet {
   betId: string;
@@ -33,7 +33,7 @@ export interface CardReader {
   get(query: { epk: string; bookie: string }, options: typeof CAPTURE_READ): PromiseLike<MarketCard>;
 }
 
-export type RecordClose = (betId: string, odds: number, market: CloseMarket | null, at: number) => Promise<void> | void;
+export type RecordClose = (betId: string, odds: number, market: BookClose | null, at: number) => Promise<void> | void;
 
 export interface ClosingCaptureOptions {
   bets: OpenSportsBets;

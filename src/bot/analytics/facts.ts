@@ -9,12 +9,31 @@ import type { SettledStatus } from '../model/bet-states.js';
 export type BetStatus = SettledStatus | 'open';
 
 /** The close prices of the bet's market, for taking the book's margin out. */
-export interface CloseMarket {
+export interface BookClose {
   /** Close price of every outcome in the market, the bet's own selection among them. */
   prices: number[];
   /** True only when `prices` cover every outcome (a mutually exclusive, exhaustive set). */
   complete: boolean;
 }
+
+/**
+ * A same-race multi's close (decision 2040): no book quotes a multi before it takes one, so its close is its fair
+ * chance at the race's close, from the legs' closing no-vig win prices by the slip's own model.
+ */
+export interface FairClose {
+  kind: 'fair';
+  /** The chance every leg comes true, at the close. */
+  probability: number;
+  /** The books whose complete win markets went into it. */
+  books: string[];
+  method: string;
+}
+
+export type CloseMarket = BookClose | FairClose;
+
+/** Whether a close is a multi's fair close rather than a book's market. */
+export const isFairClose = (m: CloseMarket | null | undefined): m is FairClose =>
+  m !== null && m !== undefined && (m as FairClose).kind === 'fair';
 
 export interface BetFact {
   betId: string;
@@ -42,13 +61,18 @@ export interface BetFact {
   status: BetStatus;
   /** Money paid back including the stake (0 lost, the stake for a void); null while open or unknown. */
   returnCents: number | null;
-  /** Last pre-off price of the same selection at the same book; null when none was captured. */
+  /**
+   * Last pre-off price of the same selection at the same book; null when none was captured. A multi's is the book's
+   * price its fair close implies with the margin it took the multi at (source.ts, decision 2040).
+   */
   closeOdds: number | null;
   closeMarket: CloseMarket | null;
   /** The consensus fair probability when the slip was made (absent: no complete market, or an older bet). */
   fairProbability?: number | null;
   /** The stake suggested when the slip was made (fractional Kelly of the bank), whole cents; absent: none. */
   suggestedCents?: number | null;
+  /** A same-race multi: how many legs it has (absent: a single). */
+  multiLegs?: number;
 }
 
 export interface FactsFilter {

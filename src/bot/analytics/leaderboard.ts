@@ -6,6 +6,7 @@
 
 import { type ClvSummary, clvSummary } from './clv-summary.js';
 import type { BetFact } from './facts.js';
+import { type MultiPart, multiPart } from './multis.js';
 import { pnl } from './pnl.js';
 import { type Skill, skillOf } from './skill.js';
 
@@ -14,6 +15,8 @@ export interface LeaderRow {
   clv: ClvSummary;
   skill: Skill;
   profitCents: number;
+  /** The member's same-race multis, counted in the row as any bet (absent: none). */
+  multis?: MultiPart;
 }
 
 export interface Leaderboard {
@@ -42,7 +45,16 @@ export function leaderboard(facts: readonly BetFact[], minBets: number): Leaderb
   for (const [member, bets] of byMember) {
     const skill = skillOf(bets, minBets);
     if (skill.verdict.kind === 'too-few') tooFew.push({ member, withClose: skill.n });
-    else ranked.push({ member, clv: clvSummary(bets), skill, profitCents: pnl(bets).profitCents });
+    else {
+      const multis = multiPart(bets);
+      ranked.push({
+        member,
+        clv: clvSummary(bets),
+        skill,
+        profitCents: pnl(bets).profitCents,
+        ...(multis ? { multis } : {}),
+      });
+    }
   }
   ranked.sort(
     (a, b) =>

@@ -34,6 +34,11 @@ export interface PnlSummary {
   units: { turnover: number; profit: number; maxDrawdown: number } | null;
 }
 
+/** A settled bet's P&L in cents: its return less its stake (a void returns its stake: 0). */
+export function betPnlCents(b: BetFact): number {
+  return b.status === 'void' ? 0 : (b.returnCents ?? 0) - b.stakeCents;
+}
+
 /** Settled, not void, with a known return: the bets that move money. */
 export function moneyBets(facts: readonly BetFact[]): BetFact[] {
   return facts.filter(

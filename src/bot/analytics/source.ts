@@ -6,7 +6,8 @@
 import { type BetRecord, BetRecordRepo } from '../betting/index.js';
 import { BET_STATES, inStates, isSettledStatus } from '../model/bet-states.js';
 import type { BotStore } from '../store/index.js';
-import { applyFilter, type BetFact, type BetStatus, type CloseMarket, type FactsFilter } from './facts.js';
+import { multiCloseOdds } from './clv.js';
+import { applyFilter, type BetFact, type BetStatus, type CloseMarket, type FactsFilter, isFairClose } from './facts.js';
 
 const settled = inStates(BET_STATES.settled);
 
@@ -37,6 +38,11 @@ export function factOf(r: BetRecord): BetFact[] {
             : status === 'void'
               ? r.stakeCents
               : null;
+  const closeMarket = (r.closeMarket as CloseMarket | null) ?? null;
+  const multi = r.payload.kind === 'multi' ? r.payload.multi : undefined;
+  const fairAtPlacement = multi?.probability ?? r.payload.edge?.fairProbability ?? null;
+  const closeOdds =
+    multi && isFairClose(closeMarket) ? multiCloseOdds(odds, fairAtPlacement, closeMarket.probability) : r.closeOdds;
   return [
     {
       betId: r.betId,
@@ -54,10 +60,11 @@ export function factOf(r: BetRecord): BetFact[] {
       oddsTaken: odds,
       status,
       returnCents,
-      closeOdds: r.closeOdds,
-      closeMarket: (r.closeMarket as CloseMarket | null) ?? null,
-      fairProbability: r.payload.edge?.fairProbability ?? null,
+      closeOdds,
+      closeMarket,
+      fairProbability: fairAtPlacement,
       suggestedCents: r.payload.edge?.suggestedCents ?? null,
+      ...(multi ? { multiLegs: multi.legs.length } : {}),
     },
   ];
 }

@@ -14,6 +14,8 @@ import {
   betPnlCents,
   type CurvePoint,
   fundBetTest,
+  type MultiCount,
+  multiCount,
   profitCurve,
   type Skill,
   skillOf,
@@ -50,6 +52,8 @@ export interface FundReport {
   limits: string[];
   /** The fund's settled bets of the period, for the chart. */
   curve: CurvePoint[];
+  /** The same-race multis among the fund's settled bets of the period (absent: none). */
+  multis?: MultiCount;
 }
 
 function groupPnl(bets: readonly BetFact[], keyOf: (b: BetFact) => string): GroupPnl[] {
@@ -90,6 +94,7 @@ export function fundReport(input: {
   const within = input.strikes.filter((s) => s.at >= since && s.at < until);
   const from = before ?? within[0];
   const to = within.at(-1);
+  const multis = multiCount(settled);
   return {
     since,
     until,
@@ -101,6 +106,7 @@ export function fundReport(input: {
     skill: skillOf(settled, input.minBets),
     limits: input.limits,
     curve: profitCurve(settled),
+    ...(multis ? { multis } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClosingCapture, type OpenSportsBet } from '../../../src/bot/analytics/closing.js';
-import type { CloseMarket } from '../../../src/bot/analytics/facts.js';
+import type { BookClose } from '../../../src/bot/analytics/facts.js';
 import { upcomingWindow } from '../../../src/bot/catalog/handlers/choices.js';
 import { GatewayClient, type LimiterClock } from '../../../src/gateway/index.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
@@ -83,7 +83,7 @@ function harness(bets: OpenSportsBet[], opts: { perMinute?: number } = {}) {
   });
   clients.push(gateway);
   const reads: string[] = [];
-  const closes: Array<{ betId: string; odds: number; market: CloseMarket | null; at: number }> = [];
+  const closes: Array<{ betId: string; odds: number; market: BookClose | null; at: number }> = [];
   const capture = new ClosingCapture({
     bets: { openSportsBets: async () => bets },
     cards: {

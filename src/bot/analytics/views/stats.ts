@@ -4,9 +4,11 @@ import { clip, fitView, LIMITS, type MessageView } from '../../model/limits.js';
 import { formatMoney } from '../../model/money.js';
 import { plural } from '../../model/plural.js';
 import type { Leaderboard } from '../leaderboard.js';
+import type { MultiPart } from '../multis.js';
 import type { GroupReport, Report } from '../report.js';
 import type { Skill } from '../skill.js';
 import type { EdgeAtPlacement, MemberDiscipline } from '../staking.js';
+import { multiCountText, multiLines } from './multis.js';
 
 export const STATS_CHART_FILE = 'stats.png';
 
@@ -34,6 +36,8 @@ export interface StatsViewInput {
   skill: Skill;
   /** Whether a chart file is attached to the message. */
   chart: boolean;
+  /** The same-race multis among the bets (absent: none). */
+  multis?: MultiPart;
 }
 
 export function statsView(input: StatsViewInput): MessageView {
@@ -66,6 +70,9 @@ export function statsView(input: StatsViewInput): MessageView {
     field('EV vs no-vig close', clv.evBets ? `${pct(clv.meanEv, true)} over ${plural(clv.evBets, 'bet')}` : '–'),
   );
   if (clv.noEv > 0) fields.push(field('EV left out', `${plural(clv.noEv, 'bet')}: market incomplete at the close`));
+  if (input.multis) {
+    fields.push(field('Same-race multis (in every figure above)', multiLines(input.multis).join('\n'), false));
+  }
   if (input.staking) fields.push(...stakingFields(input.staking.edge, input.staking.discipline));
   if (input.byBook.length > 1) {
     fields.push(
@@ -89,7 +96,9 @@ export function statsView(input: StatsViewInput): MessageView {
         color: COLOUR.info,
         fields: fields.slice(0, LIMITS.embedFields),
         ...(input.chart ? { image: { url: `attachment://${STATS_CHART_FILE}` } } : {}),
-        footer: { text: 'CLV = price taken / closing price - 1; EV only where the closing market was complete.' },
+        footer: {
+          text: `CLV = price taken / closing price - 1; EV only where the closing market was complete.${input.multis ? " A multi's CLV: its fair chance at the race's close / its fair chance when taken - 1." : ''}`,
+        },
       },
     ],
     components: [],
@@ -131,7 +140,7 @@ export function leaderboardView(board: Leaderboard, scope: string): MessageView 
     .slice(0, 20)
     .map(
       (r, i) =>
-        `**${i + 1}.** <@${r.member}> CLV ${pct(r.clv.meanClv, true)} · ${skillText(r.skill)} · beat close ${pct(r.clv.beatCloseRate)} · profit ${money(r.profitCents)}`,
+        `**${i + 1}.** <@${r.member}> CLV ${pct(r.clv.meanClv, true)} · ${skillText(r.skill)} · beat close ${pct(r.clv.beatCloseRate)} · profit ${money(r.profitCents)}${r.multis ? ` · ${multiCountText(r.multis)} among them` : ''}`,
     );
   const waiting = board.tooFew.map((t) => `<@${t.member}> (${t.withClose})`).join(', ');
   return fitView({

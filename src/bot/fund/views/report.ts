@@ -7,7 +7,7 @@ import { formatMoney } from '../../model/money.js';
 import { plural } from '../../model/plural.js';
 import type { FundReport, GroupPnl } from '../fund-report.js';
 import { formatPriceChange, formatUnitPrice } from '../model/unit-price.js';
-import { attributionNotes, tipsterLines } from './tipsters.js';
+import { attributionNotes, multiText, tipsterLines } from './tipsters.js';
 
 export const REPORT_CHART_FILE = 'fund-report.png';
 
@@ -52,6 +52,7 @@ export function fundReportView(r: FundReport, opts: { chart: boolean; onDemand?:
     field('P&L by tipster', tipsters),
     field('By league', groups(r.byLeague, leagueName)),
     field('By book', groups(r.byBook)),
+    ...(r.multis ? [field('Same-race multis (in the lines above)', multiText(r.multis))] : []),
     field('CLV', skillText(r.skill)),
     field('Limits', r.limits.length > 0 ? r.limits.join('\n') : 'none set (a treasurer sets them with /fund limits)'),
   ];

@@ -1,4 +1,4 @@
-import type { Attribution, TipsterRow } from '../../analytics/index.js';
+import { type Attribution, type MultiCount, multiCountText, type TipsterRow } from '../../analytics/index.js';
 import { COLOUR } from '../../model/colours.js';
 import { clip, fitView, LIMITS, type MessageView } from '../../model/limits.js';
 import { formatMoney } from '../../model/money.js';
@@ -11,11 +11,15 @@ const money = (cents: number) => formatMoney(cents);
 const pct = (x: number | null, signed = false) =>
   x === null ? '–' : `${signed && x > 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 
+/** "3 multis · 2 legs each: -$4.00", the part of a line or a total that is same-race multis. */
+export const multiText = (m: MultiCount): string => `${multiCountText(m)}: ${money(m.pnlCents)}`;
+
 export function tipsterLine(r: TipsterRow): string {
   return (
     `<@${r.member}>: **${money(r.pnlCents)}** (${pct(r.shareOfFund)} of the fund's) · ${plural(r.bets, 'bet')}, ` +
     `${money(r.stakedCents)} staked, ROI ${pct(r.roi, true)} · CLV ${pct(r.meanClv, true)}, ` +
-    `beat the close ${pct(r.beatCloseRate)}${r.withClose > 0 ? ` of ${r.withClose}` : ''}`
+    `beat the close ${pct(r.beatCloseRate)}${r.withClose > 0 ? ` of ${r.withClose}` : ''}` +
+    (r.multis ? ` · of them ${multiText(r.multis)}` : '')
   );
 }
 
