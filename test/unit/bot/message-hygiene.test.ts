@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { accountStateNoticeView, accountsView } from '../../../src/bot/accounts/views/accounts.js';
 import type { BetFact } from '../../../src/bot/analytics/facts.js';
+import { multiPart } from '../../../src/bot/analytics/multis.js';
 import { report } from '../../../src/bot/analytics/report.js';
 import { skillOf } from '../../../src/bot/analytics/skill.js';
 import { leaderboardView, statsView } from '../../../src/bot/analytics/views/stats.js';
@@ -55,6 +56,18 @@ const facts: BetFact[] = Array.from({ length: 40 }, (_, i) => ({
   closeOdds: 2,
   closeMarket: null,
 }));
+
+/** Three of them were same-race multis of $1,250.00 each, closed at their fair chance. */
+const withMultis: BetFact[] = facts.map((f, i) =>
+  i < 3
+    ? {
+        ...f,
+        multiLegs: 2 + i,
+        stakeCents: 125_000,
+        closeMarket: { kind: 'fair', probability: 0.1, books: ['bookie_a'], method: 'multiplicative' },
+      }
+    : f,
+);
 
 const sessions: Session[] = [
   { session_id: SESSION_A, bookie: 'bookie_a', username: 'alpha_a', active: true },
@@ -326,6 +339,7 @@ const VIEWS: Record<string, () => MessageView> = {
             clv: { meanClv: 0.031, meanLogClv: 0.03, beatCloseRate: 0.6, withClose: 40 } as never,
             skill: skillOf(facts),
             profitCents: 160_000,
+            multis: multiPart(withMultis),
           },
         ],
         tooFew: [],
@@ -336,10 +350,11 @@ const VIEWS: Record<string, () => MessageView> = {
   stats: () =>
     statsView({
       scope: `<@${BEN}> · all time`,
-      report: report(facts),
+      report: report(withMultis),
       byBook: [],
-      skill: skillOf(facts),
+      skill: skillOf(withMultis),
       chart: false,
+      multis: multiPart(withMultis),
     }),
   card: () =>
     cardView({ card, eventName: 'Lakers v Celtics', ref: 'abcdef123456', page: 0, startTime: slip.startTime }),
