@@ -86,7 +86,7 @@ describe('best-price routing rule', () => {
       [
         { bookie: 'bookie_b', sessionId: 's-b', leftOut: { kind: 'market_ref_off' } },
         priced('bookie_a', 2.1, { balanceCents: 5_00 }),
-        { bookie: 'bookie_c', sessionId: 's-c', leftOut: { kind: 'not_listed', what: '"home" in Match result' } },
+        { bookie: 'bookie_c', sessionId: 's-c', leftOut: { kind: 'not_listed', what: 'Home in Match result' } },
       ],
       STAKE,
     );
@@ -105,7 +105,7 @@ describe('what the slip says about its book', () => {
       priced('bookie_c', 2.0),
       { bookie: 'bookie_d', sessionId: 's-d', leftOut: { kind: 'market_ref_off' } },
       priced('bookie_e', 2.5, { balanceCents: 3_00 }),
-      { bookie: 'bookie_f', sessionId: 's-f', leftOut: { kind: 'not_listed', what: '"home" in Match result' } },
+      { bookie: 'bookie_f', sessionId: 's-f', leftOut: { kind: 'not_listed', what: 'Home in Match result' } },
     ],
     STAKE,
   );
@@ -128,7 +128,7 @@ describe('what the slip says about its book', () => {
 
   it('names each book left out and why', () => {
     expect(leftOutLine(route)).toBe(
-      'Left out: bookie_d (not taking bets on this event); bookie_e (balance $3.00 is below the $10.00 stake); bookie_f (does not list "home" in Match result)',
+      'Left out: bookie_d (not taking bets on this event); bookie_e (balance $3.00 is below the $10.00 stake); bookie_f (does not list Home in Match result)',
     );
   });
 

@@ -63,8 +63,20 @@ describe('which sessions can take a bet (one rule for best-price /bet, /compare 
     expect(why({ cards: new Map([['bookie_a', card({ market_ref_betting_enabled: false })]]) })).toEqual([
       'not taking bets on this event',
     ]);
-    expect(why({ market: 'total_points' })).toEqual(['does not list total_points']);
-    expect(why({ selection: 'draw' })).toEqual(['does not list "draw" in Head to Head']);
+    expect(why({ market: 'total_points' })).toEqual(['does not list total points']);
+    expect(why({ selection: 'draw' })).toEqual(['does not list this selection in Head to Head']);
+    expect(why({ selection: 'The Draw' })).toEqual(['does not list "The Draw" in Head to Head']);
+  });
+
+  it('names a selection another book lists as members read it, never by its code ("home")', () => {
+    const named = card({}, ['home']);
+    const m = (named.markets[0] as { selections: Array<{ label: string }> }).selections[0];
+    if (m) m.label = 'Sacramento Kings';
+    const cards = new Map([
+      ['bookie_a', card({}, ['away'])],
+      ['bookie_b', named],
+    ]);
+    expect(why({ books: ['bookie_a'], cards })).toEqual(['does not list Sacramento Kings in Head to Head']);
   });
 });
 

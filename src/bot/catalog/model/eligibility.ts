@@ -7,7 +7,7 @@
  */
 
 import type { MarketCard, MarketRow, Session } from '../../../gateway/index.js';
-import { bettable } from '../../model/markets.js';
+import { bettable, selectionName } from '../../model/markets.js';
 import { formatMoney } from '../../model/money.js';
 import { comparableMarket, selectionMatches } from './compare.js';
 
@@ -74,10 +74,27 @@ function cardCheck(input: EligibilityInput, c: BookCheck, marketLabel: string): 
   const wanted = input.selection;
   const sel = bettable(market).find((s) => selectionMatches(s, wanted));
   if (!sel?.market_ref) {
-    return { ...c, leftOut: { kind: 'not_listed', what: `"${wanted}" in ${market.label || market.market}` } };
+    const what = `${selectionWords(input, wanted)} in ${market.label || marketWords(market.market)}`;
+    return { ...c, leftOut: { kind: 'not_listed', what } };
   }
   return { ...c, marketRef: sel.market_ref };
 }
+
+/**
+ * A selection as members read it ("Sacramento Kings", "Over 24.5"), from any book that lists it, never its slug
+ * ("home").
+ */
+function selectionWords(input: Pick<EligibilityInput, 'cards' | 'market'>, wanted: string): string {
+  for (const card of input.cards.values()) {
+    const sel = comparableMarket(card, input.market)?.selections.find((s) => selectionMatches(s, wanted));
+    if (sel?.label) return selectionName(sel.label, sel.line);
+  }
+  // What a member typed (a label) is quoted back; a code no book names is not.
+  return /[A-Z\s]/.test(wanted) ? `"${wanted}"` : 'this selection';
+}
+
+/** A market key no book labels, in words ("total_points" reads "total points"). */
+const marketWords = (key: string): string => key.replace(/_/g, ' ');
 
 /** The first comparable market any book lists, for its label (undefined when no book names the market). */
 export function anyMarket(input: Pick<EligibilityInput, 'cards' | 'market'>): MarketRow | undefined {
@@ -93,7 +110,7 @@ export function anyMarket(input: Pick<EligibilityInput, 'cards' | 'market'>): Ma
  * the eligible ones carry the selection's market_ref at their book, the others why they were left out.
  */
 export function bookChecks(input: EligibilityInput): BookCheck[] {
-  const label = anyMarket(input)?.label || input.market;
+  const label = anyMarket(input)?.label || marketWords(input.market);
   return input.books.flatMap((book) => sessionsOf(input, book).map((c) => cardCheck(input, c, label)));
 }
 
