@@ -28,6 +28,7 @@ import {
   updateSettings,
 } from '../src/bot/settings/guild-settings.js';
 import { isAdmin } from '../src/bot/settings/handlers/permissions.js';
+import { zoneChoices } from '../src/bot/settings/handlers/zone-choices.js';
 
 export const data = new SlashCommandBuilder()
   .setName('settings')
@@ -151,7 +152,9 @@ export const data = new SlashCommandBuilder()
     s
       .setName('timezone')
       .setDescription('Time zone for days in /events and daily limits')
-      .addStringOption((o) => o.setName('zone').setDescription('IANA zone, e.g. Australia/Sydney').setRequired(true)),
+      .addStringOption((o) =>
+        o.setName('zone').setDescription('IANA zone, e.g. Australia/Sydney').setRequired(true).setAutocomplete(true),
+      ),
   )
   .addSubcommand((s) =>
     s
@@ -554,6 +557,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
 
 export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {
   const focused = interaction.options.getFocused(true);
+  if (focused.name === 'zone') return respondChoices(interaction, zoneChoices(focused.value, ctx.now()));
   const sessions = await sessionsForChoices(ctx);
   if (focused.name === 'bookie') {
     const books = [...new Set(sessions.map((s) => s.bookie))].sort();

@@ -7,11 +7,17 @@ import {
   SlashCommandBuilder,
   type SlashCommandSubcommandBuilder,
 } from 'discord.js';
-import { findMarket, resolveEventOption, resolveRefOption, warmCaches } from '../src/bot/catalog/handlers/choices.js';
+import {
+  findMarket,
+  leagueListChoices,
+  resolveEventOption,
+  resolveRefOption,
+  warmCaches,
+} from '../src/bot/catalog/handlers/choices.js';
 import { selectionMatches } from '../src/bot/catalog/model/compare.js';
 import type { BotContext } from '../src/bot/context.js';
 import type { Command } from '../src/bot/discord/command.js';
-import { replyEphemeral } from '../src/bot/discord/interact.js';
+import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { leagueName, parseLeagueList } from '../src/bot/model/leagues.js';
 import { selectionName } from '../src/bot/model/markets.js';
 import { UserFacingError } from '../src/bot/model/user-facing-error.js';
@@ -148,7 +154,11 @@ export const data = new SlashCommandBuilder()
       .setName('server-rule')
       .setDescription("The server's value rule over whole leagues, posted in the alerts channel (Manage Server only)")
       .addStringOption((o) =>
-        o.setName('leagues').setDescription('League keys, comma separated, e.g. nrl, afl').setRequired(true),
+        o
+          .setName('leagues')
+          .setDescription('Leagues, comma separated, e.g. nrl, afl')
+          .setRequired(true)
+          .setAutocomplete(true),
       )
       .addNumberOption((o) =>
         o
@@ -439,6 +449,9 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
  * The same choices as /bet: with a book, its card (market_refs); without, what every book shares (slugs). Books as
  * /bet offers them, those a bet can go to, so an alert's Bet button never leads to a book that takes no bets.
  */
-export const autocomplete: Command['autocomplete'] = betChoices;
+export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {
+  if (interaction.options.getFocused(true).name !== 'leagues') return betChoices?.(interaction, ctx);
+  await respondChoices(interaction, leagueListChoices(interaction.options.getFocused()));
+};
 
 export default { data, execute, autocomplete } satisfies Command;

@@ -2,7 +2,7 @@ import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import type { Event, MarketCard, MarketRow, MarketSelection, Session } from '../../../gateway/index.js';
 import type { Logger } from '../../config/logger.js';
 import { dayIn, whenIn } from '../../model/dates.js';
-import { leagueName, PRESET_LEAGUES } from '../../model/leagues.js';
+import { leagueKeyOf, leagueName, PRESET_LEAGUES } from '../../model/leagues.js';
 import { LIMITS } from '../../model/limits.js';
 import { bettable, selectionName, sortMarkets } from '../../model/markets.js';
 import { matchText } from '../../model/match-text.js';
@@ -111,6 +111,29 @@ export async function leagueChoices(ctx: CatalogReads, typed: string): Promise<C
   if (!events) warmInBackground(ctx);
   const leagues = events?.length ? [...new Set(events.map((e) => e.league))].sort() : PRESET_LEAGUES.map((l) => l.key);
   return matchText(leagues, typed, (l) => `${l} ${leagueName(l)}`).map((l) => ({ name: leagueName(l), value: l }));
+}
+
+/**
+ * A comma-separated list of leagues as one types it (`/watch server-rule leagues:`): the leagues the list takes whose
+ * key or name holds the text after the last comma, each offered as the whole list with it added ("nrl, afl", shown
+ * "NRL, AFL"); the ones already named are not offered again.
+ */
+export function leagueListChoices(typed: string): Choice[] {
+  const parts = typed.split(',');
+  const last = parts.pop() ?? '';
+  const named = [
+    ...new Set(
+      parts
+        .map((p) => p.trim())
+        .filter((p) => p !== '')
+        .map(leagueKeyOf),
+    ),
+  ];
+  const left = PRESET_LEAGUES.filter((l) => !named.includes(l.key));
+  return matchText(left, last, (l) => `${l.key} ${l.name}`)
+    .map((l) => ({ name: [...named, l.key].map(leagueName).join(', '), value: [...named, l.key].join(', ') }))
+    .filter((c) => c.value.length <= LIMITS.choiceValue && c.name.length <= LIMITS.choiceName)
+    .slice(0, LIMITS.autocompleteChoices);
 }
 
 export async function knownLeagues(ctx: CatalogReads): Promise<string[]> {
