@@ -2,7 +2,10 @@ import { type APIMessage, type Client, REST, Routes, SnowflakeUtil } from 'disco
 import type { MessageView } from '../model/limits.js';
 import { type EditToken, type InteractionEdits, interactionEditsOf } from './interaction-edits.js';
 
-/** The one place the bot writes to channels outside an interaction (results, settlements). */
+/**
+ * The one place the bot writes to channels outside an interaction's own reply (results, settlements). An edit of a
+ * message a member pressed goes with that press's token while it lives (decision 2030), any other write with the bot's.
+ */
 export interface DiscordPoster {
   edit(channelId: string, messageId: string, view: MessageView): Promise<void>;
   /** With a nonce, Discord answers a repeat of the same create with the message it already made. */
