@@ -39,7 +39,7 @@ describe('same-race multis at the desk', () => {
   let other: Race;
 
   beforeAll(async () => {
-    desk = await startDesk<MultiBot>({ webhooks: true });
+    desk = await startDesk<MultiBot>({ webhooks: true, proxy: true });
     await updateSettings(desk.bot.store, desk.ld.guildId, (s) => ({
       ...s,
       resultsChannelId: desk.ld.channelIds.results,
@@ -124,6 +124,16 @@ describe('same-race multis at the desk', () => {
     ]);
     const narrowed = await legChoices(`${order[1]} top 3`);
     expect(narrowed[0]).toEqual({ name: `${order[1]} · top 3`, value: `${order[1]}|top3` });
+  });
+
+  it('prices a multi slip from the race its leg options read, with no price check of its own', async () => {
+    await legChoices(order[1]?.slice(0, 4) ?? '');
+    const checks = () => desk.proxy?.answered('/v3/price_check', 202);
+    const before = checks();
+    const slip = await multi([`${order[1]}|top2`, `${order[2]}|top4`], 2);
+    expect(textOf(slip)).toMatch(/Fair \d+\.\d\d \(chance/);
+    expect(checks()).toBe(before);
+    await press(desk, newTrail(), desk.ld.users.bettor, slip, /^Cancel$/);
   });
 
   it('places a 2-leg multi once after Confirm, through place_bet with its legs, and a 3-leg multi the same way', async () => {

@@ -46,9 +46,10 @@ import {
   multiBetRequest,
   multiStillPriced,
   NO_FLOOR as NO_FLOOR_ODDS,
-  raceWinPrices,
+  type RaceRead,
 } from './multi-prices.js';
 import { waitForPriceCheck } from './price-wait.js';
+import { RACE_READ_USABLE_MS, raceReadsOf } from './race-reads.js';
 import type { SlipRecord, SlipRepo } from './slips.js';
 import { raceEventKey, stackMultisOf, stackPayload } from './stack.js';
 
@@ -447,6 +448,38 @@ interface PricedMulti {
 }
 
 /**
+ * The race at the slip's book and one session per other book, from the reads the desk holds (decision 2050): a leg
+ * whose runner a held read of the slip's book does not name reads the race there again before it is refused.
+ */
+async function readMultiRace(
+  d: SlipKindDeps,
+  req: RacingMultiBet,
+  sessions: Array<{ session_id: string; bookie: string }>,
+) {
+  const race = { track: req.track, raceNum: req.raceNum, raceType: req.raceType, date: req.date };
+  const memory = raceReadsOf(d.catalog);
+  const ask = {
+    gateway: d.gateway,
+    now: d.now,
+    callbackUrl: d.callbackUrl,
+    waitMs: d.tunables.priceCheckWaitMs,
+    maxAgeMs: RACE_READ_USABLE_MS,
+  };
+  const asked = d.now();
+  let held = await memory.read(race, sessions, ask);
+  const legsAt = (own: RaceRead | undefined) =>
+    req.legs.map((l) => ({ leg: l, at: own ? bookRunner(own, l.runner) : undefined }));
+  let legs = legsAt(held[0]?.read);
+  if (legs.some((l) => !l.at) && (held[0]?.at ?? asked) < asked) {
+    const [again] = await memory.read(race, sessions.slice(0, 1), { ...ask, maxAgeMs: 0 });
+    if (again) held = [again, ...held.slice(1)];
+    legs = legsAt(again?.read);
+  }
+  const oldest = Math.max(0, ...held.filter((h) => h.read.win.size > 0).map((h) => asked - h.at));
+  return { reads: held.map((h) => h.read), own: held[0]?.read, legs, oldest };
+}
+
+/**
  * Prices one multi (decision 1975): the race read at every active book in one price check, every leg's runner
  * priced at the slip's book, the multi's fair chance (Harville over the books' no-vig win chances), the edge and
  * the suggested stake at the member's floor. The book prices a multi only when it takes it (the spec quotes none
@@ -462,15 +495,10 @@ async function priceMulti(
   // One session per other book for the fair price; the slip's own session for its book.
   const others = (await d.catalog.loadSessions()).filter((s) => s.active && s.bookie !== req.bookie);
   const perBook = [...new Map(others.map((s) => [s.bookie, s] as const)).values()];
-  const reads = await raceWinPrices(
-    d.gateway,
-    race,
-    [{ session_id: sessionId, bookie: req.bookie }, ...perBook],
-    d.callbackUrl,
-    d.tunables.priceCheckWaitMs,
-  );
-  const own = reads.find((r) => r.sessionId === sessionId);
-  const legs = req.legs.map((l) => ({ leg: l, at: own ? bookRunner(own, l.runner) : undefined }));
+  const { reads, own, legs, oldest } = await readMultiRace(d, req, [
+    { session_id: sessionId, bookie: req.bookie },
+    ...perBook,
+  ]);
   const missing = legs.filter((l) => !l.at).map((l) => l.leg.runner);
   if (missing.length > 0) {
     throw new UserFacingError(
@@ -495,6 +523,7 @@ async function priceMulti(
     ...(fair.kind === 'fair' ? { probability: fair.probability } : {}),
     method,
     books: fair.kind === 'fair' ? fair.books.length : 0,
+    ...(oldest >= 1_000 ? { pricesAgeS: Math.floor(oldest / 1_000) } : {}),
   };
   if (fair.kind !== 'fair') return { multi };
   const floor = req.minOdds;

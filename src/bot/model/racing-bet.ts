@@ -77,6 +77,8 @@ export interface MultiSlipInfo extends RaceKey {
   method: MarginMethod;
   /** How many books' win markets went into it. */
   books: number;
+  /** How old the oldest of those win prices was when the slip was made, in whole seconds (decision 2050). */
+  pricesAgeS?: number;
 }
 
 /** The books whose sessions take several multis on one race in one call (the spec: bookie_a sessions only). */

@@ -40,6 +40,7 @@ import { userMessage } from '../../model/user-errors.js';
 import { UserFacingError } from '../../model/user-facing-error.js';
 import { SingleFlight } from '../../ops/single-flight.js';
 import { getSettings } from '../../settings/index.js';
+import { RACE_READ_FRESH_MS, raceReadsOf } from '../race-reads.js';
 import { type PriceRow, priceView } from '../views/desk.js';
 import { stakeOptionCents } from './bet-gate.js';
 import { postPreparedSlip } from './slip-post.js';
@@ -108,6 +109,8 @@ export async function legChoices(
   const asked = 'error' in read || !/\s(win|top\s?[234]|[234](nd|rd|th))$/i.test(typed.trim()) ? undefined : read;
   const runnerTyped = asked ? asked.runner : typed.replace(/\|.*$/, '');
   const runners = (await runnerChoices(ctx, race, runnerTyped)).map((c) => c.value);
+  // The slip this multi becomes is priced from the race as read here: keep the read younger than RACE_READ_FRESH_MS.
+  void fillRunners(ctx, race);
   const positions: readonly LegPosition[] = asked ? [asked.position] : LEG_POSITIONS;
   return runners
     .flatMap((r) => positions.map((p) => ({ name: `${r} · ${positionWords(p)}`, value: `${r}|${p}` })))
@@ -268,30 +271,39 @@ export function rememberRunners(ctx: BotContext, race: RaceKey, runners: string[
   if (runners.length > 0) runnerMemory(ctx).cache.set(raceKeyOf(race), { at: ctx.now(), runners });
 }
 
-/** One price check of the race at an active session, shared by every keystroke asking meanwhile. */
+/** One active session per book: the race is read once at each book (a book's prices are the book's). */
+async function sessionPerBook(ctx: BotContext): Promise<Array<{ session_id: string; bookie: string }>> {
+  const first = new Map<string, { session_id: string; bookie: string }>();
+  for (const s of await ctx.catalog.loadSessions()) {
+    if (s.active && !first.has(s.bookie)) first.set(s.bookie, { session_id: s.session_id, bookie: s.bookie });
+  }
+  return [...first.values()];
+}
+
+/**
+ * The race read at every active book in one price check (unless each book's read is younger than `maxAgeMs`): the
+ * runners for the autocomplete, and the win prices a multi's slip is priced from (decision 2050).
+ */
+async function readRace(ctx: BotContext, race: RaceKey, maxAgeMs: number): Promise<void> {
+  const sessions = await sessionPerBook(ctx);
+  if (sessions.length === 0) return;
+  const reads = await raceReadsOf(ctx.catalog).read(race, sessions, {
+    gateway: ctx.gateway,
+    now: ctx.now,
+    callbackUrl: ctx.callbackUrl,
+    waitMs: RUNNERS_FILL_MS,
+    maxAgeMs,
+  });
+  const first = reads.find((h) => h.read.win.size > 0);
+  if (first) rememberRunners(ctx, race, [...first.read.win.keys()]);
+}
+
+/** One read of the race, shared by every keystroke asking meanwhile. */
 function fillRunners(ctx: BotContext, race: RaceKey): Promise<void> {
   return runnerMemory(ctx).fills.run(raceKeyOf(race), () =>
-    (async () => {
-      const session = (await ctx.catalog.loadSessions()).find((s) => s.active);
-      if (!session) return;
-      const sub = await ctx.gateway.priceChecks.racing({
-        session_ids: [session.session_id],
-        category: 'racing',
-        track: race.track,
-        race_num: race.raceNum,
-        race_type: race.raceType,
-        date: race.date,
-        ...(ctx.callbackUrl ? { callback_url: ctx.callbackUrl } : {}),
-      });
-      const out = await sub.jobs[0]?.wait({ signal: AbortSignal.timeout(RUNNERS_FILL_MS) });
-      const result = out?.status === 'completed' ? out.result : undefined;
-      const rows = (result as { selections?: Array<{ runner?: unknown }> } | undefined)?.selections ?? [];
-      rememberRunners(
-        ctx,
-        race,
-        rows.flatMap((r) => (typeof r.runner === 'string' ? [r.runner] : [])),
-      );
-    })().catch((err) => ctx.logger.debug('runner autocomplete price check failed', { err })),
+    readRace(ctx, race, RACE_READ_FRESH_MS).catch((err) =>
+      ctx.logger.debug('runner autocomplete price check failed', { err }),
+    ),
   );
 }
 

@@ -12,7 +12,7 @@ import { formatOdds, potentialReturnCents } from '../../model/odds.js';
 import { MAX_STACK, type MultiSlipInfo, STACKING_BOOKS } from '../../model/racing-bet.js';
 import type { PriceRoute, SlipPayload } from '../../model/slip-rules.js';
 import { edgeFields, formatEdge, suggestedLine } from './edge.js';
-import { stackFields } from './stack.js';
+import { pricesAgeLine, stackFields } from './stack.js';
 
 /** Start time and bettor, when the slip carries them. */
 function whoAndWhen(slip: SlipPayload) {
@@ -54,7 +54,8 @@ function multiFields(slip: SlipPayload, multi: MultiSlipInfo, odds: number, acco
       (l, i) =>
         `${i + 1}. ${l.runner} — ${positionWords(l.position)} (win ${formatOdds(l.winPrice)}${l.probability === undefined ? '' : ` · fair ${pct(l.probability)}`})`,
     )
-    .join('\n');
+    .join('\n')
+    .concat(pricesAgeLine(multi));
   const floor = slip.minOdds;
   const at = priced ? odds : floor;
   const value = multiFairText(multi, at, priced);

@@ -7,10 +7,15 @@ import { clip, fitView, LIMITS, type MessageView } from '../../model/limits.js';
 import { formatMoney } from '../../model/money.js';
 import { positionWords } from '../../model/multi-fair.js';
 import { formatOdds, potentialReturnCents } from '../../model/odds.js';
+import type { MultiSlipInfo } from '../../model/racing-bet.js';
 import type { SlipPayload, StackedMulti } from '../../model/slip-rules.js';
 import type { BetRecord } from '../bet-records.js';
 
 const pct = (p: number) => `${(Math.round(p * 1000) / 10).toFixed(1)} %`;
+
+/** When the legs' win prices were read some seconds before the slip (decision 2050), a line saying how long. */
+export const pricesAgeLine = (multi: MultiSlipInfo): string =>
+  multi.pricesAgeS ? `\nWin prices as the books gave them ${multi.pricesAgeS} s before this slip.` : '';
 
 /** A multi's legs, one a line, and its fair price when the books gave one. */
 function multiLines(m: Pick<StackedMulti, 'multi'>): string {
@@ -19,7 +24,9 @@ function multiLines(m: Pick<StackedMulti, 'multi'>): string {
   return [
     ...legs,
     p === undefined ? 'Fair: none (no book priced the whole field)' : `Fair ${formatOdds(1 / p)} (${pct(p)})`,
-  ].join('\n');
+  ]
+    .join('\n')
+    .concat(pricesAgeLine(m.multi));
 }
 
 /** "Multi 2 · $3.00 · floor 5.00" */
