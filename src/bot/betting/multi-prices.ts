@@ -35,6 +35,8 @@ export async function raceWinPrices(
   sessions: ReadonlyArray<{ session_id: string; bookie: string }>,
   callbackUrl: string | undefined,
   waitMs: number,
+  /** Told of each book's answer as it comes (the runner autocomplete answers from the first). */
+  onRead?: (read: RaceRead) => void,
 ): Promise<RaceRead[]> {
   const submission = await gateway.priceChecks.racing({
     session_ids: sessions.map((s) => s.session_id),
@@ -62,6 +64,7 @@ export async function raceWinPrices(
         const price = prices.find((p) => p.market === 'win')?.price;
         if (typeof row.runner === 'string' && typeof price === 'number' && price > 1) win.set(row.runner, price);
       }
+      onRead?.({ ...base, win });
       return { ...base, win };
     }),
   );

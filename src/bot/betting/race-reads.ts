@@ -29,6 +29,8 @@ export interface RaceReadAsk {
   callbackUrl: string | undefined;
   waitMs: number;
   maxAgeMs: number;
+  /** Told of each book's answer as it comes, when this ask sends the price check. */
+  onRead?: (read: RaceRead) => void;
 }
 
 const keyOf = (r: RaceKey) => `${r.track.toLowerCase()}/${r.raceNum}/${r.raceType}/${r.date}`;
@@ -79,7 +81,7 @@ export class RaceReads {
     ask: RaceReadAsk,
   ): Promise<Map<string, HeldRead>> {
     const at = ask.now();
-    const reads = await raceWinPrices(ask.gateway, race, sessions, ask.callbackUrl, ask.waitMs);
+    const reads = await raceWinPrices(ask.gateway, race, sessions, ask.callbackUrl, ask.waitMs, ask.onRead);
     this.#prune(at);
     const key = keyOf(race);
     const byBook = this.#held.get(key) ?? new Map<string, HeldRead>();

@@ -284,26 +284,38 @@ async function sessionPerBook(ctx: BotContext): Promise<Array<{ session_id: stri
  * The race read at every active book in one price check (unless each book's read is younger than `maxAgeMs`): the
  * runners for the autocomplete, and the win prices a multi's slip is priced from (decision 2050).
  */
-async function readRace(ctx: BotContext, race: RaceKey, maxAgeMs: number): Promise<void> {
+async function readRace(ctx: BotContext, race: RaceKey, maxAgeMs: number, known: () => void): Promise<void> {
   const sessions = await sessionPerBook(ctx);
   if (sessions.length === 0) return;
+  let told = false;
   const reads = await raceReadsOf(ctx.catalog).read(race, sessions, {
     gateway: ctx.gateway,
     now: ctx.now,
     callbackUrl: ctx.callbackUrl,
     waitMs: RUNNERS_FILL_MS,
     maxAgeMs,
+    // The autocomplete answers within seconds: the first book that priced the race gives its runners at once.
+    onRead: (read) => {
+      if (read.win.size === 0 || told) return;
+      told = true;
+      rememberRunners(ctx, race, [...read.win.keys()]);
+      known();
+    },
   });
   const first = reads.find((h) => h.read.win.size > 0);
   if (first) rememberRunners(ctx, race, [...first.read.win.keys()]);
 }
 
-/** One read of the race, shared by every keystroke asking meanwhile. */
+/** One read of the race, shared by every keystroke asking meanwhile; settled once the runners are known. */
 function fillRunners(ctx: BotContext, race: RaceKey): Promise<void> {
-  return runnerMemory(ctx).fills.run(raceKeyOf(race), () =>
-    readRace(ctx, race, RACE_READ_FRESH_MS).catch((err) =>
-      ctx.logger.debug('runner autocomplete price check failed', { err }),
-    ),
+  return runnerMemory(ctx).fills.run(
+    raceKeyOf(race),
+    () =>
+      new Promise<void>((known) => {
+        readRace(ctx, race, RACE_READ_FRESH_MS, known)
+          .catch((err) => ctx.logger.debug('runner autocomplete price check failed', { err }))
+          .finally(known);
+      }),
   );
 }
 
