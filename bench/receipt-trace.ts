@@ -3,7 +3,7 @@
 // poster timed, and prints per receipt: the sandbox finishing the work → the delivery's insert starting (delivery
 // and the receiver's check) → the edit handed to discord.js → the local Discord applying it; the store statements
 // and transactions the connection ran between the delivery and the edit; and the statements naming the receipt's
-// own job or bet. `npx tsx bench/receipt-trace.ts`.
+// own job or bet; and the waits discord.js held on the bot token's REST. `npx tsx bench/receipt-trace.ts`.
 import type { Tx } from '../src/bot/store/index.js';
 import { measurePath } from './figures/result-latency.js';
 import { percentile } from './lib/stats.js';
@@ -18,11 +18,14 @@ interface Span {
 }
 
 const spans: Span[] = [];
+/** discord.js's own waits on the bot token's REST (decision 2030: the receipts' edits should meet none). */
+const waits: { global: boolean; ms: number }[] = [];
 const edits: { text: string; start: number; end: number }[] = [];
 
 const result = await measurePath(true, (stack) => {
   const bot = stack.bot;
   if (!bot) throw new Error('the bot runs in this process for figure 6');
+  bot.client.rest.on('rateLimited', (info) => waits.push({ global: info.global, ms: info.timeToReset }));
   const store = bot.store as { query: typeof bot.store.query; transaction: typeof bot.store.transaction };
   const query = store.query.bind(store);
   const transaction = store.transaction.bind(store);
@@ -122,6 +125,9 @@ for (const [name, pick] of [
   );
 }
 console.log(`${rows.length} receipts`);
+console.log(
+  `discord.js waits on the bot token's REST: ${waits.length} (${waits.filter((w) => w.global).length} on the global limit), ${waits.reduce((a, w) => a + w.ms, 0).toFixed(0)} ms in all`,
+);
 for (const r of [rows[Math.floor(rows.length / 2)]!, ...rows.slice(-2)]) {
   const at = (t: number | undefined) => (t === undefined ? '-' : `+${(t - r.completedAt).toFixed(1)}`);
   const sends = edits.filter((e) => e.text.includes(r.betId));
