@@ -31,7 +31,13 @@ import {
   watchNumber,
 } from '../src/bot/watch/model/watch-rules.js';
 import { booksTakingBets, leftOutText } from '../src/bot/watch/takers.js';
-import { freshnessText, ruleText, watchListView } from '../src/bot/watch/views/watch.js';
+import {
+  alertedText,
+  freshnessText,
+  ruleText,
+  type WatchListRow,
+  watchListView,
+} from '../src/bot/watch/views/watch.js';
 import type { Watch } from '../src/bot/watch/watches-repo.js';
 import { autocomplete as betChoices } from './bet.js';
 
@@ -387,10 +393,16 @@ const moves = ({ interaction, ctx }: WatchCall) =>
 
 const list = async ({ interaction, ctx, guildId }: WatchCall): Promise<void> => {
   const watches = await ctx.watch.repo.listFor(guildId, interaction.user.id);
+  const alerts = await ctx.watch.repo.alertsOf(watches.map((w) => w.watchId));
   const now = ctx.now();
-  const rows = [];
+  const rows: WatchListRow[] = [];
   for (const watch of watches) {
-    rows.push({ watch, freshness: freshnessText(await ctx.watch.oldestRead(watch), now, watch.startsAt) });
+    rows.push({
+      watch,
+      freshness: freshnessText(await ctx.watch.oldestRead(watch), now, watch.startsAt),
+      alerted: alertedText(alerts.get(watch.watchId), now),
+      started: watch.startsAt !== null && watch.startsAt <= now,
+    });
   }
   const view = watchListView(rows);
   await interaction.editReply({ embeds: view.embeds, components: [] });

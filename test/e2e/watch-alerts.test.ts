@@ -108,9 +108,11 @@ describe('watches and their alerts through the local Discord', () => {
     await settled(w, ['bookie_c'], await nextScrape());
     expect(priceAlerts()).toHaveLength(2);
 
-    // /watch list names the watch and how fresh its card is.
+    // /watch list names the watch, how fresh its card is and that it alerted, twice.
     const list = await watchCommand(desk, user, 'list', {});
-    expect(list).toMatch(new RegExp(`price ≥ ${target.toFixed(2)} at bookie_c · read \\d+ s ago`));
+    expect(list).toMatch(
+      new RegExp(`price ≥ ${target.toFixed(2)} at bookie_c · read \\d+ s ago · alerted 2 times, last \\d+ (s|min) ago`),
+    );
     // Removed by its id, it is gone from the list.
     const id = new RegExp(`\`([\\w-]+)\` [^\\n]*price ≥ ${target.toFixed(2)} at bookie_c`).exec(list)?.[1];
     expect(id).toBeDefined();

@@ -255,6 +255,21 @@ export class WatchRepo {
       : undefined;
   }
 
+  /** How many alerts each of the watches sent, and when its latest was recorded (none: not in the map). */
+  async alertsOf(watchIds: readonly string[]): Promise<Map<string, { count: number; lastAt: number }>> {
+    const out = new Map<string, { count: number; lastAt: number }>();
+    for (let i = 0; i < watchIds.length; i += 500) {
+      const ids = watchIds.slice(i, i + 500);
+      const rows = await this.store.query<{ watch_id: string; n: number | string; last_at: number | string }>(
+        `SELECT watch_id, COUNT(*) AS n, MAX(created_at) AS last_at FROM watch_alerts
+         WHERE watch_id IN (${ids.map(() => '?').join(', ')}) GROUP BY watch_id`,
+        ...ids,
+      );
+      for (const r of rows) out.set(r.watch_id, { count: Number(r.n), lastAt: Number(r.last_at) });
+    }
+    return out;
+  }
+
   /** Opens episode `seq` of a watch (after its alert is recorded); a later number never goes back. */
   async openEpisode(watchId: string, key: string, seq: number): Promise<void> {
     const now = this.now();

@@ -28,7 +28,13 @@ import type { MessageView } from '../../../src/bot/model/limits.js';
 import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
 import type { GuildSettings } from '../../../src/bot/settings/guild-settings.js';
 import type { AlertFacts } from '../../../src/bot/watch/model/watch-rules.js';
-import { alertsFoldedView, alertView, freshnessText, watchListView } from '../../../src/bot/watch/views/watch.js';
+import {
+  alertedText,
+  alertsFoldedView,
+  alertView,
+  freshnessText,
+  watchListView,
+} from '../../../src/bot/watch/views/watch.js';
 import type { Watch } from '../../../src/bot/watch/watches-repo.js';
 import type { MarketCard, Session, Transaction } from '../../../src/gateway/index.js';
 import { hygieneViolations } from '../../support/message-hygiene.js';
@@ -259,6 +265,11 @@ const VIEWS: Record<string, () => MessageView> = {
       { topic: 'Knicks v Nets', n: 1 },
     ]),
   'watch list': () => watchListView([{ watch, freshness: freshnessText(T - 90_000, T, watch.startsAt) }]),
+  'watch list with alerts and a started event': () =>
+    watchListView([
+      { watch, freshness: 'read 40 s ago', alerted: alertedText({ count: 2, lastAt: T - 600_000 }, T) },
+      { watch, freshness: '', alerted: alertedText(undefined, T), started: true },
+    ]),
   sessions: () => sessionsView(sessions),
   balances: () =>
     balancesView([

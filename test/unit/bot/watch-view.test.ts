@@ -1,6 +1,7 @@
 import { ButtonStyle } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { alertView, freshnessText, ruleText } from '../../../src/bot/watch/views/watch.js';
+import { alertedText, alertView, freshnessText, ruleText, watchListView } from '../../../src/bot/watch/views/watch.js';
+import type { Watch } from '../../../src/bot/watch/watches-repo.js';
 
 const facts = {
   alertId: 'a1',
@@ -90,5 +91,37 @@ describe('/watch list in words', () => {
       'its event has started: no more alerts (/watch remove to tidy up)',
     );
     expect(freshnessText(NOW - 40_000, NOW, NOW + 60_000)).toBe('read 40 s ago');
+  });
+
+  it('says whether a watch has alerted, how often and when last', () => {
+    expect(alertedText(undefined, NOW)).toBe('no alert yet');
+    expect(alertedText({ count: 1, lastAt: NOW - 5 * 60_000 }, NOW)).toBe('alerted once, 5 min ago');
+    expect(alertedText({ count: 3, lastAt: NOW - 2 * 3_600_000 }, NOW)).toBe('alerted 3 times, last 2 h ago');
+  });
+
+  it('lists watches whose event has started last, under their own heading, each with whether it alerted', () => {
+    const watch = (id: string, eventName: string) =>
+      ({
+        watchId: id,
+        scope: 'personal',
+        delivery: 'channel',
+        selectionLabel: 'Sacramento Kings',
+        market: 'head_to_head',
+        eventName,
+        bookie: 'bookie_a',
+        rule: { kind: 'price', target: 2.55, direction: 'above' },
+      }) as unknown as Watch;
+    const text = watchListView([
+      { watch: watch('w-old', 'Lakers v Kings'), freshness: 'unused', alerted: 'alerted once, 3 h ago', started: true },
+      { watch: watch('w-new', 'Kings v Suns'), freshness: 'read 40 s ago', alerted: 'no alert yet' },
+    ]).embeds[0]?.description;
+    expect(text).toBe(
+      [
+        '`w-new` Sacramento Kings · Kings v Suns: price ≥ 2.55 at bookie_a · read 40 s ago · no alert yet',
+        '',
+        '**Started, no more alerts** (/watch remove id: tidies them up):',
+        '`w-old` Sacramento Kings · Lakers v Kings: price ≥ 2.55 at bookie_a · alerted once, 3 h ago',
+      ].join('\n'),
+    );
   });
 });

@@ -177,22 +177,58 @@ export function ruleText(w: Pick<Watch, 'rule' | 'bookie'>): string {
 export function freshnessText(oldestReadAt: number | null, now: number, startsAt: number | null = null): string {
   if (startsAt !== null && startsAt <= now) return 'its event has started: no more alerts (/watch remove to tidy up)';
   if (oldestReadAt === null) return 'not read yet';
-  const s = Math.max(0, Math.round((now - oldestReadAt) / 1000));
-  if (s < 120) return `read ${s} s ago`;
-  const min = Math.round(s / 60);
-  if (min < 120) return `read ${min} min ago`;
-  const h = Math.round(min / 60);
-  if (h < 48) return `read ${h} h ago`;
-  return `read ${Math.round(h / 24)} days ago`;
+  return `read ${agoText(oldestReadAt, now)}`;
 }
 
-/** /watch list: one line per watch with its id (for remove), its rule and how fresh its cards are. */
-export function watchListView(watches: readonly { watch: Watch; freshness: string }[], note?: string): MessageView {
-  const lines = watches.map(({ watch: w, freshness }) =>
-    w.rule.kind === 'league'
-      ? `\`${w.watchId}\` (server rule) ${ruleText(w)} · ${freshness}`
-      : `\`${w.watchId}\` ${w.scope === 'server' ? '(server) ' : w.delivery === 'dm' ? '(by DM) ' : ''}${w.selectionLabel ?? w.market} · ${w.eventName}: ${ruleText(w)} · ${freshness}`,
-  );
+/** How long ago, in the largest unit that reads naturally: "40 s ago", "12 min ago", "5 h ago", "2 days ago". */
+function agoText(at: number, now: number): string {
+  const s = Math.max(0, Math.round((now - at) / 1000));
+  if (s < 120) return `${s} s ago`;
+  const min = Math.round(s / 60);
+  if (min < 120) return `${min} min ago`;
+  const h = Math.round(min / 60);
+  if (h < 48) return `${h} h ago`;
+  return `${Math.round(h / 24)} days ago`;
+}
+
+/** Whether a watch has alerted: "no alert yet", "alerted once, 5 min ago", "alerted 3 times, last 2 h ago". */
+export function alertedText(alerts: { count: number; lastAt: number } | undefined, now: number): string {
+  if (!alerts || alerts.count === 0) return 'no alert yet';
+  const ago = agoText(alerts.lastAt, now);
+  return alerts.count === 1 ? `alerted once, ${ago}` : `alerted ${alerts.count} times, last ${ago}`;
+}
+
+/** One row of /watch list: the watch, how fresh its cards are, whether it alerted, whether its event started. */
+export interface WatchListRow {
+  watch: Watch;
+  freshness: string;
+  /** alertedText's words; absent: not said. */
+  alerted?: string;
+  /** Its event has started: listed apart, as a watch that alerts no more. */
+  started?: boolean;
+}
+
+const watchLine = ({ watch: w, freshness, alerted, started }: WatchListRow): string => {
+  // Under "Started" the freshness (that it alerts no more) is the heading's.
+  const tail = [ruleText(w), ...(started ? [] : [freshness]), ...(alerted ? [alerted] : [])].join(' · ');
+  if (w.rule.kind === 'league') return `\`${w.watchId}\` (server rule) ${tail}`;
+  const tag = w.scope === 'server' ? '(server) ' : w.delivery === 'dm' ? '(by DM) ' : '';
+  return `\`${w.watchId}\` ${tag}${w.selectionLabel ?? w.market} · ${w.eventName}: ${tail}`;
+};
+
+/**
+ * /watch list: one line per watch with its id (for remove), its rule, how fresh its cards are and whether it has
+ * alerted; watches whose event has started come last, under their own heading (they alert no more).
+ */
+export function watchListView(watches: readonly WatchListRow[], note?: string): MessageView {
+  const live = watches.filter((r) => !r.started).map(watchLine);
+  const over = watches.filter((r) => r.started).map(watchLine);
+  const lines = [
+    ...live,
+    ...(over.length > 0
+      ? [`${live.length > 0 ? '\n' : ''}**Started, no more alerts** (/watch remove id: tidies them up):`, ...over]
+      : []),
+  ];
   return {
     embeds: [
       {
