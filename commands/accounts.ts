@@ -1,6 +1,6 @@
 import { InteractionContextType, MessageFlags, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import { accountsView } from '../src/bot/accounts/views/accounts.js';
-import type { Command } from '../src/bot/discord/command.js';
+import type { Command } from '../src/bot/context.js';
 import { replyEphemeral } from '../src/bot/discord/interact.js';
 
 export const data = new SlashCommandBuilder()

@@ -1,7 +1,7 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import { balancesView } from '../src/bot/betting/views/desk.js';
 import { sessionsForChoices } from '../src/bot/catalog/handlers/choices.js';
-import type { Command } from '../src/bot/discord/command.js';
+import type { Command } from '../src/bot/context.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { matchText } from '../src/bot/model/match-text.js';
 import { userMessage } from '../src/bot/model/user-errors.js';

@@ -6,7 +6,7 @@ import {
   readRaceBetOptions,
   runnerChoices,
 } from '../src/bot/betting/handlers/racing.js';
-import type { Command } from '../src/bot/discord/command.js';
+import type { Command } from '../src/bot/context.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { BOOST_WORDS, REFUND_TYPES, REFUND_WORDS } from '../src/bot/model/racing-bet.js';
 

@@ -8,7 +8,7 @@ import {
   selectionRefAt,
   slipOptionChoices,
 } from '../src/bot/catalog/handlers/choices.js';
-import type { Command } from '../src/bot/discord/command.js';
+import type { Command } from '../src/bot/context.js';
 import { respondChoices } from '../src/bot/discord/interact.js';
 import { booksLeftOutNow } from '../src/bot/watch/takers.js';
 

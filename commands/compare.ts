@@ -9,7 +9,7 @@ import {
   sharedSelectionChoices,
 } from '../src/bot/catalog/handlers/choices.js';
 import { ownerOf, putRef } from '../src/bot/catalog/refs.js';
-import type { Command } from '../src/bot/discord/command.js';
+import type { Command } from '../src/bot/context.js';
 import { respondChoices } from '../src/bot/discord/interact.js';
 import { DEFAULT_MARGIN_METHOD } from '../src/bot/model/fair-price.js';
 import { getSettings } from '../src/bot/settings/guild-settings.js';

@@ -3,7 +3,7 @@ import { type EventsQueryRef, eventsForDay } from '../src/bot/catalog/events-que
 import { knownLeagues, leagueChoices } from '../src/bot/catalog/handlers/choices.js';
 import { ownerOf, putRef } from '../src/bot/catalog/refs.js';
 import { eventsView } from '../src/bot/catalog/views/events.js';
-import type { Command } from '../src/bot/discord/command.js';
+import type { Command } from '../src/bot/context.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { chooseDay } from '../src/bot/model/dates.js';
 import { leagueKeyOf, leagueName } from '../src/bot/model/leagues.js';

@@ -2,7 +2,7 @@ import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'disco
 import { exposureReport, stakeOfProposal, stakeOfRecord } from '../src/bot/betting/exposure.js';
 import { exposureView } from '../src/bot/betting/views/exposure.js';
 import { eventChoices, resolveEventOption } from '../src/bot/catalog/handlers/choices.js';
-import type { Command } from '../src/bot/discord/command.js';
+import type { Command } from '../src/bot/context.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { riskLines } from '../src/bot/fund/fund-risk.js';
 import { limitLines } from '../src/bot/fund/model/risk-limits.js';

@@ -3,7 +3,7 @@ import { leaderboard } from '../src/bot/analytics/leaderboard.js';
 import { DEFAULT_SKILL_MIN_BETS } from '../src/bot/analytics/skill.js';
 import { analyticsSource } from '../src/bot/analytics/source.js';
 import { leaderboardView } from '../src/bot/analytics/views/stats.js';
-import type { Command } from '../src/bot/discord/command.js';
+import type { Command } from '../src/bot/context.js';
 
 const DAY_MS = 86_400_000;
 const DEFAULT_DAYS = 90;

@@ -8,8 +8,7 @@ import {
 } from 'discord.js';
 import { recordBalanceChecks } from '../src/bot/audit/balance-check.js';
 import { checksOf, reconcileDay, reconciliationView } from '../src/bot/audit/daily-reconciliation.js';
-import type { BotContext } from '../src/bot/context.js';
-import type { Command } from '../src/bot/discord/command.js';
+import type { BotContext, Command } from '../src/bot/context.js';
 import { replyEphemeral } from '../src/bot/discord/interact.js';
 import { ledgerCsv, verifyText } from '../src/bot/ledger/ledger-repo.js';
 import { dayIn, dayStart } from '../src/bot/model/dates.js';

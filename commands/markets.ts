@@ -2,7 +2,7 @@ import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'disco
 import { openCard } from '../src/bot/catalog/handlers/card-show.js';
 import { bookieChoices, eventChoices, marketChoices, resolveEventOption } from '../src/bot/catalog/handlers/choices.js';
 import { ownerOf } from '../src/bot/catalog/refs.js';
-import type { Command } from '../src/bot/discord/command.js';
+import type { Command } from '../src/bot/context.js';
 import { acksSent } from '../src/bot/discord/intake.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { Tier } from '../src/gateway/index.js';

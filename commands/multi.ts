@@ -7,7 +7,7 @@ import {
   readLeg,
   readRaceBetOptions,
 } from '../src/bot/betting/handlers/racing.js';
-import type { Command } from '../src/bot/discord/command.js';
+import type { Command } from '../src/bot/context.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import type { MultiLeg } from '../src/bot/model/racing-bet.js';
 

@@ -11,7 +11,7 @@ import {
   selectionChoices,
 } from '../src/bot/catalog/handlers/choices.js';
 import { ownerOf } from '../src/bot/catalog/refs.js';
-import type { Command } from '../src/bot/discord/command.js';
+import type { Command } from '../src/bot/context.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { bettable } from '../src/bot/model/markets.js';
 import { matchText } from '../src/bot/model/match-text.js';

@@ -1,7 +1,7 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import { showPromos } from '../src/bot/betting/handlers/promos.js';
 import { ownerOf } from '../src/bot/catalog/refs.js';
-import type { Command } from '../src/bot/discord/command.js';
+import type { Command } from '../src/bot/context.js';
 
 export const data = new SlashCommandBuilder()
   .setName('promos')

@@ -1,6 +1,6 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import { sessionsView } from '../src/bot/betting/views/desk.js';
-import type { Command } from '../src/bot/discord/command.js';
+import type { Command } from '../src/bot/context.js';
 
 export const data = new SlashCommandBuilder()
   .setName('sessions')

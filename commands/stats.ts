@@ -7,7 +7,7 @@ import { analyticsSource } from '../src/bot/analytics/source.js';
 import { edgeAtPlacement, stakeDiscipline } from '../src/bot/analytics/staking.js';
 import { STATS_CHART_FILE, statsView } from '../src/bot/analytics/views/stats.js';
 import { sessionsForChoices } from '../src/bot/catalog/handlers/choices.js';
-import type { Command } from '../src/bot/discord/command.js';
+import type { Command } from '../src/bot/context.js';
 import { respondChoices } from '../src/bot/discord/interact.js';
 import { matchText } from '../src/bot/model/match-text.js';
 import { readCents } from '../src/bot/model/money.js';

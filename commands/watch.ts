@@ -15,8 +15,7 @@ import {
   warmCaches,
 } from '../src/bot/catalog/handlers/choices.js';
 import { selectionMatches } from '../src/bot/catalog/model/compare.js';
-import type { BotContext } from '../src/bot/context.js';
-import type { Command } from '../src/bot/discord/command.js';
+import type { BotContext, Command } from '../src/bot/context.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { leagueName, parseLeagueList } from '../src/bot/model/leagues.js';
 import { selectionName } from '../src/bot/model/markets.js';

@@ -8,20 +8,26 @@ import type { Placement } from './betting/placement.js';
 import type { ProposalRepo } from './betting/proposals.js';
 import type { SlipFactory } from './betting/slip-factory.js';
 import type { SlipRepo } from './betting/slips.js';
-import type { Catalog } from './catalog/catalog.js';
+import type { Catalog, CatalogDeps } from './catalog/index.js';
 import type { BotConfig } from './config/config.js';
 import type { Logger } from './config/logger.js';
+import type { Command as DiscordCommand } from './discord/command.js';
 import type { DiscordPoster } from './discord/poster.js';
 import type { FundService } from './fund/fund-service.js';
+import type { FundDeps } from './fund/index.js';
 import type { GatewayPort } from './gateway-port.js';
 import type { JobRepo } from './jobs/jobs-repo.js';
 import type { ResultTracker } from './jobs/result-tracker.js';
 import type { Ledger } from './ledger/ledger-repo.js';
 import type { BotStore } from './store/index.js';
 import type { WatchEngine } from './watch/engine.js';
+import type { WatchDeps } from './watch/index.js';
 
-/** Everything a command or component handler may use; built once by startBot. */
-export interface BotContext {
+/**
+ * Everything the commands of commands/ may use; built once by startBot. It has every field each wing's handlers
+ * name (their deps, which it extends): a wing's handlers see only their own part.
+ */
+export interface BotContext extends CatalogDeps, FundDeps, WatchDeps {
   config: BotConfig;
   gateway: GatewayPort;
   store: BotStore;
@@ -53,3 +59,6 @@ export interface BotContext {
   callbackUrl: string | undefined;
   now: () => number;
 }
+
+/** A command of commands/, handed the whole context (the composition's own kind of file). */
+export type Command = DiscordCommand<BotContext>;

@@ -10,12 +10,13 @@ import { slipReprice } from './betting/handlers/reprice.js';
 import { slipCancel, slipConfirm, slipStake } from './betting/handlers/slip.js';
 import { slipStackAdd, slipStackForm } from './betting/handlers/stack.js';
 import { eventBook, eventPick, eventsPage } from './catalog/handlers/events.js';
+import type { BotContext } from './context.js';
 import { buttonRoute, type ComponentRoute, modalRoute, selectRoute } from './discord/component-handler.js';
 import { FUND_COMPONENTS } from './fund/handlers/fund.js';
 import { watchComponents } from './watch/handlers/watch.js';
 
 /** Component handlers by `<scope>:<action>` of the v1 custom id, each with the kind of interaction it takes. */
-export const COMPONENTS: Record<string, ComponentRoute> = {
+export const COMPONENTS: Record<string, ComponentRoute<BotContext>> = {
   'ev:page': buttonRoute(eventsPage),
   'ev:pick': selectRoute(eventPick),
   'ev:book': selectRoute(eventBook),

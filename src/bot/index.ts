@@ -11,6 +11,7 @@ import { Approvals } from './betting/approvals.js';
 import { NavOrSetBank } from './betting/bank.js';
 import { BetRecordRepo } from './betting/bet-records.js';
 import { type BetJobContext, BetResults, type StackJobContext } from './betting/bet-results.js';
+import type { RiskCheck } from './betting/index.js';
 import { raceWinPrices } from './betting/multi-prices.js';
 import { Placement } from './betting/placement.js';
 import type { BetPresenter } from './betting/presenter.js';
@@ -280,7 +281,24 @@ function buildServices(
   // A stack's job (one stacked_srm call) moves each of its multis' records (decision 2010).
   tracker.on('stack', (job, outcome) => results.applyStack(job as JobRecord<StackJobContext>, outcome));
   const proposals = new ProposalRepo(store);
-  // The fund (made below) is read only when a slip asks for the bank, by then it exists.
+  const ledger = new Ledger(store);
+  // The syndicate's fund: built before the bank, whose stakes it sizes by its NAV, and the limits it sets.
+  const fund: FundService = new FundService({
+    store,
+    gateway,
+    outbox,
+    present: fundViews,
+    logger,
+    now,
+    callbackUrl,
+    withdrawalWindowMs: tunables.reconcileWindowMs,
+    // The tipster share's P&L by tipster, read as /fund tipsters reads it (at strikes).
+    tipsterPnl: async (guildId, self): Promise<ReadonlyMap<string, number>> =>
+      tipsterPnl(await fundFacts({ store, catalog, fund: self }, guildId)),
+  });
+  // The fund's limits, asked at a slip's Confirm and at a proposal's last approval.
+  const riskAtConfirm: RiskCheck = (guildId, timezone, bet) =>
+    checkFundRisk({ store, fund, catalog, ledger, now }, guildId, timezone, bet);
   const bank = new NavOrSetBank(
     store,
     (guildId) => fund.lastStrike(guildId),
@@ -302,7 +320,6 @@ function buildServices(
     now,
     accounts,
   });
-  const ledger = new Ledger(store);
   const approvals = new Approvals({
     store,
     placement,
@@ -316,21 +333,7 @@ function buildServices(
     tunables,
     logger,
     now,
-    // The fund is made just below; a last approval is long after start-up.
-    riskCheck: (guildId, timezone, bet) => checkFundRisk({ store, fund, catalog, ledger, now }, guildId, timezone, bet),
-  });
-  const fund: FundService = new FundService({
-    store,
-    gateway,
-    outbox,
-    present: fundViews,
-    logger,
-    now,
-    callbackUrl,
-    withdrawalWindowMs: tunables.reconcileWindowMs,
-    // The tipster share's P&L by tipster, read as /fund tipsters reads it (the fund is made here; read at strikes).
-    tipsterPnl: async (guildId): Promise<ReadonlyMap<string, number>> =>
-      tipsterPnl(await fundFacts({ store, catalog, fund }, guildId)),
+    riskCheck: riskAtConfirm,
   });
   // Every claim passes the fund's gate: whose the bet is, and the fund's rooms reserved with its record.
   placement.useFundGate(new FundGate({ store, fund, catalog, ledger, now, gateway }));
@@ -353,8 +356,7 @@ function buildServices(
   });
   stops.push(() => watch.stop());
   const context: BotContext = {
-    riskAtConfirm: (guildId, timezone, bet) =>
-      checkFundRisk({ store, fund, catalog, ledger, now }, guildId, timezone, bet),
+    riskAtConfirm,
     config,
     gateway,
     store,

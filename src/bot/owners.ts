@@ -3,7 +3,11 @@
 import { ProposalRepo } from './betting/proposals.js';
 import { SlipRepo } from './betting/slips.js';
 import { refOwner } from './catalog/refs.js';
-import type { ComponentOwner, OwnerLookup } from './discord/component-guard.js';
+import type { BotContext } from './context.js';
+import type { ComponentOwner, OwnerLookup as DiscordOwnerLookup } from './discord/component-guard.js';
+
+type OwnerLookup = DiscordOwnerLookup<BotContext>;
+
 import { FundRepo } from './fund/fund-repo.js';
 import { watchOwner } from './watch/handlers/watch.js';
 

@@ -19,11 +19,11 @@ import {
   selectionMatches,
   upcomingWindow,
 } from '../catalog/index.js';
-import type { BotContext } from '../context.js';
 import { DEFAULT_MARGIN_METHOD, type MarginMethod } from '../model/fair-price.js';
 import { bettable } from '../model/markets.js';
 import { userMessage } from '../model/user-errors.js';
 import { UserFacingError } from '../model/user-facing-error.js';
+import type { BettingReads } from './reads.js';
 import { livePriceOf } from './slip-factory.js';
 
 export interface EventBooks {
@@ -37,7 +37,7 @@ export interface EventBooks {
 }
 
 /** The event, the active sessions on the books that list it, and those books' cards (read in parallel). */
-export async function eventBooks(ctx: BotContext, epk: string): Promise<EventBooks> {
+export async function eventBooks(ctx: BettingReads, epk: string): Promise<EventBooks> {
   // A cached event can lapse (its entry's lifetime, a moved clock): read the listing again before giving up.
   const event =
     (await ctx.catalog.event(epk)) ??
@@ -64,7 +64,7 @@ export async function eventBooks(ctx: BotContext, epk: string): Promise<EventBoo
  * market_ref is priced for comparison and says so.
  */
 export async function compareMarket(
-  ctx: BotContext,
+  ctx: BettingReads,
   q: {
     epk: string;
     market: string;
@@ -136,7 +136,7 @@ function refAt(card: MarketCard | undefined, market: string, key: string): strin
 
 /** One price-check job at one session; a failure is kept on the row (the other books still answer). */
 export async function priceAtSession(
-  ctx: BotContext,
+  ctx: BettingReads,
   q: { sport: string; epk: string; sessionId: string; bookie: string; marketRef: string },
 ): Promise<BookPrice> {
   const { sport, epk, sessionId, bookie, marketRef } = q;

@@ -1,6 +1,7 @@
 export { type CardRef, cardOf, loadCardRef } from './card-ref.js';
 export { CardLimitRefusal, type Catalog } from './catalog.js';
 export { upcomingWindow } from './handlers/choices.js';
+export type { CatalogDeps } from './handlers/deps.js';
 export { fairFromCards } from './model/card-fair.js';
 export {
   type BookPrice,

@@ -1,4 +1,4 @@
-import type { BotContext } from '../context.js';
+import type { RoutedContext } from './command.js';
 import type { ComponentInteraction } from './component-handler.js';
 
 /** Where the record behind a component lives: its server (null for a DM) and, when it has them, channel and message. */
@@ -22,7 +22,11 @@ export function ownerRecord<T>(interaction: ComponentInteraction): T | undefined
  * Finds the owner of the record a custom id points at (a slip, a proposal, a stored ref); undefined when the
  * record is gone or was made without an owner. One per custom-id scope, given the action and the arguments.
  */
-export type OwnerLookup = (action: string, args: string[], ctx: BotContext) => Promise<ComponentOwner | undefined>;
+export type OwnerLookup<C extends RoutedContext = RoutedContext> = (
+  action: string,
+  args: string[],
+  ctx: C,
+) => Promise<ComponentOwner | undefined>;
 
 export type GuardVerdict = { ok: true } | { ok: false; reason: 'gone' | 'guild' | 'channel' | 'message'; text: string };
 
@@ -42,11 +46,11 @@ const refuse = (reason: keyof typeof GUARD_TEXT): GuardVerdict => ({ ok: false, 
  * a modified client can send from anywhere, so a handler may then judge the clicker's rights in the server the
  * interaction names, which is the record's own.
  */
-export async function guardComponent(
+export async function guardComponent<C extends RoutedContext>(
   interaction: ComponentInteraction,
   id: { action: string; args: string[] },
-  lookup: OwnerLookup | undefined,
-  ctx: BotContext,
+  lookup: OwnerLookup<C> | undefined,
+  ctx: C,
 ): Promise<GuardVerdict> {
   // A scope without a lookup is refused, so a new handler cannot skip the check by forgetting it.
   if (!lookup) return refuse('gone');

@@ -1,8 +1,7 @@
 import { type Client, Events, type Interaction } from 'discord.js';
-import type { BotContext } from '../context.js';
 import { isMemberMistake, userMessage } from '../model/user-errors.js';
 import { UserFacingError } from '../model/user-facing-error.js';
-import type { Command } from './command.js';
+import type { Command, RoutedContext } from './command.js';
 import { guardComponent, type OwnerLookup } from './component-guard.js';
 import { type ComponentRoute, componentKind } from './component-handler.js';
 import { decodeCustomId } from './custom-id.js';
@@ -17,12 +16,12 @@ export const WRONG_KIND = 'This control does not take that kind of interaction. 
  * One listener for every interaction: commands by name, components by the custom id's scope:action.
  * No collectors: a button on a message from before a restart routes the same way.
  */
-export function attachRouter(
+export function attachRouter<C extends RoutedContext>(
   client: Client,
-  commands: Map<string, Command>,
-  components: Record<string, ComponentRoute>,
-  owners: Record<string, OwnerLookup>,
-  ctx: BotContext,
+  commands: Map<string, Command<C>>,
+  components: Record<string, ComponentRoute<C>>,
+  owners: Record<string, OwnerLookup<C>>,
+  ctx: C,
   intake: Intake = new Intake(),
 ): Intake {
   const edits = interactionEditsOf(client);
@@ -44,7 +43,7 @@ export function attachRouter(
 }
 
 /** While the process drains: every new interaction is told to try again (autocomplete gets no choices). */
-async function refuse(interaction: Interaction, ctx: BotContext, intake: Intake): Promise<void> {
+async function refuse(interaction: Interaction, ctx: RoutedContext, intake: Intake): Promise<void> {
   intake.metrics?.interactions.inc({ ...labelsOf(interaction), outcome: 'draining' });
   try {
     if (interaction.isAutocomplete()) await interaction.respond([]);
@@ -65,24 +64,24 @@ function labelsOf(interaction: Interaction): { kind: string; name: string } {
   return { kind: 'other', name: 'unknown' };
 }
 
-export async function route(
+export async function route<C extends RoutedContext>(
   interaction: Interaction,
-  commands: Map<string, Command>,
-  components: Record<string, ComponentRoute>,
-  owners: Record<string, OwnerLookup>,
-  shared: BotContext,
+  commands: Map<string, Command<C>>,
+  components: Record<string, ComponentRoute<C>>,
+  owners: Record<string, OwnerLookup<C>>,
+  shared: C,
   intake?: Intake,
 ): Promise<void> {
   const outcome = await routeOnce(interaction, commands, components, owners, shared);
   intake?.metrics?.interactions.inc({ ...labelsOf(interaction), outcome });
 }
 
-async function routeOnce(
+async function routeOnce<C extends RoutedContext>(
   interaction: Interaction,
-  commands: Map<string, Command>,
-  components: Record<string, ComponentRoute>,
-  owners: Record<string, OwnerLookup>,
-  shared: BotContext,
+  commands: Map<string, Command<C>>,
+  components: Record<string, ComponentRoute<C>>,
+  owners: Record<string, OwnerLookup<C>>,
+  shared: C,
 ): Promise<'ok' | 'refused' | 'error'> {
   // Every line logged while handling this interaction carries its id, the member and what was used.
   const logger = shared.logger.child({
@@ -92,7 +91,7 @@ async function routeOnce(
     ...('customId' in interaction ? { customId: interaction.customId } : {}),
   });
   logger.debug('interaction', { type: interaction.type });
-  const ctx: BotContext = { ...shared, logger };
+  const ctx: C = { ...shared, logger };
   try {
     if (interaction.isAutocomplete()) {
       const cmd = commands.get(interaction.commandName);

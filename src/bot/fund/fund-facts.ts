@@ -5,7 +5,7 @@
 
 import type { BetFact } from '../analytics/index.js';
 import { analyticsSource, attribution, type FundAccountRef } from '../analytics/index.js';
-import type { BotContext } from '../context.js';
+import type { FundReads } from './reads.js';
 
 export interface FundFacts {
   facts: BetFact[];
@@ -15,7 +15,7 @@ export interface FundFacts {
 }
 
 export async function fundFacts(
-  ctx: Pick<BotContext, 'store' | 'catalog' | 'fund'>,
+  ctx: Pick<FundReads, 'store' | 'catalog' | 'fund'>,
   guildId: string,
 ): Promise<FundFacts> {
   const [facts, accounts, sessions] = await Promise.all([

@@ -20,11 +20,11 @@ import {
   type Skill,
   skillOf,
 } from '../analytics/index.js';
-import type { BotContext } from '../context.js';
 import type { MessageView } from '../model/limits.js';
 import { fundFacts } from './fund-facts.js';
 import { riskLines } from './fund-risk.js';
 import { limitLines } from './model/risk-limits.js';
+import type { FundReads } from './reads.js';
 
 export interface StrikePoint {
   at: number;
@@ -116,7 +116,7 @@ export function weekOf(at: number, zone: string): { key: string; start: number }
   return { key: format(start, 'yyyy-MM-dd', { in: tz(zone) }), start: start.getTime() };
 }
 
-export type ReportCtx = Pick<BotContext, 'store' | 'fund' | 'catalog' | 'ledger' | 'now'>;
+export type ReportCtx = Pick<FundReads, 'store' | 'fund' | 'catalog' | 'ledger' | 'now'>;
 
 /** The report of the fund's bets settled in [since, until), with what it reads. */
 export async function loadFundReport(

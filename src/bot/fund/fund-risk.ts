@@ -6,7 +6,6 @@
 
 import { type FundAccountRef, fundBetTest } from '../analytics/index.js';
 import type { RiskBet } from '../betting/index.js';
-import type { BotContext } from '../context.js';
 import type { LedgerInput } from '../ledger/index.js';
 import { BET_STATES } from '../model/bet-states.js';
 import { dayIn, dayStart } from '../model/dates.js';
@@ -24,9 +23,10 @@ import {
   stopRefusal,
   tripsStop,
 } from './model/risk-limits.js';
+import type { FundReads } from './reads.js';
 import { getRiskState, type RiskBetRow, type RiskState, riskBetRows, updateRiskState } from './risk-limits-repo.js';
 
-export type RiskCtx = Pick<BotContext, 'store' | 'fund' | 'catalog' | 'ledger' | 'now'>;
+export type RiskCtx = Pick<FundReads, 'store' | 'fund' | 'catalog' | 'ledger' | 'now'>;
 
 export interface RiskPicture {
   state: RiskState;

@@ -78,7 +78,7 @@ export interface FundDeps {
    * Each tipster's attributed P&L of the fund's settled bets, all time (decision 1920, as /fund tipsters period:all):
    * what the tipster share is worked out on (decision 1923). Absent: no tipster has any.
    */
-  tipsterPnl?: (guildId: string) => Promise<ReadonlyMap<string, number>>;
+  tipsterPnl?: (guildId: string, fund: FundService) => Promise<ReadonlyMap<string, number>>;
 }
 
 /** The last struck NAV of a server's fund, for stake sizing (BankSource). */
@@ -493,7 +493,7 @@ export class FundService {
         ? {
             share: {
               rateBps: bpsOf(settings.fundSharePercent),
-              pnl: (await this.#d.tipsterPnl?.(guildId)) ?? new Map<string, number>(),
+              pnl: (await this.#d.tipsterPnl?.(guildId, this)) ?? new Map<string, number>(),
             },
           }
         : {}),

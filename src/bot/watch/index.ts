@@ -1,0 +1,1 @@
+export type { WatchDeps } from './handlers/deps.js';

@@ -1,7 +1,7 @@
 // Which of an event's books a watch may alert at: one that takes bets on it. A book the desk heard refuse the
 // event's sport lately (`not_offered`, decision 1996), or whose card has nothing to bet on, is left out, with why.
 import { notTakingText } from '../accounts/index.js';
-import type { BotContext } from '../context.js';
+import type { BettingReads } from '../betting/index.js';
 import { bettable } from '../model/markets.js';
 
 export interface BookOffer {
@@ -12,7 +12,7 @@ export interface BookOffer {
 
 /** The event's books split into those taking bets on it and those left out; a card that cannot be read now counts as taking. */
 export async function booksTakingBets(
-  ctx: Pick<BotContext, 'accounts' | 'catalog'>,
+  ctx: Pick<BettingReads, 'accounts' | 'catalog'>,
   event: { event_id: string; sport: string; books?: string[] | null | undefined },
 ): Promise<BookOffer> {
   const refusing = await ctx.accounts.booksNotTaking(event.sport);
@@ -40,7 +40,7 @@ export function leftOutText(offer: BookOffer): string {
  * a card already read that lists nothing to bet on.
  */
 export async function booksLeftOutNow(
-  ctx: Pick<BotContext, 'accounts' | 'catalog'>,
+  ctx: Pick<BettingReads, 'accounts' | 'catalog'>,
   epk: string,
 ): Promise<Set<string>> {
   const event = await ctx.catalog.event(epk);

@@ -15,7 +15,6 @@ import {
   leftOutText,
   selectionKey,
 } from '../../catalog/index.js';
-import type { BotContext } from '../../context.js';
 import { centsFromDollars } from '../../model/money.js';
 import type { PriceRoute } from '../../model/slip-rules.js';
 import { accountName } from '../../model/slip-rules.js';
@@ -23,6 +22,7 @@ import { userMessage } from '../../model/user-errors.js';
 import { UserFacingError } from '../../model/user-facing-error.js';
 import { type EventBooks, eventBooks, priceAtSession } from '../compare.js';
 import { checkBettable } from './bet-gate.js';
+import type { BettingDeps } from './deps.js';
 import { postSlip } from './slip-post.js';
 
 export interface PricedBook {
@@ -110,7 +110,7 @@ export function cashCents(b: BalanceRecord): number {
 
 /** Marks the checks whose session account health leaves out (offline, restricted, limited below the stake). */
 export async function leaveOutUnhealthy(
-  ctx: BotContext,
+  ctx: BettingDeps,
   checks: BookCheck[],
   bet: { sport: string; sportGroup?: string; stakeCents: number; marketOf: (bookie: string) => string },
 ): Promise<void> {
@@ -147,7 +147,7 @@ export function leaveOutOfFund(checks: BookCheck[], sessions: readonly Session[]
  * answer to give instead of a slip; undefined when the session can take the stake.
  */
 export async function leftOutAtBest(
-  ctx: BotContext,
+  ctx: BettingDeps,
   at: { epk: string; bookie: string; sessionId: string; marketRef: string; stakeCents: number },
 ): Promise<string | undefined> {
   const [event, card] = await Promise.all([ctx.catalog.event(at.epk), ctx.catalog.loadCard(at.epk, at.bookie)]);
@@ -180,7 +180,7 @@ export interface RoutedBet {
  * when no session can take the stake.
  */
 export async function routeToBestPrice(
-  ctx: BotContext,
+  ctx: BettingDeps,
   q: {
     /** bookie → the session an admin chose for it (the guild's settings, as the gate read them). */
     chosen: Readonly<Record<string, string>>;
@@ -260,7 +260,7 @@ export async function routeToBestPrice(
  * and confirm path).
  */
 export async function postBestPriceSlip(
-  ctx: BotContext,
+  ctx: BettingDeps,
   interaction: ChatInputCommandInteraction | ModalSubmitInteraction,
   q: { epk: string; market: string; selection: string; stakeCents: number; minOdds?: number },
 ): Promise<void> {

@@ -10,12 +10,12 @@ import {
   marketView,
   stakeFormTitle,
 } from '../../catalog/index.js';
-import type { BotContext } from '../../context.js';
 import type { ComponentHandler, ComponentInteraction } from '../../discord/component-handler.js';
 import { encodeCustomId, pageArg } from '../../discord/custom-id.js';
 import type { MessageView } from '../../model/limits.js';
 import { selectionName, sortMarkets } from '../../model/markets.js';
 import { checkBettable, suggestedStakeFor } from './bet-gate.js';
+import type { BettingDeps } from './deps.js';
 import { minOddsField, stakeField } from './stake-form.js';
 
 /** What every card control builds its view from: the card behind the ref and the ref's own facts. */
@@ -33,7 +33,7 @@ interface CardShown {
 function cardControl(
   accepts: (i: ComponentInteraction) => boolean,
   build: (shown: CardShown, args: string[], i: ComponentInteraction) => MessageView,
-): ComponentHandler {
+): ComponentHandler<BettingDeps> {
   return async (interaction, args, ctx) => {
     if (!accepts(interaction)) return;
     await interaction.deferUpdate();
@@ -60,7 +60,7 @@ export const marketSelections = cardControl(isButton, (shown, [, marketIndex, pa
 );
 
 /** The picked selection on its cached card (never the gateway). */
-async function pickedFromCache(ctx: BotContext, ref: string, marketIndex: string, selIndex: string) {
+async function pickedFromCache(ctx: BettingDeps, ref: string, marketIndex: string, selIndex: string) {
   const cardRef = await getRef<CardRef>(ctx.store, ref);
   const card = cardRef
     ? await ctx.catalog.peekCard(cardRef.epk, cardRef.bookie, {
@@ -73,7 +73,7 @@ async function pickedFromCache(ctx: BotContext, ref: string, marketIndex: string
 }
 
 /** Picking a selection opens the stake modal; a modal must be the first answer, so no gateway call here. */
-export const cardPick: ComponentHandler = async (interaction, [ref, marketIndex], ctx) => {
+export const cardPick: ComponentHandler<BettingDeps> = async (interaction, [ref, marketIndex], ctx) => {
   if (!interaction.isStringSelectMenu()) return;
   // Refused before the stake is asked for; store and cache reads only, well inside the 3 s a modal must come in.
   const gate = await checkBettable(ctx, interaction);

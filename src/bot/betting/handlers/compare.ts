@@ -6,7 +6,6 @@
 
 import { ButtonStyle, ComponentType, MessageFlags, ModalBuilder, type ModalSubmitInteraction } from 'discord.js';
 import { getRef, ownerOf, putRef } from '../../catalog/index.js';
-import type { BotContext } from '../../context.js';
 import {
   buttonRoute,
   type ComponentHandler,
@@ -22,6 +21,7 @@ import { userMessage } from '../../model/user-errors.js';
 import { UserFacingError } from '../../model/user-facing-error.js';
 import { leftOutAtBest, type PricedBook, routeToBestPrice } from './best-price.js';
 import { checkBettable, suggestedStakeFor } from './bet-gate.js';
+import type { BettingDeps } from './deps.js';
 import { postSlip } from './slip-post.js';
 import { readStake, stakeField } from './stake-form.js';
 
@@ -47,7 +47,7 @@ interface AtBookRef extends StoredStake {
 }
 
 /** A modal must be the first answer to the click, so no gateway call here. */
-const betAtBest: ComponentHandler = async (interaction, [ref], ctx) => {
+const betAtBest: ComponentHandler<BettingDeps> = async (interaction, [ref], ctx) => {
   if (!interaction.isButton()) return;
   const gate = await checkBettable(ctx, interaction);
   // Store and cache reads only: the modal must be the first answer.
@@ -68,7 +68,7 @@ const betAtBest: ComponentHandler = async (interaction, [ref], ctx) => {
   );
 };
 
-const stakeAtBest: ComponentHandler = async (interaction, [ref], ctx) => {
+const stakeAtBest: ComponentHandler<BettingDeps> = async (interaction, [ref], ctx) => {
   if (!interaction.isModalSubmit()) return;
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const stake = readStake(interaction);
@@ -120,7 +120,7 @@ const stakeAtBest: ComponentHandler = async (interaction, [ref], ctx) => {
 
 /** The refusal, with a button per other book that can take the bet (or, with none, what to do). */
 async function offerOthers(
-  ctx: BotContext,
+  ctx: BettingDeps,
   interaction: ModalSubmitInteraction,
   refusal: string,
   others: readonly PricedBook[],
@@ -147,7 +147,7 @@ async function offerOthers(
   });
 }
 
-const betAtBook: ComponentHandler = async (interaction, [ref], ctx) => {
+const betAtBook: ComponentHandler<BettingDeps> = async (interaction, [ref], ctx) => {
   if (!interaction.isButton()) return;
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const at = ref ? await getRef<AtBookRef>(ctx.store, ref) : undefined;
@@ -156,7 +156,7 @@ const betAtBook: ComponentHandler = async (interaction, [ref], ctx) => {
   await postSlip(ctx, interaction, { ...bet, stakeCents: storedStakeCents(at) });
 };
 
-export const COMPARE_COMPONENTS: Record<string, ComponentRoute> = {
+export const COMPARE_COMPONENTS: Record<string, ComponentRoute<BettingDeps>> = {
   'cmp:bet': buttonRoute(betAtBest),
   'cmp:stake': modalRoute(stakeAtBest),
   'cmp:at': buttonRoute(betAtBook),

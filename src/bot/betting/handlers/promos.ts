@@ -1,7 +1,6 @@
 import { MessageFlags, ModalBuilder } from 'discord.js';
 import type { AccountPromo } from '../../../gateway/index.js';
 import { ownerOf, putRef, type RefOwner } from '../../catalog/index.js';
-import type { BotContext } from '../../context.js';
 import {
   buttonRoute,
   type ComponentHandler,
@@ -16,6 +15,7 @@ import { COLOUR } from '../../model/colours.js';
 import { clip, fitView, LIMITS, type MessageView } from '../../model/limits.js';
 import { formatOdds } from '../../model/odds.js';
 import { trackValue } from '../../model/tracks.js';
+import type { BettingDeps } from './deps.js';
 import { raceBoard } from './racing.js';
 import { postPreparedSlip } from './slip-post.js';
 import { readStake, stakeField } from './stake-form.js';
@@ -139,13 +139,13 @@ export function promosView(promos: AccountPromo[], inboxRef: string): MessageVie
   });
 }
 
-export async function showPromos(ctx: BotContext, owner: RefOwner): Promise<MessageView> {
+export async function showPromos(ctx: BettingDeps, owner: RefOwner): Promise<MessageView> {
   const { promos } = await ctx.gateway.accountPromos.list();
   const inboxRef = await putRef(ctx.store, { inbox: 'promos', promos: promos.map((p) => p.promo_id) }, owner);
   return promosView(promos, inboxRef);
 }
 
-const promoPick: ComponentHandler = async (interaction, [inboxRef], _ctx) => {
+const promoPick: ComponentHandler<BettingDeps> = async (interaction, [inboxRef], _ctx) => {
   if (!interaction.isStringSelectMenu()) return;
   const promoId = interaction.values[0] ?? '';
   const modal = new ModalBuilder()
@@ -155,7 +155,7 @@ const promoPick: ComponentHandler = async (interaction, [inboxRef], _ctx) => {
   await interaction.showModal(modal);
 };
 
-const promoStake: ComponentHandler = async (interaction, [, promoId], ctx) => {
+const promoStake: ComponentHandler<BettingDeps> = async (interaction, [, promoId], ctx) => {
   if (!interaction.isModalSubmit()) return;
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const stake = readStake(interaction);
@@ -169,7 +169,7 @@ const promoStake: ComponentHandler = async (interaction, [, promoId], ctx) => {
 };
 
 /** A promo needing a chosen runner: its race's prices at its book, whose menus make slips carrying the promo. */
-const promoRace: ComponentHandler = async (interaction, [, promoId], ctx) => {
+const promoRace: ComponentHandler<BettingDeps> = async (interaction, [, promoId], ctx) => {
   if (!interaction.isButton()) return;
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const { promos } = await ctx.gateway.accountPromos.list();
@@ -184,7 +184,7 @@ const promoRace: ComponentHandler = async (interaction, [, promoId], ctx) => {
   await interaction.editReply({ embeds: board.embeds, components: board.components });
 };
 
-export const PROMO_COMPONENTS: Record<string, ComponentRoute> = {
+export const PROMO_COMPONENTS: Record<string, ComponentRoute<BettingDeps>> = {
   'promo:race': buttonRoute(promoRace),
   'promo:pick': selectRoute(promoPick),
   'promo:stake': modalRoute(promoStake),

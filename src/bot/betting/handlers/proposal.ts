@@ -2,6 +2,7 @@ import type { ComponentHandler } from '../../discord/component-handler.js';
 import { refuse, replyEphemeral } from '../../discord/interact.js';
 import { formatOdds } from '../../model/odds.js';
 import { memberOf } from '../../settings/index.js';
+import type { BettingDeps } from './deps.js';
 
 const approverText = (roleId: string | undefined) =>
   roleId
@@ -17,7 +18,7 @@ const closedText: Record<string, string> = {
 };
 
 /** Approve: acknowledged at once, then the live price is checked and the approval bound to it. */
-export const proposalApprove: ComponentHandler = async (interaction, [proposalId], ctx) => {
+export const proposalApprove: ComponentHandler<BettingDeps> = async (interaction, [proposalId], ctx) => {
   if (!interaction.isButton()) return;
   await interaction.deferUpdate();
   const result = await ctx.approvals.approve(proposalId ?? '', memberOf(interaction));
@@ -61,7 +62,7 @@ export const proposalApprove: ComponentHandler = async (interaction, [proposalId
   }
 };
 
-export const proposalReject: ComponentHandler = async (interaction, [proposalId], ctx) => {
+export const proposalReject: ComponentHandler<BettingDeps> = async (interaction, [proposalId], ctx) => {
   if (!interaction.isButton()) return;
   await interaction.deferUpdate();
   const result = await ctx.approvals.reject(proposalId ?? '', memberOf(interaction));

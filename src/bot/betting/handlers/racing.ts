@@ -11,7 +11,6 @@ import {
   TextInputStyle,
 } from 'discord.js';
 import { getRef, putRef, type RefOwner } from '../../catalog/index.js';
-import type { BotContext } from '../../context.js';
 import {
   type ComponentHandler,
   type ComponentRoute,
@@ -43,6 +42,7 @@ import { getSettings } from '../../settings/index.js';
 import { RACE_READ_FRESH_MS, raceReadsOf } from '../race-reads.js';
 import { type PriceRow, priceView } from '../views/desk.js';
 import { stakeOptionCents } from './bet-gate.js';
+import type { BettingDeps } from './deps.js';
 import { postPreparedSlip } from './slip-post.js';
 import { minOddsField, readMinOdds, readStake, stakeField } from './stake-form.js';
 
@@ -59,7 +59,7 @@ export interface RacePriceRef extends RaceKey {
 
 /** Posts a racing slip for the member; the interaction was deferred ephemerally. */
 export function postRacingSlip(
-  ctx: BotContext,
+  ctx: BettingDeps,
   interaction: ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction,
   bet: RacingBet,
 ): Promise<void> {
@@ -71,7 +71,7 @@ export function postRacingSlip(
 
 /** Posts a same-race multi slip (or its proposal above the tier); the interaction was deferred ephemerally. */
 export function postMultiSlip(
-  ctx: BotContext,
+  ctx: BettingDeps,
   interaction: ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction,
   bet: RacingMultiBet,
 ): Promise<void> {
@@ -101,7 +101,7 @@ export function readLeg(text: string): MultiLeg | { error: string } {
  * by what was typed ("alp" or "alpha top 3"); "Runner · top 3" shown, "Runner|top3" sent.
  */
 export async function legChoices(
-  ctx: BotContext,
+  ctx: BettingDeps,
   race: RaceKey,
   typed: string,
 ): Promise<Array<{ name: string; value: string }>> {
@@ -123,7 +123,7 @@ export async function legChoices(
  */
 export async function answerRaceOption(
   interaction: AutocompleteInteraction,
-  ctx: BotContext,
+  ctx: BettingDeps,
 ): Promise<{ answered: true } | { answered: false; race: RaceKey; typed: string }> {
   const focused = interaction.options.getFocused(true);
   const { track, raceType } = resolveTrack(interaction.options.getString('track') ?? '');
@@ -169,7 +169,7 @@ export interface RaceBetOptions extends RaceKey {
  * active session's, stake, min_odds); undefined when one was refused (the member was told why).
  */
 export async function readRaceBetOptions(
-  ctx: BotContext,
+  ctx: BettingDeps,
   interaction: ChatInputCommandInteraction,
 ): Promise<RaceBetOptions | undefined> {
   const { track, raceType } = resolveTrack(interaction.options.getString('track', true));
@@ -210,7 +210,7 @@ export function trackChoices(typed: string): Array<{ name: string; value: string
  * /bet-racing agree on "today" for the same track.
  */
 export async function raceDay(
-  ctx: Pick<BotContext, 'store' | 'now'>,
+  ctx: Pick<BettingDeps, 'store' | 'now'>,
   guildId: string | null,
   track: string,
   date: string | null,
@@ -232,7 +232,7 @@ export function raceNumberOption(o: SlashCommandIntegerOption): SlashCommandInte
 
 /** The race-number choices of a race command: the track's meeting on the day `raceDay` reads. */
 export async function raceNumberChoices(
-  ctx: Pick<BotContext, 'store' | 'now'>,
+  ctx: Pick<BettingDeps, 'store' | 'now'>,
   guildId: string | null,
   q: { track: string; date: string | null; typed: string },
 ): Promise<Array<{ name: string; value: number }>> {
@@ -255,7 +255,7 @@ interface RunnerMemory {
 }
 const runnerMemories = new WeakMap<object, RunnerMemory>();
 
-function runnerMemory(ctx: Pick<BotContext, 'catalog'>): RunnerMemory {
+function runnerMemory(ctx: Pick<BettingDeps, 'catalog'>): RunnerMemory {
   let memory = runnerMemories.get(ctx.catalog);
   if (!memory) {
     memory = { cache: new Map(), fills: new SingleFlight() };
@@ -267,12 +267,12 @@ function runnerMemory(ctx: Pick<BotContext, 'catalog'>): RunnerMemory {
 const raceKeyOf = (r: RaceKey) => `${r.track}/${r.raceNum}/${r.raceType}/${r.date}`;
 
 /** Keeps the runners a price check returned (autocomplete reads them; /price racing fills it too). */
-export function rememberRunners(ctx: BotContext, race: RaceKey, runners: string[]): void {
+export function rememberRunners(ctx: BettingDeps, race: RaceKey, runners: string[]): void {
   if (runners.length > 0) runnerMemory(ctx).cache.set(raceKeyOf(race), { at: ctx.now(), runners });
 }
 
 /** One active session per book: the race is read once at each book (a book's prices are the book's). */
-async function sessionPerBook(ctx: BotContext): Promise<Array<{ session_id: string; bookie: string }>> {
+async function sessionPerBook(ctx: BettingDeps): Promise<Array<{ session_id: string; bookie: string }>> {
   const first = new Map<string, { session_id: string; bookie: string }>();
   for (const s of await ctx.catalog.loadSessions()) {
     if (s.active && !first.has(s.bookie)) first.set(s.bookie, { session_id: s.session_id, bookie: s.bookie });
@@ -284,7 +284,7 @@ async function sessionPerBook(ctx: BotContext): Promise<Array<{ session_id: stri
  * The race read at every active book in one price check (unless each book's read is younger than `maxAgeMs`): the
  * runners for the autocomplete, and the win prices a multi's slip is priced from (decision 2050).
  */
-async function readRace(ctx: BotContext, race: RaceKey, maxAgeMs: number, known: () => void): Promise<void> {
+async function readRace(ctx: BettingDeps, race: RaceKey, maxAgeMs: number, known: () => void): Promise<void> {
   const sessions = await sessionPerBook(ctx);
   if (sessions.length === 0) return;
   let told = false;
@@ -307,7 +307,7 @@ async function readRace(ctx: BotContext, race: RaceKey, maxAgeMs: number, known:
 }
 
 /** One read of the race, shared by every keystroke asking meanwhile; settled once the runners are known. */
-function fillRunners(ctx: BotContext, race: RaceKey): Promise<void> {
+function fillRunners(ctx: BettingDeps, race: RaceKey): Promise<void> {
   return runnerMemory(ctx).fills.run(
     raceKeyOf(race),
     () =>
@@ -325,7 +325,7 @@ function fillRunners(ctx: BotContext, race: RaceKey): Promise<void> {
  * in the background and later asks read the cache (a minute).
  */
 export async function runnerChoices(
-  ctx: BotContext,
+  ctx: BettingDeps,
   race: RaceKey,
   typed: string,
 ): Promise<Array<{ name: string; value: string }>> {
@@ -352,7 +352,7 @@ export async function runnerChoices(
  * book; a refusal is returned as the sentence to show. `promoName` rides along into the slips the menus make.
  */
 export async function raceBoard(
-  ctx: BotContext,
+  ctx: BettingDeps,
   race: RaceKey,
   opts: { owner: RefOwner; runner?: string; bookie?: string; promoName?: string },
 ): Promise<MessageView | string> {
@@ -415,7 +415,7 @@ export async function raceBoard(
 
 /** One "Bet on a runner" menu per book under a /price racing answer (a menu holds 25 runners). */
 export async function racePriceMenus(
-  ctx: BotContext,
+  ctx: BettingDeps,
   owner: RefOwner,
   ref: RacePriceRef,
 ): Promise<MessageView['components']> {
@@ -439,7 +439,7 @@ export async function racePriceMenus(
 }
 
 /** Picking a runner opens the stake form (a modal must be the first answer, so no gateway call here). */
-const racePick: ComponentHandler = async (interaction, [ref, bookIndex], ctx) => {
+const racePick: ComponentHandler<BettingDeps> = async (interaction, [ref, bookIndex], ctx) => {
   if (!interaction.isStringSelectMenu()) return;
   const runnerIndex = interaction.values[0] ?? '0';
   const race = await getRef<RacePriceRef>(ctx.store, ref ?? '');
@@ -465,7 +465,7 @@ const racePick: ComponentHandler = async (interaction, [ref, bookIndex], ctx) =>
   await interaction.showModal(modal);
 };
 
-const raceStake: ComponentHandler = async (interaction, [ref, bookIndex, runnerIndex], ctx) => {
+const raceStake: ComponentHandler<BettingDeps> = async (interaction, [ref, bookIndex, runnerIndex], ctx) => {
   if (!interaction.isModalSubmit()) return;
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const stake = readStake(interaction);
@@ -495,7 +495,7 @@ const raceStake: ComponentHandler = async (interaction, [ref, bookIndex, runnerI
   });
 };
 
-export const RACING_COMPONENTS: Record<string, ComponentRoute> = {
+export const RACING_COMPONENTS: Record<string, ComponentRoute<BettingDeps>> = {
   'race:pick': selectRoute(racePick),
   'race:stake': modalRoute(raceStake),
 };

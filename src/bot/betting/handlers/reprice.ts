@@ -1,10 +1,10 @@
 import { MessageFlags } from 'discord.js';
 import { getRef, putRef, type RefOwner } from '../../catalog/index.js';
-import type { BotContext } from '../../context.js';
 import type { ComponentHandler } from '../../discord/component-handler.js';
 import { type SlipPayload, type StoredStake, storedStakeCents } from '../../model/slip-rules.js';
 import { UserFacingError } from '../../model/user-facing-error.js';
 import type { ClosedSlipOptions } from '../views/slip.js';
+import type { BettingDeps } from './deps.js';
 import { postSlip } from './slip-post.js';
 
 /** What "Bet again at the new price" needs to build a fresh slip: stored under a ref (custom ids are short). */
@@ -22,7 +22,7 @@ interface RepriceRef extends StoredStake {
  * for the same selection and stake at the live price. The new slip is price-checked and confirmed again.
  */
 export async function priceMovedOptions(
-  ctx: BotContext,
+  ctx: BettingDeps,
   slip: SlipPayload,
   userId: string,
   live: number,
@@ -34,7 +34,7 @@ export async function priceMovedOptions(
 }
 
 /** `slip:reprice:<ref>`: only the slip's owner may use it; anyone else is told so privately. */
-export const slipReprice: ComponentHandler = async (interaction, [ref], ctx) => {
+export const slipReprice: ComponentHandler<BettingDeps> = async (interaction, [ref], ctx) => {
   if (!interaction.isButton()) return;
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const found = ref ? await getRef<RepriceRef>(ctx.store, ref) : undefined;

@@ -10,11 +10,12 @@ import { UserFacingError } from '../../model/user-facing-error.js';
 import { recordStateText } from '../views/bet-record.js';
 import { closedSlipView } from '../views/slip.js';
 import { checkBettable } from './bet-gate.js';
+import type { BettingDeps } from './deps.js';
 import { priceMovedOptions } from './reprice.js';
 import { postSlip } from './slip-post.js';
 import { readMinOdds, readStake } from './stake-form.js';
 
-export const slipStake: ComponentHandler = async (interaction, [ref, marketIndex, selIndex], ctx) => {
+export const slipStake: ComponentHandler<BettingDeps> = async (interaction, [ref, marketIndex, selIndex], ctx) => {
   if (!interaction.isModalSubmit()) return;
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const stake = readStake(interaction);
@@ -37,7 +38,7 @@ export const slipStake: ComponentHandler = async (interaction, [ref, marketIndex
   });
 };
 
-export const slipConfirm: ComponentHandler = async (interaction, [slipId], ctx) => {
+export const slipConfirm: ComponentHandler<BettingDeps> = async (interaction, [slipId], ctx) => {
   if (!interaction.isButton()) return;
   await interaction.deferUpdate();
   const gate = await checkBettable(ctx, interaction);
@@ -101,7 +102,7 @@ export const slipConfirm: ComponentHandler = async (interaction, [slipId], ctx) 
   }
 };
 
-export const slipCancel: ComponentHandler = async (interaction, [slipId], ctx) => {
+export const slipCancel: ComponentHandler<BettingDeps> = async (interaction, [slipId], ctx) => {
   if (!interaction.isButton()) return;
   await interaction.deferUpdate();
   const result = await ctx.placement.cancel(slipId ?? '', interaction.user.id);

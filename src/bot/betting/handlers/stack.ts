@@ -8,7 +8,6 @@ import {
   TextInputBuilder,
   TextInputStyle,
 } from 'discord.js';
-import type { BotContext } from '../../context.js';
 import type { ComponentHandler } from '../../discord/component-handler.js';
 import { encodeCustomId } from '../../discord/custom-id.js';
 import { replyEphemeral } from '../../discord/interact.js';
@@ -17,12 +16,13 @@ import type { SlipPayload } from '../../model/slip-rules.js';
 import { UserFacingError } from '../../model/user-facing-error.js';
 import type { SlipRecord } from '../slips.js';
 import { closedSlipView } from '../views/slip.js';
+import type { BettingDeps } from './deps.js';
 import { readLeg } from './racing.js';
 import { postPreparedSlip } from './slip-post.js';
 import { minOddsField, readMinOdds, readStake, stakeField } from './stake-form.js';
 
 /** The slip a stack grows from: open, its owner's, a multi or a stack. */
-async function growable(ctx: BotContext, slipId: string, userId: string): Promise<SlipRecord<SlipPayload>> {
+async function growable(ctx: BettingDeps, slipId: string, userId: string): Promise<SlipRecord<SlipPayload>> {
   const slip = await ctx.slips.get(slipId);
   if (!slip || slip.expiresAt <= ctx.now()) {
     throw new UserFacingError(
@@ -37,7 +37,7 @@ async function growable(ctx: BotContext, slipId: string, userId: string): Promis
 }
 
 /** The button: a form for the next multi (a modal must be the first answer; the slip is read to title it). */
-export const slipStackForm: ComponentHandler = async (interaction, [slipId], ctx) => {
+export const slipStackForm: ComponentHandler<BettingDeps> = async (interaction, [slipId], ctx) => {
   if (!interaction.isButton()) return;
   const slip = await growable(ctx, slipId ?? '', interaction.user.id);
   const legs = new TextInputBuilder()
@@ -70,7 +70,7 @@ export function readLegs(text: string): MultiLeg[] | { error: string } {
 }
 
 /** The form sent: the stack slip built from the slip's multis and this one, posted below; the old slip closes. */
-export const slipStackAdd: ComponentHandler = async (interaction, [slipId], ctx) => {
+export const slipStackAdd: ComponentHandler<BettingDeps> = async (interaction, [slipId], ctx) => {
   if (!interaction.isModalSubmit()) return;
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const legs = readLegs(interaction.fields.getTextInputValue('legs'));
@@ -95,7 +95,7 @@ export const slipStackAdd: ComponentHandler = async (interaction, [slipId], ctx)
 
 /** The slip the stack grew from says where its multis went (it has no buttons left). */
 async function closeGrownSlip(
-  ctx: BotContext,
+  ctx: BettingDeps,
   interaction: ModalSubmitInteraction,
   base: SlipRecord<SlipPayload>,
 ): Promise<void> {

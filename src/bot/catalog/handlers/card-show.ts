@@ -1,15 +1,15 @@
 // Opening a book's market card for an event: read it (queued behind the card limit, the member told how long),
 // keep its ref and render it. /markets and the event picker under /events both open cards this way.
 
-import type { BotContext } from '../../context.js';
 import type { MessageView } from '../../model/limits.js';
 import { CARD_PATIENCE_MS, type CardRef, cardOf, cardQueuedMessage, saveCardRef } from '../card-ref.js';
 import type { RefOwner } from '../refs.js';
 import { cardView } from '../views/card.js';
+import type { CatalogDeps } from './deps.js';
 
 /** Reads the card of `cardRef` and returns its first page; `tell` shows the interim "queued" line, once. */
 export async function openCard(
-  ctx: BotContext,
+  ctx: CatalogDeps,
   cardRef: CardRef,
   owner: RefOwner,
   tell: (content: string) => Promise<unknown>,

@@ -1,7 +1,6 @@
 // Handlers of the events list (`ev:*` custom ids).
 
 import { MessageFlags } from 'discord.js';
-import type { BotContext } from '../../context.js';
 import type { ComponentHandler } from '../../discord/component-handler.js';
 import { row, select } from '../../discord/components.js';
 import { encodeCustomId, pageArg } from '../../discord/custom-id.js';
@@ -11,14 +10,15 @@ import { type EventsQueryRef, eventsForDay } from '../events-query.js';
 import { getRef, ownerOf, putRef } from '../refs.js';
 import { eventLine, eventPickValue, eventsView } from '../views/events.js';
 import { openCard } from './card-show.js';
+import type { CatalogDeps } from './deps.js';
 
-async function listing(ctx: BotContext, ref: string | undefined, what: string) {
+async function listing(ctx: CatalogDeps, ref: string | undefined, what: string) {
   const q = ref ? await getRef<EventsQueryRef>(ctx.store, ref) : undefined;
   if (!q) throw new UserFacingError(`This listing is too old to ${what}. Run /events again.`);
   return { q, events: await eventsForDay(ctx, q) };
 }
 
-export const eventsPage: ComponentHandler = async (interaction, [ref, page], ctx) => {
+export const eventsPage: ComponentHandler<CatalogDeps> = async (interaction, [ref, page], ctx) => {
   if (!interaction.isButton()) return;
   await interaction.deferUpdate();
   const { q, events } = await listing(ctx, ref, 'page');
@@ -42,7 +42,7 @@ type PickedEvent = Omit<CardRef, 'bookie'> & { books: string[] };
  * An event picked under /events: its card at its only book at once, or a menu of the books that list it. The
  * listing is re-read (cached); an event no longer at the picked place is not guessed at.
  */
-export const eventPick: ComponentHandler = async (interaction, [ref], ctx) => {
+export const eventPick: ComponentHandler<CatalogDeps> = async (interaction, [ref], ctx) => {
   if (!interaction.isStringSelectMenu()) return;
   const [indexText = '', tag] = (interaction.values[0] ?? '').split(':');
   const { q, events } = await listing(ctx, ref, 'open');
@@ -71,7 +71,7 @@ export const eventPick: ComponentHandler = async (interaction, [ref], ctx) => {
 };
 
 /** A book picked for an event from the picker: its market card replaces the menu. */
-export const eventBook: ComponentHandler = async (interaction, [ref], ctx) => {
+export const eventBook: ComponentHandler<CatalogDeps> = async (interaction, [ref], ctx) => {
   if (!interaction.isStringSelectMenu()) return;
   const picked = ref ? await getRef<PickedEvent>(ctx.store, ref) : undefined;
   if (!picked) throw new UserFacingError('This menu is too old. Run /events again and pick the event.');
@@ -83,7 +83,7 @@ export const eventBook: ComponentHandler = async (interaction, [ref], ctx) => {
 
 async function showCardAt(
   interaction: Parameters<ComponentHandler>[0],
-  ctx: BotContext,
+  ctx: CatalogDeps,
   picked: PickedEvent,
   bookie: string,
 ): Promise<void> {

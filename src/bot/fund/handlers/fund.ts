@@ -3,9 +3,10 @@ import { buttonRoute, type ComponentHandler, type ComponentRoute } from '../../d
 import { replyEphemeral } from '../../discord/interact.js';
 import { getSettings, isChecker } from '../../settings/index.js';
 import { cashoutRequestView } from '../views/fund.js';
+import type { FundDeps } from './deps.js';
 
 const decide =
-  (approve: boolean): ComponentHandler =>
+  (approve: boolean): ComponentHandler<FundDeps> =>
   async (interaction, [cashoutId], ctx) => {
     if (!interaction.isButton()) return;
     await interaction.deferUpdate();
@@ -44,7 +45,7 @@ const decide =
 export const fundApprove = decide(true);
 export const fundReject = decide(false);
 
-export const FUND_COMPONENTS: Record<string, ComponentRoute> = {
+export const FUND_COMPONENTS: Record<string, ComponentRoute<FundDeps>> = {
   'fund:approve': buttonRoute(fundApprove),
   'fund:reject': buttonRoute(fundReject),
 };

@@ -11,7 +11,6 @@ import {
   stakeField,
   suggestedStakeFor,
 } from '../../betting/index.js';
-import type { BotContext } from '../../context.js';
 import { type ComponentOwner, type OwnerLookup, ownerRecord } from '../../discord/component-guard.js';
 import {
   buttonRoute,
@@ -26,9 +25,10 @@ import { formatOdds } from '../../model/odds.js';
 import { SportNotTakenError, UserFacingError } from '../../model/user-facing-error.js';
 import { alertStakeTitle } from '../views/watch.js';
 import type { StoredAlert } from '../watches-repo.js';
+import type { WatchDeps } from './deps.js';
 
 async function alertOf(
-  ctx: BotContext,
+  ctx: WatchDeps,
   interaction: ComponentInteraction,
   alertId: string | undefined,
 ): Promise<StoredAlert & { marketRef: string }> {
@@ -56,7 +56,7 @@ function mustOwn(alert: StoredAlert, userId: string): void {
 }
 
 /** Bet on an alert: the stake form first (a modal must be the first answer), refused before it when betting is closed. */
-export const watchBet: ComponentHandler = async (interaction, [alertId], ctx) => {
+export const watchBet: ComponentHandler<WatchDeps> = async (interaction, [alertId], ctx) => {
   if (!interaction.isButton()) return;
   const gate = await checkBettable(ctx, interaction);
   const alert = await alertOf(ctx, interaction, alertId);
@@ -76,7 +76,7 @@ export const watchBet: ComponentHandler = async (interaction, [alertId], ctx) =>
 
 /** /bet without a bookie: the slip at the best live price among the books that take the bet (betting's handler). */
 export type BestPriceSlip = (
-  ctx: BotContext,
+  ctx: WatchDeps,
   interaction: ModalSubmitInteraction,
   q: { epk: string; market: string; selection: string; stakeCents: number; minOdds?: number },
 ) => Promise<void>;
@@ -87,7 +87,7 @@ export type BestPriceSlip = (
  * in by the composition: the bet wing's face does not carry its routing handler).
  */
 const watchStake =
-  (postBestPriceSlip: BestPriceSlip): ComponentHandler =>
+  (postBestPriceSlip: BestPriceSlip): ComponentHandler<WatchDeps> =>
   async (interaction, [alertId], ctx) => {
     if (!interaction.isModalSubmit()) return;
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
@@ -113,12 +113,12 @@ const watchStake =
   };
 
 /** Whether the desk has heard the alert's book refuse the event's sport lately (decision 1996). */
-async function refusesSport(ctx: BotContext, epk: string, bookie: string): Promise<boolean> {
+async function refusesSport(ctx: WatchDeps, epk: string, bookie: string): Promise<boolean> {
   const sport = (await ctx.catalog.event(epk))?.sport ?? epk.split('/')[0] ?? '';
   return (await ctx.accounts.booksNotTaking(sport)).has(bookie);
 }
 
-export function watchComponents(postBestPriceSlip: BestPriceSlip): Record<string, ComponentRoute> {
+export function watchComponents(postBestPriceSlip: BestPriceSlip): Record<string, ComponentRoute<WatchDeps>> {
   return {
     'watch:bet': buttonRoute(watchBet),
     'watch:stake': modalRoute(watchStake(postBestPriceSlip)),
@@ -126,7 +126,11 @@ export function watchComponents(postBestPriceSlip: BestPriceSlip): Record<string
 }
 
 /** An alert's controls belong to the server and channel it was posted in. */
-export const watchOwner: OwnerLookup = async (_action, [alertId], ctx): Promise<ComponentOwner | undefined> => {
+export const watchOwner: OwnerLookup<WatchDeps> = async (
+  _action,
+  [alertId],
+  ctx,
+): Promise<ComponentOwner | undefined> => {
   const alert = alertId ? await ctx.watch.repo.alert(alertId) : undefined;
   return alert ? { guildId: alert.guildId, channelId: alert.channelId, record: alert } : undefined;
 };

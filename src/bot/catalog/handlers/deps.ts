@@ -1,0 +1,17 @@
+import type { BotConfig } from '../../config/config.js';
+import type { RoutedContext } from '../../discord/command.js';
+import type { GatewayPort } from '../../gateway-port.js';
+import type { BotStore } from '../../store/index.js';
+import type { Catalog } from '../catalog.js';
+
+/**
+ * What the catalog wing's controls are handed (issue 44): the catalog, the gateway and the store it reads; the
+ * composition's context has every field here.
+ */
+export interface CatalogDeps extends RoutedContext {
+  config: BotConfig;
+  gateway: GatewayPort;
+  store: BotStore;
+  catalog: Catalog;
+  now: () => number;
+}
