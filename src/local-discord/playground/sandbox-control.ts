@@ -15,6 +15,10 @@ const advanceBody = z.object({
     .max(MAX_ADVANCE_MS, { error: `"ms" must be at most ${MAX_ADVANCE_MS} (31 days) per step` }),
 });
 
+/** How the sandbox's bookmakers answer the next withdrawals: at once, held pending, or refused. */
+export const WITHDRAWAL_MODES = ['completed', 'pending', 'failed'] as const;
+export type WithdrawalMode = (typeof WITHDRAWAL_MODES)[number];
+
 /** The selection of the latest watch the bot holds (from the bot, when the playground runs one). */
 export interface WatchedSelection {
   epk: string;
@@ -171,6 +175,32 @@ export class SandboxControl {
     };
   }
 
+  /**
+   * The panel's withdrawal switch: the next mode in turn (at once → held pending → refused → at once), so a cash-out's
+   * withdrawal can be left pending or failing and the treasurer's side of it tried (/fund members, /fund withdrawal).
+   */
+  async nextWithdrawalMode(): Promise<{ withdrawals: WithdrawalMode; said: string }> {
+    const next = WITHDRAWAL_MODES[(WITHDRAWAL_MODES.indexOf(this.#withdrawals) + 1) % WITHDRAWAL_MODES.length]!;
+    await this.#call('POST', '/_sandbox/withdrawals/mode', { mode: next });
+    this.#withdrawals = next;
+    return { withdrawals: next, said: WITHDRAWALS_SAID[next] };
+  }
+
+  /** Every withdrawal held pending completes at the bookmaker; how many did. */
+  async completePendingWithdrawals(): Promise<{ completed: number; withdrawals: WithdrawalMode }> {
+    const done = (await this.#call('POST', '/_sandbox/withdrawals/resolve', { status: 'completed' })) as {
+      withdrawal_ids: string[];
+    };
+    return { completed: done.withdrawal_ids.length, withdrawals: this.#withdrawals };
+  }
+
+  /** What the bookmakers do with the next withdrawals (the sandbox starts answering them at once). */
+  get withdrawals(): WithdrawalMode {
+    return this.#withdrawals;
+  }
+
+  #withdrawals: WithdrawalMode = 'completed';
+
   async #call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
     let res: Response;
     try {
@@ -189,6 +219,15 @@ export class SandboxControl {
     return data;
   }
 }
+
+/** What the panel says after the switch moved to a mode. */
+const WITHDRAWALS_SAID: Record<WithdrawalMode, string> = {
+  completed: 'Withdrawals complete at once again.',
+  pending:
+    "The bookmakers now hold each new withdrawal pending: a cash-out's withdrawal waits (/fund members says so) until you press Complete pending withdrawals.",
+  failed:
+    "The bookmakers now refuse each new withdrawal: a cash-out's withdrawal fails and waits to be tried again (/fund members says why).",
+};
 
 /** Why the panel's routes answer 404 when the playground runs against a gateway it does not control. */
 export const NO_SANDBOX =

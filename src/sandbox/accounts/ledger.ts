@@ -202,6 +202,13 @@ export class Ledger {
     return true;
   }
 
+  /** The ids of the withdrawals still pending at the bookmaker, oldest first. */
+  pendingWithdrawals(): string[] {
+    return this.entries
+      .filter((e) => e.txn.type === 'withdrawal' && e.txn.withdrawal_status === 'pending')
+      .map((e) => e.txn.id);
+  }
+
   /** A deposit into a bookmaker account (a member's money arriving): credits cash, lists a `deposit` transaction. */
   deposit(account_id: string, amount: number): string {
     const book = this.accounts.bookAccount(account_id);

@@ -192,15 +192,20 @@ export const controlRoutes: Route[] = [
     },
   },
   {
-    // {withdrawal_id, status: completed | failed}: a pending withdrawal is settled by the bookmaker.
+    // {withdrawal_id?, status: completed | failed}: a pending withdrawal (with no id: every one) is settled by the
+    // bookmaker.
     method: 'POST',
     path: '/_sandbox/withdrawals/resolve',
     auth: 'none',
     handler: ({ sb, body }) => {
-      const id = requireString(body, 'withdrawal_id');
+      const id = optionalString(body, 'withdrawal_id');
       const status = requireString(body, 'status');
       if (status !== 'completed' && status !== 'failed') {
         throw new ApiError(400, { detail: "Field 'status' must be completed or failed", field: 'status' });
+      }
+      if (id === undefined) {
+        const ids = sb.ledger.pendingWithdrawals().filter((w) => sb.ledger.resolveWithdrawal(w, status));
+        return ok({ withdrawal_ids: ids, status });
       }
       if (!sb.ledger.resolveWithdrawal(id, status)) {
         throw new ApiError(404, { detail: `No pending withdrawal '${id}'`, field: 'withdrawal_id' });

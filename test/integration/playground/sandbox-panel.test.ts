@@ -23,37 +23,39 @@ async function placeBet(base: string, ev: SportEvent): Promise<string> {
   };
   const row = card.markets[0]?.selections[0];
   if (!row) throw new Error(`no head-to-head prices for ${ev.epk}`);
-  const placed = await fetch(`${base}/v3/place_bet`, {
-    method: 'POST',
-    headers: KEY,
-    body: JSON.stringify({
-      session_id: '5e55a1fa-0000-4000-8000-00000000000a',
-      sport: ev.league,
-      epk: ev.epk,
-      market_ref: row.market_ref,
-      stake: 5,
-      target_odds: row.odds * 0.9,
-    }),
+  const placed = await viaJob<{ bet_result?: { bet_id?: string } }>(base, '/v3/place_bet', {
+    session_id: '5e55a1fa-0000-4000-8000-00000000000a',
+    sport: ev.league,
+    epk: ev.epk,
+    market_ref: row.market_ref,
+    stake: 5,
+    target_odds: row.odds * 0.9,
   });
-  const { correlation_id } = (await placed.json()) as { correlation_id: string };
+  const id = placed.bet_result?.bet_id;
+  if (!id) throw new Error(`the bet was not placed: ${JSON.stringify(placed)}`);
+  return id;
+}
+
+/** A gateway job's result once it left pending (the sandbox's /api/bet_status). */
+async function jobResult<T>(base: string, correlationId: string): Promise<T> {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const res = await fetch(`${base}/api/bet_status`, {
+    const st = await fetch(`${base}/api/bet_status`, {
       method: 'POST',
       headers: KEY,
-      body: JSON.stringify({ correlation_ids: [correlation_id] }),
+      body: JSON.stringify({ correlation_ids: [correlationId] }),
     });
-    const entry = (
-      (await res.json()) as { statuses?: Array<{ status: string; result?: { bet_result?: { bet_id?: string } } }> }
-    ).statuses?.[0];
-    if (entry && entry.status !== 'pending') {
-      const id = entry.result?.bet_result?.bet_id;
-      if (!id) throw new Error(`the bet was not placed: ${JSON.stringify(entry)}`);
-      return id;
-    }
-    if (Date.now() > deadline) throw new Error('the bet job stayed pending');
+    const entry = ((await st.json()) as { statuses: Array<{ status: string; result?: T }> }).statuses[0];
+    if (entry?.status === 'completed') return entry.result as T;
+    if (Date.now() > deadline) throw new Error('the job stayed pending');
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** A gateway call that answers with a job, and that job's result. */
+async function viaJob<T>(base: string, path: string, body: unknown): Promise<T> {
+  const res = await fetch(`${base}${path}`, { method: 'POST', headers: KEY, body: JSON.stringify(body) });
+  return jobResult<T>(base, ((await res.json()) as { correlation_id: string }).correlation_id);
 }
 
 async function call(url: string, body?: unknown) {
@@ -186,28 +188,34 @@ describe('the Sandbox panel API over the embedded sandbox', () => {
     // The panel names the book and account, not the session's UUID.
     expect(res.body).toMatchObject({ bookie: 'bookie_a', username: 'alpha_a' });
     const sessionId = String(res.body.session_id);
-    const listed = await fetch(`${sandbox.url}/v3/transactions`, {
-      method: 'POST',
-      headers: KEY,
-      body: JSON.stringify({ session_id: sessionId, days_back: 1, limit: 50 }),
-    });
-    const { correlation_id } = (await listed.json()) as { correlation_id: string };
-    const deadline = Date.now() + 10_000;
-    let txs: Array<{ id: string; type: string; stake: number }> | undefined;
-    while (!txs) {
-      const st = await fetch(`${sandbox.url}/api/bet_status`, {
-        method: 'POST',
-        headers: KEY,
-        body: JSON.stringify({ correlation_ids: [correlation_id] }),
+    const { transactions } = await viaJob<{ transactions: Array<{ id: string; type: string; stake: number }> }>(
+      sandbox.url,
+      '/v3/transactions',
+      { session_id: sessionId, days_back: 1, limit: 50 },
+    );
+    expect(transactions.find((t) => t.id === res.body.deposit_id)).toMatchObject({ type: 'deposit', stake: 100 });
+  });
+
+  it('leaves the next withdrawals pending, completes them, then has them refused, so a cash-out can wait or fail', async () => {
+    const SESSION = '5e55a1fa-0000-4000-8000-00000000000a';
+    const withdraw = () =>
+      viaJob<{ success: boolean; status: string; withdrawal_id?: string }>(sandbox.url, '/v3/withdraw_balance', {
+        session_id: SESSION,
+        amount: 5,
       });
-      const entry = (
-        (await st.json()) as { statuses: Array<{ status: string; result?: { transactions: typeof txs } }> }
-      ).statuses[0];
-      if (entry?.status === 'completed') txs = entry.result?.transactions;
-      else if (Date.now() > deadline) throw new Error('the transactions job stayed pending');
-      else await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(txs.find((t) => t.id === res.body.deposit_id)).toMatchObject({ type: 'deposit', stake: 100 });
+    expect((await call(`${pg.url}/api/sandbox`)).body.withdrawals).toBe('completed');
+    const pending = await call(`${pg.url}/api/sandbox/withdrawals/mode`, {});
+    expect(pending.body).toMatchObject({ withdrawals: 'pending' });
+    expect(String(pending.body.said)).toMatch(/^The bookmakers now hold each new withdrawal pending/);
+    const held = await withdraw();
+    expect(held).toMatchObject({ success: true, status: 'pending' });
+    const completed = await call(`${pg.url}/api/sandbox/withdrawals/complete`, {});
+    expect(completed.body).toMatchObject({ completed: 1 });
+    expect((await call(`${pg.url}/api/sandbox/withdrawals/complete`, {})).body).toMatchObject({ completed: 0 });
+    expect((await call(`${pg.url}/api/sandbox/withdrawals/mode`, {})).body).toMatchObject({ withdrawals: 'failed' });
+    expect(await withdraw()).toMatchObject({ success: false, status: 'failed' });
+    expect((await call(`${pg.url}/api/sandbox/withdrawals/mode`, {})).body).toMatchObject({ withdrawals: 'completed' });
+    expect(await withdraw()).toMatchObject({ success: true, status: 'completed' });
   });
 
   it('answers an unknown sandbox route with the ones that exist', async () => {

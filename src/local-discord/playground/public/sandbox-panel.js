@@ -42,6 +42,15 @@ const depositSaid = (bookie, username) =>
   `member:@bettor amount:100 session:${bookie}, picking ${bookie}/${username} from the list. Not one of the ` +
   `fund's accounts yet? Add it first: /fund accounts action:add session:${bookie}.`;
 
+/** The withdrawal switch's label for each mode. */
+const WITHDRAWALS_LABEL = { completed: 'at once', pending: 'held pending', failed: 'refused' };
+
+/** What Complete pending withdrawals did. */
+const completedSaid = (n) =>
+  n === 0
+    ? 'No withdrawal was pending.'
+    : `${n} pending withdrawal${n === 1 ? '' : 's'} completed at the bookmaker: the desk follows within a fund beat.`;
+
 /**
  * What a settle did. Bets on events that finished while the clock moved were settled by that move, so a settle after
  * "Advance 1 day" often finds none left: said so, never a bare "0 bets settled" beside notices that did come.
@@ -82,7 +91,12 @@ export function setupSandboxPanel(enabled, sandboxUrl) {
     panel.dataset.now = new Date(clockNow()).toISOString();
     show();
   });
-  const take = (data) => setClock(data);
+  const modeButton = document.getElementById('withdrawal-mode');
+  // Readings carry the clock; the withdrawal switch's answers and the panel's first reading carry its mode.
+  const take = (data) => {
+    if (data.withdrawals) modeButton.textContent = `Withdrawals: ${WITHDRAWALS_LABEL[data.withdrawals]}`;
+    if (data.now) setClock(data);
+  };
   // A reading that fails while npm start is away says so; the next one that works clears it.
   let away = false;
   const refresh = () =>
@@ -104,37 +118,37 @@ export function setupSandboxPanel(enabled, sandboxUrl) {
       const data = await call(path, body);
       take(data);
       status.textContent =
-        data.moved !== undefined
-          ? `${label}: ${data.moved}; the clock is past that scrape, so the watch's alert follows.`
-          : data.deposit_id !== undefined
-            ? depositSaid(data.bookie, data.username)
-            : data.settled === undefined
-              ? `${label}: done. Settlement notices follow in the results channel (#results unless an admin changed it).`
-              : settledSaid(data.settled);
+        data.said !== undefined
+          ? data.said
+          : data.completed !== undefined
+            ? completedSaid(data.completed)
+            : data.moved !== undefined
+              ? `${label}: ${data.moved}; the clock is past that scrape, so the watch's alert follows.`
+              : data.deposit_id !== undefined
+                ? depositSaid(data.bookie, data.username)
+                : data.settled === undefined
+                  ? `${label}: done. Settlement notices follow in the results channel (#results unless an admin changed it).`
+                  : settledSaid(data.settled);
     } catch (err) {
       status.textContent = `${label} failed: ${err.message}`;
     } finally {
       for (const b of buttons) b.disabled = false;
     }
   };
-  document
-    .getElementById('advance-hour')
-    .addEventListener('click', () => act('Advance 1 hour', '/api/sandbox/advance', { ms: HOUR_MS }));
-  document
-    .getElementById('advance-day')
-    .addEventListener('click', () => act('Advance 1 day', '/api/sandbox/advance', { ms: 24 * HOUR_MS }));
-  document
-    .getElementById('settle-started')
-    .addEventListener('click', () => act('Settle started events', '/api/sandbox/settle', {}));
-  document
-    .getElementById('deposit-100')
-    .addEventListener('click', () => act('Deposit $100', '/api/sandbox/deposit', {}));
-  document
-    .getElementById('move-watched-price')
-    .addEventListener('click', () => act('Move watched price', '/api/sandbox/price', {}));
-  document
-    .getElementById('steam-watched')
-    .addEventListener('click', () => act('Steam on watched', '/api/sandbox/steam', {}));
+  // Each button: its id, what the status line calls it, the page's route and the body it sends.
+  const actions = [
+    ['advance-hour', 'Advance 1 hour', '/api/sandbox/advance', { ms: HOUR_MS }],
+    ['advance-day', 'Advance 1 day', '/api/sandbox/advance', { ms: 24 * HOUR_MS }],
+    ['settle-started', 'Settle started events', '/api/sandbox/settle', {}],
+    ['deposit-100', 'Deposit $100', '/api/sandbox/deposit', {}],
+    ['move-watched-price', 'Move watched price', '/api/sandbox/price', {}],
+    ['steam-watched', 'Steam on watched', '/api/sandbox/steam', {}],
+    ['withdrawal-mode', 'Withdrawals', '/api/sandbox/withdrawals/mode', {}],
+    ['complete-withdrawals', 'Complete pending withdrawals', '/api/sandbox/withdrawals/complete', {}],
+  ];
+  for (const [id, label, path, body] of actions) {
+    document.getElementById(id).addEventListener('click', () => act(label, path, body));
+  }
 
   refresh();
   setInterval(show, 1_000);
