@@ -49,6 +49,9 @@ builder
   )
   .addStringOption((o) =>
     o.setName('bookie').setDescription('The book (default: the first active)').setAutocomplete(true),
+  )
+  .addBooleanOption((o) =>
+    o.setName('use_bonus_bet').setDescription('Stake a bonus token worth exactly the stake, not cash'),
   );
 
 export const data = builder;
@@ -64,7 +67,8 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
     legs.push(leg);
   }
   const bet = await readRaceBetOptions(ctx, interaction);
-  if (bet) await postMultiSlip(ctx, interaction, { ...bet, legs });
+  const bonus = interaction.options.getBoolean('use_bonus_bet') === true;
+  if (bet) await postMultiSlip(ctx, interaction, { ...bet, legs, ...(bonus ? { useBonusBet: true } : {}) });
 };
 
 export const autocomplete: Command['autocomplete'] = async (interaction, ctx) => {

@@ -2,12 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SettlementWatcher } from '../../src/bot/betting/settlement.js';
 import { Ledger } from '../../src/bot/ledger/ledger-repo.js';
 import { updateSettings } from '../../src/bot/settings/guild-settings.js';
+import { GatewayClient } from '../../src/gateway/index.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
 import type { Race } from '../../src/sandbox/world/racing.js';
 import type { RunningBot } from '../support/bot-entry.js';
 import { messageMatching, newTrail, press } from '../support/flows.js';
-import { deskCommand } from '../support/fund-flows.js';
-import { type Desk, startDesk } from '../support/harness.js';
+import { cashOf, deskCommand } from '../support/fund-flows.js';
+import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
 import { addMulti, multiSlip, openRaces, raceCommand, sandboxMultis } from '../support/stack-flows.js';
 import { until } from '../support/wait.js';
@@ -32,8 +33,8 @@ describe('stacks of same-race multis at the desk', () => {
       ...s,
       resultsChannelId: desk.ld.channelIds.results,
     }));
-    races = openRaces(desk, 3);
-    expect(races).toHaveLength(3);
+    races = openRaces(desk, 4);
+    expect(races).toHaveLength(4);
   }, 60_000);
   afterAll(() => desk?.close());
 
@@ -56,8 +57,8 @@ describe('stacks of same-race multis at the desk', () => {
     );
 
   const multi = (on: Race, legs: string[], stake: number, bookie?: string) => multiSlip(desk, on, legs, stake, bookie);
-  const add = (slip: LocalMessage, legs: string, stake: string, minOdds?: string) =>
-    addMulti(desk, slip, { legs, stake, ...(minOdds ? { minOdds } : {}) });
+  const add = (slip: LocalMessage, legs: string, stake: string, minOdds?: string, bonus?: string) =>
+    addMulti(desk, slip, { legs, stake, ...(minOdds ? { minOdds } : {}), ...(bonus ? { bonus } : {}) });
 
   it('grows a multi slip into a stack of three, placed in one stacked_srm call: two placed, one refused by the book', async () => {
     const race = races[0] as Race;
@@ -246,6 +247,56 @@ describe('stacks of same-race multis at the desk', () => {
       expect(new Set(onRace.map((r) => r.correlation_id)).size).toBe(1);
     } finally {
       await deskCommand(desk, desk.ld.users.admin, 'settings', 'approvals', { t1: 100, t2: 200 }, /Saved/);
+    }
+  });
+
+  it('stakes a bonus multi of a stack with its own token, not the cash, says so on the slip, and settles it as the book did', async () => {
+    const race = races[3] as Race;
+    const [a, b, c, d, e, f] = runners(race) as [string, string, string, string, string, string];
+    const gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    try {
+      const first = await multi(race, [`${a}|top4`, `${b}|top4`], 2);
+      // bookie_a's session holds a $25 and a $5 token: no $7 one.
+      const none = await add(first, `${c} top 4\n${d} top 4`, '7', undefined, 'yes');
+      expect(textOf(none)).toContain('holds no free bonus token worth $7.00 for that multi');
+      const stack = await add(first, `${e} top 4\n${f} top 4`, '5', undefined, 'yes');
+      const shown = textOf(stack);
+      expect(shown).toMatch(/Multi 2 · \$5\.00 bonus token · floor none/);
+      expect(shown).toContain("Multi 2 stakes a bonus token worth exactly its stake, not the syndicate's cash");
+      expect(shown).toContain('the stack takes $2.00 of cash');
+      await desk.advance(31_000);
+      const cashBefore = await cashOf(gw, BOOKIE_A_SESSION);
+      await press(desk, newTrail(), desk.ld.users.bettor, stack, /^Confirm$/);
+      await messageMatching(desk, stack, /Stack placed ✅ 2 of 2 multis/, 20_000);
+      const placed = await atBook(race);
+      expect(placed.map((x) => [x.bet.stake, x.bet.is_bonus_bet])).toEqual([
+        [2, false],
+        [5, true],
+      ]);
+      await desk.advance(31_000);
+      expect(await cashOf(gw, BOOKIE_A_SESSION)).toBe(cashBefore - 200);
+
+      await desk.control.settle(race.key);
+      await desk.bot.settlement.tick();
+      const settled = await until(
+        'both multis settled',
+        async () => {
+          const rows = await desk.bot.store.query<{ bet_id: string; state: string; pnl_cents: number }>(
+            'SELECT bet_id, state, pnl_cents FROM bet_records WHERE epk LIKE ? ORDER BY stake_cents',
+            `%${race.track}/${race.race_num}/%`,
+          );
+          return rows.length === 2 && rows.every((r) => r.state === 'settled') ? rows : undefined;
+        },
+        { timeoutMs: 15_000 },
+      );
+      const atBookNow = new Map((await atBook(race)).map((x) => [x.bet.bet_id, x]));
+      // Each record's P&L is the book's: a lost bonus multi 0 (only the token is gone), a won one its winnings.
+      expect(settled.map((r) => r.pnl_cents)).toEqual(
+        settled.map((r) => Math.round(Number(atBookNow.get(r.bet_id)?.pnl ?? Number.NaN) * 100)),
+      );
+      expect(atBookNow.get(settled[1]?.bet_id ?? '')?.bet.is_bonus_bet).toBe(true);
+    } finally {
+      await gw.close();
     }
   });
 

@@ -58,7 +58,7 @@ export function multiSlip(desk: Desk, on: Race, legs: string[], stake: number, b
 export async function addMulti(
   desk: Desk,
   slip: LocalMessage,
-  form: { legs: string; stake: string; minOdds?: string },
+  form: { legs: string; stake: string; minOdds?: string; bonus?: string },
 ): Promise<LocalMessage> {
   const modal = waitForModal(desk, desk.ld.users.bettor.id);
   await press(desk, newTrail(), desk.ld.users.bettor, slip, /^Add another multi on this race$/);
@@ -67,7 +67,7 @@ export async function addMulti(
     user: desk.ld.users.bettor,
     channelId: desk.ld.channelIds.bets,
     customId: opened.customId,
-    fields: { legs: form.legs, stake: form.stake, min_odds: form.minOdds ?? '' },
+    fields: { legs: form.legs, stake: form.stake, min_odds: form.minOdds ?? '', bonus: form.bonus ?? '' },
   });
   return until(
     'the stack slip, or the refusal',

@@ -111,6 +111,7 @@ export function multiBetRequest(
     legs: multi.legs.map((l) => ({ runner: l.runner, market: l.position })),
     stake,
     target_odds: p.minOdds ?? NO_FLOOR,
+    ...(p.useBonusBet ? { use_bonus_bet: true } : {}),
     ...callback(callbackUrl),
   };
 }

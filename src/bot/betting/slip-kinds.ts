@@ -244,6 +244,25 @@ export async function promoLivePrice(gateway: GatewayPort, p: SlipPayload): Prom
   return price;
 }
 
+/** The values (cents) of the session's AVAILABLE bonus tokens, one entry per token. */
+async function availableTokenCents(
+  gateway: GatewayPort,
+  sessionId: string,
+  callbackUrl: string | undefined,
+): Promise<number[]> {
+  const handle = await gateway.bonusBets.list({ session_id: sessionId, ...callback(callbackUrl) });
+  const out = await handle.wait({ signal: AbortSignal.timeout(BONUS_READ_WAIT_MS) });
+  if (out.status !== 'completed') {
+    throw new UserFacingError(`Reading the bonus tokens did not finish (${out.status}). Try again in a moment.`);
+  }
+  const tokens = (out.result as { bonus_bets?: Array<{ amount?: unknown; status?: unknown }> | null })?.bonus_bets;
+  return (tokens ?? []).flatMap((t) =>
+    typeof t.amount === 'number' && String(t.status ?? '').toUpperCase() === 'AVAILABLE'
+      ? [centsFromDollars(t.amount)]
+      : [],
+  );
+}
+
 /** Whether the session holds an available bonus token worth exactly the stake (what use_bonus_bet spends). */
 export async function holdsBonusToken(
   gateway: GatewayPort,
@@ -251,17 +270,31 @@ export async function holdsBonusToken(
   stakeCents: number,
   callbackUrl: string | undefined,
 ): Promise<boolean> {
-  const handle = await gateway.bonusBets.list({ session_id: sessionId, ...callback(callbackUrl) });
-  const out = await handle.wait({ signal: AbortSignal.timeout(BONUS_READ_WAIT_MS) });
-  if (out.status !== 'completed') {
-    throw new UserFacingError(`Reading the bonus tokens did not finish (${out.status}). Try again in a moment.`);
-  }
-  const tokens = (out.result as { bonus_bets?: Array<{ amount?: unknown; status?: unknown }> | null })?.bonus_bets;
-  return (tokens ?? []).some(
-    (t) =>
-      typeof t.amount === 'number' &&
-      centsFromDollars(t.amount) === stakeCents &&
-      String(t.status ?? '').toUpperCase() === 'AVAILABLE',
+  return (await availableTokenCents(gateway, sessionId, callbackUrl)).includes(stakeCents);
+}
+
+/**
+ * Every bonus multi of a slip has its own AVAILABLE token worth exactly its stake (decision 2051): the book gives
+ * each bonus multi of a stack the largest free token not above its stake, so exact tokens are what it then takes,
+ * and a stake above its token is refused at placement (decision 1971).
+ */
+async function checkBonusTokens(
+  d: SlipKindDeps,
+  at: { sessionId: string; bookie: string },
+  multis: ReadonlyArray<{ stakeCents: number; useBonusBet?: boolean }>,
+): Promise<void> {
+  const wanted = multis.filter((m) => m.useBonusBet).map((m) => m.stakeCents);
+  if (wanted.length === 0) return;
+  const free = await availableTokenCents(d.gateway, at.sessionId, d.callbackUrl);
+  const short = wanted.filter((cents) => {
+    const i = free.indexOf(cents);
+    if (i >= 0) free.splice(i, 1);
+    return i < 0;
+  });
+  if (short.length === 0) return;
+  const one = short.length === 1;
+  throw new UserFacingError(
+    `The ${at.bookie} session holds no free bonus token worth ${short.map(formatMoney).join(', ')} for ${one ? 'that multi' : 'those multis'} (each bonus multi stakes one token of exactly its stake). Stake the value of a token you hold, or leave "bonus token" empty to stake cash.`,
   );
 }
 
@@ -563,6 +596,7 @@ export async function prepareMultiSlip(
   const owner = { ...req, settings, lifetime };
   const stakeCents = await checkedStake(d, owner, req.stakeCents, { bookie: req.bookie, sessionId });
   const priced = await priceMulti(d, req, { settings, sessionId, bankCents: owner.bankCents ?? null });
+  await checkBonusTokens(d, { sessionId, bookie: req.bookie }, [{ stakeCents, useBonusBet: req.useBonusBet }]);
   const { multi, edge } = priced;
   const text = legsText(multi);
   return store(d, owner, {
@@ -574,7 +608,7 @@ export async function prepareMultiSlip(
     bookie: req.bookie,
     sessionId,
     marketKey: 'srm',
-    marketLabel: `Same-race multi (${multi.legs.length} legs)`,
+    marketLabel: `Same-race multi (${multi.legs.length} legs)${req.useBonusBet ? ' (bonus bet)' : ''}`,
     selectionLabel: text,
     selectionName: text,
     marketRef: '',
@@ -582,6 +616,7 @@ export async function prepareMultiSlip(
     shownOdds: req.minOdds ?? NO_FLOOR_ODDS,
     ...(req.minOdds === undefined ? {} : { minOdds: req.minOdds }),
     ...(edge ? { edge } : {}),
+    ...(req.useBonusBet ? { useBonusBet: true } : {}),
     userId: req.userId,
   });
 }
@@ -589,7 +624,7 @@ export async function prepareMultiSlip(
 /** A stack slip asked for: the multi or stack slip it grows from, and the multi to add on the same race. */
 export interface StackSlipRequest extends SlipOwner {
   base: SlipPayload;
-  add: { legs: MultiLeg[]; stakeCents: number; minOdds?: number };
+  add: { legs: MultiLeg[]; stakeCents: number; minOdds?: number; useBonusBet?: boolean };
 }
 
 /**
@@ -627,7 +662,9 @@ export async function prepareStackSlip(
     stakeCents,
     ...(req.add.minOdds === undefined ? {} : { minOdds: req.add.minOdds }),
     ...(priced.edge ? { edge: priced.edge } : {}),
+    ...(req.add.useBonusBet ? { useBonusBet: true } : {}),
   };
+  await checkBonusTokens(d, base, [...multis, added]);
   return store(d, owner, { ...stackPayload(base, [...multis, added]), userId: req.userId });
 }
 
@@ -702,9 +739,9 @@ export function boundSelection(p: SlipPayload): string {
     case 'promo':
       return p.promo ? `promo #${p.promo.promoId}` : '';
     case 'multi':
-      return p.multi ? `multi ${legsText(p.multi)}` : '';
+      return p.multi ? `multi ${legsText(p.multi)}${p.useBonusBet ? ' · bonus bet' : ''}` : '';
     case 'stack':
-      return `stack ${(p.stack ?? []).map((m) => `${legsText(m.multi)} (${formatMoney(m.stakeCents)})`).join('; ')}`;
+      return `stack ${(p.stack ?? []).map((m) => `${legsText(m.multi)} (${formatMoney(m.stakeCents)}${m.useBonusBet ? ' bonus' : ''})`).join('; ')}`;
     default:
       return p.marketRef;
   }

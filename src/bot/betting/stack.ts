@@ -23,6 +23,7 @@ export function stackMultisOf(p: SlipPayload): StackedMulti[] | undefined {
       stakeCents: p.stakeCents,
       ...(p.minOdds === undefined ? {} : { minOdds: p.minOdds }),
       ...(p.edge ? { edge: p.edge } : {}),
+      ...(p.useBonusBet ? { useBonusBet: true } : {}),
     },
   ];
 }
@@ -37,6 +38,7 @@ export function stackPayload(base: SlipPayload, multis: StackedMulti[]): SlipPay
     approvedBy: _approvedBy,
     capBankCents: _capBankCents,
     outsideFund: _outsideFund,
+    useBonusBet: _useBonusBet,
     ...rest
   } = base;
   const text = multis.map((m, i) => `${i + 1}) ${legsText(m.multi)}`).join(' · ');
@@ -50,6 +52,8 @@ export function stackPayload(base: SlipPayload, multis: StackedMulti[]): SlipPay
     selectionName: text,
     stakeCents: multis.reduce((a, m) => a + m.stakeCents, 0),
     shownOdds: NO_FLOOR,
+    // The fund's gate reads no cash for a bonus slip: only a stack of bonus multis alone is one.
+    ...(multis.every((m) => m.useBonusBet) ? { useBonusBet: true } : {}),
   };
 }
 
@@ -62,7 +66,7 @@ export function stackMembers(p: SlipPayload, slipId: string): SlipPayload[] {
   const { stack: _stack, ...base } = p;
   return multis.map((m, i) => {
     const text = legsText(m.multi);
-    const { minOdds: _minOdds, edge: _edge, ...rest } = base;
+    const { minOdds: _minOdds, edge: _edge, useBonusBet: _bonus, ...rest } = base;
     return {
       ...rest,
       kind: 'multi',
@@ -74,6 +78,7 @@ export function stackMembers(p: SlipPayload, slipId: string): SlipPayload[] {
       shownOdds: m.minOdds ?? NO_FLOOR,
       ...(m.minOdds === undefined ? {} : { minOdds: m.minOdds }),
       ...(m.edge ? { edge: m.edge } : {}),
+      ...(m.useBonusBet ? { useBonusBet: true } : {}),
       stackOf: { slipId, index: i + 1, count: multis.length },
     };
   });
@@ -102,6 +107,7 @@ export function stackRequest(
       stake: (stakesCents[i] ?? m.stakeCents) / 100,
       legs: m.multi.legs.map((l) => ({ runner: l.runner, position: l.position })),
       target_odds: m.minOdds ?? NO_FLOOR,
+      ...(m.useBonusBet ? { use_bonus_bet: true } : {}),
     })),
     ...(callbackUrl ? { callback_url: callbackUrl } : {}),
   };

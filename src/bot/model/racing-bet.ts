@@ -67,6 +67,8 @@ export interface RacingMultiBet extends RaceKey {
   stakeCents: number;
   /** The lowest combined price to take (sent as target_odds); none: the book's price, whatever it is. */
   minOdds?: number;
+  /** Stake a bonus token worth exactly the stake instead of cash (use_bonus_bet). */
+  useBonusBet?: boolean;
 }
 
 /** What a multi slip keeps: the race, each leg with the book's win price and its fair chance, the multi's fair. */

@@ -71,6 +71,8 @@ export interface StackedMulti {
   /** Sent as the multi's target_odds: below it the book refuses the whole stack before placing any. */
   minOdds?: number;
   edge?: SlipEdge;
+  /** Staked with a bonus token worth exactly stakeCents (use_bonus_bet), not the syndicate's cash. */
+  useBonusBet?: boolean;
 }
 
 /** Where a stack's bet record sits: the stack slip, its 1-based place in the stack, and how many the stack holds. */

@@ -50,8 +50,40 @@ export const slipStackForm: ComponentHandler<BettingDeps> = async (interaction, 
   const modal = new ModalBuilder()
     .setCustomId(encodeCustomId('slip', 'stackadd', slip.slipId))
     .setTitle(`Another multi · ${slip.payload.eventName}`.slice(0, 45))
-    .addComponents(new ActionRowBuilder<TextInputBuilder>().addComponents(legs), stakeField(), minOddsField('8.00'));
+    .addComponents(
+      new ActionRowBuilder<TextInputBuilder>().addComponents(legs),
+      stakeField(),
+      minOddsField('8.00'),
+      new ActionRowBuilder<TextInputBuilder>().addComponents(bonusInput()),
+    );
   await interaction.showModal(modal);
+};
+
+/** The form's "bonus token" field: "yes" stakes a bonus token worth exactly the stake instead of cash. */
+function bonusInput(): TextInputBuilder {
+  return new TextInputBuilder()
+    .setCustomId('bonus')
+    .setLabel('Bonus token (optional): yes to stake one')
+    .setPlaceholder('yes: a token worth exactly the stake, not cash')
+    .setStyle(TextInputStyle.Short)
+    .setRequired(false)
+    .setMaxLength(10);
+}
+
+/** The "bonus token" field read back: yes or empty (a form without the field is empty). */
+export function readBonus(text: string | undefined): { ok: true; value: boolean } | { ok: false; message: string } {
+  const t = (text ?? '').trim().toLowerCase();
+  if (t === '' || t === 'no') return { ok: true, value: false };
+  if (/^(y|yes|bonus|token)$/.test(t)) return { ok: true, value: true };
+  return { ok: false, message: `"${t.slice(0, 10)}" is not an answer for "bonus token": type yes, or leave it empty.` };
+}
+
+const fieldText = (interaction: ModalSubmitInteraction, id: string): string | undefined => {
+  try {
+    return interaction.fields.getTextInputValue(id);
+  } catch {
+    return undefined;
+  }
 };
 
 /** The legs typed into the form: one per line (or split by commas or "+"), each "Runner position" or "Runner". */
@@ -79,8 +111,15 @@ export const slipStackAdd: ComponentHandler<BettingDeps> = async (interaction, [
   if (!stake.ok) return replyEphemeral(interaction, stake.message);
   const minOdds = readMinOdds(interaction, '8.00');
   if (!minOdds.ok) return replyEphemeral(interaction, minOdds.message);
+  const bonus = readBonus(fieldText(interaction, 'bonus'));
+  if (!bonus.ok) return replyEphemeral(interaction, bonus.message);
   const base = await growable(ctx, slipId ?? '', interaction.user.id);
-  const add = { legs, stakeCents: stake.cents, ...(minOdds.value === undefined ? {} : { minOdds: minOdds.value }) };
+  const add = {
+    legs,
+    stakeCents: stake.cents,
+    ...(minOdds.value === undefined ? {} : { minOdds: minOdds.value }),
+    ...(bonus.value ? { useBonusBet: true } : {}),
+  };
   await postPreparedSlip(ctx, interaction, base.payload.stakeCents + stake.cents, async (where, lifetime) => {
     const stack = await ctx.slipFactory.prepareStackSlip({ ...where, base: base.payload, add }, lifetime);
     // The slip it grew from closes, unless it was confirmed meanwhile: then the stack is dropped instead.

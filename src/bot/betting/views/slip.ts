@@ -40,6 +40,13 @@ export function slipFields(slip: SlipPayload, odds: number, sessionLabel: string
   ];
 }
 
+/** What a bonus multi's stake is, in words (decision 2051). */
+export const BONUS_STAKE_WORDS = "(a bonus token: not the syndicate's cash; a win pays the winnings without the stake)";
+
+/** A bet's possible return: a bonus stake is not paid back, so a bonus bet returns the winnings only. */
+const bonusAwareReturn = (stakeCents: number, odds: number, bonus: boolean | undefined): number =>
+  potentialReturnCents(stakeCents, odds) - (bonus ? stakeCents : 0);
+
 const pct = (p: number) => `${(Math.round(p * 1000) / 10).toFixed(1)} %`;
 
 /**
@@ -72,13 +79,17 @@ function multiFields(slip: SlipPayload, multi: MultiSlipInfo, odds: number, acco
       inline: true,
     },
     { name: 'Floor', value: floor === undefined ? 'none (min_odds)' : formatOdds(floor), inline: true },
-    { name: 'Stake', value: formatMoney(slip.stakeCents), inline: true },
+    {
+      name: 'Stake',
+      value: `${formatMoney(slip.stakeCents)}${slip.useBonusBet ? ` ${BONUS_STAKE_WORDS}` : ''}`,
+      inline: true,
+    },
     {
       name: 'Possible return',
       value:
         at === undefined
-          ? "stake × the book's price"
-          : `${priced ? '' : 'at least '}${formatMoney(potentialReturnCents(slip.stakeCents, at))}`,
+          ? `stake × ${slip.useBonusBet ? "(the book's price − 1)" : "the book's price"}`
+          : `${priced ? '' : 'at least '}${formatMoney(bonusAwareReturn(slip.stakeCents, at, slip.useBonusBet))}`,
       inline: true,
     },
     { name: 'Fair price', value: clip(value, LIMITS.fieldValue) },

@@ -31,7 +31,15 @@ function multiLines(m: Pick<StackedMulti, 'multi'>): string {
 
 /** "Multi 2 · $3.00 · floor 5.00" */
 const multiName = (i: number, m: StackedMulti) =>
-  `Multi ${i + 1} · ${formatMoney(m.stakeCents)} · floor ${m.minOdds === undefined ? 'none' : formatOdds(m.minOdds)}`;
+  `Multi ${i + 1} · ${formatMoney(m.stakeCents)}${m.useBonusBet ? ' bonus token' : ''} · floor ${m.minOdds === undefined ? 'none' : formatOdds(m.minOdds)}`;
+
+/** What the stack's bonus multis stake, in words (decision 2051); empty without one. */
+function bonusText(multis: readonly StackedMulti[]): string {
+  const bonus = multis.flatMap((m, i) => (m.useBonusBet ? [i + 1] : []));
+  if (bonus.length === 0) return '';
+  const cash = multis.reduce((a, m) => a + (m.useBonusBet ? 0 : m.stakeCents), 0);
+  return ` Multi ${bonus.join(', ')} ${bonus.length === 1 ? 'stakes a bonus token' : 'each stake a bonus token'} worth exactly ${bonus.length === 1 ? 'its' : 'their'} stake, not the syndicate's cash (a win pays the winnings without the stake; a loss costs only the token): the stack takes ${formatMoney(cash)} of cash.`;
+}
 
 /** A stack slip's fields: one per multi, then the race, the book, the account and the stack's whole stake. */
 export function stackFields(slip: SlipPayload, account: string) {
@@ -49,8 +57,7 @@ export function stackFields(slip: SlipPayload, account: string) {
     { name: 'Total stake', value: formatMoney(slip.stakeCents), inline: true },
     {
       name: 'How it is placed',
-      value:
-        "In one call to the book. Each multi is priced by the book as it takes it; if any multi's price is under its floor, the book places none of them.",
+      value: `In one call to the book. Each multi is priced by the book as it takes it; if any multi's price is under its floor, the book places none of them.${bonusText(multis)}`,
     },
   ];
 }
