@@ -5,7 +5,7 @@ import type { Ledger, LedgerKind } from '../ledger/index.js';
 import { dayIn } from '../model/dates.js';
 import { RANK } from '../model/edit-rank.js';
 import { formatOdds } from '../model/odds.js';
-import { decideOnLivePrice, type SlipPayload, slipKind } from '../model/slip-rules.js';
+import { decideOnLivePrice, type SlipPayload, slipCommand, slipKind } from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import type { Outbox } from '../outbox/index.js';
 import { bindingShare, exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../settings/index.js';
@@ -352,7 +352,7 @@ export class Approvals {
           closed,
           slip.payload,
           'Bet not placed',
-          `${message} Propose it again with ${AGAIN[slipKind(slip.payload)]}.`,
+          `${message} Propose it again with ${slipCommand(slip.payload)}.`,
         );
       }
     }
@@ -373,7 +373,7 @@ export class Approvals {
         p,
         slip.payload,
         'Bet proposal expired',
-        `Not approved in time, so nothing was placed and the hold is released. Propose it again with ${AGAIN[slipKind(slip.payload)]}.`,
+        `Not approved in time, so nothing was placed and the hold is released. Propose it again with ${slipCommand(slip.payload)}.`,
       );
     }
   }
@@ -428,14 +428,6 @@ export class Approvals {
     });
   }
 }
-
-const AGAIN = {
-  sports: '/bet',
-  racing: '/bet-racing',
-  promo: '/promos',
-  multi: '/multi',
-  stack: '/multi (then "Add another multi on this race")',
-} as const;
 
 /** Whether the slip is still the exact bet the proposal recorded (book, session, event, selection, stake). */
 export function boundTo(p: Proposal, slip: SlipPayload): boolean {

@@ -15,6 +15,7 @@ import { type SlipPayload, type StoredSlipPayload, slipFromStored } from '../mod
 import { sqlStates } from '../model/state-sets.js';
 import type { BotStore, Tx } from '../store/index.js';
 import { runnerOverCap, runnerStakes, runnerTotals } from './runner-stakes.js';
+import type { SlipOwnerColumns } from './slips.js';
 
 export type { BetRecord, BetState, CapName, ExposureCaps } from '../model/bet-states.js';
 
@@ -23,16 +24,8 @@ export { EXPOSED, HOLDING, UNRESOLVED } from '../model/bet-states.js';
 const list = (states: readonly string[]) => states.map((s) => `'${s}'`).join(', ');
 const HOLDING_SQL = list(HOLDING);
 
-interface Row extends Record<string, unknown> {
+interface Row extends SlipOwnerColumns {
   placement_id: string;
-  slip_id: string;
-  guild_key: string;
-  guild_id: string | null;
-  channel_id: string;
-  message_id: string | null;
-  user_id: string;
-  session_id: string;
-  bookie: string;
   day: string;
   stake_cents: number;
   payload: string;

@@ -8,7 +8,14 @@ import type { JobRecord, ResultTracker } from '../jobs/index.js';
 import { type ShareCap, shareCapText } from '../model/bank-caps.js';
 import { dayIn } from '../model/dates.js';
 import { formatMoney } from '../model/money.js';
-import { checkStake, decideOnLivePrice, type PriceDecision, type SlipPayload, slipKind } from '../model/slip-rules.js';
+import {
+  checkStake,
+  decideOnLivePrice,
+  type PriceDecision,
+  type SlipPayload,
+  slipCommand,
+  slipKind,
+} from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import { bindingShare, exposureCaps, type GuildSettings, getSettings, stakeLimits } from '../settings/index.js';
 import type { BotStore } from '../store/index.js';
@@ -424,14 +431,6 @@ export class Placement {
   }
 }
 
-const PROPOSE_WITH = {
-  sports: '/bet',
-  racing: '/bet-racing',
-  promo: '/promos',
-  multi: '/multi',
-  stack: '/multi (then "Add another multi on this race")',
-} as const;
-
 /**
  * Confirm's tier check (decision 1634): a slip whose stake is now above the server's first tier is refused, not
  * turned into a proposal, because approvers must see a proposal message of its own. The text says how to propose it.
@@ -441,5 +440,5 @@ export function tierRefusal(settings: GuildSettings, p: SlipPayload): string | u
   const cents = p.stakeCents;
   const needed = approvalsNeeded(policy, cents);
   if (needed === 0) return undefined;
-  return `This stake now needs ${needed === 1 ? 'one approval' : 'two approvals'}: the approval tier was lowered to ${formatMoney(policy.t1Cents)} after this slip was made. Nothing was placed. Run ${PROPOSE_WITH[slipKind(p)]} again with the same stake to propose it for approval.`;
+  return `This stake now needs ${needed === 1 ? 'one approval' : 'two approvals'}: the approval tier was lowered to ${formatMoney(policy.t1Cents)} after this slip was made. Nothing was placed. Run ${slipCommand(p)} again with the same stake to propose it for approval.`;
 }

@@ -14,6 +14,7 @@ import {
   type ProposalState,
   sqlStates,
 } from './model/proposal-states.js';
+import type { SlipOwnerColumns } from './slips.js';
 
 export type { ProposalState } from './model/proposal-states.js';
 
@@ -45,16 +46,8 @@ export interface Proposal {
   updatedAt: number;
 }
 
-interface Row extends Record<string, unknown> {
+interface Row extends SlipOwnerColumns {
   proposal_id: string;
-  slip_id: string;
-  guild_key: string;
-  guild_id: string | null;
-  channel_id: string;
-  message_id: string | null;
-  user_id: string;
-  session_id: string;
-  bookie: string;
   epk: string;
   market_key: string;
   market_ref: string;

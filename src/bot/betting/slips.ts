@@ -1,6 +1,18 @@
 import { type SlipPayload, type StoredSlipPayload, slipFromStored } from '../model/slip-rules.js';
 import type { BotStore } from '../store/index.js';
 
+/** The columns a slip's later rows (a bet record, a proposal) keep of it: whose, where, through which account. */
+export interface SlipOwnerColumns extends Record<string, unknown> {
+  slip_id: string;
+  guild_key: string;
+  guild_id: string | null;
+  channel_id: string;
+  message_id: string | null;
+  user_id: string;
+  session_id: string;
+  bookie: string;
+}
+
 export interface SlipRecord<P = unknown> {
   slipId: string;
   guildId: string | null;

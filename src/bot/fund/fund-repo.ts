@@ -47,16 +47,6 @@ import { applyDeal, loadSnapshot, planDeal, type StrikeRequest } from './strike.
  * them. Every move that carries money writes its ledger entry in the same transaction (decision 1640's rule).
  */
 
-export type {
-  Cashout,
-  Contribution,
-  FundAccount,
-  StrikeInputs,
-  StrikeRecord,
-  WithdrawalAttempt,
-} from './model/fund-records.js';
-export { accountName } from './model/fund-records.js';
-
 /** Bet states whose money the desk cannot place yet: the strike waits for them (decision 1701). */
 
 export type StrikeOutcome =

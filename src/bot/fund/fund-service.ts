@@ -10,14 +10,7 @@ import type { Outbox } from '../outbox/index.js';
 import { finalStatusOf, storedDelivery, type WebhookDelivery } from '../receiver/index.js';
 import { type GuildSettings, getSettings } from '../settings/index.js';
 import type { BotStore } from '../store/index.js';
-import {
-  accountName,
-  type Cashout,
-  type FundAccount,
-  FundRepo,
-  type StrikeRecord,
-  type WithdrawalAttempt,
-} from './fund-repo.js';
+import { FundRepo } from './fund-repo.js';
 import {
   type CashoutAsk,
   centsFor,
@@ -40,6 +33,13 @@ import {
   type WithdrawSource,
 } from './model/fund-plan.js';
 import type { FundStatement } from './model/fund-records.js';
+import {
+  accountName,
+  type Cashout,
+  type FundAccount,
+  type StrikeRecord,
+  type WithdrawalAttempt,
+} from './model/fund-records.js';
 import { isIn, STATES, WITHDRAWAL_FOLLOWED } from './model/fund-states.js';
 import { priceReturn } from './model/unit-price.js';
 import type { FundPresenter } from './presenter.js';

@@ -103,6 +103,17 @@ export function entryHash(e: Omit<LedgerEntry, 'hash'>): string {
     .digest('hex');
 }
 
+/** An entry's columns from `at` to `data`, in the order both the chain's and the staging table's inserts list them. */
+const entryValues = (e: LedgerInput) => [
+  e.at,
+  e.guildKey,
+  e.kind,
+  e.ref,
+  e.actor,
+  e.amountCents,
+  canonicalJson(e.data),
+];
+
 const toInput = (r: InputRow): LedgerInput => ({
   at: Number(r.at),
   guildKey: r.guild_key,
@@ -174,18 +185,7 @@ async function insertAfterHead(tx: Tx, inputs: readonly LedgerInput[]): Promise<
   await tx.query(
     `INSERT INTO ledger (seq, at, guild_key, kind, ref, actor, amount_cents, data, prev_hash, hash)
      VALUES ${entries.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-    ...entries.flatMap((e) => [
-      e.seq,
-      e.at,
-      e.guildKey,
-      e.kind,
-      e.ref,
-      e.actor,
-      e.amountCents,
-      canonicalJson(e.data),
-      e.prevHash,
-      e.hash,
-    ]),
+    ...entries.flatMap((e) => [e.seq, ...entryValues(e), e.prevHash, e.hash]),
   );
   return entries;
 }
@@ -210,16 +210,7 @@ export async function stageInTx(tx: Tx, inputs: readonly LedgerInput[]): Promise
   await tx.query(
     `INSERT INTO ledger_staged (stage_key, at, guild_key, kind, ref, actor, amount_cents, data)
      VALUES ${inputs.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-    ...inputs.flatMap((e) => [
-      stageKey(e.at),
-      e.at,
-      e.guildKey,
-      e.kind,
-      e.ref,
-      e.actor,
-      e.amountCents,
-      canonicalJson(e.data),
-    ]),
+    ...inputs.flatMap((e) => [stageKey(e.at), ...entryValues(e)]),
   );
 }
 

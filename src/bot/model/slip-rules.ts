@@ -109,6 +109,17 @@ export type { RacingLeg } from './racing-bet.js';
 
 export const slipKind = (p: SlipPayload): SlipKind => p.kind ?? 'sports';
 
+/** The command a member runs to make a slip of this kind again (named in refusals and expiries). */
+const SLIP_COMMAND = {
+  sports: '/bet',
+  racing: '/bet-racing',
+  promo: '/promos',
+  multi: '/multi',
+  stack: '/multi (then "Add another multi on this race")',
+} as const;
+
+export const slipCommand = (p: SlipPayload): string => SLIP_COMMAND[slipKind(p)];
+
 /** A stake as stored: a record written before stakes were kept in cents has `stake` in dollars instead. */
 export interface StoredStake {
   stakeCents?: number;

@@ -7,7 +7,7 @@ import { formatMoney } from '../../model/money.js';
 import { formatOdds } from '../../model/odds.js';
 import { type SlipPayload, slipKind } from '../../model/slip-rules.js';
 import type { Approval, Proposal } from '../proposals.js';
-import { routeText, sessionLabel, slipFields } from './slip.js';
+import { closedSlipView, routeText, sessionLabel, slipFields } from './slip.js';
 
 const approversText = (roleId: string | undefined) => (roleId ? `<@&${roleId}>` : 'a member with Manage Server');
 
@@ -68,19 +68,7 @@ export function proposalView(input: {
 
 /** A proposal that ended without a bet: rejected or expired. Nothing was placed and the hold is released. */
 export function proposalClosedView(p: Proposal, slip: SlipPayload, title: string, reason: string): MessageView {
-  const shown = { ...slip, shownOdds: p.shownOdds };
-  return fitView({
-    content: '',
-    embeds: [
-      {
-        title,
-        description: clip(reason, LIMITS.embedDescription),
-        color: COLOUR.refused,
-        fields: slipFields(shown, p.shownOdds, sessionLabel(shown)),
-      },
-    ],
-    components: [],
-  });
+  return closedSlipView({ ...slip, shownOdds: p.shownOdds }, title, reason);
 }
 
 export function reminderView(p: Proposal, slip: SlipPayload, approverRoleId: string | undefined): MessageView {
