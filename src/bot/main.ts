@@ -144,6 +144,11 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
         await bot.settlement.tick().catch(() => undefined);
         await bot.settlement.tick().catch(() => undefined);
       },
+      // The Deposit button says the treasurer's next step: record the money, or add its account to the fund first.
+      fundHolds: async (a) =>
+        (await bot.context.fund.repo.accounts(ld.guildId)).some(
+          (x) => x.bookie === a.bookie && x.username === a.username,
+        ),
     });
     stops.push(() => playground.close());
 

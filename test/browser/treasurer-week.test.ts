@@ -82,7 +82,7 @@ describe("a treasurer's week in the playground, as docs/fund.md tells it", () =>
     // "3. Press Deposit $100 in the Sandbox panel: $100.00 arrives in bookie_a/alpha_a."
     await pressPanel(
       'Deposit $100',
-      /^\$100\.00 arrived in bookie_a\/alpha_a\. A treasurer records whose money it is: \/fund contribute/,
+      /^\$100\.00 arrived in bookie_a\/alpha_a, one of the fund's accounts\. A treasurer records whose money it is: \/fund contribute/,
     );
     // "4. /fund contribute member:@bettor amount:100 session:bookie_a, picking bookie_a/alpha_a from the list."
     before = await count('Recorded:');

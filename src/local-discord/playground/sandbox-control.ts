@@ -52,6 +52,8 @@ export class SandboxControl {
     private readonly onSettled: () => Promise<void> = async () => {},
     /** The latest watch's selection: what the price and steam buttons move. */
     private readonly latestWatch: () => Promise<WatchedSelection | undefined> = async () => undefined,
+    /** Whether the account is one of the fund's (undefined: not known here, the page words both next steps). */
+    private readonly fundHolds?: (account: { bookie: string; username: string }) => Promise<boolean>,
   ) {}
 
   /**
@@ -153,6 +155,8 @@ export class SandboxControl {
     session_id: string;
     bookie: string;
     username: string;
+    /** The account is one of the fund's (absent: not known). */
+    inFund?: boolean;
     now: string;
     speed: number;
   }> {
@@ -166,11 +170,13 @@ export class SandboxControl {
       bookie: string;
       username: string;
     };
+    const inFund = await this.fundHolds?.({ bookie: done.bookie, username: done.username });
     return {
       deposit_id: done.deposit_id,
       session_id: session.session_id,
       bookie: done.bookie,
       username: done.username,
+      ...(inFund === undefined ? {} : { inFund }),
       ...(await this.clock()),
     };
   }

@@ -26,6 +26,8 @@ export interface PlaygroundOptions {
   onSandboxSettled?: () => Promise<void>;
   /** The latest watch the bot holds: the panel's price and steam buttons move its selection. */
   latestWatch?: () => Promise<WatchedSelection | undefined>;
+  /** Whether an account (book and user name) is one of the fund's: the Deposit button's words say the next step. */
+  fundHolds?: (account: { bookie: string; username: string }) => Promise<boolean>;
 }
 
 export interface Playground {
@@ -106,7 +108,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   };
   const settled = options.onSandboxSettled ?? (async () => {});
   const sandbox = options.sandboxUrl
-    ? new SandboxControl(options.sandboxUrl, onClock, settled, options.latestWatch)
+    ? new SandboxControl(options.sandboxUrl, onClock, settled, options.latestWatch, options.fundHolds)
     : undefined;
 
   const server = createServer((req, res) => {

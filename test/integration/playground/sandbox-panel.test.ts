@@ -5,7 +5,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from '../../../src/bot/main.js';
 import { type LocalDiscord, startLocalDiscord } from '../../../src/local-discord/index.js';
 import type { WatchedSelection } from '../../../src/local-discord/playground/sandbox-control.js';
-import { type Playground, startPlayground } from '../../../src/local-discord/playground/server.js';
+import {
+  type Playground,
+  type PlaygroundOptions,
+  startPlayground,
+} from '../../../src/local-discord/playground/server.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
 import type { SimWorld } from '../../../src/sandbox/world/index.js';
 import type { SportEvent } from '../../../src/sandbox/world/sports.js';
@@ -296,6 +300,34 @@ describe('"Move watched price" and "Steam on watched" from the latest watch', ()
     expect(res.body.error).toBe(
       'No watch on one selection of an event still to start: add one with /watch price, value or moves naming a selection; the button moves it.',
     );
+  });
+});
+
+/** A sandbox, a local Discord and the playground over them for one describe, with the bot's hooks it is given. */
+function panelOver(hooks: Partial<PlaygroundOptions>) {
+  const held = {} as { sandbox: RunningSandbox; ld: LocalDiscord; pg: Playground };
+  beforeAll(async () => {
+    held.sandbox = await startSandbox({ port: 0, quiet: true, control: true, seed: 1 });
+    held.ld = await startLocalDiscord({ port: 0 });
+    held.pg = await startPlayground({ ld: held.ld, port: 0, sandboxUrl: held.sandbox.url, ...hooks });
+  });
+  afterAll(async () => {
+    await held.pg?.close();
+    await held.ld?.close();
+    await held.sandbox?.close();
+  });
+  return held;
+}
+
+describe('"Deposit $100" and the fund', () => {
+  const fundAccounts: string[] = [];
+  const held = panelOver({ fundHolds: async (a) => fundAccounts.includes(`${a.bookie}/${a.username}`) });
+
+  it("says whether the money arrived in one of the fund's accounts, so the page names the treasurer's next step", async () => {
+    const deposit = async () => (await call(`${held.pg.url}/api/sandbox/deposit`, {})).body;
+    expect(await deposit()).toMatchObject({ bookie: 'bookie_a', inFund: false });
+    fundAccounts.push('bookie_a/alpha_a');
+    expect(await deposit()).toMatchObject({ bookie: 'bookie_a', inFund: true });
   });
 });
 

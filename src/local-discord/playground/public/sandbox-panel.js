@@ -36,11 +36,21 @@ async function call(path, body) {
   return data;
 }
 
-/** The money named as the fund names an account (book/user), and the treasurer's next step whether or not it is the fund's yet. */
-const depositSaid = (bookie, username) =>
-  `$100.00 arrived in ${bookie}/${username}. A treasurer records whose money it is: /fund contribute ` +
-  `member:@bettor amount:100 session:${bookie}, picking ${bookie}/${username} from the list. Not one of the ` +
-  `fund's accounts yet? Add it first: /fund accounts action:add session:${bookie}.`;
+/**
+ * The money named as the fund names an account (book/user), and the treasurer's next step: to record it when the
+ * account is the fund's, to add the account first when it is not (both, when the page was not told which).
+ */
+const depositSaid = (bookie, username, inFund) => {
+  const arrived = `$100.00 arrived in ${bookie}/${username}`;
+  const contribute = `/fund contribute member:@bettor amount:100 session:${bookie}, picking ${bookie}/${username} from the list`;
+  const add = `/fund accounts action:add session:${bookie}`;
+  if (inFund === true)
+    return `${arrived}, one of the fund's accounts. A treasurer records whose money it is: ${contribute}.`;
+  if (inFund === false) {
+    return `${arrived}, not one of the fund's accounts yet. A treasurer adds it first (${add}), then records whose money it is: ${contribute}.`;
+  }
+  return `${arrived}. A treasurer records whose money it is: ${contribute}. Not one of the fund's accounts yet? Add it first: ${add}.`;
+};
 
 /** The withdrawal switch's label for each mode. */
 const WITHDRAWALS_LABEL = { completed: 'at once', pending: 'held pending', failed: 'refused' };
@@ -125,7 +135,7 @@ export function setupSandboxPanel(enabled, sandboxUrl) {
             : data.moved !== undefined
               ? `${label}: ${data.moved}; the clock is past that scrape, so the watch's alert follows.`
               : data.deposit_id !== undefined
-                ? depositSaid(data.bookie, data.username)
+                ? depositSaid(data.bookie, data.username, data.inFund)
                 : data.settled === undefined
                   ? `${label}: done. Settlement notices follow in the results channel (#results unless an admin changed it).`
                   : settledSaid(data.settled);
