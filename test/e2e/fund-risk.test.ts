@@ -84,6 +84,18 @@ describe('the fund: who made the money, and the drawdown stop', () => {
       { user: bettor, sel: l1, stake: Math.round(6_000 / (listed.get(l1.marketRef) ?? 2)) / 100 },
     ]);
 
+    // Looking does not latch it (issue 44: reading the picture never writes): /exposure says the stop is tripped,
+    // and no stop is ledgered until a decision meets it.
+    const stopEntries = async () =>
+      (
+        await desk.bot.store.query(
+          "SELECT 1 AS x FROM ledger WHERE kind = 'fund_decision' AND data LIKE '%drawdown_stop%'",
+        )
+      ).length;
+    const tripped = await command(admin, 'exposure', '', {}, /Exposure across the desk/);
+    expect(tripped).toMatch(/Drawdown stop at [\d.]+%: \*\*tripped\*\* by a [\d.]+% fall/);
+    expect(await stopEntries()).toBe(0);
+
     // The stop takes effect at the next look, not at the next strike: no strike has priced the loss yet, and a
     // Confirm on the fund's account is refused, naming the stop and who lifts it; nothing is placed.
     const strikesBefore = (await desk.bot.store.query('SELECT strike_id FROM fund_strikes')).length;

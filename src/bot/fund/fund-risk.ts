@@ -276,9 +276,13 @@ export async function voteResume(ctx: RiskCtx, guildId: string, approver: string
   return outcome;
 }
 
-/** What /exposure, /fund limits and the weekly report show of the limits (`epk`: the event asked about). */
+/**
+ * What /exposure, /fund limits and the weekly report show of the limits (`epk`: the event asked about). It only
+ * reads: a drawdown past the limit with no stop latched yet shows as tripped, and the next decision (a Confirm, an
+ * approval) latches it with its ledger entry.
+ */
 export async function riskLines(ctx: RiskCtx, guildId: string, timezone: string, epk?: string) {
-  const p = await riskPicture(ctx, guildId, timezone);
+  const p = await readRiskPicture(ctx, guildId, timezone);
   let top: { name: string; openCents: number } | undefined;
   if (epk !== undefined) top = p.events.get(epk);
   else for (const e of p.events.values()) if (!top || e.openCents > top.openCents) top = e;
@@ -286,6 +290,7 @@ export async function riskLines(ctx: RiskCtx, guildId: string, timezone: string,
     limits: p.state.limits,
     drawdown: p.drawdown,
     stop: p.state.stop,
+    tripped: p.tripped !== undefined,
     realisedTodayCents: p.realisedTodayCents,
     openStakeCents: p.openStakeCents,
     navCents: p.navCents,

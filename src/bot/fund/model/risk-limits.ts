@@ -204,6 +204,8 @@ export function limitLines(x: {
   limits: RiskLimits;
   drawdown: Drawdown;
   stop: Stop | null;
+  /** The drawdown is past the limit and no stop is latched yet: the next bet or approval latches it. */
+  tripped?: boolean;
   realisedTodayCents: number;
   openStakeCents: number;
   navCents: number | null;
@@ -216,7 +218,9 @@ export function limitLines(x: {
   if (limits.drawdownBps !== undefined) {
     const state = x.stop
       ? `**stopped** since a ${bpsText(x.stop.drawdownBps)} fall; resumes when ${resumeWho(quorum)} (${x.stop.votes.length} of ${quorum} so far)`
-      : `now ${bpsText(x.drawdown.drawdownBps)} below the mark, room ${bpsText(Math.max(0, limits.drawdownBps - x.drawdown.drawdownBps))}`;
+      : x.tripped
+        ? `**tripped** by a ${bpsText(x.drawdown.drawdownBps)} fall: the next bet on the fund's accounts is refused and betting stops until ${resumeWho(quorum)}`
+        : `now ${bpsText(x.drawdown.drawdownBps)} below the mark, room ${bpsText(Math.max(0, limits.drawdownBps - x.drawdown.drawdownBps))}`;
     out.push(`Drawdown stop at ${bpsText(limits.drawdownBps)}: ${state}`);
   }
   const set = limits.resumeQuorum ?? DEFAULT_RESUME_QUORUM;
