@@ -147,6 +147,30 @@ export class SandboxControl {
   }
 
   /**
+   * Runs the next race an open bet is on (a /bet-racing single, a /multi, a stack) and says how it finished, so a
+   * multi visibly settles: the bot reads the settlements before the panel answers, as after a settle.
+   */
+  async runRace(): Promise<SandboxClockView & { said: string; settled: number }> {
+    const done = (await this.#call('POST', '/_sandbox/world/race', {}, 'No race holds an open bet')) as {
+      race: { track: string; race_num: number; race_type: string; date: string };
+      order: Array<{ place: number; runner: string }>;
+      settled: number;
+    };
+    await this.onSettled();
+    const { race, order, settled } = done;
+    const places = order
+      .slice(0, 4)
+      .map((o) => `${ORDINAL[o.place - 1]} ${o.runner}`)
+      .join(', ');
+    const bets = `${settled} bet${settled === 1 ? '' : 's'} settled: the notices follow in the results channel`;
+    return {
+      ...(await this.clock()),
+      settled,
+      said: `${race.track} R${race.race_num} (${race.race_type}, ${race.date}) has run: ${places}. ${bets}.`,
+    };
+  }
+
+  /**
    * A member's money arriving: $100 into the first active session (the fund's cycle starts with a deposit the
    * treasurer then records with /fund contribute).
    */
@@ -207,7 +231,8 @@ export class SandboxControl {
 
   #withdrawals: WithdrawalMode = 'completed';
 
-  async #call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+  /** `refusal`: what the panel says when the sandbox answers 409 (nothing to do), instead of a refusal's wording. */
+  async #call(method: 'GET' | 'POST', path: string, body?: unknown, refusal?: string): Promise<unknown> {
     let res: Response;
     try {
       res = await fetch(new URL(path, this.sandboxUrl), {
@@ -219,12 +244,15 @@ export class SandboxControl {
       throw new ApiError(502, `The sandbox did not answer (${(err as Error).message}): restart npm start.`);
     }
     const data = (await res.json().catch(() => ({}))) as { detail?: string };
+    if (res.status === 409 && refusal) throw new ApiError(409, data.detail ?? refusal);
     if (!res.ok) {
       throw new ApiError(502, `The sandbox refused ${path} (${res.status}): ${data.detail ?? res.statusText}`);
     }
     return data;
   }
 }
+
+const ORDINAL = ['1st', '2nd', '3rd', '4th'];
 
 /** What the panel says after the switch moved to a mode. */
 const WITHDRAWALS_SAID: Record<WithdrawalMode, string> = {

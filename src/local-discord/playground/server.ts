@@ -87,6 +87,7 @@ const SANDBOX_ROUTES = new RouteTable<SandboxHandler>()
   .add('GET', '/api/sandbox', async (sandbox) => ({ ...(await sandbox.clock()), withdrawals: sandbox.withdrawals }))
   .add('POST', '/api/sandbox/advance', async (sandbox, req) => sandbox.advance(await readJson(req)))
   .add('POST', '/api/sandbox/settle', (sandbox) => sandbox.settle())
+  .add('POST', '/api/sandbox/race', (sandbox) => sandbox.runRace())
   .add('POST', '/api/sandbox/deposit', (sandbox) => sandbox.deposit())
   .add('POST', '/api/sandbox/price', (sandbox) => sandbox.movePrice())
   .add('POST', '/api/sandbox/steam', (sandbox) => sandbox.steam())
@@ -179,7 +180,7 @@ async function handleSandbox(
   const found = SANDBOX_ROUTES.match(req.method ?? 'GET', path);
   if (found.kind === 'found') return sendJson(res, 200, await found.route(sandbox, req));
   return sendJson(res, 404, {
-    error: `No route ${req.method} ${path}: use GET /api/sandbox, POST /api/sandbox/advance {"ms": n}, POST /api/sandbox/settle, POST /api/sandbox/deposit, POST /api/sandbox/price, POST /api/sandbox/steam, POST /api/sandbox/withdrawals/mode or POST /api/sandbox/withdrawals/complete.`,
+    error: `No route ${req.method} ${path}: use GET /api/sandbox, POST /api/sandbox/advance {"ms": n}, POST /api/sandbox/settle, POST /api/sandbox/race, POST /api/sandbox/deposit, POST /api/sandbox/price, POST /api/sandbox/steam, POST /api/sandbox/withdrawals/mode or POST /api/sandbox/withdrawals/complete.`,
   });
 }
 

@@ -4,6 +4,7 @@ import { ApiError, ok } from '../core/reply.js';
 import { isBookie } from '../world/books.js';
 import { closingOf } from '../world/closing.js';
 import { iso } from '../world/dates.js';
+import { finishingOrder, type Race } from '../world/racing.js';
 import { optionalString, requireInRange } from './validate.js';
 
 export const worldControlRoutes: Route[] = [
@@ -88,4 +89,43 @@ export const worldControlRoutes: Route[] = [
       return ok(closing);
     },
   },
+  {
+    // Runs a race now and says how it finished: {race_key?}; without one, the next race holding an open bet (the
+    // playground's "Run next race with bets"). Its bets settle as at the race's own result.
+    method: 'POST',
+    path: '/_sandbox/world/race',
+    auth: 'none',
+    handler: ({ sb, body }) => {
+      const asked = optionalString(body, 'race_key');
+      const race = asked ? sb.world.raceByKey(asked) : nextRaceWithBets(sb.world, sb.ledger.openBets());
+      if (!race) {
+        throw asked
+          ? new ApiError(404, {
+              detail: `Unknown race '${asked}': send a racing key <track>/<race_num>/<race_type>/<country>/<date>`,
+              field: 'race_key',
+            })
+          : new ApiError(409, { detail: 'No race holds an open bet: place one with /bet-racing or /multi first.' });
+      }
+      const { settled } = sb.world.settle(sb.ledger, race.key);
+      const order = finishingOrder(sb.world.seed, race).map((number, i) => ({
+        place: i + 1,
+        number,
+        runner: race.runners.find((r) => r.number === number)?.name ?? `#${number}`,
+      }));
+      const { key, track, race_num, race_type, date } = race;
+      return ok({ race: { race_key: key, track, race_num, race_type, date }, order, settled });
+    },
+  },
 ];
+
+/** The earliest race that an open bet is on. */
+function nextRaceWithBets(
+  world: { raceByKey(key: string): Race | undefined },
+  open: ReadonlyArray<{ race_key?: string | undefined }>,
+): Race | undefined {
+  const races = open.flatMap((b) => {
+    const race = b.race_key ? world.raceByKey(b.race_key) : undefined;
+    return race ? [race] : [];
+  });
+  return races.sort((a, b) => a.startMs - b.startMs)[0];
+}

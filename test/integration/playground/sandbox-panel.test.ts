@@ -12,6 +12,7 @@ import {
 } from '../../../src/local-discord/playground/server.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/index.js';
 import type { SimWorld } from '../../../src/sandbox/world/index.js';
+import { finishingOrder, localDay, raceStartMs, TRACKS } from '../../../src/sandbox/world/racing.js';
 import type { SportEvent } from '../../../src/sandbox/world/sports.js';
 import { pickWatched } from '../../support/watch-flows.js';
 import { SseReader } from './sse.js';
@@ -220,6 +221,46 @@ describe('the Sandbox panel API over the embedded sandbox', () => {
     expect(await withdraw()).toMatchObject({ success: false, status: 'failed' });
     expect((await call(`${pg.url}/api/sandbox/withdrawals/mode`, {})).body).toMatchObject({ withdrawals: 'completed' });
     expect(await withdraw()).toMatchObject({ success: true, status: 'completed' });
+  });
+
+  it('runs the next race a multi is on, says how it finished, and settles the multi by it', async () => {
+    const world = sandbox.sb.world as SimWorld;
+    const none = await call(`${pg.url}/api/sandbox/race`, {});
+    expect(none.status).toBe(409);
+    expect(none.body.error).toBe('No race holds an open bet: place one with /bet-racing or /multi first.');
+    const soon = world.nowMs() + HOUR_MS;
+    const race = TRACKS.filter((t) => t.race_type === 'R')
+      .flatMap((def) => [1, 2, 3, 4, 5, 6, 7, 8].map((n) => [def, n] as const))
+      .map(([def, n]) => {
+        const date = localDay(def, soon + 86_400_000);
+        return raceStartMs(def, n, date) > soon ? world.race(def.track, n, 'R', date) : undefined;
+      })
+      .find((r) => r !== undefined && r.runners.length >= 5);
+    if (!race) throw new Error('no thoroughbred race tomorrow');
+    const order = finishingOrder(world.seed, race).map((n) => race.runners.find((r) => r.number === n)?.name ?? '');
+    // The first two home, each to finish in the top 4: a multi the result makes a winner.
+    const placed = await viaJob<{ success?: boolean; bet_id?: string }>(sandbox.url, '/v3/place_bet', {
+      session_id: '5e55a1fa-0000-4000-8000-00000000000a',
+      category: 'racing',
+      track: race.track,
+      race_num: race.race_num,
+      race_type: '(R)',
+      date: race.date,
+      is_same_event_multi: true,
+      legs: [
+        { runner: order[1], market: 'top4' },
+        { runner: order[0], market: 'top4' },
+      ],
+      stake: 2,
+      target_odds: 1.01,
+    });
+    expect(placed.success).toBe(true);
+    const ran = await call(`${pg.url}/api/sandbox/race`, {});
+    expect(ran.status).toBe(200);
+    expect(ran.body.said).toBe(
+      `${race.track} R${race.race_num} (R, ${race.date}) has run: 1st ${order[0]}, 2nd ${order[1]}, 3rd ${order[2]}, 4th ${order[3]}. 1 bet settled: the notices follow in the results channel.`,
+    );
+    expect(sandbox.sb.ledger.bets().find((b) => b.bet.bet_id === placed.bet_id)?.status).toBe('won');
   });
 
   it('answers an unknown sandbox route with the ones that exist', async () => {

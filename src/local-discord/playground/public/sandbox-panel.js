@@ -150,6 +150,7 @@ export function setupSandboxPanel(enabled, sandboxUrl) {
     ['advance-hour', 'Advance 1 hour', '/api/sandbox/advance', { ms: HOUR_MS }],
     ['advance-day', 'Advance 1 day', '/api/sandbox/advance', { ms: 24 * HOUR_MS }],
     ['settle-started', 'Settle started events', '/api/sandbox/settle', {}],
+    ['run-race', 'Run next race with bets', '/api/sandbox/race', {}],
     ['deposit-100', 'Deposit $100', '/api/sandbox/deposit', {}],
     ['move-watched-price', 'Move watched price', '/api/sandbox/price', {}],
     ['steam-watched', 'Steam on watched', '/api/sandbox/steam', {}],
