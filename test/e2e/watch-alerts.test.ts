@@ -155,9 +155,12 @@ describe('watches and their alerts through the local Discord', () => {
   }, 120_000);
 
   it("the alert's Bet button opens a slip at the alerted price, and Confirm places exactly one bet", async () => {
-    // Each click reads the alert row once: the guard's owner lookup hands its read to the handler.
+    // Each click reads the alert row once: the guard's owner lookup hands its read to the handler. And each click
+    // runs the bet gate once: the gate is the one reader of the bank a stake is sized by (`bankFor`), and what it
+    // found is handed on (to the suggested stake, to the slip) rather than read again.
     const repo = desk.bot.context.watch.repo;
     const alertReads = vi.spyOn(repo, 'alert');
+    const gateRuns = vi.spyOn(desk.bot.context.bank, 'bankFor');
     const w = pickWatched(desk, 2);
     const user = desk.ld.users.bettor;
     const target = round2(w.prices.bookie_a! * 1.2);
@@ -195,10 +198,13 @@ describe('watches and their alerts through the local Discord', () => {
     const before = (await desk.control.state()).bets.length;
     const modal = waitForModal(desk, user.id);
     alertReads.mockClear();
+    gateRuns.mockClear();
     await desk.ld.clickButton({ user, message: alert.id, customId: betButton.customId });
     const opened = await modal;
     expect(alertReads, 'alert reads of the Bet click').toHaveBeenCalledTimes(1);
+    expect(gateRuns, 'bet gates run by the Bet click').toHaveBeenCalledTimes(1);
     alertReads.mockClear();
+    gateRuns.mockClear();
     const slipHandle = await desk.ld.submitModal({
       user,
       channelId: desk.ld.channelIds.bets,
@@ -207,12 +213,16 @@ describe('watches and their alerts through the local Discord', () => {
     });
     const slip = await responseMatching(slipHandle, /Bet slip/, 20_000);
     expect(alertReads, 'alert reads of the stake form').toHaveBeenCalledTimes(1);
+    expect(gateRuns, 'bet gates run by the stake form').toHaveBeenCalledTimes(1);
     alertReads.mockRestore();
+    gateRuns.mockClear();
     expect(textOf(slip)).toContain('bookie_a');
     expect(textOf(slip)).toContain(price.toFixed(2));
     const trail = newTrail();
     await press(desk, trail, user, slip, /^Confirm$/);
     await messageMatching(desk, slip, /Bet placed/, 30_000);
+    expect(gateRuns, 'bet gates run by Confirm').toHaveBeenCalledTimes(1);
+    gateRuns.mockRestore();
     const placed = (await desk.control.state()).bets.slice(before);
     expect(placed).toHaveLength(1);
     expect(placed[0]!.bet.stake).toBe(5);
