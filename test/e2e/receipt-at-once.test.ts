@@ -1,7 +1,7 @@
 // A bet's result by webhook is applied in the transaction that stores its delivery (decision 1990): by the time the
 // receiver answers 2xx, the delivery, the job, the bet record's move and the slip's receipt edit are all on disk.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RANK } from '../../src/bot/model/edit-rank.js';
+import { RANK } from '../../src/bot/betting/model/edit-rank.js';
 import { WEBHOOK_PATH } from '../../src/bot/receiver/receiver.js';
 import { GatewayClient, signWebhook } from '../../src/gateway/index.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';

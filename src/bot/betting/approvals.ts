@@ -3,7 +3,6 @@ import type { BotTunables } from '../config/config.js';
 import type { Logger } from '../config/logger.js';
 import type { Ledger, LedgerKind } from '../ledger/index.js';
 import { dayIn } from '../model/dates.js';
-import { RANK } from '../model/edit-rank.js';
 import { formatOdds } from '../model/odds.js';
 import { decideOnLivePrice, type SlipPayload, slipCommand, slipKind } from '../model/slip-rules.js';
 import { UserFacingError } from '../model/user-facing-error.js';
@@ -12,6 +11,7 @@ import { bindingShare, exposureCaps, type GuildSettings, getSettings, stakeLimit
 import type { BotStore } from '../store/index.js';
 import type { BetRecordRepo } from './bet-records.js';
 import { approvalPolicy } from './model/approval-policy.js';
+import { RANK } from './model/edit-rank.js';
 import { PROPOSAL_STATES } from './model/proposal-states.js';
 import type { RiskCheck } from './model/risk-check.js';
 import { type ConfirmResult, type LivePrices, overLimitText, type Placement } from './placement.js';

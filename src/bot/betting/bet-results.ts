@@ -2,12 +2,12 @@ import { betOutcomeOf, type JobOutcome, placedSelectionOf, StackedSrmResult } fr
 import type { AccountHealth } from '../accounts/index.js';
 import type { Logger } from '../config/logger.js';
 import type { JobRecord } from '../jobs/index.js';
-import { RANK } from '../model/edit-rank.js';
 import { centsFromDollars } from '../model/money.js';
 import { type SlipPayload, type StoredSlipPayload, slipFromStored } from '../model/slip-rules.js';
 import type { Outbox } from '../outbox/index.js';
 import type { Tx } from '../store/index.js';
 import type { BetRecord, BetRecordRepo, MoveFields } from './bet-records.js';
+import { RANK } from './model/edit-rank.js';
 import { placedOther, placedOtherNote } from './model/placed-other.js';
 import type { BetPresenter } from './presenter.js';
 import { type StackPart, stackParts } from './stack.js';

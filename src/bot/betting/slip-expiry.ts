@@ -1,9 +1,9 @@
 // Slips nobody confirmed in time lose their buttons. The row stays (a late click is told "expired") until the
 // store's sweep removes it.
 
-import { RANK } from '../model/edit-rank.js';
 import type { SlipPayload } from '../model/slip-rules.js';
 import type { Outbox } from '../outbox/index.js';
+import { RANK } from './model/edit-rank.js';
 import type { BetPresenter } from './presenter.js';
 import type { ProposalRepo } from './proposals.js';
 import type { SlipRepo } from './slips.js';

@@ -1,8 +1,8 @@
 // Which message stages a restart must queue again: those the outbox has not recorded at that rank or later.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RANK } from '../../../src/bot/betting/model/edit-rank.js';
 import { createLogger } from '../../../src/bot/config/logger.js';
 import type { DiscordPoster } from '../../../src/bot/discord/poster.js';
-import { RANK } from '../../../src/bot/model/edit-rank.js';
 import { Outbox } from '../../../src/bot/outbox/outbox.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';

@@ -1,7 +1,7 @@
 import { COLOUR } from '../../model/colours.js';
-import { RANK } from '../../model/edit-rank.js';
 import { fitView, type MessageView } from '../../model/limits.js';
 import type { BetRecord } from '../bet-records.js';
+import { RANK } from '../model/edit-rank.js';
 import { placedOtherOf } from '../model/placed-other.js';
 import { closedSlipView, receiptView, submittedView } from './slip.js';
 

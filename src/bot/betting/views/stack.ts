@@ -2,7 +2,6 @@
 // became of each once the book answered.
 import { BET_STATES, inStates } from '../../model/bet-states.js';
 import { COLOUR } from '../../model/colours.js';
-import { RANK } from '../../model/edit-rank.js';
 import { clip, fitView, LIMITS, type MessageView } from '../../model/limits.js';
 import { formatMoney } from '../../model/money.js';
 import { positionWords } from '../../model/multi-fair.js';
@@ -10,6 +9,7 @@ import { formatOdds, potentialReturnCents } from '../../model/odds.js';
 import type { MultiSlipInfo } from '../../model/racing-bet.js';
 import type { SlipPayload, StackedMulti } from '../../model/slip-rules.js';
 import type { BetRecord } from '../bet-records.js';
+import { RANK } from '../model/edit-rank.js';
 
 const pct = (p: number) => `${(Math.round(p * 1000) / 10).toFixed(1)} %`;
 
