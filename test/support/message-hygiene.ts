@@ -29,6 +29,12 @@ const OTHER_MINUS = /\u2212/;
  * the old menus' "11-29 00:30" (a month-day and a clock with no zone of the reader's or the server's).
  */
 const RAW_TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d|\b\d\d-\d\d \d\d:\d\d\b/;
+/**
+ * A code a person does not say: snake_case ("market_ref", "not_offered"), but not a book or account name
+ * (bookie_a, alpha_a) nor an option named as typed ("withdrawal_id:"); and raw JSON.
+ */
+const CODE = /\b[a-z]+(?:_[a-z]+)+\b(?!:)/g;
+const NAMES = /^(bookie|alpha)_[a-z]$/;
 /** A footer that says it is for support may carry an internal id. */
 const SUPPORT_FOOTER = /^For support:/;
 
@@ -70,6 +76,10 @@ export function hygieneViolations(view: MessageView): string[] {
     if (!support && UUID.test(text)) found.push(`${where}: a raw UUID (${text})`);
     if (!support && RECORD_ID.test(text)) found.push(`${where}: an internal record id (${text})`);
     if (HTTP_PATH.test(text)) found.push(`${where}: an HTTP path (${text})`);
+    for (const code of (text.match(CODE) ?? []).filter((c) => !NAMES.test(c))) {
+      found.push(`${where}: a code, not words (${code}: ${text})`);
+    }
+    if (text.includes('{"')) found.push(`${where}: raw JSON (${text})`);
     if (RAW_TIME.test(text)) found.push(`${where}: a time not said by model/dates.ts (${text})`);
     if (OTHER_MINUS.test(text)) found.push(`${where}: a minus sign other than ASCII '-' (${text})`);
     for (const amount of text.match(AMOUNT) ?? []) {

@@ -67,7 +67,11 @@ export function cardView(input: CardViewInput): MessageView {
   const starts = startsText(input.startTime);
   if (starts) notes.push(`Starts ${starts}`);
   if (markets.length === 0) notes.push('Nothing is placeable by id on this card right now.');
-  if (!card.market_ref_betting_enabled) notes.push(`⚠️ ${card.bookie} does not take market_ref bets at the moment.`);
+  if (!card.market_ref_betting_enabled) {
+    notes.push(
+      `⚠️ ${card.bookie} takes no bets from the desk on this event at the moment: its prices are to compare. /bet without bookie: bets at the best book that takes it.`,
+    );
+  }
   notes.push('Prices are from the last scrape; the bet slip checks the live price.');
   const components = [];
   const openable = slice.map((m, i) => ({ m, index: first + i })).filter((x) => bettable(x.m).length > 0);
