@@ -274,4 +274,64 @@ describe("a member's day in the playground, as the README and docs/members.md te
     await expect(readText(list)).resolves.toContain(`${day.second?.selection} · ${day.second?.event}`);
     expect(pageErrors).toEqual([]);
   });
+
+  it('members.md "Multis": /multi with two legs from the race card, Confirm, and "Run next race with bets" settles it in #results', async () => {
+    const input = page.locator('#command-input');
+    await input.click();
+    await input.fill('');
+    await type('/multi ');
+    await pickChoice('track', 'Flem', 'Flemington');
+    await type(' date:tomorrow ');
+    await pickChoice('race', '8', 'Race 8');
+    // Two runners of the card, each to finish in the top 4, picked from the leg options' choices.
+    for (const [leg, nth] of [
+      ['leg1', 0],
+      ['leg2', 1],
+    ] as const) {
+      await type(` ${leg}:`);
+      await choicesAfterTyping(leg, '');
+      await page
+        .locator('#suggestions .suggestion', { has: page.locator('.suggestion-detail', { hasText: leg }) })
+        .filter({ has: page.locator('.suggestion-label', { hasText: '· top 4' }) })
+        .nth(nth)
+        .click();
+    }
+    await type(' stake:2');
+    const slips = page.locator('discord-message', { has: page.locator('discord-embed-field[field-title^="Legs (2"]') });
+    const before = await slips.count();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => slips.count(), { timeout: 30_000 }).toBeGreaterThan(before);
+    const slip = slips.last();
+    const legs = await field(slip, 'Legs (2, all must come true)');
+    expect(legs).toMatch(/^1\. .+ — top 4 \(win \d+\.\d\d/);
+    await expect(field(slip, 'Fair price')).resolves.toMatch(/^Fair \d+\.\d\d \(chance /);
+    expect(jargonIn(await readText(slip))).toEqual([]);
+    await screenshot('member-day-9-multi', slip);
+    const slipId = await slip.getAttribute('data-message-id');
+    await slip.locator('discord-button', { hasText: 'Confirm' }).click();
+    const placed = page.locator(`discord-message[data-message-id="${slipId}"]`);
+    await placed.locator('discord-embed[embed-title="Bet placed ✅"]').waitFor({ timeout: 30_000 });
+    const [first = '', second = ''] = [...legs.matchAll(/(?:^|\))\s*\d\. (.+?) — top 4/g)].map((m) => m[1] ?? '');
+    // members.md: "the Sandbox panel's Run next race with bets runs the next race your multi is on, shows how it finished".
+    await pressPanel(
+      'Run next race with bets',
+      /R8 \(R, \d{4}-\d\d-\d\d\) has run: 1st .+, 2nd .+, 3rd .+, 4th .+\. 1 bet settled/,
+    );
+    await page.locator('.channel-link[data-channel="results"]').click();
+    const post = page
+      .locator('discord-message', { has: page.locator('discord-embed-field[field-title="Returned"]') })
+      .filter({ hasText: `${first} top 4 + ${second} top 4` });
+    await post.first().waitFor({ timeout: 30_000 });
+    // Won when both ran in the top 4 the panel showed, lost otherwise.
+    const said = (await page.locator('#sandbox-status').textContent()) ?? '';
+    const top4 = said.replace(/^.*has run: /, '').split('. ')[0] ?? '';
+    const won = top4.includes(first) && top4.includes(second);
+    await expect(post.first().locator('discord-embed').first().getAttribute('embed-title')).resolves.toMatch(
+      won ? /^Won/ : /^Lost/,
+    );
+    await screenshot('member-day-10-multi-settled', post.first());
+    await page.locator('.channel-link[data-channel="bets"]').click();
+    expect(pageErrors).toEqual([]);
+  });
 });

@@ -78,7 +78,7 @@ function multiFields(slip: SlipPayload, multi: MultiSlipInfo, odds: number, acco
       value: priced ? formatOdds(odds) : 'set by the book when it takes the multi (it quotes none before)',
       inline: true,
     },
-    { name: 'Floor', value: floor === undefined ? 'none (min_odds)' : formatOdds(floor), inline: true },
+    { name: 'Floor', value: floor === undefined ? "none (the book's price)" : formatOdds(floor), inline: true },
     {
       name: 'Stake',
       value: `${formatMoney(slip.stakeCents)}${slip.useBonusBet ? ` ${BONUS_STAKE_WORDS}` : ''}`,
@@ -104,7 +104,7 @@ function multiFairText(multi: MultiSlipInfo, at: number | undefined, priced: boo
   return [
     `Fair ${formatOdds(1 / p)} (chance ${pct(p)}; Harville over ${METHOD_LABEL[multi.method]} win chances, ${multi.books} book${multi.books === 1 ? '' : 's'})`,
     at === undefined
-      ? "Edge: known at the book's price; set min_odds to see it at your floor"
+      ? "Edge: known at the book's price; give a floor (min_odds:6.00 on /multi) to see it here"
       : `${priced ? "At the book's price" : 'At your floor'} ${formatOdds(at)}: edge ${formatEdge(p * at - 1)} · book margin ${pct(multiMargin(p, at))}`,
   ].join('\n');
 }
