@@ -4,7 +4,7 @@ import type { GatewayPort } from '../../../src/bot/gateway-port.js';
 import { dayIn, dayStart } from '../../../src/bot/model/dates.js';
 import { updateSettings } from '../../../src/bot/settings/guild-settings.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
-import { freshStoreUrl } from '../../pg/engines.js';
+import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
 
 // Issue 45: a new desk's first beat of the daily reconciliation posted "Daily reconciliation · <the day before it
 // ran>" in #results, a report of a day it held nothing of. A day over before the store was made is not reported;
@@ -13,7 +13,7 @@ const GUILD = 'g1';
 // No session to read: the report is the desk's own entries only.
 const gateway = { sessions: { list: async () => [] } } as unknown as GatewayPort;
 
-describe('the daily reconciliation of a new desk', () => {
+describe.each(ENGINES)('the daily reconciliation of a new desk on %s', (engine) => {
   let store: BotStore;
   let cleanup: () => void;
   let born: number;
@@ -28,7 +28,7 @@ describe('the daily reconciliation of a new desk', () => {
     reconcileYesterday({ guildIds: [GUILD], store, gateway, outbox: outbox as never, callbackUrl: undefined, now });
 
   beforeEach(async () => {
-    const fresh = await freshStoreUrl('sqlite');
+    const fresh = await freshStoreUrl(engine);
     cleanup = fresh.cleanup;
     store = await openStore(fresh.url);
     born = Number((await store.query<{ t: number }>('SELECT MIN(applied_at) AS t FROM schema_migrations'))[0]?.t);
