@@ -2,7 +2,8 @@ import type { BalanceRecord, Transaction } from '../../gateway/index.js';
 import { recordBalanceEvidence } from '../accounts/index.js';
 import { Ledger, type LedgerEntry } from '../ledger/index.js';
 import { isSettledStatus } from '../model/bet-states.js';
-import { centsFromDollars, formatMoney, formatSignedMoney } from '../model/money.js';
+import { balanceCents, gatewayCents } from '../model/gateway-amounts.js';
+import { formatMoney, formatSignedMoney } from '../model/money.js';
 import type { BotStore } from '../store/index.js';
 
 /**
@@ -32,7 +33,7 @@ export interface DeskBets {
   settledPnlCents: Map<string, number>;
 }
 
-const cents = (dollars: number | null | undefined) => centsFromDollars(Number(dollars ?? 0));
+const cents = gatewayCents;
 const at = (iso: string | null | undefined) => Date.parse(String(iso ?? ''));
 
 /** Signed money for a move: +$1.00, -$4.25. */
@@ -84,7 +85,7 @@ export function compareBalance(input: {
   const retrievedAt = Number.isFinite(at(balance.retrieved_at)) ? at(balance.retrieved_at) : input.now;
   const check: BalanceCheck = {
     sessionId: input.sessionId,
-    cashCents: cents(balance.balance) - cents(balance.bonus_balance),
+    cashCents: balanceCents(balance).cashCents,
     retrievedAt,
     previous,
     impliedCents: null,

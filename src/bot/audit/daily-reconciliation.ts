@@ -6,8 +6,9 @@ import { Ledger } from '../ledger/index.js';
 import { BET_ENTRY_KINDS, BET_STATES, type BetState, checkBetEntries, isSettledStatus } from '../model/bet-states.js';
 import { COLOUR } from '../model/colours.js';
 import { dayIn, dayStart } from '../model/dates.js';
+import { gatewayCents } from '../model/gateway-amounts.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
-import { centsFromDollars, formatMoney } from '../model/money.js';
+import { formatMoney } from '../model/money.js';
 import { sqlStates } from '../model/state-sets.js';
 import type { DeskMetrics } from '../ops/metrics.js';
 import type { Outbox } from '../outbox/index.js';
@@ -154,7 +155,7 @@ export async function reconcileDay(input: {
           kind: 'unknown_bet',
           sessionId,
           betId: tx.id,
-          detail: `a ${formatMoney(centsFromDollars(Number(tx.stake ?? 0)))} bet at the gateway that the ledger has no placement for`,
+          detail: `a ${formatMoney(gatewayCents(tx.stake))} bet at the gateway that the ledger has no placement for`,
         });
       }
     }
@@ -217,7 +218,7 @@ async function fundMovesOn(
   const desk = await repo.withdrawalsByGatewayId(guildKey);
   const moves: NonNullable<ReconReport['fundMoves']> = [];
   const explained: string[] = [];
-  const money = (t: Transaction) => formatMoney(centsFromDollars(Number(t.stake ?? 0)));
+  const money = (t: Transaction) => formatMoney(gatewayCents(t.stake));
   for (const t of transactions.filter((x) => day.inDay(x.placed_at))) {
     if (t.type === 'deposit') {
       const c = byDeposit.get(t.id);

@@ -15,8 +15,9 @@ import { readTransactionsSince } from '../jobs/index.js';
 import { chainStaged, Ledger, type VerifyResult, verifyText } from '../ledger/index.js';
 import { COLOUR } from '../model/colours.js';
 import { dayIn } from '../model/dates.js';
+import { gatewayCents } from '../model/gateway-amounts.js';
 import { clip, fitView, LIMITS, type MessageView } from '../model/limits.js';
-import { centsFromDollars, formatMoney } from '../model/money.js';
+import { formatMoney } from '../model/money.js';
 import type { SlipPayload } from '../model/slip-rules.js';
 import { Outbox } from '../outbox/index.js';
 import { getSettings } from '../settings/index.js';
@@ -63,7 +64,7 @@ export interface RestoreReport {
   unknownWithdrawals: Array<{ sessionId: string; tx: Transaction }>;
 }
 
-const cents = (dollars: number | null | undefined) => centsFromDollars(Number(dollars ?? 0));
+const cents = gatewayCents;
 const placedAt = (t: Transaction) => Date.parse(String(t.placed_at ?? ''));
 
 /**

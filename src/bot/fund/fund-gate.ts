@@ -9,7 +9,8 @@
 
 import type { FundCapName, FundClaim, FundDecision } from '../betting/index.js';
 import type { GatewayPort } from '../gateway-port.js';
-import { centsFromDollars, formatMoney } from '../model/money.js';
+import { balanceCents } from '../model/gateway-amounts.js';
+import { formatMoney } from '../model/money.js';
 import type { SlipPayload } from '../model/slip-rules.js';
 import { getSettings } from '../settings/index.js';
 import { type RiskCtx, type RiskPicture, riskPicture } from './fund-risk.js';
@@ -76,7 +77,7 @@ export class FundGate {
           message: `Not placed: the balance of the fund's account ${account} could not be read, so the fund's money in it is not known. Try again shortly.`,
         };
       }
-      cashCents = centsFromDollars(Number(b.balance)) - centsFromDollars(Number(b.bonus_balance ?? 0));
+      cashCents = balanceCents(b).cashCents;
       claim.accountRoomCents = Math.max(0, cashCents - owner.floatCents);
       claim.cashReadAt = readAt;
     }

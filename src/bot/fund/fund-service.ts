@@ -4,7 +4,8 @@ import type { Logger } from '../config/logger.js';
 import type { GatewayPort } from '../gateway-port.js';
 import { readTransactionsSince } from '../jobs/index.js';
 import { dayStart } from '../model/dates.js';
-import { centsFromDollars, dollarsFromCents, formatCentsDecimal, formatMoney } from '../model/money.js';
+import { balanceCents, gatewayCents } from '../model/gateway-amounts.js';
+import { dollarsFromCents, formatCentsDecimal, formatMoney } from '../model/money.js';
 import { UserFacingError } from '../model/user-facing-error.js';
 import type { Outbox } from '../outbox/index.js';
 import { finalStatusOf, storedDelivery, type WebhookDelivery } from '../receiver/index.js';
@@ -92,7 +93,7 @@ export interface LastStrike {
 
 export type StrikeAttempt = { ok: true; strike: StrikeRecord } | { ok: false; reason: string };
 
-const cents = (dollars: number | null | undefined) => centsFromDollars(Number(dollars ?? 0));
+const cents = gatewayCents;
 /** A percent setting (at most two decimals, checked where it is set) in basis points. */
 const bpsOf = (percent: number | undefined) => Math.round((percent ?? 0) * 100);
 
@@ -175,11 +176,12 @@ export class FundService {
     for (const x of [...sessions].sort((a, b) => Number(b.active) - Number(a.active))) {
       const b = await this.#d.gateway.balances.get({ session_id: x.session_id }).catch(() => undefined);
       if (!b) continue;
+      const { balanceCents: total, bonusCents, withdrawableCents } = balanceCents(b);
       return {
         sessionId: x.session_id,
-        balanceCents: cents(b.balance),
-        bonusCents: cents(b.bonus_balance),
-        withdrawableCents: cents(b.withdrawable_balance ?? b.balance - (b.bonus_balance ?? 0)),
+        balanceCents: total,
+        bonusCents,
+        withdrawableCents,
         retrievedAt: Date.parse(String(b.retrieved_at ?? '')),
       };
     }

@@ -15,7 +15,7 @@ import {
   leftOutText,
   selectionKey,
 } from '../../catalog/index.js';
-import { centsFromDollars } from '../../model/money.js';
+import { balanceCents } from '../../model/gateway-amounts.js';
 import type { PriceRoute } from '../../model/slip-rules.js';
 import { accountName } from '../../model/slip-rules.js';
 import { userMessage } from '../../model/user-errors.js';
@@ -105,7 +105,7 @@ export function noBookText(route: PriceRoute): string {
 
 /** The cash part of a balance record, in cents: a stake is paid in cash, bonus funds go by token. */
 export function cashCents(b: BalanceRecord): number {
-  return centsFromDollars(b.balance) - centsFromDollars(b.bonus_balance ?? 0);
+  return balanceCents(b).cashCents;
 }
 
 /** Marks the checks whose session account health leaves out (offline, restricted, limited below the stake). */
