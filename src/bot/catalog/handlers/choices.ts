@@ -284,6 +284,23 @@ export function findMarket(markets: MarketRow[], value: string): MarketRow | und
   return sorted.find((m) => m.market === value) ?? sorted.find((m) => m.label.toLowerCase() === value.toLowerCase());
 }
 
+/**
+ * The book's card to choose from, or the choices that say why there is none to choose from yet (not read, no
+ * markets, nothing bettable).
+ */
+async function bettableCard(
+  ctx: ChoiceCtx,
+  eventOption: string | null,
+  bookie: string | null,
+  typed: string,
+  member: string,
+): Promise<{ card: MarketCard } | { instead: Choice[] }> {
+  const { card, refused } = await cardFor(ctx, eventOption, bookie, member);
+  if (!card) return { instead: refused ? notLoadedChoices(typed) : [] };
+  const empty = emptyCardReason(card);
+  return empty ? { instead: reasonChoices(typed, empty) } : { card };
+}
+
 export async function marketChoices(
   ctx: ChoiceCtx,
   eventOption: string | null,
@@ -291,10 +308,9 @@ export async function marketChoices(
   typed: string,
   member: string,
 ): Promise<Choice[]> {
-  const { card, refused } = await cardFor(ctx, eventOption, bookie, member);
-  if (!card) return refused ? notLoadedChoices(typed) : [];
-  const empty = emptyCardReason(card);
-  if (empty) return reasonChoices(typed, empty);
+  const found = await bettableCard(ctx, eventOption, bookie, typed, member);
+  if ('instead' in found) return found.instead;
+  const { card } = found;
   const markets = sortMarkets(card.markets)
     .map((m, i) => ({ m, i }))
     .filter((x) => bettable(x.m).length > 0);
@@ -312,10 +328,9 @@ export async function selectionChoices(
   typed: string,
   member: string,
 ): Promise<Choice[]> {
-  const { card, refused } = await cardFor(ctx, eventOption, bookie, member);
-  if (!card) return refused ? notLoadedChoices(typed) : [];
-  const empty = emptyCardReason(card);
-  if (empty) return reasonChoices(typed, empty);
+  const found = await bettableCard(ctx, eventOption, bookie, typed, member);
+  if ('instead' in found) return found.instead;
+  const { card } = found;
   if (!market) return [];
   const m = findMarket(card.markets, market);
   if (!m) return [];
