@@ -410,20 +410,12 @@ const nav = async ({ interaction, ctx, guildId, settings, fund }: FundCall): Pro
   const days = interaction.options.getInteger('days') ?? 90;
   const strikes = (await fund.strikes(guildId, ctx.now() - days * DAY_MS)).filter((s) => s.unitsAfter > 0);
   if (strikes.length === 0) return replyEphemeral(interaction, `No strike in the last ${days} days.`, 'info');
-  const { timezone } = settings;
-  const label = new Intl.DateTimeFormat('en-CA', {
-    timeZone: timezone,
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  });
   // Loaded on the first chart only, as /stats does.
   const chart = await import('../src/bot/analytics/chart.js');
   const png = chart.renderNavChart({
     title: `NAV per unit · last ${days} day${days === 1 ? '' : 's'}`,
-    points: strikes.map((s) => ({ label: label.format(s.at), price: chartDollars(s.price) })),
+    timezone: settings.timezone,
+    points: strikes.map((s) => ({ at: s.at, price: chartDollars(s.price) })),
   });
   const last = strikes.at(-1)!;
   await interaction.editReply({

@@ -5,6 +5,7 @@
 
 import { type Canvas, createCanvas } from '@napi-rs/canvas';
 import { BasicPlatform, Chart, type ChartConfiguration, registerables } from 'chart.js';
+import { chartTickIn, zoneOffsetMs } from '../model/dates.js';
 import { type CurvePoint, thinCurve } from './series.js';
 
 Chart.register(...registerables);
@@ -104,29 +105,93 @@ export function renderStatsChart(input: ChartInput): Buffer {
   return out.toBuffer('image/png');
 }
 
-/** PNG bytes of NAV per unit at each strike (the /fund nav chart). */
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+/** Tick steps a time axis picks from: the smallest that keeps to eight ticks. */
+const TICK_STEPS = [
+  MINUTE_MS,
+  5 * MINUTE_MS,
+  15 * MINUTE_MS,
+  30 * MINUTE_MS,
+  HOUR_MS,
+  3 * HOUR_MS,
+  6 * HOUR_MS,
+  12 * HOUR_MS,
+  DAY_MS,
+  2 * DAY_MS,
+  7 * DAY_MS,
+  14 * DAY_MS,
+  30 * DAY_MS,
+];
+const MAX_TICKS = 8;
+
+/**
+ * Ticks of a time axis from `min` to `max`, on round times of the zone (whole hours, midnights), each labelled by
+ * dates.ts in that zone. chart.js's own time scale needs a date adapter; a linear scale with these ticks does not.
+ */
+export function timeTicks(min: number, max: number, zone: string): Array<{ value: number; label: string }> {
+  const span = Math.max(max - min, MINUTE_MS);
+  const step = TICK_STEPS.find((s) => span / s <= MAX_TICKS) ?? Math.ceil(span / MAX_TICKS / DAY_MS) * DAY_MS;
+  const offset = zoneOffsetMs(min, zone);
+  const ticks: Array<{ value: number; label: string }> = [];
+  for (let t = Math.ceil((min + offset) / step) * step - offset; t <= max; t += step) {
+    ticks.push({ value: t, label: chartTickIn(t, zone, step < DAY_MS) });
+  }
+  return ticks;
+}
+
+/**
+ * PNG bytes of NAV per unit at each strike (the /fund nav chart), x by time: a minute between strikes draws a
+ * minute's width and a day a day's, with ticks dated in the server's zone.
+ */
 export function renderNavChart(input: {
   title: string;
-  points: ReadonlyArray<{ label: string; price: number }>;
+  timezone: string;
+  points: ReadonlyArray<{ at: number; price: number }>;
 }): Buffer {
+  const times = input.points.map((p) => p.at);
+  // One strike alone gets an hour either side, so it sits mid-chart rather than on a zero-width axis.
+  const lone = times.length < 2 || Math.min(...times) === Math.max(...times);
+  const min = lone ? (times[0] ?? 0) - HOUR_MS : Math.min(...times);
+  const max = lone ? (times[0] ?? 0) + HOUR_MS : Math.max(...times);
+  const ticks = timeTicks(min, max, input.timezone);
   const out = createCanvas(WIDTH, PROFIT_HEIGHT);
   drawOnto(out, 0, PROFIT_HEIGHT, {
     type: 'line',
     data: {
-      labels: input.points.map((p) => p.label),
       datasets: [
         {
           label: 'NAV per unit ($)',
-          data: input.points.map((p) => p.price),
+          data: input.points.map((p) => ({ x: p.at, y: p.price })),
           borderColor: '#2563eb',
           borderWidth: 2,
           pointRadius: input.points.length > 60 ? 0 : 3,
+          // The first and last strikes sit on the axis' ends: their dots are drawn whole.
+          clip: false,
         },
       ],
     },
     options: {
+      layout: { padding: { right: 8 } },
       plugins: { title: { display: true, text: input.title } },
-      scales: { x: axis('strike'), y: axis('$ per unit') },
+      scales: {
+        x: {
+          type: 'linear',
+          min,
+          max,
+          title: { display: true, text: `strike time (${input.timezone})` },
+          afterBuildTicks: (scale) => {
+            scale.ticks = ticks.map((t) => ({ value: t.value }));
+          },
+          ticks: {
+            autoSkip: false,
+            maxRotation: 0,
+            callback: (value) => ticks.find((t) => t.value === value)?.label ?? '',
+          },
+        },
+        y: axis('$ per unit'),
+      },
     },
   });
   return out.toBuffer('image/png');

@@ -95,3 +95,13 @@ export function dayStart(day: string, zone: string): number | undefined {
   const t = new TZDate(y, mo - 1, d, zone).getTime();
   return Number.isFinite(t) && dayIn(t, zone) === day.trim() ? t : undefined;
 }
+
+/** A chart's time-axis tick in a zone: "30 Nov" when ticks are days apart, else "30 Nov 19:00". */
+export function chartTickIn(instant: number, zone: string, withTime: boolean): string {
+  return format(instant, withTime ? 'd MMM HH:mm' : 'd MMM', { in: tz(zone) });
+}
+
+/** The zone's offset from UTC at an instant (ms, east positive), so a chart's ticks fall on round local times. */
+export function zoneOffsetMs(instant: number, zone: string): number {
+  return -new TZDate(instant, zone).getTimezoneOffset() * 60_000;
+}
