@@ -10,7 +10,7 @@ import {
 import { attribution } from '../src/bot/analytics/attribution.js';
 import { DEFAULT_SKILL_MIN_BETS } from '../src/bot/analytics/skill.js';
 import { mayApprove } from '../src/bot/betting/approvals.js';
-import { accountSessionChoices, sessionAccountOf } from '../src/bot/catalog/handlers/choices.js';
+import { accountSessionChoices, reasonChoices, sessionAccountOf } from '../src/bot/catalog/handlers/choices.js';
 import type { BotContext, Command } from '../src/bot/context.js';
 import { replyEphemeral, respondChoices } from '../src/bot/discord/interact.js';
 import { type FundPeriod, fundFacts, periodOf } from '../src/bot/fund/fund-facts.js';
@@ -660,6 +660,16 @@ export const autocomplete: Command['autocomplete'] = async (interaction, ctx) =>
       text: (name) => `${dollars(a.amountCents)} withdrawal for ${name} · ${day(a.createdAt)}`,
       value: a.attemptId,
     }));
+    // Discord would say only "No matching options": say why there is nothing to pick.
+    if (rows.length === 0) {
+      return respondChoices(
+        interaction,
+        reasonChoices(
+          typed,
+          'no cash-out withdrawal is unresolved: every one went through or failed, nothing to settle',
+        ),
+      );
+    }
   }
   const names = await namesOf(
     interaction,

@@ -79,6 +79,19 @@ describe('the fund through the local Discord: a cash-out’s checker, the NAV ch
     expect(row).toEqual({ state: 'pending', approved_by: admin.id });
   });
 
+  it("answers /fund withdrawal's choices with why there is none when no withdrawal is unresolved", async () => {
+    const { ld } = desk;
+    const choices = await ld.autocomplete({
+      user: ld.users.admin,
+      channelId: ld.channelIds.bets,
+      name: 'fund',
+      subcommand: 'withdrawal',
+      options: { attempt: '' },
+      focused: 'attempt',
+    });
+    expect(choices).toEqual([{ name: expect.stringMatching(/^no cash-out withdrawal is unresolved/), value: 'none' }]);
+  });
+
   it('draws NAV per unit as a PNG and exports the fund as CSV', async () => {
     const { admin } = desk.ld.users;
     const nav = await command(admin, 'nav', {}, /strike.*a unit, NAV/);
