@@ -1,4 +1,5 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
+import { listingLeftOut } from '../src/bot/catalog/book-offer.js';
 import { type EventsQueryRef, eventsForDay } from '../src/bot/catalog/events-query.js';
 import { knownLeagues, leagueChoices } from '../src/bot/catalog/handlers/choices.js';
 import { ownerOf, putRef } from '../src/bot/catalog/refs.js';
@@ -62,6 +63,7 @@ export const execute: Command['execute'] = async (interaction, ctx) => {
   const ref = await putRef(ctx.store, q, ownerOf(interaction));
   const view = eventsView({
     events,
+    leftOut: await listingLeftOut(ctx, events),
     league,
     date: q.day,
     timezone: q.timezone,

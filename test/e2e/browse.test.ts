@@ -36,6 +36,34 @@ describe('browsing events and cards end to end', () => {
     expect(text).toContain(first.home ?? first.name);
   }, 30_000);
 
+  it('/events lists as books only those taking bets on a game: a book whose card has nothing to bet on is named apart', async () => {
+    const day = sel.epk.split('/').at(-1)!;
+    const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    const listed = await client.events.list({ league: 'nba', date: day, limit: 500 });
+    await client.close();
+    // A game on the listing's first page that bookie_c lists too (it takes no basketball bets, decision 1995).
+    const firstPage = listed.data.sort((a, b) => Date.parse(a.start_time) - Date.parse(b.start_time)).slice(0, 10);
+    const game = firstPage.find((e) => e.books?.includes('bookie_a') && e.books?.includes('bookie_c'));
+    expect(game, 'an NBA game bookie_a and bookie_c list, on the first page').toBeDefined();
+    const { viewer } = desk.ld.users;
+    const card = await desk.ld.sendCommand({
+      user: viewer,
+      channelId: desk.ld.channelIds.bets,
+      name: 'markets',
+      options: { event: game!.event_id, bookie: 'bookie_c' },
+    });
+    await responseMatching(card, /Nothing is placeable by id on this card/);
+    const handle = await desk.ld.sendCommand({
+      user: viewer,
+      channelId: desk.ld.channelIds.bets,
+      name: 'events',
+      options: { league: 'nba', date: day },
+    });
+    const page = await responseMatching(handle, /NBA/);
+    const line = page.embeds?.[0]?.fields?.find((f) => f.name === game!.name)?.value ?? '';
+    expect(line).toMatch(/ · books: bookie_a(, bookie_b)?; bookie_c lists it but takes no bets on it$/);
+  }, 30_000);
+
   it('/events opens an event: picking it, then a book, shows that book\u2019s market card of that event', async () => {
     const day = sel.epk.split('/').at(-1)!;
     const handle = await desk.ld.sendCommand({

@@ -1,3 +1,4 @@
+export { booksLeftOut, listingLeftOut, type SportRefusals } from './book-offer.js';
 export { type CardRef, cardOf, loadCardRef } from './card-ref.js';
 export { CardLimitRefusal, type Catalog } from './catalog.js';
 export { upcomingWindow } from './handlers/choices.js';

@@ -2,6 +2,7 @@
 // event's sport lately (`not_offered`, decision 1996), or whose card has nothing to bet on, is left out, with why.
 import { notTakingText } from '../accounts/index.js';
 import type { BettingReads } from '../betting/index.js';
+import { booksLeftOut } from '../catalog/index.js';
 import { bettable } from '../model/markets.js';
 
 export interface BookOffer {
@@ -44,11 +45,5 @@ export async function booksLeftOutNow(
   epk: string,
 ): Promise<Set<string>> {
   const event = await ctx.catalog.event(epk);
-  if (!event) return new Set();
-  const out = await ctx.accounts.booksNotTaking(event.sport);
-  for (const book of event.books ?? []) {
-    const card = await ctx.catalog.peekCard(epk, book);
-    if (card?.bound && !card.markets.some((m) => bettable(m).length > 0)) out.add(book);
-  }
-  return out;
+  return event ? booksLeftOut(ctx, event) : new Set();
 }

@@ -186,6 +186,26 @@ describe('views stay within Discord limits', () => {
         ref: 'r',
       }).embeds[0]?.description;
 
+    it('lists as "books:" only the books that take bets on an event, the others named in words', () => {
+      const line = (books: string[], leftOut: string[]) =>
+        eventsView({
+          events: [{ ...event(0), books }],
+          league: 'nba',
+          date: '2026-11-22',
+          timezone: 'UTC',
+          page: 0,
+          ref: 'r',
+          leftOut: { e0: leftOut },
+        }).embeds[0]?.fields?.[0]?.value;
+      expect(line(['bookie_a', 'bookie_b', 'bookie_c'], ['bookie_b', 'bookie_c'])).toMatch(
+        / · books: bookie_a; bookie_b, bookie_c list it but take no bets on it$/,
+      );
+      expect(line(['bookie_a', 'bookie_c'], ['bookie_c'])).toMatch(
+        / · books: bookie_a; bookie_c lists it but takes no/,
+      );
+      expect(line(['bookie_c'], ['bookie_c'])).toMatch(/ · no book takes bets on it \(bookie_c lists it but takes no/);
+    });
+
     it('counts events in words, never "event(s)"', () => {
       expect(listing(1)).toMatch(/^1 event on 2026-11-22; times in UTC/);
       expect(listing(6)).toMatch(/^6 events on 2026-11-22; times in UTC/);

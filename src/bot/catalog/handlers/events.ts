@@ -5,6 +5,7 @@ import type { ComponentHandler } from '../../discord/component-handler.js';
 import { row, select } from '../../discord/components.js';
 import { encodeCustomId, pageArg } from '../../discord/custom-id.js';
 import { UserFacingError } from '../../model/user-facing-error.js';
+import { listingLeftOut } from '../book-offer.js';
 import type { CardRef } from '../card-ref.js';
 import { type EventsQueryRef, eventsForDay } from '../events-query.js';
 import { getRef, ownerOf, putRef } from '../refs.js';
@@ -15,15 +16,17 @@ import type { CatalogDeps } from './deps.js';
 async function listing(ctx: CatalogDeps, ref: string | undefined, what: string) {
   const q = ref ? await getRef<EventsQueryRef>(ctx.store, ref) : undefined;
   if (!q) throw new UserFacingError(`This listing is too old to ${what}. Run /events again.`);
-  return { q, events: await eventsForDay(ctx, q) };
+  const events = await eventsForDay(ctx, q);
+  return { q, events, leftOut: await listingLeftOut(ctx, events) };
 }
 
 export const eventsPage: ComponentHandler<CatalogDeps> = async (interaction, [ref, page], ctx) => {
   if (!interaction.isButton()) return;
   await interaction.deferUpdate();
-  const { q, events } = await listing(ctx, ref, 'page');
+  const { q, events, leftOut } = await listing(ctx, ref, 'page');
   const view = eventsView({
     events,
+    leftOut,
     league: q.league,
     date: q.day,
     timezone: q.timezone,
@@ -45,7 +48,7 @@ type PickedEvent = Omit<CardRef, 'bookie'> & { books: string[] };
 export const eventPick: ComponentHandler<CatalogDeps> = async (interaction, [ref], ctx) => {
   if (!interaction.isStringSelectMenu()) return;
   const [indexText = '', tag] = (interaction.values[0] ?? '').split(':');
-  const { q, events } = await listing(ctx, ref, 'open');
+  const { q, events, leftOut } = await listing(ctx, ref, 'open');
   const event = events[Number(indexText)];
   if (!event || eventPickValue(Number(indexText), event.event_id) !== `${indexText}:${tag}`) {
     throw new UserFacingError('The listing changed since it was shown. Run /events again and pick the event.');
@@ -57,7 +60,7 @@ export const eventPick: ComponentHandler<CatalogDeps> = async (interaction, [ref
   if (books.length === 1) return showCardAt(interaction, ctx, picked, books[0] as string);
   const pickRef = await putRef(ctx.store, picked, ownerOf(interaction));
   await interaction.editReply({
-    content: `**${event.name}**\n${eventLine(event, q.timezone, ctx.now())}\nPick a book to open its market card.`,
+    content: `**${event.name}**\n${eventLine(event, q.timezone, ctx.now(), leftOut[event.event_id])}\nPick a book to open its market card.`,
     components: [
       row(
         select(

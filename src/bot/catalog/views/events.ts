@@ -21,6 +21,8 @@ export interface EventsViewInput {
   from?: number;
   page: number;
   ref: string;
+  /** Per event id, the books listing it that the desk knows take no bets on it (decisions 1995, 1996). */
+  leftOut?: Readonly<Record<string, readonly string[]>>;
 }
 
 const STATUS_LABEL: Record<string, string> = { prematch: 'upcoming', in_play: '🔴 in play', finished: 'finished' };
@@ -33,16 +35,28 @@ function startWords(e: Event, zone: string, from?: number): string {
 
 /**
  * One event's line: its start in the server's zone (the zone the list's day is in, and its menu's), said from the
- * listing's instant when it lists what is coming up ("tomorrow 00:30 UTC").
+ * listing's instant when it lists what is coming up ("tomorrow 00:30 UTC"), and which of its books take bets on it.
  */
-export function eventLine(e: Event, zone: string, from?: number): string {
+export function eventLine(e: Event, zone: string, from?: number, leftOut: readonly string[] = []): string {
   const parts = [startWords(e, zone, from), STATUS_LABEL[e.status] ?? e.status];
   if (e.score && (e.status === 'in_play' || e.status === 'finished')) {
     parts.push(`**${e.score.home_score ?? '–'}–${e.score.away_score ?? '–'}**`);
   }
-  const books = e.books ?? [];
-  parts.push(books.length > 0 ? `books: ${books.join(', ')}` : 'no books yet');
+  parts.push(booksWords(e.books ?? [], leftOut));
   return parts.join(' · ');
+}
+
+/**
+ * "books: bookie_a; bookie_c takes no bets on it": the books that take bets on the event, then those that only list
+ * it, in words, so nobody picks a book that would refuse the bet.
+ */
+function booksWords(books: readonly string[], leftOut: readonly string[]): string {
+  if (books.length === 0) return 'no books yet';
+  const takers = books.filter((b) => !leftOut.includes(b));
+  const others = books.filter((b) => leftOut.includes(b));
+  if (others.length === 0) return `books: ${takers.join(', ')}`;
+  const refuse = `${others.join(', ')} ${others.length === 1 ? 'lists it but takes' : 'list it but take'} no bets on it`;
+  return takers.length > 0 ? `books: ${takers.join(', ')}; ${refuse}` : `no book takes bets on it (${refuse})`;
 }
 
 /** The query (league, date, status) lives in the store under `ref`; the id carries only the ref. */
@@ -70,7 +84,7 @@ export function eventsView(input: EventsViewInput): MessageView {
   const slice = input.events.slice(page * EVENTS_PAGE_SIZE, (page + 1) * EVENTS_PAGE_SIZE);
   const fields: APIEmbedField[] = slice.map((e) => ({
     name: clip(e.name || e.event_id, LIMITS.fieldName),
-    value: clip(eventLine(e, input.timezone, input.from), LIMITS.fieldValue),
+    value: clip(eventLine(e, input.timezone, input.from, input.leftOut?.[e.event_id]), LIMITS.fieldValue),
   }));
   const statusText = input.status ? ` · ${STATUS_LABEL[input.status] ?? input.status}` : '';
   const what = input.from === undefined ? input.date : 'next 24 hours';
