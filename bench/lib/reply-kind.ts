@@ -14,6 +14,7 @@ export function classify(messages: readonly ReplyLike[]): Shown {
   const text = JSON.stringify([last.content, last.embeds]);
   // "Queued behind the gateway's limit…" is an interim reply: the card (or a refusal) replaces it.
   if (/Queued behind/i.test(text)) return 'none';
-  if (/rate limit|card limit|429|too many/i.test(text)) return 'rate-limit';
+  // A 429 is a word of its own: a card's Discord timestamp (<t:1796429700:f>) may hold the digits.
+  if (/rate limit|card limit|\b429\b|too many/i.test(text)) return 'rate-limit';
   return (last.components?.length ?? 0) > 0 || last.embeds?.some((e) => e.title) ? 'card' : 'other';
 }

@@ -11,6 +11,14 @@ describe('classifying what a /markets user was shown', () => {
     expect(classify([notice])).toBe('rate-limit');
   });
 
+  it("a card whose start time's Discord timestamp holds the digits 429 is a card, and a 429 said is a rate limit", () => {
+    const card = { embeds: [{ title: 'Mets v Phillies — bookie_a', description: 'Starts <t:1796429700:f>' }] };
+    expect(classify([card])).toBe('card');
+    expect(classify([{ embeds: [{ description: 'The gateway answered 429: try again shortly.' }] }])).toBe(
+      'rate-limit',
+    );
+  });
+
   it('another error notice is neither a card nor a rate limit', () => {
     expect(classify([{ embeds: [{ description: 'The gateway could not be reached.' }], components: [] }])).toBe(
       'other',
