@@ -17,6 +17,7 @@ import {
   readText,
   screenshot,
   send,
+  suggestsAStake,
   type,
   usePlayground,
 } from './playground-page.js';
@@ -93,7 +94,9 @@ describe("a member's day in the playground, as the README and docs/members.md te
     await expect.poll(() => page.locator('#persona').inputValue()).toBe('bettor');
     const slips = page.locator('discord-message', { hasText: 'confirm your bet' });
     // Head to Head where the event has it: a market every book prices, so the slip has a fair price and a suggestion.
-    await betWhereABookTakesIt(5, slips, 'Head to Head');
+    // Which events come first depends on the hour; one whose books list only part of the market has no fair price
+    // (its slip says so), and the next event is taken.
+    await betWhereABookTakesIt(5, slips, 'Head to Head', suggestsAStake);
     const slip = slips.last();
     const said = await readText(slip);
     expect(said).toMatch(/(Best price of \d+ books|The one book that can take it): bookie_\w+ \d+\.\d\d/);

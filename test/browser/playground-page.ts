@@ -192,10 +192,16 @@ export async function typeBet(stake: number, skip = 0, market?: string): Promise
  * bet" (no book that lists the event gives a live price for the selection), they pick the next event. `answered`
  * matches every message the bet is expected to produce (a slip, a proposal); `market`, a market to pick when offered.
  */
-export async function betWhereABookTakesIt(stake: number, answered: Locator, market?: string): Promise<void> {
+export async function betWhereABookTakesIt(
+  stake: number,
+  answered: Locator,
+  market?: string,
+  /** Whether the slip that came is the one wanted (e.g. it has a fair price); another is left to expire. */
+  accept?: (slip: Locator) => Promise<boolean>,
+): Promise<void> {
   const refusals = page.locator('discord-message', { hasText: 'No book can take this bet' });
-  const answeredBefore = await answered.count();
-  for (let skip = 0; skip < 4; skip++) {
+  for (let skip = 0; skip < 6; skip++) {
+    const answeredBefore = await answered.count();
     const refusedBefore = await refusals.count();
     await page.locator('#command-input').fill('');
     if (!(await typeBet(stake, skip, market))) continue;
@@ -204,9 +210,14 @@ export async function betWhereABookTakesIt(stake: number, answered: Locator, mar
         timeout: 20_000,
       })
       .toBe(true);
-    if ((await answered.count()) > answeredBefore) return;
+    if ((await answered.count()) > answeredBefore && (!accept || (await accept(answered.last())))) return;
   }
-  throw new Error('none of the first four upcoming events had a book that could take the bet');
+  throw new Error('none of the first six upcoming events had a book that could take the bet as wanted');
+}
+
+/** Whether a slip suggests a stake: it has a fair price (an event whose books list only part of a market has none). */
+export async function suggestsAStake(slip: Locator): Promise<boolean> {
+  return (await slip.locator('discord-embed-field[field-title="Suggested stake"]').count()) > 0;
 }
 
 /** Saves a screenshot of the page as it is now into test-artifacts/ (to be looked at, as a person would). */
