@@ -21,8 +21,7 @@ export type { BetRecord, BetState, CapName, ExposureCaps } from '../model/bet-st
 
 export { EXPOSED, HOLDING, UNRESOLVED } from '../model/bet-states.js';
 
-const list = (states: readonly string[]) => states.map((s) => `'${s}'`).join(', ');
-const HOLDING_SQL = list(HOLDING);
+const HOLDING_SQL = sqlStates(HOLDING);
 
 interface Row extends SlipOwnerColumns {
   placement_id: string;
@@ -75,7 +74,7 @@ const toRecord = (r: Row): BetRecord => ({
   updatedAt: Number(r.updated_at),
 });
 
-const EXPOSED_SQL = list(EXPOSED);
+const EXPOSED_SQL = sqlStates(EXPOSED);
 
 /** The fund's limits a claim reserves atomically with its record (decision 1950). */
 export type FundCapName = 'fund_daily_loss' | 'fund_event' | 'fund_account';
@@ -179,9 +178,9 @@ export function capUsageSql(cap: SqlCapName, s: ExposureScope): { sql: string; p
   const [where, params, states] = scopes[cap];
   return {
     sql: `((SELECT COALESCE(SUM(b.stake_cents), 0) FROM bet_records b
-             WHERE b.guild_key = ? AND ${where} AND b.state IN (${states}))
+             WHERE b.guild_key = ? AND ${where} AND b.state IN ${states})
          + (SELECT COALESCE(SUM(b.stake_cents), 0) FROM proposals b
-             WHERE b.guild_key = ? AND ${where} AND b.state IN (${list(PROPOSAL_HOLDING)}) AND b.slip_id <> ?))`,
+             WHERE b.guild_key = ? AND ${where} AND b.state IN ${sqlStates(PROPOSAL_HOLDING)} AND b.slip_id <> ?))`,
     params: [s.guildKey, ...params, s.guildKey, ...params, s.slipId],
   };
 }
@@ -232,7 +231,7 @@ export function claimLockKeys(
 type Query = Pick<Tx, 'query'>;
 
 /** States whose stake the book may not have taken from the account's cash yet (or took after the gate read it). */
-const NOT_IN_CASH_SQL = list(BET_STATES.undecided);
+const NOT_IN_CASH_SQL = sqlStates(BET_STATES.undecided);
 
 /**
  * What the fund's own records hold against one of its limits, as a scalar expression: the open stake of every bet
@@ -243,14 +242,14 @@ export function fundUsageSql(cap: FundCapName, f: FundClaim, epk: string): { sql
   const base = 'SELECT COALESCE(SUM(f.stake_cents), 0) FROM bet_records f WHERE f.fund_decided = 1 AND f.fund_key = ?';
   if (cap === 'fund_account') {
     return {
-      sql: `(${base} AND f.fund_account = ? AND (f.state IN (${NOT_IN_CASH_SQL})
-              OR (f.state IN (${EXPOSED_SQL}) AND f.updated_at >= ?)))`,
+      sql: `(${base} AND f.fund_account = ? AND (f.state IN ${NOT_IN_CASH_SQL}
+              OR (f.state IN ${EXPOSED_SQL} AND f.updated_at >= ?)))`,
       params: [f.fundKey, f.account, f.cashReadAt ?? 0],
     };
   }
   if (cap === 'fund_event')
-    return { sql: `(${base} AND f.epk = ? AND f.state IN (${EXPOSED_SQL}))`, params: [f.fundKey, epk] };
-  return { sql: `(${base} AND f.state IN (${EXPOSED_SQL}))`, params: [f.fundKey] };
+    return { sql: `(${base} AND f.epk = ? AND f.state IN ${EXPOSED_SQL})`, params: [f.fundKey, epk] };
+  return { sql: `(${base} AND f.state IN ${EXPOSED_SQL})`, params: [f.fundKey] };
 }
 
 /** The fund's limits a claim checks, with their rooms. */
@@ -277,10 +276,10 @@ async function runnerCapRefusal(
   const adding = runnerStakes(slip, slip.stakeCents);
   if (adding.size === 0) return undefined;
   const rows = await q.query<{ payload: string; stake_cents: number }>(
-    `SELECT b.payload, b.stake_cents FROM bet_records b WHERE b.guild_key = ? AND b.epk = ? AND b.state IN (${EXPOSED_SQL})
+    `SELECT b.payload, b.stake_cents FROM bet_records b WHERE b.guild_key = ? AND b.epk = ? AND b.state IN ${EXPOSED_SQL}
      UNION ALL
      SELECT s.payload, p.stake_cents FROM proposals p JOIN slips s ON s.slip_id = p.slip_id
-     WHERE p.guild_key = ? AND p.epk = ? AND p.state IN (${list(PROPOSAL_HOLDING)}) AND p.slip_id <> ?`,
+     WHERE p.guild_key = ? AND p.epk = ? AND p.state IN ${sqlStates(PROPOSAL_HOLDING)} AND p.slip_id <> ?`,
     req.guildKey,
     slip.epk,
     req.guildKey,
@@ -628,7 +627,7 @@ export class BetRecordRepo {
   async usedCents(guildKey: string, userId: string, day: string): Promise<number> {
     const rows = await this.store.query<{ total: number | null }>(
       `SELECT COALESCE(SUM(stake_cents), 0) AS total FROM bet_records
-       WHERE guild_key = ? AND user_id = ? AND day = ? AND state IN (${HOLDING_SQL})`,
+       WHERE guild_key = ? AND user_id = ? AND day = ? AND state IN ${HOLDING_SQL}`,
       guildKey,
       userId,
       day,
@@ -829,13 +828,15 @@ export class BetRecordRepo {
   async forGuild(guildId: string | null | undefined, states: readonly BetState[]): Promise<BetRecord[]> {
     const rows =
       guildId === undefined
-        ? await this.store.query<Row>(`SELECT * FROM bet_records WHERE state IN (${list(states)}) ORDER BY created_at`)
+        ? await this.store.query<Row>(
+            `SELECT * FROM bet_records WHERE state IN ${sqlStates(states)} ORDER BY created_at`,
+          )
         : guildId === null
           ? await this.store.query<Row>(
-              `SELECT * FROM bet_records WHERE guild_id IS NULL AND state IN (${list(states)}) ORDER BY created_at`,
+              `SELECT * FROM bet_records WHERE guild_id IS NULL AND state IN ${sqlStates(states)} ORDER BY created_at`,
             )
           : await this.store.query<Row>(
-              `SELECT * FROM bet_records WHERE guild_id = ? AND state IN (${list(states)}) ORDER BY created_at`,
+              `SELECT * FROM bet_records WHERE guild_id = ? AND state IN ${sqlStates(states)} ORDER BY created_at`,
               guildId,
             );
     return rows.map(toRecord);
@@ -845,7 +846,7 @@ export class BetRecordRepo {
   async forExposure(guildKey: string, day: string): Promise<BetRecord[]> {
     const rows = await this.store.query<Row>(
       `SELECT * FROM bet_records WHERE guild_key = ?
-         AND (state IN (${EXPOSED_SQL}) OR (day = ? AND state IN (${HOLDING_SQL})))
+         AND (state IN ${EXPOSED_SQL} OR (day = ? AND state IN ${HOLDING_SQL}))
        ORDER BY created_at`,
       guildKey,
       day,
@@ -855,7 +856,7 @@ export class BetRecordRepo {
 
   async inStates(states: readonly BetState[]): Promise<BetRecord[]> {
     const rows = await this.store.query<Row>(
-      `SELECT * FROM bet_records WHERE state IN (${list(states)}) ORDER BY created_at`,
+      `SELECT * FROM bet_records WHERE state IN ${sqlStates(states)} ORDER BY created_at`,
     );
     return rows.map(toRecord);
   }
