@@ -42,11 +42,13 @@ async function winAtBookieC(): Promise<void> {
     undefined,
     API_KEY,
   );
+  // A market whose every selection can be bet: one of them wins when the event is settled (the sandbox settles a
+  // market's selections that exclude each other by one draw).
   const market = (card.markets as Array<{ selections: Array<{ bettable: boolean; market_ref: string }> }>).find(
-    (m) => m.selections.filter((s) => s.bettable).length >= 2,
+    (m) => m.selections.length >= 2 && m.selections.every((s) => s.bettable),
   );
-  if (!market) throw new Error('no market with two bettable selections');
-  // Every selection of one market: one of them wins when the event is settled. Placed at once, then awaited.
+  if (!market) throw new Error('no market whose every selection can be bet');
+  // Every selection of that market, placed at once, then awaited.
   const placed = await Promise.all(
     market.selections
       .filter((s) => s.bettable)

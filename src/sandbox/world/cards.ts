@@ -15,7 +15,10 @@ export type Outcome =
   | { kind: 'side'; side: 'home' | 'away' | 'draw' }
   | { kind: 'line'; side: 'home' | 'away'; line: number }
   | { kind: 'total'; side: 'over' | 'under'; line: number }
-  | { kind: 'draw' };
+  | { kind: 'draw' }
+  /** One of a market whose selections exclude each other: one draw per event and market decides which wins, the
+   * selection whose share [from, to) of the unit interval holds it. */
+  | { kind: 'one_of'; key: string; from: number; to: number };
 
 export interface CardSelection {
   label: string;
@@ -105,7 +108,8 @@ class CardBuilder {
     // A book that says "Total Points" says "Total Goals" on a football match.
     const named = RAW_NAMES[market]?.[bookIndex];
     const rawName = named === 'Total Points' && label === 'Total Goals' ? label : (named ?? label);
-    const selections = drafts.map((d): CardSelection => {
+    const shares = exclusiveShares(this.ev.epk, market, drafts);
+    const selections = drafts.map((d, i): CardSelection => {
       const slug = d.slug ?? slugify(d.label);
       const r = this.rng();
       const reason =
@@ -122,11 +126,29 @@ class CardBuilder {
             : `${this.bookie.slice(-1)}p${hashKey(this.seed, 'prop', this.bookie, this.ev.epk, market, slug).toString(36)}`,
         reason,
         chance: d.chance,
-        outcome: d.outcome ?? { kind: 'draw' },
+        outcome: shares?.[i] ?? d.outcome ?? { kind: 'draw' },
       };
     });
     this.markets.push({ market, label, rawName, tier, selections });
   }
+}
+
+/**
+ * A market the score cannot decide whose selections cover every result once (no player, chances adding up to 1):
+ * each selection's share of one draw, so exactly one of them wins, the same one at every book. Else null (each
+ * selection then stands alone: a player's props, or a market that does not cover every result).
+ */
+function exclusiveShares(epk: string, market: string, drafts: readonly Draft[]): Outcome[] | null {
+  if (drafts.length < 2 || drafts.some((d) => d.player || (d.outcome && d.outcome.kind !== 'draw'))) return null;
+  const sum = drafts.reduce((s, d) => s + d.chance, 0);
+  if (Math.abs(sum - 1) > 0.01) return null;
+  let from = 0;
+  return drafts.map((d, i) => {
+    const to = i === drafts.length - 1 ? 1 : from + d.chance / sum;
+    const share: Outcome = { kind: 'one_of', key: `${epk}|${market}`, from, to };
+    from = to;
+    return share;
+  });
 }
 
 function overUnder(line: number, player: string | null, prefix: string, lean = 0): Draft[] {

@@ -14,6 +14,10 @@ export function sportsOutcome(
   final: FinalScore | null,
   isPlayerMarket: boolean,
 ): BetOutcome {
+  if (outcome.kind === 'one_of') {
+    const r = unit(seed, 'settle', outcome.key);
+    return r >= outcome.from && r < outcome.to ? 'won' : 'lost';
+  }
   if (final) {
     const diff = final.home - final.away;
     if (outcome.kind === 'side') {

@@ -86,7 +86,7 @@ describe('watch control routes', () => {
       if (pick) break;
       if (ev.isOutright || ev.startMs < world.nowMs() + 86_400_000) continue;
       const cards = BOOKS.map((b) => world.card(ev, b));
-      for (const m of cards.flatMap((c) => c)) {
+      for (const m of cards.flat()) {
         const s = m.selections[0];
         if (!s) continue;
         const listing = BOOKS.filter((_, i) =>
