@@ -59,6 +59,9 @@ describe('multis in the statistics: closing value at the race, marked and counte
   beforeAll(async () => {
     desk = await startDesk<MultiBot>({
       sandboxClock: true,
+      // The sandbox's prices step every DRIFT_STEP_MS from its start and races jump on five-minute marks: started
+      // half a step past a mark, every jump falls half a step into its price step, whatever second the test runs.
+      sandbox: { start: new Date(Math.floor(Date.now() / DRIFT_STEP_MS) * DRIFT_STEP_MS + DRIFT_STEP_MS / 2) },
       env: { SETTLEMENT_INTERVAL_SECONDS: '1', FUND_CHECK_SECONDS: '3600' },
     });
     gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
