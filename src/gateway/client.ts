@@ -1,8 +1,9 @@
 import { constants } from 'node:buffer';
 import { inspect } from 'node:util';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { GatewayError } from './errors.js';
 import { type DeprecationNotice, Transport } from './internal/transport.js';
+import { Agent } from './internal/undici.js';
 import { JobTracker, type PollerOptions } from './jobs.js';
 import { type LimiterClock, MarketsLimiter } from './markets-limiter.js';
 import { AccountPromos } from './resources/account-promos.js';
@@ -121,7 +122,7 @@ export class GatewayClient {
   readonly marketsLimiter: MarketsLimiter;
   readonly #transport: Transport;
   readonly #tracker: JobTracker;
-  readonly #ownedAgent: Agent | undefined;
+  readonly #ownedAgent: InstanceType<typeof Agent> | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(opts: GatewayClientOptions) {

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { type Dispatcher, util } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { APIPromise, type ResponseInfo, type WithResponse } from '../api-promise.js';
 import { errorFromResponse } from '../error-map.js';
@@ -19,6 +19,7 @@ import type { RequestOptions } from '../request-options.js';
 import { Deadline, DeadlineClock } from './deadline.js';
 import { redact, redactUrl } from './redact.js';
 import { backoffMs, parseRetryAfter } from './retry-after.js';
+import { util } from './undici.js';
 import { parseResponse } from './validate.js';
 
 export type QueryValue = string | number | boolean | undefined | null;
