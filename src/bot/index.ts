@@ -264,7 +264,7 @@ function buildServices(
     metrics,
   });
   stops.push(() => tracker.stop());
-  const catalog = new Catalog(gateway, store, { logger, metrics });
+  const catalog = new Catalog(gateway, store, { logger, metrics, now });
   const callbackUrl = callbackUrlOf(config);
   const records = new BetRecordRepo(store, (m) => metrics.betTransitions.inc(m));
   const slips = new SlipRepo(store);

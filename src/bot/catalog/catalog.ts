@@ -24,6 +24,8 @@ export type CardFilters = Pick<MarketCardQuery, 'tier' | 'market'>;
 export type EventsFilter = Pick<EventsQuery, 'league' | 'date' | 'since' | 'until' | 'status'>;
 
 const EVENTS_TTL_MS = 60_000;
+/** Where a cached event keeps when the desk read it (its clock), beside the gateway's fields. */
+const READ_AT = 'desk_read_at';
 const CARD_TTL_MS = 60_000;
 const SESSIONS_TTL_MS = 30_000;
 /** How long a book's "takes bets by market_ref" flag, learned from its last bound card, is trusted. */
@@ -35,6 +37,7 @@ export interface CatalogOptions {
   cardMaxWaitMs?: number;
   /** Card reads autocomplete may start (default AUTOCOMPLETE_READS: 4 per member, 12 in all, a minute). */
   autocompleteReads?: ReadAllowanceLimits;
+  /** The desk's clock (the sandbox's when the desk follows it): allowances and how old a cached event is. */
   now?: () => number;
   /** Told once per card whose rows share an id (those rows are then not offered for betting). */
   logger?: Pick<Logger, 'warn'>;
@@ -92,6 +95,7 @@ export class Catalog {
   /** Cards autocomplete is reading in the background lane (keys of their flights). */
   private readonly prefetching = new Set<string>();
   private readonly autocompleteReads: ReadAllowance;
+  private readonly now: () => number;
   private readonly logger: Pick<Logger, 'warn'> | undefined;
   private readonly metrics: CatalogOptions['metrics'];
   /** Cards whose shared ids were reported (`bookie|epk|ids`), so each is told once. */
@@ -107,6 +111,7 @@ export class Catalog {
     // A read may queue for a quarter of the limiter's window (15 s of a minute): long enough to absorb a burst's
     // edge, short enough that a user hears "try again in N s" instead of watching "thinking…" for a minute.
     this.maxWaitMs = opts.cardMaxWaitMs ?? gateway.marketsLimiter.windowMs / 4;
+    this.now = opts.now ?? Date.now;
     this.autocompleteReads = new ReadAllowance(opts.autocompleteReads, opts.now);
   }
 
@@ -123,7 +128,9 @@ export class Catalog {
     const out: Event[] = [];
     for (let i = 0; i < MAX_EVENT_PAGES && pager.hasNextPage(); i++) out.push(...(await pager.nextPage()).data);
     await this.store.kv.set(k, out, EVENTS_TTL_MS);
-    for (const e of out) await this.store.kv.set(`cache:event:${e.event_id}`, e, 6 * 3600_000);
+    const readAt = this.now();
+    for (const e of out)
+      await this.store.kv.set(`cache:event:${e.event_id}`, { ...e, [READ_AT]: readAt }, 6 * 3600_000);
     return out;
   }
 
@@ -133,7 +140,10 @@ export class Catalog {
   }
 
   async event(epk: string): Promise<Event | undefined> {
-    return (await this.store.kv.get<Event>(`cache:event:${epk}`)) ?? undefined;
+    const hit = await this.store.kv.get<Event & { [READ_AT]?: number }>(`cache:event:${epk}`);
+    if (!hit) return undefined;
+    const { [READ_AT]: _readAt, ...event } = hit;
+    return event;
   }
 
   /** A card through the cache; a miss is read under the client's card limit (see CardAdmission). */
@@ -243,9 +253,13 @@ export class Catalog {
 
   /** An unknown book is refused here, naming the event's books, instead of costing a card read. */
   private async assertEventHasBook(epk: string, bookie: string): Promise<void> {
-    const event = await this.event(epk);
-    const books = event?.books ?? [];
-    if (!event || books.length === 0 || books.includes(bookie)) return;
+    // Only a listing read lately says which books an event has: books list an event as it nears, so an older one
+    // would refuse a book that lists it now (the card read then answers for the book).
+    const hit = await this.store.kv.get<Event & { [READ_AT]?: number }>(`cache:event:${epk}`);
+    const fresh = hit?.[READ_AT] !== undefined && this.now() - hit[READ_AT] < EVENTS_TTL_MS;
+    const books = hit?.books ?? [];
+    if (!hit || !fresh || books.length === 0 || books.includes(bookie)) return;
+    const event = hit;
     throw new UserFacingError(
       `${bookie} has no card for ${event.name}. Its books: ${books.join(', ')}. Pick one of those.`,
     );

@@ -69,6 +69,17 @@ describe('card reads', () => {
     expect(get).not.toHaveBeenCalled();
   });
 
+  it('asks the book itself once the listing that named the event’s books is over a minute old', async () => {
+    const client = clientWith({});
+    const get = vi.spyOn(client.markets, 'get');
+    const e = events.find((ev) => !(ev.books ?? []).includes('bookie_b'));
+    if (!e) throw new Error('every listed event has bookie_b');
+    // The same cached listing, read by a desk whose clock is now 61 s on: books list an event as it nears.
+    const later = new Catalog(client, store, { now: () => Date.now() + 61_000 });
+    await later.loadCard(e.event_id, 'bookie_b').catch(() => undefined);
+    expect(get).toHaveBeenCalledTimes(1);
+  });
+
   it("answers at once with the wait when the minute's card reads are used up", async () => {
     const { client, sent } = countingClient({ marketRateLimit: { perMinute: 2 } });
     const catalog = new Catalog(client, store);
