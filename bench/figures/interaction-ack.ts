@@ -53,12 +53,18 @@ async function burst(ld: LocalDiscord, picks: EventPick[], waitForCards: boolean
       options: { event: p.epk, bookie: p.bookie },
     });
   };
-  // One command first, not counted: connections and JIT, as after any bot start.
-  await (await send(DISTINCT_EVENTS)).acknowledged;
+  const hasCard = (h: Awaited<ReturnType<typeof send>>) => h.responses().some((m) => (m.embeds?.length ?? 0) > 0);
+  // One command first, not counted: connections and JIT, as after any bot start. It is answered in full before the
+  // burst (the desk's card shown, the bare bot's defer), so the burst meets an idle bot on both sides: the desk's
+  // acknowledgements are not timed against the tail of that card (its read from the sandbox, which runs in this
+  // process beside the local Discord, and its render), which the bare bot never has.
+  const first = await send(DISTINCT_EVENTS);
+  await first.acknowledged;
+  if (waitForCards) await waitFor(() => hasCard(first), CARD_WAIT_MS, 'the warm-up card').catch(() => undefined);
   const handles = await Promise.all(Array.from({ length: CONCURRENT }, (_, i) => send(i)));
   const acks = await Promise.allSettled(handles.map((h) => h.acknowledged));
   const ms = acks.flatMap((a) => (a.status === 'fulfilled' ? [a.value.ms] : []));
-  const cardsShown = () => handles.filter((h) => h.responses().some((m) => (m.embeds?.length ?? 0) > 0)).length;
+  const cardsShown = () => handles.filter(hasCard).length;
   if (waitForCards) await waitFor(() => cardsShown() === CONCURRENT, CARD_WAIT_MS, 'the cards').catch(() => undefined);
   return { ms, missed: acks.length - ms.length, cardsShown: cardsShown() };
 }
