@@ -14,9 +14,9 @@ import { SANDBOX_KEY, startStack, waitForBotReady } from '../lib/stack.js';
 import { median, medianRatio, percentile } from '../lib/stats.js';
 import { waitFor } from '../lib/wait.js';
 
-const CONCURRENT = 200;
+export const CONCURRENT = 200;
 /** 200 commands over 100 events: users asking for the same popular cards, as in a busy channel. */
-const DISTINCT_EVENTS = 100;
+export const DISTINCT_EVENTS = 100;
 const DISCORD_LIMIT_MS = 3_000;
 const CARD_WAIT_MS = 15_000;
 /** Measured rounds (a multiple of 2: each order of the two bots equally often), after one warm-up round each. */
@@ -43,7 +43,18 @@ function cpuSecondsOf(pid: number): number {
   }
 }
 
-async function burst(ld: LocalDiscord, picks: EventPick[], waitForCards: boolean): Promise<Burst> {
+/** For a trace (bench/ack-trace.ts): called as the measured burst is sent, and once its acknowledgements are in. */
+export interface BurstMarks {
+  sending(): void;
+  acknowledged(): void;
+}
+
+export async function burst(
+  ld: LocalDiscord,
+  picks: EventPick[],
+  waitForCards: boolean,
+  marks?: BurstMarks,
+): Promise<Burst> {
   const send = (i: number) => {
     const p = picks[i % picks.length]!;
     return ld.sendCommand({
@@ -61,8 +72,10 @@ async function burst(ld: LocalDiscord, picks: EventPick[], waitForCards: boolean
   const first = await send(DISTINCT_EVENTS);
   await first.acknowledged;
   if (waitForCards) await waitFor(() => hasCard(first), CARD_WAIT_MS, 'the warm-up card').catch(() => undefined);
+  marks?.sending();
   const handles = await Promise.all(Array.from({ length: CONCURRENT }, (_, i) => send(i)));
   const acks = await Promise.allSettled(handles.map((h) => h.acknowledged));
+  marks?.acknowledged();
   const ms = acks.flatMap((a) => (a.status === 'fulfilled' ? [a.value.ms] : []));
   const cardsShown = () => handles.filter(hasCard).length;
   if (waitForCards) await waitFor(() => cardsShown() === CONCURRENT, CARD_WAIT_MS, 'the cards').catch(() => undefined);

@@ -41,16 +41,28 @@ function next<T>(child: ChildProcess, type: string, timeoutMs: number): Promise<
   });
 }
 
+/** For a trace, not a figure: extra node flags (e.g. --trace-gc) and the child's stdout, chunk by chunk. */
+export interface TraceOptions {
+  nodeFlags?: string[];
+  stdout?: (chunk: string) => void;
+}
+
 /** `which`: the real bot (bot-process.ts) or the bare defer-only floor (bare-bot.ts). */
-export async function startChildBot(env: Record<string, string>, which: 'bot' | 'bare' = 'bot'): Promise<ChildBot> {
+export async function startChildBot(
+  env: Record<string, string>,
+  which: 'bot' | 'bare' = 'bot',
+  trace: TraceOptions = {},
+): Promise<ChildBot> {
   await buildOnce();
   const script = join(DIST_DIR, 'bench', 'children', which === 'bot' ? 'bot-process.js' : 'bare-bot.js');
   const child = fork(script, [], {
     // npm start's own node flags, plus only what the measurement needs: a callable gc().
-    execArgv: [...startNodeFlags(), '--expose-gc'],
+    execArgv: [...startNodeFlags(), '--expose-gc', ...(trace.nodeFlags ?? [])],
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', trace.stdout ? 'pipe' : 'inherit', 'inherit', 'ipc'],
   });
+  const { stdout } = trace;
+  if (stdout) child.stdout?.setEncoding('utf8').on('data', stdout);
   try {
     await next(child, 'ready', 60_000);
   } catch (err) {
