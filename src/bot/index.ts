@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Client } from 'discord.js';
+import { type Client, Events } from 'discord.js';
 import { GatewayClient } from '../gateway/index.js';
 import { AccountHealth } from './accounts/account-health.js';
 import { ClosingCapture } from './analytics/closing.js';
@@ -57,6 +57,7 @@ import { startTimers, whileLeader } from './ops/beats.js';
 import { drain } from './ops/drain.js';
 import { collectBacklogs, type DeskMetrics, deskMetrics } from './ops/metrics.js';
 import { readiness } from './ops/readiness.js';
+import { collectStartGarbage } from './ops/start-garbage.js';
 import { Stops } from './ops/stops.js';
 import { Outbox } from './outbox/outbox.js';
 import { OUTBOX_SWEEP } from './outbox/sweep-outbox.js';
@@ -172,6 +173,7 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     await resumeAfterStop(start, services);
     const closeExpired = () => closeExpiredSlips({ ...services, present: betViews, now: start.now });
     startBeats(start, services, workers, closeExpired);
+    collectOnceReady(start, client);
     stops.push(
       collectBacklogs(metrics, {
         outboxPending: () => services.outbox.pendingCount(),
@@ -521,6 +523,17 @@ function raceCloseCapture({ config, logger, now }: Start, s: Services): RaceClos
 }
 
 type Workers = ReturnType<typeof backgroundWorkers>;
+
+/** The start's garbage collected once the client is ready and the start's work is done (ops/start-garbage.ts). */
+function collectOnceReady({ logger, stops }: Start, client: Client): void {
+  let stopped = false;
+  stops.push(() => {
+    stopped = true;
+  });
+  const collect = () => setImmediate(() => stopped || collectStartGarbage(logger)).unref();
+  if (client.isReady()) collect();
+  else client.once(Events.ClientReady, collect);
+}
 
 /** Routes interactions, registers the commands, warms the autocomplete caches, logs in. */
 async function goOnline({ config, deps, logger, stops, intake }: Start, s: Services, token: Secret): Promise<void> {
