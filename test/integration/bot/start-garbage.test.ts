@@ -12,7 +12,9 @@ describe('the start’s garbage', () => {
     const hadGc = 'gc' in globalThis;
     const logger = { info: vi.fn(), warn: vi.fn() };
     // About 24 MB the next collection may free: nothing refers to it once made.
-    let garbage: number[][] | undefined = Array.from({ length: 3_000 }, () => Array.from({ length: 1_000 }, Math.random));
+    let garbage: number[][] | undefined = Array.from({ length: 3_000 }, () =>
+      Array.from({ length: 1_000 }, Math.random),
+    );
     expect(garbage.length).toBe(3_000);
     garbage = undefined;
     collectStartGarbage(logger);
