@@ -4,7 +4,7 @@
 // and the receiver's check) → the edit handed to discord.js → the local Discord applying it; the store statements
 // and transactions the connection ran between the delivery and the edit; and the statements naming the receipt's
 // own job or bet; and the waits discord.js held on the bot token's REST. `npx tsx bench/receipt-trace.ts`.
-import type { Tx } from '../src/bot/store/index.js';
+import type { Tx, TxOptions } from '../src/bot/store/index.js';
 import { measurePath } from './figures/result-latency.js';
 import { percentile } from './lib/stats.js';
 
@@ -40,20 +40,22 @@ const result = await measurePath(true, (stack) => {
       spans.push(span);
     }
   }) as typeof store.query;
-  store.transaction = (async <T>(fn: (tx: Tx) => Promise<T>) => {
+  store.transaction = (async <T>(fn: (tx: Tx) => Promise<T>, opts?: TxOptions) => {
     const inner: string[] = [];
     const params: unknown[] = [];
     const span: Span = { kind: 'transaction', sql: '', params, start: performance.now(), end: 0 };
     try {
-      return await transaction((tx) =>
-        fn({
-          ...tx,
-          query: (sql, ...p) => {
-            inner.push(sql.trim().split(/\s+/).slice(0, 3).join(' '));
-            params.push(...p);
-            return tx.query(sql, ...p);
-          },
-        }),
+      return await transaction(
+        (tx) =>
+          fn({
+            ...tx,
+            query: (sql, ...p) => {
+              inner.push(sql.trim().split(/\s+/).slice(0, 3).join(' '));
+              params.push(...p);
+              return tx.query(sql, ...p);
+            },
+          }),
+        opts,
       );
     } finally {
       span.end = performance.now();

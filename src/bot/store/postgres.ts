@@ -13,6 +13,7 @@ import {
   sharedStoreParts,
   sortedKeys,
   type Tx,
+  type TxOptions,
 } from './types.js';
 import { redactUrl } from './url.js';
 
@@ -43,10 +44,13 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
   const now = opts.now ?? Date.now;
   const pool = new pg.Pool({ connectionString: url, types, max: 10 });
   const lockPool = new pg.Pool({ connectionString: url, types, max: 10 });
+  // The urgent transactions' own connections (a receipt's, decision 2080): they never queue for one behind the burst.
+  const urgentPool = new pg.Pool({ connectionString: url, types, max: 2 });
   // An idle connection that breaks (server restart) is dropped by the pool; without a listener it would end the process.
   const ignore = () => {};
   pool.on('error', ignore);
   lockPool.on('error', ignore);
+  urgentPool.on('error', ignore);
   let closed = false;
   const raw = async (sql: string, params: unknown[]): Promise<Row[]> => {
     if (closed) throw new StoreClosedError();
@@ -75,6 +79,7 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
   const client = await pool.connect().catch((err: Error) => {
     void pool.end();
     void lockPool.end();
+    void urgentPool.end();
     throw new Error(`could not connect to PostgreSQL at ${redactUrl(url)}: ${err.message}`, { cause: err });
   });
   try {
@@ -105,6 +110,7 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
     client.release(true);
     await pool.end();
     await lockPool.end();
+    await urgentPool.end();
     throw err;
   }
   client.release();
@@ -170,9 +176,9 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
     }
   };
   // A transaction on a pool connection of its own; a connection whose ROLLBACK failed is closed, not reused.
-  const transaction = async <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => {
+  const transaction = async <T>(fn: (tx: Tx) => Promise<T>, txOpts?: TxOptions): Promise<T> => {
     if (closed) throw new StoreClosedError();
-    const c = await pool.connect();
+    const c = await (txOpts?.urgent ? urgentPool : pool).connect();
     let broken: unknown;
     const tx: Tx = {
       query: async <R extends Row = Row>(sql: string, ...params: unknown[]): Promise<R[]> => {
@@ -268,6 +274,7 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
       shutdown: async () => {
         closed = true;
         await lockPool.end();
+        await urgentPool.end();
         await pool.end();
       },
     }),

@@ -6,6 +6,7 @@ import KeyvSqlite from '@keyv/sqlite';
 import Keyv from 'keyv';
 import { sqliteDialect } from './dialect.js';
 import { migrate } from './migrations.js';
+import { openTxConnection, type TxConnection } from './sqlite-tx-connection.js';
 import {
   type BotStore,
   keyedQueue,
@@ -42,6 +43,8 @@ export function isGoneLocalOwner(owner: string): boolean {
     return (err as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
+/** How long a statement waits for another connection's write lock before SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 5000;
 /** A key lock of a process that died holding it frees itself after this long. */
 const KEY_LOCK_TTL_MS = 30_000;
 
@@ -54,16 +57,97 @@ async function retryBusy<T>(fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (err) {
-      const e = err as { code?: string; cause?: { code?: string } };
-      const code = e.code ?? e.cause?.code;
-      if (code !== 'SQLITE_BUSY' || attempt >= 50) throw err;
+      if (!isBusy(err) || attempt >= 50) throw err;
       await new Promise((r) => setTimeout(r, 10 + Math.random() * 40));
+    }
+  }
+}
+
+function isBusy(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return (e.code ?? e.cause?.code) === 'SQLITE_BUSY';
+}
+
+/**
+ * A single statement of the main connection, tried again while another connection holds the write lock, for up to
+ * BUSY_TIMEOUT_MS: SQLite's own busy wait, but asleep on the event loop, not in libuv's thread holding the
+ * connection's mutex (decision 2080). A statement answered SQLITE_BUSY changed nothing.
+ */
+async function waitingOutBusy<T>(fn: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!isBusy(err) || performance.now() - started >= BUSY_TIMEOUT_MS) throw err;
+      await new Promise((r) => setTimeout(r, wait));
     }
   }
 }
 
 function pathOf(url: string): string {
   return url.replace(/^sqlite:\/\//, '');
+}
+
+/**
+ * How many statements the main connection has in libuv's threads at once: one runs, the next waits on SQLite's
+ * mutex ready to start. More would only wait there too, and a transaction waits for every one sent (decision 2080).
+ */
+const MAIN_IN_FLIGHT = 2;
+
+/**
+ * The main connection's use: at most `limit` statements at once, first come, first served; `exclusive` has it to
+ * itself (a transaction), once the statements running have finished and before any waiting one starts. While it
+ * holds the connection no statement of this process is in SQLite: none can sleep on the transaction's write lock
+ * holding the connection's mutex, which node-sqlite3 takes on the main thread to finalize a statement.
+ */
+function connectionGate(limit: number) {
+  const waiting: (() => void)[] = [];
+  let running = 0;
+  let holder: (() => void) | undefined;
+  let held = false;
+  const next = () => {
+    if (holder || held) {
+      if (running === 0 && holder) {
+        held = true;
+        const go = holder;
+        holder = undefined;
+        go();
+      }
+      return;
+    }
+    while (running < limit && waiting.length > 0) {
+      running++;
+      waiting.shift()?.();
+    }
+  };
+  return {
+    async statement<T>(fn: () => Promise<T>): Promise<T> {
+      await new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        next();
+      });
+      try {
+        return await fn();
+      } finally {
+        running--;
+        next();
+      }
+    },
+    /** One at a time (the caller's transaction queue sees to it). */
+    async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+      await new Promise<void>((resolve) => {
+        holder = resolve;
+        next();
+      });
+      try {
+        return await fn();
+      } finally {
+        held = false;
+        next();
+      }
+    },
+  };
 }
 
 /** Runs one task at a time: urgent ones before any waiting ordinary one, each kind first come, first served. */
@@ -86,37 +170,49 @@ function priorityQueue() {
   };
 }
 
-/** The embedded store: one file, one connection (keyv's), WAL. */
+/** fn's statements between `begin` and COMMIT on one connection; ROLLBACK when fn or the COMMIT fails. */
+async function inTransaction<T>(
+  begin: string,
+  exec: (sql: string, ...params: unknown[]) => Promise<unknown>,
+  fn: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  await exec(begin);
+  try {
+    const result = await fn({
+      query: async <R extends Row = Row>(sql: string, ...params: unknown[]) => (await exec(sql, ...params)) as R[],
+      lock: async () => {},
+    });
+    await exec('COMMIT');
+    return result;
+  } catch (err) {
+    await exec('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * The embedded store: one file, WAL, two connections: keyv's for single statements and keyv, a second one for the
+ * transactions (see `attempt`).
+ */
 export async function openSqliteStore(url: string, opts: OpenOptions = {}): Promise<BotStore> {
   const now = opts.now ?? Date.now;
   const file = pathOf(url);
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const adapter = new KeyvSqlite({ uri: url, busyTimeout: 5000 });
+  const adapter = new KeyvSqlite({ uri: url, busyTimeout: BUSY_TIMEOUT_MS });
   let closed = false;
   // Every call (keyv's too) goes through adapter.query: after close it fails with a clear error instead of
-  // reaching the closed sqlite handle (SQLITE_MISUSE). A transaction runs on this same connection, so while one
-  // is open (or waits for the calls in flight to finish before its BEGIN) every other call waits: none of them
-  // can land inside it, and its BEGIN never starts under another call.
+  // reaching the closed sqlite handle (SQLITE_MISUSE). While a transaction is open (or waits for the calls in flight
+  // to finish before its BEGIN) every other call waits (see `attempt`).
   const run = adapter.query;
-  let inFlight = 0;
-  let drained: (() => void) | undefined;
-  let txOpen: Promise<void> | undefined;
+  const main = connectionGate(MAIN_IN_FLIGHT);
   const direct = (sql: string, ...params: unknown[]) =>
     closed ? Promise.reject(new StoreClosedError()) : run(sql, ...params);
-  adapter.query = async (sql: string, ...params: unknown[]) => {
-    while (txOpen) await txOpen;
-    inFlight++;
-    try {
-      return await direct(sql, ...params);
-    } finally {
-      inFlight--;
-      if (inFlight === 0) drained?.();
-    }
-  };
+  adapter.query = (sql: string, ...params: unknown[]) =>
+    main.statement(() => waitingOutBusy(() => direct(sql, ...params)));
   const kv = new Keyv({ store: adapter, namespace: 'bot', throwOnErrors: true });
   const query = async <T extends Row = Row>(sql: string, ...params: unknown[]): Promise<T[]> =>
     (await adapter.query(sql, ...params)) as T[];
-  await query('PRAGMA busy_timeout=5000');
+  await query(`PRAGMA busy_timeout=${BUSY_TIMEOUT_MS}`);
   // Nothing else uses the connection yet, so the migrator may run its transactions on it.
   // BEGIN IMMEDIATE takes the file's write lock: a second process waits (busy_timeout) and then skips.
   try {
@@ -144,6 +240,21 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
     await adapter.disconnect().catch(() => undefined);
     throw err;
   }
+  // From here the main connection does not sleep on a busy lock (waitingOutBusy waits instead): node-sqlite3
+  // finalizes a statement on the main thread under the connection's mutex, so a statement asleep holding that mutex
+  // could stop the event loop until it gave up, and with it the transaction holding the lock.
+  await query('PRAGMA busy_timeout=0');
+  // An in-memory database is one connection's own: its transactions stay on the main connection.
+  const txConn: TxConnection | undefined =
+    file === ':memory:'
+      ? undefined
+      : await openTxConnection(file, BUSY_TIMEOUT_MS).catch(async (err) => {
+          closed = true;
+          await adapter.disconnect().catch(() => undefined);
+          throw err;
+        });
+  const onTxConn = (sql: string, ...params: unknown[]) =>
+    closed || !txConn ? direct(sql, ...params) : txConn.run(sql, params);
 
   /**
    * Takes the lease row `name` for `owner` until `until` when it is free: expired, already this owner's, or held
@@ -199,38 +310,18 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
   // write (SQLITE_BUSY): it is rolled back and run again on fresh data (fn must only use `tx`, so a rerun
   // repeats nothing else).
   //
-  // An urgent transaction (TxOptions.urgent: a receipt's) is the next to run: it waits for the one running and the
-  // statements already sent, not for the transactions queued before it. (A second connection would not wait for
-  // those either, but node-sqlite3 runs every statement on libuv's four threads, where writers of one connection
-  // sleeping on the other's write lock could hold every thread the lock's owner needs.)
+  // An urgent transaction (TxOptions.urgent: a receipt's) is the next to run, ahead of the transactions queued before
+  // it, and takes the write lock at its BEGIN IMMEDIATE: it reads after the last commit, so it is never told to
+  // rerun for a stale read.
+  //
+  // Transactions run on a connection of their own (decision 2080), each statement text prepared once: one trip to
+  // libuv's threads a statement instead of two, and no COMMIT running the WAL's checkpoint. The main connection is
+  // idle meanwhile: a transaction waits for the few statements sent (MAIN_IN_FLIGHT) and holds the rest back, so
+  // none of this process sleeps on its write lock holding the main connection's mutex, which node-sqlite3 takes on
+  // the main thread to finalize a statement (the transaction could not go on until that sleeper gave up).
   const txQueue = priorityQueue();
   const attempt = <T>(fn: (tx: Tx) => Promise<T>, urgent: boolean): Promise<T> =>
-    txQueue(urgent, async () => {
-      let opened: () => void = () => {};
-      txOpen = new Promise<void>((resolve) => {
-        opened = resolve;
-      });
-      try {
-        if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
-        drained = undefined;
-        await direct('BEGIN');
-        try {
-          const result = await fn({
-            query: async <R extends Row = Row>(sql: string, ...params: unknown[]) =>
-              (await direct(sql, ...params)) as R[],
-            lock: async () => {},
-          });
-          await direct('COMMIT');
-          return result;
-        } catch (err) {
-          await direct('ROLLBACK').catch(() => undefined);
-          throw err;
-        }
-      } finally {
-        txOpen = undefined;
-        opened();
-      }
-    });
+    txQueue(urgent, () => main.exclusive(() => inTransaction(urgent ? 'BEGIN IMMEDIATE' : 'BEGIN', onTxConn, fn)));
   const transaction = <T>(fn: (tx: Tx) => Promise<T>, txOpts?: TxOptions): Promise<T> =>
     retryBusy(() => attempt(fn, txOpts?.urgent === true));
 
@@ -269,6 +360,7 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
       },
       shutdown: async () => {
         closed = true;
+        await txConn?.close().catch(() => undefined);
         await adapter.disconnect();
       },
     }),
