@@ -131,3 +131,122 @@ describe('store on sqlite: an urgent transaction', () => {
     }
   });
 });
+
+describe('store on sqlite: transactions on a connection of their own (decision 2080)', () => {
+  let store: BotStore;
+  let url: string;
+  let cleanup: () => void;
+  beforeEach(async () => {
+    const fresh = await freshStoreUrl('sqlite', { migrated: true });
+    ({ url, cleanup } = fresh);
+    store = await openStore(url);
+  });
+  afterEach(async () => {
+    await store.close();
+    cleanup();
+  });
+  const insert = (s: BotStore, id: string) =>
+    s.query('INSERT INTO webhook_deliveries (correlation_id, body, received_at) VALUES (?, ?, ?)', id, '{}', 1);
+
+  it('starts an urgent transaction after the two statements already in SQLite, not after the hundred queued', async () => {
+    let done = 0;
+    const queued = Array.from({ length: 100 }, (_, i) => insert(store, `q${i}`).then(() => done++));
+    const seen = await store.transaction(
+      async (tx) => {
+        await tx.query('SELECT 1 AS one');
+        return done;
+      },
+      { urgent: true },
+    );
+    await Promise.all(queued);
+    expect(seen).toBeLessThanOrEqual(2);
+  });
+
+  it('runs single statements and transactions sent together to the end, none failing on the write lock', async () => {
+    const started = performance.now();
+    const work = Array.from({ length: 60 }, (_, i) =>
+      i % 6 === 0
+        ? store.transaction(
+            async (tx) => {
+              await tx.query(
+                'INSERT INTO webhook_deliveries (correlation_id, body, received_at) VALUES (?, ?, ?)',
+                `t${i}`,
+                '{}',
+                1,
+              );
+              // The write lock is held across a turn of the event loop, as a transaction's statements hold it.
+              await new Promise((r) => setTimeout(r, 20));
+              await tx.query('SELECT COUNT(*) AS n FROM webhook_deliveries');
+            },
+            { urgent: i % 12 === 0 },
+          )
+        : insert(store, `s${i}`),
+    );
+    await Promise.all(work);
+    const [row] = await store.query<{ n: number }>('SELECT COUNT(*) AS n FROM webhook_deliveries');
+    expect({ rows: row?.n, fast: performance.now() - started < 3_000 }).toEqual({ rows: 60, fast: true });
+  });
+
+  it("waits out another process's write lock for a single statement instead of failing at once", async () => {
+    const other = await openStore(url);
+    try {
+      let release!: () => void;
+      const held = new Promise<void>((r) => {
+        release = r;
+      });
+      let locked!: () => void;
+      const lockTaken = new Promise<void>((r) => {
+        locked = r;
+      });
+      const holding = other.transaction(async (tx) => {
+        await tx.query(
+          'INSERT INTO webhook_deliveries (correlation_id, body, received_at) VALUES (?, ?, ?)',
+          'o',
+          '{}',
+          1,
+        );
+        locked();
+        await held;
+      });
+      await lockTaken;
+      const waiting = insert(store, 'mine');
+      setTimeout(release, 300);
+      await Promise.all([holding, waiting]);
+      const rows = await store.query('SELECT correlation_id FROM webhook_deliveries ORDER BY correlation_id');
+      expect(rows.map((r) => r.correlation_id)).toEqual(['mine', 'o']);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('store on postgres: an urgent transaction', () => {
+  it('gets a connection while every connection of the pool is held by ordinary transactions', async () => {
+    const fresh = await freshStoreUrl('postgres', { migrated: true });
+    const store = await openStore(fresh.url);
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    try {
+      let running = 0;
+      const ordinary = Array.from({ length: 10 }, () =>
+        store.transaction(async (tx) => {
+          await tx.query('SELECT 1 AS one');
+          running++;
+          await held;
+        }),
+      );
+      while (running < 10) await new Promise((r) => setTimeout(r, 10));
+      const urgent = store.transaction(async (tx) => (await tx.query('SELECT 2 AS two'))[0]?.two, { urgent: true });
+      const answer = await Promise.race([urgent, new Promise((r) => setTimeout(() => r('still waiting'), 3_000))]);
+      release();
+      await Promise.all(ordinary);
+      expect(answer).toBe(2);
+    } finally {
+      release();
+      await store.close();
+      fresh.cleanup();
+    }
+  });
+});
