@@ -33,9 +33,10 @@ const types = {
 /** The URL without its password, for messages. */
 
 /**
- * The shared store: one pg pool for keyv and the exactly-once tables, a small second pool for key locks
- * (a lock holder must not wait on the connections its own work needs), and one dedicated connection per
- * leader lease (a session advisory lock lives exactly as long as its connection).
+ * The shared store: one pg pool for keyv and the exactly-once tables, a second pool for key locks (a lock holder
+ * must not wait on the connections its own work needs), a small third one for the urgent transactions (a receipt's
+ * must not queue behind the burst), and one dedicated connection per leader lease (a session advisory lock lives
+ * exactly as long as its connection).
  */
 /** How many distinct statement texts a store prepares by name (each connection keeps its own plans). */
 const STATEMENT_NAMES = 400;

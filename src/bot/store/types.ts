@@ -50,9 +50,10 @@ export interface BotStore {
   /**
    * Runs fn in one database transaction: every statement it makes through `tx` commits together, or none does
    * (fn throws, or the process dies before COMMIT). fn must use only `tx` for SQL, and may run more than once.
-   * SQLite: the connection is keyv's, so every other call of this process waits until the transaction ends;
-   * write transactions are serializable, and one that meets another process's commit is rolled back and run
-   * again. PostgreSQL: a pool connection of its own at READ COMMITTED (use `tx.lock` where order matters).
+   * SQLite: on the store's transaction connection, one transaction at a time, and every other call of this
+   * process waits until it ends (decision 2080); write transactions are serializable, and one that meets another
+   * process's commit is rolled back and run again. PostgreSQL: a pool connection of its own at READ COMMITTED (use
+   * `tx.lock` where order matters).
    */
   transaction<T>(fn: (tx: Tx) => Promise<T>, opts?: TxOptions): Promise<T>;
   /**
@@ -75,9 +76,9 @@ export interface BotStore {
 export interface TxOptions {
   /**
    * A short transaction that must not queue behind this process's other transactions (a receipt's: its delivery,
-   * job, bet move and outbox row). SQLite: it is the next to run on the connection, ahead of the transactions
-   * already waiting (it still waits for the one running). PostgreSQL: every transaction has a pool connection of its
-   * own already.
+   * job, bet move and outbox row). SQLite: it is the next to run, ahead of the transactions already waiting (it
+   * still waits for the one running and the main connection's two statements in SQLite). PostgreSQL: its connection
+   * comes from a pool of its own, never queued behind the other transactions' (decision 2080).
    */
   urgent?: boolean;
 }
