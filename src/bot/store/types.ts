@@ -77,7 +77,7 @@ export interface TxOptions {
   /**
    * A short transaction that must not queue behind this process's other transactions (a receipt's: its delivery,
    * job, bet move and outbox row). SQLite: it is the next to run, ahead of the transactions already waiting (it
-   * still waits for the one running and the main connection's two statements in SQLite). PostgreSQL: its connection
+   * still waits for the one running and the few statements the main connection has in SQLite). PostgreSQL: its connection
    * comes from a pool of its own, never queued behind the other transactions' (decision 2080).
    */
   urgent?: boolean;
