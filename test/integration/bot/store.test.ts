@@ -148,7 +148,7 @@ describe('store on sqlite: transactions on a connection of their own (decision 2
   const insert = (s: BotStore, id: string) =>
     s.query('INSERT INTO webhook_deliveries (correlation_id, body, received_at) VALUES (?, ?, ?)', id, '{}', 1);
 
-  it('starts an urgent transaction after the two statements already in SQLite, not after the hundred queued', async () => {
+  it('starts an urgent transaction after the few statements already in SQLite, not after the hundred queued', async () => {
     let done = 0;
     const queued = Array.from({ length: 100 }, (_, i) => insert(store, `q${i}`).then(() => done++));
     const seen = await store.transaction(
@@ -159,7 +159,8 @@ describe('store on sqlite: transactions on a connection of their own (decision 2
       { urgent: true },
     );
     await Promise.all(queued);
-    expect(seen).toBeLessThanOrEqual(2);
+    // MAIN_IN_FLIGHT (4) were in SQLite when it asked; the other 96 wait for it.
+    expect(seen).toBeLessThanOrEqual(4);
   });
 
   it('runs single statements and transactions sent together to the end, none failing on the write lock', async () => {
