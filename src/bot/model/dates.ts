@@ -11,13 +11,49 @@ export const discordTime = (ms: number): string => `<t:${Math.floor(ms / 1000)}:
 /** A time of day to the second as Discord shows it (`<t:unix:T>`: "18:28:05"), to follow "at". */
 export const clockTime = (ms: number): string => `<t:${Math.floor(ms / 1000)}:T>`;
 
+/** The patterns the desk shows an instant in, in a zone (date-fns's tokens, its en-US names). */
+type Shown = 'yyyy-MM-dd' | 'HH:mm' | 'EEE d MMM' | 'd MMM' | 'd MMM HH:mm';
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * An instant in a zone as date-fns writes `pattern`. In UTC (every server's zone until an admin sets one) it is
+ * read off the UTC fields here: `tz()` builds an Intl.DateTimeFormat even for UTC, and a process's first Intl call
+ * pages in the node binary's ICU data (about 7 MB resident, issue 47). Years outside 1-9999 and invalid instants
+ * go to date-fns, which writes or refuses them as before.
+ */
+function shownIn(instant: number, pattern: Shown, zone: string): string {
+  const d = new Date(instant);
+  const year = d.getUTCFullYear();
+  if (zone !== 'UTC' || !(year >= 1 && year <= 9999)) return format(instant, pattern, { in: tz(zone) });
+  const time = `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}`;
+  const dayMonth = `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
+  switch (pattern) {
+    case 'yyyy-MM-dd':
+      return `${String(year).padStart(4, '0')}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}`;
+    case 'HH:mm':
+      return time;
+    case 'EEE d MMM':
+      return `${WEEKDAYS[d.getUTCDay()]} ${dayMonth}`;
+    case 'd MMM':
+      return dayMonth;
+    case 'd MMM HH:mm':
+      return `${dayMonth} ${time}`;
+  }
+}
+
 /** "19:00 UTC", "06:00 GMT+11": an instant's time of day in a zone, with the zone's short name (a menu's text). */
 export function timeOfDayIn(instant: number, zone: string): string {
+  // UTC's short name is "UTC"; asked of Intl only for other zones (see shownIn).
   const name =
-    new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' })
-      .formatToParts(instant)
-      .find((p) => p.type === 'timeZoneName')?.value ?? zone;
-  return `${format(instant, 'HH:mm', { in: tz(zone) })} ${name}`;
+    zone === 'UTC'
+      ? 'UTC'
+      : (new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' })
+          .formatToParts(instant)
+          .find((p) => p.type === 'timeZoneName')?.value ?? zone);
+  return `${shownIn(instant, 'HH:mm', zone)} ${name}`;
 }
 
 /**
@@ -35,13 +71,13 @@ export function whenIn(instant: number, now: number, zone: string): string {
         ? 'tomorrow'
         : day === rel(-1)
           ? 'yesterday'
-          : format(instant, 'EEE d MMM', { in: tz(zone) });
+          : shownIn(instant, 'EEE d MMM', zone);
   return `${named} ${timeOfDayIn(instant, zone)}`;
 }
 
 /** The calendar day (YYYY-MM-DD) of an instant in a time zone. */
 export function dayIn(instant: number, zone: string): string {
-  return format(instant, 'yyyy-MM-dd', { in: tz(zone) });
+  return shownIn(instant, 'yyyy-MM-dd', zone);
 }
 
 export type DayChoice = { ok: true; day: string } | { ok: false; message: string };
@@ -98,10 +134,11 @@ export function dayStart(day: string, zone: string): number | undefined {
 
 /** A chart's time-axis tick in a zone: "30 Nov" when ticks are days apart, else "30 Nov 19:00". */
 export function chartTickIn(instant: number, zone: string, withTime: boolean): string {
-  return format(instant, withTime ? 'd MMM HH:mm' : 'd MMM', { in: tz(zone) });
+  return shownIn(instant, withTime ? 'd MMM HH:mm' : 'd MMM', zone);
 }
 
 /** The zone's offset from UTC at an instant (ms, east positive), so a chart's ticks fall on round local times. */
 export function zoneOffsetMs(instant: number, zone: string): number {
+  if (zone === 'UTC') return 0;
   return -new TZDate(instant, zone).getTimezoneOffset() * 60_000;
 }

@@ -5,10 +5,10 @@
  * (test/unit/money-guard.test.ts fails naming the file and line).
  */
 
+import { grouped } from './grouped.js';
+
 /** The one minus sign money is shown with: ASCII, so what a member copies is what they can type. */
 const MINUS = '-';
-
-const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0, useGrouping: true });
 
 function wholeCents(cents: number, fn: string): number {
   if (!Number.isInteger(cents)) throw new TypeError(`${fn} takes whole cents, got ${cents}`);
@@ -16,7 +16,7 @@ function wholeCents(cents: number, fn: string): number {
 }
 
 const dollarsAndCents = (abs: number): [string, string] => [
-  GROUPED.format(Math.floor(abs / 100)),
+  grouped(Math.floor(abs / 100)),
   String(abs % 100).padStart(2, '0'),
 ];
 
