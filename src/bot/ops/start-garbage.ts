@@ -28,8 +28,8 @@ export function collectStartGarbage(logger: Pick<Logger, 'info' | 'warn'>): void
     fullCollection()();
     const after = process.memoryUsage().heapUsed;
     const mb = (n: number) => Math.round((n / 1_048_576) * 10) / 10;
-    logger.info('collected the start's garbage', { heapBeforeMb: mb(before), heapAfterMb: mb(after) });
+    logger.info("collected the start's garbage", { heapBeforeMb: mb(before), heapAfterMb: mb(after) });
   } catch (err) {
-    logger.warn('could not collect the start's garbage', { err });
+    logger.warn("could not collect the start's garbage", { err });
   }
 }

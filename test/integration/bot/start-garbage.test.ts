@@ -7,7 +7,7 @@ import { until } from '../../support/wait.js';
 let desk: Desk | undefined;
 afterAll(() => desk?.close());
 
-describe('the start's garbage', () => {
+describe("the start's garbage", () => {
   it('is freed by one full collection, which leaves the process’s global without gc', () => {
     const hadGc = 'gc' in globalThis;
     const logger = { info: vi.fn(), warn: vi.fn() };
@@ -26,7 +26,7 @@ describe('the start's garbage', () => {
 
   it('is collected once by a desk that has started, once Discord says it is ready', async () => {
     desk = await startDesk();
-    const said = () => desk?.logs.lines.filter((l) => l.includes('collected the start's garbage')) ?? [];
+    const said = () => desk?.logs.lines.filter((l) => l.includes("collected the start's garbage")) ?? [];
     await until('the collection after start', () => (said().length > 0 ? true : undefined), { timeoutMs: 10_000 });
     await new Promise((r) => setTimeout(r, 500));
     expect(said()).toHaveLength(1);
