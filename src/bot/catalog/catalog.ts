@@ -140,10 +140,15 @@ export class Catalog {
   }
 
   async event(epk: string): Promise<Event | undefined> {
+    return (await this.cachedEvent(epk))?.event;
+  }
+
+  /** The event as the last listing that named it said, and when the desk read that listing (its clock). */
+  private async cachedEvent(epk: string): Promise<{ event: Event; readAt: number | undefined } | undefined> {
     const hit = await this.store.kv.get<Event & { [READ_AT]?: number }>(`cache:event:${epk}`);
     if (!hit) return undefined;
-    const { [READ_AT]: _readAt, ...event } = hit;
-    return event;
+    const { [READ_AT]: readAt, ...event } = hit;
+    return { event, readAt };
   }
 
   /** A card through the cache; a miss is read under the client's card limit (see CardAdmission). */
@@ -255,11 +260,11 @@ export class Catalog {
   private async assertEventHasBook(epk: string, bookie: string): Promise<void> {
     // Only a listing read lately says which books an event has: books list an event as it nears, so an older one
     // would refuse a book that lists it now (the card read then answers for the book).
-    const hit = await this.store.kv.get<Event & { [READ_AT]?: number }>(`cache:event:${epk}`);
-    const fresh = hit?.[READ_AT] !== undefined && this.now() - hit[READ_AT] < EVENTS_TTL_MS;
-    const books = hit?.books ?? [];
-    if (!hit || !fresh || books.length === 0 || books.includes(bookie)) return;
-    const event = hit;
+    const cached = await this.cachedEvent(epk);
+    if (!cached || cached.readAt === undefined || this.now() - cached.readAt >= EVENTS_TTL_MS) return;
+    const { event } = cached;
+    const books = event.books ?? [];
+    if (books.length === 0 || books.includes(bookie)) return;
     throw new UserFacingError(
       `${bookie} has no card for ${event.name}. Its books: ${books.join(', ')}. Pick one of those.`,
     );

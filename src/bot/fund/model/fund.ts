@@ -11,6 +11,7 @@
  * residual is shown with the statement.
  */
 
+import { grouped } from '../../model/grouped.js';
 import { formatMoney } from '../../model/money.js';
 import { type TipsterShare, type TipsterShareTerms, tipsterShareAt } from './tipster-share.js';
 import { PRICE_SCALE, type UnitPrice } from './unit-price.js';
@@ -77,7 +78,7 @@ export function priceOf(book: Book, openingPriceCents: number): UnitPrice {
 export function formatUnits(units: number): string {
   const whole = Math.trunc(units / UNIT_SCALE);
   const frac = String(Math.abs(units % UNIT_SCALE)).padStart(UNIT_DECIMALS, '0');
-  return `${units < 0 ? '-' : ''}${Math.abs(whole).toLocaleString('en-US')}.${frac}`;
+  return `${units < 0 ? '-' : ''}${grouped(Math.abs(whole))}.${frac}`;
 }
 
 /**

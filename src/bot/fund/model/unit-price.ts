@@ -1,3 +1,5 @@
+import { grouped } from '../../model/grouped.js';
+
 /**
  * A unit's price as a fixed-point integer (decision 2017): whole cents × PRICE_SCALE per whole unit, so an integer
  * count of millionths of a cent (dollars × 10^8). `priceOf` makes it, rounded down; the store keeps it as is
@@ -24,7 +26,7 @@ function parts(price: UnitPrice): [string, number, string] {
 /** Dollars per unit as a member reads it: $1.052341, $1,204.500000. */
 export function formatUnitPrice(price: UnitPrice): string {
   const [sign, whole, decimals] = parts(price);
-  return `${sign}$${whole.toLocaleString('en-US')}.${decimals}`;
+  return `${sign}$${grouped(whole)}.${decimals}`;
 }
 
 /** Dollars per unit as a spreadsheet reads it: 1.052341, no $ and no thousands separator. */
