@@ -3,6 +3,9 @@
 // runs the whole confirm path (bench/children/confirm-path.ts). 2 processes vs 1 and 4 vs 1 at the same allowance
 // each, paired rounds (median of per-round ratios), with PostgreSQL's CPU and its lock waits reported beside them;
 // then the same with the leader-only work (settlement watcher, reconciler) running in whichever process leads.
+// The processes are a pool of long-lived, warmed-up ones, as a deployment's are: a freshly forked process spends
+// its first seconds at 0.2 CPU compiling the path (two to three times the CPU per confirm), and a figure that
+// divided by one cold process's 5 s read whatever V8 had reached by then.
 import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,10 +25,22 @@ const CGROUP_CPU = '/sys/fs/cgroup/cpu';
 /** Each bot process's allowance: this share of one core (CFS quota over a 100 ms period). */
 const CPU_SHARE = 0.2;
 const PERIOD_US = 100_000;
+/** Measured seconds of each run, after LEAD_IN unmeasured ones. */
 const SECONDS = 5;
-const SLIPS = 800;
+const LEAD_IN = 1;
+/**
+ * The pool's untimed warm-up. A freshly forked process confirms at 10–15 ms of CPU each while V8 compiles the path
+ * and 3.5–5.5 ms once it has (about 300 confirms in, 8–10 s at 0.2 CPU): a cold process's first 5 s read anywhere
+ * from 13 to 23 confirms/s, a warm one's 40–55.
+ */
+const WARM_SECONDS = 15;
+/** The warm-up once the pool has joined the lease race (the leader-only work's code). */
+const LEAD_WARM_SECONDS = 4;
+const POOL = 4;
+/** Slips made ready per process per second of a run: above any rate one process reaches at its allowance. */
+const SLIPS_PER_SECOND = 150;
 const CONCURRENCY = 16;
-const ROUNDS = 2;
+const ROUNDS = 5;
 const API_KEY = 'sandbox-key-alpha';
 
 export const SCALE_ROWS: { name: string; unit: string; target: Target }[] = [
@@ -73,13 +88,23 @@ export function next<T>(child: ChildProcess, type: string): Promise<T> {
       else if (msg.type === type) resolve(msg as T);
       else return;
       child.off('message', onMessage);
+      child.off('exit', onExit);
+    };
+    // A pool's process answers many requests: each one's listeners go once it is answered.
+    const onExit = (code: number | null) => {
+      child.off('message', onMessage);
+      reject(new Error(`confirm-path child exited (${code}) before "${type}"`));
     };
     child.on('message', onMessage);
-    child.once('exit', (code) => reject(new Error(`confirm-path child exited (${code}) before "${type}"`)));
+    child.once('exit', onExit);
   });
 }
 
-/** CPU seconds used so far by the PostgreSQL server listening on `port` and all its backends. */
+/**
+ * CPU seconds used so far by the PostgreSQL server listening on `port` and all its backends, those that have exited
+ * included (the server's reaped children's time, cutime and cstime): a pool closes idle connections, and their
+ * backends' CPU must not drop out of a difference of two readings.
+ */
 export function pgCpuSeconds(port: number): number {
   const stats = readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
@@ -88,7 +113,10 @@ export function pgCpuSeconds(port: number): number {
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
         const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-        return [{ pid: Number(pid), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]), cmd }];
+        const ticks = Number(fields[11]) + Number(fields[12]);
+        return [
+          { pid: Number(pid), ppid: Number(fields[1]), ticks, reaped: Number(fields[13]) + Number(fields[14]), cmd },
+        ];
       } catch {
         return [];
       }
@@ -96,7 +124,7 @@ export function pgCpuSeconds(port: number): number {
   const master = stats.find((s) => s.cmd.includes('postgres') && s.cmd.includes(`-p\u0000${port}`));
   if (!master) return 0;
   const ticks = stats.filter((s) => s.pid === master.pid || s.ppid === master.pid).reduce((a, s) => a + s.ticks, 0);
-  return ticks / 100;
+  return (ticks + master.reaped) / 100;
 }
 
 /**
@@ -140,6 +168,12 @@ interface Run {
   runWaitPerConfirm: number;
   /** Ms per confirm the bot processes' groups were throttled (their allowance spent). */
   throttledPerConfirm: number;
+  /** Ms per confirm V8 spent collecting garbage in the bot processes. */
+  gcPerConfirm: number;
+  /** Autovacuum workers at work, per sample. */
+  autovacuum: number[];
+  /** Checkpoints PostgreSQL began in the window (null where pg_stat_bgwriter does not count them). */
+  checkpoints: number | null;
 }
 
 interface Done {
@@ -151,12 +185,17 @@ interface Done {
   statements: number;
   spans: Record<string, number>;
   runWaitMs: number;
+  gcMs: number;
+  next: number;
+  exhausted: boolean;
+  leading: boolean;
 }
 
 /** The ledger chain lock's advisory key as pg_locks shows it (key space 0x53440002, then hashtext of the key). */
 const CHAIN_LOCK_WAITS = `SELECT COUNT(*) FILTER (WHERE NOT granted) AS n,
   COUNT(*) FILTER (WHERE NOT granted AND locktype = 'advisory' AND classid = ${0x5344_0002}
-    AND objid::bigint = (hashtext('ledger:append')::bigint + 4294967296) % 4294967296) AS chain
+    AND objid::bigint = (hashtext('ledger:append')::bigint + 4294967296) % 4294967296) AS chain,
+  (SELECT COUNT(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker') AS av
   FROM pg_locks`;
 
 /** nr_periods, nr_throttled and throttled_time (ns) of a cpu group. */
@@ -204,6 +243,115 @@ export function benchSlip(slipId: string, userId: string, pick: BetPick, session
   };
 }
 
+/** What the figure's runs share: the database, the slips' maker, the sandbox and the bet every slip makes. */
+interface Bench {
+  admin: pg.Client;
+  port: number;
+  url: string;
+  dbName: string;
+  slips: SlipRepo;
+  sandboxUrl: string;
+  pick: BetPick;
+  sessionId: string;
+}
+
+/** One bot process of the pool, in its own cpu group; `made` slips exist for it, `next` is the first unconfirmed. */
+interface Member {
+  child: ChildProcess;
+  prefix: string;
+  group: string;
+  next: number;
+  made: number;
+  leading: boolean;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Forks the pool's processes, puts each in a cpu group of its own once it has loaded its code (loading the bench's
+ * TypeScript under 0.2 CPU takes about 11 s and is no part of the confirm path), and has each open its store.
+ */
+async function startPool(b: Bench, groups: string[]): Promise<Member[]> {
+  const pool = Array.from({ length: POOL }, (_, i) => {
+    const child = fork(CHILD, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const prefix = `p${i}`;
+    const group = join(CGROUP_CPU, `bench-scale-${process.pid}-${prefix}`);
+    return { child, prefix, group, next: 0, made: 0, leading: false };
+  });
+  await Promise.all(pool.map(({ child }) => next(child, 'ready')));
+  for (const { child, group } of pool) {
+    mkdirSync(group);
+    groups.push(group);
+    writeFileSync(join(group, 'cpu.cfs_period_us'), String(PERIOD_US));
+    writeFileSync(join(group, 'cpu.cfs_quota_us'), String(Math.round(CPU_SHARE * PERIOD_US)));
+    writeFileSync(join(group, 'cgroup.procs'), String(child.pid));
+  }
+  await Promise.all(
+    pool.map(({ child, prefix }) => {
+      child.send({
+        type: 'prepare',
+        url: b.url,
+        gatewayUrl: b.sandboxUrl,
+        apiKey: API_KEY,
+        prefix,
+        concurrency: CONCURRENCY,
+      });
+      return next(child, 'prepared');
+    }),
+  );
+  return pool;
+}
+
+/** Makes enough slips for each member to confirm for `seconds` at more than any rate seen at this allowance. */
+async function topUp(b: Bench, members: Member[], seconds: number): Promise<void> {
+  const now = Date.now();
+  for (const m of members) {
+    const need = m.next + Math.ceil(seconds * SLIPS_PER_SECOND) + CONCURRENCY;
+    while (m.made < need) {
+      const from = m.made;
+      const count = Math.min(50, need - from);
+      await Promise.all(
+        Array.from({ length: count }, (_, k) => {
+          const i = from + k;
+          return b.slips.create(benchSlip(`${m.prefix}-${i}`, `${m.prefix}-u-${i % 64}`, b.pick, b.sessionId, now));
+        }),
+      );
+      m.made = from + count;
+    }
+  }
+}
+
+/** Starts one run on each member (`leadIn` + `seconds`); resolves with their reports once every one is done. */
+function go(members: Member[], seconds: number, leadIn: number): Promise<Done[]> {
+  return Promise.all(
+    members.map(async (m) => {
+      const done = next<Done>(m.child, 'done');
+      m.child.send({ type: 'go', seconds, leadIn, upTo: m.made });
+      const d = await done;
+      m.next = d.next;
+      m.leading = d.leading;
+      if (d.exhausted) throw new Error(`process ${m.prefix} ran out of slips (${m.made}); raise SLIPS_PER_SECOND`);
+      return d;
+    }),
+  );
+}
+
+/** The pool's untimed warm-up: every member confirms for `seconds`; returns the pool's rate in it. */
+async function warm(b: Bench, pool: Member[], seconds: number): Promise<number> {
+  await topUp(b, pool, seconds);
+  const done = await go(pool, seconds, 0);
+  return (done.reduce((n, d) => n + d.placed, 0) / Math.max(...done.map((d) => d.ms))) * 1000;
+}
+
+/** The members of a run of `n` processes: in turn round the pool, or with leader-only work the leader and others in turn. */
+function membersOf(pool: Member[], n: number, turn: number, leader: boolean): Member[] {
+  if (!leader) return Array.from({ length: n }, (_, j) => pool[(turn * n + j) % pool.length] as Member);
+  const head = pool.find((m) => m.leading);
+  if (!head) throw new Error('no process of the pool holds the settlement lease');
+  const rest = pool.filter((m) => m !== head);
+  return [head, ...Array.from({ length: n - 1 }, (_, j) => rest[(turn + j) % rest.length] as Member)];
+}
+
 export async function scaleOut(): Promise<FigureResult[]> {
   const missing = cgroupMissing();
   if (missing) {
@@ -218,183 +366,220 @@ export async function scaleOut(): Promise<FigureResult[]> {
   const admin = new pg.Client({ connectionString: cluster.adminUrl });
   await admin.connect();
   const groups: string[] = [];
+  let pool: Member[] = [];
   try {
     const url = await createDatabase(cluster.adminUrl, 'scale');
-    const dbName = url.slice(url.lastIndexOf('/') + 1);
     const { pick, session } = await benchPick(sandbox.url, API_KEY);
     const store = await openStore(url);
-    const slips = new SlipRepo(store);
-    let runNo = 0;
-
-    const once = async (processes: number, leader: boolean): Promise<Run> => {
-      runNo++;
-      const prefixes = Array.from({ length: processes }, (_, i) => `r${runNo}p${i}`);
-      const now = Date.now();
-      for (const prefix of prefixes) {
-        for (let i = 0; i < SLIPS; i += 50) {
-          await Promise.all(
-            Array.from({ length: Math.min(50, SLIPS - i) }, (_, k) =>
-              slips.create(
-                benchSlip(`${prefix}-${i + k}`, `${prefix}-u-${(i + k) % 64}`, pick, session.session_id, now),
-              ),
-            ),
-          );
-        }
-      }
-      const children = prefixes.map((prefix) => {
-        const child = fork(CHILD, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-        const group = join(CGROUP_CPU, `bench-scale-${process.pid}-${prefix}`);
-        mkdirSync(group);
-        groups.push(group);
-        writeFileSync(join(group, 'cpu.cfs_period_us'), String(PERIOD_US));
-        writeFileSync(join(group, 'cpu.cfs_quota_us'), String(Math.round(CPU_SHARE * PERIOD_US)));
-        writeFileSync(join(group, 'cgroup.procs'), String(child.pid));
-        return { child, prefix, group };
-      });
-      try {
-        await Promise.all(children.map(({ child }) => next(child, 'ready')));
-        await Promise.all(
-          children.map(({ child, prefix }) => {
-            child.send({
-              type: 'prepare',
-              url,
-              gatewayUrl: sandbox.url,
-              apiKey: API_KEY,
-              prefix,
-              slips: SLIPS,
-              concurrency: CONCURRENCY,
-              seconds: SECONDS,
-              leader,
-            });
-            return next(child, 'prepared');
-          }),
-        );
-        const lockWaits: number[] = [];
-        const chainWaits: number[] = [];
-        let sampling = true;
-        const sampler = (async () => {
-          while (sampling) {
-            const { rows } = await admin.query<{ n: string; chain: string }>(CHAIN_LOCK_WAITS);
-            lockWaits.push(Number(rows[0]?.n ?? 0));
-            chainWaits.push(Number(rows[0]?.chain ?? 0));
-            await new Promise((r) => setTimeout(r, 50));
-          }
-        })();
-        const size = async () =>
-          Number((await admin.query<{ b: string }>(`SELECT pg_database_size('${dbName}') AS b`)).rows[0]?.b ?? 0);
-        const bytes0 = await size();
-        const db0 = pgCpuSeconds(port);
-        const busy0 = machineBusySeconds();
-        const driver0 = process.cpuUsage();
-        const throttle0 = children.map(({ group }) => throttling(group));
-        const done = await Promise.all(
-          children.map(({ child }) => {
-            const d = next<Done>(child, 'done');
-            child.send({ type: 'go' });
-            return d;
-          }),
-        );
-        const dbCpu = pgCpuSeconds(port) - db0;
-        const busy = machineBusySeconds() - busy0;
-        const driver = process.cpuUsage(driver0);
-        const throttle = children.map(({ group }, i) => {
-          const t = throttling(group);
-          const t0 = throttle0[i] ?? { periods: 0, throttled: 0, ns: 0 };
-          return { periods: t.periods - t0.periods, throttled: t.throttled - t0.throttled, ns: t.ns - t0.ns };
-        });
-        const bytes = (await size()) - bytes0;
-        sampling = false;
-        await sampler;
-        const placed = done.reduce((n, d) => n + d.placed, 0);
-        const ms = Math.max(...done.map((d) => d.ms));
-        return {
-          perSecond: (placed / ms) * 1000,
-          latencies: done.flatMap((d) => d.latencies),
-          failed: done.reduce((n, d) => n + d.failed, 0),
-          cpuMsPerConfirm: done.reduce((n, d) => n + d.cpuMs, 0) / Math.max(1, placed),
-          statementsPerConfirm: done.reduce((n, d) => n + d.statements, 0) / Math.max(1, placed),
-          bytesPerConfirm: bytes / Math.max(1, placed),
-          dbCpu: dbCpu / (ms / 1000),
-          lockWaits,
-          chainWaits,
-          spans: Object.fromEntries(
-            Object.keys(done[0]?.spans ?? {}).map((k) => [
-              k,
-              done.reduce((n, d) => n + (d.spans[k] ?? 0), 0) / Math.max(1, placed),
-            ]),
-          ),
-          throttled:
-            throttle.reduce((n, t) => n + t.throttled, 0) /
-            Math.max(
-              1,
-              throttle.reduce((n, t) => n + t.periods, 0),
-            ),
-          driverCpu: (driver.user + driver.system) / 1000 / ms,
-          otherCpu: Math.max(
-            0,
-            (busy - dbCpu - (driver.user + driver.system) / 1e6 - done.reduce((n, d) => n + d.cpuMs, 0) / 1000) /
-              (ms / 1000),
-          ),
-          runWaitPerConfirm: done.reduce((n, d) => n + d.runWaitMs, 0) / Math.max(1, placed),
-          throttledPerConfirm: throttle.reduce((n, t) => n + t.ns / 1e6, 0) / Math.max(1, placed),
-        };
-      } finally {
-        for (const { child } of children) if (child.exitCode === null) child.send({ type: 'stop' });
-        await Promise.all(
-          children.map(({ child }) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null)),
-        );
-        for (const g of groups.splice(0)) rmdirSync(g);
-      }
+    const b: Bench = {
+      admin,
+      port,
+      url,
+      dbName: url.slice(url.lastIndexOf('/') + 1),
+      slips: new SlipRepo(store),
+      sandboxUrl: sandbox.url,
+      pick,
+      sessionId: session.session_id,
     };
-
-    const sides = [1, 2, 4] as const;
-    const out: Record<string, Run[]> = {};
-    for (const leader of [false, true]) {
-      // A warm-up round, then ROUNDS rounds; within a round the sides rotate so none always runs first.
-      for (let round = 0; round <= ROUNDS; round++) {
-        for (let k = 0; k < sides.length; k++) {
-          const n = sides[(round + k) % sides.length] as number;
-          const r = await once(n, leader);
-          if (round === 0) continue;
-          const key = `${n}${leader ? 'L' : ''}`;
-          out[key] ??= [];
-          out[key].push(r);
-        }
-      }
+    try {
+      pool = await startPool(b, groups);
+      const runs = await rounds(b, pool);
+      return report(runs, cluster.version);
+    } finally {
+      await stopPool(pool);
+      await store.close();
     }
-    await store.close();
-    const rate = (k: string) => (out[k] ?? []).map((r) => r.perSecond);
-    const detail = (k: string) => {
-      const runs = out[k] ?? [];
-      const lat = runs.flatMap((r) => r.latencies);
-      const waits = runs.flatMap((r) => r.lockWaits);
-      const chain = runs.flatMap((r) => r.chainWaits);
-      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-      const steps = Object.keys(runs[0]?.spans ?? {})
-        .map((s) => `${s} ${median(runs.map((r) => r.spans[s] ?? 0)).toFixed(0)}`)
-        .join(', ');
-      return `${k.replace('L', '')} process(es): ${median(rate(k)).toFixed(0)} confirms/s, p50 ${percentile(lat, 50).toFixed(0)} ms, p99 ${percentile(lat, 99).toFixed(0)} ms, bot CPU ${median(runs.map((r) => r.cpuMsPerConfirm)).toFixed(1)} ms/confirm, ${median(runs.map((r) => r.statementsPerConfirm)).toFixed(1)} store calls/confirm, database +${(median(runs.map((r) => r.bytesPerConfirm)) / 1024).toFixed(1)} KiB/confirm, database CPU ${median(runs.map((r) => r.dbCpu)).toFixed(2)} cores, lock waits mean ${mean(waits).toFixed(2)} (max ${Math.max(0, ...waits)}), of them on the ledger chain mean ${mean(chain).toFixed(2)} (max ${Math.max(0, ...chain)}), ms per confirm by step: ${steps}, throttled in ${(median(runs.map((r) => r.throttled)) * 100).toFixed(0)} % of CPU periods, main threads waited runnable for a CPU ${median(runs.map((r) => r.runWaitPerConfirm)).toFixed(0)} ms/confirm of which their groups were throttled ${median(runs.map((r) => r.throttledPerConfirm)).toFixed(0)} ms (the rest: the machine's other work held the CPUs), driver and sandbox CPU ${median(runs.map((r) => r.driverCpu)).toFixed(2)} cores, other work on the machine ${median(runs.map((r) => r.otherCpu)).toFixed(2)} cores, ${runs.reduce((n, r) => n + r.failed, 0)} sends failed`;
-    };
-    const confined = `each bot process in its own cgroup v1 cpu group (cpu.cfs_quota_us ${Math.round(CPU_SHARE * PERIOD_US)} of ${PERIOD_US}: ${CPU_SHARE} CPU); PostgreSQL ${cluster.version}, the sandbox gateway and the driver outside them; ${SECONDS} s runs, ${CONCURRENCY} confirms at once per process, whole confirm path (claim with hold and ledger entry, place_bet at the sandbox over HTTP, job row, move to submitted with its entry, receipt edit queued and sent to a no-op poster); each confirm's two ledger entries are staged in their moves' transactions and chained just after, a group at a time under the one chain lock (ledger:append, decision 1763); lock waits count sessions waiting on any lock (sampled every 50 ms), those on the chain lock apart; ms per confirm by step is wall time summed over the confirms; throttled: share of CFS periods in which a process spent its allowance (cpu.stat); median of ${ROUNDS} per-round ratios after a warm-up`;
-    const row = (i: number, n: number, leader: boolean): FigureResult => {
-      const spec = SCALE_ROWS[i]!;
-      const k = `${n}${leader ? 'L' : ''}`;
-      const one = `1${leader ? 'L' : ''}`;
-      return figure({
-        name: spec.name,
-        value: median(rate(k)),
-        unit: spec.unit,
-        baseline: median(rate(one)),
-        ratio: medianRatio(rate(k), rate(one)),
-        target: spec.target,
-        note: `${detail(k)}; ${detail(one)}; ${leader ? 'settlement watcher and reconciler on 1 s beats in the leading process; ' : ''}${confined}`,
-      });
-    };
-    return [row(0, 2, false), row(1, 4, false), row(2, 2, true), row(3, 4, true)];
   } finally {
     for (const g of groups) if (existsSync(g)) rmdirSync(g);
     await admin.end();
     await sandbox.close();
     await cluster.stop();
   }
+}
+
+async function stopPool(pool: Member[]): Promise<void> {
+  for (const { child } of pool) if (child.exitCode === null) child.send({ type: 'stop' });
+  await Promise.all(
+    pool.map(({ child }) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null)),
+  );
+}
+
+/** Runs of every side in both modes, keyed "1", "2", "4", "1L"…, with the warm-ups' rates. */
+interface Rounds {
+  runs: Record<string, Run[]>;
+  warmRates: number[];
+}
+
+/**
+ * The pool warms up untimed, then ROUNDS rounds of a run at each side (1, 2, 4 processes), the order turning each
+ * round so no side always runs first; then the pool joins the lease race, warms up again and the same rounds run
+ * with the leader-only work (the leader is in every run, as a deployment's leader serves confirms too).
+ */
+async function rounds(b: Bench, pool: Member[]): Promise<Rounds> {
+  const sides = [1, 2, 4] as const;
+  const runs: Record<string, Run[]> = {};
+  const warmRates = [await warm(b, pool, WARM_SECONDS)];
+  for (const leader of [false, true]) {
+    if (leader) {
+      await Promise.all(
+        pool.map(({ child }) => {
+          child.send({ type: 'lead' });
+          return next(child, 'leading');
+        }),
+      );
+      warmRates.push(await warm(b, pool, LEAD_WARM_SECONDS));
+    }
+    const turns = new Map<number, number>();
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let k = 0; k < sides.length; k++) {
+        const n = sides[(round + k) % sides.length] as number;
+        const turn = turns.get(n) ?? 0;
+        turns.set(n, turn + 1);
+        const members = membersOf(pool, n, turn, leader);
+        const key = `${n}${leader ? 'L' : ''}`;
+        runs[key] ??= [];
+        runs[key].push(await measure(b, members));
+      }
+    }
+  }
+  return { runs, warmRates };
+}
+
+/** The driver's readings at a moment: the database's CPU and size, the machine's, its own, the groups' throttling. */
+async function readings(b: Bench, members: Member[]) {
+  const q = (sql: string) => b.admin.query<{ v: string }>(sql).then((r) => Number(r.rows[0]?.v ?? 0));
+  return {
+    at: performance.now(),
+    db: pgCpuSeconds(b.port),
+    busy: machineBusySeconds(),
+    driver: process.cpuUsage(),
+    throttle: members.map(({ group }) => throttling(group)),
+    bytes: await q(`SELECT pg_database_size('${b.dbName}') AS v`),
+    checkpoints: await q('SELECT checkpoints_timed + checkpoints_req AS v FROM pg_stat_bgwriter').catch(() => null),
+  };
+}
+
+/**
+ * One measured run on `members`: each confirms for LEAD_IN + SECONDS and counts the confirms that finish in its last
+ * SECONDS; the driver reads the database, the machine and the groups over the same window, and samples lock waits.
+ */
+async function measure(b: Bench, members: Member[]): Promise<Run> {
+  await topUp(b, members, LEAD_IN + SECONDS);
+  const running = go(members, SECONDS, LEAD_IN);
+  running.catch(() => undefined);
+  await sleep(LEAD_IN * 1000);
+  const r0 = await readings(b, members);
+  const lockWaits: number[] = [];
+  const chainWaits: number[] = [];
+  const autovacuum: number[] = [];
+  const until = r0.at + SECONDS * 1000;
+  const sampler = (async () => {
+    while (performance.now() < until) {
+      const { rows } = await b.admin.query<{ n: string; chain: string; av: string }>(CHAIN_LOCK_WAITS);
+      lockWaits.push(Number(rows[0]?.n ?? 0));
+      chainWaits.push(Number(rows[0]?.chain ?? 0));
+      autovacuum.push(Number(rows[0]?.av ?? 0));
+      await sleep(50);
+    }
+  })();
+  await sleep(until - performance.now());
+  const r1 = await readings(b, members);
+  await sampler;
+  const done = await running;
+  const seconds = (r1.at - r0.at) / 1000;
+  const dbCpu = r1.db - r0.db;
+  const driver = process.cpuUsage(r0.driver);
+  const driverCpu = (driver.user + driver.system) / 1e6;
+  const throttle = members.map((_, i) => {
+    const t = r1.throttle[i] ?? { periods: 0, throttled: 0, ns: 0 };
+    const t0 = r0.throttle[i] ?? { periods: 0, throttled: 0, ns: 0 };
+    return { periods: t.periods - t0.periods, throttled: t.throttled - t0.throttled, ns: t.ns - t0.ns };
+  });
+  const sum = (f: (d: Done) => number) => done.reduce((n, d) => n + f(d), 0);
+  const placed = sum((d) => d.placed);
+  const per = (x: number) => x / Math.max(1, placed);
+  return {
+    perSecond: (placed / Math.max(...done.map((d) => d.ms))) * 1000,
+    latencies: done.flatMap((d) => d.latencies),
+    failed: sum((d) => d.failed),
+    cpuMsPerConfirm: per(sum((d) => d.cpuMs)),
+    statementsPerConfirm: per(sum((d) => d.statements)),
+    bytesPerConfirm: per(r1.bytes - r0.bytes),
+    dbCpu: dbCpu / seconds,
+    lockWaits,
+    chainWaits,
+    spans: Object.fromEntries(Object.keys(done[0]?.spans ?? {}).map((k) => [k, per(sum((d) => d.spans[k] ?? 0))])),
+    throttled:
+      throttle.reduce((n, t) => n + t.throttled, 0) /
+      Math.max(
+        1,
+        throttle.reduce((n, t) => n + t.periods, 0),
+      ),
+    driverCpu: driverCpu / seconds,
+    otherCpu: Math.max(0, (r1.busy - r0.busy - dbCpu - driverCpu - sum((d) => d.cpuMs) / 1000) / seconds),
+    runWaitPerConfirm: per(sum((d) => d.runWaitMs)),
+    throttledPerConfirm: per(throttle.reduce((n, t) => n + t.ns / 1e6, 0)),
+    gcPerConfirm: per(sum((d) => d.gcMs)),
+    autovacuum,
+    checkpoints: r0.checkpoints === null || r1.checkpoints === null ? null : r1.checkpoints - r0.checkpoints,
+  };
+}
+
+/** One side's runs in words: its median rate and each run's, latency, costs, lock waits, steps and the machine. */
+function detail(runs: Run[], processes: number): string {
+  const rates = runs.map((r) => r.perSecond);
+  const lat = runs.flatMap((r) => r.latencies);
+  const waits = runs.flatMap((r) => r.lockWaits);
+  const chain = runs.flatMap((r) => r.chainWaits);
+  const av = runs.flatMap((r) => r.autovacuum);
+  const checkpoints = runs.map((r) => r.checkpoints).filter((c) => c !== null);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  const med = (f: (r: Run) => number, digits: number) => median(runs.map(f)).toFixed(digits);
+  const steps = Object.keys(runs[0]?.spans ?? {})
+    .map((s) => `${s} ${med((r) => r.spans[s] ?? 0, 0)}`)
+    .join(', ');
+  return [
+    `${processes} process(es): ${median(rates).toFixed(1)} confirms/s (runs ${rates.map((x) => x.toFixed(1)).join(', ')})`,
+    `p50 ${percentile(lat, 50).toFixed(0)} ms, p99 ${percentile(lat, 99).toFixed(0)} ms`,
+    `bot CPU ${med((r) => r.cpuMsPerConfirm, 1)} ms/confirm (of it V8's collections ${med((r) => r.gcPerConfirm, 2)} ms)`,
+    `${med((r) => r.statementsPerConfirm, 1)} store calls/confirm`,
+    `database +${(median(runs.map((r) => r.bytesPerConfirm)) / 1024).toFixed(1)} KiB/confirm`,
+    `database CPU ${med((r) => r.dbCpu, 2)} cores`,
+    `lock waits mean ${mean(waits).toFixed(2)} (max ${Math.max(0, ...waits)}), of them on the ledger chain mean ${mean(chain).toFixed(2)} (max ${Math.max(0, ...chain)})`,
+    `ms per confirm by step: ${steps}`,
+    `throttled in ${(median(runs.map((r) => r.throttled)) * 100).toFixed(0)} % of CPU periods`,
+    `main threads waited runnable for a CPU ${med((r) => r.runWaitPerConfirm, 0)} ms/confirm of which their groups were throttled ${med((r) => r.throttledPerConfirm, 0)} ms (the rest: the machine's other work held the CPUs)`,
+    `driver and sandbox CPU ${med((r) => r.driverCpu, 2)} cores, other work on the machine ${med((r) => r.otherCpu, 2)} cores`,
+    `autovacuum at work in ${((av.filter((n) => n > 0).length / Math.max(1, av.length)) * 100).toFixed(0)} % of samples, ${checkpoints.length ? checkpoints.reduce((a, c) => a + c, 0) : '?'} checkpoints in the windows`,
+    `${runs.reduce((n, r) => n + r.failed, 0)} sends failed`,
+  ].join(', ');
+}
+
+/** The four rows: each side against one process, as the median of the per-round ratios. */
+function report({ runs, warmRates }: Rounds, version: string): FigureResult[] {
+  const rate = (k: string) => (runs[k] ?? []).map((r) => r.perSecond);
+  const confined = [
+    `each bot process in its own cgroup v1 cpu group (cpu.cfs_quota_us ${Math.round(CPU_SHARE * PERIOD_US)} of ${PERIOD_US}: ${CPU_SHARE} CPU) from when it has loaded its code`,
+    `PostgreSQL ${version}, the sandbox gateway and the driver outside them`,
+    `a pool of ${POOL} long-lived processes warmed up untimed (${WARM_SECONDS} s, ${warmRates[0]?.toFixed(0)} confirms/s over the pool; ${LEAD_WARM_SECONDS} s more after joining the lease race, ${warmRates[1]?.toFixed(0)} confirms/s), each run drawn from it: one process in turn round the pool, with leader-only work the leader and others in turn`,
+    `each run ${LEAD_IN} s unmeasured then ${SECONDS} s measured (a confirm counts when it finishes inside the window), ${CONCURRENCY} confirms at once per process`,
+    "whole confirm path (claim with hold and ledger entry, place_bet at the sandbox over HTTP, job row, move to submitted with its entry, receipt edit queued and sent to a no-op poster); each confirm's two ledger entries are staged in their moves' transactions and chained just after, a group at a time under the one chain lock (ledger:append, decision 1763)",
+    'lock waits count sessions waiting on any lock (sampled every 50 ms), those on the chain lock apart; ms per confirm by step is wall time summed over the confirms; throttled: share of CFS periods in which a process spent its allowance (cpu.stat)',
+    `median of ${ROUNDS} per-round ratios, the sides' order turning each round`,
+  ].join('; ');
+  const row = (i: number, n: number, leader: boolean): FigureResult => {
+    const spec = SCALE_ROWS[i]!;
+    const k = `${n}${leader ? 'L' : ''}`;
+    const one = `1${leader ? 'L' : ''}`;
+    return figure({
+      name: spec.name,
+      value: median(rate(k)),
+      unit: spec.unit,
+      baseline: median(rate(one)),
+      ratio: medianRatio(rate(k), rate(one)),
+      target: spec.target,
+      note: `${detail(runs[k] ?? [], n)}; ${detail(runs[one] ?? [], 1)}; ${leader ? 'settlement watcher and reconciler on 1 s beats in the leading process; ' : ''}${confined}`,
+    });
+  };
+  return [row(0, 2, false), row(1, 4, false), row(2, 2, true), row(3, 4, true)];
 }
