@@ -8,7 +8,9 @@
 // divided by one cold process's 5 s read whatever V8 had reached by then.
 import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { SlipRepo } from '../../src/bot/betting/slips.js';
@@ -174,6 +176,10 @@ interface Run {
   autovacuum: number[];
   /** Checkpoints PostgreSQL began in the window (null where pg_stat_bgwriter does not count them). */
   checkpoints: number | null;
+  /** The whole machine's busy CPU in the window, in cores (of availableParallelism()). */
+  machineCores: number;
+  /** p99 of this driver's event-loop delay in the window, ms: how long a request to the sandbox waited its turn. */
+  driverLoopP99: number;
 }
 
 interface Done {
@@ -469,6 +475,8 @@ async function measure(b: Bench, members: Member[]): Promise<Run> {
   running.catch(() => undefined);
   await sleep(LEAD_IN * 1000);
   const r0 = await readings(b, members);
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
   const lockWaits: number[] = [];
   const chainWaits: number[] = [];
   const autovacuum: number[] = [];
@@ -484,6 +492,7 @@ async function measure(b: Bench, members: Member[]): Promise<Run> {
   })();
   await sleep(until - performance.now());
   const r1 = await readings(b, members);
+  loop.disable();
   await sampler;
   const done = await running;
   const seconds = (r1.at - r0.at) / 1000;
@@ -522,6 +531,8 @@ async function measure(b: Bench, members: Member[]): Promise<Run> {
     gcPerConfirm: per(sum((d) => d.gcMs)),
     autovacuum,
     checkpoints: r0.checkpoints === null || r1.checkpoints === null ? null : r1.checkpoints - r0.checkpoints,
+    machineCores: (r1.busy - r0.busy) / seconds,
+    driverLoopP99: loop.percentile(99) / 1e6,
   };
 }
 
@@ -549,7 +560,7 @@ function detail(runs: Run[], processes: number): string {
     `ms per confirm by step: ${steps}`,
     `throttled in ${(median(runs.map((r) => r.throttled)) * 100).toFixed(0)} % of CPU periods`,
     `main threads waited runnable for a CPU ${med((r) => r.runWaitPerConfirm, 0)} ms/confirm of which their groups were throttled ${med((r) => r.throttledPerConfirm, 0)} ms (the rest: the machine's other work held the CPUs)`,
-    `driver and sandbox CPU ${med((r) => r.driverCpu, 2)} cores, other work on the machine ${med((r) => r.otherCpu, 2)} cores`,
+    `driver and sandbox CPU ${med((r) => r.driverCpu, 2)} cores (its event loop's delay p99 ${med((r) => r.driverLoopP99, 0)} ms), other work on the machine ${med((r) => r.otherCpu, 2)} cores, the machine busy ${med((r) => r.machineCores, 2)} of ${availableParallelism()} cores`,
     `autovacuum at work in ${((av.filter((n) => n > 0).length / Math.max(1, av.length)) * 100).toFixed(0)} % of samples, ${checkpoints.length ? checkpoints.reduce((a, c) => a + c, 0) : '?'} checkpoints in the windows`,
     `${runs.reduce((n, r) => n + r.failed, 0)} sends failed`,
   ].join(', ');
