@@ -10,7 +10,9 @@ import { until } from './wait.js';
 const ENTRY = fileURLToPath(new URL('./bot-process.ts', import.meta.url));
 // tsx's loader in this very node process: the tsx CLI would run the bot in a grandchild that a SIGKILL of
 // the CLI leaves alive (holding the webhook port), so the kill would not be a kill.
-const TSX_LOADER = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/cli')), 'loader.mjs')).href;
+export const TSX_LOADER = pathToFileURL(
+  join(dirname(createRequire(import.meta.url).resolve('tsx/cli')), 'loader.mjs'),
+).href;
 
 /** A bot running in a child process: what it printed, and how to kill it the hard way. */
 export interface BotChild {

@@ -1,8 +1,15 @@
 // The desk collects its start's garbage once, when it is up: not in the first burst of interactions (issue 47).
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { collectStartGarbage } from '../../../src/bot/ops/start-garbage.js';
+import { TSX_LOADER } from '../../support/bot-child.js';
 import { type Desk, startDesk } from '../../support/harness.js';
 import { until } from '../../support/wait.js';
+
+const run = promisify(execFile);
+const PART_USED = fileURLToPath(new URL('../../support/part-used-pages.ts', import.meta.url));
 
 let desk: Desk | undefined;
 afterAll(() => desk?.close());
@@ -23,6 +30,18 @@ describe("the start's garbage", () => {
     expect(fields.heapBeforeMb - fields.heapAfterMb).toBeGreaterThan(10);
     expect('gc' in globalThis).toBe(hadGc);
   });
+
+  it('is collected with the old space compacted, and only that once (decision 2100)', async () => {
+    const { stdout } = await run(process.execPath, ['--max-semi-space-size=4', '--import', TSX_LOADER, PART_USED]);
+    const steps = JSON.parse(stdout) as { partUsedFree: number; afterStartFree: number; laterFree: number };
+    const MB = 1_048_576;
+    // Pages a third garbage keep their free space through a plain full collection...
+    expect(steps.partUsedFree).toBeGreaterThan(6 * MB);
+    // ...and the start's collection gives it back.
+    expect(steps.afterStartFree).toBeLessThan(steps.partUsedFree - 5 * MB);
+    // A later full collection is V8's own again: it leaves part-used pages where they are.
+    expect(steps.laterFree).toBeGreaterThan(6 * MB);
+  }, 30_000);
 
   it('is collected once by a desk that has started, once Discord says it is ready', async () => {
     desk = await startDesk();
