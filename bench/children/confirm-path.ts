@@ -45,7 +45,8 @@ interface Go {
   leadIn: number;
   upTo: number;
 }
-type Request = Prepare | (Partial<Go> & { type: 'go' }) | { type: 'lead' } | { type: 'stop' };
+/** "lead" joins the lease race and answers whether this process won it; "unlead" leaves it (the lease freed). */
+type Request = Prepare | (Partial<Go> & { type: 'go' }) | { type: 'lead' } | { type: 'unlead' } | { type: 'stop' };
 
 /**
  * Milliseconds the main thread has waited, runnable, for a CPU (the second field of /proc/self/schedstat): both the
@@ -61,6 +62,7 @@ function runQueueWaitMs(): number {
 }
 
 const send = (msg: Record<string, unknown>) => process.send?.(msg);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const logger = createLogger({ level: 'error' });
 /** The statement count the run reports: the store below times each statement here. */
 const METRICS = deskMetrics();
@@ -309,7 +311,13 @@ process.on('message', (msg: Request) => {
     } else if (msg.type === 'lead') {
       if (!path) throw new Error('prepare first');
       lead(path);
-      send({ type: 'leading' });
+      // The race is one lock attempt per process: the winner knows within its first beat.
+      for (let waited = 0; !lease?.isLeader && waited < 1500; waited += 50) await sleep(50);
+      send({ type: 'leading', leading: lease?.isLeader ?? false });
+    } else if (msg.type === 'unlead') {
+      await lease?.stop();
+      lease = undefined;
+      send({ type: 'unled' });
     } else {
       await lease?.stop();
       await gateway?.close();

@@ -2,7 +2,7 @@
 // cgroup v1 cpu group with a CFS quota), the database, the sandbox gateway and this driver outside them, and each
 // runs the whole confirm path (bench/children/confirm-path.ts). 2 processes vs 1 and 4 vs 1 at the same allowance
 // each, paired rounds (median of per-round ratios), with PostgreSQL's CPU and its lock waits reported beside them;
-// then the same with the leader-only work (settlement watcher, reconciler) running in whichever process leads.
+// and the same with the leader-only work (settlement watcher, reconciler) running in whichever process leads.
 // The processes are a pool of long-lived, warmed-up ones, as a deployment's are: a freshly forked process spends
 // its first seconds at 0.2 CPU compiling the path (two to three times the CPU per confirm), and a figure that
 // divided by one cold process's 5 s read whatever V8 had reached by then.
@@ -416,36 +416,43 @@ interface Rounds {
   warmRates: number[];
 }
 
+/** Has the pool join the lease race (`on`) or leave it; on joining, the race's winner is the pool's leader. */
+async function setLeading(pool: Member[], on: boolean): Promise<void> {
+  const answers = await Promise.all(
+    pool.map(({ child }) => {
+      child.send({ type: on ? 'lead' : 'unlead' });
+      return next<{ leading?: boolean }>(child, on ? 'leading' : 'unled');
+    }),
+  );
+  pool.forEach((m, i) => {
+    m.leading = answers[i]?.leading ?? false;
+  });
+  if (on && !pool.some((m) => m.leading)) throw new Error('no process of the pool won the settlement lease');
+}
+
 /**
- * The pool warms up untimed, then ROUNDS rounds of a run at each side (1, 2, 4 processes), the order turning each
- * round so no side always runs first; then the pool joins the lease race, warms up again and the same rounds run
- * with the leader-only work (the leader is in every run, as a deployment's leader serves confirms too).
+ * The pool warms up untimed, then ROUNDS rounds. Each round runs every side (1, 2, 4 processes) without and with
+ * the leader-only work, the modes alternating which goes first and the sides' order turning each round, so no side
+ * or mode always runs first or on a fuller database and sandbox (the sandbox slows as its bets pile up).
  */
 async function rounds(b: Bench, pool: Member[]): Promise<Rounds> {
   const sides = [1, 2, 4] as const;
   const runs: Record<string, Run[]> = {};
   const warmRates = [await warm(b, pool, WARM_SECONDS)];
-  for (const leader of [false, true]) {
-    if (leader) {
-      await Promise.all(
-        pool.map(({ child }) => {
-          child.send({ type: 'lead' });
-          return next(child, 'leading');
-        }),
-      );
-      warmRates.push(await warm(b, pool, LEAD_WARM_SECONDS));
-    }
-    const turns = new Map<number, number>();
-    for (let round = 0; round < ROUNDS; round++) {
+  const turns = new Map<string, number>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const leader of round % 2 === 0 ? [false, true] : [true, false]) {
+      if (leader) await setLeading(pool, true);
+      if (leader && warmRates.length === 1) warmRates.push(await warm(b, pool, LEAD_WARM_SECONDS));
       for (let k = 0; k < sides.length; k++) {
         const n = sides[(round + k) % sides.length] as number;
-        const turn = turns.get(n) ?? 0;
-        turns.set(n, turn + 1);
-        const members = membersOf(pool, n, turn, leader);
         const key = `${n}${leader ? 'L' : ''}`;
+        const turn = turns.get(key) ?? 0;
+        turns.set(key, turn + 1);
         runs[key] ??= [];
-        runs[key].push(await measure(b, members));
+        runs[key].push(await measure(b, membersOf(pool, n, turn, leader)));
       }
+      if (leader) await setLeading(pool, false);
     }
   }
   return { runs, warmRates };
@@ -572,11 +579,11 @@ function report({ runs, warmRates }: Rounds, version: string): FigureResult[] {
   const confined = [
     `each bot process in its own cgroup v1 cpu group (cpu.cfs_quota_us ${Math.round(CPU_SHARE * PERIOD_US)} of ${PERIOD_US}: ${CPU_SHARE} CPU) from when it has loaded its code`,
     `PostgreSQL ${version}, the sandbox gateway and the driver outside them`,
-    `a pool of ${POOL} long-lived processes warmed up untimed (${WARM_SECONDS} s, ${warmRates[0]?.toFixed(0)} confirms/s over the pool; ${LEAD_WARM_SECONDS} s more after joining the lease race, ${warmRates[1]?.toFixed(0)} confirms/s), each run drawn from it: one process in turn round the pool, with leader-only work the leader and others in turn`,
+    `a pool of ${POOL} long-lived processes warmed up untimed (${WARM_SECONDS} s, ${warmRates[0]?.toFixed(0)} confirms/s over the pool; ${LEAD_WARM_SECONDS} s more the first time it joins the lease race, ${warmRates[1]?.toFixed(0)} confirms/s), each run drawn from it: one process in turn round the pool, with leader-only work the race's winner and others in turn; the pool joins the race before each round's runs with leader-only work and leaves it after`,
     `each run ${LEAD_IN} s unmeasured then ${SECONDS} s measured (a confirm counts when it finishes inside the window), ${CONCURRENCY} confirms at once per process`,
     "whole confirm path (claim with hold and ledger entry, place_bet at the sandbox over HTTP, job row, move to submitted with its entry, receipt edit queued and sent to a no-op poster); each confirm's two ledger entries are staged in their moves' transactions and chained just after, a group at a time under the one chain lock (ledger:append, decision 1763)",
     'lock waits count sessions waiting on any lock (sampled every 50 ms), those on the chain lock apart; ms per confirm by step is wall time summed over the confirms; throttled: share of CFS periods in which a process spent its allowance (cpu.stat)',
-    `median of ${ROUNDS} per-round ratios, the sides' order turning each round`,
+    `median of ${ROUNDS} per-round ratios, the sides' order turning each round and the two modes taking turns to go first`,
   ].join('; ');
   const row = (i: number, n: number, leader: boolean): FigureResult => {
     const spec = SCALE_ROWS[i]!;
