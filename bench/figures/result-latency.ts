@@ -3,21 +3,19 @@
 // the bets go through /bet and the slip's Confirm button as a user would. The floor path: the same bets placed
 // straight through the API with callback_url at a bare receiver that verifies the signature, makes the delivery
 // durable with one insert into SQLite on disk and edits the message through discord.js REST at once: what the
-// webhook path is held to. Both sides must count a receipt for every one of the BETS bets, or the ratio is not read.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// webhook path is held to. The bot and the floor's receiver each run in a process of their own, started with npm
+// start's node flags, while the sandbox and the local Discord (the gateway's and Discord's servers) share this one;
+// the floor's bets are sent at the moments the desk's jobs were accepted, so both receivers meet results at the same
+// pace. Both sides must count a receipt for every one of the BETS bets, or the ratio is not read.
 import { type APIMessage, REST, Routes } from 'discord.js';
-import { freePort } from '../../src/bot/config/free-port.js';
-import { openStore } from '../../src/bot/store/index.js';
-import { GatewayClient, verifyWebhookSignature } from '../../src/gateway/index.js';
+import { GatewayClient } from '../../src/gateway/index.js';
 import { FIXTURE_IDS, type LocalMessage } from '../../src/local-discord/index.js';
 import { type BetPick, betPicks } from '../lib/bet-picks.js';
+import { type ChildBot, startChildBot } from '../lib/child-bot.js';
 import { betIdOf, type Completions, watchCompletions } from '../lib/completion-watch.js';
 import { type FigureResult, figure, notMeasured } from '../lib/figure.js';
-import { readBody } from '../lib/servers.js';
-import { SANDBOX_KEY, type Stack, startStack } from '../lib/stack.js';
+import { startFloorChild } from '../lib/floor-child.js';
+import { openBetting, SANDBOX_KEY, type Stack, startStack, waitForBotReady } from '../lib/stack.js';
 import { percentile } from '../lib/stats.js';
 import { waitFor } from '../lib/wait.js';
 
@@ -40,6 +38,8 @@ interface PathResult {
   placed: number;
   /** Jobs the sandbox accepted that had not finished when the run stopped waiting (30 s). */
   unfinished: number;
+  /** When the sandbox accepted each job, in ms after the first: the pace the floor's bets are placed at. */
+  schedule: number[];
   attempted: number;
   confirmed: number;
   slipFailures: string[];
@@ -62,17 +62,11 @@ function confirmButton(messages: LocalMessage[]): { message: APIMessage; customI
  * its edits caught up before most jobs had finished.)
  */
 async function runBets(
-  picks: BetPick[],
-  bet: (pick: BetPick) => Promise<void>,
+  drive: () => Promise<void>,
   completions: Completions,
   edited: Map<string, number>,
-): Promise<{ ms: number[]; receipts: Receipt[]; placed: number; unfinished: number }> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: WORKERS }, async () => {
-      for (let i = next++; i < BETS; i = next++) await bet(picks[i % picks.length]!);
-    }),
-  );
+): Promise<{ ms: number[]; receipts: Receipt[]; placed: number; unfinished: number; schedule: number[] }> {
+  await drive();
   const placedIds = () =>
     [...completions].flatMap(([correlationId, c]) => {
       const id = betIdOf(c.result);
@@ -89,24 +83,64 @@ async function runBets(
     const at = edited.get(p.id);
     return at === undefined ? [] : [{ correlationId: p.correlationId, betId: p.id, completedAt: p.at, editedAt: at }];
   });
+  const first = completions.submittedAt[0] ?? 0;
   return {
     ms: receipts.map((r) => r.editedAt - r.completedAt),
     receipts,
     placed: placed.length,
     unfinished: unfinished(),
+    schedule: completions.submittedAt.map((at) => at - first),
   };
 }
 
-/** The desk's path; `observe` sees the stack before the first bet (a diagnosis times the bot's parts). */
+/** BETS bets, WORKERS members at a time, each going on as soon as its last is done. */
+function byMembers(picks: BetPick[], bet: (pick: BetPick) => Promise<void>): () => Promise<void> {
+  return async () => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: WORKERS }, async () => {
+        for (let i = next++; i < BETS; i = next++) await bet(picks[i % picks.length]!);
+      }),
+    );
+  };
+}
+
+/** The i-th bet sent `schedule[i]` ms after the first: the floor's gateway then finishes its jobs at the desk's pace. */
+function bySchedule(picks: BetPick[], schedule: number[], bet: (pick: BetPick) => Promise<void>) {
+  return async () => {
+    const start = performance.now();
+    await Promise.all(
+      Array.from({ length: BETS }, async (_, i) => {
+        const wait = start + (schedule[i] ?? 0) - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        await bet(picks[i % picks.length]!);
+      }),
+    );
+  };
+}
+
+/**
+ * The desk's path. The bot runs in a process of its own, started as `npm start` starts it (the sandbox and the local
+ * Discord, which stand for the gateway's and Discord's servers, stay in this one), as the floor's receiver does.
+ * `observe` runs the bot in this process instead and sees the stack before the first bet (a diagnosis times the
+ * bot's parts).
+ */
 export async function measurePath(webhook: boolean, observe?: (stack: Stack) => void): Promise<PathResult> {
   const stack = await startStack({
     webhook,
+    startBotHere: observe !== undefined,
     sandbox: { speed: 4 },
     env: { DEFAULT_MAX_STAKE_PER_DAY: '1000000', SLIP_EXPIRY_SECONDS: '600' },
   });
+  let child: ChildBot | undefined;
   try {
     const { ld } = stack;
-    observe?.(stack);
+    if (observe) observe(stack);
+    else {
+      child = await startChildBot(stack.env, 'bot');
+      await waitForBotReady(ld);
+      await openBetting(ld);
+    }
     const picks = await betPicks(stack.sandbox.url, SANDBOX_KEY, 30);
     const completions = watchCompletions(stack.sandbox);
     const edited = new Map<string, number>();
@@ -149,61 +183,31 @@ export async function measurePath(webhook: boolean, observe?: (stack: Stack) => 
       clicked++;
     };
     let clicked = 0;
-    const ms = await runBets(picks, bet, completions, edited);
+    const ms = await runBets(byMembers(picks, bet), completions, edited);
     return { ...ms, attempted: BETS, confirmed: clicked, slipFailures };
   } finally {
+    await child?.stop();
     await stack.close();
   }
 }
 
 /**
- * The floor: a bare receiver that verifies each delivery's signature, makes it durable with one insert into SQLite
- * on disk (the desk's table and settings: WAL, synchronous=NORMAL), answers 200 and edits the bet's message through
- * discord.js REST at once.
+ * The floor: a bare receiver in a process of its own (bench/children/floor-receiver.ts, started with npm start's node
+ * flags) that verifies each delivery's signature, makes it durable with one insert into SQLite on disk (the desk's
+ * table and settings: WAL, synchronous=NORMAL), answers 200 and edits the bet's message through discord.js REST at
+ * once. This process places the same bets straight through the API and tells it which message each job edits.
  */
-export async function measureFloor(): Promise<PathResult> {
+export async function measureFloor(schedule?: number[]): Promise<PathResult> {
   const stack = await startStack({ webhook: true, startBotHere: false, sandbox: { speed: 4 } });
   const client = new GatewayClient({ baseUrl: stack.sandbox.url, apiKey: SANDBOX_KEY });
   const rest = new REST({ api: stack.ld.apiUrl }).setToken(stack.ld.token);
-  const dir = mkdtempSync(join(tmpdir(), 'bench-floor-'));
-  const store = await openStore(`sqlite://${join(dir, 'floor.sqlite')}`);
-  const port = await freePort();
-  /** correlation id → the message its receipt edits; a delivery that beats its 202 waits in `early`. */
-  const messageOf = new Map<string, string>();
-  const early = new Map<string, string>();
-  const edits: Promise<unknown>[] = [];
-  const refused: string[] = [];
-  const edit = (messageId: string, betId: string) =>
-    edits.push(rest.patch(Routes.channelMessage(CHANNEL, messageId), { body: { content: `Placed · ${betId}` } }));
-  const server = createServer((req, res) => {
-    readBody(req)
-      .then(async (raw) => {
-        if (!verifyWebhookSignature(raw, req.headers['bet-signature'], SANDBOX_KEY)) {
-          refused.push('bad signature');
-          res.writeHead(401).end();
-          return;
-        }
-        const text = raw.toString('utf8');
-        const body = JSON.parse(text) as { correlation_id: string; result?: unknown };
-        await store.query(
-          'INSERT INTO webhook_deliveries (correlation_id, body, received_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
-          body.correlation_id,
-          text,
-          Date.now(),
-        );
-        res.writeHead(200).end();
-        const betId = betIdOf(body.result);
-        if (!betId) return;
-        const messageId = messageOf.get(body.correlation_id);
-        if (messageId) edit(messageId, betId);
-        else early.set(body.correlation_id, betId);
-      })
-      .catch((err) => {
-        refused.push(String((err as Error).message).slice(0, 120));
-        if (!res.headersSent) res.writeHead(500).end();
-      });
+  const floor = await startFloorChild({
+    apiUrl: stack.ld.apiUrl,
+    token: stack.ld.token,
+    channelId: CHANNEL,
+    secret: SANDBOX_KEY,
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const failures: string[] = [];
   try {
     const { ld } = stack;
     const picks = await betPicks(stack.sandbox.url, SANDBOX_KEY, 30);
@@ -216,7 +220,6 @@ export async function measureFloor(): Promise<PathResult> {
       const m = /Placed · (\S+)/.exec(message.content ?? '');
       if (m?.[1] && !edited.has(m[1])) edited.set(m[1], now);
     });
-    const failures: string[] = [];
     let sent = 0;
     // The slips exist before the bets, as the desk's do (its slips are interaction replies, outside the REST
     // budget): then a second passes, so only the receipts' edits share discord.js's 50 requests a second.
@@ -226,7 +229,7 @@ export async function measureFloor(): Promise<PathResult> {
     }
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const bet = async (pick: BetPick) => {
-      const message = { id: slips.pop() as string };
+      const messageId = slips.pop() as string;
       try {
         const handle = await client.bets.place({
           session_id: sessionOf(pick.bookie),
@@ -237,25 +240,21 @@ export async function measureFloor(): Promise<PathResult> {
           stake: 2,
           // Any live price is taken: a refusal has no receipt, and every one of the floor's bets must have one.
           target_odds: 1.01,
-          callback_url: `http://127.0.0.1:${port}/`,
+          callback_url: floor.url,
         });
         sent++;
-        messageOf.set(handle.correlationId, message.id);
-        const betId = early.get(handle.correlationId);
-        if (betId) edit(message.id, betId);
+        floor.message(handle.correlationId, messageId);
       } catch (err) {
         failures.push(String((err as Error).message).slice(0, 160));
       }
     };
-    const ms = await runBets(picks, bet, completions, edited);
-    await Promise.allSettled(edits);
-    return { ...ms, attempted: BETS, confirmed: sent, slipFailures: [...failures, ...refused] };
+    const drive = schedule ? bySchedule(picks, schedule, bet) : byMembers(picks, bet);
+    const ms = await runBets(drive, completions, edited);
+    return { ...ms, attempted: BETS, confirmed: sent, slipFailures: failures };
   } finally {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    failures.push(...(await floor.stop()));
     await client.close();
     await stack.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -322,7 +321,7 @@ function floorRow(desk: PathResult, floor: PathResult): FigureResult {
 
 export async function resultLatency(): Promise<FigureResult[]> {
   const viaWebhook = await measurePath(true);
-  const floor = await measureFloor();
+  const floor = await measureFloor(viaWebhook.schedule);
   const viaPoll = await measurePath(false);
   return [...rows('webhook', viaWebhook), floorRow(viaWebhook, floor), ...rows('poll', viaPoll)];
 }

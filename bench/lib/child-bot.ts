@@ -11,7 +11,7 @@ export interface ChildBot {
   stop(): Promise<void>;
 }
 
-function next<T>(child: ChildProcess, type: string, timeoutMs: number): Promise<T> {
+export function next<T>(child: ChildProcess, type: string, timeoutMs: number): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       cleanup();

@@ -7,11 +7,17 @@ export interface Completion {
   result: unknown;
 }
 
-/** Jobs finished, by correlation id; `submitted` holds every job's id as it is accepted (finished or not). */
-export type Completions = Map<string, Completion> & { submitted: Set<string> };
+/**
+ * Jobs finished, by correlation id; `submitted` holds every job's id as it is accepted (finished or not), and
+ * `submittedAt` when each was accepted, in order (performance.now()).
+ */
+export type Completions = Map<string, Completion> & { submitted: Set<string>; submittedAt: number[] };
 
 export function watchCompletions(sandbox: RunningSandbox): Completions {
-  const done = Object.assign(new Map<string, Completion>(), { submitted: new Set<string>() });
+  const done = Object.assign(new Map<string, Completion>(), {
+    submitted: new Set<string>(),
+    submittedAt: [] as number[],
+  });
   const jobs = sandbox.sb.jobs;
   const submit = jobs.submit.bind(jobs);
   jobs.submit = (opts) => {
@@ -26,6 +32,7 @@ export function watchCompletions(sandbox: RunningSandbox): Completions {
     });
     id = envelope.correlation_id;
     done.submitted.add(id);
+    done.submittedAt.push(performance.now());
     return envelope;
   };
   return done;
