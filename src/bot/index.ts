@@ -67,6 +67,7 @@ import { type Receiver, shapeProblem, startReceiver, type WebhookDelivery } from
 import {
   outcomeAccepted,
   quarantineDelivery,
+  replayReceiptJournal,
   replayStoredDeliveries,
   storedDelivery,
 } from './receiver/stored-deliveries.js';
@@ -161,7 +162,7 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
   stops.push(() => metrics.stop());
   const start: Start = { config, deps, logger, now: deps.now ?? Date.now, stops, intake: new Intake(metrics), metrics };
   try {
-    const store = await openStore(deps.storeUrl ?? config.storeUrl, { metrics });
+    const store = await openStore(deps.storeUrl ?? config.storeUrl, { metrics, receipts: true });
     for (const part of [JOBS_SWEEP, OUTBOX_SWEEP, WATCH_SWEEP]) store.registerSweep(part);
     stops.push(() => store.close());
     const gateway = gatewayOf(start, store);
@@ -279,6 +280,7 @@ function buildServices(
     'bet',
     (job, outcome) => results.apply(job as JobRecord<BetJobContext>, outcome),
     (tx, job, outcome) => results.applyInTx(tx, job as JobRecord<BetJobContext>, outcome),
+    (job, outcome, read) => results.ahead(job, outcome, read),
   );
   // A stack's job (one stacked_srm call) moves each of its multis' records (decision 2010).
   tracker.on('stack', (job, outcome) => results.applyStack(job as JobRecord<StackJobContext>, outcome));
@@ -564,6 +566,8 @@ async function goOnline({ config, deps, logger, stops, intake }: Start, s: Servi
 async function resumeAfterStop({ config, logger, now }: Start, s: Services): Promise<void> {
   // Ledger entries a crash left staged (committed with their moves, not yet chained).
   await chainStaged(s.store);
+  // Receipts a stop left in the journal (decision 2120) join the deliveries stored and not applied.
+  await replayReceiptJournal(s.store, s.once, logger);
   await replayStoredDeliveries(s.store, (body) => s.tracker.fromWebhook(body), logger, now());
   // Proposals a crash left `placing` (after a lease, in case another process is placing them).
   await s.approvals.recoverPlacing(config.tunables.jobLeaseMs);

@@ -20,7 +20,8 @@ interface Step {
 /**
  * kill -9 of a real bot process at each step of a bet, each followed by a restart on the same store:
  * after the slip; after Confirm before the request reached the gateway; with the request at the gateway and
- * its 202 held at a proxy; after the 202; after the result while Discord refuses the edit; during a
+ * its 202 held at a proxy; after the 202; as the receipt's edit lands before its transaction; after the result
+ * while Discord refuses the edit; during a
  * settlement post Discord refuses. Then: no duplicate bet, no gateway bet unknown to the desk, every slip
  * final, one settlement notice per settled bet, the day's stake held exactly for the placed bets, and the
  * ledger holds exactly the entries of the moves that committed (each record's entries walk the transition
@@ -53,7 +54,7 @@ export async function crashSteps(opts: { storeUrl?: string } = {}): Promise<Scen
   const steps: Step[] = [];
   try {
     child = await spawnReadyBot(desk);
-    store = await openStore(desk.env.STORE_URL as string);
+    store = await openStore(desk.env.STORE_URL as string, { receipts: true });
     const sel = await pickEvent(desk, 'nba', 3);
     const { bettor } = desk.ld.users;
     const recordOf = async (stake: number) =>
@@ -122,6 +123,34 @@ export async function crashSteps(opts: { storeUrl?: string } = {}): Promise<Scen
       await messageMatching(desk, slip, /Bet submitted|Bet placed/, 20_000);
       await child.kill9();
       proxy.drop();
+      await restart();
+      steps.push(step);
+    }
+    // 4b. The receipt's edit sent ahead of its transaction (SQLite, decision 2120), the bot killed the moment Discord
+    // applies it: the delivery kept in the journal is applied by the restarted bot, its edit not taken back.
+    {
+      const step: Step = { name: 'as the receipt edit lands, before its transaction', stake: 16, placed: true };
+      const trail = newTrail();
+      const { slip } = await betSlip(desk, trail, { user: bettor, sel, stake: step.stake });
+      step.slipId = slip.id;
+      const dying = child!;
+      let killed = false;
+      const onUpdate = ({ message }: { message: { id: string } }) => {
+        if (killed || message.id !== slip.id || !/Bet placed/.test(textOf(desk.ld.message(slip.id)))) return;
+        killed = true;
+        void dying.kill9();
+      };
+      desk.ld.events.on('messageUpdate', onUpdate);
+      try {
+        await press(desk, trail, bettor, slip, /^Confirm$/);
+        await until('the bot killed as the receipt lands', () => killed, { timeoutMs: 20_000, everyMs: 20 });
+      } finally {
+        desk.ld.events.off('messageUpdate', onUpdate);
+      }
+      const kept = (await store.receipts?.pending()) ?? [];
+      r.notes.push(
+        `${step.name}: ${kept.length} receipt(s) left in the journal, record ${(await recordOf(step.stake))?.state}`,
+      );
       await restart();
       steps.push(step);
     }

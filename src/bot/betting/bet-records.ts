@@ -74,6 +74,26 @@ const toRecord = (r: Row): BetRecord => ({
   updatedAt: Number(r.updated_at),
 });
 
+/**
+ * What `moveInTx` would make of a record, read through `read` (a receipt's journal reader, decision 2120) and
+ * written nowhere: undefined when there is no such record or it is not in a state the row leaves. A receipt's edit
+ * is drawn from it ahead of its transaction, whose own move decides.
+ */
+export async function movedAhead(
+  read: <R extends Row = Row>(sql: string, ...params: unknown[]) => Promise<R[]>,
+  placementId: string,
+  name: BetMove,
+  set: Partial<MoveFields>,
+  now: number,
+): Promise<BetRecord | undefined> {
+  const t: BetTransition = BET_TRANSITIONS[name];
+  const [row] = await read('SELECT * FROM bet_records WHERE placement_id = ?', placementId);
+  const record = row === undefined ? undefined : toRecord(row);
+  if (!record || !t.from.includes(record.state)) return undefined;
+  const fields = Object.fromEntries(Object.entries(set).filter(([, v]) => v !== undefined));
+  return { ...record, ...fields, state: t.to, updatedAt: now };
+}
+
 const EXPOSED_SQL = sqlStates(EXPOSED);
 
 /** The fund's limits a claim reserves atomically with its record (decision 1950). */

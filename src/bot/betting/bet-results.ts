@@ -5,8 +5,8 @@ import type { JobRecord } from '../jobs/index.js';
 import { centsFromDollars } from '../model/money.js';
 import { type SlipPayload, type StoredSlipPayload, slipFromStored } from '../model/slip-rules.js';
 import type { Outbox } from '../outbox/index.js';
-import type { Tx } from '../store/index.js';
-import type { BetRecord, BetRecordRepo, MoveFields } from './bet-records.js';
+import type { Row, Tx } from '../store/index.js';
+import { type BetRecord, type BetRecordRepo, type MoveFields, movedAhead } from './bet-records.js';
 import { RANK } from './model/edit-rank.js';
 import { placedOther, placedOtherNote } from './model/placed-other.js';
 import type { BetPresenter } from './presenter.js';
@@ -84,6 +84,30 @@ export class BetResults {
     const record = moved ?? (await this.d.records.get(placementId));
     if (record && !shown) await this.show(record);
     if (record) await this.#evidence(record, outcome);
+  }
+
+  /**
+   * A webhook's outcome drawn ahead of its transaction (decision 2120): the slip's edit as `applyInTx` will record
+   * it, from the record as committed now, sent through the outbox at once. Undefined: nothing to show ahead (no
+   * record or message, or the record is not in a state the outcome's move leaves).
+   */
+  async ahead(
+    job: { correlationId: string; context: unknown },
+    outcome: JobOutcome,
+    read: <R extends Row = Row>(sql: string, ...params: unknown[]) => Promise<R[]>,
+  ): Promise<{ send: () => Promise<boolean>; release: () => void } | undefined> {
+    const bet = { ...job, kind: 'bet' } as JobRecord<BetJobContext>;
+    const placementId = bet.context?.placementId;
+    if (placementId === undefined) return undefined;
+    const { name, set } = this.#moveOf(bet, outcome);
+    const moved = await movedAhead(read, placementId, name, set, this.d.now());
+    const staged = moved?.messageId ? this.d.present.record(moved) : undefined;
+    if (!moved?.messageId || !staged) return undefined;
+    const { channelId, messageId } = { channelId: moved.channelId, messageId: moved.messageId };
+    return {
+      send: () => this.d.outbox.sendAhead(channelId, messageId, staged.view, staged.rank),
+      release: () => this.d.outbox.release(channelId, messageId),
+    };
   }
 
   /**

@@ -3,7 +3,7 @@ import type { Logger } from '../config/logger.js';
 import type { GatewayPort } from '../gateway-port.js';
 import type { DeskMetrics } from '../ops/metrics.js';
 import { finalStatusOf, type OnceRepo, shapeProblem, type WebhookDelivery } from '../receiver/index.js';
-import type { BotStore, Tx } from '../store/index.js';
+import type { BotStore, ReceiptJournal, Tx } from '../store/index.js';
 import type { JobRecord, JobRepo, NewJob } from './jobs-repo.js';
 
 /** What to do with a job's outcome (edit the slip message, post a result); runs once per job. */
@@ -15,6 +15,18 @@ export type OutcomeHandler = (job: JobRecord, outcome: JobOutcome) => Promise<vo
  * applied this way, and the whole transaction is undone (the delivery then takes the ordinary path).
  */
 export type InTxHandler = (tx: Tx, job: JobRecord, outcome: JobOutcome) => Promise<(() => Promise<void>) | undefined>;
+
+/**
+ * A job's outcome drawn before its transaction (decision 2120): the edit its message will show, from the store's
+ * committed rows (`read` waits for no transaction). `send` sends it at once (true once Discord took it; it is then
+ * held until the transaction has run), `release` lets the message go when the outcome took another way.
+ * Undefined: nothing to show ahead.
+ */
+export type AheadHandler = (
+  job: { correlationId: string; context: unknown },
+  outcome: JobOutcome,
+  read: ReceiptJournal['read'],
+) => Promise<{ send: () => Promise<boolean>; release: () => void } | undefined>;
 
 /** A delivery taken in one transaction: whether it was the first of its job, and what runs after the 2xx. */
 export interface Taken {
@@ -55,8 +67,11 @@ export interface ResultTrackerOptions {
 export class ResultTracker {
   readonly #handlers = new Map<string, OutcomeHandler>();
   readonly #inTx = new Map<string, InTxHandler>();
+  readonly #ahead = new Map<string, AheadHandler>();
   /** The kind of each job this process recorded or resumed and has not resolved: what `take` may apply at once. */
   readonly #kinds = new Map<string, string>();
+  /** Their contexts: what a receipt shows ahead of its transaction is drawn from them. */
+  readonly #contexts = new Map<string, unknown>();
   readonly #holds = new Map<string, Promise<void>>();
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly #opts: ResultTrackerOptions;
@@ -69,24 +84,40 @@ export class ResultTracker {
     this.#now = opts.now ?? Date.now;
   }
 
-  /** `inTx`: the same outcome applied inside the transaction of its webhook delivery (see `take`). */
-  on(kind: string, handler: OutcomeHandler, inTx?: InTxHandler): void {
+  /**
+   * `inTx`: the same outcome applied inside the transaction of its webhook delivery (see `take`); `ahead`: what it
+   * shows, sent before that transaction where the store keeps receipts in a journal (decision 2120).
+   */
+  on(kind: string, handler: OutcomeHandler, inTx?: InTxHandler, ahead?: AheadHandler): void {
     this.#handlers.set(kind, handler);
     if (inTx) this.#inTx.set(kind, inTx);
+    if (inTx && ahead) this.#ahead.set(kind, ahead);
   }
 
   /** Writes the 202 to the store; call before anything else is done with it. */
   async record<C>(job: NewJob<C>): Promise<void> {
     await this.#opts.jobs.insert(job, this.#now());
-    this.#kinds.set(job.correlationId, job.kind);
+    this.#mine(job.correlationId, job.kind, job.context);
+  }
+
+  #mine(correlationId: string, kind: string, context: unknown): void {
+    this.#kinds.set(correlationId, kind);
+    this.#contexts.set(correlationId, context);
+  }
+
+  #forget(correlationId: string): void {
+    this.#kinds.delete(correlationId);
+    this.#contexts.delete(correlationId);
   }
 
   /**
    * A verified final delivery for a job this process recorded, applied in one transaction (decision 1990): the
    * delivery stored, the job resolved, and its kind's in-transaction handler (a bet's move and its slip's edit,
    * leased to this process); the receiver answers 2xx after the commit and runs `after` (the edit sent at once,
-   * then the ledger's chaining and notices). Undefined when the delivery is not for such a job, is of the wrong
-   * shape for it, or the handler cannot apply it: the receiver then stores it and hands it on as before.
+   * then the ledger's chaining and notices). Where the store keeps receipts in a journal (SQLite, decision 2120), the
+   * delivery is kept there first and the edit sent at once, and the transaction runs in `after`. Undefined when the
+   * delivery is not for such a job, is of the wrong shape for it, or the handler cannot apply it: the receiver then
+   * stores it and hands it on as before.
    */
   async take(body: WebhookDelivery, raw: string): Promise<Taken | undefined> {
     const { store, once } = this.#opts;
@@ -98,6 +129,76 @@ export class ResultTracker {
     if (shapeProblem(kind, body) !== undefined) return undefined;
     const entry = { ...body, status };
     const outcome: JobOutcome = status === 'completed' ? { status, result: body.result, entry } : { status, entry };
+    const ahead = kind === undefined ? undefined : this.#ahead.get(kind);
+    if (store.receipts && ahead && this.#contexts.has(id)) {
+      return this.#takeAhead(body, raw, outcome, { journal: store.receipts, ahead, inTx, once });
+    }
+    return this.#takeInTx(body, raw, outcome, inTx);
+  }
+
+  /**
+   * The journal's way (decision 2120): the delivery kept in the journal while the edit is drawn from the committed
+   * record, the edit sent at once, then (after the 2xx) the transaction, the rest, and the journal let go. A stop
+   * anywhere between leaves the delivery kept: the next start applies it (`replayReceiptJournal`).
+   */
+  async #takeAhead(
+    body: WebhookDelivery,
+    raw: string,
+    outcome: JobOutcome,
+    d: { journal: ReceiptJournal; ahead: AheadHandler; inTx: InTxHandler; once: OnceRepo },
+  ): Promise<Taken> {
+    const id = body.correlation_id;
+    const context = this.#contexts.get(id);
+    const [first, plan] = await Promise.all([
+      d.journal.add(id, raw, this.#now()),
+      d.ahead({ correlationId: id, context }, outcome, d.journal.read).catch((err) => {
+        this.#opts.logger.warn('a receipt could not be drawn ahead; it goes with its transaction', {
+          correlationId: id,
+          err,
+        });
+        return undefined;
+      }),
+    ]);
+    if (!first) return { first: false };
+    const shown = plan ? plan.send() : Promise.resolve(false);
+    const apply = async () => {
+      try {
+        await shown;
+        const taken = await this.#takeInTx(body, raw, outcome, d.inTx);
+        if (taken === undefined) {
+          plan?.release();
+          if (await d.once.recordDelivery(id, raw, this.#now())) await this.fromWebhook(body);
+        } else await taken.after?.();
+        plan?.release();
+        await d.journal.applied(id);
+      } catch (err) {
+        plan?.release();
+        this.#opts.logger.error('a receipt kept in the journal was not applied; the next start applies it', {
+          correlationId: id,
+          err,
+        });
+      }
+    };
+    return {
+      first: true,
+      after: () => {
+        const p = apply();
+        this.#keep(p);
+        return p;
+      },
+    };
+  }
+
+  /** The delivery stored, the job resolved and the handler's part, in one transaction (see `take`). */
+  async #takeInTx(
+    body: WebhookDelivery,
+    raw: string,
+    outcome: JobOutcome,
+    inTx: InTxHandler,
+  ): Promise<Taken | undefined> {
+    const { store, once } = this.#opts;
+    if (!store || !once) return undefined;
+    const id = body.correlation_id;
     const now = this.#now();
     let taken: { first: boolean; job?: JobRecord; after?: () => Promise<void> };
     try {
@@ -118,7 +219,7 @@ export class ResultTracker {
       throw err;
     }
     once.remember(id);
-    this.#kinds.delete(id);
+    this.#forget(id);
     if (!taken.first) return { first: false };
     // The library's poller stops polling it.
     try {
@@ -221,7 +322,7 @@ export class ResultTracker {
   async resolve(correlationId: string, outcome: JobOutcome, source: 'webhook' | 'poll' = 'poll'): Promise<boolean> {
     const job = await this.#opts.jobs.resolve(correlationId, outcome, this.#now());
     if (!job) return false;
-    this.#kinds.delete(correlationId);
+    this.#forget(correlationId);
     this.#opts.metrics?.jobResults.inc({ source, status: outcome.status });
     this.#opts.metrics?.jobSeconds.observe(Math.max(0, this.#now() - job.createdAt) / 1000, { source });
     await this.#handle(job, outcome);
@@ -246,7 +347,7 @@ export class ResultTracker {
   async resume(): Promise<{ retracked: number; reposted: number }> {
     const pending = await this.#opts.jobs.takeOverPending(this.#now());
     for (const job of pending) {
-      this.#kinds.set(job.correlationId, job.kind);
+      this.#mine(job.correlationId, job.kind, job.context);
       this.track(job.envelope as unknown as AsyncEnvelope);
     }
     const unposted = await this.#opts.jobs.unposted();

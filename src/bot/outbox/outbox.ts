@@ -41,6 +41,8 @@ const LEASE_MS = 30_000;
  * "past few minutes" (the local Discord keeps two).
  */
 export const NONCE_TRUST_MS = 90_000;
+/** How long an edit sent ahead (decision 2120) that no record matched is remembered. */
+const AHEAD_KEPT_MS = 5 * 60_000;
 /** Due rows read per pass before the lanes choose among them. */
 const CANDIDATES = 500;
 
@@ -95,7 +97,7 @@ function editStatement(
      ON CONFLICT (outbox_key) DO UPDATE SET body = excluded.body, rank = excluded.rank, state = ${RESTAGED},
        attempts = 0, next_at = excluded.next_at, updated_at = excluded.updated_at
      WHERE outbox.rank < excluded.rank`,
-    `edit:${channelId}:${messageId}`,
+    editKey(channelId, messageId),
     channelId,
     messageId,
     JSON.stringify(view),
@@ -105,6 +107,8 @@ function editStatement(
     now,
   ];
 }
+
+const editKey = (channelId: string, messageId: string) => `edit:${channelId}:${messageId}`;
 
 function statusOf(err: unknown): number | undefined {
   const s = (err as { status?: unknown })?.status;
@@ -138,6 +142,13 @@ export class Outbox {
   readonly #lastAlert = new Map<string, number>();
   #renewedAt = 0;
   #pacedWake: NodeJS.Timeout | undefined;
+  /**
+   * Edits sent ahead of their record (a receipt's, decision 2120), by key: what Discord shows now, so a record of
+   * that very stage (the receipt's own, or the poller's when it won the race) is marked sent without sending it
+   * again. `held` from the send until the record's transaction has run (`sendLeased` or `release`): no pass sends
+   * an earlier stage of the message between.
+   */
+  readonly #ahead = new Map<string, { rank: number; body: string; held: boolean; at: number }>();
 
   constructor(o: OutboxOptions) {
     this.#o = o;
@@ -169,7 +180,7 @@ export class Outbox {
     const now = this.#o.now();
     const [sql, ...params] = editStatement(channelId, messageId, view, rank, now);
     // A send of this message still running in this process (its lease may have run out) keeps the row to itself.
-    if (this.#inFlight.has(params[0] as string)) {
+    if (this.#inFlight.has(params[0] as string) && !this.#ahead.get(params[0] as string)?.held) {
       await tx.query(sql, ...params);
       return undefined;
     }
@@ -192,13 +203,55 @@ export class Outbox {
     return row && row.lease_token === this.#token && Number(row.lease_until) === until ? row : undefined;
   }
 
-  /** Sends an entry `editInTx` leased to this process, at once (its transaction has committed). */
+  /**
+   * Sends a message's edit before it is recorded (a receipt's, decision 2120): true once Discord took it. False when
+   * a send of the message is running or Discord refused: record it as usual, the outbox sends it. On true the
+   * message is held (no pass sends an earlier stage of it) until `sendLeased` or `release` is called for it.
+   */
+  async sendAhead(channelId: string, messageId: string, view: MessageView, rank: number): Promise<boolean> {
+    const key = editKey(channelId, messageId);
+    if (this.#stopped || this.#inFlight.has(key) || this.#ahead.get(key)?.held) return false;
+    const body = JSON.stringify(view);
+    const at = performance.now();
+    // One that no record ever matched (its receipt applied some other way) is forgotten after a while.
+    for (const [k, a] of this.#ahead) if (!a.held && at - a.at > AHEAD_KEPT_MS) this.#ahead.delete(k);
+    this.#ahead.set(key, { rank, body, held: true, at });
+    try {
+      await this.#o.poster.edit(channelId, messageId, view);
+      return true;
+    } catch (err) {
+      this.#ahead.delete(key);
+      this.#o.logger.warn('a receipt sent ahead was refused; it goes through the outbox', { key, err });
+      return false;
+    }
+  }
+
+  /** Lets go of a message `sendAhead` held, when its record took another way; a pass sends what is recorded. */
+  release(channelId: string, messageId: string): void {
+    const ahead = this.#ahead.get(editKey(channelId, messageId));
+    if (!ahead?.held) return;
+    ahead.held = false;
+    this.kick();
+  }
+
+  /**
+   * Sends an entry `editInTx` leased to this process, at once (its transaction has committed). When that very
+   * stage went ahead (`sendAhead`), it is only marked sent.
+   */
   sendLeased(row: OutboxRow): void {
+    const ahead = this.#ahead.get(row.outbox_key);
+    if (ahead) ahead.held = false;
     if (this.#stopped || this.#inFlight.has(row.outbox_key)) {
       this.kick();
       return;
     }
     this.#dispatch(row);
+  }
+
+  /** Whether Discord shows this very row already (it went ahead); the key is forgotten either way once sent. */
+  #shownAhead(row: OutboxRow): boolean {
+    const ahead = this.#ahead.get(row.outbox_key);
+    return ahead !== undefined && ahead.rank === Number(row.rank) && ahead.body === row.body;
   }
 
   /**
@@ -375,7 +428,7 @@ export class Outbox {
     let pacedFor: number | undefined;
     for (const r of due) {
       if (keys.length >= limit) break;
-      if (this.#inFlight.has(r.outbox_key)) continue;
+      if (this.#inFlight.has(r.outbox_key) || this.#ahead.get(r.outbox_key)?.held) continue;
       if (r.kind === 'create') {
         if (creating.has(r.channel_id)) continue;
         if (r.lane !== 'money') {
@@ -444,7 +497,8 @@ export class Outbox {
     const view = JSON.parse(row.body) as MessageView;
     try {
       if (row.kind === 'edit') {
-        await this.#o.poster.edit(row.channel_id, row.message_id ?? '', view);
+        if (!this.#shownAhead(row)) await this.#o.poster.edit(row.channel_id, row.message_id ?? '', view);
+        this.#ahead.delete(row.outbox_key);
         // Done for the stage that was sent, whoever holds the lease now. A later stage recorded meanwhile stays
         // pending: under this send's lease it is leased on, and sent at once (the receipt behind "submitted").
         const until = this.#o.now() + (this.#o.leaseMs ?? LEASE_MS);

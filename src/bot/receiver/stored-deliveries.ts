@@ -4,6 +4,7 @@ import type { JobOutcome } from '../../gateway/index.js';
 import type { Logger } from '../config/logger.js';
 import { JOB_STATES, sqlStates } from '../model/job-states.js';
 import type { BotStore } from '../store/index.js';
+import type { OnceRepo } from './once.js';
 import { digestOf, parseDelivery, shapeProblem, type WebhookDelivery } from './receiver.js';
 
 /** Keeps a signed delivery that must not be applied, for a person; true the first time these bytes are kept. */
@@ -80,6 +81,23 @@ export async function storedDelivery(
   );
   const parsed = row ? parseDelivery(row.body) : undefined;
   return row && parsed?.ok ? checkedAgainstJob(store, row.body, parsed.body, logger, now) : undefined;
+}
+
+/**
+ * Receipts a stop left in the store's journal (decision 2120): each stored as any delivery is (once; a copy the
+ * transaction stored already changes nothing), then let go, so `replayStoredDeliveries` applies it.
+ */
+export async function replayReceiptJournal(store: BotStore, once: OnceRepo, logger: Logger): Promise<void> {
+  const journal = store.receipts;
+  if (!journal) return;
+  for (const kept of await journal.pending()) {
+    try {
+      await once.recordDelivery(kept.correlationId, kept.raw, kept.receivedAt);
+      await journal.applied(kept.correlationId);
+    } catch (err) {
+      logger.warn('a receipt in the journal could not be stored', { correlationId: kept.correlationId, err });
+    }
+  }
 }
 
 /**

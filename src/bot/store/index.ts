@@ -7,6 +7,7 @@ export {
   type BotStore,
   finishedRowsSweep,
   type OpenOptions,
+  type ReceiptJournal,
   type Row,
   StoreClosedError,
   type SweepPart,

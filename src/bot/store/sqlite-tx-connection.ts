@@ -27,12 +27,26 @@ const call = (fn: (cb: (err: Error | null) => void) => void) =>
  * fsync. Each statement text is prepared once, so a statement is one trip to libuv's threads instead of two
  * (prepare, then step).
  */
-export async function openTxConnection(file: string, busyTimeoutMs: number): Promise<TxConnection> {
+export function openTxConnection(file: string, busyTimeoutMs: number): Promise<TxConnection> {
+  return openPreparedConnection(file, busyTimeoutMs, 'PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0');
+}
+
+/**
+ * A connection to `file` whose statement texts are prepared once, `setup` run on it first; `readOnly` opens it
+ * read-only (a reader of a WAL file never waits for its writer).
+ */
+export async function openPreparedConnection(
+  file: string,
+  busyTimeoutMs: number,
+  setup: string,
+  readOnly = false,
+): Promise<TxConnection> {
+  const mode = readOnly ? sqlite3.OPEN_READONLY : sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE;
   const db = await new Promise<sqlite3.Database>((resolve, reject) => {
-    const d = new sqlite3.Database(file, (err) => (err ? reject(err) : resolve(d)));
+    const d = new sqlite3.Database(file, mode, (err) => (err ? reject(err) : resolve(d)));
   });
   db.configure('busyTimeout', busyTimeoutMs);
-  await call((cb) => db.exec('PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0', cb));
+  if (setup) await call((cb) => db.exec(setup, cb));
   const prepared = new Map<string, Promise<sqlite3.Statement>>();
   const statementOf = (sql: string): Promise<sqlite3.Statement> | undefined => {
     const known = prepared.get(sql);

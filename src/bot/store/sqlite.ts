@@ -6,6 +6,7 @@ import KeyvSqlite from '@keyv/sqlite';
 import Keyv from 'keyv';
 import { sqliteDialect } from './dialect.js';
 import { migrate } from './migrations.js';
+import { openReceiptJournal } from './sqlite-receipts.js';
 import { openTxConnection, type TxConnection } from './sqlite-tx-connection.js';
 import {
   type BotStore,
@@ -254,6 +255,15 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
           await adapter.disconnect().catch(() => undefined);
           throw err;
         });
+  const receipts =
+    file === ':memory:' || !txConn || opts.receipts !== true
+      ? undefined
+      : await openReceiptJournal(file, BUSY_TIMEOUT_MS).catch(async (err) => {
+          closed = true;
+          await txConn.close().catch(() => undefined);
+          await adapter.disconnect().catch(() => undefined);
+          throw err;
+        });
   const onTxConn = (sql: string, ...params: unknown[]) =>
     closed || !txConn ? direct(sql, ...params) : txConn.run(sql, params);
 
@@ -333,6 +343,7 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
     query,
     withLock,
     transaction,
+    ...(receipts ? { receipts } : {}),
     serialize: <T>(keys: string | string[], fn: () => Promise<T>): Promise<T> =>
       sortedKeys(keys).reduceRight<() => Promise<T>>((inner, key) => () => serialQueue(key, inner), fn)(),
     ...sharedStoreParts({
@@ -361,6 +372,7 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
       },
       shutdown: async () => {
         closed = true;
+        await receipts?.close().catch(() => undefined);
         await txConn?.close().catch(() => undefined);
         await adapter.disconnect();
       },

@@ -70,6 +70,27 @@ export interface BotStore {
   sweep(now: number): Promise<void>;
   /** Adds a wing's own sweep to sweep(): run at most once per `everyMs` (the store knows no wing's tables). */
   registerSweep(part: SweepPart): void;
+  /**
+   * Where a receipt's delivery is kept before anything else is written (decision 2120); absent where a receipt's
+   * transaction waits for no other job's writes (PostgreSQL: row locks and a pool of its own) or there is no file.
+   */
+  readonly receipts?: ReceiptJournal;
+  close(): Promise<void>;
+}
+
+/**
+ * A receipt's one durable write, outside the store's write lock (SQLite, decision 2120): the verified delivery kept
+ * until the store has applied it; a start applies what a stop left kept.
+ */
+export interface ReceiptJournal {
+  /** Keeps a verified delivery; true the first time its job's delivery is kept. */
+  add(correlationId: string, raw: string, at: number): Promise<boolean>;
+  /** One read of the store's committed rows that waits for no transaction (what a receipt shows). */
+  read<T extends Row = Row>(sql: string, ...params: unknown[]): Promise<T[]>;
+  /** The store has the delivery now (applied, or stored for the ordinary path): the journal forgets it. */
+  applied(correlationId: string): Promise<void>;
+  /** Deliveries kept and not yet applied (a stop between), oldest first. */
+  pending(): Promise<{ correlationId: string; raw: string; receivedAt: number }[]>;
   close(): Promise<void>;
 }
 
@@ -89,6 +110,11 @@ export interface OpenOptions {
   now?: () => number;
   /** Times each statement and transaction (desk_store_statement_seconds); absent: not timed. */
   metrics?: Pick<DeskMetrics, 'statementSeconds'>;
+  /**
+   * Opens the receipt journal beside a SQLite file (decision 2120): the desk's own store. Tools that only read or
+   * copy a store (backups, `ledger verify`) leave it out and create no file beside it.
+   */
+  receipts?: boolean;
 }
 
 /** The keys of a serialize call, sorted and without repeats (a fixed order takes them without deadlock). */

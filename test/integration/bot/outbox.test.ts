@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RANK } from '../../../src/bot/betting/model/edit-rank.js';
 import { createLogger } from '../../../src/bot/config/logger.js';
 import type { DiscordPoster } from '../../../src/bot/discord/poster.js';
+import { OUTBOX_MOVES } from '../../../src/bot/outbox/model/outbox-states.js';
 import { Outbox } from '../../../src/bot/outbox/outbox.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
@@ -42,6 +43,47 @@ describe.each(ENGINES)('outbox stages on %s', (engine) => {
     await outbox.edit('c1', 'm2', view('unknown'), RANK.unknown);
     await outbox.idle();
     expect(await outbox.unrecorded([stage('m1', RANK.final), stage('m2', RANK.submitted)])).toEqual([]);
+  });
+
+  it('marks an edit sent ahead (decision 2120) sent when that stage is recorded, and holds earlier stages until released', async () => {
+    const sent: string[] = [];
+    const recording: DiscordPoster = {
+      edit: async (_c, _m, v) => {
+        sent.push(String(v.content));
+      },
+      post: async () => 'm',
+    };
+    const box = new Outbox({
+      store,
+      poster: recording,
+      logger: createLogger({ write: () => {} }),
+      now: Date.now,
+      owner: 'p3',
+    });
+    try {
+      // "submitted" recorded, not yet sent, when the receipt goes ahead: no pass may send it over the receipt.
+      await store.query(
+        `INSERT INTO outbox (outbox_key, kind, channel_id, message_id, body, rank, nonce, state, attempts, next_at,
+           created_at, updated_at) VALUES ('edit:c1:m7', 'edit', 'c1', 'm7', ?, ?, NULL, ?, 0, 0, 0, 0)`,
+        JSON.stringify(view('submitted')),
+        RANK.submitted,
+        OUTBOX_MOVES.record.to,
+      );
+      expect(await box.sendAhead('c1', 'm7', view('placed'), RANK.final)).toBe(true);
+      box.kick();
+      await box.idle();
+      expect(sent).toEqual(['placed']);
+      // The receipt's record of that very stage (here the poller's, which won the race) is not sent again.
+      await box.edit('c1', 'm7', view('placed'), RANK.final);
+      box.release('c1', 'm7');
+      await box.idle();
+      expect(sent).toEqual(['placed']);
+      expect(await box.unrecorded([stage('m7', RANK.final)])).toEqual([]);
+      const [row] = await store.query<{ state: string }>("SELECT state FROM outbox WHERE outbox_key = 'edit:c1:m7'");
+      expect(row?.state).toBe(OUTBOX_MOVES.send.to);
+    } finally {
+      await box.stop();
+    }
   });
 
   it('sends a later stage recorded while the earlier one is in flight at once, not when its lease runs out', async () => {
