@@ -152,7 +152,10 @@ describe('racing bets through the local Discord', () => {
     });
     await until('the racing receipt', () => /^Bet placed/.test(title(slip.id)), { timeoutMs: 30_000 });
     const { reconciler, repo } = reconcilerOf(desk.bot);
-    const placed = (await repo.recent({ guildId: ld.guildId, limit: 1 }))[0];
+    // The slip may show the receipt a moment before the store has it (decision 2120).
+    const placed = await until('the placed record', async () =>
+      (await repo.recent({ guildId: ld.guildId, limit: 1 })).find((r) => r.betId),
+    );
     const betId = placed?.betId;
     expect(betId).toBeTruthy();
     // As if the 202 never arrived: the record is unknown and knows no bet id.

@@ -138,7 +138,7 @@ export class ResultTracker {
 
   /**
    * The journal's way (decision 2120): the delivery kept in the journal while the edit is drawn from the committed
-   * record, the edit sent at once, then (after the 2xx) the transaction, the rest, and the journal let go. A stop
+   * record, the edit sent at once, and (after the 2xx) the transaction beside it, the rest, and the journal let go. A stop
    * anywhere between leaves the delivery kept: the next start applies it (`replayReceiptJournal`).
    */
   async #takeAhead(
@@ -161,17 +161,20 @@ export class ResultTracker {
     ]);
     if (!first) return { first: false };
     const shown = plan ? plan.send() : Promise.resolve(false);
+    // The transaction runs beside the edit: the store catches up while Discord shows the result.
     const apply = async () => {
       try {
-        await shown;
         const taken = await this.#takeInTx(body, raw, outcome, d.inTx);
         if (taken === undefined) {
+          await shown;
           plan?.release();
           if (await d.once.recordDelivery(id, raw, this.#now())) await this.fromWebhook(body);
         } else await taken.after?.();
+        await shown;
         plan?.release();
         await d.journal.applied(id);
       } catch (err) {
+        await shown;
         plan?.release();
         this.#opts.logger.error('a receipt kept in the journal was not applied; the next start applies it', {
           correlationId: id,

@@ -148,7 +148,10 @@ export class Outbox {
    * again. `held` from the send until the record's transaction has run (`sendLeased` or `release`): no pass sends
    * an earlier stage of the message between.
    */
-  readonly #ahead = new Map<string, { rank: number; body: string; held: boolean; at: number }>();
+  readonly #ahead = new Map<
+    string,
+    { rank: number; body: string; held: boolean; at: number; sending?: Promise<boolean>; shown: boolean }
+  >();
 
   constructor(o: OutboxOptions) {
     this.#o = o;
@@ -215,15 +218,22 @@ export class Outbox {
     const at = performance.now();
     // One that no record ever matched (its receipt applied some other way) is forgotten after a while.
     for (const [k, a] of this.#ahead) if (!a.held && at - a.at > AHEAD_KEPT_MS) this.#ahead.delete(k);
-    this.#ahead.set(key, { rank, body, held: true, at });
-    try {
-      await this.#o.poster.edit(channelId, messageId, view);
-      return true;
-    } catch (err) {
-      this.#ahead.delete(key);
-      this.#o.logger.warn('a receipt sent ahead was refused; it goes through the outbox', { key, err });
-      return false;
-    }
+    const ahead: { rank: number; body: string; held: boolean; at: number; sending?: Promise<boolean>; shown: boolean } =
+      { rank, body, held: true, at, shown: false };
+    ahead.sending = this.#o.poster.edit(channelId, messageId, view).then(
+      () => {
+        ahead.shown = true;
+        ahead.sending = undefined;
+        return true;
+      },
+      (err) => {
+        this.#ahead.delete(key);
+        this.#o.logger.warn('a receipt sent ahead was refused; it goes through the outbox', { key, err });
+        return false;
+      },
+    );
+    this.#ahead.set(key, ahead);
+    return ahead.sending;
   }
 
   /** Lets go of a message `sendAhead` held, when its record took another way; a pass sends what is recorded. */
@@ -240,6 +250,11 @@ export class Outbox {
    */
   sendLeased(row: OutboxRow): void {
     const ahead = this.#ahead.get(row.outbox_key);
+    // Its transaction ran beside the edit sent ahead: what to do with the row waits for Discord's answer to it.
+    if (ahead?.sending) {
+      void ahead.sending.then(() => this.sendLeased(row));
+      return;
+    }
     if (ahead) ahead.held = false;
     if (this.#stopped || this.#inFlight.has(row.outbox_key)) {
       this.kick();
@@ -251,7 +266,7 @@ export class Outbox {
   /** Whether Discord shows this very row already (it went ahead); the key is forgotten either way once sent. */
   #shownAhead(row: OutboxRow): boolean {
     const ahead = this.#ahead.get(row.outbox_key);
-    return ahead !== undefined && ahead.rank === Number(row.rank) && ahead.body === row.body;
+    return ahead?.shown === true && ahead.rank === Number(row.rank) && ahead.body === row.body;
   }
 
   /**
