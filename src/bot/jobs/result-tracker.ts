@@ -176,7 +176,9 @@ export class ResultTracker {
       } catch (err) {
         await shown;
         plan?.release();
-        this.#opts.logger.error('a receipt kept in the journal was not applied; the next start applies it', {
+        // A stop closes the store under it: expected, and the next start applies it as well.
+        const log = this.#stopped ? this.#opts.logger.info : this.#opts.logger.error;
+        log.call(this.#opts.logger, 'a receipt kept in the journal was not applied; the next start applies it', {
           correlationId: id,
           err,
         });
