@@ -292,6 +292,17 @@ const FLOOR_ROW = {
   target: { on: 'ratio', op: '<=', limit: 1.5 },
 } as const;
 
+/** The five slowest receipts as "ms@n" (n: the receipt's place in the order the gateway finished the jobs). */
+function slowest(r: PathResult): string {
+  const ordered = [...r.receipts].sort((a, b) => a.completedAt - b.completedAt);
+  return ordered
+    .map((x, i) => ({ ms: x.editedAt - x.completedAt, n: i + 1 }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 5)
+    .map((x) => `${x.ms.toFixed(0)}@${x.n}`)
+    .join(' ');
+}
+
 function floorRow(desk: PathResult, floor: PathResult): FigureResult {
   // A ratio over fewer receipts than bets compares different things (once: the floor's 3 against the desk's 40).
   const short = (
@@ -315,7 +326,7 @@ function floorRow(desk: PathResult, floor: PathResult): FigureResult {
     ...FLOOR_ROW,
     value: deskP99,
     baseline: floorP99,
-    note: `floor: the same ${BETS} bets (${WORKERS} at a time) placed through the API with callback_url at a bare receiver that verifies the signature, makes the delivery durable with one insert into SQLite on disk (WAL, synchronous=NORMAL) and edits the message through discord.js REST at once: p50 ${percentile(floor.ms, 50).toFixed(1)} ms, p99 ${floorP99.toFixed(1)} ms over ${floor.ms.length} receipts of ${floor.placed} placed (${floor.unfinished} jobs unfinished); the desk: p50 ${percentile(desk.ms, 50).toFixed(1)} ms, p99 ${deskP99.toFixed(1)} ms over ${desk.ms.length} receipts`,
+    note: `floor: the same ${BETS} bets placed through the API at the moments the desk's jobs were accepted, with callback_url at a bare receiver in a process of its own (npm start's node flags, as the desk's bot) that verifies the signature, makes the delivery durable with one insert into SQLite on disk (WAL, synchronous=NORMAL) and edits the message through discord.js REST at once: p50 ${percentile(floor.ms, 50).toFixed(1)} ms, p99 ${floorP99.toFixed(1)} ms over ${floor.ms.length} receipts of ${floor.placed} placed (${floor.unfinished} jobs unfinished); the desk: p50 ${percentile(desk.ms, 50).toFixed(1)} ms, p99 ${deskP99.toFixed(1)} ms over ${desk.ms.length} receipts; each side's slowest five in the order their results came: desk ${slowest(desk)}, floor ${slowest(floor)}`,
   });
 }
 
