@@ -2,6 +2,9 @@
 import { GatewayClient } from '../../src/gateway/index.js';
 import { bookedEvents } from './sandbox-events.js';
 
+/** Events looked at beyond `count` for ones with a bettable selection. */
+const CANDIDATES_BEYOND = 40;
+
 export interface BetPick {
   epk: string;
   bookie: string;
@@ -12,12 +15,18 @@ export interface BetPick {
   odds: number;
 }
 
+/**
+ * Up to `count` picks, one per event, from the first events listed that have a bettable selection with a market_ref.
+ * Which events have one depends on the hour (an event in play, a card without market_ref betting), so more events
+ * than `count` are looked at: with only the first `count`, a figure asking for one pick found none at 03:00.
+ */
 export async function betPicks(baseUrl: string, apiKey: string, count: number): Promise<BetPick[]> {
-  const events = await bookedEvents(baseUrl, apiKey, count);
+  const events = await bookedEvents(baseUrl, apiKey, 1, count + CANDIDATES_BEYOND);
   const client = new GatewayClient({ baseUrl, apiKey });
   try {
     const out: BetPick[] = [];
     for (const e of events) {
+      if (out.length >= count) break;
       const card = await client.markets.get({ epk: e.epk, bookie: e.bookie, tier: 'popular' });
       if (!card.market_ref_betting_enabled) continue;
       for (const m of card.markets) {

@@ -8,7 +8,8 @@ export interface EventPick {
   sport: string;
 }
 
-export async function bookedEvents(baseUrl: string, apiKey: string, count: number): Promise<EventPick[]> {
+/** At least `count` such events, and up to `take` of them (the first ones listed). */
+export async function bookedEvents(baseUrl: string, apiKey: string, count: number, take = count): Promise<EventPick[]> {
   const client = new GatewayClient({ baseUrl, apiKey });
   try {
     const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
@@ -19,7 +20,7 @@ export async function bookedEvents(baseUrl: string, apiKey: string, count: numbe
       .map((e) => ({ epk: e.event_id, bookie: e.books![0]!, name: e.name, sport: e.sport }));
     if (picks.length < count)
       throw new Error(`the sandbox lists ${picks.length} unfinished events with books; need ${count}`);
-    return picks.slice(0, count);
+    return picks.slice(0, Math.max(count, take));
   } finally {
     await client.close();
   }
