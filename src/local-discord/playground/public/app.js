@@ -133,10 +133,15 @@ function scrollDown() {
   ui.scroller.scrollTop = ui.scroller.scrollHeight;
 }
 // Only a scroll up (the page itself only scrolls down) stops following; reaching the bottom again resumes it.
+// A message replaced or added moves the scroll position too: a reply re-drawn shorter for a moment clamps it up,
+// then grows within the same frame, and the scroll event then reads the view as far from the bottom. A scroll up
+// that comes just after the messages changed is theirs, not the person's.
 let lastTop = 0;
+let changedAt = Number.NEGATIVE_INFINITY;
+const CHANGE_SETTLE_MS = 250;
 ui.scroller.addEventListener('scroll', () => {
   const top = ui.scroller.scrollTop;
-  if (top < lastTop - 2) following = nearBottom();
+  if (top < lastTop - 2 && performance.now() - changedAt > CHANGE_SETTLE_MS) following = nearBottom();
   else if (nearBottom()) following = true;
   lastTop = top;
 });
@@ -146,6 +151,7 @@ new ResizeObserver(() => {
 }).observe(ui.messages);
 
 function renderChannel() {
+  changedAt = performance.now();
   const store = channelStore(app.channelId);
   ui.messages.replaceChildren(...[...store.values()].map((m) => renderMessage(m, renderCtx)));
   scrollDown();
@@ -167,6 +173,7 @@ function applyMessageEvent(event) {
     return;
   }
   const stick = nearBottom();
+  changedAt = performance.now();
   const existing = document.getElementById(`m-${message.id}`);
   if (kind === 'delete') existing?.remove();
   else if (existing) existing.replaceWith(renderMessage(message, renderCtx));
