@@ -165,23 +165,20 @@ export class ResultTracker {
     const apply = async () => {
       try {
         const taken = await this.#takeInTx(body, raw, outcome, d.inTx);
-        if (taken === undefined) {
-          await shown;
-          plan?.release();
-          if (await d.once.recordDelivery(id, raw, this.#now())) await this.fromWebhook(body);
-        } else await taken.after?.();
-        await shown;
-        plan?.release();
+        if (taken) await taken.after?.();
+        else if (await d.once.recordDelivery(id, raw, this.#now())) await this.fromWebhook(body);
         await d.journal.applied(id);
       } catch (err) {
-        await shown;
-        plan?.release();
         // A stop closes the store under it: expected, and the next start applies it as well.
         const log = this.#stopped ? this.#opts.logger.info : this.#opts.logger.error;
         log.call(this.#opts.logger, 'a receipt kept in the journal was not applied; the next start applies it', {
           correlationId: id,
           err,
         });
+      } finally {
+        // The message is held until here: whatever was recorded for it goes out (or is marked shown) after.
+        await shown;
+        plan?.release();
       }
     };
     return {

@@ -110,6 +110,17 @@ function editStatement(
 
 const editKey = (channelId: string, messageId: string) => `edit:${channelId}:${messageId}`;
 
+/** An edit sent ahead of its record (decision 2120): its stage, whether Discord has it, whether it holds the message. */
+interface SentAhead {
+  rank: number;
+  body: string;
+  held: boolean;
+  at: number;
+  /** Discord's answer, while it is awaited. */
+  sending?: Promise<boolean>;
+  shown: boolean;
+}
+
 function statusOf(err: unknown): number | undefined {
   const s = (err as { status?: unknown })?.status;
   return typeof s === 'number' ? s : undefined;
@@ -148,10 +159,7 @@ export class Outbox {
    * again. `held` from the send until the record's transaction has run (`sendLeased` or `release`): no pass sends
    * an earlier stage of the message between.
    */
-  readonly #ahead = new Map<
-    string,
-    { rank: number; body: string; held: boolean; at: number; sending?: Promise<boolean>; shown: boolean }
-  >();
+  readonly #ahead = new Map<string, SentAhead>();
 
   constructor(o: OutboxOptions) {
     this.#o = o;
@@ -218,8 +226,7 @@ export class Outbox {
     const at = performance.now();
     // One that no record ever matched (its receipt applied some other way) is forgotten after a while.
     for (const [k, a] of this.#ahead) if (!a.held && at - a.at > AHEAD_KEPT_MS) this.#ahead.delete(k);
-    const ahead: { rank: number; body: string; held: boolean; at: number; sending?: Promise<boolean>; shown: boolean } =
-      { rank, body, held: true, at, shown: false };
+    const ahead: SentAhead = { rank, body, held: true, at, shown: false };
     ahead.sending = this.#o.poster.edit(channelId, messageId, view).then(
       () => {
         ahead.shown = true;
