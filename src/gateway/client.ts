@@ -88,6 +88,9 @@ function configError(message: string): never {
   );
 }
 
+/** A call's one deadline, retries included, when neither the client nor the call names one. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
 /** Typed client for the whole Betting Gateway API. One poller, one limiter and one connection pool per client. */
 export class GatewayClient {
   /** The gateway's base URL, without a trailing slash (and with any `user:password@` in it masked). */
@@ -132,7 +135,7 @@ export class GatewayClient {
     if (typeof opts.apiKey !== 'string' || opts.apiKey.trim() === '') {
       configError('GatewayClient needs apiKey (the X-API-Key of your account), e.g. from GATEWAY_API_KEY.');
     }
-    const timeoutMs = opts.timeoutMs ?? 10_000;
+    const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (!(timeoutMs > 0)) configError(`timeoutMs must be a positive number of milliseconds (got ${timeoutMs}).`);
     const maxRetries = opts.maxRetries ?? opts.maxReadRetries ?? 2;
     if (!(Number.isInteger(maxRetries) && maxRetries >= 0)) {

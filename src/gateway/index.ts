@@ -4,7 +4,7 @@
 // signature) is how it works and is no one else's to import (test/unit/architecture/part-directions.test.ts).
 export { APIPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
 export { type AmbiguousReason, type GuardedCard, guardCardIds, type IdClash } from './card-ids.js';
-export { GatewayClient, type GatewayClientOptions } from './client.js';
+export { DEFAULT_TIMEOUT_MS, GatewayClient, type GatewayClientOptions } from './client.js';
 export { errorFromResponse } from './error-map.js';
 export * from './errors.js';
 export type { DeprecationNotice, QueryValue } from './internal/transport.js';

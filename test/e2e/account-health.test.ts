@@ -159,7 +159,10 @@ describe('account health: a limited bookie_c account is seen, shown, announced a
     await messageMatching(desk, slip, /Bet placed ✅/, 30_000);
     const placed = (await desk.control.state()).bets.filter((b) => b.bet.epk === shared.epk);
     expect(placed.map((b) => b.bet.stake)).toEqual([limit]);
-    const [record] = await new BetRecordRepo(desk.bot.store).forGuild(desk.ld.guildId, ['placed']);
+    // The slip may show the receipt a moment before the store has it (decision 2120): wait for the store's state.
+    const record = await until('the record placed', async () =>
+      (await new BetRecordRepo(desk.bot.store).forGuild(desk.ld.guildId, ['placed'])).at(0),
+    );
     expect(record?.stakeCents).toBe(Math.round(limit * 100));
   }, 90_000);
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEND_GRACE_MS } from '../../src/bot/betting/reconciler.js';
 import type { SettlementWatcher } from '../../src/bot/betting/settlement.js';
 import type { Logger } from '../../src/bot/config/logger.js';
 import type { GatewayPort } from '../../src/bot/gateway-port.js';
@@ -200,6 +201,35 @@ describe('same-race multis at the desk', () => {
     const after = await repo.get(three?.placement_id as string);
     expect([after?.state, after?.betId]).toEqual(['placed', three?.bet_id]);
     expect((await reconciler.run()).adopted).toBe(0);
+  });
+
+  it('leaves a multi still sending within its send’s deadline to its sender, unread, and adopts it once past it', async () => {
+    const [two] = await records();
+    // As if its place_bet were still in flight: sending since now, no bet id yet.
+    const since = Date.now();
+    await desk.bot.store.query(
+      "UPDATE bet_records SET state = 'sending', bet_id = NULL, updated_at = ? WHERE placement_id = ?",
+      since,
+      two?.placement_id,
+    );
+    let reads = 0;
+    const gw = desk.bot.context.gateway;
+    const counting = {
+      ...gw,
+      transactions: {
+        list: (...args: Parameters<typeof gw.transactions.list>) => {
+          reads += 1;
+          return gw.transactions.list(...args);
+        },
+      },
+    } as GatewayPort;
+    let at = since + SEND_GRACE_MS - 1;
+    const { reconciler, repo } = reconcilerOf(desk.bot, { at: () => at, gateway: counting });
+    expect([await reconciler.run(), reads]).toEqual([{ adopted: 0, notPlaced: 0, waiting: 1 }, 0]);
+    at = since + SEND_GRACE_MS;
+    expect((await reconciler.run()).adopted).toBe(1);
+    const after = await repo.get(two?.placement_id as string);
+    expect([after?.state, after?.betId]).toEqual(['placed', two?.bet_id]);
   });
 
   it('settles both from the book once: the 2-leg multi won, the 3-leg multi lost', async () => {

@@ -127,7 +127,18 @@ describe('racing bets through the local Discord', () => {
     await until('the racing receipt', () => /^Bet placed/.test(title(slip.id)), { timeoutMs: 30_000 });
     const bets = await sandboxBets();
     expect(bets.length).toBe(before + 1);
-    const record = (await new BetRecordRepo(desk.bot.store).recent({ guildId: ld.guildId, limit: 1 }))[0];
+    // The slip may show the receipt a moment before the store has it (decision 2120): wait for the store's state.
+    const repo = new BetRecordRepo(desk.bot.store);
+    let last: string | undefined;
+    const record = await until(
+      'the record placed',
+      async () => {
+        const [r] = await repo.recent({ guildId: ld.guildId, limit: 1 });
+        last = r?.state;
+        return r?.state === 'placed' ? r : undefined;
+      },
+      { seen: () => String(last) },
+    );
     expect(record?.state).toBe('placed');
     expect(record?.payload.kind).toBe('racing');
     expect(record?.payload.racing).toMatchObject({

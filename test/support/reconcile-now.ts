@@ -4,17 +4,23 @@ import type { Logger } from '../../src/bot/config/logger.js';
 import type { GatewayPort } from '../../src/bot/gateway-port.js';
 import type { BotStore } from '../../src/bot/store/index.js';
 
-/** A reconciler over the desk's own store and gateway, run by the test (10-minute window, no timer, no posts). */
-export function reconcilerOf(bot: { store: BotStore; context: { gateway: GatewayPort; logger: Logger } }): {
+/**
+ * A reconciler over the desk's own store and gateway, run by the test (10-minute window, no timer, no posts).
+ * `at` sets its clock (default the real one); `gateway` stands in for the desk's (e.g. one that counts reads).
+ */
+export function reconcilerOf(
+  bot: { store: BotStore; context: { gateway: GatewayPort; logger: Logger } },
+  opts: { at?: () => number; gateway?: GatewayPort } = {},
+): {
   reconciler: Reconciler;
   repo: BetRecordRepo;
 } {
   const repo = new BetRecordRepo(bot.store);
   const reconciler = new Reconciler({
-    gateway: bot.context.gateway,
+    gateway: opts.gateway ?? bot.context.gateway,
     records: repo,
     logger: bot.context.logger,
-    now: () => Date.now(),
+    now: opts.at ?? (() => Date.now()),
     safeWindowMs: 600_000,
     intervalMs: 60_000,
     callbackUrl: undefined,

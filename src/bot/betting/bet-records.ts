@@ -19,9 +19,11 @@ import type { SlipOwnerColumns } from './slips.js';
 
 export type { BetRecord, BetState, CapName, ExposureCaps } from '../model/bet-states.js';
 
-export { EXPOSED, HOLDING, UNRESOLVED } from '../model/bet-states.js';
+export { EXPOSED, HOLDING, IN_FLIGHT, UNRESOLVED } from '../model/bet-states.js';
 
 const HOLDING_SQL = sqlStates(HOLDING);
+/** Bet ids per lookup of known ones: under SQLite's oldest bound of 999 parameters. */
+const KNOWN_IDS_PER_READ = 500;
 
 interface Row extends SlipOwnerColumns {
   placement_id: string;
@@ -881,12 +883,19 @@ export class BetRecordRepo {
     return rows.map(toRecord);
   }
 
-  async knownBetIds(sessionId: string): Promise<Set<string>> {
-    const rows = await this.store.query<{ bet_id: string }>(
-      'SELECT bet_id FROM bet_records WHERE session_id = ? AND bet_id IS NOT NULL',
-      sessionId,
-    );
-    return new Set(rows.map((r) => r.bet_id));
+  /** Which of `betIds` a record of the session already holds (read in pieces, within any engine's bound on parameters). */
+  async knownBetIds(sessionId: string, betIds: readonly string[]): Promise<Set<string>> {
+    const known = new Set<string>();
+    for (let i = 0; i < betIds.length; i += KNOWN_IDS_PER_READ) {
+      const piece = betIds.slice(i, i + KNOWN_IDS_PER_READ);
+      const rows = await this.store.query<{ bet_id: string }>(
+        `SELECT bet_id FROM bet_records WHERE session_id = ? AND bet_id IN (${piece.map(() => '?').join(', ')})`,
+        sessionId,
+        ...piece,
+      );
+      for (const r of rows) known.add(r.bet_id);
+    }
+    return known;
   }
 
   async recent(filter: { guildId: string | null; limit: number }): Promise<BetRecord[]> {

@@ -1,10 +1,10 @@
-import type { Transaction } from '../../gateway/index.js';
+import { DEFAULT_TIMEOUT_MS, type Transaction } from '../../gateway/index.js';
 import type { Logger } from '../config/logger.js';
 import type { GatewayPort } from '../gateway-port.js';
 import { readTransactionsSince } from '../jobs/index.js';
 import { centsFromDollars } from '../model/money.js';
 import { singlePass } from '../ops/single-flight.js';
-import { type BetRecord, type BetRecordRepo, UNRESOLVED } from './bet-records.js';
+import { type BetRecord, type BetRecordRepo, IN_FLIGHT, UNRESOLVED } from './bet-records.js';
 
 /** Clocks of the desk and the gateway may disagree by this much. */
 const CLOCK_SKEW_MS = 120_000;
@@ -19,6 +19,11 @@ export interface ReconcilerOptions {
   /** After this long from the send with no evidence, a record is `not_placed` (at least timeout_at + 2 min). */
   safeWindowMs: number;
   intervalMs: number;
+  /**
+   * A record in `sending` younger than this is still in its sender's hands (its place_bet within its deadline, or
+   * the writes that follow the answer): it is left to that sender, unread. Default SEND_GRACE_MS.
+   */
+  sendGraceMs?: number;
   callbackUrl: string | undefined;
   /** Shows the record's new state in its slip message (through the outbox). */
   show: (record: BetRecord) => Promise<void>;
@@ -28,6 +33,12 @@ export interface ReconcilerOptions {
 
 /** A promo record is left this long to its own send before reconciliation resends it. */
 const PROMO_RESEND_AFTER_MS = 30_000;
+
+/**
+ * How long a record may be `sending` in its sender's hands: the gateway call's one deadline (retries included)
+ * and a few seconds for the job row and the move that follow its answer.
+ */
+export const SEND_GRACE_MS = DEFAULT_TIMEOUT_MS + 5_000;
 
 export interface ReconcileReport {
   adopted: number;
@@ -101,7 +112,15 @@ export class Reconciler {
 
   async #pass(): Promise<ReconcileReport> {
     const report: ReconcileReport = { adopted: 0, notPlaced: 0, waiting: 0 };
-    const open = await this.o.records.inStates(UNRESOLVED);
+    const now = this.o.now();
+    const grace = this.o.sendGraceMs ?? SEND_GRACE_MS;
+    // A send still within its deadline ends by its own sender's move; reading the book's history for it would
+    // cost a read per beat for every bet in flight, and could judge it before its answer came.
+    const open = (await this.o.records.inStates(UNRESOLVED)).filter((r) => {
+      const inFlight = IN_FLIGHT.includes(r.state) && now - r.updatedAt < grace;
+      if (inFlight) report.waiting += 1;
+      return !inFlight;
+    });
     const bySession = new Map<string, BetRecord[]>();
     for (const r of open) bySession.set(r.sessionId, [...(bySession.get(r.sessionId) ?? []), r]);
     for (const [sessionId, records] of bySession) {
@@ -140,8 +159,14 @@ export class Reconciler {
       report.waiting += records.length;
       return;
     }
-    const known = await this.o.records.knownBetIds(sessionId);
-    const byTime = [...read.transactions].sort(
+    // Only the bets that could be one of these records are looked up: a session's whole history of bet ids grows
+    // with every bet the desk ever placed on it.
+    const candidates = read.transactions.filter((t) => records.some((r) => matches(r, t, this.o.safeWindowMs)));
+    const known = await this.o.records.knownBetIds(
+      sessionId,
+      candidates.map((t) => t.id),
+    );
+    const byTime = [...candidates].sort(
       (a, b) => Date.parse(String(a.placed_at ?? '')) - Date.parse(String(b.placed_at ?? '')),
     );
     for (const record of records) {

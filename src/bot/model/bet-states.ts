@@ -73,6 +73,8 @@ export const HOLDING: readonly BetState[] = ['sending', 'submitted', 'unknown', 
 export const EXPOSED: readonly BetState[] = ['sending', 'submitted', 'unknown', 'placed', 'missing'];
 /** States reconciliation may still move: the gateway may hold a bet the desk has not seen. */
 export const UNRESOLVED: readonly BetState[] = ['sending', 'unknown'];
+/** The state a record holds while its sender's place_bet may still be in flight (decision 2130). */
+export const IN_FLIGHT: readonly BetState[] = ['sending'];
 
 /**
  * The statuses of a book's transaction that settle a bet: the gateway's four, and the halves a book uses for a bet

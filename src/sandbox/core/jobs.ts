@@ -331,12 +331,16 @@ export class Jobs {
     }
   }
 
+  /**
+   * Forgets jobs past their lifetime, oldest first, up to the first one still within it: the map keeps submission
+   * order, so one submit costs the jobs it forgets, not a walk of every job of the last 30 minutes. (Reads check the
+   * lifetime themselves: after a snapshot set the clock back, a job this leaves behind a younger one only lingers.)
+   */
   private prune(now: number): void {
     for (const [id, job] of this.jobs) {
-      if (now - job.submittedMs > JOB_LIFETIME_MS) {
-        job.cancel?.();
-        this.jobs.delete(id);
-      }
+      if (now - job.submittedMs <= JOB_LIFETIME_MS) return;
+      job.cancel?.();
+      this.jobs.delete(id);
     }
   }
 }

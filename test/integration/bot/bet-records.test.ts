@@ -180,6 +180,22 @@ describe.each(ENGINES)('bet records on %s', (engine) => {
     ).rejects.toThrow(/UNIQUE constraint failed|duplicate key value violates unique constraint/);
   });
 
+  it('finds which of 600 bet ids its records hold, past the first piece of a lookup, on the session asked only', async () => {
+    await slip('k1');
+    await slip('k2', 'u1', 30, Date.now() + 60_000, { sessionId: '2002' });
+    await slip('k3');
+    const a = await claim('k1');
+    const b = await claim('k2');
+    const c = await claim('k3');
+    if (a.kind !== 'claimed' || b.kind !== 'claimed' || c.kind !== 'claimed') throw new Error('claim failed');
+    await records.markPlaced(a.record.placementId, { betId: 'BET-550', odds: 2 }, Date.now());
+    await records.markPlaced(b.record.placementId, { betId: 'BET-3', odds: 2 }, Date.now());
+    // A bet of the session not asked about is not read.
+    await records.markPlaced(c.record.placementId, { betId: 'OTHER-1', odds: 2 }, Date.now());
+    const asked = Array.from({ length: 600 }, (_, i) => `BET-${i}`);
+    expect([...(await records.knownBetIds('1001', asked))]).toEqual(['BET-550']);
+  });
+
   it('keeps the job’s correlation id on a record whose result is applied before its 202 is stored', async () => {
     // A resent promo: the record is unknown (its first 202 was lost); the resend's result is read at once.
     await slip('r1');
