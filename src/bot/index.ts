@@ -158,7 +158,7 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
   const logger =
     deps.logger ?? createLogger({ level: config.logLevel, secrets: [config.gateway.apiKey, config.discord.token] });
   const stops = new Stops(logger);
-  const metrics = deskMetrics();
+  const metrics = deskMetrics(undefined, { watchLoop: config.ops?.metrics === true });
   stops.push(() => metrics.stop());
   const start: Start = { config, deps, logger, now: deps.now ?? Date.now, stops, intake: new Intake(metrics), metrics };
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Counter, Histogram, Registry } from '../../../src/bot/ops/metrics.js';
+import { Counter, deskMetrics, Histogram, Registry } from '../../../src/bot/ops/metrics.js';
 import { parseExposition, total } from '../../support/prom-text.js';
 
 describe('the metrics registry', () => {
@@ -22,6 +22,47 @@ describe('the metrics registry', () => {
   it('refuses a label a metric does not declare (a member id cannot slip in as a new label)', () => {
     const c = new Counter('t_total', 'T.', ['command']);
     expect(() => c.inc({ user: '123' })).toThrow(/no label user/);
+  });
+});
+
+const tick = () => new Promise((r) => setTimeout(r, 30));
+
+/**
+ * Holds the event loop for `ms` between two turns of it: a delay monitor's first timer only starts its clock, and it
+ * records the held time on the timer after.
+ */
+async function blockLoop(ms: number): Promise<void> {
+  await tick();
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // busy: nothing else may run
+  }
+  await tick();
+}
+
+const delaySamples = (text: string) =>
+  parseExposition(text).samples.filter((s) => s.name === 'nodejs_eventloop_delay_seconds');
+
+describe("the desk's event-loop delay gauge", () => {
+  it('reads a held event loop when the loop is watched (METRICS on)', async () => {
+    const m = deskMetrics();
+    try {
+      await blockLoop(80);
+      const max = delaySamples(await m.registry.text()).find((s) => s.labels.quantile === '1');
+      expect(max?.value).toBeGreaterThan(0.04);
+    } finally {
+      m.stop();
+    }
+  });
+
+  it('leaves the loop unwatched when asked (METRICS off): no delay is read, however long the loop is held', async () => {
+    const m = deskMetrics(undefined, { watchLoop: false });
+    try {
+      await blockLoop(80);
+      expect(delaySamples(await m.registry.text())).toEqual([]);
+    } finally {
+      m.stop();
+    }
   });
 });
 
