@@ -1,4 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
+import { chainStaged } from '../../src/bot/ledger/index.js';
 import { openStore } from '../../src/bot/store/index.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
 import { createDatabase } from '../pg/cluster.js';
@@ -151,6 +152,7 @@ describe.each(ENGINES)('a second SIGTERM on %s', (engine) => {
           timeoutMs: 20_000,
         });
       }
+      await chainStaged(store); // as every read of the ledger does (decision 2131)
       const releases = await store.query<{ n: number }>("SELECT COUNT(*) AS n FROM ledger WHERE kind = 'release'");
       expect(Number(releases[0]?.n)).toBe(BEFORE.length);
       const bets = (await desk.control.state()).bets.filter((b) => JSON.stringify(b.bet).includes(sel.epk));

@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { chainStaged } from '../../src/bot/ledger/index.js';
 import { openStore } from '../../src/bot/store/index.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
 import { type BotChild, respawnBot, spawnReadyBot } from '../support/bot-child.js';
@@ -57,6 +58,7 @@ it('releases a proposal a kill -9 left placing, exactly once, and places nothing
     expect(await state()).toBe('closed');
     // Beats later nothing has changed: one release, no bet at the gateway or in the desk's records.
     await new Promise((r) => setTimeout(r, 3_000));
+    await chainStaged(store); // as every read of the ledger does (decision 2131)
     const releases = await store.query<{ n: number }>("SELECT COUNT(*) AS n FROM ledger WHERE kind = 'release'");
     expect(Number(releases[0]?.n)).toBe(1);
     const records = await store.query<{ n: number }>('SELECT COUNT(*) AS n FROM bet_records');

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chainStaged } from '../../src/bot/ledger/index.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
 import { localDay, raceStartMs, TRACKS } from '../../src/sandbox/world/racing.js';
 import { messageMatching, newTrail, press, steadyPrices, waitForModal } from '../support/flows.js';
@@ -147,6 +148,7 @@ describe('approvals of racing bets', () => {
       `runner ${runner} ·%`,
     );
     expect(record).toMatchObject({ stake_cents: 1200, epk: (await proposalOf(runner))?.epk });
+    await chainStaged(desk.bot.store); // as every read of the ledger does (decision 2131)
     const ledger = (
       await desk.bot.store.query<{ kind: string; actor: string | null; ref: string }>(
         'SELECT kind, actor, ref FROM ledger ORDER BY seq',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chainStaged } from '../../src/bot/ledger/index.js';
 import type { LocalMessage } from '../../src/local-discord/index.js';
 import { type BettableSelection, messageMatching, newTrail, pickEvent, press, steadyPrices } from '../support/flows.js';
 import { type Desk, startDesk } from '../support/harness.js';
@@ -87,6 +88,7 @@ describe('approvals', () => {
     // The receipt says who approved it, in the order they did.
     expect(textOf(placed)).toContain(`Approved by\n<@${desk.ld.users.admin.id}>, <@${desk.ld.users.viewer.id}>`);
     expect(await betsAt(sel.epk)).toHaveLength(1);
+    await chainStaged(desk.bot.store); // as every read of the ledger does (decision 2131)
     const kinds = (
       await desk.bot.store.query<{ kind: string; actor: string | null }>('SELECT kind, actor FROM ledger ORDER BY seq')
     ).filter((r) => r.kind !== 'limit_change');

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chainStaged } from '../../src/bot/ledger/index.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
@@ -39,6 +40,7 @@ describe('the hash-chained ledger', () => {
   }
 
   it('records the hold, the placement and the limit change, each linked to the hash before it', async () => {
+    await chainStaged(desk.bot.store); // as every read of the ledger does (decision 2131)
     const rows = await desk.bot.store.query<{ kind: string; amount_cents: number | null }>(
       'SELECT kind, amount_cents FROM ledger ORDER BY seq',
     );

@@ -1,5 +1,6 @@
 import type { APIUser } from 'discord.js';
 import { putRef } from '../../src/bot/catalog/refs.js';
+import { chainStaged } from '../../src/bot/ledger/index.js';
 import type { InteractionHandle, LocalMessage } from '../../src/local-discord/index.js';
 import { until } from '../support/wait.js';
 import { type BettableSelection, pickEvent } from './flows.js';
@@ -115,6 +116,7 @@ export async function scopeControls(
 export async function moneyTrail(desk: Desk): Promise<string> {
   const bets = (await desk.control.state()).bets.length;
   const store = desk.bot.store;
+  await chainStaged(store); // as every read of the ledger does (decision 2131)
   const ledger = await store.query<{ n: number }>('SELECT COUNT(*) AS n FROM ledger');
   const approvals = await store.query<{ n: number }>('SELECT COUNT(*) AS n FROM approvals');
   const states = await store.query<{ state: string }>('SELECT state FROM proposals ORDER BY proposal_id');

@@ -1,4 +1,4 @@
-import { chainStaged, type LedgerInput, stageInTx } from '../ledger/index.js';
+import { chainSoon, type LedgerInput, stageInTx } from '../ledger/index.js';
 import {
   BET_STATES,
   BET_TRANSITIONS,
@@ -386,8 +386,8 @@ const MOVE_ATTEMPTS = 10;
  * lands without its move; and the day's holds.
  */
 /**
- * Runs after a move's transaction committed and before its ledger entry is chained: for what the move's caller shows
- * at once (the slip's receipt), which the chain's wait under a burst would otherwise hold back.
+ * Runs after a move's transaction committed and before its ledger entry's chaining starts: for what the move's caller
+ * shows at once (the slip's receipt).
  */
 export type OnCommitted = (record: BetRecord) => Promise<void>;
 
@@ -425,7 +425,7 @@ export class BetRecordRepo {
       )
       .then(async (outcome) => {
         if (outcome.kind === 'claimed') {
-          await this.#chain();
+          this.#chain();
           this.onMove({ move: 'claim', from: 'none', to: 'sending' });
         }
         return outcome;
@@ -459,7 +459,7 @@ export class BetRecordRepo {
       )
       .then(async (outcome) => {
         if (outcome.kind === 'claimed') {
-          await this.#chain();
+          this.#chain();
           for (const _ of outcome.records) this.onMove({ move: 'claim', from: 'none', to: 'sending' });
         }
         return outcome;
@@ -512,11 +512,12 @@ export class BetRecordRepo {
   }
 
   /**
-   * Chains the entry a move staged (decision 1763), outside the move's transaction and after it committed. A
-   * failure leaves the entry staged, chained by the next move or the next read of the ledger; the move stands.
+   * Starts chaining the entry a move staged (decision 1763), after the move committed and without waiting for it
+   * (decision 2131): every read of the ledger chains first, so a reader still sees every committed move. A failure
+   * leaves the entry staged, chained by the next move, read, stop or start; the move stands.
    */
-  async #chain(): Promise<void> {
-    await chainStaged(this.store).catch(() => undefined);
+  #chain(): void {
+    chainSoon(this.store);
   }
 
   /**
@@ -747,7 +748,7 @@ export class BetRecordRepo {
       this.#counted(name, moved);
       // What the move's caller shows (the slip's receipt) need not wait for the chain: it is queued first.
       if (onCommitted) await onCommitted(moved.record);
-      await this.#chain();
+      this.#chain();
     }
     return moved;
   }
@@ -805,7 +806,7 @@ export class BetRecordRepo {
 
   /**
    * After the commit of a `moveInTx`: the move is counted, `first` runs (the receipt's edit goes out), then the
-   * staged ledger entry is chained.
+   * staged ledger entry's chaining starts (not waited for, decision 2131).
    */
   async committed(
     name: BetMove,
@@ -814,7 +815,7 @@ export class BetRecordRepo {
   ): Promise<void> {
     this.#counted(name, moved);
     if (first) await first();
-    await this.#chain();
+    this.#chain();
   }
 
   /** Counted as committed, before anything it causes can be seen (the receipt a reader waits for). */

@@ -1,5 +1,6 @@
 export {
   appendInTx,
+  chainSoon,
   chainStaged,
   Ledger,
   type LedgerEntry,

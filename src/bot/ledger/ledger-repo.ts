@@ -251,6 +251,15 @@ export function chainStaged(store: BotStore): Promise<void> {
   return r.next;
 }
 
+/**
+ * Starts chaining what is staged and does not wait for it (decision 2131): a bet record's move resolves at its
+ * COMMIT, so no confirm waits on the chain's one lock behind other processes' groups. A run that fails leaves the
+ * entries staged for the next run: the next move's, the next read of the ledger, a stop's, or the next start's.
+ */
+export function chainSoon(store: BotStore): void {
+  void chainStaged(store).catch(() => undefined);
+}
+
 async function chainAll(store: BotStore): Promise<void> {
   for (;;) {
     // Read without the lock first: when another process has chained everything, no lock is taken.

@@ -5,10 +5,12 @@ import { SlipRepo } from '../../../src/bot/betting/slips.js';
 import { betViews } from '../../../src/bot/betting/views/bet-presenter.js';
 import { silentLogger } from '../../../src/bot/config/logger.js';
 import type { JobRecord } from '../../../src/bot/jobs/jobs-repo.js';
+import { chainStaged } from '../../../src/bot/ledger/index.js';
 import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
 import type { Outbox } from '../../../src/bot/outbox/outbox.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
 import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
+import { until } from '../../support/wait.js';
 
 let cleanup: () => void;
 let store: BotStore;
@@ -113,8 +115,11 @@ describe.each(ENGINES)('bet records on %s', (engine) => {
     expect(await records.usedCents('g1', 'u1', DAY)).toBe(3_000);
   });
 
-  const entriesOf = (ref: string) =>
-    store.query<{ kind: string; data: string }>('SELECT kind, data FROM ledger WHERE ref = ? ORDER BY seq', ref);
+  // Read as every read of the ledger does: what is staged is chained first (a move does not wait for it, decision 2131).
+  const entriesOf = async (ref: string) => {
+    await chainStaged(store);
+    return store.query<{ kind: string; data: string }>('SELECT kind, data FROM ledger WHERE ref = ? ORDER BY seq', ref);
+  };
 
   it('writes one ledger entry per move, naming the state the record left, and none for a move that lost', async () => {
     await slip('l1');
@@ -158,14 +163,19 @@ describe.each(ENGINES)('bet records on %s', (engine) => {
     await slip('oc1');
     const a = await claim('oc1');
     if (a.kind !== 'claimed') throw new Error('claim failed');
+    await chainStaged(store);
     const seen: Array<{ state: string | undefined; staged: number }> = [];
     await records.markPlaced(a.record.placementId, { betId: 'BET-OC1', odds: 2 }, Date.now(), async (r) => {
       const [row] = await store.query<{ n: number }>('SELECT COUNT(*) AS n FROM ledger_staged');
       seen.push({ state: (await records.get(r.placementId))?.state, staged: Number(row?.n) });
     });
     expect(seen).toEqual([{ state: 'placed', staged: 1 }]);
-    const [after] = await store.query<{ n: number }>('SELECT COUNT(*) AS n FROM ledger_staged');
-    expect(Number(after?.n)).toBe(0);
+    // The chaining the move started (not waited for) leaves nothing staged once it has run.
+    await until('the placement chained', async () => {
+      const [row] = await store.query<{ n: number }>('SELECT COUNT(*) AS n FROM ledger_staged');
+      return Number(row?.n) === 0 ? true : undefined;
+    });
+    expect((await entriesOf(a.record.placementId)).map((e) => e.kind)).toEqual(['hold', 'placement']);
   });
 
   it('adopts one gateway bet id for at most one record', async () => {
@@ -267,5 +277,40 @@ describe.each(ENGINES)('bet records on %s', (engine) => {
     await records.markRefused(first.record.placementId, { note: 'refused' }, Date.now());
     await slip('f3', 'b');
     expect((await claim('f3', { userId: 'b', caps })).kind).toBe('claimed');
+  });
+});
+
+// Decision 2131: a move resolves at its COMMIT, not once its entry is chained. Only PostgreSQL has a chain lock another
+// process can hold while this one moves records (a SQLite file has one writer: a transaction held open stops the move
+// itself, not only its chaining).
+describe('bet records on postgres, the chain lock held by another process', () => {
+  let other: BotStore;
+  beforeEach(async () => {
+    const fresh = await freshStoreUrl('postgres', { migrated: true });
+    cleanup = fresh.cleanup;
+    store = await openStore(fresh.url);
+    other = await openStore(fresh.url);
+    slips = new SlipRepo(store);
+    records = new BetRecordRepo(store);
+  });
+  afterEach(async () => {
+    await other.close();
+    await store.close();
+    cleanup();
+  });
+
+  it('claims and moves a record while the chain is locked, and chains their entries once the lock is free', async () => {
+    await slip('cl1');
+    const moved = await other.withLock('ledger:append', async () => {
+      const claimed = await claim('cl1');
+      if (claimed.kind !== 'claimed') throw new Error('claim failed');
+      const placed = await records.markPlaced(claimed.record.placementId, { betId: 'BET-CL1', odds: 2 }, Date.now());
+      const [row] = await store.query<{ n: number }>('SELECT COUNT(*) AS n FROM ledger_staged');
+      return { state: placed?.state, staged: Number(row?.n), id: claimed.record.placementId };
+    });
+    expect([moved.state, moved.staged]).toEqual(['placed', 2]);
+    await chainStaged(store);
+    const rows = await store.query<{ kind: string }>('SELECT kind FROM ledger WHERE ref = ? ORDER BY seq', moved.id);
+    expect(rows.map((r) => r.kind)).toEqual(['hold', 'placement']);
   });
 });
