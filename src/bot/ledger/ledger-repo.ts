@@ -257,8 +257,18 @@ export function chainStaged(store: BotStore): Promise<void> {
  * entries staged for the next run: the next move's, the next read of the ledger, a stop's, or the next start's.
  */
 export function chainSoon(store: BotStore): void {
-  void chainStaged(store).catch(() => undefined);
+  if (gathering.has(store)) return;
+  const timer = setTimeout(() => {
+    gathering.delete(store);
+    void chainStaged(store).catch(() => undefined);
+  }, CHAIN_GATHER_MS);
+  timer.unref();
+  gathering.set(store, timer);
 }
+
+/** How long the moves of a process gather before one chaining run takes them all (a run per move cost its lock each). */
+const CHAIN_GATHER_MS = 20;
+const gathering = new WeakMap<BotStore, NodeJS.Timeout>();
 
 async function chainAll(store: BotStore): Promise<void> {
   for (;;) {
