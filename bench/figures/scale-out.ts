@@ -443,9 +443,9 @@ async function rounds(b: Bench, pool: Member[]): Promise<Rounds> {
   const runs: Record<string, Run[]> = {};
   const warmRates = [await warm(b, pool, WARM_SECONDS)];
   // The database as a deployment's is after its first minute: autovacuum (which visits every 60 s) has vacuumed and
-  // analyzed the tables the warm-up filled. Before that first visit PostgreSQL plans the outbox's due-rows query from no
-  // statistics: a bitmap scan of every dead "pending" version (3–7 ms a pass against 0.1, 04:35 diagnosis), which
-  // charged whichever runs came before autovacuum's first visit.
+  // analyzed the tables the warm-up filled. Before that first visit PostgreSQL plans the outbox's due-rows query
+  // from no statistics: a bitmap scan of every dead "pending" version, 3–7 ms a pass against 0.1 after it
+  // (pg_stat_statements and EXPLAIN ANALYZE, 2026-11-29), which charged whichever runs came before that visit.
   await b.sql('VACUUM ANALYZE');
   const turns = new Map<string, number>();
   for (let round = 0; round < ROUNDS; round++) {
