@@ -423,7 +423,7 @@ export class BetRecordRepo {
           return outcome;
         }),
       )
-      .then(async (outcome) => {
+      .then((outcome) => {
         if (outcome.kind === 'claimed') {
           this.#chain();
           this.onMove({ move: 'claim', from: 'none', to: 'sending' });
@@ -457,7 +457,7 @@ export class BetRecordRepo {
           return { kind: 'claimed', records };
         }),
       )
-      .then(async (outcome) => {
+      .then((outcome) => {
         if (outcome.kind === 'claimed') {
           this.#chain();
           for (const _ of outcome.records) this.onMove({ move: 'claim', from: 'none', to: 'sending' });
