@@ -1,4 +1,4 @@
-// Figure 7: the bot's RSS (its own process, after a forced collection) after start (the median of three starts
+// Figure 7: the bot's RSS (its own process, after a forced collection) after start (the median of five starts
 // per side) and after 1,000 interactions (/markets over 100 events: card cache, store, embeds, the discord.js caches).
 import { FIXTURE_IDS } from '../../src/local-discord/index.js';
 import { type ChildBot, startChildBot } from '../lib/child-bot.js';
@@ -24,7 +24,7 @@ async function settledRss(bot: ChildBot): Promise<{ rss: number; heapUsed: numbe
 }
 
 /** Starts per side for "after start": one start's RSS moves by up to ±6 MB with nothing changed (a malloc arena). */
-const STARTS = 3;
+const STARTS = 5;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 type Stack = Awaited<ReturnType<typeof startStack>>;
 

@@ -6,7 +6,10 @@
 // The processes are a pool of long-lived, warmed-up ones, as a deployment's are: a freshly forked process spends
 // its first seconds at 0.2 CPU compiling the path (two to three times the CPU per confirm), and a figure that
 // divided by one cold process's 5 s read whatever V8 had reached by then.
-import { type ChildProcess, fork } from 'node:child_process';
+// Every side runs with POOL groups busy: its bot processes and, for each one it lacks, a stand-in spinning at the
+// same allowance (decision 2132). On two shared cores a process's CPU per confirm rises with how busy the cores
+// are; without the stand-ins one process ran on idle cores and four on full ones, and the ratio read the machine.
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -42,7 +45,7 @@ const POOL = 4;
 /** Slips made ready per process per second of a run: above any rate one process reaches at its allowance. */
 const SLIPS_PER_SECOND = 150;
 const CONCURRENCY = 16;
-const ROUNDS = 5;
+const ROUNDS = 7;
 const API_KEY = 'sandbox-key-alpha';
 
 export const SCALE_ROWS: { name: string; unit: string; target: Target }[] = [
@@ -144,6 +147,8 @@ export function machineBusySeconds(): number {
 
 interface Run {
   perSecond: number;
+  /** CPU the stand-ins for the side's missing processes spun in the window, in cores. */
+  fillerCpu: number;
   latencies: number[];
   failed: number;
   cpuMsPerConfirm: number;
@@ -259,8 +264,56 @@ interface Bench {
   sandboxUrl: string;
   pick: BetPick;
   sessionId: string;
+  /** Stand-ins for the processes a side lacks (POOL - 1 of them). */
+  fillers: Filler[];
   /** Runs a statement on the figure's database (its own store's connection). */
   sql: (statement: string) => Promise<unknown>;
+}
+
+/**
+ * A stand-in for a bot process a side lacks: a process spinning in a cpu group of its own at the same allowance,
+ * stopped (SIGSTOP) except during the runs of a side smaller than the pool.
+ */
+interface Filler {
+  child: ChildProcess;
+  group: string;
+}
+
+/** Starts `count` stand-ins, each in its own group at CPU_SHARE, stopped. */
+function startFillers(count: number, groups: string[]): Filler[] {
+  return Array.from({ length: count }, (_, i) => {
+    const child = spawn(process.execPath, ['-e', 'for (;;);'], { stdio: 'ignore' });
+    child.kill('SIGSTOP');
+    const group = join(CGROUP_CPU, `bench-scale-${process.pid}-fill${i}`);
+    mkdirSync(group);
+    groups.push(group);
+    writeFileSync(join(group, 'cpu.cfs_period_us'), String(PERIOD_US));
+    writeFileSync(join(group, 'cpu.cfs_quota_us'), String(Math.round(CPU_SHARE * PERIOD_US)));
+    writeFileSync(join(group, 'cgroup.procs'), String(child.pid));
+    return { child, group };
+  });
+}
+
+/** CPU seconds a process has used so far (its /proc stat's utime and stime), 0 once it is gone. */
+function processCpuSeconds(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+async function stopFillers(fillers: Filler[]): Promise<void> {
+  await Promise.all(
+    fillers.map(({ child }) => {
+      if (child.exitCode !== null || child.signalCode !== null) return null;
+      const gone = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      return gone;
+    }),
+  );
 }
 
 /** One bot process of the pool, in its own cpu group; `made` slips exist for it, `next` is the first unconfirmed. */
@@ -388,13 +441,16 @@ export async function scaleOut(): Promise<FigureResult[]> {
       sandboxUrl: sandbox.url,
       pick,
       sessionId: session.session_id,
+      fillers: [],
       sql: (statement) => store.query(statement),
     };
     try {
       pool = await startPool(b, groups);
+      b.fillers = startFillers(POOL - 1, groups);
       const runs = await rounds(b, pool);
       return report(runs, cluster.version);
     } finally {
+      await stopFillers(b.fillers);
       await stopPool(pool);
       await store.close();
     }
@@ -486,9 +542,12 @@ async function readings(b: Bench, members: Member[]) {
  */
 async function measure(b: Bench, members: Member[]): Promise<Run> {
   await topUp(b, members, LEAD_IN + SECONDS);
+  const fillers = b.fillers.slice(0, POOL - members.length);
+  for (const { child } of fillers) child.kill('SIGCONT');
   const running = go(members, SECONDS, LEAD_IN);
   running.catch(() => undefined);
   await sleep(LEAD_IN * 1000);
+  const fill0 = fillers.reduce((n, f) => n + processCpuSeconds(f.child.pid), 0);
   const r0 = await readings(b, members);
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
@@ -507,9 +566,12 @@ async function measure(b: Bench, members: Member[]): Promise<Run> {
   })();
   await sleep(until - performance.now());
   const r1 = await readings(b, members);
+  const fillCpu = fillers.reduce((n, f) => n + processCpuSeconds(f.child.pid), 0) - fill0;
   loop.disable();
   await sampler;
-  const done = await running;
+  const done = await running.finally(() => {
+    for (const { child } of fillers) child.kill('SIGSTOP');
+  });
   const seconds = (r1.at - r0.at) / 1000;
   const dbCpu = r1.db - r0.db;
   const driver = process.cpuUsage(r0.driver);
@@ -524,6 +586,7 @@ async function measure(b: Bench, members: Member[]): Promise<Run> {
   const per = (x: number) => x / Math.max(1, placed);
   return {
     perSecond: (placed / Math.max(...done.map((d) => d.ms))) * 1000,
+    fillerCpu: fillCpu / seconds,
     latencies: done.flatMap((d) => d.latencies),
     failed: sum((d) => d.failed),
     cpuMsPerConfirm: per(sum((d) => d.cpuMs)),
@@ -540,7 +603,7 @@ async function measure(b: Bench, members: Member[]): Promise<Run> {
         throttle.reduce((n, t) => n + t.periods, 0),
       ),
     driverCpu: driverCpu / seconds,
-    otherCpu: Math.max(0, (r1.busy - r0.busy - dbCpu - driverCpu - sum((d) => d.cpuMs) / 1000) / seconds),
+    otherCpu: Math.max(0, (r1.busy - r0.busy - dbCpu - driverCpu - fillCpu - sum((d) => d.cpuMs) / 1000) / seconds),
     runWaitPerConfirm: per(sum((d) => d.runWaitMs)),
     throttledPerConfirm: per(throttle.reduce((n, t) => n + t.ns / 1e6, 0)),
     gcPerConfirm: per(sum((d) => d.gcMs)),
@@ -575,6 +638,7 @@ function detail(runs: Run[], processes: number): string {
     `ms per confirm by step: ${steps}`,
     `throttled in ${(median(runs.map((r) => r.throttled)) * 100).toFixed(0)} % of CPU periods`,
     `main threads waited runnable for a CPU ${med((r) => r.runWaitPerConfirm, 0)} ms/confirm of which their groups were throttled ${med((r) => r.throttledPerConfirm, 0)} ms (the rest: the machine's other work held the CPUs)`,
+    `stand-ins for the ${POOL - processes} missing process(es) ${med((r) => r.fillerCpu, 2)} cores`,
     `driver and sandbox CPU ${med((r) => r.driverCpu, 2)} cores (its event loop's delay p99 ${med((r) => r.driverLoopP99, 0)} ms), other work on the machine ${med((r) => r.otherCpu, 2)} cores, the machine busy ${med((r) => r.machineCores, 2)} of ${availableParallelism()} cores`,
     `autovacuum at work in ${((av.filter((n) => n > 0).length / Math.max(1, av.length)) * 100).toFixed(0)} % of samples, ${checkpoints.length ? checkpoints.reduce((a, c) => a + c, 0) : '?'} checkpoints in the windows`,
     `${runs.reduce((n, r) => n + r.failed, 0)} sends failed`,
@@ -587,6 +651,7 @@ function report({ runs, warmRates }: Rounds, version: string): FigureResult[] {
   const confined = [
     `each bot process in its own cgroup v1 cpu group (cpu.cfs_quota_us ${Math.round(CPU_SHARE * PERIOD_US)} of ${PERIOD_US}: ${CPU_SHARE} CPU) from when it has loaded its code`,
     `PostgreSQL ${version}, the sandbox gateway and the driver outside them`,
+    `every side with ${POOL} groups busy: its processes and, for each it lacks, a stand-in spinning at the same allowance (decision 2132)`,
     `a pool of ${POOL} long-lived processes warmed up untimed (${WARM_SECONDS} s, ${warmRates[0]?.toFixed(0)} confirms/s over the pool, then VACUUM ANALYZE as autovacuum's first visit; ${LEAD_WARM_SECONDS} s more the first time it joins the lease race, ${warmRates[1]?.toFixed(0)} confirms/s), each run drawn from it: one process in turn round the pool, with leader-only work the race's winner and others in turn; the pool joins the race before each round's runs with leader-only work and leaves it after`,
     `each run ${LEAD_IN} s unmeasured then ${SECONDS} s measured (a confirm counts when it finishes inside the window), ${CONCURRENCY} confirms at once per process`,
     "whole confirm path (claim with hold and ledger entry, place_bet at the sandbox over HTTP, job row, move to submitted with its entry, receipt edit queued and sent to a no-op poster); each confirm's two ledger entries are staged in their moves' transactions and chained 20 ms after without the confirm waiting, a group at a time under the one chain lock (ledger:append, decisions 1763 and 2131)",
