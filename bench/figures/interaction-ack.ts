@@ -20,7 +20,7 @@ export const DISTINCT_EVENTS = 100;
 const DISCORD_LIMIT_MS = 3_000;
 const CARD_WAIT_MS = 15_000;
 /** Measured rounds (a multiple of 2: each order of the two bots equally often), after one warm-up round each. */
-const ROUNDS = 8;
+const ROUNDS = 16;
 /** The desk's ack p99 against the bare bot's, read per round. */
 const P99_RATIO_LIMIT = 1.1;
 
