@@ -31,7 +31,7 @@ const CGROUP_CPU = '/sys/fs/cgroup/cpu';
 const CPU_SHARE = 0.2;
 const PERIOD_US = 100_000;
 /** Measured seconds of each run, after LEAD_IN unmeasured ones. */
-const SECONDS = 5;
+const SECONDS = 8;
 const LEAD_IN = 1;
 /**
  * The pool's untimed warm-up. A freshly forked process confirms at 10–15 ms of CPU each while V8 compiles the path
