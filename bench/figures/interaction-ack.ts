@@ -4,11 +4,11 @@
 // bare discord.js bot that only defers, the floor any bot pays on this machine. Read as figure 1 reads its sides:
 // paired rounds (each round one burst to each bot, in alternating order), the p99 ratio per round, and the median
 // of those ratios, so one noisy burst cannot decide it.
-import { readFileSync } from 'node:fs';
 import { FIXTURE_IDS, type LocalDiscord } from '../../src/local-discord/index.js';
 import { pairedRounds } from '../lib/ab.js';
 import { startChildBot } from '../lib/child-bot.js';
 import { type FigureResult, figure } from '../lib/figure.js';
+import { cpuSecondsOf } from '../lib/proc.js';
 import { bookedEvents, type EventPick } from '../lib/sandbox-events.js';
 import { SANDBOX_KEY, startStack, waitForBotReady } from '../lib/stack.js';
 import { median, medianRatio, percentile } from '../lib/stats.js';
@@ -30,17 +30,6 @@ interface Burst {
   cardsShown: number;
   /** CPU the bot process used over the burst (its card reads and replies included), ms per interaction. */
   cpuMsPer?: number;
-}
-
-/** CPU seconds a process has used (user + system), from /proc; 0 where there is no /proc. */
-function cpuSecondsOf(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
 }
 
 /** For a trace (bench/ack-trace.ts): called as the measured burst is sent, and once its acknowledgements are in. */

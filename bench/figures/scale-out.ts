@@ -23,6 +23,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import { createDatabase, startPgCluster } from '../../test/pg/cluster.js';
 import { type BetPick, betPicks } from '../lib/bet-picks.js';
 import { type FigureResult, figure, notMeasured, type Target } from '../lib/figure.js';
+import { cpuSecondsOf } from '../lib/proc.js';
 import { median, medianRatio, percentile } from '../lib/stats.js';
 
 const CHILD = fileURLToPath(new URL('../children/confirm-path.ts', import.meta.url));
@@ -265,49 +266,36 @@ interface Bench {
   pick: BetPick;
   sessionId: string;
   /** Stand-ins for the processes a side lacks (POOL - 1 of them). */
-  fillers: Filler[];
+  fillers: ChildProcess[];
   /** Runs a statement on the figure's database (its own store's connection). */
   sql: (statement: string) => Promise<unknown>;
 }
 
-/**
- * A stand-in for a bot process a side lacks: a process spinning in a cpu group of its own at the same allowance,
- * stopped (SIGSTOP) except during the runs of a side smaller than the pool.
- */
-interface Filler {
-  child: ChildProcess;
-  group: string;
+/** Makes the cpu group `group` at CPU_SHARE (noted in `groups` for removal) and moves process `pid` into it. */
+function confine(pid: number | undefined, group: string, groups: string[]): void {
+  mkdirSync(group);
+  groups.push(group);
+  writeFileSync(join(group, 'cpu.cfs_period_us'), String(PERIOD_US));
+  writeFileSync(join(group, 'cpu.cfs_quota_us'), String(Math.round(CPU_SHARE * PERIOD_US)));
+  writeFileSync(join(group, 'cgroup.procs'), String(pid));
 }
 
-/** Starts `count` stand-ins, each in its own group at CPU_SHARE, stopped. */
-function startFillers(count: number, groups: string[]): Filler[] {
+/**
+ * Starts `count` stand-ins for the bot processes a side lacks: each a process spinning in a cpu group of its own at
+ * the same allowance, stopped (SIGSTOP) except during the runs of a side smaller than the pool.
+ */
+function startFillers(count: number, groups: string[]): ChildProcess[] {
   return Array.from({ length: count }, (_, i) => {
     const child = spawn(process.execPath, ['-e', 'for (;;);'], { stdio: 'ignore' });
     child.kill('SIGSTOP');
-    const group = join(CGROUP_CPU, `bench-scale-${process.pid}-fill${i}`);
-    mkdirSync(group);
-    groups.push(group);
-    writeFileSync(join(group, 'cpu.cfs_period_us'), String(PERIOD_US));
-    writeFileSync(join(group, 'cpu.cfs_quota_us'), String(Math.round(CPU_SHARE * PERIOD_US)));
-    writeFileSync(join(group, 'cgroup.procs'), String(child.pid));
-    return { child, group };
+    confine(child.pid, join(CGROUP_CPU, `bench-scale-${process.pid}-fill${i}`), groups);
+    return child;
   });
 }
 
-/** CPU seconds a process has used so far (its /proc stat's utime and stime), 0 once it is gone. */
-function processCpuSeconds(pid: number | undefined): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-async function stopFillers(fillers: Filler[]): Promise<void> {
+async function stopFillers(fillers: ChildProcess[]): Promise<void> {
   await Promise.all(
-    fillers.map(({ child }) => {
+    fillers.map((child) => {
       if (child.exitCode !== null || child.signalCode !== null) return null;
       const gone = new Promise((r) => child.once('exit', r));
       child.kill('SIGKILL');
@@ -340,13 +328,7 @@ async function startPool(b: Bench, groups: string[]): Promise<Member[]> {
     return { child, prefix, group, next: 0, made: 0, leading: false };
   });
   await Promise.all(pool.map(({ child }) => next(child, 'ready')));
-  for (const { child, group } of pool) {
-    mkdirSync(group);
-    groups.push(group);
-    writeFileSync(join(group, 'cpu.cfs_period_us'), String(PERIOD_US));
-    writeFileSync(join(group, 'cpu.cfs_quota_us'), String(Math.round(CPU_SHARE * PERIOD_US)));
-    writeFileSync(join(group, 'cgroup.procs'), String(child.pid));
-  }
+  for (const { child, group } of pool) confine(child.pid, group, groups);
   await Promise.all(
     pool.map(({ child, prefix }) => {
       child.send({
@@ -543,11 +525,11 @@ async function readings(b: Bench, members: Member[]) {
 async function measure(b: Bench, members: Member[]): Promise<Run> {
   await topUp(b, members, LEAD_IN + SECONDS);
   const fillers = b.fillers.slice(0, POOL - members.length);
-  for (const { child } of fillers) child.kill('SIGCONT');
+  for (const child of fillers) child.kill('SIGCONT');
   const running = go(members, SECONDS, LEAD_IN);
   running.catch(() => undefined);
   await sleep(LEAD_IN * 1000);
-  const fill0 = fillers.reduce((n, f) => n + processCpuSeconds(f.child.pid), 0);
+  const fill0 = fillers.reduce((n, f) => n + cpuSecondsOf(f.pid), 0);
   const r0 = await readings(b, members);
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
@@ -566,11 +548,11 @@ async function measure(b: Bench, members: Member[]): Promise<Run> {
   })();
   await sleep(until - performance.now());
   const r1 = await readings(b, members);
-  const fillCpu = fillers.reduce((n, f) => n + processCpuSeconds(f.child.pid), 0) - fill0;
+  const fillCpu = fillers.reduce((n, f) => n + cpuSecondsOf(f.pid), 0) - fill0;
   loop.disable();
   await sampler;
   const done = await running.finally(() => {
-    for (const { child } of fillers) child.kill('SIGSTOP');
+    for (const child of fillers) child.kill('SIGSTOP');
   });
   const seconds = (r1.at - r0.at) / 1000;
   const dbCpu = r1.db - r0.db;
