@@ -1,147 +1,201 @@
-// Diagnosis, not a figure: where figure 6's webhook path spends a receipt's time. Runs the desk's path of figure 6
-// (40 bets through /bet and Confirm, 8 members at a time, results by webhook) with the in-process bot's store and
-// poster timed, and prints per receipt: the sandbox finishing the work → the delivery's insert starting (delivery
-// and the receiver's check) → the edit handed to discord.js → the local Discord applying it; the store statements
-// and transactions the connection ran between the delivery and the edit; and the statements naming the receipt's
-// own job or bet; and the waits discord.js held on the bot token's REST. `npx tsx bench/receipt-trace.ts`.
-import type { Tx, TxOptions } from '../src/bot/store/index.js';
-import { measurePath } from './figures/result-latency.js';
+// Diagnosis, not a figure: where figure 6's receipts spend their time, on both sides as the figure runs them (the
+// desk's bot and the floor's receiver each in a process of their own). This process holds the sandbox and the local
+// Discord; it notes, per receipt, when the sandbox finished the work, when its webhook POST was created, when the
+// receiver's 2xx came back, when the edit's PATCH reached the local Discord and when the local Discord applied it.
+// So a receipt's time splits into this process's part before the POST, the receiver's part (POST → PATCH) and this
+// process's part after. It also reads this process's event-loop delay over each side's run, and the bot process's
+// collections and late event-loop turns (BENCH_STALLS in bench/children/bot-process.ts), matched to the slow receipts.
+// `npx tsx bench/receipt-trace.ts [--batches N] [--no-floor] [--env NAME=VALUE]... [--node-flag FLAG]...`.
+import { subscribe } from 'node:diagnostics_channel';
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { measureFloor, measurePath, type Receipt } from './figures/result-latency.js';
 import { percentile } from './lib/stats.js';
 
-interface Span {
-  kind: 'statement' | 'transaction';
-  sql: string;
-  params: unknown[];
-  start: number;
-  end: number;
-  rows?: unknown[];
-}
+/** When each job's webhook POST was created and answered (by correlation id), and each PATCH's arrival by path. */
+const posted = new Map<string, { created: number; answered?: number }>();
+const patches: { path: string; at: number }[] = [];
+const byRequest = new WeakMap<object, string>();
 
-const spans: Span[] = [];
-/** discord.js's own waits on the bot token's REST (decision 2030: the receipts' edits should meet none). */
-const waits: { global: boolean; ms: number }[] = [];
-const edits: { text: string; start: number; end: number }[] = [];
-
-const result = await measurePath(true, (stack) => {
-  const bot = stack.bot;
-  if (!bot) throw new Error('the bot runs in this process for figure 6');
-  bot.client.rest.on('rateLimited', (info) => waits.push({ global: info.global, ms: info.timeToReset }));
-  const store = bot.store as { query: typeof bot.store.query; transaction: typeof bot.store.transaction };
-  const query = store.query.bind(store);
-  const transaction = store.transaction.bind(store);
-  store.query = (async (sql: string, ...params: unknown[]) => {
-    const span: Span = { kind: 'statement', sql, params, start: performance.now(), end: 0 };
-    try {
-      const rows = await query(sql, ...params);
-      span.rows = rows;
-      return rows;
-    } finally {
-      span.end = performance.now();
-      spans.push(span);
-    }
-  }) as typeof store.query;
-  store.transaction = (async <T>(fn: (tx: Tx) => Promise<T>, opts?: TxOptions) => {
-    const inner: string[] = [];
-    const params: unknown[] = [];
-    const span: Span = { kind: 'transaction', sql: '', params, start: performance.now(), end: 0 };
-    try {
-      return await transaction(
-        (tx) =>
-          fn({
-            ...tx,
-            query: (sql, ...p) => {
-              inner.push(sql.trim().split(/\s+/).slice(0, 3).join(' '));
-              params.push(...p);
-              return tx.query(sql, ...p);
-            },
-          }),
-        opts,
-      );
-    } finally {
-      span.end = performance.now();
-      span.sql = `tx[${inner.join('; ')}]`;
-      spans.push(span);
-    }
-  }) as typeof store.transaction;
-  const poster = bot.context.poster as { edit: typeof bot.context.poster.edit };
-  const edit = poster.edit.bind(poster);
-  poster.edit = async (channelId, messageId, view) => {
-    const e = { text: JSON.stringify(view), start: performance.now(), end: 0 };
-    try {
-      await edit(channelId, messageId, view);
-    } finally {
-      e.end = performance.now();
-      edits.push(e);
-    }
-  };
+subscribe('undici:request:create', (m) => {
+  const { request } = m as { request: { method: string; body: unknown } };
+  if (request.method !== 'POST' || !Buffer.isBuffer(request.body)) return;
+  const id = /"correlation_id":"([^"]+)"/.exec(request.body.toString('utf8'))?.[1];
+  if (!id || posted.has(id)) return;
+  posted.set(id, { created: performance.now() });
+  byRequest.set(request, id);
+});
+subscribe('undici:request:headers', (m) => {
+  const { request } = m as { request: object };
+  const id = byRequest.get(request);
+  const p = id ? posted.get(id) : undefined;
+  if (p && p.answered === undefined) p.answered = performance.now();
+});
+subscribe('http.server.request.start', (m) => {
+  const { request } = m as { request: IncomingMessage };
+  if (request.method === 'PATCH' && request.url) patches.push({ path: request.url, at: performance.now() });
 });
 
-/** Whether a store call's parameters name this id (a batch carries its rows as one JSON text). */
-const names = (s: Span, id: string | undefined) =>
-  id !== undefined && s.params.some((p) => p === id || (typeof p === 'string' && p.includes(id)));
-/** The bet record's placement id, from the job row the receipt's delivery read. */
-const placementOf = (r: { correlationId: string }) => {
-  for (const s of spans) {
-    if (!/^SELECT \* FROM jobs/.test(s.sql.trim()) || !names(s, r.correlationId)) continue;
-    const row = s.rows?.[0] as { context?: string } | undefined;
-    if (row?.context) return (JSON.parse(row.context) as { placementId?: string }).placementId;
-  }
-  return undefined;
-};
-const head = (sql: string) => sql.trim().replace(/\s+/g, ' ').slice(0, 70);
-const rows = result.receipts.map((r) => {
-  const delivery = spans.find(
-    // A statement of its own, or the first of the receipt's transaction.
-    (s) => /INTO webhook_deliveries/.test(s.sql) && names(s, r.correlationId),
-  );
-  const edit = edits.find((e) => e.text.includes(r.betId) && e.start >= (delivery?.start ?? 0));
-  const from = delivery?.start ?? r.completedAt;
-  const to = edit?.start ?? r.editedAt;
-  const between = spans.filter((s) => s.end > from && s.start < to);
-  const own = between.filter((s) => names(s, r.correlationId) || names(s, r.betId) || names(s, placementOf(r)));
-  return {
-    ...r,
-    toDelivery: from - r.completedAt,
-    deliveryMs: delivery ? delivery.end - delivery.start : Number.NaN,
-    toEdit: to - from,
-    editMs: edit ? edit.end - edit.start : Number.NaN,
-    total: r.editedAt - r.completedAt,
-    between,
-    own,
-  };
-});
-rows.sort((a, b) => a.total - b.total);
-const p = (xs: number[], q: number) => percentile(xs, q).toFixed(1);
-for (const [name, pick] of [
-  ['completion → delivery insert starts', (r: (typeof rows)[0]) => r.toDelivery],
-  ['delivery insert', (r: (typeof rows)[0]) => r.deliveryMs],
-  ['delivery insert starts → edit handed to discord.js', (r: (typeof rows)[0]) => r.toEdit],
-  ['edit through discord.js REST', (r: (typeof rows)[0]) => r.editMs],
-  ['whole receipt', (r: (typeof rows)[0]) => r.total],
-  ['store calls on the connection in between', (r: (typeof rows)[0]) => r.between.length],
-  ["of them the receipt's own", (r: (typeof rows)[0]) => r.own.length],
-] as const) {
-  const xs = rows.map(pick).filter(Number.isFinite);
-  console.log(
-    `${name.padEnd(52)} p50 ${p(xs, 50).padStart(7)}  p99 ${p(xs, 99).padStart(7)}  max ${Math.max(...xs).toFixed(1)}`,
-  );
-}
-console.log(`${rows.length} receipts`);
-console.log(
-  `discord.js waits on the bot token's REST: ${waits.length} (${waits.filter((w) => w.global).length} on the global limit), ${waits.reduce((a, w) => a + w.ms, 0).toFixed(0)} ms in all`,
+const argv = process.argv.slice(2);
+const flag = (name: string) => argv.includes(name);
+const values = (name: string) => argv.flatMap((a, i) => (a === name && argv[i + 1] ? [argv[i + 1]!] : []));
+const batches = Number(values('--batches')[0] ?? 2);
+const env = Object.fromEntries(
+  values('--env').map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
 );
-for (const r of [rows[Math.floor(rows.length / 2)]!, ...rows.slice(-2)]) {
-  const at = (t: number | undefined) => (t === undefined ? '-' : `+${(t - r.completedAt).toFixed(1)}`);
-  const sends = edits.filter((e) => e.text.includes(r.betId));
-  console.log(
-    `\n${r.betId} ${r.total.toFixed(1)} ms: edit handed to discord.js ${sends.map((e) => `${at(e.start)}..${at(e.end)}`).join(', ')}, applied ${at(r.editedAt)}; its own store calls:`,
-  );
-  for (const s of r.own)
-    console.log(
-      `  +${(s.start - r.completedAt).toFixed(1)} ${(s.end - s.start).toFixed(1)} ms ${s.kind} ${head(s.sql)}`,
-    );
-  const kinds = new Map<string, number>();
-  for (const s of r.between) kinds.set(head(s.sql).slice(0, 40), (kinds.get(head(s.sql).slice(0, 40)) ?? 0) + 1);
-  console.log(`  the connection meanwhile: ${[...kinds].map(([k, n]) => `${n}× ${k}`).join(' | ')}`);
+
+/** The bot process's collections and late turns, in this process's performance.now() time. */
+const stalls: { kind: string; at: number; ms: number }[] = [];
+let pending = '';
+const onStdout = (chunk: string) => {
+  pending += chunk;
+  const lines = pending.split('\n');
+  pending = lines.pop() ?? '';
+  for (const line of lines) {
+    if (!line.startsWith('stall ')) continue;
+    const s = JSON.parse(line.slice(6)) as { kind: string; at: number; ms: number };
+    stalls.push({ ...s, at: s.at - performance.timeOrigin });
+  }
+};
+
+interface Split {
+  betId: string;
+  completedAt: number;
+  editedAt: number;
+  total: number;
+  beforePost: number;
+  toAnswer: number;
+  toPatch: number;
+  afterPatch: number;
 }
+
+function split(receipts: Receipt[]): Split[] {
+  return receipts.map((r) => {
+    const p = posted.get(r.correlationId);
+    const patch = patches
+      .filter((x) => x.at <= r.editedAt && (x.path.includes(r.messageId) || x.path.endsWith('@original')))
+      .at(-1);
+    const created = p?.created ?? Number.NaN;
+    return {
+      betId: r.betId,
+      completedAt: r.completedAt,
+      editedAt: r.editedAt,
+      total: r.editedAt - r.completedAt,
+      beforePost: created - r.completedAt,
+      toAnswer: (p?.answered ?? Number.NaN) - created,
+      toPatch: (patch?.at ?? Number.NaN) - created,
+      afterPatch: r.editedAt - (patch?.at ?? Number.NaN),
+    };
+  });
+}
+
+const fmt = (xs: number[], q: number) => {
+  const ok = xs.filter(Number.isFinite);
+  return ok.length === 0 ? '   -   ' : percentile(ok, q).toFixed(1).padStart(7);
+};
+
+function report(side: string, rows: Split[], delay: ReturnType<typeof monitorEventLoopDelay>) {
+  console.log(`\n${side}: ${rows.length} receipts`);
+  for (const [name, key] of [
+    ['completion → POST created (this process)', 'beforePost'],
+    ['POST created → 2xx back (the receiver)', 'toAnswer'],
+    ['POST created → PATCH arrives (the receiver)', 'toPatch'],
+    ['PATCH arrives → applied (this process)', 'afterPatch'],
+    ['whole receipt', 'total'],
+  ] as const) {
+    const xs = rows.map((r) => r[key]);
+    console.log(`  ${name.padEnd(46)} p50 ${fmt(xs, 50)}  p99 ${fmt(xs, 99)}`);
+  }
+  console.log(
+    `  this process's event-loop delay: p50 ${(delay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms, max ${(delay.max / 1e6).toFixed(1)} ms`,
+  );
+  const slow = [...rows].sort((a, b) => b.total - a.total).slice(0, 8);
+  for (const r of slow) {
+    const during = stalls
+      .filter((x) => x.kind !== 'elu')
+      .filter((x) => x.at < r.editedAt && x.at + x.ms > r.completedAt)
+      .map((x) => `${x.kind} ${x.ms.toFixed(1)} ms at +${(x.at - r.completedAt).toFixed(1)}`);
+    console.log(
+      `  ${r.betId.slice(0, 14).padEnd(14)} ${r.total.toFixed(1).padStart(6)} ms = ${r.beforePost.toFixed(1)} before POST + ${r.toPatch.toFixed(1)} to PATCH (2xx at ${r.toAnswer.toFixed(1)}) + ${r.afterPatch.toFixed(1)} after${during.length ? `; bot: ${during.join(', ')}` : ''}`,
+    );
+  }
+}
+
+/** The machine's busy and total CPU ticks so far (/proc/stat's first line). */
+function cpuTicks(): { busy: number; total: number } {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const idle = (f[3] ?? 0) + (f[4] ?? 0);
+  const total = f.reduce((a, b) => a + b, 0);
+  return { busy: total - idle, total };
+}
+/** Every 100 ms: the machine's CPU ticks and this process's CPU µs, to read the load over the receipts' windows. */
+const samples: { t: number; busy: number; total: number; self: number }[] = [];
+setInterval(() => {
+  const c = cpuTicks();
+  const u = process.cpuUsage();
+  samples.push({ t: performance.now(), ...c, self: u.user + u.system });
+}, 100).unref();
+/** Cores busy on the machine and in this process between t0 and t1. */
+function loadBetween(t0: number, t1: number): { machine: number; self: number } {
+  const a = samples.find((x) => x.t >= t0);
+  const b = samples.findLast((x) => x.t <= t1);
+  if (!a || !b || b.t <= a.t) return { machine: Number.NaN, self: Number.NaN };
+  return {
+    machine: (2 * (b.busy - a.busy)) / (b.total - a.total),
+    self: (b.self - a.self) / 1000 / (b.t - a.t),
+  };
+}
+function windows(side: string, r: { batches: { receipts: Receipt[] }[] }) {
+  const parts = r.batches.map((b) => {
+    const t0 = Math.min(...b.receipts.map((x) => x.completedAt));
+    const t1 = Math.max(...b.receipts.map((x) => x.editedAt));
+    const l = loadBetween(t0, t1);
+    const elu = stalls.filter((x) => x.kind === 'elu' && x.at >= t0 && x.at <= t1 + 250).map((x) => x.ms);
+    const mean = elu.length ? (elu.reduce((a, x) => a + x, 0) / elu.length).toFixed(2) : '-';
+    return `${((t1 - t0) / 1000).toFixed(1)} s: machine ${l.machine.toFixed(2)}, this process ${l.self.toFixed(2)}, the bot's event loop ${mean} utilized`;
+  });
+  console.log(`${side}'s receipt windows (cores busy of 2): ${parts.join(' | ')}`);
+}
+
+const busyOver = async <T>(side: string, run: () => Promise<T>): Promise<T> => {
+  const a = cpuTicks();
+  const r = await run();
+  const b = cpuTicks();
+  console.log(
+    `${side}: the machine's cores busy ${((2 * (b.busy - a.busy)) / (b.total - a.total)).toFixed(2)} of 2 over the run`,
+  );
+  return r;
+};
+
+const deskDelay = monitorEventLoopDelay({ resolution: 1 });
+deskDelay.enable();
+const desk = await busyOver('desk', () =>
+  measurePath(true, {
+    batches,
+    trace: { stdout: onStdout, env: { ...env, BENCH_STALLS: '1' }, nodeFlags: values('--node-flag') },
+  }),
+);
+deskDelay.disable();
+windows('desk', desk);
+report('desk', split(desk.batches.flatMap((b) => b.receipts)), deskDelay);
+const byKind = new Map<string, { n: number; ms: number; max: number }>();
+for (const x of stalls.filter((x) => x.kind !== 'elu')) {
+  const k = byKind.get(x.kind) ?? { n: 0, ms: 0, max: 0 };
+  byKind.set(x.kind, { n: k.n + 1, ms: k.ms + x.ms, max: Math.max(k.max, x.ms) });
+}
+console.log(
+  `  the bot's stalls over the run: ${[...byKind].map(([k, v]) => `${k} ${v.n}× ${v.ms.toFixed(0)} ms (max ${v.max.toFixed(1)})`).join(', ')}`,
+);
+if (flag('--no-floor')) process.exit(0);
+stalls.length = 0;
+
+posted.clear();
+patches.length = 0;
+const floorDelay = monitorEventLoopDelay({ resolution: 1 });
+floorDelay.enable();
+const floor = await busyOver('floor', () => measureFloor(desk.batches.map((b) => b.schedule)));
+floorDelay.disable();
+windows('floor', floor);
+report('floor', split(floor.batches.flatMap((b) => b.receipts)), floorDelay);
 process.exit(0);

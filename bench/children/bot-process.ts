@@ -1,12 +1,38 @@
 // The bot alone in a child process, so its RSS is its own, started as `npm start` starts it with a Discord token set
 // (src/bot/main.ts's startApp: the restored-store check, then the bot; nothing of the offline playground). Configured
 // by the environment the parent passes; answers {rss} after a forced collection when asked, and stops on request.
-// Needs node --expose-gc.
+// Needs node --expose-gc. With BENCH_STALLS=1 (a diagnosis, never a figure) it prints each collection and each time
+// its event loop came back late by STALL_MS or more, as `stall {"kind","at","ms"}` lines (at: epoch ms of the start).
+import { PerformanceObserver, performance as perf } from 'node:perf_hooks';
 import { PartMissingError } from '../lib/bot-loader.js';
 
 type Request = { type: 'rss' } | { type: 'stop' };
 
 const send = (msg: Record<string, unknown>) => process.send?.(msg);
+
+const STALL_MS = 4;
+
+function printStalls(): void {
+  const epoch = (t: number) => performance.timeOrigin + t;
+  const print = (kind: string, at: number, ms: number) =>
+    process.stdout.write(`stall ${JSON.stringify({ kind, at, ms })}\n`);
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      print(`gc${((e as { detail?: { kind?: number } }).detail)?.kind ?? ''}`, epoch(e.startTime), e.duration);
+  }).observe({ entryTypes: ['gc'] });
+  let elu = perf.eventLoopUtilization();
+  setInterval(() => {
+    const now = perf.eventLoopUtilization();
+    print('elu', epoch(performance.now()), perf.eventLoopUtilization(now, elu).utilization);
+    elu = now;
+  }, 250).unref();
+  let last = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    if (now - last - 1 >= STALL_MS) print('loop', epoch(last + 1), now - last - 1);
+    last = now;
+  }, 1).unref();
+}
 
 async function main(): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -17,6 +43,7 @@ async function main(): Promise<void> {
       ? new PartMissingError('the bot entry point src/bot/main.ts (startApp) is not there yet')
       : err;
   })) as typeof import('../../src/bot/main.js');
+  if (process.env.BENCH_STALLS === '1') printStalls();
   const app = await startApp({ env: process.env, print: () => {} });
   process.on('message', (msg: Request) => {
     if (msg.type === 'rss') {

@@ -4,17 +4,24 @@ import type { RunningSandbox } from '../../src/sandbox/index.js';
 
 export interface Completion {
   at: number;
+  /** When the sandbox started the job's bookmaker work (its simulated delay over). */
+  startedAt: number;
   result: unknown;
 }
 
 /**
  * Jobs finished, by correlation id; `submitted` holds every job's id as it is accepted (finished or not), and
- * `submittedAt` when each was accepted, in order (performance.now()).
+ * `submittedAt` when each was accepted, in order (performance.now()). `pace`, when set, gives the jobs accepted from
+ * then on their simulated delays in turn (sandbox ms, as the sandbox draws them): another run's jobs replayed.
  */
-export type Completions = Map<string, Completion> & { submitted: Set<string>; submittedAt: number[] };
+export type Completions = Map<string, Completion> & {
+  submitted: Set<string>;
+  submittedAt: number[];
+  pace?: number[];
+};
 
 export function watchCompletions(sandbox: RunningSandbox): Completions {
-  const done = Object.assign(new Map<string, Completion>(), {
+  const done: Completions = Object.assign(new Map<string, Completion>(), {
     submitted: new Set<string>(),
     submittedAt: [] as number[],
   });
@@ -22,11 +29,14 @@ export function watchCompletions(sandbox: RunningSandbox): Completions {
   const submit = jobs.submit.bind(jobs);
   jobs.submit = (opts) => {
     let id = '';
+    const delayMs = done.pace?.shift();
     const envelope = submit({
       ...opts,
+      ...(delayMs === undefined ? {} : { delayMs }),
       work: async () => {
+        const startedAt = performance.now();
         const result = await opts.work();
-        done.set(id, { at: performance.now(), result });
+        done.set(id, { at: performance.now(), startedAt, result });
         return result;
       },
     });
