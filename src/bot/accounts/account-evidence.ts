@@ -7,6 +7,11 @@ import type { Evidence, EvidenceKind, HealthState, RefusalClass, SessionHealth }
  * (`bet:<placement id>`, `status:<session>:<at>`…), so handling the same answer twice records it once. A state
  * moves with `UPDATE … WHERE changes = <the count read>` and its ledger entry in one transaction, so two
  * processes that saw the same change move it once.
+ *
+ * A session's evidence is read for every slip and every bet result (its health). The repo keeps what it last read
+ * of each session and reads it again only when the session's count of rows has changed (decision 2134): evidence is
+ * never updated or deleted, so an unchanged count is an unchanged set. What this repo records itself is added to
+ * what it keeps when the count grew by just that.
  */
 
 export interface EvidenceInput extends Evidence {
@@ -59,6 +64,24 @@ function toEvidence(r: EvidenceRow): Evidence {
   };
 }
 
+/** Evidence as reading its row back gives it (absent fields null). */
+function asRead(e: EvidenceInput): Evidence {
+  return {
+    sessionId: e.sessionId,
+    bookie: e.bookie,
+    kind: e.kind,
+    at: e.at,
+    sport: e.sport ?? null,
+    market: e.market ?? null,
+    marketLabel: e.marketLabel ?? null,
+    askedCents: e.askedCents ?? null,
+    acceptedCents: e.acceptedCents ?? null,
+    errorClass: e.errorClass ?? null,
+    errorText: e.errorText ?? null,
+    status: e.status ?? null,
+  };
+}
+
 async function insertEvidence(q: Pick<Tx, 'query'>, e: EvidenceInput): Promise<boolean> {
   const rows = await q.query(
     `INSERT INTO account_evidence (evidence_key, session_id, bookie, guild_key, kind, sport, market, market_label,
@@ -82,12 +105,62 @@ async function insertEvidence(q: Pick<Tx, 'query'>, e: EvidenceInput): Promise<b
   return rows.length > 0;
 }
 
+/**
+ * One session's evidence as last read: its rows since `since`, in the store's order, and its count of rows then;
+ * `own`: what this repo recorded of the session since, to add when the count says no one else wrote meanwhile.
+ */
+interface Kept {
+  count: number;
+  since: number;
+  rows: { key: string; evidence: Evidence }[];
+  own: EvidenceInput[];
+}
+
+/** Sessions kept at most; past it the repo forgets them all and reads again. */
+const KEPT_SESSIONS = 512;
+
+const readSql = (filter: string) => `SELECT * FROM account_evidence WHERE at >= ?${filter} ORDER BY at, evidence_key`;
+
 export class AccountEvidenceRepo {
+  readonly #kept = new Map<string, Kept>();
+
   constructor(private readonly store: BotStore) {}
 
   /** Records one piece of evidence; false when its key was recorded before. */
   async record(e: EvidenceInput): Promise<boolean> {
-    return insertEvidence(this.store, e);
+    const recorded = await insertEvidence(this.store, e);
+    if (recorded) this.#kept.get(e.sessionId)?.own.push(e);
+    return recorded;
+  }
+
+  /**
+   * Whether the kept rows are the session's rows now (its count `count`): they are when the count grew by just what
+   * this repo recorded since, which is then added in the place the store orders it. Not when another writer added
+   * rows, or an own row came at the same moment as a kept one (the store's order among them decides).
+   */
+  #addOwn(kept: Kept, count: number): boolean {
+    const keys = new Set(kept.rows.map((r) => r.key));
+    const own = [...new Map(kept.own.filter((e) => !keys.has(e.key)).map((e) => [e.key, e])).values()];
+    kept.own = [];
+    if (count !== kept.count + own.length) return false;
+    for (const e of own) {
+      if (kept.rows.some((r) => r.evidence.at === e.at) || own.some((o) => o !== e && o.at === e.at)) return false;
+      if (e.at < kept.since) continue;
+      const at = kept.rows.findIndex((r) => r.evidence.at > e.at);
+      kept.rows.splice(at === -1 ? kept.rows.length : at, 0, { key: e.key, evidence: asRead(e) });
+    }
+    kept.count = count;
+    return true;
+  }
+
+  /** Each session's count of evidence rows (absent: none). */
+  async #counts(sessionIds: readonly string[]): Promise<Map<string, number>> {
+    const rows = await this.store.query<{ session_id: string; n: number | string }>(
+      `SELECT session_id, COUNT(*) AS n FROM account_evidence WHERE session_id IN (${sessionIds.map(() => '?').join(', ')})
+       GROUP BY session_id`,
+      ...sessionIds,
+    );
+    return new Map(rows.map((r) => [r.session_id, Number(r.n)]));
   }
 
   /** Records many pieces in one transaction (a restart's backlog), each once per key. */
@@ -112,15 +185,42 @@ export class AccountEvidenceRepo {
     return found;
   }
 
-  /** Evidence since `since` (every session, or the ones named), oldest first. */
+  /**
+   * Evidence since `since` (every session, or the ones named), oldest first. The sessions named are answered from
+   * what was kept of them when their counts are unchanged (one count statement); each session's rows keep the
+   * store's order, and rows of different sessions at the same moment may come in another order than the store's.
+   */
   async since(since: number, sessionIds?: readonly string[]): Promise<Evidence[]> {
-    const filter = sessionIds?.length ? ` AND session_id IN (${sessionIds.map(() => '?').join(', ')})` : '';
-    const rows = await this.store.query<EvidenceRow>(
-      `SELECT * FROM account_evidence WHERE at >= ?${filter} ORDER BY at, evidence_key`,
-      since,
-      ...(sessionIds ?? []),
-    );
-    return rows.map(toEvidence);
+    if (!sessionIds?.length) return (await this.store.query<EvidenceRow>(readSql(''), since)).map(toEvidence);
+    const ids = [...new Set(sessionIds)];
+    // The counts first: rows read after them hold at least what the counts counted, never less.
+    const counts = await this.#counts(ids);
+    const stale = ids.filter((id) => {
+      const kept = this.#kept.get(id);
+      return !kept || kept.since > since || !this.#addOwn(kept, counts.get(id) ?? 0);
+    });
+    if (stale.length > 0) {
+      const rows = await this.store.query<EvidenceRow>(
+        readSql(` AND session_id IN (${stale.map(() => '?').join(', ')})`),
+        since,
+        ...stale,
+      );
+      if (this.#kept.size + stale.length > KEPT_SESSIONS) this.#kept.clear();
+      for (const id of stale) this.#kept.set(id, { count: counts.get(id) ?? 0, since, rows: [], own: [] });
+      for (const r of rows) this.#kept.get(r.session_id)?.rows.push({ key: r.evidence_key, evidence: toEvidence(r) });
+    }
+    const out: Evidence[] = [];
+    for (const id of ids) {
+      const kept = this.#kept.get(id);
+      if (!kept) continue;
+      // What fell out of the window is let go.
+      const first = kept.rows.findIndex((r) => r.evidence.at >= since);
+      if (first !== 0) kept.rows.splice(0, first === -1 ? kept.rows.length : first);
+      kept.since = Math.max(kept.since, since);
+      for (const r of kept.rows) out.push(r.evidence);
+    }
+    // A stable sort: each session's rows at the same moment keep the store's order.
+    return ids.length === 1 ? out : out.sort((a, b) => a.at - b.at);
   }
 
   /** The refusals of a sport as a whole (`not_offered` evidence) since a time, at every book. */

@@ -1,4 +1,5 @@
-// The account evidence store on both engines: each piece recorded once, a state moved once with its ledger entry.
+// The account evidence store on both engines: each piece recorded once, a state moved once with its ledger entry, a
+// session's evidence kept between reads while its count is unchanged (decision 2134).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AccountEvidenceRepo, type EvidenceInput } from '../../../src/bot/accounts/account-evidence.js';
 import { sessionHealth } from '../../../src/bot/accounts/model/account-health.js';
@@ -71,5 +72,94 @@ describe.each(ENGINES)('account evidence on %s', (engine) => {
     const entries = await new Ledger(store).allOfKinds(['account_state']);
     expect(entries.map((e) => e.data.change)).toEqual([1, 2]);
     expect((await new Ledger(store).verify()).ok).toBe(true);
+  });
+
+  describe('a session read again only when its count changed', () => {
+    /** The statements the store ran, by their first words. */
+    let ran: string[];
+    const reads = () => ran.filter((sql) => sql.startsWith('SELECT * FROM account_evidence'));
+    const counts = () => ran.filter((sql) => sql.startsWith('SELECT session_id, COUNT(*)'));
+    const piece = (n: number, over: Partial<EvidenceInput> = {}): EvidenceInput => ({
+      ...limited,
+      key: `bet:p${n}`,
+      at: AT + n * 1_000,
+      ...over,
+    });
+    /** What a read of every session's rows gives for the session, as the store orders them. */
+    const fromStore = async (sessionId: string, since: number) =>
+      (await new AccountEvidenceRepo(store).since(since)).filter((e) => e.sessionId === sessionId);
+
+    beforeEach(async () => {
+      for (const n of [1, 2, 3]) await repo.record(piece(n));
+      await repo.record(piece(4, { sessionId: 's-a', bookie: 'bookie_a' }));
+      const query = store.query.bind(store);
+      ran = [];
+      store.query = ((sql: string, ...params: unknown[]) => {
+        ran.push(sql.trim().replace(/\s+/g, ' '));
+        return query(sql, ...params);
+      }) as typeof store.query;
+    });
+
+    it('answers a session whose count is unchanged with one count statement and no read of its rows', async () => {
+      const first = await repo.since(AT, ['s-c']);
+      expect(reads()).toHaveLength(1);
+      ran = [];
+      const again = await repo.since(AT, ['s-c']);
+      expect(reads()).toEqual([]);
+      expect(counts()).toHaveLength(1);
+      expect(again).toEqual(first);
+      expect(again).toEqual(await fromStore('s-c', AT));
+    });
+
+    it("reads the session again when another writer added to it, and gives that writer's row", async () => {
+      await repo.since(AT, ['s-c']);
+      await new AccountEvidenceRepo(store).record(piece(5, { acceptedCents: 500 }));
+      ran = [];
+      const after = await repo.since(AT, ['s-c']);
+      expect(reads()).toHaveLength(1);
+      expect(after.map((e) => e.acceptedCents)).toEqual([2000, 2000, 2000, 500]);
+      expect(after).toEqual(await fromStore('s-c', AT));
+    });
+
+    it('adds what it records itself without reading the session again, in the place the store orders it', async () => {
+      await repo.since(AT, ['s-c']);
+      ran = [];
+      // Between the kept rows' moments: it goes between them, as the store orders it.
+      expect(await repo.record(piece(2.5, { acceptedCents: 700 }))).toBe(true);
+      const after = await repo.since(AT, ['s-c']);
+      expect(reads()).toEqual([]);
+      expect(after.map((e) => e.acceptedCents)).toEqual([2000, 2000, 700, 2000]);
+      expect(after).toEqual(await fromStore('s-c', AT));
+    });
+
+    it('adds several of its own records made at once without reading the session again', async () => {
+      await repo.since(AT, ['s-c']);
+      await Promise.all([6, 7, 8].map((n) => repo.record(piece(n, { acceptedCents: n }))));
+      ran = [];
+      const after = await repo.since(AT, ['s-c']);
+      expect(reads()).toEqual([]);
+      expect(after.map((e) => e.acceptedCents)).toEqual([2000, 2000, 2000, 6, 7, 8]);
+      expect(after).toEqual(await fromStore('s-c', AT));
+    });
+
+    it('reads the session again when its own row comes at the same moment as a kept one', async () => {
+      await repo.since(AT, ['s-c']);
+      await repo.record(piece(2, { key: 'bet:p2-twin', acceptedCents: 900 }));
+      ran = [];
+      const after = await repo.since(AT, ['s-c']);
+      expect(reads()).toHaveLength(1);
+      expect(after).toEqual(await fromStore('s-c', AT));
+    });
+
+    it('lets go of what fell out of the window, and answers several sessions oldest first', async () => {
+      await repo.since(AT, ['s-c', 's-a']);
+      ran = [];
+      const later = await repo.since(AT + 2_500, ['s-c', 's-a']);
+      expect(reads()).toEqual([]);
+      expect(later.map((e) => [e.sessionId, e.at - AT])).toEqual([
+        ['s-c', 3_000],
+        ['s-a', 4_000],
+      ]);
+    });
   });
 });
