@@ -72,7 +72,6 @@ export class ResultTracker {
   readonly #kinds = new Map<string, string>();
   /** Their contexts: what a receipt shows ahead of its transaction is drawn from them. */
   readonly #contexts = new Map<string, unknown>();
-  readonly #holds = new Map<string, Promise<void>>();
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly #opts: ResultTrackerOptions;
   readonly #now: () => number;
@@ -125,7 +124,7 @@ export class ResultTracker {
     const kind = this.#kinds.get(id);
     const inTx = kind === undefined ? undefined : this.#inTx.get(kind);
     const status = finalStatusOf(body);
-    if (!store || !once || !inTx || status === undefined || this.#holds.has(id)) return undefined;
+    if (!store || !once || !inTx || status === undefined) return undefined;
     if (shapeProblem(kind, body) !== undefined) return undefined;
     const entry = { ...body, status };
     const outcome: JobOutcome = status === 'completed' ? { status, result: body.result, entry } : { status, entry };
@@ -246,18 +245,10 @@ export class ResultTracker {
   }
 
   /**
-   * Starts waiting for the outcome. `until` delays the handler (not the resolution) until the caller
-   * has shown "submitted", so a fast result cannot be overwritten by it.
+   * Starts waiting for the outcome. A fast result cannot be overwritten by the slip's "submitted": the bet's states
+   * (a result's move leaves `sending`, and "submitted" then moves nothing) and the outbox's ranks keep the later stage.
    */
-  track(envelope: AsyncEnvelope, until?: Promise<unknown>): void {
-    if (until) {
-      const gate = until.then(
-        () => undefined,
-        () => undefined,
-      );
-      this.#holds.set(envelope.correlation_id, gate);
-      void gate.then(() => this.#holds.delete(envelope.correlation_id));
-    }
+  track(envelope: AsyncEnvelope): void {
     const p = this.#opts.gateway.jobs
       .track(envelope)
       .then(async (outcome) => {
@@ -332,8 +323,6 @@ export class ResultTracker {
   }
 
   async #handle(job: JobRecord, outcome: JobOutcome): Promise<void> {
-    const hold = this.#holds.get(job.correlationId);
-    if (hold) await hold;
     // 'posted' means the handler recorded what to show (in the outbox); the outbox delivers it.
     const handler = this.#handlers.get(job.kind);
     try {
