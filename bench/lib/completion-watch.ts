@@ -1,5 +1,6 @@
-// Observes, in-process, when the sandbox finishes a job's bookmaker work: wraps the `work` of each job
-// submitted from now on. It changes nothing the sandbox does or answers; it only notes the time and result.
+// Observes, in-process, when the sandbox finishes a bet placement's bookmaker work: wraps the `work` of each
+// place_bet job submitted from now on (other jobs, such as a slip's price checks, pass untouched). It notes the time
+// and result, and changes nothing the sandbox does or answers, except a delay `pace` gives a placement.
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 
 export interface Completion {
@@ -28,6 +29,8 @@ export function watchCompletions(sandbox: RunningSandbox): Completions {
   const jobs = sandbox.sb.jobs;
   const submit = jobs.submit.bind(jobs);
   jobs.submit = (opts) => {
+    // Bet placements only: a slip's price checks are jobs too, and would shift the floor's pace off the bets'.
+    if (!opts.path?.endsWith('/place_bet')) return submit(opts);
     let id = '';
     const delayMs = done.pace?.shift();
     const envelope = submit({
