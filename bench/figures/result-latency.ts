@@ -130,6 +130,7 @@ async function runBets(
       ? []
       : [{ correlationId: p.correlationId, betId: p.id, completedAt: p.at, editedAt: e.at, messageId: e.messageId }];
   });
+  const left = unfinished();
   const first = completions.submittedAt[0] ?? 0;
   const accepted = [...completions.submitted];
   const schedule = completions.submittedAt.map((at, i) => {
@@ -141,7 +142,7 @@ async function runBets(
     ms: receipts.map((r) => r.editedAt - r.completedAt),
     receipts,
     placed: placed.length,
-    unfinished: unfinished(),
+    unfinished: left,
     schedule,
   };
 }
