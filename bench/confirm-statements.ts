@@ -13,7 +13,8 @@ import { SlipRepo } from '../src/bot/betting/slips.js';
 import { openStore } from '../src/bot/store/index.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { createDatabase, startPgCluster } from '../test/pg/cluster.js';
-import { benchPick, benchSlip, cgroupMissing, machineBusySeconds, next, pgCpuSeconds } from './figures/scale-out.js';
+import { benchPick, benchSlip, cgroupMissing, next, pgCpuSeconds } from './figures/scale-out.js';
+import { machineBusySeconds } from './lib/proc.js';
 
 const CHILD = fileURLToPath(new URL('./children/confirm-path.ts', import.meta.url));
 const SECONDS = Number(process.env.SECONDS ?? 5);

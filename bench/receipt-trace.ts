@@ -7,10 +7,10 @@
 // collections and late event-loop turns (BENCH_STALLS in bench/children/bot-process.ts), matched to the slow receipts.
 // `npx tsx bench/receipt-trace.ts [--batches N] [--no-floor] [--env NAME=VALUE]... [--node-flag FLAG]...`.
 import { subscribe } from 'node:diagnostics_channel';
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { measureFloor, measurePath, type Receipt } from './figures/result-latency.js';
+import { machineBusySeconds } from './lib/proc.js';
 import { percentile } from './lib/stats.js';
 
 /** When each job's webhook POST was created and answered (by correlation id), and each PATCH's arrival by path. */
@@ -122,19 +122,11 @@ function report(side: string, rows: Split[], delay: ReturnType<typeof monitorEve
   }
 }
 
-/** The machine's busy and total CPU ticks so far (/proc/stat's first line). */
-function cpuTicks(): { busy: number; total: number } {
-  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const idle = (f[3] ?? 0) + (f[4] ?? 0);
-  const total = f.reduce((a, b) => a + b, 0);
-  return { busy: total - idle, total };
-}
-/** Every 100 ms: the machine's CPU ticks and this process's CPU µs, to read the load over the receipts' windows. */
-const samples: { t: number; busy: number; total: number; self: number }[] = [];
+/** Every 100 ms: the machine's busy CPU seconds and this process's CPU µs, to read the load over the receipts' windows. */
+const samples: { t: number; busy: number; self: number }[] = [];
 setInterval(() => {
-  const c = cpuTicks();
   const u = process.cpuUsage();
-  samples.push({ t: performance.now(), ...c, self: u.user + u.system });
+  samples.push({ t: performance.now(), busy: machineBusySeconds(), self: u.user + u.system });
 }, 100).unref();
 /** Cores busy on the machine and in this process between t0 and t1. */
 function loadBetween(t0: number, t1: number): { machine: number; self: number } {
@@ -142,7 +134,7 @@ function loadBetween(t0: number, t1: number): { machine: number; self: number } 
   const b = samples.findLast((x) => x.t <= t1);
   if (!a || !b || b.t <= a.t) return { machine: Number.NaN, self: Number.NaN };
   return {
-    machine: (2 * (b.busy - a.busy)) / (b.total - a.total),
+    machine: (b.busy - a.busy) / ((b.t - a.t) / 1000),
     self: (b.self - a.self) / 1000 / (b.t - a.t),
   };
 }
@@ -158,24 +150,12 @@ function windows(side: string, r: { batches: { receipts: Receipt[] }[] }) {
   console.log(`${side}'s receipt windows (cores busy of 2): ${parts.join(' | ')}`);
 }
 
-const busyOver = async <T>(side: string, run: () => Promise<T>): Promise<T> => {
-  const a = cpuTicks();
-  const r = await run();
-  const b = cpuTicks();
-  console.log(
-    `${side}: the machine's cores busy ${((2 * (b.busy - a.busy)) / (b.total - a.total)).toFixed(2)} of 2 over the run`,
-  );
-  return r;
-};
-
 const deskDelay = monitorEventLoopDelay({ resolution: 1 });
 deskDelay.enable();
-const desk = await busyOver('desk', () =>
-  measurePath(true, {
-    batches,
-    trace: { stdout: onStdout, env: { ...env, BENCH_STALLS: '1' }, nodeFlags: values('--node-flag') },
-  }),
-);
+const desk = await measurePath(true, {
+  batches,
+  trace: { stdout: onStdout, env: { ...env, BENCH_STALLS: '1' }, nodeFlags: values('--node-flag') },
+});
 deskDelay.disable();
 windows('desk', desk);
 report('desk', split(desk.batches.flatMap((b) => b.receipts)), deskDelay);
@@ -194,7 +174,7 @@ posted.clear();
 patches.length = 0;
 const floorDelay = monitorEventLoopDelay({ resolution: 1 });
 floorDelay.enable();
-const floor = await busyOver('floor', () => measureFloor(desk.batches.map((b) => b.schedule)));
+const floor = await measureFloor(desk.batches.map((b) => b.schedule));
 floorDelay.disable();
 windows('floor', floor);
 report('floor', split(floor.batches.flatMap((b) => b.receipts)), floorDelay);

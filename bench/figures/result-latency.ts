@@ -18,7 +18,7 @@ import { type ChildBot, startChildBot, type TraceOptions } from '../lib/child-bo
 import { betIdOf, type Completions, watchCompletions } from '../lib/completion-watch.js';
 import { type FigureResult, figure, notMeasured } from '../lib/figure.js';
 import { startFloorChild } from '../lib/floor-child.js';
-import { openBetting, SANDBOX_KEY, type Stack, startStack, waitForBotReady } from '../lib/stack.js';
+import { openBetting, SANDBOX_KEY, startStack, waitForBotReady } from '../lib/stack.js';
 import { percentile } from '../lib/stats.js';
 import { waitFor } from '../lib/wait.js';
 
@@ -209,8 +209,6 @@ function bySchedule(picks: BetPick[], schedule: Batch['schedule'], bet: (pick: B
 export interface PathOptions {
   /** Batches measured (BATCHES). */
   batches?: number;
-  /** Runs the bot in this process and sees the stack before the first bet (a diagnosis times the bot's parts). */
-  observe?: (stack: Stack) => void;
   /** Extra node flags and the bot process's stdout (e.g. --trace-gc), and variables added to its environment. */
   trace?: TraceOptions & { env?: Record<string, string> };
 }
@@ -220,23 +218,20 @@ export interface PathOptions {
  * Discord, which stand for the gateway's and Discord's servers, stay in this one), as the floor's receiver does.
  */
 export async function measurePath(webhook: boolean, opts: PathOptions = {}): Promise<PathResult> {
-  const { observe, trace } = opts;
+  const { trace } = opts;
   const batchCount = opts.batches ?? BATCHES;
   const stack = await startStack({
     webhook,
-    startBotHere: observe !== undefined,
+    startBotHere: false,
     sandbox: { speed: SPEED },
     env: { DEFAULT_MAX_STAKE_PER_DAY: '1000000', SLIP_EXPIRY_SECONDS: '600' },
   });
   let child: ChildBot | undefined;
   try {
     const { ld } = stack;
-    if (observe) observe(stack);
-    else {
-      child = await startChildBot({ ...stack.env, ...trace?.env }, 'bot', trace);
-      await waitForBotReady(ld);
-      await openBetting(ld);
-    }
+    child = await startChildBot({ ...stack.env, ...trace?.env }, 'bot', trace);
+    await waitForBotReady(ld);
+    await openBetting(ld);
     const picks = await betPicks(stack.sandbox.url, SANDBOX_KEY, 30);
     const completions = watchCompletions(stack.sandbox);
     const edited = new Map<string, Edited>();

@@ -23,7 +23,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import { createDatabase, startPgCluster } from '../../test/pg/cluster.js';
 import { type BetPick, betPicks } from '../lib/bet-picks.js';
 import { type FigureResult, figure, notMeasured, type Target } from '../lib/figure.js';
-import { cpuSecondsOf } from '../lib/proc.js';
+import { cpuSecondsOf, machineBusySeconds } from '../lib/proc.js';
 import { median, medianRatio, percentile } from '../lib/stats.js';
 
 const CHILD = fileURLToPath(new URL('../children/confirm-path.ts', import.meta.url));
@@ -131,19 +131,6 @@ export function pgCpuSeconds(port: number): number {
   if (!master) return 0;
   const ticks = stats.filter((s) => s.pid === master.pid || s.ppid === master.pid).reduce((a, s) => a + s.ticks, 0);
   return (ticks + master.reaped) / 100;
-}
-
-/**
- * CPU seconds the whole machine has spent busy so far (user, nice, system, irq, softirq, steal in /proc/stat), 0
- * without /proc: less what the run's own processes used, it is the CPU other work took during a run.
- */
-export function machineBusySeconds(): number {
-  try {
-    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/).slice(1).map(Number) ?? [];
-    return [0, 1, 2, 5, 6, 7].reduce((n, i) => n + (cpu[i] ?? 0), 0) / 100;
-  } catch {
-    return 0;
-  }
 }
 
 interface Run {
