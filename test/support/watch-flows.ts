@@ -88,7 +88,7 @@ export function alerts(desk: Pick<Desk, 'ld'>, title: RegExp, channelId?: string
     .filter((m) => m.embeds?.some((e) => title.test(e.title ?? '')));
 }
 
-/** Waits until the bot's watch scheduler has read the card of `bookie` at or after `since` (bot clock). */
+/** Waits until the bot's watch scheduler has read the card of `bookie` at or after `since` (bot clock; 0: read at all). */
 export async function cardReadSince(store: BotStore, epk: string, bookie: string, since: number): Promise<void> {
   await until(
     `the watch scheduler to read ${bookie}'s card`,
@@ -98,7 +98,9 @@ export async function cardReadSince(store: BotStore, epk: string, bookie: string
         epk,
         bookie,
       );
-      return Number(rows[0]?.read_at ?? 0) >= since ? true : undefined;
+      // A row is needed even for since 0: the first read is what a test waits for before it moves a price.
+      const row = rows[0];
+      return row !== undefined && Number(row.read_at) >= since ? true : undefined;
     },
     { timeoutMs: 30_000, everyMs: 50 },
   );
