@@ -75,6 +75,8 @@ describe('desk commands through the local Discord', () => {
     const off = 'bookie_a';
     // As a read of its card that said market_ref betting is off would leave it.
     await kv.set(`cache:by-id:${off}`, false);
+    // The bot's memory of the cache forgets it as well (decision 2135), as when it lapses.
+    desk.bot.context.catalog.hot.forget();
     try {
       const booksFor = async (name: string, subcommand?: string) =>
         (
@@ -95,6 +97,7 @@ describe('desk commands through the local Discord', () => {
       expect(forWatch).toEqual(await booksFor('bet'));
     } finally {
       await kv.delete(`cache:by-id:${off}`);
+      desk.bot.context.catalog.hot.forget();
     }
   });
 
@@ -102,6 +105,7 @@ describe('desk commands through the local Discord', () => {
     const { ld } = desk;
     // An expired keyv entry reads as absent: drop it, as its 30 s would.
     await desk.bot.context.store.kv.delete('cache:sessions');
+    desk.bot.context.catalog.hot.forget();
     const books = (await ld.autocomplete({
       user: ld.users.bettor,
       channelId: ld.channelIds.bets,
@@ -111,6 +115,7 @@ describe('desk commands through the local Discord', () => {
     })) as Array<{ value: string }>;
     expect(books.map((b) => b.value)).toContain('bookie_a');
     await desk.bot.context.store.kv.delete('cache:sessions');
+    desk.bot.context.catalog.hot.forget();
     const sessions = (await ld.autocomplete({
       user: ld.users.admin,
       channelId: ld.channelIds.bets,

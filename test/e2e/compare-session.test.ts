@@ -40,6 +40,7 @@ beforeAll(async () => {
     await gateway.close();
   }
   await desk.bot.store.kv.delete('cache:sessions');
+  desk.bot.context.catalog.hot.forget();
   const events = await desk.bot.context.catalog.loadEvents(upcomingWindow(Date.now()));
   // An event whose head-to-head both bookie_c sessions price now.
   const { slipFactory, catalog } = desk.bot.context;

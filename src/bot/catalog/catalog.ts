@@ -16,6 +16,7 @@ import { UserFacingError } from '../model/user-facing-error.js';
 import type { DeskMetrics } from '../ops/metrics.js';
 import { SingleFlight } from '../ops/single-flight.js';
 import type { BotStore } from '../store/index.js';
+import { HotCache } from './hot-cache.js';
 import { ReadAllowance, type ReadAllowanceLimits } from './read-allowance.js';
 
 /** The card filters the bot uses (a tier or one market). */
@@ -31,6 +32,10 @@ const SESSIONS_TTL_MS = 30_000;
 /** How long a book's "takes bets by market_ref" flag, learned from its last bound card, is trusted. */
 const BY_ID_TTL_MS = 10 * 60_000;
 const MAX_EVENT_PAGES = 10;
+/** How long a process keeps a cached value in memory before reading the store's copy again (decision 2135). */
+export const HOT_CACHE_MS = 2_000;
+/** At most this many values kept in memory: a burst's cards, sessions and events, not the whole cache (figure 7). */
+const HOT_CACHE_MAX = 64;
 
 export interface CatalogOptions {
   /** How long a card read may queue for the gateway's card limit before the member is told to try again. */
@@ -43,6 +48,8 @@ export interface CatalogOptions {
   logger?: Pick<Logger, 'warn'>;
   /** Counts card reads by purpose (desk_card_reads_total). */
   metrics?: Pick<DeskMetrics, 'cardReads'>;
+  /** The memory in front of the store's cache: how long it keeps a value (default HOT_CACHE_MS) and its clock. */
+  memory?: { ms?: number; clock?: () => number };
 }
 
 /** How many cards with shared ids are remembered as already reported (then the memory starts again). */
@@ -100,6 +107,8 @@ export class Catalog {
   private readonly metrics: CatalogOptions['metrics'];
   /** Cards whose shared ids were reported (`bookie|epk|ids`), so each is told once. */
   private readonly clashesTold = new Set<string>();
+  /** This process's short memory of the store's cached values (decision 2135). */
+  readonly hot: HotCache;
 
   constructor(
     private readonly gateway: GatewayPort,
@@ -113,6 +122,7 @@ export class Catalog {
     this.maxWaitMs = opts.cardMaxWaitMs ?? gateway.marketsLimiter.windowMs / 4;
     this.now = opts.now ?? Date.now;
     this.autocompleteReads = new ReadAllowance(opts.autocompleteReads, opts.now);
+    this.hot = new HotCache(opts.memory?.ms ?? HOT_CACHE_MS, HOT_CACHE_MAX, opts.memory?.clock);
   }
 
   loadEvents(q: EventsFilter): Promise<Event[]> {
@@ -121,21 +131,21 @@ export class Catalog {
   }
 
   private async readEvents(k: string, q: EventsFilter): Promise<Event[]> {
-    const hit = await this.store.kv.get<Event[]>(k);
+    const hit = await this.cached<Event[]>(k);
     if (Array.isArray(hit)) return hit;
     // The library's pager follows next_cursor; the desk reads at most MAX_EVENT_PAGES pages (each costs a token).
     const pager = this.gateway.events.pages({ ...q, limit: pageLimit(q) });
     const out: Event[] = [];
     for (let i = 0; i < MAX_EVENT_PAGES && pager.hasNextPage(); i++) out.push(...(await pager.nextPage()).data);
-    await this.store.kv.set(k, out, EVENTS_TTL_MS);
+    await this.cache(k, out, EVENTS_TTL_MS);
     const readAt = this.now();
     for (const e of out)
-      await this.store.kv.set(`cache:event:${e.event_id}`, { ...e, [READ_AT]: readAt }, 6 * 3600_000);
+      await this.cache(`cache:event:${e.event_id}`, { ...e, [READ_AT]: readAt }, 6 * 3600_000, false);
     return out;
   }
 
   async peekEvents(q: EventsFilter): Promise<Event[] | undefined> {
-    const hit = await this.store.kv.get<Event[]>(eventsKey(q));
+    const hit = await this.cached<Event[]>(eventsKey(q));
     return Array.isArray(hit) ? hit : undefined;
   }
 
@@ -145,7 +155,7 @@ export class Catalog {
 
   /** The event as the last listing that named it said, and when the desk read that listing (its clock). */
   private async cachedEvent(epk: string): Promise<{ event: Event; readAt: number | undefined } | undefined> {
-    const hit = await this.store.kv.get<Event & { [READ_AT]?: number }>(`cache:event:${epk}`);
+    const hit = await this.cached<Event & { [READ_AT]?: number }>(`cache:event:${epk}`);
     if (!hit) return undefined;
     const { [READ_AT]: readAt, ...event } = hit;
     return { event, readAt };
@@ -188,7 +198,7 @@ export class Catalog {
     filters: CardFilters,
     admission: CardAdmission,
   ): Promise<MarketCard> {
-    const hit = await this.store.kv.get<MarketCard>(k);
+    const hit = await this.cached<MarketCard>(k);
     if (hit && typeof hit === 'object') return hit;
     await this.assertEventHasBook(epk, bookie);
     let card: MarketCard;
@@ -209,8 +219,8 @@ export class Catalog {
     }
     this.metrics?.cardReads.inc({ purpose: admission.lane === 'background' ? 'autocomplete' : 'interactive' });
     card = this.guarded(epk, bookie, card);
-    await this.store.kv.set(k, card, CARD_TTL_MS);
-    if (card.bound) await this.store.kv.set(`cache:by-id:${bookie}`, card.market_ref_betting_enabled, BY_ID_TTL_MS);
+    await this.cache(k, card, CARD_TTL_MS);
+    if (card.bound) await this.cache(`cache:by-id:${bookie}`, card.market_ref_betting_enabled, BY_ID_TTL_MS);
     return card;
   }
 
@@ -250,8 +260,8 @@ export class Catalog {
       }
       this.metrics?.cardReads.inc({ purpose: 'watch' });
       card = this.guarded(epk, bookie, card);
-      await this.store.kv.set(k, card, CARD_TTL_MS);
-      if (card.bound) await this.store.kv.set(`cache:by-id:${bookie}`, card.market_ref_betting_enabled, BY_ID_TTL_MS);
+      await this.cache(k, card, CARD_TTL_MS);
+      if (card.bound) await this.cache(`cache:by-id:${bookie}`, card.market_ref_betting_enabled, BY_ID_TTL_MS);
       return card;
     });
   }
@@ -291,12 +301,12 @@ export class Catalog {
 
   async peekCard(epk: string, bookie: string, filters: CardFilters = {}): Promise<MarketCard | undefined> {
     const k = cardKey(epk, bookie, filters);
-    return (await this.store.kv.get<MarketCard>(k)) ?? undefined;
+    return (await this.cached<MarketCard>(k)) ?? undefined;
   }
 
   /** Whether the book took bets by market_ref on its last bound card read; undefined when not known yet. */
   async takesBetsById(bookie: string): Promise<boolean | undefined> {
-    const flag = await this.store.kv.get<boolean>(`cache:by-id:${bookie}`);
+    const flag = await this.cached<boolean>(`cache:by-id:${bookie}`);
     return typeof flag === 'boolean' ? flag : undefined;
   }
 
@@ -305,15 +315,38 @@ export class Catalog {
   }
 
   private async readSessions(): Promise<Session[]> {
-    const hit = await this.store.kv.get<Session[]>('cache:sessions');
+    const hit = await this.cached<Session[]>('cache:sessions');
     if (Array.isArray(hit)) return hit;
     const sessions = await this.gateway.sessions.list();
-    await this.store.kv.set('cache:sessions', sessions, SESSIONS_TTL_MS);
+    await this.cache('cache:sessions', sessions, SESSIONS_TTL_MS);
     return sessions;
   }
 
+  /** A cached value: this process's memory of it, else the store's copy (then kept in memory until it lapses). */
+  private async cached<T>(k: string): Promise<T | undefined> {
+    const hot = this.hot.get<T>(k);
+    if (hot !== undefined) return hot;
+    const raw = await this.store.kv.getRaw<T>(k);
+    if (raw?.value === undefined || raw.value === null) return undefined;
+    // A write of this process that landed while the store was read is newer than what the read found.
+    const written = this.hot.get<T>(k);
+    if (written !== undefined) return written;
+    const ttl = typeof raw.expires === 'number' ? raw.expires - Date.now() : undefined;
+    return this.hot.set(k, raw.value, ttl);
+  }
+
+  /**
+   * Writes a value to the store's cache for `ttlMs` and keeps it in this process's memory (`keep` false: only
+   * forgets the memory's older copy; a listing's hundreds of events would push the burst's cards out).
+   */
+  private async cache(k: string, value: unknown, ttlMs: number, keep = true): Promise<void> {
+    await this.store.kv.set(k, value, ttlMs);
+    if (keep) this.hot.set(k, value, ttlMs);
+    else this.hot.forget(k);
+  }
+
   async peekSessions(): Promise<Session[] | undefined> {
-    const hit = await this.store.kv.get<Session[]>('cache:sessions');
+    const hit = await this.cached<Session[]>('cache:sessions');
     return Array.isArray(hit) ? hit : undefined;
   }
 }

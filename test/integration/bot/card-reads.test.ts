@@ -170,3 +170,38 @@ describe('a /markets card read over the card limit', () => {
     expect(cardLimitMessage(10)).toMatch(/about 1 s\.$/);
   });
 });
+
+describe("the catalog's memory in front of the store's cache (decision 2135)", () => {
+  it('answers a card read again within its span from memory, with no read of the store', async () => {
+    const catalog = new Catalog(clientWith({}), store);
+    const e = events[0] as Event;
+    const first = await catalog.loadCard(e.event_id, 'bookie_a');
+    const reads = [vi.spyOn(store.kv, 'getRaw'), vi.spyOn(store.kv, 'get')];
+    try {
+      expect(await catalog.loadCard(e.event_id, 'bookie_a')).toBe(first);
+      expect(await catalog.peekCard(e.event_id, 'bookie_a')).toBe(first);
+      for (const read of reads) expect(read).not.toHaveBeenCalled();
+    } finally {
+      for (const read of reads) read.mockRestore();
+    }
+  });
+
+  it("serves another process's newer copy once its span has passed, and a copy of its own at once", async () => {
+    let now = 0;
+    const here = new Catalog(clientWith({}), store, { memory: { clock: () => now } });
+    const there = new Catalog(clientWith({}), store);
+    const e = events[1] as Event;
+    const mine = await here.loadCard(e.event_id, 'bookie_a');
+    // Another process's watch reads the card afresh and caches it in the shared store.
+    const theirs = await there.refreshCard(e.event_id, 'bookie_a');
+    now += 1_999;
+    expect(await here.loadCard(e.event_id, 'bookie_a')).toBe(mine);
+    now += 1;
+    const after = await here.loadCard(e.event_id, 'bookie_a');
+    expect(after).not.toBe(mine);
+    expect(after).toEqual(theirs);
+    // This process's own fresh read replaces its memory at once.
+    const refreshed = await here.refreshCard(e.event_id, 'bookie_a');
+    expect(await here.loadCard(e.event_id, 'bookie_a')).toBe(refreshed);
+  });
+});

@@ -126,7 +126,11 @@ describe('the catalog offers no row of a card whose ids are ambiguous', () => {
   function catalogOver(card: MarketCard) {
     const kv = new Map<string, unknown>();
     const store = {
-      kv: { get: async (k: string) => kv.get(k), set: async (k: string, v: unknown) => void kv.set(k, v) },
+      kv: {
+        get: async (k: string) => kv.get(k),
+        getRaw: async (k: string) => (kv.has(k) ? { value: kv.get(k) } : undefined),
+        set: async (k: string, v: unknown) => void kv.set(k, v),
+      },
     } as unknown as BotStore;
     let reads = 0;
     const gateway = {
@@ -149,7 +153,9 @@ describe('the catalog offers no row of a card whose ids are ambiguous', () => {
     const offered = card.markets.map((m) => bettable(m).map((s) => s.label));
     expect(offered).toEqual([['Florida Panthers', 'Boston Bruins'], ['Boston Bruins +2.5'], []]);
 
-    kv.clear(); // the cached card expires: the same card is read again
+    // The cached card expires (the store's copy and this process's memory of it): the same card is read again.
+    kv.clear();
+    catalog.hot.forget();
     await catalog.loadCard(EPK, 'bookie_a');
     expect(reads()).toBe(2);
     expect(warnings).toHaveLength(1);
