@@ -74,7 +74,9 @@ function split(receipts: Receipt[]): Split[] {
   return receipts.map((r) => {
     const p = posted.get(r.correlationId);
     const patch = patches
-      .filter((x) => x.at <= r.editedAt && (x.path.includes(r.messageId) || x.path.endsWith('@original')))
+      .filter(
+        (x) => x.at <= r.editedAt && (x.path.includes(r.messageId) || decodeURIComponent(x.path).endsWith('@original')),
+      )
       .at(-1);
     const created = p?.created ?? Number.NaN;
     return {
