@@ -33,7 +33,7 @@ const SESSIONS_TTL_MS = 30_000;
 const BY_ID_TTL_MS = 10 * 60_000;
 const MAX_EVENT_PAGES = 10;
 /** How long a process keeps a cached value in memory before reading the store's copy again (decision 2135). */
-export const HOT_CACHE_MS = 2_000;
+const HOT_CACHE_MS = 2_000;
 /** At most this many values kept in memory: a burst's cards, sessions and events, not the whole cache (figure 7). */
 const HOT_CACHE_MAX = 64;
 
@@ -48,8 +48,8 @@ export interface CatalogOptions {
   logger?: Pick<Logger, 'warn'>;
   /** Counts card reads by purpose (desk_card_reads_total). */
   metrics?: Pick<DeskMetrics, 'cardReads'>;
-  /** The memory in front of the store's cache: how long it keeps a value (default HOT_CACHE_MS) and its clock. */
-  memory?: { ms?: number; clock?: () => number };
+  /** The clock of the memory in front of the store's cache (default: performance.now; tests move their own). */
+  memoryClock?: () => number;
 }
 
 /** How many cards with shared ids are remembered as already reported (then the memory starts again). */
@@ -122,7 +122,7 @@ export class Catalog {
     this.maxWaitMs = opts.cardMaxWaitMs ?? gateway.marketsLimiter.windowMs / 4;
     this.now = opts.now ?? Date.now;
     this.autocompleteReads = new ReadAllowance(opts.autocompleteReads, opts.now);
-    this.hot = new HotCache(opts.memory?.ms ?? HOT_CACHE_MS, HOT_CACHE_MAX, opts.memory?.clock);
+    this.hot = new HotCache(HOT_CACHE_MS, HOT_CACHE_MAX, opts.memoryClock);
   }
 
   loadEvents(q: EventsFilter): Promise<Event[]> {

@@ -1,8 +1,8 @@
 /**
  * A process's short memory in front of the store's shared cache (decision 2135). A bet reads the same cards, the
- * sessions list, its event and its server's settings many times within a second (the slip, its live price, Confirm,
- * the receipt): measured in figure 6, 27 reads of the store's copy a bet, about 110 KB of JSON, each a round trip,
- * the row's text brought into JS and parsed on the event loop a receipt waits for. The memory keeps a value for at
+ * sessions list and its event many times within a second (the slip, its live price, Confirm): measured in figure 6,
+ * 28 of the catalog's reads of the store a bet, about 110 KB of JSON, each a round trip, the row's text brought into
+ * JS and parsed on the event loop a receipt waits for. The memory keeps a value for at
  * most `ms` and never past the store's own expiry, so another process's newer copy is seen within that; a value it
  * holds is frozen, since every reader shares it.
  */

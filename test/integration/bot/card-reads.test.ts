@@ -188,7 +188,7 @@ describe("the catalog's memory in front of the store's cache (decision 2135)", (
 
   it("serves another process's newer copy once its span has passed, and a copy of its own at once", async () => {
     let now = 0;
-    const here = new Catalog(clientWith({}), store, { memory: { clock: () => now } });
+    const here = new Catalog(clientWith({}), store, { memoryClock: () => now });
     const there = new Catalog(clientWith({}), store);
     const e = events[1] as Event;
     const mine = await here.loadCard(e.event_id, 'bookie_a');
