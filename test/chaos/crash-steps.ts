@@ -1,8 +1,11 @@
+import { WEBHOOK_PATH } from '../../src/bot/receiver/receiver.js';
 import { type BotStore, openStore } from '../../src/bot/store/index.js';
+import { GatewayClient, signWebhook } from '../../src/gateway/index.js';
 import { type BotChild, respawnBot, spawnReadyBot } from '../support/bot-child.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
-import { startDesk } from '../support/harness.js';
+import { API_KEY, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
+import { holdStoreWrites } from '../support/store-hold.js';
 import { until } from '../support/wait.js';
 import { ledgerAgainstRecords } from './ledger-check.js';
 import { emptyResult, type ScenarioResult } from './tally.js';
@@ -46,6 +49,7 @@ export async function crashSteps(opts: { storeUrl?: string } = {}): Promise<Scen
     },
   });
   const proxy = desk.proxy!;
+  const sandbox = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
   let child: BotChild | undefined;
   let store: BotStore | undefined;
   const restart = async () => {
@@ -59,8 +63,8 @@ export async function crashSteps(opts: { storeUrl?: string } = {}): Promise<Scen
     const { bettor } = desk.ld.users;
     const recordOf = async (stake: number) =>
       (
-        await store!.query<{ state: string; bet_id: string | null }>(
-          'SELECT state, bet_id FROM bet_records WHERE stake_cents = ?',
+        await store!.query<{ state: string; bet_id: string | null; correlation_id: string | null }>(
+          'SELECT state, bet_id, correlation_id FROM bet_records WHERE stake_cents = ?',
           stake * 100,
         )
       )[0];
@@ -127,12 +131,45 @@ export async function crashSteps(opts: { storeUrl?: string } = {}): Promise<Scen
       steps.push(step);
     }
     // 4b. The receipt's edit sent ahead of its transaction (SQLite, decision 2120), the bot killed the moment Discord
-    // applies it: the delivery kept in the journal is applied by the restarted bot, its edit not taken back.
+    // applies it: the delivery kept in the journal is applied by the restarted bot, its edit not taken back. The
+    // sandbox's own delivery is lost and the polls held, so the delivery comes when this step sends it, while this
+    // process holds the store's write lock: on SQLite the bet's transaction cannot commit before the kill.
     {
       const step: Step = { name: 'as the receipt edit lands, before its transaction', stake: 16, placed: true };
+      await desk.control.faults({ betting: [{ fault: 'webhook_lost', route: '/v3/place_bet' }] });
+      proxy.hold('/api/bet_status');
       const trail = newTrail();
       const { slip } = await betSlip(desk, trail, { user: bettor, sel, stake: step.stake });
       step.slipId = slip.id;
+      await press(desk, trail, bettor, slip, /^Confirm$/);
+      await messageMatching(desk, slip, /Bet submitted/, 20_000);
+      const id = await until(
+        'the bet job pending',
+        async () => (await recordOf(step.stake))?.correlation_id ?? undefined,
+        {
+          timeoutMs: 10_000,
+          everyMs: 20,
+        },
+      );
+      const done = await until(
+        'the bet job finished at the sandbox',
+        async () => (await sandbox.jobs.status([id])).find((e) => e.status === 'completed'),
+        { timeoutMs: 20_000 },
+      );
+      // The slip's "submitted" edit sent and marked so: a receipt never goes ahead of a stage still queued.
+      await until('the submitted edit marked sent', async () => {
+        const rows = await store!.query<{ n: number }>(
+          "SELECT COUNT(*) AS n FROM outbox WHERE outbox_key LIKE ? AND state = 'pending'",
+          `edit:%:${slip.id}`,
+        );
+        return Number(rows[0]?.n ?? 1) === 0;
+      });
+      const raw = JSON.stringify({
+        correlation_id: id,
+        status: 'completed',
+        result: done.result,
+        delivered_at: new Date().toISOString(),
+      });
       const dying = child!;
       let killed = false;
       const onUpdate = ({ message }: { message: { id: string } }) => {
@@ -140,17 +177,26 @@ export async function crashSteps(opts: { storeUrl?: string } = {}): Promise<Scen
         killed = true;
         void dying.kill9();
       };
+      const hold = await holdStoreWrites(store!);
       desk.ld.events.on('messageUpdate', onUpdate);
       try {
-        await press(desk, trail, bettor, slip, /^Confirm$/);
+        void fetch(`${desk.env.WEBHOOK_PUBLIC_URL}${WEBHOOK_PATH}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'bet-signature': signWebhook(raw, API_KEY) },
+          body: raw,
+        }).catch(() => undefined);
         await until('the bot killed as the receipt lands', () => killed, { timeoutMs: 20_000, everyMs: 20 });
       } finally {
         desk.ld.events.off('messageUpdate', onUpdate);
+        await hold.release();
       }
-      const kept = (await store.receipts?.pending()) ?? [];
+      await dying.kill9();
+      const kept = (await store!.receipts?.pending()) ?? [];
       r.notes.push(
         `${step.name}: ${kept.length} receipt(s) left in the journal, record ${(await recordOf(step.stake))?.state}`,
       );
+      await desk.control.faults({});
+      proxy.drop();
       await restart();
       steps.push(step);
     }
@@ -268,6 +314,7 @@ export async function crashSteps(opts: { storeUrl?: string } = {}): Promise<Scen
     if (exit) r.crashes += 1;
     await child?.stop();
     await store?.close();
+    await sandbox.close();
     await desk.close();
   }
   return r;

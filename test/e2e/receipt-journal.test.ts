@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OUTBOX_MOVES } from '../../src/bot/outbox/model/outbox-states.js';
 import { messageMatching } from '../support/flows.js';
 import { type Desk, startDesk } from '../support/harness.js';
+import { holdStoreWrites } from '../support/store-hold.js';
 import { until } from '../support/wait.js';
 import { betAwaitingDelivery, deliverSigned } from '../support/webhook-result.js';
 
@@ -25,21 +26,8 @@ describe('a receipt on SQLite (decision 2120)', () => {
     const { slip, id, raw } = await submittedBet(7);
     const journal = desk.bot.store.receipts;
 
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let holding = false;
-    const held = desk.bot.store
-      .transaction(async (tx) => {
-        await tx.query("INSERT INTO leases (name, owner, lease_until) VALUES ('test:held', 'test', 0)");
-        holding = true;
-        await released;
-        throw new Error('rolled back on purpose');
-      })
-      .catch(() => undefined);
+    const hold = await holdStoreWrites(desk.bot.store);
     try {
-      await until('the transaction holding the write lock', () => holding, { timeoutMs: 5_000, everyMs: 5 });
       const answered = await Promise.race([
         deliver(raw).then((res) => res.status),
         new Promise<string>((resolve) => setTimeout(() => resolve('no answer in 5 s'), 5_000)),
@@ -55,8 +43,7 @@ describe('a receipt on SQLite (decision 2120)', () => {
       expect(record?.state).toBe('submitted');
       expect((await journal!.pending()).map((k) => k.correlationId)).toEqual([id]);
     } finally {
-      release();
-      await held;
+      await hold.release();
     }
     const applied = await until(
       'the store to apply the receipt',

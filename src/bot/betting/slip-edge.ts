@@ -56,14 +56,7 @@ export function slipEdgeOf(input: {
   const suggested =
     input.bankCents === null
       ? undefined
-      : suggestedStakeCents({
-          probability: fair.probability,
-          odds: input.odds,
-          bankCents: input.bankCents,
-          fraction,
-          unitCents: input.settings.stakeUnitCents ?? 100,
-          capsCents: [input.capCents],
-        });
+      : kellyCents({ ...input, probability: fair.probability, bankCents: input.bankCents });
   return {
     method,
     fairOdds: fair.odds,
@@ -73,6 +66,37 @@ export function slipEdgeOf(input: {
     kellyFraction: fraction,
     ...(suggested === undefined ? {} : { suggestedCents: suggested }),
   };
+}
+
+/** The server's fractional-Kelly stake of the bank at a fair probability, rounded down to its unit, under the cap. */
+function kellyCents(input: {
+  probability: number;
+  odds: number;
+  settings: GuildSettings;
+  bankCents: number;
+  capCents: number;
+}): number {
+  return suggestedStakeCents({
+    probability: input.probability,
+    odds: input.odds,
+    bankCents: input.bankCents,
+    fraction: input.settings.kellyFraction ?? DEFAULT_KELLY_FRACTION,
+    unitCents: input.settings.stakeUnitCents ?? 100,
+    capsCents: [input.capCents],
+  });
+}
+
+/** The suggested stake at a fair probability already known (an alert's): undefined without a bank or an edge. */
+export function suggestedAtFair(input: {
+  probability: number;
+  odds: number;
+  settings: GuildSettings;
+  bankCents: number | null;
+  capCents: number;
+}): number | undefined {
+  if (input.bankCents === null) return undefined;
+  const cents = kellyCents({ ...input, bankCents: input.bankCents });
+  return cents > 0 ? cents : undefined;
 }
 
 /**

@@ -398,6 +398,7 @@ export class WatchEngine {
             selectionLabel: selectionName(sel.label, sel.line),
             marketRef: sel.market_ref ?? null,
             price: sel.odds,
+            fairProbability: fair.kind === 'fair' ? fair.probability : null,
             userId: w.scope === 'personal' ? w.userId : null,
           },
         });
@@ -480,6 +481,7 @@ export class WatchEngine {
         selectionLabel: selectionName(sel.label, sel.line),
         marketRef: sel.market_ref ?? null,
         price: odds,
+        fairProbability: fair.kind === 'fair' ? fair.probability : null,
         userId: w.scope === 'personal' ? w.userId : null,
       },
     });

@@ -89,6 +89,11 @@ export interface AlertPayload {
   selectionLabel?: string;
   marketRef: string | null;
   price: number;
+  /**
+   * The fair probability the alert showed (null: it showed none); absent on alerts stored before it was kept. The
+   * Bet button's stake form sizes its suggestion from it, so the form agrees with the alert (decision 2136).
+   */
+  fairProbability?: number | null;
   /** Whom the alert is for (a personal watch's member); null: the server's. */
   userId: string | null;
 }

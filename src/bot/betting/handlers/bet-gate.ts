@@ -10,7 +10,7 @@ import { type BankSource, bankCentsFor } from '../bank.js';
 import type { BetRecordRepo } from '../bet-records.js';
 import { type ApprovalPolicy, approvalPolicy } from '../model/approval-policy.js';
 import type { RiskCheck } from '../model/risk-check.js';
-import { suggestedFromCache } from '../slip-edge.js';
+import { suggestedAtFair, suggestedFromCache } from '../slip-edge.js';
 import type { SlipRepo } from '../slips.js';
 
 /** Why a member may not bet, shown by every betting command: closed until an admin names a bet role. */
@@ -134,13 +134,20 @@ export async function stakeOptionCents(ctx: GateCtx, asker: BetAsker, dollars: n
   throw new UserFacingError(read.message);
 }
 
-/** The suggested stake a stake form offers for a selection, from what the gate read and cached cards (no reads). */
+/**
+ * The suggested stake a stake form offers for a selection, from what the gate read and cached cards (no reads); or,
+ * given `fairProbability` (what an alert showed), sized from that price so the form agrees with what was shown.
+ */
 export function suggestedStakeFor(
   ctx: { catalog: Catalog },
   gate: Bettable,
-  q: { epk: string; bookie: string; marketRef: string; odds?: number },
+  q: { epk: string; bookie: string; marketRef: string; odds?: number; fairProbability?: number },
 ): Promise<number | undefined> {
   const { settings, bankCents } = gate;
   const capCents = gate.limits.perBetCents;
+  if (q.fairProbability !== undefined && q.odds !== undefined) {
+    const cents = suggestedAtFair({ probability: q.fairProbability, odds: q.odds, settings, bankCents, capCents });
+    return Promise.resolve(cents);
+  }
   return suggestedFromCache(ctx.catalog, { ...q, settings, bankCents, capCents }).catch(() => undefined);
 }

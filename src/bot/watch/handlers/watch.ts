@@ -61,8 +61,16 @@ export const watchBet: ComponentHandler<WatchDeps> = async (interaction, [alertI
   const gate = await checkBettable(ctx, interaction);
   const alert = await alertOf(ctx, interaction, alertId);
   mustOwn(alert, interaction.user.id);
-  const { epk, bookie, price } = alert.payload;
-  const suggested = await suggestedStakeFor(ctx, gate, { epk, bookie, marketRef: alert.marketRef, odds: price });
+  const { epk, bookie, price, fairProbability } = alert.payload;
+  // Sized from the fair price the alert showed, so the form agrees with it; from the cached cards when it showed
+  // none (or was stored before alerts kept it).
+  const suggested = await suggestedStakeFor(ctx, gate, {
+    epk,
+    bookie,
+    marketRef: alert.marketRef,
+    odds: price,
+    ...(typeof fairProbability === 'number' ? { fairProbability } : {}),
+  });
   // A book known to refuse the sport: the form says the bet goes to the best book that takes it.
   const title = (await refusesSport(ctx, epk, bookie))
     ? `Stake: best book (${bookie} takes none)`
