@@ -1,12 +1,11 @@
-import { WEBHOOK_PATH } from '../../src/bot/receiver/receiver.js';
 import { type BotStore, openStore } from '../../src/bot/store/index.js';
-import { GatewayClient, signWebhook } from '../../src/gateway/index.js';
 import { type BotChild, respawnBot, spawnReadyBot } from '../support/bot-child.js';
 import { betSlip, messageMatching, newTrail, pickEvent, press } from '../support/flows.js';
-import { API_KEY, startDesk } from '../support/harness.js';
+import { startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
 import { holdStoreWrites } from '../support/store-hold.js';
 import { until } from '../support/wait.js';
+import { completedDelivery, postSigned } from '../support/webhook-result.js';
 import { ledgerAgainstRecords } from './ledger-check.js';
 import { emptyResult, type ScenarioResult } from './tally.js';
 
@@ -49,7 +48,6 @@ export async function crashSteps(opts: { storeUrl?: string } = {}): Promise<Scen
     },
   });
   const proxy = desk.proxy!;
-  const sandbox = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
   let child: BotChild | undefined;
   let store: BotStore | undefined;
   const restart = async () => {
@@ -151,11 +149,7 @@ export async function crashSteps(opts: { storeUrl?: string } = {}): Promise<Scen
           everyMs: 20,
         },
       );
-      const done = await until(
-        'the bet job finished at the sandbox',
-        async () => (await sandbox.jobs.status([id])).find((e) => e.status === 'completed'),
-        { timeoutMs: 20_000 },
-      );
+      const raw = await completedDelivery(desk.sandbox.url, id);
       // The slip's "submitted" edit sent and marked so: a receipt never goes ahead of a stage still queued.
       await until('the submitted edit marked sent', async () => {
         const rows = await store!.query<{ n: number }>(
@@ -163,12 +157,6 @@ export async function crashSteps(opts: { storeUrl?: string } = {}): Promise<Scen
           `edit:%:${slip.id}`,
         );
         return Number(rows[0]?.n ?? 1) === 0;
-      });
-      const raw = JSON.stringify({
-        correlation_id: id,
-        status: 'completed',
-        result: done.result,
-        delivered_at: new Date().toISOString(),
       });
       const dying = child!;
       let killed = false;
@@ -180,11 +168,7 @@ export async function crashSteps(opts: { storeUrl?: string } = {}): Promise<Scen
       const hold = await holdStoreWrites(store!);
       desk.ld.events.on('messageUpdate', onUpdate);
       try {
-        void fetch(`${desk.env.WEBHOOK_PUBLIC_URL}${WEBHOOK_PATH}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'bet-signature': signWebhook(raw, API_KEY) },
-          body: raw,
-        }).catch(() => undefined);
+        void postSigned(desk.env.WEBHOOK_PUBLIC_URL!, raw).catch(() => undefined);
         await until('the bot killed as the receipt lands', () => killed, { timeoutMs: 20_000, everyMs: 20 });
       } finally {
         desk.ld.events.off('messageUpdate', onUpdate);
@@ -314,7 +298,6 @@ export async function crashSteps(opts: { storeUrl?: string } = {}): Promise<Scen
     if (exit) r.crashes += 1;
     await child?.stop();
     await store?.close();
-    await sandbox.close();
     await desk.close();
   }
   return r;

@@ -14,6 +14,7 @@ import { deskCommand, fundFlows } from '../support/fund-flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
 import { reconcilerOf } from '../support/reconcile-now.js';
+import { settlementPassAfter } from '../support/settlement-pass.js';
 import { until } from '../support/wait.js';
 
 /**
@@ -236,7 +237,7 @@ describe('same-race multis at the desk', () => {
     await desk.control.settle(race.key);
     const notices = () =>
       desk.ld.messages(desk.ld.channelIds.results).filter((m) => /^(Won|Lost)/.test(m.embeds[0]?.title ?? ''));
-    await desk.bot.settlement.tick();
+    await settlementPassAfter(desk.bot);
     await until('the two settlement notices', () => (notices().length === 2 ? true : undefined), { timeoutMs: 15_000 });
     expect(await desk.bot.settlement.tick()).toBe(0);
     const byBet = new Map((await sandboxMultis()).map((b) => [b.bet.bet_id, b.status]));

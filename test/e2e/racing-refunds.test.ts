@@ -8,6 +8,7 @@ import { messageMatching, newTrail, press } from '../support/flows.js';
 import { cashOf } from '../support/fund-flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
+import { settlementPassAfter } from '../support/settlement-pass.js';
 import { until } from '../support/wait.js';
 
 /** The alpha syndicate's bookie_a session (the sandbox's fixture account). */
@@ -99,7 +100,7 @@ describe('refund and boost bets on racing slips', () => {
     expect(bet?.bet).toMatchObject({ stake: 3, bet_type: '2/3' });
 
     await desk.control.settle(promoRace.key);
-    await desk.bot.settlement.tick();
+    await settlementPassAfter(desk.bot);
     const notice = await until(
       'the settlement notice',
       () => desk.ld.messages(desk.ld.channelIds.results).find((m) => textOf(m).includes(second)),
@@ -180,7 +181,7 @@ describe('refund and boost bets on racing slips', () => {
     await press(desk, newTrail(), desk.ld.users.bettor, slip, /^Confirm$/);
     await messageMatching(desk, slip, /Bet placed ✅/, 20_000);
     await desk.control.settle(plainRace.key);
-    await desk.bot.settlement.tick();
+    await settlementPassAfter(desk.bot);
     const [record] = await until(
       'the bonus bet settled',
       async () => {

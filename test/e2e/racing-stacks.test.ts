@@ -10,6 +10,7 @@ import { messageMatching, newTrail, press } from '../support/flows.js';
 import { cashOf, deskCommand } from '../support/fund-flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
+import { settlementPassAfter } from '../support/settlement-pass.js';
 import { addMulti, multiSlip, openRaces, raceCommand, sandboxMultis } from '../support/stack-flows.js';
 import { until } from '../support/wait.js';
 
@@ -128,7 +129,7 @@ describe('stacks of same-race multis at the desk', () => {
     await desk.control.settle(race.key);
     const notices = () =>
       desk.ld.messages(desk.ld.channelIds.results).filter((m) => /^(Won|Lost)/.test(m.embeds[0]?.title ?? ''));
-    await desk.bot.settlement.tick();
+    await settlementPassAfter(desk.bot);
     await until('the two settlement notices', () => (notices().length === 2 ? true : undefined), { timeoutMs: 15_000 });
     expect(await desk.bot.settlement.tick()).toBe(0);
     const byBet = new Map((await atBook(race)).map((x) => [x.bet.bet_id, x.status]));
@@ -280,7 +281,7 @@ describe('stacks of same-race multis at the desk', () => {
       expect(await cashOf(gw, BOOKIE_A_SESSION)).toBe(cashBefore - 200);
 
       await desk.control.settle(race.key);
-      await desk.bot.settlement.tick();
+      await settlementPassAfter(desk.bot);
       const settled = await until(
         'both multis settled',
         async () => {

@@ -21,25 +21,32 @@ export async function betAwaitingDelivery(desk: Desk, stake: number) {
   );
   if (!job) throw new Error(`no pending bet job for the stake of ${stake}`);
   const id = job.correlation_id;
-  const sandbox = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+  return { slip, id, raw: await completedDelivery(desk.sandbox.url, id) };
+}
+
+/** The delivery of a job once the sandbox has finished it, as the gateway would send it now (the body, unsigned). */
+export async function completedDelivery(sandboxUrl: string, id: string): Promise<string> {
+  const sandbox = new GatewayClient({ baseUrl: sandboxUrl, apiKey: API_KEY });
   const done = await until(
     'the bet job finished at the sandbox',
     async () => (await sandbox.jobs.status([id])).find((e) => e.status === 'completed'),
     { timeoutMs: 20_000 },
   ).finally(() => sandbox.close());
-  const raw = JSON.stringify({
+  return JSON.stringify({
     correlation_id: id,
     status: 'completed',
     result: done.result,
     delivered_at: new Date().toISOString(),
   });
-  return { slip, id, raw };
 }
 
-/** Posts a delivery signed with the desk's key to its receiver. */
-export const deliverSigned = (desk: Desk, raw: string) =>
-  fetch(`${desk.bot.receiverUrl}${WEBHOOK_PATH}`, {
+/** Posts a delivery signed with the desk's key to the receiver at `baseUrl` (a bot in this process or a child's). */
+export const postSigned = (baseUrl: string, raw: string) =>
+  fetch(`${baseUrl}${WEBHOOK_PATH}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'bet-signature': signWebhook(raw, API_KEY) },
     body: raw,
   });
+
+/** Posts a delivery signed with the desk's key to its in-process bot's receiver. */
+export const deliverSigned = (desk: Desk, raw: string) => postSigned(desk.bot.receiverUrl, raw);

@@ -20,13 +20,24 @@ import { SseReader } from './sse.js';
 const HOUR_MS = 3_600_000;
 const KEY = { 'x-api-key': 'sandbox-key-alpha', 'content-type': 'application/json' };
 
-/** Places a 5-unit head-to-head bet with bookie_a through the gateway API; returns its bet id. */
-async function placeBet(base: string, ev: SportEvent): Promise<string> {
+/** bookie_a's first head-to-head selection of the event, if its card has one now. */
+async function headToHead(base: string, ev: SportEvent): Promise<{ odds: number; market_ref: string } | undefined> {
   const q = new URLSearchParams({ epk: ev.epk, bookie: 'bookie_a', market: 'head_to_head' });
   const card = (await (await fetch(`${base}/v3/markets?${q}`, { headers: KEY })).json()) as {
-    markets: Array<{ selections: Array<{ odds: number; market_ref: string }> }>;
+    markets?: Array<{ selections: Array<{ odds: number; market_ref: string }> }>;
   };
-  const row = card.markets[0]?.selections[0];
+  return card.markets?.[0]?.selections[0];
+}
+
+/** The first of the events whose bookie_a card has head-to-head prices now (the world's day decides which do). */
+async function pricedEvent(base: string, events: SportEvent[]): Promise<SportEvent | undefined> {
+  for (const ev of events) if (await headToHead(base, ev)) return ev;
+  return undefined;
+}
+
+/** Places a 5-unit head-to-head bet with bookie_a through the gateway API; returns its bet id. */
+async function placeBet(base: string, ev: SportEvent): Promise<string> {
+  const row = await headToHead(base, ev);
   if (!row) throw new Error(`no head-to-head prices for ${ev.epk}`);
   const placed = await viaJob<{ bet_result?: { bet_id?: string } }>(base, '/v3/place_bet', {
     session_id: '5e55a1fa-0000-4000-8000-00000000000a',
@@ -160,16 +171,19 @@ describe('the Sandbox panel API over the embedded sandbox', () => {
   it('settles started events: a bet on one that has begun is settled, and nothing is left after', async () => {
     const world = sandbox.sb.world as SimWorld;
     const now = world.nowMs();
-    const ev = world
-      .allEvents()
-      .find(
-        (e) =>
-          !e.isOutright &&
-          e.startMs > now + HOUR_MS &&
-          world.status(e) === 'prematch' &&
-          world.link(e, 'bookie_a').linked,
-      );
-    if (!ev) throw new Error('the seeded world lists no upcoming bookie_a event');
+    const ev = await pricedEvent(
+      sandbox.url,
+      world
+        .allEvents()
+        .filter(
+          (e) =>
+            !e.isOutright &&
+            e.startMs > now + HOUR_MS &&
+            world.status(e) === 'prematch' &&
+            world.link(e, 'bookie_a').linked,
+        ),
+    );
+    if (!ev) throw new Error('the seeded world lists no upcoming bookie_a event with head-to-head prices');
     const betId = await placeBet(sandbox.url, ev);
 
     // The page moves the clock past the start, then settles what has started.
