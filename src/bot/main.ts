@@ -130,8 +130,6 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
       ...(env.PLAYGROUND_HOST?.trim() ? { host: env.PLAYGROUND_HOST.trim() } : {}),
       ...(sandboxUrl ? { sandboxUrl } : {}),
       ...(clock ? { onSandboxClock: (reading: SandboxClockReading) => clock.take(reading) } : {}),
-      // "Settle started events" shows the settlements at once: the watcher reads them now, not at its next look.
-      // A pass already running began before the settle, so a second pass follows it.
       // The buttons move the latest watch that names one selection of an event still to start (a server rule names
       // leagues, a value watch may cover a whole market, a finished event's watch alerts no more).
       latestWatch: async () => {
@@ -140,9 +138,10 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
           .filter((w) => w.rule.kind !== 'league' && w.selection !== null && (w.startsAt === null || w.startsAt > now))
           .at(-1);
       },
+      // "Settle started events" shows the settlements at once: the watcher reads them now, in a pass that begins
+      // after the settle (one already running may have read the book's history before it), not at its next look.
       onSandboxSettled: async () => {
-        await bot.settlement.tick().catch(() => undefined);
-        await bot.settlement.tick().catch(() => undefined);
+        await bot.settlement.tickFresh().catch(() => undefined);
       },
       // The Deposit button says the treasurer's next step: record the money, or add its account to the fund first.
       fundHolds: async (a) =>

@@ -122,7 +122,7 @@ describe('bet service and settlement against the sandbox', () => {
       desk.ld
         .messages(desk.ld.channelIds.results)
         .filter((m) => /^(Won|Lost|Void|Cashed out)/.test(m.embeds[0]?.title ?? ''));
-    expect(await desk.bot.settlement.tick()).toBe(1);
+    expect(await desk.bot.settlement.tickFresh()).toBe(1);
     await until('the settlement notice', () => notices().length === 1, { timeoutMs: 15_000 });
     expect(await desk.bot.settlement.tick()).toBe(0);
     await desk.restart();

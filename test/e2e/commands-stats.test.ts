@@ -3,7 +3,6 @@ import { upcomingWindow } from '../../src/bot/catalog/handlers/choices.js';
 import { bettable } from '../../src/bot/model/markets.js';
 import type { Event, TransactionsResult } from '../../src/gateway/index.js';
 import { type Desk, startDesk } from '../support/bot-desk.js';
-import { settlementPassAfter } from '../support/settlement-pass.js';
 import { until } from '../support/wait.js';
 
 let desk: Desk;
@@ -56,7 +55,7 @@ beforeAll(async () => {
     body: JSON.stringify({ epk: event.event_id }),
   });
   expect(res.status).toBe(200);
-  await settlementPassAfter(desk.bot);
+  await desk.bot.settlement.tickFresh();
 });
 afterAll(async () => {
   await desk?.close();

@@ -14,7 +14,6 @@ import { deskCommand, fundFlows } from '../support/fund-flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
 import { reconcilerOf } from '../support/reconcile-now.js';
-import { settlementPassAfter } from '../support/settlement-pass.js';
 import { until } from '../support/wait.js';
 
 /**
@@ -27,7 +26,7 @@ const BOOKIE_A_SESSION = '5e55a1fa-0000-4000-8000-00000000000a';
 
 /** The in-process bot, with its settlement watcher to tick. */
 type MultiBot = RunningBot & {
-  settlement: Pick<SettlementWatcher, 'tick'>;
+  settlement: Pick<SettlementWatcher, 'tickFresh'>;
   context: { gateway: GatewayPort; logger: Logger };
 };
 
@@ -237,9 +236,9 @@ describe('same-race multis at the desk', () => {
     await desk.control.settle(race.key);
     const notices = () =>
       desk.ld.messages(desk.ld.channelIds.results).filter((m) => /^(Won|Lost)/.test(m.embeds[0]?.title ?? ''));
-    await settlementPassAfter(desk.bot);
+    await desk.bot.settlement.tickFresh();
     await until('the two settlement notices', () => (notices().length === 2 ? true : undefined), { timeoutMs: 15_000 });
-    expect(await desk.bot.settlement.tick()).toBe(0);
+    expect(await desk.bot.settlement.tickFresh()).toBe(0);
     const byBet = new Map((await sandboxMultis()).map((b) => [b.bet.bet_id, b.status]));
     const stored = await records();
     expect(stored.map((r) => [r.state, byBet.get(r.bet_id ?? '')])).toEqual([

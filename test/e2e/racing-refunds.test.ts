@@ -8,13 +8,12 @@ import { messageMatching, newTrail, press } from '../support/flows.js';
 import { cashOf } from '../support/fund-flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
-import { settlementPassAfter } from '../support/settlement-pass.js';
 import { until } from '../support/wait.js';
 
 /** The alpha syndicate's bookie_a session (the sandbox's fixture account). */
 const BOOKIE_A_SESSION = '5e55a1fa-0000-4000-8000-00000000000a';
 
-type RefundBot = RunningBot & { settlement: Pick<SettlementWatcher, 'tick'> };
+type RefundBot = RunningBot & { settlement: Pick<SettlementWatcher, 'tickFresh'> };
 
 /**
  * Refund bet types on a racing slip (issue 46): /bet-racing's `refund` is offered only where the book's promo for
@@ -100,7 +99,7 @@ describe('refund and boost bets on racing slips', () => {
     expect(bet?.bet).toMatchObject({ stake: 3, bet_type: '2/3' });
 
     await desk.control.settle(promoRace.key);
-    await settlementPassAfter(desk.bot);
+    await desk.bot.settlement.tickFresh();
     const notice = await until(
       'the settlement notice',
       () => desk.ld.messages(desk.ld.channelIds.results).find((m) => textOf(m).includes(second)),
@@ -181,7 +180,7 @@ describe('refund and boost bets on racing slips', () => {
     await press(desk, newTrail(), desk.ld.users.bettor, slip, /^Confirm$/);
     await messageMatching(desk, slip, /Bet placed ✅/, 20_000);
     await desk.control.settle(plainRace.key);
-    await settlementPassAfter(desk.bot);
+    await desk.bot.settlement.tickFresh();
     const [record] = await until(
       'the bonus bet settled',
       async () => {

@@ -10,7 +10,6 @@ import { messageMatching, newTrail, press } from '../support/flows.js';
 import { cashOf, deskCommand } from '../support/fund-flows.js';
 import { API_KEY, type Desk, startDesk } from '../support/harness.js';
 import { textOf } from '../support/messages.js';
-import { settlementPassAfter } from '../support/settlement-pass.js';
 import { addMulti, multiSlip, openRaces, raceCommand, sandboxMultis } from '../support/stack-flows.js';
 import { until } from '../support/wait.js';
 
@@ -22,7 +21,7 @@ import { until } from '../support/wait.js';
  */
 const BOOKIE_A_SESSION = '5e55a1fa-0000-4000-8000-00000000000a';
 
-type StackBot = RunningBot & { settlement: Pick<SettlementWatcher, 'tick'> };
+type StackBot = RunningBot & { settlement: Pick<SettlementWatcher, 'tickFresh'> };
 
 describe('stacks of same-race multis at the desk', () => {
   let desk: Desk<StackBot>;
@@ -129,9 +128,9 @@ describe('stacks of same-race multis at the desk', () => {
     await desk.control.settle(race.key);
     const notices = () =>
       desk.ld.messages(desk.ld.channelIds.results).filter((m) => /^(Won|Lost)/.test(m.embeds[0]?.title ?? ''));
-    await settlementPassAfter(desk.bot);
+    await desk.bot.settlement.tickFresh();
     await until('the two settlement notices', () => (notices().length === 2 ? true : undefined), { timeoutMs: 15_000 });
-    expect(await desk.bot.settlement.tick()).toBe(0);
+    expect(await desk.bot.settlement.tickFresh()).toBe(0);
     const byBet = new Map((await atBook(race)).map((x) => [x.bet.bet_id, x.status]));
     const stored = await records();
     expect(stored.map((r) => [r.state, r.bet_id ? byBet.get(r.bet_id) !== undefined : null])).toEqual([
@@ -281,7 +280,7 @@ describe('stacks of same-race multis at the desk', () => {
       expect(await cashOf(gw, BOOKIE_A_SESSION)).toBe(cashBefore - 200);
 
       await desk.control.settle(race.key);
-      await settlementPassAfter(desk.bot);
+      await desk.bot.settlement.tickFresh();
       const settled = await until(
         'both multis settled',
         async () => {

@@ -65,6 +65,11 @@ export class SettlementWatcher {
     return this.#passes.run();
   }
 
+  /** A pass that begins after this call (after a settle the caller knows of); returns its number of notices. */
+  tickFresh(): Promise<number> {
+    return this.#passes.runFresh();
+  }
+
   async #pass(): Promise<number> {
     let queued = 0;
     const open = await this.o.records.inStates(['placed']);

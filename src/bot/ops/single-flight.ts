@@ -31,6 +31,11 @@ export class SingleFlight {
 /** Work run one pass at a time (a watcher's tick): a call while a pass runs shares that pass. */
 export interface SinglePass<T> {
   run(): Promise<T>;
+  /**
+   * A pass that begins after this call: one already running may have read what it works on before the caller's
+   * change, so it is waited out first, and the call then starts a pass or shares one begun since.
+   */
+  runFresh(): Promise<T>;
   /** Resolves when the pass in progress, if any, has ended, however it ended (for stop()). */
   settled(): Promise<void>;
 }
@@ -43,6 +48,10 @@ export function singlePass<T>(pass: () => Promise<T>): SinglePass<T> {
         running = undefined;
       });
       return running;
+    },
+    async runFresh() {
+      await running?.catch(() => undefined);
+      return this.run();
     },
     async settled() {
       await running?.catch(() => undefined);

@@ -83,4 +83,33 @@ describe('single pass', () => {
     await waiting;
     expect({ settled, run: await failed }).toEqual({ settled: true, run: 'failed' });
   });
+
+  it('gives a fresh call a pass that begins after the one running when it was made', async () => {
+    const gates = [deferred<number>(), deferred<number>()];
+    let passes = 0;
+    const p = singlePass(() => gates[passes++]!.promise);
+    const running = p.run();
+    const fresh = p.runFresh();
+    await Promise.resolve();
+    expect(passes).toBe(1);
+    gates[0]!.resolve(1);
+    gates[1]!.resolve(2);
+    expect({ running: await running, fresh: await fresh, passes }).toEqual({ running: 1, fresh: 2, passes: 2 });
+  });
+
+  it('runs one pass for a fresh call made while none runs', async () => {
+    let passes = 0;
+    const p = singlePass(async () => ++passes);
+    expect({ fresh: await p.runFresh(), passes }).toEqual({ fresh: 1, passes: 1 });
+  });
+
+  it('starts the fresh pass even when the pass it waited out failed', async () => {
+    let passes = 0;
+    const p = singlePass(async () => {
+      if (++passes === 1) throw new Error('gateway down');
+      return passes;
+    });
+    const failed = p.run().catch(() => 'failed');
+    expect({ fresh: await p.runFresh(), failed: await failed }).toEqual({ fresh: 2, failed: 'failed' });
+  });
 });
