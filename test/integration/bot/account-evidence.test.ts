@@ -74,6 +74,25 @@ describe.each(ENGINES)('account evidence on %s', (engine) => {
     expect((await new Ledger(store).verify()).ok).toBe(true);
   });
 
+  it("reads one session's state by its key: the other sessions' rows and an unknown session are not it", async () => {
+    const other = { ...limited, key: 'other', sessionId: 's-d', bookie: 'bookie_d' };
+    await repo.record(limited);
+    await repo.record(other);
+    for (const e of [limited, other]) {
+      await repo.moveState(
+        sessionHealth(e.sessionId, e.bookie, await repo.since(0, [e.sessionId]), AT),
+        undefined,
+        AT,
+        'g1',
+      );
+    }
+    expect({
+      c: (await repo.state('s-c'))?.bookie,
+      d: (await repo.state('s-d'))?.bookie,
+      unknown: await repo.state('s-x'),
+    }).toEqual({ c: 'bookie_c', d: 'bookie_d', unknown: undefined });
+  });
+
   describe('a session read again only when its count changed', () => {
     /** The statements the store ran, by their first words. */
     let ran: string[];
