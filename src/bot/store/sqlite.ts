@@ -7,7 +7,7 @@ import Keyv from 'keyv';
 import { sqliteDialect } from './dialect.js';
 import { migrate } from './migrations.js';
 import { openReceiptJournal } from './sqlite-receipts.js';
-import { openPreparedConnection, openTxConnection, type TxConnection } from './sqlite-tx-connection.js';
+import { openTxConnection, type TxConnection } from './sqlite-tx-connection.js';
 import {
   type BotStore,
   keyedQueue,
@@ -91,8 +91,8 @@ function pathOf(url: string): string {
 }
 
 /**
- * How many statements the main connection has in libuv's threads at once (a text's first use is two trips there,
- * prepare and step; later ones one, decision 2141): enough that SQLite has the next one ready (with 2, figure 11's SQLite confirms fell by a third), few
+ * How many statements the main connection has in libuv's threads at once (each is two trips there: prepare, then
+ * step): enough that SQLite has the next one ready (with 2, figure 11's SQLite confirms fell by a third), few
  * enough that a transaction waits for no more than these, not for every statement queued (decision 2080).
  */
 const MAIN_IN_FLIGHT = 4;
@@ -193,8 +193,8 @@ async function inTransaction<T>(
 }
 
 /**
- * The embedded store: one file, WAL, two connections: the main one for single statements and keyv, a second one
- * for the transactions (see `attempt`).
+ * The embedded store: one file, WAL, two connections: keyv's for single statements and keyv, a second one for the
+ * transactions (see `attempt`).
  */
 export async function openSqliteStore(url: string, opts: OpenOptions = {}): Promise<BotStore> {
   const now = opts.now ?? Date.now;
@@ -202,31 +202,10 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const adapter = new KeyvSqlite({ uri: url, busyTimeout: BUSY_TIMEOUT_MS });
   let closed = false;
-  // The main connection: for a file, one whose statement texts are prepared once (decision 2141), opened once keyv's
-  // own connection has made its table; keyv's connection is then only closed. node-sqlite3 runs a statement of
-  // Database#all as three steps (prepare and step in libuv's threads, finalize on the main thread under the
-  // connection's mutex); a prepared one is one trip, and none is finalized until close. An in-memory database is
-  // its one connection's own, so it stays on keyv's.
-  const keyvRun = adapter.query;
-  let prepared: TxConnection | undefined;
-  if (file !== ':memory:') {
-    try {
-      await keyvRun('SELECT 1');
-      prepared = await openPreparedConnection(file, BUSY_TIMEOUT_MS, '');
-    } catch (err) {
-      await adapter.disconnect().catch(() => undefined);
-      throw err;
-    }
-  }
-  const mainConn = prepared;
-  const closeMain = async () => {
-    await mainConn?.close().catch(() => undefined);
-    await adapter.disconnect().catch(() => undefined);
-  };
   // Every call (keyv's too) goes through adapter.query: after close it fails with a clear error instead of
   // reaching the closed sqlite handle (SQLITE_MISUSE). While a transaction is open (or waits for the calls in flight
   // to finish before its BEGIN) every other call waits (see `attempt`).
-  const run = mainConn ? (sql: string, ...params: unknown[]) => mainConn.run(sql, params) : keyvRun;
+  const run = adapter.query;
   const main = connectionGate(MAIN_IN_FLIGHT);
   const direct = (sql: string, ...params: unknown[]) =>
     closed ? Promise.reject(new StoreClosedError()) : run(sql, ...params);
@@ -260,12 +239,11 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
     );
   } catch (err) {
     closed = true;
-    await closeMain();
+    await adapter.disconnect().catch(() => undefined);
     throw err;
   }
   // From here the main connection does not sleep on a busy lock (waitingOutBusy waits instead): node-sqlite3
-  // finalizes a statement on the main thread under the connection's mutex (a text past the 256 kept, an in-memory
-  // store's every statement, every one at close), so a statement asleep holding that mutex
+  // finalizes a statement on the main thread under the connection's mutex, so a statement asleep holding that mutex
   // could stop the event loop until it gave up, and with it the transaction holding the lock.
   await query('PRAGMA busy_timeout=0');
   // An in-memory database is one connection's own: its transactions stay on the main connection.
@@ -274,7 +252,7 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
       ? undefined
       : await openTxConnection(file, BUSY_TIMEOUT_MS).catch(async (err) => {
           closed = true;
-          await closeMain();
+          await adapter.disconnect().catch(() => undefined);
           throw err;
         });
   const receipts =
@@ -283,7 +261,7 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
       : await openReceiptJournal(file, BUSY_TIMEOUT_MS).catch(async (err) => {
           closed = true;
           await txConn.close().catch(() => undefined);
-          await closeMain();
+          await adapter.disconnect().catch(() => undefined);
           throw err;
         });
   const onTxConn = (sql: string, ...params: unknown[]) =>
@@ -396,7 +374,6 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
         closed = true;
         await receipts?.close().catch(() => undefined);
         await txConn?.close().catch(() => undefined);
-        await mainConn?.close().catch(() => undefined);
         await adapter.disconnect();
       },
     }),

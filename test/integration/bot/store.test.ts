@@ -1,5 +1,4 @@
-import sqlite3 from 'sqlite3';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SlipRepo } from '../../../src/bot/betting/slips.js';
 import { JobRepo } from '../../../src/bot/jobs/jobs-repo.js';
 import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
@@ -133,7 +132,7 @@ describe('store on sqlite: an urgent transaction', () => {
   });
 });
 
-describe('store on sqlite: its connections (decisions 2080 and 2141)', () => {
+describe('store on sqlite: transactions on a connection of their own (decision 2080)', () => {
   let store: BotStore;
   let url: string;
   let cleanup: () => void;
@@ -219,31 +218,6 @@ describe('store on sqlite: its connections (decisions 2080 and 2141)', () => {
     } finally {
       await other.close();
     }
-  });
-
-  it("runs single statements and keyv's on statements kept, none made and finalized for one use", async () => {
-    // node-sqlite3's Database#all makes a statement for the one call and finalizes it after.
-    const oneOff = vi.spyOn(sqlite3.Statement.prototype, 'finalize');
-    try {
-      await store.kv.set('cache:x', { n: 1 });
-      const read = await store.kv.get('cache:x');
-      const rows = await store.query<{ n: number }>('SELECT COUNT(*) AS n FROM keyv');
-      expect({ read, rows: rows[0]?.n, oneOff: oneOff.mock.calls.length }).toEqual({
-        read: { n: 1 },
-        rows: 1,
-        oneOff: 0,
-      });
-    } finally {
-      oneOff.mockRestore();
-    }
-  });
-
-  it('runs a statement text again after it failed midway', async () => {
-    await insert(store, 'a');
-    await expect(insert(store, 'a')).rejects.toThrow(/UNIQUE/);
-    await insert(store, 'b');
-    const rows = await store.query('SELECT correlation_id FROM webhook_deliveries ORDER BY correlation_id');
-    expect(rows.map((r) => r.correlation_id)).toEqual(['a', 'b']);
   });
 });
 
