@@ -64,17 +64,6 @@ function toEvidence(r: EvidenceRow): Evidence {
   };
 }
 
-function toStateRow(r: Record<string, unknown>): AccountStateRow {
-  return {
-    sessionId: String(r.session_id),
-    bookie: String(r.bookie),
-    state: r.state as HealthState,
-    reasons: JSON.parse(String(r.reasons)) as string[],
-    changes: Number(r.changes),
-    changedAt: Number(r.changed_at),
-  };
-}
-
 /** Evidence as reading its row back gives it (absent fields null). */
 function asRead(e: EvidenceInput): Evidence {
   return {
@@ -252,18 +241,22 @@ export class AccountEvidenceRepo {
     return new Map(rows.map((r) => [r.session_id, r.status]));
   }
 
-  async states(): Promise<AccountStateRow[]> {
-    const rows = await this.store.query<Record<string, unknown>>('SELECT * FROM account_states');
-    return rows.map(toStateRow);
-  }
-
   /** One session's state row: its own row by key (a bet's result asks it; the whole table grows with the sessions). */
   async state(sessionId: string): Promise<AccountStateRow | undefined> {
     const rows = await this.store.query<Record<string, unknown>>(
       'SELECT * FROM account_states WHERE session_id = ?',
       sessionId,
     );
-    return rows[0] ? toStateRow(rows[0]) : undefined;
+    const r = rows[0];
+    if (!r) return undefined;
+    return {
+      sessionId: String(r.session_id),
+      bookie: String(r.bookie),
+      state: r.state as HealthState,
+      reasons: JSON.parse(String(r.reasons)) as string[],
+      changes: Number(r.changes),
+      changedAt: Number(r.changed_at),
+    };
   }
 
   /**

@@ -50,7 +50,7 @@ export function singlePass<T>(pass: () => Promise<T>): SinglePass<T> {
       return running;
     },
     async runFresh() {
-      await running?.catch(() => undefined);
+      await this.settled();
       return this.run();
     },
     async settled() {

@@ -20,25 +20,34 @@ import { SseReader } from './sse.js';
 const HOUR_MS = 3_600_000;
 const KEY = { 'x-api-key': 'sandbox-key-alpha', 'content-type': 'application/json' };
 
+type Selection = { odds: number; market_ref: string };
+
 /** bookie_a's first head-to-head selection of the event, if its card has one now. */
-async function headToHead(base: string, ev: SportEvent): Promise<{ odds: number; market_ref: string } | undefined> {
+async function headToHead(base: string, ev: SportEvent): Promise<Selection | undefined> {
   const q = new URLSearchParams({ epk: ev.epk, bookie: 'bookie_a', market: 'head_to_head' });
   const card = (await (await fetch(`${base}/v3/markets?${q}`, { headers: KEY })).json()) as {
-    markets?: Array<{ selections: Array<{ odds: number; market_ref: string }> }>;
+    markets?: Array<{ selections: Selection[] }>;
   };
   return card.markets?.[0]?.selections[0];
 }
 
-/** The first of the events whose bookie_a card has head-to-head prices now (the world's day decides which do). */
-async function pricedEvent(base: string, events: SportEvent[]): Promise<SportEvent | undefined> {
-  for (const ev of events) if (await headToHead(base, ev)) return ev;
+/**
+ * The first of the events whose bookie_a card has head-to-head prices now (the world's day decides which do), with
+ * that selection.
+ */
+async function pricedEvent(
+  base: string,
+  events: SportEvent[],
+): Promise<{ ev: SportEvent; row: Selection } | undefined> {
+  for (const ev of events) {
+    const row = await headToHead(base, ev);
+    if (row) return { ev, row };
+  }
   return undefined;
 }
 
-/** Places a 5-unit head-to-head bet with bookie_a through the gateway API; returns its bet id. */
-async function placeBet(base: string, ev: SportEvent): Promise<string> {
-  const row = await headToHead(base, ev);
-  if (!row) throw new Error(`no head-to-head prices for ${ev.epk}`);
+/** Places a 5-unit bet on the selection with bookie_a through the gateway API; returns its bet id. */
+async function placeBet(base: string, ev: SportEvent, row: Selection): Promise<string> {
   const placed = await viaJob<{ bet_result?: { bet_id?: string } }>(base, '/v3/place_bet', {
     session_id: '5e55a1fa-0000-4000-8000-00000000000a',
     sport: ev.league,
@@ -171,7 +180,7 @@ describe('the Sandbox panel API over the embedded sandbox', () => {
   it('settles started events: a bet on one that has begun is settled, and nothing is left after', async () => {
     const world = sandbox.sb.world as SimWorld;
     const now = world.nowMs();
-    const ev = await pricedEvent(
+    const priced = await pricedEvent(
       sandbox.url,
       world
         .allEvents()
@@ -183,8 +192,9 @@ describe('the Sandbox panel API over the embedded sandbox', () => {
             world.link(e, 'bookie_a').linked,
         ),
     );
-    if (!ev) throw new Error('the seeded world lists no upcoming bookie_a event with head-to-head prices');
-    const betId = await placeBet(sandbox.url, ev);
+    if (!priced) throw new Error('the seeded world lists no upcoming bookie_a event with head-to-head prices');
+    const { ev } = priced;
+    const betId = await placeBet(sandbox.url, ev, priced.row);
 
     // The page moves the clock past the start, then settles what has started.
     const moved = await call(`${pg.url}/api/sandbox/advance`, { ms: ev.startMs - world.nowMs() + 60_000 });
