@@ -243,12 +243,34 @@ export class Outbox {
     return ahead.sending;
   }
 
-  /** Lets go of a message `sendAhead` held, when its record took another way; a pass sends what is recorded. */
+  /**
+   * Lets go of a message `sendAhead` held, when its record took another way (the receipt was applied some other way
+   * first, or its record had moved on). A pass then sends what is recorded; and when Discord took the edit sent ahead
+   * while the message's recorded stage was already sent with another body, that stage is sent again, so the message
+   * ends on what the record says, not on what was drawn ahead of it.
+   */
   release(channelId: string, messageId: string): void {
-    const ahead = this.#ahead.get(editKey(channelId, messageId));
+    const key = editKey(channelId, messageId);
+    const ahead = this.#ahead.get(key);
     if (!ahead?.held) return;
     ahead.held = false;
-    this.kick();
+    void this.#restageUnlike(key, ahead).finally(() => this.kick());
+  }
+
+  async #restageUnlike(key: string, ahead: SentAhead): Promise<void> {
+    const shown = ahead.sending ? await ahead.sending : ahead.shown;
+    if (!shown || this.#stopped) return;
+    const now = this.#o.now();
+    await this.#o.store
+      .query(
+        `UPDATE outbox SET state = ${RESTAGED}, attempts = 0, next_at = ?, updated_at = ?
+         WHERE outbox_key = ? AND kind = 'edit' AND state = ${SENT} AND body <> ?`,
+        now,
+        now,
+        key,
+        ahead.body,
+      )
+      .catch((err) => this.#o.logger.warn('outbox could not restage an edit shown ahead', { key, err }));
   }
 
   /**

@@ -86,6 +86,37 @@ describe.each(ENGINES)('outbox stages on %s', (engine) => {
     }
   });
 
+  it('sends the recorded stage again when an edit shown ahead drew another one and its record took another way', async () => {
+    const sent: string[] = [];
+    const recording: DiscordPoster = {
+      edit: async (_c, _m, v) => {
+        sent.push(String(v.content));
+      },
+      post: async () => 'm',
+    };
+    const box = new Outbox({
+      store,
+      poster: recording,
+      logger: createLogger({ write: () => {} }),
+      now: Date.now,
+      owner: 'p4',
+    });
+    try {
+      // The poller applied the result first: "placed at 2.10" recorded and sent.
+      await box.edit('c1', 'm8', view('placed at 2.10'), RANK.final);
+      await box.idle();
+      // A receipt drawn from an older copy of the record showed something else, and its transaction took nothing.
+      expect(await box.sendAhead('c1', 'm8', view('placed at 2.00'), RANK.final)).toBe(true);
+      box.release('c1', 'm8');
+      await expect.poll(() => sent).toEqual(['placed at 2.10', 'placed at 2.00', 'placed at 2.10']);
+      await box.idle();
+      const [row] = await store.query<{ state: string }>("SELECT state FROM outbox WHERE outbox_key = 'edit:c1:m8'");
+      expect(row?.state).toBe(OUTBOX_MOVES.send.to);
+    } finally {
+      await box.stop();
+    }
+  });
+
   it('sends a later stage recorded while the earlier one is in flight at once, not when its lease runs out', async () => {
     const sent: string[] = [];
     let release!: () => void;
