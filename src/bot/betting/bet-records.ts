@@ -88,9 +88,18 @@ export async function movedAhead(
   set: Partial<MoveFields>,
   now: number,
 ): Promise<BetRecord | undefined> {
-  const t: BetTransition = BET_TRANSITIONS[name];
   const [row] = await read('SELECT * FROM bet_records WHERE placement_id = ?', placementId);
-  const record = row === undefined ? undefined : toRecord(row);
+  return movedFrom(row === undefined ? undefined : toRecord(row), name, set, now);
+}
+
+/** A record as the named move would leave it; undefined: no record, or not in a state the move leaves. */
+export function movedFrom(
+  record: BetRecord | undefined,
+  name: BetMove,
+  set: Partial<MoveFields>,
+  now: number,
+): BetRecord | undefined {
+  const t: BetTransition = BET_TRANSITIONS[name];
   if (!record || !t.from.includes(record.state)) return undefined;
   const fields = Object.fromEntries(Object.entries(set).filter(([, v]) => v !== undefined));
   return { ...record, ...fields, state: t.to, updatedAt: now };

@@ -6,7 +6,7 @@ import { centsFromDollars } from '../model/money.js';
 import { type SlipPayload, type StoredSlipPayload, slipFromStored } from '../model/slip-rules.js';
 import type { Outbox } from '../outbox/index.js';
 import type { Row, Tx } from '../store/index.js';
-import { type BetRecord, type BetRecordRepo, type MoveFields, movedAhead } from './bet-records.js';
+import { type BetRecord, type BetRecordRepo, type MoveFields, movedAhead, movedFrom } from './bet-records.js';
 import { RANK } from './model/edit-rank.js';
 import { placedOther, placedOtherNote } from './model/placed-other.js';
 import type { BetPresenter } from './presenter.js';
@@ -88,11 +88,12 @@ export class BetResults {
 
   /**
    * A webhook's outcome drawn ahead of its transaction (decision 2120): the slip's edit as `applyInTx` will record
-   * it, from the record as committed now, sent through the outbox at once. Undefined: nothing to show ahead (no
+   * it, from the record as committed (`job.shown`, the copy placement handed the tracker, or read now), sent through
+   * the outbox at once. Undefined: nothing to show ahead (no
    * record or message, or the record is not in a state the outcome's move leaves).
    */
   async ahead(
-    job: { correlationId: string; context: unknown },
+    job: { correlationId: string; context: unknown; shown?: unknown },
     outcome: JobOutcome,
     read: <R extends Row = Row>(sql: string, ...params: unknown[]) => Promise<R[]>,
   ): Promise<{ send: () => Promise<boolean>; release: () => void } | undefined> {
@@ -100,7 +101,12 @@ export class BetResults {
     const placementId = bet.context?.placementId;
     if (placementId === undefined) return undefined;
     const { name, set } = this.#moveOf(bet, outcome);
-    const moved = await movedAhead(read, placementId, name, set, this.d.now());
+    // The record as placement committed it, in hand (decision 2137); else read without waiting for the writer.
+    const inHand = job.shown as BetRecord | undefined;
+    const moved =
+      inHand?.placementId === placementId
+        ? movedFrom(inHand, name, set, this.d.now())
+        : await movedAhead(read, placementId, name, set, this.d.now());
     const staged = moved?.messageId ? this.d.present.record(moved) : undefined;
     if (!moved?.messageId || !staged) return undefined;
     const { channelId, messageId } = { channelId: moved.channelId, messageId: moved.messageId };

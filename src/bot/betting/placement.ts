@@ -377,7 +377,11 @@ export class Placement {
       { correlationId: handle.correlationId, timeoutAt: Number.isFinite(timeoutAt) ? timeoutAt : null, odds: live },
       this.d.now(),
     );
-    if (moved) await this.d.results.show(moved);
+    if (moved) {
+      // The record as committed: its receipt is drawn from it, with no read of the store (decision 2137).
+      this.d.tracker.shows(handle.correlationId, moved);
+      await this.d.results.show(moved);
+    }
     this.d.tracker.track(handle.envelope);
     return moved ?? (await this.d.records.get(record.placementId)) ?? record;
   }

@@ -1,4 +1,5 @@
-import { type APIMessage, type Client, REST, Routes, SnowflakeUtil } from 'discord.js';
+import { type APIMessage, type Client, DefaultRestOptions, DefaultUserAgent, Routes, SnowflakeUtil } from 'discord.js';
+import { request } from 'undici';
 import type { MessageView } from '../model/limits.js';
 import { type EditToken, type InteractionEdits, interactionEditsOf } from './interaction-edits.js';
 
@@ -33,29 +34,35 @@ function fingerprint(m: Partial<Shown> | MessageView): string {
   return JSON.stringify([m.content ?? '', embeds, ids]);
 }
 
-/** Discord no longer knows the token (expired, or the interaction is gone): the bot token is asked instead. */
-function tokenRefused(err: unknown): boolean {
-  const status = (err as { status?: unknown })?.status;
-  return status === 401 || status === 404;
-}
+/** As long as discord.js's REST waits for Discord by default. */
+const WEBHOOK_EDIT_TIMEOUT_MS = 15_000;
 
 /**
- * Edits through an interaction's webhook (decision 2030): a REST of their own, since Discord does not count
- * interaction endpoints against the bot's global limit while discord.js's REST for the bot token would; each
- * interaction's webhook is its own bucket, so a receipt waits behind no other message's edit.
+ * Edits through an interaction's webhook (decision 2030): Discord does not count interaction endpoints against the
+ * bot's global limit, and each interaction's webhook is its own bucket, so a receipt waits behind no other message's
+ * edit. One plain undici PATCH (decision 2137): discord.js's REST queue would add its own turns of the event loop to
+ * every receipt and has nothing to queue here; a refusal other than the token's is the outbox's to send again.
  */
 function webhookEdits(client: Client, edits: InteractionEdits) {
-  let rest: REST | undefined;
+  const rest = client.options.rest;
+  const base = `${rest?.api ?? DefaultRestOptions.api}/v${rest?.version ?? DefaultRestOptions.version}`;
   return async (messageId: string, token: EditToken, body: unknown): Promise<boolean> => {
-    rest ??= new REST({ ...client.options.rest, globalRequestsPerSecond: Number.POSITIVE_INFINITY });
-    try {
-      await rest.patch(Routes.webhookMessage(token.applicationId, token.token, '@original'), { body, auth: false });
-      return true;
-    } catch (err) {
-      if (!tokenRefused(err)) throw err;
+    const res = await request(`${base}/webhooks/${token.applicationId}/${token.token}/messages/@original`, {
+      method: 'PATCH',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json', 'user-agent': DefaultUserAgent },
+      signal: AbortSignal.timeout(WEBHOOK_EDIT_TIMEOUT_MS),
+    });
+    const answer = await res.body.text();
+    if (res.statusCode >= 200 && res.statusCode < 300) return true;
+    if (res.statusCode === 401 || res.statusCode === 404) {
       edits.refused(messageId, token.token);
       return false;
     }
+    // The status as discord.js's errors carry it: the outbox reads it (429 and 5xx are tried again).
+    throw Object.assign(new Error(`Discord answered ${res.statusCode} to an edit: ${answer.slice(0, 200)}`), {
+      status: res.statusCode,
+    });
   };
 }
 

@@ -23,7 +23,7 @@ export type InTxHandler = (tx: Tx, job: JobRecord, outcome: JobOutcome) => Promi
  * Undefined: nothing to show ahead.
  */
 export type AheadHandler = (
-  job: { correlationId: string; context: unknown },
+  job: { correlationId: string; context: unknown; shown?: unknown },
   outcome: JobOutcome,
   read: ReceiptJournal['read'],
 ) => Promise<{ send: () => Promise<boolean>; release: () => void } | undefined>;
@@ -72,6 +72,8 @@ export class ResultTracker {
   readonly #kinds = new Map<string, string>();
   /** Their contexts: what a receipt shows ahead of its transaction is drawn from them. */
   readonly #contexts = new Map<string, unknown>();
+  /** What each job's owner last committed for it to show (a bet's record once submitted, see `shows`). */
+  readonly #shown = new Map<string, unknown>();
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly #opts: ResultTrackerOptions;
   readonly #now: () => number;
@@ -104,9 +106,19 @@ export class ResultTracker {
     this.#contexts.set(correlationId, context);
   }
 
+  /**
+   * What a job's receipt will be drawn from, as just committed (a bet's record once submitted): the receipt's edit is
+   * then drawn without a read of the store (decision 2137). Only for a job this process holds; the transaction
+   * still decides, and an edit drawn from a copy the store has moved past is put right by the outbox.
+   */
+  shows(correlationId: string, committed: unknown): void {
+    if (this.#contexts.has(correlationId)) this.#shown.set(correlationId, committed);
+  }
+
   #forget(correlationId: string): void {
     this.#kinds.delete(correlationId);
     this.#contexts.delete(correlationId);
+    this.#shown.delete(correlationId);
   }
 
   /**
@@ -150,7 +162,7 @@ export class ResultTracker {
     const context = this.#contexts.get(id);
     const [first, plan] = await Promise.all([
       d.journal.add(id, raw, this.#now()),
-      d.ahead({ correlationId: id, context }, outcome, d.journal.read).catch((err) => {
+      d.ahead({ correlationId: id, context, shown: this.#shown.get(id) }, outcome, d.journal.read).catch((err) => {
         this.#opts.logger.warn('a receipt could not be drawn ahead; it goes with its transaction', {
           correlationId: id,
           err,

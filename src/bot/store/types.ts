@@ -83,13 +83,18 @@ export interface BotStore {
  * until the store has applied it; a start applies what a stop left kept.
  */
 export interface ReceiptJournal {
-  /** Keeps a verified delivery; true the first time its job's delivery is kept. */
+  /** The store's file it sits beside. */
+  readonly file: string;
+  /** Keeps a verified delivery (durable when it resolves); true the first time its job's delivery is kept. */
   add(correlationId: string, raw: string, at: number): Promise<boolean>;
   /** One read of the store's committed rows that waits for no transaction (what a receipt shows). */
   read<T extends Row = Row>(sql: string, ...params: unknown[]): Promise<T[]>;
   /** The store has the delivery now (applied, or stored for the ordinary path): the journal forgets it. */
   applied(correlationId: string): Promise<void>;
-  /** Deliveries kept and not yet applied (a stop between), oldest first. */
+  /**
+   * Deliveries kept and not yet let go (a stop between), oldest first. The log lists one the store has applied until
+   * nothing is pending and its file empties: storing each again is harmless (once per correlation id).
+   */
   pending(): Promise<{ correlationId: string; raw: string; receivedAt: number }[]>;
   close(): Promise<void>;
 }
