@@ -272,6 +272,10 @@ function buildServices(
   const catalog = new Catalog(gateway, store, { logger, metrics, now });
   const callbackUrl = callbackUrlOf(config);
   const records = new BetRecordRepo(store, (m) => metrics.betTransitions.inc(m));
+  // A record moved some other way than its receipt: the copy placement gave the tracker is stale (decision 2137).
+  records.whenMoved((r) => {
+    if (r.correlationId) tracker.unshow(r.correlationId);
+  });
   const slips = new SlipRepo(store);
   const { tunables } = config;
   const betPresenter: BetPresenter = betViews;

@@ -401,6 +401,8 @@ const MOVE_ATTEMPTS = 10;
 export type OnCommitted = (record: BetRecord) => Promise<void>;
 
 export class BetRecordRepo {
+  #moved: ((record: BetRecord) => void) | undefined;
+
   /** `onMove` hears every move made (the metrics count them by move and states); it must not throw. */
   constructor(
     private readonly store: BotStore,
@@ -830,6 +832,12 @@ export class BetRecordRepo {
   /** Counted as committed, before anything it causes can be seen (the receipt a reader waits for). */
   #counted(name: BetMove, moved: { record: BetRecord; from: BetState }): void {
     this.onMove({ move: name, from: moved.from, to: moved.record.state });
+    this.#moved?.(moved.record);
+  }
+
+  /** Hears each record this process moved, as committed (one listener: a copy held elsewhere is then stale). */
+  whenMoved(fn: (record: BetRecord) => void): void {
+    this.#moved = fn;
   }
 
   /** Counts a settlement read that did not find a placed bet; returns the new count. */

@@ -96,7 +96,7 @@ export class BetResults {
     job: { correlationId: string; context: unknown; shown?: unknown },
     outcome: JobOutcome,
     read: <R extends Row = Row>(sql: string, ...params: unknown[]) => Promise<R[]>,
-  ): Promise<{ send: () => Promise<boolean>; release: () => void } | undefined> {
+  ): Promise<{ send: () => Promise<boolean>; release: (restage: boolean) => void } | undefined> {
     const bet = { ...job, kind: 'bet' } as JobRecord<BetJobContext>;
     const placementId = bet.context?.placementId;
     if (placementId === undefined) return undefined;
@@ -104,7 +104,7 @@ export class BetResults {
     // The record as placement committed it, in hand (decision 2137); else read without waiting for the writer.
     const inHand = job.shown as BetRecord | undefined;
     const moved =
-      inHand?.placementId === placementId
+      inHand?.placementId === placementId && inHand.messageId
         ? movedFrom(inHand, name, set, this.d.now())
         : await movedAhead(read, placementId, name, set, this.d.now());
     const staged = moved?.messageId ? this.d.present.record(moved) : undefined;
@@ -112,7 +112,7 @@ export class BetResults {
     const { channelId, messageId } = { channelId: moved.channelId, messageId: moved.messageId };
     return {
       send: () => this.d.outbox.sendAhead(channelId, messageId, staged.view, staged.rank),
-      release: () => this.d.outbox.release(channelId, messageId),
+      release: (restage) => this.d.outbox.release(channelId, messageId, restage),
     };
   }
 

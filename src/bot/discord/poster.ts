@@ -59,9 +59,12 @@ function webhookEdits(client: Client, edits: InteractionEdits) {
       edits.refused(messageId, token.token);
       return false;
     }
-    // The status as discord.js's errors carry it: the outbox reads it (429 and 5xx are tried again).
+    // The status as discord.js's errors carry it: the outbox reads it (429 and 5xx are tried again, a 429 after
+    // the wait Discord asked for).
+    const retryAfter = Number(res.headers['retry-after']);
     throw Object.assign(new Error(`Discord answered ${res.statusCode} to an edit: ${answer.slice(0, 200)}`), {
       status: res.statusCode,
+      ...(res.statusCode === 429 && Number.isFinite(retryAfter) ? { retryAfterMs: Math.ceil(retryAfter * 1000) } : {}),
     });
   };
 }

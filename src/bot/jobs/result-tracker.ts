@@ -26,7 +26,7 @@ export type AheadHandler = (
   job: { correlationId: string; context: unknown; shown?: unknown },
   outcome: JobOutcome,
   read: ReceiptJournal['read'],
-) => Promise<{ send: () => Promise<boolean>; release: () => void } | undefined>;
+) => Promise<{ send: () => Promise<boolean>; release: (restage: boolean) => void } | undefined>;
 
 /** A delivery taken in one transaction: whether it was the first of its job, and what runs after the 2xx. */
 export interface Taken {
@@ -112,7 +112,12 @@ export class ResultTracker {
    * still decides, and an edit drawn from a copy the store has moved past is put right by the outbox.
    */
   shows(correlationId: string, committed: unknown): void {
-    if (this.#contexts.has(correlationId)) this.#shown.set(correlationId, committed);
+    if (this.#opts.store?.receipts && this.#contexts.has(correlationId)) this.#shown.set(correlationId, committed);
+  }
+
+  /** The job's record moved some other way: a copy `shows` gave is stale, so its receipt reads the store. */
+  unshow(correlationId: string): void {
+    this.#shown.delete(correlationId);
   }
 
   #forget(correlationId: string): void {
@@ -174,12 +179,14 @@ export class ResultTracker {
     const shown = plan ? plan.send() : Promise.resolve(false);
     // The transaction runs beside the edit: the store catches up while Discord shows the result.
     const apply = async () => {
+      let failed = false;
       try {
         const taken = await this.#takeInTx(body, raw, outcome, d.inTx);
         if (taken) await taken.after?.();
         else if (await d.once.recordDelivery(id, raw, this.#now())) await this.fromWebhook(body);
         await d.journal.applied(id);
       } catch (err) {
+        failed = true;
         // A stop closes the store under it: expected, and the next start applies it as well.
         const log = this.#stopped ? this.#opts.logger.info : this.#opts.logger.error;
         log.call(this.#opts.logger, 'a receipt kept in the journal was not applied; the next start applies it', {
@@ -189,7 +196,8 @@ export class ResultTracker {
       } finally {
         // The message is held until here: whatever was recorded for it goes out (or is marked shown) after.
         await shown;
-        plan?.release();
+        // Only a receipt whose outcome the store has (taken some other way) may put the message back on its record.
+        plan?.release(!failed);
       }
     };
     return {

@@ -245,15 +245,17 @@ export class Outbox {
 
   /**
    * Lets go of a message `sendAhead` held, when its record took another way (the receipt was applied some other way
-   * first, or its record had moved on). A pass then sends what is recorded; and when Discord took the edit sent ahead
-   * while the message's recorded stage was already sent with another body, that stage is sent again, so the message
-   * ends on what the record says, not on what was drawn ahead of it.
+   * first, or its record had moved on). A pass then sends what is recorded. With `restage` (the store has the
+   * receipt's outcome), when Discord took the edit sent ahead while the message's recorded stage was already sent
+   * with another body, that stage is sent again, so the message ends on what the record says, not on what was drawn
+   * ahead of it. Without (the receipt's transaction failed: the next start applies it), nothing is sent back over it.
    */
-  release(channelId: string, messageId: string): void {
+  release(channelId: string, messageId: string, restage = true): void {
     const key = editKey(channelId, messageId);
     const ahead = this.#ahead.get(key);
     if (!ahead?.held) return;
     ahead.held = false;
+    if (!restage) return this.kick();
     void this.#restageUnlike(key, ahead).finally(() => this.kick());
   }
 

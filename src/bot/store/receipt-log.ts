@@ -60,7 +60,10 @@ export function readReceiptLog(file: string): KeptReceipt[] {
 export class ReceiptLog {
   readonly #file: string;
   readonly #compactBytes: number;
+  /** The open file; -1 once closed. */
   #fd: number;
+  /** The file's length as this process wrote it: where a failed append is cut back to. */
+  #size: number;
   readonly #pending = new Map<string, KeptReceipt>();
 
   constructor(file: string, opts: { compactBytes?: number } = {}) {
@@ -69,25 +72,55 @@ export class ReceiptLog {
     // What a stop left: pending until a start's replay has stored it.
     for (const k of readReceiptLog(file)) this.#pending.set(k.correlationId, k);
     this.#fd = openSync(file, 'a');
+    // A last line a kill cut short is cut off, so the next append starts a line of its own.
+    const text = readFileSync(file, 'utf8');
+    this.#size = Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1));
+    if (this.#size !== fstatSync(this.#fd).size) ftruncateSync(this.#fd, this.#size);
   }
 
-  /** Keeps a delivery: true the first time its job's delivery is kept, false while a copy is pending. */
+  /**
+   * Keeps a delivery: true the first time its job's delivery is kept (the line is in the file when it returns),
+   * false while a copy is pending. Throws when the line could not be written whole (a full disk): the file is cut
+   * back to where it was and the delivery is not kept, so the receiver answers 500 and the gateway sends it again.
+   */
   add(correlationId: string, raw: string, receivedAt: number): boolean {
+    if (this.#fd < 0) throw new Error('the receipt log is closed');
     if (this.#pending.has(correlationId)) return false;
     const kept = { correlationId, raw, receivedAt };
-    writeSync(this.#fd, lineOf(kept));
+    const line = Buffer.from(lineOf(kept));
+    let written: number;
+    try {
+      written = writeSync(this.#fd, line);
+    } catch (err) {
+      this.#cutBack();
+      throw err;
+    }
+    if (written !== line.length) {
+      this.#cutBack();
+      throw new Error(`the receipt log took ${written} of ${line.length} bytes (is the disk full?)`);
+    }
+    this.#size += written;
     this.#pending.set(correlationId, kept);
     return true;
   }
 
-  /** The store has the delivery: the journal forgets it (the file empties once nothing is pending). */
+  #cutBack(): void {
+    try {
+      ftruncateSync(this.#fd, this.#size);
+    } catch {
+      // The next open cuts a torn last line off in any case.
+    }
+  }
+
+  /** The store has the delivery: the log forgets it (the file empties once nothing is pending). */
   applied(correlationId: string): void {
-    if (!this.#pending.delete(correlationId)) return;
+    if (!this.#pending.delete(correlationId) || this.#fd < 0) return;
     if (this.#pending.size === 0) {
       ftruncateSync(this.#fd, 0);
+      this.#size = 0;
       return;
     }
-    if (fstatSync(this.#fd).size > this.#compactBytes) this.#compact();
+    if (this.#size > this.#compactBytes) this.#compact();
   }
 
   /** Whether a delivery of this job is kept and not yet stored. */
@@ -99,21 +132,34 @@ export class ReceiptLog {
     return this.#pending.size;
   }
 
-  /** The pending deliveries written to a new file that then takes the old one's name (a rename is atomic). */
+  /**
+   * The pending deliveries written to a new file that then takes the old one's name (a rename is atomic); the new
+   * file is open before the old one is closed, so a failure leaves the log as it was.
+   */
   #compact(): void {
     const next = `${this.#file}.next`;
-    const fd = openSync(next, 'w');
+    const out = openSync(next, 'w');
+    let size = 0;
     try {
-      for (const k of this.#pending.values()) writeSync(fd, lineOf(k));
+      for (const k of this.#pending.values()) size += writeSync(out, lineOf(k));
     } finally {
-      closeSync(fd);
+      closeSync(out);
     }
-    renameSync(next, this.#file);
+    const fd = openSync(next, 'a');
+    try {
+      renameSync(next, this.#file);
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
     closeSync(this.#fd);
-    this.#fd = openSync(this.#file, 'a');
+    this.#fd = fd;
+    this.#size = size;
   }
 
   close(): void {
+    if (this.#fd < 0) return;
     closeSync(this.#fd);
+    this.#fd = -1;
   }
 }

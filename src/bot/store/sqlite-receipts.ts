@@ -1,4 +1,5 @@
 import { existsSync, rmSync } from 'node:fs';
+import sqlite3 from 'sqlite3';
 import { ReceiptLog, readReceiptLog, receiptLogOf } from './receipt-log.js';
 import { openPreparedConnection } from './sqlite-tx-connection.js';
 import type { ReceiptJournal, Row } from './types.js';
@@ -26,6 +27,27 @@ async function drainOldJournal(file: string, busyTimeoutMs: number, log: Receipt
 }
 
 /**
+ * The log's one writer, held for the process's life: an exclusive lock on a file of its own, which the system lets go
+ * when the process ends however it ends (kill -9 included). Undefined: another process (or another store opened in
+ * this one) holds it.
+ */
+async function holdLogLock(file: string): Promise<(() => Promise<void>) | undefined> {
+  const db = await new Promise<sqlite3.Database>((resolve, reject) => {
+    const d = new sqlite3.Database(file, (err) => (err ? reject(err) : resolve(d)));
+  });
+  const close = () => new Promise<void>((resolve) => db.close(() => resolve()));
+  db.configure('busyTimeout', 0);
+  try {
+    await new Promise<void>((resolve, reject) => db.exec('BEGIN EXCLUSIVE', (err) => (err ? reject(err) : resolve())));
+  } catch (err) {
+    await close();
+    if ((err as { code?: unknown }).code === 'SQLITE_BUSY') return undefined;
+    throw err;
+  }
+  return close;
+}
+
+/**
  * A receipt's one durable write on SQLite (decisions 2120 and 2137). SQLite runs one writer per file, so a delivery
  * stored in the store's file waits for whatever transaction holds its write lock (a claim, a chaining) and for the
  * event loop turns that transaction needs. The journal is a log file only receipts write, one synchronous append
@@ -33,34 +55,38 @@ async function drainOldJournal(file: string, busyTimeoutMs: number, log: Receipt
  * connection to the store's file: a WAL reader never waits for the writer, so the bet a receipt shows is read (when
  * its record is not in hand) beside the rest, not after the queue.
  */
-export async function openReceiptJournal(file: string, busyTimeoutMs: number): Promise<ReceiptJournal> {
+export async function openReceiptJournal(file: string, busyTimeoutMs: number): Promise<ReceiptJournal | undefined> {
   const logFile = receiptLogOf(file);
-  const log = new ReceiptLog(logFile);
+  // A second process on the file (against docs/operations.md) takes decision 1990's way, which needs no log.
+  const unlock = await holdLogLock(`${logFile}.lock`);
+  if (!unlock) return undefined;
+  let log: ReceiptLog | undefined;
+  let reader: Awaited<ReturnType<typeof openPreparedConnection>>;
   try {
+    log = new ReceiptLog(logFile);
     await drainOldJournal(file, busyTimeoutMs, log);
+    reader = await openPreparedConnection(file, busyTimeoutMs, '', true);
   } catch (err) {
-    log.close();
+    log?.close();
+    await unlock();
     throw err;
   }
-  const reader = await openPreparedConnection(file, busyTimeoutMs, '', true).catch((err) => {
-    log.close();
-    throw err;
-  });
+  const opened = log;
   return {
-    file,
     async add(correlationId, raw, at) {
-      return log.add(correlationId, raw, at);
+      return opened.add(correlationId, raw, at);
     },
     read: <T extends Row = Row>(sql: string, ...params: unknown[]) => reader.run(sql, params) as Promise<T[]>,
     async applied(correlationId) {
-      log.applied(correlationId);
+      opened.applied(correlationId);
     },
     async pending() {
       return readReceiptLog(logFile);
     },
     async close() {
       await reader.close().catch(() => undefined);
-      log.close();
+      opened.close();
+      await unlock();
     },
   };
 }

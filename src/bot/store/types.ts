@@ -83,8 +83,6 @@ export interface BotStore {
  * until the store has applied it; a start applies what a stop left kept.
  */
 export interface ReceiptJournal {
-  /** The store's file it sits beside. */
-  readonly file: string;
   /** Keeps a verified delivery (durable when it resolves); true the first time its job's delivery is kept. */
   add(correlationId: string, raw: string, at: number): Promise<boolean>;
   /** One read of the store's committed rows that waits for no transaction (what a receipt shows). */

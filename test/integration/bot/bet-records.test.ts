@@ -115,6 +115,18 @@ describe.each(ENGINES)('bet records on %s', (engine) => {
     expect(await records.usedCents('g1', 'u1', DAY)).toBe(3_000);
   });
 
+  it('tells its listener of each record it moved, as committed, and of no move that lost', async () => {
+    await slip('w1');
+    const a = await claim('w1');
+    if (a.kind !== 'claimed') throw new Error('claim failed');
+    const heard: string[] = [];
+    records.whenMoved((r) => heard.push(`${r.state}:${r.correlationId}`));
+    await records.markSubmitted(a.record.placementId, { correlationId: 'c-w1', timeoutAt: null, odds: 2 }, Date.now());
+    await records.markRefused(a.record.placementId, { note: 'refused' }, Date.now());
+    await records.markRefused(a.record.placementId, { note: 'refused again' }, Date.now());
+    expect(heard).toEqual(['submitted:c-w1', 'refused:c-w1']);
+  });
+
   // Read as every read of the ledger does: what is staged is chained first (a move does not wait for it, decision 2131).
   const entriesOf = async (ref: string) => {
     await chainStaged(store);

@@ -73,6 +73,23 @@ describe('the receipt log', () => {
     expect(ids()).toEqual(['job-1']);
   });
 
+  it('cuts a torn last line off when it opens, so the next delivery is kept on a line of its own', () => {
+    const log = new ReceiptLog(file);
+    log.add('job-1', 'one', 1);
+    log.close();
+    appendFileSync(file, '{"id":"job-2","at":2,"raw":"tw');
+    const next = new ReceiptLog(file);
+    expect(next.add('job-3', 'three', 3)).toBe(true);
+    next.close();
+    expect(ids()).toEqual(['job-1', 'job-3']);
+  });
+
+  it('refuses to keep a delivery once closed, rather than write through a descriptor that is gone', () => {
+    const log = new ReceiptLog(file);
+    log.close();
+    expect(() => log.add('job-1', 'one', 1)).toThrow(/closed/);
+  });
+
   it('takes up what a stop left as pending: a copy of it is not kept twice, and it goes once stored', () => {
     const first = new ReceiptLog(file);
     first.add('job-1', 'one', 1);
@@ -82,6 +99,19 @@ describe('the receipt log', () => {
     next.applied('job-1');
     expect(statSync(file).size).toBe(0);
     next.close();
+  });
+
+  it('has one writer: a second store opened on the same file keeps no log until the first is closed', async () => {
+    const storeFile = join(dir, 'bot.sqlite');
+    const first = await openStore(`sqlite://${storeFile}`, { receipts: true });
+    const second = await openStore(`sqlite://${storeFile}`, { receipts: true });
+    expect(first.receipts).toBeDefined();
+    expect(second.receipts).toBeUndefined();
+    await first.close();
+    await second.close();
+    const third = await openStore(`sqlite://${storeFile}`, { receipts: true });
+    expect(third.receipts).toBeDefined();
+    await third.close();
   });
 
   it('drains a desk’s older SQLite journal into the log once and removes it', async () => {
