@@ -255,8 +255,8 @@ export class Outbox {
     const ahead = this.#ahead.get(key);
     if (!ahead?.held) return;
     ahead.held = false;
-    if (!restage) return this.kick();
-    void this.#restageUnlike(key, ahead).finally(() => this.kick());
+    if (restage) void this.#restageUnlike(key, ahead).finally(() => this.kick());
+    else this.kick();
   }
 
   async #restageUnlike(key: string, ahead: SentAhead): Promise<void> {
