@@ -36,9 +36,12 @@ function lineOf(k: KeptReceipt): string {
  * never finished, so its delivery was never answered 2xx) or that is not one of ours is skipped.
  */
 export function readReceiptLog(file: string): KeptReceipt[] {
-  if (!existsSync(file)) return [];
+  return existsSync(file) ? parseReceiptLog(readFileSync(file, 'utf8')) : [];
+}
+
+function parseReceiptLog(text: string): KeptReceipt[] {
   const seen = new Map<string, KeptReceipt>();
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
+  for (const line of text.split('\n')) {
     if (line === '') continue;
     let v: unknown;
     try {
@@ -69,11 +72,11 @@ export class ReceiptLog {
   constructor(file: string, opts: { compactBytes?: number } = {}) {
     this.#file = file;
     this.#compactBytes = opts.compactBytes ?? COMPACT_BYTES;
-    // What a stop left: pending until a start's replay has stored it.
-    for (const k of readReceiptLog(file)) this.#pending.set(k.correlationId, k);
     this.#fd = openSync(file, 'a');
-    // A last line a kill cut short is cut off, so the next append starts a line of its own.
     const text = readFileSync(file, 'utf8');
+    // What a stop left: pending until a start's replay has stored it.
+    for (const k of parseReceiptLog(text)) this.#pending.set(k.correlationId, k);
+    // A last line a kill cut short is cut off, so the next append starts a line of its own.
     this.#size = Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1));
     if (this.#size !== fstatSync(this.#fd).size) ftruncateSync(this.#fd, this.#size);
   }

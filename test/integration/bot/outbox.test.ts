@@ -45,21 +45,23 @@ describe.each(ENGINES)('outbox stages on %s', (engine) => {
     expect(await outbox.unrecorded([stage('m1', RANK.final), stage('m2', RANK.submitted)])).toEqual([]);
   });
 
-  it('marks an edit sent ahead (decision 2120) sent when that stage is recorded, and holds earlier stages until released', async () => {
+  /** An outbox of its own (owner) whose poster notes each edit's text in `sent`. */
+  const recordingOutbox = (owner: string) => {
     const sent: string[] = [];
-    const recording: DiscordPoster = {
+    const poster: DiscordPoster = {
       edit: async (_c, _m, v) => {
         sent.push(String(v.content));
       },
       post: async () => 'm',
     };
-    const box = new Outbox({
-      store,
-      poster: recording,
-      logger: createLogger({ write: () => {} }),
-      now: Date.now,
-      owner: 'p3',
-    });
+    return {
+      sent,
+      box: new Outbox({ store, poster, logger: createLogger({ write: () => {} }), now: Date.now, owner }),
+    };
+  };
+
+  it('marks an edit sent ahead (decision 2120) sent when that stage is recorded, and holds earlier stages until released', async () => {
+    const { box, sent } = recordingOutbox('p3');
     try {
       // "submitted" recorded, not yet sent, when the receipt goes ahead: no pass may send it over the receipt.
       await store.query(
@@ -87,20 +89,7 @@ describe.each(ENGINES)('outbox stages on %s', (engine) => {
   });
 
   it('sends the recorded stage again when an edit shown ahead drew another one and its record took another way', async () => {
-    const sent: string[] = [];
-    const recording: DiscordPoster = {
-      edit: async (_c, _m, v) => {
-        sent.push(String(v.content));
-      },
-      post: async () => 'm',
-    };
-    const box = new Outbox({
-      store,
-      poster: recording,
-      logger: createLogger({ write: () => {} }),
-      now: Date.now,
-      owner: 'p4',
-    });
+    const { box, sent } = recordingOutbox('p4');
     try {
       // The poller applied the result first: "placed at 2.10" recorded and sent.
       await box.edit('c1', 'm8', view('placed at 2.10'), RANK.final);
