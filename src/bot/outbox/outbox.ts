@@ -160,6 +160,11 @@ export class Outbox {
    * an earlier stage of the message between.
    */
   readonly #ahead = new Map<string, SentAhead>();
+  /**
+   * The edit this process is handing to Discord for each key, until Discord answers it: an edit sent ahead of its
+   * record goes right after it (the receipt behind its slip's "submitted"), rather than waiting for the store.
+   */
+  readonly #editing = new Map<string, Promise<unknown>>();
 
   constructor(o: OutboxOptions) {
     this.#o = o;
@@ -221,13 +226,17 @@ export class Outbox {
    */
   async sendAhead(channelId: string, messageId: string, view: MessageView, rank: number): Promise<boolean> {
     const key = editKey(channelId, messageId);
-    if (this.#stopped || this.#inFlight.has(key) || this.#ahead.get(key)?.held) return false;
+    if (this.#stopped || this.#ahead.get(key)?.held) return false;
+    // A send of an earlier stage under way in this process: this edit follows Discord's answer to it (at once when
+    // only the send's bookkeeping is left). A later stage that send hands on waits for this one while it is held.
+    const before = this.#editing.get(key);
     const body = JSON.stringify(view);
     const at = performance.now();
     // One that no record ever matched (its receipt applied some other way) is forgotten after a while.
     for (const [k, a] of this.#ahead) if (!a.held && at - a.at > AHEAD_KEPT_MS) this.#ahead.delete(k);
     const ahead: SentAhead = { rank, body, held: true, at, shown: false };
-    ahead.sending = this.#o.poster.edit(channelId, messageId, view).then(
+    const edit = () => this.#o.poster.edit(channelId, messageId, view);
+    ahead.sending = (before ? before.then(edit, edit) : edit()).then(
       () => {
         ahead.shown = true;
         ahead.sending = undefined;
@@ -543,8 +552,24 @@ export class Outbox {
     const view = JSON.parse(row.body) as MessageView;
     try {
       if (row.kind === 'edit') {
-        if (!this.#shownAhead(row)) await this.#o.poster.edit(row.channel_id, row.message_id ?? '', view);
-        this.#ahead.delete(row.outbox_key);
+        const key = row.outbox_key;
+        // An edit sent ahead of this stage's record: Discord's answer to it says whether this stage is shown.
+        const held = this.#ahead.get(key);
+        if (held?.sending && held.rank >= Number(row.rank)) await held.sending;
+        // A later stage already shown ahead is not sent back over with this one.
+        const later = this.#ahead.get(key);
+        const superseded = later?.shown === true && later.rank > Number(row.rank);
+        if (!superseded && !this.#shownAhead(row)) {
+          const editing = this.#o.poster.edit(row.channel_id, row.message_id ?? '', view);
+          this.#editing.set(key, editing);
+          try {
+            await editing;
+          } finally {
+            if (this.#editing.get(key) === editing) this.#editing.delete(key);
+          }
+        }
+        // Forgotten once its stage (or a later one) is sent; one sent ahead after this send began is still held.
+        if (!this.#ahead.get(key)?.held || this.#shownAhead(row)) this.#ahead.delete(key);
         // Done for the stage that was sent, whoever holds the lease now. A later stage recorded meanwhile stays
         // pending: under this send's lease it is leased on, and sent at once (the receipt behind "submitted").
         const until = this.#o.now() + (this.#o.leaseMs ?? LEASE_MS);

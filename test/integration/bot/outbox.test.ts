@@ -198,6 +198,101 @@ describe.each(ENGINES)('outbox stages on %s', (engine) => {
     }
   });
 
+  /**
+   * An outbox whose poster holds the "submitted" edit until `answer()` and takes `placedMs` to answer any other;
+   * `sent` notes each edit's text as it goes.
+   */
+  const heldSubmitted = (owner: string, over: BotStore = store, placedMs = 0) => {
+    const sent: string[] = [];
+    let answer!: () => void;
+    const answered = new Promise<void>((r) => {
+      answer = r;
+    });
+    const box = new Outbox({
+      store: over,
+      poster: {
+        edit: async (_c, _m, v) => {
+          sent.push(String(v.content));
+          if (v.content === 'submitted') await answered;
+          else if (placedMs > 0) await new Promise((r) => setTimeout(r, placedMs));
+        },
+        post: async () => 'm',
+      },
+      logger: createLogger({ write: () => {} }),
+      now: Date.now,
+      owner,
+    });
+    return { box, sent, answer };
+  };
+
+  it('sends a receipt ahead right after Discord answers the earlier stage in flight, instead of giving it up', async () => {
+    const { box, sent, answer } = heldSubmitted('p11');
+    try {
+      await box.edit('c1', 'm12', view('submitted'), RANK.submitted);
+      await expect.poll(() => sent).toEqual(['submitted']);
+      const ahead = box.sendAhead('c1', 'm12', view('placed'), RANK.final);
+      // Discord has not answered "submitted": the receipt's edit waits for it, so the two cannot cross.
+      await new Promise((r) => setTimeout(r, 20));
+      expect(sent).toEqual(['submitted']);
+      answer();
+      expect(await ahead).toBe(true);
+      expect(sent).toEqual(['submitted', 'placed']);
+    } finally {
+      answer();
+      await box.stop();
+    }
+  });
+
+  it('sends a receipt ahead at once when the earlier stage is answered and only its bookkeeping is left', async () => {
+    let unblock!: () => void;
+    const blocked = new Promise<void>((r) => {
+      unblock = r;
+    });
+    const slowBookkeeping: BotStore = {
+      ...store,
+      query: (async (sql: string, ...params: unknown[]) => {
+        // The "submitted" send's own UPDATE after Discord's answer, queued behind other writers.
+        if (sql.includes('SET state = CASE WHEN rank = ?')) await blocked;
+        return store.query(sql, ...params);
+      }) as BotStore['query'],
+    };
+    const { box, sent, answer } = heldSubmitted('p12', slowBookkeeping);
+    answer();
+    try {
+      await box.edit('c1', 'm13', view('submitted'), RANK.submitted);
+      await expect.poll(() => sent).toEqual(['submitted']);
+      expect(await box.sendAhead('c1', 'm13', view('placed'), RANK.final)).toBe(true);
+      expect(sent).toEqual(['submitted', 'placed']);
+    } finally {
+      unblock();
+      await box.stop();
+    }
+  });
+
+  it('does not send a receipt twice when its stage is recorded while the earlier stage it waited for was in flight', async () => {
+    // Discord takes a while over the receipt's edit: the stage handed on must wait for its answer.
+    const { box, sent, answer } = heldSubmitted('p13', store, 100);
+    try {
+      await box.edit('c1', 'm14', view('submitted'), RANK.submitted);
+      await expect.poll(() => sent).toEqual(['submitted']);
+      const ahead = box.sendAhead('c1', 'm14', view('placed'), RANK.final);
+      // The receipt's transaction records its stage before Discord answers "submitted": that send hands it on.
+      await box.edit('c1', 'm14', view('placed'), RANK.final);
+      answer();
+      expect(await ahead).toBe(true);
+      box.release('c1', 'm14');
+      await box.idle();
+      expect(sent).toEqual(['submitted', 'placed']);
+      const [row] = await store.query<{ state: string; rank: number }>(
+        "SELECT state, rank FROM outbox WHERE outbox_key = 'edit:c1:m14'",
+      );
+      expect({ state: row?.state, rank: Number(row?.rank) }).toEqual({ state: OUTBOX_MOVES.send.to, rank: RANK.final });
+    } finally {
+      answer();
+      await box.stop();
+    }
+  });
+
   it('leases an edit recorded in a transaction to itself and sends it with no pass over the store', async () => {
     const seen: string[] = [];
     const sent: string[] = [];
