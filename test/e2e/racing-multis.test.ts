@@ -59,7 +59,8 @@ describe('same-race multis at the desk', () => {
     }
     open.sort((a, b) => a.startMs - b.startMs);
     race = open[0] as Race;
-    other = open.find((r) => r.key !== race.key) as Race;
+    // The fund's test takes the seventh runner of it.
+    other = open.find((r) => r.key !== race.key && r.runners.length >= 7) as Race;
     value = `${race.track} (R)`;
     order = finishingOrder(world.seed, race).map((n) => race.runners.find((r) => r.number === n)?.name ?? '?');
   }, 60_000);
