@@ -120,6 +120,11 @@ export class ResultTracker {
     this.#shown.delete(correlationId);
   }
 
+  /** Jobs this process holds in memory (recorded or resumed here, not yet resolved): tests and diagnosis. */
+  get holding(): number {
+    return this.#contexts.size;
+  }
+
   #forget(correlationId: string): void {
     this.#kinds.delete(correlationId);
     this.#contexts.delete(correlationId);
@@ -278,6 +283,8 @@ export class ResultTracker {
         return this.resolve(envelope.correlation_id, final, 'poll');
       })
       .catch((err) => {
+        // Its delivery, if it comes, takes the receiver's ordinary way (the job is still pending in the store).
+        this.#forget(envelope.correlation_id);
         if (!this.#stopped)
           this.#opts.logger.warn('job tracking stopped', { correlationId: envelope.correlation_id, err });
       });
@@ -334,8 +341,9 @@ export class ResultTracker {
   /** Records the outcome; the first caller for a job runs its handler. */
   async resolve(correlationId: string, outcome: JobOutcome, source: 'webhook' | 'poll' = 'poll'): Promise<boolean> {
     const job = await this.#opts.jobs.resolve(correlationId, outcome, this.#now());
-    if (!job) return false;
+    // Resolved here or already (another process took its webhook): either way nothing of it is applied here again.
     this.#forget(correlationId);
+    if (!job) return false;
     this.#opts.metrics?.jobResults.inc({ source, status: outcome.status });
     this.#opts.metrics?.jobSeconds.observe(Math.max(0, this.#now() - job.createdAt) / 1000, { source });
     await this.#handle(job, outcome);
