@@ -553,12 +553,12 @@ export class Outbox {
     try {
       if (row.kind === 'edit') {
         const key = row.outbox_key;
-        // An edit sent ahead of this stage's record: Discord's answer to it says whether this stage is shown.
-        const held = this.#ahead.get(key);
-        if (held?.sending && held.rank >= Number(row.rank)) await held.sending;
-        // A later stage already shown ahead is not sent back over with this one.
-        const later = this.#ahead.get(key);
-        const superseded = later?.shown === true && later.rank > Number(row.rank);
+        // An edit sent ahead of the message: Discord's answer to it first (the two cannot cross), which also says
+        // whether this stage is shown already or a later one is, which this one is not sent back over.
+        const sending = this.#ahead.get(key)?.sending;
+        if (sending) await sending;
+        const ahead = this.#ahead.get(key);
+        const superseded = ahead?.shown === true && ahead.rank > Number(row.rank);
         if (!superseded && !this.#shownAhead(row)) {
           const editing = this.#o.poster.edit(row.channel_id, row.message_id ?? '', view);
           this.#editing.set(key, editing);
