@@ -7,7 +7,7 @@ import Keyv from 'keyv';
 import { sqliteDialect } from './dialect.js';
 import { migrate } from './migrations.js';
 import { openReceiptJournal } from './sqlite-receipts.js';
-import { openTxConnection, type TxConnection } from './sqlite-tx-connection.js';
+import { openPreparedConnection, openTxConnection, type TxConnection } from './sqlite-tx-connection.js';
 import {
   type BotStore,
   keyedQueue,
@@ -205,7 +205,9 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
   // Every call (keyv's too) goes through adapter.query: after close it fails with a clear error instead of
   // reaching the closed sqlite handle (SQLITE_MISUSE). While a transaction is open (or waits for the calls in flight
   // to finish before its BEGIN) every other call waits (see `attempt`).
-  const run = adapter.query;
+  // keyv's connection until start-up is done; then the main connection of prepared statements (below).
+  let run: (sql: string, ...params: unknown[]) => Promise<unknown> = adapter.query;
+  let mainConn: TxConnection | undefined;
   const main = connectionGate(MAIN_IN_FLIGHT);
   const direct = (sql: string, ...params: unknown[]) =>
     closed ? Promise.reject(new StoreClosedError()) : run(sql, ...params);
@@ -246,13 +248,30 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
   // finalizes a statement on the main thread under the connection's mutex, so a statement asleep holding that mutex
   // could stop the event loop until it gave up, and with it the transaction holding the lock.
   await query('PRAGMA busy_timeout=0');
+  // The main connection's statements, each text prepared once (decision 2142): one trip to libuv's threads a
+  // statement instead of three (prepare, step, finalize), and no statement object made and finalized on the event
+  // loop for each. keyv's own connection did start-up (migrations) and is closed: keyv's reads and writes go through
+  // `adapter.query`, which runs here. An in-memory database is keyv's connection's own, so it stays there.
+  if (file !== ':memory:') {
+    try {
+      mainConn = await openPreparedConnection(file, 0, 'PRAGMA synchronous=NORMAL');
+      await adapter.disconnect();
+      run = (sql, ...params) => (mainConn as TxConnection).run(sql, params);
+    } catch (err) {
+      closed = true;
+      await mainConn?.close().catch(() => undefined);
+      await adapter.disconnect().catch(() => undefined);
+      throw err;
+    }
+  }
+  const closeMain = () => (mainConn ? mainConn.close() : adapter.disconnect());
   // An in-memory database is one connection's own: its transactions stay on the main connection.
   const txConn: TxConnection | undefined =
     file === ':memory:'
       ? undefined
       : await openTxConnection(file, BUSY_TIMEOUT_MS).catch(async (err) => {
           closed = true;
-          await adapter.disconnect().catch(() => undefined);
+          await closeMain().catch(() => undefined);
           throw err;
         });
   const receipts =
@@ -261,7 +280,7 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
       : await openReceiptJournal(file, BUSY_TIMEOUT_MS).catch(async (err) => {
           closed = true;
           await txConn.close().catch(() => undefined);
-          await adapter.disconnect().catch(() => undefined);
+          await closeMain().catch(() => undefined);
           throw err;
         });
   const onTxConn = (sql: string, ...params: unknown[]) =>
@@ -374,7 +393,7 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
         closed = true;
         await receipts?.close().catch(() => undefined);
         await txConn?.close().catch(() => undefined);
-        await adapter.disconnect();
+        await closeMain();
       },
     }),
   };

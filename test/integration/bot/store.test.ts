@@ -1,3 +1,5 @@
+import { readdirSync, readlinkSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SlipRepo } from '../../../src/bot/betting/slips.js';
 import { JobRepo } from '../../../src/bot/jobs/jobs-repo.js';
@@ -85,7 +87,55 @@ describe.each(ENGINES)('store on %s', (engine) => {
   });
 });
 
+/** This process's open descriptors on `file` itself (not its -wal or -shm). */
+function descriptorsOn(file: string): number {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === file;
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+/** A store on a fresh SQLite file for `fn`, closed and removed after. */
+async function onFreshSqlite(fn: (store: BotStore, url: string) => Promise<void>, migrated = false): Promise<void> {
+  const fresh = await freshStoreUrl('sqlite', { migrated });
+  const store = await openStore(fresh.url);
+  try {
+    await fn(store, fresh.url);
+  } finally {
+    await store.close();
+    fresh.cleanup();
+  }
+}
+
 describe('store on sqlite only', () => {
+  it('holds two connections to its file once open: single statements and transactions (keyv’s own is closed)', () =>
+    onFreshSqlite(async (store, url) => {
+      await store.kv.set('k', { v: 1 });
+      expect(await store.kv.get('k')).toEqual({ v: 1 });
+      expect(descriptorsOn(resolve(url.replace(/^sqlite:\/\//, '')))).toBe(2);
+    }));
+
+  it('answers each of many single statements of one text sent at once with its own rows', () =>
+    onFreshSqlite(async (store) => {
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => store.query<{ v: number }>('SELECT ? AS v', i)),
+      );
+      expect(answers.map((rows) => rows[0]?.v)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    }));
+
+  it('runs a statement text again after the same text failed', () =>
+    onFreshSqlite(async (store) => {
+      const insert = 'INSERT INTO webhook_deliveries (correlation_id, body, received_at) VALUES (?, ?, ?)';
+      await store.query(insert, 'a', '{}', 1);
+      await expect(store.query(insert, 'a', '{}', 2)).rejects.toThrow(/UNIQUE|PRIMARY KEY|constraint/i);
+      await store.query(insert, 'b', '{}', 3);
+      const rows = await store.query('SELECT correlation_id FROM webhook_deliveries ORDER BY correlation_id');
+      expect(rows.map((r) => r.correlation_id)).toEqual(['a', 'b']);
+    }, true));
+
   it('runs in WAL mode', async () => {
     const fresh = await freshStoreUrl('sqlite');
     const store = await openStore(fresh.url);

@@ -3,7 +3,7 @@
 import 'undici';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DefaultRestOptions } from 'discord.js';
+import { DefaultRestOptions, REST } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRequest } from '../../../src/bot/discord/discord-rest.js';
 
@@ -42,6 +42,36 @@ describe('the bot’s discord.js request function', () => {
     expect(last.body).toContain('filename="stats.png"');
     expect(last.body).toContain('png-bytes');
     expect(last.body).toContain('{"content":"chart"}');
+  });
+
+  it('answers discord.js with the JSON body its content type names', async () => {
+    const rest = new REST({ api: url.replace('/upload', ''), makeRequest }).setToken('x');
+    expect(await rest.post('/upload', { body: { content: 'hi' } })).toEqual({});
+    expect(seen.at(-1)?.body).toBe('{"content":"hi"}');
+  });
+
+  it('names the answer’s headers to discord.js: a 429 is waited out for its Retry-After, then sent again', async () => {
+    const times: number[] = [];
+    const limited = createServer((_req, res) => {
+      times.push(performance.now());
+      if (times.length === 1) {
+        res
+          .writeHead(429, { 'content-type': 'application/json', 'retry-after': '0.3', 'x-ratelimit-scope': 'user' })
+          .end('{"message":"You are being rate limited.","retry_after":0.3,"global":false}');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    await new Promise<void>((r) => limited.listen(0, '127.0.0.1', r));
+    try {
+      const api = `http://127.0.0.1:${(limited.address() as AddressInfo).port}`;
+      const rest = new REST({ api, makeRequest, offset: 0 }).setToken('x');
+      expect(await rest.get('/things')).toEqual({ ok: true });
+      expect(times).toHaveLength(2);
+      expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(250);
+    } finally {
+      await new Promise<void>((r) => limited.close(() => r()));
+    }
   });
 
   it('is needed: discord.js’s own request fails on the form once undici 7 is the global dispatcher', async () => {
