@@ -1,5 +1,5 @@
 import { type APIMessage, type Client, DefaultRestOptions, DefaultUserAgent, Routes, SnowflakeUtil } from 'discord.js';
-import { request } from 'undici';
+import { type Dispatcher, request } from 'undici';
 import type { MessageView } from '../model/limits.js';
 import { type EditToken, type InteractionEdits, interactionEditsOf } from './interaction-edits.js';
 
@@ -34,9 +34,6 @@ function fingerprint(m: Partial<Shown> | MessageView): string {
   return JSON.stringify([m.content ?? '', embeds, ids]);
 }
 
-/** As long as discord.js's REST waits for Discord by default. */
-const WEBHOOK_EDIT_TIMEOUT_MS = 15_000;
-
 /**
  * Edits through an interaction's webhook (decision 2030): Discord does not count interaction endpoints against the
  * bot's global limit, and each interaction's webhook is its own bucket, so a receipt waits behind no other message's
@@ -46,12 +43,16 @@ const WEBHOOK_EDIT_TIMEOUT_MS = 15_000;
 function webhookEdits(client: Client, edits: InteractionEdits) {
   const rest = client.options.rest;
   const base = `${rest?.api ?? DefaultRestOptions.api}/v${rest?.version ?? DefaultRestOptions.version}`;
+  // As long as discord.js's REST waits for Discord, through its agent when one is set.
+  const timeoutMs = rest?.timeout ?? DefaultRestOptions.timeout;
+  const dispatcher = (rest?.agent ?? undefined) as Dispatcher | undefined;
   return async (messageId: string, token: EditToken, body: unknown): Promise<boolean> => {
     const res = await request(`${base}/webhooks/${token.applicationId}/${token.token}/messages/@original`, {
       method: 'PATCH',
       body: JSON.stringify(body),
       headers: { 'content-type': 'application/json', 'user-agent': DefaultUserAgent },
-      signal: AbortSignal.timeout(WEBHOOK_EDIT_TIMEOUT_MS),
+      signal: AbortSignal.timeout(timeoutMs),
+      ...(dispatcher ? { dispatcher } : {}),
     });
     const answer = await res.body.text();
     if (res.statusCode >= 200 && res.statusCode < 300) return true;
