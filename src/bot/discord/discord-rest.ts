@@ -6,9 +6,10 @@
 
 import { STATUS_CODES } from 'node:http';
 import { DefaultRestOptions, type RESTOptions } from 'discord.js';
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import { acknowledged, callbackInteractionId, callbackSent } from './intake.js';
 import { callbackTypeOf, type InteractionEdits } from './interaction-edits.js';
+import { request } from './undici-request.js';
 
 type MakeRequest = RESTOptions['makeRequest'];
 

@@ -1,7 +1,8 @@
 import { type APIMessage, type Client, DefaultRestOptions, DefaultUserAgent, Routes, SnowflakeUtil } from 'discord.js';
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { MessageView } from '../model/limits.js';
 import { type EditToken, type InteractionEdits, interactionEditsOf } from './interaction-edits.js';
+import { request } from './undici-request.js';
 
 /**
  * The one place the bot writes to channels outside an interaction's own reply (results, settlements). An edit of a
