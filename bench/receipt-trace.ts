@@ -4,7 +4,8 @@
 // receiver's 2xx came back, when the edit's PATCH reached the local Discord and when the local Discord applied it.
 // So a receipt's time splits into this process's part before the POST, the receiver's part (POST → PATCH) and this
 // process's part after. It also reads this process's event-loop delay over each side's run, and the bot process's
-// collections and late event-loop turns (BENCH_STALLS in bench/children/bot-process.ts), matched to the slow receipts.
+// collections and late event-loop turns (BENCH_STALLS in bench/children/bot-process.ts), matched to the slow receipts,
+// and the bot's CPU a bet over the measured batches.
 // `npx tsx bench/receipt-trace.ts [--batches N] [--no-floor] [--env NAME=VALUE]... [--node-flag FLAG]...`.
 import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
@@ -115,7 +116,7 @@ function report(side: string, rows: Split[], delay: ReturnType<typeof monitorEve
   const slow = [...rows].sort((a, b) => b.total - a.total).slice(0, 8);
   for (const r of slow) {
     const during = stalls
-      .filter((x) => x.kind !== 'elu')
+      .filter((x) => !notStall(x.kind))
       .filter((x) => x.at < r.editedAt && x.at + x.ms > r.completedAt)
       .map((x) => `${x.kind} ${x.ms.toFixed(1)} ms at +${(x.at - r.completedAt).toFixed(1)}`);
     console.log(
@@ -152,6 +153,22 @@ function windows(side: string, r: { batches: { receipts: Receipt[] }[] }) {
   console.log(`${side}'s receipt windows (cores busy of 2): ${parts.join(' | ')}`);
 }
 
+/** Not stalls: the bot's event-loop use and CPU readings every 250 ms. */
+const notStall = (kind: string) => kind === 'elu' || kind === 'cpu';
+
+/** The bot's CPU over the measured batches (from 1.5 s before the first result to the last edit), a bet. */
+function botCpu(r: { batches: { receipts: Receipt[] }[]; placed: number }) {
+  const t0 = Math.min(...(r.batches[0]?.receipts.map((x) => x.completedAt) ?? [])) - 1500;
+  const t1 = Math.max(...(r.batches.at(-1)?.receipts.map((x) => x.editedAt) ?? []));
+  const cpu = stalls.filter((x) => x.kind === 'cpu');
+  const a = cpu.find((x) => x.at >= t0);
+  const b = cpu.findLast((x) => x.at <= t1);
+  if (!a || !b || r.placed === 0) return;
+  console.log(
+    `the bot's CPU over the measured batches: ${(b.ms - a.ms).toFixed(0)} ms in ${((b.at - a.at) / 1000).toFixed(1)} s for ${r.placed} bets, ${((b.ms - a.ms) / r.placed).toFixed(2)} ms a bet`,
+  );
+}
+
 const deskDelay = monitorEventLoopDelay({ resolution: 1 });
 deskDelay.enable();
 const desk = await measurePath(true, {
@@ -159,10 +176,11 @@ const desk = await measurePath(true, {
   trace: { stdout: onStdout, env: { ...env, BENCH_STALLS: '1' }, nodeFlags: values('--node-flag') },
 });
 deskDelay.disable();
+botCpu(desk);
 windows('desk', desk);
 report('desk', split(desk.batches.flatMap((b) => b.receipts)), deskDelay);
 const byKind = new Map<string, { n: number; ms: number; max: number }>();
-for (const x of stalls.filter((x) => x.kind !== 'elu')) {
+for (const x of stalls.filter((x) => !notStall(x.kind))) {
   const k = byKind.get(x.kind) ?? { n: 0, ms: 0, max: 0 };
   byKind.set(x.kind, { n: k.n + 1, ms: k.ms + x.ms, max: Math.max(k.max, x.ms) });
 }

@@ -2,7 +2,8 @@
 // (src/bot/main.ts's startApp: the restored-store check, then the bot; nothing of the offline playground). Configured
 // by the environment the parent passes; answers {rss} after a forced collection when asked, and stops on request.
 // Needs node --expose-gc. With BENCH_STALLS=1 (a diagnosis, never a figure) it prints each collection and each time
-// its event loop came back late by STALL_MS or more, as `stall {"kind","at","ms"}` lines (at: epoch ms of the start).
+// its event loop came back late by STALL_MS or more, as `stall {"kind","at","ms"}` lines (at: epoch ms of the start),
+// and every 250 ms its event loop's use (`elu`) and its CPU so far (`cpu`, ms in the `ms` field).
 import { PerformanceObserver, performance as perf } from 'node:perf_hooks';
 import { PartMissingError } from '../lib/bot-loader.js';
 
@@ -24,6 +25,9 @@ function printStalls(): void {
   setInterval(() => {
     const now = perf.eventLoopUtilization();
     print('elu', epoch(performance.now()), perf.eventLoopUtilization(now, elu).utilization);
+    // Not a stall: the process's CPU so far (ms), so a reader can take the CPU a bet over a span.
+    const cpu = process.cpuUsage();
+    print('cpu', epoch(performance.now()), (cpu.user + cpu.system) / 1000);
     elu = now;
   }, 250).unref();
   let last = performance.now();
