@@ -118,7 +118,10 @@ const notices = () =>
 describe('account health: a limited bookie_c account is seen, shown, announced and routed around', () => {
   beforeAll(async () => {
     desk = await startDesk();
-    shared = await pickShared(desk);
+    // The wins are placed on another event of the same sport at bookie_c (winAtBookieC): there must be one.
+    shared = await pickShared(desk, (e, listed) =>
+      listed.some((o) => o.event_id !== e.event_id && o.sport === e.sport && o.books?.includes('bookie_c')),
+    );
     const listed = await sandbox('/odds/v1/events?status=prematch&limit=200', undefined, API_KEY);
     sportGroup = (listed.data as Array<{ event_id: string; sport: string }>).find((e) => e.event_id === shared.epk)
       ?.sport as string;

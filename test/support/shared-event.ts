@@ -9,7 +9,16 @@ export interface Shared {
   slug: string;
 }
 
-export async function pickShared(desk: Desk): Promise<Shared> {
+type ListedEvent = { event_id: string; sport: string; books?: string[] };
+
+/**
+ * `accept` narrows the choice further, given the event and every prematch event listed with it (the sandbox's world
+ * moves with the clock, so what a test needs beside the event must be asked for, not assumed).
+ */
+export async function pickShared(
+  desk: Desk,
+  accept: (e: ListedEvent, listed: ListedEvent[]) => boolean = () => true,
+): Promise<Shared> {
   const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
   try {
     const page = await client.events.list({ status: 'prematch', limit: 200 });
@@ -18,6 +27,7 @@ export async function pickShared(desk: Desk): Promise<Shared> {
       if (e.sport === 'basketball' || !['bookie_a', 'bookie_b', 'bookie_c'].every((b) => e.books?.includes(b))) {
         continue;
       }
+      if (!accept(e, page.data)) continue;
       const [a, c] = await Promise.all(
         ['bookie_a', 'bookie_c'].map((bookie) => client.markets.get({ epk: e.event_id, bookie })),
       );
