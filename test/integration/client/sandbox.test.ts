@@ -51,10 +51,22 @@ describe('client against the sandbox gateway', () => {
 
   it('reads a market card for a listed event and refuses an unknown tier locally', async () => {
     const page = await client.events.list({ status: 'prematch', limit: 20 });
-    const event = page.data.find((e) => (e.books ?? []).length > 0)!;
-    const card = await client.markets.get({ epk: event.event_id, bookie: event.books![0]! });
+    // The sandbox's world moves with the clock: a listed book's card may have no markets at some hour (at 08:45 the
+    // first one's had none), so the first listed event and book whose card has markets is read.
+    let found: { event: (typeof page.data)[number]; card: Awaited<ReturnType<typeof client.markets.get>> } | undefined;
+    for (const event of page.data) {
+      for (const bookie of event.books ?? []) {
+        const card = await client.markets.get({ epk: event.event_id, bookie });
+        if (card.markets.length > 0) {
+          found = { event, card };
+          break;
+        }
+      }
+      if (found) break;
+    }
+    expect(found, 'no listed event and book with markets on its card').toBeDefined();
+    const { event, card } = found!;
     expect(card.epk).toBe(event.event_id);
-    expect(card.markets.length).toBeGreaterThan(0);
     const bettable = card.markets.flatMap((m) => m.selections).filter((s) => s.bettable);
     expect(bettable.every((s) => typeof s.market_ref === 'string')).toBe(true);
     await expect(
