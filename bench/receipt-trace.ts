@@ -1,9 +1,9 @@
 // Diagnosis, not a figure: where figure 6's receipts spend their time, on both sides as the figure runs them (the
 // desk's bot and the floor's receiver each in a process of their own). This process holds the sandbox and the local
-// Discord; it notes, per receipt, when the sandbox finished the work, when its webhook POST was created, when the
-// receiver's 2xx came back, when the edit's PATCH reached the local Discord and when the local Discord applied it.
-// So a receipt's time splits into this process's part before the POST, the receiver's part (POST → PATCH) and this
-// process's part after. It also reads this process's event-loop delay over each side's run, and the bot process's
+// Discord; it notes, per receipt, when the sandbox finished the work, when its webhook POST was created and written
+// to the socket, when the receiver's 2xx came back, when the edit's PATCH reached the local Discord and when the local
+// Discord applied it. So a receipt's time splits into this process's part before the POST is written, the receiver's
+// part (POST → PATCH, which holds this process's wait to read the PATCH as well) and this process's part after. It also reads this process's event-loop delay over each side's run, and the bot process's
 // collections and late event-loop turns (BENCH_STALLS in bench/children/bot-process.ts), matched to the slow receipts,
 // and the bot's CPU a bet over the measured batches.
 // `npx tsx bench/receipt-trace.ts [--batches N] [--no-floor] [--env NAME=VALUE]... [--node-flag FLAG]...`.
@@ -15,7 +15,7 @@ import { machineBusySeconds } from './lib/proc.js';
 import { percentile } from './lib/stats.js';
 
 /** When each job's webhook POST was created and answered (by correlation id), and each PATCH's arrival by path. */
-const posted = new Map<string, { created: number; answered?: number }>();
+const posted = new Map<string, { created: number; written?: number; answered?: number }>();
 const patches: { path: string; at: number }[] = [];
 const byRequest = new WeakMap<object, string>();
 
@@ -26,6 +26,12 @@ subscribe('undici:request:create', (m) => {
   if (!id || posted.has(id)) return;
   posted.set(id, { created: performance.now() });
   byRequest.set(request, id);
+});
+subscribe('undici:client:sendHeaders', (m) => {
+  const { request } = m as { request: object };
+  const id = byRequest.get(request);
+  const p = id ? posted.get(id) : undefined;
+  if (p && p.written === undefined) p.written = performance.now();
 });
 subscribe('undici:request:headers', (m) => {
   const { request } = m as { request: object };
@@ -66,6 +72,7 @@ interface Split {
   editedAt: number;
   total: number;
   beforePost: number;
+  toWrite: number;
   toAnswer: number;
   toPatch: number;
   afterPatch: number;
@@ -86,6 +93,7 @@ function split(receipts: Receipt[]): Split[] {
       editedAt: r.editedAt,
       total: r.editedAt - r.completedAt,
       beforePost: created - r.completedAt,
+      toWrite: (p?.written ?? Number.NaN) - created,
       toAnswer: (p?.answered ?? Number.NaN) - created,
       toPatch: (patch?.at ?? Number.NaN) - created,
       afterPatch: r.editedAt - (patch?.at ?? Number.NaN),
@@ -102,13 +110,14 @@ function report(side: string, rows: Split[], delay: ReturnType<typeof monitorEve
   console.log(`\n${side}: ${rows.length} receipts`);
   for (const [name, key] of [
     ['completion → POST created (this process)', 'beforePost'],
+    ['POST created → written (this process)', 'toWrite'],
     ['POST created → 2xx back (the receiver)', 'toAnswer'],
     ['POST created → PATCH arrives (the receiver)', 'toPatch'],
     ['PATCH arrives → applied (this process)', 'afterPatch'],
     ['whole receipt', 'total'],
   ] as const) {
     const xs = rows.map((r) => r[key]);
-    console.log(`  ${name.padEnd(46)} p50 ${fmt(xs, 50)}  p99 ${fmt(xs, 99)}`);
+    console.log(`  ${name.padEnd(46)} p50 ${fmt(xs, 50)}  p90 ${fmt(xs, 90)}  p99 ${fmt(xs, 99)}`);
   }
   console.log(
     `  this process's event-loop delay: p50 ${(delay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms, max ${(delay.max / 1e6).toFixed(1)} ms`,
@@ -120,7 +129,7 @@ function report(side: string, rows: Split[], delay: ReturnType<typeof monitorEve
       .filter((x) => x.at < r.editedAt && x.at + x.ms > r.completedAt)
       .map((x) => `${x.kind} ${x.ms.toFixed(1)} ms at +${(x.at - r.completedAt).toFixed(1)}`);
     console.log(
-      `  ${r.betId.slice(0, 14).padEnd(14)} ${r.total.toFixed(1).padStart(6)} ms = ${r.beforePost.toFixed(1)} before POST + ${r.toPatch.toFixed(1)} to PATCH (2xx at ${r.toAnswer.toFixed(1)}) + ${r.afterPatch.toFixed(1)} after${during.length ? `; bot: ${during.join(', ')}` : ''}`,
+      `  ${r.betId.slice(0, 14).padEnd(14)} ${r.total.toFixed(1).padStart(6)} ms = ${r.beforePost.toFixed(1)} before POST + ${r.toPatch.toFixed(1)} to PATCH (written at ${r.toWrite.toFixed(1)}, 2xx at ${r.toAnswer.toFixed(1)}) + ${r.afterPatch.toFixed(1)} after${during.length ? `; bot: ${during.join(', ')}` : ''}`,
     );
   }
 }

@@ -46,12 +46,6 @@ function headersOf(raw: Record<string, string | string[] | undefined>) {
   return {
     get: value,
     has: (name: string) => value(name) !== null,
-    forEach(fn: (value: string, name: string) => void) {
-      for (const name of Object.keys(raw)) {
-        const v = value(name);
-        if (v !== null) fn(v, name);
-      }
-    },
   };
 }
 

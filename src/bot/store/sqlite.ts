@@ -254,9 +254,10 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
   // `adapter.query`, which runs here. An in-memory database is keyv's connection's own, so it stays there.
   if (file !== ':memory:') {
     try {
-      mainConn = await openPreparedConnection(file, 0, 'PRAGMA synchronous=NORMAL');
+      const main = await openPreparedConnection(file, 0, 'PRAGMA synchronous=NORMAL');
+      mainConn = main;
       await adapter.disconnect();
-      run = (sql, ...params) => (mainConn as TxConnection).run(sql, params);
+      run = (sql, ...params) => main.run(sql, params);
     } catch (err) {
       closed = true;
       await mainConn?.close().catch(() => undefined);
