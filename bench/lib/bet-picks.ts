@@ -2,8 +2,8 @@
 import { GatewayClient } from '../../src/gateway/index.js';
 import { bookedEvents } from './sandbox-events.js';
 
-/** Events looked at beyond `count` for ones with a bettable selection. */
-const CANDIDATES_BEYOND = 40;
+/** Events listed to look through for ones with a bettable selection (cards are read only until `count` are found). */
+const CANDIDATES = 500;
 
 export interface BetPick {
   epk: string;
@@ -16,12 +16,17 @@ export interface BetPick {
 }
 
 /**
- * Up to `count` picks, one per event, from the first events listed that have a bettable selection with a market_ref.
- * Which events have one depends on the hour (an event in play, a card without market_ref betting), so more events
- * than `count` are looked at: with only the first `count`, a figure asking for one pick found none at 03:00.
+ * Up to `count` picks, one per event, from the first events listed that have a bettable selection with a market_ref,
+ * events not yet started first. Which events have one depends on the hour (an event in play, a card without
+ * market_ref betting), so more events than `count` are looked at: with only the first `count`, a figure asking for
+ * one pick found none at 03:00. An event in play may finish while a figure bets on it: at 10:59 one did during figure
+ * 6, and its market's slips ("the market is closed") left the desk short of a receipt for every bet. An event not yet
+ * started runs at least its sport's shortest length (25 minutes) after its start, longer than any figure's picks are
+ * used.
  */
 export async function betPicks(baseUrl: string, apiKey: string, count: number): Promise<BetPick[]> {
-  const events = await bookedEvents(baseUrl, apiKey, 1, count + CANDIDATES_BEYOND);
+  const listed = await bookedEvents(baseUrl, apiKey, 1, CANDIDATES);
+  const events = [...listed.filter((e) => e.status === 'prematch'), ...listed.filter((e) => e.status !== 'prematch')];
   const client = new GatewayClient({ baseUrl, apiKey });
   try {
     const out: BetPick[] = [];

@@ -6,6 +6,8 @@ export interface EventPick {
   bookie: string;
   name: string;
   sport: string;
+  /** prematch, in_play (the spec's event status). */
+  status: string;
 }
 
 /** At least `count` such events, and up to `take` of them (the first ones listed). */
@@ -17,7 +19,7 @@ export async function bookedEvents(baseUrl: string, apiKey: string, count: numbe
     const events = await client.events.all({ since: day(-1), until: day(7), limit: 500 });
     const picks = events
       .filter((e) => e.status !== 'finished' && (e.books ?? []).length > 0)
-      .map((e) => ({ epk: e.event_id, bookie: e.books![0]!, name: e.name, sport: e.sport }));
+      .map((e) => ({ epk: e.event_id, bookie: e.books![0]!, name: e.name, sport: e.sport, status: e.status }));
     if (picks.length < count)
       throw new Error(`the sandbox lists ${picks.length} unfinished events with books; need ${count}`);
     return picks.slice(0, Math.max(count, take));
