@@ -150,6 +150,8 @@ function loadBetween(t0: number, t1: number): { machine: number; self: number } 
     self: (b.self - a.self) / 1000 / (b.t - a.t),
   };
 }
+/** A stall of the bot's event loop this long is listed by the window it fell in. */
+const LONG_STALL_MS = 12;
 function windows(side: string, r: { batches: { receipts: Receipt[] }[] }) {
   const parts = r.batches.map((b) => {
     const t0 = Math.min(...b.receipts.map((x) => x.completedAt));
@@ -157,7 +159,10 @@ function windows(side: string, r: { batches: { receipts: Receipt[] }[] }) {
     const l = loadBetween(t0, t1);
     const elu = stalls.filter((x) => x.kind === 'elu' && x.at >= t0 && x.at <= t1 + 250).map((x) => x.ms);
     const mean = elu.length ? (elu.reduce((a, x) => a + x, 0) / elu.length).toFixed(2) : '-';
-    return `${((t1 - t0) / 1000).toFixed(1)} s: machine ${l.machine.toFixed(2)}, this process ${l.self.toFixed(2)}, the bot's event loop ${mean} utilized`;
+    const long = stalls
+      .filter((x) => !notStall(x.kind) && x.ms >= LONG_STALL_MS && x.at + x.ms >= t0 && x.at <= t1)
+      .map((x) => `${x.kind} ${x.ms.toFixed(0)}`);
+    return `${((t1 - t0) / 1000).toFixed(1)} s: machine ${l.machine.toFixed(2)}, this process ${l.self.toFixed(2)}, the bot's event loop ${mean} utilized${long.length ? `, its stalls of ${LONG_STALL_MS} ms or more: ${long.join(', ')} ms` : ''}`;
   });
   console.log(`${side}'s receipt windows (cores busy of 2): ${parts.join(' | ')}`);
 }
