@@ -75,6 +75,8 @@ interface Split {
   toWrite: number;
   toAnswer: number;
   toPatch: number;
+  writtenToPatch: number;
+  lessWrite: number;
   afterPatch: number;
 }
 
@@ -97,6 +99,8 @@ function split(receipts: Receipt[]): Split[] {
       toAnswer: (p?.answered ?? Number.NaN) - created,
       toPatch: (patch?.at ?? Number.NaN) - created,
       afterPatch: r.editedAt - (patch?.at ?? Number.NaN),
+      writtenToPatch: (patch?.at ?? Number.NaN) - (p?.written ?? Number.NaN),
+      lessWrite: r.editedAt - r.completedAt - ((p?.written ?? Number.NaN) - created),
     };
   });
 }
@@ -113,11 +117,13 @@ function report(side: string, rows: Split[], delay: ReturnType<typeof monitorEve
     ['POST created → written (this process)', 'toWrite'],
     ['POST created → 2xx back (the receiver)', 'toAnswer'],
     ['POST created → PATCH arrives (the receiver)', 'toPatch'],
+    ['POST written → PATCH arrives (the receiver)', 'writtenToPatch'],
     ['PATCH arrives → applied (this process)', 'afterPatch'],
     ['whole receipt', 'total'],
+    ['whole receipt less the wait to write the POST', 'lessWrite'],
   ] as const) {
     const xs = rows.map((r) => r[key]);
-    console.log(`  ${name.padEnd(46)} p50 ${fmt(xs, 50)}  p90 ${fmt(xs, 90)}  p99 ${fmt(xs, 99)}`);
+    console.log(`  ${name.padEnd(50)} p50 ${fmt(xs, 50)}  p90 ${fmt(xs, 90)}  p99 ${fmt(xs, 99)}`);
   }
   console.log(
     `  this process's event-loop delay: p50 ${(delay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms, max ${(delay.max / 1e6).toFixed(1)} ms`,

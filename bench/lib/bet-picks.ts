@@ -19,7 +19,7 @@ export interface BetPick {
  * Up to `count` picks, one per event, from the first events listed that have a bettable selection with a market_ref,
  * events not yet started first. Which events have one depends on the hour (an event in play, a card without
  * market_ref betting), so more events than `count` are looked at: with only the first `count`, a figure asking for
- * one pick found none at 03:00. An event in play may finish while a figure bets on it: at 10:59 one did during figure
+ * one pick found none at 03:00. An event in play may finish while a figure bets on it: at 10:45 one did during figure
  * 6, and its market's slips ("the market is closed") left the desk short of a receipt for every bet. An event not yet
  * started runs at least its sport's shortest length (25 minutes) after its start, longer than any figure's picks are
  * used.
