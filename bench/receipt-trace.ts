@@ -3,9 +3,10 @@
 // Discord; it notes, per receipt, when the sandbox finished the work, when its webhook POST was created and written
 // to the socket, when the receiver's 2xx came back, when the edit's PATCH reached the local Discord and when the local
 // Discord applied it. So a receipt's time splits into this process's part before the POST is written, the receiver's
-// part (POST → PATCH, which holds this process's wait to read the PATCH as well) and this process's part after. It also reads this process's event-loop delay over each side's run, and the bot process's
-// collections and late event-loop turns (BENCH_STALLS in bench/children/bot-process.ts), matched to the slow receipts,
-// and the bot's CPU a bet over the measured batches.
+// part (POST → PATCH, which holds this process's wait to read the PATCH as well) and this process's part after. It
+// also reads this process's event-loop delay over each side's run, the bot process's collections and late event-loop
+// turns (BENCH_STALLS in bench/children/bot-process.ts) matched to the slow receipts, and the bot's CPU a bet over the
+// measured batches.
 // `npx tsx bench/receipt-trace.ts [--batches N] [--no-floor] [--env NAME=VALUE]... [--node-flag FLAG]...`.
 import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
@@ -89,18 +90,21 @@ function split(receipts: Receipt[]): Split[] {
       )
       .at(-1);
     const created = p?.created ?? Number.NaN;
+    const total = r.editedAt - r.completedAt;
+    const toWrite = (p?.written ?? Number.NaN) - created;
+    const toPatch = (patch?.at ?? Number.NaN) - created;
     return {
       betId: r.betId,
       completedAt: r.completedAt,
       editedAt: r.editedAt,
-      total: r.editedAt - r.completedAt,
+      total,
       beforePost: created - r.completedAt,
-      toWrite: (p?.written ?? Number.NaN) - created,
+      toWrite,
       toAnswer: (p?.answered ?? Number.NaN) - created,
-      toPatch: (patch?.at ?? Number.NaN) - created,
+      toPatch,
       afterPatch: r.editedAt - (patch?.at ?? Number.NaN),
-      writtenToPatch: (patch?.at ?? Number.NaN) - (p?.written ?? Number.NaN),
-      lessWrite: r.editedAt - r.completedAt - ((p?.written ?? Number.NaN) - created),
+      writtenToPatch: toPatch - toWrite,
+      lessWrite: total - toWrite,
     };
   });
 }
