@@ -20,7 +20,7 @@ import { type FigureResult, figure, notMeasured } from '../lib/figure.js';
 import { startFloorChild } from '../lib/floor-child.js';
 import { openBetting, SANDBOX_KEY, startStack, waitForBotReady } from '../lib/stack.js';
 import { percentile } from '../lib/stats.js';
-import { waitFor } from '../lib/wait.js';
+import { untilEvent, waitFor } from '../lib/wait.js';
 
 const BETS = 40;
 /** Batches of BETS bets each side places, measured: p99 over 200 receipts is their third slowest, not one event. */
@@ -36,6 +36,8 @@ const SPEED = 4;
 const WARM = WORKERS;
 const USER = FIXTURE_IDS.users.bettor;
 const CHANNEL = FIXTURE_IDS.channels.bets;
+/** The local Discord's events a member's wait looks again on. */
+const CHANGES = ['messageCreate', 'messageUpdate'] as const;
 
 /** One receipt: its job, its bet, when the sandbox finished the work and when the local Discord applied the edit. */
 export interface Receipt {
@@ -254,21 +256,37 @@ export async function measurePath(webhook: boolean, opts: PathOptions = {}): Pro
         options: { event: pick.epk, bookie: pick.bookie, market: pick.market, selection: pick.marketRef, stake: 2 },
       });
       await cmd.acknowledged;
+      // A member looks again when a message of theirs changes, not every few ms: the waits add no work to this
+      // process, which the sandbox and the local Discord share, between the changes they wait for.
+      let slip: { message: APIMessage; customId: string };
       try {
-        await waitFor(() => confirmButton(cmd.responses()) !== undefined, 15_000, 'the bet slip with Confirm');
+        slip = await untilEvent(
+          ld.events,
+          CHANGES,
+          (e?: { message: LocalMessage }) =>
+            e === undefined
+              ? confirmButton(cmd.responses())
+              : e.message.interaction_metadata?.id === cmd.id
+                ? confirmButton([e.message])
+                : undefined,
+          15_000,
+          'the bet slip with Confirm',
+        );
       } catch {
         const last = cmd.responses().at(-1);
         slipFailures.push(JSON.stringify(last?.embeds?.[0]?.description ?? last?.content ?? 'no slip').slice(0, 160));
         return;
       }
-      const { message, customId } = confirmButton(cmd.responses())!;
+      const { message, customId } = slip;
       const click = await ld.clickButton({ user: USER, message: message.id, customId });
       await click.acknowledged;
       // The slip leaves its Confirm state once the bet is submitted (or refused): the flow is then done.
-      await waitFor(
-        () => {
-          const now = ld.message(message.id);
-          return now !== undefined && confirmButton([now]) === undefined;
+      await untilEvent(
+        ld.events,
+        ['messageUpdate'],
+        (e?: { message: LocalMessage }) => {
+          const now = e === undefined ? ld.message(message.id) : e.message.id === message.id ? e.message : undefined;
+          return now !== undefined && confirmButton([now]) === undefined ? true : undefined;
         },
         15_000,
         'the slip to show submitted',
