@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REST, Routes } from 'discord.js';
+import { REST, RESTEvents, Routes } from 'discord.js';
 import { openStore } from '../../src/bot/store/index.js';
 import { verifyWebhookSignature } from '../../src/gateway/index.js';
 import { betIdOf } from '../lib/completion-watch.js';
@@ -28,6 +28,12 @@ async function start(req: Extract<Request, { type: 'start' }>) {
   const messageOf = new Map<string, string>();
   const early = new Map<string, string>();
   const problems: string[] = [];
+  // A floor never waits for discord.js's rate limits: each wait is counted, and the parent then reads no ratio.
+  const rateLimits = { count: 0, longestMs: 0 };
+  rest.on(RESTEvents.RateLimited, (info) => {
+    rateLimits.count++;
+    rateLimits.longestMs = Math.max(rateLimits.longestMs, info.timeToReset);
+  });
   const edit = (messageId: string, betId: string) =>
     void rest
       .patch(Routes.channelMessage(req.channelId, messageId), { body: { content: `Placed · ${betId}` } })
@@ -73,7 +79,7 @@ async function start(req: Extract<Request, { type: 'start' }>) {
       void store.close().finally(() => {
         rmSync(dir, { recursive: true, force: true });
         // Exits once the message is out: an exit right after send can drop it.
-        process.send?.({ type: 'stopped', problems }, () => process.exit(0));
+        process.send?.({ type: 'stopped', problems, rateLimits }, () => process.exit(0));
       });
     }
   };

@@ -9,7 +9,10 @@
 // so both receivers meet the same results at the same moments. Each side first places WARM bets the same way,
 // unmeasured, and waits out their receipts; then BATCHES batches of BETS bets, each waited out before the next. The
 // p50 and p99 are over every receipt of the batches (decision 2133: the p99 of one batch of 40 is its slowest
-// receipt). Both sides must count a receipt for every bet of every batch, or the ratio is not read.
+// receipt). Both sides must count a receipt for every bet of every batch, or the ratio is not read. The floor's
+// batches each begin once discord.js's rate-limit second of the last one's edits is over, and a floor whose REST held
+// an edit for a rate limit reads no ratio.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { type APIMessage, REST, Routes } from 'discord.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 import { FIXTURE_IDS, type LocalMessage } from '../../src/local-discord/index.js';
@@ -39,6 +42,9 @@ const CHANNEL = FIXTURE_IDS.channels.bets;
 /** The local Discord's events a member's wait looks again on. */
 const CHANGES = ['messageCreate', 'messageUpdate'] as const;
 
+/** How often the stand-ins' event loop is looked at while a batch runs (a coarse look costs it next to nothing). */
+const LATE_RESOLUTION_MS = 20;
+
 /** One receipt: its job, its bet, when the sandbox finished the work and when the local Discord applied the edit. */
 export interface Receipt {
   correlationId: string;
@@ -67,6 +73,12 @@ interface Batch {
    * work started: the pace the floor's bets are placed at and their jobs delayed by.
    */
   schedule: { at: number; delayMs: number }[];
+  /**
+   * The most this process's event loop (the sandbox's and the local Discord's, on every receipt's path) came back
+   * late while the batch ran, in ms at a 20 ms resolution: a slow stretch of receipts that coincides with it is the
+   * stand-ins', not the receiver's.
+   */
+  harnessLateMs: number;
 }
 
 interface PathResult {
@@ -80,6 +92,8 @@ interface PathResult {
   slipFailures: string[];
   /** The floor's bets the bookmaker refused (their jobs finished with no bet id), each placed again: why. */
   refused?: string[];
+  /** How often the floor's discord.js held an edit for a rate limit, and the longest wait (a floor has none). */
+  rateLimits?: { count: number; longestMs: number };
 }
 
 function pathResult(batches: Batch[], attempted: number, confirmed: number, slipFailures: string[]): PathResult {
@@ -115,6 +129,8 @@ async function runBets(
   completions: Completions,
   edited: Map<string, Edited>,
 ): Promise<Batch> {
+  const late = monitorEventLoopDelay({ resolution: LATE_RESOLUTION_MS });
+  late.enable();
   await drive();
   const placedIds = () =>
     [...completions].flatMap(([correlationId, c]) => {
@@ -127,6 +143,7 @@ async function runBets(
     30_000,
     'every job finished and every receipt edited',
   ).catch(() => undefined);
+  late.disable();
   const placed = placedIds();
   const receipts = placed.flatMap((p) => {
     const e = edited.get(p.id);
@@ -148,6 +165,8 @@ async function runBets(
     placed: placed.length,
     unfinished: left,
     schedule,
+    // The histogram holds whole intervals between its timer's turns: the lateness is what is past the resolution.
+    harnessLateMs: Math.max(0, late.max / 1e6 - LATE_RESOLUTION_MS),
   };
 }
 
@@ -322,6 +341,7 @@ export async function measureFloor(paces: Batch['schedule'][]): Promise<PathResu
     secret: SANDBOX_KEY,
   });
   const failures: string[] = [];
+  const rateLimits = { count: 0, longestMs: 0 };
   try {
     const { ld } = stack;
     const picks = await betPicks(stack.sandbox.url, SANDBOX_KEY, 30);
@@ -333,7 +353,9 @@ export async function measureFloor(paces: Batch['schedule'][]): Promise<PathResu
       const now = performance.now();
       const m = /Placed · (\S+)/.exec(message.content ?? '');
       if (m?.[1] && !edited.has(m[1])) edited.set(m[1], { at: now, messageId: message.id });
+      if (m) lastEditAt = now;
     });
+    let lastEditAt = 0;
     let sent = 0;
     // The slips exist before the bets, as the desk's do (its slips are interaction replies, outside the REST
     // budget): then a second passes, so only the receipts' edits share discord.js's 50 requests a second. Each batch
@@ -391,6 +413,11 @@ export async function measureFloor(paces: Batch['schedule'][]): Promise<PathResu
     const batches = await runBatches(
       paces.length,
       (i) => async () => {
+        // discord.js lets 50 requests a second through and holds the rest until its second is over. A batch's 40
+        // edits fit in one; a batch begun within a second of the last one's edits could share a second with them
+        // and wait out its end. So each batch begins once the last edit's second is over.
+        const quiet = lastEditAt + REST_SECOND_MS - performance.now();
+        if (quiet > 0) await new Promise((resolve) => setTimeout(resolve, quiet));
         await bySchedule(picks, paces[i]!, bet)();
         await placeAgain();
       },
@@ -401,9 +428,11 @@ export async function measureFloor(paces: Batch['schedule'][]): Promise<PathResu
         completions.pace = paces[i]!.map((p) => Math.max(0, p.delayMs) * SPEED);
       },
     );
-    return { ...pathResult(batches, paces.length * BETS, sent, failures), refused };
+    return { ...pathResult(batches, paces.length * BETS, sent, failures), refused, rateLimits };
   } finally {
-    failures.push(...(await floor.stop()));
+    const stopped = await floor.stop();
+    failures.push(...stopped.problems);
+    Object.assign(rateLimits, stopped.rateLimits);
     await client.close();
     await stack.close();
   }
@@ -437,6 +466,9 @@ function rows(path: 'webhook' | 'poll', r: PathResult): FigureResult[] {
   ];
 }
 
+/** discord.js's rate-limit second, with room: the floor's batches begin this long after the last edit. */
+const REST_SECOND_MS = 1_100;
+
 const FLOOR_ROW = {
   name: '6 result latency webhook p99 vs its floor',
   unit: 'ms',
@@ -468,6 +500,11 @@ function floorRow(desk: PathResult, floor: PathResult): FigureResult {
       ['the floor', floor],
     ] as const
   ).filter(([, r]) => r.batches.length !== BATCHES || r.batches.some((b) => b.ms.length < BETS));
+  const held = floor.rateLimits;
+  if (held && held.count > 0) {
+    const why = `the floor's discord.js held ${held.count} edit${held.count === 1 ? '' : 's'} for a rate limit (the longest ${held.longestMs.toFixed(0)} ms): a floor that waits on a limit is not a floor`;
+    return notMeasured(FLOOR_ROW.name, FLOOR_ROW.unit, FLOOR_ROW.target, why);
+  }
   if (short.length > 0) {
     const why = short
       .map(
@@ -483,7 +520,7 @@ function floorRow(desk: PathResult, floor: PathResult): FigureResult {
     ...FLOOR_ROW,
     value: deskP99,
     baseline: floorP99,
-    note: `floor: the same ${BATCHES} batches of ${BETS} bets placed through the API at the moments the desk's jobs were accepted, each job's bookmaker work delayed as the desk's was, with callback_url at a bare receiver in a process of its own (npm start's node flags, as the desk's bot) that verifies the signature, makes the delivery durable with one insert into SQLite on disk (WAL, synchronous=NORMAL) and edits the message through discord.js REST at once: p50 ${percentile(floor.ms, 50).toFixed(1)} ms, p99 ${floorP99.toFixed(1)} ms over ${floor.ms.length} receipts of ${floor.placed} placed (${floor.unfinished} jobs unfinished; ${floor.refused?.length ?? 0} refused by the bookmaker and placed again on another pick${floor.refused?.[0] ? `, the first: ${floor.refused[0]}` : ''}); the desk: p50 ${percentile(desk.ms, 50).toFixed(1)} ms, p99 ${deskP99.toFixed(1)} ms over ${desk.ms.length} receipts; each batch's p99 (its slowest), desk ${batchMaxes(desk)}, floor ${batchMaxes(floor)}; each side's slowest five as ms@batch.place in the order the batch's results came: desk ${slowest(desk)}, floor ${slowest(floor)}`,
+    note: `floor: the same ${BATCHES} batches of ${BETS} bets placed through the API at the moments the desk's jobs were accepted, each job's bookmaker work delayed as the desk's was, with callback_url at a bare receiver in a process of its own (npm start's node flags, as the desk's bot) that verifies the signature, makes the delivery durable with one insert into SQLite on disk (WAL, synchronous=NORMAL) and edits the message through discord.js REST at once: p50 ${percentile(floor.ms, 50).toFixed(1)} ms, p99 ${floorP99.toFixed(1)} ms over ${floor.ms.length} receipts of ${floor.placed} placed (${floor.unfinished} jobs unfinished; no edit held for a rate limit; each batch begun once the last edit's second was over; ${floor.refused?.length ?? 0} refused by the bookmaker and placed again on another pick${floor.refused?.[0] ? `, the first: ${floor.refused[0]}` : ''}); the desk: p50 ${percentile(desk.ms, 50).toFixed(1)} ms, p99 ${deskP99.toFixed(1)} ms over ${desk.ms.length} receipts; each batch's p99 (its slowest), desk ${batchMaxes(desk)}, floor ${batchMaxes(floor)}; each side's slowest five as ms@batch.place in the order the batch's results came: desk ${slowest(desk)}, floor ${slowest(floor)}; the stand-ins' process (the sandbox and the local Discord) late at most in each batch, ms: desk ${harnessLate(desk)}, floor ${harnessLate(floor)}`,
   });
 }
 
@@ -494,6 +531,7 @@ function refusalOf(result: unknown): string {
 }
 
 const batchMaxes = (r: PathResult) => r.batches.map((b) => percentile(b.ms, 99).toFixed(0)).join('/');
+const harnessLate = (r: PathResult) => r.batches.map((b) => b.harnessLateMs.toFixed(0)).join('/');
 
 export async function resultLatency(): Promise<FigureResult[]> {
   const viaWebhook = await measurePath(true);

@@ -10,8 +10,16 @@ export interface FloorChild {
   url: string;
   /** The message a job's receipt edits. */
   message(correlationId: string, messageId: string): void;
-  /** Stops it; what went wrong in it (refused signatures, failed inserts or edits). */
-  stop(): Promise<string[]>;
+  /**
+   * Stops it; what went wrong in it (refused signatures, failed inserts or edits), and how often discord.js held an
+   * edit for a rate limit (its 50 requests a second, or a route's bucket) and the longest such wait.
+   */
+  stop(): Promise<FloorStopped>;
+}
+
+export interface FloorStopped {
+  problems: string[];
+  rateLimits: { count: number; longestMs: number };
 }
 
 export async function startFloorChild(opts: {
@@ -33,10 +41,11 @@ export async function startFloorChild(opts: {
       url: `http://127.0.0.1:${port}/`,
       message: (correlationId, messageId) => child.send({ type: 'message', correlationId, messageId }),
       stop: async () => {
-        if (child.exitCode !== null) return ['the floor receiver exited early'];
-        const stopped = next<{ problems: string[] }>(child, 'stopped', 10_000);
+        const none = { count: 0, longestMs: 0 };
+        if (child.exitCode !== null) return { problems: ['the floor receiver exited early'], rateLimits: none };
+        const stopped = next<FloorStopped>(child, 'stopped', 10_000);
         child.send({ type: 'stop' });
-        return (await stopped.catch(() => ({ problems: ['the floor receiver did not stop'] }))).problems;
+        return stopped.catch(() => ({ problems: ['the floor receiver did not stop'], rateLimits: none }));
       },
     };
   } catch (err) {
