@@ -23,7 +23,7 @@ import { type FigureResult, figure, notMeasured } from '../lib/figure.js';
 import { startFloorChild } from '../lib/floor-child.js';
 import { openBetting, SANDBOX_KEY, startStack, waitForBotReady } from '../lib/stack.js';
 import { percentile } from '../lib/stats.js';
-import { untilEvent, waitFor } from '../lib/wait.js';
+import { waitFor } from '../lib/wait.js';
 
 const BETS = 40;
 /** Batches of BETS bets each side places, measured: p99 over 200 receipts is their third slowest, not one event. */
@@ -39,8 +39,6 @@ const SPEED = 4;
 const WARM = WORKERS;
 const USER = FIXTURE_IDS.users.bettor;
 const CHANNEL = FIXTURE_IDS.channels.bets;
-/** The local Discord's events a member's wait looks again on. */
-const CHANGES = ['messageCreate', 'messageUpdate'] as const;
 
 /** How often the stand-ins' event loop is looked at while a batch runs (a coarse look costs it next to nothing). */
 const LATE_RESOLUTION_MS = 20;
@@ -275,23 +273,17 @@ export async function measurePath(webhook: boolean, opts: PathOptions = {}): Pro
         options: { event: pick.epk, bookie: pick.bookie, market: pick.market, selection: pick.marketRef, stake: 2 },
       });
       await cmd.acknowledged;
-      // A member looks again when a message of theirs changes, not every few ms: the waits add no work to this
-      // process, which the sandbox and the local Discord share, between the changes they wait for.
-      let slip: { message: APIMessage; customId: string };
-      try {
-        slip = await untilEvent(
-          ld.events,
-          CHANGES,
-          (e?: { message: LocalMessage }) =>
-            e === undefined
-              ? confirmButton(cmd.responses())
-              : e.message.interaction_metadata?.id === cmd.id
-                ? confirmButton([e.message])
-                : undefined,
+      // A member looks again when a message changes, not every few ms: the waits add no work to this process, which
+      // the sandbox and the local Discord share, between the changes they wait for.
+      const posted = await ld
+        .waitForMessage(
+          CHANNEL,
+          (m) => m.interaction_metadata?.id === cmd.id && confirmButton([m]) !== undefined,
           15_000,
-          'the bet slip with Confirm',
-        );
-      } catch {
+        )
+        .catch(() => undefined);
+      const slip = posted && confirmButton([posted]);
+      if (!slip) {
         const last = cmd.responses().at(-1);
         slipFailures.push(JSON.stringify(last?.embeds?.[0]?.description ?? last?.content ?? 'no slip').slice(0, 160));
         return;
@@ -300,16 +292,9 @@ export async function measurePath(webhook: boolean, opts: PathOptions = {}): Pro
       const click = await ld.clickButton({ user: USER, message: message.id, customId });
       await click.acknowledged;
       // The slip leaves its Confirm state once the bet is submitted (or refused): the flow is then done.
-      await untilEvent(
-        ld.events,
-        ['messageUpdate'],
-        (e?: { message: LocalMessage }) => {
-          const now = e === undefined ? ld.message(message.id) : e.message.id === message.id ? e.message : undefined;
-          return now !== undefined && confirmButton([now]) === undefined ? true : undefined;
-        },
-        15_000,
-        'the slip to show submitted',
-      ).catch(() => slipFailures.push('slip still asks to confirm after 15 s'));
+      await ld
+        .waitForMessage(CHANNEL, (m) => m.id === message.id && confirmButton([m]) === undefined, 15_000)
+        .catch(() => slipFailures.push('slip still asks to confirm after 15 s'));
       clicked++;
     };
     let clicked = 0;

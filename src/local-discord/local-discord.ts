@@ -268,7 +268,7 @@ export class LocalDiscord {
     predicate: (m: LocalMessage) => boolean,
     timeoutMs = DEFAULT_WAIT_MS,
   ): Promise<LocalMessage> {
-    const existing = this.#world.messages.list(channelId).find(predicate);
+    const existing = this.#world.messages.find(channelId, predicate);
     if (existing) return Promise.resolve(existing);
     return waitForMessageEvent(
       this.#world.events,

@@ -43,6 +43,12 @@ export class MessageStore {
     return true;
   }
 
+  /** A copy of the channel's first message that matches, copying only that one. */
+  find(channelId: string, predicate: (m: LocalMessage) => boolean): LocalMessage | undefined {
+    const found = (this.#byChannel.get(channelId) ?? []).find(predicate);
+    return found ? structuredClone(found) : undefined;
+  }
+
   /** Copies, so callers cannot change what the bot will read back. `viewer` hides others' ephemeral replies. */
   list(channelId: string, viewer?: string): LocalMessage[] {
     const list = this.#byChannel.get(channelId) ?? [];
