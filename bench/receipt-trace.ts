@@ -7,7 +7,9 @@
 // also reads this process's event-loop delay over each side's run, the bot process's collections and late event-loop
 // turns (BENCH_STALLS in bench/children/bot-process.ts) matched to the slow receipts, and the bot's CPU a bet over the
 // measured batches.
-// `npx tsx bench/receipt-trace.ts [--batches N] [--no-floor] [--env NAME=VALUE]... [--node-flag FLAG]...`.
+// `npx tsx bench/receipt-trace.ts [--batches N] [--members N] [--no-floor] [--env NAME=VALUE]... [--node-flag FLAG]...`
+// (--members: how many members bet at once on the desk's side, 8 as the figure by default; the floor is paced by
+// the desk's jobs either way).
 import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -195,12 +197,15 @@ function botCpu(r: { batches: { receipts: Receipt[] }[]; placed: number }) {
 
 const deskDelay = monitorEventLoopDelay({ resolution: 1 });
 deskDelay.enable();
+const members = values('--members')[0];
 const desk = await measurePath(true, {
   batches,
+  ...(members ? { members: Number(members) } : {}),
   trace: { stdout: onStdout, env: { ...env, BENCH_STALLS: '1' }, nodeFlags: values('--node-flag') },
 });
 deskDelay.disable();
 botCpu(desk);
+console.log(`the bot's event loop over the measured batches: ${desk.loopBusy?.toFixed(2) ?? '-'} utilized`);
 windows('desk', desk);
 report('desk', split(desk.batches.flatMap((b) => b.receipts)), deskDelay);
 const byKind = new Map<string, { n: number; ms: number; max: number }>();

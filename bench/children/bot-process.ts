@@ -1,13 +1,14 @@
 // The bot alone in a child process, so its RSS is its own, started as `npm start` starts it with a Discord token set
 // (src/bot/main.ts's startApp: the restored-store check, then the bot; nothing of the offline playground). Configured
-// by the environment the parent passes; answers {rss} after a forced collection when asked, and stops on request.
+// by the environment the parent passes; answers {rss} after a forced collection when asked,
+// {loop} with its event loop's use so far, and stops on request.
 // Needs node --expose-gc. With BENCH_STALLS=1 (a diagnosis, never a figure) it prints each collection and each time
 // its event loop came back late by STALL_MS or more, as `stall {"kind","at","ms"}` lines (at: epoch ms of the start),
 // and every 250 ms its event loop's use (`elu`) and its CPU so far (`cpu`, ms in the `ms` field).
 import { PerformanceObserver, performance as perf } from 'node:perf_hooks';
 import { PartMissingError } from '../lib/bot-loader.js';
 
-type Request = { type: 'rss' } | { type: 'stop' };
+type Request = { type: 'rss' } | { type: 'loop' } | { type: 'stop' };
 
 const send = (msg: Record<string, unknown>) => process.send?.(msg);
 
@@ -55,6 +56,11 @@ async function main(): Promise<void> {
       gc();
       gc();
       send({ type: 'rss', rss: process.memoryUsage().rss, heapUsed: process.memoryUsage().heapUsed });
+    } else if (msg.type === 'loop') {
+      // The event loop's use since the start (ms active and idle), read with no timer of its own: a reader takes the
+      // share it was busy over a span from two readings.
+      const { active, idle } = perf.eventLoopUtilization();
+      send({ type: 'loop', active, idle });
     } else if (msg.type === 'stop') {
       void app.stop().finally(() => process.exit(0));
     }

@@ -90,6 +90,8 @@ interface PathResult {
   slipFailures: string[];
   /** The floor's bets the bookmaker refused (their jobs finished with no bet id), each placed again: why. */
   refused?: string[];
+  /** The desk's: the share of the measured batches' time its bot's event loop was busy (the floor's receiver idles). */
+  loopBusy?: number;
   /** How often the floor's discord.js held an edit for a rate limit, and the longest wait (a floor has none). */
   rateLimits?: { count: number; longestMs: number };
 }
@@ -192,12 +194,17 @@ async function runBatches(
   return batches;
 }
 
-/** `count` bets, WORKERS members at a time, each going on as soon as its last is done. */
-function byMembers(picks: BetPick[], bet: (pick: BetPick) => Promise<void>, count = BETS): () => Promise<void> {
+/** `count` bets, `members` at a time, each going on as soon as its last is done. */
+function byMembers(
+  picks: BetPick[],
+  bet: (pick: BetPick) => Promise<void>,
+  count = BETS,
+  members = WORKERS,
+): () => Promise<void> {
   return async () => {
     let next = 0;
     await Promise.all(
-      Array.from({ length: WORKERS }, async () => {
+      Array.from({ length: members }, async () => {
         for (let i = next++; i < count; i = next++) await bet(picks[i % picks.length]!);
       }),
     );
@@ -230,6 +237,11 @@ function bySchedule(picks: BetPick[], schedule: Batch['schedule'], bet: (pick: B
 export interface PathOptions {
   /** Batches measured (BATCHES). */
   batches?: number;
+  /**
+   * Members betting at once (WORKERS): a diagnosis of how the receipts' times follow the desk's load, never the
+   * figure's reading.
+   */
+  members?: number;
   /** Extra node flags and the bot process's stdout (e.g. --trace-gc), and variables added to its environment. */
   trace?: TraceOptions & { env?: Record<string, string> };
 }
@@ -298,11 +310,16 @@ export async function measurePath(webhook: boolean, opts: PathOptions = {}): Pro
       clicked++;
     };
     let clicked = 0;
-    await warmUp(byMembers(picks, bet, WARM), completions, edited);
+    const members = opts.members ?? WORKERS;
+    await warmUp(byMembers(picks, bet, WARM, members), completions, edited);
     clicked = 0;
     slipFailures.length = 0;
-    const batches = await runBatches(batchCount, () => byMembers(picks, bet), completions, edited);
-    return pathResult(batches, batchCount * BETS, clicked, slipFailures);
+    const before = await child.loop();
+    const batches = await runBatches(batchCount, () => byMembers(picks, bet, BETS, members), completions, edited);
+    const after = await child.loop();
+    const active = after.active - before.active;
+    const loopBusy = active / (active + after.idle - before.idle);
+    return { ...pathResult(batches, batchCount * BETS, clicked, slipFailures), loopBusy };
   } finally {
     await child?.stop();
     await stack.close();
@@ -505,7 +522,7 @@ function floorRow(desk: PathResult, floor: PathResult): FigureResult {
     ...FLOOR_ROW,
     value: deskP99,
     baseline: floorP99,
-    note: `floor: the same ${BATCHES} batches of ${BETS} bets placed through the API at the moments the desk's jobs were accepted, each job's bookmaker work delayed as the desk's was, with callback_url at a bare receiver in a process of its own (npm start's node flags, as the desk's bot) that verifies the signature, makes the delivery durable with one insert into SQLite on disk (WAL, synchronous=NORMAL) and edits the message through discord.js REST at once: p50 ${percentile(floor.ms, 50).toFixed(1)} ms, p99 ${floorP99.toFixed(1)} ms over ${floor.ms.length} receipts of ${floor.placed} placed (${floor.unfinished} jobs unfinished; no edit held for a rate limit; each batch begun once the last edit's second was over; ${floor.refused?.length ?? 0} refused by the bookmaker and placed again on another pick${floor.refused?.[0] ? `, the first: ${floor.refused[0]}` : ''}); the desk: p50 ${percentile(desk.ms, 50).toFixed(1)} ms, p99 ${deskP99.toFixed(1)} ms over ${desk.ms.length} receipts; each batch's p99 (its slowest), desk ${batchMaxes(desk)}, floor ${batchMaxes(floor)}; each side's slowest five as ms@batch.place in the order the batch's results came: desk ${slowest(desk)}, floor ${slowest(floor)}; the stand-ins' process (the sandbox and the local Discord) late at most in each batch, ms: desk ${harnessLate(desk)}, floor ${harnessLate(floor)}`,
+    note: `floor: the same ${BATCHES} batches of ${BETS} bets placed through the API at the moments the desk's jobs were accepted, each job's bookmaker work delayed as the desk's was, with callback_url at a bare receiver in a process of its own (npm start's node flags, as the desk's bot) that verifies the signature, makes the delivery durable with one insert into SQLite on disk (WAL, synchronous=NORMAL) and edits the message through discord.js REST at once: p50 ${percentile(floor.ms, 50).toFixed(1)} ms, p99 ${floorP99.toFixed(1)} ms over ${floor.ms.length} receipts of ${floor.placed} placed (${floor.unfinished} jobs unfinished; no edit held for a rate limit; each batch begun once the last edit's second was over; ${floor.refused?.length ?? 0} refused by the bookmaker and placed again on another pick${floor.refused?.[0] ? `, the first: ${floor.refused[0]}` : ''}); the desk: p50 ${percentile(desk.ms, 50).toFixed(1)} ms, p99 ${deskP99.toFixed(1)} ms over ${desk.ms.length} receipts; each batch's p99 (its slowest), desk ${batchMaxes(desk)}, floor ${batchMaxes(floor)}; each side's slowest five as ms@batch.place in the order the batch's results came: desk ${slowest(desk)}, floor ${slowest(floor)}; the desk's bot's event loop busy ${desk.loopBusy === undefined ? '-' : desk.loopBusy.toFixed(2)} of the measured batches' time (${WORKERS} members betting at once; the floor's receiver idles meanwhile); the stand-ins' process (the sandbox and the local Discord) late at most in each batch, ms: desk ${harnessLate(desk)}, floor ${harnessLate(floor)}`,
   });
 }
 

@@ -8,6 +8,8 @@ import { buildOnce, DIST_DIR, startNodeFlags } from './build.js';
 export interface ChildBot {
   pid: number;
   rss(): Promise<{ rss: number; heapUsed: number }>;
+  /** The real bot's event loop since its start: ms active and idle (the bare bot does not answer). */
+  loop(): Promise<{ active: number; idle: number }>;
   stop(): Promise<void>;
 }
 
@@ -74,6 +76,11 @@ export async function startChildBot(
     rss: async () => {
       const reply = next<{ rss: number; heapUsed: number }>(child, 'rss', 30_000);
       child.send({ type: 'rss' });
+      return reply;
+    },
+    loop: async () => {
+      const reply = next<{ active: number; idle: number }>(child, 'loop', 30_000);
+      child.send({ type: 'loop' });
       return reply;
     },
     stop: async () => {
