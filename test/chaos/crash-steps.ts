@@ -181,8 +181,12 @@ export async function crashSteps(opts: { storeUrl?: string } = {}): Promise<Scen
       const kept = storeUrl.startsWith('sqlite://')
         ? readReceiptLog(receiptLogOf(storeUrl.slice('sqlite://'.length)))
         : [];
+      // The step is about this bet's receipt. Another job's delivery can be kept beside it: a CI run once found two
+      // (which job the other was is not known; the note names any other from now on).
+      const mine = kept.some((k) => k.correlationId === id);
+      const others = kept.filter((k) => k.correlationId !== id).map((k) => k.correlationId);
       r.notes.push(
-        `${step.name}: ${kept.length} receipt(s) left in the journal, record ${(await recordOf(step.stake))?.state}`,
+        `${step.name}: ${kept.length} receipt(s) left in the journal, this bet's ${mine ? 'among them' : 'not among them'}${others.length > 0 ? ` (others: ${others.join(', ')})` : ''}, record ${(await recordOf(step.stake))?.state}`,
       );
       await desk.control.faults({});
       proxy.drop();
