@@ -1,7 +1,7 @@
 // The bot alone in a child process, so its RSS is its own, started as `npm start` starts it with a Discord token set
 // (src/bot/main.ts's startApp: the restored-store check, then the bot; nothing of the offline playground). Configured
-// by the environment the parent passes; answers {rss} after a forced collection when asked,
-// {loop} with its event loop's use so far, and stops on request.
+// by the environment the parent passes; answers {rss} after a forced collection and {loop} with its event loop's use
+// so far when asked, and stops on request.
 // Needs node --expose-gc. With BENCH_STALLS=1 (a diagnosis, never a figure) it prints each collection and each time
 // its event loop came back late by STALL_MS or more, as `stall {"kind","at","ms"}` lines (at: epoch ms of the start),
 // and every 250 ms its event loop's use (`elu`) and its CPU so far (`cpu`, ms in the `ms` field).
