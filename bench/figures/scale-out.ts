@@ -9,6 +9,9 @@
 // Every side runs with POOL groups busy: its bot processes and, for each one it lacks, a stand-in spinning at the
 // same allowance (decision 2132). On two shared cores a process's CPU per confirm rises with how busy the cores
 // are; without the stand-ins one process ran on idle cores and four on full ones, and the ratio read the machine.
+// The allowance is at most CPU_SHARE, and less where four processes at it, with the database and the driver their
+// confirms keep busy, would not fit in the machine's cores (decision 2144): a calibration run of four processes at
+// CALIBRATION_SHARE after the warm-up gives the costs per confirm, and every group is then set to what fits.
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -21,6 +24,7 @@ import { openStore } from '../../src/bot/store/index.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { createDatabase, startPgCluster } from '../../test/pg/cluster.js';
+import { allowanceFor, CALIBRATION_SHARE, CORES_USED, type Costs, CPU_SHARE } from '../lib/allowance.js';
 import { type BetPick, betPicks } from '../lib/bet-picks.js';
 import { type FigureResult, figure, notMeasured, type Target } from '../lib/figure.js';
 import { cpuSecondsOf, machineBusySeconds } from '../lib/proc.js';
@@ -28,8 +32,6 @@ import { median, medianRatio, percentile } from '../lib/stats.js';
 
 const CHILD = fileURLToPath(new URL('../children/confirm-path.ts', import.meta.url));
 const CGROUP_CPU = '/sys/fs/cgroup/cpu';
-/** Each bot process's allowance: this share of one core (CFS quota over a 100 ms period). */
-const CPU_SHARE = 0.2;
 const PERIOD_US = 100_000;
 /** Measured seconds of each run, after LEAD_IN unmeasured ones. */
 const SECONDS = 8;
@@ -254,6 +256,8 @@ interface Bench {
   sessionId: string;
   /** Stand-ins for the processes a side lacks (POOL - 1 of them). */
   fillers: ChildProcess[];
+  /** Every cpu group the figure made: the pool's and the stand-ins'. */
+  groups: string[];
   /** Runs a statement on the figure's database (its own store's connection). */
   sql: (statement: string) => Promise<unknown>;
 }
@@ -263,8 +267,13 @@ function confine(pid: number | undefined, group: string, groups: string[]): void
   mkdirSync(group);
   groups.push(group);
   writeFileSync(join(group, 'cpu.cfs_period_us'), String(PERIOD_US));
-  writeFileSync(join(group, 'cpu.cfs_quota_us'), String(Math.round(CPU_SHARE * PERIOD_US)));
+  allow(group, CPU_SHARE);
   writeFileSync(join(group, 'cgroup.procs'), String(pid));
+}
+
+/** Sets cpu group `group`'s allowance to `share` of one core. */
+function allow(group: string, share: number): void {
+  writeFileSync(join(group, 'cpu.cfs_quota_us'), String(Math.round(share * PERIOD_US)));
 }
 
 /**
@@ -411,6 +420,7 @@ export async function scaleOut(): Promise<FigureResult[]> {
       pick,
       sessionId: session.session_id,
       fillers: [],
+      groups,
       sql: (statement) => store.query(statement),
     };
     try {
@@ -442,6 +452,20 @@ async function stopPool(pool: Member[]): Promise<void> {
 interface Rounds {
   runs: Record<string, Run[]>;
   warmRates: number[];
+  /** The allowance every group ran the rounds at, and the calibration run it was chosen from. */
+  share: number;
+  calibration: { run: Run; costs: Costs };
+}
+
+/** The costs per confirm of a run of `processes` (decision 2144). */
+function costsOf(run: Run, processes: number): Costs {
+  return {
+    cores: availableParallelism(),
+    processes,
+    botMs: run.cpuMsPerConfirm,
+    sharedMs: ((run.dbCpu + run.driverCpu) / Math.max(1e-9, run.perSecond)) * 1000,
+    otherCores: run.otherCpu,
+  };
 }
 
 /** Has the pool join the lease race (`on`) or leave it; on joining, the race's winner is the pool's leader. */
@@ -472,6 +496,12 @@ async function rounds(b: Bench, pool: Member[]): Promise<Rounds> {
   // from no statistics: a bitmap scan of every dead "pending" version, 3–7 ms a pass against 0.1 after it
   // (pg_stat_statements and EXPLAIN ANALYZE, 2026-11-29), which charged whichever runs came before that visit.
   await b.sql('VACUUM ANALYZE');
+  // The allowance four processes fit at, from a run of the whole pool on cores left free (decision 2144).
+  for (const group of b.groups) allow(group, CALIBRATION_SHARE);
+  const run = await measure(b, pool);
+  const costs = costsOf(run, POOL);
+  const share = allowanceFor(costs);
+  for (const group of b.groups) allow(group, share);
   const turns = new Map<string, number>();
   for (let round = 0; round < ROUNDS; round++) {
     for (const leader of round % 2 === 0 ? [false, true] : [true, false]) {
@@ -488,7 +518,7 @@ async function rounds(b: Bench, pool: Member[]): Promise<Rounds> {
       if (leader) await setLeading(pool, false);
     }
   }
-  return { runs, warmRates };
+  return { runs, warmRates, share, calibration: { run, costs } };
 }
 
 /** The driver's readings at a moment: the database's CPU and size, the machine's, its own, the groups' throttling. */
@@ -615,10 +645,12 @@ function detail(runs: Run[], processes: number): string {
 }
 
 /** The four rows: each side against one process, as the median of the per-round ratios. */
-function report({ runs, warmRates }: Rounds, version: string): FigureResult[] {
+function report({ runs, warmRates, share, calibration }: Rounds, version: string): FigureResult[] {
   const rate = (k: string) => (runs[k] ?? []).map((r) => r.perSecond);
+  const { run: cal, costs } = calibration;
   const confined = [
-    `each bot process in its own cgroup v1 cpu group (cpu.cfs_quota_us ${Math.round(CPU_SHARE * PERIOD_US)} of ${PERIOD_US}: ${CPU_SHARE} CPU) from when it has loaded its code`,
+    `each bot process in its own cgroup v1 cpu group (cpu.cfs_quota_us ${Math.round(share * PERIOD_US)} of ${PERIOD_US}: ${share} CPU) from when it has loaded its code`,
+    `the allowance is what ${POOL} processes fit at in ${CORES_USED * 100} % of the machine's cores, at most ${CPU_SHARE} CPU (decision 2144): a calibration run of ${POOL} processes at ${CALIBRATION_SHARE} CPU after the warm-up made ${cal.perSecond.toFixed(1)} confirms/s with the machine busy ${cal.machineCores.toFixed(2)} of ${costs.cores} cores, at ${costs.botMs.toFixed(1)} ms of a bot process's CPU and ${costs.sharedMs.toFixed(1)} ms of the database's, the sandbox's and the driver's a confirm (the database ${cal.dbCpu.toFixed(2)} cores), other work ${costs.otherCores.toFixed(2)} cores`,
     `PostgreSQL ${version}, the sandbox gateway and the driver outside them`,
     `every side with ${POOL} groups busy: its processes and, for each it lacks, a stand-in spinning at the same allowance (decision 2132)`,
     `a pool of ${POOL} long-lived processes warmed up untimed (${WARM_SECONDS} s, ${warmRates[0]?.toFixed(0)} confirms/s over the pool, then VACUUM ANALYZE as autovacuum's first visit; ${LEAD_WARM_SECONDS} s more the first time it joins the lease race, ${warmRates[1]?.toFixed(0)} confirms/s), each run drawn from it: one process in turn round the pool, with leader-only work the race's winner and others in turn; the pool joins the race before each round's runs with leader-only work and leaves it after`,
