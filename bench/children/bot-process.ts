@@ -49,7 +49,8 @@ async function main(): Promise<void> {
       : err;
   })) as typeof import('../../src/bot/main.js');
   if (process.env.BENCH_STALLS === '1') printStalls();
-  const app = await startApp({ env: process.env, print: () => {} });
+  // As npm start's main does: the process runs the desk alone.
+  const app = await startApp({ env: process.env, print: () => {}, ownProcess: true });
   process.on('message', (msg: Request) => {
     if (msg.type === 'rss') {
       // Two passes: the first frees objects whose finalizers release more.

@@ -55,6 +55,7 @@ import { loadCommands } from './loader.js';
 import { BET_STATES } from './model/bet-states.js';
 import { startTimers, whileLeader } from './ops/beats.js';
 import { drain } from './ops/drain.js';
+import { prioritiseEventLoop } from './ops/helper-threads.js';
 import { collectBacklogs, type DeskMetrics, deskMetrics } from './ops/metrics.js';
 import { readiness } from './ops/readiness.js';
 import { collectStartGarbage } from './ops/start-garbage.js';
@@ -104,6 +105,11 @@ export interface BotDeps {
   deployCommands?: boolean;
   /** Id of this process for job leases (default config.processId, else the host name). */
   processId?: string;
+  /**
+   * The process runs the desk alone (npm start's): its helper threads then run below the event loop at
+   * config.ops.helperThreadsNice (decision 2145). A process that hosts the desk beside other work leaves them.
+   */
+  ownProcess?: boolean;
   /** Poll interval of the library's batched poller when the bot builds the client. */
   pollIntervalMs?: number;
 }
@@ -177,6 +183,7 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
     const closeExpired = () => closeExpiredSlips({ ...services, present: betViews, now: start.now });
     startBeats(start, services, workers, closeExpired);
     collectOnceReady(start, client);
+    if (deps.ownProcess) stops.push(prioritiseEventLoop(config.ops?.helperThreadsNice ?? 0, logger));
     stops.push(
       collectBacklogs(metrics, {
         outboxPending: () => services.outbox.pendingCount(),

@@ -36,6 +36,8 @@ export interface StartOptions {
   print?: (line: string) => void;
   /** Options for the embedded sandbox (seed, start, …). Its control routes are always on offline. */
   sandbox?: StartSandboxOptions;
+  /** The process runs the app alone (npm start's): see BotDeps.ownProcess. */
+  ownProcess?: boolean;
 }
 
 const playgroundPort = z.preprocess(
@@ -64,7 +66,7 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
     print('Starting the bot on Discord…');
     // A store restored from a backup is checked against the gateway before the bot can take a bet (decision 1980).
     if (await checkRestoredStore(config)) print('Checked the restored store against the gateway (see #results).');
-    const bot = await startBot(shardProcessConfig(config, env));
+    const bot = await startBot(shardProcessConfig(config, env), { ownProcess: opts.ownProcess });
     print(`Bot is running on Discord as ${bot.client.user?.tag ?? 'the configured application'}.`);
     return { playgroundUrl: undefined, sandboxUrl: undefined, drain: (ms) => bot.drain(ms), stop: () => bot.stop() };
   }
@@ -109,7 +111,7 @@ export async function startApp(opts: StartOptions = {}): Promise<RunningApp> {
       stops.push(async () => clock.stop());
     }
     print('Starting the bot: its store, its commands, logging in to the local Discord…');
-    const bot = await startBot(offline.config, clock ? { now: clock.now } : {});
+    const bot = await startBot(offline.config, { ownProcess: opts.ownProcess, ...(clock ? { now: clock.now } : {}) });
     stops.push(() => bot.stop());
     // On Discord settlement notices go to the bet's channel until an admin picks one; the playground has a
     // #results channel, so it starts with that chosen (an admin can change it with /settings results-channel).
@@ -217,7 +219,7 @@ async function main() {
   let app: RunningApp;
   try {
     loadEnvFile();
-    app = await startApp();
+    app = await startApp({ ownProcess: true });
   } catch (err) {
     // Config errors already say which variable to fix; anything else is printed without secrets (none reach here).
     console.error(err instanceof ConfigError ? err.message : `Could not start: ${(err as Error).message}`);

@@ -26,6 +26,13 @@ describe('bot config', () => {
     expect(() => parseConfig({ OUTBOX_LEASE_SECONDS: '2' })).toThrow(/OUTBOX_LEASE_SECONDS/);
   });
 
+  it("reads the helper threads' nice value: 10 by default, 0 to leave them at the loop's, refused above 19", () => {
+    expect(parseConfig({}).ops?.helperThreadsNice).toBe(10);
+    expect(parseConfig({ HELPER_THREADS_NICE: '0' }).ops?.helperThreadsNice).toBe(0);
+    expect(() => parseConfig({ HELPER_THREADS_NICE: '20' })).toThrow(/HELPER_THREADS_NICE/);
+    expect(() => parseConfig({ HELPER_THREADS_NICE: '-1' })).toThrow(/HELPER_THREADS_NICE/);
+  });
+
   it('reads the price-check wait: 20 s by default, 2-300 s', () => {
     expect(parseConfig({}).tunables.priceCheckWaitMs).toBe(20_000);
     expect(parseConfig({ PRICE_CHECK_WAIT_SECONDS: '3' }).tunables.priceCheckWaitMs).toBe(3_000);
