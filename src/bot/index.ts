@@ -213,7 +213,7 @@ export async function startBot(config: BotConfig, deps: BotDeps = {}): Promise<R
 }
 
 /** The gateway client: the one passed in (not closed by the bot), else one the bot builds and closes. */
-function gatewayOf({ config, deps, logger, stops }: Start, store: BotStore): GatewayPort {
+function gatewayOf({ config, deps, logger, stops, now }: Start, store: BotStore): GatewayPort {
   if (deps.gateway) return deps.gateway;
   const client = new GatewayClient({
     baseUrl: required(config.gateway.baseUrl, 'GATEWAY_BASE_URL'),
@@ -226,6 +226,8 @@ function gatewayOf({ config, deps, logger, stops }: Start, store: BotStore): Gat
     },
     poller: {
       intervalMs: deps.pollIntervalMs ?? 1500,
+      // A job's timeout_at is on the gateway's clock: compared on the desk's (the sandbox's where it is pinned).
+      now,
       onError: (err) => logger.warn('result poll failed; will retry', { err }),
     },
   });

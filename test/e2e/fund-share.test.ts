@@ -41,7 +41,8 @@ describe('the fund: the tipster share', () => {
       sandbox: { start: START },
       env: { SETTLEMENT_INTERVAL_SECONDS: '1', FUND_CHECK_SECONDS: '1' },
     });
-    gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    // Its jobs' timeout_at are on the sandbox's clock, which START may put behind the machine's.
+    gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
     session = (await gw.sessions.list()).find((s) => s.bookie === 'bookie_a' && s.active)?.session_id ?? '';
     expect(session).not.toBe('');
     flows = fundFlows(desk, gw, session);

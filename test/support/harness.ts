@@ -55,6 +55,8 @@ export interface Desk<B extends RunningBot = RunningBot> {
   logs: LogCapture;
   /** Moves the sandbox clock on (and the bot's with it when it follows the sandbox clock); the new time. */
   advance(ms: number): Promise<number>;
+  /** The bot's clock: the sandbox's with `sandboxClock`, else the machine's (a gateway client's poller takes it). */
+  now: () => number;
   /** The secrets that must never appear in logs or messages. */
   secrets: string[];
   /** Stops the bot and starts it again on the same store file and webhook port (a deploy or a crash). */
@@ -145,6 +147,7 @@ export async function startDesk<B extends RunningBot = RunningBot>(opts: DeskOpt
     proxy,
     logs,
     secrets,
+    now: clock ? clock.now : Date.now,
     async advance(ms) {
       const reading = await control.advance(ms);
       clock?.take(reading);
