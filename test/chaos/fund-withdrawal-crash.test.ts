@@ -38,7 +38,7 @@ describe("a cash-out's withdrawal through kill -9 and a slow answer: exactly one
     });
     child = await spawnReadyBot(desk);
     store = await openStore(desk.env.STORE_URL as string);
-    gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
     session =
       (await gw.sessions.list()).find((s) => s.bookie === 'bookie_c' && s.session_id.endsWith('00c'))?.session_id ?? '';
     expect(session).not.toBe('');
@@ -118,7 +118,7 @@ describe("a cash-out's withdrawal through kill -9 and a slow answer: exactly one
     });
     // Another process on the same store runs the fund's withdrawals while the first one waits for its answer.
     const otherStore = await openStore(desk.env.STORE_URL as string);
-    const otherGw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    const otherGw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
     const other = new FundService({
       store: otherStore,
       gateway: otherGw,

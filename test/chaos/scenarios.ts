@@ -66,6 +66,7 @@ export async function webhookFuzz(count: number): Promise<ScenarioResult> {
       maxBodyBytes: desk.config.tunables.webhookMaxBodyBytes,
       count,
       seed: 20_260_101,
+      now: desk.now,
     });
     const stored = await desk.bot.store.query<{ n: number }>(
       'SELECT COUNT(*) AS n FROM webhook_deliveries WHERE correlation_id LIKE ?',
@@ -161,7 +162,7 @@ export async function duplicateDeliveries(): Promise<ScenarioResult> {
         correlation_id: correlationId,
         result: entry?.result,
         metadata: { bookie: sel.bookie, username: null, session_id: null },
-        delivered_at: new Date().toISOString(),
+        delivered_at: new Date(desk.now()).toISOString(),
       }),
     );
     const deliver = () =>

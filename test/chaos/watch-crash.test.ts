@@ -54,11 +54,11 @@ describe('a watch through kill -9', () => {
       // The new process reads the card again (it holds no copy) and judges it: the episode is open, no alert.
       const restartedAt = Date.now();
       await cardReadSince(store, w.epk, 'bookie_c', restartedAt);
-      await cardReadSince(store, w.epk, 'bookie_c', Date.now());
+      await cardReadSince(store, w.epk, 'bookie_c', desk.now());
       // Killed again with the episode open: the next process keeps it so.
       child = await respawnBot(desk, child);
-      await cardReadSince(store, w.epk, 'bookie_c', Date.now());
-      await cardReadSince(store, w.epk, 'bookie_c', Date.now());
+      await cardReadSince(store, w.epk, 'bookie_c', desk.now());
+      await cardReadSince(store, w.epk, 'bookie_c', desk.now());
       expect(priceAlerts()).toHaveLength(1);
       expect(await recorded()).toBe(1);
       const outbox = await store.query<{ n: number }>(
@@ -68,10 +68,10 @@ describe('a watch through kill -9', () => {
 
       // The watch survived: out past the band and back, a second episode, alerted once.
       await toScrape((await move(round2(target * 0.9))).move.scrape_at);
-      await cardReadSince(store, w.epk, 'bookie_c', Date.now());
+      await cardReadSince(store, w.epk, 'bookie_c', desk.now());
       await toScrape((await move(past)).move.scrape_at);
       await until('the second alert', () => (priceAlerts().length === 2 ? true : undefined), { timeoutMs: 30_000 });
-      await cardReadSince(store, w.epk, 'bookie_c', Date.now());
+      await cardReadSince(store, w.epk, 'bookie_c', desk.now());
       expect(priceAlerts()).toHaveLength(2);
     } finally {
       await child?.stop();

@@ -12,6 +12,8 @@ export interface WebhookFuzzOptions {
   count: number;
   seed?: number;
   concurrency?: number;
+  /** The receiver's clock, which stamps every delivered_at (default the machine's; a pinned desk's own). */
+  now?: () => number;
 }
 
 export interface WebhookFuzzReport {
@@ -63,10 +65,15 @@ function send(agent: Agent, origin: URL, req: FuzzRequest): Promise<Answer> {
   });
 }
 
-/** Posts one genuine, freshly signed delivery (what the gateway would send); returns its correlation id. */
-export async function sendGenuine(url: string, apiKey: string, correlationId: string): Promise<Answer> {
+/** Posts one genuine, freshly signed delivery (what the gateway would send), stamped `at` on the receiver's clock. */
+export async function sendGenuine(
+  url: string,
+  apiKey: string,
+  correlationId: string,
+  at = Date.now(),
+): Promise<Answer> {
   const agent = new Agent({ keepAlive: false });
-  const body = genuineBody(correlationId, Date.now());
+  const body = genuineBody(correlationId, at);
   try {
     return await send(agent, new URL(url), {
       kind: 'genuine',
@@ -111,8 +118,9 @@ export async function fuzzWebhooks(opts: WebhookFuzzOptions): Promise<WebhookFuz
     genuineIds: [],
   };
   // One genuine delivery first: replays of it must come back as duplicates, never as new deliveries.
+  const now = opts.now ?? Date.now;
   const genuineId = `genuine-${opts.seed ?? 7}-${Date.now()}`;
-  const first = await sendGenuine(opts.url, opts.apiKey, genuineId);
+  const first = await sendGenuine(opts.url, opts.apiKey, genuineId, now());
   if (first.status !== 200) {
     agent.destroy();
     throw new Error(`the receiver refused a genuine, correctly signed delivery (${first.status} ${first.body})`);
@@ -123,15 +131,15 @@ export async function fuzzWebhooks(opts: WebhookFuzzOptions): Promise<WebhookFuz
     apiKey: opts.apiKey,
     otherKey: opts.otherKey,
     maxBodyBytes: opts.maxBodyBytes,
-    now: Date.now(),
-    delivered: [genuineBody(genuineId, Date.now())],
-    captured: genuineBody(`${FUZZ_ID_PREFIX}captured-${opts.seed ?? 7}`, Date.now() - 2 * 86_400_000),
+    now: now(),
+    delivered: [genuineBody(genuineId, now())],
+    captured: genuineBody(`${FUZZ_ID_PREFIX}captured-${opts.seed ?? 7}`, now() - 2 * 86_400_000),
   };
   let next = 0;
   const worker = async () => {
     while (next < opts.count) {
       const index = next++;
-      ctx.now = Date.now();
+      ctx.now = now();
       const req = makeCase(ctx, index);
       report.sent += 1;
       try {

@@ -22,7 +22,7 @@ describe('approvals of racing bets', () => {
 
   beforeAll(async () => {
     desk = await startDesk({ webhooks: true });
-    const races = openRaces(Date.now());
+    const races = openRaces(desk.now());
     race = races[0] as Race;
     capRace = races.find((r) => r.track !== race.track) as Race;
     desk.ld.setMemberRoles(desk.ld.users.viewer.id, [desk.ld.roleIds.bettor]);

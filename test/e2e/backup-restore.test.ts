@@ -35,6 +35,8 @@ describe('an online backup taken during a burst of bets, restored into a second 
 
   beforeAll(async () => {
     desk = await startDesk({
+      // The second desk is npm start's app on the machine's clock: both desks and the sandbox keep to that one.
+      sandboxClock: false,
       env: {
         // Settlements read each second, so each desk catches up with the events the test settles at once.
         SETTLEMENT_INTERVAL_SECONDS: '1',
@@ -46,7 +48,7 @@ describe('an online backup taken during a burst of bets, restored into a second 
       },
     });
     dir = mkdtempSync(join(tmpdir(), 'desk-restore-'));
-    gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
     session = (await gw.sessions.list()).find((s) => s.bookie === 'bookie_a' && s.active)?.session_id ?? '';
     expect(session).not.toBe('');
     flows = fundFlows(desk, gw, session);

@@ -17,7 +17,7 @@ const SESSION = {
 
 /** An event, a named market and a selection bookie_c takes bets on that bookie_a (listed first) does not list. */
 async function pickLaterOnly(desk: Desk): Promise<Shared & { label: string }> {
-  const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+  const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
   try {
     const page = await client.events.list({ status: 'prematch', limit: 200 });
     for (const e of page.data) {
@@ -59,7 +59,7 @@ describe('/bet without a bookie: routed to the best live price', () => {
 
   /** Withdraws a session's cash down to `leaveCents` through the gateway, as a treasurer would. */
   async function drain(sessionId: string, leaveCents: number) {
-    const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
     try {
       const cash = Math.round(((await client.balances.get({ session_id: sessionId })).withdrawable_balance ?? 0) * 100);
       const handle = await client.withdrawals.create({ session_id: sessionId, amount: (cash - leaveCents) / 100 });

@@ -18,7 +18,7 @@ const state = async () => (await (await fetch(`${desk.sandbox.url}/_sandbox/stat
 
 beforeAll(async () => {
   desk = await startDesk({ webhooks: true });
-  const events = await desk.bot.context.catalog.loadEvents(upcomingWindow(Date.now()));
+  const events = await desk.bot.context.catalog.loadEvents(upcomingWindow(desk.now()));
   for (const e of events.filter((x) => x.status === 'prematch' && (x.books ?? []).includes('bookie_a'))) {
     const card = await desk.bot.context.catalog.loadCard(e.event_id, 'bookie_a');
     const refs = card.markets.flatMap((m) => bettable(m)).map((s) => s.market_ref);

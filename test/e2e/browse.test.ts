@@ -17,7 +17,7 @@ describe('browsing events and cards end to end', () => {
 
   it('/events lists a league’s events of a date, the ones the gateway lists for that day', async () => {
     const day = sel.epk.split('/').at(-1)!;
-    const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
     const listed = await client.events.list({ league: 'nba', date: day, limit: 500 });
     await client.close();
     expect(listed.data.length).toBeGreaterThan(0);
@@ -38,7 +38,7 @@ describe('browsing events and cards end to end', () => {
 
   it('/events lists as books only those taking bets on a game: a book whose card has nothing to bet on is named apart', async () => {
     const day = sel.epk.split('/').at(-1)!;
-    const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
     const listed = await client.events.list({ league: 'nba', date: day, limit: 500 });
     await client.close();
     // A game on the listing's first page that bookie_c lists too (it takes no basketball bets, decision 1995).

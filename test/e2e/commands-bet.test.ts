@@ -58,7 +58,7 @@ describe('/events through the local Discord', () => {
 
   it('answers league autocomplete from the warmed events cache, without a gateway call', async () => {
     const { ld } = desk;
-    await desk.bot.context.catalog.loadEvents(upcomingWindow(Date.now()));
+    await desk.bot.context.catalog.loadEvents(upcomingWindow(desk.now()));
     const before = desk.sandbox.sb.counters.requests;
     const choices = await ld.autocomplete({
       user: ld.users.bettor,
@@ -202,7 +202,7 @@ describe('a bet from /markets to the receipt', () => {
     // Which events the sandbox has depends on today's date: find one whose card needs a second page
     // instead of assuming the bet test's event has one.
     const { catalog } = desk.bot.context;
-    const events = await catalog.loadEvents(upcomingWindow(Date.now()));
+    const events = await catalog.loadEvents(upcomingWindow(desk.now()));
     let long: Event | undefined;
     for (const e of events.filter((x) => (x.books ?? []).includes('bookie_a'))) {
       if ((await catalog.loadCard(e.event_id, 'bookie_a')).markets.length > MARKETS_PAGE_SIZE) {

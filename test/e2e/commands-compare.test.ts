@@ -20,7 +20,7 @@ let event: Event;
 
 beforeAll(async () => {
   desk = await startDesk();
-  const events = await desk.bot.context.catalog.loadEvents(upcomingWindow(Date.now()));
+  const events = await desk.bot.context.catalog.loadEvents(upcomingWindow(desk.now()));
   const all3 = events.filter(
     // bookie_c takes no basketball bets in the sandbox: another sport keeps every book's price answerable.
     (e) =>

@@ -13,7 +13,7 @@ let event: Event;
 
 beforeAll(async () => {
   desk = await startDesk();
-  const events = await desk.bot.context.catalog.loadEvents(upcomingWindow(Date.now()));
+  const events = await desk.bot.context.catalog.loadEvents(upcomingWindow(desk.now()));
   for (const e of events.filter((x) => x.status === 'prematch' && (x.books ?? []).includes('bookie_a'))) {
     const card = await desk.bot.context.catalog.loadCard(e.event_id, 'bookie_a');
     if (card.bound && card.market_ref_betting_enabled && card.markets.some((m) => bettable(m).length > 0)) {
@@ -222,7 +222,7 @@ describe('desk commands through the local Discord', () => {
   });
 
   it('/events refuses a past date', async () => {
-    const past = dayIn(Date.now() - 3 * 86_400_000, 'UTC');
+    const past = dayIn(desk.now() - 3 * 86_400_000, 'UTC');
     const reply = await run('events', { league: event.league, date: past });
     expect(text(reply)).toMatch(/in the past/);
   });

@@ -12,7 +12,7 @@ let betIds: string[] = [];
 beforeAll(async () => {
   desk = await startDesk();
   const ctx = desk.bot.context;
-  const events = await ctx.catalog.loadEvents(upcomingWindow(Date.now()));
+  const events = await ctx.catalog.loadEvents(upcomingWindow(desk.now()));
   let refs: string[] = [];
   for (const e of events.filter((x) => x.status === 'prematch' && (x.books ?? []).includes('bookie_a'))) {
     const card = await ctx.catalog.loadCard(e.event_id, 'bookie_a');

@@ -17,7 +17,7 @@ let wanted: string;
 
 beforeAll(async () => {
   desk = await startDesk({ env: { GATEWAY_API_KEY: BRAVO } });
-  const gateway = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: BRAVO });
+  const gateway = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: BRAVO, poller: { now: desk.now } });
   try {
     // The laptop connects and its session starts: bookie_c has two active sessions.
     const c = (await gateway.sessions.list()).filter((s) => s.bookie === 'bookie_c');
@@ -41,7 +41,7 @@ beforeAll(async () => {
   }
   await desk.bot.store.kv.delete('cache:sessions');
   desk.bot.context.catalog.hot.forget();
-  const events = await desk.bot.context.catalog.loadEvents(upcomingWindow(Date.now()));
+  const events = await desk.bot.context.catalog.loadEvents(upcomingWindow(desk.now()));
   // An event whose head-to-head both bookie_c sessions price now.
   const { slipFactory, catalog } = desk.bot.context;
   for (const e of events.filter((x) => x.status === 'prematch' && (x.books ?? []).includes('bookie_c'))) {

@@ -68,7 +68,7 @@ describe('/events for every status', () => {
   it('lists finished events of a past day with their score', async () => {
     // The sandbox has finished games every day for the common leagues: look back a few days for one.
     const finished = await desk.bot.context.catalog.loadEvents({
-      ...upcomingWindow(Date.now() - 5 * 86_400_000),
+      ...upcomingWindow(desk.now() - 5 * 86_400_000),
       status: 'finished',
     });
     const past = finished.find((e) => e.league === event.league) ?? finished[0];
@@ -129,7 +129,7 @@ describe('racing tracks with their race type', () => {
 describe('books a bet can go to', () => {
   it('leaves a book that does not take bets by market_ref out of /bet once its card is known', async () => {
     const { ld, bot } = desk;
-    const events = await bot.context.catalog.loadEvents(upcomingWindow(Date.now()));
+    const events = await bot.context.catalog.loadEvents(upcomingWindow(desk.now()));
     // An event whose bookie_b card is bound: bookie_b reads cards but refuses bets by market_ref (the sandbox's rule).
     // It must list another book too, one a bet can go to (at some hours the first such event lists bookie_b alone).
     const alsoOthers = (x: Event) =>

@@ -19,7 +19,7 @@ afterAll(async () => {
 describe('a webhook that arrives before its 202 is stored', () => {
   it('is applied as soon as the job is tracked, while the gateway still has the job pending', async () => {
     const ctx = desk.bot.context;
-    const events = await ctx.catalog.loadEvents(upcomingWindow(Date.now()));
+    const events = await ctx.catalog.loadEvents(upcomingWindow(desk.now()));
     let pick: { epk: string; sport: string; ref: string } | undefined;
     for (const e of events.filter((x) => x.status === 'prematch' && (x.books ?? []).includes('bookie_a'))) {
       const sel = (await ctx.catalog.loadCard(e.event_id, 'bookie_a')).markets.flatMap((m) => bettable(m))[0];
@@ -30,7 +30,7 @@ describe('a webhook that arrives before its 202 is stored', () => {
     }
     if (!pick) throw new Error('no bettable bookie_a selection in the sandbox');
     // A bet the bookmaker takes a minute over: its job stays pending at the gateway for the whole test.
-    const other = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    const other = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
     const handle = await other.bets.place({
       session_id: SESSION,
       category: 'sports',
@@ -47,13 +47,13 @@ describe('a webhook that arrives before its 202 is stored', () => {
       correlation_id: handle.correlationId,
       status: 'completed',
       result: { success: true, bet_id: 'EARLY-DELIVERY-1' },
-      delivered_at: new Date().toISOString(),
+      delivered_at: new Date(desk.now()).toISOString(),
     };
     await desk.bot.store.query(
       'INSERT INTO webhook_deliveries (correlation_id, body, received_at) VALUES (?, ?, ?)',
       handle.correlationId,
       JSON.stringify(delivery),
-      Date.now(),
+      desk.now(),
     );
     const seen: JobOutcome[] = [];
     ctx.tracker.on('early-test', async (_job, outcome) => {

@@ -11,7 +11,7 @@ let other: GatewayClient;
 
 beforeAll(async () => {
   desk = await startDesk();
-  other = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+  other = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
 });
 afterAll(async () => {
   await other?.close();
@@ -21,7 +21,7 @@ afterAll(async () => {
 /** A bet the bookmaker takes a minute over: its job stays pending at the gateway for the whole test. */
 async function slowBet() {
   const ctx = desk.bot.context;
-  for (const e of (await ctx.catalog.loadEvents(upcomingWindow(Date.now()))).filter(
+  for (const e of (await ctx.catalog.loadEvents(upcomingWindow(desk.now()))).filter(
     (x) => x.status === 'prematch' && (x.books ?? []).includes('bookie_a'),
   )) {
     const sel = (await ctx.catalog.loadCard(e.event_id, 'bookie_a')).markets.flatMap((m) => bettable(m))[0];
@@ -42,7 +42,7 @@ async function slowBet() {
 
 /** POSTs a delivery signed with the desk's key to the bot's receiver; the receiver's JSON answer. */
 async function deliver(body: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const raw = Buffer.from(JSON.stringify({ ...body, delivered_at: new Date().toISOString() }));
+  const raw = Buffer.from(JSON.stringify({ ...body, delivered_at: new Date(desk.now()).toISOString() }));
   const res = await fetch(`${desk.bot.receiverUrl}/webhooks/gateway`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'bet-signature': signWebhook(raw, API_KEY) },

@@ -47,7 +47,7 @@ describe('the fund through the local Discord: a cash-out’s checker, the NAV ch
 
   it('refuses the member and a non-checker, and takes the treasurer’s approval', async () => {
     const { admin, bettor, viewer } = desk.ld.users;
-    const gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    const gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
     const session = (await gw.sessions.list()).find((s) => s.bookie === 'bookie_a' && s.active)?.session_id ?? '';
     await gw.close();
 

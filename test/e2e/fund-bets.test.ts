@@ -69,7 +69,7 @@ describe('with a fund open, a bet is either the fund’s (through its accounts) 
 
   beforeAll(async () => {
     desk = await startDesk();
-    gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
     ({ admin, bettor } = desk.ld.users);
     shared = await pickShared(desk);
     // bookie_c's price lengthened by 30%: the best price is at a book outside the fund.

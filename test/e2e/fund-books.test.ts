@@ -46,7 +46,7 @@ describe('the fund values only its own accounts, each once, and pays each cash-o
         SETTLEMENT_INTERVAL_SECONDS: '3600',
       },
     });
-    gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
     const sessions = await gw.sessions.list();
     const find = (bookie: string, id: string) =>
       sessions.find((s) => s.bookie === bookie && s.session_id.endsWith(id))?.session_id ?? '';

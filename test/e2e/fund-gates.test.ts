@@ -76,7 +76,7 @@ describe("the fund's money: whose account, how much of it, how many Confirms at 
 
   beforeAll(async () => {
     desk = await startDesk<GateBot>({ env: { SETTLEMENT_INTERVAL_SECONDS: '1', FUND_CHECK_SECONDS: '3600' } });
-    gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
     flows = fundFlows(desk, gw, SESSION.bookie_a);
     // No approval tiers in the way: these stakes are placed at their Confirm.
     await deskCommand(desk, desk.ld.users.admin, 'settings', 'approvals', { t1: 100_000, t2: 100_000 }, /Saved/);
@@ -268,7 +268,7 @@ describe('a bet placed before its account joined the fund stays outside NAV', ()
 
   beforeAll(async () => {
     desk = await startDesk({ env: { SETTLEMENT_INTERVAL_SECONDS: '1', FUND_CHECK_SECONDS: '3600' } });
-    gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
   }, 90_000);
   afterAll(async () => {
     await gw?.close();

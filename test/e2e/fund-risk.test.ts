@@ -30,7 +30,7 @@ describe('the fund: who made the money, and the drawdown stop', () => {
 
   beforeAll(async () => {
     desk = await startDesk({ env: { SETTLEMENT_INTERVAL_SECONDS: '1', FUND_CHECK_SECONDS: '3600' } });
-    gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
     session = (await gw.sessions.list()).find((s) => s.bookie === 'bookie_a' && s.active)?.session_id ?? '';
     expect(session).not.toBe('');
     flows = fundFlows(desk, gw, session);

@@ -50,7 +50,7 @@ describe('the fund end to end: contributions, strikes, bets, a cash-out, kill -9
     });
     child = await spawnReadyBot(desk);
     store = await openStore(desk.env.STORE_URL as string);
-    gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
     session = (await gw.sessions.list()).find((s) => s.bookie === 'bookie_a' && s.active)?.session_id ?? '';
     expect(session).not.toBe('');
     await deskCommand(

@@ -9,7 +9,7 @@ let events: Event[];
 
 beforeAll(async () => {
   desk = await startDesk();
-  events = (await desk.bot.context.catalog.loadEvents(upcomingWindow(Date.now()))).filter((e) =>
+  events = (await desk.bot.context.catalog.loadEvents(upcomingWindow(desk.now()))).filter((e) =>
     (e.books ?? []).includes('bookie_a'),
   );
   expect(events.length).toBeGreaterThan(1);

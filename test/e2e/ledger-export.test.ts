@@ -30,7 +30,7 @@ describe('/ledger export', () => {
   it('attaches the entries of the chosen days as CSV, the limit change among them', async () => {
     await admin('limits', { per_bet: 30, per_day: 90 }, /Saved/);
     const reply = await admin('export', {}, /ledger entr/);
-    const entries = await new Ledger(desk.bot.store).range(desk.ld.guildId, 0, Date.now() + 86_400_000);
+    const entries = await new Ledger(desk.bot.store).range(desk.ld.guildId, 0, desk.now() + 86_400_000);
     expect(entries.map((e) => e.kind)).toEqual(['limit_change']);
     expect(reply.content).toMatch(/^1 ledger entry from \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2} \(UTC\)\.$/);
     const [file] = reply.attachments;

@@ -77,7 +77,7 @@ describe('the hash-chained ledger', () => {
     );
     const p = JSON.parse(rec!.payload) as { epk: string; sport: string; marketRef: string };
     // Someone bets on the syndicate's account outside the desk.
-    const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
     let outsideBetId = '';
     try {
       const bet = await client.bets.place({

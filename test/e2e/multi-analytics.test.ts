@@ -64,7 +64,7 @@ describe('multis in the statistics: closing value at the race, marked and counte
       sandbox: { start: new Date(Math.floor(Date.now() / DRIFT_STEP_MS) * DRIFT_STEP_MS + DRIFT_STEP_MS / 2) },
       env: { SETTLEMENT_INTERVAL_SECONDS: '1', FUND_CHECK_SECONDS: '3600' },
     });
-    gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
     const session = (await gw.sessions.list()).find((s) => s.bookie === 'bookie_a' && s.active)?.session_id ?? '';
     flows = fundFlows(desk, gw, session);
     const world = desk.sandbox.sb.world;

@@ -14,7 +14,7 @@ let sel: BettableSelection & { line: number };
 
 /** A bookie_a handicap row (with its line) of one of the first events pickEvent finds. */
 async function handicapRow(): Promise<BettableSelection & { line: number }> {
-  const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+  const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
   try {
     for (let skip = 0; skip < 5; skip++) {
       const base = await pickEvent(desk, 'nba', skip);

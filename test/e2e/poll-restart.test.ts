@@ -83,8 +83,8 @@ describe('a slip left to expire, then the gateway down', () => {
     const { slip } = await betSlip(desk, trail, { user: bettor, sel, stake: 3 });
     // The slip states its expiry as a Discord timestamp; press Confirm just after it.
     const expires = Number(/<t:(\d+):R>/.exec(slip.content ?? '')?.[1]);
-    expect(expires).toBeGreaterThan(Date.now() / 1000);
-    await until('the slip to expire', () => Date.now() > (expires + 1) * 1000 + 200, {
+    expect(expires).toBeGreaterThan(desk.now() / 1000);
+    await until('the slip to expire', () => desk.now() > (expires + 1) * 1000 + 200, {
       timeoutMs: 20_000,
       everyMs: 100,
     });

@@ -46,7 +46,7 @@ describe('same-race multis at the desk', () => {
       resultsChannelId: desk.ld.channelIds.results,
     }));
     const world = desk.sandbox.sb.world;
-    const now = Date.now();
+    const now = desk.now();
     const open: Race[] = [];
     for (const def of TRACKS.filter((t) => t.race_type === 'R')) {
       for (const dayOffset of [0, 1]) {
@@ -207,7 +207,7 @@ describe('same-race multis at the desk', () => {
   it('leaves a multi still sending within its send’s deadline to its sender, unread, and adopts it once past it', async () => {
     const [two] = await records();
     // As if its place_bet were still in flight: sending since now, no bet id yet.
-    const since = Date.now();
+    const since = desk.now();
     await desk.bot.store.query(
       "UPDATE bet_records SET state = 'sending', bet_id = NULL, updated_at = ? WHERE placement_id = ?",
       since,
@@ -252,7 +252,7 @@ describe('same-race multis at the desk', () => {
         .sort(),
     ).toEqual(['Lost', 'Won']);
     // The ledger holds each multi's hold, placement and settlement, and /ledger export carries them.
-    const entries = await new Ledger(desk.bot.store).range(desk.ld.guildId, 0, Date.now() + 86_400_000);
+    const entries = await new Ledger(desk.bot.store).range(desk.ld.guildId, 0, desk.now() + 86_400_000);
     for (const r of stored) {
       expect(entries.filter((e) => e.ref === r.placement_id).map((e) => e.kind)).toEqual(
         expect.arrayContaining(['hold', 'placement', 'settlement']),
@@ -307,7 +307,7 @@ describe('same-race multis at the desk', () => {
   });
 
   it('refuses a fund multi that would pass the fund’s daily loss limit, after one that fits', async () => {
-    const gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    const gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
     try {
       await admin({ t1: 100, t2: 200 }, 'approvals');
       await admin({ per_event: 1000 }, 'limits');

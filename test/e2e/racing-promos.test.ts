@@ -12,7 +12,7 @@ let race: { track: string; raceType: string; value: string; raceNum: number; dat
 
 beforeAll(async () => {
   desk = await startDesk({ webhooks: true });
-  const now = Date.now();
+  const now = desk.now();
   const open: (typeof race)[] = [];
   for (const def of TRACKS) {
     for (const dayOffset of [0, 1]) {
@@ -387,7 +387,7 @@ describe('the promo inbox', () => {
       records: repo,
       logger: desk.bot.context.logger,
       // Past the wait a promo record is given before reconciliation resends it.
-      now: () => Date.now() + 60_000,
+      now: () => desk.now() + 60_000,
       safeWindowMs: 600_000,
       intervalMs: 60_000,
       callbackUrl: undefined,

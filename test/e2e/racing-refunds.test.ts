@@ -33,14 +33,14 @@ describe('refund and boost bets on racing slips', () => {
       ...s,
       resultsChannelId: desk.ld.channelIds.results,
     }));
-    gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
     const handle = await gw.promos.list({ session_id: BOOKIE_A_SESSION });
     const out = await handle.wait({ signal: AbortSignal.timeout(20_000) });
     if (out.status !== 'completed') throw new Error(`promos: ${out.status}`);
     const world = desk.sandbox.sb.world;
     const raceOf = (p: RacePromo) =>
       world.race(p.track, p.race_num, p.race_type ?? 'R', String(p.event_url).split('/')[4] ?? '');
-    const soon = Date.now() + 30 * 60_000;
+    const soon = desk.now() + 30 * 60_000;
     const offered = out.result.promos.filter((p) => {
       const r = raceOf(p);
       return p.promo_type === '2/3' && r !== undefined && r.startMs > soon && r.runners.length >= 4;
@@ -128,10 +128,10 @@ describe('refund and boost bets on racing slips', () => {
 
   it('asks a strict boost only where the book holds a boost token for the race, and the book boosts it', async () => {
     const world = desk.sandbox.sb.world;
-    const soon = Date.now() + 30 * 60_000;
+    const soon = desk.now() + 30 * 60_000;
     const open = TRACKS.filter((t) => t.race_type === 'R').flatMap((def) =>
       [0, 1].flatMap((d) => {
-        const date = localDay(def, Date.now() + d * 86_400_000);
+        const date = localDay(def, desk.now() + d * 86_400_000);
         return [1, 2, 3, 4, 5, 6, 7, 8].flatMap((n) => {
           const r = raceStartMs(def, n, date) > soon ? world.race(def.track, n, 'R', date) : undefined;
           return r ? [r] : [];

@@ -138,7 +138,7 @@ describe('stacks of same-race multis at the desk', () => {
       ['settled', true],
       ['refused', null],
     ]);
-    const entries = await new Ledger(desk.bot.store).range(desk.ld.guildId, 0, Date.now() + 86_400_000);
+    const entries = await new Ledger(desk.bot.store).range(desk.ld.guildId, 0, desk.now() + 86_400_000);
     const kinds = (id: string | undefined) => entries.filter((x) => x.ref === id).map((x) => x.kind);
     expect(kinds(stored[0]?.placement_id)).toEqual(['hold', 'submitted', 'placement', 'settlement']);
     expect(kinds(stored[1]?.placement_id)).toEqual(['hold', 'submitted', 'placement', 'settlement']);
@@ -168,7 +168,7 @@ describe('stacks of same-race multis at the desk', () => {
       ['refused', 200],
     ]);
     // Both holds released: nothing of the stack counts against the day.
-    const entries = await new Ledger(desk.bot.store).range(desk.ld.guildId, 0, Date.now() + 86_400_000);
+    const entries = await new Ledger(desk.bot.store).range(desk.ld.guildId, 0, desk.now() + 86_400_000);
     for (const r of stored) {
       expect(entries.filter((x) => x.ref === r.placement_id).map((x) => x.kind)).toEqual([
         'hold',
@@ -256,7 +256,7 @@ describe('stacks of same-race multis at the desk', () => {
   it('stakes a bonus multi of a stack with its own token, not the cash, says so on the slip, and settles it as the book did', async () => {
     const race = races[3] as Race;
     const [a, b, c, d, e, f] = runners(race) as [string, string, string, string, string, string];
-    const gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    const gw = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
     try {
       const first = await multi(race, [`${a}|top4`, `${b}|top4`], 2);
       // bookie_a's session holds a $25 and a $5 token: no $7 one.

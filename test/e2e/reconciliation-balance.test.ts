@@ -91,7 +91,7 @@ describe('the reconciliation compares each session balance with what the ledger 
     );
     const p = JSON.parse(rec!.payload) as { epk: string; sport: string; marketRef: string };
     // Someone bets $4.25 on the syndicate's account at the gateway, not through the desk.
-    const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
     let outsideBetId = '';
     try {
       const bet = await client.bets.place({

@@ -38,7 +38,7 @@ describe('an expired slip', () => {
     const confirmId = control(slip, 'v1:slip:confirm:')?.custom_id ?? '';
     const slipId = confirmId.split(':')[3] ?? '';
     // Time passes beyond the slip's expiry.
-    await desk.bot.store.query('UPDATE slips SET expires_at = ? WHERE slip_id = ?', Date.now() - 1_000, slipId);
+    await desk.bot.store.query('UPDATE slips SET expires_at = ? WHERE slip_id = ?', desk.now() - 1_000, slipId);
 
     await ld.clickButton({ user, message: slip, customId: confirmId });
     const closed = await until(
@@ -89,7 +89,7 @@ describe('an expired slip', () => {
       { timeoutMs: 15_000 },
     );
     const slipId = (control(slip, 'v1:slip:confirm:')?.custom_id ?? '').split(':')[3] ?? '';
-    await desk.bot.store.query('UPDATE slips SET expires_at = ? WHERE slip_id = ?', Date.now() - 1_000, slipId);
+    await desk.bot.store.query('UPDATE slips SET expires_at = ? WHERE slip_id = ?', desk.now() - 1_000, slipId);
     await desk.bot.closeExpiredSlips();
     const closed = await until(
       'the expired slip closed by the bot',

@@ -31,7 +31,7 @@ function handFair(p: Priced): number {
 
 /** A prematch selection all three books price in a complete market with no lines or players (a head-to-head). */
 async function pickPriced(desk: Desk): Promise<Priced> {
-  const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+  const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
   try {
     const page = await client.events.list({ status: 'prematch', limit: 200 });
     for (const e of page.data) {

@@ -98,7 +98,7 @@ describe('stats end to end: closes captured before the off, then /stats', () => 
     }
 
     // The desk's close is the sandbox's recorded close of the bet's market_ref at its book.
-    const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
     const clvs: number[] = [];
     let profitCents = 0;
     try {

@@ -21,7 +21,7 @@ type Member = 'viewer' | 'bettor' | 'admin';
 
 /** Every (event, book) card of the events still to finish: distinct cards autocomplete may ask about. */
 export async function cardsOfUpcomingEvents(desk: FloodDesk): Promise<CardAsk[]> {
-  const events = await desk.bot.context.catalog.loadEvents(upcomingWindow(Date.now()));
+  const events = await desk.bot.context.catalog.loadEvents(upcomingWindow(desk.bot.context.now()));
   // Only books that take bets on the event's sport: another lists it with an empty card (decision 1995), whose
   // choices say "pick another book" whichever clock the run starts at.
   return events

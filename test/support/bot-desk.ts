@@ -44,6 +44,8 @@ export interface Desk {
   bot: RunningBot;
   logs: string[];
   env: Record<string, string>;
+  /** The bot's clock, pinned to the sandbox's (the harness's default). */
+  now: () => number;
   restart(): Promise<void>;
   close(): Promise<void>;
 }
@@ -77,6 +79,7 @@ export async function startDesk(
     },
     logs,
     env: desk.env,
+    now: desk.now,
     restart: () => desk.restartBot(),
     close: () => desk.close(),
   };
@@ -102,7 +105,7 @@ export function control(message: { components?: unknown } | undefined, prefix: s
 /** The first prematch event whose bookie_a card takes market_ref bets on at least one selection. */
 export async function bettableBookieACard(desk: Desk): Promise<{ event: Event; card: MarketCard } | undefined> {
   const { catalog } = desk.bot.context;
-  const events = await catalog.loadEvents(upcomingWindow(Date.now()));
+  const events = await catalog.loadEvents(upcomingWindow(desk.now()));
   for (const event of events.filter((e) => e.status === 'prematch' && (e.books ?? []).includes('bookie_a'))) {
     const card = await catalog.loadCard(event.event_id, 'bookie_a');
     if (card.bound && card.market_ref_betting_enabled && card.markets.some((m) => bettable(m).length > 0)) {

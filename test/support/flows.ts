@@ -53,7 +53,7 @@ export interface BettableSelection {
 
 /** `minMarkets`: only a card with more markets than that (the bot shows ten a page; 11 makes it page). */
 export async function pickEvent(desk: Desk, league = 'nba', skip = 0, minMarkets = 0): Promise<BettableSelection> {
-  const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+  const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
   try {
     const page = await client.events.list({ league, status: 'prematch', limit: 50 });
     for (const e of page.data) {

@@ -29,7 +29,11 @@ export interface DeskOptions<B extends RunningBot = RunningBot> {
   discordShards?: number;
   /** false: start no bot in-process (the chaos suite runs it as a child process with `env`). */
   inProcessBot?: boolean;
-  /** Run the bot on the sandbox clock (as `npm start` offline does), so moving the sandbox clock moves the bot's. */
+  /**
+   * Run the bot on the sandbox clock (as `npm start` offline does), so moving the sandbox clock moves the bot's.
+   * The default for an in-process bot: the sandbox then starts at noon UTC of the machine's day (unless `sandbox.start`
+   * says otherwise), so no test's outcome depends on the hour it runs at, nor crosses a midnight halfway.
+   */
   sandboxClock?: boolean;
   /** false: leave betting closed (no bet role set); otherwise the admin sets the Bettor role at start. */
   betRole?: boolean;
@@ -69,7 +73,15 @@ export interface Desk<B extends RunningBot = RunningBot> {
 export async function startDesk<B extends RunningBot = RunningBot>(opts: DeskOptions<B> = {}): Promise<Desk<B>> {
   const dir = mkdtempSync(join(tmpdir(), 'desk-e2e-'));
   const logs = captureLogs();
-  const sandbox = await startSandbox({ port: 0, control: true, seed: opts.seed ?? 1, quiet: true, ...opts.sandbox });
+  const pinned = opts.sandboxClock ?? opts.inProcessBot !== false;
+  const sandbox = await startSandbox({
+    port: 0,
+    control: true,
+    seed: opts.seed ?? 1,
+    quiet: true,
+    ...(pinned ? { start: noonOfToday() } : {}),
+    ...opts.sandbox,
+  });
   const proxy = opts.proxy ? await startGatewayProxy(sandbox.url) : undefined;
   const ld = await startLocalDiscord({ port: 0, ...(opts.discordShards ? { shards: opts.discordShards } : {}) });
   const webhookPort = await testPort();
@@ -89,7 +101,7 @@ export async function startDesk<B extends RunningBot = RunningBot>(opts: DeskOpt
   const config = parseConfig(env);
   // One deployment, one lease owner: a restart resumes its own pending jobs instead of waiting out the lease.
   const processId = opts.env?.BOT_PROCESS_ID ?? `desk-${webhookPort}`;
-  const clock = opts.sandboxClock ? new SandboxClock(sandbox.url) : undefined;
+  const clock = pinned ? new SandboxClock(sandbox.url) : undefined;
   await clock?.refresh();
   env.BOT_PROCESS_ID = processId;
   let bot: B | undefined;
@@ -180,4 +192,10 @@ async function storeUrlFor(dir: string): Promise<string> {
   if (!admin)
     throw new Error('E2E_STORE=postgres needs PG_ADMIN_URL (run under vitest: test/pg/global-setup.ts sets it)');
   return createDatabase(admin, 'e2e');
+}
+
+/** Noon UTC of the machine's day: a desk's pinned clock starts here, twelve hours from either midnight. */
+function noonOfToday(): Date {
+  const d = new Date();
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), 12));
 }

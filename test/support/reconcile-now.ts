@@ -6,10 +6,10 @@ import type { BotStore } from '../../src/bot/store/index.js';
 
 /**
  * A reconciler over the desk's own store and gateway, run by the test (10-minute window, no timer, no posts).
- * `at` sets its clock (default the real one); `gateway` stands in for the desk's (e.g. one that counts reads).
+ * `at` sets its clock (default the desk's); `gateway` stands in for the desk's (e.g. one that counts reads).
  */
 export function reconcilerOf(
-  bot: { store: BotStore; context: { gateway: GatewayPort; logger: Logger } },
+  bot: { store: BotStore; context: { gateway: GatewayPort; logger: Logger; now?: () => number } },
   opts: { at?: () => number; gateway?: GatewayPort } = {},
 ): {
   reconciler: Reconciler;
@@ -20,7 +20,7 @@ export function reconcilerOf(
     gateway: opts.gateway ?? bot.context.gateway,
     records: repo,
     logger: bot.context.logger,
-    now: opts.at ?? (() => Date.now()),
+    now: opts.at ?? bot.context.now ?? Date.now,
     safeWindowMs: 600_000,
     intervalMs: 60_000,
     callbackUrl: undefined,

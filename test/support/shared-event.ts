@@ -19,7 +19,7 @@ export async function pickShared(
   desk: Desk,
   accept: (e: ListedEvent, listed: ListedEvent[]) => boolean = () => true,
 ): Promise<Shared> {
-  const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+  const client = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
   try {
     const page = await client.events.list({ status: 'prematch', limit: 200 });
     for (const e of page.data) {

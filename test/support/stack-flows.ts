@@ -7,10 +7,10 @@ import type { Desk } from './harness.js';
 import { textOf } from './messages.js';
 import { until } from './wait.js';
 
-/** The first `count` thoroughbred races of the sandbox's world (today or tomorrow) off in more than half an hour. */
+/** The first `count` thoroughbred races of the sandbox's world (its today or tomorrow, on the desk's clock) off in more than half an hour. */
 export function openRaces(desk: Desk, count: number): Race[] {
   const world = desk.sandbox.sb.world;
-  const now = Date.now();
+  const now = desk.now();
   const open: Race[] = [];
   for (const def of TRACKS.filter((t) => t.race_type === 'R')) {
     for (const dayOffset of [0, 1]) {

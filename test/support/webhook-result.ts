@@ -21,11 +21,14 @@ export async function betAwaitingDelivery(desk: Desk, stake: number) {
   );
   if (!job) throw new Error(`no pending bet job for the stake of ${stake}`);
   const id = job.correlation_id;
-  return { slip, id, raw: await completedDelivery(desk.sandbox.url, id) };
+  return { slip, id, raw: await completedDelivery(desk.sandbox.url, id, desk.now) };
 }
 
-/** The delivery of a job once the sandbox has finished it, as the gateway would send it now (the body, unsigned). */
-export async function completedDelivery(sandboxUrl: string, id: string): Promise<string> {
+/**
+ * The delivery of a job once the sandbox has finished it, as the gateway would send it now (the body, unsigned),
+ * stamped on `now`: the desk's clock, which a desk pinned to the sandbox's keeps apart from the machine's.
+ */
+export async function completedDelivery(sandboxUrl: string, id: string, now: () => number = Date.now): Promise<string> {
   const sandbox = new GatewayClient({ baseUrl: sandboxUrl, apiKey: API_KEY });
   const done = await until(
     'the bet job finished at the sandbox',
@@ -36,7 +39,7 @@ export async function completedDelivery(sandboxUrl: string, id: string): Promise
     correlation_id: id,
     status: 'completed',
     result: done.result,
-    delivered_at: new Date().toISOString(),
+    delivered_at: new Date(now()).toISOString(),
   });
 }
 

@@ -47,13 +47,13 @@ describe('a stopped bot', () => {
   });
 
   it('releases its pending jobs so another process resumes them without waiting for the lease', async () => {
-    await desk.bot.context.jobs.insert(job('cid-stop'), Date.now());
+    await desk.bot.context.jobs.insert(job('cid-stop'), desk.now());
     await desk.bot.stop();
     const store = await openStore(desk.env.STORE_URL as string);
     try {
       const rows = await store.query<{ owner: string }>('SELECT owner FROM jobs WHERE correlation_id = ?', 'cid-stop');
       expect(rows[0]?.owner).toBe('desk-under-test');
-      const taken = await new JobRepo(store, 'desk-other').takeOverPending(Date.now());
+      const taken = await new JobRepo(store, 'desk-other').takeOverPending(desk.now());
       expect(taken.map((j) => j.correlationId)).toEqual(['cid-stop']);
     } finally {
       await store.close();

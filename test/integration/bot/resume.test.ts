@@ -20,7 +20,7 @@ afterAll(async () => {
 describe('pending jobs after a restart', () => {
   it('takes over a job left pending by a stopped process and edits its result in once', async () => {
     const ctx = desk.bot.context;
-    const events = await ctx.catalog.loadEvents(upcomingWindow(Date.now()));
+    const events = await ctx.catalog.loadEvents(upcomingWindow(desk.now()));
     let placed: { epk: string; sport: string; ref: string; odds: number } | undefined;
     for (const e of events.filter((x) => x.status === 'prematch' && (x.books ?? []).includes('bookie_a'))) {
       const sel = (await ctx.catalog.loadCard(e.event_id, 'bookie_a')).markets.flatMap((m) => bettable(m))[0];
@@ -36,7 +36,7 @@ describe('pending jobs after a restart', () => {
     });
 
     // Another process placed a bet, stored its 202, and died before the result came back.
-    const other = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY });
+    const other = new GatewayClient({ baseUrl: desk.sandbox.url, apiKey: API_KEY, poller: { now: desk.now } });
     const handle = await other.bets.place({
       session_id: '5e55a1fa-0000-4000-8000-00000000000a',
       category: 'sports',
@@ -81,7 +81,7 @@ describe('pending jobs after a restart', () => {
           odds: slip.shownOdds,
         },
       },
-      Date.now(),
+      desk.now(),
     );
     await store.close();
 
