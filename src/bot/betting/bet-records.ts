@@ -425,14 +425,15 @@ export class BetRecordRepo {
     // with the guild's other claims: on PostgreSQL neither statement would see the other's row. The keys are
     // held until the transaction has committed.
     return this.store
-      .serialize(claimLockKeys(req.slipId, req.guildKey, req.userId, req, req.fund), () =>
-        this.store.transaction(async (tx) => {
+      .transaction(
+        async (tx) => {
           const outcome = await this.#claim(tx, req);
           if (outcome.kind === 'claimed') {
             await stageInTx(tx, [entryOf(outcome.record, BET_TRANSITIONS.claim, null, req.userId)]);
           }
           return outcome;
-        }),
+        },
+        { serialize: claimLockKeys(req.slipId, req.guildKey, req.userId, req, req.fund) },
       )
       .then((outcome) => {
         if (outcome.kind === 'claimed') {
@@ -454,8 +455,8 @@ export class BetRecordRepo {
     if (!first) throw new Error('a stack claim without multis');
     const total = req.members.reduce((a, m) => a + m.stakeCents, 0);
     return this.store
-      .serialize(claimLockKeys(req.slipId, req.guildKey, req.userId, req, req.fund), () =>
-        this.store.transaction(async (tx): Promise<StackClaimOutcome> => {
+      .transaction(
+        async (tx): Promise<StackClaimOutcome> => {
           const head = { ...req, placementId: first.placementId, stakeCents: first.stakeCents };
           const outcome = await this.#claim(tx, head, { payload: first.payload, capStakeCents: total });
           if (outcome.kind !== 'claimed') return outcome;
@@ -466,7 +467,8 @@ export class BetRecordRepo {
             records.map((r) => entryOf(r, BET_TRANSITIONS.claim, null, req.userId)),
           );
           return { kind: 'claimed', records };
-        }),
+        },
+        { serialize: claimLockKeys(req.slipId, req.guildKey, req.userId, req, req.fund) },
       )
       .then((outcome) => {
         if (outcome.kind === 'claimed') {

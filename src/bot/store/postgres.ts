@@ -176,10 +176,13 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
       c.release(broken !== undefined);
     }
   };
-  // A transaction on a pool connection of its own; a connection whose ROLLBACK failed is closed, not reused.
+  // A transaction on a pool connection of its own; a connection whose ROLLBACK failed is closed, not reused. One that
+  // holds keys (TxOptions.serialize, decision 2147) runs on the lock pool, as a lock's holders and waiters do: a
+  // waiter never takes a connection that a holder of one of its keys needs for its own work.
   const transaction = async <T>(fn: (tx: Tx) => Promise<T>, txOpts?: TxOptions): Promise<T> => {
     if (closed) throw new StoreClosedError();
-    const c = await (txOpts?.urgent ? urgentPool : pool).connect();
+    const keys = txOpts?.serialize === undefined ? [] : sortedKeys(txOpts.serialize).map((k) => `serialize:${k}`);
+    const c = await (txOpts?.urgent ? urgentPool : keys.length > 0 ? lockPool : pool).connect();
     let broken: unknown;
     const tx: Tx = {
       query: async <R extends Row = Row>(sql: string, ...params: unknown[]): Promise<R[]> => {
@@ -194,7 +197,7 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
       },
     };
     try {
-      await c.query('BEGIN');
+      await c.query(keys.length > 0 ? beginHolding(c, keys) : 'BEGIN');
       const result = await fn(tx);
       await c.query('COMMIT');
       return result;
@@ -281,4 +284,14 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
     }),
   };
   return store;
+}
+
+/**
+ * BEGIN and the keys' transaction-scoped advisory locks in one round trip (a simple query carries both statements,
+ * so the keys go in as literals, escaped by the driver), taken in the keys' order, as `serialize` takes its own: the
+ * same lock ids, so a transaction and a `serialize` sharing a key exclude each other.
+ */
+function beginHolding(c: pg.PoolClient, keys: readonly string[]): string {
+  const list = keys.map((k) => c.escapeLiteral(k)).join(', ');
+  return `BEGIN; SELECT pg_advisory_xact_lock(${LOCK_KEYS}, hashtext(k)) FROM unnest(ARRAY[${list}]::text[]) WITH ORDINALITY AS t(k, i) ORDER BY i`;
 }

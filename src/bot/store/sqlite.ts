@@ -353,8 +353,12 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
   const txQueue = priorityQueue();
   const attempt = <T>(fn: (tx: Tx) => Promise<T>, urgent: boolean): Promise<T> =>
     txQueue(urgent, () => main.exclusive(() => inTransaction(urgent ? 'BEGIN IMMEDIATE' : 'BEGIN', onTxConn, fn)));
-  const transaction = <T>(fn: (tx: Tx) => Promise<T>, txOpts?: TxOptions): Promise<T> =>
-    retryBusy(() => attempt(fn, txOpts?.urgent === true));
+  const serialize = <T>(keys: string | string[], fn: () => Promise<T>): Promise<T> =>
+    sortedKeys(keys).reduceRight<() => Promise<T>>((inner, key) => () => serialQueue(key, inner), fn)();
+  const transaction = <T>(fn: (tx: Tx) => Promise<T>, txOpts?: TxOptions): Promise<T> => {
+    const run = () => retryBusy(() => attempt(fn, txOpts?.urgent === true));
+    return txOpts?.serialize === undefined ? run() : serialize(txOpts.serialize, run);
+  };
 
   const store: BotStore = {
     engine: 'sqlite',
@@ -364,8 +368,7 @@ export async function openSqliteStore(url: string, opts: OpenOptions = {}): Prom
     withLock,
     transaction,
     ...(receipts ? { receipts } : {}),
-    serialize: <T>(keys: string | string[], fn: () => Promise<T>): Promise<T> =>
-      sortedKeys(keys).reduceRight<() => Promise<T>>((inner, key) => () => serialQueue(key, inner), fn)(),
+    serialize,
     ...sharedStoreParts({
       query,
       dialect: sqliteDialect,

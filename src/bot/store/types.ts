@@ -105,6 +105,14 @@ export interface TxOptions {
    * comes from a pool of its own, never queued behind the other transactions' (decision 2080).
    */
   urgent?: boolean;
+  /**
+   * Holds these keys as `serialize` holds them, from before the transaction's first statement until it has ended:
+   * no `serialize` sharing a key, and no other transaction holding one, overlaps it in any process (decision 2147).
+   * SQLite: `serialize(keys, () => transaction(fn))`. PostgreSQL: the keys' transaction-scoped advisory locks, taken
+   * in sorted order in the same round trip as BEGIN on a connection of the lock pool, and freed by its COMMIT or
+   * ROLLBACK: no lock connection of its own, no round trip to free them, and never a lock held past the transaction.
+   */
+  serialize?: string | string[];
 }
 
 export interface OpenOptions {
