@@ -24,7 +24,14 @@ import { openStore } from '../../src/bot/store/index.js';
 import { GatewayClient } from '../../src/gateway/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { createDatabase, startPgCluster } from '../../test/pg/cluster.js';
-import { allowanceFor, CALIBRATION_SHARE, CORES_USED, type Costs, CPU_SHARE } from '../lib/allowance.js';
+import {
+  allowanceFor,
+  CALIBRATION_SHARE,
+  CORES_USED,
+  type Costs,
+  CPU_SHARE,
+  checkedAllowance,
+} from '../lib/allowance.js';
 import { type BetPick, betPicks } from '../lib/bet-picks.js';
 import { type FigureResult, figure, notMeasured, type Target } from '../lib/figure.js';
 import { cpuSecondsOf, machineBusySeconds } from '../lib/proc.js';
@@ -454,7 +461,7 @@ interface Rounds {
   warmRates: number[];
   /** The allowance every group ran the rounds at, and the calibration run it was chosen from. */
   share: number;
-  calibration: { run: Run; costs: Costs };
+  calibration: { run: Run; costs: Costs; first: number; check: { run: Run; costs: Costs } };
 }
 
 /** The costs per confirm of a run of `processes` (decision 2144). */
@@ -500,7 +507,12 @@ async function rounds(b: Bench, pool: Member[]): Promise<Rounds> {
   for (const group of b.groups) allow(group, CALIBRATION_SHARE);
   const run = await measure(b, pool);
   const costs = costsOf(run, POOL);
-  const share = allowanceFor(costs);
+  const first = allowanceFor(costs);
+  // Checked at the allowance itself: the shared work a confirm costs grows with the rate.
+  for (const group of b.groups) allow(group, first);
+  const checkRun = await measure(b, pool);
+  const check = { run: checkRun, costs: costsOf(checkRun, POOL) };
+  const share = checkedAllowance(first, check.costs);
   for (const group of b.groups) allow(group, share);
   const turns = new Map<string, number>();
   for (let round = 0; round < ROUNDS; round++) {
@@ -518,7 +530,7 @@ async function rounds(b: Bench, pool: Member[]): Promise<Rounds> {
       if (leader) await setLeading(pool, false);
     }
   }
-  return { runs, warmRates, share, calibration: { run, costs } };
+  return { runs, warmRates, share, calibration: { run, costs, first, check } };
 }
 
 /** The driver's readings at a moment: the database's CPU and size, the machine's, its own, the groups' throttling. */
@@ -647,10 +659,10 @@ function detail(runs: Run[], processes: number): string {
 /** The four rows: each side against one process, as the median of the per-round ratios. */
 function report({ runs, warmRates, share, calibration }: Rounds, version: string): FigureResult[] {
   const rate = (k: string) => (runs[k] ?? []).map((r) => r.perSecond);
-  const { run: cal, costs } = calibration;
+  const { run: cal, costs, first, check } = calibration;
   const confined = [
     `each bot process in its own cgroup v1 cpu group (cpu.cfs_quota_us ${Math.round(share * PERIOD_US)} of ${PERIOD_US}: ${share} CPU) from when it has loaded its code`,
-    `the allowance is what ${POOL} processes fit at in ${CORES_USED * 100} % of the machine's cores, at most ${CPU_SHARE} CPU (decision 2144): a calibration run of ${POOL} processes at ${CALIBRATION_SHARE} CPU after the warm-up made ${cal.perSecond.toFixed(1)} confirms/s with the machine busy ${cal.machineCores.toFixed(2)} of ${costs.cores} cores, at ${costs.botMs.toFixed(1)} ms of a bot process's CPU and ${costs.sharedMs.toFixed(1)} ms of the database's, the sandbox's and the driver's a confirm (the database ${cal.dbCpu.toFixed(2)} cores), other work ${costs.otherCores.toFixed(2)} cores`,
+    `the allowance is what ${POOL} processes fit at in ${CORES_USED * 100} % of the machine's cores, at most ${CPU_SHARE} CPU (decision 2144): a calibration run of ${POOL} processes at ${CALIBRATION_SHARE} CPU after the warm-up made ${cal.perSecond.toFixed(1)} confirms/s with the machine busy ${cal.machineCores.toFixed(2)} of ${costs.cores} cores, at ${costs.botMs.toFixed(1)} ms of a bot process's CPU and ${costs.sharedMs.toFixed(1)} ms of the database's, the sandbox's and the driver's a confirm (the database ${cal.dbCpu.toFixed(2)} cores), other work ${costs.otherCores.toFixed(2)} cores, so ${first} CPU; checked by a run at ${first}: ${check.run.perSecond.toFixed(1)} confirms/s, the machine busy ${check.run.machineCores.toFixed(2)}, at ${check.costs.botMs.toFixed(1)} and ${check.costs.sharedMs.toFixed(1)} ms a confirm, which fit ${allowanceFor(check.costs)}: the lower of the two`,
     `PostgreSQL ${version}, the sandbox gateway and the driver outside them`,
     `every side with ${POOL} groups busy: its processes and, for each it lacks, a stand-in spinning at the same allowance (decision 2132)`,
     `a pool of ${POOL} long-lived processes warmed up untimed (${WARM_SECONDS} s, ${warmRates[0]?.toFixed(0)} confirms/s over the pool, then VACUUM ANALYZE as autovacuum's first visit; ${LEAD_WARM_SECONDS} s more the first time it joins the lease race, ${warmRates[1]?.toFixed(0)} confirms/s), each run drawn from it: one process in turn round the pool, with leader-only work the race's winner and others in turn; the pool joins the race before each round's runs with leader-only work and leaves it after`,

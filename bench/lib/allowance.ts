@@ -38,3 +38,12 @@ export function allowanceFor(c: Costs): number {
   const fit = (c.cores * CORES_USED - c.otherCores) / (c.processes * (1 + c.sharedMs / c.botMs));
   return Math.max(MIN_SHARE, Math.min(CPU_SHARE, Math.floor(fit * 100 + 1e-9) / 100));
 }
+
+/**
+ * The allowance after a check run at `first` (decision 2144, amended): the shared work a confirm costs grows with the
+ * rate (the database's sessions contend, the sandbox holds more bets), so costs read at CALIBRATION_SHARE may fit more
+ * than fits at the rate `first` runs at. The check's costs may only lower it, never raise it past the first reading.
+ */
+export function checkedAllowance(first: number, atFirst: Costs): number {
+  return Math.min(first, allowanceFor(atFirst));
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowanceFor, CORES_USED, CPU_SHARE, MIN_SHARE } from '../../../bench/lib/allowance.js';
+import { allowanceFor, CORES_USED, CPU_SHARE, checkedAllowance, MIN_SHARE } from '../../../bench/lib/allowance.js';
 
 const costs = { cores: 2, processes: 4, botMs: 3, sharedMs: 3, otherCores: 0 };
 
@@ -25,5 +25,12 @@ describe("figure 22's allowance (decision 2144)", () => {
     expect(allowanceFor({ ...costs, sharedMs: 300 })).toBe(MIN_SHARE);
     expect(allowanceFor({ ...costs, botMs: 0 })).toBe(CPU_SHARE);
     expect(allowanceFor({ ...costs, sharedMs: Number.NaN })).toBe(CPU_SHARE);
+  });
+
+  it('lowers the allowance to what fits at the costs a check run at it read, and never raises it', () => {
+    // At 0.15 the shared work grew to 3 × the bot's: 1.6 / (4 × 4) = 0.1.
+    expect(checkedAllowance(0.15, { ...costs, botMs: 3, sharedMs: 9 })).toBe(0.1);
+    // A check that reads cheaper costs leaves the first allowance.
+    expect(checkedAllowance(0.15, { ...costs, sharedMs: 1 })).toBe(0.15);
   });
 });
