@@ -181,7 +181,7 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
   // waiter never takes a connection that a holder of one of its keys needs for its own work.
   const transaction = async <T>(fn: (tx: Tx) => Promise<T>, txOpts?: TxOptions): Promise<T> => {
     if (closed) throw new StoreClosedError();
-    const keys = txOpts?.serialize === undefined ? [] : sortedKeys(txOpts.serialize).map((k) => `serialize:${k}`);
+    const keys = txOpts?.serialize === undefined ? [] : serializeLockNames(txOpts.serialize);
     const c = await (txOpts?.urgent ? urgentPool : keys.length > 0 ? lockPool : pool).connect();
     let broken: unknown;
     const tx: Tx = {
@@ -217,11 +217,7 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
     query,
     withLock,
     transaction,
-    serialize: (keys, fn) =>
-      lockAll(
-        sortedKeys(keys).map((k) => `serialize:${k}`),
-        fn,
-      ),
+    serialize: (keys, fn) => lockAll(serializeLockNames(keys), fn),
     ...sharedStoreParts({
       query,
       dialect: postgresDialect,
@@ -285,6 +281,12 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
   };
   return store;
 }
+
+/**
+ * The advisory lock names of `serialize` keys, in the order they are taken: `serialize` and a transaction holding keys
+ * (decision 2147) name them alike, so the two exclude each other on a shared key.
+ */
+const serializeLockNames = (keys: string | string[]): string[] => sortedKeys(keys).map((k) => `serialize:${k}`);
 
 /**
  * BEGIN and the keys' transaction-scoped advisory locks in one round trip (a simple query carries both statements,
