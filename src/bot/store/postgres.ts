@@ -30,7 +30,15 @@ const types = {
   },
 } as pg.CustomTypesConfig;
 
-/** The URL without its password, for messages. */
+/** How many distinct statement texts a store prepares by name (each connection keeps its own plans). */
+const STATEMENT_NAMES = 400;
+
+/**
+ * How long a pool keeps a connection nobody is using (decision 2148). A new connection costs the server a backend's
+ * start and a new plan of every named statement it runs; pg's default of 10 s closed them between a syndicate's
+ * bursts, so each burst paid that again.
+ */
+export const IDLE_CONNECTION_MS = 300_000;
 
 /**
  * The shared store: one pg pool for keyv and the exactly-once tables, a second pool for key locks (a lock holder
@@ -38,15 +46,13 @@ const types = {
  * must not queue behind the burst), and one dedicated connection per leader lease (a session advisory lock lives
  * exactly as long as its connection).
  */
-/** How many distinct statement texts a store prepares by name (each connection keeps its own plans). */
-const STATEMENT_NAMES = 400;
-
 export async function openPostgresStore(url: string, opts: OpenOptions = {}): Promise<BotStore> {
   const now = opts.now ?? Date.now;
-  const pool = new pg.Pool({ connectionString: url, types, max: 10 });
-  const lockPool = new pg.Pool({ connectionString: url, types, max: 10 });
+  const idleTimeoutMillis = IDLE_CONNECTION_MS;
+  const pool = new pg.Pool({ connectionString: url, types, max: 10, idleTimeoutMillis });
+  const lockPool = new pg.Pool({ connectionString: url, types, max: 10, idleTimeoutMillis });
   // The urgent transactions' own connections (a receipt's, decision 2080): they never queue for one behind the burst.
-  const urgentPool = new pg.Pool({ connectionString: url, types, max: 2 });
+  const urgentPool = new pg.Pool({ connectionString: url, types, max: 2, idleTimeoutMillis });
   // An idle connection that breaks (server restart) is dropped by the pool; without a listener it would end the process.
   const ignore = () => {};
   pool.on('error', ignore);

@@ -6,7 +6,7 @@ import { JobRepo } from '../../../src/bot/jobs/jobs-repo.js';
 import type { SlipPayload } from '../../../src/bot/model/slip-rules.js';
 import { OnceRepo } from '../../../src/bot/receiver/once.js';
 import { type BotStore, openStore } from '../../../src/bot/store/index.js';
-import { ENGINES, freshStoreUrl } from '../../pg/engines.js';
+import { ENGINES, type EngineName, freshStoreUrl } from '../../pg/engines.js';
 
 const slip = (id: string, userId = 'u1', expiresAt = Date.now() + 60_000) => ({
   slipId: id,
@@ -99,8 +99,16 @@ function descriptorsOn(file: string): number {
 }
 
 /** A store on a fresh SQLite file for `fn`, closed and removed after. */
-async function onFreshSqlite(fn: (store: BotStore, url: string) => Promise<void>, migrated = false): Promise<void> {
-  const fresh = await freshStoreUrl('sqlite', { migrated });
+const onFreshSqlite = (fn: (store: BotStore, url: string) => Promise<void>, migrated = false) =>
+  onFresh('sqlite', fn, migrated);
+
+/** A store on a fresh database of `engine` for `fn`, closed and removed after. */
+async function onFresh(
+  engine: EngineName,
+  fn: (store: BotStore, url: string) => Promise<void>,
+  migrated = false,
+): Promise<void> {
+  const fresh = await freshStoreUrl(engine, { migrated });
   const store = await openStore(fresh.url);
   try {
     await fn(store, fresh.url);
@@ -300,4 +308,25 @@ describe('store on postgres: an urgent transaction', () => {
       fresh.cleanup();
     }
   });
+});
+
+describe('store on postgres: its connections', () => {
+  /** Longer than pg's default idle timeout (10 s), far shorter than the store's (decision 2148). */
+  const QUIET_MS = 11_000;
+
+  it(
+    'keeps a connection through a quiet spell longer than the driver default',
+    () =>
+      onFresh(
+        'postgres',
+        async (store) => {
+          const backend = async () => (await store.query<{ pid: number }>('SELECT pg_backend_pid() AS pid'))[0]?.pid;
+          const before = await backend();
+          await new Promise((r) => setTimeout(r, QUIET_MS));
+          expect(await backend()).toBe(before);
+        },
+        true,
+      ),
+    30_000,
+  );
 });
