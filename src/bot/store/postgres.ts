@@ -39,6 +39,8 @@ const STATEMENT_NAMES = 400;
  * bursts, so each burst paid that again.
  */
 export const IDLE_CONNECTION_MS = 300_000;
+/** An idle pooled connection's first TCP keep-alive probe, and each one after while the database answers. */
+const KEEPALIVE_MS = 60_000;
 
 /**
  * The shared store: one pg pool for keyv and the exactly-once tables, a second pool for key locks (a lock holder
@@ -48,11 +50,13 @@ export const IDLE_CONNECTION_MS = 300_000;
  */
 export async function openPostgresStore(url: string, opts: OpenOptions = {}): Promise<BotStore> {
   const now = opts.now ?? Date.now;
-  const idleTimeoutMillis = IDLE_CONNECTION_MS;
-  const pool = new pg.Pool({ connectionString: url, types, max: 10, idleTimeoutMillis });
-  const lockPool = new pg.Pool({ connectionString: url, types, max: 10, idleTimeoutMillis });
+  // Kept through a quiet spell, and probed while idle so a NAT or firewall between the desk and the database (some
+  // drop a connection idle for 4 minutes) keeps it, or the pool learns it is gone.
+  const kept = { idleTimeoutMillis: IDLE_CONNECTION_MS, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_MS };
+  const pool = new pg.Pool({ connectionString: url, types, max: 10, ...kept });
+  const lockPool = new pg.Pool({ connectionString: url, types, max: 10, ...kept });
   // The urgent transactions' own connections (a receipt's, decision 2080): they never queue for one behind the burst.
-  const urgentPool = new pg.Pool({ connectionString: url, types, max: 2, idleTimeoutMillis });
+  const urgentPool = new pg.Pool({ connectionString: url, types, max: 2, ...kept });
   // An idle connection that breaks (server restart) is dropped by the pool; without a listener it would end the process.
   const ignore = () => {};
   pool.on('error', ignore);

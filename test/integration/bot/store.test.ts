@@ -1,4 +1,4 @@
-import { readdirSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SlipRepo } from '../../../src/bot/betting/slips.js';
@@ -329,4 +329,37 @@ describe('store on postgres: its connections', () => {
       ),
     30_000,
   );
+
+  it('has TCP keep-alive on every connection it holds to the database, so an idle one is probed', () =>
+    onFresh(
+      'postgres',
+      async (store, url) => {
+        await Promise.all(Array.from({ length: 4 }, () => store.query('SELECT pg_sleep(0.05)')));
+        const timers = tcpTimersTo(Number(new URL(url).port));
+        expect(timers.length).toBeGreaterThanOrEqual(4);
+        // /proc/net/tcp's timer column: 2 is the keep-alive timer, 0 none.
+        expect(timers.filter((t) => t !== 2)).toEqual([]);
+      },
+      true,
+    ));
 });
+
+/** The armed timer of each TCP socket this process holds to `port` (from /proc/net/tcp). */
+function tcpTimersTo(port: number): number[] {
+  const ours = new Set(
+    readdirSync('/proc/self/fd').flatMap((fd) => {
+      try {
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/self/fd/${fd}`));
+        return m ? [m[1]] : [];
+      } catch {
+        return [];
+      }
+    }),
+  );
+  return readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((f) => f.length > 9 && Number.parseInt(f[2]?.split(':')[1] ?? '', 16) === port && ours.has(f[9] ?? ''))
+    .map((f) => Number.parseInt(f[5]?.split(':')[0] ?? '', 16));
+}
