@@ -330,36 +330,52 @@ describe('store on postgres: its connections', () => {
     30_000,
   );
 
-  it('has TCP keep-alive on every connection it holds to the database, so an idle one is probed', () =>
-    onFresh(
+  it('has TCP keep-alive on every connection of each of its pools, so an idle one is probed', async () => {
+    const earlier = socketInodes();
+    await onFresh(
       'postgres',
       async (store, url) => {
-        await Promise.all(Array.from({ length: 4 }, () => store.query('SELECT pg_sleep(0.05)')));
-        const timers = tcpTimersTo(Number(new URL(url).port));
-        expect(timers.length).toBeGreaterThanOrEqual(4);
+        // The main pool's connections, a lock pool's (serialize) and an urgent transaction's, open at once.
+        await Promise.all([
+          ...Array.from({ length: 3 }, () => store.query('SELECT pg_sleep(0.05)')),
+          store.serialize(['keep-alive'], () => store.query('SELECT pg_sleep(0.05)')),
+          store.transaction((tx) => tx.query('SELECT pg_sleep(0.05)'), { urgent: true }),
+        ]);
+        const timers = tcpTimersTo(Number(new URL(url).port), earlier);
+        expect(timers.length).toBeGreaterThanOrEqual(5);
         // /proc/net/tcp's timer column: 2 is the keep-alive timer, 0 none.
         expect(timers.filter((t) => t !== 2)).toEqual([]);
       },
       true,
-    ));
+    );
+  });
 });
 
-/** The armed timer of each TCP socket this process holds to `port` (from /proc/net/tcp). */
-function tcpTimersTo(port: number): number[] {
-  const ours = new Set(
+/** The inodes of this process's open sockets. */
+function socketInodes(): Set<string> {
+  return new Set(
     readdirSync('/proc/self/fd').flatMap((fd) => {
       try {
         const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/self/fd/${fd}`));
-        return m ? [m[1]] : [];
+        return m ? [m[1] as string] : [];
       } catch {
         return [];
       }
     }),
   );
+}
+
+/**
+ * The armed timer of each TCP socket this process holds to `port` (from /proc/net/tcp), leaving out the sockets in
+ * `earlier` (another test file's, in a worker files share).
+ */
+function tcpTimersTo(port: number, earlier: Set<string>): number[] {
+  const ours = socketInodes();
   return readFileSync('/proc/net/tcp', 'utf8')
     .split('\n')
     .slice(1)
     .map((line) => line.trim().split(/\s+/))
-    .filter((f) => f.length > 9 && Number.parseInt(f[2]?.split(':')[1] ?? '', 16) === port && ours.has(f[9] ?? ''))
+    .filter((f) => Number.parseInt(f[2]?.split(':')[1] ?? '', 16) === port)
+    .filter((f) => ours.has(f[9] ?? '') && !earlier.has(f[9] ?? ''))
     .map((f) => Number.parseInt(f[5]?.split(':')[0] ?? '', 16));
 }
