@@ -7,8 +7,11 @@ export interface RunningBot {
   client: Client;
   receiverUrl: string;
   store: BotStore;
-  /** Closing line capture; a test runs its passes by hand after moving the clock. */
-  closing: { tick(): Promise<{ read: number; recorded: number; deferred: number; failed: number }> };
+  /** Closing line capture; a test runs its passes by hand after moving the clock (its own timer stopped first). */
+  closing: {
+    tick(): Promise<{ read: number; recorded: number; deferred: number; failed: number }>;
+    stop(): Promise<void>;
+  };
   /** SIGTERM's clean stop: refuse new interactions, finish those under way, send the outbox, stop. */
   drain(graceMs?: number): Promise<boolean>;
   stop(): Promise<void>;
