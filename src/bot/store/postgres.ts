@@ -38,7 +38,7 @@ const STATEMENT_NAMES = 400;
  * start and a new plan of every named statement it runs; pg's default of 10 s closed them between a syndicate's
  * bursts, so each burst paid that again.
  */
-export const IDLE_CONNECTION_MS = 300_000;
+const IDLE_CONNECTION_MS = 300_000;
 /** An idle pooled connection's first TCP keep-alive probe, and each one after while the database answers. */
 const KEEPALIVE_MS = 60_000;
 

@@ -87,15 +87,20 @@ describe.each(ENGINES)('store on %s', (engine) => {
   });
 });
 
+/** What each of this process's open descriptors points at (a path, or `socket:[inode]`). */
+function descriptorTargets(): string[] {
+  return readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      return [readlinkSync(`/proc/self/fd/${fd}`)];
+    } catch {
+      return [];
+    }
+  });
+}
+
 /** This process's open descriptors on `file` itself (not its -wal or -shm). */
 function descriptorsOn(file: string): number {
-  return readdirSync('/proc/self/fd').filter((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`) === file;
-    } catch {
-      return false;
-    }
-  }).length;
+  return descriptorTargets().filter((target) => target === file).length;
 }
 
 /** A store on a fresh SQLite file for `fn`, closed and removed after. */
@@ -353,16 +358,7 @@ describe('store on postgres: its connections', () => {
 
 /** The inodes of this process's open sockets. */
 function socketInodes(): Set<string> {
-  return new Set(
-    readdirSync('/proc/self/fd').flatMap((fd) => {
-      try {
-        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/self/fd/${fd}`));
-        return m ? [m[1] as string] : [];
-      } catch {
-        return [];
-      }
-    }),
-  );
+  return new Set(descriptorTargets().flatMap((target) => /^socket:\[(\d+)\]$/.exec(target)?.slice(1, 2) ?? []));
 }
 
 /**
